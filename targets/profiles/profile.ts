@@ -1,0 +1,238 @@
+/**
+ * Target profiles (../shared/DESIGN.md, "Target profiles"): every fact a suite needs
+ * that the specification leaves to the environment. The simulator's profile is built
+ * in; a real environment is chosen with environment variables, never with files.
+ *
+ * Suites learn about the target only through this object (a URL and settings), so the
+ * same suites run unchanged against the simulator and a real environment.
+ */
+import { SIMULATOR_DEFAULTS } from '../simulator/settings.ts';
+
+/** Test-institution scenarios, keyed as the specification's placeholders are named. */
+export const PASSWORD_SCENARIOS = [
+  'SUCCESS',
+  'CHALLENGE',
+  'OPTIONS',
+  'IMAGE',
+  'IMAGE_OPTIONS',
+  'BAD_REQUEST',
+  'UNAUTHORIZED',
+  'INVALID',
+  'LOCKED',
+  'SERVER_ERROR',
+  'UNAVAILABLE',
+] as const;
+export type PasswordScenario = (typeof PASSWORD_SCENARIOS)[number];
+
+export interface TargetProfile {
+  /** `simulator`, `integration` or `production` (SVC_ENVIRONMENT). */
+  name: string;
+  isSimulator: boolean;
+  isProduction: boolean;
+  /** Destructive scenarios (creating/deleting users, members) may run. */
+  allowDestructive: boolean;
+
+  platformBaseUrl: string;
+  audienceBaseUrl?: string;
+  testHostBaseUrl?: string;
+
+  clientId?: string;
+  apiKey?: string;
+
+  audience: {
+    tokenUrl?: string;
+    clientId?: string;
+    clientSecret?: string;
+    audienceId?: string;
+    institutionPublicId?: string;
+  };
+
+  dataExchange: {
+    issuerClientGuid?: string;
+    granteeClientGuid?: string;
+    grantGuid?: string;
+  };
+
+  testInstitution: {
+    code: string;
+    oauthCode: string;
+    username: string;
+    passwords: Partial<Record<PasswordScenario, string>>;
+    correctAnswer?: string;
+  };
+
+  versions: {
+    /** Versions the target supports and that the suites exercise. */
+    supported: string[];
+    /** A version the target has sunset (its requests must answer an error). */
+    sunset?: string;
+    /** Names of the response headers that signal deprecation and sunset (not shown in the specification). */
+    deprecationHeader: string;
+    sunsetHeader: string;
+  };
+
+  rateLimit: {
+    /** Expected request limit per second per client (not shown in the specification). */
+    perSecond?: number;
+  };
+
+  timeouts: {
+    /** Bound on polling a member until its aggregation settles. */
+    aggregationMs: number;
+    pollIntervalMs: number;
+    requestMs: number;
+  };
+
+  oauthPage: {
+    authorizeSelector: string;
+    denySelector: string;
+  };
+
+  webhookReceiverUrl?: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+const PRODUCTION_OPT_IN = 'I_UNDERSTAND_THIS_WRITES_TO_PRODUCTION';
+
+function int(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
+  return n;
+}
+
+function passwordsFrom(env: Env, fallback?: Partial<Record<PasswordScenario, string>>) {
+  const out: Partial<Record<PasswordScenario, string>> = {};
+  for (const s of PASSWORD_SCENARIOS) {
+    const v = env[`SVC_TEST_PASSWORD_${s}`] ?? fallback?.[s];
+    if (v) out[s] = v;
+  }
+  return out;
+}
+
+/**
+ * Builds the profile from the environment. Without SVC_BASE_URL the target is the
+ * embedded simulator, whose URL the runner passes in SVC_SIMULATOR_URL.
+ */
+export function loadProfile(env: Env = process.env): TargetProfile {
+  const realBase = env.SVC_BASE_URL;
+  if (!realBase) {
+    const base = (env.SVC_SIMULATOR_URL ?? 'http://127.0.0.1:4010').replace(/\/$/, '');
+    const d = SIMULATOR_DEFAULTS;
+    return {
+      name: 'simulator',
+      isSimulator: true,
+      isProduction: false,
+      allowDestructive: true,
+      platformBaseUrl: base,
+      audienceBaseUrl: `${base}${d.audiencePrefix}`,
+      testHostBaseUrl: `${base}${d.testHostPrefix}`,
+      clientId: env.SVC_CLIENT_ID ?? d.clientId,
+      apiKey: env.SVC_API_KEY ?? d.apiKey,
+      audience: {
+        tokenUrl: `${base}${d.audiencePrefix}/oauth/token`,
+        clientId: env.SVC_AUDIENCE_CLIENT_ID ?? d.audienceClientId,
+        clientSecret: env.SVC_AUDIENCE_CLIENT_SECRET ?? d.audienceClientSecret,
+        audienceId: d.audienceId,
+        institutionPublicId: d.audienceInstitutionPublicId,
+      },
+      dataExchange: {
+        issuerClientGuid: d.dataExchange.issuerClientGuid,
+        granteeClientGuid: d.dataExchange.granteeClientGuid,
+        grantGuid: d.dataExchange.grantGuid,
+      },
+      testInstitution: {
+        code: 'svcbank',
+        oauthCode: 'svc_bank_oauth',
+        username: d.testUsername,
+        passwords: passwordsFrom(env, d.passwords),
+        correctAnswer: env.SVC_CORRECT_ANSWER ?? d.correctAnswer,
+      },
+      versions: {
+        supported: ['v20111101', 'v20250224', 'v20260929'],
+        sunset: d.sunsetStandInVersion,
+        deprecationHeader: env.SVC_DEPRECATION_HEADER ?? d.deprecationHeader,
+        sunsetHeader: env.SVC_SUNSET_HEADER ?? d.sunsetHeader,
+      },
+      rateLimit: { perSecond: int(env, 'SVC_RATE_LIMIT_PER_SECOND', d.rateLimitPerSecond) },
+      timeouts: {
+        aggregationMs: int(env, 'SVC_AGGREGATION_TIMEOUT_MS', 10_000),
+        pollIntervalMs: int(env, 'SVC_POLL_INTERVAL_MS', 25),
+        requestMs: int(env, 'SVC_REQUEST_TIMEOUT_MS', 10_000),
+      },
+      oauthPage: {
+        authorizeSelector: env.SVC_OAUTH_AUTHORIZE_SELECTOR ?? '[data-action="authorize"]',
+        denySelector: env.SVC_OAUTH_DENY_SELECTOR ?? '[data-action="deny"]',
+      },
+      webhookReceiverUrl: env.WEBHOOK_RECEIVER_URL,
+    };
+  }
+
+  const name = env.SVC_ENVIRONMENT ?? 'integration';
+  const isProduction = name === 'production';
+  const allowDestructive = isProduction
+    ? env.SVC_ALLOW_DESTRUCTIVE === PRODUCTION_OPT_IN
+    : env.SVC_ALLOW_DESTRUCTIVE !== 'no';
+  return {
+    name,
+    isSimulator: false,
+    isProduction,
+    allowDestructive,
+    platformBaseUrl: realBase.replace(/\/$/, ''),
+    audienceBaseUrl: env.SVC_AUDIENCE_BASE_URL?.replace(/\/$/, ''),
+    testHostBaseUrl: env.SVC_TEST_HOST_BASE_URL?.replace(/\/$/, ''),
+    clientId: env.SVC_CLIENT_ID,
+    apiKey: env.SVC_API_KEY,
+    audience: {
+      tokenUrl: env.SVC_AUDIENCE_TOKEN_URL,
+      clientId: env.SVC_AUDIENCE_CLIENT_ID,
+      clientSecret: env.SVC_AUDIENCE_CLIENT_SECRET,
+      audienceId: env.SVC_AUDIENCE_ID,
+      institutionPublicId: env.SVC_AUDIENCE_INSTITUTION_PUBLIC_ID,
+    },
+    dataExchange: {
+      issuerClientGuid: env.SVC_3DX_ISSUER_GUID,
+      granteeClientGuid: env.SVC_3DX_GRANTEE_GUID,
+      grantGuid: env.SVC_3DX_GRANT_GUID,
+    },
+    testInstitution: {
+      code: env.SVC_TEST_INSTITUTION_CODE ?? 'svcbank',
+      oauthCode: env.SVC_TEST_OAUTH_INSTITUTION_CODE ?? 'svc_bank_oauth',
+      username: env.SVC_TEST_USERNAME ?? 'test_user',
+      passwords: passwordsFrom(env),
+      correctAnswer: env.SVC_CORRECT_ANSWER,
+    },
+    versions: {
+      supported: (env.SVC_VERSIONS ?? 'v20111101,v20250224,v20260929').split(',').map((s) => s.trim()).filter(Boolean),
+      sunset: env.SVC_SUNSET_VERSION,
+      deprecationHeader: env.SVC_DEPRECATION_HEADER ?? 'Deprecation',
+      sunsetHeader: env.SVC_SUNSET_HEADER ?? 'Sunset',
+    },
+    rateLimit: { perSecond: env.SVC_RATE_LIMIT_PER_SECOND ? int(env, 'SVC_RATE_LIMIT_PER_SECOND', 0) : undefined },
+    timeouts: {
+      aggregationMs: int(env, 'SVC_AGGREGATION_TIMEOUT_MS', 120_000),
+      pollIntervalMs: int(env, 'SVC_POLL_INTERVAL_MS', 2_000),
+      requestMs: int(env, 'SVC_REQUEST_TIMEOUT_MS', 30_000),
+    },
+    oauthPage: {
+      authorizeSelector: env.SVC_OAUTH_AUTHORIZE_SELECTOR ?? '[data-action="authorize"]',
+      denySelector: env.SVC_OAUTH_DENY_SELECTOR ?? '[data-action="deny"]',
+    },
+    webhookReceiverUrl: env.WEBHOOK_RECEIVER_URL,
+  };
+}
+
+/** Every credential value of a profile: what redaction must remove from every artifact. */
+export function profileSecrets(p: TargetProfile): string[] {
+  const values = [
+    p.apiKey,
+    p.audience.clientSecret,
+    p.clientId && p.apiKey ? Buffer.from(`${p.clientId}:${p.apiKey}`).toString('base64') : undefined,
+    p.audience.clientId && p.audience.clientSecret
+      ? Buffer.from(`${p.audience.clientId}:${p.audience.clientSecret}`).toString('base64')
+      : undefined,
+  ];
+  return values.filter((v): v is string => typeof v === 'string' && v.length >= 4);
+}

@@ -1,0 +1,54 @@
+/**
+ * Paging of every list (Endpoints: "Lists are paged with page and records_per_page").
+ *
+ * The specification states a records_per_page maximum of 1000 for institutions,
+ * favourites, credentials and all data-exchange lists (Limits). Default page size and
+ * number are not shown: the simulator uses page 1 and 25 records. Above the maximum the
+ * simulator answers the maximum (it clamps; README, "Simulator"), and it applies the
+ * same 1000 cap to every other list. Zero, negative, fractional or non-numeric values
+ * answer 400 invalid_paging.
+ */
+import { SimError } from './errors.ts';
+
+export const MAX_RECORDS_PER_PAGE = 1000;
+export const DEFAULT_RECORDS_PER_PAGE = 25;
+
+export interface PageRequest {
+  page: number;
+  perPage: number;
+}
+
+export interface Pagination {
+  current_page: number;
+  per_page: number;
+  total_entries: number;
+  total_pages: number;
+}
+
+function positiveInt(raw: unknown, name: string): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const s = String(raw);
+  if (!/^\d{1,9}$/.test(s) || Number(s) < 1) {
+    throw new SimError('invalid_paging', `${name} must be a positive integer, got "${s.slice(0, 40)}"`);
+  }
+  return Number(s);
+}
+
+export function parsePaging(query: Record<string, unknown> | undefined, max = MAX_RECORDS_PER_PAGE): PageRequest {
+  const page = positiveInt(query?.page, 'page') ?? 1;
+  const asked = positiveInt(query?.records_per_page, 'records_per_page') ?? DEFAULT_RECORDS_PER_PAGE;
+  return { page, perPage: Math.min(asked, max) };
+}
+
+export function paginate<T>(items: readonly T[], req: PageRequest): { items: T[]; pagination: Pagination } {
+  const start = (req.page - 1) * req.perPage;
+  return {
+    items: items.slice(start, start + req.perPage),
+    pagination: {
+      current_page: req.page,
+      per_page: req.perPage,
+      total_entries: items.length,
+      total_pages: Math.max(1, Math.ceil(items.length / req.perPage)),
+    },
+  };
+}
