@@ -1,0 +1,43 @@
+/**
+ * The catalogue's own rules (issue 8): every entry is described, names the
+ * specification section it breaks or plays, and names suites that exist — an entry
+ * whose suites do not exist would be "proven" by nothing.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { CATALOG, FAULTS, VARIATIONS } from '../../targets/simulator/catalog.ts';
+import { discoverSuiteTags, kindOfTag } from './plan.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+test('every catalogue entry has a unique kebab-case name, a description, a section and an area', () => {
+  const seen = new Set<string>();
+  for (const e of CATALOG) {
+    assert.match(e.name, /^[a-z0-9]+(-[a-z0-9]+)*$/, `name "${e.name}" is not kebab-case`);
+    assert.ok(!seen.has(e.name), `duplicate catalogue name ${e.name}`);
+    seen.add(e.name);
+    assert.ok(e.description.trim().length >= 10, `${e.name}: description missing or too short`);
+    assert.ok(e.section.trim().length >= 5, `${e.name}: section missing`);
+    assert.ok(e.area, `${e.name}: area missing`);
+    assert.ok(e.kind === 'fault' || e.kind === 'variation', `${e.name}: kind`);
+  }
+});
+
+test('every suite tag of the catalogue has a known form and names a suite that exists', () => {
+  const known = discoverSuiteTags(root);
+  const problems: string[] = [];
+  for (const e of CATALOG) {
+    if (e.suites.length === 0) problems.push(`${e.name}: no suites`);
+    for (const tag of e.suites) {
+      if (!kindOfTag(tag)) problems.push(`${e.name}: tag "${tag}" has no known form (@tag, properties, delivery, load:<script>, unit, *)`);
+      else if (!known.has(tag)) problems.push(`${e.name}: no suite carries tag "${tag}"`);
+    }
+  }
+  assert.deepEqual(problems, [], `catalogue entries with unknown suites:\n${problems.join('\n')}`);
+});
+
+test('the catalogue has at least 60 faults and 10 variations (issue 8)', () => {
+  assert.ok(FAULTS().length >= 60, `only ${FAULTS().length} faults; issue 8 asks for at least 60`);
+  assert.ok(VARIATIONS().length >= 10, `only ${VARIATIONS().length} variations; issue 8 asks for at least 10`);
+});

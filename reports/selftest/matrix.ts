@@ -1,0 +1,174 @@
+/**
+ * The fault-detection matrix (issue 8): what each catalogue entry did to the suites.
+ *
+ * A fault is CAUGHT when at least one check or scenario failed under it, and SURVIVED
+ * when every suite that could notice it passed (or none ran). A variation PASSED when
+ * every suite passed under it, and ALARMED when one failed: a false alarm on a change
+ * the Versioning section calls non-breaking. ERROR means the run itself broke (a
+ * runner crashed, nothing parsable came back): neither proof nor alarm, and it fails
+ * the self-test just the same.
+ */
+import type { CatalogEntry } from '../../targets/simulator/catalog.ts';
+import type { SuiteKind } from './plan.ts';
+
+export interface RunOutcome {
+  kind: SuiteKind;
+  /** How many checks/scenarios ran. */
+  executed: number;
+  /** Names of the checks/scenarios that failed (`<file> > <title>`, `load:<script> threshold <name>`). */
+  failed: string[];
+  /** Set when the run broke rather than reporting results. */
+  error?: string;
+  durationMs: number;
+}
+
+export type Verdict = 'CAUGHT' | 'SURVIVED' | 'PASSED' | 'ALARMED' | 'ERROR';
+
+export interface MatrixRow {
+  name: string;
+  kind: CatalogEntry['kind'];
+  area: string;
+  section: string;
+  description: string;
+  suites: string[];
+  verdict: Verdict;
+  /** For faults, the catchers; for variations, the false alarms. */
+  failed: string[];
+  executed: number;
+  errors: string[];
+  durationMs: number;
+}
+
+export interface MatrixTotals {
+  faults: number;
+  caught: number;
+  survived: number;
+  variations: number;
+  passed: number;
+  alarmed: number;
+  errors: number;
+  /** caught / faults, 0..1 */
+  detectionRate: number;
+  /** alarmed / variations, 0..1 */
+  falseAlarmRate: number;
+}
+
+export interface Matrix {
+  generatedAt: string;
+  wallTimeMs: number;
+  concurrency: number;
+  rows: MatrixRow[];
+  totals: MatrixTotals;
+}
+
+export function verdictOf(entry: CatalogEntry, outcomes: readonly RunOutcome[]): Verdict {
+  const failed = outcomes.some((o) => o.failed.length > 0);
+  const broken = outcomes.some((o) => o.error);
+  if (entry.kind === 'fault') {
+    if (failed) return 'CAUGHT';
+    return broken ? 'ERROR' : 'SURVIVED';
+  }
+  if (failed) return 'ALARMED';
+  // A variation under which nothing ran proves nothing.
+  return broken || outcomes.reduce((n, o) => n + o.executed, 0) === 0 ? 'ERROR' : 'PASSED';
+}
+
+export function rowOf(entry: CatalogEntry, outcomes: readonly RunOutcome[]): MatrixRow {
+  return {
+    name: entry.name,
+    kind: entry.kind,
+    area: entry.area,
+    section: entry.section,
+    description: entry.description,
+    suites: entry.suites,
+    verdict: verdictOf(entry, outcomes),
+    failed: [...new Set(outcomes.flatMap((o) => o.failed))],
+    executed: outcomes.reduce((n, o) => n + o.executed, 0),
+    errors: [
+      ...outcomes.filter((o) => o.error).map((o) => `${o.kind}: ${o.error}`),
+      ...(outcomes.every((o) => o.executed === 0) ? ['no check or scenario ran for these suites'] : []),
+    ],
+    durationMs: outcomes.reduce((n, o) => n + o.durationMs, 0),
+  };
+}
+
+export function totalsOf(rows: readonly MatrixRow[]): MatrixTotals {
+  const faults = rows.filter((r) => r.kind === 'fault');
+  const variations = rows.filter((r) => r.kind === 'variation');
+  const caught = faults.filter((r) => r.verdict === 'CAUGHT').length;
+  const alarmed = variations.filter((r) => r.verdict === 'ALARMED').length;
+  return {
+    faults: faults.length,
+    caught,
+    survived: faults.filter((r) => r.verdict === 'SURVIVED').length,
+    variations: variations.length,
+    passed: variations.filter((r) => r.verdict === 'PASSED').length,
+    alarmed,
+    errors: rows.filter((r) => r.verdict === 'ERROR').length,
+    detectionRate: faults.length ? caught / faults.length : 0,
+    falseAlarmRate: variations.length ? alarmed / variations.length : 0,
+  };
+}
+
+export function buildMatrix(rows: MatrixRow[], wallTimeMs: number, concurrency: number, now = new Date()): Matrix {
+  return { generatedAt: now.toISOString(), wallTimeMs, concurrency, rows, totals: totalsOf(rows) };
+}
+
+/** The gate: every fault caught, every variation passed, nothing broken. */
+export function matrixPasses(m: Matrix): boolean {
+  return m.totals.survived === 0 && m.totals.alarmed === 0 && m.totals.errors === 0;
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+function shortList(names: readonly string[], max = 3): string {
+  if (names.length <= max) return names.join('; ');
+  return `${names.slice(0, max).join('; ')}; … (+${names.length - max})`;
+}
+
+export function renderMarkdown(m: Matrix): string {
+  const t = m.totals;
+  const lines = [
+    '# Self-test: fault-detection matrix',
+    '',
+    `Generated ${m.generatedAt}; wall time ${(m.wallTimeMs / 1000).toFixed(1)} s at concurrency ${m.concurrency}.`,
+    '',
+    `- Faults: ${t.faults}, caught ${t.caught}, survived ${t.survived} — detection rate ${pct(t.detectionRate)}`,
+    `- Variations: ${t.variations}, passed ${t.passed}, false alarms ${t.alarmed} — false-alarm rate ${pct(t.falseAlarmRate)}`,
+    `- Broken runs: ${t.errors}`,
+    '',
+    '## Faults',
+    '',
+    '| fault | area | verdict | caught by | section |',
+    '|---|---|---|---|---|',
+    ...m.rows
+      .filter((r) => r.kind === 'fault')
+      .map((r) => `| ${r.name} | ${r.area} | ${r.verdict} | ${cell(r.verdict === 'ERROR' ? r.errors.join('; ') : shortList(r.failed) || '—')} | ${cell(r.section)} |`),
+    '',
+    '## Variations',
+    '',
+    '| variation | verdict | false alarm raised by | rule |',
+    '|---|---|---|---|',
+    ...m.rows
+      .filter((r) => r.kind === 'variation')
+      .map((r) => `| ${r.name} | ${r.verdict} | ${cell(r.verdict === 'ERROR' ? r.errors.join('; ') : shortList(r.failed) || '—')} | ${cell(r.section)} |`),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+/** The console table: one line per entry. */
+export function renderConsole(m: Matrix): string {
+  const width = Math.max(...m.rows.map((r) => r.name.length), 10);
+  const out = m.rows.map((r) => {
+    const what = r.verdict === 'ERROR' ? r.errors.join('; ') : shortList(r.failed, 2) || (r.kind === 'fault' ? 'no check failed' : '');
+    return `${r.kind === 'fault' ? 'fault    ' : 'variation'} ${r.name.padEnd(width)} ${r.verdict.padEnd(8)} ${what}`;
+  });
+  const t = m.totals;
+  out.push(
+    '',
+    `faults ${t.caught}/${t.faults} caught (${pct(t.detectionRate)}), ${t.survived} SURVIVED; variations ${t.passed}/${t.variations} passed, ${t.alarmed} false alarm(s); ${t.errors} broken run(s); wall time ${(m.wallTimeMs / 1000).toFixed(1)} s`,
+  );
+  return out.join('\n');
+}

@@ -1,0 +1,111 @@
+/**
+ * The self-test's plan (issue 8; ../shared/DESIGN.md, "Proving the suite"): which
+ * suite runs each catalogue entry needs, decided by the entry's `suites` tags, so an
+ * entry runs only what it can affect.
+ *
+ * Suite kinds (the adapter table of scripts/selftest.ts runs one per kind):
+ *   playwright  `@<tag>` scenario tags, `properties` (the fast-check project) and
+ *               `delivery` (webhook delivery conformance) — one Playwright invocation
+ *               per entry with the union of its tags as --grep
+ *   load        `load:<script>` — the load runner, smoke profile
+ *   unit        `unit` — node:test files under contracts/ with the fault in the env
+ *   `*`         every kind (variations must pass everything)
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { CatalogEntry } from '../../targets/simulator/catalog.ts';
+
+export type SuiteKind = 'playwright' | 'load' | 'unit';
+
+export interface SuiteRun {
+  kind: SuiteKind;
+  /** playwright: grep tags (empty = everything); load: script names (empty = every script). */
+  selectors: string[];
+  /** Everything of that kind (the `*` tag). */
+  all: boolean;
+}
+
+export interface PlannedEntry {
+  entry: CatalogEntry;
+  runs: SuiteRun[];
+}
+
+/** Non-`@` tags that map to Playwright: the properties project and delivery conformance (tag @delivery). */
+export const PLAYWRIGHT_NAMED_TAGS: Record<string, string> = {
+  properties: '@properties',
+  delivery: '@delivery',
+};
+
+/** Returns the suite kind of one `suites` tag, or undefined when the tag is not a known form. */
+export function kindOfTag(tag: string): SuiteKind | '*' | undefined {
+  if (tag === '*') return '*';
+  if (tag === 'unit') return 'unit';
+  if (/^load:[a-z0-9][a-z0-9-]*$/.test(tag)) return 'load';
+  if (/^@[a-z0-9][a-z0-9-]*$/i.test(tag)) return 'playwright';
+  if (tag in PLAYWRIGHT_NAMED_TAGS) return 'playwright';
+  return undefined;
+}
+
+export function planEntry(entry: CatalogEntry): PlannedEntry {
+  const byKind = new Map<SuiteKind, SuiteRun>();
+  const run = (kind: SuiteKind) => {
+    let r = byKind.get(kind);
+    if (!r) byKind.set(kind, (r = { kind, selectors: [], all: false }));
+    return r;
+  };
+  for (const tag of entry.suites) {
+    const kind = kindOfTag(tag);
+    if (kind === undefined) throw new Error(`Catalogue entry ${entry.name}: unknown suite tag "${tag}" (see reports/selftest/plan.ts)`);
+    if (kind === '*') {
+      for (const k of ['playwright', 'load', 'unit'] as const) run(k).all = true;
+    } else if (kind === 'playwright') {
+      run(kind).selectors.push(PLAYWRIGHT_NAMED_TAGS[tag] ?? tag);
+    } else if (kind === 'load') {
+      run(kind).selectors.push(tag.slice('load:'.length));
+    } else {
+      run(kind).all = true;
+    }
+  }
+  for (const r of byKind.values()) if (r.all) r.selectors = [];
+  return { entry, runs: [...byKind.values()] };
+}
+
+/** A Playwright --grep pattern matching any of the tags at a word end (`@members` must not match `@members-mfa`). */
+export function grepFor(tags: readonly string[]): string {
+  const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return `(${[...new Set(tags)].map(esc).join('|')})(?![\\w-])`;
+}
+
+/**
+ * The suite tags that exist in the project: `@tags` written in scenarios/ sources,
+ * `load:<script>` for each k6 script under load/ (not the runner), plus the fixed
+ * names. A catalogue entry naming anything else would never be run.
+ */
+export function discoverSuiteTags(root: string): Set<string> {
+  const tags = new Set<string>(['*', 'unit', ...Object.keys(PLAYWRIGHT_NAMED_TAGS)]);
+  const walk = (dir: string, visit: (file: string) => void) => {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      if (n === 'node_modules' || n === 'out' || n.startsWith('.')) continue;
+      const full = join(dir, n);
+      if (statSync(full).isDirectory()) walk(full, visit);
+      else visit(full);
+    }
+  };
+  walk(join(root, 'scenarios'), (file) => {
+    if (!/\.(ts|mts|js)$/.test(file)) return;
+    for (const m of readFileSync(file, 'utf8').matchAll(/['"`\s(](@[a-z][a-z0-9-]*)(?=['"`\s,)\]])/gi)) tags.add(m[1]);
+  });
+  walk(join(root, 'load'), (file) => {
+    if (file.includes(`${join(root, 'load', 'runner')}`) || file.endsWith('.test.ts') || !/\.(ts|js)$/.test(file)) return;
+    const text = readFileSync(file, 'utf8');
+    // A k6 script exports a default function (its iteration) — lib files do not.
+    if (/export\s+default\s+(async\s+)?function/.test(text)) tags.add(`load:${basename(file).replace(/\.(ts|js)$/, '')}`);
+  });
+  return tags;
+}
