@@ -1,0 +1,390 @@
+/**
+ * Fixtures every scenario uses (../shared/DESIGN.md, "scenarios/"):
+ *
+ *   profile   the target profile (targets/profiles/profile.ts): URLs and settings
+ *   api       the CHECKED client: every request goes through the contract checks of
+ *             contracts/ (contract.check). An error-severity failure fails the test with
+ *             the operation, location, rule and message; warnings become annotations.
+ *             Every exchange is attached to the report with secrets redacted.
+ *   poll      a bounded poller (profile.timeouts.aggregationMs / pollIntervalMs)
+ *
+ * Scenarios assert behaviour (states, statuses, redirects); the shape of every body
+ * is the contract's job, so scenarios never re-check a schema by hand.
+ *
+ * Guards, decided before a test body runs:
+ *   - production: unless the user opted in (SVC_ALLOW_DESTRUCTIVE, see profile.ts),
+ *     only tests tagged @readonly run (issue 4: "A production base URL runs only
+ *     scenarios tagged read-only unless the user opts in explicitly"); @destructive
+ *     tests are skipped with a message.
+ *   - requireSetting(value, 'SVC_X') skips a test that needs a setting the profile
+ *     lacks, naming the variable; never a crash.
+ */
+import { test as base, expect, type TestInfo } from '@playwright/test';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { request as undiciRequest } from 'undici';
+import { loadProfile, profileSecrets, type TargetProfile } from '../targets/profiles/profile.ts';
+import { createRedactor, type Redactor } from '../targets/profiles/redact.ts';
+import { formatFailure, type Failure } from '../contracts/failure.ts';
+import { loadContract } from '../contracts/contract.ts';
+
+export { expect };
+
+export type ApiName = 'platform' | 'audience' | 'test-host';
+
+/** The exchange the contract checks (contracts/index.ts). */
+export interface Exchange {
+  api: ApiName;
+  version?: string;
+  request: { method: string; url: string; headers: Record<string, string>; body?: unknown };
+  response: { status: number; headers: Record<string, string>; body: unknown; durationMs?: number };
+}
+
+type Contract = Awaited<ReturnType<typeof loadContract>>;
+
+export interface CallOptions {
+  api?: ApiName;
+  method?: string;
+  /** Path (and optional query) relative to the API's base URL. */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined | (string | number)[]>;
+  headers?: Record<string, string>;
+  /** JSON body; `rawBody` sends text as is (malformed-input scenarios). */
+  body?: unknown;
+  rawBody?: string;
+  /** Accept-Version; `null` sends none. Default: the profile's current version. */
+  version?: string | null;
+  /**
+   * Credentials: `default` (Basic for the platform, Bearer for audience, API-key
+   * headers for the test host), `none`, or explicit Basic credentials.
+   */
+  auth?: 'default' | 'none' | { user: string; pass: string } | { bearer: string };
+  /** Restrict the contract checks to these names (contract.check's `only`). */
+  only?: string[];
+  /** Expected status(es); a mismatch fails the test with the exchange in the message. */
+  expectStatus?: number | number[];
+}
+
+export interface CheckedResponse<T = any> {
+  status: number;
+  headers: Record<string, string>;
+  body: T;
+  text: string;
+  durationMs: number;
+  failures: Failure[];
+}
+
+/** Sum of time spent inside HTTP requests, per test (npm run bench:suite reads it). */
+const TIMING_DIR = 'reports/out/http-timing';
+
+/** The version scenarios send unless they name one: SVC_ACCEPT_VERSION or the newest supported. */
+export function currentVersion(profile: TargetProfile): string {
+  return process.env.SVC_ACCEPT_VERSION ?? [...profile.versions.supported].sort().at(-1)!;
+}
+
+/** Skips the running test when a profile setting is missing, naming the env var. */
+export function requireSetting<T>(value: T | undefined | null | '', envVar: string, why = ''): T {
+  if (value === undefined || value === null || value === '') {
+    base.skip(true, `needs ${envVar}${why ? ` (${why})` : ''}: set it to run this scenario against this target`);
+  }
+  return value as T;
+}
+
+function baseUrlOf(profile: TargetProfile, api: ApiName): string {
+  if (api === 'platform') return profile.platformBaseUrl;
+  if (api === 'audience') return requireSetting(profile.audienceBaseUrl, 'SVC_AUDIENCE_BASE_URL');
+  return requireSetting(profile.testHostBaseUrl, 'SVC_TEST_HOST_BASE_URL');
+}
+
+function buildQuery(query: CallOptions['query']): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined) continue;
+    if (Array.isArray(v)) v.forEach((x) => params.append(k, String(x)));
+    else params.append(k, String(v));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+const ATTACHMENT_BODY_LIMIT = 16_000;
+
+function truncateForReport(text: string): string {
+  return text.length > ATTACHMENT_BODY_LIMIT ? `${text.slice(0, ATTACHMENT_BODY_LIMIT)}\n… (${text.length - ATTACHMENT_BODY_LIMIT} more characters)` : text;
+}
+
+export class CheckedClient {
+  private audienceToken?: string;
+  /** Exchanges of this test, for assertions that compare requests (e.g. versions). */
+  readonly exchanges: Exchange[] = [];
+  httpMs = 0;
+  requests = 0;
+
+  constructor(
+    readonly profile: TargetProfile,
+    private readonly contract: Contract,
+    private readonly redactor: Redactor,
+    private readonly testInfo: TestInfo,
+  ) {}
+
+  /** Registers a secret learned at run time (tokens) so reports never show it. */
+  secret(value: string | undefined): void {
+    this.redactor.add(value);
+  }
+
+  get<T = any>(path: string, o: Omit<CallOptions, 'path' | 'method'> = {}) {
+    return this.call<T>({ ...o, path, method: 'GET' });
+  }
+  post<T = any>(path: string, body?: unknown, o: Omit<CallOptions, 'path' | 'method' | 'body'> = {}) {
+    return this.call<T>({ ...o, path, body, method: 'POST' });
+  }
+  put<T = any>(path: string, body?: unknown, o: Omit<CallOptions, 'path' | 'method' | 'body'> = {}) {
+    return this.call<T>({ ...o, path, body, method: 'PUT' });
+  }
+  delete<T = any>(path: string, o: Omit<CallOptions, 'path' | 'method'> = {}) {
+    return this.call<T>({ ...o, path, method: 'DELETE' });
+  }
+
+  private async authHeaders(api: ApiName, auth: CallOptions['auth']): Promise<Record<string, string>> {
+    if (auth === 'none') return {};
+    if (auth && typeof auth === 'object') {
+      if ('bearer' in auth) return { authorization: `Bearer ${auth.bearer}` };
+      return { authorization: `Basic ${Buffer.from(`${auth.user}:${auth.pass}`).toString('base64')}` };
+    }
+    const p = this.profile;
+    if (api === 'platform') {
+      const user = requireSetting(p.clientId, 'SVC_CLIENT_ID');
+      const pass = requireSetting(p.apiKey, 'SVC_API_KEY');
+      return { authorization: `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}` };
+    }
+    if (api === 'test-host') {
+      // Endpoints, "Earlier-generation test paths": SVC-API-Key and SVC-Client-ID headers.
+      return {
+        'SVC-API-Key': requireSetting(p.apiKey, 'SVC_API_KEY'),
+        'SVC-Client-ID': requireSetting(p.clientId, 'SVC_CLIENT_ID'),
+      };
+    }
+    return { authorization: `Bearer ${await this.audienceAccessToken()}` };
+  }
+
+  /**
+   * Authentication 5: client_id / client_secret produce an access token used as
+   * Bearer on every audience endpoint. The token endpoint's shape is not shown in the
+   * specification: the profile names its URL (SVC_AUDIENCE_TOKEN_URL) and this sends
+   * the usual OAuth 2.0 client-credentials form (RFC 6749 §4.4), Basic-authenticated.
+   */
+  async audienceAccessToken(): Promise<string> {
+    if (this.audienceToken) return this.audienceToken;
+    const a = this.profile.audience;
+    const url = requireSetting(a.tokenUrl, 'SVC_AUDIENCE_TOKEN_URL');
+    const id = requireSetting(a.clientId, 'SVC_AUDIENCE_CLIENT_ID');
+    const secret = requireSetting(a.clientSecret, 'SVC_AUDIENCE_CLIENT_SECRET');
+    const started = performance.now();
+    const res = await undiciRequest(url, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+      },
+      body: 'grant_type=client_credentials',
+      headersTimeout: this.profile.timeouts.requestMs,
+      bodyTimeout: this.profile.timeouts.requestMs,
+    });
+    const text = await res.body.text();
+    this.httpMs += performance.now() - started;
+    this.requests++;
+    let token: unknown;
+    try {
+      token = (JSON.parse(text) as { access_token?: unknown }).access_token;
+    } catch {
+      /* reported below */
+    }
+    if (res.statusCode !== 200 || typeof token !== 'string') {
+      throw new Error(`Audience token endpoint ${url} answered ${res.statusCode} without an access_token: ${this.redactor.text(text.slice(0, 300))}`);
+    }
+    this.redactor.add(token);
+    this.audienceToken = token;
+    return token;
+  }
+
+  async call<T = any>(o: CallOptions): Promise<CheckedResponse<T>> {
+    const api = o.api ?? 'platform';
+    const method = (o.method ?? 'GET').toUpperCase();
+    const version = o.version === null ? undefined : (o.version ?? (api === 'platform' ? currentVersion(this.profile) : undefined));
+    const relative = `${o.path}${buildQuery(o.query)}`;
+    const url = `${baseUrlOf(this.profile, api)}${relative}`;
+    const headers: Record<string, string> = {
+      accept: api === 'test-host' ? 'application/vnd.svc.legacy.v1+json' : 'application/json',
+      ...(version ? { 'accept-version': version } : {}),
+      ...(await this.authHeaders(api, o.auth)),
+      ...o.headers,
+    };
+    let payload: string | undefined;
+    if (o.rawBody !== undefined) payload = o.rawBody;
+    else if (o.body !== undefined) payload = JSON.stringify(o.body);
+    if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+      headers['content-type'] = 'application/json';
+    }
+
+    const started = performance.now();
+    const res = await undiciRequest(url, {
+      method: method as 'GET',
+      headers,
+      body: payload,
+      headersTimeout: this.profile.timeouts.requestMs,
+      bodyTimeout: this.profile.timeouts.requestMs,
+    });
+    const text = await res.body.text();
+    const durationMs = performance.now() - started;
+    this.httpMs += durationMs;
+    this.requests++;
+
+    const responseHeaders: Record<string, string> = {};
+    for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) responseHeaders[k] = Array.isArray(v) ? v.join(', ') : v;
+    const contentType = responseHeaders['content-type'] ?? '';
+    let body: unknown = text;
+    if (/json/i.test(contentType) && text.length) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = text; // content_type_conformance / schema checks report it
+      }
+    }
+    const exchange: Exchange = {
+      api,
+      version,
+      request: { method, url: relative, headers, body: o.rawBody !== undefined ? o.rawBody : o.body },
+      response: { status: res.statusCode, headers: responseHeaders, body, durationMs },
+    };
+    this.exchanges.push(exchange);
+
+    const failures = this.contract.check(exchange as never, {
+      deprecationHeader: this.profile.versions.deprecationHeader,
+      sunsetHeader: this.profile.versions.sunsetHeader,
+      sunsetVersions: this.profile.versions.sunset ? [this.profile.versions.sunset] : [],
+      ...(o.only ? { only: o.only } : {}),
+    }) as Failure[];
+    const errors = failures.filter((f) => f.severity === 'error');
+    const warnings = failures.filter((f) => f.severity !== 'error');
+    const title = `${method} ${this.redactor.text(relative.split('?')[0])} → ${res.statusCode}`;
+    await this.attach(title, exchange, failures);
+    for (const w of warnings) {
+      this.testInfo.annotations.push({ type: 'contract warning', description: this.redactor.text(formatFailure(w)) });
+    }
+    if (errors.length) {
+      const lines = errors.map((f) => `  - ${this.redactor.text(formatFailure(f))}`).join('\n');
+      throw new Error(`Contract check failed for ${title} (${api}${version ? `, Accept-Version ${version}` : ''}):\n${lines}`);
+    }
+    if (o.expectStatus !== undefined) {
+      const expected = Array.isArray(o.expectStatus) ? o.expectStatus : [o.expectStatus];
+      if (!expected.includes(res.statusCode)) {
+        throw new Error(`${title}: expected status ${expected.join(' or ')}, received ${res.statusCode}. Body: ${this.redactor.text(text.slice(0, 400))}`);
+      }
+    }
+    return { status: res.statusCode, headers: responseHeaders, body: body as T, text, durationMs, failures };
+  }
+
+  private async attach(title: string, exchange: Exchange, failures: Failure[]): Promise<void> {
+    const r = this.redactor;
+    const record = {
+      api: exchange.api,
+      version: exchange.version,
+      request: {
+        method: exchange.request.method,
+        url: r.text(exchange.request.url),
+        headers: r.headers(exchange.request.headers),
+        body: r.json(exchange.request.body),
+      },
+      response: {
+        status: exchange.response.status,
+        headers: r.headers(exchange.response.headers),
+        body: r.json(exchange.response.body),
+        durationMs: Math.round((exchange.response.durationMs ?? 0) * 10) / 10,
+      },
+      failures: failures.map((f) => ({ ...f, message: r.text(f.message) })),
+    };
+    await this.testInfo.attach(`${String(this.requests).padStart(3, '0')} ${title}`, {
+      body: truncateForReport(JSON.stringify(record, null, 2)),
+      contentType: 'application/json',
+    });
+  }
+}
+
+export interface PollOptions {
+  /** What is being waited for, for the timeout message. */
+  what: string;
+  timeoutMs?: number;
+  intervalMs?: number;
+}
+
+export type Poll = <T>(read: () => Promise<T>, done: (value: T) => boolean, o: PollOptions) => Promise<{ value: T; seen: T[] }>;
+
+function makePoll(profile: TargetProfile): Poll {
+  return async (read, done, o) => {
+    const timeoutMs = o.timeoutMs ?? profile.timeouts.aggregationMs;
+    const intervalMs = o.intervalMs ?? profile.timeouts.pollIntervalMs;
+    const deadline = performance.now() + timeoutMs;
+    const seen = [];
+    for (;;) {
+      const value = await read();
+      seen.push(value);
+      if (done(value)) return { value, seen };
+      if (performance.now() >= deadline) {
+        throw new Error(
+          `Timed out after ${timeoutMs} ms (SVC_AGGREGATION_TIMEOUT_MS) waiting for ${o.what}; last seen: ${JSON.stringify(value).slice(0, 400)}`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, intervalMs));
+    }
+  };
+}
+
+type WorkerFixtures = { contract: Contract; profile: TargetProfile };
+type TestFixtures = { api: CheckedClient; poll: Poll; targetGuard: void };
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  profile: [
+    async ({}, use) => {
+      await use(loadProfile());
+    },
+    { scope: 'worker' },
+  ],
+  contract: [
+    async ({}, use) => {
+      await use(await loadContract());
+    },
+    { scope: 'worker' },
+  ],
+  targetGuard: [
+    async ({ profile }, use, testInfo) => {
+      if (profile.isProduction && !profile.allowDestructive) {
+        if (testInfo.tags.includes('@destructive')) {
+          testInfo.skip(true, 'destructive scenario skipped on production: set SVC_ALLOW_DESTRUCTIVE=I_UNDERSTAND_THIS_WRITES_TO_PRODUCTION to run it');
+        } else if (!testInfo.tags.includes('@readonly')) {
+          testInfo.skip(true, 'only @readonly scenarios run on production unless SVC_ALLOW_DESTRUCTIVE opts in');
+        }
+      }
+      await use();
+    },
+    { auto: true },
+  ],
+  api: async ({ profile, contract }, use, testInfo) => {
+    const redactor = createRedactor([
+      ...profileSecrets(profile),
+      ...Object.values(profile.testInstitution.passwords),
+    ]);
+    const client = new CheckedClient(profile, contract, redactor, testInfo);
+    await use(client);
+    if (client.requests) {
+      mkdirSync(TIMING_DIR, { recursive: true });
+      appendFileSync(
+        `${TIMING_DIR}/${process.pid}.jsonl`,
+        `${JSON.stringify({ test: testInfo.titlePath.join(' › '), project: testInfo.project.name, requests: client.requests, httpMs: client.httpMs, testMs: testInfo.duration })}\n`,
+      );
+    }
+  },
+  poll: async ({ profile }, use) => {
+    await use(makePoll(profile));
+  },
+});

@@ -1,0 +1,109 @@
+/**
+ * A capture receiver for delivery conformance: a bare node:http server on 127.0.0.1
+ * that records every request (arrival time, headers, raw body bytes) and answers
+ * from a script, so a scenario can answer errors on purpose and watch the retries
+ * (specification, Events, Webhooks rules 4-5). It also plays an OAuth 2.0
+ * client-credentials token endpoint (Authentication 6) at /oauth/token.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+
+export interface CapturedRequest {
+  path: string;
+  method: string;
+  headers: IncomingMessage['headers'];
+  body: Buffer;
+  /** performance.now() at arrival, in ms. */
+  atMs: number;
+  /** The status the capture answered (or 'timeout' when it held the answer back). */
+  answered: number | 'timeout';
+}
+
+export interface TokenRequest {
+  method: string;
+  query: URLSearchParams;
+  body: string;
+  authorization?: string;
+  contentType?: string;
+  issued: string;
+}
+
+export interface CaptureOptions {
+  /** Status to answer for the n-th webhook request (0-based); 'timeout' never answers in time. Default 204. */
+  answer?: (n: number, req: CapturedRequest) => number | 'timeout';
+  /** How long a 'timeout' answer is held back, ms. */
+  holdMs?: number;
+  /** `expires_in` of the issued tokens, seconds. */
+  tokenExpiresInS?: number;
+}
+
+export class CaptureReceiver {
+  readonly requests: CapturedRequest[] = [];
+  readonly tokenRequests: TokenRequest[] = [];
+  private server?: Server;
+  url = '';
+  private waiters: Array<{ count: number; resolve: () => void }> = [];
+
+  constructor(private readonly options: CaptureOptions = {}) {}
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks);
+        const url = new URL(req.url ?? '/', 'http://capture');
+        if (url.pathname === '/oauth/token') {
+          const issued = randomBytes(12).toString('hex');
+          this.tokenRequests.push({ method: req.method ?? '', query: url.searchParams, body: body.toString('utf8'), authorization: req.headers.authorization, contentType: req.headers['content-type'], issued });
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ access_token: issued, expires_in: this.options.tokenExpiresInS ?? 3600, token_type: 'Bearer' }));
+          return;
+        }
+        const captured: CapturedRequest = { path: url.pathname, method: req.method ?? '', headers: req.headers, body, atMs: performance.now(), answered: 204 };
+        const answer = this.options.answer?.(this.requests.length, captured) ?? 204;
+        captured.answered = answer;
+        this.requests.push(captured);
+        this.notify();
+        if (answer === 'timeout') {
+          const t = setTimeout(() => { res.writeHead(204); res.end(); }, this.options.holdMs ?? 1_000);
+          res.on('close', () => clearTimeout(t));
+          return;
+        }
+        res.writeHead(answer);
+        res.end();
+      });
+    });
+    this.server.keepAliveTimeout = 1_000;
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.url;
+  }
+
+  /** Resolves when `count` webhook requests have arrived, or after `timeoutMs`. */
+  waitFor(count: number, timeoutMs: number): Promise<void> {
+    if (this.requests.length >= count) return Promise.resolve();
+    return new Promise((resolve) => {
+      const w = { count, resolve };
+      this.waiters.push(w);
+      setTimeout(() => { this.waiters = this.waiters.filter((x) => x !== w); resolve(); }, timeoutMs).unref();
+    });
+  }
+
+  private notify(): void {
+    for (const w of [...this.waiters]) {
+      if (this.requests.length >= w.count) {
+        this.waiters = this.waiters.filter((x) => x !== w);
+        w.resolve();
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    const s = this.server;
+    if (!s) return;
+    s.closeAllConnections();
+    await new Promise<void>((resolve) => s.close(() => resolve()));
+  }
+}

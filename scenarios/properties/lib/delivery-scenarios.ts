@@ -1,0 +1,312 @@
+/**
+ * Delivery conformance scenarios (issue 5, "Delivery conformance"): each starts a
+ * capture receiver, drives the embedded simulator in-process with its webhook URLs
+ * pointing at the capture, and checks every delivery with the contract's webhook
+ * check and the delivery rules of lib/delivery-rules.ts.
+ *
+ * They need a target that can be told where to deliver and how fast to retry, so they
+ * run against the simulator only; a real environment's deliveries are configured out
+ * of band (Events: "Configuration is done out of band").
+ *
+ * Used by delivery.spec.ts (expects no failures) and by the fault-proof unit test
+ * targets/simulator/webhooks/faults.test.ts (expects each fault to fail its scenario).
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Failure } from '../../../contracts/failure.ts';
+import { buildSimulator } from '../../../targets/simulator/app.ts';
+import { dispatcherOf } from '../../../targets/simulator/webhooks/dispatcher.ts';
+import type { SimulatorSettings } from '../../../targets/simulator/settings.ts';
+import { CaptureReceiver, type CaptureOptions, type CapturedRequest } from './capture.ts';
+import {
+  contractWebhookChecker,
+  parseBody,
+  webhook_basic_auth,
+  webhook_field_formats,
+  webhook_json_post,
+  webhook_oauth,
+  webhook_retry_rules,
+  webhook_retry_schedule,
+  webhook_skip,
+  webhook_test_shape,
+  webhook_version_rises,
+} from './delivery-rules.ts';
+
+/** A day of retries in about two seconds (Events rule 5 schedule ÷ 50 000). */
+export const DELIVERY_TIME_SCALE = Number(process.env.WEBHOOK_DELIVERY_TIME_SCALE ?? 50_000);
+const JITTER = 0.1;
+
+export interface ScenarioResult {
+  scenario: string;
+  failures: Failure[];
+  requests: number;
+  /** Set when the target cannot play the scenario yet (e.g. no member routes). */
+  skipped?: string;
+}
+
+export const DELIVERY_SCENARIOS = ['test-webhooks', 'retry-exhausted', 'retry-then-success', 'timeout', 'basic-auth', 'oauth-query', 'oauth-body', 'oauth-expiry', 'skip', 'member-events'] as const;
+export type DeliveryScenario = (typeof DELIVERY_SCENARIOS)[number];
+
+interface Harness {
+  app: FastifyInstance;
+  capture: CaptureReceiver;
+  close(): Promise<void>;
+  idle(graceMs?: number): Promise<void>;
+}
+
+async function harness(faults: string[], capture: CaptureOptions, settings: Partial<SimulatorSettings> = {}, urls?: (base: string) => Record<string, string>): Promise<Harness> {
+  const cap = new CaptureReceiver(capture);
+  const base = await cap.start();
+  const app = await buildSimulator({
+    faults,
+    settings: {
+      webhookUrls: urls ? urls(base) : { '*': `${base}/hooks` },
+      webhookTimeScale: DELIVERY_TIME_SCALE,
+      webhookJitter: JITTER,
+      ...settings,
+    },
+  });
+  await app.ready();
+  return {
+    app,
+    capture: cap,
+    async idle(graceMs = 50) {
+      const d = dispatcherOf(app.sim);
+      await Promise.race([d?.idle(), new Promise((r) => setTimeout(r, 10_000))]);
+      // A little longer: a retry after a 2xx (fault) is scheduled after the schedule's first delay.
+      await new Promise((r) => setTimeout(r, graceMs));
+      await Promise.race([d?.idle(), new Promise((r) => setTimeout(r, 10_000))]);
+    },
+    async close() {
+      await app.close();
+      await cap.stop();
+    },
+  };
+}
+
+async function sendTest(app: FastifyInstance, type: string, object?: Record<string, unknown>): Promise<void> {
+  const res = await app.inject({ method: 'POST', url: '/_sim/webhooks/test', payload: { type, object } });
+  if (res.statusCode !== 202) throw new Error(`POST /_sim/webhooks/test answered ${res.statusCode}: ${res.body}`);
+}
+
+/** Requests grouped into deliveries: identical bytes are one delivery (its retries). */
+function byDelivery(requests: CapturedRequest[]): CapturedRequest[][] {
+  const groups = new Map<string, CapturedRequest[]>();
+  for (const r of requests) {
+    const k = r.body.toString('base64');
+    groups.set(k, [...(groups.get(k) ?? []), r]);
+  }
+  return [...groups.values()];
+}
+
+function typeOf(r: CapturedRequest): string {
+  return r.path.split('/').pop() || 'unknown';
+}
+
+async function contractFailures(requests: CapturedRequest[]): Promise<Failure[]> {
+  const check = await contractWebhookChecker();
+  return requests.flatMap((r) => {
+    const body = parseBody(r);
+    return body ? check(typeOf(r), body) : [];
+  });
+}
+
+/** Every check that applies to any delivery. */
+async function commonChecks(requests: CapturedRequest[]): Promise<Failure[]> {
+  const byType = new Map<string, CapturedRequest[]>();
+  for (const r of requests) byType.set(typeOf(r), [...(byType.get(typeOf(r)) ?? []), r]);
+  const out: Failure[] = [];
+  for (const [type, rs] of byType) out.push(...webhook_json_post(type, rs), ...webhook_field_formats(type, rs), ...webhook_version_rises(type, rs));
+  out.push(...(await contractFailures(requests)));
+  return out;
+}
+
+const perType = (base: string) => ({ member: `${base}/hooks/member`, aggregation: `${base}/hooks/aggregation`, connection_status: `${base}/hooks/connection_status`, '*': `${base}/hooks/other` });
+
+export async function runDeliveryScenario(scenario: DeliveryScenario, faults: string[] = []): Promise<ScenarioResult> {
+  const result = (failures: Failure[], requests: number, skipped?: string): ScenarioResult => ({ scenario, failures, requests, skipped });
+  switch (scenario) {
+    case 'test-webhooks': {
+      // Two test webhooks per type: the version of the test object must rise (rule 3).
+      const h = await harness(faults, {}, {}, perType);
+      try {
+        for (const [i, type] of ['member', 'aggregation', 'connection_status', 'member', 'aggregation', 'connection_status'].entries()) await sendTest(h.app, type, { name: `test update ${i}` });
+        await h.idle();
+        const rs = h.capture.requests;
+        const failures = await commonChecks(rs);
+        for (const [type, list] of groupByType(rs)) failures.push(...webhook_test_shape(type, list));
+        for (const group of byDelivery(rs)) failures.push(...webhook_retry_rules(typeOf(group[0]), group, { expectRetryAfterFailure: false }));
+        if (rs.length < 6) failures.push(missing(scenario, 6, rs.length));
+        return result(failures, rs.length);
+      } finally {
+        await h.close();
+      }
+    }
+    case 'retry-exhausted': {
+      const h = await harness(faults, { answer: () => 500 });
+      try {
+        await sendTest(h.app, 'member');
+        await h.idle();
+        const rs = h.capture.requests;
+        const failures = [
+          ...(await commonChecks(rs.slice(0, 1))),
+          ...webhook_retry_rules('member', rs, { expectRetryAfterFailure: true }),
+          ...webhook_retry_schedule('member', rs, { timeScale: DELIVERY_TIME_SCALE, jitter: JITTER }),
+        ];
+        return result(failures, rs.length);
+      } finally {
+        await h.close();
+      }
+    }
+    case 'retry-then-success': {
+      const statuses = [500, 503, 429, 204];
+      const h = await harness(faults, { answer: (n) => statuses[n] ?? 204 });
+      try {
+        await sendTest(h.app, 'member');
+        await h.idle(100);
+        const rs = h.capture.requests;
+        const failures = [...webhook_retry_rules('member', rs, { expectRetryAfterFailure: true }), ...webhook_retry_schedule('member', rs, { timeScale: DELIVERY_TIME_SCALE, jitter: JITTER })];
+        if (rs.length < statuses.length) failures.push(missing(scenario, statuses.length, rs.length));
+        return result(failures, rs.length);
+      } finally {
+        await h.close();
+      }
+    }
+    case 'timeout': {
+      // The first answer is held past the dispatcher's read timeout: rule 4 wants a retry.
+      const h = await harness(faults, { answer: (n) => (n === 0 ? 'timeout' : 204), holdMs: 400 }, { webhookTimeoutMs: 100 });
+      try {
+        await sendTest(h.app, 'member');
+        await h.idle(100);
+        const rs = h.capture.requests;
+        return result(webhook_retry_rules('member', rs, { expectRetryAfterFailure: true }), rs.length);
+      } finally {
+        await h.close();
+      }
+    }
+    case 'basic-auth': {
+      // Throwaway credentials made up per run (Authentication 6): nothing secret is stored.
+      const username = `hook-${randomBytes(4).toString('hex')}`;
+      const password = randomBytes(12).toString('hex');
+      const h = await harness(faults, {}, { webhookAuth: { kind: 'basic', username, password } });
+      try {
+        for (let i = 0; i < 3; i++) await sendTest(h.app, 'member');
+        await h.idle();
+        const rs = h.capture.requests;
+        const failures = webhook_basic_auth('member', rs, `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`);
+        if (rs.length < 3) failures.push(missing(scenario, 3, rs.length));
+        return result(failures, rs.length);
+      } finally {
+        await h.close();
+      }
+    }
+    case 'oauth-query':
+    case 'oauth-body':
+    case 'oauth-expiry': {
+      const clientId = `hook-client-${randomBytes(4).toString('hex')}`;
+      const clientSecret = randomBytes(12).toString('hex');
+      const expiry = scenario === 'oauth-expiry';
+      const cap = new CaptureReceiver({ tokenExpiresInS: expiry ? 1 : 3600 });
+      const base = await cap.start();
+      const app = await buildSimulator({
+        faults,
+        settings: {
+          webhookUrls: { '*': `${base}/hooks` },
+          webhookTimeScale: DELIVERY_TIME_SCALE,
+          webhookAuth: { kind: 'oauth', tokenUrl: `${base}/oauth/token`, clientId, clientSecret, grantIn: scenario === 'oauth-body' ? 'body' : 'query' },
+        },
+      });
+      try {
+        const basic = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
+        const d = dispatcherOf(app.sim);
+        await sendTest(app, 'member');
+        await d?.idle();
+        for (let i = 0; i < 3; i++) await sendTest(app, 'member');
+        await d?.idle();
+        if (expiry) {
+          // expires_in 1 s: after it runs out the vendor "repeats" (asks for a new token).
+          await new Promise((r) => setTimeout(r, 1_100));
+          await sendTest(app, 'member');
+          await d?.idle();
+        }
+        const rs = cap.requests;
+        const failures = webhook_oauth('member', rs, cap.tokenRequests, basic, { maxTokenRequests: expiry ? 2 : 1 });
+        if (expiry && rs.length >= 5 && rs[4].headers.authorization === rs[0].headers.authorization) {
+          failures.push({ check: 'webhook_oauth_token_reuse', operation: 'WEBHOOK member', location: 'request[4].headers.authorization', rule: 'Authentication 6: the vendor reuses the token until it expires and then repeats', severity: 'error', message: 'A delivery after expires_in ran out still carries the expired token' });
+        }
+        if (rs.length < (expiry ? 5 : 4)) failures.push(missing(scenario, expiry ? 5 : 4, rs.length));
+        return result(failures, rs.length);
+      } finally {
+        await app.close();
+        await cap.stop();
+      }
+    }
+    case 'skip': {
+      const h = await harness(faults, {});
+      try {
+        const viaRoute = await createMemberWithSkip(h.app);
+        if (!viaRoute) {
+          // No member routes in the simulator yet: exercise the sink's skip contract directly.
+          h.app.sim.webhooks.emit({ type: 'member', body: { guid: `MBR-${randomBytes(8).toString('hex')}`, is_oauth: false, is_being_aggregated: false } }, { skip: true });
+        }
+        await h.idle(100);
+        const rs = h.capture.requests;
+        return result(webhook_skip('member', rs), rs.length);
+      } finally {
+        await h.close();
+      }
+    }
+    case 'member-events': {
+      const h = await harness(faults, {}, {}, perType);
+      try {
+        const created = await createMember(h.app, {});
+        if (!created) return result([], 0, 'the simulator has no POST /users and /users/{user_guid}/members yet');
+        await new Promise((r) => setTimeout(r, (h.app.sim.settings.aggregationMs ?? 60) * 3 + 100));
+        await h.idle();
+        const rs = h.capture.requests;
+        const failures = await commonChecks(rs);
+        for (const group of byDelivery(rs)) failures.push(...webhook_retry_rules(typeOf(group[0]), group, { expectRetryAfterFailure: false }));
+        if (rs.length === 0) failures.push(missing(scenario, 1, 0));
+        return result(failures, rs.length);
+      } finally {
+        await h.close();
+      }
+    }
+  }
+}
+
+function groupByType(rs: CapturedRequest[]): Map<string, CapturedRequest[]> {
+  const m = new Map<string, CapturedRequest[]>();
+  for (const r of rs) m.set(typeOf(r), [...(m.get(typeOf(r)) ?? []), r]);
+  return m;
+}
+
+function missing(scenario: string, expected: number, got: number): Failure {
+  return { check: 'webhook_delivered', operation: `WEBHOOK ${scenario}`, location: 'capture', rule: 'Events, Webhooks: the service sends an HTTPS POST for each event', severity: 'error', message: `Received: ${got} deliveries / Expected: at least ${expected}` };
+}
+
+/**
+ * Creates a user and a member with the test institution's success password through
+ * the platform API. Returns false when the simulator has no such routes yet. Request
+ * shapes follow the specification's Member section; anything it does not show is
+ * kept minimal.
+ */
+async function createMember(app: FastifyInstance, headers: Record<string, string>): Promise<boolean> {
+  const s = app.sim.settings;
+  const auth = { authorization: `Basic ${Buffer.from(`${s.clientId}:${s.apiKey}`).toString('base64')}`, 'accept-version': 'v20111101', 'content-type': 'application/json' };
+  const user = await app.inject({ method: 'POST', url: '/users', headers: { ...auth, ...headers }, payload: { user: { id: `hook-user-${randomBytes(4).toString('hex')}` } } });
+  if (user.statusCode === 404 && /No route/.test(user.body)) return false;
+  const userGuid = (user.json() as { user?: { guid?: string } }).user?.guid;
+  if (!userGuid) return false;
+  const member = await app.inject({
+    method: 'POST',
+    url: `/users/${userGuid}/members`,
+    headers: { ...auth, ...headers },
+    payload: { member: { institution_code: 'svcbank', credentials: [{ guid: 'CRD-username', value: s.testUsername }, { guid: 'CRD-password', value: s.passwords.SUCCESS }] } },
+  });
+  return member.statusCode < 300;
+}
+
+async function createMemberWithSkip(app: FastifyInstance): Promise<boolean> {
+  return createMember(app, { 'svc-skip-webhook': 'true' });
+}
