@@ -172,3 +172,53 @@ export function renderConsole(m: Matrix): string {
   );
   return out.join('\n');
 }
+
+/**
+ * Report entries of the matrix (issue 8: "the matrix goes into the nightly report, with
+ * the detection rate and the false-alarm rate as trend figures"): one per catalogue
+ * entry, failed when it SURVIVED, ALARMED or broke, and one with the rates.
+ */
+export function matrixEntries(m: Matrix): import('../allure/results.ts').AllureEntry[] {
+  const t = m.totals;
+  return [
+    ...m.rows.map((r) => ({
+      fullName: `selftest:${r.kind}:${r.name}`,
+      name: `${r.kind} ${r.name}: ${r.verdict}`,
+      status: (r.verdict === 'CAUGHT' || r.verdict === 'PASSED' ? 'passed' : r.verdict === 'ERROR' ? 'broken' : 'failed') as 'passed' | 'failed' | 'broken',
+      parentSuite: 'self-test',
+      suite: r.kind === 'fault' ? 'faults' : 'variations',
+      subSuite: r.area,
+      severity: 'critical' as const,
+      description: `${r.description}\n\nSpecification: ${r.section}`,
+      message:
+        r.verdict === 'SURVIVED'
+          ? `No check or scenario caught this fault (${r.executed} ran for ${r.suites.join(', ')})`
+          : r.verdict === 'ALARMED'
+            ? `False alarm on a non-breaking change: ${r.failed.join('; ')}`
+            : r.verdict === 'ERROR'
+              ? r.errors.join('; ')
+              : undefined,
+      parameters: { verdict: r.verdict, suites: r.suites.join(', '), [r.kind === 'fault' ? 'caught by' : 'failed']: r.failed.slice(0, 5).join('; ') || '—' },
+      durationMs: r.durationMs,
+    })),
+    {
+      fullName: 'selftest:rates',
+      name: `self-test: detection ${pct(t.detectionRate)}, false alarms ${pct(t.falseAlarmRate)}`,
+      status: matrixPasses(m) ? 'passed' : 'failed',
+      parentSuite: 'self-test',
+      suite: 'rates',
+      parameters: {
+        'detection rate': pct(t.detectionRate),
+        'false-alarm rate': pct(t.falseAlarmRate),
+        faults: t.faults,
+        caught: t.caught,
+        survived: t.survived,
+        variations: t.variations,
+        'false alarms': t.alarmed,
+        'wall time': `${(m.wallTimeMs / 1000).toFixed(1)} s`,
+      },
+      attachments: [{ name: 'matrix.md', contentType: 'text/markdown', body: renderMarkdown(m) }],
+      durationMs: m.wallTimeMs,
+    },
+  ];
+}

@@ -1,0 +1,174 @@
+/**
+ * npm run nightly — one command for the nightly run (issue 7):
+ *
+ *   1. conformance: every Playwright project (scenarios, browser, properties) with the
+ *      project's reporters (JUnit reports/out/junit.xml, Allure results) plus JSON;
+ *   2. load: every k6 script with the smoke profile (summaries in reports/out/load/);
+ *   3. the self-test matrix (scripts/selftest.ts);
+ *   4. report entries for k6 thresholds/figures and the matrix, then ONE Allure 3
+ *      report in reports/out/allure-report with history from reports/history/;
+ *   5. trends (reports/history/trends.jsonl) and the one-page summary
+ *      reports/out/summary.md + summary.html.
+ *
+ * Exit code = the gate: 1 when any error-severity failure happened (a failed scenario
+ * or property, a failed k6 threshold, a fault that survived, a variation that alarmed),
+ * 0 otherwise; warnings are listed in the summary and never fail.
+ *
+ *   npm run nightly [-- --skip selftest,load] [--selftest-quick] [--out reports/out]
+ *
+ * Every text this writes goes through the redactor built from the profile's
+ * credentials (targets/profiles/redact.ts).
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadProfile, profileSecrets } from '../targets/profiles/profile.ts';
+import { createRedactor } from '../targets/profiles/redact.ts';
+import { runProcess } from '../reports/selftest/adapters.ts';
+import { matrixEntries, type Matrix } from '../reports/selftest/matrix.ts';
+import { readConformance } from '../reports/conformance.ts';
+import { loadEntries, readLoadSummaries, trendFigures } from '../reports/load-summary.ts';
+import { writeAllureEntry } from '../reports/allure/results.ts';
+import { buildAllureReport } from '../reports/allure/build.ts';
+import { appendTrend } from '../reports/trends.ts';
+import { gateReasons, markdownToHtml, renderSummaryMarkdown, type NightlySummary } from '../reports/summary.ts';
+import { runSelftest } from './selftest.ts';
+
+const root = resolve(new URL('..', import.meta.url).pathname);
+
+export interface NightlyOptions {
+  skip?: string[];
+  selftestQuick?: boolean;
+  /** Output root; default reports/out. */
+  out?: string;
+  /** Trends and Allure history; default reports/history. */
+  historyDir?: string;
+  /** Extra env for every step (the redaction test passes marker credentials). */
+  env?: Record<string, string>;
+  log?: (line: string) => void;
+}
+
+function dirBytes(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  let n = 0;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    const s = statSync(p);
+    n += s.isDirectory() ? dirBytes(p) : s.size;
+  }
+  return n;
+}
+
+export async function runNightly(o: NightlyOptions = {}): Promise<NightlySummary> {
+  const started = performance.now();
+  const log = o.log ?? ((l: string) => console.log(l));
+  const skip = new Set(o.skip ?? []);
+  const out = resolve(o.out ?? join(root, 'reports/out'));
+  const historyDir = resolve(o.historyDir ?? join(root, 'reports/history'));
+  const env = { ...process.env, ...o.env, FORCE_COLOR: '0' } as NodeJS.ProcessEnv;
+  const profile = loadProfile(env);
+  const redactor = createRedactor([...profileSecrets(profile), ...Object.values(profile.testInstitution.passwords)]);
+  const allureResults = join(out, 'allure-results');
+  // A fresh output each night; the history lives outside it.
+  for (const p of ['allure-results', 'allure-report', 'load', 'selftest', 'playwright.json', 'junit.xml', 'html', 'test-results', 'summary.md', 'summary.html']) {
+    rmSync(join(out, p), { recursive: true, force: true });
+  }
+  mkdirSync(out, { recursive: true });
+
+  // 1. Conformance.
+  let conformance;
+  if (!skip.has('conformance')) {
+    log('nightly: conformance (scenarios, browser, properties)');
+    const res = await runProcess('npx', ['playwright', 'test', '-c', 'reports/playwright.nightly.config.ts'], { cwd: root, env, timeoutMs: 15 * 60_000 });
+    conformance = readConformance(join(out, 'playwright.json'));
+    log(`nightly: conformance exit ${res.code}${conformance ? `: ${conformance.passed} passed, ${conformance.failed} failed, ${conformance.warnings.length} warnings` : ', no results'}`);
+  }
+
+  // 2. Load, smoke profile.
+  const loadErrors: string[] = [];
+  if (!skip.has('load')) {
+    log('nightly: load scripts, smoke profile');
+    const res = await runProcess('npm', ['run', '--silent', 'load', '--', '--profile', 'smoke', '--summary-dir', join(out, 'load')], { cwd: root, env, timeoutMs: 10 * 60_000 });
+    if (res.code !== 0 && !existsSync(join(out, 'load'))) loadErrors.push(`load runner exited ${res.code}: ${redactor.text(res.stderr.trim().slice(-300))}`);
+  }
+  const load = readLoadSummaries(join(out, 'load'));
+
+  // 3. Self-test.
+  let matrix: Matrix | undefined;
+  if (!skip.has('selftest')) {
+    log('nightly: self-test matrix');
+    matrix = await runSelftest({ root, outDir: join(out, 'selftest'), quick: o.selftestQuick, env: o.env, log: () => {} });
+    log(`nightly: self-test ${matrix.totals.caught}/${matrix.totals.faults} faults caught, ${matrix.totals.alarmed} false alarms`);
+  }
+
+  // 4. Report entries and the Allure report.
+  for (const e of loadEntries(load)) writeAllureEntry(allureResults, e, redactor);
+  if (matrix) for (const e of matrixEntries(matrix)) writeAllureEntry(allureResults, e, redactor);
+
+  const reasons = gateReasons({ conformance, load, loadErrors, matrix });
+  if (skip.has('conformance')) reasons.splice(0, reasons.length, ...reasons.filter((r) => r.step !== 'conformance'));
+  if (skip.has('selftest')) reasons.splice(0, reasons.length, ...reasons.filter((r) => r.step !== 'self-test'));
+  const gate = reasons.length ? 'fail' : 'pass';
+  const total = conformance ? conformance.passed + conformance.failed + conformance.flaky : 0;
+  const wallTimeMs = performance.now() - started;
+  const trends = appendTrend(join(historyDir, 'trends.jsonl'), {
+    at: new Date().toISOString(),
+    passRate: total ? conformance!.passed / total : undefined,
+    tests: total || undefined,
+    durationMs: Math.round(wallTimeMs),
+    ...trendFigures(load),
+    detectionRate: matrix?.totals.detectionRate,
+    falseAlarmRate: matrix?.totals.falseAlarmRate,
+    gate,
+  });
+
+  const reportPath = join(out, 'allure-report');
+  const summary: NightlySummary = { at: new Date().toISOString(), wallTimeMs, gate, reasons, conformance, load, loadErrors, matrix, trends, reportPath: 'reports/out/allure-report' };
+  // The trend table as an entry too, so the report itself shows the figures Allure has no chart for.
+  writeAllureEntry(
+    allureResults,
+    {
+      fullName: 'nightly:gate',
+      name: `nightly gate: ${gate.toUpperCase()}`,
+      status: gate === 'pass' ? 'passed' : 'failed',
+      parentSuite: 'nightly',
+      severity: 'blocker',
+      message: reasons.slice(0, 20).map((r) => `${r.step}: ${r.reason}`).join('\n') || undefined,
+      attachments: [{ name: 'summary.md', contentType: 'text/markdown', body: renderSummaryMarkdown(summary) }],
+      durationMs: wallTimeMs,
+    },
+    redactor,
+  );
+  log('nightly: building the Allure report');
+  await buildAllureReport({ resultsDirs: [allureResults], output: reportPath, historyPath: join(historyDir, 'allure-history.jsonl') });
+  summary.wallTimeMs = performance.now() - started;
+  summary.reportBytes = dirBytes(reportPath);
+  const md = redactor.text(renderSummaryMarkdown(summary));
+  writeFileSync(join(out, 'summary.md'), md);
+  writeFileSync(join(out, 'summary.html'), markdownToHtml(md, `svc conformance — nightly ${summary.at.slice(0, 10)}`));
+  return summary;
+}
+
+const isMain = process.argv[1]?.endsWith('scripts/nightly.ts');
+if (isMain) {
+  const { values } = parseArgs({
+    options: {
+      skip: { type: 'string' },
+      'selftest-quick': { type: 'boolean', default: false },
+      out: { type: 'string' },
+    },
+  });
+  runNightly({ skip: values.skip?.split(',').map((s) => s.trim()), selftestQuick: values['selftest-quick'], out: values.out }).then(
+    (s) => {
+      console.log(`\nnightly: gate ${s.gate.toUpperCase()} in ${(s.wallTimeMs / 1000).toFixed(1)} s; report ${s.reportPath} (${((s.reportBytes ?? 0) / 1e6).toFixed(1)} MB); summary reports/out/summary.md`);
+      for (const r of s.reasons.slice(0, 20)) console.log(`  - ${r.step}: ${r.reason}`);
+      // The redacted file, never a fresh rendering.
+      if (process.env.GITHUB_STEP_SUMMARY) writeFileSync(process.env.GITHUB_STEP_SUMMARY, readFileSync(join(root, 'reports/out/summary.md')), { flag: 'a' });
+      process.exit(s.gate === 'pass' ? 0 : 1);
+    },
+    (e) => {
+      console.error(`nightly: ${(e as Error).stack ?? e}`);
+      process.exit(2);
+    },
+  );
+}
