@@ -52,3 +52,33 @@ export function paginate<T>(items: readonly T[], req: PageRequest): { items: T[]
     },
   };
 }
+
+/**
+ * parsePaging + paginate with the paging faults of the catalogue applied at the exact
+ * point they deviate (Limits: records_per_page maximum 1000; Endpoints: lists are paged).
+ * Used by every list of institutions, categories, data exchange, ACH returns.
+ */
+export function pageList<T>(
+  ctx: { fault(name: string): boolean },
+  items: readonly T[],
+  query: Record<string, unknown> | undefined,
+  max = MAX_RECORDS_PER_PAGE,
+): { items: T[]; pagination: Pagination } {
+  let req: PageRequest;
+  try {
+    req = parsePaging(query, ctx.fault('page-of-1001-records') ? max + 1 : max);
+  } catch (e) {
+    if (ctx.fault('bad-paging-500')) throw new Error('paging value not handled');
+    throw e;
+  }
+  if (ctx.fault('records-per-page-ignored')) req = { ...req, perPage: DEFAULT_RECORDS_PER_PAGE };
+  const result = paginate(items, req);
+  if (req.page > 1 && (ctx.fault('page-walk-repeats-records') || ctx.fault('page-walk-skips-records'))) {
+    // Off by one at every page boundary: the page starts one record early (repeats the
+    // previous page's last record) or one record late (skips a record).
+    const shift = ctx.fault('page-walk-repeats-records') ? -1 : 1;
+    const start = (req.page - 1) * req.perPage + shift;
+    result.items = items.slice(start, start + req.perPage);
+  }
+  return result;
+}

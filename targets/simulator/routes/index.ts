@@ -4,8 +4,14 @@
  */
 import type { RouteModule } from '../app.ts';
 import { registerControl } from './control.ts';
+import { registerInstitutions } from './institutions.ts';
+import { registerCategories } from './categories.ts';
+import { registerDataExchange } from './data-exchange.ts';
+import { registerAchReturns } from './ach-returns.ts';
+import { registerAudience } from './audience.ts';
+import { registerTestHost } from './test-host.ts';
 
-export const PLATFORM_ROUTES: RouteModule[] = [];
-export const AUDIENCE_ROUTES: RouteModule[] = [];
-export const TEST_HOST_ROUTES: RouteModule[] = [];
+export const PLATFORM_ROUTES: RouteModule[] = [registerInstitutions, registerCategories, registerDataExchange, registerAchReturns];
+export const AUDIENCE_ROUTES: RouteModule[] = [registerAudience];
+export const TEST_HOST_ROUTES: RouteModule[] = [registerTestHost];
 export const SIM_PAGE_ROUTES: RouteModule[] = [registerControl];

@@ -1,0 +1,30 @@
+/**
+ * Deterministic identifiers for seed data: the same seed gives the same `<PREFIX>-<uuid>`
+ * in every simulator instance and every run, so page walks, profiles and tests can name
+ * seeded records without reading them first. (Identifier shapes: Resources and their
+ * fields, "`USR-<uuid>` user, `MBR-<uuid>` member, `ACT-<uuid>` account".)
+ */
+import { createHash } from 'node:crypto';
+
+/** A version-5-shaped UUID derived from `seed` (sha1, as RFC 9562 name-based UUIDs do). */
+export function stableUuid(seed: string): string {
+  const h = createHash('sha1').update(seed).digest('hex');
+  const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+export function stableGuid(prefix: string, seed: string): string {
+  return `${prefix}-${stableUuid(`${prefix}:${seed}`)}`;
+}
+
+/** A small deterministic pseudo-random sequence (mulberry32) for seed data. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

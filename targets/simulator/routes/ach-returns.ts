@@ -1,0 +1,140 @@
+/**
+ * ACH returns, beta (Endpoints, "ACH returns"; Resources, "ACH return (create request)").
+ *
+ *   POST /ach_returns                      `{ach_return: {...}}` -> 200 `{ach_return}`
+ *   GET  /ach_returns/{guid or id}         one return
+ *   GET  /ach_returns                      paged list with filters
+ *
+ * Every stated format is validated (400 invalid_request naming the field): account,
+ * member and user GUIDs (`ACT-`/`MBR-`/`USR-` + uuid), four digits, ISO 8601
+ * timestamps with offset (`Z` counts as offset zero), `R` + two digits, a three-letter
+ * SEC code, a decimal number, an integer. Which fields are required is not shown, so
+ * none is; unknown fields are ignored.
+ *
+ * Choices where the specification is silent (README, "Simulator"):
+ * - response: the request fields plus `guid` (`ACR-<uuid>`), `status`, `institution_guid`
+ *   (from the member when the simulator knows it, else null), `created_at`,
+ *   `updated_at`, `resolved_at` (ISO 8601);
+ * - status: `SUBMITTED`, then `RESOLVED` one day later on the simulator clock;
+ * - list filters: `institution_guid`, `return_code`, `return_status`,
+ *   `from_returned_at` / `to_returned_at`, `from_resolved_at` / `to_resolved_at`
+ *   (ISO 8601 timestamps or dates, inclusive), `page`, `records_per_page`.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { SimContext } from '../context.ts';
+import { SimError } from '../errors.ts';
+import { pageList } from '../paging.ts';
+import { findInstitution } from './institutions.ts';
+import { isoTime, one, wrapper, type Query } from './query.ts';
+
+const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+const RESOLVE_AFTER_MS = 86_400_000;
+
+type Rule = { test: (v: unknown) => boolean; expected: string; fault?: string };
+const string = (re: RegExp, expected: string, fault?: string): Rule => ({ test: (v) => typeof v === 'string' && re.test(v), expected, fault });
+
+/** Resources, "ACH return (create request)": one rule per field. */
+const FIELD_RULES: Record<string, Rule> = {
+  account_guid: string(new RegExp(`^ACT-${UUID}$`), 'a string ACT-<uuid>'),
+  account_number_last_four: string(/^\d{4}$/, 'a string of 4 digits'),
+  ach_initiated_at: { test: (v) => typeof v === 'string' && ISO_WITH_OFFSET.test(v) && !Number.isNaN(Date.parse(v)), expected: 'an ISO 8601 timestamp with offset' },
+  id: { test: (v) => typeof v === 'string', expected: 'a string' },
+  member_guid: string(new RegExp(`^MBR-${UUID}$`), 'a string MBR-<uuid>'),
+  return_code: string(/^R\d\d$/, 'a string R followed by two digits', 'ach-return-code-format-not-validated'),
+  returned_at: { test: (v) => typeof v === 'string' && ISO_WITH_OFFSET.test(v) && !Number.isNaN(Date.parse(v)), expected: 'an ISO 8601 timestamp with offset' },
+  sec_code: string(/^[A-Za-z]{3}$/, 'a three-letter string'),
+  transaction_amount: { test: (v) => typeof v === 'number' && Number.isFinite(v), expected: 'a decimal number' },
+  transaction_amount_range: { test: (v) => typeof v === 'number' && Number.isInteger(v), expected: 'an integer' },
+  user_guid: string(new RegExp(`^USR-${UUID}$`), 'a string USR-<uuid>'),
+};
+
+interface AchReturn extends Record<string, unknown> {
+  guid: string;
+  id?: string;
+  createdMs: number;
+}
+
+function validate(ctx: SimContext, input: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [field, rule] of Object.entries(FIELD_RULES)) {
+    if (!(field in input) || input[field] === null) continue;
+    const v = input[field];
+    if (!rule.test(v) && !(rule.fault && ctx.fault(rule.fault))) {
+      throw new SimError('invalid_request', `ach_return.${field} must be ${rule.expected}, got ${JSON.stringify(v)?.slice(0, 60)}`);
+    }
+    out[field] = v;
+  }
+  return out;
+}
+
+function institutionGuidOf(ctx: SimContext, memberGuid: unknown): string | null {
+  if (typeof memberGuid !== 'string') return null;
+  // The members collection belongs to the core module; read it only if it is there.
+  const member = ctx.collection<{ institution_code?: string }>('members').get(memberGuid);
+  return member?.institution_code ? (findInstitution(ctx, member.institution_code)?.guid ?? null) : null;
+}
+
+function view(ctx: SimContext, r: AchReturn): Record<string, unknown> {
+  const { createdMs, ...fields } = r;
+  const resolved = ctx.clock.nowMs() >= createdMs + RESOLVE_AFTER_MS;
+  const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return {
+    ...fields,
+    status: resolved ? 'RESOLVED' : 'SUBMITTED',
+    created_at: iso(createdMs),
+    updated_at: iso(resolved ? createdMs + RESOLVE_AFTER_MS : createdMs),
+    resolved_at: resolved ? iso(createdMs + RESOLVE_AFTER_MS) : null,
+  };
+}
+
+export function registerAchReturns(app: FastifyInstance, ctx: SimContext): void {
+  const returns = ctx.collection<AchReturn>('ach_returns');
+
+  app.post('/ach_returns', async (request, reply) => {
+    const fields = validate(ctx, wrapper(request.body, 'ach_return'));
+    const r: AchReturn = { guid: ctx.guid('ACR'), ...fields, institution_guid: institutionGuidOf(ctx, fields.member_guid), createdMs: ctx.clock.nowMs() };
+    returns.set(r.guid, r);
+    // Errors: "200 normal success for ... ACH return creation".
+    return reply.code(ctx.fault('ach-create-201') ? 201 : 200).send({ ach_return: view(ctx, r) });
+  });
+
+  app.get('/ach_returns/:ach_return_guid', async (request) => {
+    const { ach_return_guid: key } = request.params as { ach_return_guid: string };
+    let r = returns.get(key);
+    if (!r && !ctx.fault('ach-read-by-id-404')) r = [...returns.values()].find((x) => x.id === key);
+    if (!r) throw new SimError('not_found', `No ACH return with guid or id "${key.slice(0, 80)}"`);
+    return { ach_return: view(ctx, r) };
+  });
+
+  app.get('/ach_returns', async (request) => {
+    const query = (request.query ?? {}) as Query;
+    const institution = one(query, 'institution_guid');
+    const code = one(query, 'return_code');
+    const status = one(query, 'return_status')?.toUpperCase();
+    const bounds = {
+      fromReturned: isoTime(query, 'from_returned_at'),
+      toReturned: isoTime(query, 'to_returned_at'),
+      fromResolved: isoTime(query, 'from_resolved_at'),
+      toResolved: isoTime(query, 'to_resolved_at'),
+    };
+    const within = (iso: unknown, from?: number, to?: number) => {
+      if (from === undefined && to === undefined) return true;
+      if (typeof iso !== 'string') return false;
+      const t = Date.parse(iso);
+      return (from === undefined || t >= from) && (to === undefined || t <= to);
+    };
+    const items = [...returns.values()]
+      .map((r) => view(ctx, r))
+      .filter(
+        (r) =>
+          (institution === undefined || r.institution_guid === institution) &&
+          (code === undefined || r.return_code === code) &&
+          (status === undefined || r.status === status) &&
+          within(r.returned_at, bounds.fromReturned, bounds.toReturned) &&
+          within(r.resolved_at, bounds.fromResolved, bounds.toResolved),
+      );
+    const page = pageList(ctx, items, query);
+    return { ach_returns: page.items, pagination: page.pagination };
+  });
+}

@@ -1,0 +1,132 @@
+/**
+ * Institutions (Endpoints, "Institutions"; Resources, "Institution"; Limits).
+ *
+ *   GET /institutions                        list; filters below; records_per_page max 1000
+ *   GET /institutions/favorites              favourites ordered by popularity; country filter
+ *   GET /institutions/{code or guid}         one institution
+ *   GET /institutions/{code or guid}/credentials   credentials to create a member; 404 unknown
+ *
+ * Filter names (the specification names the filters but not all their query names;
+ * documented in README "Simulator"): `name` (case-insensitive substring),
+ * `country_code` or `iso_country_code`, from v20250224 `supported_products` (comma list,
+ * repeated, or `supported_products[]`; an institution must support every product
+ * named), before v20250224 the four `supports_*` flags (`true`/`false`), and
+ * `include_blocked_institutions` (blocked = `is_disabled_by_client` true).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { SimContext } from '../context.ts';
+import { SimError } from '../errors.ts';
+import { pageList } from '../paging.ts';
+import { institutionCatalog, institutionCredentials, SUPPORTS_FIELDS, type InstitutionRecord } from '../data/institutions.ts';
+import { bool, many, one, type Query } from './query.ts';
+
+/** Versioning, "Changes in v20250224": supported_products replaces the four supports_* fields. */
+export const SUPPORTED_PRODUCTS_FROM = 'v20250224';
+
+export function renderInstitution(ctx: SimContext, rec: InstitutionRecord, version: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    code: rec.code,
+    guid: rec.guid,
+    name: rec.name,
+    created_at: rec.created_at,
+    is_hidden: rec.is_hidden,
+    status: rec.status,
+    client_status: rec.client_status,
+    is_disabled_by_client: rec.is_disabled_by_client,
+    instructional_text: rec.instructional_text,
+    instructional_text_steps: rec.instructional_text_steps,
+    forgot_password_url: rec.forgot_password_url,
+    forgot_username_url: rec.forgot_username_url,
+    trouble_signing_in_url: rec.trouble_signing_in_url,
+    supports_oauth: rec.supports_oauth,
+  };
+  const newShape = version >= SUPPORTED_PRODUCTS_FROM;
+  const oldShapeServed = newShape && ctx.fault('supports-fields-on-v20250224');
+  if (newShape && !oldShapeServed && !ctx.fault('supported-products-missing-on-v20250224')) out.supported_products = rec.products;
+  if ((!newShape && !ctx.fault('supports-fields-missing-on-v20111101')) || oldShapeServed) {
+    for (const [field, product] of SUPPORTS_FIELDS) out[field] = rec.products.includes(product);
+  }
+  if (ctx.fault('institution-field-renamed')) {
+    out.institution_code = out.code;
+    delete out.code;
+  }
+  return out;
+}
+
+function catalogOf(ctx: SimContext) {
+  return institutionCatalog(ctx.settings.institutionCount);
+}
+
+export function findInstitution(ctx: SimContext, identifier: string): InstitutionRecord | undefined {
+  const c = catalogOf(ctx);
+  return c.byCode.get(identifier) ?? c.byGuid.get(identifier);
+}
+
+function countryFilter(query: Query): ((r: InstitutionRecord) => boolean) | undefined {
+  const country = (one(query, 'country_code') ?? one(query, 'iso_country_code'))?.toUpperCase();
+  if (country === undefined) return undefined;
+  if (!/^[A-Z]{2}$/.test(country)) throw new SimError('invalid_request', `country_code must be a two-letter ISO 3166 code, got "${country.slice(0, 40)}"`);
+  return (r) => r.countryCode === country;
+}
+
+function listFilters(ctx: SimContext, query: Query, version: string): Array<(r: InstitutionRecord) => boolean> {
+  const filters: Array<(r: InstitutionRecord) => boolean> = [];
+  if (!bool(query, 'include_blocked_institutions')) filters.push((r) => !r.is_disabled_by_client);
+  const name = one(query, 'name')?.toLowerCase();
+  if (name !== undefined) filters.push((r) => r.name.toLowerCase().includes(name));
+  const country = countryFilter(query);
+  if (country) filters.push(country);
+  if (version >= SUPPORTED_PRODUCTS_FROM) {
+    const products = many(query, 'supported_products', 'supported_products[]');
+    if (products.length && !ctx.fault('supported-products-filter-ignored')) filters.push((r) => products.every((p) => r.products.includes(p)));
+  } else {
+    for (const [field, product] of SUPPORTS_FIELDS) {
+      const wanted = bool(query, field);
+      if (wanted !== undefined) filters.push((r) => r.products.includes(product) === wanted);
+    }
+  }
+  return filters;
+}
+
+function identifierParam(request: FastifyRequest): string {
+  return (request.params as { institution_identifier: string }).institution_identifier;
+}
+
+export function registerInstitutions(app: FastifyInstance, ctx: SimContext): void {
+  app.get('/institutions', async (request) => {
+    const query = (request.query ?? {}) as Query;
+    const filters = listFilters(ctx, query, request.svcVersion);
+    const all = catalogOf(ctx).all;
+    const matching = filters.length ? all.filter((r) => filters.every((f) => f(r))) : all;
+    const page = pageList(ctx, matching, query);
+    return { institutions: page.items.map((r) => renderInstitution(ctx, r, request.svcVersion)), pagination: page.pagination };
+  });
+
+  app.get('/institutions/favorites', async (request) => {
+    const query = (request.query ?? {}) as Query;
+    const country = countryFilter(query);
+    const favorites = catalogOf(ctx).favorites;
+    const page = pageList(ctx, country ? favorites.filter(country) : favorites, query);
+    return { institutions: page.items.map((r) => renderInstitution(ctx, r, request.svcVersion)), pagination: page.pagination };
+  });
+
+  app.get('/institutions/:institution_identifier', async (request) => {
+    const id = identifierParam(request);
+    const rec = findInstitution(ctx, id);
+    if (!rec || (ctx.fault('institution-by-guid-404') && id === rec.guid)) throw new SimError('not_found', `No institution with code or guid "${id.slice(0, 80)}"`);
+    return { institution: renderInstitution(ctx, rec, request.svcVersion) };
+  });
+
+  app.get('/institutions/:institution_identifier/credentials', async (request) => {
+    const id = identifierParam(request);
+    const rec = findInstitution(ctx, id);
+    const query = (request.query ?? {}) as Query;
+    if (!rec) {
+      // Errors: "404 invalid institution_identifier on the credentials list".
+      if (ctx.fault('credentials-unknown-institution-200')) return { credentials: [], pagination: pageList(ctx, [], query).pagination };
+      throw new SimError('not_found', `No institution with code or guid "${id.slice(0, 80)}"`);
+    }
+    const page = pageList(ctx, institutionCredentials(rec.code), query);
+    return { credentials: page.items, pagination: page.pagination };
+  });
+}
