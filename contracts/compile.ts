@@ -1,0 +1,155 @@
+/**
+ * ajv for JSON Schema 2020-12 (the dialect of OpenAPI 3.1), one instance per document,
+ * and the mapping of ajv errors onto the one Failure shape (contracts/failure.ts).
+ *
+ * A schema is compiled as `{ $ref: "<file-uri>#<pointer>" }` against the whole document
+ * added to ajv, so ajv resolves every schema `$ref` (also recursive ones) itself and a
+ * schema is compiled once, when first needed, then cached by the caller.
+ */
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { Failure, Severity } from './failure.ts';
+import { pointerFragment, readYamlUri } from './load.ts';
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives as the module.
+const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
+
+/** The extensions of spec/CONVENTIONS.md and OpenAPI's own schema keywords: annotations. */
+const ANNOTATION_KEYWORDS = [
+  'x-svc-versions', 'x-svc-required-from', 'x-svc-deprecated-from', 'x-svc-sunset-from', 'x-svc-sunset',
+  'x-svc-opaque', 'x-svc-max-records-per-page', 'x-svc-list-key', 'x-svc-not-shown', 'x-svc-trace',
+  'discriminator', 'xml', 'externalDocs', 'example',
+];
+
+export function createAjv(): Ajv2020 {
+  const ajv = new Ajv2020({
+    allErrors: true,
+    // `parentSchema` on errors tells whether the failing schema is `x-svc-opaque`.
+    verbose: true,
+    // OpenAPI documents carry keywords ajv does not know (x-*, and whole documents are
+    // added as "schemas" so refs resolve): unknown keywords are annotations, not errors.
+    strict: false,
+    validateSchema: false,
+    validateFormats: true,
+  });
+  addFormats(ajv);
+  for (const keyword of ANNOTATION_KEYWORDS) ajv.addKeyword({ keyword });
+  return ajv;
+}
+
+/** Adds `uri` (and, on demand, any file it references) to `ajv`, then compiles `uri#pointer`. */
+export function compileAt(ajv: Ajv2020, uri: string, pointer: string): ValidateFunction {
+  if (!ajv.getSchema(uri)) ajv.addSchema(readYamlUri(uri) as object, uri);
+  for (let attempt = 0; attempt < 16; attempt++) {
+    try {
+      return ajv.compile({ $ref: `${uri}#${pointerFragment(pointer)}` });
+    } catch (e: any) {
+      // A reference into another YAML file of spec/: load it and try again.
+      const missing: string | undefined = e?.missingSchema;
+      if (!missing || ajv.getSchema(missing) || !missing.startsWith('file:')) throw e;
+      ajv.addSchema(readYamlUri(missing) as object, missing);
+    }
+  }
+  throw new Error(`too many referenced files while compiling ${uri}#${pointer}`);
+}
+
+// ---- ajv errors -> failures -------------------------------------------------------
+
+/** Keywords whose mismatch on an `x-svc-opaque` string is a warning (Versioning, non-breaking). */
+const OPAQUE_KEYWORDS = new Set(['pattern', 'format', 'minLength', 'maxLength']);
+const COMBINATORS = new Set(['anyOf', 'oneOf']);
+
+const RULE_ENUM = 'Versioning: "Enumerated response fields (for example account subtype) may gain values"';
+const RULE_OPAQUE = 'Versioning: "changing length or format of opaque strings (identifiers, messages)" is non-breaking';
+
+function severityOf(e: ErrorObject): Severity {
+  if (e.keyword === 'enum') return 'warning';
+  if (OPAQUE_KEYWORDS.has(e.keyword) && (e.parentSchema as any)?.['x-svc-opaque'] === true) return 'warning';
+  return 'error';
+}
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/** `/institutions/3/code` under `response.body` -> `response.body.institutions[3].code`. */
+export function locationOf(prefix: string, instancePath: string, extra?: string): string {
+  let out = prefix;
+  if (instancePath) {
+    for (const raw of instancePath.slice(1).split('/')) {
+      const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+      out += /^\d+$/.test(seg) ? `[${seg}]` : IDENTIFIER.test(seg) ? `.${seg}` : `[${JSON.stringify(seg)}]`;
+    }
+  }
+  if (extra !== undefined) out += IDENTIFIER.test(extra) ? `.${extra}` : `[${JSON.stringify(extra)}]`;
+  return out;
+}
+
+function shortJson(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > 80 ? text.slice(0, 77) + '...' : text;
+}
+
+function expected(e: ErrorObject): string {
+  switch (e.keyword) {
+    case 'enum':
+      return `one of ${shortJson((e.params as any).allowedValues)}`;
+    case 'required':
+      return `property "${(e.params as any).missingProperty}" present`;
+    default:
+      return e.message ?? e.keyword;
+  }
+}
+
+/**
+ * Turns ajv errors into failures. `enum` mismatches and opaque-string format/length
+ * mismatches are warnings; an `anyOf`/`oneOf` mismatch whose only causes are such
+ * warnings is a warning too (so `type: [string, null]` + enum still tolerates a new value).
+ */
+export function schemaFailures(
+  errors: readonly ErrorObject[] | null | undefined,
+  check: string,
+  operation: string,
+  prefix: string,
+): Failure[] {
+  if (!errors || errors.length === 0) return [];
+  const severities = errors.map(severityOf);
+  const out: Failure[] = [];
+  for (let i = 0; i < errors.length; i++) {
+    const e = errors[i];
+    let severity = severities[i];
+    if (COMBINATORS.has(e.keyword)) {
+      const under = e.instancePath;
+      let onlyWarnings = true;
+      let anyCause = false;
+      for (let j = 0; j < errors.length; j++) {
+        if (j === i || COMBINATORS.has(errors[j].keyword)) continue;
+        const p = errors[j].instancePath;
+        if (p === under || p.startsWith(under + '/')) {
+          anyCause = true;
+          if (severities[j] === 'error') { onlyWarnings = false; break; }
+        }
+      }
+      if (anyCause && onlyWarnings) severity = 'warning';
+    }
+    const missing = e.keyword === 'required' ? (e.params as any).missingProperty : undefined;
+    const rule =
+      e.keyword === 'enum' ? `enum at ${e.schemaPath} (${RULE_ENUM})`
+      : severity === 'warning' && OPAQUE_KEYWORDS.has(e.keyword) ? `${e.keyword} at ${e.schemaPath} (${RULE_OPAQUE})`
+      : `${e.keyword} at ${e.schemaPath}`;
+    out.push({
+      check,
+      operation,
+      location: locationOf(prefix, e.instancePath, missing),
+      rule,
+      severity,
+      message: missing !== undefined
+        ? `Expected: ${expected(e)} / Received: no such property`
+        : `Expected: ${expected(e)} / Received: ${shortJson(e.data)}`,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,240 @@
+/**
+ * The contract: the documents of spec/ loaded once per process, and `check`, which
+ * builds one context per exchange and runs every applicable registered check.
+ */
+import type { OpenAPIV3_1 } from 'openapi-types';
+import type { Failure } from './failure.ts';
+import { DEFAULT_SPEC_DIR, discoverDocuments, fileUri, readDocument, type ApiName, type DocumentFiles } from './load.ts';
+import { DocumentModel, documentedMedia, documentedResponse, type OperationMatch } from './model.ts';
+import { runChecks, type CheckOptions, type Exchange, type ExchangeContext, type WebhookContext } from './registry.ts';
+import './checks.ts';
+
+export interface Contract {
+  /** Versions with a derived document in spec/versions/, oldest first. */
+  readonly versions: string[];
+  readonly specDir: string;
+  document(api: ApiName, version?: string): OpenAPIV3_1.Document;
+  /** The source document (the platform one carries every version's annotations). */
+  sourceDocument(api: ApiName): OpenAPIV3_1.Document;
+  findOperation(api: ApiName, method: string, path: string, version?: string): OperationMatch | undefined;
+  check(exchange: Exchange, options?: CheckOptions): Failure[];
+  checkWebhook(type: string, payload: unknown, version?: string): Failure[];
+  /** Compiles every schema of every document now; returns what failed to compile. */
+  compileAll(): string[];
+  /** The loaded document model (operations, webhooks), for tools that list them. */
+  model(api: ApiName, version?: string): DocumentModel;
+}
+
+const NO_OPTIONS: CheckOptions = Object.freeze({});
+
+/** Received Content-Type -> bare media type, cached: the same few values recur. */
+const mediaTypes = new Map<string, string | undefined>();
+function parseMediaType(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let hit = mediaTypes.get(raw);
+  if (hit === undefined && !mediaTypes.has(raw)) {
+    const semi = raw.indexOf(';');
+    hit = (semi === -1 ? raw : raw.slice(0, semi)).trim().toLowerCase() || undefined;
+    if (mediaTypes.size >= 256) mediaTypes.clear();
+    mediaTypes.set(raw, hit);
+  }
+  return hit;
+}
+
+export function headerValue(headers: Record<string, string> | undefined, lowerName: string): string | undefined {
+  if (!headers) return undefined;
+  for (const k in headers) if (k.length === lowerName.length && k.toLowerCase() === lowerName) return headers[k];
+  return undefined;
+}
+
+/** `/a/b?x=1` -> path and query; absolute URLs are reduced to their path. */
+function splitUrl(url: string): { path: string; query: string } {
+  let rest = url;
+  if (rest.charCodeAt(0) !== 47 /* '/' */ && /^[a-z][a-z0-9+.-]*:\/\//i.test(rest)) {
+    const u = new URL(rest);
+    return { path: u.pathname, query: u.search.slice(1) };
+  }
+  const hash = rest.indexOf('#');
+  if (hash !== -1) rest = rest.slice(0, hash);
+  const q = rest.indexOf('?');
+  return q === -1 ? { path: rest || '/', query: '' } : { path: rest.slice(0, q) || '/', query: rest.slice(q + 1) };
+}
+
+class ContractImpl implements Contract {
+  readonly versions: string[];
+  readonly specDir: string;
+  private readonly files: DocumentFiles;
+  private readonly platformModels = new Map<string, DocumentModel>();
+  private readonly otherModels = new Map<ApiName, DocumentModel>();
+  private defaultPlatform?: DocumentModel;
+  private readonly newest: string | undefined;
+
+  constructor(specDir: string) {
+    this.files = discoverDocuments(specDir);
+    this.specDir = this.files.specDir;
+    this.versions = this.files.versions.map((v) => v.version);
+    // Default platform version: the newest with a derived document (Versioning: current).
+    this.newest = this.versions[this.versions.length - 1];
+  }
+
+  model(api: ApiName, version?: string): DocumentModel {
+    // Hot path (every check): two map reads, no string building.
+    if (api === 'platform') {
+      const hit = version === undefined ? this.defaultPlatform : this.platformModels.get(version);
+      if (hit) return hit;
+    } else {
+      const hit = this.otherModels.get(api);
+      if (hit) return hit;
+    }
+    return this.loadModel(api, version);
+  }
+
+  private loadModel(api: ApiName, version: string | undefined): DocumentModel {
+    if (api === 'platform' && this.versions.length > 0) {
+      if (version === undefined) return (this.defaultPlatform = this.loadModel(api, this.newest));
+      const file = this.files.versions.find((v) => v.version === version)?.file;
+      if (!file) throw new Error(`No platform document for version "${version}" in ${this.specDir}/versions (known: ${this.versions.join(', ')})`);
+      const model = new DocumentModel(api, version, fileUri(file), readDocument(file));
+      this.platformModels.set(version, model);
+      return model;
+    }
+    if (api !== 'platform' && api !== 'audience' && api !== 'test-host') throw new Error(`unknown api "${String(api)}" (platform, audience, test-host)`);
+    const file = this.files.sources[api];
+    if (!file) throw new Error(`No ${api} document in ${this.specDir} (expected ${api}.openapi.yaml)`);
+    const model = new DocumentModel(api, undefined, fileUri(file), readDocument(file));
+    // Without derived documents the platform source serves every version.
+    if (api === 'platform') { this.defaultPlatform = model; if (version) this.platformModels.set(version, model); }
+    else this.otherModels.set(api, model);
+    return model;
+  }
+
+  document(api: ApiName, version?: string): OpenAPIV3_1.Document {
+    return this.model(api, version).doc;
+  }
+
+  sourceDocument(api: ApiName): OpenAPIV3_1.Document {
+    const file = this.files.sources[api];
+    if (!file) throw new Error(`No ${api} document in ${this.specDir}`);
+    return readDocument(file);
+  }
+
+  findOperation(api: ApiName, method: string, path: string, version?: string): OperationMatch | undefined {
+    return this.model(api, version).match(method, splitUrl(path).path);
+  }
+
+  check(exchange: Exchange, options: CheckOptions = NO_OPTIONS): Failure[] {
+    let ctx: ExchangeContext;
+    try {
+      ctx = this.context(exchange, options);
+    } catch (e) {
+      return [{
+        check: 'contract',
+        operation: `${exchange?.request?.method ?? '?'} ${exchange?.request?.url ?? '?'}`,
+        location: 'exchange',
+        rule: 'contracts/index.ts: Exchange',
+        severity: 'error',
+        message: `The exchange could not be read: ${(e as Error).message}`,
+      }];
+    }
+    return runChecks(ctx, options.only);
+  }
+
+  private context(exchange: Exchange, options: CheckOptions): ExchangeContext {
+    const { request, response } = exchange;
+    if (!request || typeof request.method !== 'string' || typeof request.url !== 'string') throw new Error('request.method and request.url are required');
+    if (!response || typeof response.status !== 'number') throw new Error('response.status is required');
+    const api = exchange.api;
+    let requestedVersion: string | undefined;
+    let version: string | undefined;
+    let versionKnown = true;
+    if (api === 'platform') {
+      requestedVersion = exchange.version ?? headerValue(request.headers, 'accept-version');
+      if (requestedVersion !== undefined && this.versions.length > 0 && !this.versions.includes(requestedVersion)) {
+        versionKnown = false;
+        version = this.newest;
+      } else {
+        version = requestedVersion ?? this.newest;
+      }
+    } else if (api !== 'audience' && api !== 'test-host') {
+      throw new Error(`unknown api "${String(api)}" (platform, audience, test-host)`);
+    }
+    const model = this.model(api, version);
+    const { path, query } = splitUrl(request.url);
+    const method = request.method.toUpperCase();
+    const match = model.match(method, path);
+    const mediaType = parseMediaType(headerValue(response.headers, 'content-type'));
+    const documented = match ? documentedResponse(match.operation, response.status) : undefined;
+    let media;
+    let mediaExact = false;
+    if (documented) {
+      const selected = documentedMedia(documented, mediaType);
+      media = selected.media;
+      mediaExact = selected.exact;
+      // A parsed (non-text) body with an undocumented Content-Type: still validate it
+      // against the documented JSON schema, so both problems are reported.
+      if (!media && typeof response.body !== 'string') media = documented.media.find((m) => m.isJson);
+    }
+    return {
+      kind: 'exchange',
+      exchange,
+      options,
+      model,
+      version: model.version,
+      requestedVersion,
+      versionKnown,
+      method,
+      path,
+      query,
+      match,
+      operationKey: match ? match.operation.key : `${method} ${path}`,
+      documented,
+      mediaType,
+      media,
+      mediaExact,
+      lowerCaseHeaders: undefined,
+    };
+  }
+
+  checkWebhook(type: string, payload: unknown, version?: string): Failure[] {
+    let model: DocumentModel;
+    try {
+      model = this.model('platform', version !== undefined && this.versions.includes(version) ? version : undefined);
+    } catch (e) {
+      return [{ check: 'contract', operation: `WEBHOOK ${type}`, location: 'payload', rule: 'spec/CONVENTIONS.md', severity: 'error', message: (e as Error).message }];
+    }
+    const ctx: WebhookContext = {
+      kind: 'webhook',
+      type,
+      payload,
+      model,
+      webhook: model.webhooks.get(type),
+      operationKey: `WEBHOOK ${type}`,
+      options: NO_OPTIONS,
+    };
+    return runChecks(ctx);
+  }
+
+  compileAll(): string[] {
+    const errors: string[] = [];
+    const models: DocumentModel[] = [];
+    for (const v of this.versions) models.push(this.model('platform', v));
+    if (this.versions.length === 0 && this.files.sources.platform) models.push(this.model('platform'));
+    if (this.files.sources.audience) models.push(this.model('audience'));
+    if (this.files.sources['test-host']) models.push(this.model('test-host'));
+    for (const m of models) {
+      for (const p of m.problems) errors.push(`${m.api}${m.version ? ' ' + m.version : ''}: ${p}`);
+      for (const e of m.compileAll()) errors.push(`${m.api}${m.version ? ' ' + m.version : ''}: ${e}`);
+    }
+    return errors;
+  }
+}
+
+const contracts = new Map<string, Contract>();
+
+/** The contract of a spec directory (default: this checkout's spec/), loaded once per process. */
+export function loadContract(options: { specDir?: string } = {}): Contract {
+  const dir = options.specDir ?? DEFAULT_SPEC_DIR;
+  let c = contracts.get(dir);
+  if (!c) contracts.set(dir, (c = new ContractImpl(dir)));
+  return c;
+}

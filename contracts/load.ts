@@ -1,0 +1,137 @@
+/**
+ * Reading the OpenAPI documents of spec/ (layout: spec/CONVENTIONS.md) and following
+ * their `$ref`s. Schemas are NOT inlined here: ajv resolves schema `$ref`s itself
+ * (see compile.ts), which keeps recursive schemas working and error paths short.
+ * This module only follows the OpenAPI-level references (responses, parameters,
+ * request bodies, headers) so that operations can be read as plain objects.
+ */
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+import YAML from 'yaml';
+import type { OpenAPIV3_1 } from 'openapi-types';
+
+export type ApiName = 'platform' | 'audience' | 'test-host';
+export const API_NAMES: readonly ApiName[] = ['platform', 'audience', 'test-host'];
+
+/** spec/ of this checkout (contracts/ sits next to it). */
+export const DEFAULT_SPEC_DIR = fileURLToPath(new URL('../spec/', import.meta.url));
+
+/** Version names are `v<YYYYMMDD>` (Versioning), so string order is date order. */
+const VERSION_FILE = /^platform\.(v\d{8})\.openapi\.ya?ml$/;
+
+export interface DocumentFiles {
+  specDir: string;
+  /** Source documents by API; the platform one carries every version's annotations. */
+  sources: Partial<Record<ApiName, string>>;
+  /** Derived platform documents by version, oldest first. */
+  versions: { version: string; file: string }[];
+}
+
+export function discoverDocuments(specDir: string): DocumentFiles {
+  const dir = resolve(specDir);
+  const sources: Partial<Record<ApiName, string>> = {};
+  for (const api of API_NAMES) {
+    for (const ext of ['yaml', 'yml']) {
+      const file = join(dir, `${api}.openapi.${ext}`);
+      if (existsSync(file)) { sources[api] = file; break; }
+    }
+  }
+  const versions: { version: string; file: string }[] = [];
+  const versionsDir = join(dir, 'versions');
+  if (existsSync(versionsDir)) {
+    for (const name of readdirSync(versionsDir)) {
+      const m = VERSION_FILE.exec(name);
+      if (m) versions.push({ version: m[1], file: join(versionsDir, name) });
+    }
+  }
+  versions.sort((a, b) => (a.version < b.version ? -1 : a.version > b.version ? 1 : 0));
+  return { specDir: dir, sources, versions };
+}
+
+/** Parsed YAML files by file URL, so each file is read once per process. */
+const fileCache = new Map<string, unknown>();
+
+export function fileUri(file: string): string {
+  return pathToFileURL(resolve(file)).href;
+}
+
+export function readYamlUri(uri: string): unknown {
+  let parsed = fileCache.get(uri);
+  if (parsed === undefined) {
+    const text = readFileSync(fileURLToPath(uri), 'utf8');
+    // `uniqueKeys` keeps the YAML default (duplicate keys are an authoring error).
+    parsed = YAML.parse(text, { maxAliasCount: -1 });
+    fileCache.set(uri, parsed);
+  }
+  return parsed;
+}
+
+export function readDocument(file: string): OpenAPIV3_1.Document {
+  return readYamlUri(fileUri(file)) as OpenAPIV3_1.Document;
+}
+
+// ---- JSON pointers (RFC 6901) ----------------------------------------------------
+
+export function escapePointerSegment(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+export function pointerOf(segments: readonly (string | number)[]): string {
+  return segments.map((s) => '/' + escapePointerSegment(String(s))).join('');
+}
+
+/** A pointer as a URI fragment: percent-encoded (paths hold `{}`), as ajv expects. */
+export function pointerFragment(pointer: string): string {
+  return pointer.split('/').map((s) => encodeURIComponent(s).replace(/%7E/gi, '~')).join('/');
+}
+
+export function getByPointer(root: unknown, pointer: string): unknown {
+  if (pointer === '' || pointer === '/') return root;
+  let node: any = root;
+  for (const raw of pointer.slice(1).split('/')) {
+    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (node === null || typeof node !== 'object' || !(key in node)) return undefined;
+    node = node[key];
+  }
+  return node;
+}
+
+/** Where a node lives: the file's URI and a JSON pointer inside it. */
+export interface Located<T> {
+  value: T;
+  uri: string;
+  pointer: string;
+}
+
+/**
+ * Follows a chain of `$ref`s (internal `#/...` or to another YAML file) from a node at
+ * `uri#pointer`. Returns the final node and where it lives, or undefined when a
+ * reference does not resolve (the caller reports that, never throws on it).
+ */
+export function follow<T>(value: unknown, uri: string, pointer: string): Located<T> | undefined {
+  let node: any = value;
+  let here = uri;
+  let at = pointer;
+  for (let hops = 0; hops < 32; hops++) {
+    if (node === null || typeof node !== 'object' || typeof node.$ref !== 'string') {
+      return { value: node as T, uri: here, pointer: at };
+    }
+    const ref: string = node.$ref;
+    const hash = ref.indexOf('#');
+    const filePart = hash === -1 ? ref : ref.slice(0, hash);
+    const fragment = hash === -1 ? '' : ref.slice(hash + 1);
+    const target = filePart ? new URL(filePart, here).href : here;
+    let root: unknown;
+    try {
+      root = readYamlUri(target);
+    } catch {
+      return undefined;
+    }
+    node = getByPointer(root, fragment);
+    if (node === undefined) return undefined;
+    here = target;
+    at = fragment;
+  }
+  return undefined; // a cycle of references: not an object we can read
+}

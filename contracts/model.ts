@@ -1,0 +1,313 @@
+/**
+ * One loaded document (an API, and for the platform API one version): its operations
+ * read once into flat records, a matcher from concrete request paths to path templates
+ * (cached), and validators compiled once per response/media type and per webhook type.
+ */
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { compileAt, createAjv } from './compile.ts';
+import { type ApiName, follow, pointerOf } from './load.ts';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+export interface DocumentedHeader {
+  name: string;
+  lower: string;
+  required: boolean;
+}
+
+export interface DocumentedMedia {
+  /** Lower-case media type as written in the document, e.g. `application/json`. */
+  type: string;
+  isJson: boolean;
+  /** Where the schema lives, or undefined when the media type has no schema. */
+  schemaUri?: string;
+  schemaPointer?: string;
+}
+
+export interface DocumentedResponse {
+  /** `200`, `4XX` or `default`. */
+  status: string;
+  headers: DocumentedHeader[];
+  media: DocumentedMedia[];
+  /** Validators by media type, compiled on first use. */
+  validators: Map<string, ValidateFunction | null>;
+  /** Received Content-Type -> selected documented media (see documentedMedia), bounded. */
+  selections: Map<string, MediaSelection>;
+}
+
+export interface MediaSelection {
+  media?: DocumentedMedia;
+  /** False when only a JSON-family type matched a documented JSON type, or nothing matched. */
+  exact: boolean;
+}
+
+export interface OperationInfo {
+  api: ApiName;
+  /** The document's version (platform derived documents), else undefined. */
+  version?: string;
+  method: string;
+  /** Path template as in the document, e.g. `/users/{user_guid}/members`. */
+  path: string;
+  /** `GET /institutions`: the `operation` of every Failure. */
+  key: string;
+  operationId?: string;
+  operation: OpenAPIV3_1.OperationObject;
+  deprecated: boolean;
+  /** `x-svc-sunset`: requests must answer an error (Versioning). */
+  sunset: boolean;
+  /** `x-svc-list-key`: the body property that holds the page's records. */
+  listKey?: string;
+  /** `x-svc-max-records-per-page` (Limits). */
+  maxRecordsPerPage?: number;
+  responses: Map<string, DocumentedResponse>;
+  /** Documented statuses in document order, for messages. */
+  documentedStatuses: string[];
+  /** Matching: literal segments or parameter names. */
+  segments: { literal?: string; param?: string }[];
+}
+
+export interface OperationMatch {
+  operation: OperationInfo;
+  /** Path parameter values, URL-decoded. */
+  params: Readonly<Record<string, string>>;
+}
+
+export interface WebhookInfo {
+  type: string;
+  schemaUri?: string;
+  schemaPointer?: string;
+  validator?: ValidateFunction | null;
+}
+
+function isJsonMedia(type: string): boolean {
+  return type === 'application/json' || type.endsWith('+json') || type === '*/*';
+}
+
+function splitPath(path: string): string[] {
+  const parts = path.split('/');
+  return parts.filter((p, i) => p !== '' || i === parts.length - 1).filter((p) => p !== '');
+}
+
+export class DocumentModel {
+  readonly operations: OperationInfo[] = [];
+  readonly webhooks = new Map<string, WebhookInfo>();
+  /** Operations by method, most specific (most literal segments) first. */
+  private readonly byMethod = new Map<string, OperationInfo[]>();
+  /** method -> concrete path -> match (null: no operation), bounded. */
+  private readonly matchCache = new Map<string, Map<string, OperationMatch | null>>();
+  private ajvInstance?: Ajv2020;
+  /** Reference problems found while reading (reported by tests, never thrown). */
+  readonly problems: string[] = [];
+
+  constructor(
+    readonly api: ApiName,
+    readonly version: string | undefined,
+    readonly uri: string,
+    readonly doc: OpenAPIV3_1.Document,
+  ) {
+    this.readOperations();
+    this.readWebhooks();
+  }
+
+  private get ajv(): Ajv2020 {
+    return (this.ajvInstance ??= createAjv());
+  }
+
+  private readOperations(): void {
+    const paths = (this.doc.paths ?? {}) as Record<string, any>;
+    for (const [path, rawItem] of Object.entries(paths)) {
+      const item = follow<any>(rawItem, this.uri, pointerOf(['paths', path]));
+      if (!item || !item.value) { this.problems.push(`unresolved path item ${path}`); continue; }
+      for (const method of METHODS) {
+        const op = item.value[method];
+        if (!op || typeof op !== 'object') continue;
+        const opPointer = `${item.pointer}/${method}`;
+        const info: OperationInfo = {
+          api: this.api,
+          version: this.version,
+          method: method.toUpperCase(),
+          path,
+          key: `${method.toUpperCase()} ${path}`,
+          operationId: op.operationId,
+          operation: op,
+          deprecated: op.deprecated === true,
+          sunset: op['x-svc-sunset'] === true,
+          listKey: typeof op['x-svc-list-key'] === 'string' ? op['x-svc-list-key'] : undefined,
+          maxRecordsPerPage: typeof op['x-svc-max-records-per-page'] === 'number' ? op['x-svc-max-records-per-page'] : undefined,
+          responses: new Map(),
+          documentedStatuses: [],
+          segments: splitPath(path).map((s) => {
+            const m = /^\{([^}]+)\}$/.exec(s);
+            return m ? { param: m[1] } : { literal: s };
+          }),
+        };
+        for (const [status, rawResponse] of Object.entries((op.responses ?? {}) as Record<string, unknown>)) {
+          const located = follow<any>(rawResponse, item.uri, `${opPointer}/responses/${status}`);
+          if (!located || !located.value) { this.problems.push(`${info.key}: unresolved response ${status}`); continue; }
+          info.responses.set(status.toUpperCase() === 'DEFAULT' ? 'default' : status.toUpperCase(), this.readResponse(status, located.value, located.uri, located.pointer, info.key));
+          info.documentedStatuses.push(status);
+        }
+        this.operations.push(info);
+      }
+    }
+    for (const op of this.operations) {
+      let list = this.byMethod.get(op.method);
+      if (!list) this.byMethod.set(op.method, (list = []));
+      list.push(op);
+    }
+    // A literal segment wins over a parameter at the same place (OpenAPI: "concrete
+    // paths are matched before templated ones"), so sort by literal-first specificity.
+    for (const list of this.byMethod.values()) {
+      list.sort((a, b) => {
+        const n = Math.min(a.segments.length, b.segments.length);
+        for (let i = 0; i < n; i++) {
+          const la = a.segments[i].literal !== undefined, lb = b.segments[i].literal !== undefined;
+          if (la !== lb) return la ? -1 : 1;
+        }
+        return 0;
+      });
+    }
+  }
+
+  private readResponse(status: string, response: any, uri: string, pointer: string, key: string): DocumentedResponse {
+    const headers: DocumentedHeader[] = [];
+    for (const [name, rawHeader] of Object.entries((response.headers ?? {}) as Record<string, unknown>)) {
+      const h = follow<any>(rawHeader, uri, `${pointer}/headers/${pointerOf([name]).slice(1)}`);
+      if (!h || !h.value) { this.problems.push(`${key}: unresolved header ${name} of ${status}`); continue; }
+      headers.push({ name, lower: name.toLowerCase(), required: h.value.required === true });
+    }
+    const media: DocumentedMedia[] = [];
+    for (const [type, mediaObject] of Object.entries((response.content ?? {}) as Record<string, any>)) {
+      const lower = type.toLowerCase();
+      const hasSchema = mediaObject && typeof mediaObject === 'object' && mediaObject.schema !== undefined;
+      media.push({
+        type: lower,
+        isJson: isJsonMedia(lower),
+        schemaUri: hasSchema ? uri : undefined,
+        schemaPointer: hasSchema ? `${pointer}${pointerOf(['content', type, 'schema'])}` : undefined,
+      });
+    }
+    return { status, headers, media, validators: new Map(), selections: new Map() };
+  }
+
+  private readWebhooks(): void {
+    const hooks = ((this.doc as any).webhooks ?? {}) as Record<string, unknown>;
+    for (const [type, rawItem] of Object.entries(hooks)) {
+      const item = follow<any>(rawItem, this.uri, pointerOf(['webhooks', type]));
+      const post = item?.value?.post;
+      const body = post ? follow<any>(post.requestBody, item!.uri, `${item!.pointer}/post/requestBody`) : undefined;
+      const json = body?.value?.content?.['application/json'];
+      this.webhooks.set(type, json && json.schema !== undefined
+        ? { type, schemaUri: body!.uri, schemaPointer: `${body!.pointer}${pointerOf(['content', 'application/json', 'schema'])}` }
+        : { type });
+    }
+  }
+
+  /** Concrete path (no query) -> operation and parameters, cached per method and path. */
+  match(method: string, path: string): OperationMatch | undefined {
+    const upper = method.length <= 7 && method === method.toUpperCase() ? method : method.toUpperCase();
+    let cache = this.matchCache.get(upper);
+    if (!cache) this.matchCache.set(upper, (cache = new Map()));
+    const hit = cache.get(path);
+    if (hit !== undefined) return hit ?? undefined;
+    const found = this.matchUncached(upper, path);
+    // Bounded: paths with ids are many; an unbounded map would grow with a long run.
+    if (cache.size >= 5000) cache.clear();
+    cache.set(path, found ?? null);
+    return found;
+  }
+
+  private matchUncached(method: string, path: string): OperationMatch | undefined {
+    const candidates = this.byMethod.get(method);
+    if (!candidates) return undefined;
+    const parts = splitPath(path);
+    for (const op of candidates) {
+      if (op.segments.length !== parts.length) continue;
+      let params: Record<string, string> | undefined;
+      let ok = true;
+      for (let i = 0; i < parts.length; i++) {
+        const seg = op.segments[i];
+        if (seg.literal !== undefined) {
+          if (seg.literal !== parts[i]) { ok = false; break; }
+        } else {
+          let value = parts[i];
+          try { value = decodeURIComponent(value); } catch { /* keep it raw */ }
+          (params ??= {})[seg.param!] = value;
+        }
+      }
+      if (ok) return { operation: op, params: Object.freeze(params ?? {}) };
+    }
+    return undefined;
+  }
+
+  findByKey(method: string, pathTemplate: string): OperationInfo | undefined {
+    const upper = method.toUpperCase();
+    return this.operations.find((o) => o.method === upper && o.path === pathTemplate);
+  }
+
+  /** The validator of one documented response and media type (compiled once). */
+  responseValidator(response: DocumentedResponse, media: DocumentedMedia): ValidateFunction | null {
+    let v = response.validators.get(media.type);
+    if (v === undefined) {
+      v = media.schemaUri ? compileAt(this.ajv, media.schemaUri, media.schemaPointer!) : null;
+      response.validators.set(media.type, v);
+    }
+    return v;
+  }
+
+  webhookValidator(info: WebhookInfo): ValidateFunction | null {
+    if (info.validator === undefined) {
+      info.validator = info.schemaUri ? compileAt(this.ajv, info.schemaUri, info.schemaPointer!) : null;
+    }
+    return info.validator;
+  }
+
+  /** Compiles every response and webhook schema now (tests, benchmarks); returns failures to compile. */
+  compileAll(): string[] {
+    const errors: string[] = [];
+    for (const op of this.operations) {
+      for (const r of op.responses.values()) {
+        for (const m of r.media) {
+          try { this.responseValidator(r, m); } catch (e) { errors.push(`${op.key} ${r.status} ${m.type}: ${(e as Error).message}`); }
+        }
+      }
+    }
+    for (const w of this.webhooks.values()) {
+      try { this.webhookValidator(w); } catch (e) { errors.push(`webhook ${w.type}: ${(e as Error).message}`); }
+    }
+    return errors;
+  }
+}
+
+/** Documented response for a status: exact code, then `4XX`-style range, then `default`. */
+export function documentedResponse(op: OperationInfo, status: number): DocumentedResponse | undefined {
+  return op.responses.get(String(status)) ?? op.responses.get(`${Math.floor(status / 100)}XX`) ?? op.responses.get('default');
+}
+
+/** The documented media type that a received Content-Type selects (exact, wildcard, JSON family). */
+export function documentedMedia(response: DocumentedResponse, received: string | undefined): MediaSelection {
+  const key = received ?? '';
+  let hit = response.selections.get(key);
+  if (hit === undefined) {
+    hit = selectMedia(response, received);
+    if (response.selections.size >= 64) response.selections.clear();
+    response.selections.set(key, hit);
+  }
+  return hit;
+}
+
+function selectMedia(response: DocumentedResponse, received: string | undefined): MediaSelection {
+  const list = response.media;
+  if (list.length === 0) return { exact: true };
+  if (received) {
+    for (const m of list) if (m.type === received) return { media: m, exact: true };
+    const slash = received.indexOf('/');
+    const family = slash > 0 ? received.slice(0, slash) + '/*' : '';
+    for (const m of list) if (m.type === family || m.type === '*/*') return { media: m, exact: true };
+    if (isJsonMedia(received)) for (const m of list) if (m.isJson) return { media: m, exact: false };
+    return { exact: false };
+  }
+  return { media: list.find((m) => m.isJson) ?? list[0], exact: false };
+}
