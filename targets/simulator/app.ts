@@ -19,6 +19,7 @@ import { createContext, type SimContext } from './context.ts';
 import { settingsFromEnv, SIMULATOR_DEFAULTS, type SimulatorSettings, type VersionEntry } from './settings.ts';
 import { errorBody, sendError, SimError } from './errors.ts';
 import { applyVariations } from './variations.ts';
+import { WebhookDispatcher, dispatcherOf } from './webhooks/dispatcher.ts';
 import { PLATFORM_ROUTES, AUDIENCE_ROUTES, TEST_HOST_ROUTES, SIM_PAGE_ROUTES } from './routes/index.ts';
 
 export interface SimulatorOptions {
@@ -159,6 +160,8 @@ export async function buildSimulator(options: SimulatorOptions = {}): Promise<Fa
     // Paths like /institutions/{code} must not be lower-cased or trimmed.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   });
+  // Events: deliver webhooks when a URL is configured; otherwise keep recording them.
+  if (Object.keys(settings.webhookUrls ?? {}).length > 0) ctx.webhooks = new WebhookDispatcher(ctx);
   app.decorate('sim', ctx);
   app.decorateRequest('svcVersion', '');
   app.decorateRequest('svcClientId', undefined);
@@ -202,6 +205,7 @@ export async function buildSimulator(options: SimulatorOptions = {}): Promise<Fa
   app.addHook('onClose', async () => {
     for (const t of ctx.timers) clearTimeout(t);
     ctx.timers.clear();
+    await dispatcherOf(ctx)?.close();
   });
 
   const limiter = new RateLimiter(ctx);

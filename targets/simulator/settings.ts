@@ -6,6 +6,8 @@
  * The specification shows the test passwords and the correct MFA answer only as
  * placeholders (Endpoints, "Earlier-generation test paths"): here they are settings.
  */
+import { webhookDeliverySettingsFromEnv, type WebhookAuth } from './webhooks/settings.ts';
+
 export interface VersionEntry {
   name: string;
   /** ISO dates (YYYY-MM-DD). Lifecycle: Versioning section. */
@@ -86,11 +88,17 @@ export interface SimulatorSettings {
   defaultVersion: string;
   rateLimitPerSecond: number;
   aggregationMs: number;
+  /** Throttle period after a standard aggregation, simulator ms (Limits; default 1 hour, routes/aggregation.ts). */
+  aggregationThrottleMs?: number;
   institutionCount: number;
   /** Webhook retry schedule is divided by this (1 = real time; 3600 = an hour a second). */
   webhookTimeScale: number;
   /** URL per webhook type, or `*` for all types (Events: "a different URL can be configured per event type"). */
   webhookUrls: Record<string, string>;
+  /** Webhook delivery timeout, jitter and receiver authentication (targets/simulator/webhooks/settings.ts). */
+  webhookTimeoutMs?: number;
+  webhookJitter?: number;
+  webhookAuth?: WebhookAuth;
   /** ISO timestamp fixing the simulator clock at start; the clock can also be moved. */
   now?: string;
 }
@@ -124,6 +132,7 @@ export function settingsFromEnv(env: Env = process.env, overrides: Partial<Simul
     webhookTimeScale: env.SVC_SIM_WEBHOOK_TIME_SCALE ? Number(env.SVC_SIM_WEBHOOK_TIME_SCALE) : 1,
     webhookUrls,
     now: env.SVC_SIM_NOW,
+    ...webhookDeliverySettingsFromEnv(env),
     ...overrides,
   };
 }

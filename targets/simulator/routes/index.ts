@@ -10,8 +10,9 @@ import { registerDataExchange } from './data-exchange.ts';
 import { registerAchReturns } from './ach-returns.ts';
 import { registerAudience } from './audience.ts';
 import { registerTestHost } from './test-host.ts';
+import { registerWebhookControl } from '../webhooks/routes.ts';
 
 export const PLATFORM_ROUTES: RouteModule[] = [registerInstitutions, registerCategories, registerDataExchange, registerAchReturns];
 export const AUDIENCE_ROUTES: RouteModule[] = [registerAudience];
 export const TEST_HOST_ROUTES: RouteModule[] = [registerTestHost];
-export const SIM_PAGE_ROUTES: RouteModule[] = [registerControl];
+export const SIM_PAGE_ROUTES: RouteModule[] = [registerControl, registerWebhookControl];

@@ -1,0 +1,45 @@
+/**
+ * Proof of the delivery conformance scenarios (issue 5): the clean simulator passes
+ * every scenario, and every fault of the catalogue's webhooks section makes the
+ * scenario named for it fail with the named check.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CATALOG } from '../catalog.ts';
+import { formatFailure } from '../../../contracts/failure.ts';
+import { DELIVERY_SCENARIOS, runDeliveryScenario, type DeliveryScenario } from '../../../scenarios/properties/lib/delivery-scenarios.ts';
+
+const PROOF: Record<string, { scenario: DeliveryScenario; check: string }> = {
+  'webhook-retry-payload-changed': { scenario: 'retry-exhausted', check: 'webhook_retry_identical_payload' },
+  'webhook-retry-after-2xx': { scenario: 'test-webhooks', check: 'webhook_no_retry_after_success' },
+  'webhook-13th-retry': { scenario: 'retry-exhausted', check: 'webhook_retry_count' },
+  'webhook-no-retry-on-500': { scenario: 'retry-exhausted', check: 'webhook_retry_on_failure' },
+  'webhook-no-retry-on-timeout': { scenario: 'timeout', check: 'webhook_retry_on_failure' },
+  'webhook-retry-schedule-ignored': { scenario: 'retry-exhausted', check: 'webhook_retry_schedule' },
+  'webhook-at-in-milliseconds': { scenario: 'test-webhooks', check: 'webhook_field_formats' },
+  'webhook-on-field-datetime': { scenario: 'test-webhooks', check: 'webhook_field_formats' },
+  'webhook-version-not-rising': { scenario: 'test-webhooks', check: 'webhook_version_rises' },
+  'webhook-delivered-despite-skip': { scenario: 'skip', check: 'webhook_skip' },
+  'webhook-test-without-action': { scenario: 'test-webhooks', check: 'webhook_test_shape' },
+  'webhook-oauth-token-not-reused': { scenario: 'oauth-query', check: 'webhook_oauth_token_reuse' },
+};
+
+test('every webhook fault of the catalogue has a proof', () => {
+  const faults = CATALOG.filter((e) => e.area === 'webhooks' && e.kind === 'fault').map((e) => e.name);
+  assert.deepEqual(faults.filter((f) => !PROOF[f]), []);
+});
+
+for (const scenario of DELIVERY_SCENARIOS) {
+  test(`clean simulator passes delivery scenario ${scenario}`, async () => {
+    const r = await runDeliveryScenario(scenario);
+    assert.deepEqual(r.failures.map(formatFailure), [], `${scenario}: ${r.requests} requests`);
+  });
+}
+
+for (const [fault, { scenario, check }] of Object.entries(PROOF)) {
+  test(`fault ${fault} fails scenario ${scenario} with ${check}`, async () => {
+    const r = await runDeliveryScenario(scenario, [fault]);
+    const checks = r.failures.map((f) => f.check);
+    assert.ok(checks.includes(check), `expected a ${check} failure; got: ${r.failures.map(formatFailure).join('\n') || 'none'} (${r.requests} requests)`);
+  });
+}
