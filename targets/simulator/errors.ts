@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   unsupported_media_type: { status: 415, title: 'The request body must be application/json' },
   unprocessable: { status: 422, title: 'The request is well-formed but cannot be processed' },
   rate_limited: { status: 429, title: 'Too many requests: the rate limit is exceeded' },
+  aggregation_throttled: { status: 429, title: 'A standard aggregation ran recently: the throttle period has not ended (Limits, aggregation throttle)' },
   internal: { status: 500, title: 'Internal error' },
 } as const;
 

@@ -11,8 +11,14 @@ import { registerAchReturns } from './ach-returns.ts';
 import { registerAudience } from './audience.ts';
 import { registerTestHost } from './test-host.ts';
 import { registerWebhookControl } from '../webhooks/routes.ts';
+// Simulator core (issue 3): users, members, aggregation, OAuth, widgets, accounts, processor.
+import { registerUsers } from './users.ts';
+import { registerMembers } from './members.ts';
+import { registerCoreControl } from './aggregation.ts';
+import { registerOauthPages } from './oauth.ts';
+import { registerWidgetUrls, registerWidgetPages } from './widgets.ts';
 
-export const PLATFORM_ROUTES: RouteModule[] = [registerInstitutions, registerCategories, registerDataExchange, registerAchReturns];
+export const PLATFORM_ROUTES: RouteModule[] = [registerInstitutions, registerCategories, registerDataExchange, registerAchReturns, registerUsers, registerMembers, registerWidgetUrls];
 export const AUDIENCE_ROUTES: RouteModule[] = [registerAudience];
 export const TEST_HOST_ROUTES: RouteModule[] = [registerTestHost];
-export const SIM_PAGE_ROUTES: RouteModule[] = [registerControl, registerWebhookControl];
+export const SIM_PAGE_ROUTES: RouteModule[] = [registerControl, registerWebhookControl, registerCoreControl, registerOauthPages, registerWidgetPages];

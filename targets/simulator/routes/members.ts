@@ -1,0 +1,477 @@
+/**
+ * Members and the member workflow (Resources, Member; States and transitions; Endpoints,
+ * "Widgets and members"; Events, rules 8 and 9; Versioning, "Changes in v20250224").
+ *
+ *   POST   /users/{u}/members                        create: 200 (v20111101), 201 (from v20250224)
+ *   GET    /users/{u}/members                        paged { members, pagination }
+ *   GET    /users/{u}/members/{m}                    { member }
+ *   PUT    /users/{u}/members/{m}                    update (id, metadata, credentials -> re-aggregates)
+ *   DELETE /users/{u}/members/{m}                    204
+ *   GET    /users/{u}/members/{m}/status             { member: { connection_status, ..., challenges? } }
+ *   GET    /users/{u}/members/{m}/challenges         paged { challenges }
+ *   PUT    /users/{u}/members/{m}/resume             { member: { challenges: [{ guid, value }] } } -> 202
+ *   POST   /users/{u}/members/{m}/aggregate          ?include_holdings&include_transactions -> 202
+ *   POST   /users/{u}/members/{m}/verify             202
+ *   POST   /users/{u}/members/{m}/extend_history     202
+ *   POST   /users/{u}/members/{m}/identify           202; 202 while identifying; 409 while another job runs
+ *   GET    /users/{u}/members/{m}/account_owners     paged { account_owners }
+ *   GET    /users/{u}/members/{m}/credentials        paged { credentials }
+ *   GET    /users/{u}/members/{m}/account_numbers    paged { account_numbers } (verified members)
+ *   GET    /users/{u}/members/{m}/oauth_window_uri   a fresh single-use URI for an OAuth member
+ *
+ * Choices where the specification is silent (README, "Simulator"):
+ * - Job-starting requests answer 202 with the member. A request for aggregate, verify or
+ *   extend_history while a job runs answers 202 with the member and starts nothing.
+ * - Resume on a member that is not CHALLENGED answers 422; a missing answer 400.
+ * - `credentials` entries name their field by `guid` (from the institution credentials)
+ *   or `field_name`; the password value selects the test scenario.
+ * - `client_redirect_url`, `ui_message_webview_url_scheme`, `oauth_referral_source`
+ *   are accepted on the member object (and on the widget URL request) and steer the OAuth
+ *   redirect (Endpoints, "OAuth procedure for members").
+ * - `skip_aggregation` true (before v20250224) creates the member `PENDING` without a job;
+ *   from v20250224 it is deprecated and ignored: `data_request.products` decides what is
+ *   aggregated (without `transactions`/`transaction_history` no transactions are made).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { SimContext } from '../context.ts';
+import { SimError } from '../errors.ts';
+import { pageList } from '../paging.ts';
+import { bool, wrapper } from './query.ts';
+import { findInstitution } from './institutions.ts';
+import { institutionCredentials, TEST_OAUTH_INSTITUTION_CODE } from '../data/institutions.ts';
+import {
+  V2025,
+  callbackPayloadOf,
+  coreState,
+  dataRequestProducts,
+  emitMember,
+  findMember,
+  findUser,
+  isoNow,
+  optBool,
+  optMetadata,
+  optString,
+  optStringArray,
+  skipWebhookOf,
+  userIdOf,
+  baseUrlOf,
+  type ChallengeRecord,
+  type MemberRecord,
+  type UserRecord,
+} from './core.ts';
+import { answerChallenges, runDueRefreshes, scenarioOf, startJob, throttleMs } from './aggregation.ts';
+import { issueOauthWindow } from './oauth.ts';
+
+export function renderMember(ctx: SimContext, m: MemberRecord, version: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    guid: m.guid,
+    id: m.id,
+    user_guid: m.user_guid,
+    user_id: userIdOf(ctx, m.user_guid),
+    institution_code: m.institution_code,
+    name: m.name,
+    connection_status: m.connection_status,
+    is_being_aggregated: m.is_being_aggregated,
+    aggregated_at: m.aggregated_at,
+    successfully_aggregated_at: m.successfully_aggregated_at,
+    is_managed_by_user: m.is_managed_by_user,
+    is_oauth: m.is_oauth,
+    metadata: m.metadata,
+    background_aggregation_is_disabled: false,
+  };
+  if (m.is_oauth) out.oauth_window_uri = m.oauthWindowUri;
+  if (m.use_cases) out.use_cases = m.use_cases;
+  if (version >= V2025 && m.products) out.data_request = { products: m.products };
+  if (ctx.fault('member-field-renamed')) {
+    out.status = out.connection_status;
+    delete out.connection_status;
+  }
+  return out;
+}
+
+export function renderChallenge(ctx: SimContext, c: ChallengeRecord, version: string): Record<string, unknown> {
+  const out: Record<string, unknown> = { guid: c.guid, type: c.type, label: c.label, field_name: `challenge_${c.type}` };
+  if (c.image_data) out.image_data = c.image_data;
+  if (c.options) {
+    // Resources, Credential: option entries carry a guid (v20250224).
+    const withGuid = version >= V2025 && !ctx.fault('option-guid-missing-on-v20250224');
+    out.options = c.options.map((o) => ({ ...(withGuid ? { guid: o.guid } : {}), label: o.label, value: o.value, ...(o.data_uri ? { data_uri: o.data_uri } : {}) }));
+  }
+  return out;
+}
+
+/** Removes a member with its accounts and their data, and says so by webhook. */
+export function deleteMember(ctx: SimContext, m: MemberRecord, skipWebhook: boolean): void {
+  const s = coreState(ctx);
+  s.members.delete(m.guid);
+  m.job = null;
+  for (const map of [s.accounts, s.transactions, s.holdings, s.repeating, s.owners] as Array<Map<string, { member_guid: string }>>) {
+    for (const [k, v] of map) if (v.member_guid === m.guid) map.delete(k);
+  }
+  emitMember(ctx, m, 'deleted', skipWebhook);
+}
+
+interface CredentialInput {
+  guid: string;
+  field_name: string;
+  value: string;
+}
+
+function parseCredentials(raw: unknown, institutionCode: string): CredentialInput[] | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (!Array.isArray(raw)) throw new SimError('invalid_request', 'member.credentials must be an array of { guid or field_name, value }');
+  const known = institutionCredentials(institutionCode);
+  return raw.map((c, i) => {
+    if (!c || typeof c !== 'object' || Array.isArray(c)) throw new SimError('invalid_request', `member.credentials[${i}] must be an object`);
+    const o = c as Record<string, unknown>;
+    const value = optString(o, 'value', `member.credentials[${i}]`);
+    const guid = optString(o, 'guid', `member.credentials[${i}]`);
+    const fieldName = optString(o, 'field_name', `member.credentials[${i}]`);
+    if (value === undefined) throw new SimError('invalid_request', `member.credentials[${i}].value is required`);
+    if (guid === undefined && fieldName === undefined) throw new SimError('invalid_request', `member.credentials[${i}] needs a guid or a field_name`);
+    const field = known.find((k) => k.guid === guid || k.field_name === fieldName);
+    if (!field) throw new SimError('invalid_request', `member.credentials[${i}] names no credential of ${institutionCode} (${guid ?? fieldName}); GET /institutions/${institutionCode}/credentials lists them`);
+    return { guid: field.guid, field_name: field.field_name, value };
+  });
+}
+
+/** Member-level OAuth redirect settings (Endpoints, "OAuth procedure for members"). */
+function redirectSettings(body: Record<string, unknown>, where: string) {
+  const clientRedirectUrl = optString(body, 'client_redirect_url', where);
+  if (clientRedirectUrl !== undefined && !URL.canParse(clientRedirectUrl)) throw new SimError('invalid_request', `${where}.client_redirect_url must be an absolute URL`);
+  const scheme = optString(body, 'ui_message_webview_url_scheme', where);
+  if (scheme !== undefined && !/^[a-z][a-z0-9+.-]*$/i.test(scheme)) throw new SimError('invalid_request', `${where}.ui_message_webview_url_scheme must be a URL scheme such as "myapp"`);
+  const referral = optString(body, 'oauth_referral_source', where);
+  if (referral !== undefined && !['BROWSER', 'APP'].includes(referral)) throw new SimError('invalid_request', `${where}.oauth_referral_source must be BROWSER or APP`);
+  return { clientRedirectUrl, scheme, referral };
+}
+
+export interface NewMemberInput {
+  user: UserRecord;
+  institutionCode: string;
+  id?: string;
+  isOauth: boolean;
+  credentials?: CredentialInput[];
+  metadata?: string;
+  useCases?: string[];
+  products?: string[];
+  skipAggregation: boolean;
+  callbackPayload?: string;
+  clientRedirectUrl?: string;
+  scheme?: string;
+  referral?: string;
+  baseUrl: string;
+  skipWebhook: boolean;
+  isManagedByUser?: boolean;
+}
+
+/** Creates a member and starts what follows (OAuth window, or the first aggregation). */
+export function createMember(ctx: SimContext, input: NewMemberInput): MemberRecord {
+  const institution = findInstitution(ctx, input.institutionCode);
+  if (!institution) throw new SimError('not_found', `No institution "${input.institutionCode.slice(0, 80)}"`);
+  const oauthInstitution = institution.supports_oauth || institution.code === TEST_OAUTH_INSTITUTION_CODE;
+  if (input.isOauth && !oauthInstitution) throw new SimError('invalid_request', `Institution ${institution.code} does not support OAuth; use ${TEST_OAUTH_INSTITUTION_CODE}`);
+  if (!input.isOauth && !input.credentials?.length) {
+    throw new SimError('invalid_request', oauthInstitution && institution.code === TEST_OAUTH_INSTITUTION_CODE
+      ? `${institution.code} is an OAuth institution: create the member with "is_oauth": true`
+      : 'member.credentials is required (the user name and password of the institution)');
+  }
+  if (input.id !== undefined && [...coreState(ctx).members.values()].some((m) => m.user_guid === input.user.guid && m.id === input.id)) {
+    throw new SimError('conflict', `The user already has a member with id "${input.id.slice(0, 80)}"`);
+  }
+  const now = ctx.clock.nowMs();
+  const m: MemberRecord = {
+    guid: ctx.guid('MBR'),
+    id: input.id ?? null,
+    user_guid: input.user.guid,
+    institution_code: institution.code,
+    name: institution.name,
+    connection_status: 'PENDING',
+    is_being_aggregated: false,
+    aggregated_at: ctx.fault('aggregated-at-set-before-aggregation') ? isoNow(ctx) : null,
+    successfully_aggregated_at: null,
+    is_managed_by_user: input.isManagedByUser ?? true,
+    is_oauth: input.isOauth,
+    metadata: input.metadata ?? null,
+    use_cases: input.useCases ?? null,
+    products: input.products ?? null,
+    skip_aggregation: input.skipAggregation,
+    is_manual: false,
+    is_managed: false,
+    created_at: isoNow(ctx),
+    scenario: scenarioOf(ctx, (input.credentials ?? []).filter((c) => c.field_name !== 'username').map((c) => c.value)),
+    credentials: input.credentials ?? [],
+    mfaPassed: false,
+    challengeRound: 0,
+    challenges: [],
+    job: null,
+    lastStandardAggregationMs: null,
+    verified: false,
+    identified: false,
+    callbackPayload: input.callbackPayload ?? null,
+    version: 0,
+    oauthToken: null,
+    oauthWindowUri: null,
+    clientRedirectUrl: input.clientRedirectUrl ?? null,
+    webviewScheme: input.scheme ?? null,
+    oauthReferralSource: input.referral ?? null,
+    connectionStatusSetAtMs: now,
+    historyExtended: false,
+  };
+  coreState(ctx).members.set(m.guid, m);
+  if (m.is_oauth) {
+    // States and transitions: create with is_oauth -> PENDING, aggregated_at null, oauth_window_uri returned.
+    issueOauthWindow(ctx, m, input.baseUrl);
+    if (ctx.fault('oauth-member-not-pending')) m.connection_status = 'CONNECTED';
+    emitMember(ctx, m, 'created', input.skipWebhook);
+    return m;
+  }
+  emitMember(ctx, m, 'created', input.skipWebhook);
+  if (!input.skipAggregation) startJob(ctx, m, 'aggregation', { includeTransactions: wantsTransactions(m.products), skipWebhook: input.skipWebhook });
+  return m;
+}
+
+/** Versioning, v20250224: aggregation is assumed unless data_request.products says otherwise. */
+export function wantsTransactions(products: string[] | null | undefined): boolean {
+  return !products || products.some((p) => ['transactions', 'transaction_history', 'history'].includes(p));
+}
+
+function assertAggregatable(m: MemberRecord): void {
+  if (m.is_manual) throw new SimError('unprocessable', 'The manual-institution member never aggregates (What the service does: manual accounts)');
+  if (m.is_managed) throw new SimError('unprocessable', 'A managed member carries no credentials and does not aggregate');
+  if (m.is_oauth && m.connection_status === 'PENDING' && !m.successfully_aggregated_at) {
+    throw new SimError('unprocessable', 'The OAuth member is not authorized yet: load its oauth_window_uri first');
+  }
+}
+
+type MemberParams = { Params: { user_guid: string; member_guid: string } };
+
+export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
+  const lookup = (request: FastifyRequest<MemberParams>) => {
+    runDueRefreshes(ctx);
+    const user = findUser(ctx, request.params.user_guid);
+    return { user, member: findMember(ctx, user, request.params.member_guid) };
+  };
+  const memberReply = (request: FastifyRequest, m: MemberRecord) => ({ member: renderMember(ctx, m, request.svcVersion) });
+
+  app.post<{ Params: { user_guid: string } }>('/users/:user_guid/members', async (request, reply) => {
+    const user = findUser(ctx, request.params.user_guid);
+    const body = wrapper(request.body, 'member');
+    const version = request.svcVersion;
+    const institutionCode = optString(body, 'institution_code', 'member');
+    if (!institutionCode) throw new SimError('invalid_request', 'member.institution_code is required');
+    const products = dataRequestProducts(ctx, body, 'member', version, 'data-request-not-required-on-v20250224');
+    const skipAggregation = optBool(body, 'skip_aggregation', 'member');
+    optBool(body, 'enable_app2app', 'member');
+    const redirect = redirectSettings(body, 'member');
+    const m = createMember(ctx, {
+      user,
+      institutionCode,
+      id: optString(body, 'id', 'member'),
+      isOauth: optBool(body, 'is_oauth', 'member') ?? false,
+      credentials: parseCredentials(body.credentials, institutionCode),
+      metadata: optMetadata(body, 'member'),
+      useCases: optStringArray(body, 'use_cases', 'member'),
+      products,
+      // Versioning: skip_aggregation is deprecated in v20250224 (data_request decides).
+      skipAggregation: version < V2025 ? (skipAggregation ?? false) : false,
+      callbackPayload: callbackPayloadOf(request),
+      clientRedirectUrl: redirect.clientRedirectUrl,
+      scheme: redirect.scheme,
+      referral: redirect.referral,
+      baseUrl: baseUrlOf(request),
+      skipWebhook: skipWebhookOf(request),
+    });
+    // Errors: 201 member created on v20250224 (and later versions); 200 before.
+    const created = version >= V2025 && !ctx.fault('member-create-200-on-v20250224');
+    return reply.code(created ? 201 : 200).send(memberReply(request, m));
+  });
+
+  app.get<{ Params: { user_guid: string } }>('/users/:user_guid/members', async (request) => {
+    runDueRefreshes(ctx);
+    const user = findUser(ctx, request.params.user_guid);
+    const members = [...coreState(ctx).members.values()].filter((m) => m.user_guid === user.guid && !m.is_managed);
+    const page = pageList(ctx, members, request.query as Record<string, unknown>);
+    return { members: page.items.map((m) => renderMember(ctx, m, request.svcVersion)), pagination: page.pagination };
+  });
+
+  app.get<MemberParams>('/users/:user_guid/members/:member_guid', async (request) => memberReply(request, lookup(request).member));
+
+  app.put<MemberParams>('/users/:user_guid/members/:member_guid', async (request) => {
+    const { member: m } = lookup(request);
+    const body = wrapper(request.body, 'member');
+    const id = optString(body, 'id', 'member');
+    const metadata = optMetadata(body, 'member');
+    const credentials = parseCredentials(body.credentials, m.institution_code);
+    const skipAggregation = optBool(body, 'skip_aggregation', 'member');
+    const redirect = redirectSettings(body, 'member');
+    const payload = callbackPayloadOf(request);
+    const skip = skipWebhookOf(request);
+    if (id !== undefined) m.id = id;
+    if (metadata !== undefined) m.metadata = metadata;
+    if (payload !== undefined) m.callbackPayload = payload;
+    if (redirect.clientRedirectUrl !== undefined) m.clientRedirectUrl = redirect.clientRedirectUrl;
+    if (redirect.scheme !== undefined) m.webviewScheme = redirect.scheme;
+    if (credentials?.length) {
+      if (m.is_oauth || m.is_manual || m.is_managed) throw new SimError('invalid_request', 'This member takes no credentials');
+      // New credentials: the scenario is chosen again and the member aggregates (unless skipped).
+      m.credentials = credentials;
+      m.scenario = scenarioOf(ctx, credentials.filter((c) => c.field_name !== 'username').map((c) => c.value));
+      m.mfaPassed = false;
+      m.challengeRound = 0;
+      m.challenges = [];
+      if (!m.job && !(request.svcVersion < V2025 && skipAggregation)) {
+        startJob(ctx, m, 'aggregation', { includeTransactions: wantsTransactions(m.products), skipWebhook: skip });
+        return memberReply(request, m);
+      }
+    }
+    emitMember(ctx, m, 'updated', skip);
+    return memberReply(request, m);
+  });
+
+  app.delete<MemberParams>('/users/:user_guid/members/:member_guid', async (request, reply) => {
+    const { member } = lookup(request);
+    deleteMember(ctx, member, skipWebhookOf(request));
+    return reply.code(204).send();
+  });
+
+  app.get<MemberParams>('/users/:user_guid/members/:member_guid/status', async (request) => {
+    const { member: m } = lookup(request);
+    const out: Record<string, unknown> = {
+      guid: m.guid,
+      connection_status: m.connection_status,
+      aggregated_at: m.aggregated_at,
+      successfully_aggregated_at: m.successfully_aggregated_at,
+      is_authenticated: m.connection_status === 'CONNECTED',
+      is_being_aggregated: m.is_being_aggregated,
+      has_processed_accounts: [...coreState(ctx).accounts.values()].some((a) => a.member_guid === m.guid),
+      has_processed_transactions: [...coreState(ctx).transactions.values()].some((t) => t.member_guid === m.guid),
+    };
+    // Endpoints: "when MFA is required the response has a challenges array".
+    if (m.connection_status === 'CHALLENGED' && !ctx.fault('challenge-missing-on-mfa')) out.challenges = m.challenges.map((c) => renderChallenge(ctx, c, request.svcVersion));
+    if (ctx.fault('member-field-renamed')) {
+      out.status = out.connection_status;
+      delete out.connection_status;
+    }
+    return { member: out };
+  });
+
+  app.get<MemberParams>('/users/:user_guid/members/:member_guid/challenges', async (request) => {
+    const { member: m } = lookup(request);
+    const list = m.connection_status === 'CHALLENGED' && !ctx.fault('challenge-missing-on-mfa') ? m.challenges : [];
+    const page = pageList(ctx, list, request.query as Record<string, unknown>);
+    return { challenges: page.items.map((c) => renderChallenge(ctx, c, request.svcVersion)), pagination: page.pagination };
+  });
+
+  app.put<MemberParams>('/users/:user_guid/members/:member_guid/resume', async (request, reply) => {
+    const { member: m } = lookup(request);
+    const body = wrapper(request.body, 'member');
+    const raw = body.challenges;
+    if (!Array.isArray(raw)) throw new SimError('invalid_request', 'member.challenges must be an array of { guid, value }');
+    const answers = new Map<string, string>();
+    raw.forEach((c, i) => {
+      if (!c || typeof c !== 'object' || Array.isArray(c)) throw new SimError('invalid_request', `member.challenges[${i}] must be an object`);
+      const guid = optString(c as Record<string, unknown>, 'guid', `member.challenges[${i}]`);
+      const value = optString(c as Record<string, unknown>, 'value', `member.challenges[${i}]`);
+      if (guid === undefined || value === undefined) throw new SimError('invalid_request', `member.challenges[${i}] needs a guid and a value`);
+      answers.set(guid, value);
+    });
+    if (m.connection_status !== 'CHALLENGED' || m.challenges.length === 0) {
+      throw new SimError('unprocessable', `The member is ${m.connection_status}, not CHALLENGED: there is nothing to answer`);
+    }
+    const missing = m.challenges.filter((c) => !answers.has(c.guid));
+    if (missing.length) throw new SimError('invalid_request', `Answer every challenge; missing: ${missing.map((c) => c.guid).join(', ')}`);
+    answerChallenges(ctx, m, answers, skipWebhookOf(request));
+    return reply.code(202).send(memberReply(request, m));
+  });
+
+  app.post<MemberParams>('/users/:user_guid/members/:member_guid/aggregate', async (request, reply) => {
+    const { member: m } = lookup(request);
+    const q = request.query as Record<string, unknown>;
+    const includeHoldings = bool(q, 'include_holdings');
+    const includeTransactions = bool(q, 'include_transactions');
+    assertAggregatable(m);
+    const payload = callbackPayloadOf(request);
+    if (payload !== undefined) m.callbackPayload = payload;
+    if (m.job) return reply.code(202).send(memberReply(request, m));
+    // Limits: only standard aggregations trigger (and obey) the throttle period.
+    const period = throttleMs(ctx);
+    const now = ctx.clock.nowMs();
+    if (m.lastStandardAggregationMs !== null && now - m.lastStandardAggregationMs < period && !ctx.fault('standard-aggregation-not-throttled')) {
+      const until = new Date(m.lastStandardAggregationMs + period).toISOString();
+      throw new SimError('aggregation_throttled', `The member was aggregated recently; standard aggregation is throttled until ${until}`);
+    }
+    m.lastStandardAggregationMs = now;
+    startJob(ctx, m, 'aggregation', { includeHoldings: includeHoldings ?? true, includeTransactions: (includeTransactions ?? true) && wantsTransactions(m.products) });
+    return reply.code(202).send(memberReply(request, m));
+  });
+
+  /** Other aggregation-type jobs: never throttled (Limits), unless the fault says so. */
+  const otherJob = (type: 'verification' | 'history', path: string, takesPayload: boolean) => {
+    app.post<MemberParams>(`/users/:user_guid/members/:member_guid/${path}`, async (request, reply) => {
+      const { member: m } = lookup(request);
+      assertAggregatable(m);
+      const payload = takesPayload ? callbackPayloadOf(request) : undefined;
+      if (payload !== undefined) m.callbackPayload = payload;
+      if (m.job) return reply.code(202).send(memberReply(request, m));
+      throttleOtherJob(ctx, m);
+      startJob(ctx, m, type);
+      return reply.code(202).send(memberReply(request, m));
+    });
+  };
+  otherJob('verification', 'verify', true);
+  otherJob('history', 'extend_history', false);
+
+  app.post<MemberParams>('/users/:user_guid/members/:member_guid/identify', async (request, reply) => {
+    const { member: m } = lookup(request);
+    assertAggregatable(m);
+    if (m.job) {
+      // Endpoints, identify behaviour: 202 while an identification runs; 409 while another aggregation-type job runs.
+      const identifying = m.job.type === 'identification';
+      if (identifying && !ctx.fault('identify-409-instead-of-202')) return reply.code(202).send(memberReply(request, m));
+      if (!identifying && ctx.fault('identify-202-instead-of-409')) return reply.code(202).send(memberReply(request, m));
+      throw new SimError('conflict', identifying ? 'An identification is already running' : `Another aggregation-type job (${m.job.type}) is running for this member; retry when it completes`);
+    }
+    throttleOtherJob(ctx, m);
+    startJob(ctx, m, 'identification');
+    return reply.code(202).send(memberReply(request, m));
+  });
+
+  app.get<MemberParams>('/users/:user_guid/members/:member_guid/account_owners', async (request) => {
+    const { member: m } = lookup(request);
+    const owners = [...coreState(ctx).owners.values()].filter((o) => o.member_guid === m.guid);
+    const page = pageList(ctx, owners, request.query as Record<string, unknown>);
+    return { account_owners: page.items, pagination: page.pagination };
+  });
+
+  app.get<MemberParams>('/users/:user_guid/members/:member_guid/credentials', async (request) => {
+    const { member: m } = lookup(request);
+    const fields = m.is_oauth || m.is_manual || m.is_managed ? [] : institutionCredentials(m.institution_code);
+    const page = pageList(ctx, fields, request.query as Record<string, unknown>);
+    return { credentials: page.items, pagination: page.pagination };
+  });
+
+  app.get<MemberParams>('/users/:user_guid/members/:member_guid/account_numbers', async (request) => {
+    const { member: m } = lookup(request);
+    const accounts = [...coreState(ctx).accounts.values()].filter((a) => a.member_guid === m.guid && a.account_number !== null);
+    const page = pageList(ctx, accounts, request.query as Record<string, unknown>);
+    return {
+      account_numbers: page.items.map((a) => ({ guid: `ACN-${a.guid.slice(4)}`, account_guid: a.guid, member_guid: a.member_guid, user_guid: a.user_guid, account_number: a.account_number, routing_number: a.routing_number })),
+      pagination: page.pagination,
+    };
+  });
+
+  app.get<MemberParams>('/users/:user_guid/members/:member_guid/oauth_window_uri', async (request) => {
+    const { member: m } = lookup(request);
+    if (!m.is_oauth) throw new SimError('invalid_request', 'The member is not an OAuth member');
+    issueOauthWindow(ctx, m, baseUrlOf(request));
+    return { member: { guid: m.guid, oauth_window_uri: m.oauthWindowUri } };
+  });
+}
+
+function throttleOtherJob(ctx: SimContext, m: MemberRecord): void {
+  if (!ctx.fault('aggregation-throttles-other-jobs')) return;
+  if (m.lastStandardAggregationMs !== null && ctx.clock.nowMs() - m.lastStandardAggregationMs < throttleMs(ctx)) {
+    throw new SimError('aggregation_throttled', 'The member was aggregated recently; this job is throttled');
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * The OAuth authorization flow of the OAuth test institution (Endpoints, "OAuth
+ * procedure for members"; Limits, `oauth_window_uri` single use; States and transitions,
+ * OAuth outcome; Events, widget events).
+ *
+ *   GET  /_sim/oauth/{token}            the authorization page: an authorize and a deny
+ *                                        action (`[data-action="authorize"]`,
+ *                                        `[data-action="deny"]`, the profile defaults);
+ *                                        the first load uses the URI up, a second load
+ *                                        answers an error page with 410
+ *   POST /_sim/oauth/{token}/decision   form `session`, `action` = authorize | deny | cancel
+ *
+ * Reading of the specification on `oauth_window_uri` (Resources, Member: "begins without
+ * the protocol prefix being added by the client (the service supplies it)"; OAuth
+ * procedure 2: "must not be ... given a protocol prefix by the client"): the SERVICE
+ * supplies the protocol, so the URI is absolute (`http://127.0.0.1:<port>/_sim/oauth/...`)
+ * and a client loads it as it is. A URI without a scheme would force the client to add
+ * one, which the specification forbids: that is the fault `oauth-uri-without-protocol`.
+ *
+ * Outcome (Endpoints, "Redirect after OAuth"): with `client_redirect_url` (member create
+ * or widget URL request) the browser is sent there with `status` (`success`|`error`),
+ * `member_guid` and, on error, `error_reason` appended, the URL's own query parameters
+ * kept. Otherwise, with `ui_message_webview_url_scheme`, to
+ * `{scheme}://oauth_complete?status=...&member_guid=...&error_reason=...`. When both are
+ * set the client-redirect form wins (the specification calls it preferred). With neither,
+ * a completion page posts `{ type: 'oauthComplete/success'|'oauthComplete/error', mx: true,
+ * metadata: { member_guid, error_reason? } }` to `window.opener` (Events, widget events).
+ * Authorize: the member becomes CONNECTED and aggregates. Deny: DENIED, error_reason
+ * `DENIED`; cancel: DENIED, error_reason `CANCELLED`.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { SimContext } from '../context.ts';
+import { coreState, emitMember, setStatus, type MemberRecord } from './core.ts';
+import { startJob } from './aggregation.ts';
+import { errorPage, escapeHtml, page, scriptJson } from '../pages/html.ts';
+
+interface OauthWindow {
+  token: string;
+  memberGuid: string;
+  used: boolean;
+  session: string | null;
+  decided: boolean;
+}
+
+const windows = (ctx: SimContext) => ctx.collection<OauthWindow>('oauth_windows');
+
+/** Issues a fresh single-use oauth_window_uri for the member (the old one stops working). */
+export function issueOauthWindow(ctx: SimContext, m: MemberRecord, baseUrl: string): string {
+  if (m.oauthToken) windows(ctx).delete(m.oauthToken);
+  const token = randomBytes(16).toString('hex');
+  windows(ctx).set(token, { token, memberGuid: m.guid, used: false, session: null, decided: false });
+  m.oauthToken = token;
+  const uri = `${baseUrl}/_sim/oauth/${token}`;
+  m.oauthWindowUri = ctx.fault('oauth-uri-without-protocol') ? uri.replace(/^[a-z]+:\/\//i, '') : uri;
+  return m.oauthWindowUri;
+}
+
+export type OauthErrorReason = 'CANCELLED' | 'DENIED' | 'IMPEDED' | 'PROVIDER_ERROR' | 'SERVER_ERROR' | 'SESSION_ERROR';
+
+/** Where the browser goes after the decision, or undefined for the completion page. */
+export function oauthRedirect(ctx: SimContext, m: MemberRecord, status: 'success' | 'error', reason?: OauthErrorReason): string | undefined {
+  const params: Array<[string, string]> = [['status', status]];
+  if (!ctx.fault('member-guid-missing-in-redirect')) params.push(['member_guid', m.guid]);
+  if (reason && !ctx.fault('oauth-redirect-drops-error-reason')) params.push(['error_reason', reason]);
+  if (m.clientRedirectUrl) {
+    const url = new URL(m.clientRedirectUrl);
+    if (ctx.fault('oauth-redirect-drops-client-query')) url.search = '';
+    for (const [k, v] of params) url.searchParams.append(k, v);
+    return url.toString();
+  }
+  if (m.webviewScheme && !ctx.fault('oauth-webview-scheme-ignored')) {
+    return `${m.webviewScheme}://oauth_complete?${new URLSearchParams(params).toString()}`;
+  }
+  return undefined;
+}
+
+/** The OAuth completion message (Events, widget events: metadata, mx true, type). */
+export function oauthMessage(ctx: SimContext, m: MemberRecord, status: 'success' | 'error', reason?: OauthErrorReason): Record<string, unknown> {
+  const metadata: Record<string, unknown> = { member_guid: m.guid };
+  if (status === 'error') metadata.error_reason = reason;
+  if (m.callbackPayload !== null && !ctx.fault('widget-event-missing-x-callback-payload')) metadata.x_callback_payload = m.callbackPayload;
+  return { type: `oauthComplete/${status}`, mx: !ctx.fault('oauth-message-mx-false'), metadata };
+}
+
+export function registerOauthPages(app: FastifyInstance, ctx: SimContext): void {
+  app.get<{ Params: { token: string } }>('/oauth/:token', async (request, reply) => {
+    const w = windows(ctx).get(request.params.token);
+    const m = w && coreState(ctx).members.get(w.memberGuid);
+    if (!w || !m) return reply.code(404).type('text/html; charset=utf-8').send(errorPage('OAuth window not found', 'This OAuth link is not valid. Request a new one from the member.'));
+    // Limits: oauth_window_uri is single use.
+    if (w.used && !ctx.fault('oauth-uri-reusable')) {
+      return reply.code(410).type('text/html; charset=utf-8').send(errorPage('OAuth window already used', 'This OAuth link was already opened once; it is single use. Request a new oauth_window_uri.'));
+    }
+    w.used = true;
+    w.session = randomBytes(12).toString('hex');
+    const action = `/_sim/oauth/${encodeURIComponent(w.token)}/decision`;
+    const form = (name: string, label: string) =>
+      `<form method="post" action="${action}" style="display:inline"><input type="hidden" name="session" value="${w.session}"><input type="hidden" name="action" value="${name}"><button type="submit" data-action="${name}">${label}</button></form>`;
+    return reply.type('text/html; charset=utf-8').send(page(`Authorize ${m.name}`,
+      `<h1>${escapeHtml(m.name)}</h1><p>Allow the app to access your accounts at ${escapeHtml(m.name)}?</p><p data-member-guid="${m.guid}">${form('authorize', 'Authorize')}${form('deny', 'Deny')}${form('cancel', 'Cancel')}</p>`));
+  });
+
+  app.post<{ Params: { token: string } }>('/oauth/:token/decision', async (request, reply) => {
+    const w = windows(ctx).get(request.params.token);
+    const m = w && coreState(ctx).members.get(w.memberGuid);
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const html = (code: number, title: string, msg: string) => reply.code(code).type('text/html; charset=utf-8').send(errorPage(title, msg));
+    if (!w || !m) return html(404, 'OAuth window not found', 'This OAuth session does not exist.');
+    if (!w.session || body.session !== w.session || w.decided) return html(400, 'OAuth session invalid', 'This authorization was already decided or the page is stale; start again.');
+    const action = body.action;
+    if (action !== 'authorize' && action !== 'deny' && action !== 'cancel') return html(400, 'Unknown action', 'action must be authorize, deny or cancel.');
+    w.decided = true;
+    let status: 'success' | 'error';
+    let reason: OauthErrorReason | undefined;
+    if (action === 'authorize' || ctx.fault('oauth-deny-connects')) {
+      status = 'success';
+      // OAuth procedure 4: aggregation starts after a successful OAuth connection.
+      m.mfaPassed = true;
+      startJob(ctx, m, 'aggregation');
+    } else {
+      status = 'error';
+      reason = action === 'deny' ? 'DENIED' : 'CANCELLED';
+      setStatus(ctx, m, 'DENIED');
+      m.is_being_aggregated = false;
+      emitMember(ctx, m, 'updated');
+    }
+    const target = oauthRedirect(ctx, m, status, reason);
+    if (target) return reply.code(302).header('Location', target).send();
+    const message = oauthMessage(ctx, m, status, reason);
+    const script = `(function(){var msg=${scriptJson(message)};window.__svcEvents=[msg];var t=window.opener||(window.parent!==window?window.parent:null);if(t){t.postMessage(msg,'*');}})();`;
+    return reply.type('text/html; charset=utf-8').send(page('OAuth complete',
+      `<h1 data-status="${status}">${status === 'success' ? 'Connected' : 'Not connected'}</h1><p>You can close this window.</p>`, script));
+  });
+}
