@@ -1,0 +1,192 @@
+/**
+ * Validates a script's exported `options` against what the runner implements
+ * (surface.ts) and normalises them into scenario plans. Unknown option keys, executors
+ * and executor fields are refused with the list of what is implemented: silently
+ * ignoring an option would make a run that looks like k6's but is not.
+ */
+import { parseDurationMs } from './duration.ts';
+import { EXECUTOR_KEYS, SCENARIO_COMMON_KEYS, SUPPORTED_OPTIONS, UnsupportedError } from './surface.ts';
+import type { Tags } from './metrics.ts';
+
+export interface StagePlan {
+  target: number;
+  durationMs: number;
+}
+
+export interface ScenarioPlan {
+  name: string;
+  executor: string;
+  startTimeMs: number;
+  gracefulStopMs: number;
+  exec: string;
+  env: Record<string, string>;
+  tags: Tags;
+  rate: number;
+  timeUnitMs: number;
+  durationMs: number;
+  preAllocatedVUs: number;
+  maxVUs: number;
+  startRate: number;
+  stages: StagePlan[];
+  vus: number;
+  iterations: number;
+  maxDurationMs: number;
+}
+
+export interface RunOptions {
+  scenarios: ScenarioPlan[];
+  thresholds: Record<string, unknown[]>;
+  tags: Tags;
+  summaryTrendStats: string[];
+  setupTimeoutMs: number;
+  teardownTimeoutMs: number;
+  discardResponseBodies: boolean;
+  maxRedirects: number;
+  batch: number;
+  batchPerHost: number;
+  userAgent: string;
+}
+
+export const DEFAULT_TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)'];
+
+function positiveInt(v: unknown, what: string, allowZero = false): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < (allowZero ? 0 : 1)) {
+    throw new Error(`${what} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${JSON.stringify(v)}`);
+  }
+  return v;
+}
+
+function refuseUnknown(obj: Record<string, unknown>, allowed: string[], where: string): void {
+  const unknown = Object.keys(obj).filter((k) => !allowed.includes(k));
+  if (unknown.length) {
+    throw new UnsupportedError(`${where}: ${unknown.map((k) => `"${k}"`).join(', ')} not implemented by the k6-compatible runner (implemented: ${allowed.join(', ')}); run the script with k6 or extend load/runner`);
+  }
+}
+
+function stringMap(v: unknown, what: string): Record<string, string> {
+  if (v === undefined) return {};
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error(`${what} must be an object of strings`);
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, String(x)]));
+}
+
+function scenarioPlan(name: string, raw: Record<string, unknown>, lifecycle: string[]): ScenarioPlan {
+  const where = `options.scenarios.${name}`;
+  if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new Error(`${where}: scenario names may contain only letters, digits, "_" and "-"`);
+  const executor = raw.executor;
+  if (typeof executor !== 'string' || !(executor in EXECUTOR_KEYS)) {
+    throw new UnsupportedError(`${where}: executor ${JSON.stringify(executor)} is not implemented by the k6-compatible runner (implemented: ${Object.keys(EXECUTOR_KEYS).join(', ')})`);
+  }
+  refuseUnknown(raw, [...SCENARIO_COMMON_KEYS, ...EXECUTOR_KEYS[executor]], where);
+  const exec = raw.exec === undefined ? 'default' : String(raw.exec);
+  if (!lifecycle.includes(exec)) throw new Error(`${where}: exec "${exec}" is not a function exported by the script`);
+  const plan: ScenarioPlan = {
+    name,
+    executor,
+    startTimeMs: raw.startTime === undefined ? 0 : parseDurationMs(raw.startTime, `${where}.startTime`),
+    gracefulStopMs: raw.gracefulStop === undefined ? 30_000 : parseDurationMs(raw.gracefulStop, `${where}.gracefulStop`),
+    exec,
+    env: stringMap(raw.env, `${where}.env`),
+    tags: stringMap(raw.tags, `${where}.tags`),
+    rate: 0,
+    timeUnitMs: 1000,
+    durationMs: 0,
+    preAllocatedVUs: 0,
+    maxVUs: 0,
+    startRate: 0,
+    stages: [],
+    vus: 1,
+    iterations: 1,
+    maxDurationMs: 600_000,
+  };
+  switch (executor) {
+    case 'constant-arrival-rate':
+    case 'ramping-arrival-rate':
+      plan.timeUnitMs = raw.timeUnit === undefined ? 1000 : parseDurationMs(raw.timeUnit, `${where}.timeUnit`);
+      plan.preAllocatedVUs = positiveInt(raw.preAllocatedVUs, `${where}.preAllocatedVUs`);
+      plan.maxVUs = raw.maxVUs === undefined ? plan.preAllocatedVUs : positiveInt(raw.maxVUs, `${where}.maxVUs`);
+      if (plan.maxVUs < plan.preAllocatedVUs) throw new Error(`${where}: maxVUs (${plan.maxVUs}) is below preAllocatedVUs (${plan.preAllocatedVUs})`);
+      if (executor === 'constant-arrival-rate') {
+        plan.rate = positiveInt(raw.rate, `${where}.rate`);
+        plan.durationMs = parseDurationMs(raw.duration, `${where}.duration`);
+      } else {
+        plan.startRate = raw.startRate === undefined ? 0 : positiveInt(raw.startRate, `${where}.startRate`, true);
+        if (!Array.isArray(raw.stages) || raw.stages.length === 0) throw new Error(`${where}.stages must be a non-empty array of {target, duration}`);
+        plan.stages = raw.stages.map((s: Record<string, unknown>, i: number) => {
+          refuseUnknown(s, ['target', 'duration'], `${where}.stages[${i}]`);
+          return { target: positiveInt(s.target, `${where}.stages[${i}].target`, true), durationMs: parseDurationMs(s.duration, `${where}.stages[${i}].duration`) };
+        });
+        plan.durationMs = plan.stages.reduce((t, s) => t + s.durationMs, 0);
+      }
+      break;
+    case 'per-vu-iterations':
+    case 'shared-iterations':
+      plan.vus = raw.vus === undefined ? 1 : positiveInt(raw.vus, `${where}.vus`);
+      plan.iterations = raw.iterations === undefined ? 1 : positiveInt(raw.iterations, `${where}.iterations`);
+      plan.maxDurationMs = raw.maxDuration === undefined ? 600_000 : parseDurationMs(raw.maxDuration, `${where}.maxDuration`);
+      if (executor === 'shared-iterations' && plan.iterations < plan.vus) plan.vus = plan.iterations;
+      break;
+    case 'constant-vus':
+      plan.vus = raw.vus === undefined ? 1 : positiveInt(raw.vus, `${where}.vus`);
+      plan.durationMs = parseDurationMs(raw.duration, `${where}.duration`);
+      break;
+  }
+  return plan;
+}
+
+/** Normalises exported options; `lifecycle` lists the script's exported function names. */
+export function normaliseOptions(raw: unknown, lifecycle: string[]): RunOptions {
+  const o = (raw ?? {}) as Record<string, unknown>;
+  if (typeof o !== 'object' || Array.isArray(o)) throw new Error('options must be an object');
+  refuseUnknown(o, SUPPORTED_OPTIONS, 'options');
+  let scenarios: ScenarioPlan[];
+  if (o.scenarios !== undefined) {
+    if (o.vus !== undefined || o.duration !== undefined || o.iterations !== undefined) {
+      throw new Error('options: "scenarios" cannot be combined with the vus/duration/iterations shortcuts');
+    }
+    const entries = Object.entries(o.scenarios as Record<string, Record<string, unknown>>);
+    if (entries.length === 0) throw new Error('options.scenarios is empty');
+    scenarios = entries.map(([name, s]) => scenarioPlan(name, s, lifecycle));
+  } else if (o.duration !== undefined) {
+    scenarios = [scenarioPlan('default', { executor: 'constant-vus', vus: o.vus ?? 1, duration: o.duration }, lifecycle)];
+  } else {
+    scenarios = [scenarioPlan('default', { executor: 'shared-iterations', vus: o.vus ?? 1, iterations: o.iterations ?? 1 }, lifecycle)];
+  }
+  const thresholds: Record<string, unknown[]> = {};
+  for (const [k, v] of Object.entries((o.thresholds as Record<string, unknown>) ?? {})) thresholds[k] = Array.isArray(v) ? v : [v];
+  const trendStats = (o.summaryTrendStats as string[] | undefined) ?? DEFAULT_TREND_STATS;
+  for (const s of trendStats) {
+    if (!/^(avg|min|med|max|count|p\(\d+(\.\d+)?\))$/.test(s)) throw new Error(`options.summaryTrendStats: "${s}" is not a trend statistic (avg, min, med, max, count, p(N))`);
+  }
+  return {
+    scenarios,
+    thresholds,
+    tags: stringMap(o.tags, 'options.tags'),
+    summaryTrendStats: trendStats,
+    setupTimeoutMs: o.setupTimeout === undefined ? 60_000 : parseDurationMs(o.setupTimeout, 'options.setupTimeout'),
+    teardownTimeoutMs: o.teardownTimeout === undefined ? 60_000 : parseDurationMs(o.teardownTimeout, 'options.teardownTimeout'),
+    discardResponseBodies: o.discardResponseBodies === true,
+    maxRedirects: o.maxRedirects === undefined ? 10 : positiveInt(o.maxRedirects, 'options.maxRedirects', true),
+    batch: o.batch === undefined ? 20 : positiveInt(o.batch, 'options.batch'),
+    batchPerHost: o.batchPerHost === undefined ? 6 : positiveInt(o.batchPerHost, 'options.batchPerHost', true),
+    userAgent: o.userAgent === undefined ? 'k6-compatible-runner (svc-conformance)' : String(o.userAgent),
+  };
+}
+
+/** Iterations an arrival-rate scenario asks for between its start and `elapsedMs` (k6: rate per timeUnit). */
+export function arrivalsDue(plan: ScenarioPlan, elapsedMs: number): number {
+  const t = Math.min(elapsedMs, plan.durationMs);
+  if (plan.executor === 'constant-arrival-rate') return Math.ceil((t * plan.rate) / plan.timeUnitMs - 1e-9);
+  // ramping-arrival-rate: integrate the piecewise-linear rate.
+  let acc = 0;
+  let from = plan.startRate;
+  let left = t;
+  for (const s of plan.stages) {
+    if (left <= 0) break;
+    const d = Math.min(left, s.durationMs);
+    const rateAtD = s.durationMs > 0 ? from + ((s.target - from) * d) / s.durationMs : s.target;
+    acc += ((from + rateAtD) / 2) * d;
+    left -= d;
+    from = s.target;
+  }
+  return Math.ceil(acc / plan.timeUnitMs - 1e-9);
+}

@@ -1,0 +1,352 @@
+/**
+ * The k6 modules as the runner provides them to a script instance (one per VU, plus
+ * one init-only instance in the engine that reads `options` and runs handleSummary).
+ * Semantics follow k6's documentation: requests are synchronous for the script (a VU
+ * blocks until its response arrives), `check` emits to the `checks` rate, `group`
+ * tags samples with the group path, metrics may only be created in the init context.
+ */
+import { EXECUTION_PROPERTIES, HTTP_PARAM_KEYS, SUPPORTED_MODULES, UnsupportedError } from './surface.ts';
+import type { MetricDefinition, Tags } from './metrics.ts';
+import type { MetricType } from './thresholds.ts';
+import type { WireRequest, WireResponse } from './wire.ts';
+import { parseDurationMs } from './duration.ts';
+
+export interface ScenarioState {
+  name: string;
+  executor: string;
+  startTime: number;
+  tags: Tags;
+  iterationInTest: number;
+  vuIterationInScenario: number;
+}
+
+/** What a script instance needs from its VU (worker) or from the engine (init instance). */
+export interface VuHost {
+  vuId: number;
+  env: Record<string, string>;
+  /** True while init code runs, and always for the engine's init-only instance. */
+  inInit: boolean;
+  /** 'setup' | 'teardown' | 'iteration' | 'init' */
+  stage: string;
+  scenario?: ScenarioState;
+  vuIterationInInstance: number;
+  globalTags: Tags;
+  options: Record<string, unknown>;
+  testStartMs: number;
+  httpDefaults: { discardResponseBodies: boolean; maxRedirects: number; userAgent: string };
+  send(requests: WireRequest[]): WireResponse[];
+  sleepMs(ms: number): void;
+  emit(metric: string, value: number, tags: Tags): void;
+  defineMetric(def: MetricDefinition): void;
+  abort(message: string): never;
+}
+
+export class AbortTestError extends Error {
+  override name = 'AbortTestError';
+}
+
+const EXPECTED = Symbol.for('k6runner.expectedStatuses');
+type ExpectedCallback = { [EXPECTED]: Array<[number, number]> };
+
+function canonicalHeaderName(name: string): string {
+  return name.toLowerCase().replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
+}
+
+function strictObject<T extends object>(what: string, allowed: readonly string[], target: T): T {
+  return new Proxy(target, {
+    get(t, prop, receiver) {
+      if (typeof prop === 'symbol' || prop === 'then' || prop === 'toJSON') return Reflect.get(t, prop, receiver);
+      if (!allowed.includes(prop)) {
+        throw new UnsupportedError(`${what}.${prop} is not implemented by the k6-compatible runner (implemented: ${allowed.join(', ')}); run the script with k6 or extend load/runner`);
+      }
+      return Reflect.get(t, prop, receiver);
+    },
+  });
+}
+
+export class Response {
+  status: number;
+  status_text: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string | null;
+  timings: WireResponse['timings'];
+  error: string;
+  error_code: number;
+  proto: string;
+  request: { method: string; url: string; headers: Record<string, string[]>; body: string };
+  constructor(w: WireResponse, req: WireRequest) {
+    this.status = w.status;
+    this.status_text = w.statusText;
+    this.url = w.url;
+    this.headers = w.headers;
+    this.body = w.body;
+    this.timings = w.timings;
+    this.error = w.error;
+    this.error_code = w.errorCode;
+    this.proto = w.proto;
+    const headers: Record<string, string[]> = {};
+    for (const [k, v] of Object.entries(req.headers)) headers[canonicalHeaderName(k)] = [v];
+    this.request = { method: req.method, url: req.url, headers, body: req.body ?? '' };
+  }
+  json(selector?: string): unknown {
+    if (selector !== undefined) throw new UnsupportedError('Response.json(selector) (gjson selectors) is not implemented by the k6-compatible runner; call json() and read the field');
+    if (this.body === null) throw new Error('the response has no body (discardResponseBodies or responseType "none")');
+    return JSON.parse(this.body);
+  }
+  html(): never {
+    throw new UnsupportedError('Response.html() is not implemented by the k6-compatible runner');
+  }
+  clickLink(): never {
+    throw new UnsupportedError('Response.clickLink() is not implemented by the k6-compatible runner');
+  }
+  submitForm(): never {
+    throw new UnsupportedError('Response.submitForm() is not implemented by the k6-compatible runner');
+  }
+}
+
+export function createK6Modules(host: VuHost): Record<string, Record<string, unknown>> {
+  let groupPath = '';
+  let responseCallback: ExpectedCallback | null = expectedStatuses({ min: 200, max: 399 });
+
+  const baseTags = (): Tags => {
+    const tags: Tags = { ...host.globalTags };
+    if (host.scenario) {
+      Object.assign(tags, host.scenario.tags);
+      tags.scenario = host.scenario.name;
+    }
+    tags.group = host.stage === 'setup' ? '::setup' : host.stage === 'teardown' ? '::teardown' : groupPath;
+    return tags;
+  };
+
+  const notInInit = (what: string) => {
+    if (host.inInit) throw new Error(`${what} is not supported in the init context (k6 allows it only in setup, the VU code and teardown)`);
+  };
+
+  // ---- k6 -------------------------------------------------------------------------
+  function check<T>(value: T, sets: Record<string, ((v: T) => unknown) | unknown>, tags?: Tags): boolean {
+    notInInit('check()');
+    let all = true;
+    for (const [name, predicate] of Object.entries(sets)) {
+      const ok = Boolean(typeof predicate === 'function' ? (predicate as (v: T) => unknown)(value) : predicate);
+      if (!ok) all = false;
+      host.emit('checks', ok ? 1 : 0, { ...baseTags(), ...(tags ?? {}), check: name });
+    }
+    return all;
+  }
+
+  function group<T>(name: string, fn: () => T): T {
+    notInInit('group()');
+    if (name.includes('::')) throw new Error(`group name "${name}" must not contain "::"`);
+    const parent = groupPath;
+    groupPath = `${parent}::${name}`;
+    const t0 = performance.now();
+    try {
+      return fn();
+    } finally {
+      host.emit('group_duration', performance.now() - t0, baseTags());
+      groupPath = parent;
+    }
+  }
+
+  function sleep(seconds: number): void {
+    if (!(typeof seconds === 'number' && seconds >= 0)) throw new Error(`sleep(): expected a non-negative number of seconds, got ${seconds}`);
+    host.sleepMs(seconds * 1000);
+  }
+
+  function fail(message = ''): never {
+    throw new Error(message);
+  }
+
+  // ---- k6/http ----------------------------------------------------------------------
+  function expectedStatuses(...specs: Array<number | { min: number; max: number }>): ExpectedCallback {
+    const ranges: Array<[number, number]> = specs.map((s) => {
+      if (typeof s === 'number' && Number.isInteger(s)) return [s, s];
+      if (s && typeof s === 'object' && Number.isInteger(s.min) && Number.isInteger(s.max)) return [s.min, s.max];
+      throw new Error(`http.expectedStatuses(): arguments must be integers or {min, max} objects, got ${JSON.stringify(s)}`);
+    });
+    return { [EXPECTED]: ranges };
+  }
+
+  function asCallback(cb: unknown, where: string): ExpectedCallback | null {
+    if (cb === null) return null;
+    if (cb && typeof cb === 'object' && EXPECTED in cb) return cb as ExpectedCallback;
+    throw new UnsupportedError(`${where}: only callbacks made by http.expectedStatuses() (or null) are supported, as in k6`);
+  }
+
+  function setResponseCallback(cb: unknown): void {
+    responseCallback = asCallback(cb, 'http.setResponseCallback()');
+  }
+
+  function buildRequest(method: string, url: unknown, body: unknown, params: Record<string, unknown> | undefined): WireRequest {
+    if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) {
+      throw new Error(`http.${method.toLowerCase()}(): the URL must be an absolute http(s) URL string, got ${JSON.stringify(url)}`);
+    }
+    const p = params ?? {};
+    const unknown = Object.keys(p).filter((k) => !HTTP_PARAM_KEYS.includes(k));
+    if (unknown.length) {
+      throw new UnsupportedError(`http request params ${unknown.map((k) => `"${k}"`).join(', ')} not implemented by the k6-compatible runner (implemented: ${HTTP_PARAM_KEYS.join(', ')})`);
+    }
+    const headers: Record<string, string> = {};
+    if (host.httpDefaults.userAgent) headers['User-Agent'] = host.httpDefaults.userAgent;
+    for (const [k, v] of Object.entries((p.headers as Record<string, unknown>) ?? {})) headers[k] = String(v);
+    let payload: string | null = null;
+    if (body !== undefined && body !== null) {
+      if (typeof body === 'string') payload = body;
+      else if (typeof body === 'object' && !(body instanceof ArrayBuffer) && !ArrayBuffer.isView(body)) {
+        // k6 form-encodes an object body.
+        payload = new URLSearchParams(Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, String(v)])).toString();
+        if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/x-www-form-urlencoded';
+      } else {
+        throw new UnsupportedError('binary request bodies are not implemented by the k6-compatible runner');
+      }
+    }
+    const responseType = p.responseType ?? 'text';
+    if (responseType !== 'text' && responseType !== 'none') {
+      throw new UnsupportedError(`responseType "${String(responseType)}" is not implemented by the k6-compatible runner (implemented: text, none)`);
+    }
+    const userTags = (p.tags as Tags) ?? {};
+    const tags: Tags = { ...baseTags(), method, url, name: url, ...Object.fromEntries(Object.entries(userTags).map(([k, v]) => [k, String(v)])) };
+    const cb = p.responseCallback !== undefined ? asCallback(p.responseCallback, 'params.responseCallback') : responseCallback;
+    return {
+      method,
+      url,
+      body: payload,
+      headers,
+      tags,
+      timeoutMs: p.timeout !== undefined ? parseDurationMs(p.timeout, 'params.timeout') : 60_000,
+      expected: cb ? cb[EXPECTED] : null,
+      discardBody: responseType === 'none' || (host.httpDefaults.discardResponseBodies && p.responseType === undefined),
+      redirects: p.redirects !== undefined ? Number(p.redirects) : host.httpDefaults.maxRedirects,
+    };
+  }
+
+  function request(method: string, url: unknown, body?: unknown, params?: Record<string, unknown>): Response {
+    notInInit('Making http requests');
+    const req = buildRequest(String(method).toUpperCase(), url, body, params);
+    const [res] = host.send([req]);
+    return new Response(res, req);
+  }
+
+  type BatchEntry = string | [string, string, unknown?, Record<string, unknown>?] | { method?: string; url: string; body?: unknown; params?: Record<string, unknown> };
+  function batch(requests: BatchEntry[] | Record<string, BatchEntry>): Response[] | Record<string, Response> {
+    notInInit('Making http requests');
+    const entries = Array.isArray(requests) ? requests.map((r, i) => [String(i), r] as const) : Object.entries(requests);
+    const built = entries.map(([, r]) => {
+      if (typeof r === 'string') return buildRequest('GET', r, null, undefined);
+      if (Array.isArray(r)) return buildRequest(String(r[0]).toUpperCase(), r[1], r[2], r[3]);
+      return buildRequest(String(r.method ?? 'GET').toUpperCase(), r.url, r.body, r.params);
+    });
+    const responses = host.send(built).map((w, i) => new Response(w, built[i]));
+    if (Array.isArray(requests)) return responses;
+    return Object.fromEntries(entries.map(([k], i) => [k, responses[i]]));
+  }
+
+  const http = {
+    request,
+    batch,
+    get: (url: string, params?: Record<string, unknown>) => request('GET', url, null, params),
+    head: (url: string, params?: Record<string, unknown>) => request('HEAD', url, null, params),
+    post: (url: string, body?: unknown, params?: Record<string, unknown>) => request('POST', url, body, params),
+    put: (url: string, body?: unknown, params?: Record<string, unknown>) => request('PUT', url, body, params),
+    patch: (url: string, body?: unknown, params?: Record<string, unknown>) => request('PATCH', url, body, params),
+    del: (url: string, body?: unknown, params?: Record<string, unknown>) => request('DELETE', url, body, params),
+    options: (url: string, body?: unknown, params?: Record<string, unknown>) => request('OPTIONS', url, body, params),
+    expectedStatuses,
+    setResponseCallback,
+  };
+
+  // ---- k6/metrics -------------------------------------------------------------------
+  function metricClass(type: MetricType) {
+    return class {
+      readonly name: string;
+      readonly type = type;
+      constructor(name: string, isTime = false) {
+        if (!host.inInit) throw new Error(`k6/metrics: metrics must be created in the init context (creating "${name}")`);
+        this.name = name;
+        host.defineMetric({ name, type, contains: type === 'trend' && isTime ? 'time' : 'default' });
+      }
+      add(value: number | boolean, tags?: Tags): boolean {
+        notInInit(`${this.name}.add()`);
+        let v: number;
+        if (typeof value === 'boolean') v = value ? 1 : 0;
+        else if (typeof value === 'number' && Number.isFinite(value)) v = value;
+        else throw new Error(`${this.name}.add(): expected a number${type === 'rate' ? ' or boolean' : ''}, got ${JSON.stringify(value)}`);
+        if (type === 'rate') v = v !== 0 ? 1 : 0;
+        host.emit(this.name, v, { ...baseTags(), ...(tags ?? {}) });
+        return true;
+      }
+    };
+  }
+
+  // ---- k6/execution ------------------------------------------------------------------
+  const needScenario = (prop: string): ScenarioState => {
+    if (!host.scenario) throw new Error(`k6/execution: scenario.${prop} is only available inside a scenario iteration`);
+    return host.scenario;
+  };
+  const scenario = strictObject('exec.scenario', EXECUTION_PROPERTIES.scenario, {
+    get name() { return needScenario('name').name; },
+    get executor() { return needScenario('executor').executor; },
+    get startTime() { return needScenario('startTime').startTime; },
+    get iterationInInstance() { return needScenario('iterationInInstance').iterationInTest; },
+    get iterationInTest() { return needScenario('iterationInTest').iterationInTest; },
+  });
+  const vu = strictObject('exec.vu', EXECUTION_PROPERTIES.vu, {
+    get idInInstance() { notInInit('exec.vu'); return host.vuId; },
+    get idInTest() { notInInit('exec.vu'); return host.vuId; },
+    get iterationInInstance() { notInInit('exec.vu'); return host.vuIterationInInstance; },
+    get iterationInScenario() { return needScenario('iterationInScenario').vuIterationInScenario; },
+  });
+  const test = strictObject('exec.test', EXECUTION_PROPERTIES.test, {
+    abort: (message = 'test aborted by the script') => host.abort(message),
+    get options() { return host.options; },
+  });
+  const instance = strictObject('exec.instance', EXECUTION_PROPERTIES.instance, {
+    get currentTestRunDuration() { return Date.now() - host.testStartMs; },
+    get vusInitialized(): number { throw new UnsupportedError('exec.instance.vusInitialized is not implemented by the k6-compatible runner'); },
+    get iterationsCompleted(): number { throw new UnsupportedError('exec.instance.iterationsCompleted is not implemented by the k6-compatible runner'); },
+  });
+  const execution = strictObject('exec', ['scenario', 'vu', 'test', 'instance'], { scenario, vu, test, instance });
+
+  // ---- k6/encoding -------------------------------------------------------------------
+  const b64encode = (input: string | ArrayBuffer, encoding = 'std'): string => {
+    const buf = typeof input === 'string' ? Buffer.from(input, 'utf8') : Buffer.from(input);
+    let out = buf.toString(encoding.includes('url') ? 'base64url' : 'base64');
+    if (encoding === 'url') out += '='.repeat((4 - (out.length % 4)) % 4);
+    if (encoding === 'rawstd') out = out.replace(/=+$/, '');
+    if (!['std', 'rawstd', 'url', 'rawurl'].includes(encoding)) throw new Error(`b64encode: unknown encoding "${encoding}"`);
+    return out;
+  };
+  const b64decode = (input: string, encoding = 'std', format?: string): string | ArrayBuffer => {
+    const buf = Buffer.from(input, encoding.includes('url') ? 'base64url' : 'base64');
+    if (format === 's') return buf.toString('utf8');
+    return buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);
+  };
+
+  const k6 = { check, group, sleep, fail };
+  const metrics = { Counter: metricClass('counter'), Gauge: metricClass('gauge'), Rate: metricClass('rate'), Trend: metricClass('trend') };
+  const modules: Record<string, Record<string, unknown>> = {
+    k6: { ...k6, default: k6 },
+    'k6/http': { ...http, default: http },
+    'k6/metrics': { ...metrics, default: metrics },
+    'k6/execution': { default: execution },
+    'k6/encoding': { b64encode, b64decode, default: { b64encode, b64decode } },
+  };
+  for (const [name, exports] of Object.entries(SUPPORTED_MODULES)) {
+    const missing = exports.filter((e) => !(e in modules[name]));
+    if (missing.length) throw new Error(`runner bug: ${name} lacks ${missing.join(', ')}`);
+  }
+  return modules;
+}
+
+/** Evaluates a bundled script (CommonJS text from bundle.ts) as one k6 script instance. */
+export function instantiate(code: string, modules: Record<string, Record<string, unknown>>, vuState: { vu: number; iter: number; env: Record<string, string> }): Record<string, unknown> {
+  const module = { exports: {} as Record<string, unknown> };
+  const open = () => {
+    throw new UnsupportedError('open() is not implemented by the k6-compatible runner');
+  };
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  const fn = new Function('__k6modules', '__k6vu', 'module', 'exports', 'open', code);
+  fn(modules, vuState, module, module.exports, open);
+  return module.exports;
+}
