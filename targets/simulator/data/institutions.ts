@@ -17,7 +17,11 @@
  */
 import { stableGuid, seededRandom } from './stable-id.ts';
 
-/** Values named in the specification ("values such as"), plus `statements` for the statement flag. */
+/**
+ * Values named in the specification ("values such as"), plus an internal `statements`
+ * that only backs the v20111101 `supports_account_statement` flag (no product value for
+ * statements is named, so responses never show it).
+ */
 export const PRODUCTS = ['account_verification', 'identity_verification', 'transactions', 'transaction_history', 'statements'] as const;
 
 /** The four v20111101 flags and the product each became in v20250224 (Versioning, "Changes in v20250224"). */

@@ -1,0 +1,116 @@
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSim, isErrorBody, type Sim } from './testing.ts';
+
+const VALID = {
+  account_guid: 'ACT-0b4c8b7e-2f43-4f6a-9d4e-5c1f2a3b4c5d',
+  account_number_last_four: '1234',
+  ach_initiated_at: '2025-06-01T10:00:00-06:00',
+  id: 'client-return-1',
+  member_guid: 'MBR-0b4c8b7e-2f43-4f6a-9d4e-5c1f2a3b4c5d',
+  return_code: 'R01',
+  returned_at: '2025-06-03T09:30:00+00:00',
+  sec_code: 'PPD',
+  transaction_amount: 125.5,
+  transaction_amount_range: 2,
+  user_guid: 'USR-0b4c8b7e-2f43-4f6a-9d4e-5c1f2a3b4c5d',
+};
+
+describe('ACH returns (clean simulator)', () => {
+  let sim: Sim;
+  before(async () => (sim = await startSim({ settings: { now: '2025-06-05T00:00:00Z' } })));
+  after(() => sim.close());
+
+  test('create answers 200 with the return, readable by guid and by id', async () => {
+    const r = await sim.post('/ach_returns', { ach_return: VALID });
+    assert.equal(r.status, 200);
+    const created = r.json.ach_return;
+    assert.match(created.guid, /^ACR-/);
+    assert.equal(created.return_code, 'R01');
+    assert.equal(created.transaction_amount, 125.5);
+    assert.deepEqual((await sim.get(`/ach_returns/${created.guid}`)).json.ach_return, created);
+    assert.deepEqual((await sim.get('/ach_returns/client-return-1')).json.ach_return, created);
+    assert.ok(isErrorBody(await sim.get('/ach_returns/ACR-nope'), 404));
+  });
+
+  const bad: Array<[string, unknown]> = [
+    ['account_guid', 'MBR-0b4c8b7e-2f43-4f6a-9d4e-5c1f2a3b4c5d'],
+    ['account_guid', 'ACT-not-a-uuid'],
+    ['member_guid', 'ACT-0b4c8b7e-2f43-4f6a-9d4e-5c1f2a3b4c5d'],
+    ['user_guid', 'USR-123'],
+    ['account_number_last_four', '123'],
+    ['account_number_last_four', 1234],
+    ['account_number_last_four', '12a4'],
+    ['ach_initiated_at', '2025-06-01T10:00:00'],
+    ['ach_initiated_at', '2025-06-01'],
+    ['returned_at', 'yesterday'],
+    ['returned_at', '2025-13-01T10:00:00Z'],
+    ['return_code', 'R1'],
+    ['return_code', 'X01'],
+    ['return_code', 'R100'],
+    ['sec_code', 'PP'],
+    ['sec_code', 'PPD1'],
+    ['transaction_amount', '12.50'],
+    ['transaction_amount_range', 2.5],
+    ['transaction_amount_range', '2'],
+    ['id', 42],
+  ];
+  for (const [field, value] of bad) {
+    test(`400 naming ${field} for ${JSON.stringify(value)}`, async () => {
+      const r = await sim.post('/ach_returns', { ach_return: { ...VALID, [field]: value } });
+      assert.ok(isErrorBody(r, 400), r.text);
+      assert.ok(r.json.error.message.includes(field));
+    });
+  }
+
+  test('missing wrapper, wrong wrapper type, malformed JSON: 400', async () => {
+    assert.ok(isErrorBody(await sim.post('/ach_returns', VALID), 400));
+    assert.ok(isErrorBody(await sim.post('/ach_returns', { ach_return: [VALID] }), 400));
+    assert.ok(isErrorBody(await sim.post('/ach_returns', '{"ach_return": '), 400));
+    assert.ok(isErrorBody(await sim.post('/ach_returns', '[]'), 400));
+  });
+
+  test('list with filters and paging', async () => {
+    await sim.post('/ach_returns', { ach_return: { ...VALID, id: 'client-return-2', return_code: 'R02', returned_at: '2025-06-04T09:30:00Z' } });
+    await sim.post('/ach_returns', { ach_return: { ...VALID, id: 'client-return-3', return_code: 'R02', returned_at: '2025-05-01T09:30:00Z' } });
+    const all = (await sim.get('/ach_returns')).json;
+    assert.ok(all.ach_returns.length >= 3);
+    const r02 = (await sim.get('/ach_returns?return_code=R02')).json.ach_returns;
+    assert.deepEqual(r02.map((x: { id: string }) => x.id).sort(), ['client-return-2', 'client-return-3']);
+    const june = (await sim.get('/ach_returns?return_code=R02&from_returned_at=2025-06-01T00:00:00Z')).json.ach_returns;
+    assert.deepEqual(june.map((x: { id: string }) => x.id), ['client-return-2']);
+    const paged = (await sim.get('/ach_returns?records_per_page=1&page=2')).json;
+    assert.equal(paged.ach_returns.length, 1);
+    assert.equal(paged.pagination.total_entries, all.pagination.total_entries);
+    assert.equal((await sim.get('/ach_returns?return_status=submitted')).json.ach_returns.length, all.ach_returns.length);
+    assert.ok(isErrorBody(await sim.get('/ach_returns?from_returned_at=soon'), 400));
+  });
+
+  test('a return resolves one day later on the simulator clock', async () => {
+    await sim.post('/_sim/clock', { advance_ms: 2 * 86_400_000 });
+    const resolved = (await sim.get('/ach_returns?return_status=RESOLVED&from_resolved_at=2025-06-05')).json.ach_returns;
+    assert.ok(resolved.length >= 3);
+    for (const r of resolved) assert.equal(typeof r.resolved_at, 'string');
+  });
+});
+
+describe('ACH return faults change the behaviour', () => {
+  const withFault = async (fault: string, fn: (sim: Sim) => Promise<void>) => {
+    const sim = await startSim({ faults: [fault] });
+    try {
+      await fn(sim);
+    } finally {
+      await sim.close();
+    }
+  };
+  test('ach-return-code-format-not-validated', () => withFault('ach-return-code-format-not-validated', async (sim) => {
+    assert.equal((await sim.post('/ach_returns', { ach_return: { ...VALID, return_code: 'X1' } })).status, 200);
+  }));
+  test('ach-create-201', () => withFault('ach-create-201', async (sim) => {
+    assert.equal((await sim.post('/ach_returns', { ach_return: VALID })).status, 201);
+  }));
+  test('ach-read-by-id-404', () => withFault('ach-read-by-id-404', async (sim) => {
+    await sim.post('/ach_returns', { ach_return: VALID });
+    assert.equal((await sim.get(`/ach_returns/${VALID.id}`)).status, 404);
+  }));
+});
