@@ -39,7 +39,7 @@ export function readConformance(file: string): ConformanceResult | undefined {
     const here = s.title && !/\.(ts|js)$/.test(s.title) ? [...path, s.title] : path;
     for (const spec of s.specs ?? []) {
       for (const t of spec.tests) {
-        const name = `${spec.file} › ${[...here, spec.title].join(' › ')}`;
+        const name = `${spec.file.replace(/^(\.\.\/)+/, '')} › ${[...here, spec.title].join(' › ')}`;
         if (t.status === 'expected') r.passed++;
         else if (t.status === 'skipped') r.skipped++;
         else if (t.status === 'flaky') r.flaky++;

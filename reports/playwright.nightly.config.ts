@@ -1,5 +1,5 @@
 /**
- * The project's playwright.config.ts plus a JSON reporter (reports/out/playwright.json)
+ * The project's playwright.config.ts plus a JSON reporter (<out>/playwright.json)
  * that the nightly reads for the gate, the warnings and the pass-rate trend. Paths are
  * made absolute because Playwright resolves them against this file's directory.
  */
@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 import base from '../playwright.config.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const abs = (p: string | undefined) => (p ? resolve(root, p) : p);
+/** SVC_REPORTS_OUT moves every reporter's output (the redaction test writes beside the nightly's). */
+const out = process.env.SVC_REPORTS_OUT ? resolve(process.env.SVC_REPORTS_OUT) : resolve(root, 'reports/out');
+const abs = (p: string | undefined) => (p ? resolve(root, p).replace(resolve(root, 'reports/out'), out) : p);
 type ReporterEntry = [string, Record<string, unknown>?];
 
 const reporters = ((base.reporter ?? []) as unknown as ReporterEntry[]).map(([name, options]): ReporterEntry => {
@@ -22,6 +24,6 @@ export default {
   ...base,
   globalSetup: abs(base.globalSetup as string),
   outputDir: abs(base.outputDir),
-  reporter: [...reporters, ['json', { outputFile: resolve(root, 'reports/out/playwright.json') }]],
+  reporter: [...reporters, ['json', { outputFile: resolve(out, 'playwright.json') }]],
   projects: (base.projects ?? []).map((p) => ({ ...p, testDir: abs(p.testDir) })),
 };

@@ -14,13 +14,13 @@
  * or property, a failed k6 threshold, a fault that survived, a variation that alarmed),
  * 0 otherwise; warnings are listed in the summary and never fail.
  *
- *   npm run nightly [-- --skip selftest,load] [--selftest-quick] [--out reports/out]
+ *   npm run nightly [-- --skip conformance,load,selftest] [--grep @smoke] [--selftest-quick] [--out reports/out]
  *
  * Every text this writes goes through the redactor built from the profile's
  * credentials (targets/profiles/redact.ts).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadProfile, profileSecrets } from '../targets/profiles/profile.ts';
 import { createRedactor } from '../targets/profiles/redact.ts';
@@ -38,6 +38,8 @@ const root = resolve(new URL('..', import.meta.url).pathname);
 
 export interface NightlyOptions {
   skip?: string[];
+  /** Restrict the conformance run (Playwright --grep), e.g. `@smoke`. */
+  grep?: string;
   selftestQuick?: boolean;
   /** Output root; default reports/out. */
   out?: string;
@@ -65,7 +67,7 @@ export async function runNightly(o: NightlyOptions = {}): Promise<NightlySummary
   const skip = new Set(o.skip ?? []);
   const out = resolve(o.out ?? join(root, 'reports/out'));
   const historyDir = resolve(o.historyDir ?? join(root, 'reports/history'));
-  const env = { ...process.env, ...o.env, FORCE_COLOR: '0' } as NodeJS.ProcessEnv;
+  const env = { ...process.env, ...o.env, FORCE_COLOR: '0', SVC_REPORTS_OUT: out } as NodeJS.ProcessEnv;
   const profile = loadProfile(env);
   const redactor = createRedactor([...profileSecrets(profile), ...Object.values(profile.testInstitution.passwords)]);
   const allureResults = join(out, 'allure-results');
@@ -79,7 +81,7 @@ export async function runNightly(o: NightlyOptions = {}): Promise<NightlySummary
   let conformance;
   if (!skip.has('conformance')) {
     log('nightly: conformance (scenarios, browser, properties)');
-    const res = await runProcess('npx', ['playwright', 'test', '-c', 'reports/playwright.nightly.config.ts'], { cwd: root, env, timeoutMs: 15 * 60_000 });
+    const res = await runProcess('npx', ['playwright', 'test', '-c', 'reports/playwright.nightly.config.ts', ...(o.grep ? [`--grep=${o.grep}`] : [])], { cwd: root, env, timeoutMs: 15 * 60_000 });
     conformance = readConformance(join(out, 'playwright.json'));
     log(`nightly: conformance exit ${res.code}${conformance ? `: ${conformance.passed} passed, ${conformance.failed} failed, ${conformance.warnings.length} warnings` : ', no results'}`);
   }
@@ -123,7 +125,7 @@ export async function runNightly(o: NightlyOptions = {}): Promise<NightlySummary
   });
 
   const reportPath = join(out, 'allure-report');
-  const summary: NightlySummary = { at: new Date().toISOString(), wallTimeMs, gate, reasons, conformance, load, loadErrors, matrix, trends, reportPath: 'reports/out/allure-report' };
+  const summary: NightlySummary = { at: new Date().toISOString(), wallTimeMs, gate, reasons, conformance, load, loadErrors, matrix, trends, reportPath: relative(root, reportPath) };
   // The trend table as an entry too, so the report itself shows the figures Allure has no chart for.
   writeAllureEntry(
     allureResults,
@@ -154,16 +156,17 @@ if (isMain) {
   const { values } = parseArgs({
     options: {
       skip: { type: 'string' },
+      grep: { type: 'string' },
       'selftest-quick': { type: 'boolean', default: false },
       out: { type: 'string' },
     },
   });
-  runNightly({ skip: values.skip?.split(',').map((s) => s.trim()), selftestQuick: values['selftest-quick'], out: values.out }).then(
+  runNightly({ skip: values.skip?.split(',').map((s) => s.trim()), grep: values.grep, selftestQuick: values['selftest-quick'], out: values.out }).then(
     (s) => {
       console.log(`\nnightly: gate ${s.gate.toUpperCase()} in ${(s.wallTimeMs / 1000).toFixed(1)} s; report ${s.reportPath} (${((s.reportBytes ?? 0) / 1e6).toFixed(1)} MB); summary reports/out/summary.md`);
       for (const r of s.reasons.slice(0, 20)) console.log(`  - ${r.step}: ${r.reason}`);
       // The redacted file, never a fresh rendering.
-      if (process.env.GITHUB_STEP_SUMMARY) writeFileSync(process.env.GITHUB_STEP_SUMMARY, readFileSync(join(root, 'reports/out/summary.md')), { flag: 'a' });
+      if (process.env.GITHUB_STEP_SUMMARY) writeFileSync(process.env.GITHUB_STEP_SUMMARY, readFileSync(join(resolve(values.out ?? join(root, 'reports/out')), 'summary.md')), { flag: 'a' });
       process.exit(s.gate === 'pass' ? 0 : 1);
     },
     (e) => {
