@@ -1,0 +1,20 @@
+/**
+ * contracts/: the machine-readable contract built from spec/ (../shared/DESIGN.md,
+ * "Checks and failures"). Suites import from here only.
+ *
+ *   const contract = loadContract();
+ *   const failures = contract.check({ api: 'platform', version: 'v20250224', request, response });
+ *   if (hasErrors(failures)) ...
+ */
+export type { ApiName } from './load.ts';
+export { API_NAMES, DEFAULT_SPEC_DIR } from './load.ts';
+export type { Failure, Severity } from './failure.ts';
+export { formatFailure, hasErrors } from './failure.ts';
+export type { Contract } from './contract.ts';
+export { loadContract } from './contract.ts';
+export type { Exchange, CheckOptions, CheckDefinition, CheckContext, ExchangeContext, WebhookContext } from './registry.ts';
+export { registerCheck, registeredChecks } from './registry.ts';
+export type { OperationMatch, OperationInfo } from './model.ts';
+export { RULES } from './checks.ts';
+export type { Difference, DifferenceKind } from './classifier.ts';
+export { diffSchemas, diffDocuments, diffObservations } from './classifier.ts';
