@@ -45,12 +45,14 @@ test('credential JSON keys are blanked at any depth; other fields are kept', () 
     token: { token: 'dx-abcdef', expires_at: 1 },
     audience: [{ access_token: 'at-123456', token_type: 'bearer', client_secret: 'shh-123456' }],
     authorization_code: 'code-999999',
+    processor: { authorization_code: { code: 'abc-123456', scope: 'read-protected' } },
     member: { guid: 'MBR-1', institution_code: 'svcbank' },
   });
   assert.deepEqual(out, {
     token: { token: REDACTED, expires_at: 1 },
     audience: [{ access_token: REDACTED, token_type: 'bearer', client_secret: REDACTED }],
     authorization_code: REDACTED,
+    processor: { authorization_code: { code: REDACTED, scope: 'read-protected' } },
     member: { guid: 'MBR-1', institution_code: 'svcbank' },
   });
 });

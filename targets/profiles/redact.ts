@@ -92,13 +92,16 @@ export function createRedactor(secrets: readonly (string | undefined)[] = []): R
   };
 
   const json = <T>(value: T): T => {
-    const walk = (v: unknown, key?: string): unknown => {
-      if (key !== undefined && SECRET_KEYS.has(key.toLowerCase()) && (typeof v === 'string' || typeof v === 'number')) return REDACTED;
+    // Inside an object named like a credential (`authorization_code: {code: ...}`), its
+    // `code` is the credential itself (Authentication 4).
+    const walk = (v: unknown, key?: string, parent?: string): unknown => {
+      const secretKey = key !== undefined && (SECRET_KEYS.has(key.toLowerCase()) || (key === 'code' && parent !== undefined && SECRET_KEYS.has(parent.toLowerCase())));
+      if (secretKey && (typeof v === 'string' || typeof v === 'number')) return REDACTED;
       if (typeof v === 'string') return text(v);
-      if (Array.isArray(v)) return v.map((x) => walk(x));
+      if (Array.isArray(v)) return v.map((x) => walk(x, undefined, key));
       if (v && typeof v === 'object') {
         const out: Record<string, unknown> = {};
-        for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = walk(x, k);
+        for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = walk(x, k, key);
         return out;
       }
       return v;

@@ -1,0 +1,125 @@
+/**
+ * OAuth in a real browser (specification, Endpoints "OAuth procedure for members",
+ * "Redirect after OAuth"; States and transitions, OAuth outcome; Events, widget events;
+ * Limits: oauth_window_uri single use).
+ *
+ * The member is created through the checked API client; the browser loads the
+ * oauth_window_uri as given (the service supplies the protocol: the client must not add
+ * one), acts on the authorization page through the profile's selectors
+ * (SVC_OAUTH_AUTHORIZE_SELECTOR / SVC_OAUTH_DENY_SELECTOR), and the scenario checks
+ * where the browser is sent and what the member does next.
+ *
+ * The client redirect URL is on a host that does not exist (client.example): the page
+ * never leaves the browser, page.route answers it, so the redirect's URL is observed
+ * without any server of ours.
+ */
+import type { Page } from '@playwright/test';
+import { test, expect, type CheckedClient } from '../fixtures.ts';
+import { createMember, createUser, readMember, waitUntilSettled, type MemberStatus } from '../helpers.ts';
+
+const ERROR_REASONS = ['CANCELLED', 'DENIED', 'IMPEDED', 'PROVIDER_ERROR', 'SERVER_ERROR', 'SESSION_ERROR'];
+const CLIENT_REDIRECT = 'https://client.example/oauth/done?keep=me&tenant=42';
+const TAGS = ['@oauth', '@destructive'];
+
+async function oauthMember(api: CheckedClient, extra: Record<string, unknown>) {
+  const user = await createUser(api);
+  const member = (await createMember(api, user, { isOauth: true, extra })).body.member as MemberStatus & { oauth_window_uri: string };
+  expect(member.connection_status).toBe('PENDING');
+  expect(member.oauth_window_uri, 'oauth_window_uri of the new OAuth member').toBeTruthy();
+  return { user, member: member.guid, uri: member.oauth_window_uri };
+}
+
+/** Answers every request to the client's (non-existent) host with a small page. */
+async function serveClientHost(page: Page) {
+  await page.route('https://client.example/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>client</title><p>client page</p>' }));
+}
+
+async function decide(page: Page, uri: string, selector: string) {
+  await page.goto(uri);
+  await page.locator(selector).click();
+}
+
+test('authorize redirects to client_redirect_url with status=success and member_guid, keeping its own query', { tag: [...TAGS, '@smoke'] }, async ({ api, poll, page, profile }) => {
+  const { user, member, uri } = await oauthMember(api, { client_redirect_url: CLIENT_REDIRECT });
+  await serveClientHost(page);
+  await decide(page, uri, profile.oauthPage.authorizeSelector);
+  await page.waitForURL('https://client.example/**');
+  const url = new URL(page.url());
+  expect(url.pathname).toBe('/oauth/done');
+  expect(url.searchParams.get('keep'), 'the URL\'s own query parameter keep').toBe('me');
+  expect(url.searchParams.get('tenant'), 'the URL\'s own query parameter tenant').toBe('42');
+  expect(url.searchParams.get('status')).toBe('success');
+  expect(url.searchParams.get('member_guid')).toBe(member);
+  expect(url.searchParams.get('error_reason'), 'no error_reason on success').toBeNull();
+  // OAuth procedure 4: aggregation starts after a successful connection.
+  const settled = await waitUntilSettled(api, poll, user, member);
+  expect(settled.value.connection_status).toBe('CONNECTED');
+  expect((await readMember(api, user, member)).successfully_aggregated_at).not.toBeNull();
+});
+
+test('deny redirects with status=error and an error_reason from the stated list', { tag: TAGS }, async ({ api, poll, page, profile }) => {
+  const { user, member, uri } = await oauthMember(api, { client_redirect_url: CLIENT_REDIRECT });
+  await serveClientHost(page);
+  await decide(page, uri, profile.oauthPage.denySelector);
+  await page.waitForURL('https://client.example/**');
+  const url = new URL(page.url());
+  expect(url.searchParams.get('keep')).toBe('me');
+  expect(url.searchParams.get('status')).toBe('error');
+  expect(url.searchParams.get('member_guid')).toBe(member);
+  expect(ERROR_REASONS, `error_reason=${url.searchParams.get('error_reason')}`).toContain(url.searchParams.get('error_reason'));
+  const after = await poll(() => readMember(api, user, member), (m) => !m.is_being_aggregated, { what: 'the denied member to settle' });
+  expect(after.value.connection_status, 'a denied OAuth member is not connected').not.toBe('CONNECTED');
+});
+
+test('with ui_message_webview_url_scheme the redirect is {scheme}://oauth_complete?...', { tag: TAGS }, async ({ api, page, profile }) => {
+  const { member, uri } = await oauthMember(api, { ui_message_webview_url_scheme: 'scnapp' });
+  // The scheme is not http: the browser cannot load it, so the redirect is read from the
+  // response that sends the browser there (a Location header) or the navigation request.
+  const seen: string[] = [];
+  page.on('response', (r) => {
+    const location = r.headers().location;
+    if (location) seen.push(location);
+  });
+  page.on('request', (r) => seen.push(r.url()));
+  page.on('requestfailed', (r) => seen.push(r.url()));
+  await page.goto(uri);
+  await page.locator(profile.oauthPage.authorizeSelector).click();
+  await expect.poll(() => seen.find((u) => u.startsWith('scnapp://')), { message: 'a navigation to scnapp://oauth_complete', timeout: 5_000 }).toBeTruthy();
+  const target = new URL(seen.find((u) => u.startsWith('scnapp://'))!);
+  expect(target.host || target.pathname.replace(/^\/\//, ''), 'event path').toBe('oauth_complete');
+  expect(target.searchParams.get('status')).toBe('success');
+  expect(target.searchParams.get('member_guid')).toBe(member);
+});
+
+for (const [action, type] of [
+  ['authorize', 'oauthComplete/success'],
+  ['deny', 'oauthComplete/error'],
+] as const) {
+  test(`the OAuth window posts ${type} with mx: true to the window that opened it`, { tag: [...TAGS, '@widgets'] }, async ({ api, page, profile }) => {
+    const { member, uri } = await oauthMember(api, {});
+    const messages: Array<Record<string, any>> = [];
+    await page.exposeFunction('scnReport', (m: Record<string, any>) => messages.push(m));
+    await serveClientHost(page);
+    await page.goto('https://client.example/app');
+    await page.evaluate(() => window.addEventListener('message', (e) => (window as any).scnReport(e.data)));
+    const [popup] = await Promise.all([page.waitForEvent('popup'), page.evaluate((u) => void window.open(u, 'oauth'), uri)]);
+    await popup.locator(action === 'authorize' ? profile.oauthPage.authorizeSelector : profile.oauthPage.denySelector).click();
+    await expect.poll(() => messages.length, { message: 'a postMessage from the OAuth window', timeout: 5_000 }).toBeGreaterThan(0);
+    const m = messages.find((x) => typeof x?.type === 'string' && x.type.startsWith('oauthComplete/'));
+    expect(m, `an oauthComplete message among ${JSON.stringify(messages).slice(0, 200)}`).toBeTruthy();
+    expect(m!.type).toBe(type);
+    expect(m!.mx).toBe(true);
+    expect(m!.metadata?.member_guid).toBe(member);
+    if (action === 'deny') expect(ERROR_REASONS).toContain(m!.metadata?.error_reason);
+  });
+}
+
+test('the oauth_window_uri is single use', { tag: TAGS }, async ({ api, page, profile }) => {
+  const { uri } = await oauthMember(api, { client_redirect_url: CLIENT_REDIRECT });
+  const first = await page.goto(uri);
+  expect(first?.status(), 'first load of the OAuth window').toBeLessThan(400);
+  await expect(page.locator(profile.oauthPage.authorizeSelector)).toBeVisible();
+  const second = await page.goto(uri);
+  const refused = (second?.status() ?? 0) >= 400 || (await page.locator(profile.oauthPage.authorizeSelector).count()) === 0;
+  expect(refused, `second load answered ${second?.status()} and ${refused ? 'no' : 'an'} authorize action`).toBe(true);
+});

@@ -1,0 +1,46 @@
+/**
+ * Scenario settings the target profile does not carry yet: identifiers of data a real
+ * environment must name (from environment variables), with the simulator's seeded
+ * values as defaults when the target is the simulator. A missing value skips only the
+ * scenarios that need it (requireSetting names the variable).
+ */
+import type { TargetProfile } from '../targets/profiles/profile.ts';
+import { DATA_EXCHANGE_SEED } from '../targets/simulator/data/data-exchange.ts';
+
+export interface DataExchangeSettings {
+  issuerClientGuid?: string;
+  granteeClientGuid?: string;
+  grantGuid?: string;
+  /** Every grantee GUID of the grant (SVC_3DX_GRANTEE_GUIDS, comma list). */
+  allGranteeGuids: string[];
+  /** Name of the grant query's grantee parameter (Endpoints: "not shown"). */
+  granteeQueryParam: string;
+  /** A user of the issuer that the grant covers (GUID or partner id). */
+  userIdentifier?: string;
+  memberIdentifier?: string;
+  accountGuid?: string;
+  /** A manual transaction of that user: token reads must answer 404. */
+  manualTransactionGuid?: string;
+  /** A transaction whose data_scope does not match the grant: 404. */
+  scopeMismatchTransactionGuid?: string;
+}
+
+const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : undefined);
+
+export function dataExchangeSettings(profile: TargetProfile, env: Record<string, string | undefined> = process.env): DataExchangeSettings {
+  const sim = profile.isSimulator ? DATA_EXCHANGE_SEED : undefined;
+  const dx = profile.dataExchange;
+  return {
+    issuerClientGuid: dx.issuerClientGuid,
+    granteeClientGuid: dx.granteeClientGuid,
+    grantGuid: dx.grantGuid,
+    allGranteeGuids:
+      list(env.SVC_3DX_GRANTEE_GUIDS) ?? (sim ? [sim.granteeClientGuid, sim.secondGranteeClientGuid] : dx.granteeClientGuid ? [dx.granteeClientGuid] : []),
+    granteeQueryParam: env.SVC_3DX_GRANTEE_QUERY_PARAM ?? 'grantee_guids',
+    userIdentifier: env.SVC_3DX_USER ?? sim?.userGuid,
+    memberIdentifier: env.SVC_3DX_MEMBER ?? sim?.heldMemberGuid,
+    accountGuid: env.SVC_3DX_ACCOUNT_GUID ?? sim?.checkingAccountGuid,
+    manualTransactionGuid: env.SVC_3DX_MANUAL_TRANSACTION_GUID ?? sim?.manualTransactionGuid,
+    scopeMismatchTransactionGuid: env.SVC_3DX_SCOPE_MISMATCH_TRANSACTION_GUID ?? sim?.scopeMismatchTransactionGuid,
+  };
+}
