@@ -51,6 +51,8 @@ declare module 'fastify' {
 export type RouteModule = (app: FastifyInstance, ctx: SimContext) => void | Promise<void>;
 
 export function versionEntry(ctx: SimContext, name: string): VersionEntry | undefined {
+    /** Every registered route (method, url), for the table-driven bad-input test (app.test.ts). */
+    simRoutes: Array<{ method: string; url: string }>;
   return ctx.settings.versions.find((v) => v.name === name);
 }
 
@@ -170,6 +172,11 @@ export async function buildSimulator(options: SimulatorOptions = {}): Promise<Fa
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(/^application\/(json|vnd\.svc\.[^;]*\+json)/, { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body ?? '');
+  const simRoutes: Array<{ method: string; url: string }> = [];
+  app.decorate('simRoutes', simRoutes);
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) if (method !== 'HEAD') simRoutes.push({ method, url: r.url });
+  });
     if (text.trim() === '') return done(null, undefined);
     try {
       done(null, JSON.parse(text));
