@@ -77,7 +77,7 @@ registerCheck({
   appliesTo: (ctx) => isExchange(ctx) && !!ctx.documented && ctx.documented.media.length > 0 && hasBody(ctx),
   run: (ctx) => {
     const c = ctx as ExchangeContext;
-    if (c.media && c.mediaExact) return [];
+    if (c.mediaCompatible && c.mediaExact) return [];
     const documented = c.documented!.media.map((m) => m.type).join(', ');
     if (!c.mediaType) {
       return [failure(c, 'content_type_conformance', 'response.headers.content-type', RULES.json, 'error',
@@ -85,7 +85,7 @@ registerCheck({
     }
     // A JSON-family type (e.g. a vendor `+json` type) where JSON is documented: the body
     // is still JSON; the specification shows vendor media types in Accept (Authentication 2).
-    const severity = c.media ? 'warning' : 'error';
+    const severity = c.mediaCompatible ? 'warning' : 'error';
     return [failure(c, 'content_type_conformance', 'response.headers.content-type', RULES.json, severity,
       `Received: ${c.mediaType} / Documented: ${documented}`)];
   },

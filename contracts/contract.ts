@@ -166,10 +166,12 @@ class ContractImpl implements Contract {
     const documented = match ? documentedResponse(match.operation, response.status) : undefined;
     let media;
     let mediaExact = false;
+    let mediaCompatible = false;
     if (documented) {
       const selected = documentedMedia(documented, mediaType);
       media = selected.media;
       mediaExact = selected.exact;
+      mediaCompatible = media !== undefined;
       // A parsed (non-text) body with an undocumented Content-Type: still validate it
       // against the documented JSON schema, so both problems are reported.
       if (!media && typeof response.body !== 'string') media = documented.media.find((m) => m.isJson);
@@ -191,6 +193,7 @@ class ContractImpl implements Contract {
       mediaType,
       media,
       mediaExact,
+      mediaCompatible,
       lowerCaseHeaders: undefined,
     };
   }

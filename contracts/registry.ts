@@ -64,6 +64,8 @@ export interface ExchangeContext {
   /** The documented media type selected by `mediaType`. */
   media?: DocumentedMedia;
   mediaExact: boolean;
+  /** The received type selected a documented one (exactly or as a JSON-family type). */
+  mediaCompatible: boolean;
   /** Filled on first use by `responseHeader` (most exchanges never need it). */
   lowerCaseHeaders: Record<string, string> | undefined;
 }

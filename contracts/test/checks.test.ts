@@ -1,0 +1,228 @@
+/**
+ * Each check catches a planted defect and passes a conforming exchange; every
+ * non-breaking change of the Versioning section yields no error. Fixture documents
+ * (contracts/test/fixtures/spec) follow spec/CONVENTIONS.md.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { loadContract, hasErrors, registerCheck, registeredChecks, type Exchange, type Failure } from '../index.ts';
+
+const specDir = fileURLToPath(new URL('./fixtures/spec/', import.meta.url));
+const contract = loadContract({ specDir });
+
+const USR = 'USR-0b1c2d3e-0000-4000-8000-000000000001';
+const MBR = 'MBR-0b1c2d3e-0000-4000-8000-000000000002';
+
+function member(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    guid: MBR, id: 'client-1', user_guid: USR, user_id: 'u-1', institution_code: 'svcbank', name: 'SVC Bank',
+    connection_status: 'CONNECTED', is_being_aggregated: false, aggregated_at: '2025-03-01T10:00:00+00:00',
+    successfully_aggregated_at: null, is_managed_by_user: false, is_oauth: false, metadata: null, oauth_window_uri: null, use_cases: [],
+    ...overrides,
+  };
+}
+
+function exchange(over: { method?: string; url?: string; status?: number; headers?: Record<string, string>; body?: unknown; version?: string; api?: Exchange['api'] } = {}): Exchange {
+  return {
+    api: over.api ?? 'platform',
+    version: over.version ?? 'v20250224',
+    request: { method: over.method ?? 'GET', url: over.url ?? `/users/${USR}/members/${MBR}`, headers: {} },
+    response: { status: over.status ?? 200, headers: over.headers ?? { 'Content-Type': 'application/json; charset=utf-8' }, body: 'body' in over ? over.body : { member: member() } },
+  };
+}
+
+const only = (failures: Failure[], check: string) => failures.filter((f) => f.check === check);
+const errors = (failures: Failure[]) => failures.filter((f) => f.severity === 'error');
+
+test('a conforming member response has no failures at all', () => {
+  assert.deepEqual(contract.check(exchange()), []);
+});
+
+test('every schema of the fixture documents compiles', () => {
+  assert.deepEqual(contract.compileAll(), []);
+});
+
+test('findOperation maps a concrete path to its template and parameters; literal segments win', () => {
+  const m = contract.findOperation('platform', 'get', `/users/${USR}/members/${MBR}?x=1`, 'v20250224');
+  assert.equal(m?.operation.key, 'GET /users/{user_guid}/members/{member_guid}');
+  assert.deepEqual(m?.params, { user_guid: USR, member_guid: MBR });
+  const lit = contract.findOperation('test-host', 'GET', '/users/test_svc/members/test_svc_member');
+  assert.equal(lit?.operation.path, '/users/test_svc/members/test_svc_member');
+  const templ = contract.findOperation('test-host', 'GET', '/users/test_svc/members/CHALLENGED');
+  assert.equal(templ?.operation.path, '/users/test_svc/members/{connection_status}');
+  assert.equal(contract.findOperation('platform', 'GET', '/nowhere'), undefined);
+});
+
+test('status_code_conformance: an undocumented status is an error naming received and documented', () => {
+  const f = only(contract.check(exchange({ status: 500 })), 'status_code_conformance');
+  assert.equal(f.length, 1);
+  assert.equal(f[0].severity, 'error');
+  assert.equal(f[0].message, 'Received: 500 / Documented: 200, 404');
+  assert.equal(f[0].operation, 'GET /users/{user_guid}/members/{member_guid}');
+  // A `default` response documents every status.
+  assert.deepEqual(only(contract.check(exchange({ method: 'POST', url: `/users/${USR}/members`, status: 503, body: {} })), 'status_code_conformance'), []);
+  assert.deepEqual(only(contract.check(exchange({ status: 404, body: { error: 'x' } })), 'status_code_conformance'), []);
+});
+
+test('content_type_conformance: a non-JSON type fails, a JSON-family type warns, the documented type passes', () => {
+  const html = only(contract.check(exchange({ headers: { 'content-type': 'text/html' } })), 'content_type_conformance');
+  assert.equal(html[0]?.severity, 'error');
+  assert.match(html[0].message, /Received: text\/html \/ Documented: application\/json/);
+  const vendor = only(contract.check(exchange({ headers: { 'content-type': 'application/vnd.svc.api.v1+json' } })), 'content_type_conformance');
+  assert.equal(vendor[0]?.severity, 'warning');
+  const none = only(contract.check(exchange({ headers: {} })), 'content_type_conformance');
+  assert.equal(none[0]?.severity, 'error');
+  // text/csv on the audience service is documented.
+  const csv = contract.check({ api: 'audience', request: { method: 'GET', url: '/api/v1/audience/a1/list.csv', headers: {} }, response: { status: 200, headers: { 'content-type': 'text/csv' }, body: 'id1\nid2\n' } });
+  assert.deepEqual(csv, []);
+});
+
+test('response_schema_conformance: wrong type and bad identifier are errors at the exact location', () => {
+  const f = only(contract.check(exchange({ body: { member: member({ is_oauth: 'yes', user_guid: 'nope' }) } })), 'response_schema_conformance');
+  const byLocation = Object.fromEntries(f.map((x) => [x.location, x]));
+  assert.equal(byLocation['response.body.member.is_oauth']?.severity, 'error');
+  assert.match(byLocation['response.body.member.is_oauth'].rule, /^type at /);
+  assert.equal(byLocation['response.body.member.user_guid']?.severity, 'error');
+  const missing = only(contract.check(exchange({ body: {} })), 'response_schema_conformance');
+  assert.equal(missing[0]?.location, 'response.body.member');
+  assert.equal(missing[0]?.severity, 'error');
+});
+
+test('response_schema_conformance: locations inside arrays read like response.body.institutions[3].code', () => {
+  const institutions = Array.from({ length: 5 }, (_, i) => ({ code: i === 3 ? 42 : `bank_${i}`, name: 'B' }));
+  const f = only(contract.check(exchange({ url: '/institutions', body: { institutions } })), 'response_schema_conformance');
+  assert.equal(f.length, 1);
+  assert.equal(f[0].location, 'response.body.institutions[3].code');
+  assert.equal(f[0].severity, 'error');
+});
+
+test('response_schema_conformance: new enum values and changed opaque strings are warnings, never errors', () => {
+  const enumFailures = contract.check(exchange({ body: { member: member({ connection_status: 'RECONNECTING' }) } }));
+  assert.equal(hasErrors(enumFailures), false);
+  assert.equal(only(enumFailures, 'response_schema_conformance')[0]?.severity, 'warning');
+  const longCode = { code: 'x'.repeat(100) + '-New-Format', guid: 'INS-longer-and-different-0000000000000000000000000', name: 'B', supported_products: ['brand_new_product'] };
+  const f = contract.check(exchange({ url: '/institutions', body: { institutions: [longCode] } }));
+  assert.equal(hasErrors(f), false, JSON.stringify(f));
+  assert.ok(only(f, 'response_schema_conformance').length >= 3);
+});
+
+test('response_headers_conformance: a documented required header must be present', () => {
+  const url = '/data_exchange/grantee/CLT-1/grants/GNT-1/token';
+  const missing = only(contract.check(exchange({ method: 'POST', url, status: 201, body: {} })), 'response_headers_conformance');
+  assert.equal(missing[0]?.severity, 'error');
+  assert.equal(missing[0]?.location, 'response.headers.x-request-id');
+  const present = contract.check(exchange({ method: 'POST', url, status: 201, body: {}, headers: { 'content-type': 'application/json', 'x-REQUEST-id': 'r1' } }));
+  assert.deepEqual(present, []);
+});
+
+test('paging_conformance: more records than asked, or than the maximum, fails; a full page passes', () => {
+  const page = (n: number) => ({ institutions: Array.from({ length: n }, (_, i) => ({ code: `bank_${i}` })) });
+  assert.deepEqual(contract.check(exchange({ url: '/institutions?records_per_page=10', body: page(10) })), []);
+  const over = only(contract.check(exchange({ url: '/institutions?page=1&records_per_page=10', body: page(11) })), 'paging_conformance');
+  assert.equal(over.length, 1);
+  assert.equal(over[0].message, 'Received: 11 records / Asked: records_per_page=10');
+  assert.equal(over[0].location, 'response.body.institutions');
+  assert.deepEqual(contract.check(exchange({ url: '/institutions?records_per_page=5000', body: page(1000) })), []);
+  const beyondMax = only(contract.check(exchange({ url: '/institutions?records_per_page=5000', body: page(1001) })), 'paging_conformance');
+  assert.equal(beyondMax.length, 1);
+  assert.match(beyondMax[0].rule, /Limits/);
+});
+
+test('version_conformance: sunset operations must answer 4xx; deprecated ones need the deprecation header', () => {
+  const url = `/users/${USR}/connect_widget_url`;
+  const served = only(contract.check(exchange({ method: 'POST', url, status: 200, body: {} })), 'version_conformance');
+  assert.ok(served.some((f) => f.severity === 'error' && f.location === 'response.status'));
+  assert.deepEqual(errors(contract.check(exchange({ method: 'POST', url, status: 410, body: {}, headers: { 'content-type': 'application/json', sunset: 'x' } }))), []);
+  // The same operation is not sunset in v20111101.
+  assert.deepEqual(contract.check(exchange({ version: 'v20111101', method: 'POST', url, status: 200, body: {} })), []);
+
+  const managed = exchange({ url: '/managed_institutions', body: { managed_institutions: [] } });
+  const noHeader = only(contract.check(managed), 'version_conformance');
+  assert.equal(noHeader[0]?.severity, 'error');
+  assert.equal(noHeader[0]?.location, 'response.headers.deprecation');
+  managed.response.headers['Deprecation'] = '@1740355200';
+  assert.deepEqual(contract.check(managed), []);
+  // The header name is a profile setting (not shown in the specification).
+  assert.equal(errors(contract.check(managed, { deprecationHeader: 'X-Svc-Deprecated' })).length, 1);
+});
+
+test('version_conformance: a sunset version must answer an error; an unknown version is only a warning', () => {
+  const ok = exchange({ version: 'v20100101', status: 400, body: { error: 'sunset' } });
+  assert.deepEqual(errors(contract.check(ok, { sunsetVersions: ['v20100101'] })), []);
+  const served = exchange({ version: 'v20100101' });
+  const f = only(contract.check(served, { sunsetVersions: ['v20100101'] }), 'version_conformance');
+  assert.equal(f[0]?.severity, 'error');
+  const unknown = contract.check(exchange({ version: 'v20991231' }));
+  assert.equal(hasErrors(unknown), false);
+  assert.equal(only(unknown, 'version_conformance')[0]?.severity, 'warning');
+  // The version comes from Accept-Version when the exchange names none.
+  const viaHeader = exchange({ method: 'POST', url: `/users/${USR}/connect_widget_url`, body: {} });
+  delete viaHeader.version;
+  viaHeader.request.headers['accept-version'] = 'v20111101';
+  assert.deepEqual(contract.check(viaHeader), []);
+});
+
+test('undocumented_operation: an unknown operation is a warning, never an error', () => {
+  const f = contract.check(exchange({ url: '/spending_plans/abc', body: {} }));
+  assert.equal(f.length, 1);
+  assert.equal(f[0].check, 'undocumented_operation');
+  assert.equal(f[0].severity, 'warning');
+});
+
+test('non-breaking variations never produce an error (Versioning)', () => {
+  const added = member({ brand_new_field: { nested: true } });
+  const reordered = Object.fromEntries(Object.entries(member()).reverse());
+  const cases: Exchange[] = [
+    exchange({ body: { member: added, sim_added_field: 1 } }),
+    exchange({ body: { member: reordered } }),
+    exchange({ headers: { 'content-type': 'application/json', 'X-Svc-Sim-Added': '1' } }),
+    exchange({ body: { member: member({ connection_status: 'BRAND_NEW_STATUS' }) } }),
+    exchange({ url: '/institutions', body: { institutions: [{ code: 'bank_1', guid: 'INS-' + 'f'.repeat(60), supported_products: ['new_product'] }] } }),
+  ];
+  for (const c of cases) assert.equal(hasErrors(contract.check(c)), false, JSON.stringify(contract.check(c)));
+});
+
+test('checks never throw on bad input: malformed exchanges and bodies become failures', () => {
+  const weird: unknown[] = [
+    exchange({ body: undefined }), exchange({ body: null }), exchange({ body: 'not json <html>' }), exchange({ body: [1, 2] }),
+    exchange({ url: '' }), exchange({ url: 'http://h/x?%%' }), exchange({ url: '/institutions?records_per_page=abc', body: { institutions: 'x' } }),
+    { api: 'platform', request: null, response: null }, { api: 'nope', request: { method: 'GET', url: '/' }, response: { status: 200 } },
+  ];
+  for (const w of weird) assert.doesNotThrow(() => contract.check(w as Exchange));
+  const nullInput = contract.check({ api: 'platform', request: null, response: null } as unknown as Exchange);
+  assert.equal(nullInput[0]?.severity, 'error');
+  assert.equal(contract.check(exchange({ body: 'not json <html>' })).some((f) => f.check === 'response_schema_conformance' && f.severity === 'error'), true);
+});
+
+test('the registry refuses duplicate names and turns a crashing check into a failure', () => {
+  assert.throws(() => registerCheck({ name: 'status_code_conformance', description: '', appliesTo: () => false, run: () => [] }), /already registered/);
+  const names = registeredChecks().map((c) => c.name);
+  for (const n of ['status_code_conformance', 'content_type_conformance', 'response_schema_conformance', 'response_headers_conformance', 'paging_conformance', 'version_conformance', 'undocumented_operation', 'webhook_payload_conformance']) {
+    assert.ok(names.includes(n), n);
+  }
+  registerCheck({ name: 'test_only_crashing_check', description: 'throws on purpose', appliesTo: (ctx) => ctx.kind === 'exchange' && ctx.path === '/crash', run: () => { throw new Error('boom'); } });
+  const f = contract.check(exchange({ url: '/crash', body: {} }), { only: ['test_only_crashing_check'] });
+  assert.equal(f.length, 1);
+  assert.match(f[0].message, /crashed.*boom/);
+});
+
+test('webhook_payload_conformance: epoch seconds, dates, schema; unknown types warn', () => {
+  const good = { action: 'member', type: 'member', version: 3, member_guid: MBR, connection_status: 'CONNECTED', completed_at: 1740355200, completed_on: '2025-02-24', extra_at: null, new_field: 'x' };
+  assert.deepEqual(contract.checkWebhook('member', good), []);
+  const ms = contract.checkWebhook('member', { ...good, completed_at: 1740355200000 });
+  assert.equal(ms.length, 1);
+  assert.equal(ms[0].severity, 'error');
+  assert.match(ms[0].rule, /Events rule 1/);
+  assert.equal(ms[0].location, 'payload.completed_at');
+  const nested = contract.checkWebhook('aggregation', { job_guid: 'JOB-1', details: [{ started_at: 1740355200123 }] });
+  assert.equal(nested[0]?.location, 'payload.details[0].started_at');
+  const date = contract.checkWebhook('member', { ...good, completed_on: '24/02/2025' });
+  assert.equal(errors(date).length, 1);
+  assert.equal(errors(contract.checkWebhook('member', { ...good, extra_on: '2025-02-30' })).length, 1);
+  assert.equal(hasErrors(contract.checkWebhook('member', { ...good, connection_status: 'NEW_STATUS' })), false);
+  assert.equal(errors(contract.checkWebhook('member', { ...good, is_oauth: 'true' })).length, 1);
+  const unknown = contract.checkWebhook('brand_new_type', { a: 1 });
+  assert.equal(unknown[0]?.severity, 'warning');
+  assert.equal(contract.checkWebhook('member', 'not an object')[0]?.severity, 'error');
+});
