@@ -35,6 +35,12 @@ export interface RouteVersionConfig {
   deprecatedFrom?: string;
   /** Versions from which this endpoint has sunset and answers an error. */
   sunsetFrom?: string;
+  /**
+   * The endpoint is called by a processor with `Authorization: Bearer <access_token>`
+   * instead of the client's Basic credentials (Authentication 4; routes/processor.ts
+   * checks the token).
+   */
+  processorBearer?: boolean;
 }
 
 declare module 'fastify' {
@@ -45,14 +51,14 @@ declare module 'fastify' {
   interface FastifyContextConfig extends RouteVersionConfig {}
   interface FastifyInstance {
     sim: SimContext;
+    /** Every registered route (method, url), for the table-driven bad-input test (app.test.ts). */
+    simRoutes: Array<{ method: string; url: string }>;
   }
 }
 
 export type RouteModule = (app: FastifyInstance, ctx: SimContext) => void | Promise<void>;
 
 export function versionEntry(ctx: SimContext, name: string): VersionEntry | undefined {
-    /** Every registered route (method, url), for the table-driven bad-input test (app.test.ts). */
-    simRoutes: Array<{ method: string; url: string }>;
   return ctx.settings.versions.find((v) => v.name === name);
 }
 
@@ -141,6 +147,7 @@ class RateLimiter {
 }
 
 function authPlatform(ctx: SimContext, request: FastifyRequest, reply: FastifyReply): boolean {
+  if ((request.routeOptions.config as RouteVersionConfig | undefined)?.processorBearer && /^bearer /i.test(request.headers.authorization ?? '')) return true;
   const creds = basicCredentials(request);
   const ok = creds?.user === ctx.settings.clientId && creds?.pass === ctx.settings.apiKey;
   if (ok) {
@@ -165,6 +172,11 @@ export async function buildSimulator(options: SimulatorOptions = {}): Promise<Fa
   // Events: deliver webhooks when a URL is configured; otherwise keep recording them.
   if (Object.keys(settings.webhookUrls ?? {}).length > 0) ctx.webhooks = new WebhookDispatcher(ctx);
   app.decorate('sim', ctx);
+  const simRoutes: Array<{ method: string; url: string }> = [];
+  app.decorate('simRoutes', simRoutes);
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) if (method !== 'HEAD') simRoutes.push({ method, url: r.url });
+  });
   app.decorateRequest('svcVersion', '');
   app.decorateRequest('svcClientId', undefined);
 
@@ -172,11 +184,6 @@ export async function buildSimulator(options: SimulatorOptions = {}): Promise<Fa
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(/^application\/(json|vnd\.svc\.[^;]*\+json)/, { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body ?? '');
-  const simRoutes: Array<{ method: string; url: string }> = [];
-  app.decorate('simRoutes', simRoutes);
-  app.addHook('onRoute', (r) => {
-    for (const method of [r.method].flat()) if (method !== 'HEAD') simRoutes.push({ method, url: r.url });
-  });
     if (text.trim() === '') return done(null, undefined);
     try {
       done(null, JSON.parse(text));

@@ -17,8 +17,15 @@ import { registerMembers } from './members.ts';
 import { registerCoreControl } from './aggregation.ts';
 import { registerOauthPages } from './oauth.ts';
 import { registerWidgetUrls, registerWidgetPages } from './widgets.ts';
+import { registerAccounts } from './accounts.ts';
+import { registerTransactions } from './transactions.ts';
+import { registerInsights } from './insights.ts';
+import { registerProcessor } from './processor.ts';
+import { registerManaged } from './managed.ts';
+// Version-upgrade check (issue 7): breaking upgrade faults under the newest version; first, so its hooks cover every route.
+import { registerUpgradeFaults } from '../upgrade.ts';
 
-export const PLATFORM_ROUTES: RouteModule[] = [registerInstitutions, registerCategories, registerDataExchange, registerAchReturns, registerUsers, registerMembers, registerWidgetUrls];
+export const PLATFORM_ROUTES: RouteModule[] = [registerUpgradeFaults, registerInstitutions, registerCategories, registerDataExchange, registerAchReturns, registerUsers, registerMembers, registerWidgetUrls, registerAccounts, registerTransactions, registerInsights, registerProcessor, registerManaged];
 export const AUDIENCE_ROUTES: RouteModule[] = [registerAudience];
 export const TEST_HOST_ROUTES: RouteModule[] = [registerTestHost];
 export const SIM_PAGE_ROUTES: RouteModule[] = [registerControl, registerWebhookControl, registerCoreControl, registerOauthPages, registerWidgetPages];

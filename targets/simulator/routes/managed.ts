@@ -1,0 +1,161 @@
+/**
+ * Managed members, accounts and transactions, deprecated from v20250224 (Versioning,
+ * "Changes in v20250224": deprecated endpoints `/managed_institutions`,
+ * `/users/{user_guid}/managed_members` and its member, account, transaction sub-paths).
+ * Every route carries `config.deprecatedFrom`, so the shell adds the deprecation headers;
+ * the routes keep working (deprecated, not sunset).
+ *
+ *   GET                 /managed_institutions
+ *   POST|GET            /users/{u}/managed_members
+ *   GET|PUT|DELETE      /users/{u}/managed_members/{m}
+ *   POST|GET            /users/{u}/managed_members/{m}/accounts
+ *   GET|PUT|DELETE      /users/{u}/managed_members/{m}/accounts/{a}
+ *   POST|GET            /users/{u}/managed_members/{m}/accounts/{a}/transactions
+ *   GET|PUT|DELETE      /users/{u}/managed_members/{m}/accounts/{a}/transactions/{t}
+ *
+ * Managed data is supplied by the client, not aggregated: members are CONNECTED at once,
+ * never aggregate, and their transactions carry data scope `HELD` (data exchange).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { SimContext } from '../context.ts';
+import { SimError } from '../errors.ts';
+import { pageList } from '../paging.ts';
+import { wrapper, type Query } from './query.ts';
+import { findInstitution, renderInstitution } from './institutions.ts';
+import { institutionCatalog } from '../data/institutions.ts';
+import { coreState, findUser, isoNow, optMetadata, optNumber, optString, type MemberRecord, type UserRecord } from './core.ts';
+import { newAccount } from './aggregation.ts';
+import { deleteMember, renderMember } from './members.ts';
+import { applyAccountUpdate, deleteAccount, renderAccount } from './accounts.ts';
+import { createTransactionFromBody, renderTransaction, setCategory } from './transactions.ts';
+
+const DEPRECATED = { config: { deprecatedFrom: 'v20250224' } };
+
+type P = { Params: { user_guid: string; member_guid: string; account_guid: string; transaction_guid: string } };
+
+export function registerManaged(app: FastifyInstance, ctx: SimContext): void {
+  const s = () => coreState(ctx);
+  const member = (request: FastifyRequest<P>): { user: UserRecord; m: MemberRecord } => {
+    const user = findUser(ctx, request.params.user_guid);
+    const m = s().members.get(request.params.member_guid);
+    if (!m || m.user_guid !== user.guid || !m.is_managed) throw new SimError('not_found', `No managed member "${request.params.member_guid.slice(0, 80)}"`);
+    return { user, m };
+  };
+  const account = (request: FastifyRequest<P>) => {
+    const { m } = member(request);
+    const a = s().accounts.get(request.params.account_guid);
+    if (!a || a.member_guid !== m.guid) throw new SimError('not_found', `No account "${request.params.account_guid.slice(0, 80)}" on managed member ${m.guid}`);
+    return a;
+  };
+  const transaction = (request: FastifyRequest<P>) => {
+    const a = account(request);
+    const t = s().transactions.get(request.params.transaction_guid);
+    if (!t || t.account_guid !== a.guid) throw new SimError('not_found', `No transaction "${request.params.transaction_guid.slice(0, 80)}" on account ${a.guid}`);
+    return t;
+  };
+
+  app.get('/managed_institutions', DEPRECATED, async (request) => {
+    const list = institutionCatalog(ctx.settings.institutionCount).all.slice(0, 5);
+    const page = pageList(ctx, list, request.query as Query);
+    return { managed_institutions: page.items.map((r) => renderInstitution(ctx, r, request.svcVersion)), pagination: page.pagination };
+  });
+
+  app.post<P>('/users/:user_guid/managed_members', DEPRECATED, async (request) => {
+    const user = findUser(ctx, request.params.user_guid);
+    const o = wrapper(request.body, 'member');
+    const code = optString(o, 'institution_code', 'member');
+    if (!code) throw new SimError('invalid_request', 'member.institution_code is required');
+    const inst = findInstitution(ctx, code);
+    if (!inst) throw new SimError('not_found', `No institution "${code.slice(0, 80)}"`);
+    const at = isoNow(ctx);
+    const m: MemberRecord = {
+      guid: ctx.guid('MBR'), id: optString(o, 'id', 'member') ?? null, user_guid: user.guid, institution_code: inst.code, name: optString(o, 'name', 'member') ?? inst.name,
+      connection_status: 'CONNECTED', is_being_aggregated: false, aggregated_at: null, successfully_aggregated_at: null, is_managed_by_user: false,
+      is_oauth: false, metadata: optMetadata(o, 'member') ?? null, use_cases: null, products: null, skip_aggregation: true, is_manual: false, is_managed: true,
+      created_at: at, scenario: 'SUCCESS', credentials: [], mfaPassed: true, challengeRound: 0, challenges: [], job: null, lastStandardAggregationMs: null,
+      verified: false, identified: false, callbackPayload: null, version: 0, oauthToken: null, oauthWindowUri: null, clientRedirectUrl: null,
+      webviewScheme: null, oauthReferralSource: null, connectionStatusSetAtMs: ctx.clock.nowMs(), historyExtended: false,
+    };
+    s().members.set(m.guid, m);
+    return { member: renderMember(ctx, m, request.svcVersion) };
+  });
+  app.get<P>('/users/:user_guid/managed_members', DEPRECATED, async (request) => {
+    const user = findUser(ctx, request.params.user_guid);
+    const page = pageList(ctx, [...s().members.values()].filter((m) => m.user_guid === user.guid && m.is_managed), request.query as Query);
+    return { members: page.items.map((m) => renderMember(ctx, m, request.svcVersion)), pagination: page.pagination };
+  });
+  app.get<P>('/users/:user_guid/managed_members/:member_guid', DEPRECATED, async (request) => ({ member: renderMember(ctx, member(request).m, request.svcVersion) }));
+  app.put<P>('/users/:user_guid/managed_members/:member_guid', DEPRECATED, async (request) => {
+    const { m } = member(request);
+    const o = wrapper(request.body, 'member');
+    const id = optString(o, 'id', 'member');
+    const name = optString(o, 'name', 'member');
+    const metadata = optMetadata(o, 'member');
+    if (id !== undefined) m.id = id;
+    if (name !== undefined) m.name = name;
+    if (metadata !== undefined) m.metadata = metadata;
+    return { member: renderMember(ctx, m, request.svcVersion) };
+  });
+  app.delete<P>('/users/:user_guid/managed_members/:member_guid', DEPRECATED, async (request, reply) => {
+    deleteMember(ctx, member(request).m, false);
+    return reply.code(204).send();
+  });
+
+  app.post<P>('/users/:user_guid/managed_members/:member_guid/accounts', DEPRECATED, async (request) => {
+    const { m } = member(request);
+    const o = wrapper(request.body, 'account');
+    const name = optString(o, 'name', 'account');
+    const type = optString(o, 'account_type', 'account') ?? optString(o, 'type', 'account');
+    const balance = optNumber(o, 'balance', 'account');
+    if (!name || !type || balance === undefined) throw new SimError('invalid_request', 'account.name, account.account_type and account.balance are required');
+    const a = newAccount(ctx, m, { name, type: type.toUpperCase(), subtype: optString(o, 'account_subtype', 'account') ?? null, balance }, false);
+    a.id = optString(o, 'id', 'account') ?? null;
+    return { account: renderAccount(ctx, a) };
+  });
+  app.get<P>('/users/:user_guid/managed_members/:member_guid/accounts', DEPRECATED, async (request) => {
+    const { m } = member(request);
+    const page = pageList(ctx, [...s().accounts.values()].filter((a) => a.member_guid === m.guid), request.query as Query);
+    return { accounts: page.items.map((a) => renderAccount(ctx, a)), pagination: page.pagination };
+  });
+  app.get<P>('/users/:user_guid/managed_members/:member_guid/accounts/:account_guid', DEPRECATED, async (request) => ({ account: renderAccount(ctx, account(request)) }));
+  app.put<P>('/users/:user_guid/managed_members/:member_guid/accounts/:account_guid', DEPRECATED, async (request) => {
+    const a = account(request);
+    const o = wrapper(request.body, 'account');
+    const balance = optNumber(o, 'balance', 'account');
+    applyAccountUpdate(ctx, a, { ...o, balance: undefined });
+    if (balance !== undefined) a.balance = a.available_balance = balance;
+    return { account: renderAccount(ctx, a) };
+  });
+  app.delete<P>('/users/:user_guid/managed_members/:member_guid/accounts/:account_guid', DEPRECATED, async (request, reply) => {
+    deleteAccount(ctx, account(request));
+    return reply.code(204).send();
+  });
+
+  app.post<P>('/users/:user_guid/managed_members/:member_guid/accounts/:account_guid/transactions', DEPRECATED, async (request) => {
+    const a = account(request);
+    return { transaction: renderTransaction(ctx, createTransactionFromBody(ctx, a, wrapper(request.body, 'transaction'), false)) };
+  });
+  app.get<P>('/users/:user_guid/managed_members/:member_guid/accounts/:account_guid/transactions', DEPRECATED, async (request) => {
+    const a = account(request);
+    const page = pageList(ctx, [...s().transactions.values()].filter((t) => t.account_guid === a.guid), request.query as Query);
+    return { transactions: page.items.map((t) => renderTransaction(ctx, t)), pagination: page.pagination };
+  });
+  app.get<P>('/users/:user_guid/managed_members/:member_guid/accounts/:account_guid/transactions/:transaction_guid', DEPRECATED, async (request) => ({ transaction: renderTransaction(ctx, transaction(request)) }));
+  app.put<P>('/users/:user_guid/managed_members/:member_guid/accounts/:account_guid/transactions/:transaction_guid', DEPRECATED, async (request) => {
+    const t = transaction(request);
+    const o = wrapper(request.body, 'transaction');
+    const description = optString(o, 'description', 'transaction');
+    const amount = optNumber(o, 'amount', 'transaction');
+    const category = optString(o, 'category_guid', 'transaction');
+    if (category !== undefined) setCategory(t, category);
+    if (description !== undefined) t.description = description;
+    if (amount !== undefined) t.amount = amount;
+    t.updated_at = isoNow(ctx);
+    t.updatedAtMs = ctx.clock.nowMs();
+    return { transaction: renderTransaction(ctx, t) };
+  });
+  app.delete<P>('/users/:user_guid/managed_members/:member_guid/accounts/:account_guid/transactions/:transaction_guid', DEPRECATED, async (request, reply) => {
+    s().transactions.delete(transaction(request).guid);
+    return reply.code(204).send();
+  });
+}
