@@ -1,0 +1,81 @@
+/**
+ * Typed loader of spec/trace.yaml: one row per statement of the specification, where it is
+ * encoded (`<file>#<JSON pointer>`) and which checks/scenarios verify it. Also resolves the
+ * pointers, so tests and reports can say exactly which encoding is missing.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+
+export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const TRACE_FILE = join(PROJECT_ROOT, 'spec', 'trace.yaml');
+
+export interface TraceRow {
+  /** Stable id, `<section>.<statement>`, e.g. `err.409-identify`. */
+  id: string;
+  section: string;
+  /** Short quote or paraphrase of the statement. */
+  statement: string;
+  /** `<file relative to the project root>#<JSON pointer>` locations that encode it. */
+  encoded_in: string[];
+  /** Names of the checks or scenarios that verify it (filled by later work). */
+  verified_by: string[];
+  /** The statement is (or records) a "not shown" line of the specification. */
+  not_shown?: boolean;
+  /** How the suite treats an open point or an unencodable statement: open, setting or warning, and why. */
+  treatment?: string;
+}
+
+export function loadTrace(file: string = TRACE_FILE): TraceRow[] {
+  const doc = parse(readFileSync(file, 'utf8')) as { rows?: unknown };
+  if (!doc || !Array.isArray(doc.rows)) throw new Error(`${file}: expected a top-level "rows" list`);
+  return doc.rows.map((raw, index) => {
+    const row = raw as Partial<TraceRow>;
+    for (const key of ['id', 'section', 'statement'] as const) {
+      if (typeof row[key] !== 'string' || !row[key]) throw new Error(`${file}: row ${index} has no ${key}`);
+    }
+    return {
+      id: row.id!,
+      section: row.section!,
+      statement: row.statement!,
+      encoded_in: Array.isArray(row.encoded_in) ? row.encoded_in.map(String) : [],
+      verified_by: Array.isArray(row.verified_by) ? row.verified_by.map(String) : [],
+      ...(row.not_shown === true ? { not_shown: true } : {}),
+      ...(typeof row.treatment === 'string' ? { treatment: row.treatment } : {}),
+    };
+  });
+}
+
+const documentCache = new Map<string, unknown>();
+
+function loadDocument(file: string): unknown {
+  if (!documentCache.has(file)) documentCache.set(file, parse(readFileSync(join(PROJECT_ROOT, file), 'utf8')));
+  return documentCache.get(file);
+}
+
+/** RFC 6901 JSON pointer lookup; `undefined` when any segment is missing. */
+export function resolvePointer(root: unknown, pointer: string): unknown {
+  if (pointer === '' || pointer === '/') return root;
+  let node: unknown = root;
+  for (const raw of pointer.split('/').slice(1)) {
+    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(node)) node = node[Number(segment)];
+    else if (node !== null && typeof node === 'object') {
+      if (!Object.prototype.hasOwnProperty.call(node, segment)) return undefined;
+      node = (node as Record<string, unknown>)[segment];
+    } else return undefined;
+    if (node === undefined) return undefined;
+  }
+  return node;
+}
+
+/** Resolves `<file>#<pointer>`; throws with the reason when the file or location does not exist. */
+export function resolveEncoding(reference: string): unknown {
+  const hash = reference.indexOf('#');
+  if (hash < 0) throw new Error(`${reference}: expected <file>#<JSON pointer>`);
+  const file = reference.slice(0, hash);
+  const value = resolvePointer(loadDocument(file), reference.slice(hash + 1));
+  if (value === undefined) throw new Error(`${reference}: no such location`);
+  return value;
+}
