@@ -195,5 +195,27 @@ const unit: Adapter = async (_run, ctx) => {
   return { kind: 'unit', executed, failed, durationMs: performance.now() - started, error: res.timedOut ? 'timed out' : undefined };
 };
 
+/**
+ * The version-upgrade check in-process (scripts/versions.ts) from the version before
+ * the newest to the newest, where the simulator's upgrade faults live: every breaking
+ * finding is a catch.
+ */
+const upgrade: Adapter = async (_run, ctx) => {
+  const started = performance.now();
+  const { versionCheck } = await import('../../scripts/versions.ts');
+  const env = entryEnv(ctx);
+  try {
+    const r = await versionCheck({ from: 'v20250224', to: 'v20260929', env: { ...env, SVC_USED_OPERATIONS: '' }, out: join(ctx.workDir, 'versions'), allureResults: join(ctx.workDir, 'allure') });
+    return {
+      kind: 'upgrade',
+      executed: r.probes,
+      failed: r.findings.filter((f) => f.breaking).map((f) => `versions: ${f.kind} ${f.operation ?? ''} ${f.location}`),
+      durationMs: performance.now() - started,
+    };
+  } catch (e) {
+    return { kind: 'upgrade', executed: 0, failed: [], durationMs: performance.now() - started, error: (e as Error).message };
+  }
+};
+
 /** The adapter table: one runner per suite kind. */
-export const ADAPTERS: Record<SuiteKind, Adapter> = { playwright, load, unit };
+export const ADAPTERS: Record<SuiteKind, Adapter> = { playwright, load, unit, upgrade };

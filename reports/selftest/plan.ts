@@ -9,13 +9,15 @@
  *               per entry with the union of its tags as --grep
  *   load        `load:<script>` — the load runner, smoke profile
  *   unit        `unit` — node:test files under contracts/ with the fault in the env
+ *   upgrade     `upgrade` — the version-upgrade check (npm run versions) from the
+ *               previous to the newest version; a breaking finding is a catch
  *   `*`         every kind (variations must pass everything)
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { CatalogEntry } from '../../targets/simulator/catalog.ts';
 
-export type SuiteKind = 'playwright' | 'load' | 'unit';
+export type SuiteKind = 'playwright' | 'load' | 'unit' | 'upgrade';
 
 export interface SuiteRun {
   kind: SuiteKind;
@@ -40,6 +42,7 @@ export const PLAYWRIGHT_NAMED_TAGS: Record<string, string> = {
 export function kindOfTag(tag: string): SuiteKind | '*' | undefined {
   if (tag === '*') return '*';
   if (tag === 'unit') return 'unit';
+  if (tag === 'upgrade') return 'upgrade';
   if (/^load:[a-z0-9][a-z0-9-]*$/.test(tag)) return 'load';
   if (/^@[a-z0-9][a-z0-9-]*$/i.test(tag)) return 'playwright';
   if (tag in PLAYWRIGHT_NAMED_TAGS) return 'playwright';
@@ -57,7 +60,7 @@ export function planEntry(entry: CatalogEntry): PlannedEntry {
     const kind = kindOfTag(tag);
     if (kind === undefined) throw new Error(`Catalogue entry ${entry.name}: unknown suite tag "${tag}" (see reports/selftest/plan.ts)`);
     if (kind === '*') {
-      for (const k of ['playwright', 'load', 'unit'] as const) run(k).all = true;
+      for (const k of ['playwright', 'load', 'unit', 'upgrade'] as const) run(k).all = true;
     } else if (kind === 'playwright') {
       run(kind).selectors.push(PLAYWRIGHT_NAMED_TAGS[tag] ?? tag);
     } else if (kind === 'load') {
@@ -82,7 +85,7 @@ export function grepFor(tags: readonly string[]): string {
  * names. A catalogue entry naming anything else would never be run.
  */
 export function discoverSuiteTags(root: string): Set<string> {
-  const tags = new Set<string>(['*', 'unit', ...Object.keys(PLAYWRIGHT_NAMED_TAGS)]);
+  const tags = new Set<string>(['*', 'unit', 'upgrade', ...Object.keys(PLAYWRIGHT_NAMED_TAGS)]);
   const walk = (dir: string, visit: (file: string) => void) => {
     let names: string[];
     try {

@@ -1,0 +1,68 @@
+/**
+ * The version-upgrade check proven against the simulator (issue 7): same version twice
+ * gives nothing; the stated v20111101 -> v20250224 changes are found and classified; a
+ * non-breaking upgrade gives only non-breaking findings; each breaking upgrade fault is
+ * found and classified breaking, by the rule of the Versioning section.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { versionCheck } from '../scripts/versions.ts';
+import { isUsed } from './version-diff.ts';
+
+const out = () => mkdtempSync(join(tmpdir(), 'versions-'));
+const run = (from: string, to: string, env: Record<string, string> = {}) =>
+  versionCheck({ from, to, env: { SVC_SIM_FAULTS: '', SVC_SIM_VARIATIONS: '', SVC_BASE_URL: undefined as unknown as string, ...env }, out: out(), allureResults: join(out(), 'allure') });
+
+test('the same version twice gives no difference', async () => {
+  const r = await run('v20250224', 'v20250224');
+  assert.deepEqual(r.findings, []);
+});
+
+test('v20111101 -> v20250224: supports_* replaced by supported_products, sunset and required data_request found and classified', async () => {
+  const r = await run('v20111101', 'v20250224');
+  const observed = r.findings.filter((f) => f.source === 'observed');
+  const removed = observed.filter((f) => f.kind === 'removed-response-field' && /supports_account_verification$/.test(f.location));
+  assert.ok(removed.length > 0 && removed.every((f) => f.breaking), 'supports_* removal observed as breaking');
+  assert.ok(observed.some((f) => f.kind === 'added-response-field' && f.location.endsWith('supported_products') && !f.breaking));
+  const docs = r.findings.filter((f) => f.source === 'documents');
+  assert.ok(docs.some((f) => f.operation === 'POST /users/{user_guid}/connect_widget_url' && f.kind === 'removed-endpoint' && f.breaking));
+  assert.ok(docs.some((f) => f.kind === 'added-required-request-parameter' && f.location.endsWith('data_request') && f.breaking));
+  assert.ok(docs.some((f) => f.operation === 'GET /managed_institutions' && f.kind === 'deprecated-endpoint' && !f.breaking));
+  assert.ok(r.blocking.length > 0);
+});
+
+test('a non-breaking upgrade gives only non-breaking findings', async () => {
+  const r = await run('v20250224', 'v20260929', { SVC_SIM_VARIATIONS: 'upgrade-adds-field,upgrade-adds-header,upgrade-reorders-properties' });
+  const kinds = new Set(r.findings.map((f) => f.kind));
+  assert.deepEqual([...kinds].sort(), ['added-response-field', 'added-response-header', 'reordered-properties']);
+  assert.ok(r.findings.every((f) => !f.breaking));
+  assert.equal(r.blocking.length, 0);
+});
+
+const BREAKING: [string, string, RegExp][] = [
+  ['upgrade-removes-field', 'removed-response-field', /instructional_text$/],
+  ['upgrade-renames-field', 'renamed-response-field', /\.name$/],
+  ['upgrade-changes-field-type', 'changed-field-type', /is_hidden$/],
+  ['upgrade-removes-enum-value', 'removed-enum-value', /credentials\[\]\.type$/],
+  ['upgrade-requires-parameter', 'changed-status-code', /response\.status/],
+  ['upgrade-moves-path', 'removed-endpoint', /path/],
+];
+for (const [fault, kind, location] of BREAKING) {
+  test(`breaking upgrade ${fault} is found as ${kind}, breaking`, async () => {
+    const r = await run('v20250224', 'v20260929', { SVC_SIM_FAULTS: fault });
+    const hit = r.findings.filter((f) => f.kind === kind && location.test(f.location));
+    assert.ok(hit.length > 0, `no ${kind} at ${location} in ${JSON.stringify(r.findings.map((f) => [f.kind, f.location]))}`);
+    assert.ok(hit.every((f) => f.breaking && /Versioning, breaking/.test(f.rule)));
+    assert.ok(r.blocking.length > 0, 'the gate fails');
+  });
+}
+
+test('only breaking differences on used operations block the upgrade', async () => {
+  const r = await run('v20250224', 'v20260929', { SVC_SIM_FAULTS: 'upgrade-moves-path', SVC_USED_OPERATIONS: 'GET /institutions, GET /users' });
+  assert.ok(r.findings.some((f) => f.breaking));
+  assert.equal(r.blocking.length, 0);
+  assert.ok(isUsed('GET /institutions/{institution_identifier}', ['get /institutions/{code}']));
+});
