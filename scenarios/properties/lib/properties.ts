@@ -1,0 +1,118 @@
+/**
+ * The webhook-handling properties (issue 5), as functions of the receiver under test
+ * so the spec files, the broken-variant proofs and the benchmark share them.
+ *
+ * Response-level (any receiver): every valid payload gets a 2xx; a malformed body
+ * gets a 4xx; a duplicate gets a 2xx; every answer comes within the bound.
+ * Stored-state (needs the observation API): a duplicate is processed once; after any
+ * order of deliveries the stored object has the highest version; a model-based run of
+ * deliveries, duplicates, malformed bodies, kills and restarts matches the model.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { deliveryArb, malformedBodyArb, versionedDeliveryArb, type Delivery } from './arbitraries.ts';
+import { eventsOf, post, settledStats, storedObject, type ReceiverUnderTest } from './client.ts';
+import { emptyModel, MODEL_TYPE, assertMatchesModel, type ReceiverModel, type ReceiverReal } from './model/model.ts';
+import { DeliverNewCommand } from './model/deliver-new.ts';
+import { DeliverDuplicateCommand } from './model/deliver-duplicate.ts';
+import { DeliverMalformedCommand } from './model/deliver-malformed.ts';
+import { CrashRestartCommand } from './model/crash-restart.ts';
+import { ObserveCommand } from './model/observe.ts';
+
+const is2xx = (s: number) => s >= 200 && s <= 206; // Events rule 4
+const describeDelivery = (d: Delivery) => `${d.type} ${JSON.stringify(d.body).slice(0, 200)}`;
+
+/** Events rules 2, 6: any valid JSON object (nulls, added fields, any order, unknown type) is a success. */
+export function validPayloadGets2xx(r: ReceiverUnderTest) {
+  return fc.asyncProperty(deliveryArb(), async (d) => {
+    const a = await post(r.deliveryUrl(d.type), JSON.stringify(d.body));
+    assert.ok(is2xx(a.status), `answered ${a.status} to a valid ${describeDelivery(d)}; expected 200-206`);
+  });
+}
+
+/** Events rule 6: "a 4xx only for truly invalid payloads such as bad JSON" — and bad JSON gets one. */
+export function malformedBodyGets4xx(r: ReceiverUnderTest) {
+  return fc.asyncProperty(malformedBodyArb, async (body) => {
+    const a = await post(r.deliveryUrl(MODEL_TYPE), body);
+    assert.ok(a.status >= 400 && a.status <= 499, `answered ${a.status} to the malformed body ${JSON.stringify(body)}; expected 4xx`);
+  });
+}
+
+/** Events rule 6: "Receivers should answer quickly" — within the bound (a setting: WEBHOOK_RESPONSE_BOUND_MS). */
+export function answersWithinBound(r: ReceiverUnderTest, boundMs: number) {
+  return fc.asyncProperty(fc.oneof(deliveryArb().map((d) => ({ type: d.type, raw: JSON.stringify(d.body) })), malformedBodyArb.map((raw) => ({ type: MODEL_TYPE, raw }))), async (d) => {
+    const a = await post(r.deliveryUrl(d.type), d.raw);
+    assert.ok(a.ms <= boundMs, `answered ${a.status} after ${a.ms.toFixed(1)} ms; bound ${boundMs} ms`);
+  });
+}
+
+/**
+ * Events rules 4, 6: a retry (identical payload) gets a 2xx every time, and — with the
+ * observation API — is stored and processed once.
+ */
+export function duplicateProcessedOnce(r: ReceiverUnderTest) {
+  return fc.asyncProperty(deliveryArb({ types: [MODEL_TYPE] }), fc.integer({ min: 2, max: 4 }), async (d, copies) => {
+    const guid = `MBR-${randomUUID()}`;
+    const raw = JSON.stringify({ ...d.body, guid, version: 1 });
+    for (let i = 0; i < copies; i++) {
+      const a = await post(r.deliveryUrl(MODEL_TYPE), raw);
+      assert.ok(is2xx(a.status), `copy ${i + 1} of ${copies} answered ${a.status}; expected 200-206 (duplicates still get success)`);
+    }
+    if (!r.observeUrl) return;
+    await settledStats(r);
+    const events = await eventsOf(r, MODEL_TYPE, guid);
+    assert.equal(events.length, 1, `${copies} identical deliveries stored as ${events.length} events`);
+    assert.equal(events[0].times_processed, 1, `the event was processed ${events[0].times_processed} times`);
+  });
+}
+
+/**
+ * Events rules 3, 6: deliveries come late and out of order (and repeated); the stored
+ * object is the one with the highest version, whatever the order.
+ */
+export function highestVersionWins(r: ReceiverUnderTest) {
+  const sequence = fc
+    .uniqueArray(fc.integer({ min: 0, max: 1_000 }), { minLength: 1, maxLength: 6 })
+    .chain((versions) => fc.tuple(fc.constant(versions), fc.array(fc.nat({ max: versions.length - 1 }), { maxLength: 3 })))
+    .chain(([versions, repeats]) => fc.shuffledSubarray([...versions, ...repeats.map((i) => versions[i])], { minLength: versions.length + repeats.length, maxLength: versions.length + repeats.length }));
+  return fc.asyncProperty(sequence, fc.boolean(), async (order, concurrently) => {
+    const guid = `MBR-${randomUUID()}`;
+    const bodies = new Map<number, string>();
+    for (const v of order) if (!bodies.has(v)) bodies.set(v, JSON.stringify({ guid, version: v, name: `update ${v}` }));
+    const send = (v: number) => post(r.deliveryUrl(MODEL_TYPE), bodies.get(v)!);
+    const answers = concurrently ? await Promise.all(order.map(send)) : await order.reduce(async (acc, v) => [...(await acc), await send(v)], Promise.resolve([] as Awaited<ReturnType<typeof send>>[]));
+    answers.forEach((a, i) => assert.ok(is2xx(a.status), `delivery of v${order[i]} answered ${a.status}`));
+    if (!r.observeUrl) return;
+    await settledStats(r);
+    const stored = await storedObject(r, MODEL_TYPE, guid);
+    const highest = Math.max(...order);
+    assert.equal(stored?.version, highest, `after ${concurrently ? 'concurrent' : 'sequential'} deliveries of versions [${order.join(', ')}] the stored version is ${stored?.version}; expected ${highest}`);
+  });
+}
+
+/** The commands of the model-based test; the shrunk counterexample prints as their toString() story. */
+export function receiverCommands(options: { crash: boolean }) {
+  const fields = fc.dictionary(fc.constantFrom('name', 'connection_status', 'is_oauth', 'added_field', 'updated_at'), fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: 0, max: 4_102_444_800 }), fc.string({ maxLength: 8 })), { maxKeys: 3 });
+  const commands: Array<fc.Arbitrary<fc.AsyncCommand<ReceiverModel, ReceiverReal>>> = [
+    fc.tuple(fc.nat({ max: 2 }), fc.nat({ max: 20 }), fields).map(([o, v, f]) => new DeliverNewCommand(o, v, f)),
+    fc.tuple(fc.nat({ max: 2 }), fc.nat({ max: 20 }), fields).map(([o, v, f]) => new DeliverNewCommand(o, v, f)),
+    fc.nat({ max: 50 }).map((i) => new DeliverDuplicateCommand(i)),
+    malformedBodyArb.map((b) => new DeliverMalformedCommand(b)),
+    fc.constant(new ObserveCommand()),
+  ];
+  if (options.crash) commands.push(fc.constant(new CrashRestartCommand()));
+  return fc.commands(commands, { maxCommands: 8 });
+}
+
+/** Model-based: a random delivery sequence incl. kill and restart matches the simple model. */
+export function receiverMatchesModel(r: ReceiverUnderTest) {
+  return fc.asyncProperty(receiverCommands({ crash: !!r.crashAndRestart }), async (cmds) => {
+    const real: ReceiverReal = { receiver: r, ns: randomUUID().slice(0, 8), base: await settledStats(r) };
+    const model = emptyModel();
+    await fc.asyncModelRun(() => ({ model, real }), cmds);
+    await assertMatchesModel(model, real, 'end of sequence');
+  });
+}
+
+export const propertyParameters = (runs: number, seed?: number): fc.Parameters<unknown> => ({ numRuns: runs, seed, endOnFailure: true, markInterruptAsFailure: true });

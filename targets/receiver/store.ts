@@ -1,0 +1,184 @@
+/**
+ * Durable store of the reference webhook receiver: SQLite through better-sqlite3, WAL
+ * journal, synchronous=FULL, so an answered delivery survives a kill of the process
+ * (and, with FULL, a power cut).
+ *
+ * Three tables:
+ *   events          every accepted delivery, once (unique delivery key), with
+ *                   processed_at_ms set by the worker in the same transaction that
+ *                   applies it: exactly-once processing across crashes.
+ *   objects         the highest `version` seen per object (type + guid), Events rule 3.
+ *   processing_log  one row per processing of an event; never unique-constrained, so
+ *                   a double processing would be visible to the observation API.
+ */
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+
+export type BrokenVariant = 'answers-500-to-duplicates' | 'keeps-last-not-highest' | 'rejects-added-fields-400' | 'loses-events-on-crash' | 'slow-answers' | 'answers-500-to-malformed';
+export const BROKEN_VARIANTS: readonly BrokenVariant[] = ['answers-500-to-duplicates', 'keeps-last-not-highest', 'rejects-added-fields-400', 'loses-events-on-crash', 'slow-answers', 'answers-500-to-malformed'];
+
+export interface IncomingEvent {
+  type: string;
+  body: Record<string, unknown>;
+  raw: string;
+}
+
+export interface StoredObject {
+  type: string;
+  guid: string;
+  version: number;
+  event_id: number;
+  body: unknown;
+}
+
+/** JSON with keys sorted at every level: two deliveries of one payload share a key whatever the field order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.keys(value as object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * Event identity: the type and the canonical payload. Events rule 4 says retries carry
+ * an identical payload, and the specification shows no delivery id, so identical
+ * payload = same delivery.
+ */
+export function deliveryKey(type: string, body: unknown): string {
+  return createHash('sha256').update(type).update('\n').update(canonicalJson(body)).digest('hex');
+}
+
+/** The object a payload is about: its guid, else the object named for the type (test webhooks), else member_guid. */
+export function objectGuidOf(type: string, body: Record<string, unknown>): string | undefined {
+  const inner = body[type];
+  const guid = body.guid ?? (inner && typeof inner === 'object' ? (inner as Record<string, unknown>).guid : undefined) ?? body.member_guid;
+  return typeof guid === 'string' && guid.length > 0 ? guid : undefined;
+}
+
+export function versionOf(body: Record<string, unknown>): number | undefined {
+  return typeof body.version === 'number' && Number.isFinite(body.version) ? body.version : undefined;
+}
+
+export class ReceiverStore {
+  readonly db: Database.Database;
+  private readonly insertEvent: Database.Statement;
+  private readonly nextQueued: Database.Statement;
+  private readonly upsertHighest: Database.Statement;
+  private readonly upsertLast: Database.Statement;
+  private readonly logProcessing: Database.Statement;
+  private readonly markProcessed: Database.Statement;
+  readonly acceptBatch: (events: IncomingEvent[]) => boolean[];
+  readonly processBatch: (max: number) => number;
+
+  constructor(path: string, private readonly broken?: BrokenVariant) {
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = FULL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        delivery_key TEXT NOT NULL UNIQUE,
+        type TEXT NOT NULL,
+        object_guid TEXT,
+        version REAL,
+        body TEXT NOT NULL,
+        received_at_ms INTEGER NOT NULL,
+        processed_at_ms INTEGER
+      );
+      CREATE INDEX IF NOT EXISTS events_queued ON events(id) WHERE processed_at_ms IS NULL;
+      CREATE INDEX IF NOT EXISTS events_object ON events(type, object_guid);
+      CREATE TABLE IF NOT EXISTS objects (
+        type TEXT NOT NULL,
+        guid TEXT NOT NULL,
+        version REAL NOT NULL,
+        event_id INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (type, guid)
+      );
+      CREATE TABLE IF NOT EXISTS processing_log (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        event_id INTEGER NOT NULL,
+        processed_at_ms INTEGER NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+    `);
+    this.insertEvent = this.db.prepare('INSERT OR IGNORE INTO events (delivery_key, type, object_guid, version, body, received_at_ms) VALUES (?, ?, ?, ?, ?, ?)');
+    this.nextQueued = this.db.prepare('SELECT id, type, object_guid, version, body FROM events WHERE processed_at_ms IS NULL ORDER BY id LIMIT ?');
+    // Events rule 3: receivers compare the version with the stored one; only a higher one replaces it.
+    this.upsertHighest = this.db.prepare(`INSERT INTO objects (type, guid, version, event_id, body) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT (type, guid) DO UPDATE SET version = excluded.version, event_id = excluded.event_id, body = excluded.body WHERE excluded.version > objects.version`);
+    this.upsertLast = this.db.prepare(`INSERT INTO objects (type, guid, version, event_id, body) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT (type, guid) DO UPDATE SET version = excluded.version, event_id = excluded.event_id, body = excluded.body`);
+    this.logProcessing = this.db.prepare('INSERT INTO processing_log (event_id, processed_at_ms) VALUES (?, ?)');
+    this.markProcessed = this.db.prepare('UPDATE events SET processed_at_ms = ? WHERE id = ? AND processed_at_ms IS NULL');
+    const bumpDuplicates = this.db.prepare("INSERT INTO counters (name, value) VALUES ('duplicates', ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value");
+
+    /** One transaction (one fsync) for every delivery that arrived together; returns "was new" per event. */
+    this.acceptBatch = this.db.transaction((events: IncomingEvent[]) => {
+      const now = Date.now();
+      let duplicates = 0;
+      const fresh = events.map((e) => {
+        const info = this.insertEvent.run(deliveryKey(e.type, e.body), e.type, objectGuidOf(e.type, e.body) ?? null, versionOf(e.body) ?? null, e.raw, now);
+        if (info.changes === 0) duplicates++;
+        return info.changes > 0;
+      });
+      if (duplicates) bumpDuplicates.run(duplicates);
+      return fresh;
+    });
+
+    /**
+     * Claims and applies up to `max` queued events in ONE transaction: the object
+     * update, the log row and the processed mark commit together or not at all, so a
+     * crash leaves each event either fully processed or still queued.
+     */
+    this.processBatch = this.db.transaction((max: number) => {
+      const rows = this.nextQueued.all(max) as Array<{ id: number; type: string; object_guid: string | null; version: number | null; body: string }>;
+      const now = Date.now();
+      for (const row of rows) {
+        if (row.object_guid !== null && row.version !== null) {
+          (this.broken === 'keeps-last-not-highest' ? this.upsertLast : this.upsertHighest).run(row.type, row.object_guid, row.version, row.id, row.body);
+        }
+        this.logProcessing.run(row.id, now);
+        this.markProcessed.run(now, row.id);
+      }
+      return rows.length;
+    });
+  }
+
+  object(type: string, guid: string): StoredObject | undefined {
+    const row = this.db.prepare('SELECT type, guid, version, event_id, body FROM objects WHERE type = ? AND guid = ?').get(type, guid) as (Omit<StoredObject, 'body'> & { body: string }) | undefined;
+    return row ? { ...row, body: JSON.parse(row.body) } : undefined;
+  }
+
+  stats(): { accepted: number; processed: number; queued: number; duplicates_ignored: number; processed_more_than_once: number } {
+    const one = (sql: string) => (this.db.prepare(sql).get() as { n: number | null }).n ?? 0;
+    return {
+      accepted: one('SELECT count(*) AS n FROM events'),
+      processed: one('SELECT count(*) AS n FROM processing_log'),
+      queued: one('SELECT count(*) AS n FROM events WHERE processed_at_ms IS NULL'),
+      duplicates_ignored: one("SELECT value AS n FROM counters WHERE name = 'duplicates'"),
+      processed_more_than_once: one('SELECT count(*) AS n FROM (SELECT event_id FROM processing_log GROUP BY event_id HAVING count(*) > 1)'),
+    };
+  }
+
+  events(filter: { type?: string; guid?: string; limit: number; afterId: number }): unknown[] {
+    const where: string[] = ['e.id > @afterId'];
+    if (filter.type) where.push('e.type = @type');
+    if (filter.guid) where.push('e.object_guid = @guid');
+    const rows = this.db
+      .prepare(`SELECT e.id, e.type, e.object_guid AS guid, e.version, e.received_at_ms, e.processed_at_ms, e.body,
+          (SELECT count(*) FROM processing_log p WHERE p.event_id = e.id) AS times_processed
+        FROM events e WHERE ${where.join(' AND ')} ORDER BY e.id LIMIT @limit`)
+      .all({ limit: filter.limit, afterId: filter.afterId, ...(filter.type ? { type: filter.type } : {}), ...(filter.guid ? { guid: filter.guid } : {}) }) as Array<{ body: string }>;
+    return rows.map((r) => ({ ...r, body: JSON.parse(r.body) }));
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
