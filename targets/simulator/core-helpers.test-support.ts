@@ -3,6 +3,7 @@
  * with fast aggregation, authenticated requests, users and members per scenario, and
  * polling until a member settles.
  */
+import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildSimulator } from './app.ts';
 import { SIMULATOR_DEFAULTS } from './settings.ts';
@@ -109,3 +110,19 @@ export async function withSim<T>(faults: string[], fn: (sim: Sim) => Promise<T>,
     await sim.close();
   }
 }
+
+export async function oauthMember(sim: Sim, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  const user = await sim.user();
+  const r = await sim.req('POST', `/users/${user}/members`, { member: { institution_code: 'svc_bank_oauth', is_oauth: true, ...extra } }, headers);
+  return { user, r, member: r.body?.member };
+}
+
+/** Loads the OAuth page and submits one action; answers the decision response. */
+export async function decide(sim: Sim, uri: string, action: 'authorize' | 'deny' | 'cancel') {
+  const path = new URL(uri).pathname;
+  const pageRes = await sim.page(path);
+  assert.equal(pageRes.status, 200, pageRes.text);
+  const session = /name="session" value="([^"]+)"/.exec(pageRes.text)![1];
+  return sim.page(`${path}/decision`, 'POST', { session, action });
+}
+

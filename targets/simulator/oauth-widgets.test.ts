@@ -3,22 +3,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Sim, V_NEW, withSim } from './core-helpers.test-support.ts';
-
-export async function oauthMember(sim: Sim, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
-  const user = await sim.user();
-  const r = await sim.req('POST', `/users/${user}/members`, { member: { institution_code: 'svc_bank_oauth', is_oauth: true, ...extra } }, headers);
-  return { user, r, member: r.body?.member };
-}
-
-/** Loads the OAuth page and submits one action; answers the decision response. */
-export async function decide(sim: Sim, uri: string, action: 'authorize' | 'deny' | 'cancel') {
-  const path = new URL(uri).pathname;
-  const pageRes = await sim.page(path);
-  assert.equal(pageRes.status, 200, pageRes.text);
-  const session = /name="session" value="([^"]+)"/.exec(pageRes.text)![1];
-  return sim.page(`${path}/decision`, 'POST', { session, action });
-}
+import { V_NEW, decide, oauthMember, withSim } from './core-helpers.test-support.ts';
 
 test('OAuth member: PENDING, aggregated_at null, absolute single-use oauth_window_uri with authorize and deny actions', () =>
   withSim([], async (sim) => {
