@@ -43,7 +43,7 @@ export function readLoadSummaries(dir: string): LoadResult[] {
     .map((f) => {
       const file = join(dir, f);
       const summary = JSON.parse(readFileSync(file, 'utf8')) as K6Summary;
-      return loadResultOf(basename(f, '.json'), file, summary);
+      return loadResultOf(basename(f).replace(/(\.summary)?\.json$/, ''), file, summary);
     });
 }
 

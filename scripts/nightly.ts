@@ -25,6 +25,7 @@ import { parseArgs } from 'node:util';
 import { loadProfile, profileSecrets } from '../targets/profiles/profile.ts';
 import { createRedactor } from '../targets/profiles/redact.ts';
 import { runProcess } from '../reports/selftest/adapters.ts';
+import { listLoadScripts, runLoadScripts } from '../reports/load-run.ts';
 import { matrixEntries, type Matrix } from '../reports/selftest/matrix.ts';
 import { readConformance } from '../reports/conformance.ts';
 import { loadEntries, readLoadSummaries, trendFigures } from '../reports/load-summary.ts';
@@ -90,8 +91,8 @@ export async function runNightly(o: NightlyOptions = {}): Promise<NightlySummary
   const loadErrors: string[] = [];
   if (!skip.has('load')) {
     log('nightly: load scripts, smoke profile');
-    const res = await runProcess('npm', ['run', '--silent', 'load', '--', '--profile', 'smoke', '--summary-dir', join(out, 'load')], { cwd: root, env, timeoutMs: 10 * 60_000 });
-    if (res.code !== 0 && !existsSync(join(out, 'load'))) loadErrors.push(`load runner exited ${res.code}: ${redactor.text(res.stderr.trim().slice(-300))}`);
+    const runs = await runLoadScripts({ root, scripts: listLoadScripts(root), reportDir: join(out, 'load'), env: { ...env, PROFILE: 'smoke' }, timeoutMs: 5 * 60_000 });
+    for (const r of runs) if (r.error) loadErrors.push(redactor.text(r.error));
   }
   const load = readLoadSummaries(join(out, 'load'));
 

@@ -10,11 +10,11 @@
  * two runs at once never share a file.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CatalogEntry } from '../../targets/simulator/catalog.ts';
 import type { RunOutcome } from './matrix.ts';
-import { grepFor, type SuiteKind, type SuiteRun } from './plan.ts';
+import { grepFor, PLAYWRIGHT_NAMED_TAGS, type SuiteKind, type SuiteRun } from './plan.ts';
 
 export interface RunContext {
   root: string;
@@ -73,103 +73,82 @@ function entryEnv(ctx: RunContext): NodeJS.ProcessEnv {
 
 const tail = (s: string, n = 400) => s.trim().slice(-n).replace(/\s+/g, ' ');
 
-interface PwSpec {
-  title: string;
-  file: string;
-  tests: { projectName: string; results: { status: string }[]; status: string }[];
-}
-interface PwSuite {
-  title: string;
-  file?: string;
-  specs?: PwSpec[];
-  suites?: PwSuite[];
-}
-
-/** Flattens Playwright's JSON report into (name, failed) per test. */
-export function playwrightOutcomes(report: { suites?: PwSuite[] }): { name: string; failed: boolean; skipped: boolean }[] {
-  const out: { name: string; failed: boolean; skipped: boolean }[] = [];
-  const walk = (s: PwSuite, path: string[]) => {
-    const here = s.title && !s.title.endsWith('.ts') ? [...path, s.title] : path;
-    for (const spec of s.specs ?? []) {
-      for (const t of spec.tests) {
-        const name = `[${t.projectName}] ${spec.file} > ${[...here, spec.title].join(' > ')}`;
-        // 'unexpected' = failed; 'flaky' = failed then passed: counts as caught, never as a pass.
-        out.push({ name, failed: t.status === 'unexpected' || t.status === 'flaky', skipped: t.status === 'skipped' });
-      }
-    }
-    for (const child of s.suites ?? []) walk(child, here);
-  };
-  for (const s of report.suites ?? []) walk(s, []);
-  return out;
-}
-
+/**
+ * Playwright scenarios through the scenarios' own runSuite (scripts/run-suite.ts):
+ * `@tags` run the api and browser projects with the tags as --grep, `properties` runs
+ * the fast-check project, `*` runs every project.
+ */
 const playwright: Adapter = async (run, ctx) => {
+  const { runSuite } = await import('../../scripts/run-suite.ts');
+  const tags = run.selectors.filter((t) => t !== PLAYWRIGHT_NAMED_TAGS.properties);
+  const wantsProperties = run.all || run.selectors.includes(PLAYWRIGHT_NAMED_TAGS.properties);
+  const outcomes: RunOutcome[] = [];
   const started = performance.now();
-  const reportFile = join(ctx.workDir, 'playwright.json');
-  const args = ['playwright', 'test', '--reporter=json', `--workers=${ctx.workers}`, `--output=${join(ctx.workDir, 'test-results')}`];
-  if (!run.all) args.push(`--grep=${grepFor(run.selectors)}`);
-  const env = entryEnv(ctx);
-  env.PLAYWRIGHT_JSON_OUTPUT_NAME = reportFile;
-  const res = await runProcess('npx', args, { cwd: ctx.root, env, timeoutMs: ctx.timeoutMs });
-  const durationMs = performance.now() - started;
-  if (!existsSync(reportFile)) {
-    return { kind: 'playwright', executed: 0, failed: [], durationMs, error: res.timedOut ? `timed out after ${ctx.timeoutMs} ms` : `no report (exit ${res.code}): ${tail(res.stderr || res.stdout)}` };
+  const faults = ctx.entry.kind === 'fault' ? [ctx.entry.name] : [];
+  const variations = ctx.entry.kind === 'variation' ? [ctx.entry.name] : [];
+  const jobs: { projects: string[]; grep?: string }[] = [];
+  if (run.all) jobs.push({ projects: ['api', 'browser', 'properties'] });
+  else {
+    if (tags.length) jobs.push({ projects: ['api', 'browser'], grep: grepFor(tags) });
+    if (wantsProperties) jobs.push({ projects: ['properties'] });
   }
-  const report = JSON.parse(readFileSync(reportFile, 'utf8'));
-  const tests = playwrightOutcomes(report);
-  const failed = tests.filter((t) => t.failed).map((t) => t.name);
-  const executed = tests.filter((t) => !t.skipped).length;
-  const globalErrors = (report.errors ?? []) as { message?: string }[];
-  let error: string | undefined;
-  if (res.timedOut) error = `timed out after ${ctx.timeoutMs} ms`;
-  // No test carrying the tags is not a broken run: for a fault it means nothing can
-  // catch it (SURVIVED), for a variation that nothing was proven (matrix.ts).
-  else if (globalErrors.length && failed.length === 0) error = tail(globalErrors.map((e) => e.message ?? '').join(' '));
-  return { kind: 'playwright', executed, failed, durationMs, error };
+  for (const job of jobs) {
+    const r = await runSuite({ ...job, faults, variations, workers: ctx.workers, timeoutMs: ctx.timeoutMs, env: ctx.env });
+    outcomes.push({ kind: 'playwright', executed: r.passed + r.failed.length, failed: r.failed, durationMs: r.durationMs, error: r.failed.length ? undefined : r.error });
+  }
+  return {
+    kind: 'playwright',
+    executed: outcomes.reduce((n, o) => n + o.executed, 0),
+    failed: outcomes.flatMap((o) => o.failed),
+    durationMs: performance.now() - started,
+    error: outcomes.map((o) => o.error).filter(Boolean).join('; ') || undefined,
+  };
 };
 
-/**
- * The load runner (load/): smoke profile, one script at a time; a script whose k6
- * thresholds fail names each failed threshold. Its interface: `npm run load --
- * --script <name> --profile smoke --summary-dir <dir>` writing <dir>/<script>.json
- * k6-style summaries ({ metrics: { name: { thresholds: { expr: { ok } } } } }).
- */
-const load: Adapter = async (run, ctx) => {
+/** Webhook delivery conformance (scenarios/properties/lib/delivery-scenarios.ts), in-process, every scenario. */
+const delivery: Adapter = async (_run, ctx) => {
+  const { DELIVERY_SCENARIOS, runDeliveryScenario } = await import('../../scenarios/properties/lib/delivery-scenarios.ts');
   const started = performance.now();
-  const scripts = run.all ? listLoadScripts(ctx.root) : run.selectors;
   const failed: string[] = [];
   const errors: string[] = [];
   let executed = 0;
-  for (const script of scripts) {
-    const dir = join(ctx.workDir, 'load');
-    mkdirSync(dir, { recursive: true });
-    const res = await runProcess('npm', ['run', '--silent', 'load', '--', '--script', script, '--profile', 'smoke', '--summary-dir', dir], {
-      cwd: ctx.root,
-      env: entryEnv(ctx),
-      timeoutMs: ctx.timeoutMs,
-    });
-    const summaryFile = join(dir, `${script}.json`);
-    if (!existsSync(summaryFile)) {
-      errors.push(`load:${script} wrote no summary (exit ${res.code}${res.timedOut ? ', timed out' : ''}): ${tail(res.stderr || res.stdout, 200)}`);
-      continue;
+  // The delivery harness takes faults only; a variation runs it clean (nothing there varies responses).
+  const faults = ctx.entry.kind === 'fault' ? [ctx.entry.name] : [];
+  for (const scenario of DELIVERY_SCENARIOS) {
+    try {
+      const r = await runDeliveryScenario(scenario, faults);
+      if (r.skipped) continue;
+      executed++;
+      for (const f of r.failures) if (f.severity === 'error') failed.push(`delivery ${scenario}: ${f.check}`);
+    } catch (e) {
+      errors.push(`delivery ${scenario}: ${(e as Error).message}`);
     }
-    executed++;
-    const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as { metrics?: Record<string, { thresholds?: Record<string, { ok: boolean }> }> };
-    for (const [metric, m] of Object.entries(summary.metrics ?? {})) {
-      for (const [expr, t] of Object.entries(m.thresholds ?? {})) if (!t.ok) failed.push(`load:${script} threshold ${metric} ${expr}`);
-    }
-    if (res.code !== 0 && failed.length === 0) failed.push(`load:${script} exited ${res.code}`);
   }
-  return { kind: 'load', executed, failed, durationMs: performance.now() - started, error: errors.length ? errors.join('; ') : undefined };
+  return { kind: 'delivery', executed, failed: [...new Set(failed)], durationMs: performance.now() - started, error: errors.join('; ') || undefined };
 };
 
-export function listLoadScripts(root: string): string[] {
-  const dir = join(root, 'load', 'scripts');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => /\.(ts|js)$/.test(f) && !f.endsWith('.test.ts'))
-    .map((f) => f.replace(/\.(ts|js)$/, ''));
-}
+/** The load scripts (reports/load-run.ts), smoke profile: a failed k6 threshold names the catcher. */
+const load: Adapter = async (run, ctx) => {
+  const { listLoadScripts, runLoadScripts } = await import('../load-run.ts');
+  const { readLoadSummaries } = await import('../load-summary.ts');
+  const started = performance.now();
+  const dir = join(ctx.workDir, 'load');
+  mkdirSync(dir, { recursive: true });
+  const runs = await runLoadScripts({
+    root: ctx.root,
+    scripts: run.all ? listLoadScripts(ctx.root) : run.selectors,
+    reportDir: dir,
+    env: { ...entryEnv(ctx), PROFILE: 'smoke' },
+    faults: ctx.entry.kind === 'fault' ? [ctx.entry.name] : [],
+    variations: ctx.entry.kind === 'variation' ? [ctx.entry.name] : [],
+    timeoutMs: ctx.timeoutMs,
+  });
+  const failed = readLoadSummaries(dir).flatMap((r) => r.thresholds.filter((t) => !t.ok).map((t) => `load:${r.script} threshold ${t.metric} ${t.expression}`));
+  // k6 exit 99 = thresholds crossed (named above); any other non-zero exit is a script failure (setup's fail-fast).
+  for (const r of runs) if (r.summaryFile && r.exitCode !== 0 && r.exitCode !== 99) failed.push(`load:${r.script} exited ${r.exitCode}`);
+  const errors = runs.filter((r) => r.error).map((r) => r.error!);
+  return { kind: 'load', executed: runs.filter((r) => r.summaryFile).length, failed, durationMs: performance.now() - started, error: errors.join('; ') || undefined };
+};
 
 /** node:test files under contracts/ that start the simulator with SVC_SIM_FAULTS (TAP parsed for names). */
 const unit: Adapter = async (_run, ctx) => {
@@ -218,4 +197,4 @@ const upgrade: Adapter = async (_run, ctx) => {
 };
 
 /** The adapter table: one runner per suite kind. */
-export const ADAPTERS: Record<SuiteKind, Adapter> = { playwright, load, unit, upgrade };
+export const ADAPTERS: Record<SuiteKind, Adapter> = { playwright, delivery, load, unit, upgrade };

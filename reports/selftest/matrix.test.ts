@@ -34,7 +34,7 @@ test('totals, rates and the gate', () => {
 test('planning groups tags per suite kind; * runs every kind', () => {
   const p = planEntry(fault);
   assert.deepEqual(p.runs.map((r) => [r.kind, r.selectors]), [['playwright', ['@auth']], ['load', ['rate-limit']]]);
-  assert.deepEqual(planEntry(variation).runs.map((r) => r.kind).sort(), ['load', 'playwright', 'unit', 'upgrade']);
+  assert.deepEqual(planEntry(variation).runs.map((r) => r.kind).sort(), ['delivery', 'load', 'playwright', 'unit', 'upgrade']);
   assert.throws(() => planEntry({ ...fault, suites: ['nonsense'] }), /unknown suite tag/);
   assert.equal(kindOfTag('properties'), 'playwright');
 });

@@ -4,9 +4,9 @@
  * entry runs only what it can affect.
  *
  * Suite kinds (the adapter table of scripts/selftest.ts runs one per kind):
- *   playwright  `@<tag>` scenario tags, `properties` (the fast-check project) and
- *               `delivery` (webhook delivery conformance) — one Playwright invocation
- *               per entry with the union of its tags as --grep
+ *   playwright  `@<tag>` scenario tags and `properties` (the fast-check project):
+ *               one Playwright run per entry with the union of its tags as --grep
+ *   delivery    `delivery` — the webhook delivery conformance scenarios, in-process
  *   load        `load:<script>` — the load runner, smoke profile
  *   unit        `unit` — node:test files under contracts/ with the fault in the env
  *   upgrade     `upgrade` — the version-upgrade check (npm run versions) from the
@@ -17,7 +17,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { CatalogEntry } from '../../targets/simulator/catalog.ts';
 
-export type SuiteKind = 'playwright' | 'load' | 'unit' | 'upgrade';
+export type SuiteKind = 'playwright' | 'delivery' | 'load' | 'unit' | 'upgrade';
 
 export interface SuiteRun {
   kind: SuiteKind;
@@ -35,7 +35,6 @@ export interface PlannedEntry {
 /** Non-`@` tags that map to Playwright: the properties project and delivery conformance (tag @delivery). */
 export const PLAYWRIGHT_NAMED_TAGS: Record<string, string> = {
   properties: '@properties',
-  delivery: '@delivery',
 };
 
 /** Returns the suite kind of one `suites` tag, or undefined when the tag is not a known form. */
@@ -43,6 +42,7 @@ export function kindOfTag(tag: string): SuiteKind | '*' | undefined {
   if (tag === '*') return '*';
   if (tag === 'unit') return 'unit';
   if (tag === 'upgrade') return 'upgrade';
+  if (tag === 'delivery') return 'delivery';
   if (/^load:[a-z0-9][a-z0-9-]*$/.test(tag)) return 'load';
   if (/^@[a-z0-9][a-z0-9-]*$/i.test(tag)) return 'playwright';
   if (tag in PLAYWRIGHT_NAMED_TAGS) return 'playwright';
@@ -60,13 +60,13 @@ export function planEntry(entry: CatalogEntry): PlannedEntry {
     const kind = kindOfTag(tag);
     if (kind === undefined) throw new Error(`Catalogue entry ${entry.name}: unknown suite tag "${tag}" (see reports/selftest/plan.ts)`);
     if (kind === '*') {
-      for (const k of ['playwright', 'load', 'unit', 'upgrade'] as const) run(k).all = true;
+      for (const k of ['playwright', 'delivery', 'load', 'unit', 'upgrade'] as const) run(k).all = true;
     } else if (kind === 'playwright') {
       run(kind).selectors.push(PLAYWRIGHT_NAMED_TAGS[tag] ?? tag);
     } else if (kind === 'load') {
       run(kind).selectors.push(tag.slice('load:'.length));
     } else {
-      run(kind).all = true;
+      run(kind).all = true; // unit, delivery, upgrade: the whole of that kind
     }
   }
   for (const r of byKind.values()) if (r.all) r.selectors = [];
@@ -85,7 +85,7 @@ export function grepFor(tags: readonly string[]): string {
  * names. A catalogue entry naming anything else would never be run.
  */
 export function discoverSuiteTags(root: string): Set<string> {
-  const tags = new Set<string>(['*', 'unit', 'upgrade', ...Object.keys(PLAYWRIGHT_NAMED_TAGS)]);
+  const tags = new Set<string>(['*', 'unit', 'upgrade', 'delivery', ...Object.keys(PLAYWRIGHT_NAMED_TAGS)]);
   const walk = (dir: string, visit: (file: string) => void) => {
     let names: string[];
     try {

@@ -1,0 +1,59 @@
+/**
+ * Runs the k6 load scripts (load/<script>.ts) with the project's k6-compatible runner
+ * (load/runner/cli.ts) against an in-process simulator that has the given faults or
+ * variations in force — or against SVC_BASE_URL when a real target is configured.
+ * Summaries land in `<reportDir>/<script>.summary.json` (load/lib/report.ts).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildSimulator } from '../targets/simulator/app.ts';
+import { settingsFromEnv } from '../targets/simulator/settings.ts';
+import { runProcess } from './selftest/adapters.ts';
+
+/** k6 scripts: files directly under load/ that export a default function. */
+export function listLoadScripts(root: string): string[] {
+  const dir = join(root, 'load');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => /\.ts$/.test(f) && !f.endsWith('.test.ts'))
+    .filter((f) => /export\s+default\s+(async\s+)?function/.test(readFileSync(join(dir, f), 'utf8')))
+    .map((f) => f.replace(/\.ts$/, ''))
+    .sort();
+}
+
+export interface LoadRun {
+  script: string;
+  exitCode: number | null;
+  summaryFile?: string;
+  error?: string;
+}
+
+export async function runLoadScripts(o: { root: string; scripts: string[]; reportDir: string; env: NodeJS.ProcessEnv; faults?: string[]; variations?: string[]; timeoutMs?: number }): Promise<LoadRun[]> {
+  const env: NodeJS.ProcessEnv = { ...o.env };
+  let close: (() => Promise<void>) | undefined;
+  if (!env.SVC_BASE_URL) {
+    const settings = settingsFromEnv(env);
+    const app = await buildSimulator({ settings, faults: o.faults ?? [], variations: o.variations ?? [] });
+    // The scripts read credentials from the env only; the simulator's are its settings (env or defaults).
+    env.SVC_CLIENT_ID = settings.clientId;
+    env.SVC_API_KEY = settings.apiKey;
+    env.SVC_BASE_URL = (await app.listen({ host: '127.0.0.1', port: 0 })).replace('localhost', '127.0.0.1');
+    close = () => app.close();
+  }
+  const runs: LoadRun[] = [];
+  try {
+    for (const script of o.scripts) {
+      const res = await runProcess(process.execPath, ['--import', 'tsx', 'load/runner/cli.ts', 'run', '-e', `PROFILE=${env.PROFILE ?? 'smoke'}`, '-e', `LOAD_REPORT_DIR=${o.reportDir}`, `load/${script}.ts`], {
+        cwd: o.root,
+        env,
+        timeoutMs: o.timeoutMs ?? 120_000,
+      });
+      const summaryFile = join(o.reportDir, `${script}.summary.json`);
+      const ok = existsSync(summaryFile);
+      runs.push({ script, exitCode: res.code, summaryFile: ok ? summaryFile : undefined, error: ok ? undefined : `load:${script} wrote no summary (exit ${res.code}${res.timedOut ? ', timed out' : ''}): ${(res.stderr || res.stdout).trim().slice(-300)}` });
+    }
+  } finally {
+    await close?.();
+  }
+  return runs;
+}
