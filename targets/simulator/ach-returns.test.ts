@@ -86,6 +86,15 @@ describe('ACH returns (clean simulator)', () => {
     assert.ok(isErrorBody(await sim.get('/ach_returns?from_returned_at=soon'), 400));
   });
 
+  test('institution_guid comes from the member and filters the list', async () => {
+    sim.app.sim.collection<{ guid: string; institution_code: string }>('members').set(VALID.member_guid, { guid: VALID.member_guid, institution_code: 'svcbank' });
+    const created = (await sim.post('/ach_returns', { ach_return: { ...VALID, id: 'client-return-inst' } })).json.ach_return;
+    const svcbank = (await sim.get('/institutions/svcbank')).json.institution.guid;
+    assert.equal(created.institution_guid, svcbank);
+    const listed = (await sim.get(`/ach_returns?institution_guid=${svcbank}`)).json.ach_returns;
+    assert.deepEqual(listed.map((x: { id: string }) => x.id), ['client-return-inst']);
+  });
+
   test('a return resolves one day later on the simulator clock', async () => {
     await sim.post('/_sim/clock', { advance_ms: 2 * 86_400_000 });
     const resolved = (await sim.get('/ach_returns?return_status=RESOLVED&from_resolved_at=2025-06-05')).json.ach_returns;
