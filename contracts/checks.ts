@@ -40,12 +40,16 @@ export const RULES = {
   webhookType: 'Events, Webhooks: the webhook types named by the specification',
 } as const;
 
+/** Shared result of a passing check: no allocation on the hot path. */
+const NONE: Failure[] = Object.freeze([]) as unknown as Failure[];
+
 function failure(ctx: CheckContext, check: string, location: string, rule: string, severity: Failure['severity'], message: string): Failure {
   return { check, operation: ctx.operationKey, location, rule, severity, message };
 }
 
 registerCheck({
   name: 'undocumented_operation',
+  kind: 'exchange',
   description: 'The request matches an operation of the document (warning only: unknown operations are reported, never failed)',
   appliesTo: (ctx) => isExchange(ctx) && !ctx.match,
   run: (ctx) => {
@@ -58,14 +62,15 @@ registerCheck({
 
 registerCheck({
   name: 'status_code_conformance',
+  kind: 'exchange',
   description: 'The status is documented for the operation (or a range/default response exists)',
   // Sunset endpoints and sunset versions answer errors by design: version_conformance judges them.
   appliesTo: (ctx) => isExchange(ctx) && !!ctx.match && !ctx.match.operation.sunset && !versionIsSunset(ctx),
   run: (ctx) => {
     const c = ctx as ExchangeContext;
     const status = c.exchange.response.status;
-    if (c.documented) return [];
-    if (status === 429 && c.model.api === 'platform') return [];
+    if (c.documented) return NONE;
+    if (status === 429 && c.model.api === 'platform') return NONE;
     return [failure(c, 'status_code_conformance', 'response.status', RULES.status, 'error',
       `Received: ${status} / Documented: ${c.match!.operation.documentedStatuses.join(', ') || '(none)'}`)];
   },
@@ -73,11 +78,12 @@ registerCheck({
 
 registerCheck({
   name: 'content_type_conformance',
+  kind: 'exchange',
   description: 'The Content-Type is one of the media types documented for the response',
   appliesTo: (ctx) => isExchange(ctx) && !!ctx.documented && ctx.documented.media.length > 0 && hasBody(ctx),
   run: (ctx) => {
     const c = ctx as ExchangeContext;
-    if (c.mediaCompatible && c.mediaExact) return [];
+    if (c.mediaCompatible && c.mediaExact) return NONE;
     const documented = c.documented!.media.map((m) => m.type).join(', ');
     if (!c.mediaType) {
       return [failure(c, 'content_type_conformance', 'response.headers.content-type', RULES.json, 'error',
@@ -93,18 +99,21 @@ registerCheck({
 
 registerCheck({
   name: 'response_schema_conformance',
+  kind: 'exchange',
   description: 'The body validates against the documented schema (enum and opaque-string mismatches are warnings)',
   appliesTo: (ctx) => isExchange(ctx) && !!ctx.media?.schemaUri && ctx.exchange.response.body !== undefined,
   run: (ctx) => {
     const c = ctx as ExchangeContext;
-    const validate = c.model.responseValidator(c.documented!, c.media!);
-    if (!validate || validate(c.exchange.response.body)) return [];
+    const media = c.media!;
+    const validate = media.validator !== undefined ? media.validator : c.model.responseValidator(c.documented!, media);
+    if (!validate || validate(c.exchange.response.body)) return NONE;
     return schemaFailures(validate.errors, 'response_schema_conformance', c.operationKey, 'response.body');
   },
 });
 
 registerCheck({
   name: 'response_headers_conformance',
+  kind: 'exchange',
   description: 'Response headers the document marks required are present',
   appliesTo: (ctx) => isExchange(ctx) && !!ctx.documented && ctx.documented.headers.length > 0,
   run: (ctx) => {
@@ -130,6 +139,7 @@ function recordsPerPageAsked(query: string): number | undefined {
 
 registerCheck({
   name: 'paging_conformance',
+  kind: 'exchange',
   description: 'A page holds no more records than records_per_page asked nor than the stated maximum (x-svc-list-key, x-svc-max-records-per-page)',
   appliesTo: (ctx) => {
     if (!isExchange(ctx) || !ctx.match?.operation.listKey) return false;
@@ -158,6 +168,7 @@ registerCheck({
 
 registerCheck({
   name: 'version_conformance',
+  kind: 'exchange',
   description: 'Sunset versions and sunset operations answer 4xx; deprecated operations carry the deprecation header',
   appliesTo: (ctx) =>
     isExchange(ctx) && ctx.model.api === 'platform' &&
@@ -243,6 +254,7 @@ function dateFieldFailures(ctx: WebhookContext, value: unknown, path: string, ou
 
 registerCheck({
   name: 'webhook_payload_conformance',
+  kind: 'webhook',
   description: 'A webhook payload validates against its type\'s schema; `_at` are epoch seconds and `_on` dates (Events rule 1)',
   appliesTo: isWebhook,
   run: (ctx) => {

@@ -27,6 +27,7 @@ export interface Contract {
 
 const NO_OPTIONS: CheckOptions = Object.freeze({});
 
+
 /** Received Content-Type -> bare media type, cached: the same few values recur. */
 const mediaTypes = new Map<string, string | undefined>();
 function parseMediaType(raw: string | undefined): string | undefined {
@@ -43,6 +44,9 @@ function parseMediaType(raw: string | undefined): string | undefined {
 
 export function headerValue(headers: Record<string, string> | undefined, lowerName: string): string | undefined {
   if (!headers) return undefined;
+  // Fast path: HTTP clients (undici, fetch) report lower-case names.
+  const direct = headers[lowerName];
+  if (direct !== undefined) return direct;
   for (const k in headers) if (k.length === lowerName.length && k.toLowerCase() === lowerName) return headers[k];
   return undefined;
 }
@@ -159,16 +163,20 @@ class ContractImpl implements Contract {
       throw new Error(`unknown api "${String(api)}" (platform, audience, test-host)`);
     }
     const model = this.model(api, version);
-    const { path, query } = splitUrl(request.url);
-    const method = request.method.toUpperCase();
-    const match = model.match(method, path);
-    const mediaType = parseMediaType(headerValue(response.headers, 'content-type'));
+    const m = request.method;
+    const method = m === 'GET' || m === 'POST' || m === 'PUT' || m === 'DELETE' || m === 'PATCH' ? m : m.toUpperCase();
+    const { path, query, match } = model.route(method, request.url, splitUrl);
+    const rawType = headerValue(response.headers, 'content-type');
     const documented = match ? documentedResponse(match.operation, response.status) : undefined;
     let media;
+    let mediaType: string | undefined;
     let mediaExact = false;
     let mediaCompatible = false;
-    if (documented) {
-      const selected = documentedMedia(documented, mediaType);
+    if (!documented) {
+      mediaType = parseMediaType(rawType);
+    } else {
+      const selected = documentedMedia(documented, rawType, parseMediaType);
+      mediaType = selected.received;
       media = selected.media;
       mediaExact = selected.exact;
       mediaCompatible = media !== undefined;

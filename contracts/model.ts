@@ -24,6 +24,8 @@ export interface DocumentedMedia {
   /** Where the schema lives, or undefined when the media type has no schema. */
   schemaUri?: string;
   schemaPointer?: string;
+  /** Compiled on first use (null: no schema). */
+  validator?: ValidateFunction | null;
 }
 
 export interface DocumentedResponse {
@@ -31,13 +33,13 @@ export interface DocumentedResponse {
   status: string;
   headers: DocumentedHeader[];
   media: DocumentedMedia[];
-  /** Validators by media type, compiled on first use. */
-  validators: Map<string, ValidateFunction | null>;
   /** Received Content-Type -> selected documented media (see documentedMedia), bounded. */
   selections: Map<string, MediaSelection>;
 }
 
 export interface MediaSelection {
+  /** The received media type: lower case, no parameters. */
+  received?: string;
   media?: DocumentedMedia;
   /** False when only a JSON-family type matched a documented JSON type, or nothing matched. */
   exact: boolean;
@@ -66,6 +68,14 @@ export interface OperationInfo {
   documentedStatuses: string[];
   /** Matching: literal segments or parameter names. */
   segments: { literal?: string; param?: string }[];
+  /** status -> documented response (null: none), filled on first use. */
+  byStatus: (DocumentedResponse | null | undefined)[];
+}
+
+export interface Route {
+  path: string;
+  query: string;
+  match: OperationMatch | undefined;
 }
 
 export interface OperationMatch {
@@ -137,6 +147,7 @@ export class DocumentModel {
           listKey: typeof op['x-svc-list-key'] === 'string' ? op['x-svc-list-key'] : undefined,
           maxRecordsPerPage: typeof op['x-svc-max-records-per-page'] === 'number' ? op['x-svc-max-records-per-page'] : undefined,
           responses: new Map(),
+          byStatus: new Array(600),
           documentedStatuses: [],
           segments: splitPath(path).map((s) => {
             const m = /^\{([^}]+)\}$/.exec(s);
@@ -189,7 +200,7 @@ export class DocumentModel {
         schemaPointer: hasSchema ? `${pointer}${pointerOf(['content', type, 'schema'])}` : undefined,
       });
     }
-    return { status, headers, media, validators: new Map(), selections: new Map() };
+    return { status, headers, media, selections: new Map() };
   }
 
   private readWebhooks(): void {
@@ -203,6 +214,23 @@ export class DocumentModel {
         ? { type, schemaUri: body!.uri, schemaPointer: `${body!.pointer}${pointerOf(['content', 'application/json', 'schema'])}` }
         : { type });
     }
+  }
+
+  /** method -> request URL (path and query) -> route, bounded. */
+  private readonly routeCache = new Map<string, Map<string, Route>>();
+
+  /** A request URL -> its path, query and operation, cached per method and URL. */
+  route(method: string, url: string, split: (url: string) => { path: string; query: string }): Route {
+    let cache = this.routeCache.get(method);
+    if (!cache) this.routeCache.set(method, (cache = new Map()));
+    let hit = cache.get(url);
+    if (hit === undefined) {
+      const { path, query } = split(url);
+      hit = { path, query, match: this.match(method, path) };
+      if (cache.size >= 5000) cache.clear();
+      cache.set(url, hit);
+    }
+    return hit;
   }
 
   /** Concrete path (no query) -> operation and parameters, cached per method and path. */
@@ -248,13 +276,11 @@ export class DocumentModel {
   }
 
   /** The validator of one documented response and media type (compiled once). */
-  responseValidator(response: DocumentedResponse, media: DocumentedMedia): ValidateFunction | null {
-    let v = response.validators.get(media.type);
-    if (v === undefined) {
-      v = media.schemaUri ? compileAt(this.ajv, media.schemaUri, media.schemaPointer!) : null;
-      response.validators.set(media.type, v);
+  responseValidator(_response: DocumentedResponse, media: DocumentedMedia): ValidateFunction | null {
+    if (media.validator === undefined) {
+      media.validator = media.schemaUri ? compileAt(this.ajv, media.schemaUri, media.schemaPointer!) : null;
     }
-    return v;
+    return media.validator;
   }
 
   webhookValidator(info: WebhookInfo): ValidateFunction | null {
@@ -283,15 +309,27 @@ export class DocumentModel {
 
 /** Documented response for a status: exact code, then `4XX`-style range, then `default`. */
 export function documentedResponse(op: OperationInfo, status: number): DocumentedResponse | undefined {
+  const byStatus = op.byStatus;
+  if (Number.isInteger(status) && status >= 0 && status < byStatus.length) {
+    const hit = byStatus[status];
+    if (hit !== undefined) return hit ?? undefined;
+    return (byStatus[status] = lookupResponse(op, status) ?? null) ?? undefined;
+  }
+  return lookupResponse(op, status);
+}
+
+function lookupResponse(op: OperationInfo, status: number): DocumentedResponse | undefined {
   return op.responses.get(String(status)) ?? op.responses.get(`${Math.floor(status / 100)}XX`) ?? op.responses.get('default');
 }
 
 /** The documented media type that a received Content-Type selects (exact, wildcard, JSON family). */
-export function documentedMedia(response: DocumentedResponse, received: string | undefined): MediaSelection {
-  const key = received ?? '';
+/** Selection by the raw Content-Type header value, cached per documented response. */
+export function documentedMedia(response: DocumentedResponse, rawType: string | undefined, parse: (raw: string | undefined) => string | undefined): MediaSelection {
+  const key = rawType ?? '';
   let hit = response.selections.get(key);
   if (hit === undefined) {
-    hit = selectMedia(response, received);
+    const received = parse(rawType);
+    hit = { ...selectMedia(response, received), received };
     if (response.selections.size >= 64) response.selections.clear();
     response.selections.set(key, hit);
   }

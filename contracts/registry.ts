@@ -99,6 +99,8 @@ export type CheckContext = ExchangeContext | WebhookContext;
 
 export interface CheckDefinition {
   name: string;
+  /** What the check inspects; a check of the other kind is never asked (default: both). */
+  kind?: 'exchange' | 'webhook';
   /** One line: what it verifies and the specification section it rests on. */
   description: string;
   appliesTo(ctx: CheckContext): boolean;
@@ -107,12 +109,18 @@ export interface CheckDefinition {
 
 const table = new Map<string, CheckDefinition>();
 let ordered: CheckDefinition[] = [];
+/** The table split by kind, so an exchange never pays for webhook guards and vice versa. */
+let byKind: Record<'exchange' | 'webhook', CheckDefinition[]> = { exchange: [], webhook: [] };
 
 export function registerCheck(def: CheckDefinition): void {
   if (!def || typeof def.name !== 'string' || !def.name) throw new Error('registerCheck: a check needs a name');
   if (table.has(def.name)) throw new Error(`registerCheck: a check named "${def.name}" is already registered`);
   table.set(def.name, def);
   ordered = [...table.values()];
+  byKind = {
+    exchange: ordered.filter((d) => d.kind !== 'webhook'),
+    webhook: ordered.filter((d) => d.kind !== 'exchange'),
+  };
 }
 
 export function registeredChecks(): readonly CheckDefinition[] {
@@ -132,7 +140,9 @@ function crashed(name: string, ctx: CheckContext, phase: string, e: unknown): Fa
 
 export function runChecks(ctx: CheckContext, only?: readonly string[]): Failure[] {
   const out: Failure[] = [];
-  for (const def of ordered) {
+  const defs = byKind[ctx.kind];
+  for (let d = 0; d < defs.length; d++) {
+    const def = defs[d];
     if (only && !only.includes(def.name)) continue;
     let applies: boolean;
     try {
@@ -144,7 +154,7 @@ export function runChecks(ctx: CheckContext, only?: readonly string[]): Failure[
     if (!applies) continue;
     try {
       const found = def.run(ctx);
-      for (let i = 0; i < found.length; i++) out.push(found[i]);
+      if (found.length !== 0) for (let i = 0; i < found.length; i++) out.push(found[i]);
     } catch (e) {
       out.push(crashed(def.name, ctx, 'run', e));
     }

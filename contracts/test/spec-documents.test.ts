@@ -1,0 +1,75 @@
+/**
+ * The contract against the real documents of spec/ (written by the spec/ work,
+ * following spec/CONVENTIONS.md): they load, every schema compiles, real-shaped
+ * bodies pass, planted defects fail, and the Versioning changes are classified.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadContract, hasErrors, diffDocuments, type Exchange } from '../index.ts';
+import { sampleMember, sampleInstitutionsPage, USER_GUID, MEMBER_GUID } from './samples.ts';
+
+const contract = loadContract();
+
+test('spec/: the three versions are found and every schema compiles', () => {
+  assert.deepEqual(contract.versions, ['v20111101', 'v20250224', 'v20260929']);
+  assert.deepEqual(contract.compileAll(), []);
+  for (const v of contract.versions) assert.ok(contract.model('platform', v).operations.length > 0, v);
+  assert.ok(contract.model('audience').operations.length >= 2);
+  assert.ok(contract.model('test-host').operations.length > 0);
+});
+
+const memberExchange = (body: unknown, version = 'v20250224'): Exchange => ({
+  api: 'platform', version,
+  request: { method: 'GET', url: `/users/${USER_GUID}/members/${MEMBER_GUID}`, headers: {} },
+  response: { status: 200, headers: { 'content-type': 'application/json' }, body },
+});
+
+test('spec/: a member as the specification describes it passes; a wrong type fails', () => {
+  for (const v of contract.versions) assert.deepEqual(contract.check(memberExchange({ member: sampleMember() }, v)), [], v);
+  const bad = contract.check(memberExchange({ member: { ...sampleMember(), is_being_aggregated: 'no' } }));
+  assert.ok(bad.some((f) => f.severity === 'error' && f.location === 'response.body.member.is_being_aggregated'));
+});
+
+test('spec/: a 1000-institution page passes; 1001 fails the Limits maximum', () => {
+  const page = (n: number): Exchange => ({
+    api: 'platform', version: 'v20250224',
+    request: { method: 'GET', url: '/institutions?page=1&records_per_page=1000', headers: {} },
+    response: { status: 200, headers: { 'content-type': 'application/json' }, body: sampleInstitutionsPage(n) },
+  });
+  assert.deepEqual(contract.check(page(1000)), []);
+  const over = contract.check(page(1001));
+  assert.ok(over.some((f) => f.check === 'paging_conformance' && f.severity === 'error'));
+});
+
+test('spec/: non-breaking variations of a real member give no error', () => {
+  const m = sampleMember();
+  const variations = [
+    { ...m, sim_added_field: 'x' },
+    Object.fromEntries(Object.entries(m).reverse()),
+    { ...m, connection_status: 'A_NEW_STATUS' },
+    { ...m, guid: `MBR-${'a'.repeat(45)}` },
+  ];
+  for (const v of variations) {
+    const f = contract.check(memberExchange({ member: v }));
+    assert.equal(hasErrors(f), false, JSON.stringify(f));
+  }
+});
+
+test('spec/: sunset endpoints on v20250224 must answer an error', () => {
+  const served: Exchange = {
+    api: 'platform', version: 'v20250224',
+    request: { method: 'POST', url: `/users/${USER_GUID}/connect_widget_url`, headers: {} },
+    response: { status: 200, headers: { 'content-type': 'application/json' }, body: {} },
+  };
+  assert.ok(contract.check(served).some((f) => f.check === 'version_conformance' && f.severity === 'error'));
+});
+
+test('spec/: the classifier names the v20250224 changes the Versioning section lists', () => {
+  const d = diffDocuments(contract.document('platform', 'v20111101'), contract.document('platform', 'v20250224'));
+  const has = (kind: string, op: string, loc: RegExp) => d.some((x) => x.kind === kind && x.operation === op && loc.test(x.location));
+  assert.ok(has('removed-response-field', 'GET /institutions', /supports_account_verification$/));
+  assert.ok(has('added-response-field', 'GET /institutions', /supported_products$/));
+  assert.ok(has('added-required-request-parameter', 'POST /users/{user_guid}/members', /data_request$/));
+  assert.ok(has('removed-endpoint', 'POST /payment_processor_authorization_code', /./));
+  assert.ok(d.some((x) => x.kind === 'deprecated-endpoint' && x.operation === 'GET /managed_institutions'));
+});
