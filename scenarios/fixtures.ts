@@ -74,7 +74,7 @@ export interface CheckedResponse<T = any> {
 }
 
 /** Sum of time spent inside HTTP requests, per test (npm run bench:suite reads it). */
-const TIMING_DIR = 'reports/out/http-timing';
+const TIMING_DIR = process.env.SVC_HTTP_TIMING_DIR ?? 'reports/out/http-timing';
 
 /** The version scenarios send unless they name one: SVC_ACCEPT_VERSION or the newest supported. */
 export function currentVersion(profile: TargetProfile): string {

@@ -1,0 +1,188 @@
+/**
+ * runSuite: runs the Playwright scenario suites once against the embedded simulator
+ * with the given faults / variations in force, and answers which scenarios passed and
+ * which failed. The proof (scripts/suite-proof.test.ts) and the self-test matrix build
+ * on it.
+ *
+ *   import { runSuite } from './scripts/run-suite.ts';
+ *   const r = await runSuite({ grep: '@members', faults: ['locked-reported-as-connected'] });
+ *   // r.failed: ['[api] members.spec.ts > locked out: DENIED', ...]
+ *
+ * How: spawns `playwright test --reporter=json` with SVC_SIM_FAULTS / SVC_SIM_VARIATIONS
+ * set (scenarios/global-setup.ts builds the simulator in-process with them), SVC_BASE_URL
+ * removed (a proof is about the simulator, never a real target), its own output and
+ * timing directories (runs can go in parallel), and reads the JSON report from a file.
+ * A run that could not start (unknown fault name, config error) or produced no report
+ * is returned with `error` set: it must never count as "the fault was caught".
+ *
+ * Also a CLI:  npx tsx scripts/run-suite.ts --grep @members --fault NAME [--variation NAME] [--project api]
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+export interface RunSuiteOptions {
+  /** Playwright --grep (tags or title words), e.g. `@members|@oauth`. Default: everything. */
+  grep?: string;
+  grepInvert?: string;
+  /** Fault names of targets/simulator/catalog.ts. */
+  faults?: string[];
+  /** Variation names of targets/simulator/catalog.ts. */
+  variations?: string[];
+  /** Playwright projects (`api`, `browser`, `properties`). Default: api and browser. */
+  projects?: string[];
+  /** Playwright workers for this run. Default 1 (runs are usually parallel to each other). */
+  workers?: number;
+  /** Kill the run after this many milliseconds. Default 120 s. */
+  timeoutMs?: number;
+  /** Extra environment for the run. */
+  env?: Record<string, string>;
+}
+
+export interface SuiteTest {
+  /** `[project] file > title`, stable across runs. */
+  name: string;
+  title: string;
+  tags: string[];
+  status: 'passed' | 'failed' | 'skipped' | 'flaky';
+  /** First error message of a failed test (ANSI colours removed). */
+  error?: string;
+}
+
+export interface SuiteResult {
+  passed: number;
+  /** Names of failed tests (`[project] file > title`). */
+  failed: string[];
+  skipped: number;
+  tests: SuiteTest[];
+  durationMs: number;
+  exitCode: number | null;
+  /** Set when the run did not produce a usable report: never a proof of anything. */
+  error?: string;
+}
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const PLAYWRIGHT = join(ROOT, 'node_modules', '.bin', 'playwright');
+const stripAnsi = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
+
+interface PwResult { status: string; error?: { message?: string }; errors?: { message?: string }[] }
+interface PwTest { projectName: string; status: string; results: PwResult[] }
+interface PwSpec { title: string; file: string; tags?: string[]; tests: PwTest[] }
+interface PwSuite { title: string; file?: string; specs?: PwSpec[]; suites?: PwSuite[] }
+interface PwReport { suites?: PwSuite[]; errors?: { message?: string }[]; stats?: { duration?: number } }
+
+/** Flattens Playwright's JSON report. */
+export function testsOf(report: PwReport): SuiteTest[] {
+  const out: SuiteTest[] = [];
+  const walk = (s: PwSuite, path: string[]) => {
+    const here = s.title && !s.file?.endsWith(s.title) && !s.title.endsWith('.ts') ? [...path, s.title] : path;
+    for (const spec of s.specs ?? []) {
+      for (const t of spec.tests) {
+        const status: SuiteTest['status'] =
+          t.status === 'skipped' ? 'skipped' : t.status === 'expected' ? 'passed' : t.status === 'flaky' ? 'flaky' : 'failed';
+        const first = t.results.find((r) => r.status !== 'passed' && r.status !== 'skipped');
+        const message = first?.error?.message ?? first?.errors?.[0]?.message;
+        out.push({
+          name: `[${t.projectName}] ${spec.file} > ${[...here, spec.title].join(' > ')}`,
+          title: spec.title,
+          tags: spec.tags ?? [],
+          status,
+          ...(status === 'failed' && message ? { error: stripAnsi(message).slice(0, 2000) } : {}),
+        });
+      }
+    }
+    for (const child of s.suites ?? []) walk(child, here);
+  };
+  for (const s of report.suites ?? []) walk(s, []);
+  return out;
+}
+
+export async function runSuite(o: RunSuiteOptions = {}): Promise<SuiteResult> {
+  const work = mkdtempSync(join(tmpdir(), 'svc-run-suite-'));
+  const reportFile = join(work, 'report.json');
+  const args = ['test', '--reporter=json', `--output=${join(work, 'results')}`, `--workers=${o.workers ?? 1}`];
+  for (const p of o.projects ?? ['api', 'browser']) args.push(`--project=${p}`);
+  if (o.grep) args.push(`--grep=${o.grep}`);
+  if (o.grepInvert) args.push(`--grep-invert=${o.grepInvert}`);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...o.env,
+    FORCE_COLOR: '0',
+    PLAYWRIGHT_JSON_OUTPUT_FILE: reportFile,
+    SVC_SIM_FAULTS: (o.faults ?? []).join(','),
+    SVC_SIM_VARIATIONS: (o.variations ?? []).join(','),
+    SVC_HTTP_TIMING_DIR: join(work, 'http-timing'),
+  };
+  delete env.SVC_BASE_URL;
+  delete env.SVC_SIMULATOR_URL;
+  delete env.CI; // forbidOnly is not what a proof run is about
+
+  const started = performance.now();
+  const { code, stderr, timedOut } = await new Promise<{ code: number | null; stderr: string; timedOut: boolean }>((done) => {
+    const child = spawn(PLAYWRIGHT, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    let stderr = '';
+    let timedOut = false;
+    child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid!, 'SIGKILL'); // the run's process group: workers and browsers too
+      } catch {
+        /* already gone */
+      }
+    }, o.timeoutMs ?? 120_000);
+    child.on('close', (c) => {
+      clearTimeout(timer);
+      done({ code: c, stderr, timedOut });
+    });
+  });
+  const durationMs = performance.now() - started;
+  try {
+    if (timedOut) return { passed: 0, failed: [], skipped: 0, tests: [], durationMs, exitCode: code, error: `timed out after ${o.timeoutMs ?? 120_000} ms` };
+    if (!existsSync(reportFile)) {
+      return { passed: 0, failed: [], skipped: 0, tests: [], durationMs, exitCode: code, error: `no JSON report (exit ${code}): ${stripAnsi(stderr).trim().slice(-800)}` };
+    }
+    const report = JSON.parse(readFileSync(reportFile, 'utf8')) as PwReport;
+    const tests = testsOf(report);
+    const globalErrors = (report.errors ?? []).map((e) => stripAnsi(e.message ?? '')).filter(Boolean);
+    const result: SuiteResult = {
+      passed: tests.filter((t) => t.status === 'passed').length,
+      failed: tests.filter((t) => t.status === 'failed' || t.status === 'flaky').map((t) => t.name),
+      skipped: tests.filter((t) => t.status === 'skipped').length,
+      tests,
+      durationMs,
+      exitCode: code,
+    };
+    if (globalErrors.length) result.error = globalErrors.join('\n').slice(0, 1500);
+    else if (tests.length === 0) result.error = `no test matched grep ${o.grep ?? '(none)'}`;
+    return result;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({
+    options: {
+      grep: { type: 'string' },
+      fault: { type: 'string', multiple: true, default: [] },
+      variation: { type: 'string', multiple: true, default: [] },
+      project: { type: 'string', multiple: true },
+      workers: { type: 'string' },
+    },
+  });
+  const r = await runSuite({
+    grep: values.grep,
+    faults: values.fault as string[],
+    variations: values.variation as string[],
+    projects: values.project as string[] | undefined,
+    workers: values.workers ? Number(values.workers) : 2,
+  });
+  console.log(`passed ${r.passed}, failed ${r.failed.length}, skipped ${r.skipped} in ${(r.durationMs / 1000).toFixed(1)} s`);
+  for (const t of r.tests.filter((x) => x.status === 'failed')) console.log(`  ✗ ${t.name}\n      ${(t.error ?? '').split('\n')[0]}`);
+  if (r.error) console.log(`error: ${r.error}`);
+  process.exit(r.error ? 2 : 0);
+}
