@@ -151,13 +151,20 @@ export async function runScript(scriptPath: string, params: RunParams = {}): Pro
   let nextVuId = 1;
   const idle: Vu[] = [];
   const all = new Set<Vu>();
+  let closed = false;
   const spawn = async (): Promise<Vu> => {
     const vu = await Vu.spawn(nextVuId++, ctx, setupJson);
+    if (closed) {
+      // Finished starting after the run ended: nothing will use it.
+      await vu.terminate();
+      return vu;
+    }
     all.add(vu);
     return vu;
   };
 
   const cleanup = async () => {
+    closed = true;
     await Promise.all([...all].map((v) => v.terminate()));
     await http.close();
   };
@@ -241,6 +248,7 @@ export async function runScript(scriptPath: string, params: RunParams = {}): Pro
       while (mine.length < n) mine.push(idle.pop() ?? (await spawn()));
     };
     let scenarioIteration = 0;
+    let scenarioOver = false;
     const inFlight = new Set<Promise<void>>();
     const runOn = (vu: Vu) => {
       vu.busy = true;
@@ -290,10 +298,17 @@ export async function runScript(scriptPath: string, params: RunParams = {}): Pro
             if (mine.length + spawning < plan.maxVUs) {
               // k6 allocates VUs beyond preAllocatedVUs during the run, up to maxVUs.
               spawning++;
-              void spawn().then((v) => {
-                spawning--;
-                mine.push(v);
-              }, () => spawning--);
+              void spawn().then(
+                (v) => {
+                  spawning--;
+                  if (scenarioOver) idle.push(v);
+                  else mine.push(v);
+                },
+                (e: Error) => {
+                  spawning--;
+                  stderr(logLine('WARN', testStartMs, `scenario ${plan.name}: could not start another VU: ${e.message.split('\n')[0]}`));
+                },
+              );
             }
           }
         }
@@ -323,6 +338,7 @@ export async function runScript(scriptPath: string, params: RunParams = {}): Pro
       });
       await Promise.race([Promise.all(loops), sleep(deadline).then(() => undefined)]);
     }
+    scenarioOver = true;
     // gracefulStop: iterations still running get this long to finish, then are interrupted.
     if (inFlight.size) {
       const settled = Promise.all([...inFlight]).then(() => true);

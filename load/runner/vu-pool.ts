@@ -69,6 +69,8 @@ export class Vu {
     const worker = new Worker(file, {
       workerData: { code: ctx.code, vuId: id, env: ctx.env, globalTags: ctx.globalTags, options: ctx.options, testStartMs: ctx.testStartMs, httpDefaults: ctx.httpDefaults, httpPort: port2, signal: signalBuffer },
       transferList: [port2],
+      // The worker entry is plain bundled JS: do not inherit tsx's loader from the parent.
+      execArgv: [],
       resourceLimits: { maxOldGenerationSizeMb: 256 },
     });
     port1.on('message', async (requests: WireRequest[]) => {

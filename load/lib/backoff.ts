@@ -1,0 +1,35 @@
+/**
+ * A client that backs off: on 429 it waits what Retry-After says (seconds or an HTTP
+ * date), or 1 s doubling when the header is absent (the specification shows no
+ * Retry-After: Errors lists only "429 too many requests"), then tries again.
+ */
+import http, { type RefinedParams, type RefinedResponse, type ResponseType } from 'k6/http';
+import { sleep } from 'k6';
+
+export function retryAfterSeconds(res: { headers: Record<string, string> }, fallback: number): number {
+  const raw = res.headers['Retry-After'];
+  if (!raw) return fallback;
+  if (/^\d+$/.test(raw.trim())) return Number(raw.trim());
+  const at = Date.parse(raw);
+  if (Number.isNaN(at)) return fallback;
+  return Math.max(0, (at - Date.now()) / 1000);
+}
+
+export interface BackoffResult {
+  res: RefinedResponse<ResponseType | undefined>;
+  /** 429s answered before `res`. */
+  rateLimited: number;
+}
+
+/** GET with back-off on 429, at most `maxRetries` retries and `maxWaitSeconds` per wait. */
+export function getWithBackoff(url: string, params: RefinedParams<ResponseType | undefined>, maxRetries = 5, maxWaitSeconds = 5): BackoffResult {
+  let rateLimited = 0;
+  let wait = 1;
+  for (;;) {
+    const res = http.get(url, params);
+    if (res.status !== 429 || rateLimited >= maxRetries) return { res, rateLimited };
+    rateLimited++;
+    sleep(Math.min(maxWaitSeconds, retryAfterSeconds(res, wait)));
+    wait *= 2;
+  }
+}
