@@ -166,25 +166,38 @@ export async function startReceiver(options: ReceiverOptions & { port?: number; 
 
   const handleObserve = (url: URL, res: ServerResponse) => {
     const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent); // ['_observe', ...]
+    if (parts[1] === 'objects' && parts.length === 3) {
+      const prefix = url.searchParams.get('guid_prefix') ?? '';
+      const limit = Math.min(Math.max(Number(url.searchParams.get('limit') ?? 1000) || 1000, 1), 10_000);
+      return send(res, 200, { objects: store.objectsWithPrefix(parts[2], prefix, limit) });
+    }
     if (parts[1] === 'objects' && parts.length === 4) {
       const obj = store.object(parts[2], parts[3]);
       return obj ? send(res, 200, obj) : send(res, 404, { error: 'not_found', message: `No object ${parts[2]}/${parts[3]} stored` });
     }
     if (parts[1] === 'processed-count' && parts.length === 2) {
+      const type = url.searchParams.get('type');
+      const prefix = url.searchParams.get('guid_prefix');
+      // Scoped to one run's objects, the answer also lists those objects' stored versions
+      // (one round trip for a model check).
+      const read = () =>
+        type && prefix !== null
+          ? { ...store.statsFor(type, prefix), duplicates_ignored: null, objects: Object.fromEntries(store.objectsWithPrefix(type, prefix, 1000).map((o) => [o.guid, o.version])) }
+          : store.stats();
       // ?settled=1 answers once the worker has drained the queue (at most 2 s), so
       // stored-state checks need no polling loop.
       if (url.searchParams.get('settled')) {
         const until = performance.now() + 2_000;
         const poll = () => {
           if (!alive) return send(res, 503, { error: 'unavailable', message: 'The receiver is stopping' });
-          const stats = store.stats();
+          const stats = read();
           if (stats.queued === 0 || performance.now() > until) return send(res, 200, stats);
           kickWorker();
           setTimeout(poll, 2);
         };
         return poll();
       }
-      return send(res, 200, store.stats());
+      return send(res, 200, read());
     }
     if (parts[1] === 'events' && parts.length === 2) {
       const limit = Math.min(Math.max(Number(url.searchParams.get('limit') ?? 1000) || 1000, 1), 10_000);

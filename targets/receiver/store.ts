@@ -105,6 +105,7 @@ export class ReceiverStore {
         event_id INTEGER NOT NULL,
         processed_at_ms INTEGER NOT NULL
       );
+      CREATE INDEX IF NOT EXISTS processing_log_event ON processing_log(event_id);
       CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
     `);
     this.insertEvent = this.db.prepare('INSERT OR IGNORE INTO events (delivery_key, type, object_guid, version, body, received_at_ms) VALUES (?, ?, ?, ?, ?, ?)');
@@ -116,7 +117,10 @@ export class ReceiverStore {
       ON CONFLICT (type, guid) DO UPDATE SET version = excluded.version, event_id = excluded.event_id, body = excluded.body`);
     this.logProcessing = this.db.prepare('INSERT INTO processing_log (event_id, processed_at_ms) VALUES (?, ?)');
     this.markProcessed = this.db.prepare('UPDATE events SET processed_at_ms = ? WHERE id = ? AND processed_at_ms IS NULL');
-    const bumpDuplicates = this.db.prepare("INSERT INTO counters (name, value) VALUES ('duplicates', ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value");
+    // Counters kept in the same transactions as the rows they count, so the observation
+    // API answers in constant time however many events the database holds.
+    const bump = this.db.prepare('INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value');
+    const alreadyProcessed = this.db.prepare('SELECT 1 FROM processing_log WHERE event_id = ? LIMIT 1').pluck();
 
     /** One transaction (one fsync) for every delivery that arrived together; returns "was new" per event. */
     this.acceptBatch = this.db.transaction((events: IncomingEvent[]) => {
@@ -127,7 +131,8 @@ export class ReceiverStore {
         if (info.changes === 0) duplicates++;
         return info.changes > 0;
       });
-      if (duplicates) bumpDuplicates.run(duplicates);
+      if (duplicates) bump.run('duplicates', duplicates);
+      if (events.length - duplicates) bump.run('accepted', events.length - duplicates);
       return fresh;
     });
 
@@ -143,9 +148,11 @@ export class ReceiverStore {
         if (row.object_guid !== null && row.version !== null) {
           (this.broken === 'keeps-last-not-highest' ? this.upsertLast : this.upsertHighest).run(row.type, row.object_guid, row.version, row.id, row.body);
         }
+        if (alreadyProcessed.get(row.id)) bump.run('processed_more_than_once', 1);
         this.logProcessing.run(row.id, now);
         this.markProcessed.run(now, row.id);
       }
+      if (rows.length) bump.run('processed', rows.length);
       return rows.length;
     });
   }
@@ -155,14 +162,32 @@ export class ReceiverStore {
     return row ? { ...row, body: JSON.parse(row.body) } : undefined;
   }
 
+  /** Objects of a type whose guid starts with `prefix` (the property suites give each run its own prefix). */
+  objectsWithPrefix(type: string, prefix: string, limit: number): StoredObject[] {
+    const rows = this.db.prepare("SELECT type, guid, version, event_id, body FROM objects WHERE type = ? AND guid >= ? AND guid < ? ORDER BY guid LIMIT ?").all(type, prefix, `${prefix}\uffff`, limit) as Array<Omit<StoredObject, 'body'> & { body: string }>;
+    return rows.map((r) => ({ ...r, body: JSON.parse(r.body) }));
+  }
+
+  /** Counts for the events about objects of `type` whose guid starts with `prefix` (one property run's objects). */
+  statsFor(type: string, prefix: string): { accepted: number; processed: number; queued: number; processed_more_than_once: number } {
+    const row = this.db
+      .prepare(`SELECT count(*) AS accepted,
+          coalesce(sum(processed_at_ms IS NULL), 0) AS queued,
+          coalesce(sum((SELECT count(*) FROM processing_log p WHERE p.event_id = e.id)), 0) AS processed,
+          coalesce(sum((SELECT count(*) FROM processing_log p WHERE p.event_id = e.id) > 1), 0) AS processed_more_than_once
+        FROM events e WHERE e.type = ? AND e.object_guid >= ? AND e.object_guid < ?`)
+      .get(type, prefix, `${prefix}\uffff`) as { accepted: number; processed: number; queued: number; processed_more_than_once: number };
+    return row;
+  }
+
   stats(): { accepted: number; processed: number; queued: number; duplicates_ignored: number; processed_more_than_once: number } {
-    const one = (sql: string) => (this.db.prepare(sql).get() as { n: number | null }).n ?? 0;
+    const counters = new Map((this.db.prepare('SELECT name, value FROM counters').all() as Array<{ name: string; value: number }>).map((r) => [r.name, r.value]));
     return {
-      accepted: one('SELECT count(*) AS n FROM events'),
-      processed: one('SELECT count(*) AS n FROM processing_log'),
-      queued: one('SELECT count(*) AS n FROM events WHERE processed_at_ms IS NULL'),
-      duplicates_ignored: one("SELECT value AS n FROM counters WHERE name = 'duplicates'"),
-      processed_more_than_once: one('SELECT count(*) AS n FROM (SELECT event_id FROM processing_log GROUP BY event_id HAVING count(*) > 1)'),
+      accepted: counters.get('accepted') ?? 0,
+      processed: counters.get('processed') ?? 0,
+      queued: (this.db.prepare('SELECT count(*) AS n FROM events WHERE processed_at_ms IS NULL').get() as { n: number }).n,
+      duplicates_ignored: counters.get('duplicates') ?? 0,
+      processed_more_than_once: counters.get('processed_more_than_once') ?? 0,
     };
   }
 

@@ -58,8 +58,13 @@ export function valueOf(schema: JsonSchema | undefined, name = '', depth = 0): f
   return fc.option(base, { nil: null, freq: 5 });
 }
 
-/** An object of a schema: each property present or not (required ones always), in a random order. */
+/** An object of a schema: each property present or not (required ones always). */
 export function objectOf(schema: JsonSchema, depth = 0): fc.Arbitrary<Record<string, unknown>> {
+  return entriesOf(schema, depth).map((e) => Object.fromEntries(e));
+}
+
+/** The entries of an object of a schema, in schema order (callers shuffle). */
+export function entriesOf(schema: JsonSchema, depth = 0): fc.Arbitrary<Array<[string, unknown]>> {
   const props = Object.entries(schema.properties ?? {});
   const required = new Set(schema.required ?? []);
   const entries = props.map(([k, s]) =>
@@ -84,7 +89,7 @@ export function deliveryArb(options: { types?: string[]; addedFields?: boolean }
   return typeArb.chain((type) => {
     const schema = WEBHOOK_SCHEMAS.schemas[type] ?? { type: 'object', properties: {} };
     const added = options.addedFields === false ? fc.constant([] as Array<[string, unknown]>) : fc.array(fc.tuple(ADDED_NAME, fc.jsonValue({ maxDepth: 2 })), { maxLength: 3 });
-    return fc.tuple(objectOf(schema), added).chain(([documented, extra]) => {
+    return fc.tuple(entriesOf(schema), added).chain(([documented, extra]) => {
       const known = new Set(documented.map(([k]) => k));
       const merged = [...documented, ...extra.filter(([k]) => !known.has(k))];
       return shuffled(merged).map((body) => ({ type, body }));

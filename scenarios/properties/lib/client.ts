@@ -69,13 +69,22 @@ export interface ReceiverStats {
   queued: number;
   duplicates_ignored: number;
   processed_more_than_once: number;
+  /** With a scope: stored version per object guid. */
+  objects?: Record<string, number>;
 }
 
-export const settledStats = async (r: ReceiverUnderTest) => (await getJson<ReceiverStats>(`${r.observeUrl}/_observe/processed-count?settled=1`)).body;
+/** Counts once the worker drained its queue; with `scope`, only events about those objects. */
+export const settledStats = async (r: ReceiverUnderTest, scope?: { type: string; guidPrefix: string }) =>
+  (await getJson<ReceiverStats>(`${r.observeUrl}/_observe/processed-count?settled=1${scope ? `&type=${encodeURIComponent(scope.type)}&guid_prefix=${encodeURIComponent(scope.guidPrefix)}` : ''}`)).body;
 
 export async function storedObject(r: ReceiverUnderTest, type: string, guid: string): Promise<{ version: number; body: unknown } | undefined> {
   const res = await getJson<{ version: number; body: unknown }>(`${r.observeUrl}/_observe/objects/${encodeURIComponent(type)}/${encodeURIComponent(guid)}`);
   return res.status === 200 ? res.body : undefined;
+}
+
+export async function storedObjectsWithPrefix(r: ReceiverUnderTest, type: string, prefix: string): Promise<Map<string, number>> {
+  const res = await getJson<{ objects: Array<{ guid: string; version: number }> }>(`${r.observeUrl}/_observe/objects/${encodeURIComponent(type)}?guid_prefix=${encodeURIComponent(prefix)}`);
+  return new Map(res.body.objects.map((o) => [o.guid, o.version]));
 }
 
 export async function eventsOf(r: ReceiverUnderTest, type: string, guid: string): Promise<Array<{ times_processed: number; version: number }>> {

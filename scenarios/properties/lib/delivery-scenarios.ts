@@ -60,7 +60,7 @@ async function harness(faults: string[], capture: CaptureOptions, settings: Part
   const app = await buildSimulator({
     faults,
     settings: {
-      webhookUrls: urls ? urls(base) : { '*': `${base}/hooks` },
+      webhookUrls: (urls ?? perType)(base),
       webhookTimeScale: DELIVERY_TIME_SCALE,
       webhookJitter: JITTER,
       ...settings,
@@ -211,7 +211,7 @@ export async function runDeliveryScenario(scenario: DeliveryScenario, faults: st
       const app = await buildSimulator({
         faults,
         settings: {
-          webhookUrls: { '*': `${base}/hooks` },
+          webhookUrls: perType(base),
           webhookTimeScale: DELIVERY_TIME_SCALE,
           webhookAuth: { kind: 'oauth', tokenUrl: `${base}/oauth/token`, clientId, clientSecret, grantIn: scenario === 'oauth-body' ? 'body' : 'query' },
         },

@@ -1,0 +1,28 @@
+/**
+ * Delivery conformance (specification, Events, Webhooks rules 1-8; Authentication 6):
+ * the simulator delivers to a capture receiver, which answers errors on purpose to
+ * watch the retries; every delivery is checked with the contract's webhook check and
+ * the delivery rules. Simulator only: a real service's webhook URLs are configured out
+ * of band. Each webhook fault of the catalogue fails one of these
+ * (targets/simulator/webhooks/faults.test.ts).
+ */
+import { test, expect } from '@playwright/test';
+import { formatFailure } from '../../contracts/failure.ts';
+import { DELIVERY_SCENARIOS, runDeliveryScenario } from './lib/delivery-scenarios.ts';
+
+test.describe.configure({ timeout: 60_000 });
+
+/** The self-test names the catalogue faults in force (SVC_SIM_FAULTS); the in-process simulator takes them too. */
+const FAULTS = (process.env.SVC_SIM_FAULTS ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+
+for (const scenario of DELIVERY_SCENARIOS) {
+  test(`webhook delivery: ${scenario} @webhooks @delivery`, async () => {
+    test.skip(!!process.env.SVC_BASE_URL, 'delivery conformance drives the embedded simulator only');
+    const r = await runDeliveryScenario(scenario, FAULTS);
+    test.skip(!!r.skipped, r.skipped);
+    test.info().annotations.push({ type: 'deliveries', description: String(r.requests) });
+    // Warnings (e.g. a new enum value: Versioning, non-breaking) are reported, never failed.
+    for (const w of r.failures.filter((f) => f.severity === 'warning')) test.info().annotations.push({ type: 'warning', description: formatFailure(w) });
+    expect(r.failures.filter((f) => f.severity === 'error').map(formatFailure)).toEqual([]);
+  });
+}

@@ -1,0 +1,33 @@
+/**
+ * Response-level webhook properties (specification, Events, Webhooks rules 2, 4, 6).
+ * Against WEBHOOK_RECEIVER_URL when set (a team's own receiver), else against the
+ * reference receiver started here.
+ *
+ *   WEBHOOK_RECEIVER_URL=https://... npm run conformance -- --grep @webhooks
+ */
+import { test } from '@playwright/test';
+import { PROPERTY_SETTINGS, receiverFromEnv, type ReceiverUnderTest } from './lib/client.ts';
+import { answersWithinBound, malformedBodyGets4xx, validPayloadGets2xx } from './lib/properties.ts';
+import { assertProperty } from './lib/playwright.ts';
+
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
+
+let receiver: ReceiverUnderTest;
+test.beforeAll(async () => {
+  receiver = await receiverFromEnv();
+});
+test.afterAll(async () => {
+  await receiver?.close();
+});
+
+test('every valid payload (nulls, added fields, any order, unknown types) gets a 2xx @webhooks', async () => {
+  await assertProperty(validPayloadGets2xx(receiver));
+});
+
+test('a body that is not valid JSON gets a 4xx @webhooks', async () => {
+  await assertProperty(malformedBodyGets4xx(receiver));
+});
+
+test(`every answer comes within ${PROPERTY_SETTINGS.responseBoundMs} ms (WEBHOOK_RESPONSE_BOUND_MS) @webhooks`, async () => {
+  await assertProperty(answersWithinBound(receiver, PROPERTY_SETTINGS.responseBoundMs));
+});
