@@ -10,13 +10,13 @@ import { buildSimulator } from '../targets/simulator/app.ts';
 import { settingsFromEnv } from '../targets/simulator/settings.ts';
 import { runProcess } from './selftest/adapters.ts';
 
-/** k6 scripts: files directly under load/ that export a default function. */
+/** k6 scripts: files directly under load/ that export k6 options or a default function. */
 export function listLoadScripts(root: string): string[] {
   const dir = join(root, 'load');
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((f) => /\.ts$/.test(f) && !f.endsWith('.test.ts'))
-    .filter((f) => /export\s+default\s+(async\s+)?function/.test(readFileSync(join(dir, f), 'utf8')))
+    .filter((f) => /export\s+(default\b|const\s+options\b)/.test(readFileSync(join(dir, f), 'utf8')))
     .map((f) => f.replace(/\.ts$/, ''))
     .sort();
 }

@@ -107,8 +107,8 @@ export function discoverSuiteTags(root: string): Set<string> {
   walk(join(root, 'load'), (file) => {
     if (file.includes(`${join(root, 'load', 'runner')}`) || file.endsWith('.test.ts') || !/\.(ts|js)$/.test(file)) return;
     const text = readFileSync(file, 'utf8');
-    // A k6 script exports a default function (its iteration) — lib files do not.
-    if (/export\s+default\s+(async\s+)?function/.test(text)) tags.add(`load:${basename(file).replace(/\.(ts|js)$/, '')}`);
+    // A k6 script exports its options (and a default or named scenario functions); lib files do not.
+    if (/export\s+(default\b|const\s+options\b)/.test(text)) tags.add(`load:${basename(file).replace(/\.(ts|js)$/, '')}`);
   });
   return tags;
 }
