@@ -40,6 +40,11 @@ export interface RunSuiteOptions {
   timeoutMs?: number;
   /** Extra environment for the run. */
   env?: Record<string, string>;
+  /**
+   * Where the checked client writes its per-test HTTP timings (JSON lines: requests,
+   * httpMs, testMs); default a private directory removed after the run.
+   */
+  timingDir?: string;
 }
 
 export interface SuiteTest {
@@ -114,7 +119,7 @@ export async function runSuite(o: RunSuiteOptions = {}): Promise<SuiteResult> {
     PLAYWRIGHT_JSON_OUTPUT_FILE: reportFile,
     SVC_SIM_FAULTS: (o.faults ?? []).join(','),
     SVC_SIM_VARIATIONS: (o.variations ?? []).join(','),
-    SVC_HTTP_TIMING_DIR: join(work, 'http-timing'),
+    SVC_HTTP_TIMING_DIR: o.timingDir ?? join(work, 'http-timing'),
   };
   delete env.SVC_BASE_URL;
   delete env.SVC_SIMULATOR_URL;

@@ -43,7 +43,7 @@ test('token-protected reads are refused without the token or with a wrong one', 
   const dx = dataExchangeSettings(api.profile);
   const user = requireSetting(dx.userIdentifier, 'SVC_3DX_USER');
   for (const path of ['/data_exchange/users', `/data_exchange/users/${user}`, `/data_exchange/users/${user}/accounts`, `/data_exchange/users/${user}/transactions`]) {
-    for (const headers of [{}, { 'SVC-3DX-TOKEN': 'scn-not-a-token' }]) {
+    for (const headers of [{}, { 'SVC-3DX-TOKEN': 'scn-not-a-token' }] as Record<string, string>[]) {
       const res = await api.get(path, { headers, only: ['content_type_conformance'] });
       expect(res.status, `GET ${path} ${'SVC-3DX-TOKEN' in headers ? 'with a wrong' : 'without'} SVC-3DX-TOKEN`).toBeGreaterThanOrEqual(400);
       expect(res.status).toBeLessThan(500);

@@ -1,0 +1,119 @@
+/**
+ * Widget events (specification, Events "Widget events"; Endpoints "OAuth procedure
+ * for members", widget flows; Resources, Widget URL).
+ *
+ * - Browser iframe: the widget URL is hosted in an iframe of a client page; the widget
+ *   opens the OAuth window itself, and the client page receives the OAuth completion
+ *   message by postMessage: `{ type: 'oauthComplete/success', mx: true, metadata:
+ *   { member_guid, x_callback_payload } }` (X-CALLBACK-PAYLOAD on the widget request).
+ * - Mobile WebView (`is_mobile_webview` true): events go to the WebView location as
+ *   `{scheme}://{event path}?metadata={json}`, and the widget does not open the OAuth
+ *   window; the app opens the OAuth-requested URL itself.
+ *
+ * The client page is served by a tiny server of the test on 127.0.0.1 (its own port,
+ * so a different origin from the widget): Chromium's Private Network Access blocks a
+ * page it considers public (e.g. one answered by page.route) from framing a loopback
+ * widget. Custom-scheme navigations are observed through the Chrome DevTools
+ * Protocol (Page.frameRequestedNavigation): the browser cannot load them, but it
+ * reports that the page asked to go there.
+ *
+ * The widget's own controls (connect, OAuth, answer buttons) are not shown in the
+ * specification: these scenarios drive the simulator's widget and skip on a real target.
+ */
+import type { Page } from '@playwright/test';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { test, expect, type CheckedClient } from '../fixtures.ts';
+import { createUser, needsDataRequest } from '../helpers.ts';
+import { currentVersion } from '../fixtures.ts';
+
+const TAGS = ['@widgets', '@oauth', '@destructive'];
+const PAYLOAD = 'scn-callback-payload-7';
+
+async function widgetUrl(api: CheckedClient, user: string, fields: Record<string, unknown>): Promise<string> {
+  const widget: Record<string, unknown> = { widget_type: 'connect_widget', ...fields };
+  if (needsDataRequest(currentVersion(api.profile))) widget.data_request = { products: ['transactions'] };
+  const res = await api.post(`/users/${user}/widget_urls`, { widget_url: widget }, { headers: { 'X-CALLBACK-PAYLOAD': PAYLOAD }, expectStatus: 200 });
+  return res.body.widget_url.url as string;
+}
+
+/** Serves one HTML page on 127.0.0.1 (the client's page hosting the widget). */
+async function clientHost(html: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/app`, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+/** Records every navigation the page (or its frames) asks for, custom schemes included. */
+async function recordNavigations(page: Page): Promise<string[]> {
+  const urls: string[] = [];
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Page.enable');
+  cdp.on('Page.frameRequestedNavigation', (e: { url: string }) => urls.push(e.url));
+  page.on('response', (r) => {
+    const location = r.headers().location;
+    if (location) urls.push(location);
+  });
+  return urls;
+}
+
+test('in a browser iframe the client page receives oauthComplete/success with mx: true and the callback payload', { tag: [...TAGS, '@smoke'] }, async ({ api, page, profile }) => {
+  test.skip(!profile.isSimulator, 'drives the simulator widget\'s controls (the vendor widget\'s are not shown)');
+  const user = await createUser(api);
+  const url = await widgetUrl(api, user, { oauth_referral_source: 'BROWSER', is_mobile_webview: false });
+  const messages: Array<Record<string, any>> = [];
+  await page.exposeFunction('scnReport', (m: Record<string, any>) => messages.push(m));
+  const host = await clientHost(`<!doctype html><title>client</title><script>addEventListener('message', (e) => window.scnReport(e.data));</script><iframe id="widget" src="${url}" width="400" height="600"></iframe>`);
+  try {
+    await page.goto(host.url);
+    const widget = page.frameLocator('#widget');
+    const [popup] = await Promise.all([page.waitForEvent('popup'), widget.locator('[data-action="oauth"]').click()]);
+    await popup.locator(profile.oauthPage.authorizeSelector).click();
+    await expect.poll(() => messages.find((m) => m?.type === 'oauthComplete/success'), { message: 'oauthComplete/success at the client page', timeout: 5_000 }).toBeTruthy();
+    const done = messages.find((m) => m?.type === 'oauthComplete/success')!;
+    expect(done.mx).toBe(true);
+    expect(done.metadata?.member_guid).toMatch(/^MBR-/);
+    // Events: "its value is returned as x_callback_payload inside each event's metadata".
+    expect(done.metadata?.x_callback_payload).toBe(PAYLOAD);
+    const requested = messages.find((m) => typeof m?.type === 'string' && /oauthRequested/i.test(m.type));
+    expect(requested?.metadata?.member_guid, 'the OAuth-requested event names the same member').toBe(done.metadata.member_guid);
+  } finally {
+    await host.close();
+  }
+});
+
+test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} and the widget opens no OAuth window', { tag: TAGS }, async ({ api, page, profile }) => {
+  test.skip(!profile.isSimulator, 'drives the simulator widget\'s controls (the vendor widget\'s are not shown)');
+  const user = await createUser(api);
+  const url = await widgetUrl(api, user, { is_mobile_webview: true, ui_message_webview_url_scheme: 'scnapp' });
+  const navigations = await recordNavigations(page);
+  let popups = 0;
+  page.on('popup', () => popups++);
+  // Events start at once (the loaded event navigates to the scheme): do not wait for `load`.
+  await page.goto(url, { waitUntil: 'commit' });
+  await page.locator('[data-action="oauth"]').click();
+  const requestedUrl = () => navigations.find((u) => u.startsWith('scnapp://') && /oauthRequested/i.test(u));
+  await expect.poll(requestedUrl, { message: 'a scnapp:// location for the OAuth-requested event', timeout: 5_000 }).toBeTruthy();
+  const events = navigations.filter((u) => u.startsWith('scnapp://'));
+  for (const e of events) {
+    const metadata = new URL(e).searchParams.get('metadata');
+    expect(metadata, `metadata query parameter of ${e.slice(0, 80)}`).not.toBeNull();
+    expect(() => JSON.parse(metadata!), `metadata of ${e.slice(0, 80)} is JSON`).not.toThrow();
+    expect(JSON.parse(metadata!).x_callback_payload, `x_callback_payload in ${e.slice(0, 80)}`).toBe(PAYLOAD);
+  }
+  const oauth = JSON.parse(new URL(requestedUrl()!).searchParams.get('metadata')!);
+  expect(oauth.member_guid).toMatch(/^MBR-/);
+  expect(typeof oauth.url, 'the OAuth-requested event carries the URL to open').toBe('string');
+  // Widget flows, mobile WebView: "the widget does not open the OAuth window".
+  expect(popups, 'OAuth windows the widget opened itself').toBe(0);
+  // The app opens the URL in the default browser; completion comes back to the app's scheme.
+  const browser = await page.context().newPage();
+  const redirects = await recordNavigations(browser);
+  await browser.goto(oauth.url, { waitUntil: 'commit' });
+  await browser.locator(profile.oauthPage.authorizeSelector).click();
+  await expect.poll(() => redirects.find((u) => u.startsWith('scnapp://oauth_complete')), { message: 'scnapp://oauth_complete after authorize', timeout: 5_000 }).toBeTruthy();
+  const complete = new URL(redirects.find((u) => u.startsWith('scnapp://oauth_complete'))!);
+  expect(complete.searchParams.get('status')).toBe('success');
+  expect(complete.searchParams.get('member_guid')).toBe(oauth.member_guid);
+});
