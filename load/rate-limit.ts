@@ -34,13 +34,13 @@ const aboveRate = Math.ceil(limit * p.aboveLimitFactor);
 const path = __ENV.SVC_RATE_LIMIT_PATH || '/institutions?records_per_page=1';
 const url = `${cfg.baseUrl}${path}`;
 
-// The steady part of the over-the-limit phase: after any burst allowance is spent
-// (first half) and, for the spike ramp, inside the hold stage.
+// The observed limit is estimated from the moment the target starts refusing (any burst
+// allowance is spent by then) to the end of the constant part of the over-the-limit
+// phase: accepted requests per second in that window.
 const ramping = p.executor === 'ramping-arrival-rate';
 const aboveSeconds = ramping ? phase + 2 : phase;
-const windowStartMs = ramping ? (1 + phase / 2) * 1000 : (phase / 2) * 1000;
 const windowEndMs = ramping ? (1 + phase) * 1000 : phase * 1000;
-const backoffStart = GAP_SECONDS + phase + GAP_SECONDS + windowStartMs / 1000;
+const backoffStart = GAP_SECONDS + phase + GAP_SECONDS + phase / 2;
 const backoffMaxAttempts = Math.ceil(aboveSeconds) + 5;
 
 const plannedRequests = belowRate * phase + (ramping ? aboveRate * phase + (aboveRate + belowRate) : aboveRate * phase) + backoffMaxAttempts + 1;
@@ -106,7 +106,7 @@ export const options = {
     rate_limit_bad_body: ['count==0'],
     backoff_client_recovered: ['rate==1'],
   },
-  summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(95)', 'p(99)'],
+  summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(95)', 'p(99)', 'count'],
 };
 
 // 429 is the documented answer past the limit, not a failed request.
@@ -117,8 +117,10 @@ const rateLimitedAbove = new Counter('rate_limited_above_limit');
 const serverErrors = new Counter('server_errors');
 const badBody = new Counter('rate_limit_bad_body');
 const noRetryAfter = new Counter('rate_limited_without_retry_after');
-const sentInWindow = new Counter('steady_window_sent');
-const acceptedInWindow = new Counter('steady_window_accepted');
+const aboveSent = new Counter('above_limit_sent');
+const acceptedAfterOnset = new Counter('accepted_after_limit_reached');
+/** Per VU: ms into the over-the-limit phase at which it met its first 429. */
+const limitReachedAt = new Trend('limit_reached_at_ms');
 const recovered = new Rate('backoff_client_recovered');
 const recoverySeconds = new Trend('backoff_recovery_seconds');
 
@@ -168,36 +170,58 @@ export function belowLimit(): void {
   if (res.status === 429) rateLimitedBelow.add(1);
 }
 
+// Module state is per VU (k6 gives each VU its own instance of the script).
+let onsetMs = -1;
+let lastRetryAfter: number | undefined;
+
 export function aboveLimit(): void {
   const sinceStart = Date.now() - exec.scenario.startTime;
   const res = http.get(url, params());
   common(res);
-  if (res.status === 429) rateLimitedAbove.add(1);
-  if (sinceStart >= windowStartMs && sinceStart < windowEndMs) {
-    sentInWindow.add(1);
-    if (res.status >= 200 && res.status < 300) acceptedInWindow.add(1);
+  aboveSent.add(1);
+  if (res.status === 429) {
+    rateLimitedAbove.add(1);
+    if (onsetMs < 0) {
+      onsetMs = sinceStart;
+      limitReachedAt.add(sinceStart);
+    }
+  } else if (res.status >= 200 && res.status < 300 && onsetMs >= 0 && sinceStart < windowEndMs) {
+    acceptedAfterOnset.add(1);
   }
 }
 
-/** A well-behaved client: while the limit is exceeded it waits as told, then is served again. */
+/**
+ * A well-behaved client joining the flood half-way: it sends until it is refused (at
+ * most until the flood ends), then waits as Retry-After says and must be served again.
+ */
 export function backoffClient(): void {
-  const t0 = Date.now();
+  const floodEnds = exec.scenario.startTime + (aboveSeconds - phase / 2) * 1000;
   let saw429 = false;
-  let wait = 1;
-  for (let attempt = 0; attempt < backoffMaxAttempts; attempt++) {
+  while (Date.now() < floodEnds) {
     const res = http.get(url, params());
     common(res);
     if (res.status === 429) {
       saw429 = true;
-      sleep(Math.min(5, retryAfterSeconds(res, wait)));
+      break;
+    }
+  }
+  check(null, { 'back-off client met a 429 while the limit was exceeded': () => saw429 });
+  const t0 = Date.now();
+  let wait = 1;
+  for (let attempt = 0; attempt < backoffMaxAttempts; attempt++) {
+    if (saw429 || attempt > 0) {
+      // Retry-After of the last 429, else 1 s doubling (lib/backoff.ts).
+      sleep(Math.min(5, lastRetryAfter ?? wait));
       wait = Math.min(5, wait * 2);
+    }
+    const res = http.get(url, params());
+    common(res);
+    if (res.status === 429) {
+      lastRetryAfter = retryAfterSeconds(res, wait);
       continue;
     }
     const ok = res.status >= 200 && res.status < 300;
-    check(res, {
-      'back-off client met a 429 while the limit was exceeded': () => saw429,
-      'back-off client is served again after backing off': () => ok,
-    });
+    check(res, { 'back-off client is served again after backing off': () => ok });
     recovered.add(ok);
     if (ok) recoverySeconds.add((Date.now() - t0) / 1000);
     return;
@@ -207,15 +231,20 @@ export function backoffClient(): void {
 }
 
 export function handleSummary(data: SummaryData) {
-  const windowSeconds = (windowEndMs - windowStartMs) / 1000;
-  const accepted = data.metrics.steady_window_accepted?.values.count ?? 0;
-  const sent = data.metrics.steady_window_sent?.values.count ?? 0;
-  const observed = accepted / windowSeconds;
-  const offered = sent / windowSeconds;
-  // The estimate is only an upper bound of the limit when the offered rate exceeded it.
-  const estimate = Math.round(observed * 10) / 10;
+  const offered = (data.metrics.above_limit_sent?.values.count ?? 0) / aboveSeconds;
+  const onset = data.metrics.limit_reached_at_ms;
+  let estimate: number;
+  let note: string;
+  if (onset && onset.values.count > 0) {
+    const windowSeconds = Math.max(0.1, (windowEndMs - onset.values.avg) / 1000);
+    estimate = Math.round(((data.metrics.accepted_after_limit_reached?.values.count ?? 0) / windowSeconds) * 10) / 10;
+    note = `, first 429 about ${Math.round(onset.values.avg)} ms into the phase`;
+  } else {
+    // Nothing was refused: the limit (if any) is above what was offered.
+    estimate = Math.round(offered * 10) / 10;
+    note = ' (no 429 at all: the limit is at least this)';
+  }
   data.metrics.observed_rate_limit_per_second = { type: 'gauge', contains: 'default', values: { value: estimate, min: estimate, max: estimate } };
-  const note = offered <= observed * 1.05 ? ' (nothing was refused: the limit is at least this)' : '';
   return summaryOutputs(
     'rate-limit',
     data,

@@ -8,6 +8,7 @@
  *   SVC_CLIENT_ID, SVC_API_KEY   Basic credentials (Authentication 1)
  *   SVC_ACCEPT_VERSION           optional Accept-Version header (Versioning)
  *   PROFILE                      smoke (default) | average | stress | spike
+ *   PHASE_SECONDS                override of the profile's phase length (1..60 s)
  *   SVC_RATE_LIMIT_PER_SECOND    expected per-client limit (Limits: "not shown"; default 300
  *                                on a loopback target only, required on any other)
  *   SVC_429_BODY                 "non-empty" (default: the specification does not show error
@@ -72,7 +73,7 @@ export function loadConfig(env: Record<string, string | undefined> = __ENV): Loa
     clientId: env.SVC_CLIENT_ID ?? '',
     apiKey: env.SVC_API_KEY ?? '',
     acceptVersion: env.SVC_ACCEPT_VERSION || undefined,
-    profile: profileByName(env.PROFILE || 'smoke'),
+    profile: profileByName(env.PROFILE || 'smoke', env.PHASE_SECONDS),
     rateLimitPerSecond: num(env, 'SVC_RATE_LIMIT_PER_SECOND', 300),
     rateLimitBody: body,
     pageP95Ms: num(env, 'SVC_PAGE_P95_MS', 500),

@@ -34,9 +34,16 @@ export const PROFILES: Record<ProfileName, LoadProfile> = {
   spike: { name: 'spike', description: 'a sudden ramp far past the limit and back', executor: 'ramping-arrival-rate', phaseSeconds: 6, belowLimitFactor: 0.5, aboveLimitFactor: 6, vus: 12, iterations: 1, maxVUs: 100, pageSize: 250 },
 };
 
-export function profileByName(name: string | undefined): LoadProfile {
+/**
+ * The named profile, with PHASE_SECONDS (1..60) overriding its phase length: the tests
+ * and quick local checks use shorter phases than the smoke profile's.
+ */
+export function profileByName(name: string | undefined, phaseSeconds?: string): LoadProfile {
   const key = (name ?? 'smoke') as ProfileName;
   const p = PROFILES[key];
   if (!p) throw new Error(`PROFILE "${name}" is not a load profile; choose one of ${Object.keys(PROFILES).join(', ')}`);
-  return p;
+  if (phaseSeconds === undefined || phaseSeconds === '') return p;
+  const n = Number(phaseSeconds);
+  if (!Number.isFinite(n) || n < 1 || n > 60) throw new Error(`PHASE_SECONDS must be a number of seconds from 1 to 60, got "${phaseSeconds}"`);
+  return { ...p, phaseSeconds: n };
 }

@@ -1,0 +1,111 @@
+/**
+ * npm run load [-- <script.ts>...]
+ *
+ * Runs the load scripts (default: every script, smoke profile) with `k6` when it is on
+ * the PATH, else with the k6-compatible runner (load/runner); both print the same
+ * threshold verdicts, from the scripts' own handleSummary. Without SVC_BASE_URL the
+ * embedded simulator is started in-process on a free loopback port and the simulator
+ * profile (targets/profiles/profile.ts) supplies credentials and settings.
+ *
+ * Environment: PROFILE, PHASE_SECONDS, LOAD_RUNNER=k6|runner (force one),
+ * SVC_SIM_FAULTS / SVC_SIM_VARIATIONS (comma lists, simulator only), and every
+ * variable of load/lib/config.ts. Exit code: the first failing script's (k6's codes).
+ */
+import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildSimulator } from '../targets/simulator/app.ts';
+import { settingsFromEnv } from '../targets/simulator/settings.ts';
+import { loadProfile } from '../targets/profiles/profile.ts';
+import { runScript } from './runner/engine.ts';
+
+export const ALL_SCRIPTS = ['load/rate-limit.ts', 'load/paging.ts'];
+
+const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
+
+export function k6OnPath(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const file = join(dir, process.platform === 'win32' ? 'k6.exe' : 'k6');
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      /* not here */
+    }
+  }
+  return undefined;
+}
+
+/** Env for the scripts when the target is the embedded simulator at `base`. */
+export function simulatorEnv(base: string, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const profile = loadProfile({ ...env, SVC_BASE_URL: undefined, SVC_SIMULATOR_URL: base });
+  return {
+    SVC_BASE_URL: profile.platformBaseUrl,
+    SVC_CLIENT_ID: profile.clientId ?? '',
+    SVC_API_KEY: profile.apiKey ?? '',
+    SVC_RATE_LIMIT_PER_SECOND: String(profile.rateLimit.perSecond ?? ''),
+    // The simulator's error body is documented (README, "Simulator"): check it strictly.
+    SVC_429_BODY: env.SVC_429_BODY ?? 'json-error',
+    SVC_3DX_GRANTEE_GUID: profile.dataExchange.granteeClientGuid ?? '',
+    SVC_3DX_GRANT_GUID: profile.dataExchange.grantGuid ?? '',
+  };
+}
+
+function runWithK6(k6: string, script: string, env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(k6, ['run', script], { stdio: 'inherit', env });
+    child.on('exit', (code) => resolve(code ?? 1));
+  });
+}
+
+async function main(): Promise<number> {
+  const scripts = process.argv.slice(2).filter((a) => a !== '--');
+  const selected = scripts.length ? scripts : ALL_SCRIPTS;
+  const forced = process.env.LOAD_RUNNER;
+  if (forced && forced !== 'k6' && forced !== 'runner') {
+    console.error(`LOAD_RUNNER must be "k6" or "runner", got "${forced}"`);
+    return 2;
+  }
+  const k6 = forced === 'runner' ? undefined : k6OnPath();
+  if (forced === 'k6' && !k6) {
+    console.error('LOAD_RUNNER=k6 but no k6 binary is on the PATH');
+    return 2;
+  }
+  let env: NodeJS.ProcessEnv = { ...process.env, PROFILE: process.env.PROFILE || 'smoke' };
+  let close = async () => {};
+  if (!process.env.SVC_BASE_URL) {
+    const app = await buildSimulator({
+      settings: settingsFromEnv(process.env),
+      faults: list(process.env.SVC_SIM_FAULTS),
+      variations: list(process.env.SVC_SIM_VARIATIONS),
+    });
+    const address = await app.listen({ host: '127.0.0.1', port: 0 });
+    const base = address.replace('localhost', '127.0.0.1');
+    env = { ...env, ...simulatorEnv(base, process.env) };
+    console.log(`load: no SVC_BASE_URL; embedded simulator on ${base}`);
+    close = () => app.close();
+  }
+  console.log(`load: ${selected.length} script(s), profile ${env.PROFILE}, with ${k6 ? `k6 (${k6})` : 'the k6-compatible runner (no k6 on the PATH)'}`);
+  const results: Array<[string, number]> = [];
+  try {
+    for (const script of selected) {
+      console.log(`\n=== ${script} ===`);
+      const code = k6 ? await runWithK6(k6, script, env) : (await runScript(script, { env })).exitCode;
+      results.push([script, code]);
+    }
+  } finally {
+    await close();
+  }
+  console.log('\nload results:');
+  for (const [script, code] of results) console.log(`  ${code === 0 ? '✓' : '✗'} ${script}${code === 0 ? '' : ` (exit ${code}${code === 99 ? ': thresholds crossed' : ''})`}`);
+  return results.find(([, c]) => c !== 0)?.[1] ?? 0;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
+  main().then((code) => process.exit(code), (e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
