@@ -121,7 +121,9 @@ async function commonChecks(requests: CapturedRequest[]): Promise<Failure[]> {
   return out;
 }
 
-const perType = (base: string) => ({ member: `${base}/hooks/member`, aggregation: `${base}/hooks/aggregation`, connection_status: `${base}/hooks/connection_status`, '*': `${base}/hooks/other` });
+/** Webhook type keys of spec/CONVENTIONS.md: one capture URL each, so the capture knows every delivery's type. */
+const WEBHOOK_TYPE_KEYS = ['member', 'member_data_updated', 'aggregation', 'balance', 'connection_status', 'history', 'insights', 'statements', 'initial_data_ready', 'spending_plan', 'verification', 'transaction_notification', 'account_notification', 'budgets', 'goals', 'beats'];
+const perType = (base: string): Record<string, string> => ({ ...Object.fromEntries(WEBHOOK_TYPE_KEYS.map((t) => [t, `${base}/hooks/${t}`])), '*': `${base}/hooks/unconfigured` });
 
 export async function runDeliveryScenario(scenario: DeliveryScenario, faults: string[] = []): Promise<ScenarioResult> {
   const result = (failures: Failure[], requests: number, skipped?: string): ScenarioResult => ({ scenario, failures, requests, skipped });
@@ -291,7 +293,7 @@ function missing(scenario: string, expected: number, got: number): Failure {
  * shapes follow the specification's Member section; anything it does not show is
  * kept minimal.
  */
-async function createMember(app: FastifyInstance, headers: Record<string, string>): Promise<boolean> {
+async function createMember(app: FastifyInstance, headers: Record<string, string>, memberFields: Record<string, unknown> = {}): Promise<boolean> {
   const s = app.sim.settings;
   const auth = { authorization: `Basic ${Buffer.from(`${s.clientId}:${s.apiKey}`).toString('base64')}`, 'accept-version': 'v20111101', 'content-type': 'application/json' };
   const user = await app.inject({ method: 'POST', url: '/users', headers: { ...auth, ...headers }, payload: { user: { id: `hook-user-${randomBytes(4).toString('hex')}` } } });
@@ -302,11 +304,15 @@ async function createMember(app: FastifyInstance, headers: Record<string, string
     method: 'POST',
     url: `/users/${userGuid}/members`,
     headers: { ...auth, ...headers },
-    payload: { member: { institution_code: 'svcbank', credentials: [{ guid: 'CRD-username', value: s.testUsername }, { guid: 'CRD-password', value: s.passwords.SUCCESS }] } },
+    payload: { member: { ...memberFields, institution_code: 'svcbank', credentials: [{ field_name: 'username', value: s.testUsername }, { field_name: 'password', value: s.passwords.SUCCESS }] } },
   });
   return member.statusCode < 300;
 }
 
+/**
+ * The one change is the creation (skip_aggregation, accepted before v20250224, keeps
+ * an aggregation's own later events out of it), sent with SVC-SKIP-WEBHOOK (rule 8).
+ */
 async function createMemberWithSkip(app: FastifyInstance): Promise<boolean> {
-  return createMember(app, { 'svc-skip-webhook': 'true' });
+  return createMember(app, { 'svc-skip-webhook': 'true' }, { skip_aggregation: true });
 }
