@@ -113,11 +113,21 @@ export class WebhookDispatcher extends RecordingWebhookSink {
   /** Resolves once nothing is in flight or scheduled. */
   idle(): Promise<void> {
     if (this.inFlight === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    // Retry timers are unref'd (they must not keep a simulator process alive); whoever
+    // waits here does want the process kept alive until the deliveries settle.
+    const keepAlive = setInterval(() => undefined, 60_000);
+    return new Promise((resolve) =>
+      this.idleWaiters.push(() => {
+        clearInterval(keepAlive);
+        resolve();
+      }),
+    );
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    // Pending retries die with the simulator (its timers are cleared on close): release waiters.
+    for (const w of this.idleWaiters.splice(0)) w();
     await this.agent.close().catch(() => undefined);
   }
 
