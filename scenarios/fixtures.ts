@@ -273,7 +273,9 @@ export class CheckedClient {
       this.testInfo.annotations.push({ type: 'contract warning', description: this.redactor.text(formatFailure(w)) });
     }
     if (errors.length) {
-      const lines = errors.map((f) => `  - ${this.redactor.text(formatFailure(f))}`).join('\n');
+      const shown = errors.slice(0, 10).map((f) => `  - ${this.redactor.text(formatFailure(f))}`);
+      if (errors.length > shown.length) shown.push(`  … ${errors.length - shown.length} more (all in the attached exchange)`);
+      const lines = shown.join('\n');
       throw new Error(`Contract check failed for ${title} (${api}${version ? `, Accept-Version ${version}` : ''}):\n${lines}`);
     }
     if (o.expectStatus !== undefined) {

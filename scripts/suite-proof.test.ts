@@ -54,24 +54,39 @@ async function pool<T, R>(items: T[], limit: number, run: (item: T) => Promise<R
 
 const known = REPRESENTATIVE_FAULTS.filter((f) => catalogEntry(f));
 const missing = REPRESENTATIVE_FAULTS.filter((f) => !catalogEntry(f));
+const PROJECTS = ['api', 'browser'];
+/**
+ * The clean run: a scenario that already fails without any fault (a simulator bug, see
+ * .tmp/sim-bugs.md) proves nothing, so faults must fail a scenario that passes here,
+ * and variations may fail nothing that passes here.
+ */
+let baselineRun: Promise<SuiteResult> | undefined;
+const baseline = () => (baselineRun ??= runSuite({ workers: 2, projects: PROJECTS }));
 let faultRuns: Promise<SuiteResult[]> | undefined;
-const runs = () => (faultRuns ??= pool(known, 2, (fault) => runSuite({ grep: grepOf(fault), faults: [fault], workers: 1, projects: ['api', 'browser'] })));
+const runs = () =>
+  (faultRuns ??= baseline().then(() => pool(known, 2, (fault) => runSuite({ grep: grepOf(fault), faults: [fault], workers: 1, projects: PROJECTS }))));
 
 for (const [i, fault] of REPRESENTATIVE_FAULTS.entries()) {
   const skip = missing.includes(fault) ? `fault ${fault} is not in targets/simulator/catalog.ts yet` : false;
   test(`fault ${fault} fails at least one scenario`, { skip, timeout: 600_000 }, async () => {
+    const clean = await baseline();
+    assert.equal(clean.error, undefined, `the clean run did not complete: ${clean.error}`);
     const r = (await runs())[known.indexOf(fault)];
     assert.equal(r.error, undefined, `the run with ${fault} did not complete: ${r.error}`);
-    assert.ok(r.failed.length >= 1, `no scenario caught ${fault} (grep ${grepOf(fault)}; ${r.passed} passed)`);
+    const caughtBy = r.failed.filter((name) => !clean.failed.includes(name));
+    assert.ok(caughtBy.length >= 1, `no scenario that passes without faults caught ${fault} (grep ${grepOf(fault)}; ${r.passed} passed, ${r.failed.length} failed as in the clean run)`);
     void i;
   });
 }
 
 test('the response-level variations fail no scenario', { timeout: 600_000 }, async () => {
+  const clean = await baseline();
   await runs(); // after the fault runs: two cores
-  const r = await runSuite({ variations: VARIATIONS, workers: 2, projects: ['api', 'browser'] });
+  const r = await runSuite({ variations: VARIATIONS, workers: 2, projects: PROJECTS });
   assert.equal(r.error, undefined, `the run with the variations did not complete: ${r.error}`);
-  const details = r.tests.filter((t) => t.status === 'failed').map((t) => `${t.name}: ${(t.error ?? '').split('\n').slice(0, 3).join(' ')}`);
-  assert.deepEqual(details, [], 'scenarios that failed under non-breaking variations');
+  const details = r.tests
+    .filter((t) => t.status === 'failed' && !clean.failed.includes(t.name))
+    .map((t) => `${t.name}: ${(t.error ?? '').split('\n').slice(0, 3).join(' ')}`);
+  assert.deepEqual(details, [], 'scenarios that pass without variations but failed under non-breaking variations');
   assert.ok(r.passed > 20, `only ${r.passed} scenarios ran`);
 });
