@@ -12,13 +12,15 @@ import { DELIVERY_SCENARIOS, runDeliveryScenario } from './lib/delivery-scenario
 
 test.describe.configure({ timeout: 60_000 });
 
-/** The self-test names the catalogue faults in force (SVC_SIM_FAULTS); the in-process simulator takes them too. */
-const FAULTS = (process.env.SVC_SIM_FAULTS ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+/** The self-test names the catalogue entries in force (SVC_SIM_FAULTS, SVC_SIM_VARIATIONS); the in-process simulator takes them too. */
+const list = (s: string | undefined) => (s ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+const FAULTS = list(process.env.SVC_SIM_FAULTS);
+const VARIATIONS = list(process.env.SVC_SIM_VARIATIONS);
 
 for (const scenario of DELIVERY_SCENARIOS) {
   test(`webhook delivery: ${scenario} @webhooks @delivery`, async () => {
     test.skip(!!process.env.SVC_BASE_URL, 'delivery conformance drives the embedded simulator only');
-    const r = await runDeliveryScenario(scenario, FAULTS);
+    const r = await runDeliveryScenario(scenario, FAULTS, VARIATIONS);
     test.skip(!!r.skipped, r.skipped);
     test.info().annotations.push({ type: 'deliveries', description: String(r.requests) });
     // Warnings (e.g. a new enum value: Versioning, non-breaking) are reported, never failed.

@@ -54,11 +54,12 @@ interface Harness {
   idle(graceMs?: number): Promise<void>;
 }
 
-async function harness(faults: string[], capture: CaptureOptions, settings: Partial<SimulatorSettings> = {}, urls?: (base: string) => Record<string, string>): Promise<Harness> {
+async function harness(faults: string[], variations: string[], capture: CaptureOptions, settings: Partial<SimulatorSettings> = {}, urls?: (base: string) => Record<string, string>): Promise<Harness> {
   const cap = new CaptureReceiver(capture);
   const base = await cap.start();
   const app = await buildSimulator({
     faults,
+    variations,
     settings: {
       webhookUrls: (urls ?? perType)(base),
       webhookTimeScale: DELIVERY_TIME_SCALE,
@@ -125,12 +126,12 @@ async function commonChecks(requests: CapturedRequest[]): Promise<Failure[]> {
 const WEBHOOK_TYPE_KEYS = ['member', 'member_data_updated', 'aggregation', 'balance', 'connection_status', 'history', 'insights', 'statements', 'initial_data_ready', 'spending_plan', 'verification', 'transaction_notification', 'account_notification', 'budgets', 'goals', 'beats'];
 const perType = (base: string): Record<string, string> => ({ ...Object.fromEntries(WEBHOOK_TYPE_KEYS.map((t) => [t, `${base}/hooks/${t}`])), '*': `${base}/hooks/unconfigured` });
 
-export async function runDeliveryScenario(scenario: DeliveryScenario, faults: string[] = []): Promise<ScenarioResult> {
+export async function runDeliveryScenario(scenario: DeliveryScenario, faults: string[] = [], variations: string[] = []): Promise<ScenarioResult> {
   const result = (failures: Failure[], requests: number, skipped?: string): ScenarioResult => ({ scenario, failures, requests, skipped });
   switch (scenario) {
     case 'test-webhooks': {
       // Two test webhooks per type: the version of the test object must rise (rule 3).
-      const h = await harness(faults, {}, {}, perType);
+      const h = await harness(faults, variations, {}, {}, perType);
       try {
         for (const [i, type] of ['member', 'aggregation', 'connection_status', 'member', 'aggregation', 'connection_status'].entries()) await sendTest(h.app, type, { name: `test update ${i}` });
         await h.idle();
@@ -145,7 +146,7 @@ export async function runDeliveryScenario(scenario: DeliveryScenario, faults: st
       }
     }
     case 'retry-exhausted': {
-      const h = await harness(faults, { answer: () => 500 });
+      const h = await harness(faults, variations, { answer: () => 500 });
       try {
         await sendTest(h.app, 'member');
         await h.idle();
@@ -162,7 +163,7 @@ export async function runDeliveryScenario(scenario: DeliveryScenario, faults: st
     }
     case 'retry-then-success': {
       const statuses = [500, 503, 429, 204];
-      const h = await harness(faults, { answer: (n) => statuses[n] ?? 204 });
+      const h = await harness(faults, variations, { answer: (n) => statuses[n] ?? 204 });
       try {
         await sendTest(h.app, 'member');
         await h.idle(100);
@@ -176,7 +177,7 @@ export async function runDeliveryScenario(scenario: DeliveryScenario, faults: st
     }
     case 'timeout': {
       // The first answer is held past the dispatcher's read timeout: rule 4 wants a retry.
-      const h = await harness(faults, { answer: (n) => (n === 0 ? 'timeout' : 204), holdMs: 400 }, { webhookTimeoutMs: 100 });
+      const h = await harness(faults, variations, { answer: (n) => (n === 0 ? 'timeout' : 204), holdMs: 400 }, { webhookTimeoutMs: 100 });
       try {
         await sendTest(h.app, 'member');
         await h.idle(100);
@@ -190,7 +191,7 @@ export async function runDeliveryScenario(scenario: DeliveryScenario, faults: st
       // Throwaway credentials made up per run (Authentication 6): nothing secret is stored.
       const username = `hook-${randomBytes(4).toString('hex')}`;
       const password = randomBytes(12).toString('hex');
-      const h = await harness(faults, {}, { webhookAuth: { kind: 'basic', username, password } });
+      const h = await harness(faults, variations, {}, { webhookAuth: { kind: 'basic', username, password } });
       try {
         for (let i = 0; i < 3; i++) await sendTest(h.app, 'member');
         await h.idle();
@@ -212,6 +213,7 @@ export async function runDeliveryScenario(scenario: DeliveryScenario, faults: st
       const base = await cap.start();
       const app = await buildSimulator({
         faults,
+        variations,
         settings: {
           webhookUrls: perType(base),
           webhookTimeScale: DELIVERY_TIME_SCALE,
@@ -244,7 +246,7 @@ export async function runDeliveryScenario(scenario: DeliveryScenario, faults: st
       }
     }
     case 'skip': {
-      const h = await harness(faults, {});
+      const h = await harness(faults, variations, {});
       try {
         const viaRoute = await createMemberWithSkip(h.app);
         if (!viaRoute) {
@@ -259,7 +261,7 @@ export async function runDeliveryScenario(scenario: DeliveryScenario, faults: st
       }
     }
     case 'member-events': {
-      const h = await harness(faults, {}, {}, perType);
+      const h = await harness(faults, variations, {}, {}, perType);
       try {
         const created = await createMember(h.app, {});
         if (!created) return result([], 0, 'the simulator has no POST /users and /users/{user_guid}/members yet');

@@ -164,7 +164,10 @@ export class WebhookDispatcher extends RecordingWebhookSink {
       body.version = version;
       (event.body as Record<string, unknown>).version = version;
     }
-    const rendered = this.applyFieldFaults(body) as Record<string, unknown>;
+    let rendered = this.applyFieldFaults(body) as Record<string, unknown>;
+    // Variations (Events rule 2: fields may be added at any time; field order is not fixed).
+    if (this.ctx.variation('webhook-added-fields')) rendered = withAddedField(rendered) as Record<string, unknown>;
+    if (this.ctx.variation('webhook-reordered-fields')) rendered = reversedKeys(rendered) as Record<string, unknown>;
     if (attempt > 0 && this.ctx.fault('webhook-retry-payload-changed')) rendered.delivery_attempt = attempt;
     return Buffer.from(JSON.stringify(rendered));
   }
@@ -286,6 +289,18 @@ export class WebhookDispatcher extends RecordingWebhookSink {
     this.token = { accessToken: json.access_token, expiresAtMs: performance.now() + Math.max(0, expiresInS) * 1000 };
     return json.access_token;
   }
+}
+
+function withAddedField(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withAddedField);
+  if (!v || typeof v !== 'object') return v;
+  return { ...Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withAddedField(x)])), sim_added_field: 'added by a variation' };
+}
+
+function reversedKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(reversedKeys);
+  if (!v || typeof v !== 'object') return v;
+  return Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reversedKeys(x)]));
 }
 
 /** The dispatcher of a simulator context, if one is attached. */

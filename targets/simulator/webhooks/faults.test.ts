@@ -43,3 +43,13 @@ for (const [fault, { scenario, check }] of Object.entries(PROOF)) {
     assert.ok(checks.includes(check), `expected a ${check} failure; got: ${r.failures.map(formatFailure).join('\n') || 'none'} (${r.requests} requests)`);
   });
 }
+
+const WEBHOOK_VARIATIONS = CATALOG.filter((e) => e.area === 'webhooks' && e.kind === 'variation').map((e) => e.name);
+for (const variation of WEBHOOK_VARIATIONS) {
+  test(`variation ${variation} passes every delivery scenario`, async () => {
+    for (const scenario of DELIVERY_SCENARIOS) {
+      const r = await runDeliveryScenario(scenario, [], [variation]);
+      assert.deepEqual(r.failures.filter((f) => f.severity === 'error').map(formatFailure), [], `${scenario} under ${variation}`);
+    }
+  });
+}
