@@ -310,7 +310,8 @@ export function makeTransaction(
     merchant_guid: merchant.guid,
     merchant_location_guid: merchant.location.guid,
     repeating_transaction_guid: null,
-    check_number: null,
+    // Resources, Transaction: check_number is a string; only check payments carry one.
+    check_number: kind.type === 'DEBIT' && dayOffset % 7 === 3 ? String(1000 + dayOffset) : null,
     is_manual: false,
     is_subscription: kind.subscription ?? false,
     is_international: merchant.location.country !== 'US',

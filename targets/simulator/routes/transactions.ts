@@ -68,7 +68,8 @@ export function renderTransaction(ctx: SimContext, t: TransactionRecord, include
     top_level_category_guid: t.top_level_category_guid,
     merchant_guid: t.merchant_guid,
     merchant_location_guid: t.merchant_location_guid,
-    check_number: t.check_number,
+    // Resources, Transaction: `check_number` (string) — omitted, never null, when there is none.
+    ...(t.check_number !== null ? { check_number: t.check_number } : {}),
     currency_code: t.currency_code,
     is_manual: t.is_manual,
     is_subscription: t.is_subscription,
