@@ -42,6 +42,8 @@ interface Threshold {
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+/** A timer that bounds a race (maxDuration, gracefulStop, timeouts) and never keeps the process alive. */
+const deadline = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
 function logLine(level: 'INFO' | 'WARN' | 'ERRO', startMs: number, text: string): string {
   const secs = String(Math.max(0, Math.floor((Date.now() - startMs) / 1000))).padStart(4, '0');
@@ -194,7 +196,7 @@ export async function runScript(scriptPath: string, params: RunParams = {}): Pro
     all.add(lifecycleVu);
   }
   if (functions.includes('setup')) {
-    const timeout = sleep(options.setupTimeoutMs).then(() => 'timeout' as const);
+    const timeout = deadline(options.setupTimeoutMs).then(() => 'timeout' as const);
     const r = await Promise.race([lifecycleVu!.lifecycle('setup'), timeout]);
     if (r === 'timeout') {
       await cleanup();
@@ -325,24 +327,24 @@ export async function runScript(scriptPath: string, params: RunParams = {}): Pro
     } else {
       await take(plan.vus);
       let remaining = plan.iterations * (plan.executor === 'per-vu-iterations' ? 1 : 1);
-      const deadline = plan.maxDurationMs;
+      const maxMs = plan.maxDurationMs;
       const loops = mine.map(async (vu) => {
         let own = plan.iterations;
         for (;;) {
-          if (stopAll || elapsed() >= deadline || vu.dead) return;
+          if (stopAll || elapsed() >= maxMs || vu.dead) return;
           if (plan.executor === 'per-vu-iterations') {
             if (own-- <= 0) return;
           } else if (remaining-- <= 0) return;
           await runOn(vu);
         }
       });
-      await Promise.race([Promise.all(loops), sleep(deadline).then(() => undefined)]);
+      await Promise.race([Promise.all(loops), deadline(maxMs).then(() => undefined)]);
     }
     scenarioOver = true;
     // gracefulStop: iterations still running get this long to finish, then are interrupted.
     if (inFlight.size) {
       const settled = Promise.all([...inFlight]).then(() => true);
-      const done = await Promise.race([settled, sleep(plan.gracefulStopMs).then(() => false)]);
+      const done = await Promise.race([settled, deadline(plan.gracefulStopMs).then(() => false)]);
       if (!done) {
         for (const vu of mine) if (vu.busy) {
           stderr(logLine('WARN', testStartMs, `scenario ${plan.name}: VU ${vu.id} interrupted after gracefulStop ${plan.gracefulStopMs} ms`));
@@ -359,7 +361,7 @@ export async function runScript(scriptPath: string, params: RunParams = {}): Pro
 
   // ---- teardown() ---------------------------------------------------------------------------
   if (functions.includes('teardown') && lifecycleVu) {
-    const r = await Promise.race([lifecycleVu.lifecycle('teardown'), sleep(options.teardownTimeoutMs).then(() => ({ error: 'teardown() timed out', json: null }))]);
+    const r = await Promise.race([lifecycleVu.lifecycle('teardown'), deadline(options.teardownTimeoutMs).then(() => ({ error: 'teardown() timed out', json: null }))]);
     if ('error' in r && r.error) stderr(logLine('ERRO', testStartMs, `teardown() failed: ${r.error.split('\n')[0]}`));
   }
   await cleanup();

@@ -1,0 +1,207 @@
+/**
+ * The k6-compatible runner: threshold parsing and evaluation per aggregation, refusal
+ * of what it does not implement (k6 modules, options, executors), k6's exit codes and
+ * verdict lines, and the accuracy of its arrival-rate executor against a local server.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseThresholdExpression, parseThresholdKey, checkAggregationAllowed, evaluateExpression } from './thresholds.ts';
+import { MetricStore, aggregationValue } from './metrics.ts';
+import { parseDurationMs } from './duration.ts';
+import { arrivalsDue, normaliseOptions } from './options.ts';
+import { runScript } from './engine.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'k6-runner-test-'));
+function script(name: string, code: string): string {
+  const file = join(dir, name);
+  writeFileSync(file, code);
+  return file;
+}
+async function quietRun(file: string, env: Record<string, string> = {}) {
+  let out = '';
+  let err = '';
+  const r = await runScript(file, { env: { ...env, LOAD_REPORT_DIR: dir }, stdout: (t) => (out += t), stderr: (t) => (err += t), cwd: dir });
+  return { ...r, out, err };
+}
+
+test('durations parse as k6 writes them', () => {
+  assert.equal(parseDurationMs('1m30s', 'x'), 90_000);
+  assert.equal(parseDurationMs('500ms', 'x'), 500);
+  assert.equal(parseDurationMs('1.5s', 'x'), 1500);
+  assert.throws(() => parseDurationMs('10 parsecs', 'x'), /not a duration/);
+});
+
+test('threshold keys and expressions parse; bad ones are refused', () => {
+  assert.deepEqual(parseThresholdKey('http_req_duration{scenario:walk,status:200}'), { source: 'http_req_duration{scenario:walk,status:200}', metric: 'http_req_duration', tags: { scenario: 'walk', status: '200' } });
+  const e = parseThresholdExpression({ threshold: 'p(99.9) <= 250', abortOnFail: true, delayAbortEval: '10s' }, 'm');
+  assert.equal(e.aggregation, 'p(99.9)');
+  assert.equal(e.percentile, 99.9);
+  assert.equal(e.operator, '<=');
+  assert.equal(e.value, 250);
+  assert.equal(e.abortOnFail, true);
+  assert.equal(e.delayAbortEvalMs, 10_000);
+  assert.throws(() => parseThresholdExpression('p95<200', 'm'), /cannot parse/);
+  assert.throws(() => parseThresholdExpression('avg ~ 3', 'm'), /cannot parse/);
+  assert.throws(() => parseThresholdExpression({ threshold: 'avg<1', extra: 1 }, 'm'), /unsupported field/);
+  assert.throws(() => checkAggregationAllowed(parseThresholdExpression('p(95)<1', 'c'), 'counter', 'c'), /not an aggregation of a counter/);
+  assert.throws(() => checkAggregationAllowed(parseThresholdExpression('count<1', 'r'), 'rate', 'r'), /not an aggregation of a rate/);
+});
+
+test('every aggregation evaluates as k6 computes it', () => {
+  const store = new MetricStore();
+  store.define({ name: 't', type: 'trend', contains: 'time' });
+  store.define({ name: 'c', type: 'counter', contains: 'default' });
+  store.define({ name: 'r', type: 'rate', contains: 'default' });
+  store.define({ name: 'g', type: 'gauge', contains: 'default' });
+  for (let i = 1; i <= 100; i++) store.addTagged('t', i, { list: i <= 50 ? 'a' : 'b' });
+  for (let i = 0; i < 7; i++) store.addTagged('c', 2, {});
+  for (let i = 0; i < 10; i++) store.addTagged('r', i < 9 ? 1 : 0, {});
+  store.addTagged('g', 5, {});
+  store.addTagged('g', 3, {});
+  const durationMs = 2000;
+  const value = (metric: string, expr: string, tags = {}) => {
+    const x = parseThresholdExpression(expr, metric);
+    const a = store.aggregate(metric, tags);
+    return evaluateExpression(x, (agg, pct) => aggregationValue(a, agg, durationMs, pct));
+  };
+  assert.equal(value('t', 'avg==50.5').ok, true);
+  assert.equal(value('t', 'med==50.5').ok, true);
+  assert.equal(value('t', 'min==1').ok, true);
+  assert.equal(value('t', 'max==100').ok, true);
+  // k6's trend sink interpolates between closest ranks: p(95) of 1..100 is 95.05.
+  assert.ok(Math.abs(value('t', 'p(95)<1000').actual - 95.05) < 1e-9);
+  assert.equal(value('t', 'p(95)<95').ok, false);
+  assert.equal(value('t', 'max<=50', { list: 'a' }).ok, true);
+  assert.equal(value('t', 'min>50', { list: 'b' }).ok, true);
+  assert.equal(value('c', 'count==14').ok, true);
+  assert.equal(value('c', 'rate==7').ok, true);
+  assert.equal(value('r', 'rate>0.89').ok, true);
+  assert.equal(value('r', 'rate>0.9').ok, false);
+  assert.equal(value('g', 'value==3').ok, true);
+  // No samples: counts and rates are 0, as in k6.
+  store.define({ name: 'empty', type: 'counter', contains: 'default' });
+  assert.equal(value('empty', 'count>0').ok, false);
+});
+
+test('arrival schedules: constant and ramping integrate the asked rate', () => {
+  const [constant] = normaliseOptions({ scenarios: { a: { executor: 'constant-arrival-rate', rate: 200, duration: '3s', preAllocatedVUs: 1 } } }, ['default']).scenarios;
+  assert.equal(arrivalsDue(constant, 3000), 600);
+  assert.equal(arrivalsDue(constant, 1500), 300);
+  const [ramp] = normaliseOptions({ scenarios: { a: { executor: 'ramping-arrival-rate', startRate: 0, stages: [{ target: 100, duration: '2s' }, { target: 100, duration: '1s' }], preAllocatedVUs: 1 } } }, ['default']).scenarios;
+  assert.equal(arrivalsDue(ramp, 2000), 100);
+  assert.equal(arrivalsDue(ramp, 3000), 200);
+});
+
+test('options the runner does not implement are refused, not ignored', () => {
+  const refuse = (o: unknown, re: RegExp) => assert.throws(() => normaliseOptions(o, ['default']), re);
+  refuse({ stages: [{ target: 1, duration: '1s' }] }, /"stages" not implemented by the k6-compatible runner/);
+  refuse({ scenarios: { a: { executor: 'ramping-vus', stages: [] } } }, /executor "ramping-vus" is not implemented.*constant-arrival-rate/);
+  refuse({ scenarios: { a: { executor: 'constant-vus', vus: 1, duration: '1s', startVUs: 2 } } }, /"startVUs" not implemented/);
+  refuse({ scenarios: { a: { executor: 'per-vu-iterations', exec: 'nope' } } }, /exec "nope" is not a function/);
+  refuse({ cloud: {} }, /"cloud" not implemented/);
+});
+
+test('unsupported k6 modules, exports and remote imports are refused before any request', async () => {
+  const ws = await quietRun(script('ws.ts', "import ws from 'k6/ws';\nexport default function () { ws; }\n"));
+  assert.equal(ws.exitCode, 107);
+  assert.match(ws.err, /the k6 module "k6\/ws" is not implemented by the k6-compatible runner/);
+  const jar = await quietRun(script('jar.ts', "import { cookieJar } from 'k6/http';\nexport default function () { cookieJar(); }\n"));
+  assert.equal(jar.exitCode, 107);
+  assert.match(jar.err, /"cookieJar" from "k6\/http" is not implemented/);
+  const remote = await quietRun(script('remote.ts', "import { textSummary } from 'https://jslib.k6.io/k6-summary/0.0.2/index.js';\nexport default function () { textSummary; }\n"));
+  assert.equal(remote.exitCode, 107);
+  assert.match(remote.err, /remote module .* is not supported/);
+  const opt = await quietRun(script('opt.ts', "export const options = { scenarios: { a: { executor: 'externally-controlled' } } };\nexport default function () {}\n"));
+  assert.equal(opt.exitCode, 104);
+  assert.match(opt.err, /executor "externally-controlled" is not implemented/);
+  const unknownMetric = await quietRun(script('th.ts', "export const options = { thresholds: { nope: ['count<1'] } };\nexport default function () {}\n"));
+  assert.equal(unknownMetric.exitCode, 104);
+  assert.match(unknownMetric.err, /no metric named "nope"/);
+});
+
+function startServer(): Promise<{ server: Server; base: string; hits: () => number }> {
+  let hits = 0;
+  const server = createServer((req, res) => {
+    hits++;
+    res.setHeader('content-type', 'application/json');
+    res.setHeader('retry-after', '1');
+    res.statusCode = req.url?.startsWith('/limited') ? 429 : 200;
+    res.end('{"ok":true,"n":1}');
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+    const a = server.address() as { port: number };
+    resolve({ server, base: `http://127.0.0.1:${a.port}`, hits: () => hits });
+  }));
+}
+
+test('k6 API surface: setup data, checks, groups, custom metrics, tags, expected statuses, verdicts and exit 99', async () => {
+  const { server, base } = await startServer();
+  try {
+    const file = script('surface.ts', `
+import http from 'k6/http';
+import { check, group, sleep } from 'k6';
+import exec from 'k6/execution';
+import { Counter, Gauge, Rate, Trend } from 'k6/metrics';
+const c = new Counter('my_count'); const g = new Gauge('my_gauge'); const r = new Rate('my_rate'); const t = new Trend('my_trend', true);
+export const options = {
+  scenarios: { s: { executor: 'shared-iterations', vus: 2, iterations: 6, tags: { kind: 'x' } } },
+  thresholds: {
+    checks: ['rate==1'], my_count: ['count==6'], my_gauge: ['value>0'], my_rate: ['rate>0.5'], 'my_trend{kind:x}': ['max<60000'],
+    'http_reqs{status:429}': ['count==6'], http_req_failed: ['rate==0'], never: ['count>10'],
+  },
+};
+const never = new Counter('never');
+http.setResponseCallback(http.expectedStatuses({ min: 200, max: 299 }, 429));
+export function setup() { return { base: __ENV.BASE }; }
+export default function (data) {
+  group('g1', () => {
+    const ok = http.get(data.base + '/ok', { tags: { name: 'ok' } });
+    const limited = http.get(data.base + '/limited');
+    check(ok, { 'ok is 200': (x) => x.status === 200, 'json parses': (x) => x.json().ok === true, 'canonical header': (x) => x.headers['Content-Type'] === 'application/json' });
+    check(limited, { 'limited is 429': (x) => x.status === 429, 'retry-after': (x) => x.headers['Retry-After'] === '1' });
+  });
+  c.add(1); g.add(__VU); r.add(exec.scenario.name === 's'); t.add(1);
+  never.add(0);
+  sleep(0.01);
+}
+export function handleSummary(d) { return { stdout: JSON.stringify(Object.fromEntries(Object.entries(d.metrics).filter(([k]) => k.startsWith('my_') || k === 'never').map(([k, v]) => [k, v.thresholds]))) + '\\n' + JSON.stringify(d.root_group.groups[0].checks.map((x) => [x.name, x.passes, x.fails])), 'out/s.json': '{}' }; }
+`);
+    const r = await quietRun(file, { BASE: base });
+    assert.equal(r.exitCode, 99, r.err);
+    assert.match(r.err, /thresholds on metrics 'never' have been crossed/);
+    const [thr, checks] = r.out.trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(thr.never, { 'count>10': { ok: false } });
+    assert.deepEqual(thr.my_count, { 'count==6': { ok: true } });
+    assert.deepEqual(thr['my_trend{kind:x}'], { 'max<60000': { ok: true } });
+    assert.deepEqual(checks, [['ok is 200', 6, 0], ['json parses', 6, 0], ['canonical header', 6, 0], ['limited is 429', 6, 0], ['retry-after', 6, 0]]);
+    assert.equal(r.summary!.metrics['http_reqs{status:429}'].thresholds!['count==6'].ok, true);
+    assert.equal(r.summary!.metrics.http_req_failed.values.rate, 0);
+    // Without handleSummary the runner prints k6's verdict lines itself.
+    const plain = await quietRun(script('plain.ts', `import http from 'k6/http';\nexport const options = { thresholds: { http_reqs: ['count==1', 'count>5'] } };\nexport default function () { http.get(__ENV.BASE + '/ok'); }\n`), { BASE: base });
+    assert.equal(plain.exitCode, 99);
+    assert.match(plain.out, /█ THRESHOLDS[\s\S]*http_reqs\n {4}✓ 'count==1' count=1\n {4}✗ 'count>5' count=1/);
+  } finally {
+    server.close();
+  }
+});
+
+test('arrival rate: 200 iterations/s for 3 s against a local server is achieved within 5%', async () => {
+  const { server, base, hits } = await startServer();
+  try {
+    const file = script('rate.ts', `import http from 'k6/http';
+export const options = { scenarios: { r: { executor: 'constant-arrival-rate', rate: 200, timeUnit: '1s', duration: '3s', preAllocatedVUs: 20, maxVUs: 40 } } };
+export default function () { http.get(__ENV.BASE + '/ok'); }
+`);
+    const r = await quietRun(file, { BASE: base });
+    assert.equal(r.exitCode, 0, r.err);
+    const achieved = r.summary!.metrics.http_reqs.values.count / 3;
+    assert.ok(Math.abs(achieved - 200) / 200 <= 0.05, `achieved ${achieved}/s for 200/s asked (dropped ${r.summary!.metrics.dropped_iterations?.values.count ?? 0})`);
+    assert.equal(hits(), r.summary!.metrics.http_reqs.values.count);
+  } finally {
+    server.close();
+  }
+});

@@ -1,0 +1,87 @@
+/**
+ * Smoke runs of every load script against the in-process simulator through the
+ * k6-compatible runner (short phases: PHASE_SECONDS=2, a 50/s simulator limit), and
+ * the proof that each script fails on the simulator faults it exists to catch (named in
+ * targets/simulator/catalog.ts) while passing the catalogue's variations.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildSimulator } from '../targets/simulator/app.ts';
+import { VARIATIONS } from '../targets/simulator/catalog.ts';
+import { runScript } from './runner/engine.ts';
+import { simulatorEnv } from './run.ts';
+
+const LIMIT = 50;
+const reports = mkdtempSync(join(tmpdir(), 'load-scripts-test-'));
+
+async function runAgainstSimulator(script: string, opts: { faults?: string[]; variations?: string[] } = {}) {
+  const app = await buildSimulator({ settings: { rateLimitPerSecond: LIMIT }, faults: opts.faults, variations: opts.variations });
+  const base = (await app.listen({ host: '127.0.0.1', port: 0 })).replace('localhost', '127.0.0.1');
+  let out = '';
+  let err = '';
+  try {
+    const env = { ...simulatorEnv(base, {}), SVC_RATE_LIMIT_PER_SECOND: String(LIMIT), PROFILE: 'smoke', PHASE_SECONDS: '2', LOAD_REPORT_DIR: reports };
+    const r = await runScript(script, { env, stdout: (t) => (out += t), stderr: (t) => (err += t) });
+    const failed = Object.entries(r.summary?.metrics ?? {})
+      .filter(([, m]) => m.thresholds && Object.values(m.thresholds).some((t) => !t.ok))
+      .map(([name]) => name);
+    return { ...r, out, err, failed };
+  } finally {
+    await app.close();
+  }
+}
+
+test('rate-limit.ts passes against the simulator and reports the observed limit', async () => {
+  const r = await runAgainstSimulator('load/rate-limit.ts');
+  assert.equal(r.exitCode, 0, `${r.failed.join(', ')}\n${r.out}\n${r.err}`);
+  assert.match(r.out, /█ THRESHOLDS/);
+  assert.match(r.out, /✓ 'count>0'/);
+  const report = JSON.parse(readFileSync(join(reports, 'rate-limit.summary.json'), 'utf8'));
+  assert.equal(report.setup_data, undefined, 'setup data (tokens) never lands in a report');
+  assert.ok(report.observedRateLimitPerSecond > 0, 'an observed limit is reported');
+  assert.ok(report.metrics.observed_rate_limit_per_second.values.value > 0);
+});
+
+test('rate-limit.ts fails on no-rate-limit and on rate-limit-500', async () => {
+  const [none, fiveHundred] = await Promise.all([
+    runAgainstSimulator('load/rate-limit.ts', { faults: ['no-rate-limit'] }),
+    runAgainstSimulator('load/rate-limit.ts', { faults: ['rate-limit-500'] }),
+  ]);
+  assert.equal(none.exitCode, 99);
+  assert.ok(none.failed.includes('rate_limited_above_limit'), none.failed.join(', '));
+  assert.equal(fiveHundred.exitCode, 99);
+  assert.ok(fiveHundred.failed.includes('server_errors'), fiveHundred.failed.join(', '));
+  assert.ok(fiveHundred.failed.includes('rate_limited_above_limit'), fiveHundred.failed.join(', '));
+});
+
+test('paging.ts passes against the simulator', async () => {
+  const r = await runAgainstSimulator('load/paging.ts');
+  assert.equal(r.exitCode, 0, `${r.failed.join(', ')}\n${r.out}\n${r.err}`);
+  assert.ok(r.summary!.metrics.page_walks_completed.values.count >= 4, 'every VU walked both lists');
+});
+
+test('paging.ts fails on each paging fault, on the threshold that names it', async () => {
+  const cases: Array<[string, string]> = [
+    ['page-of-1001-records', 'records_over_max'],
+    ['page-walk-repeats-records', 'walk_records_repeated'],
+    ['page-walk-skips-records', 'walk_records_missing'],
+    ['records-per-page-ignored', 'page_size_not_honoured'],
+  ];
+  const results = await Promise.all(cases.map(([fault]) => runAgainstSimulator('load/paging.ts', { faults: [fault] })));
+  results.forEach((r, i) => {
+    assert.equal(r.exitCode, 99, `${cases[i][0]}: expected thresholds to fail`);
+    assert.ok(r.failed.includes(cases[i][1]), `${cases[i][0]}: failed ${r.failed.join(', ')}`);
+  });
+});
+
+test('both scripts pass against every variation of the catalogue at once', async () => {
+  const variations = VARIATIONS().map((v) => v.name);
+  assert.ok(variations.length > 0);
+  for (const script of ['load/paging.ts', 'load/rate-limit.ts']) {
+    const r = await runAgainstSimulator(script, { variations });
+    assert.equal(r.exitCode, 0, `${script} with variations: ${r.failed.join(', ')}\n${r.err}`);
+  }
+});
