@@ -28,7 +28,10 @@ async function runAgainstSimulator(script: string, opts: { faults?: string[]; va
     const failed = Object.entries(r.summary?.metrics ?? {})
       .filter(([, m]) => m.thresholds && Object.values(m.thresholds).some((t) => !t.ok))
       .map(([name]) => name);
-    return { ...r, out, err, failed };
+    const m = r.summary?.metrics;
+    // How much load the runner actually offered: a starved machine shows here first.
+    const offered = `http_reqs=${m?.http_reqs?.values.count ?? 0} dropped_iterations=${m?.dropped_iterations?.values.count ?? 0}`;
+    return { ...r, out, err, failed, offered };
   } finally {
     await app.close();
   }
@@ -36,7 +39,7 @@ async function runAgainstSimulator(script: string, opts: { faults?: string[]; va
 
 test('rate-limit.ts passes against the simulator and reports the observed limit', async () => {
   const r = await runAgainstSimulator('load/rate-limit.ts');
-  assert.equal(r.exitCode, 0, `${r.failed.join(', ')}\n${r.out}\n${r.err}`);
+  assert.equal(r.exitCode, 0, `${r.failed.join(', ')} (${r.offered})\n${r.out}\n${r.err}`);
   assert.match(r.out, /█ THRESHOLDS/);
   assert.match(r.out, /✓ 'count>0'/);
   const report = JSON.parse(readFileSync(join(reports, 'rate-limit.summary.json'), 'utf8'));
@@ -53,13 +56,13 @@ test('rate-limit.ts fails on no-rate-limit and on rate-limit-500', async () => {
   assert.equal(none.exitCode, 99);
   assert.ok(none.failed.includes('rate_limited_above_limit'), none.failed.join(', '));
   assert.equal(fiveHundred.exitCode, 99);
-  assert.ok(fiveHundred.failed.includes('server_errors'), fiveHundred.failed.join(', '));
+  assert.ok(fiveHundred.failed.includes('server_errors'), `${fiveHundred.failed.join(', ')} (${fiveHundred.offered})`);
   assert.ok(fiveHundred.failed.includes('rate_limited_above_limit'), fiveHundred.failed.join(', '));
 });
 
 test('paging.ts passes against the simulator', async () => {
   const r = await runAgainstSimulator('load/paging.ts');
-  assert.equal(r.exitCode, 0, `${r.failed.join(', ')}\n${r.out}\n${r.err}`);
+  assert.equal(r.exitCode, 0, `${r.failed.join(', ')} (${r.offered})\n${r.out}\n${r.err}`);
   assert.ok(r.summary!.metrics.page_walks_completed.values.count >= 4, 'every VU walked both lists');
 });
 
@@ -82,6 +85,6 @@ test('both scripts pass against every variation of the catalogue at once', async
   assert.ok(variations.length > 0);
   for (const script of ['load/paging.ts', 'load/rate-limit.ts']) {
     const r = await runAgainstSimulator(script, { variations });
-    assert.equal(r.exitCode, 0, `${script} with variations: ${r.failed.join(', ')}\n${r.err}`);
+    assert.equal(r.exitCode, 0, `${script} with variations: ${r.failed.join(', ')} (${r.offered})\n${r.err}`);
   }
 });

@@ -137,7 +137,11 @@ export async function runScript(scriptPath: string, params: RunParams = {}): Pro
     http,
     onDefinitions: (defs) => defs.forEach((d) => store.define(d)),
     onSamples: (samples: WireSample[]) => {
-      for (const [metric, value, tags] of samples) store.addTagged(metric, value, tags);
+      for (const [metric, value, key, tags] of samples) {
+        const id = store.tagSets.internKeyed(key, tags);
+        // A VU sends the tags of a key once; a key it sent is always known here.
+        store.add(metric, value, id);
+      }
     },
     onError: (vuId, text) => {
       const first = text.split('\n')[0];

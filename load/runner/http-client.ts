@@ -54,9 +54,10 @@ export class HttpClient {
     let errorCode = 0;
     let received = 0;
     try {
+      const u = new URL(req.url);
       const res = await this.dispatcher(req.redirects).request({
-        origin: new URL(req.url).origin,
-        path: req.url.slice(new URL(req.url).origin.length) || '/',
+        origin: u.origin,
+        path: `${u.pathname}${u.search}`,
         method: req.method as Dispatcher.HttpMethod,
         headers: req.headers,
         body: req.body ?? undefined,
@@ -102,14 +103,17 @@ export class HttpClient {
   }
 
   private record(req: WireRequest, status: number, _error: string, errorCode: number, t: WireResponse['timings'], received: number): void {
-    const tags: Tags = { ...req.tags, status: String(status), proto: status ? 'HTTP/1.1' : '' };
-    if (errorCode) tags.error_code = String(errorCode);
     let expected: boolean | undefined;
-    if (req.expected) {
-      expected = status !== 0 && req.expected.some(([min, max]) => status >= min && status <= max);
-      tags.expected_response = String(expected);
+    if (req.expected) expected = status !== 0 && req.expected.some(([min, max]) => status >= min && status <= max);
+    // The VU's key of its tags plus what only the response decides.
+    const key = `${req.tagKey}|${status}|${errorCode}|${expected}`;
+    let id = this.store.tagSets.internKeyed(key, undefined);
+    if (id < 0) {
+      const tags: Tags = { ...req.tags, status: String(status), proto: status ? 'HTTP/1.1' : '' };
+      if (errorCode) tags.error_code = String(errorCode);
+      if (expected !== undefined) tags.expected_response = String(expected);
+      id = this.store.tagSets.internKeyed(key, tags);
     }
-    const id = this.store.tagSets.intern(tags);
     const s = this.store;
     s.add('http_reqs', 1, id);
     s.add('http_req_duration', t.duration, id);

@@ -64,17 +64,27 @@ class Growable {
   }
 }
 
+/** A canonical string of a tag set (sorted names), the identity of a sub-metric series. */
+export function tagKey(tags: Tags): string {
+  const keys = Object.keys(tags).sort();
+  let key = '';
+  for (const k of keys) key += `${k}\u0000${tags[k]}\u0001`;
+  return key;
+}
+
 export class TagSets {
   private ids = new Map<string, number>();
   readonly sets: Tags[] = [];
   intern(tags: Tags): number {
-    const keys = Object.keys(tags).sort();
-    let key = '';
-    for (const k of keys) key += `${k}\u0000${tags[k]}\u0001`;
+    return this.internKeyed(tagKey(tags), tags);
+  }
+  /** Interns with a key computed elsewhere (by a VU, off the engine's thread). */
+  internKeyed(key: string, tags: Tags | undefined): number {
     let id = this.ids.get(key);
+    if (id === undefined && !tags) return -1;
     if (id === undefined) {
       id = this.sets.length;
-      this.sets.push({ ...tags });
+      this.sets.push({ ...tags! });
       this.ids.set(key, id);
     }
     return id;

@@ -214,6 +214,7 @@ export function createK6Modules(host: VuHost): Record<string, Record<string, unk
       body: payload,
       headers,
       tags,
+      tagKey: '',
       timeoutMs: p.timeout !== undefined ? parseDurationMs(p.timeout, 'params.timeout') : 60_000,
       expected: cb ? cb[EXPECTED] : null,
       discardBody: responseType === 'none' || (host.httpDefaults.discardResponseBodies && p.responseType === undefined),

@@ -7,7 +7,7 @@
  */
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { AbortTestError, createK6Modules, instantiate, type VuHost } from './shims.ts';
-import type { MetricDefinition, Tags } from './metrics.ts';
+import { tagKey, type MetricDefinition, type Tags } from './metrics.ts';
 import type { IterationOrder, WireRequest, WireResponse, WireSample } from './wire.ts';
 
 interface VuWorkerData {
@@ -41,6 +41,7 @@ const host: VuHost = {
   httpDefaults: data.httpDefaults,
   send(requests: WireRequest[]): WireResponse[] {
     Atomics.store(signal, 0, 0);
+    for (const r of requests) r.tagKey = tagKey(r.tags);
     data.httpPort.postMessage(requests);
     for (;;) {
       Atomics.wait(signal, 0, 0, 1000);
@@ -52,7 +53,7 @@ const host: VuHost = {
     if (ms > 0) Atomics.wait(sleeper, 0, 0, ms);
   },
   emit(metric: string, value: number, tags: Tags) {
-    samples.push([metric, value, tags]);
+    samples.push(sample(metric, value, tags));
   },
   defineMetric(def: MetricDefinition) {
     newMetrics.push(def);
@@ -61,6 +62,14 @@ const host: VuHost = {
     throw new AbortTestError(message);
   },
 };
+
+const sentKeys = new Set<string>();
+function sample(metric: string, value: number, tags: Tags): WireSample {
+  const key = tagKey(tags);
+  if (sentKeys.has(key)) return [metric, value, key, undefined];
+  sentKeys.add(key);
+  return [metric, value, key, tags];
+}
 
 function errorText(e: unknown): string {
   if (e instanceof Error) return e.stack ?? `${e.name}: ${e.message}`;
@@ -129,7 +138,7 @@ parentPort!.on('message', async (m: IterationOrder | { kind: 'data'; json: strin
     else error = errorText(e);
   }
   const tags: Tags = { ...data.globalTags, ...m.scenarioTags, scenario: m.scenario, group: '' };
-  samples.push(['iterations', 1, tags], ['iteration_duration', performance.now() - t0, tags]);
+  samples.push(sample('iterations', 1, tags), sample('iteration_duration', performance.now() - t0, tags));
   host.vuIterationInInstance++;
   parentPort!.postMessage({ kind: 'iterDone', error, aborted, samples: samples.splice(0), metrics: newMetrics.splice(0) });
 });

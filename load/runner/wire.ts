@@ -8,6 +8,8 @@ export interface WireRequest {
   headers: Record<string, string>;
   /** Tags of the request's samples, without status/expected_response (the engine adds those). */
   tags: Tags;
+  /** tagKey(tags), computed by the VU. */
+  tagKey: string;
   timeoutMs: number;
   /** [min, max] ranges counted as expected; null: no http_req_failed sample. */
   expected: Array<[number, number]> | null;
@@ -37,8 +39,8 @@ export interface WireResponse {
   proto: string;
 }
 
-/** A sample as a VU sends it: [metric, value, tags]. */
-export type WireSample = [string, number, Tags];
+/** A sample as a VU sends it: [metric, value, tag key, tags (only the first time the VU sends that key)]. */
+export type WireSample = [string, number, string, Tags | undefined];
 
 export interface IterationOrder {
   kind: 'iter';
