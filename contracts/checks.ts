@@ -6,25 +6,24 @@
  */
 import type { Failure } from './failure.ts';
 import { schemaFailures, locationOf } from './compile.ts';
-import { registerCheck, responseHeader, type CheckContext, type ExchangeContext, type WebhookContext } from './registry.ts';
+import { exchangeCheck, registerCheck, responseHeader, type CheckContext, type ExchangeContext, type ExchangePlanFacts, type WebhookContext } from './registry.ts';
 
-const isExchange = (ctx: CheckContext): ctx is ExchangeContext => ctx.kind === 'exchange';
 const isWebhook = (ctx: CheckContext): ctx is WebhookContext => ctx.kind === 'webhook';
-
-/** A request naming a version the caller says is sunset (Versioning: lifecycle). */
-function versionIsSunset(ctx: ExchangeContext): boolean {
-  return ctx.requestedVersion !== undefined && ctx.options.sunsetVersions?.includes(ctx.requestedVersion) === true;
-}
 
 function hasBody(ctx: ExchangeContext): boolean {
   const body = ctx.exchange.response.body;
-  return body !== undefined && body !== null && body !== '' && ctx.exchange.response.status !== 204 && ctx.method !== 'HEAD';
+  return body !== undefined && body !== null && body !== '';
 }
 
+/** Statuses and methods whose responses carry no body (RFC 9110: 204, 304, HEAD). */
+const mayHaveBody = (plan: ExchangePlanFacts) => plan.status !== 204 && plan.method !== 'HEAD';
+
+const is2xx = (status: number) => status >= 200 && status < 300;
 const is4xx = (status: number) => status >= 400 && status < 500;
 
 export const RULES = {
   status: 'Errors: the status codes documented for the operation',
+  successStatus: 'Errors: the success status the table states for the operation (`default` stands for error codes beyond the table, not another success code)',
   rateLimited: 'Errors: "429 too many requests; used on the real-time interface when the rate limit is exceeded"',
   json: 'Endpoints: "Request and response bodies are JSON"; the media types documented for the response',
   headers: 'the response headers the document marks required',
@@ -43,91 +42,91 @@ export const RULES = {
 /** Shared result of a passing check: no allocation on the hot path. */
 const NONE: Failure[] = Object.freeze([]) as unknown as Failure[];
 
-function failure(ctx: CheckContext, check: string, location: string, rule: string, severity: Failure['severity'], message: string): Failure {
-  return { check, operation: ctx.operationKey, location, rule, severity, message };
+function failure(operation: string, check: string, location: string, rule: string, severity: Failure['severity'], message: string): Failure {
+  return { check, operation, location, rule, severity, message };
 }
 
-registerCheck({
+registerCheck(exchangeCheck({
   name: 'undocumented_operation',
-  kind: 'exchange',
   description: 'The request matches an operation of the document (warning only: unknown operations are reported, never failed)',
-  appliesTo: (ctx) => isExchange(ctx) && !ctx.match,
-  run: (ctx) => {
-    const c = ctx as ExchangeContext;
+  appliesToPlan: (plan) => !plan.operation,
+  run: (c) => {
     const where = c.version ? `${c.model.api} ${c.version}` : c.model.api;
-    return [failure(c, 'undocumented_operation', 'request', RULES.undocumented, 'warning',
+    return [failure(c.operationKey, 'undocumented_operation', 'request', RULES.undocumented, 'warning',
       `No operation of the ${where} document matches ${c.exchange.request.method.toUpperCase()} ${c.path}`)];
   },
-});
+}));
 
-registerCheck({
+registerCheck(exchangeCheck({
   name: 'status_code_conformance',
-  kind: 'exchange',
-  description: 'The status is documented for the operation (or a range/default response exists)',
+  description: 'The status is documented for the operation; `default` covers an unlisted 2xx only where the operation states no success status',
   // Sunset endpoints and sunset versions answer errors by design: version_conformance judges them.
-  appliesTo: (ctx) => isExchange(ctx) && !!ctx.match && !ctx.match.operation.sunset && !versionIsSunset(ctx),
-  run: (ctx) => {
-    const c = ctx as ExchangeContext;
-    const status = c.exchange.response.status;
-    if (c.documented) return NONE;
-    if (status === 429 && c.model.api === 'platform') return NONE;
-    return [failure(c, 'status_code_conformance', 'response.status', RULES.status, 'error',
-      `Received: ${status} / Documented: ${c.match!.operation.documentedStatuses.join(', ') || '(none)'}`)];
+  appliesToPlan: (plan) => !!plan.operation && !plan.operation.sunset && !plan.versionSunset,
+  // The verdict reads only the operation and the status: decided once per plan.
+  runOnPlan: (plan) => {
+    const op = plan.operation!;
+    const status = plan.status;
+    if (plan.documented) return NONE;
+    if (status === 429 && plan.model.api === 'platform') return NONE;
+    if (is2xx(status) && op.successStatuses.length > 0) {
+      return [failure(op.key, 'status_code_conformance', 'response.status', RULES.successStatus, 'error',
+        `Received: ${status} / Documented: ${op.successStatuses.join(', ')}${plan.version ? ` (${plan.version})` : ''}`)];
+    }
+    return [failure(op.key, 'status_code_conformance', 'response.status', RULES.status, 'error',
+      `Received: ${status} / Documented: ${op.documentedStatuses.join(', ') || '(none)'}`)];
   },
-});
+}));
 
-registerCheck({
+registerCheck(exchangeCheck({
   name: 'content_type_conformance',
-  kind: 'exchange',
   description: 'The Content-Type is one of the media types documented for the response',
-  appliesTo: (ctx) => isExchange(ctx) && !!ctx.documented && ctx.documented.media.length > 0 && hasBody(ctx),
-  run: (ctx) => {
-    const c = ctx as ExchangeContext;
-    if (c.mediaCompatible && c.mediaExact) return NONE;
-    const documented = c.documented!.media.map((m) => m.type).join(', ');
-    if (!c.mediaType) {
-      return [failure(c, 'content_type_conformance', 'response.headers.content-type', RULES.json, 'error',
+  appliesToPlan: (plan) => !!plan.documented && plan.documented.media.length > 0 && mayHaveBody(plan),
+  appliesToCall: hasBody,
+  // The verdict reads only the documented media and the received type: once per plan.
+  runOnPlan: (plan) => {
+    if (plan.mediaCompatible && plan.mediaExact) return NONE;
+    const key = plan.operation!.key;
+    const documented = plan.documented!.media.map((m) => m.type).join(', ');
+    if (!plan.mediaType) {
+      return [failure(key, 'content_type_conformance', 'response.headers.content-type', RULES.json, 'error',
         `Received: no Content-Type header / Documented: ${documented}`)];
     }
     // A JSON-family type (e.g. a vendor `+json` type) where JSON is documented: the body
     // is still JSON; the specification shows vendor media types in Accept (Authentication 2).
-    const severity = c.mediaCompatible ? 'warning' : 'error';
-    return [failure(c, 'content_type_conformance', 'response.headers.content-type', RULES.json, severity,
-      `Received: ${c.mediaType} / Documented: ${documented}`)];
+    const severity = plan.mediaCompatible ? 'warning' : 'error';
+    return [failure(key, 'content_type_conformance', 'response.headers.content-type', RULES.json, severity,
+      `Received: ${plan.mediaType} / Documented: ${documented}`)];
   },
-});
+}));
 
-registerCheck({
+registerCheck(exchangeCheck({
   name: 'response_schema_conformance',
-  kind: 'exchange',
   description: 'The body validates against the documented schema (enum and opaque-string mismatches are warnings)',
-  appliesTo: (ctx) => isExchange(ctx) && !!ctx.media?.schemaUri && ctx.exchange.response.body !== undefined,
-  run: (ctx) => {
-    const c = ctx as ExchangeContext;
+  appliesToPlan: (plan) => !!(plan.selectedMedia ?? plan.jsonMedia)?.schemaUri,
+  appliesToCall: (ctx) => ctx.exchange.response.body !== undefined && !!ctx.media?.schemaUri,
+  run: (c) => {
     const media = c.media!;
     const validate = media.validator !== undefined ? media.validator : c.model.responseValidator(c.documented!, media);
     if (!validate || validate(c.exchange.response.body)) return NONE;
-    return schemaFailures(validate.errors, 'response_schema_conformance', c.operationKey, 'response.body');
+    return schemaFailures(validate.errors, 'response_schema_conformance', c.operationKey, 'response.body', c.model.displayName);
   },
-});
+}));
 
-registerCheck({
+registerCheck(exchangeCheck({
   name: 'response_headers_conformance',
-  kind: 'exchange',
   description: 'Response headers the document marks required are present',
-  appliesTo: (ctx) => isExchange(ctx) && !!ctx.documented && ctx.documented.headers.length > 0,
-  run: (ctx) => {
-    const c = ctx as ExchangeContext;
+  appliesToPlan: (plan) => !!plan.documented && plan.documented.headers.some((h) => h.required),
+  run: (c) => {
     const out: Failure[] = [];
     for (const h of c.documented!.headers) {
       if (h.required && responseHeader(c, h.lower) === undefined) {
-        out.push(failure(c, 'response_headers_conformance', `response.headers.${h.lower}`, RULES.headers, 'error',
+        out.push(failure(c.operationKey, 'response_headers_conformance', `response.headers.${h.lower}`, RULES.headers, 'error',
           `Received: no ${h.name} header / Documented: ${h.name} required on ${c.documented!.status}`));
       }
     }
     return out;
   },
-});
+}));
 
 function recordsPerPageAsked(query: string): number | undefined {
   if (!query || !query.includes('records_per_page')) return undefined;
@@ -137,79 +136,74 @@ function recordsPerPageAsked(query: string): number | undefined {
   return n > 0 ? n : undefined;
 }
 
-registerCheck({
+registerCheck(exchangeCheck({
   name: 'paging_conformance',
-  kind: 'exchange',
   description: 'A page holds no more records than records_per_page asked nor than the stated maximum (x-svc-list-key, x-svc-max-records-per-page)',
-  appliesTo: (ctx) => {
-    if (!isExchange(ctx) || !ctx.match?.operation.listKey) return false;
-    const s = ctx.exchange.response.status;
+  appliesToPlan: (plan) => !!plan.operation?.listKey && is2xx(plan.status),
+  appliesToCall: (ctx) => {
     const body = ctx.exchange.response.body as any;
-    return s >= 200 && s < 300 && body !== null && typeof body === 'object' && Array.isArray(body[ctx.match.operation.listKey]);
+    return body !== null && typeof body === 'object' && Array.isArray(body[ctx.operation!.listKey!]);
   },
-  run: (ctx) => {
-    const c = ctx as ExchangeContext;
-    const op = c.match!.operation;
+  run: (c) => {
+    const op = c.operation!;
     const count = ((c.exchange.response.body as any)[op.listKey!] as unknown[]).length;
     const out: Failure[] = [];
     const asked = recordsPerPageAsked(c.query);
     const location = locationOf('response.body', '/' + op.listKey!);
     if (asked !== undefined && count > asked) {
-      out.push(failure(c, 'paging_conformance', location, RULES.pageSize, 'error',
+      out.push(failure(c.operationKey, 'paging_conformance', location, RULES.pageSize, 'error',
         `Received: ${count} records / Asked: records_per_page=${asked}`));
     }
     if (op.maxRecordsPerPage !== undefined && count > op.maxRecordsPerPage) {
-      out.push(failure(c, 'paging_conformance', location, RULES.pageMax, 'error',
+      out.push(failure(c.operationKey, 'paging_conformance', location, RULES.pageMax, 'error',
         `Received: ${count} records / Documented maximum: ${op.maxRecordsPerPage} per page`));
     }
     return out;
   },
-});
+}));
 
-registerCheck({
+registerCheck(exchangeCheck({
   name: 'version_conformance',
-  kind: 'exchange',
   description: 'Sunset versions and sunset operations answer 4xx; deprecated operations carry the deprecation header',
-  appliesTo: (ctx) =>
-    isExchange(ctx) && ctx.model.api === 'platform' &&
-    (!ctx.versionKnown || versionIsSunset(ctx) || !!ctx.match?.operation.sunset || !!ctx.match?.operation.deprecated),
-  run: (ctx) => {
-    const c = ctx as ExchangeContext;
+  appliesToPlan: (plan) =>
+    plan.model.api === 'platform' &&
+    (!plan.versionKnown || plan.versionSunset || !!plan.operation?.sunset || !!plan.operation?.deprecated),
+  run: (c) => {
     const status = c.exchange.response.status;
     const out: Failure[] = [];
-    if (versionIsSunset(c)) {
+    if (c.versionSunset) {
       if (!is4xx(status)) {
-        out.push(failure(c, 'version_conformance', 'response.status', RULES.versionSunset, 'error',
+        out.push(failure(c.operationKey, 'version_conformance', 'response.status', RULES.versionSunset, 'error',
           `Received: ${status} for sunset version ${c.requestedVersion} / Expected: an error (4xx)`));
       }
       return out; // nothing else about a sunset version is stated
     }
     if (!c.versionKnown) {
-      out.push(failure(c, 'version_conformance', 'request.headers.accept-version', RULES.unknownVersion, 'warning',
-        `Version ${c.requestedVersion} has no document in spec/versions/; checked against ${c.version ?? 'the source document'}`));
+      out.push(failure(c.operationKey, 'version_conformance', 'request.headers.accept-version', RULES.unknownVersion, 'warning',
+        `Received: Accept-Version ${c.requestedVersion} / Expected: a version with a document in spec/versions/ (checked against ${c.version ?? 'the source document'})`));
     }
-    const op = c.match?.operation;
+    const op = c.operation;
     if (op?.sunset) {
       if (!is4xx(status)) {
-        out.push(failure(c, 'version_conformance', 'response.status', RULES.endpointSunset, 'error',
+        out.push(failure(c.operationKey, 'version_conformance', 'response.status', RULES.endpointSunset, 'error',
           `Received: ${status} from sunset operation ${op.key} in ${c.version} / Expected: an error (4xx)`));
       }
       const sunsetHeader = (c.options.sunsetHeader ?? 'Sunset').toLowerCase();
       if (responseHeader(c, sunsetHeader) === undefined) {
         // Warning: the header's name is not shown in the specification (a profile setting).
-        out.push(failure(c, 'version_conformance', `response.headers.${sunsetHeader}`, RULES.deprecatedHeader, 'warning',
-          `Received: no ${c.options.sunsetHeader ?? 'Sunset'} header on a sunset operation`));
+        out.push(failure(c.operationKey, 'version_conformance', `response.headers.${sunsetHeader}`, RULES.deprecatedHeader, 'warning',
+          `Received: no ${c.options.sunsetHeader ?? 'Sunset'} header / Expected: one on sunset operation ${op.key}`));
       }
     } else if (op?.deprecated && status < 400) {
       const name = c.options.deprecationHeader ?? 'Deprecation';
       if (responseHeader(c, name) === undefined) {
-        out.push(failure(c, 'version_conformance', `response.headers.${name.toLowerCase()}`, RULES.deprecatedHeader, 'error',
+        out.push(failure(c.operationKey, 'version_conformance', `response.headers.${name.toLowerCase()}`, RULES.deprecatedHeader, 'error',
           `Received: no ${name} header / Expected: ${name} on deprecated operation ${op.key} in ${c.version}`));
       }
     }
     return out;
   },
-});
+}));
 
 // ---- webhooks ---------------------------------------------------------------------
 
@@ -236,16 +230,16 @@ function dateFieldFailures(ctx: WebhookContext, value: unknown, path: string, ou
     const location = locationOf('payload', childPath);
     if (v !== null && key.endsWith('_at') && !seen.has(location)) {
       if (typeof v !== 'number' || !Number.isInteger(v)) {
-        out.push(failure(ctx, 'webhook_payload_conformance', location, RULES.epochSeconds, 'error',
-          `Expected: integer Unix epoch seconds / Received: ${JSON.stringify(v)}`));
+        out.push(failure(ctx.operationKey, 'webhook_payload_conformance', location, RULES.epochSeconds, 'error',
+          `Received: ${JSON.stringify(v)} / Expected: integer Unix epoch seconds`));
       } else if (v > MAX_EPOCH_SECONDS) {
-        out.push(failure(ctx, 'webhook_payload_conformance', location, RULES.epochSeconds, 'error',
-          `Expected: Unix epoch seconds / Received: ${v} (milliseconds?)`));
+        out.push(failure(ctx.operationKey, 'webhook_payload_conformance', location, RULES.epochSeconds, 'error',
+          `Received: ${v} (milliseconds?) / Expected: Unix epoch seconds`));
       }
     } else if (v !== null && key.endsWith('_on') && !seen.has(location)) {
       if (typeof v !== 'string' || !validDate(v)) {
-        out.push(failure(ctx, 'webhook_payload_conformance', location, RULES.isoDate, 'error',
-          `Expected: a date YYYY-MM-DD / Received: ${JSON.stringify(v)}`));
+        out.push(failure(ctx.operationKey, 'webhook_payload_conformance', location, RULES.isoDate, 'error',
+          `Received: ${JSON.stringify(v)} / Expected: a date YYYY-MM-DD`));
       }
     }
     dateFieldFailures(ctx, v, childPath, out, seen, depth + 1);
@@ -261,16 +255,16 @@ registerCheck({
     const c = ctx as WebhookContext;
     const out: Failure[] = [];
     if (c.payload === null || typeof c.payload !== 'object' || Array.isArray(c.payload)) {
-      return [failure(c, 'webhook_payload_conformance', 'payload', 'Events: "a JSON body"', 'error',
-        `Expected: a JSON object / Received: ${Array.isArray(c.payload) ? 'an array' : c.payload === null ? 'null' : typeof c.payload}`)];
+      return [failure(c.operationKey, 'webhook_payload_conformance', 'payload', 'Events: "a JSON body"', 'error',
+        `Received: ${Array.isArray(c.payload) ? 'an array' : c.payload === null ? 'null' : typeof c.payload} / Expected: a JSON object`)];
     }
     if (!c.webhook) {
-      out.push(failure(c, 'webhook_payload_conformance', 'payload', RULES.webhookType, 'warning',
-        `Webhook type "${c.type}" is not in the document's webhooks section`));
+      out.push(failure(c.operationKey, 'webhook_payload_conformance', 'payload', RULES.webhookType, 'warning',
+        `Received: webhook type "${c.type}" / Expected: a type of the document's webhooks section (${[...c.model.webhooks.keys()].join(', ')})`));
     } else {
       const validate = c.model.webhookValidator(c.webhook);
       if (validate && !validate(c.payload)) {
-        for (const f of schemaFailures(validate.errors, 'webhook_payload_conformance', c.operationKey, 'payload')) out.push(f);
+        for (const f of schemaFailures(validate.errors, 'webhook_payload_conformance', c.operationKey, 'payload', c.model.displayName)) out.push(f);
       }
     }
     const seen = new Set(out.map((f) => f.location));

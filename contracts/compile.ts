@@ -9,7 +9,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { Failure, Severity } from './failure.ts';
-import { pointerFragment, readYamlUri } from './load.ts';
+import { locateNode, pointerFragment, readYamlUri } from './load.ts';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives as the module.
 const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
@@ -93,15 +93,49 @@ function shortJson(value: unknown): string {
   return text.length > 80 ? text.slice(0, 77) + '...' : text;
 }
 
+/** What the failing keyword asked for, in words (the ajv `params` of each keyword). */
 function expected(e: ErrorObject): string {
+  const p = e.params as any;
   switch (e.keyword) {
     case 'enum':
-      return `one of ${shortJson((e.params as any).allowedValues)}`;
+      return `one of ${shortJson(p.allowedValues)}`;
+    case 'const':
+      return shortJson(p.allowedValue);
     case 'required':
-      return `property "${(e.params as any).missingProperty}" present`;
+      return `property "${p.missingProperty}" present`;
+    case 'type':
+      return `type ${Array.isArray(p.type) ? p.type.join(' or ') : p.type}`;
+    case 'pattern':
+      return `a string matching ${p.pattern}`;
+    case 'format':
+      return `format "${p.format}"`;
+    case 'anyOf': case 'oneOf':
+      return `a match for ${e.keyword === 'anyOf' ? 'one or more' : 'exactly one'} of the ${e.keyword} alternatives (the causes are listed at the same location)`;
+    case 'minLength': case 'maxLength': case 'minimum': case 'maximum': case 'minItems': case 'maxItems':
+    case 'exclusiveMinimum': case 'exclusiveMaximum': case 'multipleOf':
+      return `${e.keyword} ${p.limit ?? p.multipleOf}`;
     default:
       return e.message ?? e.keyword;
   }
+}
+
+/** Names a spec file in a rule: a path relative to spec/ (default: the file name). */
+export type DisplayName = (uri: string) => string;
+
+const defaultDisplayName: DisplayName = (uri) => uri.slice(uri.lastIndexOf('/') + 1);
+
+/**
+ * `<keyword> at <document>#<JSON pointer>`: the schema object that failed, found by
+ * identity in the loaded files (ajv's own `schemaPath` is relative to whichever `$ref`
+ * target it was in, or a long `file://` URI). Falls back to that path, shortened.
+ */
+export function schemaRule(e: ErrorObject, displayName: DisplayName = defaultDisplayName): string {
+  const at = locateNode(e.parentSchema);
+  if (at) return `${e.keyword} at ${displayName(at.uri)}#${at.pointer}`;
+  let path = e.schemaPath;
+  const hash = path.indexOf('#');
+  if (path.startsWith('file:') && hash !== -1) path = `${displayName(path.slice(0, hash))}${path.slice(hash)}`;
+  return `${e.keyword} at ${path}`;
 }
 
 /**
@@ -114,6 +148,7 @@ export function schemaFailures(
   check: string,
   operation: string,
   prefix: string,
+  displayName?: DisplayName,
 ): Failure[] {
   if (!errors || errors.length === 0) return [];
   const severities = errors.map(severityOf);
@@ -136,10 +171,11 @@ export function schemaFailures(
       if (anyCause && onlyWarnings) severity = 'warning';
     }
     const missing = e.keyword === 'required' ? (e.params as any).missingProperty : undefined;
+    const where = schemaRule(e, displayName);
     const rule =
-      e.keyword === 'enum' ? `enum at ${e.schemaPath} (${RULE_ENUM})`
-      : severity === 'warning' && OPAQUE_KEYWORDS.has(e.keyword) ? `${e.keyword} at ${e.schemaPath} (${RULE_OPAQUE})`
-      : `${e.keyword} at ${e.schemaPath}`;
+      e.keyword === 'enum' ? `${where} (${RULE_ENUM})`
+      : severity === 'warning' && OPAQUE_KEYWORDS.has(e.keyword) ? `${where} (${RULE_OPAQUE})`
+      : where;
     out.push({
       check,
       operation,
@@ -147,8 +183,8 @@ export function schemaFailures(
       rule,
       severity,
       message: missing !== undefined
-        ? `Expected: ${expected(e)} / Received: no such property`
-        : `Expected: ${expected(e)} / Received: ${shortJson(e.data)}`,
+        ? `Received: no property "${missing}" / Expected: ${expected(e)}`
+        : `Received: ${shortJson(e.data)} / Expected: ${expected(e)}`,
     });
   }
   return out;

@@ -5,8 +5,9 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Failure } from './failure.ts';
 import { DEFAULT_SPEC_DIR, discoverDocuments, fileUri, readDocument, type ApiName, type DocumentFiles } from './load.ts';
-import { DocumentModel, documentedMedia, documentedResponse, type OperationMatch } from './model.ts';
-import { runChecks, type CheckOptions, type Exchange, type ExchangeContext, type WebhookContext } from './registry.ts';
+import { DocumentModel, type OperationMatch } from './model.ts';
+import { runChecks, type CheckOptions, type Exchange, type WebhookContext } from './registry.ts';
+import { planFor, runPlan } from './plan.ts';
 import './checks.ts';
 
 export interface Contract {
@@ -26,6 +27,18 @@ export interface Contract {
 }
 
 const NO_OPTIONS: CheckOptions = Object.freeze({});
+
+/** An exchange the contract cannot read (a suite defect): one failure, never a throw. */
+function unreadable(exchange: Exchange, why: string): Failure[] {
+  return [{
+    check: 'contract',
+    operation: `${exchange?.request?.method ?? '?'} ${exchange?.request?.url ?? '?'}`,
+    location: 'exchange',
+    rule: 'contracts/index.ts: Exchange',
+    severity: 'error',
+    message: `The exchange could not be read: ${why}`,
+  }];
+}
 
 
 /** Received Content-Type -> bare media type, cached: the same few values recur. */
@@ -71,6 +84,9 @@ class ContractImpl implements Contract {
   private readonly platformModels = new Map<string, DocumentModel>();
   private readonly otherModels = new Map<ApiName, DocumentModel>();
   private defaultPlatform?: DocumentModel;
+  /** One-entry cache in front of platformModels: a run mostly asks for one version. */
+  private lastVersion?: string;
+  private lastVersionModel?: DocumentModel;
   private readonly newest: string | undefined;
 
   constructor(specDir: string) {
@@ -98,14 +114,14 @@ class ContractImpl implements Contract {
       if (version === undefined) return (this.defaultPlatform = this.loadModel(api, this.newest));
       const file = this.files.versions.find((v) => v.version === version)?.file;
       if (!file) throw new Error(`No platform document for version "${version}" in ${this.specDir}/versions (known: ${this.versions.join(', ')})`);
-      const model = new DocumentModel(api, version, fileUri(file), readDocument(file));
+      const model = new DocumentModel(api, version, fileUri(file), readDocument(file), this.specDir);
       this.platformModels.set(version, model);
       return model;
     }
     if (api !== 'platform' && api !== 'audience' && api !== 'test-host') throw new Error(`unknown api "${String(api)}" (platform, audience, test-host)`);
     const file = this.files.sources[api];
     if (!file) throw new Error(`No ${api} document in ${this.specDir} (expected ${api}.openapi.yaml)`);
-    const model = new DocumentModel(api, undefined, fileUri(file), readDocument(file));
+    const model = new DocumentModel(api, undefined, fileUri(file), readDocument(file), this.specDir);
     // Without derived documents the platform source serves every version.
     if (api === 'platform') { this.defaultPlatform = model; if (version) this.platformModels.set(version, model); }
     else this.otherModels.set(api, model);
@@ -126,84 +142,49 @@ class ContractImpl implements Contract {
     return this.model(api, version).match(method, splitUrl(path).path);
   }
 
+  /**
+   * Hot path: version -> document (one map read), route (cached per URL), plan (cached
+   * per operation, status and Content-Type; plan.ts), then only the checks that apply.
+   */
   check(exchange: Exchange, options: CheckOptions = NO_OPTIONS): Failure[] {
-    let ctx: ExchangeContext;
+    const request = exchange?.request;
+    const response = exchange?.response;
+    if (!request || typeof request.method !== 'string' || typeof request.url !== 'string') return unreadable(exchange, 'request.method and request.url are required');
+    if (!response || typeof response.status !== 'number') return unreadable(exchange, 'response.status is required');
     try {
-      ctx = this.context(exchange, options);
-    } catch (e) {
-      return [{
-        check: 'contract',
-        operation: `${exchange?.request?.method ?? '?'} ${exchange?.request?.url ?? '?'}`,
-        location: 'exchange',
-        rule: 'contracts/index.ts: Exchange',
-        severity: 'error',
-        message: `The exchange could not be read: ${(e as Error).message}`,
-      }];
-    }
-    return runChecks(ctx, options.only);
-  }
-
-  private context(exchange: Exchange, options: CheckOptions): ExchangeContext {
-    const { request, response } = exchange;
-    if (!request || typeof request.method !== 'string' || typeof request.url !== 'string') throw new Error('request.method and request.url are required');
-    if (!response || typeof response.status !== 'number') throw new Error('response.status is required');
-    const api = exchange.api;
-    let requestedVersion: string | undefined;
-    let version: string | undefined;
-    let versionKnown = true;
-    if (api === 'platform') {
-      requestedVersion = exchange.version ?? headerValue(request.headers, 'accept-version');
-      if (requestedVersion !== undefined && this.versions.length > 0 && !this.versions.includes(requestedVersion)) {
-        versionKnown = false;
-        version = this.newest;
+      const api = exchange.api;
+      let model: DocumentModel;
+      let requestedVersion: string | undefined;
+      let versionKnown = true;
+      let versionSunset = false;
+      if (api === 'platform') {
+        requestedVersion = exchange.version ?? headerValue(request.headers, 'accept-version');
+        if (requestedVersion === undefined) {
+          model = this.defaultPlatform ?? this.model('platform');
+        } else {
+          const known = requestedVersion === this.lastVersion ? this.lastVersionModel : this.platformModels.get(requestedVersion);
+          if (known !== undefined) { model = known; this.lastVersion = requestedVersion; this.lastVersionModel = known; }
+          else if (this.versions.length === 0 || this.versions.includes(requestedVersion)) model = this.model('platform', requestedVersion);
+          else { versionKnown = false; model = this.defaultPlatform ?? this.model('platform'); }
+          const sunset = options.sunsetVersions;
+          versionSunset = sunset !== undefined && sunset.length !== 0 && sunset.includes(requestedVersion);
+        }
+      } else if (api === 'audience' || api === 'test-host') {
+        model = this.otherModels.get(api) ?? this.model(api);
       } else {
-        version = requestedVersion ?? this.newest;
+        return unreadable(exchange, `unknown api "${String(api)}" (platform, audience, test-host)`);
       }
-    } else if (api !== 'audience' && api !== 'test-host') {
-      throw new Error(`unknown api "${String(api)}" (platform, audience, test-host)`);
+      const m = request.method;
+      const method = m === 'GET' || m === 'POST' || m === 'PUT' || m === 'DELETE' || m === 'PATCH' ? m : m.toUpperCase();
+      const route = model.route(method, request.url, splitUrl);
+      // Content-Type: HTTP clients report lower-case names (the direct read); others are searched.
+      const headers = response.headers;
+      const rawType = headers?.['content-type'] ?? headerValue(headers, 'content-type');
+      const plan = planFor(model, route.match?.operation, method, response.status, rawType, versionKnown, versionSunset, parseMediaType);
+      return runPlan(plan, exchange, options, requestedVersion, route);
+    } catch (e) {
+      return unreadable(exchange, (e as Error).message);
     }
-    const model = this.model(api, version);
-    const m = request.method;
-    const method = m === 'GET' || m === 'POST' || m === 'PUT' || m === 'DELETE' || m === 'PATCH' ? m : m.toUpperCase();
-    const { path, query, match } = model.route(method, request.url, splitUrl);
-    const rawType = headerValue(response.headers, 'content-type');
-    const documented = match ? documentedResponse(match.operation, response.status) : undefined;
-    let media;
-    let mediaType: string | undefined;
-    let mediaExact = false;
-    let mediaCompatible = false;
-    if (!documented) {
-      mediaType = parseMediaType(rawType);
-    } else {
-      const selected = documentedMedia(documented, rawType, parseMediaType);
-      mediaType = selected.received;
-      media = selected.media;
-      mediaExact = selected.exact;
-      mediaCompatible = media !== undefined;
-      // A parsed (non-text) body with an undocumented Content-Type: still validate it
-      // against the documented JSON schema, so both problems are reported.
-      if (!media && typeof response.body !== 'string') media = documented.media.find((m) => m.isJson);
-    }
-    return {
-      kind: 'exchange',
-      exchange,
-      options,
-      model,
-      version: model.version,
-      requestedVersion,
-      versionKnown,
-      method,
-      path,
-      query,
-      match,
-      operationKey: match ? match.operation.key : `${method} ${path}`,
-      documented,
-      mediaType,
-      media,
-      mediaExact,
-      mediaCompatible,
-      lowerCaseHeaders: undefined,
-    };
   }
 
   checkWebhook(type: string, payload: unknown, version?: string): Failure[] {

@@ -135,3 +135,39 @@ export function follow<T>(value: unknown, uri: string, pointer: string): Located
   }
   return undefined; // a cycle of references: not an object we can read
 }
+
+// ---- where a schema object lives (readable failure rules) --------------------------
+
+/** Node -> `uri` + pointer of its first occurrence, for the files indexed so far. */
+const nodeLocations = new WeakMap<object, { uri: string; pointer: string }>();
+const indexedFiles = new Set<string>();
+
+function indexNode(node: unknown, uri: string, pointer: string, depth: number): void {
+  if (node === null || typeof node !== 'object' || depth > 64 || nodeLocations.has(node)) return;
+  nodeLocations.set(node, { uri, pointer });
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) indexNode(node[i], uri, `${pointer}/${i}`, depth + 1);
+  } else {
+    for (const [k, v] of Object.entries(node)) indexNode(v, uri, `${pointer}/${escapePointerSegment(k)}`, depth + 1);
+  }
+}
+
+/**
+ * Where a node of a loaded YAML file lives (the file's URI and a JSON pointer), or
+ * undefined. ajv reports the schema object that failed (`parentSchema`, verbose mode):
+ * this names it as `<file>#<pointer>`. Indexes each loaded file once, on first need
+ * (failures only, never on the hot path).
+ */
+export function locateNode(node: unknown): { uri: string; pointer: string } | undefined {
+  if (node === null || typeof node !== 'object') return undefined;
+  let hit = nodeLocations.get(node);
+  if (hit === undefined) {
+    for (const [uri, parsed] of fileCache) {
+      if (indexedFiles.has(uri)) continue;
+      indexedFiles.add(uri);
+      indexNode(parsed, uri, '', 0);
+    }
+    hit = nodeLocations.get(node);
+  }
+  return hit;
+}

@@ -6,8 +6,11 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { compileAt, createAjv } from './compile.ts';
+import { compileAt, createAjv, type DisplayName } from './compile.ts';
+import { relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type ApiName, follow, pointerOf } from './load.ts';
+import type { ExchangePlan } from './registry.ts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -70,12 +73,26 @@ export interface OperationInfo {
   segments: { literal?: string; param?: string }[];
   /** status -> documented response (null: none), filled on first use. */
   byStatus: (DocumentedResponse | null | undefined)[];
+  /**
+   * The success statuses the operation states (`200`, `201`, `2XX`, in document order).
+   * When there is one, `default` no longer covers a 2xx (see documentedResponse).
+   */
+  successStatuses: string[];
+  /**
+   * Check plans of the common case (known version, not sunset), by status, then by the
+   * raw Content-Type value (plan.ts). Filled on first use, bounded.
+   */
+  plans: (Map<string, ExchangePlan> | undefined)[];
+  /** The plan used last (one-entry cache in front of `plans`). */
+  lastPlan: ExchangePlan | undefined;
 }
 
 export interface Route {
   path: string;
   query: string;
   match: OperationMatch | undefined;
+  /** `GET /institutions` (template), or `METHOD /concrete/path` when no operation matched. */
+  operationKey: string;
 }
 
 export interface OperationMatch {
@@ -108,6 +125,11 @@ export class DocumentModel {
   /** method -> concrete path -> match (null: no operation), bounded. */
   private readonly matchCache = new Map<string, Map<string, OperationMatch | null>>();
   private ajvInstance?: Ajv2020;
+  /**
+   * Check plans outside the fast path of OperationInfo.plans (no operation matched, an
+   * unknown or sunset version requested), by `flags|method|status|content-type`, bounded.
+   */
+  readonly otherPlans = new Map<string, ExchangePlan>();
   /** Reference problems found while reading (reported by tests, never thrown). */
   readonly problems: string[] = [];
 
@@ -116,10 +138,20 @@ export class DocumentModel {
     readonly version: string | undefined,
     readonly uri: string,
     readonly doc: OpenAPIV3_1.Document,
+    /** spec/ (or a fixture copy): rules name documents relative to it. */
+    readonly specDir?: string,
   ) {
     this.readOperations();
     this.readWebhooks();
   }
+
+  /** A file URI as a failure rule names it: relative to spec/, e.g. `versions/platform.v20250224.openapi.yaml`. */
+  readonly displayName: DisplayName = (uri) => {
+    let file: string;
+    try { file = fileURLToPath(uri); } catch { return uri; }
+    const rel = this.specDir ? relative(this.specDir, file) : '';
+    return (rel && !rel.startsWith('..') ? rel : file.slice(file.lastIndexOf(sep) + 1)).split(sep).join('/');
+  };
 
   private get ajv(): Ajv2020 {
     return (this.ajvInstance ??= createAjv());
@@ -148,7 +180,10 @@ export class DocumentModel {
           maxRecordsPerPage: typeof op['x-svc-max-records-per-page'] === 'number' ? op['x-svc-max-records-per-page'] : undefined,
           responses: new Map(),
           byStatus: new Array(600),
+          plans: new Array(600),
+          lastPlan: undefined,
           documentedStatuses: [],
+          successStatuses: [],
           segments: splitPath(path).map((s) => {
             const m = /^\{([^}]+)\}$/.exec(s);
             return m ? { param: m[1] } : { literal: s };
@@ -159,6 +194,7 @@ export class DocumentModel {
           if (!located || !located.value) { this.problems.push(`${info.key}: unresolved response ${status}`); continue; }
           info.responses.set(status.toUpperCase() === 'DEFAULT' ? 'default' : status.toUpperCase(), this.readResponse(status, located.value, located.uri, located.pointer, info.key));
           info.documentedStatuses.push(status);
+          if (/^2(\d\d|XX)$/i.test(status)) info.successStatuses.push(status);
         }
         this.operations.push(info);
       }
@@ -226,7 +262,8 @@ export class DocumentModel {
     let hit = cache.get(url);
     if (hit === undefined) {
       const { path, query } = split(url);
-      hit = { path, query, match: this.match(method, path) };
+      const match = this.match(method, path);
+      hit = { path, query, match, operationKey: match ? match.operation.key : `${method} ${path}` };
       if (cache.size >= 5000) cache.clear();
       cache.set(url, hit);
     }
@@ -307,7 +344,14 @@ export class DocumentModel {
   }
 }
 
-/** Documented response for a status: exact code, then `4XX`-style range, then `default`. */
+/**
+ * Documented response for a status: exact code, then `4XX`-style range, then `default`.
+ * `default` stands for "Error codes per endpoint beyond those in the table: not shown"
+ * (Errors; spec/README.md, "Statuses"): it covers the statuses the table does not state,
+ * not another success code. So where the operation states a 2xx, an unlisted 2xx is
+ * undocumented (e.g. 201 from create member on v20111101, which states 200). Operations
+ * whose success status is not stated keep `default` for every status.
+ */
 export function documentedResponse(op: OperationInfo, status: number): DocumentedResponse | undefined {
   const byStatus = op.byStatus;
   if (Number.isInteger(status) && status >= 0 && status < byStatus.length) {
@@ -319,7 +363,10 @@ export function documentedResponse(op: OperationInfo, status: number): Documente
 }
 
 function lookupResponse(op: OperationInfo, status: number): DocumentedResponse | undefined {
-  return op.responses.get(String(status)) ?? op.responses.get(`${Math.floor(status / 100)}XX`) ?? op.responses.get('default');
+  const stated = op.responses.get(String(status)) ?? op.responses.get(`${Math.floor(status / 100)}XX`);
+  if (stated) return stated;
+  if (status >= 200 && status < 300 && op.successStatuses.length > 0) return undefined;
+  return op.responses.get('default');
 }
 
 /** The documented media type that a received Content-Type selects (exact, wildcard, JSON family). */

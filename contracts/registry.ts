@@ -5,7 +5,7 @@
  * caught here and becomes a failure: a bad response never crashes the suite.
  */
 import type { Failure } from './failure.ts';
-import type { DocumentModel, DocumentedMedia, DocumentedResponse, OperationMatch, WebhookInfo } from './model.ts';
+import type { DocumentModel, DocumentedMedia, DocumentedResponse, OperationInfo, OperationMatch, WebhookInfo } from './model.ts';
 import type { ApiName } from './load.ts';
 
 export interface Exchange {
@@ -39,33 +39,51 @@ export interface CheckOptions {
   only?: readonly string[];
 }
 
-export interface ExchangeContext {
+/**
+ * What one check plan fixes (plan.ts): the same for every exchange with this document,
+ * operation, status, Content-Type value and version flags. A check's static guard
+ * (`appliesToPlan`) and plan-only verdict (`runOnPlan`) read only these, once per plan.
+ */
+export interface ExchangePlanFacts {
   kind: 'exchange';
-  exchange: Exchange;
-  options: CheckOptions;
   model: DocumentModel;
-  /** The version whose document was used (platform), else undefined. */
+  /** The version whose document is used (platform), else undefined. */
   version?: string;
-  /** The version the exchange asked for (explicit or Accept-Version), if any. */
-  requestedVersion?: string;
   /** False when the requested version has no document (unknown or sunset). */
   versionKnown: boolean;
+  /** The requested version is one of `options.sunsetVersions`. */
+  versionSunset: boolean;
   /** Request method, upper case. */
   method: string;
+  /** The operation the request matched, or undefined. */
+  operation?: OperationInfo;
+  status: number;
+  /** The documented response selected by the status (exact, range, default; see model.ts). */
+  documented?: DocumentedResponse;
+  /** Received media type, lower case, without parameters. */
+  mediaType?: string;
+  /** The documented media type the received Content-Type selected (exactly or as JSON family). */
+  selectedMedia?: DocumentedMedia;
+  /** The documented JSON media type: a parsed body is validated against it when the Content-Type selected none. */
+  jsonMedia?: DocumentedMedia;
+  mediaExact: boolean;
+  /** The received type selected a documented one (exactly or as a JSON-family type). */
+  mediaCompatible: boolean;
+}
+
+/** One exchange being checked: the plan's facts plus what varies per call. */
+export interface ExchangeContext extends ExchangePlanFacts {
+  exchange: Exchange;
+  options: CheckOptions;
+  /** The version the exchange asked for (explicit or Accept-Version), if any. */
+  requestedVersion?: string;
   path: string;
   query: string;
   match?: OperationMatch;
   /** `GET /institutions` (template), or the concrete path when no operation matched. */
   operationKey: string;
-  /** The documented response selected by the status (exact, range, default). */
-  documented?: DocumentedResponse;
-  /** Received media type, lower case, without parameters. */
-  mediaType?: string;
-  /** The documented media type selected by `mediaType`. */
+  /** The documented media type whose schema the body is checked against. */
   media?: DocumentedMedia;
-  mediaExact: boolean;
-  /** The received type selected a documented one (exactly or as a JSON-family type). */
-  mediaCompatible: boolean;
   /** Filled on first use by `responseHeader` (most exchanges never need it). */
   lowerCaseHeaders: Record<string, string> | undefined;
 }
@@ -103,14 +121,71 @@ export interface CheckDefinition {
   kind?: 'exchange' | 'webhook';
   /** One line: what it verifies and the specification section it rests on. */
   description: string;
+  /** The whole guard, for any context (checks without `appliesToPlan` are asked per call). */
   appliesTo(ctx: CheckContext): boolean;
   run(ctx: CheckContext): Failure[];
+  /**
+   * Exchange checks, optional: the static part of the guard, asked once per plan
+   * (operation, status, Content-Type, version flags). When present, exchanges use it and
+   * `appliesToCall` instead of `appliesTo`.
+   */
+  appliesToPlan?(plan: ExchangePlanFacts): boolean;
+  /** The per-call rest of the guard (body, query, options); absent: always applies. */
+  appliesToCall?(ctx: ExchangeContext): boolean;
+  /**
+   * Optional: the verdict reads only plan facts, so a plan computes it once; an empty
+   * verdict drops the check from the plan.
+   */
+  runOnPlan?(plan: ExchangePlanFacts): Failure[];
+}
+
+/** A check whose step runs in a plan (plan.ts). */
+export interface PlanStep {
+  def: CheckDefinition;
+  /** Per-call guard, or undefined when the plan decided applicability. */
+  guard: ((ctx: ExchangeContext) => boolean) | undefined;
+  /** The failures fixed by the plan (runOnPlan), or undefined: `def.run` per call. */
+  fixed: Failure[] | undefined;
+}
+
+/** A check plan: facts, the checks that apply, and the registry generation it was built from. */
+export interface ExchangePlan extends ExchangePlanFacts {
+  /** The Content-Type value the plan was built for, as received. */
+  rawContentType: string | undefined;
+  generation: number;
+  steps: PlanStep[];
+}
+
+/**
+ * An exchange check from the two parts of its guard; `appliesTo` and `run` are derived,
+ * so the full-context path and the plan path decide alike.
+ */
+export function exchangeCheck(def: {
+  name: string;
+  description: string;
+  appliesToPlan: (plan: ExchangePlanFacts) => boolean;
+  appliesToCall?: (ctx: ExchangeContext) => boolean;
+} & ({ run: (ctx: ExchangeContext) => Failure[]; runOnPlan?: undefined } | { runOnPlan: (plan: ExchangePlanFacts) => Failure[]; run?: undefined })): CheckDefinition {
+  const { appliesToPlan, appliesToCall, runOnPlan, run } = def;
+  return {
+    name: def.name,
+    kind: 'exchange',
+    description: def.description,
+    appliesToPlan,
+    appliesToCall,
+    runOnPlan,
+    appliesTo: (ctx) => ctx.kind === 'exchange' && appliesToPlan(ctx) && (appliesToCall === undefined || appliesToCall(ctx)),
+    // `appliesTo` holds only for exchanges, so the cast is safe; `run` is the check's own function (no wrapper on the hot path).
+    run: (runOnPlan ?? run!) as (ctx: CheckContext) => Failure[],
+  };
 }
 
 const table = new Map<string, CheckDefinition>();
 let ordered: CheckDefinition[] = [];
 /** The table split by kind, so an exchange never pays for webhook guards and vice versa. */
 let byKind: Record<'exchange' | 'webhook', CheckDefinition[]> = { exchange: [], webhook: [] };
+/** Rises on every registration: plans built from an older table are rebuilt. */
+let generation = 0;
 
 export function registerCheck(def: CheckDefinition): void {
   if (!def || typeof def.name !== 'string' || !def.name) throw new Error('registerCheck: a check needs a name');
@@ -121,26 +196,37 @@ export function registerCheck(def: CheckDefinition): void {
     exchange: ordered.filter((d) => d.kind !== 'webhook'),
     webhook: ordered.filter((d) => d.kind !== 'exchange'),
   };
+  generation++;
 }
 
 export function registeredChecks(): readonly CheckDefinition[] {
   return ordered;
 }
 
-function crashed(name: string, ctx: CheckContext, phase: string, e: unknown): Failure {
+export function registryGeneration(): number {
+  return generation;
+}
+
+export function checksOfKind(kind: 'exchange' | 'webhook'): readonly CheckDefinition[] {
+  return byKind[kind];
+}
+
+export function crashed(name: string, operationKey: string, location: string, phase: string, e: unknown): Failure {
   return {
     check: name,
-    operation: ctx.operationKey,
-    location: ctx.kind === 'exchange' ? 'response' : 'payload',
+    operation: operationKey,
+    location,
     rule: 'a check never throws (../shared/DESIGN.md, "Checks and failures")',
     severity: 'error',
     message: `The check crashed in ${phase} (a suite defect, not necessarily the target's): ${(e as Error)?.message ?? String(e)}`,
   };
 }
 
+/** Runs every registered check of the context's kind on a full context (webhooks). */
 export function runChecks(ctx: CheckContext, only?: readonly string[]): Failure[] {
   const out: Failure[] = [];
   const defs = byKind[ctx.kind];
+  const location = ctx.kind === 'exchange' ? 'response' : 'payload';
   for (let d = 0; d < defs.length; d++) {
     const def = defs[d];
     if (only && !only.includes(def.name)) continue;
@@ -148,7 +234,7 @@ export function runChecks(ctx: CheckContext, only?: readonly string[]): Failure[
     try {
       applies = def.appliesTo(ctx);
     } catch (e) {
-      out.push(crashed(def.name, ctx, 'appliesTo', e));
+      out.push(crashed(def.name, ctx.operationKey, location, 'appliesTo', e));
       continue;
     }
     if (!applies) continue;
@@ -156,7 +242,7 @@ export function runChecks(ctx: CheckContext, only?: readonly string[]): Failure[
       const found = def.run(ctx);
       if (found.length !== 0) for (let i = 0; i < found.length; i++) out.push(found[i]);
     } catch (e) {
-      out.push(crashed(def.name, ctx, 'run', e));
+      out.push(crashed(def.name, ctx.operationKey, location, 'run', e));
     }
   }
   return out;

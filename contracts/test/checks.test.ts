@@ -65,6 +65,45 @@ test('status_code_conformance: an undocumented status is an error naming receive
   assert.deepEqual(only(contract.check(exchange({ status: 404, body: { error: 'x' } })), 'status_code_conformance'), []);
 });
 
+test('status_code_conformance: `default` does not cover an unlisted 2xx where the operation states a success status', () => {
+  const create = (version: string, status: number) =>
+    only(contract.check(exchange({ version, method: 'POST', url: `/users/${USR}/members`, status })), 'status_code_conformance');
+  // v20111101 states 200; v20250224 states 201 (Errors). Both have an open `default`.
+  assert.deepEqual(create('v20111101', 200), []);
+  const wrong11 = create('v20111101', 201);
+  assert.equal(wrong11.length, 1);
+  assert.equal(wrong11[0].severity, 'error');
+  assert.match(wrong11[0].message, /^Received: 201 \/ Documented: 200\b/);
+  assert.equal(wrong11[0].location, 'response.status');
+  assert.equal(wrong11[0].operation, 'POST /users/{user_guid}/members');
+  assert.deepEqual(create('v20250224', 201), []);
+  const wrong25 = create('v20250224', 200);
+  assert.equal(wrong25[0]?.severity, 'error');
+  assert.match(wrong25[0].message, /^Received: 200 \/ Documented: 201\b/);
+  assert.equal(create('v20250224', 204)[0]?.severity, 'error');
+  // Non-2xx statuses beyond the table still fall to the open `default` (Errors: not shown).
+  for (const status of [301, 400, 409, 422, 500, 503]) assert.deepEqual(create('v20250224', status), [], String(status));
+  // Only the status is reported: there is no documented body to hold a 201 to.
+  const all = contract.check(exchange({ version: 'v20111101', method: 'POST', url: `/users/${USR}/members`, status: 201, body: { nothing: 'like a member' } }));
+  assert.deepEqual(all.map((f) => f.check), ['status_code_conformance']);
+});
+
+test('status_code_conformance: where no success status is stated, `default` covers every status', () => {
+  for (const version of ['v20111101', 'v20250224']) {
+    for (const status of [200, 202, 204, 404, 500]) {
+      const f = contract.check(exchange({ version, method: 'DELETE', url: `/users/${USR}/members/${MBR}`, status, body: status === 204 ? undefined : {} }));
+      assert.deepEqual(only(f, 'status_code_conformance'), [], `${version} ${status}`);
+    }
+  }
+});
+
+test('status_code_conformance: 429 is accepted on the platform API even where not listed; not on the other hosts', () => {
+  // GET member states 200 and 404 only, and no default.
+  assert.deepEqual(only(contract.check(exchange({ status: 429, body: { error: 'slow down' } })), 'status_code_conformance'), []);
+  const th = contract.check({ api: 'test-host', request: { method: 'GET', url: '/users/test_svc/members/test_svc_member', headers: {} }, response: { status: 429, headers: { 'content-type': 'application/json' }, body: {} } });
+  assert.equal(only(th, 'status_code_conformance')[0]?.severity, 'error');
+});
+
 test('content_type_conformance: a non-JSON type fails, a JSON-family type warns, the documented type passes', () => {
   const html = only(contract.check(exchange({ headers: { 'content-type': 'text/html' } })), 'content_type_conformance');
   assert.equal(html[0]?.severity, 'error');
@@ -114,6 +153,25 @@ test('response_headers_conformance: a documented required header must be present
   assert.equal(missing[0]?.location, 'response.headers.x-request-id');
   const present = contract.check(exchange({ method: 'POST', url, status: 201, body: {}, headers: { 'content-type': 'application/json', 'x-REQUEST-id': 'r1' } }));
   assert.deepEqual(present, []);
+});
+
+test('failure rules name the schema as <keyword> at <document>#<pointer> relative to spec/, messages say Received / Expected', () => {
+  const f = contract.check(exchange({ body: { member: member({ is_oauth: 'yes', connection_status: 'NEW' }) } }));
+  for (const x of f) {
+    assert.doesNotMatch(x.rule, /file:|\/work\//, x.rule);
+    assert.match(x.message, /^Received: .+ \/ Expected: .+/, x.message);
+  }
+  const byLocation = Object.fromEntries(f.map((x) => [x.location, x]));
+  assert.equal(byLocation['response.body.member.is_oauth']?.rule, 'type at versions/platform.v20250224.openapi.yaml#/components/schemas/Member/properties/is_oauth');
+  assert.equal(byLocation['response.body.member.is_oauth'].message, 'Received: "yes" / Expected: type boolean');
+  assert.match(byLocation['response.body.member.connection_status']?.rule ?? '', /^enum at versions\/platform\.v20250224\.openapi\.yaml#\/components\/schemas\/Member\/properties\/connection_status \(Versioning: /);
+  const missing = only(contract.check(exchange({ body: {} })), 'response_schema_conformance');
+  assert.equal(missing[0]?.rule, 'required at versions/platform.v20250224.openapi.yaml#/components/responses/Member/content/application~1json/schema');
+  assert.equal(missing[0]?.message, 'Received: no property "member" / Expected: property "member" present');
+  const hook = contract.checkWebhook('member', { member_guid: 'MBR-short', is_oauth: 'x' });
+  assert.ok(hook.length >= 2);
+  for (const x of hook) assert.doesNotMatch(x.rule, /file:/, x.rule);
+  assert.ok(hook.some((x) => x.rule === 'type at versions/platform.v20260929.openapi.yaml#/webhooks/member/post/requestBody/content/application~1json/schema/properties/is_oauth'), JSON.stringify(hook.map((x) => x.rule)));
 });
 
 test('paging_conformance: more records than asked, or than the maximum, fails; a full page passes', () => {
@@ -205,6 +263,42 @@ test('the registry refuses duplicate names and turns a crashing check into a fai
   const f = contract.check(exchange({ url: '/crash', body: {} }), { only: ['test_only_crashing_check'] });
   assert.equal(f.length, 1);
   assert.match(f[0].message, /crashed.*boom/);
+});
+
+test('plans: the same exchange checked again gives equal, independent failures; unmatched paths keep their own key', () => {
+  const bad = exchange({ status: 500, headers: { 'content-type': 'text/html' }, body: '<html>' });
+  const first = contract.check(bad);
+  first[0].message = 'annotated by a caller';
+  const second = contract.check(bad);
+  assert.equal(second[0].check, 'status_code_conformance');
+  assert.equal(second[0].message, 'Received: 500 / Documented: 200, 404');
+  const a = contract.check(exchange({ url: '/spending_plans/a', body: {} }));
+  const b = contract.check(exchange({ url: '/other_things/b', body: {} }));
+  assert.equal(a[0].operation, 'GET /spending_plans/a');
+  assert.match(b[0].message, /GET \/other_things\/b$/);
+  assert.equal(b[0].operation, 'GET /other_things/b');
+});
+
+test('plans: a check registered after plans were built takes part; split guards decide per plan and per call', () => {
+  const seen: string[] = [];
+  registerCheck({
+    name: 'test_only_split_guard_check',
+    kind: 'exchange',
+    description: 'reports the body size of 2xx member reads that carry an x-test header',
+    appliesTo: () => { throw new Error('not asked: the split guard decides'); },
+    appliesToPlan: (plan) => plan.operation?.operationId === 'readMember' && plan.status === 200,
+    appliesToCall: (ctx) => ctx.exchange.response.headers['x-test'] !== undefined,
+    run: (ctx) => {
+      seen.push((ctx as import('../index.ts').ExchangeContext).path);
+      return [{ check: 'test_only_split_guard_check', operation: ctx.operationKey, location: 'response', rule: 'test', severity: 'warning', message: 'ran' }];
+    },
+  });
+  const opts = { only: ['test_only_split_guard_check'] };
+  assert.deepEqual(contract.check(exchange(), opts), []);
+  assert.deepEqual(contract.check(exchange({ headers: { 'content-type': 'application/json', 'x-test': '1' }, status: 404, body: {} }), opts), []);
+  const f = contract.check(exchange({ headers: { 'content-type': 'application/json', 'x-test': '1' } }), opts);
+  assert.equal(f.length, 1);
+  assert.deepEqual(seen, [`/users/${USR}/members/${MBR}`]);
 });
 
 test('webhook_payload_conformance: epoch seconds, dates, schema; unknown types warn', () => {

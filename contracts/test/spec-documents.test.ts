@@ -55,6 +55,47 @@ test('spec/: non-breaking variations of a real member give no error', () => {
   }
 });
 
+test('spec/: create member answers 200 on v20111101 and 201 on v20250224; the other success code is an error', () => {
+  const create = (version: string, status: number): Exchange => ({
+    api: 'platform', version,
+    request: { method: 'POST', url: `/users/${USER_GUID}/members`, headers: { 'content-type': 'application/json' } },
+    response: { status, headers: { 'content-type': 'application/json' }, body: { member: sampleMember() } },
+  });
+  assert.deepEqual(contract.check(create('v20111101', 200)), []);
+  assert.deepEqual(contract.check(create('v20250224', 201)), []);
+  const wrong11 = contract.check(create('v20111101', 201));
+  assert.equal(wrong11.length, 1);
+  assert.equal(wrong11[0].check, 'status_code_conformance');
+  assert.equal(wrong11[0].severity, 'error');
+  assert.match(wrong11[0].message, /^Received: 201 \/ Documented: 200\b/);
+  const wrong25 = contract.check(create('v20250224', 200));
+  assert.equal(wrong25[0]?.severity, 'error');
+  assert.match(wrong25[0].message, /^Received: 200 \/ Documented: 201\b/);
+  // Statuses beyond the Errors table stay open (`default`); 429 is stated.
+  for (const v of ['v20111101', 'v20250224']) {
+    for (const status of [400, 409, 429, 500]) {
+      const f = contract.check({ ...create(v, status), response: { status, headers: { 'content-type': 'application/json' }, body: { error: 'x' } } });
+      assert.equal(hasErrors(f), false, `${v} ${status}: ${JSON.stringify(f)}`);
+    }
+  }
+  // Operations whose success status is not stated (only 429 + default) accept any 2xx.
+  const del: Exchange = {
+    api: 'platform', version: 'v20250224',
+    request: { method: 'DELETE', url: `/users/${USER_GUID}/members/${MEMBER_GUID}`, headers: {} },
+    response: { status: 204, headers: {}, body: undefined },
+  };
+  assert.deepEqual(contract.check(del), []);
+});
+
+test('spec/: schema failure rules name the document relative to spec/ and a JSON pointer', () => {
+  const { name: _name, ...noName } = sampleMember();
+  const f = contract.check(memberExchange({ member: { ...noName, is_oauth: 'no' } }));
+  const rules = f.map((x) => x.rule);
+  assert.ok(rules.includes('required at versions/platform.v20250224.openapi.yaml#/components/schemas/Member'), JSON.stringify(rules));
+  assert.ok(rules.includes('type at versions/platform.v20250224.openapi.yaml#/components/schemas/Member/properties/is_oauth'), JSON.stringify(rules));
+  for (const x of f) assert.match(x.message, /^Received: .+ \/ Expected: .+/);
+});
+
 test('spec/: sunset endpoints on v20250224 must answer an error', () => {
   const served: Exchange = {
     api: 'platform', version: 'v20250224',
