@@ -5,6 +5,7 @@
  */
 import { test, expect, requireSetting, type CheckedClient } from '../fixtures.ts';
 import { dataExchangeSettings } from '../settings.ts';
+import { walkList } from './journeys.ts';
 
 const TAGS = ['@data-exchange', '@readonly'];
 const DAY_MS = 86_400_000;
@@ -73,11 +74,13 @@ test('transaction lists default to the 90 days before the request day', { tag: T
   const dx = dataExchangeSettings(api.profile);
   const user = requireSetting(dx.userIdentifier, 'SVC_3DX_USER');
   const token = await createToken(api);
-  const res = await api.get(`/data_exchange/users/${user}/transactions`, { ...withToken(token), query: { records_per_page: 1000 }, expectStatus: 200 });
+  // One record for the Date header: the request day.
+  const res = await api.get(`/data_exchange/users/${user}/transactions`, { ...withToken(token), query: { records_per_page: 1 }, expectStatus: 200 });
   const day = new Date(res.headers.date ? Date.parse(res.headers.date) : Date.now());
   const today = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate());
   const earliest = new Date(today - 90 * DAY_MS).toISOString().slice(0, 10);
-  const transactions = res.body.transactions as Array<Record<string, unknown>>;
+  // The order of the list is not shown, so every page is read (not just the first 1000).
+  const transactions = await walkList(api, `/data_exchange/users/${user}/transactions`, 'transactions', { ...withToken(token), perPage: 1000 });
   expect(transactions.length).toBeGreaterThan(0);
   // The date field's name is not shown: the transaction's date, else its transacted/posted time.
   const dateOf = (t: Record<string, unknown>) => String(t.date ?? t.transacted_at ?? t.posted_at ?? t.created_at ?? '').slice(0, 10);

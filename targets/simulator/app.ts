@@ -149,7 +149,7 @@ class RateLimiter {
 function authPlatform(ctx: SimContext, request: FastifyRequest, reply: FastifyReply): boolean {
   if ((request.routeOptions.config as RouteVersionConfig | undefined)?.processorBearer && /^bearer /i.test(request.headers.authorization ?? '')) return true;
   const creds = basicCredentials(request);
-  const ok = creds?.user === ctx.settings.clientId && creds?.pass === ctx.settings.apiKey;
+  const ok = creds?.user === ctx.settings.clientId && (creds?.pass === ctx.settings.apiKey || ctx.fault('basic-auth-wrong-key-accepted'));
   if (ok) {
     request.svcClientId = creds!.user;
     return true;

@@ -117,6 +117,11 @@ export function renderAccount(ctx: SimContext, a: AccountRecord): Record<string,
     ...a.extra,
   };
   if (ctx.fault('account-balance-removed')) delete out.balance;
+  if (ctx.variation('new-enum-values')) {
+    // Versioning: "Enumerated response fields (for example account subtype) may gain values."
+    out.subtype = 'SIM_NEW_SUBTYPE';
+    for (const k of Object.keys(out)) if (k.endsWith('_set_by')) out[k] = 'SIM_NEW_SOURCE';
+  }
   return out;
 }
 
@@ -178,6 +183,11 @@ export function registerAccounts(app: FastifyInstance, ctx: SimContext): void {
   app.post<UserParams>('/users/:user_guid/accounts', async (request) => {
     const user = findUser(ctx, request.params.user_guid);
     const f = parseAccountFields(wrapper(request.body, 'account'));
+    if (ctx.variation('required-parameter-made-optional')) {
+      // Versioning: "making a required parameter optional" is non-breaking.
+      f.type ??= 'OTHER';
+      f.balance ??= 0;
+    }
     if (!f.name) throw new SimError('invalid_request', 'account.name is required');
     if (!f.type) throw new SimError('invalid_request', 'account.account_type is required (e.g. CHECKING, SAVINGS, CASH)');
     if (f.balance === undefined) throw new SimError('invalid_request', 'account.balance is required (a number)');

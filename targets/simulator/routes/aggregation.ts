@@ -35,6 +35,7 @@
  */
 import type { SimContext } from '../context.ts';
 import { defaultCategories } from '../data/categories.ts';
+import { errorBody } from '../errors.ts';
 import {
   coreState,
   emitMember,
@@ -478,13 +479,19 @@ function identifyOwners(ctx: SimContext, m: MemberRecord): void {
 
 // ---- 24-hour refresh ----------------------------------------------------------------------
 
-/** Starts the background aggregations that are due; answers how many started. */
-export function runDueRefreshes(ctx: SimContext): number {
+/**
+ * Starts the background aggregations that are due; answers how many started.
+ * `only` limits the pass to one user's members and judges them `elapsedMs` later than
+ * the clock says (simulator control, below): scenarios age their own user without moving
+ * the shared clock under scenarios running in parallel.
+ */
+export function runDueRefreshes(ctx: SimContext, only?: { userGuid: string; elapsedMs: number }): number {
   if (ctx.fault('no-daily-refresh')) return 0;
   const state = coreState(ctx);
-  const now = ctx.clock.nowMs();
+  const now = ctx.clock.nowMs() + (only?.elapsedMs ?? 0);
   let started = 0;
   for (const m of state.members.values()) {
+    if (only && m.user_guid !== only.userGuid) continue;
     if (m.is_manual || m.is_managed || m.job || m.connection_status !== 'CONNECTED' || !m.successfully_aggregated_at) continue;
     if (now - Date.parse(m.successfully_aggregated_at) < DAY_MS) continue;
     const user = state.users.get(m.user_guid);
@@ -498,9 +505,18 @@ export function runDueRefreshes(ctx: SimContext): number {
 /**
  * Simulator control (never part of the svc contract): POST /_sim/refresh starts the
  * 24-hour refreshes that are due; moving the clock (POST /_sim/clock) does the same.
+ * With a body `{ "user_guid": "USR-...", "elapsed_ms": n }` it judges only that user's
+ * members, as if n more milliseconds had passed (the clock itself does not move).
  */
 export function registerCoreControl(app: import('fastify').FastifyInstance, ctx: SimContext): void {
-  app.post('/refresh', async () => ({ started: runDueRefreshes(ctx) }));
+  app.post('/refresh', async (request, reply) => {
+    const body = (request.body ?? {}) as { user_guid?: unknown; elapsed_ms?: unknown };
+    if (body.user_guid === undefined && body.elapsed_ms === undefined) return { started: runDueRefreshes(ctx) };
+    if (typeof body.user_guid !== 'string' || typeof body.elapsed_ms !== 'number' || !Number.isFinite(body.elapsed_ms) || body.elapsed_ms < 0) {
+      return reply.code(400).send(errorBody('invalid_request', 'Send {} or {"user_guid": "USR-...", "elapsed_ms": <non-negative number>}'));
+    }
+    return { started: runDueRefreshes(ctx, { userGuid: body.user_guid, elapsedMs: body.elapsed_ms }) };
+  });
   app.addHook('onResponse', async (request) => {
     if (request.method === 'POST' && request.url.split('?')[0] === '/_sim/clock') runDueRefreshes(ctx);
   });

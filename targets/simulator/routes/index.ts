@@ -24,8 +24,10 @@ import { registerProcessor } from './processor.ts';
 import { registerManaged } from './managed.ts';
 // Version-upgrade check (issue 7): breaking upgrade faults under the newest version; first, so its hooks cover every route.
 import { registerUpgradeFaults } from '../upgrade.ts';
+// Catalogue variations that add routes (new-endpoint).
+import { registerVariationRoutes } from '../variations.ts';
 
-export const PLATFORM_ROUTES: RouteModule[] = [registerUpgradeFaults, registerInstitutions, registerCategories, registerDataExchange, registerAchReturns, registerUsers, registerMembers, registerWidgetUrls, registerAccounts, registerTransactions, registerInsights, registerProcessor, registerManaged];
+export const PLATFORM_ROUTES: RouteModule[] = [registerUpgradeFaults, registerInstitutions, registerCategories, registerDataExchange, registerAchReturns, registerUsers, registerMembers, registerWidgetUrls, registerAccounts, registerTransactions, registerInsights, registerProcessor, registerManaged, registerVariationRoutes];
 export const AUDIENCE_ROUTES: RouteModule[] = [registerAudience];
 export const TEST_HOST_ROUTES: RouteModule[] = [registerTestHost];
 export const SIM_PAGE_ROUTES: RouteModule[] = [registerControl, registerWebhookControl, registerCoreControl, registerOauthPages, registerWidgetPages];

@@ -42,7 +42,11 @@ export function renderInstitution(ctx: SimContext, rec: InstitutionRecord, versi
   };
   const newShape = version >= SUPPORTED_PRODUCTS_FROM;
   const oldShapeServed = newShape && ctx.fault('supports-fields-on-v20250224');
-  if (newShape && !oldShapeServed && !ctx.fault('supported-products-missing-on-v20250224')) out.supported_products = rec.products.filter((p) => p !== 'statements');
+  if (newShape && !oldShapeServed && !ctx.fault('supported-products-missing-on-v20250224')) {
+    out.supported_products = rec.products.filter((p) => p !== 'statements');
+    // Variation new-enum-values (Versioning: enumerated response fields may gain values).
+    if (ctx.variation('new-enum-values')) (out.supported_products as string[]).push('sim_new_product');
+  }
   if ((!newShape && !ctx.fault('supports-fields-missing-on-v20111101')) || oldShapeServed) {
     for (const [field, product] of SUPPORTS_FIELDS) out[field] = rec.products.includes(product);
   }

@@ -128,8 +128,10 @@ export function registerProcessor(app: FastifyInstance, ctx: SimContext): void {
 
   app.get('/payment_account', { config: { processorBearer: true } }, async (request, reply) => {
     const h = request.headers.authorization ?? '';
-    const t = tokens(ctx).get(h.replace(/^bearer\s+/i, '').trim());
-    if (!/^bearer /i.test(h) || !t || t.expiresMs < ctx.clock.nowMs()) {
+    let t = tokens(ctx).get(h.replace(/^bearer\s+/i, '').trim());
+    // Fault: any caller reads the newest token's payment account (Authentication 4 broken).
+    if ((!/^bearer /i.test(h) || !t) && ctx.fault('processor-token-not-required')) t = [...tokens(ctx).values()].at(-1);
+    if (!t || (!/^bearer /i.test(h) && !ctx.fault('processor-token-not-required')) || t.expiresMs < ctx.clock.nowMs()) {
       reply.header('WWW-Authenticate', 'Bearer realm="svc-processor"');
       throw new SimError('unauthorized', 'Send Authorization: Bearer <access_token> from POST /token; the token is unknown or expired (60 days)');
     }

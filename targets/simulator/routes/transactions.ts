@@ -107,7 +107,7 @@ function listFilters(ctx: SimContext, query: Query): Array<(t: TransactionRecord
   const cats = many(query, 'category_guid');
   if (cats.length && !ctx.fault('transaction-category-filter-ignored')) f.push((t) => t.category_guid !== null && cats.includes(t.category_guid));
   const tops = many(query, 'top_level_category_guid');
-  if (tops.length) f.push((t) => t.top_level_category_guid !== null && tops.includes(t.top_level_category_guid));
+  if (tops.length && !ctx.fault('transaction-top-level-category-filter-ignored')) f.push((t) => t.top_level_category_guid !== null && tops.includes(t.top_level_category_guid));
   const range = (from: string, to: string, field: 'createdAtMs' | 'updatedAtMs') => {
     const lo = isoTime(query, from);
     let hi = isoTime(query, to);
@@ -117,7 +117,14 @@ function listFilters(ctx: SimContext, query: Query): Array<(t: TransactionRecord
     if (hi !== undefined) f.push((t) => t[field] <= hi!);
   };
   if (!ctx.fault('transaction-created-at-filter-ignored')) range('from_created_at', 'to_created_at', 'createdAtMs');
-  range('from_updated_at', 'to_updated_at', 'updatedAtMs');
+  if (!ctx.fault('transaction-updated-at-filter-ignored')) range('from_updated_at', 'to_updated_at', 'updatedAtMs');
+  // Variation added-optional-query-parameter (Versioning: "adding optional parameters").
+  const minAmount = ctx.variation('added-optional-query-parameter') ? one(query, 'sim_min_amount') : undefined;
+  if (minAmount !== undefined) {
+    const min = Number(minAmount);
+    if (!Number.isFinite(min)) throw new SimError('invalid_request', `sim_min_amount must be a number, got "${minAmount.slice(0, 40)}"`);
+    f.push((t) => Math.abs(t.amount) >= min);
+  }
   const fromDate = isoDay(query, 'from_date');
   const toDate = isoDay(query, 'to_date');
   if (fromDate) f.push((t) => t.date >= fromDate);

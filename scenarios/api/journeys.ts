@@ -1,0 +1,57 @@
+/**
+ * Journeys shared by the account, transaction, insight, aggregation and processor
+ * scenarios of this directory (not a spec file: Playwright runs only *.spec.ts). Every
+ * call goes through the checked client, so the contract checks each response.
+ */
+import { expect, type CheckedClient, type Poll } from '../fixtures.ts';
+import { createMember, createUser, waitUntilSettled } from '../helpers.ts';
+
+/** A user of its own with a CONNECTED, aggregated member of the test institution. */
+export async function connectedUser(api: CheckedClient, poll: Poll) {
+  const user = await createUser(api);
+  const member = (await createMember(api, user, { scenario: 'SUCCESS' })).body.member.guid as string;
+  const settled = await waitUntilSettled(api, poll, user, member);
+  expect(settled.value.connection_status, 'the success password connects the member').toBe('CONNECTED');
+  return { user, member };
+}
+
+/**
+ * Every record of a paged list (Endpoints: "Lists are paged with page and
+ * records_per_page"), walked until a short page; bounded so a target that ignores
+ * `page` cannot loop forever.
+ */
+export async function walkList<T = Record<string, unknown>>(
+  api: CheckedClient,
+  path: string,
+  key: string,
+  o: { query?: Record<string, string | number | undefined>; headers?: Record<string, string>; perPage?: number; maxPages?: number } = {},
+): Promise<T[]> {
+  const perPage = o.perPage ?? 100;
+  const all: T[] = [];
+  for (let page = 1; page <= (o.maxPages ?? 50); page++) {
+    const res = await api.get(path, { query: { ...o.query, page, records_per_page: perPage }, headers: o.headers, expectStatus: 200 });
+    const items = (res.body?.[key] ?? []) as T[];
+    all.push(...items);
+    const totalPages = res.body?.pagination?.total_pages as number | undefined;
+    if (items.length < perPage || (totalPages !== undefined && page >= totalPages)) break;
+  }
+  return all;
+}
+
+/** Waits until no job runs on the member (a job in progress would answer 409 to the next one). */
+export async function settle(api: CheckedClient, poll: Poll, user: string, member: string) {
+  return (await waitUntilSettled(api, poll, user, member)).value;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The first value under one of these keys, at the top level or inside one nested object. */
+export function fieldAnywhere(body: unknown, key: string): unknown {
+  if (!body || typeof body !== 'object') return undefined;
+  const o = body as Record<string, unknown>;
+  if (key in o) return o[key];
+  for (const v of Object.values(o)) {
+    if (v && typeof v === 'object' && !Array.isArray(v) && key in (v as Record<string, unknown>)) return (v as Record<string, unknown>)[key];
+  }
+  return undefined;
+}
