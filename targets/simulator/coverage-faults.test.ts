@@ -35,6 +35,12 @@ const PROBES: Record<string, Probe> = {
   },
   'basic-auth-wrong-key-accepted': async (sim) =>
     (await sim.app.inject({ method: 'GET', url: '/institutions', headers: { authorization: `Basic ${Buffer.from(`${SIMULATOR_DEFAULTS.clientId}:wrong-key`).toString('base64')}` } })).statusCode,
+  'test-host-refuses-legacy-accept': async (sim) =>
+    (await sim.app.inject({
+      method: 'GET',
+      url: `${SIMULATOR_DEFAULTS.testHostPrefix}/users/test_svc/accounts`,
+      headers: { 'svc-api-key': SIMULATOR_DEFAULTS.apiKey, 'svc-client-id': SIMULATOR_DEFAULTS.clientId, accept: 'application/vnd.svc.legacy.v1+json' },
+    })).statusCode,
   'processor-token-not-required': async (sim) => {
     await processorToken(sim);
     const none = (await sim.req('GET', '/payment_account')).status;

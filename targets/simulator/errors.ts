@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   conflict: { status: 409, title: 'Another job is running for this member' },
   version_sunset: { status: 410, title: 'This API version has reached sunset' },
   endpoint_sunset: { status: 410, title: 'This endpoint has reached sunset' },
+  not_acceptable: { status: 406, title: 'None of the media types in Accept can be served' },
   payload_too_large: { status: 413, title: 'The request body is too large' },
   unsupported_media_type: { status: 415, title: 'The request body must be application/json' },
   unprocessable: { status: 422, title: 'The request is well-formed but cannot be processed' },

@@ -87,6 +87,10 @@ function statusParam(request: FastifyRequest): string {
 
 export function registerTestHost(app: FastifyInstance, ctx: SimContext): void {
   app.addHook('onRequest', async (request) => {
+    // Fault: the Accept the specification tells clients to send is refused (RFC 9110 406).
+    if (ctx.fault('test-host-refuses-legacy-accept') && String(request.headers.accept ?? '').includes('vnd.svc.legacy')) {
+      throw new SimError('not_acceptable', 'Only application/json is served');
+    }
     if (ctx.fault('test-host-headers-not-enforced')) return;
     const key = request.headers['svc-api-key'];
     const client = request.headers['svc-client-id'];
