@@ -22,6 +22,14 @@ import { runScript } from './runner/engine.ts';
 
 export const ALL_SCRIPTS = ['load/rate-limit.ts', 'load/paging.ts'];
 
+/**
+ * The embedded simulator's rate limit when SVC_RATE_LIMIT_PER_SECOND is unset: low, so
+ * that exceeding it (rate-limit.ts drives 3x the limit in the smoke profile) takes modest
+ * traffic that a shared 2-core CI machine can always offer. The simulator and the scripts
+ * get the same value, so the expectation is the limit the simulator enforces.
+ */
+export const EMBEDDED_RATE_LIMIT_PER_SECOND = 40;
+
 const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
 
 export function k6OnPath(env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -76,15 +84,16 @@ async function main(): Promise<number> {
   let env: NodeJS.ProcessEnv = { ...process.env, PROFILE: process.env.PROFILE || 'smoke' };
   let close = async () => {};
   if (!process.env.SVC_BASE_URL) {
+    const simEnv = { ...process.env, SVC_RATE_LIMIT_PER_SECOND: process.env.SVC_RATE_LIMIT_PER_SECOND || String(EMBEDDED_RATE_LIMIT_PER_SECOND) };
     const app = await buildSimulator({
-      settings: settingsFromEnv(process.env),
+      settings: settingsFromEnv(simEnv),
       faults: list(process.env.SVC_SIM_FAULTS),
       variations: list(process.env.SVC_SIM_VARIATIONS),
     });
     const address = await app.listen({ host: '127.0.0.1', port: 0 });
     const base = address.replace('localhost', '127.0.0.1');
-    env = { ...env, ...simulatorEnv(base, process.env) };
-    console.log(`load: no SVC_BASE_URL; embedded simulator on ${base}`);
+    env = { ...env, ...simulatorEnv(base, simEnv) };
+    console.log(`load: no SVC_BASE_URL; embedded simulator on ${base}, rate limit ${simEnv.SVC_RATE_LIMIT_PER_SECOND}/s`);
     close = () => app.close();
   }
   console.log(`load: ${selected.length} script(s), profile ${env.PROFILE}, with ${k6 ? `k6 (${k6})` : 'the k6-compatible runner (no k6 on the PATH)'}`);

@@ -1,8 +1,13 @@
 /**
  * Smoke runs of every load script against the in-process simulator through the
- * k6-compatible runner (short phases: PHASE_SECONDS=2, a 50/s simulator limit), and
- * the proof that each script fails on the simulator faults it exists to catch (named in
- * targets/simulator/catalog.ts) while passing the catalogue's variations.
+ * k6-compatible runner (short phases: PHASE_SECONDS=2, the low simulator limit of
+ * `npm run load`), and the proof that each script fails on the simulator faults it exists
+ * to catch (named in targets/simulator/catalog.ts) while passing the catalogue's variations.
+ *
+ * Robust on a loaded 2-core machine: exceeding a 40/s limit needs 60/s achieved out of
+ * the 120/s asked; rate-limit runs go one at a time (they compete for CPU otherwise); the
+ * page-read latency thresholds, target settings proven by the runner's threshold tests,
+ * are set far above what a starved machine shows, since what these tests prove is paging.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,9 +17,9 @@ import { join } from 'node:path';
 import { buildSimulator } from '../targets/simulator/app.ts';
 import { VARIATIONS } from '../targets/simulator/catalog.ts';
 import { runScript } from './runner/engine.ts';
-import { simulatorEnv } from './run.ts';
+import { EMBEDDED_RATE_LIMIT_PER_SECOND, simulatorEnv } from './run.ts';
 
-const LIMIT = 50;
+const LIMIT = EMBEDDED_RATE_LIMIT_PER_SECOND;
 const reports = mkdtempSync(join(tmpdir(), 'load-scripts-test-'));
 
 async function runAgainstSimulator(script: string, opts: { faults?: string[]; variations?: string[] } = {}) {
@@ -23,7 +28,8 @@ async function runAgainstSimulator(script: string, opts: { faults?: string[]; va
   let out = '';
   let err = '';
   try {
-    const env = { ...simulatorEnv(base, {}), SVC_RATE_LIMIT_PER_SECOND: String(LIMIT), PROFILE: 'smoke', PHASE_SECONDS: '2', LOAD_REPORT_DIR: reports };
+    const env = { ...simulatorEnv(base, { SVC_RATE_LIMIT_PER_SECOND: String(LIMIT) }), PROFILE: 'smoke', PHASE_SECONDS: '2', SVC_PAGE_P95_MS: '10000', SVC_PAGE_P99_MS: '20000', LOAD_REPORT_DIR: reports };
+    assert.equal(env.SVC_RATE_LIMIT_PER_SECOND, String(LIMIT), 'the script expects the limit the simulator enforces');
     const r = await runScript(script, { env, stdout: (t) => (out += t), stderr: (t) => (err += t) });
     const failed = Object.entries(r.summary?.metrics ?? {})
       .filter(([, m]) => m.thresholds && Object.values(m.thresholds).some((t) => !t.ok))
@@ -49,10 +55,8 @@ test('rate-limit.ts passes against the simulator and reports the observed limit'
 });
 
 test('rate-limit.ts fails on no-rate-limit and on rate-limit-500', async () => {
-  const [none, fiveHundred] = await Promise.all([
-    runAgainstSimulator('load/rate-limit.ts', { faults: ['no-rate-limit'] }),
-    runAgainstSimulator('load/rate-limit.ts', { faults: ['rate-limit-500'] }),
-  ]);
+  const none = await runAgainstSimulator('load/rate-limit.ts', { faults: ['no-rate-limit'] });
+  const fiveHundred = await runAgainstSimulator('load/rate-limit.ts', { faults: ['rate-limit-500'] });
   assert.equal(none.exitCode, 99);
   assert.ok(none.failed.includes('rate_limited_above_limit'), none.failed.join(', '));
   assert.equal(fiveHundred.exitCode, 99);

@@ -9,12 +9,12 @@ import { dirname, resolve } from 'node:path';
 import { bundleScript } from './bundle.ts';
 import { createK6Modules, instantiate, type VuHost } from './shims.ts';
 import { MetricStore, aggregationValue, summaryValues, type MetricDefinition, type Tags } from './metrics.ts';
-import { arrivalsDue, normaliseOptions, type RunOptions, type ScenarioPlan } from './options.ts';
+import { normaliseOptions, type RunOptions, type ScenarioPlan } from './options.ts';
 import { checkAggregationAllowed, evaluateExpression, parseThresholdExpression, parseThresholdKey, type ThresholdExpression, type ThresholdKey } from './thresholds.ts';
 import { HttpClient } from './http-client.ts';
 import { Vu, type PoolContext } from './vu-pool.ts';
 import { UnsupportedError } from './surface.ts';
-import type { WireSample } from './wire.ts';
+import { CONTROL, sharedNow, type RunOrder, type WireSample } from './wire.ts';
 import { textSummary, type SummaryData } from '../lib/summary.ts';
 
 /** k6's exit codes (k6 errext/exitcodes). */
@@ -225,6 +225,9 @@ export async function runScript(scriptPath: string, params: RunParams = {}): Pro
   const runStart = performance.now();
   const runStartEpoch = Date.now();
   let stopAll = false;
+  let stopAllScenarios = () => {
+    stopAll = true;
+  };
   const vusBusy = () => [...all].filter((v) => v.busy).length;
   const monitor = setInterval(() => {
     const tags = { ...options.tags };
@@ -240,114 +243,93 @@ export async function runScript(scriptPath: string, params: RunParams = {}): Pro
         }
       }
     }
-    if (aborted) stopAll = true;
+    if (aborted) stopAllScenarios();
   }, 1000);
 
-  let iterationsInTest = 0;
+  // Stop flags of the scenarios running now: raised at their end, on abort and abortOnFail.
+  const activeControls = new Set<Int32Array>();
+  const raiseStop = (c: Int32Array) => {
+    Atomics.store(c, CONTROL.stop, 1);
+    Atomics.notify(c, CONTROL.stop);
+  };
+  const stopEverything = () => {
+    stopAll = true;
+    activeControls.forEach(raiseStop);
+  };
+  stopAllScenarios = stopEverything;
+
   const runScenario = async (plan: ScenarioPlan): Promise<void> => {
     await sleep(plan.startTimeMs - (performance.now() - runStart));
     if (stopAll || aborted) return;
+    const arrival = plan.executor === 'constant-arrival-rate' || plan.executor === 'ramping-arrival-rate';
+    // k6 has every VU of a scenario initialised before the scenario starts (arrival-rate:
+    // preAllocatedVUs); the engine spawned the peak need up front, the rest start here.
+    const need = arrival ? plan.preAllocatedVUs : plan.vus;
+    const taken: Vu[] = [];
+    while (taken.length < need && idle.length) taken.push(idle.pop()!);
+    taken.push(...(await Promise.all(Array.from({ length: need - taken.length }, spawn))));
+    if (stopAll || aborted) {
+      idle.push(...taken);
+      return;
+    }
+    const control = new Int32Array(new SharedArrayBuffer(CONTROL.length * Int32Array.BYTES_PER_ELEMENT));
+    activeControls.add(control);
+    const order: RunOrder = { kind: 'run', plan, startAbsMs: sharedNow(), startEpochMs: Date.now(), control: control.buffer as SharedArrayBuffer };
     const startedAt = performance.now();
-    const startEpoch = Date.now();
     const mine: Vu[] = [];
-    const take = async (n: number) => {
-      while (mine.length < n) mine.push(idle.pop() ?? (await spawn()));
-    };
-    let scenarioIteration = 0;
+    const runs: Promise<void>[] = [];
+    let running = 0;
     let scenarioOver = false;
-    const inFlight = new Set<Promise<void>>();
-    const runOn = (vu: Vu) => {
+    const launch = (vu: Vu) => {
+      mine.push(vu);
       vu.busy = true;
-      const vuIter = vu.iterationsByScenario.get(plan.name) ?? 0;
-      vu.iterationsByScenario.set(plan.name, vuIter + 1);
-      iterationsInTest++;
-      const p = vu
-        .runIteration({
-          kind: 'iter',
-          exec: plan.exec,
-          scenario: plan.name,
-          executor: plan.executor,
-          scenarioStartTime: startEpoch,
-          scenarioTags: plan.tags,
-          scenarioEnv: plan.env,
-          iterationInScenario: scenarioIteration++,
-          vuIterationInScenario: vuIter,
-        })
-        .then((r) => {
+      running++;
+      runs.push(
+        vu.run(order).then((r) => {
           vu.busy = false;
-          if (r.aborted) stopAll = true;
-        });
-      inFlight.add(p);
-      void p.then(() => inFlight.delete(p));
-      return p;
-    };
-    const elapsed = () => performance.now() - startedAt;
-    const dropped = (n: number) => {
-      for (let i = 0; i < n; i++) store.addTagged('dropped_iterations', 1, { ...options.tags, ...plan.tags, scenario: plan.name });
-    };
-
-    if (plan.executor === 'constant-arrival-rate' || plan.executor === 'ramping-arrival-rate') {
-      await take(plan.preAllocatedVUs);
-      let started = 0;
-      let spawning = 0;
-      const free = () => mine.find((v) => !v.busy && !v.dead);
-      for (;;) {
-        const t = elapsed();
-        const due = arrivalsDue(plan, t);
-        while (started < due && !stopAll) {
-          started++;
-          const vu = free();
-          if (vu) {
-            void runOn(vu);
-          } else {
-            dropped(1);
-            if (mine.length + spawning < plan.maxVUs) {
-              // k6 allocates VUs beyond preAllocatedVUs during the run, up to maxVUs.
-              spawning++;
-              void spawn().then(
-                (v) => {
-                  spawning--;
-                  if (scenarioOver) idle.push(v);
-                  else mine.push(v);
-                },
-                (e: Error) => {
-                  spawning--;
-                  stderr(logLine('WARN', testStartMs, `scenario ${plan.name}: could not start another VU: ${e.message.split('\n')[0]}`));
-                },
-              );
-            }
-          }
-        }
-        if (t >= plan.durationMs || stopAll) break;
-        await sleep(1);
-      }
-    } else if (plan.executor === 'constant-vus') {
-      await take(plan.vus);
-      await Promise.all(
-        mine.map(async (vu) => {
-          while (!stopAll && elapsed() < plan.durationMs && !vu.dead) await runOn(vu);
+          running--;
+          if (r.aborted) stopEverything();
         }),
       );
-    } else {
-      await take(plan.vus);
-      let remaining = plan.iterations * (plan.executor === 'per-vu-iterations' ? 1 : 1);
-      const maxMs = plan.maxDurationMs;
-      const loops = mine.map(async (vu) => {
-        let own = plan.iterations;
-        for (;;) {
-          if (stopAll || elapsed() >= maxMs || vu.dead) return;
-          if (plan.executor === 'per-vu-iterations') {
-            if (own-- <= 0) return;
-          } else if (remaining-- <= 0) return;
-          await runOn(vu);
+    };
+    taken.forEach(launch);
+
+    // Until the scenario's end: arrival-rate VUs grow from preAllocatedVUs towards maxVUs
+    // while iterations are dropped for want of a free VU (k6 allocates them mid-test).
+    const endMs = arrival || plan.executor === 'constant-vus' ? plan.durationMs : plan.maxDurationMs;
+    let spawning = 0;
+    let seenDropped = 0;
+    while (!stopAll && (running > 0 || spawning > 0) && performance.now() - startedAt < endMs) {
+      if (arrival) {
+        const dropped = Atomics.load(control, CONTROL.dropped);
+        for (; seenDropped < dropped && mine.length + spawning < plan.maxVUs; seenDropped++) {
+          const spare = idle.pop();
+          if (spare) {
+            launch(spare);
+            continue;
+          }
+          spawning++;
+          void spawn().then(
+            (v) => {
+              spawning--;
+              if (scenarioOver || stopAll || v.dead) idle.push(v);
+              else launch(v);
+            },
+            (e: Error) => {
+              spawning--;
+              stderr(logLine('WARN', testStartMs, `scenario ${plan.name}: could not start another VU: ${e.message.split('\n')[0]}`));
+            },
+          );
         }
-      });
-      await Promise.race([Promise.all(loops), deadline(maxMs).then(() => undefined)]);
+        seenDropped = Math.max(seenDropped, dropped);
+      }
+      await sleep(arrival ? 10 : 25);
     }
     scenarioOver = true;
+    raiseStop(control);
     // gracefulStop: iterations still running get this long to finish, then are interrupted.
-    if (inFlight.size) {
-      const settled = Promise.all([...inFlight]).then(() => true);
+    if (running > 0) {
+      const settled = Promise.all(runs).then(() => true);
       const done = await Promise.race([settled, deadline(plan.gracefulStopMs).then(() => false)]);
       if (!done) {
         for (const vu of mine) if (vu.busy) {
@@ -357,6 +339,9 @@ export async function runScript(scriptPath: string, params: RunParams = {}): Pro
         }
       }
     }
+    activeControls.delete(control);
+    const dropped = Atomics.load(control, CONTROL.dropped);
+    if (dropped > 0) store.addTagged('dropped_iterations', dropped, { ...options.tags, ...plan.tags, scenario: plan.name });
     for (const vu of mine) if (!vu.dead) idle.push(vu);
   };
   await Promise.all(options.scenarios.map(runScenario));

@@ -9,13 +9,13 @@ import { Agent, interceptors, type Dispatcher } from 'undici';
 import type { MetricStore, Tags } from './metrics.ts';
 import type { WireRequest, WireResponse } from './wire.ts';
 
-function canonical(name: string): string {
-  return name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
-}
-
 export class HttpClient {
   private agent = new Agent({ keepAliveTimeout: 10_000, connections: null, pipelining: 1 });
   private withRedirects = new Map<number, Dispatcher>();
+  /** Tags of each request tag key: a VU sends a key's tags only with its first request. */
+  private requestTags = new Map<string, Tags>();
+  /** origin and path of recently requested URLs (load scripts repeat a few URLs). */
+  private urls = new Map<string, { origin: string; path: string }>();
 
   constructor(private store: MetricStore) {}
 
@@ -44,20 +44,22 @@ export class HttpClient {
   }
 
   async execute(req: WireRequest): Promise<WireResponse> {
+    // Before any await: a batch may carry a key's tags on one request and not on the next.
+    if (req.tags) this.requestTags.set(req.tagKey, req.tags);
     const t0 = performance.now();
     let tHeaders = t0;
     let status = 0;
     let statusText = '';
     const headers: Record<string, string> = {};
-    let body: string | null = null;
+    let body: ArrayBuffer | null = null;
     let error = '';
     let errorCode = 0;
     let received = 0;
     try {
-      const u = new URL(req.url);
+      const u = this.parsedUrl(req.url);
       const res = await this.dispatcher(req.redirects).request({
         origin: u.origin,
-        path: `${u.pathname}${u.search}`,
+        path: u.path,
         method: req.method as Dispatcher.HttpMethod,
         headers: req.headers,
         body: req.body ?? undefined,
@@ -67,18 +69,19 @@ export class HttpClient {
       });
       tHeaders = performance.now();
       status = res.statusCode;
-      for (const [k, v] of Object.entries(res.headers)) {
+      // Raw names and bytes: the VU canonicalises and decodes only what the script reads.
+      for (const k in res.headers) {
+        const v = res.headers[k];
         if (v === undefined) continue;
         const value = Array.isArray(v) ? v.join(', ') : v;
-        headers[canonical(k)] = value;
+        headers[k] = value;
         received += k.length + value.length + 4;
       }
       if (req.discardBody) {
         for await (const chunk of res.body) received += (chunk as Buffer).length;
       } else {
-        const buf = Buffer.from(await res.body.arrayBuffer());
-        received += buf.length;
-        body = buf.toString('utf8');
+        body = await res.body.arrayBuffer();
+        received += body.byteLength;
       }
     } catch (e) {
       const err = e as Error & { code?: string };
@@ -102,6 +105,17 @@ export class HttpClient {
     return { status, statusText, url: req.url, headers, body, timings, error, errorCode, proto: status ? 'HTTP/1.1' : '' };
   }
 
+  private parsedUrl(url: string): { origin: string; path: string } {
+    let u = this.urls.get(url);
+    if (!u) {
+      const p = new URL(url);
+      u = { origin: p.origin, path: `${p.pathname}${p.search}` };
+      if (this.urls.size >= 1000) this.urls.clear();
+      this.urls.set(url, u);
+    }
+    return u;
+  }
+
   private record(req: WireRequest, status: number, _error: string, errorCode: number, t: WireResponse['timings'], received: number): void {
     let expected: boolean | undefined;
     if (req.expected) expected = status !== 0 && req.expected.some(([min, max]) => status >= min && status <= max);
@@ -109,7 +123,7 @@ export class HttpClient {
     const key = `${req.tagKey}|${status}|${errorCode}|${expected}`;
     let id = this.store.tagSets.internKeyed(key, undefined);
     if (id < 0) {
-      const tags: Tags = { ...req.tags, status: String(status), proto: status ? 'HTTP/1.1' : '' };
+      const tags: Tags = { ...this.requestTags.get(req.tagKey), status: String(status), proto: status ? 'HTTP/1.1' : '' };
       if (errorCode) tags.error_code = String(errorCode);
       if (expected !== undefined) tags.expected_response = String(expected);
       id = this.store.tagSets.internKeyed(key, tags);

@@ -172,10 +172,10 @@ export function normaliseOptions(raw: unknown, lifecycle: string[]): RunOptions 
   };
 }
 
-/** Iterations an arrival-rate scenario asks for between its start and `elapsedMs` (k6: rate per timeUnit). */
-export function arrivalsDue(plan: ScenarioPlan, elapsedMs: number): number {
-  const t = Math.min(elapsedMs, plan.durationMs);
-  if (plan.executor === 'constant-arrival-rate') return Math.ceil((t * plan.rate) / plan.timeUnitMs - 1e-9);
+/** Iterations (fractional) an arrival-rate scenario asks for between its start and `elapsedMs` (k6: rate per timeUnit). */
+export function cumulativeArrivals(plan: ScenarioPlan, elapsedMs: number): number {
+  const t = Math.min(Math.max(0, elapsedMs), plan.durationMs);
+  if (plan.executor === 'constant-arrival-rate') return (t * plan.rate) / plan.timeUnitMs;
   // ramping-arrival-rate: integrate the piecewise-linear rate.
   let acc = 0;
   let from = plan.startRate;
@@ -188,5 +188,33 @@ export function arrivalsDue(plan: ScenarioPlan, elapsedMs: number): number {
     left -= d;
     from = s.target;
   }
-  return Math.ceil(acc / plan.timeUnitMs - 1e-9);
+  return acc / plan.timeUnitMs;
+}
+
+/** Iterations an arrival-rate scenario has started by `elapsedMs`: arrival i is due once the integral passes i. */
+export function arrivalsDue(plan: ScenarioPlan, elapsedMs: number): number {
+  return Math.max(0, Math.ceil(cumulativeArrivals(plan, elapsedMs) - 1e-9));
+}
+
+/**
+ * When arrival `i` (0-based) of an arrival-rate scenario is due, in ms from the
+ * scenario's start (the inverse of arrivalsDue), or Infinity when the scenario asks
+ * for fewer than i + 1 iterations. The VUs schedule themselves from this (vu-worker.ts),
+ * so no per-iteration message is needed between the engine and a VU.
+ */
+export function arrivalTimeMs(plan: ScenarioPlan, i: number): number {
+  if (plan.executor === 'constant-arrival-rate') {
+    const t = (i * plan.timeUnitMs) / plan.rate;
+    return t < plan.durationMs ? t : Infinity;
+  }
+  if (cumulativeArrivals(plan, plan.durationMs) - 1e-9 <= i) return Infinity;
+  // The integral is non-decreasing: bisect to 1 µs.
+  let lo = 0;
+  let hi = plan.durationMs;
+  while (hi - lo > 0.001) {
+    const mid = (lo + hi) / 2;
+    if (cumulativeArrivals(plan, mid) - 1e-9 > i) hi = mid;
+    else lo = mid;
+  }
+  return i === 0 && cumulativeArrivals(plan, 0) > 0 ? 0 : hi;
 }

@@ -64,30 +64,63 @@ function strictObject<T extends object>(what: string, allowed: readonly string[]
   });
 }
 
+/** Response header names as k6 shows them (canonical MIME form, e.g. Content-Type). */
+function canonicalHeaders(raw: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k in raw) out[canonicalHeaderName(k)] = raw[k];
+  return out;
+}
+
+const utf8 = new TextDecoder();
+
 export class Response {
   status: number;
   status_text: string;
   url: string;
-  headers: Record<string, string>;
-  body: string | null;
   timings: WireResponse['timings'];
   error: string;
   error_code: number;
   proto: string;
-  request: { method: string; url: string; headers: Record<string, string[]>; body: string };
+  // The body arrives as bytes and the headers as the client gave them; both are turned
+  // into what k6 shows only when the script reads them (most load iterations never do).
+  #rawBody: ArrayBuffer | null;
+  #body: string | null | undefined;
+  #rawHeaders: Record<string, string>;
+  #headers: Record<string, string> | undefined;
+  #req: WireRequest;
+  #request: Response['request'] | undefined;
   constructor(w: WireResponse, req: WireRequest) {
     this.status = w.status;
     this.status_text = w.statusText;
     this.url = w.url;
-    this.headers = w.headers;
-    this.body = w.body;
     this.timings = w.timings;
     this.error = w.error;
     this.error_code = w.errorCode;
     this.proto = w.proto;
-    const headers: Record<string, string[]> = {};
-    for (const [k, v] of Object.entries(req.headers)) headers[canonicalHeaderName(k)] = [v];
-    this.request = { method: req.method, url: req.url, headers, body: req.body ?? '' };
+    this.#rawBody = w.body;
+    this.#rawHeaders = w.headers;
+    this.#req = req;
+  }
+  get body(): string | null {
+    if (this.#body === undefined) this.#body = this.#rawBody === null ? null : utf8.decode(this.#rawBody);
+    return this.#body;
+  }
+  get headers(): Record<string, string> {
+    return (this.#headers ??= canonicalHeaders(this.#rawHeaders));
+  }
+  get request(): { method: string; url: string; headers: Record<string, string[]>; body: string } {
+    if (!this.#request) {
+      const req = this.#req;
+      const headers: Record<string, string[]> = {};
+      for (const [k, v] of Object.entries(req.headers)) headers[canonicalHeaderName(k)] = [v];
+      this.#request = { method: req.method, url: req.url, headers, body: req.body ?? '' };
+    }
+    return this.#request;
+  }
+  /** k6's Response serialises with its fields; the lazy ones are getters here. */
+  toJSON(): Record<string, unknown> {
+    const { status, status_text, url, timings, error, error_code, proto, body, headers, request } = this;
+    return { status, status_text, url, body, headers, timings, error, error_code, proto, request };
   }
   json(selector?: string): unknown {
     if (selector !== undefined) throw new UnsupportedError('Response.json(selector) (gjson selectors) is not implemented by the k6-compatible runner; call json() and read the field');

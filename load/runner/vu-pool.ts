@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { HttpClient } from './http-client.ts';
 import type { MetricDefinition, MetricStore } from './metrics.ts';
-import type { IterationOrder, WireRequest, WireSample } from './wire.ts';
+import type { RunDone, RunOrder, WireRequest, WireSample } from './wire.ts';
 import type { VuHost } from './shims.ts';
 
 let workerFile: Promise<string> | undefined;
@@ -48,16 +48,28 @@ export interface PoolContext {
   onAbort(message: string): void;
 }
 
-export interface IterationResult {
+/** How a VU's part of a scenario ended (interrupted: terminated, e.g. after gracefulStop). */
+export interface RunResult {
+  iterations: number;
+  aborted?: string;
+  interrupted?: boolean;
+}
+
+interface VuMessage {
+  kind: string;
+  samples?: WireSample[];
+  metrics?: MetricDefinition[];
   error?: string;
   aborted?: string;
+  json?: string | null;
+  iterations?: number;
+  interrupted?: boolean;
 }
 
 export class Vu {
   busy = false;
   dead = false;
-  iterationsByScenario = new Map<string, number>();
-  private pending?: (m: { error?: string; aborted?: string; json?: string | null }) => void;
+  private pending?: (m: VuMessage) => void;
 
   private constructor(readonly id: number, private worker: Worker, private ctx: PoolContext) {}
 
@@ -75,7 +87,10 @@ export class Vu {
     });
     port1.on('message', async (requests: WireRequest[]) => {
       const responses = await ctx.http.executeAll(requests, ctx.batchConcurrency);
-      port1.postMessage(responses);
+      // Bodies are moved, not copied: the VU decodes them only if the script reads them.
+      const bodies: ArrayBuffer[] = [];
+      for (const r of responses) if (r.body) bodies.push(r.body);
+      port1.postMessage(responses, bodies);
       Atomics.store(signal, 0, 1);
       Atomics.notify(signal, 0);
     });
@@ -89,9 +104,14 @@ export class Vu {
         resolve();
       });
     });
-    worker.on('message', (m: { kind: string; samples?: WireSample[]; metrics?: MetricDefinition[]; error?: string; aborted?: string; json?: string | null }) => {
+    worker.on('message', (m: VuMessage) => {
       if (m.metrics?.length) ctx.onDefinitions(m.metrics);
       if (m.samples?.length) ctx.onSamples(m.samples);
+      if (m.kind === 'samples') return;
+      if (m.kind === 'error') {
+        ctx.onError(id, m.error!);
+        return;
+      }
       const p = vu.pending;
       vu.pending = undefined;
       p?.(m);
@@ -101,7 +121,7 @@ export class Vu {
       vu.dead = true;
       const p = vu.pending;
       vu.pending = undefined;
-      p?.({ error: String(e) });
+      p?.({ kind: 'crashed', error: String(e), interrupted: true });
     });
     if (setupJson !== undefined) vu.sendData(setupJson);
     return vu;
@@ -111,12 +131,12 @@ export class Vu {
     this.worker.postMessage({ kind: 'data', json });
   }
 
-  runIteration(order: IterationOrder): Promise<IterationResult> {
+  /** Hands the VU its part of a scenario; resolves when its loop ends (RunDone) or it is terminated. */
+  run(order: RunOrder): Promise<RunResult> {
     return new Promise((resolve) => {
       this.pending = (m) => {
-        if (m.error) this.ctx.onError(this.id, m.error);
         if (m.aborted) this.ctx.onAbort(m.aborted);
-        resolve({ error: m.error, aborted: m.aborted });
+        resolve({ iterations: (m as Partial<RunDone>).iterations ?? 0, aborted: m.aborted, interrupted: m.interrupted });
       };
       this.worker.postMessage(order);
     });
@@ -134,7 +154,7 @@ export class Vu {
     this.dead = true;
     const p = this.pending;
     this.pending = undefined;
-    p?.({ error: undefined });
+    p?.({ kind: 'terminated', interrupted: true });
     await this.worker.terminate();
   }
 }

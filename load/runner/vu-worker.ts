@@ -1,14 +1,20 @@
 /**
  * One VU: a worker thread that evaluates its own instance of the script (as k6 gives
- * each VU its own JavaScript runtime) and runs iterations on order from the engine.
- * HTTP requests are synchronous for the script: the VU posts the request to the engine
- * and blocks on Atomics.wait until the engine has written the response back, which is
- * how k6's blocking `http.get()` semantics are kept on Node.
+ * each VU its own JavaScript runtime) and runs a scenario's iterations on order from the
+ * engine. HTTP requests are synchronous for the script: the VU posts the request to the
+ * engine and blocks on Atomics.wait until the engine has written the response back,
+ * which is how k6's blocking `http.get()` semantics are kept on Node.
+ *
+ * The executor's loop runs here, not in the engine: per scenario the VU gets one order
+ * and starts iterations itself (arrival-rate: it claims the next arrival from a counter
+ * shared by the scenario's VUs and sleeps until it is due), so an iteration costs no
+ * engine round trip; samples go to the engine in batches.
  */
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { AbortTestError, createK6Modules, instantiate, type VuHost } from './shims.ts';
 import { tagKey, type MetricDefinition, type Tags } from './metrics.ts';
-import type { IterationOrder, WireRequest, WireResponse, WireSample } from './wire.ts';
+import { arrivalTimeMs } from './options.ts';
+import { CONTROL, sharedNow, type RunDone, type RunOrder, type WireRequest, type WireResponse, type WireSample } from './wire.ts';
 
 interface VuWorkerData {
   code: string;
@@ -41,7 +47,12 @@ const host: VuHost = {
   httpDefaults: data.httpDefaults,
   send(requests: WireRequest[]): WireResponse[] {
     Atomics.store(signal, 0, 0);
-    for (const r of requests) r.tagKey = tagKey(r.tags);
+    for (const r of requests) {
+      r.tagKey = tagKey(r.tags!);
+      // The engine keeps the tags of a key it has seen: send them once.
+      if (sentRequestKeys.has(r.tagKey)) r.tags = undefined;
+      else sentRequestKeys.add(r.tagKey);
+    }
     data.httpPort.postMessage(requests);
     for (;;) {
       Atomics.wait(signal, 0, 0, 1000);
@@ -64,6 +75,7 @@ const host: VuHost = {
 };
 
 const sentKeys = new Set<string>();
+const sentRequestKeys = new Set<string>();
 function sample(metric: string, value: number, tags: Tags): WireSample {
   const key = tagKey(tags);
   if (sentKeys.has(key)) return [metric, value, key, undefined];
@@ -94,7 +106,104 @@ async function call(name: string, arg: unknown): Promise<unknown> {
   return result && typeof (result as Promise<unknown>).then === 'function' ? await result : result;
 }
 
-parentPort!.on('message', async (m: IterationOrder | { kind: 'data'; json: string | null } | { kind: 'lifecycle'; stage: 'setup' | 'teardown' }) => {
+/** Samples go to the engine in batches: at most this old or this many. */
+const FLUSH_MS = 200;
+const FLUSH_SAMPLES = 4096;
+let lastFlush = performance.now();
+function flush(force = false): void {
+  if (!force && samples.length < FLUSH_SAMPLES && performance.now() - lastFlush < FLUSH_MS) return;
+  lastFlush = performance.now();
+  if (samples.length || newMetrics.length) parentPort!.postMessage({ kind: 'samples', samples: samples.splice(0), metrics: newMetrics.splice(0) });
+}
+
+/** Iterations this VU ran per scenario (exec.vu.iterationInScenario). */
+const iterationsByScenario = new Map<string, number>();
+
+/** Runs one iteration; returns the message when the script aborted the test (exec.test.abort). */
+async function iteration(o: RunOrder, iterationInTest: number, tags: Tags): Promise<string | undefined> {
+  const plan = o.plan;
+  const vuIter = iterationsByScenario.get(plan.name) ?? 0;
+  iterationsByScenario.set(plan.name, vuIter + 1);
+  host.scenario!.iterationInTest = iterationInTest;
+  host.scenario!.vuIterationInScenario = vuIter;
+  vuState.iter = vuIter;
+  const t0 = performance.now();
+  let aborted: string | undefined;
+  try {
+    await call(plan.exec, setupData);
+  } catch (e) {
+    if (e instanceof AbortTestError) aborted = e.message;
+    else parentPort!.postMessage({ kind: 'error', error: errorText(e) });
+  }
+  samples.push(sample('iterations', 1, tags), sample('iteration_duration', performance.now() - t0, tags));
+  host.vuIterationInInstance++;
+  flush();
+  return aborted;
+}
+
+/** Sleeps until `untilAbs` on the shared clock; false when the stop flag was raised meanwhile. */
+function waitUntil(control: Int32Array, untilAbs: number): boolean {
+  for (;;) {
+    if (Atomics.load(control, CONTROL.stop) !== 0) return false;
+    const left = untilAbs - sharedNow();
+    if (left <= 0) return true;
+    Atomics.wait(control, CONTROL.stop, 0, left);
+  }
+}
+
+/** The executor's loop for this VU (k6 semantics per executor), until the scenario ends or stops. */
+async function runScenario(o: RunOrder): Promise<RunDone> {
+  const plan = o.plan;
+  const control = new Int32Array(o.control);
+  host.stage = 'iteration';
+  host.scenario = { name: plan.name, executor: plan.executor, startTime: o.startEpochMs, tags: plan.tags, iterationInTest: 0, vuIterationInScenario: 0 };
+  vuState.env = Object.keys(plan.env).length ? { ...data.env, ...plan.env } : data.env;
+  host.env = vuState.env;
+  const tags: Tags = { ...data.globalTags, ...plan.tags, scenario: plan.name, group: '' };
+  const stopped = () => Atomics.load(control, CONTROL.stop) !== 0;
+  let iterations = 0;
+  let aborted: string | undefined;
+  let first = true;
+  for (;;) {
+    if (stopped()) break;
+    let iterationInTest: number;
+    if (plan.executor === 'constant-arrival-rate' || plan.executor === 'ramping-arrival-rate') {
+      const i = Atomics.add(control, CONTROL.claim, 1);
+      const due = arrivalTimeMs(plan, i);
+      if (due === Infinity) break;
+      const dueAbs = o.startAbsMs + due;
+      // Claims are taken in order by VUs as they become free, so an arrival claimed after
+      // it was due found every VU busy: k6 drops it (dropped_iterations). A VU's first
+      // claim is exempt: it was free, only the order reached it late.
+      if (!first && sharedNow() > dueAbs) {
+        Atomics.add(control, CONTROL.dropped, 1);
+        continue;
+      }
+      first = false;
+      if (!waitUntil(control, dueAbs)) break;
+      iterationInTest = Atomics.add(control, CONTROL.started, 1);
+    } else if (plan.executor === 'shared-iterations') {
+      if (sharedNow() >= o.startAbsMs + plan.maxDurationMs) break;
+      iterationInTest = Atomics.add(control, CONTROL.claim, 1);
+      if (iterationInTest >= plan.iterations) break;
+    } else if (plan.executor === 'per-vu-iterations') {
+      if (iterations >= plan.iterations || sharedNow() >= o.startAbsMs + plan.maxDurationMs) break;
+      iterationInTest = Atomics.add(control, CONTROL.started, 1);
+    } else {
+      // constant-vus
+      if (sharedNow() >= o.startAbsMs + plan.durationMs) break;
+      iterationInTest = Atomics.add(control, CONTROL.started, 1);
+    }
+    iterations++;
+    aborted = await iteration(o, iterationInTest, tags);
+    if (aborted) break;
+  }
+  host.scenario = undefined;
+  flush(true);
+  return { kind: 'done', iterations, aborted };
+}
+
+parentPort!.on('message', async (m: RunOrder | { kind: 'data'; json: string | null } | { kind: 'lifecycle'; stage: 'setup' | 'teardown' }) => {
   if (m.kind === 'data') {
     setupData = m.json === null ? undefined : JSON.parse(m.json);
     return;
@@ -115,30 +224,5 @@ parentPort!.on('message', async (m: IterationOrder | { kind: 'data'; json: strin
     parentPort!.postMessage({ kind: 'lifecycleDone', json, error, aborted, samples: samples.splice(0), metrics: newMetrics.splice(0) });
     return;
   }
-  // An iteration.
-  host.stage = 'iteration';
-  host.scenario = {
-    name: m.scenario,
-    executor: m.executor,
-    startTime: m.scenarioStartTime,
-    tags: m.scenarioTags,
-    iterationInTest: m.iterationInScenario,
-    vuIterationInScenario: m.vuIterationInScenario,
-  };
-  vuState.iter = m.vuIterationInScenario;
-  vuState.env = Object.keys(m.scenarioEnv).length ? { ...data.env, ...m.scenarioEnv } : data.env;
-  host.env = vuState.env;
-  const t0 = performance.now();
-  let error: string | undefined;
-  let aborted: string | undefined;
-  try {
-    await call(m.exec, setupData);
-  } catch (e) {
-    if (e instanceof AbortTestError) aborted = e.message;
-    else error = errorText(e);
-  }
-  const tags: Tags = { ...data.globalTags, ...m.scenarioTags, scenario: m.scenario, group: '' };
-  samples.push(sample('iterations', 1, tags), sample('iteration_duration', performance.now() - t0, tags));
-  host.vuIterationInInstance++;
-  parentPort!.postMessage({ kind: 'iterDone', error, aborted, samples: samples.splice(0), metrics: newMetrics.splice(0) });
+  parentPort!.postMessage(await runScenario(m));
 });

@@ -1,13 +1,14 @@
 /** Messages between VU workers and the engine (main thread). */
 import type { Tags } from './metrics.ts';
+import type { ScenarioPlan } from './options.ts';
 
 export interface WireRequest {
   method: string;
   url: string;
   body: string | null;
   headers: Record<string, string>;
-  /** Tags of the request's samples, without status/expected_response (the engine adds those). */
-  tags: Tags;
+  /** Tags of the request's samples, without status/expected_response (the engine adds those); sent once per tag key by a VU. */
+  tags: Tags | undefined;
   /** tagKey(tags), computed by the VU. */
   tagKey: string;
   timeoutMs: number;
@@ -32,7 +33,8 @@ export interface WireResponse {
   statusText: string;
   url: string;
   headers: Record<string, string>;
-  body: string | null;
+  /** The raw body (transferred, decoded by the VU only when the script reads it); null when discarded. */
+  body: ArrayBuffer | null;
   timings: WireTimings;
   error: string;
   errorCode: number;
@@ -42,14 +44,41 @@ export interface WireResponse {
 /** A sample as a VU sends it: [metric, value, tag key, tags (only the first time the VU sends that key)]. */
 export type WireSample = [string, number, string, Tags | undefined];
 
-export interface IterationOrder {
-  kind: 'iter';
-  exec: string;
-  scenario: string;
-  executor: string;
-  scenarioStartTime: number;
-  scenarioTags: Tags;
-  scenarioEnv: Record<string, string>;
-  iterationInScenario: number;
-  vuIterationInScenario: number;
+/**
+ * A scenario handed to a VU: the VU runs the executor's loop itself (vu-worker.ts) until
+ * the scenario ends or the engine raises the stop flag, so an iteration costs no message
+ * between the engine and the VU. Coordination goes through `control`, shared by every
+ * VU of the scenario (indexes: CONTROL).
+ */
+export interface RunOrder {
+  kind: 'run';
+  plan: ScenarioPlan;
+  /** Scenario start on the shared clock (performance.timeOrigin + performance.now()). */
+  startAbsMs: number;
+  /** Scenario start, ms since the Unix epoch (exec.scenario.startTime). */
+  startEpochMs: number;
+  control: SharedArrayBuffer;
 }
+
+/** Int32 slots of a RunOrder's control buffer. */
+export const CONTROL = {
+  /** Next arrival index (arrival-rate) or next shared iteration (shared-iterations). */
+  claim: 0,
+  /** Non-zero: start no more iterations (end of scenario, abort); waiters are notified. */
+  stop: 1,
+  /** Arrival-rate iterations no VU was free for (dropped_iterations). */
+  dropped: 2,
+  /** Iterations started in the scenario (exec.scenario.iterationInTest). */
+  started: 3,
+  length: 4,
+} as const;
+
+/** A scenario loop's end, from the VU. */
+export interface RunDone {
+  kind: 'done';
+  iterations: number;
+  aborted?: string;
+}
+
+/** The shared clock: milliseconds comparable between threads (each has its own performance.now() origin). */
+export const sharedNow = (): number => performance.timeOrigin + performance.now();
