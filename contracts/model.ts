@@ -254,10 +254,13 @@ export class DocumentModel {
 
   /** method -> request URL (path and query) -> route, bounded. */
   private readonly routeCache = new Map<string, Map<string, Route>>();
+  private readonly getRoutes = new Map<string, Route>();
+  private readonly postRoutes = new Map<string, Route>();
 
   /** A request URL -> its path, query and operation, cached per method and URL. */
   route(method: string, url: string, split: (url: string) => { path: string; query: string }): Route {
-    let cache = this.routeCache.get(method);
+    // GET and POST (most exchanges) skip the per-method map read.
+    let cache = method === 'GET' ? this.getRoutes : method === 'POST' ? this.postRoutes : this.routeCache.get(method);
     if (!cache) this.routeCache.set(method, (cache = new Map()));
     let hit = cache.get(url);
     if (hit === undefined) {
