@@ -100,7 +100,7 @@ export function registerTestHost(app: FastifyInstance, ctx: SimContext): void {
   });
 
   const send = (reply: FastifyReply, body: unknown) =>
-    reply.type(ctx.fault('test-host-wrong-media-type') ? 'application/json; charset=utf-8' : LEGACY_MEDIA_TYPE).send(JSON.stringify(body));
+    reply.type(ctx.variation('test-host-plain-json') ? 'application/json; charset=utf-8' : LEGACY_MEDIA_TYPE).send(JSON.stringify(body));
   const route = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body: (request: FastifyRequest) => unknown) =>
     app.route({ method, url: path, handler: async (request, reply) => send(reply, body(request)) });
 
