@@ -302,26 +302,27 @@ export async function runScript(scriptPath: string, params: RunParams = {}): Pro
     while (!stopAll && (running > 0 || spawning > 0) && performance.now() - startedAt < endMs) {
       if (arrival) {
         const dropped = Atomics.load(control, CONTROL.dropped);
-        for (; seenDropped < dropped && mine.length + spawning < plan.maxVUs; seenDropped++) {
+        // Like k6's arrival-rate executor, new VUs are initialised one at a time: starting
+        // many threads at once would take the CPU the running VUs need.
+        if (dropped > seenDropped && mine.length + spawning < plan.maxVUs) {
           const spare = idle.pop();
-          if (spare) {
-            launch(spare);
-            continue;
+          if (spare) launch(spare);
+          else if (spawning === 0) {
+            spawning++;
+            void spawn().then(
+              (v) => {
+                spawning--;
+                if (scenarioOver || stopAll || v.dead) idle.push(v);
+                else launch(v);
+              },
+              (e: Error) => {
+                spawning--;
+                stderr(logLine('WARN', testStartMs, `scenario ${plan.name}: could not start another VU: ${e.message.split('\n')[0]}`));
+              },
+            );
           }
-          spawning++;
-          void spawn().then(
-            (v) => {
-              spawning--;
-              if (scenarioOver || stopAll || v.dead) idle.push(v);
-              else launch(v);
-            },
-            (e: Error) => {
-              spawning--;
-              stderr(logLine('WARN', testStartMs, `scenario ${plan.name}: could not start another VU: ${e.message.split('\n')[0]}`));
-            },
-          );
         }
-        seenDropped = Math.max(seenDropped, dropped);
+        if (spawning === 0) seenDropped = dropped;
       }
       await sleep(arrival ? 10 : 25);
     }

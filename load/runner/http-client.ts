@@ -4,30 +4,43 @@
  * undici exposes no per-phase socket timings, so `blocked`, `connecting`, `sending` and
  * `tls_handshaking` are 0 and `waiting`/`receiving` split at the response headers;
  * `http_req_duration` is the whole request (load/README.md, "Differences from k6").
+ *
+ * This is the engine thread's hot path, shared by every VU, so it stays lean: undici's
+ * low-level `dispatch` with a handler that keeps the raw header and body bytes (no
+ * streams, no header objects), copied once into one buffer that is moved to the VU,
+ * which decodes only what the script reads (shims.ts Response); redirects are followed
+ * here only when one comes; one timer checks every request's k6 `timeout`.
  */
-import { Agent, interceptors, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import type { MetricStore, Tags } from './metrics.ts';
 import type { WireRequest, WireResponse } from './wire.ts';
 
+interface Exchange {
+  status: number;
+  statusText: string;
+  rawHeaders: Buffer[];
+  chunks: Buffer[];
+  bodyBytes: number;
+  tHeaders: number;
+}
+
+class RequestTimeoutError extends Error {
+  override name = 'TimeoutError';
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
 export class HttpClient {
   private agent = new Agent({ keepAliveTimeout: 10_000, connections: null, pipelining: 1 });
-  private withRedirects = new Map<number, Dispatcher>();
   /** Tags of each request tag key: a VU sends a key's tags only with its first request. */
   private requestTags = new Map<string, Tags>();
   /** origin and path of recently requested URLs (load scripts repeat a few URLs). */
   private urls = new Map<string, { origin: string; path: string }>();
+  /** Deadlines of the requests in flight (k6's params.timeout covers the whole request). */
+  private inFlight = new Set<{ deadline: number; abort: (e: Error) => void }>();
+  private timeoutTimer: NodeJS.Timeout | undefined;
 
   constructor(private store: MetricStore) {}
-
-  private dispatcher(redirects: number): Dispatcher {
-    if (redirects <= 0) return this.agent;
-    let d = this.withRedirects.get(redirects);
-    if (!d) {
-      d = this.agent.compose(interceptors.redirect({ maxRedirections: redirects }));
-      this.withRedirects.set(redirects, d);
-    }
-    return d;
-  }
 
   async executeAll(requests: WireRequest[], concurrency: number): Promise<WireResponse[]> {
     if (requests.length === 1) return [await this.execute(requests[0])];
@@ -43,66 +56,116 @@ export class HttpClient {
     return out;
   }
 
+  /** One HTTP exchange, bytes as they came. */
+  private exchange(url: string, method: string, headers: Record<string, string>, body: string | null, timeoutMs: number, discardBody: boolean): Promise<Exchange> {
+    const u = this.parsedUrl(url);
+    return new Promise<Exchange>((resolve, reject) => {
+      const x: Exchange = { status: 0, statusText: '', rawHeaders: [], chunks: [], bodyBytes: 0, tHeaders: 0 };
+      const entry = { deadline: performance.now() + timeoutMs, abort: (e: Error) => reject(e) };
+      this.watch(entry);
+      const handler: Dispatcher.DispatchHandler = {
+        onConnect: (abort: (err?: Error) => void) => {
+          entry.abort = (e: Error) => abort(e);
+        },
+        onHeaders: (statusCode: number, rawHeaders: Buffer[], _resume: () => void, statusText: string) => {
+          x.status = statusCode;
+          x.statusText = statusText;
+          x.rawHeaders = rawHeaders;
+          x.tHeaders = performance.now();
+          return true;
+        },
+        onData: (chunk: Buffer) => {
+          x.bodyBytes += chunk.length;
+          if (!discardBody) x.chunks.push(chunk);
+          return true;
+        },
+        onComplete: () => {
+          this.inFlight.delete(entry);
+          resolve(x);
+        },
+        onError: (err: Error) => {
+          this.inFlight.delete(entry);
+          reject(err);
+        },
+      } as Dispatcher.DispatchHandler;
+      this.agent.dispatch({ origin: u.origin, path: u.path, method: method as Dispatcher.HttpMethod, headers, body: body ?? undefined, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }, handler);
+    });
+  }
+
+  private watch(entry: { deadline: number; abort: (e: Error) => void }): void {
+    this.inFlight.add(entry);
+    this.timeoutTimer ??= setInterval(() => {
+      const now = performance.now();
+      for (const e of this.inFlight) {
+        if (e.deadline > now) continue;
+        this.inFlight.delete(e);
+        e.abort(new RequestTimeoutError('request timeout'));
+      }
+    }, 100).unref();
+  }
+
   async execute(req: WireRequest): Promise<WireResponse> {
     // Before any await: a batch may carry a key's tags on one request and not on the next.
     if (req.tags) this.requestTags.set(req.tagKey, req.tags);
     const t0 = performance.now();
-    let tHeaders = t0;
-    let status = 0;
-    let statusText = '';
-    const headers: Record<string, string> = {};
-    let body: ArrayBuffer | null = null;
+    let x: Exchange | undefined;
+    let url = req.url;
     let error = '';
     let errorCode = 0;
-    let received = 0;
     try {
-      const u = this.parsedUrl(req.url);
-      const res = await this.dispatcher(req.redirects).request({
-        origin: u.origin,
-        path: u.path,
-        method: req.method as Dispatcher.HttpMethod,
-        headers: req.headers,
-        body: req.body ?? undefined,
-        headersTimeout: req.timeoutMs,
-        bodyTimeout: req.timeoutMs,
-        signal: AbortSignal.timeout(req.timeoutMs),
-      });
-      tHeaders = performance.now();
-      status = res.statusCode;
-      // Raw names and bytes: the VU canonicalises and decodes only what the script reads.
-      for (const k in res.headers) {
-        const v = res.headers[k];
-        if (v === undefined) continue;
-        const value = Array.isArray(v) ? v.join(', ') : v;
-        headers[k] = value;
-        received += k.length + value.length + 4;
-      }
-      if (req.discardBody) {
-        for await (const chunk of res.body) received += (chunk as Buffer).length;
-      } else {
-        body = await res.body.arrayBuffer();
-        received += body.byteLength;
+      let method = req.method;
+      let body = req.body;
+      for (let redirects = req.redirects; ; redirects--) {
+        x = await this.exchange(url, method, req.headers, body, Math.max(1, req.timeoutMs - (performance.now() - t0)), req.discardBody);
+        if (!REDIRECT_STATUSES.has(x.status) || redirects <= 0) break;
+        const location = headerValue(x.rawHeaders, 'location');
+        if (location === undefined) break;
+        url = new URL(location, url).toString();
+        // As browsers and k6 (Go's client) do: 303, and 301/302 after a POST, continue as GET.
+        if (x.status === 303 || ((x.status === 301 || x.status === 302) && method === 'POST')) {
+          method = method === 'HEAD' ? 'HEAD' : 'GET';
+          body = null;
+        }
       }
     } catch (e) {
-      const err = e as Error & { code?: string };
-      status = 0;
+      const err = e as Error & { code?: string; cause?: { code?: string } };
+      x = undefined;
       error = err.message || String(e);
       // k6 error codes (docs "Error codes"): 1050 request timeout, 1212 connection refused, 1000 other.
-      errorCode = err.name === 'TimeoutError' || /timeout/i.test(err.code ?? '') ? 1050 : /ECONNREFUSED/.test(`${err.code} ${(err as { cause?: { code?: string } }).cause?.code}`) ? 1212 : 1000;
+      errorCode = err.name === 'TimeoutError' || /timeout/i.test(err.code ?? '') ? 1050 : /ECONNREFUSED/.test(`${err.code} ${err.cause?.code}`) ? 1212 : 1000;
     }
     const tEnd = performance.now();
-    const duration = tEnd - t0;
+    const status = x?.status ?? 0;
+    // Header pairs as name\0value\0, then the body: one buffer, moved to the VU.
+    let headerBytes = 0;
+    let received = 0;
+    let raw: ArrayBuffer | null = null;
+    if (x) {
+      for (const h of x.rawHeaders) headerBytes += h.length + 1;
+      received = headerBytes + x.rawHeaders.length + x.bodyBytes;
+      const bytes = new Uint8Array(new ArrayBuffer(headerBytes + (req.discardBody ? 0 : x.bodyBytes)));
+      let at = 0;
+      for (const h of x.rawHeaders) {
+        bytes.set(h, at);
+        at += h.length + 1;
+      }
+      if (!req.discardBody) for (const c of x.chunks) {
+        bytes.set(c, at);
+        at += c.length;
+      }
+      raw = bytes.buffer;
+    }
     const timings = {
-      duration,
+      duration: tEnd - t0,
       blocked: 0,
       connecting: 0,
       tls_handshaking: 0,
       sending: 0,
-      waiting: (status ? tHeaders : tEnd) - t0,
-      receiving: status ? tEnd - tHeaders : 0,
+      waiting: (status ? x!.tHeaders : tEnd) - t0,
+      receiving: status ? tEnd - x!.tHeaders : 0,
     };
     this.record(req, status, error, errorCode, timings, received);
-    return { status, statusText, url: req.url, headers, body, timings, error, errorCode, proto: status ? 'HTTP/1.1' : '' };
+    return { status, statusText: x?.statusText ?? '', url, raw, headerBytes, hasBody: Boolean(x) && !req.discardBody, timings, error, errorCode, proto: status ? 'HTTP/1.1' : '' };
   }
 
   private parsedUrl(url: string): { origin: string; path: string } {
@@ -145,6 +208,15 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
+    if (this.timeoutTimer) clearInterval(this.timeoutTimer);
     await this.agent.close();
   }
+}
+
+/** A response header's value from undici's raw [name, value, ...] buffers (case-insensitive name). */
+function headerValue(rawHeaders: Buffer[], name: string): string | undefined {
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if (rawHeaders[i].toString('latin1').toLowerCase() === name) return rawHeaders[i + 1].toString('latin1');
+  }
+  return undefined;
 }

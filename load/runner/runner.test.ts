@@ -145,7 +145,13 @@ function startServer(): Promise<{ server: Server; base: string; hits: () => numb
   let hits = 0;
   const server = createServer((req, res) => {
     hits++;
+    if (req.url === '/redirect') {
+      res.writeHead(302, { location: '/ok?from=redirect' });
+      return res.end();
+    }
+    if (req.url === '/slow') return; // never answers: the request's timeout ends it
     res.setHeader('content-type', 'application/json');
+    res.setHeader('x-twice', ['a', 'b']);
     res.setHeader('retry-after', '1');
     res.statusCode = req.url?.startsWith('/limited') ? 429 : 200;
     res.end('{"ok":true,"n":1}');
@@ -202,6 +208,41 @@ export function handleSummary(d) { return { stdout: JSON.stringify(Object.fromEn
     const plain = await quietRun(script('plain.ts', `import http from 'k6/http';\nexport const options = { thresholds: { http_reqs: ['count==1', 'count>5'] } };\nexport default function () { http.get(__ENV.BASE + '/ok'); }\n`), { BASE: base });
     assert.equal(plain.exitCode, 99);
     assert.match(plain.out, /█ THRESHOLDS[\s\S]*http_reqs\n {4}✓ 'count==1' count=1\n {4}✗ 'count>5' count=1/);
+  } finally {
+    server.close();
+  }
+});
+
+test('responses: redirects followed (or not), repeated headers joined, body decoded on read, timeouts as error 1050', async () => {
+  const { server, base } = await startServer();
+  try {
+    const file = script('responses.ts', `import http from 'k6/http';
+import { check } from 'k6';
+export const options = { thresholds: { 'http_reqs{name:slow}': ['count==1'], 'http_req_failed{name:slow}': ['rate==1'] } };
+export default function () {
+  const followed = http.get(__ENV.BASE + '/redirect');
+  check(followed, {
+    'redirect followed to the final URL': (r) => r.status === 200 && r.url === __ENV.BASE + '/ok?from=redirect' && r.json().ok === true,
+    'repeated headers joined, names canonical': (r) => r.headers['X-Twice'] === 'a, b' && r.headers['Content-Type'] === 'application/json',
+  });
+  const notFollowed = http.get(__ENV.BASE + '/redirect', { redirects: 0 });
+  check(notFollowed, { 'redirects: 0 returns the 302': (r) => r.status === 302 && r.headers.Location === '/ok?from=redirect' && r.body === '' });
+  const slow = http.get(__ENV.BASE + '/slow', { timeout: '300ms', tags: { name: 'slow' } });
+  check(slow, { 'timeout: status 0, error code 1050, no body': (r) => r.status === 0 && r.error_code === 1050 && r.body === null && r.timings.duration < 5000 });
+  const none = http.get(__ENV.BASE + '/ok', { responseType: 'none' });
+  check(none, { 'responseType none: no body, headers kept': (r) => r.status === 200 && r.body === null && r.headers['Content-Type'] === 'application/json' });
+}
+`);
+    const r = await quietRun(file, { BASE: base });
+    assert.equal(r.exitCode, 0, r.err);
+    const checks = r.summary!.root_group.checks.map((c) => [c.name, c.passes, c.fails]);
+    assert.deepEqual(checks, [
+      ['redirect followed to the final URL', 1, 0],
+      ['repeated headers joined, names canonical', 1, 0],
+      ['redirects: 0 returns the 302', 1, 0],
+      ['timeout: status 0, error code 1050, no body', 1, 0],
+      ['responseType none: no body, headers kept', 1, 0],
+    ]);
   } finally {
     server.close();
   }

@@ -64,10 +64,18 @@ function strictObject<T extends object>(what: string, allowed: readonly string[]
   });
 }
 
-/** Response header names as k6 shows them (canonical MIME form, e.g. Content-Type). */
-function canonicalHeaders(raw: Record<string, string>): Record<string, string> {
+/**
+ * Response headers as k6 shows them (canonical MIME names, e.g. Content-Type; repeated
+ * headers joined with ", ") from the `name\0value\0` block of a WireResponse.
+ */
+function decodeHeaders(raw: ArrayBuffer | null, length: number): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const k in raw) out[canonicalHeaderName(k)] = raw[k];
+  if (!raw || length === 0) return out;
+  const parts = Buffer.from(raw, 0, length).toString('latin1').split('\0');
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const name = canonicalHeaderName(parts[i]);
+    out[name] = name in out ? `${out[name]}, ${parts[i + 1]}` : parts[i + 1];
+  }
   return out;
 }
 
@@ -83,9 +91,8 @@ export class Response {
   proto: string;
   // The body arrives as bytes and the headers as the client gave them; both are turned
   // into what k6 shows only when the script reads them (most load iterations never do).
-  #rawBody: ArrayBuffer | null;
+  #wire: WireResponse;
   #body: string | null | undefined;
-  #rawHeaders: Record<string, string>;
   #headers: Record<string, string> | undefined;
   #req: WireRequest;
   #request: Response['request'] | undefined;
@@ -97,16 +104,18 @@ export class Response {
     this.error = w.error;
     this.error_code = w.errorCode;
     this.proto = w.proto;
-    this.#rawBody = w.body;
-    this.#rawHeaders = w.headers;
+    this.#wire = w;
     this.#req = req;
   }
   get body(): string | null {
-    if (this.#body === undefined) this.#body = this.#rawBody === null ? null : utf8.decode(this.#rawBody);
+    if (this.#body === undefined) {
+      const w = this.#wire;
+      this.#body = w.raw && w.hasBody ? utf8.decode(new Uint8Array(w.raw, w.headerBytes)) : w.status === 0 ? null : w.hasBody ? '' : null;
+    }
     return this.#body;
   }
   get headers(): Record<string, string> {
-    return (this.#headers ??= canonicalHeaders(this.#rawHeaders));
+    return (this.#headers ??= decodeHeaders(this.#wire.raw, this.#wire.headerBytes));
   }
   get request(): { method: string; url: string; headers: Record<string, string[]>; body: string } {
     if (!this.#request) {

@@ -85,11 +85,11 @@ export class Vu {
       execArgv: [],
       resourceLimits: { maxOldGenerationSizeMb: 256 },
     });
-    port1.on('message', async (requests: WireRequest[]) => {
+    port1.on('message', async function onVuRequests(requests: WireRequest[]) {
       const responses = await ctx.http.executeAll(requests, ctx.batchConcurrency);
       // Bodies are moved, not copied: the VU decodes them only if the script reads them.
       const bodies: ArrayBuffer[] = [];
-      for (const r of responses) if (r.body) bodies.push(r.body);
+      for (const r of responses) if (r.raw) bodies.push(r.raw);
       port1.postMessage(responses, bodies);
       Atomics.store(signal, 0, 1);
       Atomics.notify(signal, 0);
@@ -104,7 +104,7 @@ export class Vu {
         resolve();
       });
     });
-    worker.on('message', (m: VuMessage) => {
+    worker.on('message', function onVuMessage(m: VuMessage) {
       if (m.metrics?.length) ctx.onDefinitions(m.metrics);
       if (m.samples?.length) ctx.onSamples(m.samples);
       if (m.kind === 'samples') return;

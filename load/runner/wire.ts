@@ -32,9 +32,15 @@ export interface WireResponse {
   status: number;
   statusText: string;
   url: string;
-  headers: Record<string, string>;
-  /** The raw body (transferred, decoded by the VU only when the script reads it); null when discarded. */
-  body: ArrayBuffer | null;
+  /**
+   * The response's bytes, moved to the VU and decoded there only when the script reads
+   * them: header pairs as `name\0value\0` (headerBytes long), then the body. null when
+   * there is no response (status 0).
+   */
+  raw: ArrayBuffer | null;
+  headerBytes: number;
+  /** False when the body was discarded (discardResponseBodies, responseType "none"). */
+  hasBody: boolean;
   timings: WireTimings;
   error: string;
   errorCode: number;
