@@ -14,12 +14,55 @@
  *
  * Reports go under reports/out/: list on the console, HTML, JUnit for CI gates,
  * Allure results for the nightly report.
+ *
+ * Self-test mode (SVC_SELFTEST_PLAN names a JSON plan, written by scripts/selftest.ts;
+ * reports/selftest/plan.ts): one project per catalogue entry plus `clean`, each with
+ * the entry's tags as grep and its faults/variations as metadata; every worker starts
+ * its own in-process simulator with them (scenarios/fixtures.ts). No globalSetup, the
+ * JSON reporter only, short bounds so a scenario a fault makes wait fails quickly.
  */
-import { defineConfig } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
+import { SELFTEST_METADATA_KEY, type PlaywrightPlan, type SelftestProjectMetadata } from './reports/selftest/plan.ts';
 
 const CHROMIUM = process.env.SVC_CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export default defineConfig({
+const BROWSER_USE = {
+  browserName: 'chromium' as const,
+  headless: true,
+  launchOptions: {
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  },
+};
+
+function selftestConfig(plan: PlaywrightPlan): PlaywrightTestConfig {
+  return {
+    workers: plan.workers,
+    // One group per (project, file): a worker starts once per entry and file, not per test.
+    fullyParallel: false,
+    timeout: plan.testTimeoutMs,
+    expect: { timeout: 5_000 },
+    outputDir: plan.outputDir,
+    reporter: [['json', { outputFile: plan.reportFile }]],
+    projects: plan.projects.map((p) => ({
+      name: p.name,
+      // One worker per entry at a time: the entry's files then run one after the other
+      // in the same worker (one simulator, one compilation) instead of starting a second.
+      workers: 1,
+      testDir: './scenarios',
+      testMatch: /(^|\/)(api|browser)\/.*\.spec\.ts$/,
+      ...(p.grep ? { grep: new RegExp(p.grep) } : {}),
+      retries: p.faults.length ? 0 : 1,
+      metadata: { [SELFTEST_METADATA_KEY]: { faults: p.faults, variations: p.variations, keepWorkerOnFailure: p.faults.length > 0 } satisfies SelftestProjectMetadata },
+      use: { ...BROWSER_USE, actionTimeout: 5_000, navigationTimeout: 5_000, trace: 'off' as const },
+    })),
+  };
+}
+
+const plan = process.env.SVC_SELFTEST_PLAN ? (JSON.parse(readFileSync(process.env.SVC_SELFTEST_PLAN, 'utf8')) as PlaywrightPlan) : undefined;
+
+export default plan ? defineConfig(selftestConfig(plan)) : defineConfig({
   globalSetup: './scenarios/global-setup.ts',
   // Two cores on the reference machine (Developers guide): two workers, tests in
   // parallel within files too, since every scenario creates its own user.
@@ -44,22 +87,7 @@ export default defineConfig({
     {
       name: 'browser',
       testDir: './scenarios/browser',
-      use: {
-        browserName: 'chromium',
-        headless: true,
-        launchOptions: {
-          executablePath: CHROMIUM,
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--no-first-run',
-          ],
-        },
-        trace: 'retain-on-failure',
-      },
+      use: { ...BROWSER_USE, trace: 'retain-on-failure' },
     },
     {
       name: 'properties',

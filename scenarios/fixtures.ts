@@ -26,6 +26,7 @@ import { loadProfile, profileSecrets, type TargetProfile } from '../targets/prof
 import { createRedactor, type Redactor } from '../targets/profiles/redact.ts';
 import { formatFailure, type Failure } from '../contracts/failure.ts';
 import { loadContract } from '../contracts/contract.ts';
+import { SELFTEST_FAILURE_ANNOTATION, SELFTEST_METADATA_KEY, type SelftestProjectMetadata } from '../reports/selftest/plan.ts';
 
 export { expect };
 
@@ -125,6 +126,12 @@ export class CheckedClient {
     private readonly contract: Contract,
     private readonly redactor: Redactor,
     private readonly testInfo: TestInfo,
+    /**
+     * Attach every exchange to the report (the default). The self-test turns it off: it
+     * reads only pass/fail and the error, and 15 000 attachments per matrix cost more
+     * runner time and report size (50 MB) than the scenarios themselves.
+     */
+    private readonly attachExchanges = true,
   ) {}
 
   /** Registers a secret learned at run time (tokens) so reports never show it. */
@@ -268,7 +275,7 @@ export class CheckedClient {
     const errors = failures.filter((f) => f.severity === 'error');
     const warnings = failures.filter((f) => f.severity !== 'error');
     const title = `${method} ${this.redactor.text(relative.split('?')[0])} → ${res.statusCode}`;
-    await this.attach(title, exchange, failures);
+    if (this.attachExchanges) await this.attach(title, exchange, failures);
     for (const w of warnings) {
       this.testInfo.annotations.push({ type: 'contract warning', description: this.redactor.text(formatFailure(w)) });
     }
@@ -342,13 +349,41 @@ function makePoll(profile: TargetProfile): Poll {
   };
 }
 
-type WorkerFixtures = { contract: Contract; profile: TargetProfile };
-type TestFixtures = { api: CheckedClient; poll: Poll; targetGuard: void };
+type WorkerFixtures = { contract: Contract; profile: TargetProfile; selftestSimulator: SelftestProjectMetadata | undefined; selftestSimulatorUrl: string | undefined };
+type TestFixtures = { api: CheckedClient; poll: Poll; targetGuard: void; selftestKeepWorker: void };
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
+  /**
+   * The self-test's per-project simulator (playwright.config.ts, SVC_SELFTEST_PLAN):
+   * when the project's metadata names faults/variations, this worker builds its own
+   * simulator in-process with them and listens on a free 127.0.0.1 port. Without that
+   * metadata (npm run conformance) it is undefined and the profile is the usual one
+   * (globalSetup's simulator or the real target).
+   */
+  selftestSimulator: [
+    async ({}, use, workerInfo) => {
+      await use(workerInfo.project.metadata?.[SELFTEST_METADATA_KEY] as SelftestProjectMetadata | undefined);
+    },
+    { scope: 'worker' },
+  ],
+  selftestSimulatorUrl: [
+    async ({ selftestSimulator: meta }, use) => {
+      if (!meta) return use(undefined);
+      const [{ buildSimulator }, { settingsFromEnv }] = await Promise.all([import('../targets/simulator/app.ts'), import('../targets/simulator/settings.ts')]);
+      const app = await buildSimulator({ settings: settingsFromEnv(process.env), faults: meta.faults, variations: meta.variations });
+      const address = await app.listen({ host: '127.0.0.1', port: 0 });
+      try {
+        await use(address.replace('localhost', '127.0.0.1'));
+      } finally {
+        await app.close();
+      }
+    },
+    { scope: 'worker' },
+  ],
   profile: [
-    async ({}, use) => {
-      await use(loadProfile());
+    async ({ selftestSimulatorUrl }, use) => {
+      // The self-test is about the simulator: its URL wins over any SVC_BASE_URL.
+      await use(selftestSimulatorUrl ? loadProfile({ ...process.env, SVC_BASE_URL: undefined, SVC_SIMULATOR_URL: selftestSimulatorUrl }) : loadProfile());
     },
     { scope: 'worker' },
   ],
@@ -357,6 +392,25 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       await use(await loadContract());
     },
     { scope: 'worker' },
+  ],
+  /**
+   * Self-test only (a fault's project, see SelftestProjectMetadata): a failed or
+   * timed-out scenario is what a fault is expected to produce, and the self-test reads each result's own status
+   * from the JSON report. Marking the outcome as expected here (after the test body, before
+   * Playwright decides) keeps the worker: Playwright otherwise discards a worker after every
+   * unexpected failure, and a new worker (runner, simulator, contract compilation) costs
+   * seconds per caught fault. The worker's simulator and contract hold no per-test state a
+   * failure could spoil: every scenario creates its own user.
+   */
+  selftestKeepWorker: [
+    async ({ selftestSimulator }, use, testInfo) => {
+      await use();
+      if (selftestSimulator?.keepWorkerOnFailure && (testInfo.status === 'failed' || testInfo.status === 'timedOut') && testInfo.expectedStatus === 'passed') {
+        testInfo.annotations.push({ type: SELFTEST_FAILURE_ANNOTATION, description: testInfo.status });
+        testInfo.expectedStatus = testInfo.status;
+      }
+    },
+    { auto: true },
   ],
   targetGuard: [
     async ({ profile }, use, testInfo) => {
@@ -371,12 +425,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { auto: true },
   ],
-  api: async ({ profile, contract }, use, testInfo) => {
+  api: async ({ profile, contract, selftestSimulator }, use, testInfo) => {
     const redactor = createRedactor([
       ...profileSecrets(profile),
       ...Object.values(profile.testInstitution.passwords),
     ]);
-    const client = new CheckedClient(profile, contract, redactor, testInfo);
+    const client = new CheckedClient(profile, contract, redactor, testInfo, !selftestSimulator);
     await use(client);
     if (client.requests) {
       mkdirSync(TIMING_DIR, { recursive: true });

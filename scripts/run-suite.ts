@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { SELFTEST_FAILURE_ANNOTATION } from '../reports/selftest/plan.ts';
 
 export interface RunSuiteOptions {
   /** Playwright --grep (tags or title words), e.g. `@members|@oauth`. Default: everything. */
@@ -55,6 +56,8 @@ export interface SuiteTest {
   status: 'passed' | 'failed' | 'skipped' | 'flaky';
   /** First error message of a failed test (ANSI colours removed). */
   error?: string;
+  /** Duration of the last attempt, ms. */
+  durationMs?: number;
 }
 
 export interface SuiteResult {
@@ -73,11 +76,11 @@ const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const PLAYWRIGHT = join(ROOT, 'node_modules', '.bin', 'playwright');
 const stripAnsi = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
-interface PwResult { status: string; error?: { message?: string }; errors?: { message?: string }[] }
-interface PwTest { projectName: string; status: string; results: PwResult[] }
+interface PwResult { status: string; duration?: number; error?: { message?: string }; errors?: { message?: string }[] }
+interface PwTest { projectName: string; status: string; results: PwResult[]; annotations?: { type: string }[] }
 interface PwSpec { title: string; file: string; tags?: string[]; tests: PwTest[] }
 interface PwSuite { title: string; file?: string; specs?: PwSpec[]; suites?: PwSuite[] }
-interface PwReport { suites?: PwSuite[]; errors?: { message?: string }[]; stats?: { duration?: number } }
+export interface PwReport { suites?: PwSuite[]; errors?: { message?: string }[]; stats?: { duration?: number } }
 
 /** Flattens Playwright's JSON report. */
 export function testsOf(report: PwReport): SuiteTest[] {
@@ -86,8 +89,11 @@ export function testsOf(report: PwReport): SuiteTest[] {
     const here = s.title && !s.file?.endsWith(s.title) && !s.title.endsWith('.ts') ? [...path, s.title] : path;
     for (const spec of s.specs ?? []) {
       for (const t of spec.tests) {
-        const status: SuiteTest['status'] =
-          t.status === 'skipped' ? 'skipped' : t.status === 'expected' ? 'passed' : t.status === 'flaky' ? 'flaky' : 'failed';
+        // The self-test marks a failed scenario as expected to keep its worker, with an annotation saying so.
+        const selftestFailed = (t.annotations ?? []).some((a) => a.type === SELFTEST_FAILURE_ANNOTATION);
+        const status: SuiteTest['status'] = selftestFailed
+          ? 'failed'
+          : t.status === 'skipped' ? 'skipped' : t.status === 'expected' ? 'passed' : t.status === 'flaky' ? 'flaky' : 'failed';
         const first = t.results.find((r) => r.status !== 'passed' && r.status !== 'skipped');
         const message = first?.error?.message ?? first?.errors?.[0]?.message;
         out.push({
@@ -95,6 +101,7 @@ export function testsOf(report: PwReport): SuiteTest[] {
           title: spec.title,
           tags: spec.tags ?? [],
           status,
+          durationMs: t.results.at(-1)?.duration ?? 0,
           ...(status === 'failed' && message ? { error: stripAnsi(message).slice(0, 2000) } : {}),
         });
       }

@@ -37,6 +37,8 @@ export interface MatrixRow {
   executed: number;
   errors: string[];
   durationMs: number;
+  /** How the verdict was reached when it is not the entry's own run (e.g. variations run together). */
+  note?: string;
 }
 
 export interface MatrixTotals {
@@ -53,10 +55,27 @@ export interface MatrixTotals {
   falseAlarmRate: number;
 }
 
+/**
+ * The clean baseline: every suite the matrix ran, with nothing in force. A failure
+ * here is a conformance failure against the simulator itself (and the scenario it
+ * names can prove nothing in the matrix); it fails the self-test like a survivor.
+ */
+export interface BaselineResult {
+  executed: number;
+  failed: string[];
+  /** Failed, then passed on the retry: reported, not failing; they catch nothing. */
+  flaky?: string[];
+  errors: string[];
+}
+
 export interface Matrix {
   generatedAt: string;
   wallTimeMs: number;
+  /** Playwright workers of the run. */
   concurrency: number;
+  baseline?: BaselineResult;
+  /** The machine while it ran (the wall time depends on what else runs there). */
+  machine?: { cpus: number; loadAverageAtStart: number[]; loadAverageAtEnd: number[] };
   rows: MatrixRow[];
   totals: MatrixTotals;
 }
@@ -110,13 +129,25 @@ export function totalsOf(rows: readonly MatrixRow[]): MatrixTotals {
   };
 }
 
-export function buildMatrix(rows: MatrixRow[], wallTimeMs: number, concurrency: number, now = new Date()): Matrix {
-  return { generatedAt: now.toISOString(), wallTimeMs, concurrency, rows, totals: totalsOf(rows) };
+export function buildMatrix(rows: MatrixRow[], wallTimeMs: number, concurrency: number, now = new Date(), baseline?: BaselineResult): Matrix {
+  return { generatedAt: now.toISOString(), wallTimeMs, concurrency, ...(baseline ? { baseline } : {}), rows, totals: totalsOf(rows) };
 }
 
-/** The gate: every fault caught, every variation passed, nothing broken. */
+/** The gate: every fault caught, every variation passed, nothing broken, the clean baseline green. */
 export function matrixPasses(m: Matrix): boolean {
-  return m.totals.survived === 0 && m.totals.alarmed === 0 && m.totals.errors === 0;
+  const cleanOk = !m.baseline || (m.baseline.failed.length === 0 && m.baseline.errors.length === 0);
+  return cleanOk && m.totals.survived === 0 && m.totals.alarmed === 0 && m.totals.errors === 0;
+}
+
+function baselineLines(m: Matrix): string[] {
+  const b = m.baseline;
+  if (!b) return [];
+  return [
+    `- Clean baseline: ${b.executed} checks/scenarios ran, ${b.failed.length} failed${b.errors.length ? `, ${b.errors.length} broken run(s)` : ''}`,
+    ...b.failed.map((f) => `  - FAILED CLEAN: ${f}`),
+    ...(b.flaky ?? []).map((f) => `  - FLAKY CLEAN (passed on retry; catches nothing): ${f}`),
+    ...b.errors.map((e) => `  - BROKEN: ${e.split('\n')[0]}`),
+  ];
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -132,11 +163,12 @@ export function renderMarkdown(m: Matrix): string {
   const lines = [
     '# Self-test: fault-detection matrix',
     '',
-    `Generated ${m.generatedAt}; wall time ${(m.wallTimeMs / 1000).toFixed(1)} s at concurrency ${m.concurrency}.`,
+    `Generated ${m.generatedAt}; wall time ${(m.wallTimeMs / 1000).toFixed(1)} s with ${m.concurrency} Playwright worker(s)${m.machine ? ` on ${m.machine.cpus} CPU(s), load average ${m.machine.loadAverageAtStart.map((x) => x.toFixed(2)).join(' ')} at start, ${m.machine.loadAverageAtEnd.map((x) => x.toFixed(2)).join(' ')} at end` : ''}.`,
     '',
     `- Faults: ${t.faults}, caught ${t.caught}, survived ${t.survived} — detection rate ${pct(t.detectionRate)}`,
     `- Variations: ${t.variations}, passed ${t.passed}, false alarms ${t.alarmed} — false-alarm rate ${pct(t.falseAlarmRate)}`,
     `- Broken runs: ${t.errors}`,
+    ...baselineLines(m),
     '',
     '## Faults',
     '',
@@ -152,7 +184,7 @@ export function renderMarkdown(m: Matrix): string {
     '|---|---|---|---|',
     ...m.rows
       .filter((r) => r.kind === 'variation')
-      .map((r) => `| ${r.name} | ${r.verdict} | ${cell(r.verdict === 'ERROR' ? r.errors.join('; ') : shortList(r.failed) || '—')} | ${cell(r.section)} |`),
+      .map((r) => `| ${r.name} | ${r.verdict} | ${cell(r.verdict === 'ERROR' ? r.errors.join('; ') : shortList(r.failed) || (r.note ? `— (${r.note})` : '—'))} | ${cell(r.section)} |`),
     '',
   ];
   return lines.join('\n');
@@ -166,9 +198,9 @@ export function renderConsole(m: Matrix): string {
     return `${r.kind === 'fault' ? 'fault    ' : 'variation'} ${r.name.padEnd(width)} ${r.verdict.padEnd(8)} ${what}`;
   });
   const t = m.totals;
+  out.push('', ...baselineLines(m));
   out.push(
-    '',
-    `faults ${t.caught}/${t.faults} caught (${pct(t.detectionRate)}), ${t.survived} SURVIVED; variations ${t.passed}/${t.variations} passed, ${t.alarmed} false alarm(s); ${t.errors} broken run(s); wall time ${(m.wallTimeMs / 1000).toFixed(1)} s`,
+    `faults ${t.caught}/${t.faults} caught (${pct(t.detectionRate)}), ${t.survived} SURVIVED; variations ${t.passed}/${t.variations} passed, ${t.alarmed} false alarm(s); ${t.errors} broken run(s); wall time ${(m.wallTimeMs / 1000).toFixed(1)} s${m.machine ? ` (load average ${m.machine.loadAverageAtStart[0].toFixed(1)} at start, ${m.machine.loadAverageAtEnd[0].toFixed(1)} at end, ${m.machine.cpus} CPUs)` : ''}`,
   );
   return out.join('\n');
 }

@@ -112,3 +112,96 @@ export function discoverSuiteTags(root: string): Set<string> {
   });
   return tags;
 }
+
+/**
+ * The self-test's single Playwright invocation (scripts/selftest.ts): playwright.config.ts
+ * reads this plan from the file named by SVC_SELFTEST_PLAN and makes one project per
+ * entry (plus `clean`, the baseline), each with the entry's tags as its grep and the
+ * entry's faults/variations as project metadata; the worker fixture of
+ * scenarios/fixtures.ts starts an in-process simulator with them. One runner start,
+ * one contract compilation and one browser per worker, instead of one Playwright run
+ * per entry.
+ */
+export interface PlaywrightPlanProject {
+  /** The catalogue entry's name, or `clean`. */
+  name: string;
+  /** grepFor(tags) source; absent = every api and browser scenario. */
+  grep?: string;
+  faults: string[];
+  variations: string[];
+}
+
+export interface PlaywrightPlan {
+  /** Where the JSON reporter writes. */
+  reportFile: string;
+  /** Playwright's outputDir (traces, attachments). */
+  outputDir: string;
+  workers: number;
+  /** Per-test bound: a fault that makes a scenario wait forever fails it at this bound. */
+  testTimeoutMs: number;
+  projects: PlaywrightPlanProject[];
+}
+
+/** Project metadata key the scenarios' worker fixture reads. */
+export const SELFTEST_METADATA_KEY = 'selftestSimulator';
+export interface SelftestProjectMetadata {
+  faults: string[];
+  variations: string[];
+  /**
+   * Fault projects: a failure is the expected outcome, so the worker is kept after one
+   * (scenarios/fixtures.ts) and nothing is retried. The clean and variation projects,
+   * where a failure is the exception, retry once instead: a failure that does not repeat
+   * is reported as flaky, not as an alarm.
+   */
+  keepWorkerOnFailure: boolean;
+}
+
+/**
+ * Annotation on a self-test scenario that failed (or timed out) and was then marked as
+ * expected to keep its worker (scenarios/fixtures.ts): the JSON report's readers
+ * (scripts/run-suite.ts testsOf) count it as failed.
+ */
+export const SELFTEST_FAILURE_ANNOTATION = 'selftest-failure';
+
+/** The name of the baseline project: nothing in force. */
+export const CLEAN_PROJECT = 'clean';
+
+/** The project of one entry, or of a group of entries in force together (`runs` merged with mergeRuns). */
+export function playwrightProjectFor(name: string, faults: string[], variations: string[], runs: readonly SuiteRun[]): PlaywrightPlanProject | undefined {
+  const run = runs.find((r) => r.kind === 'playwright');
+  if (!run) return undefined;
+  const tags = run.selectors.filter((t) => t !== PLAYWRIGHT_NAMED_TAGS.properties);
+  // Only the properties project named: it is not part of the single invocation (see propertiesRunOf).
+  if (!run.all && !tags.length) return undefined;
+  return { name, ...(run.all ? {} : { grep: grepFor(tags) }), faults, variations };
+}
+
+export function playwrightProjectOf(p: PlannedEntry): PlaywrightPlanProject | undefined {
+  return playwrightProjectFor(p.entry.name, p.entry.kind === 'fault' ? [p.entry.name] : [], p.entry.kind === 'variation' ? [p.entry.name] : [], p.runs);
+}
+
+/** The union of several plans' runs, one run per kind (`all` wins over selectors). */
+export function mergeRuns(runLists: readonly (readonly SuiteRun[])[]): SuiteRun[] {
+  const byKind = new Map<SuiteKind, SuiteRun>();
+  for (const runs of runLists) {
+    for (const r of runs) {
+      const m = byKind.get(r.kind) ?? { kind: r.kind, selectors: [], all: false };
+      m.all ||= r.all;
+      m.selectors = m.all ? [] : [...new Set([...m.selectors, ...r.selectors])];
+      byKind.set(r.kind, m);
+    }
+  }
+  return [...byKind.values()];
+}
+
+/**
+ * The fast-check project (scenarios/properties) reads faults from the environment and
+ * drives its own simulators, so an entry naming `properties` keeps a run of its own
+ * (the playwright adapter with only that project); `*` entries reach the same delivery
+ * scenarios through the delivery adapter, in-process.
+ */
+export function propertiesRunOf(runs: readonly SuiteRun[]): SuiteRun | undefined {
+  const run = runs.find((r) => r.kind === 'playwright');
+  if (!run || run.all || !run.selectors.includes(PLAYWRIGHT_NAMED_TAGS.properties)) return undefined;
+  return { kind: 'playwright', selectors: [PLAYWRIGHT_NAMED_TAGS.properties], all: false };
+}
