@@ -125,6 +125,7 @@ for (const c of cases) {
   console.log(`${c.name}:`);
   console.log(`  raw ajv         ${(1e9 / rawMed).toFixed(0).padStart(10)} validations/s  (median ${(rawMed / 1000).toFixed(2)} µs)`);
   console.log(`  contract.check  ${(1e9 / layerMed).toFixed(0).padStart(10)} validations/s  (median ${(layerMed / 1000).toFixed(2)} µs)`);
+  console.log(`  contract layer's own cost per call: ${(layerMed - rawMed).toFixed(0)} ns (median contract.check minus median raw ajv)`);
   console.log(`  ratio (median of per-round ratios) ${ratio.toFixed(2)}x  [${ratios.map((x) => x.toFixed(2)).join(' ')}]  goal ${met ? 'met' : 'NOT met'}\n`);
 }
 console.log(allMet ? `goal met: contract layer <= ${GOAL_RATIO}x raw ajv` : `goal NOT met: contract layer > ${GOAL_RATIO}x raw ajv`);

@@ -128,12 +128,19 @@ registerCheck(exchangeCheck({
   },
 }));
 
+/** Query string -> records_per_page asked (null: none), bounded: a paging walk repeats its queries. */
+const recordsPerPageByQuery = new Map<string, number | null>();
+
 function recordsPerPageAsked(query: string): number | undefined {
   if (!query || !query.includes('records_per_page')) return undefined;
-  const raw = new URLSearchParams(query).get('records_per_page');
-  if (raw === null || !/^\d+$/.test(raw)) return undefined;
-  const n = Number(raw);
-  return n > 0 ? n : undefined;
+  let hit = recordsPerPageByQuery.get(query);
+  if (hit === undefined) {
+    const raw = new URLSearchParams(query).get('records_per_page');
+    hit = raw !== null && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+    if (recordsPerPageByQuery.size >= 1024) recordsPerPageByQuery.clear();
+    recordsPerPageByQuery.set(query, hit);
+  }
+  return hit ?? undefined;
 }
 
 registerCheck(exchangeCheck({

@@ -259,18 +259,21 @@ export class DocumentModel {
 
   /** A request URL -> its path, query and operation, cached per method and URL. */
   route(method: string, url: string, split: (url: string) => { path: string; query: string }): Route {
-    // GET and POST (most exchanges) skip the per-method map read.
+    // GET and POST (most exchanges) skip the per-method map read. Kept small so it inlines.
+    const cache = method === 'GET' ? this.getRoutes : method === 'POST' ? this.postRoutes : this.routeCache.get(method);
+    return cache?.get(url) ?? this.newRoute(method, url, split);
+  }
+
+  private newRoute(method: string, url: string, split: (url: string) => { path: string; query: string }): Route {
     let cache = method === 'GET' ? this.getRoutes : method === 'POST' ? this.postRoutes : this.routeCache.get(method);
     if (!cache) this.routeCache.set(method, (cache = new Map()));
-    let hit = cache.get(url);
-    if (hit === undefined) {
-      const { path, query } = split(url);
-      const match = this.match(method, path);
-      hit = { path, query, match, operationKey: match ? match.operation.key : `${method} ${path}` };
-      if (cache.size >= 5000) cache.clear();
-      cache.set(url, hit);
-    }
-    return hit;
+    const { path, query } = split(url);
+    const match = this.match(method, path);
+    const route: Route = { path, query, match, operationKey: match ? match.operation.key : `${method} ${path}` };
+    // Bounded: URLs with ids are many; an unbounded map would grow with a long run.
+    if (cache.size >= 5000) cache.clear();
+    cache.set(url, route);
+    return route;
   }
 
   /** Concrete path (no query) -> operation and parameters, cached per method and path. */

@@ -21,34 +21,41 @@ const MAX_PLANS_PER_STATUS = 32;
 const MAX_OTHER_PLANS = 2048;
 
 /**
- * The plan for one exchange shape, from the cache or built now. Fast path: a matched
- * operation, known version, not sunset — two indexed reads.
+ * The plan for one exchange shape. Fast path (a matched operation, known version, not
+ * sunset): the operation's last plan; kept small so it inlines into the caller.
  */
 export function planFor(
   model: DocumentModel, operation: OperationInfo | undefined, method: string, status: number,
   rawContentType: string | undefined, versionKnown: boolean, versionSunset: boolean,
   parseMediaType: (raw: string | undefined) => string | undefined,
 ): ExchangePlan {
+  // One-entry cache first: an operation mostly answers one status and Content-Type.
+  const last = operation?.lastPlan;
+  if (last !== undefined && last.status === status && last.rawContentType === rawContentType && versionKnown && !versionSunset &&
+      last.generation === registryGeneration()) return last;
+  return cachedPlan(model, operation, method, status, rawContentType, versionKnown, versionSunset, parseMediaType);
+}
+
+/** Plans by status then Content-Type per operation; by a string key per document for the rest. */
+function cachedPlan(
+  model: DocumentModel, operation: OperationInfo | undefined, method: string, status: number,
+  rawContentType: string | undefined, versionKnown: boolean, versionSunset: boolean,
+  parseMediaType: (raw: string | undefined) => string | undefined,
+): ExchangePlan {
   const generation = registryGeneration();
-  if (operation !== undefined && versionKnown && !versionSunset) {
-    // One-entry cache first: an operation mostly answers one status and Content-Type.
-    const last = operation.lastPlan;
-    if (last !== undefined && last.status === status && last.rawContentType === rawContentType && last.generation === generation) return last;
-    if (status >= 0 && status < operation.plans.length && Number.isInteger(status)) {
-      const typeKey = rawContentType ?? '';
-      let byType = operation.plans[status];
-      let plan = byType?.get(typeKey);
-      if (plan === undefined || plan.generation !== generation) {
-        plan = buildPlan(model, operation, method, status, rawContentType, true, false, parseMediaType, generation);
-        if (byType === undefined) operation.plans[status] = byType = new Map();
-        if (byType.size >= MAX_PLANS_PER_STATUS) byType.clear();
-        byType.set(typeKey, plan);
-      }
-      operation.lastPlan = plan;
-      return plan;
-    }
-  }
   const typeKey = rawContentType ?? '';
+  if (operation !== undefined && versionKnown && !versionSunset && status >= 0 && status < operation.plans.length && Number.isInteger(status)) {
+    let byType = operation.plans[status];
+    let plan = byType?.get(typeKey);
+    if (plan === undefined || plan.generation !== generation) {
+      plan = buildPlan(model, operation, method, status, rawContentType, true, false, parseMediaType, generation);
+      if (byType === undefined) operation.plans[status] = byType = new Map();
+      if (byType.size >= MAX_PLANS_PER_STATUS) byType.clear();
+      byType.set(typeKey, plan);
+    }
+    operation.lastPlan = plan;
+    return plan;
+  }
   const key = `${versionKnown ? 1 : 0}${versionSunset ? 1 : 0}|${operation?.key ?? method}|${status}|${typeKey}`;
   const hit = model.otherPlans.get(key);
   if (hit !== undefined && hit.generation === generation) return hit;

@@ -1,8 +1,11 @@
 /**
  * The check registry (../shared/DESIGN.md, "Checks and failures"; Schemathesis style):
  * one table of named checks that refuses duplicate names. Whether a check applies is
- * decided by its guard (`appliesTo`), not by branches inside it. A check that throws is
- * caught here and becomes a failure: a bad response never crashes the suite.
+ * decided by its guard (`appliesTo`), not by branches inside it. An exchange check may
+ * split its guard into a static part (`appliesToPlan`: operation, status, Content-Type,
+ * version flags) and a per-call part (`appliesToCall`: body, query, options); plan.ts
+ * evaluates the static part once per plan. A check that throws is caught and becomes a
+ * failure: a bad response never crashes the suite.
  */
 import type { Failure } from './failure.ts';
 import type { DocumentModel, DocumentedMedia, DocumentedResponse, OperationInfo, OperationMatch, WebhookInfo } from './model.ts';
