@@ -263,12 +263,16 @@ export async function runDeliveryScenario(scenario: DeliveryScenario, faults: st
     case 'member-events': {
       const h = await harness(faults, variations, {}, {}, perType);
       try {
-        const created = await createMember(h.app, {});
+        // Events rule 8: a payload sent in X-CALLBACK-PAYLOAD on create member must come
+        // back in the member (and member data updated) webhooks.
+        const callbackPayload = `cb-${randomBytes(6).toString('hex')}`;
+        const created = await createMember(h.app, { 'x-callback-payload': callbackPayload });
         if (!created) return result([], 0, 'the simulator has no POST /users and /users/{user_guid}/members yet');
         await new Promise((r) => setTimeout(r, (h.app.sim.settings.aggregationMs ?? 60) * 3 + 100));
         await h.idle();
         const rs = h.capture.requests;
         const failures = await commonChecks(rs);
+        failures.push(...callbackPayloadEchoed(rs, callbackPayload));
         for (const group of byDelivery(rs)) failures.push(...webhook_retry_rules(typeOf(group[0]), group, { expectRetryAfterFailure: false }));
         if (rs.length === 0) failures.push(missing(scenario, 1, 0));
         return result(failures, rs.length);
@@ -283,6 +287,34 @@ function groupByType(rs: CapturedRequest[]): Map<string, CapturedRequest[]> {
   const m = new Map<string, CapturedRequest[]>();
   for (const r of rs) m.set(typeOf(r), [...(m.get(typeOf(r)) ?? []), r]);
   return m;
+}
+
+/** Events rule 8: every member webhook of a member created with X-CALLBACK-PAYLOAD carries it. */
+function callbackPayloadEchoed(rs: CapturedRequest[], expected: string): Failure[] {
+  const members = rs.filter((r) => typeOf(r) === 'member');
+  if (members.length === 0) return [missing('member-events (member webhook)', 1, 0)];
+  const out: Failure[] = [];
+  for (const [i, r] of members.entries()) {
+    let body: Record<string, unknown> | undefined;
+    try {
+      body = JSON.parse(r.body.toString('utf8')) as Record<string, unknown>;
+    } catch {
+      continue; // not JSON: webhook_json_post reports it
+    }
+    const inner = (body.member ?? body) as Record<string, unknown>;
+    const got = inner?.x_callback_payload ?? body.x_callback_payload;
+    if (got !== expected) {
+      out.push({
+        check: 'webhook_x_callback_payload',
+        operation: 'WEBHOOK member',
+        location: `delivery[${i}].body.member.x_callback_payload`,
+        rule: 'Events rule 8: if X-CALLBACK-PAYLOAD was set on create, update, aggregate or verify member, it appears in the member and member data updated webhooks',
+        severity: 'error',
+        message: `Received: ${JSON.stringify(got)} / Expected: ${JSON.stringify(expected)}`,
+      });
+    }
+  }
+  return out;
 }
 
 function missing(scenario: string, expected: number, got: number): Failure {
