@@ -23,7 +23,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
-import { SELFTEST_METADATA_KEY, type PlaywrightPlan, type SelftestProjectMetadata } from './reports/selftest/plan.ts';
+import { PROPERTIES_PROJECT, SELFTEST_METADATA_KEY, type PlaywrightPlan, type SelftestProjectMetadata } from './reports/selftest/plan.ts';
 
 const CHROMIUM = process.env.SVC_CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -45,7 +45,9 @@ function selftestConfig(plan: PlaywrightPlan): PlaywrightTestConfig {
     expect: { timeout: 5_000 },
     outputDir: plan.outputDir,
     reporter: [['json', { outputFile: plan.reportFile }]],
-    projects: plan.projects.map((p) => ({
+    projects: [
+      ...(plan.properties ? [{ name: PROPERTIES_PROJECT, testDir: './scenarios/properties', retries: 1 }] : []),
+      ...plan.projects.map((p) => ({
       name: p.name,
       // One worker per entry at a time: the entry's files then run one after the other
       // in the same worker (one simulator, one compilation) instead of starting a second.
@@ -56,7 +58,8 @@ function selftestConfig(plan: PlaywrightPlan): PlaywrightTestConfig {
       retries: p.faults.length ? 0 : 1,
       metadata: { [SELFTEST_METADATA_KEY]: { faults: p.faults, variations: p.variations, keepWorkerOnFailure: p.faults.length > 0 } satisfies SelftestProjectMetadata },
       use: { ...BROWSER_USE, actionTimeout: 5_000, navigationTimeout: 5_000, trace: 'off' as const },
-    })),
+      })),
+    ],
   };
 }
 

@@ -19,6 +19,9 @@
  *   - Polling is bounded tightly (SVC_AGGREGATION_TIMEOUT_MS 1 s; the simulator settles
  *     an aggregation in 60 ms): a fault that makes a scenario wait forever fails it at
  *     that bound, which counts as caught, never as a broken run.
+ *   - The baseline (`clean`, plus the fast-check `properties` project as it is) runs
+ *     every scenario `npm run conformance` runs; a failure there fails the self-test, so
+ *     `npm test` needs no separate conformance step.
  *   - A fault is caught only by scenarios that pass in `clean` and fail under it; a
  *     variation raises a false alarm only with a scenario that passes clean. The same
  *     baseline rule holds for the other suite kinds (delivery, load, upgrade, unit):
@@ -42,7 +45,7 @@ import { parseArgs } from 'node:util';
 import { CATALOG, type CatalogEntry } from '../targets/simulator/catalog.ts';
 import { ADAPTERS, type RunContext } from '../reports/selftest/adapters.ts';
 import { buildMatrix, matrixPasses, renderConsole, renderMarkdown, rowOf, type BaselineResult, type MatrixRow, type RunOutcome } from '../reports/selftest/matrix.ts';
-import { CLEAN_PROJECT, mergeRuns, planEntry, playwrightProjectFor, propertiesRunOf, type PlannedEntry, type PlaywrightPlan, type SuiteRun } from '../reports/selftest/plan.ts';
+import { CLEAN_PROJECT, PROPERTIES_PROJECT, mergeRuns, planEntry, playwrightProjectFor, propertiesRunOf, type PlannedEntry, type PlaywrightPlan, type SuiteRun } from '../reports/selftest/plan.ts';
 import { testsOf, type PwReport, type SuiteTest } from './run-suite.ts';
 
 export interface SelftestOptions {
@@ -56,6 +59,11 @@ export interface SelftestOptions {
   concurrency?: number;
   /** Run every variation on its own even when all of them together pass (slower, no joint run). */
   separateVariations?: boolean;
+  /**
+   * Run the properties project (scenarios/properties) once in the baseline; default: yes
+   * for the whole matrix, no with `only`. With it the baseline covers `npm run conformance`.
+   */
+  properties?: boolean;
   outDir?: string;
   /** Bound of the whole Playwright run and of each side run, ms. */
   timeoutMs?: number;
@@ -210,6 +218,8 @@ interface ExecuteOptions {
   log: (line: string) => void;
   /** Also run the clean baselines (Playwright project `clean`, one side run per kind). */
   withClean: boolean;
+  /** With the clean baseline, the properties project too (see PlaywrightPlan.properties). */
+  properties?: boolean;
 }
 
 /**
@@ -227,16 +237,17 @@ async function execute(units: Unit[], o: ExecuteOptions): Promise<Execution> {
     // Projects that run every scenario first: each keeps one worker busy longest, so they must not be the tail.
     .sort((a, b) => Number(a.grep !== undefined) - Number(b.grep !== undefined));
   const pwProjects = [...(o.withClean ? [{ name: CLEAN_PROJECT, faults: [], variations: [] }] : []), ...projects];
+  const pwCount = pwProjects.length + (o.withClean && o.properties ? 1 : 0);
 
   interface SideJob { unit?: Unit; run: SuiteRun }
   const jobs: SideJob[] = units.flatMap((unit) => sideRunsOf(unit).map((run) => ({ unit, run })));
   // Clean baselines: per kind, the union of what the units run (a broader baseline covers a narrower run: failures are compared by name).
   const baselines = o.withClean ? mergeRuns(jobs.map((j) => [j.run])) : [];
   const sideJobs: SideJob[] = [...baselines.map((run) => ({ run })), ...jobs];
-  o.log(`selftest: Playwright ${pwProjects.length} projects (${o.workers} workers), ${sideJobs.length} side runs${baselines.length ? ` (${baselines.length} clean baselines)` : ''}`);
+  o.log(`selftest: Playwright ${pwCount} projects (${o.workers} workers), ${sideJobs.length} side runs${baselines.length ? ` (${baselines.length} clean baselines)` : ''}`);
 
-  const pwPromise = pwProjects.length
-    ? runPlaywrightPlan(o.root, o.workDir, { workers: o.workers, testTimeoutMs: SELFTEST_TEST_TIMEOUT_MS, projects: pwProjects }, { timeoutMs: o.timeoutMs, env: o.env }).then((r) => {
+  const pwPromise = pwCount
+    ? runPlaywrightPlan(o.root, o.workDir, { workers: o.workers, testTimeoutMs: SELFTEST_TEST_TIMEOUT_MS, projects: pwProjects, properties: o.withClean && o.properties }, { timeoutMs: o.timeoutMs, env: o.env }).then((r) => {
         o.log(`playwright: ${r.tests.length} scenario runs in ${(r.durationMs / 1000).toFixed(1)} s${r.error ? ` — ERROR ${r.error.split('\n')[0]}` : ''}`);
         return r;
       })
@@ -314,10 +325,10 @@ export async function runSelftest(o: SelftestOptions = {}) {
     ? { name: ALL_VARIATIONS_UNIT, faults: [], variations: variationPlans.map((p) => p.entry.name), runs: mergeRuns(variationPlans.map((p) => p.runs)) }
     : undefined;
   const phase1Units = [...faultPlans.map(unitOf), ...(allVariations ? [allVariations] : variationPlans.map(unitOf))];
-  const ex1 = await execute(phase1Units, { ...common, workDir: join(workRoot, 'phase1'), withClean: true });
+  const ex1 = await execute(phase1Units, { ...common, workDir: join(workRoot, 'phase1'), withClean: true, properties: o.properties ?? !o.only?.length });
 
-  // The baselines.
-  const clean = ex1.pw.tests.filter((t) => t.name.startsWith(`[${CLEAN_PROJECT}] `));
+  // The baselines (the properties project has no entries: it is baseline only).
+  const clean = ex1.pw.tests.filter((t) => t.name.startsWith(`[${CLEAN_PROJECT}] `) || t.name.startsWith(`[${PROPERTIES_PROJECT}] `));
   // A scenario that needed its retry clean (flaky) proves nothing: it can neither catch nor alarm.
   const cleanPassed = new Set(clean.filter((t) => t.status === 'passed').map(testKey));
   const cleanFlaky = clean.filter((t) => t.status === 'flaky').map(testKey);

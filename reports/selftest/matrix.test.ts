@@ -1,8 +1,24 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CatalogEntry } from '../../targets/simulator/catalog.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { buildMatrix, matrixPasses, renderMarkdown, rowOf, type RunOutcome } from './matrix.ts';
-import { grepFor, kindOfTag, planEntry } from './plan.ts';
+import {
+  CLEAN_PROJECT,
+  grepFor,
+  kindOfTag,
+  mergeRuns,
+  planEntry,
+  playwrightProjectFor,
+  playwrightProjectOf,
+  PROPERTIES_PROJECT,
+  SELFTEST_FAILURE_ANNOTATION,
+  SELFTEST_METADATA_KEY,
+  type PlaywrightPlan,
+} from './plan.ts';
+import { testsOf } from '../../scripts/run-suite.ts';
 
 const fault: CatalogEntry = { name: 'f', kind: 'fault', area: 'auth', section: 'S', description: 'a fault for tests', suites: ['@auth', 'load:rate-limit'] };
 const variation: CatalogEntry = { name: 'v', kind: 'variation', area: 'errors', section: 'S', description: 'a variation', suites: ['*'] };
@@ -43,4 +59,84 @@ test('the grep pattern matches a tag, not a longer tag that starts with it', () 
   const re = new RegExp(grepFor(['@members']));
   assert.ok(re.test('creates a member @members'));
   assert.ok(!re.test('answers MFA @members-mfa'));
+});
+
+test('the clean baseline gates the matrix: a scenario failing with nothing in force fails the self-test', () => {
+  const rows = [rowOf(fault, [bad('a')]), rowOf(variation, [ok()])];
+  assert.equal(matrixPasses(buildMatrix(rows, 1, 2, new Date(), { executed: 5, failed: [], errors: [] })), true);
+  assert.equal(matrixPasses(buildMatrix(rows, 1, 2, new Date(), { executed: 5, failed: ['x.spec.ts > y'], errors: [] })), false);
+  assert.equal(matrixPasses(buildMatrix(rows, 1, 2, new Date(), { executed: 5, failed: [], errors: ['playwright: crashed'] })), false);
+  // Flaky clean scenarios are reported, not failing.
+  const m = buildMatrix(rows, 1, 2, new Date(), { executed: 5, failed: [], flaky: ['z.spec.ts > w'], errors: [] });
+  assert.equal(matrixPasses(m), true);
+  assert.match(renderMarkdown(m), /FLAKY CLEAN .*z\.spec\.ts > w/);
+});
+
+test('merged runs take the union of selectors per kind, and `all` wins', () => {
+  const merged = mergeRuns([planEntry(fault).runs, planEntry({ ...fault, name: 'h', suites: ['@members', 'load:paging', 'delivery'] }).runs]);
+  const byKind = Object.fromEntries(merged.map((r) => [r.kind, r]));
+  assert.deepEqual(byKind.playwright.selectors.sort(), ['@auth', '@members']);
+  assert.deepEqual(byKind.load.selectors.sort(), ['paging', 'rate-limit']);
+  assert.equal(byKind.delivery.all, true);
+  const withAll = mergeRuns([planEntry(fault).runs, planEntry(variation).runs]);
+  assert.ok(withAll.every((r) => r.all && r.selectors.length === 0));
+});
+
+test('a Playwright plan project carries the grep of the entry tags and its faults or variations', () => {
+  const p = playwrightProjectOf(planEntry(fault))!;
+  assert.equal(p.name, 'f');
+  assert.deepEqual([p.faults, p.variations], [['f'], []]);
+  assert.ok(new RegExp(p.grep!).test('refuses without credentials @auth @destructive'));
+  assert.equal(playwrightProjectOf(planEntry(variation))!.grep, undefined, '* runs every scenario');
+  assert.equal(playwrightProjectOf(planEntry({ ...fault, suites: ['delivery'] })), undefined, 'no scenario tag, no project');
+  assert.equal(playwrightProjectFor('g', [], ['v', 'w'], mergeRuns([planEntry(variation).runs]))!.variations.length, 2);
+});
+
+test('the JSON report reader counts a self-test failure marked expected (to keep its worker) as failed', () => {
+  const report = {
+    suites: [
+      {
+        title: 'a.spec.ts',
+        file: 'a.spec.ts',
+        specs: [
+          { title: 'kept worker', file: 'a.spec.ts', tests: [{ projectName: 'f', status: 'expected', annotations: [{ type: SELFTEST_FAILURE_ANNOTATION }], results: [{ status: 'failed', error: { message: 'boom' } }] }] },
+          { title: 'plain pass', file: 'a.spec.ts', tests: [{ projectName: 'f', status: 'expected', results: [{ status: 'passed' }] }] },
+          { title: 'plain fail', file: 'a.spec.ts', tests: [{ projectName: 'clean', status: 'unexpected', results: [{ status: 'failed' }] }] },
+        ],
+      },
+    ],
+  };
+  const tests = testsOf(report);
+  assert.deepEqual(tests.map((t) => [t.name, t.status]), [['[f] a.spec.ts > kept worker', 'failed'], ['[f] a.spec.ts > plain pass', 'passed'], ['[clean] a.spec.ts > plain fail', 'failed']]);
+  assert.equal(tests[0].error, 'boom');
+});
+
+test('playwright.config.ts in self-test mode: one project per plan entry, metadata for the worker simulator, properties on request', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'selftest-plan-'));
+  const planFile = join(dir, 'plan.json');
+  const plan: PlaywrightPlan = {
+    reportFile: join(dir, 'r.json'),
+    outputDir: join(dir, 'out'),
+    workers: 2,
+    testTimeoutMs: 15_000,
+    properties: true,
+    projects: [{ name: CLEAN_PROJECT, faults: [], variations: [] }, { name: 'f', grep: grepFor(['@auth']), faults: ['f'], variations: [] }],
+  };
+  writeFileSync(planFile, JSON.stringify(plan));
+  const before = process.env.SVC_SELFTEST_PLAN;
+  process.env.SVC_SELFTEST_PLAN = planFile;
+  try {
+    const config = (await import(`../../playwright.config.ts?plan=${Date.now()}`)).default;
+    assert.equal(config.globalSetup, undefined, 'each worker starts its own simulator');
+    assert.deepEqual(config.projects.map((p: { name: string }) => p.name), [PROPERTIES_PROJECT, CLEAN_PROJECT, 'f']);
+    const f = config.projects.find((p: { name: string }) => p.name === 'f');
+    assert.deepEqual(f.metadata[SELFTEST_METADATA_KEY], { faults: ['f'], variations: [], keepWorkerOnFailure: true });
+    assert.equal(f.retries, 0, 'a fault project never retries: a failure is its expected outcome');
+    assert.equal(config.projects.find((p: { name: string }) => p.name === CLEAN_PROJECT).retries, 1);
+    assert.ok(f.grep.test('x @auth'));
+  } finally {
+    if (before === undefined) delete process.env.SVC_SELFTEST_PLAN;
+    else process.env.SVC_SELFTEST_PLAN = before;
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

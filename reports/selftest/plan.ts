@@ -140,7 +140,16 @@ export interface PlaywrightPlan {
   /** Per-test bound: a fault that makes a scenario wait forever fails it at this bound. */
   testTimeoutMs: number;
   projects: PlaywrightPlanProject[];
+  /**
+   * Also run the fast-check project (scenarios/properties) once, as it is, in the same
+   * invocation (project `properties`): with `clean` it makes the self-test's baseline
+   * everything `npm run conformance` runs.
+   */
+  properties?: boolean;
 }
+
+/** The name of the properties project in a self-test plan (part of the clean baseline). */
+export const PROPERTIES_PROJECT = 'properties';
 
 /** Project metadata key the scenarios' worker fixture reads. */
 export const SELFTEST_METADATA_KEY = 'selftestSimulator';
