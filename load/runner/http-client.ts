@@ -115,12 +115,16 @@ export class HttpClient {
     try {
       let method = req.method;
       let body = req.body;
+      let headers = req.headers;
       for (let redirects = req.redirects; ; redirects--) {
-        x = await this.exchange(url, method, req.headers, body, Math.max(1, req.timeoutMs - (performance.now() - t0)), req.discardBody);
+        x = await this.exchange(url, method, headers, body, Math.max(1, Math.ceil(req.timeoutMs - (performance.now() - t0))), req.discardBody);
         if (!REDIRECT_STATUSES.has(x.status) || redirects <= 0) break;
         const location = headerValue(x.rawHeaders, 'location');
         if (location === undefined) break;
-        url = new URL(location, url).toString();
+        const next = new URL(location, url);
+        // As Go's client (k6) does: credentials do not follow a redirect to another host.
+        if (next.host !== new URL(url).host) headers = Object.fromEntries(Object.entries(headers).filter(([k]) => !/^(authorization|cookie|www-authenticate)$/i.test(k)));
+        url = next.toString();
         // As browsers and k6 (Go's client) do: 303, and 301/302 after a POST, continue as GET.
         if (x.status === 303 || ((x.status === 301 || x.status === 302) && method === 'POST')) {
           method = method === 'HEAD' ? 'HEAD' : 'GET';

@@ -145,9 +145,14 @@ function startServer(): Promise<{ server: Server; base: string; hits: () => numb
   let hits = 0;
   const server = createServer((req, res) => {
     hits++;
-    if (req.url === '/redirect') {
-      res.writeHead(302, { location: '/ok?from=redirect' });
+    if (req.url?.startsWith('/redirect')) {
+      const to = new URL(req.url, 'http://x').searchParams.get('to');
+      res.writeHead(302, { location: to ?? '/ok?from=redirect' });
       return res.end();
+    }
+    if (req.url === '/echo-auth') {
+      res.setHeader('content-type', 'application/json');
+      return res.end(JSON.stringify({ authorization: req.headers.authorization ?? null }));
     }
     if (req.url === '/slow') return; // never answers: the request's timeout ends it
     res.setHeader('content-type', 'application/json');
@@ -215,6 +220,7 @@ export function handleSummary(d) { return { stdout: JSON.stringify(Object.fromEn
 
 test('responses: redirects followed (or not), repeated headers joined, body decoded on read, timeouts as error 1050', async () => {
   const { server, base } = await startServer();
+  const other = await startServer();
   try {
     const file = script('responses.ts', `import http from 'k6/http';
 import { check } from 'k6';
@@ -227,24 +233,34 @@ export default function () {
   });
   const notFollowed = http.get(__ENV.BASE + '/redirect', { redirects: 0 });
   check(notFollowed, { 'redirects: 0 returns the 302': (r) => r.status === 302 && r.headers.Location === '/ok?from=redirect' && r.body === '' });
+  const auth = { headers: { Authorization: 'Basic c2VjcmV0' } };
+  const sameHost = http.get(__ENV.BASE + '/redirect?to=/echo-auth', auth);
+  const otherHost = http.get(__ENV.BASE + '/redirect?to=' + encodeURIComponent(__ENV.OTHER + '/echo-auth'), auth);
+  check(null, {
+    'credentials follow a redirect on the same host': () => sameHost.json().authorization === 'Basic c2VjcmV0',
+    'credentials do not follow a redirect to another host': () => otherHost.status === 200 && otherHost.json().authorization === null,
+  });
   const slow = http.get(__ENV.BASE + '/slow', { timeout: '300ms', tags: { name: 'slow' } });
   check(slow, { 'timeout: status 0, error code 1050, no body': (r) => r.status === 0 && r.error_code === 1050 && r.body === null && r.timings.duration < 5000 });
   const none = http.get(__ENV.BASE + '/ok', { responseType: 'none' });
   check(none, { 'responseType none: no body, headers kept': (r) => r.status === 200 && r.body === null && r.headers['Content-Type'] === 'application/json' });
 }
 `);
-    const r = await quietRun(file, { BASE: base });
+    const r = await quietRun(file, { BASE: base, OTHER: other.base });
     assert.equal(r.exitCode, 0, r.err);
     const checks = r.summary!.root_group.checks.map((c) => [c.name, c.passes, c.fails]);
     assert.deepEqual(checks, [
       ['redirect followed to the final URL', 1, 0],
       ['repeated headers joined, names canonical', 1, 0],
       ['redirects: 0 returns the 302', 1, 0],
+      ['credentials follow a redirect on the same host', 1, 0],
+      ['credentials do not follow a redirect to another host', 1, 0],
       ['timeout: status 0, error code 1050, no body', 1, 0],
       ['responseType none: no body, headers kept', 1, 0],
     ]);
   } finally {
     server.close();
+    other.server.close();
   }
 });
 
