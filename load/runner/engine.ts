@@ -9,12 +9,12 @@ import { dirname, resolve } from 'node:path';
 import { bundleScript } from './bundle.ts';
 import { createK6Modules, instantiate, type VuHost } from './shims.ts';
 import { MetricStore, aggregationValue, summaryValues, type MetricDefinition, type Tags } from './metrics.ts';
-import { normaliseOptions, type RunOptions, type ScenarioPlan } from './options.ts';
+import { arrivalsDue, normaliseOptions, type RunOptions, type ScenarioPlan } from './options.ts';
 import { checkAggregationAllowed, evaluateExpression, parseThresholdExpression, parseThresholdKey, type ThresholdExpression, type ThresholdKey } from './thresholds.ts';
 import { HttpClient } from './http-client.ts';
 import { Vu, type PoolContext } from './vu-pool.ts';
 import { UnsupportedError } from './surface.ts';
-import { CONTROL, sharedNow, type RunOrder, type WireSample } from './wire.ts';
+import { CONTROL, STOP_ABORT, STOP_END, sharedNow, type RunOrder, type WireSample } from './wire.ts';
 import { textSummary, type SummaryData } from '../lib/summary.ts';
 
 /** k6's exit codes (k6 errext/exitcodes). */
@@ -248,13 +248,14 @@ export async function runScript(scriptPath: string, params: RunParams = {}): Pro
 
   // Stop flags of the scenarios running now: raised at their end, on abort and abortOnFail.
   const activeControls = new Set<Int32Array>();
-  const raiseStop = (c: Int32Array) => {
-    Atomics.store(c, CONTROL.stop, 1);
+  const raiseStop = (c: Int32Array, how: typeof STOP_END | typeof STOP_ABORT) => {
+    if (Atomics.load(c, CONTROL.stop) === STOP_ABORT) return;
+    Atomics.store(c, CONTROL.stop, how);
     Atomics.notify(c, CONTROL.stop);
   };
   const stopEverything = () => {
     stopAll = true;
-    activeControls.forEach(raiseStop);
+    activeControls.forEach((c) => raiseStop(c, STOP_ABORT));
   };
   stopAllScenarios = stopEverything;
 
@@ -327,7 +328,7 @@ export async function runScript(scriptPath: string, params: RunParams = {}): Pro
       await sleep(arrival ? 10 : 25);
     }
     scenarioOver = true;
-    raiseStop(control);
+    raiseStop(control, STOP_END);
     // gracefulStop: iterations still running get this long to finish, then are interrupted.
     if (running > 0) {
       const settled = Promise.all(runs).then(() => true);
@@ -341,7 +342,10 @@ export async function runScript(scriptPath: string, params: RunParams = {}): Pro
       }
     }
     activeControls.delete(control);
-    const dropped = Atomics.load(control, CONTROL.dropped);
+    let dropped = Atomics.load(control, CONTROL.dropped);
+    // Arrivals due before the end that no VU was free to claim by then: dropped too (k6
+    // drops them at their time; here nobody looked at them).
+    if (arrival && !stopAll) dropped += Math.max(0, arrivalsDue(plan, plan.durationMs) - Atomics.load(control, CONTROL.claim));
     if (dropped > 0) store.addTagged('dropped_iterations', dropped, { ...options.tags, ...plan.tags, scenario: plan.name });
     for (const vu of mine) if (!vu.dead) idle.push(vu);
   };

@@ -14,7 +14,7 @@ import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from '
 import { AbortTestError, createK6Modules, instantiate, type VuHost } from './shims.ts';
 import { tagKey, type MetricDefinition, type Tags } from './metrics.ts';
 import { arrivalTimeMs } from './options.ts';
-import { CONTROL, sharedNow, type RunDone, type RunOrder, type WireRequest, type WireResponse, type WireSample } from './wire.ts';
+import { CONTROL, STOP_ABORT, sharedNow, type RunDone, type RunOrder, type WireRequest, type WireResponse, type WireSample } from './wire.ts';
 
 interface VuWorkerData {
   code: string;
@@ -141,13 +141,14 @@ async function iteration(o: RunOrder, iterationInTest: number, tags: Tags): Prom
   return aborted;
 }
 
-/** Sleeps until `untilAbs` on the shared clock; false when the stop flag was raised meanwhile. */
+/** Sleeps until `untilAbs` on the shared clock; false when the test is aborted meanwhile. */
 function waitUntil(control: Int32Array, untilAbs: number): boolean {
   for (;;) {
-    if (Atomics.load(control, CONTROL.stop) !== 0) return false;
+    const stop = Atomics.load(control, CONTROL.stop);
+    if (stop === STOP_ABORT) return false;
     const left = untilAbs - sharedNow();
     if (left <= 0) return true;
-    Atomics.wait(control, CONTROL.stop, 0, left);
+    Atomics.wait(control, CONTROL.stop, stop, left);
   }
 }
 
@@ -180,6 +181,8 @@ async function runScenario(o: RunOrder): Promise<RunDone> {
         continue;
       }
       first = false;
+      // A claimed arrival is due before the scenario's end: it starts even if the end
+      // comes first on the engine's clock (this VU woke late); only an abort cancels it.
       if (!waitUntil(control, dueAbs)) break;
       iterationInTest = Atomics.add(control, CONTROL.started, 1);
     } else if (plan.executor === 'shared-iterations') {

@@ -70,7 +70,7 @@ export interface RunOrder {
 export const CONTROL = {
   /** Next arrival index (arrival-rate) or next shared iteration (shared-iterations). */
   claim: 0,
-  /** Non-zero: start no more iterations (end of scenario, abort); waiters are notified. */
+  /** STOP_END: claim no more iterations (the scenario's time is over); STOP_ABORT: start none at all. Waiters are notified. */
   stop: 1,
   /** Arrival-rate iterations no VU was free for (dropped_iterations). */
   dropped: 2,
@@ -78,6 +78,9 @@ export const CONTROL = {
   started: 3,
   length: 4,
 } as const;
+
+export const STOP_END = 1;
+export const STOP_ABORT = 2;
 
 /** A scenario loop's end, from the VU. */
 export interface RunDone {
