@@ -275,25 +275,26 @@ export async function runScript(scriptPath: string, params: RunParams = {}): Pro
     }
     const control = new Int32Array(new SharedArrayBuffer(CONTROL.length * Int32Array.BYTES_PER_ELEMENT));
     activeControls.add(control);
-    const order: RunOrder = { kind: 'run', plan, startAbsMs: sharedNow(), startEpochMs: Date.now(), control: control.buffer as SharedArrayBuffer };
+    const order: RunOrder = { kind: 'run', plan, startAbsMs: sharedNow(), startEpochMs: Date.now(), control: control.buffer as SharedArrayBuffer, firstClaimOnTime: true };
+    const lateOrder: RunOrder = { ...order, firstClaimOnTime: false };
     const startedAt = performance.now();
     const mine: Vu[] = [];
     const runs: Promise<void>[] = [];
     let running = 0;
     let scenarioOver = false;
-    const launch = (vu: Vu) => {
+    const launch = (vu: Vu, late = true) => {
       mine.push(vu);
       vu.busy = true;
       running++;
       runs.push(
-        vu.run(order).then((r) => {
+        vu.run(late ? lateOrder : order).then((r) => {
           vu.busy = false;
           running--;
           if (r.aborted) stopEverything();
         }),
       );
     };
-    taken.forEach(launch);
+    for (const vu of taken) launch(vu, false);
 
     // Until the scenario's end: arrival-rate VUs grow from preAllocatedVUs towards maxVUs
     // while iterations are dropped for want of a free VU (k6 allocates them mid-test).

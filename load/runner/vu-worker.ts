@@ -164,7 +164,7 @@ async function runScenario(o: RunOrder): Promise<RunDone> {
   const stopped = () => Atomics.load(control, CONTROL.stop) !== 0;
   let iterations = 0;
   let aborted: string | undefined;
-  let first = true;
+  let first = o.firstClaimOnTime;
   for (;;) {
     if (stopped()) break;
     let iterationInTest: number;
@@ -174,8 +174,8 @@ async function runScenario(o: RunOrder): Promise<RunDone> {
       if (due === Infinity) break;
       const dueAbs = o.startAbsMs + due;
       // Claims are taken in order by VUs as they become free, so an arrival claimed after
-      // it was due found every VU busy: k6 drops it (dropped_iterations). A VU's first
-      // claim is exempt: it was free, only the order reached it late.
+      // it was due found every VU busy: k6 drops it (dropped_iterations). The first claim
+      // of a VU that started with the scenario is exempt (RunOrder.firstClaimOnTime).
       if (!first && sharedNow() > dueAbs) {
         Atomics.add(control, CONTROL.dropped, 1);
         continue;

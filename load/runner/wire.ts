@@ -64,6 +64,12 @@ export interface RunOrder {
   /** Scenario start, ms since the Unix epoch (exec.scenario.startTime). */
   startEpochMs: number;
   control: SharedArrayBuffer;
+  /**
+   * The VU's first claim runs even if it is overdue: true for the VUs that start with the
+   * scenario (they were free; only the order reached them late), false for VUs added
+   * mid-scenario (the arrivals they find overdue had no VU at their time: dropped).
+   */
+  firstClaimOnTime: boolean;
 }
 
 /** Int32 slots of a RunOrder's control buffer. */
