@@ -302,3 +302,19 @@ export default function () {
     server.close();
   }
 });
+
+test('arrival rate: VUs grow from preAllocatedVUs towards maxVUs while arrivals drop, and the accounting stays exact', async () => {
+  const file = script('grow.ts', `import { sleep } from 'k6';
+export const options = { scenarios: { g: { executor: 'constant-arrival-rate', rate: 20, timeUnit: '1s', duration: '3s', preAllocatedVUs: 1, maxVUs: 4 } } };
+export default function () { sleep(0.2); }
+`);
+  const r = await quietRun(file);
+  assert.equal(r.exitCode, 0, r.err);
+  const m = r.summary!.metrics;
+  const started = m.iterations.values.count;
+  const dropped = m.dropped_iterations?.values.count ?? 0;
+  // One VU serves 5 iterations/s of the 20 asked: arrivals drop, so the engine adds VUs.
+  assert.ok(dropped > 0, `arrivals dropped: ${dropped}`);
+  assert.ok(m.vus_max.values.max >= 2 && m.vus_max.values.max <= 4, `vus_max ${JSON.stringify(m.vus_max.values)}`);
+  assert.equal(started + dropped, 60, `started ${started} + dropped ${dropped} must be the 60 arrivals asked`);
+});
