@@ -183,6 +183,8 @@ interface Unit {
   faults: string[];
   variations: string[];
   runs: SuiteRun[];
+  /** Only these scenario titles (within the unit's tags). */
+  onlyTitles?: string[];
 }
 
 const unitOf = (p: PlannedEntry): Unit => ({ name: p.entry.name, ...namesOf(p.entry), runs: p.runs });
@@ -232,7 +234,7 @@ interface ExecuteOptions {
 async function execute(units: Unit[], o: ExecuteOptions): Promise<Execution> {
   mkdirSync(o.workDir, { recursive: true });
   const projects = units
-    .map((u) => playwrightProjectFor(u.name, u.faults, u.variations, u.runs))
+    .map((u) => playwrightProjectFor(u.name, u.faults, u.variations, u.runs, u.onlyTitles))
     .filter((p) => p !== undefined)
     // Projects that run every scenario first: each keeps one worker busy longest, so they must not be the tail.
     .sort((a, b) => Number(a.grep !== undefined) - Number(b.grep !== undefined));
@@ -344,7 +346,7 @@ export async function runSelftest(o: SelftestOptions = {}) {
 
   const rowsByName = new Map<string, MatrixRow>();
   for (const p of faultPlans) rowsByName.set(p.entry.name, rowOf(p.entry, outcomesOf(unitOf(p), ex1, cleanPassed, ex1.sideClean)));
-  let variationsSeparately = !allVariations;
+  const variationsSeparately = !allVariations;
   if (allVariations) {
     const joint = outcomesOf(allVariations, ex1, cleanPassed, ex1.sideClean);
     const jointFailed = joint.flatMap((x) => x.failed);
@@ -356,13 +358,22 @@ export async function runSelftest(o: SelftestOptions = {}) {
       }
     } else {
       log(`all variations together: ${jointFailed.length} failure(s)${jointBroken ? ', a broken run' : ''} (${[...jointFailed, ...joint.filter((x) => x.error).map((x) => `${x.kind}: ${x.error}`)].slice(0, 3).join('; ').slice(0, 400)}); running each variation on its own`);
-      variationsSeparately = true;
+      // Phase 2 names the variation behind what the joint run saw: only the suite kinds
+      // that failed or broke, and only the scenarios that failed (unless Playwright broke).
+      const failedKinds = new Set(joint.filter((x) => x.failed.length || x.error).map((x) => x.kind));
+      const failedTitles = ex1.pw.error
+        ? undefined
+        : ex1.pw.tests.filter((t) => t.name.startsWith(`[${ALL_VARIATIONS_UNIT}] `) && t.status === 'failed' && cleanPassed.has(testKey(t))).map((t) => t.title);
+      const units = variationPlans.map((p) => ({ ...unitOf(p), runs: p.runs.filter((r) => failedKinds.has(r.kind)), onlyTitles: failedTitles }));
+      const ex2 = await execute(units, { ...common, workDir: join(workRoot, 'phase2'), withClean: false });
+      for (const [i, p] of variationPlans.entries()) {
+        const unchanged = joint.filter((x) => !failedKinds.has(x.kind) && p.runs.some((r) => r.kind === x.kind));
+        rowsByName.set(p.entry.name, rowOf(p.entry, [...unchanged, ...outcomesOf(units[i], ex2, cleanPassed, ex1.sideClean)]));
+      }
     }
   }
-  if (variationsSeparately && variationPlans.length) {
-    const units = variationPlans.map(unitOf);
-    const ex2 = allVariations ? await execute(units, { ...common, workDir: join(workRoot, 'phase2'), withClean: false }) : ex1;
-    for (const p of variationPlans) rowsByName.set(p.entry.name, rowOf(p.entry, outcomesOf(unitOf(p), ex2, cleanPassed, ex1.sideClean)));
+  if (variationsSeparately) {
+    for (const p of variationPlans) rowsByName.set(p.entry.name, rowOf(p.entry, outcomesOf(unitOf(p), ex1, cleanPassed, ex1.sideClean)));
   }
   const rows = plans.map((p) => rowsByName.get(p.entry.name)!);
   const matrix = buildMatrix(rows, performance.now() - started, workers, new Date(), baseline);

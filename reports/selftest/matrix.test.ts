@@ -16,6 +16,7 @@ import {
   PROPERTIES_PROJECT,
   SELFTEST_FAILURE_ANNOTATION,
   SELFTEST_METADATA_KEY,
+  titlesGrep,
   type PlaywrightPlan,
 } from './plan.ts';
 import { testsOf } from '../../scripts/run-suite.ts';
@@ -139,4 +140,16 @@ test('playwright.config.ts in self-test mode: one project per plan entry, metada
     else process.env.SVC_SELFTEST_PLAN = before;
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('a phase-2 project greps the failing titles within the entry tags', () => {
+  const title = 'in a mobile WebView events go to {scheme}://{event path}?metadata={json} and no OAuth window';
+  const p = playwrightProjectFor('v', [], ['v'], planEntry({ ...variation, suites: ['@widgets'] }).runs, [title])!;
+  const re = new RegExp(p.grep!);
+  assert.ok(re.test(`widget.spec.ts ${title} @widgets @oauth`));
+  assert.ok(!re.test('widget.spec.ts another scenario @widgets'), 'another title');
+  assert.ok(!re.test(`widget.spec.ts ${title} @members`), 'outside the entry tags');
+  const all = playwrightProjectFor('w', [], ['w'], planEntry(variation).runs, [title])!;
+  assert.ok(new RegExp(all.grep!).test(`x ${title} @anything`));
+  assert.ok(!new RegExp(titlesGrep(['a.b'])).test('axb'), 'titles are literal');
 });

@@ -176,13 +176,21 @@ export const SELFTEST_FAILURE_ANNOTATION = 'selftest-failure';
 export const CLEAN_PROJECT = 'clean';
 
 /** The project of one entry, or of a group of entries in force together (`runs` merged with mergeRuns). */
-export function playwrightProjectFor(name: string, faults: string[], variations: string[], runs: readonly SuiteRun[]): PlaywrightPlanProject | undefined {
+export function playwrightProjectFor(name: string, faults: string[], variations: string[], runs: readonly SuiteRun[], onlyTitles?: readonly string[]): PlaywrightPlanProject | undefined {
   const run = runs.find((r) => r.kind === 'playwright');
   if (!run) return undefined;
   const tags = run.selectors.filter((t) => t !== PLAYWRIGHT_NAMED_TAGS.properties);
   // Only the properties project named: it is not part of the single invocation (see propertiesRunOf).
   if (!run.all && !tags.length) return undefined;
-  return { name, ...(run.all ? {} : { grep: grepFor(tags) }), faults, variations };
+  const grep = [run.all ? undefined : grepFor(tags), onlyTitles?.length ? titlesGrep(onlyTitles) : undefined].filter((g) => g !== undefined);
+  // Both conditions at once: lookaheads over Playwright's "title path and tags" string.
+  return { name, ...(grep.length === 1 ? { grep: grep[0] } : grep.length ? { grep: grep.map((g) => `(?=.*${g})`).join('') } : {}), faults, variations };
+}
+
+/** A grep matching any of these exact scenario titles. */
+export function titlesGrep(titles: readonly string[]): string {
+  const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return `(${[...new Set(titles)].map(esc).join('|')})`;
 }
 
 export function playwrightProjectOf(p: PlannedEntry): PlaywrightPlanProject | undefined {
