@@ -47,10 +47,10 @@ const plannedRequests = belowRate * phase + (ramping ? aboveRate * phase + (abov
 const plannedSeconds = Math.ceil(GAP_SECONDS + phase + GAP_SECONDS + aboveSeconds + 5);
 guardTarget(cfg, plannedRequests, plannedSeconds);
 
-// Enough VUs for iterations of 100 ms at the asked rate (k6: preAllocatedVUs = rate x
-// iteration time): a busy machine slows iterations, and too few VUs would drop the very
-// arrivals that are meant to exceed the limit. maxVUs leaves room to grow.
-const vusFor = (rate: number) => Math.min(p.maxVUs, Math.ceil(rate * 0.1) + 2);
+// Enough VUs for iterations of 200 ms at the asked rate (k6: preAllocatedVUs = rate x
+// iteration time, with room): a remote target or a busy machine slows iterations, and too
+// few VUs would drop the very arrivals that are meant to exceed the limit.
+const vusFor = (rate: number) => Math.min(p.maxVUs, Math.ceil(rate * 0.2) + 2);
 
 export const options = {
   scenarios: {

@@ -26,10 +26,11 @@ export const ALL_SCRIPTS = ['load/rate-limit.ts', 'load/paging.ts'];
  * The embedded simulator's rate limit when SVC_RATE_LIMIT_PER_SECOND is unset: low, so
  * that exceeding it (rate-limit.ts drives 3x the limit in the smoke profile) takes modest
  * traffic that a shared 2-core CI machine can always offer: with a 2 s phase, 1.5x the
- * limit achieved (38/s of the 75/s asked) drains the simulator's one-second burst allowance. The simulator and the scripts
- * get the same value, so the expectation is the limit the simulator enforces.
+ * limit achieved (15/s of the 30/s asked) drains the simulator's one-second burst
+ * allowance. The simulator and the scripts get the same value, so the expectation is
+ * the limit the simulator enforces.
  */
-export const EMBEDDED_RATE_LIMIT_PER_SECOND = 25;
+export const EMBEDDED_RATE_LIMIT_PER_SECOND = 10;
 
 const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
 
