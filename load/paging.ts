@@ -23,7 +23,7 @@ import http from 'k6/http';
 import { check, fail } from 'k6';
 import { Counter, Trend } from 'k6/metrics';
 import { guardTarget, loadConfig, planMessage, platformHeaders } from './lib/config.ts';
-import { getWithBackoff } from './lib/backoff.ts';
+import { getWithBackoff, requestWithBackoff } from './lib/backoff.ts';
 import { summaryOutputs } from './lib/report.ts';
 import type { SummaryData } from './lib/summary.ts';
 
@@ -156,14 +156,16 @@ function walk(list: ListSpec, perPage: number): { ok: boolean; seen: Set<string>
 
 export function setup(): SetupData {
   console.log(planMessage(cfg, plannedRequests, plannedSeconds));
-  const probe = http.get(`${cfg.baseUrl}/institutions?records_per_page=1`, { headers: platformHeaders(cfg) });
+  // Setup backs off on 429 too: the client's limit may be spent by other traffic (or by
+  // the rate-limit script just before, under `npm run load`).
+  const { res: probe } = getWithBackoff(`${cfg.baseUrl}/institutions?records_per_page=1`, { headers: platformHeaders(cfg) });
   if (probe.status !== 200) {
     fail(`setup: GET /institutions answered ${probe.status} (expected 200): the target is not reachable or the credentials are not authorised${probe.status === 0 ? ` (${probe.error})` : ''}`);
   }
   const { granteeGuid, grantGuid } = cfg.dataExchange;
   if (!granteeGuid || !grantGuid) fail('setup: SVC_3DX_GRANTEE_GUID and SVC_3DX_GRANT_GUID are required to walk a data-exchange list');
   // Authentication 3: the token endpoint of the grant creates the SVC-3DX-TOKEN (status 201).
-  const tokenRes = http.post(`${cfg.baseUrl}/data_exchange/grantee/${granteeGuid}/grants/${grantGuid}/token`, null, { headers: platformHeaders(cfg) });
+  const { res: tokenRes } = requestWithBackoff('POST', `${cfg.baseUrl}/data_exchange/grantee/${granteeGuid}/grants/${grantGuid}/token`, null, { headers: platformHeaders(cfg) });
   if (tokenRes.status !== 201 && tokenRes.status !== 200) fail(`setup: POST .../grants/{grant}/token answered ${tokenRes.status} (expected 201)`);
   // The token response's shape is not shown: read the field SVC_3DX_TOKEN_FIELD (default "token").
   const tokenField = __ENV.SVC_3DX_TOKEN_FIELD || 'token';
@@ -171,7 +173,7 @@ export function setup(): SetupData {
   if (typeof token !== 'string' || token === '') fail(`setup: the token response has no string field "${tokenField}" (set SVC_3DX_TOKEN_FIELD)`);
   let user = cfg.dataExchange.user;
   if (!user) {
-    const users = http.get(`${cfg.baseUrl}/data_exchange/users?records_per_page=1`, { headers: platformHeaders(cfg, { 'SVC-3DX-TOKEN': token as string }) });
+    const { res: users } = getWithBackoff(`${cfg.baseUrl}/data_exchange/users?records_per_page=1`, { headers: platformHeaders(cfg, { 'SVC-3DX-TOKEN': token as string }) });
     if (users.status !== 200) fail(`setup: GET /data_exchange/users answered ${users.status} (expected 200)`);
     const first = ((users.json() as { users?: Array<Record<string, unknown>> }).users ?? [])[0];
     user = first ? recordId(first) : undefined;

@@ -20,7 +20,7 @@ import { check, fail, sleep } from 'k6';
 import exec from 'k6/execution';
 import { Counter, Trend, Rate } from 'k6/metrics';
 import { guardTarget, loadConfig, planMessage, platformHeaders } from './lib/config.ts';
-import { retryAfterSeconds } from './lib/backoff.ts';
+import { getWithBackoff, retryAfterSeconds } from './lib/backoff.ts';
 import { summaryOutputs } from './lib/report.ts';
 import type { SummaryData } from './lib/summary.ts';
 
@@ -131,7 +131,8 @@ const params = () => ({ headers: platformHeaders(cfg), tags: { name: `GET ${path
 
 export function setup() {
   console.log(planMessage(cfg, plannedRequests, plannedSeconds));
-  const res = http.get(url, params());
+  // A limit already spent by other traffic is not "unreachable": back off first.
+  const { res } = getWithBackoff(url, params());
   if (res.status !== 200) {
     fail(`setup: GET ${path} answered ${res.status} (expected 200): the target is not reachable or the credentials are not authorised${res.status === 0 ? ` (${res.error})` : ''}`);
   }

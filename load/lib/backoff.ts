@@ -23,10 +23,15 @@ export interface BackoffResult {
 
 /** GET with back-off on 429, at most `maxRetries` retries and `maxWaitSeconds` per wait. */
 export function getWithBackoff(url: string, params: RefinedParams<ResponseType | undefined>, maxRetries = 5, maxWaitSeconds = 5): BackoffResult {
+  return requestWithBackoff('GET', url, null, params, maxRetries, maxWaitSeconds);
+}
+
+/** Any request with back-off on 429 (setup() calls too: the client may share its limit with other traffic). */
+export function requestWithBackoff(method: string, url: string, body: string | null, params: RefinedParams<ResponseType | undefined>, maxRetries = 5, maxWaitSeconds = 5): BackoffResult {
   let rateLimited = 0;
   let wait = 1;
   for (;;) {
-    const res = http.get(url, params);
+    const res = http.request(method, url, body, params);
     if (res.status !== 429 || rateLimited >= maxRetries) return { res, rateLimited };
     rateLimited++;
     sleep(Math.min(maxWaitSeconds, retryAfterSeconds(res, wait)));
