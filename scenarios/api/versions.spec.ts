@@ -45,6 +45,17 @@ test(`${V2025} create member requires data_request and answers 201 with it`, { t
   expect(created.body.member.guid).toMatch(/^MBR-/);
 });
 
+test(`${V2025} request widget URL requires data_request`, { tag: ['@versions', '@widgets', '@destructive'] }, async ({ api, profile }) => {
+  // Versioning, changes in v20250224: "create member and request widget URL take a
+  // required data_request with a products array". Only the 4xx class is stated.
+  supports(profile, V2025);
+  const user = await createUser(api, { version: V2025 });
+  const refused = await api.post(`/users/${user}/widget_urls`, { widget_url: { widget_type: 'connect_widget' } }, { version: V2025, expectStatus: [400, 422] });
+  expect(refused.status, 'widget URL without data_request on v20250224').toBeGreaterThanOrEqual(400);
+  const granted = await api.post(`/users/${user}/widget_urls`, { widget_url: { widget_type: 'connect_widget', data_request: { products: ['transactions'] } } }, { version: V2025, expectStatus: 200 });
+  expect(typeof granted.body.widget_url.url).toBe('string');
+});
+
 test(`${OLD} create member needs no data_request`, { tag: ['@versions', '@members', '@destructive'] }, async ({ api, profile }) => {
   supports(profile, OLD);
   const user = await createUser(api, { version: OLD });
