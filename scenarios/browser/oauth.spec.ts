@@ -84,7 +84,7 @@ test('with ui_message_webview_url_scheme the redirect is {scheme}://oauth_comple
   page.on('requestfailed', (r) => seen.push(r.url()));
   await page.goto(uri);
   await page.locator(profile.oauthPage.authorizeSelector).click();
-  await expect.poll(() => seen.find((u) => u.startsWith('scnapp://')), { message: 'a navigation to scnapp://oauth_complete', timeout: 5_000 }).toBeTruthy();
+  await expect.poll(() => seen.find((u) => u.startsWith('scnapp://')), { message: 'a navigation to scnapp://oauth_complete', timeout: profile.timeouts.requestMs }).toBeTruthy();
   const target = new URL(seen.find((u) => u.startsWith('scnapp://'))!);
   expect(target.host || target.pathname.replace(/^\/\//, ''), 'event path').toBe('oauth_complete');
   expect(target.searchParams.get('status')).toBe('success');
@@ -104,7 +104,7 @@ for (const [action, type] of [
     await page.evaluate(() => window.addEventListener('message', (e) => (window as any).scnReport(e.data)));
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.evaluate((u) => void window.open(u, 'oauth'), uri)]);
     await popup.locator(action === 'authorize' ? profile.oauthPage.authorizeSelector : profile.oauthPage.denySelector).click();
-    await expect.poll(() => messages.length, { message: 'a postMessage from the OAuth window', timeout: 5_000 }).toBeGreaterThan(0);
+    await expect.poll(() => messages.length, { message: 'a postMessage from the OAuth window', timeout: profile.timeouts.requestMs }).toBeGreaterThan(0);
     const m = messages.find((x) => typeof x?.type === 'string' && x.type.startsWith('oauthComplete/'));
     expect(m, `an oauthComplete message among ${JSON.stringify(messages).slice(0, 200)}`).toBeTruthy();
     expect(m!.type).toBe(type);

@@ -70,7 +70,7 @@ test('in a browser iframe the client page receives oauthComplete/success with mx
     const widget = page.frameLocator('#widget');
     const [popup] = await Promise.all([page.waitForEvent('popup'), widget.locator('[data-action="oauth"]').click()]);
     await popup.locator(profile.oauthPage.authorizeSelector).click();
-    await expect.poll(() => messages.find((m) => m?.type === 'oauthComplete/success'), { message: 'oauthComplete/success at the client page', timeout: 5_000 }).toBeTruthy();
+    await expect.poll(() => messages.find((m) => m?.type === 'oauthComplete/success'), { message: 'oauthComplete/success at the client page', timeout: profile.timeouts.requestMs }).toBeTruthy();
     const done = messages.find((m) => m?.type === 'oauthComplete/success')!;
     expect(done.mx).toBe(true);
     expect(done.metadata?.member_guid).toMatch(/^MBR-/);
@@ -94,7 +94,7 @@ test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} a
   await page.goto(url, { waitUntil: 'commit' });
   await page.locator('[data-action="oauth"]').click();
   const requestedUrl = () => navigations.find((u) => u.startsWith('scnapp://') && /oauthRequested/i.test(u));
-  await expect.poll(requestedUrl, { message: 'a scnapp:// location for the OAuth-requested event', timeout: 5_000 }).toBeTruthy();
+  await expect.poll(requestedUrl, { message: 'a scnapp:// location for the OAuth-requested event', timeout: profile.timeouts.requestMs }).toBeTruthy();
   const events = navigations.filter((u) => u.startsWith('scnapp://'));
   for (const e of events) {
     const metadata = new URL(e).searchParams.get('metadata');
@@ -112,7 +112,7 @@ test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} a
   const redirects = await recordNavigations(browser);
   await browser.goto(oauth.url, { waitUntil: 'commit' });
   await browser.locator(profile.oauthPage.authorizeSelector).click();
-  await expect.poll(() => redirects.find((u) => u.startsWith('scnapp://oauth_complete')), { message: 'scnapp://oauth_complete after authorize', timeout: 5_000 }).toBeTruthy();
+  await expect.poll(() => redirects.find((u) => u.startsWith('scnapp://oauth_complete')), { message: 'scnapp://oauth_complete after authorize', timeout: profile.timeouts.requestMs }).toBeTruthy();
   const complete = new URL(redirects.find((u) => u.startsWith('scnapp://oauth_complete'))!);
   expect(complete.searchParams.get('status')).toBe('success');
   expect(complete.searchParams.get('member_guid')).toBe(oauth.member_guid);
