@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { buildSimulator } from '../targets/simulator/app.ts';
 import { settingsFromEnv } from '../targets/simulator/settings.ts';
 import { runProcess } from './selftest/adapters.ts';
+import { EMBEDDED_RATE_LIMIT_PER_SECOND, simulatorEnv } from '../load/run.ts';
 
 /** k6 scripts: files directly under load/ that export k6 options or a default function. */
 export function listLoadScripts(root: string): string[] {
@@ -32,12 +33,13 @@ export async function runLoadScripts(o: { root: string; scripts: string[]; repor
   const env: NodeJS.ProcessEnv = { ...o.env };
   let close: (() => Promise<void>) | undefined;
   if (!env.SVC_BASE_URL) {
-    const settings = settingsFromEnv(env);
-    const app = await buildSimulator({ settings, faults: o.faults ?? [], variations: o.variations ?? [] });
-    // The scripts read credentials from the env only; the simulator's are its settings (env or defaults).
-    env.SVC_CLIENT_ID = settings.clientId;
-    env.SVC_API_KEY = settings.apiKey;
-    env.SVC_BASE_URL = (await app.listen({ host: '127.0.0.1', port: 0 })).replace('localhost', '127.0.0.1');
+    // The same embedded target as `npm run load` (load/run.ts): its rate limit unless the
+    // caller sets one, and every setting the scripts read from __ENV (credentials,
+    // data-exchange grant, 429 body rule) from the one place that derives them.
+    env.SVC_RATE_LIMIT_PER_SECOND ||= String(EMBEDDED_RATE_LIMIT_PER_SECOND);
+    const app = await buildSimulator({ settings: settingsFromEnv(env), faults: o.faults ?? [], variations: o.variations ?? [] });
+    const base = (await app.listen({ host: '127.0.0.1', port: 0 })).replace('localhost', '127.0.0.1');
+    Object.assign(env, simulatorEnv(base, env));
     close = () => app.close();
   }
   const runs: LoadRun[] = [];

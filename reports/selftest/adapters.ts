@@ -13,7 +13,6 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CatalogEntry } from '../../targets/simulator/catalog.ts';
-import { SIMULATOR_DEFAULTS } from '../../targets/simulator/settings.ts';
 import type { RunOutcome } from './matrix.ts';
 import { grepFor, PLAYWRIGHT_NAMED_TAGS, type SuiteKind, type SuiteRun } from './plan.ts';
 
@@ -75,16 +74,6 @@ function entryEnv(ctx: RunContext): NodeJS.ProcessEnv {
 }
 
 const tail = (s: string, n = 400) => s.trim().slice(-n).replace(/\s+/g, ' ');
-
-/**
- * The load scripts take the data-exchange grant from the profile's settings
- * (SVC_3DX_*); against the simulator they are its documented defaults. Values already
- * in the environment win.
- */
-function simulatorDataExchangeEnv(): Record<string, string> {
-  const d = SIMULATOR_DEFAULTS.dataExchange;
-  return { SVC_3DX_GRANT_GUID: d.grantGuid, SVC_3DX_GRANTEE_GUID: d.granteeClientGuid };
-}
 
 /**
  * Playwright scenarios through the scenarios' own runSuite (scripts/run-suite.ts):
@@ -161,7 +150,7 @@ const load: Adapter = async (run, ctx) => {
     root: ctx.root,
     scripts: run.all ? listLoadScripts(ctx.root) : run.selectors,
     reportDir: dir,
-    env: { ...simulatorDataExchangeEnv(), ...entryEnv(ctx), PROFILE: 'smoke', SVC_RATE_LIMIT_PER_SECOND: String(SELFTEST_RATE_LIMIT_PER_SECOND) },
+    env: { ...entryEnv(ctx), PROFILE: 'smoke', SVC_RATE_LIMIT_PER_SECOND: String(SELFTEST_RATE_LIMIT_PER_SECOND) },
     faults: ctx.faults,
     variations: ctx.variations,
     timeoutMs: ctx.timeoutMs,
