@@ -17,7 +17,7 @@
  *
  * Also a CLI:  npx tsx scripts/run-suite.ts --grep @members --fault NAME [--variation NAME] [--project api]
  */
-import { spawn } from 'node:child_process';
+import { runProcess } from './process.ts';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -133,24 +133,7 @@ export async function runSuite(o: RunSuiteOptions = {}): Promise<SuiteResult> {
   delete env.CI; // forbidOnly is not what a proof run is about
 
   const started = performance.now();
-  const { code, stderr, timedOut } = await new Promise<{ code: number | null; stderr: string; timedOut: boolean }>((done) => {
-    const child = spawn(PLAYWRIGHT, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
-    let stderr = '';
-    let timedOut = false;
-    child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        process.kill(-child.pid!, 'SIGKILL'); // the run's process group: workers and browsers too
-      } catch {
-        /* already gone */
-      }
-    }, o.timeoutMs ?? 120_000);
-    child.on('close', (c) => {
-      clearTimeout(timer);
-      done({ code: c, stderr, timedOut });
-    });
-  });
+  const { code, stderr, timedOut } = await runProcess(PLAYWRIGHT, args, { cwd: ROOT, env, timeoutMs: o.timeoutMs ?? 120_000, captureStdout: false, stderrTailBytes: 4000 });
   const durationMs = performance.now() - started;
   try {
     if (timedOut) return { passed: 0, failed: [], skipped: 0, tests: [], durationMs, exitCode: code, error: `timed out after ${o.timeoutMs ?? 120_000} ms` };
@@ -162,7 +145,8 @@ export async function runSuite(o: RunSuiteOptions = {}): Promise<SuiteResult> {
     const globalErrors = (report.errors ?? []).map((e) => stripAnsi(e.message ?? '')).filter(Boolean);
     const result: SuiteResult = {
       passed: tests.filter((t) => t.status === 'passed').length,
-      failed: tests.filter((t) => t.status === 'failed' || t.status === 'flaky').map((t) => t.name),
+      // Flaky (failed, then passed on Playwright's retry) is not a failure: a fault fails every attempt.
+      failed: tests.filter((t) => t.status === 'failed').map((t) => t.name),
       skipped: tests.filter((t) => t.status === 'skipped').length,
       tests,
       durationMs,

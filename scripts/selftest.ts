@@ -37,7 +37,7 @@
  * --quick (npm run selftest:quick): variations run only the @smoke/@readonly scenarios
  * instead of every suite; faults run exactly as in the full matrix.
  */
-import { spawn } from 'node:child_process';
+import { runProcess } from './process.ts';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -118,24 +118,7 @@ async function runPlaywrightPlan(root: string, workDir: string, plan: Omit<Playw
   delete env.SVC_SIM_VARIATIONS;
   delete env.CI; // forbidOnly is not what the self-test is about
   const started = performance.now();
-  const { code, stderr, timedOut } = await new Promise<{ code: number | null; stderr: string; timedOut: boolean }>((done) => {
-    const child = spawn(join(root, 'node_modules', '.bin', 'playwright'), ['test'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
-    let stderr = '';
-    let timedOut = false;
-    child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        process.kill(-child.pid!, 'SIGKILL'); // the run's process group: workers and browsers too
-      } catch {
-        /* already gone */
-      }
-    }, o.timeoutMs);
-    child.on('close', (c) => {
-      clearTimeout(timer);
-      done({ code: c, stderr, timedOut });
-    });
-  });
+  const { code, stderr, timedOut } = await runProcess(join(root, 'node_modules', '.bin', 'playwright'), ['test'], { cwd: root, env, timeoutMs: o.timeoutMs, captureStdout: false, stderrTailBytes: 4000 });
   const durationMs = performance.now() - started;
   if (timedOut) return { tests: [], durationMs, error: `Playwright run timed out after ${o.timeoutMs} ms` };
   if (!existsSync(full.reportFile)) return { tests: [], durationMs, error: `Playwright wrote no JSON report (exit ${code}): ${stderr.trim().slice(-800)}` };

@@ -91,11 +91,19 @@ test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} a
   let popups = 0;
   page.on('popup', () => popups++);
   // Events start at once (the loaded event navigates to the scheme): do not wait for `load`.
+  // Chromium may refuse to launch an external-scheme URL once the click's user
+  // activation has expired (a slow API call on a loaded machine), so the locations the
+  // widget asked for (window.__svcLocations, kept by the simulator widget) count too.
+  const asked = async () => [...navigations, ...((await page.evaluate(() => (window as any).__svcLocations ?? []).catch(() => [])) as string[])];
   await page.goto(url, { waitUntil: 'commit' });
+  // The widget's loaded event comes once its controls are live; clicking earlier (a
+  // slow machine) would hit a button with no handler yet.
+  await expect.poll(async () => (await asked()).some((u) => u.startsWith('scnapp://') && /loaded/i.test(u)), { message: 'a scnapp:// location for the loaded event', timeout: profile.timeouts.requestMs }).toBe(true);
   await page.locator('[data-action="oauth"]').click();
-  const requestedUrl = () => navigations.find((u) => u.startsWith('scnapp://') && /oauthRequested/i.test(u));
-  await expect.poll(requestedUrl, { message: 'a scnapp:// location for the OAuth-requested event', timeout: profile.timeouts.requestMs }).toBeTruthy();
-  const events = navigations.filter((u) => u.startsWith('scnapp://'));
+  let seen: string[] = [];
+  const requestedUrl = () => seen.find((u) => u.startsWith('scnapp://') && /oauthRequested/i.test(u));
+  await expect.poll(async () => ((seen = await asked()), requestedUrl()), { message: 'a scnapp:// location for the OAuth-requested event', timeout: profile.timeouts.requestMs }).toBeTruthy();
+  const events = [...new Set(seen.filter((u) => u.startsWith('scnapp://')))];
   for (const e of events) {
     const metadata = new URL(e).searchParams.get('metadata');
     expect(metadata, `metadata query parameter of ${e.slice(0, 80)}`).not.toBeNull();

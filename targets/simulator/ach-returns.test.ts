@@ -1,6 +1,6 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSim, isErrorBody, type Sim } from './testing.ts';
+import { startSim, isErrorBody, type Sim, withFault } from './testing.ts';
 
 const VALID = {
   account_guid: 'ACT-0b4c8b7e-2f43-4f6a-9d4e-5c1f2a3b4c5d',
@@ -104,14 +104,6 @@ describe('ACH returns (clean simulator)', () => {
 });
 
 describe('ACH return faults change the behaviour', () => {
-  const withFault = async (fault: string, fn: (sim: Sim) => Promise<void>) => {
-    const sim = await startSim({ faults: [fault] });
-    try {
-      await fn(sim);
-    } finally {
-      await sim.close();
-    }
-  };
   test('ach-return-code-format-not-validated', () => withFault('ach-return-code-format-not-validated', async (sim) => {
     assert.equal((await sim.post('/ach_returns', { ach_return: { ...VALID, return_code: 'X1' } })).status, 200);
   }));

@@ -1,6 +1,6 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSim, isErrorBody, type Sim } from './testing.ts';
+import { startSim, isErrorBody, type Sim, withFault } from './testing.ts';
 import { SUPPORTS_FIELDS } from './data/institutions.ts';
 
 const V_OLD = { 'accept-version': 'v20111101' };
@@ -124,14 +124,6 @@ describe('institutions (clean simulator)', () => {
 });
 
 describe('institution and category faults change the behaviour', () => {
-  const withFault = async (fault: string, fn: (sim: Sim) => Promise<void>) => {
-    const sim = await startSim({ faults: [fault] });
-    try {
-      await fn(sim);
-    } finally {
-      await sim.close();
-    }
-  };
 
   test('page-of-1001-records', () => withFault('page-of-1001-records', async (sim) => {
     assert.equal((await sim.get('/institutions?records_per_page=5000')).json.institutions.length, 1001);

@@ -1,6 +1,6 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSim, isErrorBody, TEST_HOST_HEADERS, type Sim } from './testing.ts';
+import { startSim, isErrorBody, TEST_HOST_HEADERS, type Sim, withFault } from './testing.ts';
 import { LEGACY_MEDIA_TYPE } from './routes/test-host.ts';
 
 const H = { ...TEST_HOST_HEADERS, accept: LEGACY_MEDIA_TYPE };
@@ -95,14 +95,6 @@ describe('earlier-generation test host (clean simulator)', () => {
 });
 
 describe('test host faults change the behaviour', () => {
-  const withFault = async (fault: string, fn: (sim: Sim) => Promise<void>) => {
-    const sim = await startSim({ faults: [fault] });
-    try {
-      await fn(sim);
-    } finally {
-      await sim.close();
-    }
-  };
   test('test-host-headers-not-enforced', () => withFault('test-host-headers-not-enforced', async (sim) => {
     assert.equal((await sim.raw({ method: 'GET', url: '/test-host/users/test_svc' })).status, 200);
   }));

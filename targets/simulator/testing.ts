@@ -51,6 +51,16 @@ export async function startSim(options: SimulatorOptions = {}): Promise<Sim> {
   };
 }
 
+/** Runs fn against a fresh in-process simulator with the named fault in force, then closes it. */
+export async function withFault(fault: string, fn: (sim: Sim) => Promise<void>): Promise<void> {
+  const sim = await startSim({ faults: [fault] });
+  try {
+    await fn(sim);
+  } finally {
+    await sim.close();
+  }
+}
+
 /** Asserts the one error body of errors.ts: `{error: {status, code, message}}`. */
 export function isErrorBody(res: Res, status: number): boolean {
   const e = res.json?.error;
