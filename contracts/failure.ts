@@ -4,6 +4,17 @@
  */
 export type Severity = 'error' | 'warning';
 
+/**
+ * Where a rule's authority comes from (../shared/DESIGN.md, "Checks and failures"):
+ *   stated         quotes a sentence of the specification; fails the gate
+ *   inferred       reasonable but unstated ("an unknown id is 404"); a warning unless
+ *                  the profile is strict (SVC_STRICT=1), then an error
+ *   informational  non-breaking changes, enum growth, nulls where a type is stated:
+ *                  reported, never gating
+ * A failure without a tier is `stated` when its severity is error, else informational.
+ */
+export type Tier = 'stated' | 'inferred' | 'informational';
+
 export interface Failure {
   /** Registered check name, e.g. `response_schema_conformance`. */
   check: string;
@@ -14,12 +25,24 @@ export interface Failure {
   /** The rule broken: a quote or section of the specification, or the ajv keyword. */
   rule: string;
   severity: Severity;
+  tier?: Tier;
   /** What a person can act on: expected versus received. */
   message: string;
 }
 
+export function tierOf(f: Failure): Tier {
+  return f.tier ?? (f.severity === 'error' ? 'stated' : 'informational');
+}
+
+/** An inferred failure: gating (error) only under a strict profile. */
+export function inferredSeverity(strict: boolean | undefined): Severity {
+  return strict ? 'error' : 'warning';
+}
+
 export function formatFailure(f: Failure): string {
-  return `[${f.severity}] ${f.check} ${f.operation} at ${f.location}: ${f.message} (rule: ${f.rule})`;
+  const tier = tierOf(f);
+  const tag = tier === 'stated' || (tier === 'informational' && f.severity === 'warning') ? f.severity : `${f.severity}, ${tier}`;
+  return `[${tag}] ${f.check} ${f.operation} at ${f.location}: ${f.message} (rule: ${f.rule})`;
 }
 
 export function hasErrors(failures: readonly Failure[]): boolean {

@@ -69,12 +69,27 @@ export interface TargetProfile {
     /** Names of the response headers that signal deprecation and sunset (not shown in the specification). */
     deprecationHeader: string;
     sunsetHeader: string;
+    /**
+     * The header names were set explicitly (SVC_DEPRECATION_HEADER / SVC_SUNSET_HEADER):
+     * a missing header is then enforced (issue 11: "a header name that the user sets
+     * explicitly in the profile is enforced"). The simulator's defaults do not count.
+     * Otherwise the name is a guess and a missing header is an inferred failure
+     * (Versioning: "Names of the deprecation and sunset response headers: not shown").
+     */
+    headerNamesExplicit: boolean;
   };
 
   rateLimit: {
     /** Expected request limit per second per client (not shown in the specification). */
     perSecond?: number;
   };
+
+  /**
+   * Inferred expectations (../shared/DESIGN.md, "Checks and failures": stated,
+   * inferred, informational) gate the run only when the user asks for it
+   * (SVC_STRICT=1). Otherwise they are reported apart as warnings.
+   */
+  strict: boolean;
 
   timeouts: {
     /** Bound on polling a member until its aggregation settles. */
@@ -101,6 +116,14 @@ function int(env: Env, name: string, fallback: number): number {
   const n = Number(raw);
   if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
   return n;
+}
+
+/** `1`/`true`/`yes` turn a flag on; anything else set is refused with a message, never guessed. */
+function flag(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false' || raw === 'no') return false;
+  if (raw === '1' || raw === 'true' || raw === 'yes') return true;
+  throw new Error(`${name} must be 1 or 0 (true/false), got "${raw}"`);
 }
 
 function passwordsFrom(env: Env, fallback?: Partial<Record<PasswordScenario, string>>) {
@@ -155,8 +178,10 @@ export function loadProfile(env: Env = process.env): TargetProfile {
         sunset: d.sunsetStandInVersion,
         deprecationHeader: env.SVC_DEPRECATION_HEADER ?? d.deprecationHeader,
         sunsetHeader: env.SVC_SUNSET_HEADER ?? d.sunsetHeader,
+        headerNamesExplicit: !!(env.SVC_DEPRECATION_HEADER || env.SVC_SUNSET_HEADER),
       },
       rateLimit: { perSecond: int(env, 'SVC_RATE_LIMIT_PER_SECOND', d.rateLimitPerSecond) },
+      strict: flag(env, 'SVC_STRICT'),
       timeouts: {
         aggregationMs: int(env, 'SVC_AGGREGATION_TIMEOUT_MS', 10_000),
         pollIntervalMs: int(env, 'SVC_POLL_INTERVAL_MS', 25),
@@ -209,8 +234,10 @@ export function loadProfile(env: Env = process.env): TargetProfile {
       sunset: env.SVC_SUNSET_VERSION,
       deprecationHeader: env.SVC_DEPRECATION_HEADER ?? 'Deprecation',
       sunsetHeader: env.SVC_SUNSET_HEADER ?? 'Sunset',
+      headerNamesExplicit: !!(env.SVC_DEPRECATION_HEADER || env.SVC_SUNSET_HEADER),
     },
     rateLimit: { perSecond: env.SVC_RATE_LIMIT_PER_SECOND ? int(env, 'SVC_RATE_LIMIT_PER_SECOND', 0) : undefined },
+    strict: flag(env, 'SVC_STRICT'),
     timeouts: {
       aggregationMs: int(env, 'SVC_AGGREGATION_TIMEOUT_MS', 120_000),
       pollIntervalMs: int(env, 'SVC_POLL_INTERVAL_MS', 2_000),
