@@ -1,8 +1,11 @@
 /**
  * Reads the conformance run's Playwright JSON report (scenarios and properties) into
  * what the gate and the summary need: counts, the failures (error severity: the
- * checked client fails a test on an error-severity contract failure, scenarios/fixtures.ts)
- * and the warnings (the client's `contract warning` annotations, which never fail).
+ * checked client fails a test on an error-severity contract failure, scenarios/fixtures.ts),
+ * the inferred deviations (`inferred` annotations: expectations no sentence of the
+ * specification states, scenarios/inferred.ts and the contract's inferred tier; they
+ * gate only under SVC_STRICT=1, when they arrive as failures instead) and the
+ * informational warnings (the client's `contract warning` annotations, which never fail).
  */
 import { existsSync, readFileSync } from 'node:fs';
 
@@ -19,9 +22,15 @@ export interface ConformanceResult {
   durationMs: number;
   failures: ConformanceFailure[];
   warnings: { test: string; description: string }[];
+  /** Inferred expectations a target did not meet (reported apart; never gating unless strict). */
+  inferred: { test: string; description: string }[];
   /** Errors outside any test (globalSetup crashed, no tests found). */
   globalErrors: string[];
 }
+
+/** Annotation types written by the checked client and scenarios/inferred.ts. */
+export const INFERRED_ANNOTATION = 'inferred';
+export const WARNING_ANNOTATION = 'contract warning';
 
 interface PwResult { status: string; errors?: { message?: string }[]; annotations?: { type: string; description?: string }[] }
 interface PwTest { projectName: string; status: string; annotations?: { type: string; description?: string }[]; results: PwResult[] }
@@ -34,7 +43,7 @@ const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 export function readConformance(file: string): ConformanceResult | undefined {
   if (!existsSync(file)) return undefined;
   const report = JSON.parse(readFileSync(file, 'utf8')) as { suites?: PwSuite[]; stats?: { duration?: number }; errors?: { message?: string }[] };
-  const r: ConformanceResult = { passed: 0, failed: 0, flaky: 0, skipped: 0, durationMs: report.stats?.duration ?? 0, failures: [], warnings: [], globalErrors: (report.errors ?? []).map((e) => stripAnsi(e.message ?? '')) };
+  const r: ConformanceResult = { passed: 0, failed: 0, flaky: 0, skipped: 0, durationMs: report.stats?.duration ?? 0, failures: [], warnings: [], inferred: [], globalErrors: (report.errors ?? []).map((e) => stripAnsi(e.message ?? '')) };
   const walk = (s: PwSuite, path: string[]) => {
     const here = s.title && !/\.(ts|js)$/.test(s.title) ? [...path, s.title] : path;
     for (const spec of s.specs ?? []) {
@@ -51,9 +60,11 @@ export function readConformance(file: string): ConformanceResult | undefined {
         const annotations = [...(t.annotations ?? []), ...t.results.flatMap((x) => x.annotations ?? [])];
         const seen = new Set<string>();
         for (const a of annotations) {
-          if (a.type !== 'contract warning' || !a.description || seen.has(a.description)) continue;
+          if (!a.description || seen.has(a.description)) continue;
+          const into = a.type === INFERRED_ANNOTATION ? r.inferred : a.type === WARNING_ANNOTATION ? r.warnings : undefined;
+          if (!into) continue;
           seen.add(a.description);
-          r.warnings.push({ test: name, description: a.description });
+          into.push({ test: name, description: a.description });
         }
       }
     }

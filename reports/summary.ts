@@ -71,7 +71,8 @@ export function renderSummaryMarkdown(s: NightlySummary): string {
   if (c) {
     const total = c.passed + c.failed + c.flaky;
     lines.push(`| scenarios + properties | ${c.passed} passed, ${c.failed} failed, ${c.flaky} flaky, ${c.skipped} skipped (pass rate ${total ? pct(c.passed / total) : '—'}) |`);
-    lines.push(`| contract warnings | ${c.warnings.length} (listed below; warnings never fail the gate) |`);
+    lines.push(`| inferred deviations | ${c.inferred.length} (expectations no sentence of the specification states; listed below; gating only with SVC_STRICT=1) |`);
+    lines.push(`| informational warnings | ${c.warnings.length} (listed below; never fail the gate) |`);
   } else lines.push('| scenarios + properties | no results |');
   for (const r of s.load) {
     const bad = r.thresholds.filter((t) => !t.ok);
@@ -85,8 +86,13 @@ export function renderSummaryMarkdown(s: NightlySummary): string {
   }
   if (s.versions) lines.push(`| version upgrade ${s.versions.from} → ${s.versions.to} | ${s.versions.breaking} breaking, ${s.versions.nonBreaking} non-breaking difference(s); gate ${s.versions.gate} |`);
   lines.push('', '## Trends (last 10 runs)', '', trendTable(s.trends), '');
+  if (c?.inferred.length) {
+    lines.push('## Inferred deviations (not stated by the specification; gate only with SVC_STRICT=1)', '', ...c.inferred.slice(0, 25).map((w) => `- ${cell(w.description)} — _${w.test}_`));
+    if (c.inferred.length > 25) lines.push(`- … and ${c.inferred.length - 25} more`);
+    lines.push('');
+  }
   if (c?.warnings.length) {
-    lines.push('## Warnings (do not fail the gate)', '', ...c.warnings.slice(0, 25).map((w) => `- ${cell(w.description)} — _${w.test}_`));
+    lines.push('## Informational warnings (do not fail the gate)', '', ...c.warnings.slice(0, 25).map((w) => `- ${cell(w.description)} — _${w.test}_`));
     if (c.warnings.length > 25) lines.push(`- … and ${c.warnings.length - 25} more`);
     lines.push('');
   }

@@ -84,7 +84,7 @@ export async function runNightly(o: NightlyOptions = {}): Promise<NightlySummary
     log('nightly: conformance (scenarios, browser, properties)');
     const res = await runProcess('npx', ['playwright', 'test', '-c', 'reports/playwright.nightly.config.ts', ...(o.grep ? [`--grep=${o.grep}`] : [])], { cwd: root, env, timeoutMs: 15 * 60_000 });
     conformance = readConformance(join(out, 'playwright.json'));
-    log(`nightly: conformance exit ${res.code}${conformance ? `: ${conformance.passed} passed, ${conformance.failed} failed, ${conformance.warnings.length} warnings` : ', no results'}`);
+    log(`nightly: conformance exit ${res.code}${conformance ? `: ${conformance.passed} passed, ${conformance.failed} failed, ${conformance.inferred.length} inferred, ${conformance.warnings.length} warnings` : ', no results'}`);
   }
 
   // 2. Load, smoke profile.
