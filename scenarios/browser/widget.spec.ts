@@ -88,7 +88,7 @@ async function pressWithActivation(page: Page, cdp: CDPSession, selector: string
 }
 
 test('in a browser iframe the client page receives oauthComplete/success with mx: true and the callback payload', { tag: [...TAGS, '@smoke'] }, async ({ api, page, profile }) => {
-  test.skip(!profile.isSimulator, 'drives the simulator widget\'s controls (the vendor widget\'s are not shown)');
+  test.skip(!profile.isSimulator, 'simulator-only: drives the simulator widget\'s controls (the vendor widget\'s controls are not shown in the specification)');
   const user = await createUser(api);
   const url = await widgetUrl(api, user, { oauth_referral_source: 'BROWSER', is_mobile_webview: false });
   const messages: Array<Record<string, any>> = [];
@@ -113,7 +113,7 @@ test('in a browser iframe the client page receives oauthComplete/success with mx
 });
 
 test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} and the widget opens no OAuth window', { tag: TAGS }, async ({ api, page, profile }) => {
-  test.skip(!profile.isSimulator, 'drives the simulator widget\'s controls (the vendor widget\'s are not shown)');
+  test.skip(!profile.isSimulator, 'simulator-only: drives the simulator widget\'s controls (the vendor widget\'s controls are not shown in the specification)');
   const user = await createUser(api);
   const url = await widgetUrl(api, user, { is_mobile_webview: true, ui_message_webview_url_scheme: 'scnapp' });
   const { urls: navigations, cdp } = await recordNavigations(page);
