@@ -23,7 +23,6 @@ import { buildSimulator } from '../targets/simulator/app.ts';
 import { settingsFromEnv } from '../targets/simulator/settings.ts';
 import { loadProfile } from '../targets/profiles/profile.ts';
 import { runScript } from './runner/engine.ts';
-import { REPORT_DIR } from './lib/report.ts';
 
 export const ALL_SCRIPTS = ['load/rate-limit.ts', 'load/paging.ts'];
 
@@ -36,6 +35,9 @@ export const ALL_SCRIPTS = ['load/rate-limit.ts', 'load/paging.ts'];
  * the limit the simulator enforces.
  */
 export const EMBEDDED_RATE_LIMIT_PER_SECOND = 10;
+
+/** Default LOAD_REPORT_DIR (load/lib/report.ts REPORT_DIR; not imported: that file is k6 code, typed with k6's globals). */
+export const REPORT_DIR = 'reports/out/load';
 
 const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
 
