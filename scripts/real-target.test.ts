@@ -80,8 +80,19 @@ async function misbehaving(answer: (res: import('node:http').ServerResponse) => 
   };
 }
 
-/** The first failure message without a leading error class name ("Error: ..."). */
+/** The first line of the first failure message, without a leading error class name ("Error: ..."). */
 const firstLine = (t: RunTest) => (t.firstError ?? '').replace(/^\s*(?:[A-Za-z]*Error: )?/, '').split('\n')[0];
+
+test('skip reasons are classified by what they say the test needs', () => {
+  assert.equal(reasonKind('needs SVC_3DX_USER: set it to run this scenario against this target'), 'setting');
+  assert.equal(reasonKind("simulator-only: drives the simulator widget's controls"), 'simulator-only');
+  assert.equal(reasonKind('the 24-hour refresh needs a day to pass: only the simulator can be moved (POST /_sim/refresh); on a real target observe it over a day instead'), 'simulator-only');
+  assert.equal(reasonKind('simulator-only:'), 'unexplained', 'simulator-only must say why');
+  assert.equal(reasonKind('not on this target'), 'unexplained');
+  assert.equal(reasonKind(undefined), 'unexplained');
+  assert.equal(firstLine({ firstError: 'Error: The service answered 503 to GET /users\n  at x' } as RunTest), 'The service answered 503 to GET /users');
+  assert.equal(firstLine({ firstError: "TypeError: Cannot read properties of undefined (reading 'guid')" } as RunTest), "Cannot read properties of undefined (reading 'guid')");
+});
 
 const CASES: Array<{ name: string; prefix: string; answer: (res: import('node:http').ServerResponse) => void }> = [
   {
