@@ -258,6 +258,8 @@ function walkAndCheck(list: ListSpec, data: SetupData): void {
   const w = walk(list, p.pageSize);
   const expected = w.expected ?? data.reference[list.name] ?? undefined;
   const lost = expected === undefined ? 0 : Math.max(0, expected - w.seen.size);
+  // [PAGED] "Lists are paged with page and records_per_page": walking page 1, 2, ... of
+  // an unchanging list visits every record exactly once, in pages of the size asked.
   check(w, {
     [`${list.name} walk reaches the last page`]: (x) => x.ok,
     [`${list.name} walk returns every record (none missing)`]: () => w.ok && expected !== undefined && lost === 0,
