@@ -1,17 +1,26 @@
 /**
- * 429 behaviour under load (Errors: "429 too many requests; used on the real-time
- * interface when the rate limit is exceeded"; Limits: "Request rate limit values: not
- * shown", so the expected limit is the profile setting SVC_RATE_LIMIT_PER_SECOND).
+ * 429 behaviour under load. The statement enforced (specification, Errors): "429 too
+ * many requests; used on the real-time interface when the rate limit is exceeded".
+ * Limits: "Request rate limit values: not shown", so the expected limit is the profile
+ * setting SVC_RATE_LIMIT_PER_SECOND. Not shown either, hence not required: which
+ * requests count toward the limit (the flood spreads over SVC_RATE_LIMIT_PATHS, by
+ * default two read-only lists, and the verdict is on the client's traffic as a whole,
+ * never on one endpoint), a 429's body (the specification shows no error body:
+ * checked only when the user sets SVC_429_BODY), and any rate-limit header
+ * (Retry-After is honoured when present and counted when absent, never required).
  *
  * Three scenarios, one after the other on one client (one set of credentials):
- *   below_limit   a constant arrival rate under the limit: no 429 may appear;
+ *   below_limit   a constant arrival rate under the limit: no 429 may appear (429 is
+ *                 used "when the rate limit is exceeded", and it is not);
  *   above_limit   an arrival rate well past it (constant, or a ramp for PROFILE=spike):
- *                 429s must appear; the accepted rate in the steady part of the phase
- *                 is the observed limit, reported as observed_rate_limit_per_second;
- *   backoff       one client that starts while the limit is exceeded, honours
- *                 Retry-After and must be served again afterwards.
- * In every scenario: no 5xx, and every 429 has a body (non-empty; with
- * SVC_429_BODY=json-error, the JSON error with a message). 429 is an expected status.
+ *                 429s must appear (the limit is exceeded); the accepted rate in the
+ *                 steady part of the phase is the observed limit, reported as
+ *                 observed_rate_limit_per_second;
+ *   backoff       one client that starts while the limit is exceeded, backs off
+ *                 (Retry-After when given, else 1 s doubling) and must be served again
+ *                 once it no longer exceeds the limit.
+ * In every scenario: no 5xx (past the limit the answer is 429, not a server error).
+ * 429 is an expected status.
  *
  *   k6 run load/rate-limit.ts            (or: npm run load -- load/rate-limit.ts)
  */
@@ -31,8 +40,24 @@ const phase = p.phaseSeconds;
 const GAP_SECONDS = 1;
 const belowRate = Math.max(1, Math.floor(limit * p.belowLimitFactor));
 const aboveRate = Math.ceil(limit * p.aboveLimitFactor);
-const path = __ENV.SVC_RATE_LIMIT_PATH || '/institutions?records_per_page=1';
-const url = `${cfg.baseUrl}${path}`;
+/**
+ * GET paths of the real-time interface the traffic goes to, in turn. Read-only lists
+ * that need no user; records_per_page=10 because a real service answers 25 records for
+ * fewer than 10 (../shared/real-service-notes.md, Paging) and the size does not matter here.
+ */
+const paths = (__ENV.SVC_RATE_LIMIT_PATHS || __ENV.SVC_RATE_LIMIT_PATH || '/institutions?records_per_page=10,/categories/default?records_per_page=10')
+  .split(',')
+  .map((x) => x.trim())
+  .filter(Boolean);
+if (!paths.length) throw new Error('SVC_RATE_LIMIT_PATHS names no path');
+let turn = 0;
+/** The next path in turn (module state is per VU). */
+function nextPath(): string {
+  const path = paths[turn % paths.length];
+  turn++;
+  return path;
+}
+const urlOf = (path: string) => `${cfg.baseUrl}${path}`;
 
 // The observed limit is estimated from the moment the target starts refusing (any burst
 // allowance is spent by then) to the end of the constant part of the over-the-limit
@@ -43,7 +68,7 @@ const windowEndMs = ramping ? (1 + phase) * 1000 : phase * 1000;
 const backoffStart = GAP_SECONDS + phase + GAP_SECONDS + phase / 2;
 const backoffMaxAttempts = Math.ceil(aboveSeconds) + 5;
 
-const plannedRequests = belowRate * phase + (ramping ? aboveRate * phase + (aboveRate + belowRate) : aboveRate * phase) + backoffMaxAttempts + 1;
+const plannedRequests = belowRate * phase + (ramping ? aboveRate * phase + (aboveRate + belowRate) : aboveRate * phase) + backoffMaxAttempts + paths.length;
 const plannedSeconds = Math.ceil(GAP_SECONDS + phase + GAP_SECONDS + aboveSeconds + 5);
 guardTarget(cfg, plannedRequests, plannedSeconds);
 
@@ -128,21 +153,29 @@ const limitReachedAt = new Trend('limit_reached_at_ms');
 const recovered = new Rate('backoff_client_recovered');
 const recoverySeconds = new Trend('backoff_recovery_seconds');
 
-const params = () => ({ headers: platformHeaders(cfg), tags: { name: `GET ${path.split('?')[0]}` } });
+const params = (path: string) => ({ headers: platformHeaders(cfg), tags: { name: `GET ${path.split('?')[0]}` } });
+const get = (path: string) => http.get(urlOf(path), params(path));
 
 export function setup() {
   console.log(planMessage(cfg, plannedRequests, plannedSeconds));
-  // A limit already spent by other traffic is not "unreachable": back off first.
-  const { res } = getWithBackoff(url, params());
-  if (res.status !== 200) {
-    fail(`setup: GET ${path} answered ${res.status} (expected 200): the target is not reachable or the credentials are not authorised${res.status === 0 ? ` (${res.error})` : ''}`);
+  console.log(`rate-limit: traffic over ${paths.join(', ')}; 429 body rule: ${cfg.rateLimitBody === 'any' ? 'none (SVC_429_BODY unset)' : cfg.rateLimitBody}`);
+  for (const path of paths) {
+    // A limit already spent by other traffic is not "unreachable": back off first.
+    const { res } = getWithBackoff(urlOf(path), params(path));
+    if (res.status !== 200) {
+      fail(`setup: GET ${path} answered ${res.status} (expected 200): the target is not reachable, the credentials are not authorised, or the path is not a list of this target (SVC_RATE_LIMIT_PATHS)${res.status === 0 ? ` (${res.error})` : ''}`);
+    }
   }
 }
 
 type Res = ReturnType<typeof http.get>;
 
-/** The body of a 429: never empty; on the json-error profile the JSON error with a message. */
+/**
+ * The body of a 429 as the user stated it (SVC_429_BODY): the specification shows no
+ * error body, so without that setting any body, or none, passes.
+ */
 function bodyOk(res: Res): boolean {
+  if (cfg.rateLimitBody === 'any') return true;
   const text = typeof res.body === 'string' ? res.body : '';
   if (text.trim() === '') return false;
   if (cfg.rateLimitBody === 'non-empty') return true;
@@ -155,21 +188,27 @@ function bodyOk(res: Res): boolean {
 }
 
 function common(res: Res): void {
+  // Every request here is one setup() saw answered 200: under load the only other answer
+  // the specification gives is 429 ("used ... when the rate limit is exceeded"); a 5xx
+  // in its place is what the rate-limit-500 fault shows.
   check(res, {
     'answered 2xx or 429': (r) => (r.status >= 200 && r.status < 300) || r.status === 429,
     'no 5xx': (r) => r.status < 500,
   });
   if (res.status >= 500) serverErrors.add(1, { status: String(res.status) });
   if (res.status === 429) {
-    const ok = bodyOk(res);
-    check(res, { [cfg.rateLimitBody === 'json-error' ? '429 body is the JSON error with a message' : '429 body is not empty']: () => ok });
-    if (!ok) badBody.add(1);
+    if (cfg.rateLimitBody !== 'any') {
+      const ok = bodyOk(res);
+      check(res, { [cfg.rateLimitBody === 'json-error' ? '429 body is the JSON error with a message (SVC_429_BODY)' : '429 body is not empty (SVC_429_BODY)']: () => ok });
+      if (!ok) badBody.add(1);
+    }
+    // Informational: no rate-limit header is shown in the specification.
     if (!res.headers['Retry-After']) noRetryAfter.add(1);
   }
 }
 
 export function belowLimit(): void {
-  const res = http.get(url, params());
+  const res = get(nextPath());
   common(res);
   // A response that comes back after the over-the-limit phase has begun (a stalled request
   // on a busy client machine) may meet a limit that the flood has spent: a 429 then says
@@ -188,7 +227,7 @@ let lastRetryAfter: number | undefined;
 
 export function aboveLimit(): void {
   const sinceStart = Date.now() - exec.scenario.startTime;
-  const res = http.get(url, params());
+  const res = get(nextPath());
   common(res);
   aboveSent.add(1);
   if (res.status === 429) {
@@ -210,7 +249,7 @@ export function backoffClient(): void {
   const floodEnds = exec.scenario.startTime + (aboveSeconds - phase / 2) * 1000;
   let saw429 = false;
   while (Date.now() < floodEnds) {
-    const res = http.get(url, params());
+    const res = get(nextPath());
     common(res);
     if (res.status === 429) {
       saw429 = true;
@@ -226,7 +265,7 @@ export function backoffClient(): void {
       sleep(Math.min(5, lastRetryAfter ?? wait));
       wait = Math.min(5, wait * 2);
     }
-    const res = http.get(url, params());
+    const res = get(nextPath());
     common(res);
     if (res.status === 429) {
       lastRetryAfter = retryAfterSeconds(res, wait);
@@ -260,7 +299,7 @@ export function handleSummary(data: SummaryData) {
   return summaryOutputs(
     'rate-limit',
     data,
-    { profile: p.name, target: cfg.host, expectedRateLimitPerSecond: limit, observedRateLimitPerSecond: estimate, offeredRatePerSecond: Math.round(offered), belowRate, aboveRate },
+    { profile: p.name, target: cfg.host, paths, rateLimitBodyRule: cfg.rateLimitBody, expectedRateLimitPerSecond: limit, observedRateLimitPerSecond: estimate, offeredRatePerSecond: Math.round(offered), belowRate, aboveRate },
     {
       'expected rate limit': `${limit}/s (SVC_RATE_LIMIT_PER_SECOND)`,
       'observed rate limit': `${estimate}/s accepted while offering ${Math.round(offered)}/s${note}`,

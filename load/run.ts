@@ -8,11 +8,15 @@
  * profile (targets/profiles/profile.ts) supplies credentials and settings.
  *
  * Environment: PROFILE, PHASE_SECONDS, LOAD_RUNNER=k6|runner (force one),
- * SVC_SIM_FAULTS / SVC_SIM_VARIATIONS (comma lists, simulator only), and every
- * variable of load/lib/config.ts. Exit code: the first failing script's (k6's codes).
+ * SVC_SIM_FAULTS / SVC_SIM_VARIATIONS (comma lists, simulator only), LOAD_REPORT_DIR
+ * (default reports/out/load), and every variable of load/lib/config.ts. Exit code: the
+ * first failing script's (k6's codes).
+ *
+ * JSON summaries: k6 does not create the directories of handleSummary's paths, so this
+ * wrapper creates LOAD_REPORT_DIR and passes it as an absolute path (load/lib/report.ts).
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSimulator } from '../targets/simulator/app.ts';
@@ -31,6 +35,9 @@ export const ALL_SCRIPTS = ['load/rate-limit.ts', 'load/paging.ts'];
  * the limit the simulator enforces.
  */
 export const EMBEDDED_RATE_LIMIT_PER_SECOND = 10;
+
+/** Default LOAD_REPORT_DIR (load/lib/report.ts REPORT_DIR; not imported: that file is k6 code, typed with k6's globals). */
+export const REPORT_DIR = 'reports/out/load';
 
 const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
 
@@ -56,8 +63,9 @@ export function simulatorEnv(base: string, env: NodeJS.ProcessEnv = process.env)
     SVC_CLIENT_ID: profile.clientId ?? '',
     SVC_API_KEY: profile.apiKey ?? '',
     SVC_RATE_LIMIT_PER_SECOND: String(profile.rateLimit.perSecond ?? ''),
-    // The simulator's error body is documented (README, "Simulator"): check it strictly.
-    SVC_429_BODY: env.SVC_429_BODY ?? 'json-error',
+    // A 429's body is not shown in the specification (Errors): no body rule unless the
+    // user sets one; the simulator's variations include a 429 without a body.
+    ...(env.SVC_429_BODY ? { SVC_429_BODY: env.SVC_429_BODY } : {}),
     SVC_3DX_GRANTEE_GUID: profile.dataExchange.granteeClientGuid ?? '',
     SVC_3DX_GRANT_GUID: profile.dataExchange.grantGuid ?? '',
   };
@@ -83,7 +91,9 @@ async function main(): Promise<number> {
     console.error('LOAD_RUNNER=k6 but no k6 binary is on the PATH');
     return 2;
   }
-  let env: NodeJS.ProcessEnv = { ...process.env, PROFILE: process.env.PROFILE || 'smoke' };
+  const reportDir = resolve(process.env.LOAD_REPORT_DIR || REPORT_DIR);
+  mkdirSync(reportDir, { recursive: true });
+  let env: NodeJS.ProcessEnv = { ...process.env, PROFILE: process.env.PROFILE || 'smoke', LOAD_REPORT_DIR: reportDir };
   let close = async () => {};
   if (!process.env.SVC_BASE_URL) {
     const simEnv = { ...process.env, SVC_RATE_LIMIT_PER_SECOND: process.env.SVC_RATE_LIMIT_PER_SECOND || String(EMBEDDED_RATE_LIMIT_PER_SECOND) };
@@ -111,6 +121,7 @@ async function main(): Promise<number> {
   }
   console.log('\nload results:');
   for (const [script, code] of results) console.log(`  ${code === 0 ? '✓' : '✗'} ${script}${code === 0 ? '' : ` (exit ${code}${code === 99 ? ': thresholds crossed' : ''})`}`);
+  console.log(`JSON summaries: ${reportDir}`);
   return results.find(([, c]) => c !== 0)?.[1] ?? 0;
 }
 

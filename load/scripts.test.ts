@@ -18,17 +18,18 @@ import { buildSimulator } from '../targets/simulator/app.ts';
 import { VARIATIONS } from '../targets/simulator/catalog.ts';
 import { runScript } from './runner/engine.ts';
 import { EMBEDDED_RATE_LIMIT_PER_SECOND, simulatorEnv } from './run.ts';
+import { summaryPath } from './lib/report.ts';
 
 const LIMIT = EMBEDDED_RATE_LIMIT_PER_SECOND;
 const reports = mkdtempSync(join(tmpdir(), 'load-scripts-test-'));
 
-async function runAgainstSimulator(script: string, opts: { faults?: string[]; variations?: string[] } = {}) {
+async function runAgainstSimulator(script: string, opts: { faults?: string[]; variations?: string[]; env?: Record<string, string> } = {}) {
   const app = await buildSimulator({ settings: { rateLimitPerSecond: LIMIT }, faults: opts.faults, variations: opts.variations });
   const base = (await app.listen({ host: '127.0.0.1', port: 0 })).replace('localhost', '127.0.0.1');
   let out = '';
   let err = '';
   try {
-    const env = { ...simulatorEnv(base, { SVC_RATE_LIMIT_PER_SECOND: String(LIMIT) }), PROFILE: 'smoke', PHASE_SECONDS: '2', SVC_PAGE_P95_MS: '10000', SVC_PAGE_P99_MS: '20000', LOAD_REPORT_DIR: reports };
+    const env = { ...simulatorEnv(base, { SVC_RATE_LIMIT_PER_SECOND: String(LIMIT) }), PROFILE: 'smoke', PHASE_SECONDS: '2', SVC_PAGE_P95_MS: '10000', SVC_PAGE_P99_MS: '20000', LOAD_REPORT_DIR: reports, ...opts.env };
     assert.equal(env.SVC_RATE_LIMIT_PER_SECOND, String(LIMIT), 'the script expects the limit the simulator enforces');
     const r = await runScript(script, { env, stdout: (t) => (out += t), stderr: (t) => (err += t) });
     const failed = Object.entries(r.summary?.metrics ?? {})
@@ -91,4 +92,27 @@ test('both scripts pass against every variation of the catalogue at once', async
     const r = await runAgainstSimulator(script, { variations });
     assert.equal(r.exitCode, 0, `${script} with variations: ${r.failed.join(', ')} (${r.offered})\n${r.err}`);
   }
+});
+
+test('paging.ts skips its data-exchange walk, with a message, when the target has no grant configured', async () => {
+  const r = await runAgainstSimulator('load/paging.ts', { env: { SVC_3DX_GRANTEE_GUID: '', SVC_3DX_GRANT_GUID: '' } });
+  assert.equal(r.exitCode, 0, `${r.failed.join(', ')} (${r.offered})\n${r.out}\n${r.err}`);
+  assert.match(r.out + r.err, /walk_data_exchange skipped: SVC_3DX_GRANTEE_GUID and SVC_3DX_GRANT_GUID are not set/);
+  assert.doesNotMatch(r.out, /data_exchange_transactions/, 'no data-exchange check ran');
+  assert.ok(r.summary!.metrics.page_walks_completed.values.count >= 2, 'every VU still walked /institutions');
+});
+
+test('the JSON summary goes where k6 can write it: the working directory unless LOAD_REPORT_DIR names one', () => {
+  // k6 does not create missing directories for handleSummary paths (load/lib/report.ts).
+  assert.equal(summaryPath('paging', {}), 'paging.summary.json');
+  assert.equal(summaryPath('paging', { LOAD_REPORT_DIR: '' }), 'paging.summary.json');
+  assert.equal(summaryPath('rate-limit', { LOAD_REPORT_DIR: '/tmp/x/' }), '/tmp/x/rate-limit.summary.json');
+});
+
+test('rate-limit.ts judges a 429 body only when SVC_429_BODY states a rule', async () => {
+  const r = await runAgainstSimulator('load/rate-limit.ts', { env: { SVC_429_BODY: 'json-error' } });
+  assert.equal(r.exitCode, 0, `${r.failed.join(', ')} (${r.offered})\n${r.out}\n${r.err}`);
+  assert.match(r.out, /429 body is the JSON error with a message \(SVC_429_BODY\)/);
+  const report = JSON.parse(readFileSync(join(reports, 'rate-limit.summary.json'), 'utf8'));
+  assert.equal(report.rateLimitBodyRule, 'json-error');
 });

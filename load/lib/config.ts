@@ -11,8 +11,13 @@
  *   PHASE_SECONDS                override of the profile's phase length (1..60 s)
  *   SVC_RATE_LIMIT_PER_SECOND    expected per-client limit (Limits: "not shown"; default 300
  *                                on a loopback target only, required on any other)
- *   SVC_429_BODY                 "non-empty" (default: the specification does not show error
- *                                bodies) | "json-error" ({"error":{"message":...}}, the simulator's)
+ *   SVC_429_BODY                 unset (default): a 429 may have any body or none (Errors
+ *                                shows no error body) | "non-empty" | "json-error"
+ *                                ({"error":{"message":...}}, the simulator's): a rule the
+ *                                user states for their target, enforced only when set
+ *   SVC_RATE_LIMIT_PATHS         comma list of GET paths the flood spreads over (default
+ *                                /institutions and /categories/default; which requests
+ *                                count toward the limit is not shown)
  *   SVC_PAGE_P95_MS, SVC_PAGE_P99_MS  page-read latency thresholds (default 500 / 1000 ms)
  *   SVC_CHECKS_RATE              minimum checks pass rate (default 1: every check passes)
  *   SVC_3DX_GRANTEE_GUID, SVC_3DX_GRANT_GUID, SVC_3DX_USER  data-exchange list to walk
@@ -31,7 +36,8 @@ export interface LoadConfig {
   acceptVersion?: string;
   profile: LoadProfile;
   rateLimitPerSecond: number;
-  rateLimitBody: 'non-empty' | 'json-error';
+  /** What a 429's body must be: `any` unless the user states more (SVC_429_BODY). */
+  rateLimitBody: 'any' | 'non-empty' | 'json-error';
   pageP95Ms: number;
   pageP99Ms: number;
   checksRate: number;
@@ -64,8 +70,8 @@ export function loadConfig(env: Record<string, string | undefined> = __ENV): Loa
   if (!loopback && !limitRaw) {
     throw new Error('SVC_RATE_LIMIT_PER_SECOND is required for a non-loopback target: the specification does not show rate limit values (Limits)');
   }
-  const body = env.SVC_429_BODY ?? 'non-empty';
-  if (body !== 'non-empty' && body !== 'json-error') throw new Error(`SVC_429_BODY must be "non-empty" or "json-error", got "${body}"`);
+  const body = env.SVC_429_BODY || 'any';
+  if (body !== 'any' && body !== 'non-empty' && body !== 'json-error') throw new Error(`SVC_429_BODY must be "any", "non-empty" or "json-error", got "${body}"`);
   return {
     baseUrl,
     host,

@@ -17,10 +17,23 @@
  * Protocol (Page.frameRequestedNavigation): the browser cannot load them, but it
  * reports that the page asked to go there.
  *
+ * Desktop Chromium hands a custom-scheme navigation to its external-protocol handler,
+ * which a mobile WebView never does (the host app intercepts its own scheme). Unless
+ * the launch is refused ("Not allowed to launch ... because a user gesture is
+ * required"), that handler shows a tab-modal "Open xdg-open?" prompt that headless
+ * Chromium never answers, and while it is up every mouse or keyboard event sent to
+ * the tab is dropped. Which launch gets the prompt depends on browser-wide state (a
+ * launch is let through again after any trusted input anywhere in the browser, i.e.
+ * on earlier tests of the same worker), so a trusted click on the widget after its
+ * `loaded` event (itself a custom-scheme navigation) was lost in some runs: the
+ * mobile-WebView flake. Controls of a page that navigates to a custom scheme are
+ * therefore pressed with `pressWithActivation` (a DOM click with user activation
+ * through the DevTools Protocol), never with trusted input.
+ *
  * The widget's own controls (connect, OAuth, answer buttons) are not shown in the
  * specification: these scenarios drive the simulator's widget and skip on a real target.
  */
-import type { Page } from '@playwright/test';
+import type { CDPSession, Page } from '@playwright/test';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test, expect, type CheckedClient } from '../fixtures.ts';
@@ -46,7 +59,7 @@ async function clientHost(html: string): Promise<{ url: string; close: () => Pro
 }
 
 /** Records every navigation the page (or its frames) asks for, custom schemes included. */
-async function recordNavigations(page: Page): Promise<string[]> {
+async function recordNavigations(page: Page): Promise<{ urls: string[]; cdp: CDPSession }> {
   const urls: string[] = [];
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Page.enable');
@@ -55,11 +68,27 @@ async function recordNavigations(page: Page): Promise<string[]> {
     const location = r.headers().location;
     if (location) urls.push(location);
   });
-  return urls;
+  return { urls, cdp };
+}
+
+/**
+ * Presses a control as a user would (the click runs with user activation, so a
+ * window.open by the widget would open a popup and be counted) without sending input
+ * events through the browser window: Chromium's external-protocol prompt, raised by an
+ * earlier custom-scheme navigation of the page, drops those (see the header).
+ */
+async function pressWithActivation(page: Page, cdp: CDPSession, selector: string): Promise<void> {
+  await page.locator(selector).waitFor({ state: 'visible' });
+  const r = await cdp.send('Runtime.evaluate', {
+    expression: `(() => { const el = document.querySelector(${JSON.stringify(selector)}); if (!el) return false; el.click(); return true; })()`,
+    userGesture: true,
+    returnByValue: true,
+  });
+  expect(r.result.value, `${selector} found and pressed`).toBe(true);
 }
 
 test('in a browser iframe the client page receives oauthComplete/success with mx: true and the callback payload', { tag: [...TAGS, '@smoke'] }, async ({ api, page, profile }) => {
-  test.skip(!profile.isSimulator, 'drives the simulator widget\'s controls (the vendor widget\'s are not shown)');
+  test.skip(!profile.isSimulator, 'simulator-only: drives the simulator widget\'s controls (the vendor widget\'s controls are not shown in the specification)');
   const user = await createUser(api);
   const url = await widgetUrl(api, user, { oauth_referral_source: 'BROWSER', is_mobile_webview: false });
   const messages: Array<Record<string, any>> = [];
@@ -84,22 +113,23 @@ test('in a browser iframe the client page receives oauthComplete/success with mx
 });
 
 test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} and the widget opens no OAuth window', { tag: TAGS }, async ({ api, page, profile }) => {
-  test.skip(!profile.isSimulator, 'drives the simulator widget\'s controls (the vendor widget\'s are not shown)');
+  test.skip(!profile.isSimulator, 'simulator-only: drives the simulator widget\'s controls (the vendor widget\'s controls are not shown in the specification)');
   const user = await createUser(api);
   const url = await widgetUrl(api, user, { is_mobile_webview: true, ui_message_webview_url_scheme: 'scnapp' });
-  const navigations = await recordNavigations(page);
+  const { urls: navigations, cdp } = await recordNavigations(page);
   let popups = 0;
   page.on('popup', () => popups++);
   // Events start at once (the loaded event navigates to the scheme): do not wait for `load`.
-  // Chromium may refuse to launch an external-scheme URL once the click's user
-  // activation has expired (a slow API call on a loaded machine), so the locations the
-  // widget asked for (window.__svcLocations, kept by the simulator widget) count too.
+  // Chromium refuses to launch an external-scheme URL without user activation (the
+  // loaded event; the OAuth-requested one, sent after an API call) and may then not
+  // report the request, so the locations the widget asked for (window.__svcLocations,
+  // kept by the simulator widget) count too.
   const asked = async () => [...navigations, ...((await page.evaluate(() => (window as any).__svcLocations ?? []).catch(() => [])) as string[])];
   await page.goto(url, { waitUntil: 'commit' });
   // The widget's loaded event comes once its controls are live; clicking earlier (a
   // slow machine) would hit a button with no handler yet.
   await expect.poll(async () => (await asked()).some((u) => u.startsWith('scnapp://') && /loaded/i.test(u)), { message: 'a scnapp:// location for the loaded event', timeout: profile.timeouts.requestMs }).toBe(true);
-  await page.locator('[data-action="oauth"]').click();
+  await pressWithActivation(page, cdp, '[data-action="oauth"]');
   let seen: string[] = [];
   const requestedUrl = () => seen.find((u) => u.startsWith('scnapp://') && /oauthRequested/i.test(u));
   await expect.poll(async () => ((seen = await asked()), requestedUrl()), { message: 'a scnapp:// location for the OAuth-requested event', timeout: profile.timeouts.requestMs }).toBeTruthy();
@@ -117,7 +147,7 @@ test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} a
   expect(popups, 'OAuth windows the widget opened itself').toBe(0);
   // The app opens the URL in the default browser; completion comes back to the app's scheme.
   const browser = await page.context().newPage();
-  const redirects = await recordNavigations(browser);
+  const { urls: redirects } = await recordNavigations(browser);
   await browser.goto(oauth.url, { waitUntil: 'commit' });
   await browser.locator(profile.oauthPage.authorizeSelector).click();
   await expect.poll(() => redirects.find((u) => u.startsWith('scnapp://oauth_complete')), { message: 'scnapp://oauth_complete after authorize', timeout: profile.timeouts.requestMs }).toBeTruthy();

@@ -1,0 +1,135 @@
+/**
+ * Real-environment mode is as strong as the embedded one (issue 11, item 4), as a test
+ * of the project: the simulator runs as a SEPARATE process (targets/simulator/main.ts,
+ * what `npm run simulator` starts) and the api and browser projects run against it
+ * configured only through the SVC_* variables a user sets (scripts/real-target.ts).
+ *
+ *   1. No failure; every skipped test says exactly what it needs (names an SVC_*
+ *      variable, or "simulator-only: <why>"); the passed set equals the embedded run's
+ *      scenario list (`playwright test --list`, the embedded target runs every listed
+ *      test) minus the tests that skipped as simulator-only.
+ *   2. A misbehaving target names the cause first: against a server answering truncated
+ *      JSON, every failed @smoke scenario's first message starts with "The service
+ *      answered a body that is not valid JSON"; against an HTML 503 page, with "The
+ *      service answered 503" (the checked client, scenarios/fixtures.ts).
+ *
+ * Bounded: every process has a timeout and everything listens on 127.0.0.1.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { figures, realTargetEnv, reasonKind, runPlaywright, simulatorProcessEnv, startSimulatorProcess, type RunTest } from './real-target.ts';
+
+const PROJECTS = ['api', 'browser'];
+const RUN_TIMEOUT_MS = 12 * 60_000;
+
+test('against a separately started simulator, configured only by SVC_* variables, the suite gives the embedded verdicts', { timeout: 25 * 60_000 }, async () => {
+  const started = performance.now();
+  const listed = await runPlaywright({ projects: PROJECTS, env: realTargetEnv('http://127.0.0.1:9'), list: true, timeoutMs: 120_000 });
+  assert.deepEqual(listed.globalErrors, [], `playwright --list: ${listed.globalErrors.join('\n')}\n${listed.stderrTail}`);
+  assert.ok(listed.tests.length > 50, `the scenario list has ${listed.tests.length} tests`);
+
+  const sim = await startSimulatorProcess(simulatorProcessEnv());
+  let run;
+  try {
+    run = await runPlaywright({ projects: PROJECTS, env: realTargetEnv(sim.base), timeoutMs: RUN_TIMEOUT_MS });
+  } finally {
+    await sim.stop();
+  }
+  const wallS = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(`real-environment mode (simulator process, SVC_* only): ${figures(run)}\n  wall time ${wallS} s (list + simulator start + run)`);
+
+  assert.equal(run.timedOut, false, `the run exceeded ${RUN_TIMEOUT_MS} ms`);
+  assert.deepEqual(run.globalErrors, [], run.globalErrors.join('\n') + run.stderrTail);
+  const failed = run.tests.filter((t) => t.status === 'failed' || t.status === 'flaky');
+  assert.deepEqual(failed.map((t) => `${t.name}: ${(t.firstError ?? '').split('\n')[0]}`), [], 'no scenario fails against the real-target path');
+
+  const skipped = run.tests.filter((t) => t.status === 'skipped');
+  const unexplained = skipped.filter((t) => reasonKind(t.skipReason) === 'unexplained');
+  assert.deepEqual(unexplained.map((t) => `${t.name}: ${t.skipReason ?? '(no reason)'}`), [], 'every skip names the setting it needs or says simulator-only and why');
+  // Every SVC_* variable the suite reads is set here: a skip naming one is a setting this
+  // test (or the README's table) forgot, and would hide a scenario on a real target.
+  const needsSetting = skipped.filter((t) => reasonKind(t.skipReason) === 'setting');
+  assert.deepEqual(needsSetting.map((t) => `${t.name}: ${t.skipReason}`), [], 'no scenario lacks a setting when every documented variable is set');
+
+  const simulatorOnly = new Set(skipped.filter((t) => reasonKind(t.skipReason) === 'simulator-only').map((t) => t.name));
+  const expected = listed.tests.map((t) => t.name).filter((n) => !simulatorOnly.has(n)).sort();
+  const passed = run.tests.filter((t) => t.status === 'passed').map((t) => t.name).sort();
+  assert.deepEqual(passed, expected, 'passed = the embedded scenario list minus the simulator-only tests');
+  assert.ok(passed.length > 0 && passed.length >= listed.tests.length - 10, `passed ${passed.length} of ${listed.tests.length}`);
+});
+
+/** A one-answer HTTP server on 127.0.0.1. */
+async function misbehaving(answer: (res: import('node:http').ServerResponse) => void): Promise<{ base: string; close: () => Promise<void>; requests: () => number }> {
+  let n = 0;
+  const server: Server = createServer((req, res) => {
+    n++;
+    req.resume();
+    answer(res);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    requests: () => n,
+    close: () => new Promise((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    }),
+  };
+}
+
+/** The first line of the first failure message, without a leading error class name ("Error: ..."). */
+const firstLine = (t: RunTest) => (t.firstError ?? '').replace(/^\s*(?:[A-Za-z]*Error: )?/, '').split('\n')[0];
+
+test('skip reasons are classified by what they say the test needs', () => {
+  assert.equal(reasonKind('needs SVC_3DX_USER: set it to run this scenario against this target'), 'setting');
+  assert.equal(reasonKind("simulator-only: drives the simulator widget's controls"), 'simulator-only');
+  assert.equal(reasonKind('the 24-hour refresh needs a day to pass: only the simulator can be moved (POST /_sim/refresh); on a real target observe it over a day instead'), 'simulator-only');
+  assert.equal(reasonKind('simulator-only:'), 'unexplained', 'simulator-only must say why');
+  assert.equal(reasonKind('not on this target'), 'unexplained');
+  assert.equal(reasonKind(undefined), 'unexplained');
+  assert.equal(firstLine({ firstError: 'Error: The service answered 503 to GET /users\n  at x' } as RunTest), 'The service answered 503 to GET /users');
+  assert.equal(firstLine({ firstError: "TypeError: Cannot read properties of undefined (reading 'guid')" } as RunTest), "Cannot read properties of undefined (reading 'guid')");
+});
+
+const CASES: Array<{ name: string; prefix: string; answer: (res: import('node:http').ServerResponse) => void }> = [
+  {
+    name: 'truncated JSON (application/json, body cut mid-way)',
+    prefix: 'The service answered a body that is not valid JSON',
+    answer: (res) => {
+      const full = JSON.stringify({ user: { guid: 'USR-00000000-0000-4000-8000-000000000001', id: 'u-1', email: 'a@example.com', is_disabled: false } });
+      const cut = full.slice(0, Math.floor(full.length / 2));
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(cut) }).end(cut);
+    },
+  },
+  {
+    name: 'an HTML 503 page',
+    prefix: 'The service answered 503',
+    answer: (res) => {
+      const html = '<!doctype html><html><head><title>503 Service Unavailable</title></head><body><h1>Service Unavailable</h1><p>Please try again later.</p></body></html>';
+      res.writeHead(503, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html) }).end(html);
+    },
+  },
+];
+
+for (const c of CASES) {
+  test(`against a target answering ${c.name}, every failed @smoke scenario names the cause first`, { timeout: 6 * 60_000 }, async () => {
+    const server = await misbehaving(c.answer);
+    let run;
+    try {
+      run = await runPlaywright({ projects: ['api'], grep: '@smoke', env: realTargetEnv(server.base, { SVC_REQUEST_TIMEOUT_MS: '5000', SVC_AGGREGATION_TIMEOUT_MS: '5000' }), timeoutMs: 5 * 60_000 });
+    } finally {
+      await server.close();
+    }
+    console.log(`misbehaving target (${c.name}): ${figures(run)}`);
+    assert.equal(run.timedOut, false);
+    assert.deepEqual(run.globalErrors, [], run.globalErrors.join('\n') + run.stderrTail);
+    assert.ok(server.requests() > 0, 'the scenarios reached the misbehaving server');
+    const failed = run.tests.filter((t) => t.status === 'failed' || t.status === 'flaky');
+    assert.ok(failed.length > 0, 'a target that answers nothing usable fails scenarios');
+    const wrong = failed.filter((t) => !firstLine(t).startsWith(c.prefix));
+    assert.deepEqual(wrong.map((t) => `${t.name}: ${firstLine(t).slice(0, 160)}`), [], `each failure's first message starts with "${c.prefix}"`);
+  });
+}

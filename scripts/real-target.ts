@@ -1,0 +1,265 @@
+/**
+ * Real-environment mode, exercised end to end (issue 11, item 4): the simulator started
+ * as a separate process (`targets/simulator/main.ts`, what `npm run simulator` runs),
+ * and Playwright runs configured ONLY through the `SVC_*` variables a user sets for a
+ * real target (README, "Target profiles"; targets/profiles/profile.ts): no
+ * SVC_SIMULATOR_URL, no SVC_SIM_*, so the suites take the real-target path of the
+ * profile (isSimulator false) and learn every fact from the environment.
+ *
+ * Used by scripts/real-target.test.ts; also a CLI that prints the figures:
+ *   npx tsx scripts/real-target.ts [--project api] [--project browser]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { runProcess } from './process.ts';
+import { testsOf, type PwReport, type SuiteTest } from './run-suite.ts';
+import { PASSWORD_SCENARIOS } from '../targets/profiles/profile.ts';
+import { SIMULATOR_DEFAULTS } from '../targets/simulator/settings.ts';
+import { DATA_EXCHANGE_SEED } from '../targets/simulator/data/data-exchange.ts';
+
+export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const PLAYWRIGHT = join(ROOT, 'node_modules', '.bin', 'playwright');
+const stripAnsi = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
+
+/**
+ * Credentials and test-institution values for this run, deliberately NOT the
+ * simulator's documented defaults: the simulator process is started with them and the
+ * suite must get them from the environment, so a suite that fell back to a built-in
+ * default would fail to authenticate instead of passing by accident.
+ */
+export const RUN_SECRETS = {
+  SVC_CLIENT_ID: 'real-mode-client',
+  SVC_API_KEY: 'real-mode-api-key-7f3a',
+  SVC_AUDIENCE_CLIENT_ID: 'real-mode-audience-client',
+  SVC_AUDIENCE_CLIENT_SECRET: 'real-mode-audience-secret-51c2',
+  SVC_CORRECT_ANSWER: 'real-mode-answer',
+  ...Object.fromEntries(PASSWORD_SCENARIOS.map((s) => [`SVC_TEST_PASSWORD_${s}`, `real-mode-${s.toLowerCase().replace(/_/g, '-')}`])),
+} as Record<string, string>;
+
+/** The process environment without any SVC_* / WEBHOOK_* setting of the caller (a clean slate). */
+export function cleanEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(env)) if (!/^(SVC_|WEBHOOK_|PLAYWRIGHT_JSON_OUTPUT)/.test(k) && k !== 'CI') out[k] = v;
+  out.FORCE_COLOR = '0';
+  return out;
+}
+
+export interface SimulatorProcess {
+  base: string;
+  pid: number;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/** Starts `node --import tsx targets/simulator/main.ts --port 0` in its own process group and reads the base URL it prints. */
+export async function startSimulatorProcess(env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<SimulatorProcess> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'targets/simulator/main.ts', '--port', '0'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const kill = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      /* already gone */
+    }
+  };
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    kill('SIGTERM');
+    const t = setTimeout(() => kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(t);
+  };
+  const base = await new Promise<string>((resolveBase, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the simulator printed no base URL within ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const look = () => {
+      const m = /platform API\s*:\s*(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolveBase(m[1]);
+      }
+    };
+    child.stdout!.on('data', look);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the simulator exited (${code}) before listening:\n${out}`));
+    });
+  }).catch(async (e) => {
+    await stop();
+    throw e;
+  });
+  return { base, pid: child.pid!, output: () => out, stop };
+}
+
+/**
+ * Everything a user sets to point the suite at a target whose base URL is `base` and
+ * whose audience service and earlier-generation test host live under the simulator's
+ * prefixes. Data-exchange identities are the ones the target holds (here the
+ * simulator's seeded grant, user, member and transactions).
+ */
+export function realTargetEnv(base: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const d = SIMULATOR_DEFAULTS;
+  const dx = DATA_EXCHANGE_SEED;
+  return {
+    ...cleanEnv(),
+    ...RUN_SECRETS,
+    SVC_BASE_URL: base,
+    SVC_ENVIRONMENT: 'integration',
+    SVC_AUDIENCE_BASE_URL: `${base}${d.audiencePrefix}`,
+    SVC_AUDIENCE_TOKEN_URL: `${base}${d.audiencePrefix}/oauth/token`,
+    SVC_AUDIENCE_ID: d.audienceId,
+    SVC_AUDIENCE_INSTITUTION_PUBLIC_ID: d.audienceInstitutionPublicId,
+    SVC_TEST_HOST_BASE_URL: `${base}${d.testHostPrefix}`,
+    SVC_TEST_USERNAME: d.testUsername,
+    SVC_3DX_ISSUER_GUID: dx.issuerClientGuid,
+    SVC_3DX_GRANTEE_GUID: dx.granteeClientGuid,
+    SVC_3DX_GRANTEE_GUIDS: [dx.granteeClientGuid, dx.secondGranteeClientGuid].join(','),
+    SVC_3DX_GRANT_GUID: dx.grantGuid,
+    SVC_3DX_USER: dx.userGuid,
+    SVC_3DX_MEMBER: dx.heldMemberGuid,
+    SVC_3DX_ACCOUNT_GUID: dx.checkingAccountGuid,
+    SVC_3DX_MANUAL_TRANSACTION_GUID: dx.manualTransactionGuid,
+    SVC_3DX_SCOPE_MISMATCH_TRANSACTION_GUID: dx.scopeMismatchTransactionGuid,
+    SVC_SUNSET_VERSION: d.sunsetStandInVersion,
+    SVC_RATE_LIMIT_PER_SECOND: String(d.rateLimitPerSecond),
+    // Bounds a user of a fast integration environment sets (the real-target defaults
+    // poll every 2 s for up to 120 s).
+    SVC_POLL_INTERVAL_MS: '25',
+    SVC_AGGREGATION_TIMEOUT_MS: '10000',
+    SVC_REQUEST_TIMEOUT_MS: '10000',
+    ...extra,
+  };
+}
+
+/** The simulator process's own settings: the same secrets, from its environment. */
+export function simulatorProcessEnv(): NodeJS.ProcessEnv {
+  return { ...cleanEnv(), ...RUN_SECRETS };
+}
+
+export interface RunTest extends SuiteTest {
+  /** The reason given to test.skip / requireSetting, when skipped. */
+  skipReason?: string;
+  /** First error message of the first failed attempt (ANSI removed). */
+  firstError?: string;
+}
+
+export interface PlaywrightRun {
+  tests: RunTest[];
+  exitCode: number | null;
+  durationMs: number;
+  timedOut: boolean;
+  /** Errors outside any test (config, global setup). */
+  globalErrors: string[];
+  stderrTail: string;
+}
+
+interface PwAnnotation { type: string; description?: string }
+interface PwResultLike { status: string; error?: { message?: string }; errors?: { message?: string }[]; annotations?: PwAnnotation[] }
+interface PwTestLike { projectName: string; annotations?: PwAnnotation[]; results: PwResultLike[] }
+interface PwSpecLike { title: string; file: string; tests: PwTestLike[] }
+interface PwSuiteLike { specs?: PwSpecLike[]; suites?: PwSuiteLike[] }
+
+/**
+ * testsOf (scripts/run-suite.ts) with two more facts per test, read in the same order
+ * (testsOf emits tests in the report's order): the skip reason and the first error.
+ */
+export function testsWithReasons(report: PwReport): RunTest[] {
+  const base = testsOf(report);
+  const extra: Array<{ skipReason?: string; firstError?: string }> = [];
+  const walk = (s: PwSuiteLike) => {
+    for (const spec of s.specs ?? []) {
+      for (const t of spec.tests) {
+        const annotations = [...(t.annotations ?? []), ...t.results.flatMap((r) => r.annotations ?? [])];
+        const skip = annotations.find((a) => a.type === 'skip' || a.type === 'fixme');
+        const failed = t.results.find((r) => r.status !== 'passed' && r.status !== 'skipped');
+        const message = failed?.errors?.[0]?.message ?? failed?.error?.message;
+        extra.push({ skipReason: skip?.description, firstError: message ? stripAnsi(message) : undefined });
+      }
+    }
+    for (const c of s.suites ?? []) walk(c);
+  };
+  for (const s of (report.suites ?? []) as PwSuiteLike[]) walk(s);
+  if (extra.length !== base.length) throw new Error(`report walk mismatch: ${extra.length} vs ${base.length} tests`);
+  return base.map((t, i) => ({ ...t, ...extra[i] }));
+}
+
+/** `playwright test` with the JSON reporter, bounded; the env is passed as given (nothing added). */
+export async function runPlaywright(o: { projects: string[]; env: NodeJS.ProcessEnv; grep?: string; workers?: number; timeoutMs: number; list?: boolean }): Promise<PlaywrightRun> {
+  const work = mkdtempSync(join(tmpdir(), 'svc-real-target-'));
+  const reportFile = join(work, 'report.json');
+  const args = ['test', '--reporter=json', `--output=${join(work, 'results')}`, `--workers=${o.workers ?? 2}`];
+  for (const p of o.projects) args.push(`--project=${p}`);
+  if (o.grep) args.push(`--grep=${o.grep}`);
+  if (o.list) args.push('--list');
+  const started = performance.now();
+  const res = await runProcess(PLAYWRIGHT, args, {
+    cwd: ROOT,
+    env: { ...o.env, PLAYWRIGHT_JSON_OUTPUT_FILE: reportFile, SVC_HTTP_TIMING_DIR: join(work, 'http-timing') },
+    timeoutMs: o.timeoutMs,
+    captureStdout: false,
+    stderrTailBytes: 4000,
+  });
+  const durationMs = performance.now() - started;
+  try {
+    if (!existsSync(reportFile)) {
+      return { tests: [], exitCode: res.code, durationMs, timedOut: res.timedOut, globalErrors: [`no JSON report (exit ${res.code}${res.timedOut ? ', timed out' : ''})`], stderrTail: stripAnsi(res.stderr).slice(-2000) };
+    }
+    const report = JSON.parse(readFileSync(reportFile, 'utf8')) as PwReport;
+    return {
+      tests: testsWithReasons(report),
+      exitCode: res.code,
+      durationMs,
+      timedOut: res.timedOut,
+      globalErrors: (report.errors ?? []).map((e) => stripAnsi(e.message ?? '')).filter(Boolean),
+      stderrTail: stripAnsi(res.stderr).slice(-2000),
+    };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A skip reason that says exactly what the test needs: it names the setting
+ * (an SVC_* variable) or it says the scenario can only run on the simulator and why.
+ */
+export function reasonKind(reason: string | undefined): 'setting' | 'simulator-only' | 'unexplained' {
+  if (!reason) return 'unexplained';
+  if (/^simulator-only: \S/.test(reason) || /\bonly the simulator\b.*\(.*\/_sim\//.test(reason)) return 'simulator-only';
+  if (/\bSVC_[A-Z0-9_]+\b/.test(reason)) return 'setting';
+  return 'unexplained';
+}
+
+/** Figures for the console. */
+export function figures(run: PlaywrightRun): string {
+  const by = (s: string) => run.tests.filter((t) => t.status === s);
+  const lines = [`tests run ${run.tests.length}, passed ${by('passed').length}, failed ${by('failed').length + by('flaky').length}, skipped ${by('skipped').length} (${(run.durationMs / 1000).toFixed(1)} s)`];
+  const reasons = new Map<string, number>();
+  for (const t of by('skipped')) reasons.set(t.skipReason ?? '(no reason)', (reasons.get(t.skipReason ?? '(no reason)') ?? 0) + 1);
+  for (const [r, n] of reasons) lines.push(`  skipped ${n} x: ${r}`);
+  for (const t of [...by('failed'), ...by('flaky')]) lines.push(`  ✗ ${t.name}\n      ${(t.firstError ?? '').split('\n')[0]}`);
+  return lines.join('\n');
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({ options: { project: { type: 'string', multiple: true }, grep: { type: 'string' } } });
+  const sim = await startSimulatorProcess(simulatorProcessEnv());
+  try {
+    console.log(`simulator process ${sim.pid} on ${sim.base}`);
+    const run = await runPlaywright({ projects: (values.project as string[] | undefined) ?? ['api', 'browser'], grep: values.grep, env: realTargetEnv(sim.base), timeoutMs: 15 * 60_000 });
+    console.log(figures(run));
+    if (run.globalErrors.length) console.log(run.globalErrors.join('\n'));
+  } finally {
+    await sim.stop();
+  }
+}
