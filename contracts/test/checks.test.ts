@@ -196,13 +196,20 @@ test('version_conformance: sunset operations must answer 4xx; deprecated ones ne
   assert.deepEqual(contract.check(exchange({ version: 'v20111101', method: 'POST', url, status: 200, body: {} })), []);
 
   const managed = exchange({ url: '/managed_institutions', body: { managed_institutions: [] } });
+  // The header's name is not shown: under the guessed default name its absence is inferred
+  // (a warning), an error only when the profile is strict or the user named the header.
   const noHeader = only(contract.check(managed), 'version_conformance');
-  assert.equal(noHeader[0]?.severity, 'error');
+  assert.equal(noHeader[0]?.severity, 'warning');
+  assert.equal(noHeader[0]?.tier, 'inferred');
   assert.equal(noHeader[0]?.location, 'response.headers.deprecation');
+  assert.equal(only(contract.check(managed, { strict: true }), 'version_conformance')[0]?.severity, 'error');
+  const named = only(contract.check(managed, { headerNamesExplicit: true }), 'version_conformance');
+  assert.equal(named[0]?.severity, 'error');
+  assert.equal(named[0]?.tier, 'stated');
   managed.response.headers['Deprecation'] = '@1740355200';
   assert.deepEqual(contract.check(managed), []);
   // The header name is a profile setting (not shown in the specification).
-  assert.equal(errors(contract.check(managed, { deprecationHeader: 'X-Svc-Deprecated' })).length, 1);
+  assert.equal(errors(contract.check(managed, { deprecationHeader: 'X-Svc-Deprecated', headerNamesExplicit: true })).length, 1);
 });
 
 test('version_conformance: a sunset version must answer an error; an unknown version is only a warning', () => {
