@@ -118,30 +118,33 @@ function legacyJsonTypes(model: ExchangePlanFacts['model']): Set<string> {
 
 registerCheck(exchangeCheck({
   name: 'content_type_conformance',
-  description: 'The Content-Type is one of the media types documented for the response',
-  appliesToPlan: (plan) => !!plan.documented && plan.documented.media.length > 0 && mayHaveBody(plan),
+  description: 'The Content-Type is one of the media types documented for the response (a vendor JSON type passes; a missing one over a JSON body is inferred)',
+  // A received type that selects a documented one exactly never reaches the check.
+  appliesToPlan: (plan) => !!plan.documented && plan.documented.media.length > 0 && mayHaveBody(plan) && !(plan.mediaCompatible && plan.mediaExact),
   appliesToCall: hasBody,
-  // The verdict reads only the documented media and the received type: once per plan.
-  runOnPlan: (plan) => {
-    if (plan.mediaCompatible && plan.mediaExact) return NONE;
-    const key = plan.operation!.key;
-    const documented = plan.documented!.media.map((m) => m.type).join(', ');
-    if (!plan.mediaType) {
-      return [failure(key, 'content_type_conformance', 'response.headers.content-type', RULES.json, 'error',
-        `Received: no Content-Type header / Documented: ${documented}`)];
+  run: (c) => {
+    const key = c.operationKey;
+    const documented = c.documented!.media.map((m) => m.type).join(', ');
+    if (!c.mediaType) {
+      // Endpoints: "Request and response bodies are JSON" - a body that is not JSON breaks it
+      // (stated). A JSON body without the header breaks no sentence of the specification
+      // (HTTP says a sender SHOULD name the type, RFC 9110 §8.3): inferred.
+      const jsonBody = c.exchange.response.body !== null && typeof c.exchange.response.body === 'object';
+      return [tiered(key, 'content_type_conformance', 'response.headers.content-type', RULES.json, jsonBody ? 'inferred' : 'stated', c.options.strict,
+        `Received: no Content-Type header${jsonBody ? ' (the body is JSON)' : ''} / Documented: ${documented}`)];
     }
     // A JSON-family type (e.g. a vendor `+json` type) where JSON is documented: the body
     // is still JSON; the specification shows vendor media types in Accept (Authentication 2),
     // and v20111101 responses carry application/vnd.svc.api.v1+json (real-service-notes,
     // Media types). Those named by the document (info.x-svc-legacy-accept) pass; any other
     // JSON-family type is informational.
-    if (plan.mediaCompatible) {
-      if (legacyJsonTypes(plan.model).has(plan.mediaType)) return NONE;
+    if (c.mediaCompatible) {
+      if (legacyJsonTypes(c.model).has(c.mediaType)) return NONE;
       return [failure(key, 'content_type_conformance', 'response.headers.content-type', RULES.vendorJson, 'warning',
-        `Received: ${plan.mediaType} / Documented: ${documented}`, 'informational')];
+        `Received: ${c.mediaType} / Documented: ${documented}`, 'informational')];
     }
     return [failure(key, 'content_type_conformance', 'response.headers.content-type', RULES.json, 'error',
-      `Received: ${plan.mediaType} / Documented: ${documented}`)];
+      `Received: ${c.mediaType} / Documented: ${documented}`)];
   },
 }));
 

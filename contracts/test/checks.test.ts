@@ -110,8 +110,14 @@ test('content_type_conformance: a non-JSON type fails, a JSON-family type warns,
   assert.match(html[0].message, /Received: text\/html \/ Documented: application\/json/);
   const vendor = only(contract.check(exchange({ headers: { 'content-type': 'application/vnd.svc.api.v1+json' } })), 'content_type_conformance');
   assert.equal(vendor[0]?.severity, 'warning');
+  // No Content-Type: over a JSON body only inferred (no sentence names the header); over text, stated.
   const none = only(contract.check(exchange({ headers: {} })), 'content_type_conformance');
-  assert.equal(none[0]?.severity, 'error');
+  assert.equal(none[0]?.severity, 'warning');
+  assert.equal(none[0]?.tier, 'inferred');
+  assert.equal(only(contract.check(exchange({ headers: {} }), { strict: true }), 'content_type_conformance')[0]?.severity, 'error');
+  const noneText = only(contract.check(exchange({ headers: {}, body: 'member: yes' })), 'content_type_conformance');
+  assert.equal(noneText[0]?.severity, 'error');
+  assert.equal(noneText[0]?.tier, 'stated');
   // text/csv on the audience service is documented.
   const csv = contract.check({ api: 'audience', request: { method: 'GET', url: '/api/v1/audience/a1/list.csv', headers: {} }, response: { status: 200, headers: { 'content-type': 'text/csv' }, body: 'id1\nid2\n' } });
   assert.deepEqual(csv, []);
