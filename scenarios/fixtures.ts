@@ -4,7 +4,10 @@
  *   profile   the target profile (targets/profiles/profile.ts): URLs and settings
  *   api       the CHECKED client: every request goes through the contract checks of
  *             contracts/ (contract.check). An error-severity failure fails the test with
- *             the operation, location, rule and message; warnings become annotations.
+ *             the operation, location, rule and message; every finding becomes an
+ *             annotation typed by its tier (TIER_ANNOTATION) and an Allure `tier` label.
+ *             A 5xx the caller did not expect, or a success body that is not the JSON it
+ *             should be, fails first with the cause ("The service answered ...").
  *             Every exchange is attached to the report with secrets redacted.
  *   poll      a bounded poller (profile.timeouts.aggregationMs / pollIntervalMs)
  *
@@ -27,6 +30,8 @@ import { createRedactor, type Redactor } from '../targets/profiles/redact.ts';
 import { formatFailure, tierOf, type Failure, type Tier } from '../contracts/failure.ts';
 import { loadContract } from '../contracts/contract.ts';
 import { documentedResponse } from '../contracts/model.ts';
+// allure-playwright's own runtime API (installed with it): labels set during a test.
+import { label as allureLabel } from 'allure-js-commons';
 import { SELFTEST_FAILURE_ANNOTATION, SELFTEST_METADATA_KEY, type SelftestProjectMetadata } from '../reports/selftest/plan.ts';
 
 export { expect };
@@ -119,15 +124,16 @@ const ATTACHMENT_BODY_LIMIT = 16_000;
  *   inferred       `inferred`          (the same type scenarios/inferred.ts uses) a warning,
  *                                      gating only under SVC_STRICT=1
  *   informational  `contract warning`  never gating
- * Each tier seen in a test also becomes an Allure label `tier` (allure-playwright maps an
- * annotation typed `allure.label.<name>` onto a label).
+ * Each tier seen in a test also becomes an Allure label `tier` (allure-js-commons `label`,
+ * sent as a runtime message: allure-playwright reads annotations only when a test begins,
+ * so annotations added while it runs never reach Allure as labels).
  */
 export const TIER_ANNOTATION: Record<Tier, string> = {
   stated: 'contract failure',
   inferred: 'inferred',
   informational: 'contract warning',
 };
-export const ALLURE_TIER_LABEL = 'allure.label.tier';
+export const ALLURE_TIER_LABEL = 'tier';
 
 /** Statuses at and above this are the service's own failure (RFC 9110 §15.6). */
 const SERVER_ERROR = 500;
@@ -337,7 +343,7 @@ export class CheckedClient {
     }
 
     const errors = failures.filter((f) => f.severity === 'error');
-    this.annotate(failures);
+    await this.annotate(failures);
     if (errors.length) {
       const shown = errors.slice(0, 10).map((f) => `  - ${this.redactor.text(formatFailure(f))}`);
       if (errors.length > shown.length) shown.push(`  … ${errors.length - shown.length} more (all in the attached exchange)`);
@@ -367,13 +373,16 @@ export class CheckedClient {
    * One annotation per failure, typed by tier (TIER_ANNOTATION), plus one Allure label per
    * tier seen in the test. Gating ones too, so the reporters count every tier.
    */
-  private annotate(failures: Failure[]): void {
-    const annotations = this.testInfo.annotations;
+  private readonly labelledTiers = new Set<Tier>();
+
+  private async annotate(failures: Failure[]): Promise<void> {
     for (const f of failures) {
       const tier = tierOf(f);
-      annotations.push({ type: TIER_ANNOTATION[tier], description: this.redactor.text(formatFailure(f)) });
-      if (!annotations.some((a) => a.type === ALLURE_TIER_LABEL && a.description === tier)) {
-        annotations.push({ type: ALLURE_TIER_LABEL, description: tier });
+      this.testInfo.annotations.push({ type: TIER_ANNOTATION[tier], description: this.redactor.text(formatFailure(f)) });
+      // One label per tier and test; not in the self-test, whose only reporter is JSON.
+      if (this.attachExchanges && !this.labelledTiers.has(tier)) {
+        this.labelledTiers.add(tier);
+        await allureLabel(ALLURE_TIER_LABEL, tier);
       }
     }
   }
