@@ -241,3 +241,14 @@ test('every failure carries a tier, and warnings are never stated', () => {
     if (f.tier === 'stated') assert.equal(f.severity, 'error');
   }
 });
+
+test('shapes the specification does not show are inferred: data exchange envelope keys, pagination, placeholder bodies', () => {
+  const dx = contract.check(ex({ url: `/data_exchange/users/${USER_GUID}/accounts`, body: { data: [] } }));
+  assert.deepEqual(dx.map((f) => [f.location, f.severity, f.tier]), [['response.body.accounts', 'warning', 'inferred']]);
+  const pagination = contract.check(ex({ url: '/institutions', body: { institutions: [], pagination: [1, 2] } }));
+  assert.deepEqual(pagination.map((f) => [f.location, f.tier]), [['response.body.pagination', 'inferred']]);
+  const token = contract.check(ex({ method: 'POST', url: '/data_exchange/grantee/CLT-1/grants/GNT-1/token', status: 201, body: ['tok'] }));
+  assert.deepEqual(token.map((f) => f.tier), ['inferred']);
+  // The platform's list keys are those of the vendor reference ({<plural>: [...]}): a missing one stays stated.
+  assert.ok(contract.check(ex({ url: '/institutions', body: { data: [] } })).some((f) => f.severity === 'error' && f.location === 'response.body.institutions'));
+});
