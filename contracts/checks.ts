@@ -38,6 +38,7 @@ export const RULES = {
   endpointSunset4xx: 'Versioning, changes in v20250224: "Sunset endpoints"; that the error is a 4xx is inferred',
   deprecatedHeader: 'Versioning: "Response headers that signal deprecated and sunset endpoints are present in all versions"',
   deprecatedHeaderGuessed: 'Versioning: "Response headers that signal deprecated and sunset endpoints are present in all versions"; "Names of the deprecation and sunset response headers: not shown", so a missing header under a name the profile guessed is inferred (set SVC_DEPRECATION_HEADER / SVC_SUNSET_HEADER to enforce it)',
+  sunsetHeaderAfterSunset: 'Versioning: "Response headers that signal deprecated and sunset endpoints are present in all versions"; after sunset "access is removed" and whether the error answer carries the header is not stated',
   unknownVersion: 'Versioning: versions in play are those of spec/versions/',
   undocumented: 'not in the documents of spec/ (an unknown operation is reported, never failed)',
   epochSeconds: 'Events rule 1: "Date and time fields ending in _at are Unix epoch seconds (no milliseconds)"',
@@ -260,10 +261,13 @@ registerCheck(exchangeCheck({
         out.push(tiered(c.operationKey, 'version_conformance', 'response.status', RULES.endpointSunset4xx, 'inferred', strict,
           `Received: ${status} from sunset operation ${op.key} in ${c.version} / Expected: a 4xx`));
       }
+      // After sunset "access is removed": whether the error answer still carries the header
+      // is not stated (RFC 8594 has the Sunset header announce a coming sunset), so its
+      // absence here is informational whatever the header's name.
       const name = c.options.sunsetHeader ?? 'Sunset';
       if (responseHeader(c, name) === undefined) {
-        out.push(tiered(c.operationKey, 'version_conformance', `response.headers.${name.toLowerCase()}`, headerRule, headerTier, strict,
-          `Received: no ${name} header / Expected: one on sunset operation ${op.key}`));
+        out.push(failure(c.operationKey, 'version_conformance', `response.headers.${name.toLowerCase()}`, RULES.sunsetHeaderAfterSunset, 'warning',
+          `Received: no ${name} header / Expected: one on sunset operation ${op.key}`, 'informational'));
       }
     } else if (op?.deprecated && status < 400) {
       const name = c.options.deprecationHeader ?? 'Deprecation';

@@ -205,9 +205,11 @@ test('deprecation and sunset headers: inferred under a guessed name, stated when
   assert.deepEqual(guessed.map((f) => [f.severity, f.tier]), [['warning', 'inferred']]);
   assert.equal(of(contract.check(managed, { strict: true }), 'version_conformance')[0]?.severity, 'error');
   assert.deepEqual(of(contract.check(managed, { headerNamesExplicit: true, deprecationHeader: 'Deprecation' }), 'version_conformance').map((f) => [f.severity, f.tier]), [['error', 'stated']]);
-  // Sunset endpoint answering 410 without a header: only the inferred header warning.
-  const sunset = contract.check(ex({ method: 'POST', url: `/users/${USER_GUID}/connect_widget_url`, status: 410, headers: {}, body: undefined }));
-  assert.deepEqual(sunset.map((f) => [f.check, f.severity, f.tier]), [['version_conformance', 'warning', 'inferred']]);
+  // Sunset endpoint answering 410 without a header: after sunset the header is not stated, informational even when named.
+  for (const options of [{}, { strict: true, headerNamesExplicit: true }]) {
+    const sunset = contract.check(ex({ method: 'POST', url: `/users/${USER_GUID}/connect_widget_url`, status: 410, headers: {}, body: undefined }), options);
+    assert.deepEqual(sunset.map((f) => [f.check, f.severity, f.tier]), [['version_conformance', 'warning', 'informational']]);
+  }
 });
 
 test('sunset version and sunset endpoint: "requests return an error" is stated (>= 400); a 4xx specifically is inferred', () => {
