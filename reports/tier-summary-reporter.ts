@@ -11,8 +11,8 @@
  *   informational warnings `contract warning` annotations: never gating
  *
  * The annotation types are those of scenarios/fixtures.ts (TIER_ANNOTATION). Only the last
- * attempt of a retried test counts. The first few distinct stated and inferred findings
- * are listed, so a reader sees at once what to look at.
+ * attempt of a retried test counts. The most frequent distinct findings are listed (five
+ * stated, five inferred, three informational), so a reader sees at once what to look at.
  */
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 
@@ -69,8 +69,8 @@ export default class TierSummaryReporter implements Reporter {
       `  inferred deviations:    ${i.count} (${tests(i)}) - reasonable but unstated; ${process.env.SVC_STRICT === '1' ? 'gating (SVC_STRICT=1)' : 'not gating (SVC_STRICT=1 makes them fail)'}`,
       `  informational warnings: ${w.count} (${tests(w)}) - non-breaking or not stated; never gating`,
     ];
-    for (const [name, tally] of [['stated', s], ['inferred', i]] as const) {
-      const top = [...tally.distinct.entries()].sort((a, b) => b[1] - a[1]).slice(0, LISTED);
+    for (const [name, tally, listed] of [['stated', s, LISTED], ['inferred', i, LISTED], ['informational', w, 3]] as const) {
+      const top = [...tally.distinct.entries()].sort((a, b) => b[1] - a[1]).slice(0, listed);
       for (const [description, n] of top) lines.push(`    ${name}: ${description.length > 220 ? `${description.slice(0, 217)}...` : description}${n > 1 ? ` (x${n})` : ''}`);
     }
     process.stdout.write(`${lines.join('\n')}\n`);
