@@ -57,7 +57,8 @@ test('institutions: four supports_* fields until v20250224, supported_products r
 
 test('data_request with products is required on create member and widget URL from v20250224 only', () => {
   for (const [v, expected] of [['v20111101', false], ['v20250224', true], ['v20260929', true]] as const) {
-    const member = docs[v].components.schemas.MemberCreateRequest.properties.member;
+    // Create member: beside `member` at the top level (the vendor reference's placement; the specification states none).
+    const member = docs[v].components.schemas.MemberCreateRequest;
     const widget = docs[v].components.schemas.WidgetUrlRequest.properties.widget_url;
     assert.equal(Boolean(member.required?.includes('data_request')), expected, `member ${v}`);
     assert.equal(Boolean(widget.required?.includes('data_request')), expected, `widget ${v}`);
