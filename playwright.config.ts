@@ -79,8 +79,12 @@ export default plan ? defineConfig(selftestConfig(plan)) : defineConfig({
   reporter: [
     ['list'],
     ['html', { outputFolder: 'reports/out/html', open: 'never' }],
-    ['junit', { outputFile: 'reports/out/junit.xml' }],
+    // Annotations as <property> elements: contract findings of each tier (`contract failure`,
+    // `inferred`, `contract warning`) are told apart in CI's JUnit view.
+    ['junit', { outputFile: 'reports/out/junit.xml', embedAnnotationsAsProperties: true }],
     ['allure-playwright', { resultsDir: 'reports/out/allure-results', detail: false }],
+    // Console: counts of stated failures, inferred deviations and informational warnings.
+    ['./reports/tier-summary-reporter.ts'],
   ],
   projects: [
     {

@@ -4,7 +4,7 @@
  * the specification states a thing, a warning where it does not show it or where the
  * Versioning section calls the change non-breaking.
  */
-import type { Failure } from './failure.ts';
+import { severityOfTier, type Failure, type Tier } from './failure.ts';
 import { schemaFailures, locationOf } from './compile.ts';
 import { exchangeCheck, registerCheck, responseHeader, type CheckContext, type ExchangeContext, type ExchangePlanFacts, type WebhookContext } from './registry.ts';
 
@@ -23,15 +23,22 @@ const is4xx = (status: number) => status >= 400 && status < 500;
 
 export const RULES = {
   status: 'Errors: the status codes documented for the operation',
-  successStatus: 'Errors: the success status the table states for the operation (`default` stands for error codes beyond the table, not another success code)',
+  successStatus: 'Errors: the success status the table states for the operation ("200 normal success for reads, lists and ACH return creation"; "201 data exchange token created; member created on version v20250224"); `default` stands for error codes beyond the table, not another success code',
+  unstatedSuccess: 'Errors: the table states no success status for this operation (an undocumented 2xx is reported, never gating)',
   rateLimited: 'Errors: "429 too many requests; used on the real-time interface when the rate limit is exceeded"',
   json: 'Endpoints: "Request and response bodies are JSON"; the media types documented for the response',
+  vendorJson: 'Authentication 2: "Earlier examples use a vendor media type of the form application/vnd.svc.api.v1+json or v2+json"; a JSON-family type the document does not list is reported, never gating',
   headers: 'the response headers the document marks required',
   pageSize: 'Endpoints: "Lists are paged with page and records_per_page" (a page holds at most the records asked for)',
+  pageSizeInferred: 'Endpoints: "Lists are paged with page and records_per_page"; below 10 records the vendor reference falls back to 25 (../shared/real-service-notes.md, Paging), so "at most the records asked for" is inferred there',
   pageMax: 'Limits: "records_per_page maximum 1000"',
   versionSunset: 'Versioning: "After those 12 months it sunsets: access is removed and requests return an error"',
-  endpointSunset: 'Versioning, changes in v20250224: "Sunset endpoints" (requests must answer an error)',
+  versionSunset4xx: 'Versioning: sunset versions "return an error"; that the error is a 4xx (the request, not the service, is at fault) is inferred',
+  endpointSunset: 'Versioning, changes in v20250224: "Sunset endpoints" (after sunset "requests return an error")',
+  endpointSunset4xx: 'Versioning, changes in v20250224: "Sunset endpoints"; that the error is a 4xx is inferred',
   deprecatedHeader: 'Versioning: "Response headers that signal deprecated and sunset endpoints are present in all versions"',
+  deprecatedHeaderGuessed: 'Versioning: "Response headers that signal deprecated and sunset endpoints are present in all versions"; "Names of the deprecation and sunset response headers: not shown", so a missing header under a name the profile guessed is inferred (set SVC_DEPRECATION_HEADER / SVC_SUNSET_HEADER to enforce it)',
+  sunsetHeaderAfterSunset: 'Versioning: "Response headers that signal deprecated and sunset endpoints are present in all versions"; after sunset "access is removed" and whether the error answer carries the header is not stated',
   unknownVersion: 'Versioning: versions in play are those of spec/versions/',
   undocumented: 'not in the documents of spec/ (an unknown operation is reported, never failed)',
   epochSeconds: 'Events rule 1: "Date and time fields ending in _at are Unix epoch seconds (no milliseconds)"',
@@ -39,11 +46,24 @@ export const RULES = {
   webhookType: 'Events, Webhooks: the webhook types named by the specification',
 } as const;
 
+/**
+ * Below this records_per_page the vendor's reference answers its default of 25 (valid
+ * ranges 10-100 or 10-1000, a value outside falls back to 25; ../shared/real-service-notes.md,
+ * Paging). Only there can a conforming service return more records than asked, so only
+ * there is "at most the records asked for" inferred instead of stated.
+ */
+export const PAGE_SIZE_STATED_FROM = 10;
+
 /** Shared result of a passing check: no allocation on the hot path. */
 const NONE: Failure[] = Object.freeze([]) as unknown as Failure[];
 
-function failure(operation: string, check: string, location: string, rule: string, severity: Failure['severity'], message: string): Failure {
-  return { check, operation, location, rule, severity, message };
+function failure(operation: string, check: string, location: string, rule: string, severity: Failure['severity'], message: string, tier?: Tier): Failure {
+  return { check, operation, location, rule, severity, tier: tier ?? (severity === 'error' ? 'stated' : 'informational'), message };
+}
+
+/** A failure of the given tier, its severity from the profile (strict: inferred gates). */
+function tiered(operation: string, check: string, location: string, rule: string, tier: Tier, strict: boolean | undefined, message: string): Failure {
+  return { check, operation, location, rule, severity: severityOfTier(tier, strict), tier, message };
 }
 
 registerCheck(exchangeCheck({
@@ -59,43 +79,73 @@ registerCheck(exchangeCheck({
 
 registerCheck(exchangeCheck({
   name: 'status_code_conformance',
-  description: 'The status is documented for the operation; `default` covers an unlisted 2xx only where the operation states no success status',
+  description: 'The status is documented for the operation; an unlisted 2xx fails only where the Errors table states the success status (else informational); 429 is accepted on every platform operation',
   // Sunset endpoints and sunset versions answer errors by design: version_conformance judges them.
   appliesToPlan: (plan) => !!plan.operation && !plan.operation.sunset && !plan.versionSunset,
   // The verdict reads only the operation and the status: decided once per plan.
   runOnPlan: (plan) => {
     const op = plan.operation!;
     const status = plan.status;
-    if (plan.documented) return NONE;
+    const listed = op.responses.get(String(status)) ?? op.responses.get(`${Math.floor(status / 100)}XX`);
+    if (listed) return NONE;
+    // Errors: "429 too many requests" - any platform operation may answer it.
     if (status === 429 && plan.model.api === 'platform') return NONE;
     if (is2xx(status) && op.successStatuses.length > 0) {
-      return [failure(op.key, 'status_code_conformance', 'response.status', RULES.successStatus, 'error',
-        `Received: ${status} / Documented: ${op.successStatuses.join(', ')}${plan.version ? ` (${plan.version})` : ''}`)];
+      const where = plan.version ? ` (${plan.version})` : '';
+      if (op.statedSuccessStatuses.length > 0) {
+        return [failure(op.key, 'status_code_conformance', 'response.status', RULES.successStatus, 'error',
+          `Received: ${status} / Documented: ${op.successStatuses.join(', ')}${where}; stated: ${op.statedSuccessStatuses.join(', ')}`)];
+      }
+      return [failure(op.key, 'status_code_conformance', 'response.status', RULES.unstatedSuccess, 'warning',
+        `Received: ${status} / Documented: ${op.successStatuses.join(', ')}${where}; the specification states no success status here`, 'informational')];
     }
+    if (plan.documented) return NONE; // `default`: statuses beyond the Errors table are open
     return [failure(op.key, 'status_code_conformance', 'response.status', RULES.status, 'error',
       `Received: ${status} / Documented: ${op.documentedStatuses.join(', ') || '(none)'}`)];
   },
 }));
 
+/** The vendor JSON media types a document names (`info.x-svc-legacy-accept.media_types`), lower case, per document. */
+const legacyJsonByDoc = new WeakMap<object, Set<string>>();
+function legacyJsonTypes(model: ExchangePlanFacts['model']): Set<string> {
+  let hit = legacyJsonByDoc.get(model.doc);
+  if (!hit) {
+    const listed = (model.doc.info as any)?.['x-svc-legacy-accept']?.media_types;
+    hit = new Set(Array.isArray(listed) ? listed.map((t: unknown) => String(t).toLowerCase()) : []);
+    legacyJsonByDoc.set(model.doc, hit);
+  }
+  return hit;
+}
+
 registerCheck(exchangeCheck({
   name: 'content_type_conformance',
-  description: 'The Content-Type is one of the media types documented for the response',
-  appliesToPlan: (plan) => !!plan.documented && plan.documented.media.length > 0 && mayHaveBody(plan),
+  description: 'The Content-Type is one of the media types documented for the response (a vendor JSON type passes; a missing one over a JSON body is inferred)',
+  // A received type that selects a documented one exactly never reaches the check.
+  appliesToPlan: (plan) => !!plan.documented && plan.documented.media.length > 0 && mayHaveBody(plan) && !(plan.mediaCompatible && plan.mediaExact),
   appliesToCall: hasBody,
-  // The verdict reads only the documented media and the received type: once per plan.
-  runOnPlan: (plan) => {
-    if (plan.mediaCompatible && plan.mediaExact) return NONE;
-    const key = plan.operation!.key;
-    const documented = plan.documented!.media.map((m) => m.type).join(', ');
-    if (!plan.mediaType) {
-      return [failure(key, 'content_type_conformance', 'response.headers.content-type', RULES.json, 'error',
-        `Received: no Content-Type header / Documented: ${documented}`)];
+  run: (c) => {
+    const key = c.operationKey;
+    const documented = c.documented!.media.map((m) => m.type).join(', ');
+    if (!c.mediaType) {
+      // Endpoints: "Request and response bodies are JSON" - a body that is not JSON breaks it
+      // (stated). A JSON body without the header breaks no sentence of the specification
+      // (HTTP says a sender SHOULD name the type, RFC 9110 §8.3): inferred.
+      const jsonBody = c.exchange.response.body !== null && typeof c.exchange.response.body === 'object';
+      return [tiered(key, 'content_type_conformance', 'response.headers.content-type', RULES.json, jsonBody ? 'inferred' : 'stated', c.options.strict,
+        `Received: no Content-Type header${jsonBody ? ' (the body is JSON)' : ''} / Documented: ${documented}`)];
     }
     // A JSON-family type (e.g. a vendor `+json` type) where JSON is documented: the body
-    // is still JSON; the specification shows vendor media types in Accept (Authentication 2).
-    const severity = plan.mediaCompatible ? 'warning' : 'error';
-    return [failure(key, 'content_type_conformance', 'response.headers.content-type', RULES.json, severity,
-      `Received: ${plan.mediaType} / Documented: ${documented}`)];
+    // is still JSON; the specification shows vendor media types in Accept (Authentication 2),
+    // and v20111101 responses carry application/vnd.svc.api.v1+json (real-service-notes,
+    // Media types). Those named by the document (info.x-svc-legacy-accept) pass; any other
+    // JSON-family type is informational.
+    if (c.mediaCompatible) {
+      if (legacyJsonTypes(c.model).has(c.mediaType)) return NONE;
+      return [failure(key, 'content_type_conformance', 'response.headers.content-type', RULES.vendorJson, 'warning',
+        `Received: ${c.mediaType} / Documented: ${documented}`, 'informational')];
+    }
+    return [failure(key, 'content_type_conformance', 'response.headers.content-type', RULES.json, 'error',
+      `Received: ${c.mediaType} / Documented: ${documented}`)];
   },
 }));
 
@@ -108,7 +158,7 @@ registerCheck(exchangeCheck({
     const media = c.media!;
     const validate = media.validator !== undefined ? media.validator : c.model.responseValidator(c.documented!, media);
     if (!validate || validate(c.exchange.response.body)) return NONE;
-    return schemaFailures(validate.errors, 'response_schema_conformance', c.operationKey, 'response.body', c.model.displayName);
+    return schemaFailures(validate.errors, 'response_schema_conformance', c.operationKey, 'response.body', c.model.displayName, c.options.strict);
   },
 }));
 
@@ -158,7 +208,10 @@ registerCheck(exchangeCheck({
     const asked = recordsPerPageAsked(c.query);
     const location = locationOf('response.body', '/' + op.listKey!);
     if (asked !== undefined && count > asked) {
-      out.push(failure(c.operationKey, 'paging_conformance', location, RULES.pageSize, 'error',
+      // Asked for fewer than PAGE_SIZE_STATED_FROM: a real service may answer its default page
+      // (real-service-notes, Paging), so the rule is inferred there; stated from 10 up.
+      const tier: Tier = asked < PAGE_SIZE_STATED_FROM ? 'inferred' : 'stated';
+      out.push(tiered(c.operationKey, 'paging_conformance', location, tier === 'stated' ? RULES.pageSize : RULES.pageSizeInferred, tier, c.options.strict,
         `Received: ${count} records / Asked: records_per_page=${asked}`));
     }
     if (op.maxRecordsPerPage !== undefined && count > op.maxRecordsPerPage) {
@@ -171,40 +224,55 @@ registerCheck(exchangeCheck({
 
 registerCheck(exchangeCheck({
   name: 'version_conformance',
-  description: 'Sunset versions and sunset operations answer 4xx; deprecated operations carry the deprecation header',
+  description: 'Sunset versions and sunset operations answer an error (a 4xx: inferred); deprecated and sunset operations carry the signalling header (stated under a name the profile sets explicitly, else inferred)',
   appliesToPlan: (plan) =>
     plan.model.api === 'platform' &&
     (!plan.versionKnown || plan.versionSunset || !!plan.operation?.sunset || !!plan.operation?.deprecated),
   run: (c) => {
     const status = c.exchange.response.status;
+    const strict = c.options.strict;
     const out: Failure[] = [];
     if (c.versionSunset) {
-      if (!is4xx(status)) {
+      // Versioning: "requests return an error" - stated: a status >= 400. A 4xx specifically: inferred.
+      if (status < 400) {
         out.push(failure(c.operationKey, 'version_conformance', 'response.status', RULES.versionSunset, 'error',
-          `Received: ${status} for sunset version ${c.requestedVersion} / Expected: an error (4xx)`));
+          `Received: ${status} for sunset version ${c.requestedVersion} / Expected: an error (a status >= 400)`));
+      } else if (!is4xx(status)) {
+        out.push(tiered(c.operationKey, 'version_conformance', 'response.status', RULES.versionSunset4xx, 'inferred', strict,
+          `Received: ${status} for sunset version ${c.requestedVersion} / Expected: a 4xx`));
       }
       return out; // nothing else about a sunset version is stated
     }
     if (!c.versionKnown) {
       out.push(failure(c.operationKey, 'version_conformance', 'request.headers.accept-version', RULES.unknownVersion, 'warning',
-        `Received: Accept-Version ${c.requestedVersion} / Expected: a version with a document in spec/versions/ (checked against ${c.version ?? 'the source document'})`));
+        `Received: Accept-Version ${c.requestedVersion} / Expected: a version with a document in spec/versions/ (checked against ${c.version ?? 'the source document'})`, 'informational'));
     }
+    // Versioning: the headers "are present in all versions" but their names are not shown: a
+    // name the user set (SVC_DEPRECATION_HEADER / SVC_SUNSET_HEADER) is enforced; the default
+    // guess is inferred (../shared/real-service-notes.md, Headers: the reference declares none).
+    const headerTier: Tier = c.options.headerNamesExplicit ? 'stated' : 'inferred';
+    const headerRule = c.options.headerNamesExplicit ? RULES.deprecatedHeader : RULES.deprecatedHeaderGuessed;
     const op = c.operation;
     if (op?.sunset) {
-      if (!is4xx(status)) {
+      if (status < 400) {
         out.push(failure(c.operationKey, 'version_conformance', 'response.status', RULES.endpointSunset, 'error',
-          `Received: ${status} from sunset operation ${op.key} in ${c.version} / Expected: an error (4xx)`));
+          `Received: ${status} from sunset operation ${op.key} in ${c.version} / Expected: an error (a status >= 400)`));
+      } else if (!is4xx(status)) {
+        out.push(tiered(c.operationKey, 'version_conformance', 'response.status', RULES.endpointSunset4xx, 'inferred', strict,
+          `Received: ${status} from sunset operation ${op.key} in ${c.version} / Expected: a 4xx`));
       }
-      const sunsetHeader = (c.options.sunsetHeader ?? 'Sunset').toLowerCase();
-      if (responseHeader(c, sunsetHeader) === undefined) {
-        // Warning: the header's name is not shown in the specification (a profile setting).
-        out.push(failure(c.operationKey, 'version_conformance', `response.headers.${sunsetHeader}`, RULES.deprecatedHeader, 'warning',
-          `Received: no ${c.options.sunsetHeader ?? 'Sunset'} header / Expected: one on sunset operation ${op.key}`));
+      // After sunset "access is removed": whether the error answer still carries the header
+      // is not stated (RFC 8594 has the Sunset header announce a coming sunset), so its
+      // absence here is informational whatever the header's name.
+      const name = c.options.sunsetHeader ?? 'Sunset';
+      if (responseHeader(c, name) === undefined) {
+        out.push(failure(c.operationKey, 'version_conformance', `response.headers.${name.toLowerCase()}`, RULES.sunsetHeaderAfterSunset, 'warning',
+          `Received: no ${name} header / Expected: one on sunset operation ${op.key}`, 'informational'));
       }
     } else if (op?.deprecated && status < 400) {
       const name = c.options.deprecationHeader ?? 'Deprecation';
       if (responseHeader(c, name) === undefined) {
-        out.push(failure(c.operationKey, 'version_conformance', `response.headers.${name.toLowerCase()}`, RULES.deprecatedHeader, 'error',
+        out.push(tiered(c.operationKey, 'version_conformance', `response.headers.${name.toLowerCase()}`, headerRule, headerTier, strict,
           `Received: no ${name} header / Expected: ${name} on deprecated operation ${op.key} in ${c.version}`));
       }
     }
@@ -271,7 +339,7 @@ registerCheck({
     } else {
       const validate = c.model.webhookValidator(c.webhook);
       if (validate && !validate(c.payload)) {
-        for (const f of schemaFailures(validate.errors, 'webhook_payload_conformance', c.operationKey, 'payload', c.model.displayName)) out.push(f);
+        for (const f of schemaFailures(validate.errors, 'webhook_payload_conformance', c.operationKey, 'payload', c.model.displayName, c.options.strict)) out.push(f);
       }
     }
     const seen = new Set(out.map((f) => f.location));

@@ -8,7 +8,7 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { Failure, Severity } from './failure.ts';
+import { severityOfTier, type Failure, type Tier } from './failure.ts';
 import { locateNode, pointerFragment, readYamlUri } from './load.ts';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives as the module.
@@ -18,6 +18,7 @@ const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as (a
 const ANNOTATION_KEYWORDS = [
   'x-svc-versions', 'x-svc-required-from', 'x-svc-deprecated-from', 'x-svc-sunset-from', 'x-svc-sunset',
   'x-svc-opaque', 'x-svc-max-records-per-page', 'x-svc-list-key', 'x-svc-not-shown', 'x-svc-trace',
+  'x-svc-inferred', 'x-svc-unstated-success', 'x-svc-paging-inferred-below',
   'discriminator', 'xml', 'externalDocs', 'example',
 ];
 
@@ -55,18 +56,37 @@ export function compileAt(ajv: Ajv2020, uri: string, pointer: string): ValidateF
 
 // ---- ajv errors -> failures -------------------------------------------------------
 
-/** Keywords whose mismatch on an `x-svc-opaque` string is a warning (Versioning, non-breaking). */
+/** Keywords whose mismatch on an `x-svc-opaque` string is informational (Versioning, non-breaking). */
 const OPAQUE_KEYWORDS = new Set(['pattern', 'format', 'minLength', 'maxLength']);
-const COMBINATORS = new Set(['anyOf', 'oneOf']);
+/** Keywords whose error only summarises the errors of their subschemas: their tier follows those causes. */
+const COMBINATORS = new Set(['anyOf', 'oneOf', 'if']);
 
 const RULE_ENUM = 'Versioning: "Enumerated response fields (for example account subtype) may gain values"';
 const RULE_OPAQUE = 'Versioning: "changing length or format of opaque strings (identifiers, messages)" is non-breaking';
+export const RULE_NULL =
+  'null where a type is stated: the specification states "string or null" only for aggregated_at and successfully_aggregated_at and is silent on the nullability of every other field; a null is reported, never gating';
 
-function severityOf(e: ErrorObject): Severity {
-  if (e.keyword === 'enum') return 'warning';
-  if (OPAQUE_KEYWORDS.has(e.keyword) && (e.parentSchema as any)?.['x-svc-opaque'] === true) return 'warning';
-  return 'error';
+/**
+ * The tier of one ajv error (contracts/failure.ts, Tier):
+ *   informational  an `enum` mismatch (Versioning: enumerated fields may gain values); a
+ *                  pattern/format/length mismatch on an `x-svc-opaque` string (Versioning:
+ *                  non-breaking); a `type` mismatch whose value is null inside a resource
+ *                  (RULE_NULL; ../shared/real-service-notes.md, "Nullability"). A null as the
+ *                  whole response object (`{"member": null}`, depth 1) stays stated: the
+ *                  Endpoints tables state the response object itself.
+ *   inferred       any keyword of a schema that carries `x-svc-inferred: "<why>"` (spec/CONVENTIONS.md)
+ *   stated         everything else: the documents type and require only what is stated.
+ */
+function tierOfError(e: ErrorObject): Tier {
+  if (e.keyword === 'enum') return 'informational';
+  const parent = e.parentSchema as Record<string, unknown> | undefined;
+  if (OPAQUE_KEYWORDS.has(e.keyword) && parent?.['x-svc-opaque'] === true) return 'informational';
+  if (e.keyword === 'type' && e.data === null && e.instancePath.lastIndexOf('/') > 0) return 'informational';
+  if (typeof parent?.['x-svc-inferred'] === 'string') return 'inferred';
+  return 'stated';
 }
+
+const RANK: Record<Tier, number> = { informational: 0, inferred: 1, stated: 2 };
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
@@ -139,9 +159,10 @@ export function schemaRule(e: ErrorObject, displayName: DisplayName = defaultDis
 }
 
 /**
- * Turns ajv errors into failures. `enum` mismatches and opaque-string format/length
- * mismatches are warnings; an `anyOf`/`oneOf` mismatch whose only causes are such
- * warnings is a warning too (so `type: [string, null]` + enum still tolerates a new value).
+ * Turns ajv errors into failures, each with its tier (tierOfError) and the severity the
+ * tier gives under the profile (`strict`: inferred failures gate). A combinator
+ * (`anyOf`/`oneOf`/`if`) takes the strongest tier of its causes at or below its location,
+ * so `type: [string, null]` + enum still tolerates a new value.
  */
 export function schemaFailures(
   errors: readonly ErrorObject[] | null | undefined,
@@ -149,39 +170,40 @@ export function schemaFailures(
   operation: string,
   prefix: string,
   displayName?: DisplayName,
+  strict = false,
 ): Failure[] {
   if (!errors || errors.length === 0) return [];
-  const severities = errors.map(severityOf);
+  const tiers = errors.map(tierOfError);
   const out: Failure[] = [];
   for (let i = 0; i < errors.length; i++) {
     const e = errors[i];
-    let severity = severities[i];
+    let tier = tiers[i];
     if (COMBINATORS.has(e.keyword)) {
       const under = e.instancePath;
-      let onlyWarnings = true;
-      let anyCause = false;
+      let strongest = -1;
       for (let j = 0; j < errors.length; j++) {
         if (j === i || COMBINATORS.has(errors[j].keyword)) continue;
         const p = errors[j].instancePath;
-        if (p === under || p.startsWith(under + '/')) {
-          anyCause = true;
-          if (severities[j] === 'error') { onlyWarnings = false; break; }
-        }
+        if (p === under || p.startsWith(under + '/')) strongest = Math.max(strongest, RANK[tiers[j]]);
       }
-      if (anyCause && onlyWarnings) severity = 'warning';
+      if (strongest >= 0) tier = strongest === 2 ? 'stated' : strongest === 1 ? 'inferred' : 'informational';
     }
     const missing = e.keyword === 'required' ? (e.params as any).missingProperty : undefined;
     const where = schemaRule(e, displayName);
+    const parent = e.parentSchema as Record<string, unknown> | undefined;
     const rule =
       e.keyword === 'enum' ? `${where} (${RULE_ENUM})`
-      : severity === 'warning' && OPAQUE_KEYWORDS.has(e.keyword) ? `${where} (${RULE_OPAQUE})`
+      : tier === 'informational' && OPAQUE_KEYWORDS.has(e.keyword) ? `${where} (${RULE_OPAQUE})`
+      : tier === 'informational' && e.keyword === 'type' ? `${where} (${RULE_NULL})`
+      : tier === 'inferred' && typeof parent?.['x-svc-inferred'] === 'string' ? `${where} (inferred: ${parent['x-svc-inferred']})`
       : where;
     out.push({
       check,
       operation,
       location: locationOf(prefix, e.instancePath, missing),
       rule,
-      severity,
+      severity: severityOfTier(tier, strict),
+      tier,
       message: missing !== undefined
         ? `Received: no property "${missing}" / Expected: ${expected(e)}`
         : `Received: ${shortJson(e.data)} / Expected: ${expected(e)}`,

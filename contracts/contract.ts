@@ -19,7 +19,8 @@ export interface Contract {
   sourceDocument(api: ApiName): OpenAPIV3_1.Document;
   findOperation(api: ApiName, method: string, path: string, version?: string): OperationMatch | undefined;
   check(exchange: Exchange, options?: CheckOptions): Failure[];
-  checkWebhook(type: string, payload: unknown, version?: string): Failure[];
+  /** `options.strict` makes inferred failures errors (the other options concern exchanges). */
+  checkWebhook(type: string, payload: unknown, version?: string, options?: CheckOptions): Failure[];
   /** Compiles every schema of every document now; returns what failed to compile. */
   compileAll(): string[];
   /** The loaded document model (operations, webhooks), for tools that list them. */
@@ -187,7 +188,7 @@ class ContractImpl implements Contract {
     }
   }
 
-  checkWebhook(type: string, payload: unknown, version?: string): Failure[] {
+  checkWebhook(type: string, payload: unknown, version?: string, options: CheckOptions = NO_OPTIONS): Failure[] {
     let model: DocumentModel;
     try {
       model = this.model('platform', version !== undefined && this.versions.includes(version) ? version : undefined);
@@ -201,7 +202,7 @@ class ContractImpl implements Contract {
       model,
       webhook: model.webhooks.get(type),
       operationKey: `WEBHOOK ${type}`,
-      options: NO_OPTIONS,
+      options,
     };
     return runChecks(ctx);
   }

@@ -39,6 +39,18 @@ export function inferredSeverity(strict: boolean | undefined): Severity {
   return strict ? 'error' : 'warning';
 }
 
+/** The severity a tier gives: stated gates, inferred gates only under a strict profile, informational never. */
+export function severityOfTier(tier: Tier, strict: boolean | undefined): Severity {
+  return tier === 'stated' ? 'error' : tier === 'inferred' ? inferredSeverity(strict) : 'warning';
+}
+
+/** Counts per tier (reports: stated failures, inferred deviations, informational warnings). */
+export function countByTier(failures: readonly Failure[]): Record<Tier, number> {
+  const out: Record<Tier, number> = { stated: 0, inferred: 0, informational: 0 };
+  for (const f of failures) out[tierOf(f)]++;
+  return out;
+}
+
 export function formatFailure(f: Failure): string {
   const tier = tierOf(f);
   const tag = tier === 'stated' || (tier === 'informational' && f.severity === 'warning') ? f.severity : `${f.severity}, ${tier}`;

@@ -8,8 +8,8 @@
  */
 export type { ApiName } from './load.ts';
 export { API_NAMES, DEFAULT_SPEC_DIR } from './load.ts';
-export type { Failure, Severity } from './failure.ts';
-export { formatFailure, hasErrors } from './failure.ts';
+export type { Failure, Severity, Tier } from './failure.ts';
+export { formatFailure, hasErrors, tierOf, inferredSeverity, severityOfTier, countByTier } from './failure.ts';
 export type { Contract } from './contract.ts';
 export { loadContract } from './contract.ts';
 export type { Exchange, CheckOptions, CheckDefinition, CheckContext, ExchangeContext, ExchangePlanFacts, WebhookContext } from './registry.ts';

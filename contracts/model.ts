@@ -34,6 +34,12 @@ export interface DocumentedMedia {
 export interface DocumentedResponse {
   /** `200`, `4XX` or `default`. */
   status: string;
+  /**
+   * `x-svc-unstated-success` (spec/CONVENTIONS.md): a documented 2xx that the Errors table
+   * does not state (e.g. create member 200/202 from the vendor's reference, widget URL 200),
+   * with the reason. Such a response does not make the operation's success status stated.
+   */
+  unstatedSuccess?: string;
   headers: DocumentedHeader[];
   media: DocumentedMedia[];
   /** Received Content-Type -> selected documented media (see documentedMedia), bounded. */
@@ -78,6 +84,12 @@ export interface OperationInfo {
    * When there is one, `default` no longer covers a 2xx (see documentedResponse).
    */
   successStatuses: string[];
+  /**
+   * The success statuses the specification states (Errors table): `successStatuses` without
+   * those marked `x-svc-unstated-success`. Where there is one, an unlisted 2xx fails (stated);
+   * where there is none, an unlisted 2xx is informational.
+   */
+  statedSuccessStatuses: string[];
   /**
    * Check plans of the common case (known version, not sunset), by status, then by the
    * raw Content-Type value (plan.ts). Filled on first use, bounded.
@@ -184,6 +196,7 @@ export class DocumentModel {
           lastPlan: undefined,
           documentedStatuses: [],
           successStatuses: [],
+          statedSuccessStatuses: [],
           segments: splitPath(path).map((s) => {
             const m = /^\{([^}]+)\}$/.exec(s);
             return m ? { param: m[1] } : { literal: s };
@@ -194,7 +207,10 @@ export class DocumentModel {
           if (!located || !located.value) { this.problems.push(`${info.key}: unresolved response ${status}`); continue; }
           info.responses.set(status.toUpperCase() === 'DEFAULT' ? 'default' : status.toUpperCase(), this.readResponse(status, located.value, located.uri, located.pointer, info.key));
           info.documentedStatuses.push(status);
-          if (/^2(\d\d|XX)$/i.test(status)) info.successStatuses.push(status);
+          if (/^2(\d\d|XX)$/i.test(status)) {
+            info.successStatuses.push(status);
+            if (typeof located.value['x-svc-unstated-success'] !== 'string') info.statedSuccessStatuses.push(status);
+          }
         }
         this.operations.push(info);
       }
@@ -236,7 +252,8 @@ export class DocumentModel {
         schemaPointer: hasSchema ? `${pointer}${pointerOf(['content', type, 'schema'])}` : undefined,
       });
     }
-    return { status, headers, media, selections: new Map() };
+    const unstated = response['x-svc-unstated-success'];
+    return { status, headers, media, selections: new Map(), ...(typeof unstated === 'string' ? { unstatedSuccess: unstated } : {}) };
   }
 
   private readWebhooks(): void {
@@ -354,9 +371,13 @@ export class DocumentModel {
  * Documented response for a status: exact code, then `4XX`-style range, then `default`.
  * `default` stands for "Error codes per endpoint beyond those in the table: not shown"
  * (Errors; spec/README.md, "Statuses"): it covers the statuses the table does not state,
- * not another success code. So where the operation states a 2xx, an unlisted 2xx is
- * undocumented (e.g. 201 from create member on v20111101, which states 200). Operations
- * whose success status is not stated keep `default` for every status.
+ * not another success code. An unlisted 2xx:
+ *   - where the operation states a success status (e.g. 200 for reads, 201 for the data
+ *     exchange token, 200 for ACH return creation): undocumented (status check: stated);
+ *   - where it documents only unstated 2xx (x-svc-unstated-success: create member before
+ *     v20250224, widget URL, identify): the first documented 2xx, so its body is still
+ *     checked against that schema (status check: informational);
+ *   - where it documents no 2xx: `default`.
  */
 export function documentedResponse(op: OperationInfo, status: number): DocumentedResponse | undefined {
   const byStatus = op.byStatus;
@@ -371,7 +392,10 @@ export function documentedResponse(op: OperationInfo, status: number): Documente
 function lookupResponse(op: OperationInfo, status: number): DocumentedResponse | undefined {
   const stated = op.responses.get(String(status)) ?? op.responses.get(`${Math.floor(status / 100)}XX`);
   if (stated) return stated;
-  if (status >= 200 && status < 300 && op.successStatuses.length > 0) return undefined;
+  if (status >= 200 && status < 300 && op.successStatuses.length > 0) {
+    if (op.statedSuccessStatuses.length > 0) return undefined;
+    return op.responses.get(op.successStatuses[0].toUpperCase());
+  }
   return op.responses.get('default');
 }
 

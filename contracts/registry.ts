@@ -38,6 +38,17 @@ export interface CheckOptions {
   sunsetHeader?: string;
   /** Versions the target has sunset: every request naming one must answer 4xx (Versioning). */
   sunsetVersions?: readonly string[];
+  /**
+   * Strict profile (profile.strict, SVC_STRICT=1): inferred failures are errors. Default
+   * false: they are warnings (contracts/failure.ts, Tier).
+   */
+  strict?: boolean;
+  /**
+   * The user named the deprecation/sunset header explicitly (profile.versions.headerNamesExplicit:
+   * SVC_DEPRECATION_HEADER / SVC_SUNSET_HEADER set). A header the user names is enforced
+   * (stated); under a guessed default name its absence is inferred.
+   */
+  headerNamesExplicit?: boolean;
   /** Run only these checks (by name). */
   only?: readonly string[];
 }

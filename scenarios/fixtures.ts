@@ -4,7 +4,10 @@
  *   profile   the target profile (targets/profiles/profile.ts): URLs and settings
  *   api       the CHECKED client: every request goes through the contract checks of
  *             contracts/ (contract.check). An error-severity failure fails the test with
- *             the operation, location, rule and message; warnings become annotations.
+ *             the operation, location, rule and message; every finding becomes an
+ *             annotation typed by its tier (TIER_ANNOTATION) and an Allure `tier` label.
+ *             A 5xx the caller did not expect, or a success body that is not the JSON it
+ *             should be, fails first with the cause ("The service answered ...").
  *             Every exchange is attached to the report with secrets redacted.
  *   poll      a bounded poller (profile.timeouts.aggregationMs / pollIntervalMs)
  *
@@ -24,8 +27,11 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { request as undiciRequest } from 'undici';
 import { loadProfile, profileSecrets, type TargetProfile } from '../targets/profiles/profile.ts';
 import { createRedactor, type Redactor } from '../targets/profiles/redact.ts';
-import { formatFailure, type Failure } from '../contracts/failure.ts';
+import { formatFailure, tierOf, type Failure, type Tier } from '../contracts/failure.ts';
 import { loadContract } from '../contracts/contract.ts';
+import { documentedResponse } from '../contracts/model.ts';
+// allure-playwright's own runtime API (installed with it): labels set during a test.
+import { label as allureLabel } from 'allure-js-commons';
 import { SELFTEST_FAILURE_ANNOTATION, SELFTEST_METADATA_KEY, type SelftestProjectMetadata } from '../reports/selftest/plan.ts';
 
 export { expect };
@@ -109,6 +115,40 @@ function buildQuery(query: CallOptions['query']): string {
 }
 
 const ATTACHMENT_BODY_LIMIT = 16_000;
+
+/**
+ * Annotation types of contract findings, one per tier, so HTML, JUnit (properties, with
+ * embedAnnotationsAsProperties) and Allure (steps) show them apart, and
+ * reports/tier-summary-reporter.ts counts them at the end of a run:
+ *   stated         `contract failure`  gating; the test fails with it
+ *   inferred       `inferred`          (the same type scenarios/inferred.ts uses) a warning,
+ *                                      gating only under SVC_STRICT=1
+ *   informational  `contract warning`  never gating
+ * Each tier seen in a test also becomes an Allure label `tier` (allure-js-commons `label`,
+ * sent as a runtime message: allure-playwright reads annotations only when a test begins,
+ * so annotations added while it runs never reach Allure as labels).
+ */
+export const TIER_ANNOTATION: Record<Tier, string> = {
+  stated: 'contract failure',
+  inferred: 'inferred',
+  informational: 'contract warning',
+};
+export const ALLURE_TIER_LABEL = 'tier';
+
+/** Statuses at and above this are the service's own failure (RFC 9110 §15.6). */
+const SERVER_ERROR = 500;
+const SNIPPET_CHARS = 200;
+
+/** JSON, or a JSON-family type such as `application/vnd.svc.api.v1+json` (RFC 6839). */
+function isJsonFamily(contentType: string): boolean {
+  const bare = contentType.split(';')[0].trim().toLowerCase();
+  return bare === 'application/json' || bare.endsWith('+json') || bare === 'text/json';
+}
+
+function oneLine(text: string, max = SNIPPET_CHARS): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
 
 function truncateForReport(text: string): string {
   return text.length > ATTACHMENT_BODY_LIMIT ? `${text.slice(0, ATTACHMENT_BODY_LIMIT)}\n… (${text.length - ATTACHMENT_BODY_LIMIT} more characters)` : text;
@@ -249,20 +289,29 @@ export class CheckedClient {
 
     const responseHeaders: Record<string, string> = {};
     for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) responseHeaders[k] = Array.isArray(v) ? v.join(', ') : v;
+    const status = res.statusCode;
     const contentType = responseHeaders['content-type'] ?? '';
+    const expected = o.expectStatus === undefined ? undefined : Array.isArray(o.expectStatus) ? o.expectStatus : [o.expectStatus];
+    const title = `${method} ${this.redactor.text(relative.split('?')[0])} → ${status}`;
+    const target = `${api}${version ? `, Accept-Version ${version}` : ''}`;
+
+    // Parse JSON when the Content-Type is JSON-family, or when it is not (or absent) but the
+    // document expects JSON for this status (Endpoints: "Request and response bodies are
+    // JSON"); content_type_conformance still reports a wrong or missing Content-Type.
     let body: unknown = text;
-    if (/json/i.test(contentType) && text.length) {
+    let invalidJson: string | undefined;
+    if (text.length && (isJsonFamily(contentType) || this.jsonDocumented(api, method, relative, status, version))) {
       try {
         body = JSON.parse(text);
-      } catch {
-        body = text; // content_type_conformance / schema checks report it
+      } catch (e) {
+        invalidJson = (e as Error).message;
       }
     }
     const exchange: Exchange = {
       api,
       version,
       request: { method, url: relative, headers, body: o.rawBody !== undefined ? o.rawBody : o.body },
-      response: { status: res.statusCode, headers: responseHeaders, body, durationMs },
+      response: { status, headers: responseHeaders, body, durationMs },
     };
     this.exchanges.push(exchange);
 
@@ -270,28 +319,72 @@ export class CheckedClient {
       deprecationHeader: this.profile.versions.deprecationHeader,
       sunsetHeader: this.profile.versions.sunsetHeader,
       sunsetVersions: this.profile.versions.sunset ? [this.profile.versions.sunset] : [],
+      // Inferred rules gate only under a strict profile; a header name the user set is enforced.
+      strict: this.profile.strict,
+      headerNamesExplicit: this.profile.versions.headerNamesExplicit,
       ...(o.only ? { only: o.only } : {}),
     }) as Failure[];
-    const errors = failures.filter((f) => f.severity === 'error');
-    const warnings = failures.filter((f) => f.severity !== 'error');
-    const title = `${method} ${this.redactor.text(relative.split('?')[0])} → ${res.statusCode}`;
     if (this.attachExchanges) await this.attach(title, exchange, failures);
-    for (const w of warnings) {
-      this.testInfo.annotations.push({ type: 'contract warning', description: this.redactor.text(formatFailure(w)) });
+
+    // Cause first (issue 11): when the service itself misbehaves, the first line says so,
+    // before any contract detail that would only be a consequence of it.
+    const snippet = () => this.redactor.text(oneLine(text)) || '(empty)';
+    if (status >= SERVER_ERROR && !expected?.includes(status)) {
+      throw new Error(
+        `The service answered ${status}${contentType ? ` (${contentType})` : ' (no Content-Type)'} to ${title.replace(/ → \d+$/, '')} (${target}): ${snippet()}`,
+      );
     }
+    // Error bodies are open (Errors: "Shape of error response bodies: not shown"): only a
+    // body of a non-error status must be the JSON it claims to be.
+    if (invalidJson !== undefined && status < 400) {
+      throw new Error(
+        `The service answered a body that is not valid JSON: ${status}${contentType ? ` ${contentType}` : ''}, ${Buffer.byteLength(text)} bytes, to ${title.replace(/ → \d+$/, '')} (${target}): ${invalidJson}. Body: ${snippet()}`,
+      );
+    }
+
+    const errors = failures.filter((f) => f.severity === 'error');
+    await this.annotate(failures);
     if (errors.length) {
       const shown = errors.slice(0, 10).map((f) => `  - ${this.redactor.text(formatFailure(f))}`);
       if (errors.length > shown.length) shown.push(`  … ${errors.length - shown.length} more (all in the attached exchange)`);
       const lines = shown.join('\n');
-      throw new Error(`Contract check failed for ${title} (${api}${version ? `, Accept-Version ${version}` : ''}):\n${lines}`);
+      const inferred = errors.filter((f) => tierOf(f) === 'inferred').length;
+      const why = inferred ? ` (${inferred} of them inferred, gating because SVC_STRICT=1)` : '';
+      throw new Error(`Contract check failed for ${title} (${target})${why}:\n${lines}`);
     }
-    if (o.expectStatus !== undefined) {
-      const expected = Array.isArray(o.expectStatus) ? o.expectStatus : [o.expectStatus];
-      if (!expected.includes(res.statusCode)) {
-        throw new Error(`${title}: expected status ${expected.join(' or ')}, received ${res.statusCode}. Body: ${this.redactor.text(text.slice(0, 400))}`);
+    if (expected !== undefined && !expected.includes(status)) {
+      throw new Error(`${title}: expected status ${expected.join(' or ')}, received ${status}. Body: ${this.redactor.text(text.slice(0, 400))}`);
+    }
+    return { status, headers: responseHeaders, body: body as T, text, durationMs, failures };
+  }
+
+  /** Whether the document expects a JSON body for this status (used when the Content-Type is not JSON). */
+  private jsonDocumented(api: ApiName, method: string, relative: string, status: number, version: string | undefined): boolean {
+    try {
+      const match = this.contract.findOperation(api, method, relative, api === 'platform' && version && this.contract.versions.includes(version) ? version : undefined);
+      const documented = match ? documentedResponse(match.operation, status) : undefined;
+      return !!documented?.media.some((m) => m.isJson);
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * One annotation per failure, typed by tier (TIER_ANNOTATION), plus one Allure label per
+   * tier seen in the test. Gating ones too, so the reporters count every tier.
+   */
+  private readonly labelledTiers = new Set<Tier>();
+
+  private async annotate(failures: Failure[]): Promise<void> {
+    for (const f of failures) {
+      const tier = tierOf(f);
+      this.testInfo.annotations.push({ type: TIER_ANNOTATION[tier], description: this.redactor.text(formatFailure(f)) });
+      // One label per tier and test; not in the self-test, whose only reporter is JSON.
+      if (this.attachExchanges && !this.labelledTiers.has(tier)) {
+        this.labelledTiers.add(tier);
+        await allureLabel(ALLURE_TIER_LABEL, tier);
       }
     }
-    return { status: res.statusCode, headers: responseHeaders, body: body as T, text, durationMs, failures };
   }
 
   private async attach(title: string, exchange: Exchange, failures: Failure[]): Promise<void> {

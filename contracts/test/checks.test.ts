@@ -110,8 +110,14 @@ test('content_type_conformance: a non-JSON type fails, a JSON-family type warns,
   assert.match(html[0].message, /Received: text\/html \/ Documented: application\/json/);
   const vendor = only(contract.check(exchange({ headers: { 'content-type': 'application/vnd.svc.api.v1+json' } })), 'content_type_conformance');
   assert.equal(vendor[0]?.severity, 'warning');
+  // No Content-Type: over a JSON body only inferred (no sentence names the header); over text, stated.
   const none = only(contract.check(exchange({ headers: {} })), 'content_type_conformance');
-  assert.equal(none[0]?.severity, 'error');
+  assert.equal(none[0]?.severity, 'warning');
+  assert.equal(none[0]?.tier, 'inferred');
+  assert.equal(only(contract.check(exchange({ headers: {} }), { strict: true }), 'content_type_conformance')[0]?.severity, 'error');
+  const noneText = only(contract.check(exchange({ headers: {}, body: 'member: yes' })), 'content_type_conformance');
+  assert.equal(noneText[0]?.severity, 'error');
+  assert.equal(noneText[0]?.tier, 'stated');
   // text/csv on the audience service is documented.
   const csv = contract.check({ api: 'audience', request: { method: 'GET', url: '/api/v1/audience/a1/list.csv', headers: {} }, response: { status: 200, headers: { 'content-type': 'text/csv' }, body: 'id1\nid2\n' } });
   assert.deepEqual(csv, []);
@@ -196,13 +202,20 @@ test('version_conformance: sunset operations must answer 4xx; deprecated ones ne
   assert.deepEqual(contract.check(exchange({ version: 'v20111101', method: 'POST', url, status: 200, body: {} })), []);
 
   const managed = exchange({ url: '/managed_institutions', body: { managed_institutions: [] } });
+  // The header's name is not shown: under the guessed default name its absence is inferred
+  // (a warning), an error only when the profile is strict or the user named the header.
   const noHeader = only(contract.check(managed), 'version_conformance');
-  assert.equal(noHeader[0]?.severity, 'error');
+  assert.equal(noHeader[0]?.severity, 'warning');
+  assert.equal(noHeader[0]?.tier, 'inferred');
   assert.equal(noHeader[0]?.location, 'response.headers.deprecation');
+  assert.equal(only(contract.check(managed, { strict: true }), 'version_conformance')[0]?.severity, 'error');
+  const named = only(contract.check(managed, { headerNamesExplicit: true }), 'version_conformance');
+  assert.equal(named[0]?.severity, 'error');
+  assert.equal(named[0]?.tier, 'stated');
   managed.response.headers['Deprecation'] = '@1740355200';
   assert.deepEqual(contract.check(managed), []);
   // The header name is a profile setting (not shown in the specification).
-  assert.equal(errors(contract.check(managed, { deprecationHeader: 'X-Svc-Deprecated' })).length, 1);
+  assert.equal(errors(contract.check(managed, { deprecationHeader: 'X-Svc-Deprecated', headerNamesExplicit: true })).length, 1);
 });
 
 test('version_conformance: a sunset version must answer an error; an unknown version is only a warning', () => {

@@ -1,0 +1,101 @@
+/**
+ * The checked client of scenarios/fixtures.ts against a local stand-in target (127.0.0.1):
+ * the cause comes first when the service misbehaves (issue 11, item 4), gating follows
+ * severity, and every finding is annotated by its tier.
+ */
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { CheckedClient, TIER_ANNOTATION } from '../../scenarios/fixtures.ts';
+import { loadContract } from '../contract.ts';
+import { loadProfile } from '../../targets/profiles/profile.ts';
+import { createRedactor } from '../../targets/profiles/redact.ts';
+import { sampleMember, USER_GUID, MEMBER_GUID } from './samples.ts';
+
+const API_KEY = 'checked-client-secret-key';
+type Answer = { status: number; headers?: Record<string, string>; body?: string };
+let answer: Answer = { status: 200 };
+let server: Server;
+let baseUrl = '';
+
+before(async () => {
+  server = createServer((_req, res) => {
+    res.writeHead(answer.status, answer.headers ?? {});
+    res.end(answer.body ?? '');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const address = server.address();
+  baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+});
+after(() => server.close());
+
+function client(env: Record<string, string> = {}) {
+  const profile = loadProfile({ ...process.env, SVC_BASE_URL: baseUrl, SVC_CLIENT_ID: 'client', SVC_API_KEY: API_KEY, SVC_ACCEPT_VERSION: 'v20250224', ...env });
+  const annotations: { type: string; description?: string }[] = [];
+  const info = { annotations, attach: async () => {} };
+  return { api: new CheckedClient(profile, loadContract(), createRedactor([API_KEY]), info as never, false), annotations };
+}
+
+const MEMBER_PATH = `/users/${USER_GUID}/members/${MEMBER_GUID}`;
+const json = (body: unknown) => ({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+test('an HTML 503 page: the first line says the service answered 503, with the type and a body snippet', async () => {
+  answer = { status: 503, headers: { 'content-type': 'text/html' }, body: `<html><body><h1>Service Unavailable</h1> key ${API_KEY}</body></html>` };
+  const { api } = client();
+  await assert.rejects(api.get(MEMBER_PATH), (e: Error) => {
+    assert.match(e.message, /^The service answered 503 \(text\/html\)/);
+    assert.match(e.message, /Service Unavailable/);
+    assert.ok(!e.message.includes(API_KEY), 'the snippet is redacted');
+    return true;
+  });
+  // Unless the caller expected that status.
+  const r = await api.get(MEMBER_PATH, { expectStatus: 503 });
+  assert.equal(r.status, 503);
+});
+
+test('truncated JSON: the first line says the body is not valid JSON, with status and length', async () => {
+  const text = JSON.stringify({ member: sampleMember() }).slice(0, 60);
+  answer = { status: 200, headers: { 'content-type': 'application/json' }, body: text };
+  const { api } = client();
+  await assert.rejects(api.get(MEMBER_PATH), (e: Error) => {
+    assert.match(e.message, /^The service answered a body that is not valid JSON: 200 application\/json, 60 bytes/);
+    return true;
+  });
+  // An error body is open (Errors: "Shape of error response bodies: not shown").
+  answer = { status: 400, headers: { 'content-type': 'application/json' }, body: 'Bad Request' };
+  assert.equal((await api.get(MEMBER_PATH)).status, 400);
+});
+
+test('429 with no body and no Content-Type passes the contract', async () => {
+  answer = { status: 429 };
+  const { api, annotations } = client();
+  const r = await api.get('/institutions');
+  assert.equal(r.status, 429);
+  assert.deepEqual(r.failures, []);
+  assert.deepEqual(annotations, []);
+});
+
+test('findings are annotated by tier; only errors gate; strict makes inferred ones gate', async () => {
+  // informational: a null where a type is stated
+  answer = json({ member: { ...sampleMember(), name: null } });
+  const plain = client();
+  await plain.api.get(MEMBER_PATH);
+  assert.deepEqual(plain.annotations.map((a) => a.type), [TIER_ANNOTATION.informational]);
+
+  // inferred: a deprecated endpoint without the header under the guessed name
+  answer = json({ managed_institutions: [] });
+  const guessed = client();
+  await guessed.api.get('/managed_institutions');
+  assert.deepEqual(guessed.annotations.map((a) => a.type), [TIER_ANNOTATION.inferred]);
+  const strict = client({ SVC_STRICT: '1' });
+  await assert.rejects(strict.api.get('/managed_institutions'), /Contract check failed .*inferred, gating because SVC_STRICT=1/);
+  const named = client({ SVC_DEPRECATION_HEADER: 'Deprecation' });
+  await assert.rejects(named.api.get('/managed_institutions'), /Contract check failed/);
+  assert.deepEqual(named.annotations.map((a) => a.type), [TIER_ANNOTATION.stated]);
+
+  // stated: a wrong type
+  answer = json({ member: { ...sampleMember(), is_oauth: 'yes' } });
+  const stated = client();
+  await assert.rejects(stated.api.get(MEMBER_PATH), /^Error: Contract check failed|Contract check failed for GET/);
+  assert.deepEqual(stated.annotations.map((a) => a.type), [TIER_ANNOTATION.stated]);
+});
