@@ -152,6 +152,8 @@ export interface RunTest extends SuiteTest {
   skipReason?: string;
   /** First error message of the first failed attempt (ANSI removed). */
   firstError?: string;
+  /** Every annotation of the test and its attempts (type, description). */
+  annotations?: PwAnnotation[];
 }
 
 export interface PlaywrightRun {
@@ -164,7 +166,7 @@ export interface PlaywrightRun {
   stderrTail: string;
 }
 
-interface PwAnnotation { type: string; description?: string }
+export interface PwAnnotation { type: string; description?: string }
 interface PwResultLike { status: string; error?: { message?: string }; errors?: { message?: string }[]; annotations?: PwAnnotation[] }
 interface PwTestLike { projectName: string; annotations?: PwAnnotation[]; results: PwResultLike[] }
 interface PwSpecLike { title: string; file: string; tests: PwTestLike[] }
@@ -176,7 +178,7 @@ interface PwSuiteLike { specs?: PwSpecLike[]; suites?: PwSuiteLike[] }
  */
 export function testsWithReasons(report: PwReport): RunTest[] {
   const base = testsOf(report);
-  const extra: Array<{ skipReason?: string; firstError?: string }> = [];
+  const extra: Array<{ skipReason?: string; firstError?: string; annotations?: PwAnnotation[] }> = [];
   const walk = (s: PwSuiteLike) => {
     for (const spec of s.specs ?? []) {
       for (const t of spec.tests) {
@@ -184,7 +186,7 @@ export function testsWithReasons(report: PwReport): RunTest[] {
         const skip = annotations.find((a) => a.type === 'skip' || a.type === 'fixme');
         const failed = t.results.find((r) => r.status !== 'passed' && r.status !== 'skipped');
         const message = failed?.errors?.[0]?.message ?? failed?.error?.message;
-        extra.push({ skipReason: skip?.description, firstError: message ? stripAnsi(message) : undefined });
+        extra.push({ skipReason: skip?.description, firstError: message ? stripAnsi(message) : undefined, annotations });
       }
     }
     for (const c of s.suites ?? []) walk(c);

@@ -47,7 +47,8 @@ export class CaptureReceiver {
 
   constructor(private readonly options: CaptureOptions = {}) {}
 
-  async start(): Promise<string> {
+  /** Listens on `host:port` (default: a free port on 127.0.0.1; the live-delivery spec passes SVC_WEBHOOK_LISTEN). */
+  async start(port = 0, host = '127.0.0.1'): Promise<string> {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -76,8 +77,14 @@ export class CaptureReceiver {
       });
     });
     this.server.keepAliveTimeout = 1_000;
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once('error', reject);
+      this.server!.listen(port, host, () => {
+        this.server!.off('error', reject);
+        resolve();
+      });
+    });
+    this.url = `http://${host.includes(':') ? `[${host}]` : host}:${(this.server.address() as AddressInfo).port}`;
     return this.url;
   }
 

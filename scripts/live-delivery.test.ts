@@ -1,0 +1,155 @@
+/**
+ * Webhook deliveries of a real service (issue 12, item 1), proved as a test of the
+ * project: the simulator runs as a SEPARATE process (targets/simulator/main.ts)
+ * told to deliver every webhook type to one URL (SVC_SIM_WEBHOOK_URL, the way a
+ * service is configured out of band), and scenarios/properties/live-delivery.spec.ts
+ * runs against it configured only through SVC_* variables (scripts/real-target.ts:
+ * the real-target path of the profile, no SVC_SIMULATOR_URL). The capture answers 503
+ * to each object's first delivery (SVC_WEBHOOK_FAIL_FIRST) so retries are observed;
+ * SVC_WEBHOOK_TEST_URL asks for test webhooks through the simulator's control route.
+ *
+ *   1. Clean: the spec passes, with deliveries checked and each rule annotated
+ *      `verified`; HTTPS is `not verified` (plain http on loopback), never a pass.
+ *   2. With one catalogue fault in force per run, the spec fails and its message names
+ *      the rule the fault breaks (rules 1, 3, 4, 7, 8, 9); with the rule 2 variations
+ *      (fields added, order changed) it still passes.
+ *   3. Without SVC_WEBHOOK_PUBLIC_URL on a real target it skips naming the variable.
+ *
+ * Bounded (every run has a timeout) and on 127.0.0.1 only.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { figures, realTargetEnv, runPlaywright, simulatorProcessEnv, startSimulatorProcess, type PlaywrightRun } from './real-target.ts';
+
+const RUN_TIMEOUT_MS = 4 * 60_000;
+/** A day of retries in about 15 minutes: retry 1 comes 0.3 s after the first attempt. */
+const TIME_SCALE = '100';
+
+/** A free 127.0.0.1 port for the capture (the spec listens on SVC_WEBHOOK_LISTEN). */
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+/** Starts the simulator process delivering to the capture's URL, runs the @live spec through SVC_* variables, stops it. */
+async function runLive(o: { faults?: string[]; variations?: string[]; extra?: Record<string, string>; withPublicUrl?: boolean; deliver?: boolean }): Promise<PlaywrightRun> {
+  const port = await freePort();
+  const hookUrl = `http://127.0.0.1:${port}/hooks`;
+  const sim = await startSimulatorProcess({
+    ...simulatorProcessEnv(),
+    // deliver: false plays a service never told this URL (configuration is out of band).
+    ...(o.deliver === false ? {} : { SVC_SIM_WEBHOOK_URL: hookUrl }),
+    SVC_SIM_WEBHOOK_TIME_SCALE: TIME_SCALE,
+    SVC_SIM_WEBHOOK_TIMEOUT_MS: '2000',
+    ...(o.faults?.length ? { SVC_SIM_FAULTS: o.faults.join(',') } : {}),
+    ...(o.variations?.length ? { SVC_SIM_VARIATIONS: o.variations.join(',') } : {}),
+  });
+  try {
+    const env = realTargetEnv(sim.base, {
+      ...(o.withPublicUrl === false
+        ? {}
+        : {
+            SVC_WEBHOOK_PUBLIC_URL: hookUrl,
+            SVC_WEBHOOK_LISTEN: `127.0.0.1:${port}`,
+            SVC_WEBHOOK_WAIT_MS: '8000',
+            SVC_WEBHOOK_EXPECT: '1',
+            SVC_WEBHOOK_FAIL_FIRST: '1',
+            ...(o.deliver === false ? {} : { SVC_WEBHOOK_TEST_URL: `${sim.base}/_sim/webhooks/test`, SVC_WEBHOOK_TEST_TYPES: 'member,aggregation' }),
+          }),
+      ...o.extra,
+    });
+    return await runPlaywright({ projects: ['properties'], grep: '@live', env, workers: 1, timeoutMs: RUN_TIMEOUT_MS });
+  } finally {
+    await sim.stop();
+  }
+}
+
+const only = (run: PlaywrightRun) => {
+  assert.equal(run.timedOut, false, 'the run stayed within its bound');
+  assert.deepEqual(run.globalErrors, [], run.globalErrors.join('\n') + run.stderrTail);
+  assert.equal(run.tests.length, 1, `one @live test in the properties project: ${run.tests.map((t) => t.name).join(', ')}`);
+  return run.tests[0];
+};
+const notes = (t: ReturnType<typeof only>, type: string) => [...new Set((t.annotations ?? []).filter((a) => a.type === type).map((a) => a.description ?? ''))];
+
+test('against a separately started simulator delivering to the capture, the live-delivery spec passes with every rule verified on what arrived', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
+  const run = await runLive({});
+  const t = only(run);
+  const deliveries = notes(t, 'deliveries');
+  console.log(`live delivery (clean): ${figures(run)}\n  ${deliveries.join("\n  ")}\n  verified: ${notes(t, "verified").join("\n    ")}\n  not verified: ${notes(t, "not verified").join("\n    ")}`);
+  assert.equal(t.status, 'passed', `${t.firstError ?? t.skipReason ?? ''}`);
+  const verified = notes(t, 'verified');
+  for (const rule of ['HTTPS POST requests with a JSON body', 'rule 1', 'payload schema', 'rule 3', 'rule 7', 'rule 8', 'rule 9', 'rules 4-5']) {
+    assert.ok(verified.some((v) => v.includes(rule)), `"${rule}" verified on at least one delivery: ${verified.join(' | ')}`);
+  }
+  assert.ok(notes(t, 'not verified').some((n) => n.includes('HTTPS POST requests') && n.includes('plain http')), 'HTTPS behind a plain-http loopback URL is reported as not verified, not as a pass');
+  assert.ok(!verified.some((v) => v.includes('sends HTTPS')), 'HTTPS is not counted as verified');
+  const m = /^(\d+) requests \((\d+) about the member created\)/.exec(deliveries[0] ?? '');
+  assert.ok(m && Number(m[2]) >= 5, `deliveries about the member were checked: ${deliveries[0]}`);
+});
+
+test('with added and reordered payload fields (Events rule 2, variations) the live-delivery spec still passes', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
+  const run = await runLive({ variations: ['webhook-added-fields', 'webhook-reordered-fields'] });
+  const t = only(run);
+  console.log(`live delivery (variations): ${figures(run)}`);
+  assert.equal(t.status, 'passed', `${t.firstError ?? t.skipReason ?? ''}`);
+});
+
+const FAULTS: Array<{ fault: string; rule: RegExp; extra?: Record<string, string> }> = [
+  { fault: 'x-callback-payload-missing-in-member-webhook', rule: /webhook_x_callback_payload .*rule: Events, Webhooks rule 8/ },
+  { fault: 'aggregation-webhook-missing-job-guid', rule: /webhook_rule9_fields WEBHOOK aggregation .*job_guid.*rule: Events, Webhooks rule 9/ },
+  { fault: 'webhook-at-in-milliseconds', rule: /rule: Events, Webhooks rule 1/ },
+  { fault: 'webhook-version-not-rising', rule: /webhook_version_rises .*rule: Events, Webhooks rule 3/ },
+  { fault: 'webhook-retry-payload-changed', rule: /webhook_retry_identical_payload .*rule: Events, Webhooks rule 4/ },
+  { fault: 'webhook-on-field-datetime', rule: /rule: Events, Webhooks rule 1/ },
+  { fault: 'webhook-test-without-action', rule: /webhook_delivered WEBHOOK member .*rule: Events, Webhooks rule 7/ },
+  // A retry that never came is inferred (rule 5's schedule is an example): it gates under SVC_STRICT=1.
+  { fault: 'webhook-no-retry-on-500', rule: /webhook_retry_on_failure .*rule: Events, Webhooks rule 4/, extra: { SVC_STRICT: '1' } },
+];
+
+for (const { fault, rule, extra } of FAULTS) {
+  test(`with the simulator fault ${fault} in force, the live-delivery spec fails naming the rule`, { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
+    const run = await runLive({ faults: [fault], extra });
+    const t = only(run);
+    console.log(`live delivery (${fault}): ${figures(run)}`);
+    assert.equal(t.status, 'failed', `the fault ${fault} is caught (status ${t.status}${t.skipReason ? `, skipped: ${t.skipReason}` : ''})`);
+    assert.match(t.firstError ?? '', rule, `the failure names the rule:\n${(t.firstError ?? '').slice(0, 1500)}`);
+  });
+}
+
+test('on a real target without SVC_WEBHOOK_PUBLIC_URL the spec skips naming what to set', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
+  const run = await runLive({ withPublicUrl: false });
+  const t = only(run);
+  assert.equal(t.status, 'skipped');
+  assert.match(t.skipReason ?? '', /^needs SVC_WEBHOOK_PUBLIC_URL: .*SVC_WEBHOOK_LISTEN.*SVC_WEBHOOK_EXPECT=1/);
+});
+
+test('a service that delivers nothing: a failure naming the URL and the triggers with SVC_WEBHOOK_EXPECT=1, else a skip saying why', { timeout: 2 * RUN_TIMEOUT_MS + 60_000 }, async () => {
+  const expected = only(await runLive({ deliver: false, extra: { SVC_WEBHOOK_WAIT_MS: '3000' } }));
+  assert.equal(expected.status, 'failed');
+  assert.match(expected.firstError ?? '', /No webhook arrived at SVC_WEBHOOK_PUBLIC_URL=http:\/\/127\.0\.0\.1:\d+\/hooks .*after: create user USR-.*create member MBR-.*update member.*aggregate member.*SVC_WEBHOOK_EXPECT=1 says the service delivers there/);
+  const unasserted = only(await runLive({ deliver: false, extra: { SVC_WEBHOOK_WAIT_MS: '3000', SVC_WEBHOOK_EXPECT: '0' } }));
+  assert.equal(unasserted.status, 'skipped');
+  assert.match(unasserted.skipReason ?? '', /^No webhook arrived at .*Configuration is done out of band.*set SVC_WEBHOOK_EXPECT=1/);
+});
+
+test('settings: plain http only for a loopback target; the type of a delivery from its path or its type-named object', async () => {
+  const { liveDeliverySettings, deliveryType } = await import('../scenarios/properties/lib/live-delivery.ts');
+  const remote = { isSimulator: false, platformBaseUrl: 'https://int.example' };
+  const local = { isSimulator: false, platformBaseUrl: 'http://127.0.0.1:4010' };
+  assert.match(liveDeliverySettings({}, remote).skip ?? '', /^needs SVC_WEBHOOK_PUBLIC_URL/);
+  assert.match(liveDeliverySettings({}, { isSimulator: true, platformBaseUrl: 'http://127.0.0.1:1' }).skip ?? '', /delivery\.spec\.ts.*SVC_SIM_WEBHOOK_URL/);
+  assert.match(liveDeliverySettings({ SVC_WEBHOOK_PUBLIC_URL: 'http://tunnel.example/h' }, remote).error ?? '', /The service sends HTTPS POST requests/);
+  assert.equal(liveDeliverySettings({ SVC_WEBHOOK_PUBLIC_URL: 'http://127.0.0.1:4020/h' }, local).settings?.https, false);
+  const ok = liveDeliverySettings({ SVC_WEBHOOK_PUBLIC_URL: 'https://tunnel.example/h' }, remote).settings!;
+  assert.deepEqual([ok.https, ok.host, ok.port, ok.waitMs, ok.failFirst, ok.expect], [true, '127.0.0.1', 4020, 60_000, false, false]);
+  assert.match(liveDeliverySettings({ SVC_WEBHOOK_PUBLIC_URL: 'https://t.example', SVC_WEBHOOK_LISTEN: 'nope' }, remote).error ?? '', /host:port/);
+  const req = (path: string, body: unknown) => ({ path, method: 'POST', headers: {}, body: Buffer.from(JSON.stringify(body)), atMs: 0, answered: 204 as const });
+  assert.equal(deliveryType(req('/hooks/aggregation', { job_guid: 'JOB-1' })), 'aggregation');
+  assert.equal(deliveryType(req('/hooks', { action: 'updated', member: { guid: 'MBR-1' } })), 'member');
+  assert.equal(deliveryType(req('/hooks', { guid: 'MBR-1', is_oauth: false })), undefined);
+});
