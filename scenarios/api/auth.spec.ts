@@ -60,6 +60,9 @@ async function existingIdentifiers(api: CheckedClient): Promise<ParameterValues>
   };
   return (name, template, method) => {
     if (method !== 'GET') return undefined;
+    // A managed member is another kind of member (Versioning: managed members are
+    // deprecated endpoints); the discovered member is not one.
+    if (name === 'member_guid' && template.includes('/managed_members/')) return undefined;
     return template.startsWith('/data_exchange/') ? exchange[name] : platform[name];
   };
 }
