@@ -13,7 +13,7 @@
  */
 import type { PasswordScenario } from '../../targets/profiles/profile.ts';
 import { test, expect, type CheckedClient, type Poll } from '../fixtures.ts';
-import { answersFor, createMember, createUser, createdMember, readMember, resume, waitUntilSettled, type MemberStatus } from '../helpers.ts';
+import { answersFor, createMember, createUser, createdMember, need, readMember, resume, waitUntilSettled, type MemberStatus } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
 
 const TAGS = ['@members', '@destructive'];
@@ -59,7 +59,7 @@ async function expectConnectedWithData(api: CheckedClient, user: string, member:
   });
   // What the service does: "Transactions are created automatically when a member aggregates successfully."
   const tx = await api.get(`/users/${user}/transactions`, { query: { records_per_page: 100 }, expectStatus: 200 });
-  expect((tx.body.transactions as unknown[] | undefined)?.length ?? 0, 'transactions aggregated for the new member').toBeGreaterThan(0);
+  expect(need<unknown[]>(tx, 'transactions', api).length, 'transactions aggregated for the new member').toBeGreaterThan(0);
 }
 
 /** A failed connection: the end state is asserted by the caller; these follow only from the fields' names. */

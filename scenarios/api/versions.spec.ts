@@ -37,7 +37,7 @@ test(`${V2025} list institutions filters by supported_products`, { tag: ['@versi
   // Endpoints, Institutions: "filters by ... supported products".
   const product = 'account_verification';
   const res = await api.get('/institutions', { version: V2025, query: { supported_products: product, records_per_page: 200 }, expectStatus: 200 });
-  const list = res.body.institutions as Array<{ code: string; supported_products: string[] }>;
+  const list = need<Array<{ code: string; supported_products: string[] }>>(res, 'institutions', api);
   expect(list.length).toBeGreaterThan(0);
   expect(list.filter((i) => !i.supported_products?.includes(product)).map((i) => i.code), `institutions returned for supported_products=${product} without it`).toEqual([]);
 });
