@@ -21,7 +21,8 @@ test(`${OLD} institutions carry the four supports_* fields`, { tag: ['@versions'
   // place of four supports_* fields": the earlier version has those four.
   supports(profile, OLD);
   const res = await api.get(`/institutions/${profile.testInstitution.code}`, { version: OLD, expectStatus: 200 });
-  for (const field of SUPPORTS_FIELDS) expect(res.body.institution, `${OLD} institution field ${field}`).toHaveProperty(field);
+  const institution = need<Record<string, unknown>>(res, 'institution', api);
+  for (const field of SUPPORTS_FIELDS) expect(institution, `${OLD} institution field ${field}`).toHaveProperty(field);
 });
 
 test(`${V2025} institutions use supported_products in place of the supports_* fields`, { tag: ['@versions', '@institutions', '@readonly', '@smoke'] }, async ({ api, profile }) => {
