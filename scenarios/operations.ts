@@ -1,9 +1,10 @@
 /**
  * The operations of an OpenAPI document of spec/, for scenarios that must cover
- * EVERY endpoint (authentication refused everywhere). Path parameters are filled with
- * well-formed identifiers of the specification's shapes that name nothing, so a
- * target that enforces authentication first answers 4xx, and one that forgot to answers
- * 2xx on at least the parameterless lists.
+ * EVERY endpoint (authentication refused everywhere). Path parameters are filled from
+ * `values` (identifiers that exist on the target, by parameter name) where given, else
+ * with well-formed identifiers of the specification's shapes that name nothing; `filled`
+ * says whether every parameter of the path names something that exists, so a scenario
+ * can tell a refusal about authentication from one about a missing resource.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
@@ -15,6 +16,8 @@ export interface DocOperation {
   /** Template with parameters filled in. */
   path: string;
   sunset: boolean;
+  /** Every path parameter came from `values` (names an existing resource). */
+  filled: boolean;
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -29,7 +32,10 @@ function sample(name: string): string {
   return `SCN-${uuid}`;
 }
 
-export function documentOperations(api: 'platform' | 'audience' | 'test-host', version?: string): DocOperation[] {
+/** An existing identifier for a path parameter of an operation, or undefined. */
+export type ParameterValues = (name: string, template: string, method: string) => string | undefined;
+
+export function documentOperations(api: 'platform' | 'audience' | 'test-host', version?: string, values: ParameterValues = () => undefined): DocOperation[] {
   const candidates = [
     version ? `spec/versions/${api}.${version}.openapi.yaml` : undefined,
     `spec/${api}.openapi.yaml`,
@@ -45,10 +51,17 @@ export function documentOperations(api: 'platform' | 'audience' | 'test-host', v
       const versions = op['x-svc-versions'] as { from?: string; until?: string } | undefined;
       if (version && versions && ((versions.from && version < versions.from) || (versions.until && version >= versions.until))) continue;
       const sunsetFrom = op['x-svc-sunset-from'] as string | undefined;
+      let filled = true;
+      const path = template.replace(/\{([^}]+)\}/g, (_m, n: string) => {
+        const v = values(n, template, method.toUpperCase());
+        if (v === undefined || v === '') filled = false;
+        return encodeURIComponent(v || sample(n));
+      });
       out.push({
         method: method.toUpperCase(),
         template,
-        path: template.replace(/\{([^}]+)\}/g, (_m, n: string) => sample(n)),
+        path,
+        filled,
         sunset: op['x-svc-sunset'] === true || (!!sunsetFrom && !!version && version >= sunsetFrom),
       });
     }

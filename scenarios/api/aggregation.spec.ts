@@ -4,9 +4,11 @@
  * throttled"; What the service does and Limits: "accounts and transactions refresh
  * every 24 hours unless the owning user is disabled").
  *
- * The throttle's status and period are not shown: a throttled request must be refused
- * with a 4xx and start no job. Each request waits for the previous job to end, so a
- * refusal is the throttle and not the 409 of a running job.
+ * The throttle's status and period are not shown. Stated: a second standard aggregation
+ * inside the period is throttled, so it starts no aggregation (is_being_aggregated
+ * does not turn true, aggregated_at does not move). Inferred: it is refused with a 4xx.
+ * Each request waits for the previous job to end, so a refusal is the throttle and not
+ * the 409 of a running job.
  *
  * The 24-hour refresh needs a day to pass. On a real target that cannot be arranged,
  * so those scenarios run on the simulator only: its control endpoint POST /_sim/refresh
@@ -18,26 +20,38 @@
 import { request as undiciRequest } from 'undici';
 import { test, expect, type CheckedClient, type Poll } from '../fixtures.ts';
 import type { TargetProfile } from '../../targets/profiles/profile.ts';
-import { readMember } from '../helpers.ts';
+import { ANY_2XX, is2xx, readMember } from '../helpers.ts';
+import { expectInferred } from '../inferred.ts';
 import { connectedUser, settle, sleep, walkList } from './journeys.ts';
 
 const TAGS = ['@members', '@aggregation', '@destructive'];
 const DAY_MS = 86_400_000;
 
-test('a second standard aggregation is throttled; extended history, verification and identification are not', { tag: TAGS }, async ({ api, poll }) => {
+test('a second standard aggregation is throttled; extended history, verification and identification are not', { tag: [...TAGS, '@inferred'] }, async ({ api, poll, profile }) => {
   const { user, member } = await connectedUser(api, poll);
   const base = `/users/${user}/members/${member}`;
-  const first = await api.post(`${base}/aggregate`);
-  expect(first.status, 'the first standard aggregation: started, or already throttled by the connection itself').toBeLessThan(500);
+  // The first explicit aggregation: started, or already inside the throttle period the
+  // connection's own aggregation opened (the period is not shown). Either answer is
+  // allowed, so its status is not asserted; the throttle is judged on the next one.
+  await api.post(`${base}/aggregate`);
   await settle(api, poll, user, member);
+  const before = await readMember(api, user, member);
+  await sleep(1100); // aggregated_at may have whole-second resolution
   const second = await api.post(`${base}/aggregate`);
-  expect(second.status, 'a standard aggregation inside the throttle period (Limits: aggregation throttle)').toBeGreaterThanOrEqual(400);
-  expect(second.status).toBeLessThan(500);
-  expect((await readMember(api, user, member)).is_being_aggregated, 'no aggregation started by the throttled request').toBe(false);
-  // "Other aggregation-type jobs are not throttled."
+  // Limits, aggregation throttle: "only standard aggregations trigger the throttle period".
+  const right = await readMember(api, user, member);
+  expect(right.is_being_aggregated, 'an aggregation started by a standard aggregation inside the throttle period').not.toBe(true);
+  const after = await settle(api, poll, user, member);
+  expect(after.aggregated_at, 'aggregated_at after a throttled standard aggregation').toBe(before.aggregated_at);
+  expectInferred(profile, second.status >= 400 && second.status < 500, {
+    expectation: 'a throttled standard aggregation is refused with a 4xx',
+    basis: 'Limits name the throttle, not how a throttled request is answered',
+    received: String(second.status),
+  });
+  // "Other aggregation-type jobs are not throttled": each is accepted (status not shown: any 2xx).
   for (const job of ['extend_history', 'verify', 'identify']) {
     const res = await api.post(`${base}/${job}`);
-    expect(res.status, `POST ${job} inside the throttle period of a standard aggregation`).toBeLessThan(300);
+    expect(is2xx(res.status), `POST ${job} inside the throttle period of a standard aggregation answered ${res.status}`).toBe(true);
     await settle(api, poll, user, member);
   }
 });
@@ -83,7 +97,8 @@ test('connected members refresh when 24 hours have passed', { tag: TAGS }, async
 test('members of a disabled user are not refreshed after 24 hours', { tag: TAGS }, async ({ api, poll, profile }) => {
   simulatorOnly(profile);
   const { user, member } = await connectedUser(api, poll);
-  await api.put(`/users/${user}`, { user: { is_disabled: true } }, { expectStatus: [200, 202, 204] });
+  // Update user: its status is not shown, any 2xx.
+  await api.put(`/users/${user}`, { user: { is_disabled: true } }, { expectStatus: ANY_2XX });
   const before = { count: await transactionCount(api, user), aggregatedAt: (await readMember(api, user, member)).aggregated_at };
   await sleep(1100);
   await refreshAsIfLater(profile, user, DAY_MS + 60_000);

@@ -4,21 +4,32 @@
  * call goes through the checked client, so the contract checks each response.
  */
 import { expect, type CheckedClient, type Poll } from '../fixtures.ts';
-import { createMember, createUser, waitUntilSettled } from '../helpers.ts';
+import { createMember, createUser, createdMember, need, waitUntilSettled } from '../helpers.ts';
 
 /** A user of its own with a CONNECTED, aggregated member of the test institution. */
 export async function connectedUser(api: CheckedClient, poll: Poll) {
   const user = await createUser(api);
-  const member = (await createMember(api, user, { scenario: 'SUCCESS' })).body.member.guid as string;
+  const member = createdMember(api, await createMember(api, user, { scenario: 'SUCCESS' })).guid;
   const settled = await waitUntilSettled(api, poll, user, member);
+  // States and transitions: "success leads to CONNECTED".
   expect(settled.value.connection_status, 'the success password connects the member').toBe('CONNECTED');
   return { user, member };
 }
 
+/** The accounts of a member (What the service does: "An account ... belongs to a member"); at least one after a successful aggregation. */
+export async function memberAccounts<T extends { guid: string } = { guid: string; [k: string]: unknown }>(api: CheckedClient, user: string, member: string): Promise<T[]> {
+  const accounts = await walkList<T>(api, `/users/${user}/members/${member}/accounts`, 'accounts');
+  expect(accounts.length, `accounts of the aggregated member ${member}`).toBeGreaterThan(0);
+  return accounts;
+}
+
 /**
  * Every record of a paged list (Endpoints: "Lists are paged with page and
- * records_per_page"), walked until a short page; bounded so a target that ignores
- * `page` cannot loop forever.
+ * records_per_page"), bounded so a target that ignores `page` cannot loop forever.
+ * The walk ends at `pagination.total_pages` when the target gives it (the reference's
+ * pagination object), else at the first page with fewer records than asked for.
+ * `perPage` defaults to 100, inside every range the reference accepts (10-100 on most
+ * lists; outside its range a list falls back to 25: real-service-notes, "Paging").
  */
 export async function walkList<T = Record<string, unknown>>(
   api: CheckedClient,
@@ -29,11 +40,14 @@ export async function walkList<T = Record<string, unknown>>(
   const perPage = o.perPage ?? 100;
   const all: T[] = [];
   for (let page = 1; page <= (o.maxPages ?? 50); page++) {
+    // Errors: "200 normal success for reads, lists".
     const res = await api.get(path, { query: { ...o.query, page, records_per_page: perPage }, headers: o.headers, expectStatus: 200 });
-    const items = (res.body?.[key] ?? []) as T[];
+    const items = need<T[]>(res, key, api);
+    expect(Array.isArray(items), `${path}: ${key} is a list`).toBe(true);
     all.push(...items);
-    const totalPages = res.body?.pagination?.total_pages as number | undefined;
-    if (items.length < perPage || (totalPages !== undefined && page >= totalPages)) break;
+    const totalPages = res.body?.pagination?.total_pages;
+    if (items.length === 0) break;
+    if (typeof totalPages === 'number' ? page >= totalPages : items.length < perPage) break;
   }
   return all;
 }

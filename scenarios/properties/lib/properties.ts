@@ -3,7 +3,8 @@
  * so the spec files, the broken-variant proofs and the benchmark share them.
  *
  * Response-level (any receiver): every valid payload gets a 2xx; a malformed body
- * gets a 4xx; a duplicate gets a 2xx; every answer comes within the bound.
+ * gets a 2xx or a 4xx, never another status; a duplicate gets a 2xx; every answer
+ * comes within the bound.
  * Stored-state (needs the observation API): a duplicate is processed once; after any
  * order of deliveries the stored object has the highest version; a model-based run of
  * deliveries, duplicates, malformed bodies, kills and restarts matches the model.
@@ -31,13 +32,27 @@ export function validPayloadGets2xx(r: ReceiverUnderTest) {
   });
 }
 
-/** Events rule 6: "a 4xx only for truly invalid payloads such as bad JSON" — and bad JSON gets one. */
-export function malformedBodyGets4xx(r: ReceiverUnderTest) {
+/**
+ * Events rule 6: receivers "return an error status only when a payload was not received
+ * (a 4xx only for truly invalid payloads such as bad JSON)". Read as written:
+ *   - the sentence restricts errors, it does not demand one: "only when" is a condition
+ *     on answering an error, so a receiver may answer success (2xx, rule 4) to bad JSON
+ *     and drop it;
+ *   - where a receiver does answer an error to bad JSON, the parenthesis names the class:
+ *     a 4xx. A 5xx says the receiver failed, which rule 6 does not allow for a payload
+ *     that was received (and it makes the service retry the same bad bytes: rule 4);
+ *   - a 3xx or 1xx is neither the success of rule 4 nor the error rule 6 names.
+ * So bad JSON gets a 2xx (200-206, rule 4) or a 4xx, and nothing else.
+ */
+export function malformedBodyGets2xxOr4xx(r: ReceiverUnderTest) {
   return fc.asyncProperty(malformedBodyArb, async (body) => {
     const a = await post(r.deliveryUrl(MODEL_TYPE), body);
-    assert.ok(a.status >= 400 && a.status <= 499, `answered ${a.status} to the malformed body ${JSON.stringify(body)}; expected 4xx`);
+    assert.ok(is2xx(a.status) || (a.status >= 400 && a.status <= 499), `answered ${a.status} to the malformed body ${JSON.stringify(body)}; expected a success (200-206, rule 4) or a 4xx (rule 6), never a 5xx`);
   });
 }
+
+/** The former name, still used by targets/receiver (broken.test.ts, bench.ts): the same property. */
+export const malformedBodyGets4xx = malformedBodyGets2xxOr4xx;
 
 /** Events rule 6: "Receivers should answer quickly" — within the bound (a setting: WEBHOOK_RESPONSE_BOUND_MS). */
 export function answersWithinBound(r: ReceiverUnderTest, boundMs: number) {
