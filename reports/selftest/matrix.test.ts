@@ -192,4 +192,7 @@ test('grepSelects reads a report test the way Playwright greps it: title path an
   assert.equal(grepSelects(grepFor(['@members']), t), false);
   assert.equal(grepSelects(undefined, t), true, 'no grep: every scenario');
   assert.equal(grepSelects(titlesGrep(['in a mobile WebView']), t), true);
+  // The JSON report's tags come without `@` (scripts/run-suite.ts testsOf reads spec.tags).
+  assert.equal(grepSelects(grepFor(['@widgets']), { ...t, tags: ['widgets', 'oauth'] }), true);
+  assert.equal(grepSelects(grepFor(['@members']), { ...t, tags: ['widgets', 'oauth'] }), false);
 });

@@ -204,7 +204,9 @@ export function playwrightProjectFor(name: string, faults: string[], variations:
 export function grepSelects(grep: string | undefined, test: { name: string; tags: readonly string[] }): boolean {
   if (grep === undefined) return true;
   const titlePath = test.name.replace(/^\[[^\]]*\] /, '').replace(/ > /g, ' ');
-  return new RegExp(grep).test(`${titlePath} ${test.tags.join(' ')}`);
+  // Playwright's JSON report lists tags without their `@`; its grep sees them with it.
+  const tags = test.tags.map((t) => (t.startsWith('@') ? t : `@${t}`));
+  return new RegExp(grep).test(`${titlePath} ${tags.join(' ')}`);
 }
 
 /** A grep matching any of these exact scenario titles. */
