@@ -402,7 +402,10 @@ export async function runSelftest(o: SelftestOptions = {}) {
       //    reproduces alone but that repeats together is an interaction alarm (gating).
       // Other suite kinds that failed or broke run again per variation, as before.
       const failedKinds = new Set(jointOutcomes.filter((x) => x.failed.length || x.error).map((x) => x.kind));
-      const failedTests = jointTests.filter((t) => t.status === 'failed' && cleanPassed.has(testKey(t)));
+      // With every variation already run alone (--each-variation), a joint failure one of
+      // them reproduced is explained: only the others need a second look.
+      const explained = new Set([...aloneRows.values()].flatMap((r) => r.failed.map((f) => f.split(' — ')[0])));
+      const failedTests = jointTests.filter((t) => t.status === 'failed' && cleanPassed.has(testKey(t)) && !explained.has(testKey(t)));
       const titlesOf = (tests: SuiteTest[]) => [...new Set(tests.map((t) => t.title))];
       const pwAll: SuiteRun = { kind: 'playwright', selectors: [], all: true };
       const units: Unit[] = [];
@@ -417,7 +420,7 @@ export async function runSelftest(o: SelftestOptions = {}) {
         units.push({ name: CONTROL_PROJECT, faults: [], variations: [], runs: [pwAll], onlyTitles: titlesOf(failedTests) });
         units.push({ ...allVariations, name: JOINT_RERUN_PROJECT, runs: [pwAll], onlyTitles: titlesOf(failedTests) });
       }
-      const ex2 = await execute(units, { ...common, workDir: join(workRoot, 'phase2'), withClean: false });
+      const ex2 = units.length ? await execute(units, { ...common, workDir: join(workRoot, 'phase2'), withClean: false }) : { pw: { tests: [], durationMs: 0 }, side: new Map<string, RunOutcome[]>(), sideClean: new Map<string, RunOutcome>() };
       const controlOf = new Map(ex2.pw.tests.filter((t) => inProject(t, CONTROL_PROJECT)).map((t) => [testKey(t), t.status]));
       // Attributable only when the control passed the scenario at its first attempt.
       const attributable = new Set([...controlOf].filter(([, st]) => st === 'passed').map(([k]) => k));
