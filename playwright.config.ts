@@ -56,7 +56,7 @@ function selftestConfig(plan: PlaywrightPlan): PlaywrightTestConfig {
       testMatch: /(^|\/)(api|browser)\/.*\.spec\.ts$/,
       ...(p.grep ? { grep: new RegExp(p.grep) } : {}),
       retries: p.faults.length ? 0 : 1,
-      metadata: { [SELFTEST_METADATA_KEY]: { faults: p.faults, variations: p.variations, keepWorkerOnFailure: p.faults.length > 0 } satisfies SelftestProjectMetadata },
+      metadata: { [SELFTEST_METADATA_KEY]: { faults: p.faults, variations: p.variations, keepWorkerOnFailure: p.faults.length > 0, ...(p.env ? { env: p.env } : {}) } satisfies SelftestProjectMetadata },
       use: { ...BROWSER_USE, actionTimeout: 5_000, navigationTimeout: 5_000, trace: 'off' as const },
       })),
     ],

@@ -463,7 +463,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     async ({ selftestSimulator: meta }, use) => {
       if (!meta) return use(undefined);
       const [{ buildSimulator }, { settingsFromEnv }] = await Promise.all([import('../targets/simulator/app.ts'), import('../targets/simulator/settings.ts')]);
-      const app = await buildSimulator({ settings: settingsFromEnv(process.env), faults: meta.faults, variations: meta.variations });
+      const app = await buildSimulator({ settings: settingsFromEnv({ ...process.env, ...meta.env }), faults: meta.faults, variations: meta.variations });
       const address = await app.listen({ host: '127.0.0.1', port: 0 });
       try {
         await use(address.replace('localhost', '127.0.0.1'));
@@ -474,9 +474,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
   profile: [
-    async ({ selftestSimulatorUrl }, use) => {
-      // The self-test is about the simulator: its URL wins over any SVC_BASE_URL.
-      await use(selftestSimulatorUrl ? loadProfile({ ...process.env, SVC_BASE_URL: undefined, SVC_SIMULATOR_URL: selftestSimulatorUrl }) : loadProfile());
+    async ({ selftestSimulator: meta, selftestSimulatorUrl }, use) => {
+      // The self-test is about the simulator: its URL wins over any SVC_BASE_URL. The
+      // entry's env (SelftestProjectMetadata.env: SVC_STRICT=1 for an inferred fault, or
+      // the header names) is laid over the process environment.
+      await use(selftestSimulatorUrl ? loadProfile({ ...process.env, ...meta?.env, SVC_BASE_URL: undefined, SVC_SIMULATOR_URL: selftestSimulatorUrl }) : loadProfile());
     },
     { scope: 'worker' },
   ],

@@ -8,7 +8,7 @@
  * fault survives, a variation alarms, a run breaks or the clean baseline fails.
  *
  *   npm run selftest [-- --only name,name] [--kind fault|variation] [--quick]
- *                    [--workers 2] [--separate-variations] [--out reports/out/selftest]
+ *                    [--workers 2] [--separate-variations] [--each-variation] [--out reports/out/selftest]
  *
  * How (the goal: the whole matrix in under 5 minutes on a 2-core machine):
  *   - ONE Playwright invocation for every scenario entry: the plan (reports/selftest/
@@ -44,8 +44,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CATALOG, type CatalogEntry } from '../targets/simulator/catalog.ts';
 import { ADAPTERS, type RunContext } from '../reports/selftest/adapters.ts';
-import { buildMatrix, matrixPasses, renderConsole, renderMarkdown, rowOf, type BaselineResult, type MatrixRow, type RunOutcome } from '../reports/selftest/matrix.ts';
-import { CLEAN_PROJECT, PROPERTIES_PROJECT, mergeRuns, planEntry, playwrightProjectFor, propertiesRunOf, type PlannedEntry, type PlaywrightPlan, type SuiteRun } from '../reports/selftest/plan.ts';
+import { buildMatrix, matrixPasses, renderConsole, renderMarkdown, rowOf, type BaselineResult, type JointResult, type MatrixRow, type RunOutcome } from '../reports/selftest/matrix.ts';
+import { CLEAN_PROJECT, PROPERTIES_PROJECT, grepSelects, mergeRuns, planEntry, playwrightProjectFor, propertiesRunOf, type PlannedEntry, type PlaywrightPlan, type SuiteRun } from '../reports/selftest/plan.ts';
 import { testsOf, type PwReport, type SuiteTest } from './run-suite.ts';
 
 export interface SelftestOptions {
@@ -59,6 +59,13 @@ export interface SelftestOptions {
   concurrency?: number;
   /** Run every variation on its own even when all of them together pass (slower, no joint run). */
   separateVariations?: boolean;
+  /**
+   * Run the variations both together (one simulator with all of them) and each on its own
+   * (its declared suites only), in the same invocation: the self-test then proves both
+   * "all variations pass together" and "each passes alone" (issue 11). CLI
+   * --each-variation, or SVC_SELFTEST_EACH_VARIATION=1 for callers such as npm test.
+   */
+  eachVariation?: boolean;
   /**
    * Run the properties project (scenarios/properties) once in the baseline; default: yes
    * for the whole matrix, no with `only`. With it the baseline covers `npm run conformance`.
@@ -168,9 +175,18 @@ interface Unit {
   runs: SuiteRun[];
   /** Only these scenario titles (within the unit's tags). */
   onlyTitles?: string[];
+  /** The entry's profile environment (CatalogEntry.env), for every suite kind it runs. */
+  env?: Record<string, string>;
 }
 
-const unitOf = (p: PlannedEntry): Unit => ({ name: p.entry.name, ...namesOf(p.entry), runs: p.runs });
+const unitOf = (p: PlannedEntry): Unit => ({ name: p.entry.name, ...namesOf(p.entry), runs: p.runs, ...(p.entry.env ? { env: p.entry.env } : {}) });
+
+/** The baseline of the entries that run with a profile env (inferred faults): `clean` with the union of their env. */
+export const CLEAN_STRICT_PROJECT = 'clean-strict';
+/** Phase 2's control: nothing in force, only the scenarios a variation run failed, in the same invocation. */
+export const CONTROL_PROJECT = 'clean-control';
+/** Phase 2's second look at scenarios that failed with every variation together. */
+export const JOINT_RERUN_PROJECT = 'all-variations-again';
 
 /** Side runs (everything but the single Playwright invocation) of a unit. */
 function sideRunsOf(unit: Unit): SuiteRun[] {
@@ -217,11 +233,18 @@ interface ExecuteOptions {
 async function execute(units: Unit[], o: ExecuteOptions): Promise<Execution> {
   mkdirSync(o.workDir, { recursive: true });
   const projects = units
-    .map((u) => playwrightProjectFor(u.name, u.faults, u.variations, u.runs, u.onlyTitles))
+    .map((u) => playwrightProjectFor(u.name, u.faults, u.variations, u.runs, u.onlyTitles, u.env))
     .filter((p) => p !== undefined)
     // Projects that run every scenario first: each keeps one worker busy longest, so they must not be the tail.
     .sort((a, b) => Number(a.grep !== undefined) - Number(b.grep !== undefined));
-  const pwProjects = [...(o.withClean ? [{ name: CLEAN_PROJECT, faults: [], variations: [] }] : []), ...projects];
+  // The baseline of units with a profile env: the same scenarios clean, with that env (an
+  // inferred fault is caught only by a scenario that passes clean under SVC_STRICT=1).
+  const envUnits = units.filter((u) => u.env && Object.keys(u.env).length);
+  const strictGreps = envUnits.map((u) => playwrightProjectFor(u.name, [], [], u.runs)?.grep);
+  const cleanStrict = o.withClean && envUnits.length
+    ? [{ name: CLEAN_STRICT_PROJECT, faults: [], variations: [], env: Object.assign({}, ...envUnits.map((u) => u.env)) as Record<string, string>, ...(strictGreps.every((g) => g !== undefined) ? { grep: `(${strictGreps.join('|')})` } : {}) }]
+    : [];
+  const pwProjects = [...(o.withClean ? [{ name: CLEAN_PROJECT, faults: [], variations: [] }] : []), ...cleanStrict, ...projects];
   const pwCount = pwProjects.length + (o.withClean && o.properties ? 1 : 0);
 
   interface SideJob { unit?: Unit; run: SuiteRun }
@@ -244,7 +267,7 @@ async function execute(units: Unit[], o: ExecuteOptions): Promise<Execution> {
     const ctx = (attempt: number): RunContext => {
       const workDir = join(o.workDir, `${label}-${job.run.kind}-${index}${attempt ? `-retry${attempt}` : ''}`);
       mkdirSync(workDir, { recursive: true });
-      return { root: o.root, workDir, faults: job.unit?.faults ?? [], variations: job.unit?.variations ?? [], workers: 1, timeoutMs: Math.min(o.timeoutMs, 180_000), env: o.env };
+      return { root: o.root, workDir, faults: job.unit?.faults ?? [], variations: job.unit?.variations ?? [], workers: 1, timeoutMs: Math.min(o.timeoutMs, 180_000), env: { ...o.env, ...job.unit?.env } };
     };
     let outcome = await ADAPTERS[job.run.kind](job.run, ctx(0));
     const variationOnly = !job.unit || job.unit.faults.length === 0;
@@ -270,7 +293,7 @@ async function execute(units: Unit[], o: ExecuteOptions): Promise<Execution> {
 /** A unit's outcomes: its Playwright project's and its side runs', each against its clean baseline. */
 function outcomesOf(unit: Unit, ex: Execution, cleanPassed: Set<string>, sideClean: Map<string, RunOutcome>): RunOutcome[] {
   const out: RunOutcome[] = [];
-  if (playwrightProjectFor(unit.name, unit.faults, unit.variations, unit.runs)) out.push(playwrightOutcome(unit.name, ex.pw, cleanPassed));
+  if (playwrightProjectFor(unit.name, unit.faults, unit.variations, unit.runs, unit.onlyTitles)) out.push(playwrightOutcome(unit.name, ex.pw, cleanPassed));
   for (const o of ex.side.get(unit.name) ?? []) out.push(againstBaseline(o, sideClean.get(o.kind)));
   return out;
 }
@@ -301,65 +324,143 @@ export async function runSelftest(o: SelftestOptions = {}) {
 
   // Phase 1: clean, every fault on its own, and every variation together in one
   // simulator. Variations are non-breaking changes that must all pass everywhere, so the
-  // common case (none alarms) costs one run, not one per variation. Only when the joint
-  // run fails are the variations run one by one (phase 2) to name the one that alarms.
+  // common case (none alarms) costs one run, not one per variation. With --each-variation
+  // each variation also runs on its own (its declared suites) in the same invocation.
+  // When the joint run fails, phase 2 names the variation behind it (see below).
   const faultPlans = plans.filter((p) => p.entry.kind === 'fault');
   const variationPlans = plans.filter((p) => p.entry.kind === 'variation');
   const together = !o.separateVariations && variationPlans.length > 1;
+  const eachAlone = !together || !!o.eachVariation;
   const allVariations: Unit | undefined = together
     ? { name: ALL_VARIATIONS_UNIT, faults: [], variations: variationPlans.map((p) => p.entry.name), runs: mergeRuns(variationPlans.map((p) => p.runs)) }
     : undefined;
-  const phase1Units = [...faultPlans.map(unitOf), ...(allVariations ? [allVariations] : variationPlans.map(unitOf))];
+  const phase1Units = [...faultPlans.map(unitOf), ...(allVariations ? [allVariations] : []), ...(eachAlone ? variationPlans.map(unitOf) : [])];
   const ex1 = await execute(phase1Units, { ...common, workDir: join(workRoot, 'phase1'), withClean: true, properties: o.properties ?? !o.only?.length });
 
   // The baselines (the properties project has no entries: it is baseline only).
-  const clean = ex1.pw.tests.filter((t) => t.name.startsWith(`[${CLEAN_PROJECT}] `) || t.name.startsWith(`[${PROPERTIES_PROJECT}] `));
+  const inProject = (t: SuiteTest, project: string) => t.name.startsWith(`[${project}] `);
+  const clean = ex1.pw.tests.filter((t) => inProject(t, CLEAN_PROJECT) || inProject(t, PROPERTIES_PROJECT));
+  const strictClean = ex1.pw.tests.filter((t) => inProject(t, CLEAN_STRICT_PROJECT));
   // A scenario that needed its retry clean (flaky) proves nothing: it can neither catch nor alarm.
   const cleanPassed = new Set(clean.filter((t) => t.status === 'passed').map(testKey));
-  const cleanFlaky = clean.filter((t) => t.status === 'flaky').map(testKey);
+  const strictPassed = new Set(strictClean.filter((t) => t.status === 'passed').map(testKey));
+  const cleanFlaky = [...clean, ...strictClean].filter((t) => t.status === 'flaky').map((t) => `${inProject(t, CLEAN_STRICT_PROJECT) ? `[${CLEAN_STRICT_PROJECT}] ` : ''}${testKey(t)}`);
+  const failedLine = (t: SuiteTest) => `${testKey(t)}${t.error ? ` — ${t.error.split('\n')[0].slice(0, 160)}` : ''}`;
   const baseline: BaselineResult = {
-    executed: clean.filter((t) => t.status !== 'skipped').length + [...ex1.sideClean.values()].reduce((n, r) => n + r.executed, 0),
+    executed: clean.filter((t) => t.status !== 'skipped').length + strictClean.filter((t) => t.status !== 'skipped').length + [...ex1.sideClean.values()].reduce((n, r) => n + r.executed, 0),
     flaky: cleanFlaky,
     failed: [
-      ...clean.filter((t) => t.status === 'failed').map((t) => `${testKey(t)}${t.error ? ` — ${t.error.split('\n')[0].slice(0, 160)}` : ''}`),
+      ...clean.filter((t) => t.status === 'failed').map(failedLine),
+      // Clean with the inferred tier gating (SVC_STRICT=1, header names set): the simulator must meet it too.
+      ...strictClean.filter((t) => t.status === 'failed').map((t) => `[${CLEAN_STRICT_PROJECT}] ${failedLine(t)}`),
       ...[...ex1.sideClean.values()].flatMap((r) => r.failed),
     ],
     errors: [...(ex1.pw.error ? [`playwright: ${ex1.pw.error}`] : []), ...[...ex1.sideClean.entries()].filter(([, r]) => r.error).map(([k, r]) => `${k}: ${r.error}`)],
   };
+  /** The clean scenarios a unit's failures are compared with: the strict baseline for a unit with a profile env. */
+  const baselineOf = (u: Unit) => (u.env && Object.keys(u.env).length ? strictPassed : cleanPassed);
 
   const rowsByName = new Map<string, MatrixRow>();
-  for (const p of faultPlans) rowsByName.set(p.entry.name, rowOf(p.entry, outcomesOf(unitOf(p), ex1, cleanPassed, ex1.sideClean)));
-  const variationsSeparately = !allVariations;
+  for (const p of faultPlans) {
+    const u = unitOf(p);
+    rowsByName.set(p.entry.name, rowOf(p.entry, outcomesOf(u, ex1, baselineOf(u), ex1.sideClean)));
+  }
+  const aloneRows = new Map<string, MatrixRow>();
+  if (eachAlone) for (const p of variationPlans) aloneRows.set(p.entry.name, rowOf(p.entry, outcomesOf(unitOf(p), ex1, cleanPassed, ex1.sideClean)));
+  let joint: JointResult | undefined;
   if (allVariations) {
-    const joint = outcomesOf(allVariations, ex1, cleanPassed, ex1.sideClean);
-    const jointFailed = joint.flatMap((x) => x.failed);
-    const jointBroken = joint.some((x) => x.error);
+    const jointOutcomes = outcomesOf(allVariations, ex1, cleanPassed, ex1.sideClean);
+    const jointFailed = jointOutcomes.flatMap((x) => x.failed);
+    const jointBroken = jointOutcomes.some((x) => x.error);
+    joint = { variations: variationPlans.length, executed: jointOutcomes.reduce((n, x) => n + x.executed, 0), failed: jointFailed, alarms: [], flaky: [], errors: jointOutcomes.filter((x) => x.error).map((x) => `${x.kind}: ${x.error}`) };
+    /** A variation's own Playwright grep (its declared suites). */
+    const grepOf = (p: PlannedEntry) => playwrightProjectFor(p.entry.name, [], [p.entry.name], p.runs)?.grep;
+    const jointTests = ex1.pw.tests.filter((t) => inProject(t, ALL_VARIATIONS_UNIT));
+    /** The joint run seen through one variation's suites: only the scenarios its grep selects. */
+    const jointThrough = (p: PlannedEntry, drop: Set<string>): RunOutcome[] =>
+      jointOutcomes
+        .filter((x) => p.runs.some((r) => r.kind === x.kind))
+        .map((x) => {
+          if (x.kind !== 'playwright') return x;
+          const mine = jointTests.filter((t) => grepSelects(grepOf(p), t) && t.status !== 'skipped');
+          return { ...x, executed: mine.length, failed: x.failed.filter((f) => !drop.has(f.split(' — ')[0])) };
+        });
     if (!jointFailed.length && !jointBroken) {
       for (const p of variationPlans) {
-        const row = rowOf(p.entry, joint);
-        rowsByName.set(p.entry.name, { ...row, note: `passed with all ${variationPlans.length} variations in force together` });
+        const row = aloneRows.get(p.entry.name) ?? rowOf(p.entry, jointThrough(p, new Set()));
+        rowsByName.set(p.entry.name, { ...row, note: `passed with all ${variationPlans.length} variations in force together${aloneRows.has(p.entry.name) ? ' and on its own' : ''}` });
       }
     } else {
-      log(`all variations together: ${jointFailed.length} failure(s)${jointBroken ? ', a broken run' : ''} (${[...jointFailed, ...joint.filter((x) => x.error).map((x) => `${x.kind}: ${x.error}`)].slice(0, 3).join('; ').slice(0, 400)}); running each variation on its own`);
-      // Phase 2 names the variation behind what the joint run saw: only the suite kinds
-      // that failed or broke, and only the scenarios that failed (unless Playwright broke).
-      const failedKinds = new Set(joint.filter((x) => x.failed.length || x.error).map((x) => x.kind));
-      const failedTitles = ex1.pw.error
-        ? undefined
-        : ex1.pw.tests.filter((t) => t.name.startsWith(`[${ALL_VARIATIONS_UNIT}] `) && t.status === 'failed' && cleanPassed.has(testKey(t))).map((t) => t.title);
-      const units = variationPlans.map((p) => ({ ...unitOf(p), runs: p.runs.filter((r) => failedKinds.has(r.kind)), onlyTitles: failedTitles }));
-      const ex2 = await execute(units, { ...common, workDir: join(workRoot, 'phase2'), withClean: false });
-      for (const [i, p] of variationPlans.entries()) {
-        const unchanged = joint.filter((x) => !failedKinds.has(x.kind) && p.runs.some((r) => r.kind === x.kind));
-        rowsByName.set(p.entry.name, rowOf(p.entry, [...unchanged, ...outcomesOf(units[i], ex2, cleanPassed, ex1.sideClean)]));
+      log(`all variations together: ${jointFailed.length} failure(s)${jointBroken ? ', a broken run' : ''} (${[...jointFailed, ...joint.errors].slice(0, 3).join('; ').slice(0, 400)}); naming the variation behind them`);
+      // Phase 2 names the variation behind what the joint run saw, in one invocation:
+      //  - each variation whose declared suites select a failed scenario runs alone on
+      //    those scenarios (one that selects none cannot be the cause: its row is the joint
+      //    run through its suites, never "nothing ran");
+      //  - `clean-control` runs the same scenarios with nothing in force: a scenario that
+      //    fails there too (or passes only on its retry) is a flaky scenario, not an alarm;
+      //  - `all-variations-again` runs them once more together: a failure no variation
+      //    reproduces alone but that repeats together is an interaction alarm (gating).
+      // Other suite kinds that failed or broke run again per variation, as before.
+      const failedKinds = new Set(jointOutcomes.filter((x) => x.failed.length || x.error).map((x) => x.kind));
+      // With every variation already run alone (--each-variation), a joint failure one of
+      // them reproduced is explained: only the others need a second look.
+      const explained = new Set([...aloneRows.values()].flatMap((r) => r.failed.map((f) => f.split(' — ')[0])));
+      const failedTests = jointTests.filter((t) => t.status === 'failed' && cleanPassed.has(testKey(t)) && !explained.has(testKey(t)));
+      const titlesOf = (tests: SuiteTest[]) => [...new Set(tests.map((t) => t.title))];
+      const pwAll: SuiteRun = { kind: 'playwright', selectors: [], all: true };
+      const units: Unit[] = [];
+      const candidates = new Map<string, SuiteTest[]>();
+      for (const p of variationPlans) {
+        const mine = ex1.pw.error ? failedTests : failedTests.filter((t) => grepSelects(grepOf(p), t));
+        const runs = p.runs.filter((r) => failedKinds.has(r.kind) && (r.kind !== 'playwright' || mine.length > 0 || ex1.pw.error));
+        if (mine.length) candidates.set(p.entry.name, mine);
+        if (runs.length && !aloneRows.has(p.entry.name)) units.push({ ...unitOf(p), runs, onlyTitles: ex1.pw.error ? undefined : titlesOf(mine) });
+      }
+      if (failedTests.length && !ex1.pw.error) {
+        units.push({ name: CONTROL_PROJECT, faults: [], variations: [], runs: [pwAll], onlyTitles: titlesOf(failedTests) });
+        units.push({ ...allVariations, name: JOINT_RERUN_PROJECT, runs: [pwAll], onlyTitles: titlesOf(failedTests) });
+      }
+      const ex2 = units.length ? await execute(units, { ...common, workDir: join(workRoot, 'phase2'), withClean: false }) : { pw: { tests: [], durationMs: 0 }, side: new Map<string, RunOutcome[]>(), sideClean: new Map<string, RunOutcome>() };
+      const controlOf = new Map(ex2.pw.tests.filter((t) => inProject(t, CONTROL_PROJECT)).map((t) => [testKey(t), t.status]));
+      // Attributable only when the control passed the scenario at its first attempt.
+      const attributable = new Set([...controlOf].filter(([, st]) => st === 'passed').map(([k]) => k));
+      const flakyKeys = failedTests.map(testKey).filter((k) => controlOf.has(k) && !attributable.has(k));
+      const reproduced = new Set<string>();
+      for (const p of variationPlans) {
+        const unit = units.find((u) => u.name === p.entry.name);
+        const alone = aloneRows.get(p.entry.name);
+        if (alone) {
+          for (const f of alone.failed) reproduced.add(f.split(' — ')[0]);
+          rowsByName.set(p.entry.name, alone);
+          continue;
+        }
+        const unchanged = jointOutcomes.filter((x) => p.runs.some((r) => r.kind === x.kind) && !(unit?.runs.some((r) => r.kind === x.kind)));
+        // The joint Playwright outcome through this variation's suites, without the failures it is now judged on alone.
+        const throughJoint = jointThrough(p, new Set(failedTests.map(testKey))).filter((x) => unchanged.includes(x) || x.kind === 'playwright');
+        const own = unit ? outcomesOf(unit, ex2, controlOf.size ? attributable : cleanPassed, ex1.sideClean) : [];
+        for (const o of own) for (const f of o.failed) reproduced.add(f.split(' — ')[0]);
+        const merged = [...throughJoint.filter((x) => x.kind !== 'playwright' || !own.some((o) => o.kind === 'playwright')), ...own];
+        const row = rowOf(p.entry, merged.length ? merged : throughJoint);
+        const note = candidates.has(p.entry.name) ? 'run alone on the scenarios that failed with all variations together' : 'the failures with all variations together lie outside its suites';
+        rowsByName.set(p.entry.name, { ...row, note });
+      }
+      const again = new Map(ex2.pw.tests.filter((t) => inProject(t, JOINT_RERUN_PROJECT)).map((t) => [testKey(t), t.status]));
+      for (const t of failedTests) {
+        const k = testKey(t);
+        if (reproduced.has(k)) continue;
+        if (flakyKeys.includes(k) || again.get(k) !== 'failed') joint.flaky.push(`${k} (failed with all variations together; ${flakyKeys.includes(k) ? 'fails clean too' : 'passed when run again'})`);
+        else joint.alarms.push(`${k} — fails only with all variations together (no variation alone), and again on a second run`);
+      }
+      // Side kinds: a joint failure that no variation reproduced alone is reported as an interaction alarm.
+      for (const o of jointOutcomes.filter((x) => x.kind !== 'playwright')) {
+        for (const f of o.failed) if (!variationPlans.some((p) => rowsByName.get(p.entry.name)?.failed.includes(f))) joint.alarms.push(`${f} — fails only with all variations together`);
       }
     }
   }
-  if (variationsSeparately) {
-    for (const p of variationPlans) rowsByName.set(p.entry.name, rowOf(p.entry, outcomesOf(unitOf(p), ex1, cleanPassed, ex1.sideClean)));
-  }
+  if (!allVariations) for (const [name, row] of aloneRows) rowsByName.set(name, row);
   const rows = plans.map((p) => rowsByName.get(p.entry.name)!);
   const matrix = buildMatrix(rows, performance.now() - started, workers, new Date(), baseline);
+  if (joint) matrix.joint = joint;
   matrix.machine = { cpus: availableParallelism(), loadAverageAtStart, loadAverageAtEnd: loadavg() };
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, 'matrix.json'), `${JSON.stringify(matrix, null, 2)}\n`);
@@ -377,8 +478,14 @@ if (isMain) {
       workers: { type: 'string', default: process.env.SVC_SELFTEST_WORKERS ?? '2' },
       out: { type: 'string' },
       'separate-variations': { type: 'boolean', default: false },
+      'each-variation': { type: 'boolean', default: process.env.SVC_SELFTEST_EACH_VARIATION === '1' },
+      help: { type: 'boolean', default: false },
     },
   });
+  if (values.help) {
+    console.log('npm run selftest [-- --only name,name] [--kind fault|variation] [--quick] [--workers N] [--out dir]\n  [--separate-variations]  each variation on its own, no joint run\n  [--each-variation]       all variations together AND each on its own (also SVC_SELFTEST_EACH_VARIATION=1)');
+    process.exit(0);
+  }
   if (values.kind && values.kind !== 'fault' && values.kind !== 'variation') {
     console.error(`--kind must be fault or variation, got "${values.kind}"`);
     process.exit(2);
@@ -395,6 +502,7 @@ if (isMain) {
     workers,
     outDir: values.out,
     separateVariations: values['separate-variations'],
+    eachVariation: values['each-variation'],
   }).then(
     (m) => {
       console.log(`\n${renderConsole(m)}`);

@@ -8,6 +8,7 @@ import { buildMatrix, matrixPasses, renderMarkdown, rowOf, type RunOutcome } fro
 import {
   CLEAN_PROJECT,
   grepFor,
+  grepSelects,
   kindOfTag,
   mergeRuns,
   planEntry,
@@ -44,7 +45,7 @@ test('totals, rates and the gate', () => {
   assert.equal(m.totals.detectionRate, 0.5);
   assert.equal(m.totals.survived, 1);
   assert.equal(matrixPasses(m), false);
-  assert.match(renderMarkdown(m), /\| g \| auth \| SURVIVED \|/);
+  assert.match(renderMarkdown(m), /\| g \| stated \| auth \| SURVIVED \|/);
   assert.equal(matrixPasses(buildMatrix([rows[0], rows[2]], 1, 2)), true);
 });
 
@@ -121,7 +122,7 @@ test('playwright.config.ts in self-test mode: one project per plan entry, metada
     workers: 2,
     testTimeoutMs: 15_000,
     properties: true,
-    projects: [{ name: CLEAN_PROJECT, faults: [], variations: [] }, { name: 'f', grep: grepFor(['@auth']), faults: ['f'], variations: [] }],
+    projects: [{ name: CLEAN_PROJECT, faults: [], variations: [] }, { name: 'f', grep: grepFor(['@auth']), faults: ['f'], variations: [] }, { name: 'i', grep: grepFor(['@versions']), faults: ['unknown-version-served'], variations: [], env: { SVC_STRICT: '1' } }],
   };
   writeFileSync(planFile, JSON.stringify(plan));
   const before = process.env.SVC_SELFTEST_PLAN;
@@ -129,9 +130,10 @@ test('playwright.config.ts in self-test mode: one project per plan entry, metada
   try {
     const config = (await import(`../../playwright.config.ts?plan=${Date.now()}`)).default;
     assert.equal(config.globalSetup, undefined, 'each worker starts its own simulator');
-    assert.deepEqual(config.projects.map((p: { name: string }) => p.name), [PROPERTIES_PROJECT, CLEAN_PROJECT, 'f']);
+    assert.deepEqual(config.projects.map((p: { name: string }) => p.name), [PROPERTIES_PROJECT, CLEAN_PROJECT, 'f', 'i']);
     const f = config.projects.find((p: { name: string }) => p.name === 'f');
     assert.deepEqual(f.metadata[SELFTEST_METADATA_KEY], { faults: ['f'], variations: [], keepWorkerOnFailure: true });
+    assert.deepEqual(config.projects.find((p: { name: string }) => p.name === 'i').metadata[SELFTEST_METADATA_KEY].env, { SVC_STRICT: '1' }, 'an entry env reaches the worker fixtures');
     assert.equal(f.retries, 0, 'a fault project never retries: a failure is its expected outcome');
     assert.equal(config.projects.find((p: { name: string }) => p.name === CLEAN_PROJECT).retries, 1);
     assert.ok(f.grep.test('x @auth'));
@@ -152,4 +154,45 @@ test('a phase-2 project greps the failing titles within the entry tags', () => {
   const all = playwrightProjectFor('w', [], ['w'], planEntry(variation).runs, [title])!;
   assert.ok(new RegExp(all.grep!).test(`x ${title} @anything`));
   assert.ok(!new RegExp(titlesGrep(['a.b'])).test('axb'), 'titles are literal');
+});
+
+test('an inferred fault shows its tier and env in the matrix and carries the env into its Playwright project', () => {
+  const inferred: CatalogEntry = { ...fault, name: 'i', tier: 'inferred', env: { SVC_STRICT: '1' } };
+  const row = rowOf(inferred, [bad('x')]);
+  assert.equal(row.tier, 'inferred');
+  assert.deepEqual(row.env, { SVC_STRICT: '1' });
+  assert.equal(rowOf(fault, [bad('x')]).tier, 'stated');
+  assert.equal(rowOf(variation, [ok()]).tier, undefined);
+  assert.match(renderMarkdown(buildMatrix([row], 1, 2)), /\| i \| inferred \(SVC_STRICT=1\) \| auth \| CAUGHT \|/);
+  assert.deepEqual(playwrightProjectOf(planEntry(inferred))!.env, { SVC_STRICT: '1' });
+  assert.equal(playwrightProjectOf(planEntry(fault))!.env, undefined);
+});
+
+test('all variations together gate the matrix: an interaction alarm fails it, a flaky joint failure does not', () => {
+  const rows = [rowOf(fault, [bad('x')]), rowOf(variation, [ok()])];
+  const joint = { variations: 2, executed: 10, failed: ['a > b'], alarms: [], flaky: ['a > b (passed when run again)'], errors: [] };
+  const m = buildMatrix(rows, 1, 2);
+  m.joint = joint;
+  assert.equal(matrixPasses(m), true);
+  assert.match(renderMarkdown(m), /FLAKY TOGETHER/);
+  m.joint = { ...joint, alarms: ['a > b — fails only with all variations together'] };
+  assert.equal(matrixPasses(m), false);
+  assert.match(renderMarkdown(m), /ALARM TOGETHER: a > b/);
+});
+
+test('a variation under which nothing ran is ERROR (visible as broken), never a silent pass', () => {
+  const row = rowOf(variation, [{ kind: 'playwright', executed: 0, failed: [], durationMs: 0 }]);
+  assert.equal(row.verdict, 'ERROR');
+  assert.match(row.errors.join(';'), /no check or scenario ran/);
+});
+
+test('grepSelects reads a report test the way Playwright greps it: title path and tags', () => {
+  const t = { name: '[all-variations] browser/widget.spec.ts > in a mobile WebView events go', tags: ['@widgets', '@oauth'] };
+  assert.equal(grepSelects(grepFor(['@widgets']), t), true);
+  assert.equal(grepSelects(grepFor(['@members']), t), false);
+  assert.equal(grepSelects(undefined, t), true, 'no grep: every scenario');
+  assert.equal(grepSelects(titlesGrep(['in a mobile WebView']), t), true);
+  // The JSON report's tags come without `@` (scripts/run-suite.ts testsOf reads spec.tags).
+  assert.equal(grepSelects(grepFor(['@widgets']), { ...t, tags: ['widgets', 'oauth'] }), true);
+  assert.equal(grepSelects(grepFor(['@members']), { ...t, tags: ['widgets', 'oauth'] }), false);
 });

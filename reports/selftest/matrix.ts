@@ -8,7 +8,7 @@
  * runner crashed, nothing parsable came back): neither proof nor alarm, and it fails
  * the self-test just the same.
  */
-import type { CatalogEntry } from '../../targets/simulator/catalog.ts';
+import { tierOfEntry, type CatalogEntry, type CatalogTier } from '../../targets/simulator/catalog.ts';
 import type { SuiteKind } from './plan.ts';
 
 export interface RunOutcome {
@@ -27,6 +27,10 @@ export type Verdict = 'CAUGHT' | 'SURVIVED' | 'PASSED' | 'ALARMED' | 'ERROR';
 export interface MatrixRow {
   name: string;
   kind: CatalogEntry['kind'];
+  /** Faults: stated (a sentence of the specification) or inferred (run with the profile env that makes it gate). */
+  tier?: CatalogTier;
+  /** The profile environment the entry ran with (inferred faults). */
+  env?: Record<string, string>;
   area: string;
   section: string;
   description: string;
@@ -68,8 +72,24 @@ export interface BaselineResult {
   errors: string[];
 }
 
+/**
+ * Every variation in force at once (issue 11: "the self-test passes with all variations
+ * together and each alone"). `failed`: scenarios/checks that failed together;
+ * `alarms`: failures no variation reproduces alone that repeat together (an interaction;
+ * gating); `flaky`: failures that did not repeat or failed clean too (reported, not gating).
+ */
+export interface JointResult {
+  variations: number;
+  executed: number;
+  failed: string[];
+  alarms: string[];
+  flaky: string[];
+  errors: string[];
+}
+
 export interface Matrix {
   generatedAt: string;
+  joint?: JointResult;
   wallTimeMs: number;
   /** Playwright workers of the run. */
   concurrency: number;
@@ -93,9 +113,12 @@ export function verdictOf(entry: CatalogEntry, outcomes: readonly RunOutcome[]):
 }
 
 export function rowOf(entry: CatalogEntry, outcomes: readonly RunOutcome[]): MatrixRow {
+  const tier = tierOfEntry(entry);
   return {
     name: entry.name,
     kind: entry.kind,
+    ...(tier ? { tier } : {}),
+    ...(entry.env ? { env: entry.env } : {}),
     area: entry.area,
     section: entry.section,
     description: entry.description,
@@ -136,7 +159,19 @@ export function buildMatrix(rows: MatrixRow[], wallTimeMs: number, concurrency: 
 /** The gate: every fault caught, every variation passed, nothing broken, the clean baseline green. */
 export function matrixPasses(m: Matrix): boolean {
   const cleanOk = !m.baseline || (m.baseline.failed.length === 0 && m.baseline.errors.length === 0);
-  return cleanOk && m.totals.survived === 0 && m.totals.alarmed === 0 && m.totals.errors === 0;
+  const jointOk = !m.joint || (m.joint.alarms.length === 0 && m.joint.errors.length === 0);
+  return cleanOk && jointOk && m.totals.survived === 0 && m.totals.alarmed === 0 && m.totals.errors === 0;
+}
+
+function jointLines(m: Matrix): string[] {
+  const j = m.joint;
+  if (!j) return [];
+  return [
+    `- All ${j.variations} variations together: ${j.executed} checks/scenarios ran, ${j.failed.length} failed, ${j.alarms.length} interaction alarm(s)${j.errors.length ? `, ${j.errors.length} broken run(s)` : ''}`,
+    ...j.alarms.map((a) => `  - ALARM TOGETHER: ${a}`),
+    ...j.flaky.map((f) => `  - FLAKY TOGETHER (not gating): ${f}`),
+    ...j.errors.map((e) => `  - BROKEN: ${e.split('\n')[0]}`),
+  ];
 }
 
 function baselineLines(m: Matrix): string[] {
@@ -167,16 +202,18 @@ export function renderMarkdown(m: Matrix): string {
     '',
     `- Faults: ${t.faults}, caught ${t.caught}, survived ${t.survived} — detection rate ${pct(t.detectionRate)}`,
     `- Variations: ${t.variations}, passed ${t.passed}, false alarms ${t.alarmed} — false-alarm rate ${pct(t.falseAlarmRate)}`,
+    `- Faults by tier: ${m.rows.filter((r) => r.kind === 'fault' && (r.tier ?? 'stated') === 'stated').length} stated, ${m.rows.filter((r) => r.kind === 'fault' && r.tier === 'inferred').length} inferred (run with the profile setting in their env)`,
     `- Broken runs: ${t.errors}`,
     ...baselineLines(m),
+    ...jointLines(m),
     '',
     '## Faults',
     '',
-    '| fault | area | verdict | caught by | section |',
-    '|---|---|---|---|---|',
+    '| fault | tier | area | verdict | caught by | section |',
+    '|---|---|---|---|---|---|',
     ...m.rows
       .filter((r) => r.kind === 'fault')
-      .map((r) => `| ${r.name} | ${r.area} | ${r.verdict} | ${cell(r.verdict === 'ERROR' ? r.errors.join('; ') : shortList(r.failed) || '—')} | ${cell(r.section)} |`),
+      .map((r) => `| ${r.name} | ${r.tier ?? 'stated'}${r.env ? ` (${Object.entries(r.env).map(([k, v]) => `${k}=${v}`).join(' ')})` : ''} | ${r.area} | ${r.verdict} | ${cell(r.verdict === 'ERROR' ? r.errors.join('; ') : shortList(r.failed) || '—')} | ${cell(r.section)} |`),
     '',
     '## Variations',
     '',
@@ -195,10 +232,10 @@ export function renderConsole(m: Matrix): string {
   const width = Math.max(...m.rows.map((r) => r.name.length), 10);
   const out = m.rows.map((r) => {
     const what = r.verdict === 'ERROR' ? r.errors.join('; ') : shortList(r.failed, 2) || (r.kind === 'fault' ? 'no check failed' : '');
-    return `${r.kind === 'fault' ? 'fault    ' : 'variation'} ${r.name.padEnd(width)} ${r.verdict.padEnd(8)} ${what}`;
+    return `${r.kind === 'fault' ? `fault${r.tier === 'inferred' ? '(i)' : '   '} ` : 'variation'} ${r.name.padEnd(width)} ${r.verdict.padEnd(8)} ${what}`;
   });
   const t = m.totals;
-  out.push('', ...baselineLines(m));
+  out.push('', ...baselineLines(m), ...jointLines(m));
   out.push(
     `faults ${t.caught}/${t.faults} caught (${pct(t.detectionRate)}), ${t.survived} SURVIVED; variations ${t.passed}/${t.variations} passed, ${t.alarmed} false alarm(s); ${t.errors} broken run(s); wall time ${(m.wallTimeMs / 1000).toFixed(1)} s${m.machine ? ` (load average ${m.machine.loadAverageAtStart[0].toFixed(1)} at start, ${m.machine.loadAverageAtEnd[0].toFixed(1)} at end, ${m.machine.cpus} CPUs)` : ''}`,
   );

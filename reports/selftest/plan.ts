@@ -129,6 +129,8 @@ export interface PlaywrightPlanProject {
   grep?: string;
   faults: string[];
   variations: string[];
+  /** Profile environment of the entry (CatalogEntry.env: SVC_STRICT=1 for inferred faults, ...). */
+  env?: Record<string, string>;
 }
 
 export interface PlaywrightPlan {
@@ -163,6 +165,13 @@ export interface SelftestProjectMetadata {
    * is reported as flaky, not as an alarm.
    */
   keepWorkerOnFailure: boolean;
+  /**
+   * The entry's profile environment (CatalogEntry.env), laid over process.env by the
+   * worker fixtures of scenarios/fixtures.ts when they build the profile and the simulator:
+   * an inferred fault runs with SVC_STRICT=1 (or the header names set), so the scenario
+   * expectation it breaks gates.
+   */
+  env?: Record<string, string>;
 }
 
 /**
@@ -176,7 +185,7 @@ export const SELFTEST_FAILURE_ANNOTATION = 'selftest-failure';
 export const CLEAN_PROJECT = 'clean';
 
 /** The project of one entry, or of a group of entries in force together (`runs` merged with mergeRuns). */
-export function playwrightProjectFor(name: string, faults: string[], variations: string[], runs: readonly SuiteRun[], onlyTitles?: readonly string[]): PlaywrightPlanProject | undefined {
+export function playwrightProjectFor(name: string, faults: string[], variations: string[], runs: readonly SuiteRun[], onlyTitles?: readonly string[], env?: Record<string, string>): PlaywrightPlanProject | undefined {
   const run = runs.find((r) => r.kind === 'playwright');
   if (!run) return undefined;
   const tags = run.selectors.filter((t) => t !== PLAYWRIGHT_NAMED_TAGS.properties);
@@ -184,7 +193,20 @@ export function playwrightProjectFor(name: string, faults: string[], variations:
   if (!run.all && !tags.length) return undefined;
   const grep = [run.all ? undefined : grepFor(tags), onlyTitles?.length ? titlesGrep(onlyTitles) : undefined].filter((g) => g !== undefined);
   // Both conditions at once: lookaheads over Playwright's "title path and tags" string.
-  return { name, ...(grep.length === 1 ? { grep: grep[0] } : grep.length ? { grep: grep.map((g) => `(?=.*${g})`).join('') } : {}), faults, variations };
+  return { name, ...(grep.length === 1 ? { grep: grep[0] } : grep.length ? { grep: grep.map((g) => `(?=.*${g})`).join('') } : {}), faults, variations, ...(env && Object.keys(env).length ? { env } : {}) };
+}
+
+/**
+ * Whether a project's grep selects a scenario. Playwright matches `grep` against the
+ * test's title path and its tags, so the same string is built here from the self-test's
+ * report (SuiteTest.name is `[project] file > titles`).
+ */
+export function grepSelects(grep: string | undefined, test: { name: string; tags: readonly string[] }): boolean {
+  if (grep === undefined) return true;
+  const titlePath = test.name.replace(/^\[[^\]]*\] /, '').replace(/ > /g, ' ');
+  // Playwright's JSON report lists tags without their `@`; its grep sees them with it.
+  const tags = test.tags.map((t) => (t.startsWith('@') ? t : `@${t}`));
+  return new RegExp(grep).test(`${titlePath} ${tags.join(' ')}`);
 }
 
 /** A grep matching any of these exact scenario titles. */
@@ -194,7 +216,7 @@ export function titlesGrep(titles: readonly string[]): string {
 }
 
 export function playwrightProjectOf(p: PlannedEntry): PlaywrightPlanProject | undefined {
-  return playwrightProjectFor(p.entry.name, p.entry.kind === 'fault' ? [p.entry.name] : [], p.entry.kind === 'variation' ? [p.entry.name] : [], p.runs);
+  return playwrightProjectFor(p.entry.name, p.entry.kind === 'fault' ? [p.entry.name] : [], p.entry.kind === 'variation' ? [p.entry.name] : [], p.runs, undefined, p.entry.env);
 }
 
 /** The union of several plans' runs, one run per kind (`all` wins over selectors). */

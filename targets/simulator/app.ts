@@ -94,11 +94,20 @@ function resolveVersion(ctx: SimContext, request: FastifyRequest, reply: Fastify
     return false;
   }
   if (entry.deprecatedOn && entry.deprecatedOn <= today && !ctx.fault('deprecation-headers-missing')) {
-    reply.header(ctx.settings.deprecationHeader, deprecationValue(entry.deprecatedOn));
-    if (entry.sunsetOn) reply.header(ctx.settings.sunsetHeader, httpDate(entry.sunsetOn));
+    lifecycleHeaders(ctx, reply, deprecationValue(entry.deprecatedOn), entry.sunsetOn ? httpDate(entry.sunsetOn) : undefined);
   }
   request.svcVersion = entry.name;
   return true;
+}
+
+/**
+ * Versioning: "Response headers that signal deprecated and sunset endpoints are present
+ * in all versions", names not shown: the variations no-deprecation-header and
+ * no-sunset-header leave one out (real-service-notes, Headers: the reference declares none).
+ */
+function lifecycleHeaders(ctx: SimContext, reply: FastifyReply, deprecation: string, sunset: string | undefined): void {
+  if (!ctx.variation('no-deprecation-header')) reply.header(ctx.settings.deprecationHeader, deprecation);
+  if (sunset !== undefined && !ctx.variation('no-sunset-header')) reply.header(ctx.settings.sunsetHeader, sunset);
 }
 
 function routeLifecycle(ctx: SimContext, request: FastifyRequest, reply: FastifyReply): boolean {
@@ -113,8 +122,7 @@ function routeLifecycle(ctx: SimContext, request: FastifyRequest, reply: Fastify
   const since = cfg.deprecatedFrom ?? cfg.sunsetFrom;
   if (since && !ctx.fault('deprecation-headers-missing')) {
     const day = `${since.slice(1, 5)}-${since.slice(5, 7)}-${since.slice(7, 9)}`;
-    reply.header(ctx.settings.deprecationHeader, deprecationValue(day));
-    if (cfg.sunsetFrom) reply.header(ctx.settings.sunsetHeader, httpDate(day));
+    lifecycleHeaders(ctx, reply, deprecationValue(day), cfg.sunsetFrom ? httpDate(day) : undefined);
   }
   return true;
 }

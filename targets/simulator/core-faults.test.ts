@@ -48,7 +48,6 @@ async function connectedWithAccount(sim: Sim) {
 }
 
 const PROBES: Record<string, Probe> = {
-  'member-create-200-on-v20250224': async (sim) => (await sim.member(await sim.user(), 'SUCCESS', { version: V_NEW })).status,
   'data-request-not-required-on-v20250224': async (sim) => (await sim.req('POST', `/users/${await sim.user()}/members`, { member: { institution_code: 'svcbank', credentials: [{ field_name: 'password', value: PW.SUCCESS }] } }, { 'accept-version': V_NEW })).status,
   'member-field-renamed': async (sim) => 'connection_status' in (await sim.member(await sim.user(), 'SUCCESS')).body.member,
   'aggregated-at-set-before-aggregation': async (sim) => (await sim.member(await sim.user(), 'SUCCESS')).body.member.aggregated_at,

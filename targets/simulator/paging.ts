@@ -58,12 +58,39 @@ export function paginate<T>(items: readonly T[], req: PageRequest): { items: T[]
  * point they deviate (Limits: records_per_page maximum 1000; Endpoints: lists are paged).
  * Used by every list of institutions, categories, data exchange, ACH returns.
  */
+export interface PageListOptions {
+  /** The list's records_per_page maximum (default 1000). */
+  max?: number;
+  /**
+   * The list is one of those with the stated 1000 maximum (Limits: institutions,
+   * favourites, credentials of an institution, every data exchange list): the
+   * page-size-above-100-falls-back-to-25 variation leaves it alone.
+   */
+  statedMaximum?: boolean;
+  /** The list's name, for list-specific variations (`categories`). */
+  list?: string;
+}
+
+/** Variation page sizes (real-service-notes, Paging: outside the valid range a list falls back to 25). */
+function variedPerPage(ctx: { variation?(name: string): boolean }, req: PageRequest, asked: unknown, o: PageListOptions): number {
+  const v = (n: string) => ctx.variation?.(n) ?? false;
+  const askedNumber = asked === undefined || asked === '' ? undefined : Number(asked);
+  let perPage = req.perPage;
+  if (askedNumber !== undefined && askedNumber < 10 && v('page-size-below-10-falls-back-to-25')) perPage = DEFAULT_RECORDS_PER_PAGE;
+  // Limits: "Maximum records_per_page for list endpoints other than those in the table: not shown".
+  if (askedNumber !== undefined && askedNumber > 100 && !o.statedMaximum && v('page-size-above-100-falls-back-to-25')) perPage = DEFAULT_RECORDS_PER_PAGE;
+  if (o.list === 'categories' && v('categories-page-max-25')) perPage = Math.min(perPage, DEFAULT_RECORDS_PER_PAGE);
+  return perPage;
+}
+
 export function pageList<T>(
-  ctx: { fault(name: string): boolean },
+  ctx: { fault(name: string): boolean; variation?(name: string): boolean },
   items: readonly T[],
   query: Record<string, unknown> | undefined,
-  max = MAX_RECORDS_PER_PAGE,
+  options: number | PageListOptions = {},
 ): { items: T[]; pagination: Pagination } {
+  const o: PageListOptions = typeof options === 'number' ? { max: options } : options;
+  const max = o.max ?? MAX_RECORDS_PER_PAGE;
   let req: PageRequest;
   try {
     req = parsePaging(query, ctx.fault('page-of-1001-records') ? max + 1 : max);
@@ -71,6 +98,7 @@ export function pageList<T>(
     if (ctx.fault('bad-paging-500')) throw new Error('paging value not handled');
     throw e;
   }
+  req = { ...req, perPage: variedPerPage(ctx, req, query?.records_per_page, o) };
   if (ctx.fault('records-per-page-ignored')) req = { ...req, perPage: DEFAULT_RECORDS_PER_PAGE };
   const result = paginate(items, req);
   if (req.page > 1 && (ctx.fault('page-walk-repeats-records') || ctx.fault('page-walk-skips-records'))) {

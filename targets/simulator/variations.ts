@@ -48,20 +48,80 @@ function transform(value: unknown, add: boolean, reorder: boolean): unknown {
   return value;
 }
 
-export async function applyVariations(ctx: SimContext, _request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+/** Error codes that refuse a request's content (bad input): no status is stated for them (Errors). */
+const REFUSED_INPUT_CODES = new Set(['invalid_json', 'invalid_request', 'invalid_paging', 'unprocessable']);
+
+/** The status of a refused input under the bad-request-* variations (422 over 404 over 400), or undefined. */
+export function refusedInputStatus(ctx: SimContext): number | undefined {
+  if (ctx.variation('bad-request-422')) return 422;
+  if (ctx.variation('bad-request-404')) return 404;
+  if (ctx.variation('bad-request-400')) return 400;
+  return undefined;
+}
+
+/** The simulator's error body (errors.ts) as a parsed object, or undefined. */
+function simErrorOf(value: unknown): { status: number; code: string; message: string } | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const e = (value as Record<string, unknown>).error;
+  if (!e || typeof e !== 'object' || Array.isArray(e)) return undefined;
+  const o = e as Record<string, unknown>;
+  return typeof o.code === 'string' && typeof o.message === 'string' ? { status: Number(o.status), code: o.code, message: o.message } : undefined;
+}
+
+/** The platform scope: what a request to the platform API (not /_sim, /audience, /test-host) is. */
+function isPlatform(request: FastifyRequest): boolean {
+  return request.svcVersion !== '' && request.svcVersion !== undefined;
+}
+
+export const V1_VENDOR_MEDIA_TYPE = 'application/vnd.svc.api.v1+json';
+
+export async function applyVariations(ctx: SimContext, request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
   if (ctx.variations.size === 0) return payload;
   // Versioning: "adding a response header" is non-breaking.
   if (ctx.variation('new-response-header')) reply.header('X-Svc-Sim-Added', 'added by the new-response-header variation');
+  // Errors: 429 names no header ("Request rate limit values: not shown"); the reference declares none.
+  if (reply.statusCode === 429 && ctx.variation('no-rate-limit-headers')) {
+    for (const h of ['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'ratelimit', 'ratelimit-policy']) reply.removeHeader(h);
+  }
+  // Errors: no status is stated for delete operations; 200 with a body instead of 204.
+  if (ctx.variation('delete-200-with-body') && request.method === 'DELETE' && reply.statusCode === 204 && isPlatform(request)) {
+    reply.code(200).type('application/json; charset=utf-8');
+    payload = JSON.stringify({ deleted: true });
+  }
   const add = ctx.variation('added-response-fields');
   const reorder = ctx.variation('reordered-properties');
-  const longer = ctx.variation('longer-error-messages') && reply.statusCode >= 400;
-  if (!(add || reorder || longer) || typeof payload !== 'string') return payload;
+  const isError = reply.statusCode >= 400;
+  const longer = ctx.variation('longer-error-messages') && isError;
+  const badStatus = refusedInputStatus(ctx);
+  const otherShape = ctx.variation('error-body-other-shape') && isError;
+  const emptyError = isError && (ctx.variation('error-body-empty') || (reply.statusCode === 429 && ctx.variation('rate-limit-429-without-body')));
+  const v1 = ctx.variation('v1-vendor-media-type') && request.svcVersion === 'v20111101';
   const type = String(reply.getHeader('content-type') ?? '');
-  if (!type.includes('json')) return payload;
+  if (typeof payload !== 'string' || !type.includes('json')) return payload;
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(payload);
-    return JSON.stringify(transform(longer ? lengthenMessages(parsed) : parsed, add, reorder));
+    parsed = JSON.parse(payload);
   } catch {
     return payload;
   }
+  const simError = isError ? simErrorOf(parsed) : undefined;
+  // Errors: "Error codes per endpoint beyond those in the table: not shown": refused input may answer 400, 404 or 422.
+  if (simError && badStatus !== undefined && REFUSED_INPUT_CODES.has(simError.code)) {
+    reply.code(badStatus);
+    parsed = { error: { ...(parsed as { error: object }).error, status: badStatus } };
+  }
+  // Errors: "Shape of error response bodies: not shown".
+  if (emptyError) {
+    reply.removeHeader('content-type');
+    return '';
+  }
+  if (longer) parsed = lengthenMessages(parsed);
+  if (otherShape && simErrorOf(parsed)) {
+    const e = simErrorOf(parsed)!;
+    parsed = { errors: [{ status: String(reply.statusCode), title: e.code, detail: e.message }] };
+  }
+  // Media types: v20111101 responses use the v1 vendor type (real-service-notes; Authentication 2).
+  if (v1 && /^application\/json/.test(type)) reply.header('content-type', `${V1_VENDOR_MEDIA_TYPE}; charset=utf-8`);
+  if (!(add || reorder || longer || otherShape || simError)) return payload;
+  return JSON.stringify(add || reorder ? transform(parsed, add, reorder) : parsed);
 }

@@ -117,6 +117,8 @@ export function renderAccount(ctx: SimContext, a: AccountRecord): Record<string,
     ...a.extra,
   };
   if (ctx.fault('account-balance-removed')) delete out.balance;
+  // Variation account-fields-null (Resources, Account: no nullness stated; real-service-notes, Nullability).
+  if (ctx.variation('account-fields-null')) for (const k of ['available_balance', 'is_personal', 'institution_guid', 'member_is_managed_by_user']) out[k] = null;
   if (ctx.variation('new-enum-values')) {
     // Versioning: "Enumerated response fields (for example account subtype) may gain values."
     out.subtype = 'SIM_NEW_SUBTYPE';

@@ -9,7 +9,8 @@
  * member and user GUIDs (`ACT-`/`MBR-`/`USR-` + uuid), four digits, ISO 8601
  * timestamps with offset (`Z` counts as offset zero), `R` + two digits, a three-letter
  * SEC code, a decimal number, an integer. Which fields are required is not shown, so
- * none is; unknown fields are ignored.
+ * none is; unknown fields are ignored. The user, member and account named must exist
+ * and belong together (422 otherwise; real-service-notes, Request shapes).
  *
  * Choices where the specification is silent (README, "Simulator"):
  * - response: the request fields plus `guid` (`ACR-<uuid>`), `status`, `institution_guid`
@@ -26,6 +27,7 @@ import { SimError } from '../errors.ts';
 import { pageList } from '../paging.ts';
 import { findInstitution } from './institutions.ts';
 import { isoTime, one, wrapper, type Query } from './query.ts';
+import { coreState } from './core.ts';
 
 const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
@@ -68,6 +70,25 @@ function validate(ctx: SimContext, input: Record<string, unknown>): Record<strin
   return out;
 }
 
+/**
+ * The referenced user, member and account must exist and belong together
+ * (real-service-notes, Request shapes: "The referenced user, member and account must
+ * exist"). Checked after the formats, so a malformed field is refused for its format.
+ * 422 `unprocessable`, naming the field: the specification states no status for it.
+ */
+function assertReferencesExist(ctx: SimContext, f: Record<string, unknown>): void {
+  const s = coreState(ctx);
+  const user = typeof f.user_guid === 'string' ? s.users.get(f.user_guid) : undefined;
+  if (typeof f.user_guid === 'string' && !user) throw new SimError('unprocessable', `ach_return.user_guid names no user of this client: ${f.user_guid}`);
+  const member = typeof f.member_guid === 'string' ? s.members.get(f.member_guid) : undefined;
+  if (typeof f.member_guid === 'string' && !member) throw new SimError('unprocessable', `ach_return.member_guid names no member: ${f.member_guid}`);
+  if (member && user && member.user_guid !== user.guid) throw new SimError('unprocessable', `ach_return.member_guid ${member.guid} does not belong to user ${user.guid}`);
+  const account = typeof f.account_guid === 'string' ? s.accounts.get(f.account_guid) : undefined;
+  if (typeof f.account_guid === 'string' && !account) throw new SimError('unprocessable', `ach_return.account_guid names no account: ${f.account_guid}`);
+  if (account && member && account.member_guid !== member.guid) throw new SimError('unprocessable', `ach_return.account_guid ${account.guid} does not belong to member ${member.guid}`);
+  if (account && user && account.user_guid !== user.guid) throw new SimError('unprocessable', `ach_return.account_guid ${account.guid} does not belong to user ${user.guid}`);
+}
+
 function institutionGuidOf(ctx: SimContext, memberGuid: unknown): string | null {
   if (typeof memberGuid !== 'string') return null;
   // The members collection belongs to the core module; read it only if it is there.
@@ -93,6 +114,7 @@ export function registerAchReturns(app: FastifyInstance, ctx: SimContext): void 
 
   app.post('/ach_returns', async (request, reply) => {
     const fields = validate(ctx, wrapper(request.body, 'ach_return'));
+    assertReferencesExist(ctx, fields);
     const r: AchReturn = { guid: ctx.guid('ACR'), ...fields, institution_guid: institutionGuidOf(ctx, fields.member_guid), createdMs: ctx.clock.nowMs() };
     returns.set(r.guid, r);
     // Errors: "200 normal success for ... ACH return creation".

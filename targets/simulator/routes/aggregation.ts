@@ -135,6 +135,18 @@ export interface JobOptions {
   includeTransactions?: boolean;
   includeHoldings?: boolean;
   skipWebhook?: boolean;
+  /**
+   * What started the job, for the variation intermediate-connection-statuses: the
+   * member reads CREATED / RESUMED / UPDATED while the institution is asked.
+   */
+  cause?: 'create' | 'resume' | 'update';
+}
+
+const INTERMEDIATE_STATUS = { create: 'CREATED', resume: 'RESUMED', update: 'UPDATED' } as const;
+
+/** Variation slow-aggregation: jobs run four times as long (their duration is not stated). */
+export function jobDurationMs(ctx: SimContext): number {
+  return ctx.settings.aggregationMs * (ctx.variation('slow-aggregation') ? 4 : 1);
 }
 
 /** Starts an aggregation-type job; the caller has checked that none runs. */
@@ -149,13 +161,23 @@ export function startJob(ctx: SimContext, m: MemberRecord, type: JobType, opts: 
   };
   m.job = job;
   m.is_being_aggregated = true;
+  // Variation intermediate-connection-statuses (States and transitions: other transitions
+  // "not shown"; real-service-notes, Enumerations): CREATED / RESUMED / UPDATED first; an
+  // accepted member turns CONNECTED half-way through the job (is_being_aggregated still true).
+  const intermediate = opts.cause && !m.is_oauth && ctx.variation('intermediate-connection-statuses') ? INTERMEDIATE_STATUS[opts.cause] : undefined;
   if (type === 'aggregation' || type === 'history') {
-    if (acceptedAtStart(ctx, m)) setStatus(ctx, m, 'CONNECTED');
+    const accepted = acceptedAtStart(ctx, m);
+    if (intermediate) {
+      setStatus(ctx, m, intermediate);
+      if (accepted) ctx.later(Math.floor(jobDurationMs(ctx) / 2), () => {
+        if (m.job === job && m.connection_status === intermediate) setStatus(ctx, m, 'CONNECTED');
+      });
+    } else if (accepted) setStatus(ctx, m, 'CONNECTED');
     else if (m.connection_status !== 'CHALLENGED' || m.challenges.length === 0) setStatus(ctx, m, 'PENDING');
     m.challenges = [];
   }
   emitMember(ctx, m, 'updated', opts.skipWebhook);
-  ctx.later(ctx.settings.aggregationMs, () => settle(ctx, m, job));
+  ctx.later(jobDurationMs(ctx), () => settle(ctx, m, job));
   return job;
 }
 
@@ -169,7 +191,8 @@ function settle(ctx: SimContext, m: MemberRecord, job: JobRecord): void {
     if (outcome === 'CHALLENGED') {
       m.challenges = buildChallenges(ctx, m);
       setStatus(ctx, m, 'CHALLENGED');
-      m.is_being_aggregated = false;
+      // Variation aggregating-while-challenged: is_being_aggregated while CHALLENGED is not stated.
+      m.is_being_aggregated = ctx.variation('aggregating-while-challenged');
       emitMember(ctx, m, 'updated');
       return;
     }
@@ -224,7 +247,7 @@ export function answerChallenges(ctx: SimContext, m: MemberRecord, answers: Map<
   }
   m.challengeRound += 1;
   if (m.challengeRound >= roundsOf(ctx, m)) m.mfaPassed = true;
-  startJob(ctx, m, 'aggregation', { skipWebhook });
+  startJob(ctx, m, 'aggregation', { skipWebhook, cause: 'resume' });
   return true;
 }
 

@@ -25,7 +25,7 @@ function render(ctx: SimContext, c: DefaultCategory, index: number): Record<stri
 
 export function registerCategories(app: FastifyInstance, ctx: SimContext): void {
   app.get('/categories/default', async (request) => {
-    const page = pageList(ctx, served(ctx), request.query as Query);
+    const page = pageList(ctx, served(ctx), request.query as Query, { list: 'categories' });
     const offset = (page.pagination.current_page - 1) * page.pagination.per_page;
     return { categories: page.items.map((c, i) => render(ctx, c, offset + i)), pagination: page.pagination };
   });

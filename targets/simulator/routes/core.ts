@@ -353,7 +353,10 @@ export function optMetadata(o: Obj, where: string): string | undefined {
  */
 export function dataRequestProducts(ctx: SimContext, o: Obj, where: string, version: string, faultName: string): string[] | undefined {
   const dr = optObject(o, 'data_request', where);
-  const required = version >= V2025 && !ctx.fault(faultName);
+  // Versioning, changes in v20250224: a required data_request. Variation
+  // data-request-optional-on-v20260929: no sentence states it for v20260929, and "making a
+  // required parameter optional" is non-breaking.
+  const required = version >= V2025 && !ctx.fault(faultName) && !(version >= 'v20260929' && ctx.variation('data-request-optional-on-v20260929'));
   if (!dr) {
     if (required) throw new SimError('invalid_request', `${where}.data_request is required from version ${V2025}: send {"data_request": {"products": ["transactions", ...]}}`);
     return undefined;

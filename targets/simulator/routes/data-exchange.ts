@@ -14,7 +14,7 @@
  *   answers `{grant}` for a grant of that issuer all of whose grantees were supplied
  *   (the one with most grantees if several), else 404;
  * - token: 201 `{token, grant_guid, grantee_client_guid}`; tokens do not expire;
- * - transaction window: `from_date` / `to_date` (YYYY-MM-DD, inclusive); by default the
+ * - transaction window: `from_date` / `to_date` (YYYY-MM-DD or Unix timestamp seconds, inclusive); by default the
  *   90 days before the request day (simulator clock) up to and including that day;
  * - `{user_identifier}`, `{member_identifier}`, `{account_identifier}`,
  *   `{transaction_identifier}` accept a GUID or the partner id; `{account_guid}` and
@@ -28,7 +28,7 @@ import type { SimContext } from '../context.ts';
 import { SimError } from '../errors.ts';
 import { pageList } from '../paging.ts';
 import { seedDataExchange, scopeMatches, type DataExchangeStore, type DxAccount, type DxGrant, type DxTransaction, type DxUser } from '../data/data-exchange.ts';
-import { isoDay, many, one, type Query } from './query.ts';
+import { dayFilter, many, one, type Query } from './query.ts';
 
 const TOKEN_HEADER = 'svc-3dx-token';
 const DAY_MS = 86_400_000;
@@ -94,8 +94,8 @@ function inScope(ctx: SimContext, grant: DxGrant, t: DxTransaction): boolean {
 function windowOf(ctx: SimContext, query: Query): { from: string; to: string } {
   const today = ctx.clock.today();
   const days = ctx.fault('threedx-window-not-90-days') ? 365 : DEFAULT_WINDOW_DAYS;
-  const from = isoDay(query, 'from_date') ?? new Date(Date.parse(`${today}T00:00:00Z`) - days * DAY_MS).toISOString().slice(0, 10);
-  const to = isoDay(query, 'to_date') ?? today;
+  const from = dayFilter(query, 'from_date') ?? new Date(Date.parse(`${today}T00:00:00Z`) - days * DAY_MS).toISOString().slice(0, 10);
+  const to = dayFilter(query, 'to_date') ?? today;
   if (from > to) throw new SimError('invalid_request', `from_date (${from}) is after to_date (${to})`);
   return { from, to };
 }
@@ -126,7 +126,7 @@ export function registerDataExchange(app: FastifyInstance, ctx: SimContext): voi
   app.get('/data_exchange/users', tokenRoute, async (request) => {
     const s = store(ctx);
     const users = s.users.filter((u) => u.issuerGuid === request.dxGrant!.issuer_guid);
-    const page = pageList(ctx, users, request.query as Query);
+    const page = pageList(ctx, users, request.query as Query, { statedMaximum: true });
     return { users: page.items.map(slimUser), pagination: page.pagination };
   });
 
@@ -135,7 +135,7 @@ export function registerDataExchange(app: FastifyInstance, ctx: SimContext): voi
   app.get('/data_exchange/users/:user_identifier/accounts', tokenRoute, async (request) => {
     const s = store(ctx);
     const user = findUser(ctx, s, request);
-    const page = pageList(ctx, s.accounts.filter((a) => a.user_guid === user.guid), request.query as Query);
+    const page = pageList(ctx, s.accounts.filter((a) => a.user_guid === user.guid), request.query as Query, { statedMaximum: true });
     return { accounts: page.items.map(slimAccount), pagination: page.pagination };
   });
 
@@ -156,7 +156,7 @@ export function registerDataExchange(app: FastifyInstance, ctx: SimContext): voi
     const items = s.transactions.filter(
       (t) => t.user_guid === user.guid && (!account || t.account_guid === account.guid) && t.date >= from && t.date <= to && inScope(ctx, grant, t),
     );
-    const page = pageList(ctx, items, query);
+    const page = pageList(ctx, items, query, { statedMaximum: true });
     return { transactions: page.items, pagination: page.pagination };
   };
   app.get('/data_exchange/users/:user_identifier/transactions', tokenRoute, listTransactions(false));
@@ -182,13 +182,13 @@ export function registerDataExchange(app: FastifyInstance, ctx: SimContext): voi
   // ---- grants: Basic authentication only (Authentication 3) ----------------------
   app.get('/data_exchange/issuer/:issuer_client_guid/grants', async (request) => {
     const { issuer_client_guid } = request.params as Params;
-    const page = pageList(ctx, store(ctx).grants.filter((g) => g.issuer_guid === issuer_client_guid), request.query as Query);
+    const page = pageList(ctx, store(ctx).grants.filter((g) => g.issuer_guid === issuer_client_guid), request.query as Query, { statedMaximum: true });
     return { grants: page.items, pagination: page.pagination };
   });
 
   app.get('/data_exchange/grantee/:grantee_client_guid/grants', async (request) => {
     const { grantee_client_guid } = request.params as Params;
-    const page = pageList(ctx, store(ctx).grants.filter((g) => g.grantee_guids.includes(grantee_client_guid)), request.query as Query);
+    const page = pageList(ctx, store(ctx).grants.filter((g) => g.grantee_guids.includes(grantee_client_guid)), request.query as Query, { statedMaximum: true });
     return { grants: page.items, pagination: page.pagination };
   });
 

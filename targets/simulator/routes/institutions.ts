@@ -46,7 +46,13 @@ export function renderInstitution(ctx: SimContext, rec: InstitutionRecord, versi
     out.supported_products = rec.products.filter((p) => p !== 'statements');
     // Variation new-enum-values (Versioning: enumerated response fields may gain values).
     if (ctx.variation('new-enum-values')) (out.supported_products as string[]).push('sim_new_product');
+    // Variation more-supported-products (Resources, Institution: values "such as"; real-service-notes, Enumerations).
+    if (ctx.variation('more-supported-products')) for (const p of ['statements', 'investments', 'rewards']) if (!(out.supported_products as string[]).includes(p)) (out.supported_products as string[]).push(p);
   }
+  // Variation v20111101-institutions-without-guid (real-service-notes, Nullability: v20250224 adds guid, created_at, is_hidden, supported_products).
+  if (!newShape && ctx.variation('v20111101-institutions-without-guid')) for (const k of ['guid', 'created_at', 'is_hidden', 'supported_products']) delete out[k];
+  // Variation institution-text-fields-null (nullness not stated; real-service-notes, Nullability).
+  if (ctx.variation('institution-text-fields-null')) for (const k of ['instructional_text', 'instructional_text_steps', 'forgot_password_url', 'forgot_username_url', 'trouble_signing_in_url']) out[k] = null;
   if ((!newShape && !ctx.fault('supports-fields-missing-on-v20111101')) || oldShapeServed) {
     for (const [field, product] of SUPPORTS_FIELDS) out[field] = rec.products.includes(product);
   }
@@ -137,7 +143,7 @@ export function registerInstitutions(app: FastifyInstance, ctx: SimContext): voi
     // Blocked institutions only with include_blocked_institutions=true (Endpoints, "Institutions").
     const base = bool(query, 'include_blocked_institutions') ? catalogOf(ctx).all : cacheOf(ctx).unblocked;
     const matching = filters.length ? base.filter((r) => filters.every((f) => f(r))) : base;
-    const page = pageList(ctx, matching, query);
+    const page = pageList(ctx, matching, query, { statedMaximum: true });
     return reply.type(JSON_TYPE).send(listBody(ctx, page.items, page.pagination, request.svcVersion));
   });
 
@@ -145,7 +151,7 @@ export function registerInstitutions(app: FastifyInstance, ctx: SimContext): voi
     const query = (request.query ?? {}) as Query;
     const country = countryFilter(query);
     const favorites = catalogOf(ctx).favorites;
-    const page = pageList(ctx, country ? favorites.filter(country) : favorites, query);
+    const page = pageList(ctx, country ? favorites.filter(country) : favorites, query, { statedMaximum: true });
     return reply.type(JSON_TYPE).send(listBody(ctx, page.items, page.pagination, request.svcVersion));
   });
 
@@ -162,10 +168,10 @@ export function registerInstitutions(app: FastifyInstance, ctx: SimContext): voi
     const query = (request.query ?? {}) as Query;
     if (!rec) {
       // Errors: "404 invalid institution_identifier on the credentials list".
-      if (ctx.fault('credentials-unknown-institution-200')) return { credentials: [], pagination: pageList(ctx, [], query).pagination };
+      if (ctx.fault('credentials-unknown-institution-200')) return { credentials: [], pagination: pageList(ctx, [], query, { statedMaximum: true }).pagination };
       throw new SimError('not_found', `No institution with code or guid "${id.slice(0, 80)}"`);
     }
-    const page = pageList(ctx, institutionCredentials(rec.code), query);
+    const page = pageList(ctx, institutionCredentials(rec.code), query, { statedMaximum: true });
     return { credentials: page.items, pagination: page.pagination };
   });
 }

@@ -69,7 +69,8 @@ export function renderMember(ctx: SimContext, m: MemberRecord, version: string):
     user_guid: m.user_guid,
     user_id: userIdOf(ctx, m.user_guid),
     institution_code: m.institution_code,
-    name: m.name,
+    // Variation member-name-null: name is a string whose nullness is not stated (real-service-notes, Nullability).
+    name: ctx.variation('member-name-null') ? null : m.name,
     connection_status: m.connection_status,
     is_being_aggregated: m.is_being_aggregated,
     aggregated_at: m.aggregated_at,
@@ -80,6 +81,8 @@ export function renderMember(ctx: SimContext, m: MemberRecord, version: string):
     background_aggregation_is_disabled: false,
   };
   if (m.is_oauth) out.oauth_window_uri = m.oauthWindowUri;
+  // Resources, Member: oauth_window_uri is "present for OAuth members"; others may carry null (real-service-notes).
+  else if (ctx.variation('oauth-window-uri-null-for-non-oauth')) out.oauth_window_uri = null;
   if (m.use_cases) out.use_cases = m.use_cases;
   if (version >= V2025 && m.products) out.data_request = { products: m.products };
   if (ctx.fault('member-field-renamed')) {
@@ -89,8 +92,42 @@ export function renderMember(ctx: SimContext, m: MemberRecord, version: string):
   return out;
 }
 
+/** Variation upper-case-challenge-types: the reference's names (real-service-notes, Enumerations). */
+const UPPER_CASE_CHALLENGE_TYPES: Record<string, string> = { text: 'TEXT', options: 'OPTIONS', image: 'IMAGE_DATA', image_options: 'IMAGE_OPTIONS' };
+
+export function challengeTypeOf(ctx: SimContext, type: string): string {
+  return ctx.variation('upper-case-challenge-types') ? (UPPER_CASE_CHALLENGE_TYPES[type] ?? type.toUpperCase()) : type;
+}
+
+/**
+ * The create-member request's fields that the real request shape puts at the top level,
+ * beside `member` (real-service-notes, Request shapes): `{member: {...}, data_request,
+ * client_redirect_url, enable_app2app, referral_source, ui_message_webview_url_scheme}`.
+ * They are accepted there and inside `member` (the member's own value wins).
+ */
+export const MEMBER_TOP_LEVEL_FIELDS = ['data_request', 'client_redirect_url', 'enable_app2app', 'referral_source', 'oauth_referral_source', 'ui_message_webview_url_scheme'] as const;
+
+export function memberRequestFields(rawBody: unknown): Record<string, unknown> {
+  const member = wrapper(rawBody, 'member');
+  const top = rawBody as Record<string, unknown>;
+  const merged: Record<string, unknown> = { ...member };
+  for (const k of MEMBER_TOP_LEVEL_FIELDS) if (top[k] !== undefined && merged[k] === undefined) merged[k] = top[k];
+  return merged;
+}
+
+/**
+ * The status of a created member. Errors: "201 ... member created on version v20250224";
+ * the reference declares 200 and 202 in every version (real-service-notes), which the
+ * variations member-create-200 and member-create-202 play (202 wins when both are in force).
+ */
+export function createdStatus(ctx: SimContext, version: string): number {
+  if (ctx.variation('member-create-202')) return 202;
+  if (ctx.variation('member-create-200')) return 200;
+  return version >= V2025 ? 201 : 200;
+}
+
 export function renderChallenge(ctx: SimContext, c: ChallengeRecord, version: string): Record<string, unknown> {
-  const out: Record<string, unknown> = { guid: c.guid, type: c.type, label: c.label, field_name: `challenge_${c.type}` };
+  const out: Record<string, unknown> = { guid: c.guid, type: challengeTypeOf(ctx, c.type), label: c.label, field_name: `challenge_${c.type}` };
   if (c.image_data) out.image_data = c.image_data;
   if (c.options) {
     // Resources, Credential: option entries carry a guid (v20250224).
@@ -227,7 +264,7 @@ export function createMember(ctx: SimContext, input: NewMemberInput): MemberReco
     return m;
   }
   emitMember(ctx, m, 'created', input.skipWebhook);
-  if (!input.skipAggregation) startJob(ctx, m, 'aggregation', { includeTransactions: wantsTransactions(m.products), skipWebhook: input.skipWebhook });
+  if (!input.skipAggregation) startJob(ctx, m, 'aggregation', { includeTransactions: wantsTransactions(m.products), skipWebhook: input.skipWebhook, cause: 'create' });
   return m;
 }
 
@@ -256,13 +293,14 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
 
   app.post<{ Params: { user_guid: string } }>('/users/:user_guid/members', async (request, reply) => {
     const user = findUser(ctx, request.params.user_guid);
-    const body = wrapper(request.body, 'member');
+    const body = memberRequestFields(request.body);
     const version = request.svcVersion;
     const institutionCode = optString(body, 'institution_code', 'member');
     if (!institutionCode) throw new SimError('invalid_request', 'member.institution_code is required');
     const products = dataRequestProducts(ctx, body, 'member', version, 'data-request-not-required-on-v20250224');
     const skipAggregation = optBool(body, 'skip_aggregation', 'member');
     optBool(body, 'enable_app2app', 'member');
+    optString(body, 'referral_source', 'member');
     const redirect = redirectSettings(body, 'member');
     const m = createMember(ctx, {
       user,
@@ -282,9 +320,8 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
       baseUrl: baseUrlOf(request),
       skipWebhook: skipWebhookOf(request),
     });
-    // Errors: 201 member created on v20250224 (and later versions); 200 before.
-    const created = version >= V2025 && !ctx.fault('member-create-200-on-v20250224');
-    return reply.code(created ? 201 : 200).send(memberReply(request, m));
+    // Errors: 201 member created on v20250224 (and later versions); 200 before (see createdStatus).
+    return reply.code(createdStatus(ctx, version)).send(memberReply(request, m));
   });
 
   app.get<{ Params: { user_guid: string } }>('/users/:user_guid/members', async (request) => {
@@ -299,7 +336,7 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
 
   app.put<MemberParams>('/users/:user_guid/members/:member_guid', async (request) => {
     const { member: m } = lookup(request);
-    const body = wrapper(request.body, 'member');
+    const body = memberRequestFields(request.body);
     const id = optString(body, 'id', 'member');
     const metadata = optMetadata(body, 'member');
     const credentials = parseCredentials(body.credentials, m.institution_code);
@@ -321,7 +358,7 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
       m.challengeRound = 0;
       m.challenges = [];
       if (!m.job && !(request.svcVersion < V2025 && skipAggregation)) {
-        startJob(ctx, m, 'aggregation', { includeTransactions: wantsTransactions(m.products), skipWebhook: skip });
+        startJob(ctx, m, 'aggregation', { includeTransactions: wantsTransactions(m.products), skipWebhook: skip, cause: 'update' });
         return memberReply(request, m);
       }
     }
@@ -434,7 +471,8 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
     }
     throttleOtherJob(ctx, m);
     startJob(ctx, m, 'identification');
-    return reply.code(202).send(memberReply(request, m));
+    // The status of a started identification is not stated (only the 202/409 cases while a job runs).
+    return reply.code(ctx.variation('identify-200-when-idle') ? 200 : 202).send(memberReply(request, m));
   });
 
   app.get<MemberParams>('/users/:user_guid/members/:member_guid/account_owners', async (request) => {

@@ -53,6 +53,34 @@ export function isoTime(query: Query | undefined, name: string): number | undefi
   return t;
 }
 
+/** A Unix timestamp in whole seconds, as a query string (real-service-notes: v20250224 filters take them). */
+const EPOCH_SECONDS = /^-?\d{1,12}$/;
+
+/**
+ * A time filter given as an ISO 8601 date or timestamp with offset (v20111101 reference)
+ * or as Unix timestamp seconds (v20250224 reference; real-service-notes, Request shapes):
+ * both are accepted in every version. Returns epoch milliseconds and whether the value
+ * was a bare date (an upper bound then includes the whole day).
+ */
+export function timeFilter(query: Query | undefined, name: string): { ms: number; wholeDay: boolean } | undefined {
+  const v = one(query, name);
+  if (v === undefined) return undefined;
+  if (EPOCH_SECONDS.test(v)) return { ms: Number(v) * 1000, wholeDay: false };
+  return { ms: isoTime(query, name)!, wholeDay: /^\d{4}-\d{2}-\d{2}$/.test(v) };
+}
+
+/** A date filter given as YYYY-MM-DD or as Unix timestamp seconds (its UTC day); answers YYYY-MM-DD. */
+export function dayFilter(query: Query | undefined, name: string): string | undefined {
+  const v = one(query, name);
+  if (v === undefined) return undefined;
+  if (EPOCH_SECONDS.test(v)) {
+    const d = new Date(Number(v) * 1000);
+    if (Number.isNaN(d.getTime())) throw new SimError('invalid_request', `${name} must be a date YYYY-MM-DD or Unix timestamp seconds, got "${v.slice(0, 40)}"`);
+    return d.toISOString().slice(0, 10);
+  }
+  return isoDay(query, name);
+}
+
 /** Answers the request's JSON wrapper object (`{"ach_return": {...}}`) or a 400 naming it. */
 export function wrapper(body: unknown, name: string): Record<string, unknown> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) {

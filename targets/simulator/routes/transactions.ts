@@ -12,7 +12,7 @@
  *
  * List filters: `category_guid`, `top_level_category_guid` (one or a comma list),
  * `from_created_at`, `to_created_at`, `from_updated_at`, `to_updated_at` (ISO 8601 date or
- * timestamp with offset; inclusive), `from_date`/`to_date` (transaction date), `use_case`
+ * timestamp with offset, or Unix timestamp seconds as the v20250224 reference takes them; inclusive), `from_date`/`to_date` (transaction date), `use_case`
  * (transactions of members opted in to that use case), and `includes` (comma list of
  * `repeating_transactions`, `merchants`, `classifications`, `geolocations`), which adds
  * `repeating_transaction`, `merchant`, `classification`, `geolocation` to each transaction.
@@ -23,7 +23,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SimContext } from '../context.ts';
 import { SimError } from '../errors.ts';
 import { pageList } from '../paging.ts';
-import { isoDay, isoTime, many, one, wrapper, type Query } from './query.ts';
+import { dayFilter, isoDay, many, one, timeFilter, wrapper, type Query } from './query.ts';
 import { defaultCategories } from '../data/categories.ts';
 import {
   coreState,
@@ -68,8 +68,9 @@ export function renderTransaction(ctx: SimContext, t: TransactionRecord, include
     top_level_category_guid: t.top_level_category_guid,
     merchant_guid: t.merchant_guid,
     merchant_location_guid: t.merchant_location_guid,
-    // Resources, Transaction: `check_number` (string) — omitted, never null, when there is none.
-    ...(t.check_number !== null ? { check_number: t.check_number } : {}),
+    // Resources, Transaction: `check_number` (string) — omitted when there is none; the
+    // variation transaction-check-number-null sends null (nullness not stated; real-service-notes).
+    ...(t.check_number !== null ? { check_number: t.check_number } : ctx.variation('transaction-check-number-null') ? { check_number: null } : {}),
     currency_code: t.currency_code,
     is_manual: t.is_manual,
     is_subscription: t.is_subscription,
@@ -108,13 +109,14 @@ function listFilters(ctx: SimContext, query: Query): Array<(t: TransactionRecord
   if (cats.length && !ctx.fault('transaction-category-filter-ignored')) f.push((t) => t.category_guid !== null && cats.includes(t.category_guid));
   const tops = many(query, 'top_level_category_guid');
   if (tops.length && !ctx.fault('transaction-top-level-category-filter-ignored')) f.push((t) => t.top_level_category_guid !== null && tops.includes(t.top_level_category_guid));
+  // Endpoints: from/to_created_at and from/to_updated_at; ISO 8601 or Unix seconds (query.ts timeFilter).
   const range = (from: string, to: string, field: 'createdAtMs' | 'updatedAtMs') => {
-    const lo = isoTime(query, from);
-    let hi = isoTime(query, to);
+    const lo = timeFilter(query, from)?.ms;
+    const upper = timeFilter(query, to);
     // A bare date as the upper bound includes the whole day.
-    if (hi !== undefined && one(query, to)!.length === 10) hi += 86_399_999;
+    const hi = upper === undefined ? undefined : upper.ms + (upper.wholeDay ? 86_399_999 : 0);
     if (lo !== undefined) f.push((t) => t[field] >= lo);
-    if (hi !== undefined) f.push((t) => t[field] <= hi!);
+    if (hi !== undefined) f.push((t) => t[field] <= hi);
   };
   if (!ctx.fault('transaction-created-at-filter-ignored')) range('from_created_at', 'to_created_at', 'createdAtMs');
   if (!ctx.fault('transaction-updated-at-filter-ignored')) range('from_updated_at', 'to_updated_at', 'updatedAtMs');
@@ -125,8 +127,8 @@ function listFilters(ctx: SimContext, query: Query): Array<(t: TransactionRecord
     if (!Number.isFinite(min)) throw new SimError('invalid_request', `sim_min_amount must be a number, got "${minAmount.slice(0, 40)}"`);
     f.push((t) => Math.abs(t.amount) >= min);
   }
-  const fromDate = isoDay(query, 'from_date');
-  const toDate = isoDay(query, 'to_date');
+  const fromDate = dayFilter(query, 'from_date');
+  const toDate = dayFilter(query, 'to_date');
   if (fromDate) f.push((t) => t.date >= fromDate);
   if (toDate) f.push((t) => t.date <= toDate);
   const useCase = one(query, 'use_case');

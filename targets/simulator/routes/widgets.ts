@@ -93,12 +93,14 @@ function newSession(ctx: SimContext, user: UserRecord, o: Record<string, unknown
 }
 
 export function registerWidgetUrls(app: FastifyInstance, ctx: SimContext): void {
-  app.post<{ Params: { user_guid: string } }>('/users/:user_guid/widget_urls', async (request) => {
+  app.post<{ Params: { user_guid: string } }>('/users/:user_guid/widget_urls', async (request, reply) => {
     const user = findUser(ctx, request.params.user_guid);
     const o = wrapper(request.body, 'widget_url');
     const products = dataRequestProducts(ctx, o, 'widget_url', request.svcVersion, 'widget-data-request-not-required-on-v20250224');
     const s = newSession(ctx, user, o, 'widget_url', callbackPayloadOf(request), products);
-    return { widget_url: { type: s.widgetType, url: `${baseUrlOf(request)}/_sim/widget/${s.token}`, user_id: user.id ?? user.guid } };
+    // Variations widget-url-201 (no status stated) and widget-user-id-null (nullness not stated; real-service-notes).
+    const userId = ctx.variation('widget-user-id-null') ? null : (user.id ?? user.guid);
+    return reply.code(ctx.variation('widget-url-201') ? 201 : 200).send({ widget_url: { type: s.widgetType, url: `${baseUrlOf(request)}/_sim/widget/${s.token}`, user_id: userId } });
   });
 
   // Versioning: sunset from v20250224 (the route config answers the error).
