@@ -14,10 +14,12 @@ const abs = (p: string | undefined) => (p ? resolve(root, p).replace(resolve(roo
 type ReporterEntry = [string, Record<string, unknown>?];
 
 const reporters = ((base.reporter ?? []) as unknown as ReporterEntry[]).map(([name, options]): ReporterEntry => {
-  if (!options) return [name];
+  // A reporter given as a file path is resolved against the config's directory: make it absolute.
+  const reporter = name.startsWith('./') ? resolve(root, name) : name;
+  if (!options) return [reporter];
   const o = { ...options };
   for (const key of ['outputFile', 'outputFolder', 'resultsDir']) if (typeof o[key] === 'string') o[key] = abs(o[key] as string);
-  return [name, o];
+  return [reporter, o];
 });
 
 export default {
