@@ -241,11 +241,20 @@ export class CheckedClient {
     const text = await res.body.text();
     this.httpMs += performance.now() - started;
     this.requests++;
+    const contentType = String(res.headers['content-type'] ?? '(no content type)');
+    const snippet = () => this.redactor.text(text.slice(0, 300));
+    // Cause first (issue 11): a token endpoint that fails is named as the service failing,
+    // with the same prefixes as `call`, before any "no access_token" complaint.
+    if (res.statusCode >= 500) {
+      throw new Error(`The service answered ${res.statusCode} (${contentType}) to the audience token request POST ${url}: ${snippet()}`);
+    }
     let token: unknown;
     try {
       token = (JSON.parse(text) as { access_token?: unknown }).access_token;
-    } catch {
-      /* reported below */
+    } catch (e) {
+      if (res.statusCode >= 200 && res.statusCode < 300) {
+        throw new Error(`The service answered a body that is not valid JSON: ${res.statusCode} ${contentType}, ${Buffer.byteLength(text)} bytes, to the audience token request POST ${url}: ${(e as Error).message}. Body: ${snippet()}`);
+      }
     }
     if (res.statusCode !== 200 || typeof token !== 'string') {
       throw new Error(`Audience token endpoint ${url} answered ${res.statusCode} without an access_token: ${this.redactor.text(text.slice(0, 300))}`);

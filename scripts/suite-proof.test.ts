@@ -26,7 +26,7 @@ const REPRESENTATIVE_FAULTS = [
   'test-host-member-status-ignored', // legacy
   'malformed-json-500', // errors
   'locked-reported-as-connected', // members
-  'wrong-answer-connects', // MFA
+  'follow-up-challenge-missing', // MFA (a stated rule: "first challenge, then a follow-up")
   'oauth-redirect-drops-error-reason', // OAuth (browser)
 ];
 
