@@ -30,6 +30,13 @@ export interface Failure {
   message: string;
 }
 
+/** Report annotation type per tier: the checked client writes them, reports read them. */
+export const TIER_ANNOTATION: Record<Tier, string> = {
+  stated: 'contract failure',
+  inferred: 'inferred',
+  informational: 'contract warning',
+};
+
 export function tierOf(f: Failure): Tier {
   return f.tier ?? (f.severity === 'error' ? 'stated' : 'informational');
 }

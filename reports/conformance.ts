@@ -8,6 +8,7 @@
  * informational warnings (the client's `contract warning` annotations, which never fail).
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { TIER_ANNOTATION } from '../contracts/failure.ts';
 
 export interface ConformanceFailure {
   test: string;
@@ -29,8 +30,8 @@ export interface ConformanceResult {
 }
 
 /** Annotation types written by the checked client and scenarios/inferred.ts. */
-export const INFERRED_ANNOTATION = 'inferred';
-export const WARNING_ANNOTATION = 'contract warning';
+export const INFERRED_ANNOTATION = TIER_ANNOTATION.inferred;
+export const WARNING_ANNOTATION = TIER_ANNOTATION.informational;
 
 interface PwResult { status: string; errors?: { message?: string }[]; annotations?: { type: string; description?: string }[] }
 interface PwTest { projectName: string; status: string; annotations?: { type: string; description?: string }[]; results: PwResult[] }

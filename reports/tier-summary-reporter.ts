@@ -15,8 +15,9 @@
  * stated, five inferred, three informational), so a reader sees at once what to look at.
  */
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import { TIER_ANNOTATION } from '../contracts/failure.ts';
 
-const TYPES = { stated: 'contract failure', inferred: 'inferred', informational: 'contract warning' } as const;
+const TYPES = TIER_ANNOTATION;
 type TierName = keyof typeof TYPES;
 const LISTED = 5;
 

@@ -27,7 +27,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { request as undiciRequest } from 'undici';
 import { loadProfile, profileSecrets, type TargetProfile } from '../targets/profiles/profile.ts';
 import { createRedactor, type Redactor } from '../targets/profiles/redact.ts';
-import { formatFailure, tierOf, type Failure, type Tier } from '../contracts/failure.ts';
+import { formatFailure, tierOf, TIER_ANNOTATION, type Failure, type Tier } from '../contracts/failure.ts';
 import { loadContract } from '../contracts/contract.ts';
 import { documentedResponse } from '../contracts/model.ts';
 // allure-playwright's own runtime API (installed with it): labels set during a test.
@@ -128,11 +128,7 @@ const ATTACHMENT_BODY_LIMIT = 16_000;
  * sent as a runtime message: allure-playwright reads annotations only when a test begins,
  * so annotations added while it runs never reach Allure as labels).
  */
-export const TIER_ANNOTATION: Record<Tier, string> = {
-  stated: 'contract failure',
-  inferred: 'inferred',
-  informational: 'contract warning',
-};
+export { TIER_ANNOTATION };
 export const ALLURE_TIER_LABEL = 'tier';
 
 /** Statuses at and above this are the service's own failure (RFC 9110 §15.6). */

@@ -10,8 +10,9 @@
  */
 import { test } from '@playwright/test';
 import type { TargetProfile } from '../targets/profiles/profile.ts';
+import { TIER_ANNOTATION } from '../contracts/failure.ts';
 
-export const INFERRED_ANNOTATION = 'inferred';
+export const INFERRED_ANNOTATION = TIER_ANNOTATION.inferred;
 
 export interface InferredOptions {
   /** What was expected, as a person reads it ("an unknown member guid answers 404"). */

@@ -119,7 +119,7 @@ function int(env: Env, name: string, fallback: number): number {
 }
 
 /** `1`/`true`/`yes` turn a flag on; anything else set is refused with a message, never guessed. */
-function flag(env: Env, name: string): boolean {
+export function flag(env: Env, name: string): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '' || raw === '0' || raw === 'false' || raw === 'no') return false;
   if (raw === '1' || raw === 'true' || raw === 'yes') return true;

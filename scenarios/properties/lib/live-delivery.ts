@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { inferredSeverity, type Failure } from '../../../contracts/failure.ts';
 import type { CapturedRequest } from './capture.ts';
 import { parseBody } from './delivery-rules.ts';
+import { flag } from '../../../targets/profiles/profile.ts';
 
 /** The webhook types the specification names (Events, Webhooks; spec/CONVENTIONS.md keys). */
 export const WEBHOOK_TYPES = ['member', 'member_data_updated', 'aggregation', 'balance', 'connection_status', 'history', 'insights', 'statements', 'initial_data_ready', 'spending_plan', 'verification', 'transaction_notification', 'account_notification', 'budgets', 'goals', 'beats'] as const;
@@ -53,12 +54,6 @@ export const isLoopbackUrl = (u: string) => {
   }
 };
 
-function flag(env: Env, name: string): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '' || raw === '0' || raw === 'false' || raw === 'no') return false;
-  if (raw === '1' || raw === 'true' || raw === 'yes') return true;
-  throw new Error(`${name} must be 1 or 0 (true/false), got "${raw}"`);
-}
 
 /**
  * Reads the settings. Returns `skip` (exactly what to set) when the run cannot observe
