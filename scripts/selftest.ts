@@ -47,6 +47,8 @@ import { ADAPTERS, type RunContext } from '../reports/selftest/adapters.ts';
 import { buildMatrix, matrixPasses, renderConsole, renderMarkdown, rowOf, type BaselineResult, type JointResult, type MatrixRow, type RunOutcome } from '../reports/selftest/matrix.ts';
 import { CLEAN_PROJECT, PROPERTIES_PROJECT, grepSelects, mergeRuns, planEntry, playwrightProjectFor, propertiesRunOf, type PlannedEntry, type PlaywrightPlan, type SuiteRun } from '../reports/selftest/plan.ts';
 import { testsOf, type PwReport, type SuiteTest } from './run-suite.ts';
+import { confirmProofs } from '../reports/selftest/trace-proof.ts';
+import { loadTrace } from '../spec/trace.ts';
 
 export interface SelftestOptions {
   root?: string;
@@ -461,6 +463,9 @@ export async function runSelftest(o: SelftestOptions = {}) {
   const rows = plans.map((p) => rowsByName.get(p.entry.name)!);
   const matrix = buildMatrix(rows, performance.now() - started, workers, new Date(), baseline);
   if (joint) matrix.joint = joint;
+  // Issue 12: every trace row's proof names a check its catalogue entry makes fail.
+  const proofs = confirmProofs(loadTrace(), rows);
+  matrix.traceProofs = { confirmed: proofs.confirmed.length, broken: proofs.broken, notRun: proofs.notRun.length };
   matrix.machine = { cpus: availableParallelism(), loadAverageAtStart, loadAverageAtEnd: loadavg() };
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, 'matrix.json'), `${JSON.stringify(matrix, null, 2)}\n`);

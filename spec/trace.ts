@@ -25,6 +25,45 @@ export interface TraceRow {
   not_shown?: boolean;
   /** How the suite treats an open point or an unencodable statement: open, setting or warning, and why. */
   treatment?: string;
+  /**
+   * Catalogue entries (targets/simulator/catalog.ts) that prove a `verified_by` check can fail:
+   * a fault whose presence makes one of the named scenarios/checks fail, or, for a tolerance
+   * row ("Non-breaking: ..."), a variation the named check passes (issue 12).
+   */
+  proven_by: string[];
+  /**
+   * `simulator-only: <why>` when the verifying check runs only against the embedded simulator
+   * or the reference receiver (a clock the suite moves, the simulator's own dispatcher).
+   */
+  scope?: string;
+}
+
+/**
+ * How far a statement is verified (issue 12, `npm run spec:stats`):
+ *   not-checkable   informative, or a "not shown" point the suite leaves open: nothing to fail on;
+ *   verified        a named scenario/check on any target, proven by a named catalogue entry;
+ *   simulator-only  verified and proven, but only against the embedded simulator/receiver;
+ *   passive         no proven check, but encoded in a response schema the contract checks;
+ *   unverified      nothing checks it (a `verified_by` without `proven_by` lands here).
+ */
+export type Coverage = 'not-checkable' | 'verified' | 'simulator-only' | 'passive' | 'unverified';
+
+export function isCheckable(row: TraceRow): boolean {
+  const treatment = (row.treatment ?? '').trim();
+  if (/^informative\b/.test(treatment)) return false;
+  if (row.not_shown && /^open\b/.test(treatment)) return false;
+  return true;
+}
+
+/** A pointer into a response schema, a component schema or a webhook payload: checked passively on every answer. */
+function encodedInResponseShape(row: TraceRow): boolean {
+  return row.encoded_in.some((ref) => /\/responses\/|\/components\/schemas\/|#\/webhooks\//.test(ref));
+}
+
+export function coverageOf(row: TraceRow): Coverage {
+  if (!isCheckable(row)) return 'not-checkable';
+  if (row.verified_by.length > 0 && row.proven_by.length > 0) return row.scope?.startsWith('simulator-only') ? 'simulator-only' : 'verified';
+  return encodedInResponseShape(row) ? 'passive' : 'unverified';
 }
 
 export function loadTrace(file: string = TRACE_FILE): TraceRow[] {
@@ -43,6 +82,8 @@ export function loadTrace(file: string = TRACE_FILE): TraceRow[] {
       verified_by: Array.isArray(row.verified_by) ? row.verified_by.map(String) : [],
       ...(row.not_shown === true ? { not_shown: true } : {}),
       ...(typeof row.treatment === 'string' ? { treatment: row.treatment } : {}),
+      proven_by: Array.isArray(row.proven_by) ? row.proven_by.map(String) : [],
+      ...(typeof row.scope === 'string' ? { scope: row.scope } : {}),
     };
   });
 }

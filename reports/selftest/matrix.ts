@@ -98,6 +98,11 @@ export interface Matrix {
   machine?: { cpus: number; loadAverageAtStart: number[]; loadAverageAtEnd: number[] };
   rows: MatrixRow[];
   totals: MatrixTotals;
+  /**
+   * spec/trace.yaml rows whose `proven_by` entries ran here (reports/selftest/trace-proof.ts):
+   * confirmed, or broken (every proving entry ran and none made a `verified_by` check fail).
+   */
+  traceProofs?: { confirmed: number; broken: { id: string; reason: string }[]; notRun: number };
 }
 
 export function verdictOf(entry: CatalogEntry, outcomes: readonly RunOutcome[]): Verdict {
@@ -160,7 +165,17 @@ export function buildMatrix(rows: MatrixRow[], wallTimeMs: number, concurrency: 
 export function matrixPasses(m: Matrix): boolean {
   const cleanOk = !m.baseline || (m.baseline.failed.length === 0 && m.baseline.errors.length === 0);
   const jointOk = !m.joint || (m.joint.alarms.length === 0 && m.joint.errors.length === 0);
-  return cleanOk && jointOk && m.totals.survived === 0 && m.totals.alarmed === 0 && m.totals.errors === 0;
+  const proofsOk = !m.traceProofs || m.traceProofs.broken.length === 0;
+  return cleanOk && jointOk && proofsOk && m.totals.survived === 0 && m.totals.alarmed === 0 && m.totals.errors === 0;
+}
+
+function traceProofLines(m: Matrix): string[] {
+  const p = m.traceProofs;
+  if (!p) return [];
+  return [
+    `- Trace proofs (spec/trace.yaml proven_by): ${p.confirmed} confirmed, ${p.broken.length} broken, ${p.notRun} not run here`,
+    ...p.broken.map((b) => `  - BROKEN PROOF ${b.id}: ${b.reason}`),
+  ];
 }
 
 function jointLines(m: Matrix): string[] {
@@ -206,6 +221,7 @@ export function renderMarkdown(m: Matrix): string {
     `- Broken runs: ${t.errors}`,
     ...baselineLines(m),
     ...jointLines(m),
+    ...traceProofLines(m),
     '',
     '## Faults',
     '',
@@ -235,7 +251,7 @@ export function renderConsole(m: Matrix): string {
     return `${r.kind === 'fault' ? `fault${r.tier === 'inferred' ? '(i)' : '   '} ` : 'variation'} ${r.name.padEnd(width)} ${r.verdict.padEnd(8)} ${what}`;
   });
   const t = m.totals;
-  out.push('', ...baselineLines(m), ...jointLines(m));
+  out.push('', ...baselineLines(m), ...jointLines(m), ...traceProofLines(m));
   out.push(
     `faults ${t.caught}/${t.faults} caught (${pct(t.detectionRate)}), ${t.survived} SURVIVED; variations ${t.passed}/${t.variations} passed, ${t.alarmed} false alarm(s); ${t.errors} broken run(s); wall time ${(m.wallTimeMs / 1000).toFixed(1)} s${m.machine ? ` (load average ${m.machine.loadAverageAtStart[0].toFixed(1)} at start, ${m.machine.loadAverageAtEnd[0].toFixed(1)} at end, ${m.machine.cpus} CPUs)` : ''}`,
   );

@@ -1,0 +1,71 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { loadTrace, PROJECT_ROOT, type TraceRow } from '../../spec/trace.ts';
+import { CATALOG } from '../../targets/simulator/catalog.ts';
+import { confirmProofs, namesCheck } from './trace-proof.ts';
+import type { MatrixRow } from './matrix.ts';
+import { testsOf, type PwReport } from '../../scripts/run-suite.ts';
+
+const rows = loadTrace();
+
+test('every proven_by names a catalogue entry, and only rows that name a verifying check carry one', () => {
+  const names = new Set(CATALOG.map((e) => e.name));
+  const unknown = rows.flatMap((r) => r.proven_by.filter((n) => !names.has(n)).map((n) => `${r.id}: ${n}`));
+  assert.deepEqual(unknown, [], 'proven_by entries missing from targets/simulator/catalog.ts');
+  assert.deepEqual(rows.filter((r) => r.proven_by.length > 0 && r.verified_by.length === 0).map((r) => r.id), [], 'proven_by without verified_by');
+});
+
+test('every scope says simulator-only and why', () => {
+  const bad = rows.filter((r) => r.scope !== undefined && !/^simulator-only: \S/.test(r.scope)).map((r) => `${r.id}: ${r.scope}`);
+  assert.deepEqual(bad, []);
+});
+
+// The scenario names come from Playwright's own listing (titles built in loops included), the
+// same "<file> > <describe> > <title>" the self-test records for a failure.
+function listedScenarios(): Set<string> {
+  const listing = spawnSync(process.execPath, [join(PROJECT_ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '--list', '--reporter=json'], {
+    cwd: PROJECT_ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 120_000,
+  });
+  if (listing.status !== 0 && !listing.stdout.trim().startsWith('{')) throw new Error(`playwright test --list failed: ${listing.stderr.slice(0, 2000)}`);
+  const names = new Set<string>();
+  for (const t of testsOf(JSON.parse(listing.stdout) as PwReport)) names.add(t.name.replace(/^\[[^\]]*\] /, ''));
+  return names;
+}
+
+test('every verified_by scenario names a test Playwright lists', () => {
+  const listed = listedScenarios();
+  assert.ok(listed.size > 50, `Playwright listed only ${listed.size} tests`);
+  const missing = rows.flatMap((row) => row.verified_by.filter((v) => v.startsWith('scenarios/') && !listed.has(v)).map((v) => `${row.id}: ${v}`));
+  assert.deepEqual(missing, []);
+});
+
+test('namesCheck matches a recorded failure to the check a verified_by entry names', () => {
+  assert.ok(namesCheck('scenarios/api/auth.spec.ts > every platform endpoint refuses requests without credentials', 'scenarios/api/auth.spec.ts > every platform endpoint refuses requests without credentials — Error: x'));
+  assert.ok(!namesCheck('scenarios/api/auth.spec.ts > every platform endpoint refuses requests without credentials', 'scenarios/api/members.spec.ts > every platform endpoint refuses requests without credentials — Error: x'), 'another file');
+  assert.ok(!namesCheck('scenarios/api/auth.spec.ts > a token alone is refused', 'scenarios/api/auth.spec.ts > every platform endpoint refuses requests — Error'), 'another title');
+  assert.ok(namesCheck('delivery: member-events (webhook_payload_conformance)', 'delivery member-events: webhook_payload_conformance'));
+  assert.ok(namesCheck('delivery: retry-exhausted', 'delivery retry-exhausted: webhook_retry_count'));
+  assert.ok(!namesCheck('delivery: skip', 'delivery retry-exhausted: webhook_retry_count'));
+});
+
+function matrixRow(name: string, kind: 'fault' | 'variation', verdict: MatrixRow['verdict'], failed: string[]): MatrixRow {
+  return { name, kind, area: 'auth', section: '', description: '', suites: [], verdict, failed, executed: 1, errors: [], durationMs: 1 };
+}
+
+test('confirmProofs: confirmed, broken when the catching check is another one, not run when absent', () => {
+  const row = (id: string, proven_by: string[]): TraceRow => ({ id, section: 's', statement: 's', encoded_in: [], verified_by: ['scenarios/api/a.spec.ts > the rule holds'], proven_by });
+  const report = confirmProofs(
+    [row('r.ok', ['f-ok']), row('r.other', ['f-other']), row('r.absent', ['f-absent']), row('r.survived', ['f-survived']), row('r.tolerance', ['v-pass'])],
+    [
+      matrixRow('f-ok', 'fault', 'CAUGHT', ['scenarios/api/a.spec.ts > the rule holds — Error: y']),
+      matrixRow('f-other', 'fault', 'CAUGHT', ['scenarios/api/b.spec.ts > something else — Error: y']),
+      matrixRow('f-survived', 'fault', 'SURVIVED', []),
+      matrixRow('v-pass', 'variation', 'PASSED', []),
+    ],
+  );
+  assert.deepEqual(report.confirmed, ['r.ok', 'r.tolerance']);
+  assert.deepEqual(report.broken.map((b) => b.id), ['r.other', 'r.survived']);
+  assert.deepEqual(report.notRun, ['r.absent']);
+});

@@ -1,0 +1,115 @@
+/**
+ * Confirms the proofs of spec/trace.yaml against a self-test matrix (issue 12: "each verified
+ * row names the scenario and the catalogue fault that proves it").
+ *
+ * A row's proof is confirmed when one of its `proven_by` entries ran in the matrix and
+ *   - a fault: was CAUGHT, and one of the checks that caught it is named in `verified_by`;
+ *   - a variation (a tolerance row, Versioning "non-breaking"): PASSED.
+ * A row whose proving entries all ran without confirming it is a broken proof: the row
+ * claims a check the catalogue does not show to be able to fail. The self-test fails on it.
+ *
+ *   npx tsx reports/selftest/trace-proof.ts [matrix.json]            # confirm against a matrix
+ *   npx tsx reports/selftest/trace-proof.ts --suggest [matrix.json]  # faults that would prove
+ *                                                                    # rows without proven_by
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { coverageOf, loadTrace, PROJECT_ROOT, type TraceRow } from '../../spec/trace.ts';
+import type { MatrixRow } from './matrix.ts';
+
+function words(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+}
+
+/**
+ * Does a failure recorded in the matrix (`<file> > <title> — <error>`, `delivery <name>:
+ * <check>`, `versions: <rule> ...`, `load:<script> threshold ...`) come from the check a
+ * `verified_by` entry names (`<file> > <title>`, `delivery: <name> (<check>)`, ...)?
+ */
+export function namesCheck(verifiedBy: string, failure: string): boolean {
+  const head = failure.split(' — ')[0]!;
+  if (verifiedBy.startsWith('scenarios/')) {
+    const parts = verifiedBy.split(' > ');
+    const file = parts[0]!;
+    const title = parts.slice(1).join(' > ');
+    return head.startsWith(file) && title.length > 0 && words(head).includes(words(title));
+  }
+  const failedWords = words(head);
+  const whole = words(verifiedBy);
+  // "properties: <title>" names the scenario by title alone; "delivery: <name> (<check>)" by kind too.
+  const afterKind = words(verifiedBy.replace(/^[a-z-]+:\s*/, ''));
+  return (whole.length > 0 && failedWords.includes(whole)) || (afterKind.length > 0 && failedWords.includes(afterKind));
+}
+
+export interface ProofReport {
+  confirmed: string[];
+  /** Every proving entry ran, none confirmed the row. */
+  broken: { id: string; reason: string }[];
+  /** No proving entry ran in this matrix (a run restricted with --only). */
+  notRun: string[];
+}
+
+export function confirmProofs(rows: readonly TraceRow[], matrixRows: readonly MatrixRow[]): ProofReport {
+  const byName = new Map(matrixRows.map((r) => [r.name, r]));
+  const report: ProofReport = { confirmed: [], broken: [], notRun: [] };
+  for (const row of rows) {
+    if (row.proven_by.length === 0) continue;
+    const ran = row.proven_by.map((name) => byName.get(name)).filter((r): r is MatrixRow => r !== undefined);
+    if (ran.length === 0) {
+      report.notRun.push(row.id);
+      continue;
+    }
+    const confirms = ran.some((entry) =>
+      entry.kind === 'variation'
+        ? entry.verdict === 'PASSED'
+        : entry.verdict === 'CAUGHT' && entry.failed.some((failure) => row.verified_by.some((v) => namesCheck(v, failure))),
+    );
+    if (confirms) report.confirmed.push(row.id);
+    else {
+      const why = ran.map((e) => `${e.name} ${e.verdict}${e.kind === 'fault' && e.verdict === 'CAUGHT' ? ` by ${e.failed.length} other check(s), none named in verified_by` : ''}`);
+      report.broken.push({ id: row.id, reason: why.join('; ') });
+    }
+  }
+  return report;
+}
+
+const STOP_WORDS = new Set(['the', 'a', 'an', 'of', 'and', 'or', 'is', 'are', 'in', 'on', 'to', 'for', 'with', 'by', 'be', 'as', 'at', 'it', 'its', 'not', 'no']);
+
+function relevance(row: TraceRow, entry: MatrixRow): number {
+  const rowWords = new Set(words(`${row.section} ${row.statement}`).split(' ').filter((w) => w.length > 2 && !STOP_WORDS.has(w)));
+  return words(`${entry.name} ${entry.section} ${entry.description}`).split(' ').filter((w) => rowWords.has(w)).length;
+}
+
+/**
+ * Catalogue faults whose catchers include a `verified_by` check of the row: the ones that
+ * break what the row states first (shared words with its statement), then the most specific
+ * (fewest other catchers). A maintainer's starting point, to be read before it is pasted.
+ */
+export function suggestProofs(row: TraceRow, matrixRows: readonly MatrixRow[], limit = 2): string[] {
+  return matrixRows
+    .filter((e) => e.kind === 'fault' && e.verdict === 'CAUGHT' && e.failed.some((f) => row.verified_by.some((v) => namesCheck(v, f))))
+    .map((e) => ({ e, score: relevance(row, e) }))
+    .sort((a, b) => b.score - a.score || a.e.failed.length - b.e.failed.length || a.e.name.localeCompare(b.e.name))
+    .slice(0, limit)
+    .map(({ e }) => e.name);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const args = process.argv.slice(2);
+  const suggest = args.includes('--suggest');
+  const file = args.find((a) => !a.startsWith('--')) ?? join(PROJECT_ROOT, 'reports/out/selftest/matrix.json');
+  const matrix = JSON.parse(readFileSync(file, 'utf8')) as { rows: MatrixRow[] };
+  const rows = loadTrace();
+  if (suggest) {
+    for (const row of rows) {
+      if (row.proven_by.length > 0 || row.verified_by.length === 0 || coverageOf(row) === 'not-checkable') continue;
+      console.log(`${row.id}: ${suggestProofs(row, matrix.rows).join(', ') || '(no catalogue fault makes a verified_by check fail)'}`);
+    }
+  } else {
+    const report = confirmProofs(rows, matrix.rows);
+    console.log(`trace proofs: ${report.confirmed.length} confirmed, ${report.broken.length} broken, ${report.notRun.length} not run in ${file}`);
+    for (const b of report.broken) console.log(`  BROKEN ${b.id}: ${b.reason}`);
+    process.exitCode = report.broken.length > 0 ? 1 : 0;
+  }
+}
