@@ -65,7 +65,7 @@ for (const d of stats.documents) {
 console.log(`trace rows: ${stats.traceRows}; not shown: ${stats.notShownRows}; without encoding (treatment only): ${stats.unencodedRows}; with a verified_by entry: ${stats.verifiedRows}`);
 const c = stats.coverage;
 console.log('');
-console.log(`checkable statements: ${stats.checkable} (not checkable: ${c['not-checkable']}: informative, or "not shown" and left open)`);
+console.log(`checkable statements: ${stats.checkable} (not checkable: ${c['not-checkable']}: informative, or a "not shown" line)`);
 console.log(`  verified on any target  ${String(c.verified).padStart(4)}  ${percent(c.verified, stats.checkable).padStart(6)}  (goal >= ${COVERAGE_GOALS.verifiedAtLeast * 100}%; a named check proven by a named catalogue entry)`);
 console.log(`  simulator-only          ${String(c['simulator-only']).padStart(4)}  ${percent(c['simulator-only'], stats.checkable).padStart(6)}  (goal <= ${COVERAGE_GOALS.simulatorOnlyAtMost * 100}%)`);
 console.log(`  passive                 ${String(c.passive).padStart(4)}  ${percent(c.passive, stats.checkable).padStart(6)}  (in a response schema every answer is checked against; no proving fault)`);

@@ -40,7 +40,7 @@ export interface TraceRow {
 
 /**
  * How far a statement is verified (issue 12, `npm run spec:stats`):
- *   not-checkable   informative, or a "not shown" point the suite leaves open: nothing to fail on;
+ *   not-checkable   informative, or a "not shown" line: no rule to fail on;
  *   verified        a named scenario/check on any target, proven by a named catalogue entry;
  *   simulator-only  verified and proven, but only against the embedded simulator/receiver;
  *   passive         no proven check, but encoded in a response schema the contract checks;
@@ -48,11 +48,13 @@ export interface TraceRow {
  */
 export type Coverage = 'not-checkable' | 'verified' | 'simulator-only' | 'passive' | 'unverified';
 
+/**
+ * A "not shown" line states no rule a service could break (its treatment says how the suite
+ * copes: open, a profile setting, a warning); an informative row states nothing observable.
+ */
 export function isCheckable(row: TraceRow): boolean {
-  const treatment = (row.treatment ?? '').trim();
-  if (/^informative\b/.test(treatment)) return false;
-  if (row.not_shown && /^open\b/.test(treatment)) return false;
-  return true;
+  if (row.not_shown) return false;
+  return !/^informative\b/.test((row.treatment ?? '').trim());
 }
 
 /** A pointer into a response schema, a component schema or a webhook payload: checked passively on every answer. */
