@@ -309,7 +309,7 @@ export async function runSelftest(o: SelftestOptions = {}) {
   const workers = o.workers ?? o.concurrency ?? 2;
   const timeoutMs = o.timeoutMs ?? 15 * 60_000;
   const log = o.log ?? ((l: string) => console.log(l));
-  let entries: CatalogEntry[] = CATALOG;
+  let entries: readonly CatalogEntry[] = CATALOG;
   if (o.only?.length) {
     const unknown = o.only.filter((n) => !CATALOG.some((e) => e.name === n));
     if (unknown.length) throw new Error(`--only names unknown catalogue entries: ${unknown.join(', ')}`);

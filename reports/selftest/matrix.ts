@@ -127,7 +127,7 @@ export function rowOf(entry: CatalogEntry, outcomes: readonly RunOutcome[]): Mat
     area: entry.area,
     section: entry.section,
     description: entry.description,
-    suites: entry.suites,
+    suites: [...entry.suites],
     verdict: verdictOf(entry, outcomes),
     failed: [...new Set(outcomes.flatMap((o) => o.failed))],
     executed: outcomes.reduce((n, o) => n + o.executed, 0),

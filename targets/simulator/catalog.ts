@@ -63,7 +63,7 @@ export interface CatalogEntry {
   /** One line: the deviation as a user would observe it. */
   description: string;
   /** Which suites can notice it (see above). */
-  suites: string[];
+  suites: readonly string[];
 }
 
 /**
@@ -76,7 +76,11 @@ const MEMBER_READING = [...MEMBER_CREATING, '@widgets'];
 /** Tags of the scenarios that send input the service may refuse, or expect an error answer. */
 const ERROR_READING = ['@errors', '@auth', '@versions', '@ach-returns', '@members', '@institutions', '@paging', '@legacy', '@audience', '@data-exchange', '@processor', '@identify', '@accounts', '@widgets', '@oauth', '@mfa'];
 
-export const CATALOG: CatalogEntry[] = [
+/**
+ * `as const`: the names are a type (`FaultName`, `VariationName`), so `ctx.fault('…')` with a
+ * name the catalogue does not hold is a compile error, not a fault that silently never fires.
+ */
+export const CATALOG = [
   // ---- auth -------------------------------------------------------------------
   { name: 'basic-auth-not-enforced', kind: 'fault', area: 'auth', section: 'Authentication 1: platform endpoints use HTTP Basic authentication', description: 'Platform endpoints answer 2xx without credentials or with a wrong API key', suites: ['@auth'] },
   { name: 'basic-auth-wrong-key-accepted', kind: 'fault', area: 'auth', section: 'Authentication 1: HTTP Basic with the client identifier as user name and the API key as password', description: 'The right client id with any API key is accepted', suites: ['@auth'] },
@@ -243,7 +247,10 @@ export const CATALOG: CatalogEntry[] = [
   { name: 'delete-200-with-body', kind: 'variation', area: 'errors', section: 'Errors: no status stated for delete operations ("Error codes per endpoint beyond those in the table: not shown"); real-service-notes, Status codes: delete 204 in the reference, but the specification requires none', description: 'Every DELETE that would answer 204 answers 200 with a small JSON body', suites: ['@members', '@auth'] },
   { name: 'slow-aggregation', kind: 'variation', area: 'members', section: 'States and transitions: is_being_aggregated true until aggregation completes (its duration is not stated); Limits names no aggregation time', description: 'Aggregation-type jobs take four times as long (is_being_aggregated stays true for more polls)', suites: MEMBER_READING },
   { name: 'aggregating-while-challenged', kind: 'variation', area: 'mfa', section: 'Resources, Member: is_being_aggregated true while aggregation runs; States and transitions: CHALLENGED waits for an answer, its is_being_aggregated is not stated', description: 'CHALLENGED members read is_being_aggregated true', suites: ['@mfa', '@members', '@widgets'] },
-];
+] as const satisfies readonly CatalogEntry[];
+
+export type FaultName = Extract<(typeof CATALOG)[number], { kind: 'fault' }>['name'];
+export type VariationName = Extract<(typeof CATALOG)[number], { kind: 'variation' }>['name'];
 
 export const FAULTS = () => CATALOG.filter((e) => e.kind === 'fault');
 export const VARIATIONS = () => CATALOG.filter((e) => e.kind === 'variation');

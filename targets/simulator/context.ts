@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SimulatorSettings } from './settings.ts';
-import { assertKnown } from './catalog.ts';
+import { assertKnown, type FaultName, type VariationName } from './catalog.ts';
 
 export class SimClock {
   private offsetMs = 0;
@@ -65,8 +65,8 @@ export interface SimContext {
   faults: ReadonlySet<string>;
   variations: ReadonlySet<string>;
   /** True when the named fault is in force. Call sites name the exact deviation. */
-  fault(name: string): boolean;
-  variation(name: string): boolean;
+  fault(name: FaultName): boolean;
+  variation(name: VariationName): boolean;
   /** A fresh identifier in the specification's shape (`USR-<uuid>` ...). */
   guid(prefix: string): Guid;
   webhooks: WebhookSink;

@@ -187,7 +187,7 @@ const PROBES: Record<string, Probe> = {
 const CORE_FAULTS = CATALOG.filter((e) => e.kind === 'fault' && Object.hasOwn(PROBES, e.name)).map((e) => e.name);
 
 test('every core fault has a probe, and every probe names a catalogued fault', () => {
-  const catalogued = new Set(CATALOG.map((e) => e.name));
+  const catalogued = new Set<string>(CATALOG.map((e) => e.name));
   for (const name of Object.keys(PROBES)) assert.ok(catalogued.has(name), `${name} is not in catalog.ts`);
   assert.equal(CORE_FAULTS.length, Object.keys(PROBES).length);
 });

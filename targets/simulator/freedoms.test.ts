@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildSimulator } from './app.ts';
-import { CATALOG, catalogEntry } from './catalog.ts';
+import { CATALOG, catalogEntry, type CatalogEntry } from './catalog.ts';
 import { AGG_MS, PW, Sim, V_NEW, V_OLD, sleep, oauthMember } from './core-helpers.test-support.ts';
 import { V1_VENDOR_MEDIA_TYPE } from './variations.ts';
 
@@ -41,8 +41,9 @@ test('the catalogue holds at least 40 variations, and no fault is a variation by
   const variations = CATALOG.filter((e) => e.kind === 'variation');
   assert.ok(variations.length >= 40, `${variations.length} variations`);
   assert.equal(catalogEntry('member-create-200-on-v20250224'), undefined, 'a legitimate status is not a fault');
-  for (const e of CATALOG) if (e.kind === 'variation') assert.equal(e.tier, undefined, `${e.name}: variations have no tier`);
-  for (const e of CATALOG.filter((x) => x.tier === 'inferred')) assert.ok(e.env && Object.keys(e.env).length, `${e.name}: an inferred fault names the profile env that makes it gate`);
+  const entries: readonly CatalogEntry[] = CATALOG;
+  for (const e of entries) if (e.kind === 'variation') assert.equal(e.tier, undefined, `${e.name}: variations have no tier`);
+  for (const e of entries.filter((x) => x.tier === 'inferred')) assert.ok(e.env && Object.keys(e.env).length, `${e.name}: an inferred fault names the profile env that makes it gate`);
 });
 
 test('member-create-200 / member-create-202: create member answers 200 / 202 in every version; 202 wins when both are in force', async () => {

@@ -31,7 +31,8 @@ function newestVersion(ctx: SimContext): string {
 }
 
 function active(ctx: SimContext, request: FastifyRequest, name: (typeof UPGRADE_FAULTS)[number] | (typeof UPGRADE_VARIATIONS)[number]): boolean {
-  return (ctx.fault(name) || ctx.variation(name)) && request.svcVersion === newestVersion(ctx);
+  const inForce = (UPGRADE_FAULTS as readonly string[]).includes(name) ? ctx.fault(name as (typeof UPGRADE_FAULTS)[number]) : ctx.variation(name as (typeof UPGRADE_VARIATIONS)[number]);
+  return inForce && request.svcVersion === newestVersion(ctx);
 }
 
 /** Rewrites every object in a JSON value (institutions, credentials, categories ...). */

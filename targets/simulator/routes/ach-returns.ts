@@ -23,6 +23,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { SimContext } from '../context.ts';
+import type { FaultName } from '../catalog.ts';
 import { SimError } from '../errors.ts';
 import { pageList } from '../paging.ts';
 import { findInstitution } from './institutions.ts';
@@ -33,8 +34,8 @@ const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 const RESOLVE_AFTER_MS = 86_400_000;
 
-type Rule = { test: (v: unknown) => boolean; expected: string; fault?: string };
-const string = (re: RegExp, expected: string, fault?: string): Rule => ({ test: (v) => typeof v === 'string' && re.test(v), expected, fault });
+type Rule = { test: (v: unknown) => boolean; expected: string; fault?: FaultName };
+const string = (re: RegExp, expected: string, fault?: FaultName): Rule => ({ test: (v) => typeof v === 'string' && re.test(v), expected, fault });
 
 /** Resources, "ACH return (create request)": one rule per field. */
 const FIELD_RULES: Record<string, Rule> = {

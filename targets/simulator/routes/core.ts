@@ -13,6 +13,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { SimContext } from '../context.ts';
+import type { FaultName } from '../catalog.ts';
 import { SimError } from '../errors.ts';
 
 export const V2025 = 'v20250224';
@@ -351,7 +352,7 @@ export function optMetadata(o: Obj, where: string): string | undefined {
  * Versioning, "Changes in v20250224": create member and request widget URL take a
  * required `data_request` with a `products` array.
  */
-export function dataRequestProducts(ctx: SimContext, o: Obj, where: string, version: string, faultName: string): string[] | undefined {
+export function dataRequestProducts(ctx: SimContext, o: Obj, where: string, version: string, faultName: FaultName): string[] | undefined {
   const dr = optObject(o, 'data_request', where);
   // Versioning, changes in v20250224: a required data_request. Variation
   // data-request-optional-on-v20260929: no sentence states it for v20260929, and "making a
