@@ -13,6 +13,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SimContext } from './context.ts';
 import { sendError } from './errors.ts';
+import { applyShapeEdits, shapeEditsInForce } from './shape.ts';
 
 export const UPGRADE_FAULTS = [
   'upgrade-removes-field',
@@ -35,19 +36,6 @@ function active(ctx: SimContext, request: FastifyRequest, name: (typeof UPGRADE_
   return inForce && request.svcVersion === newestVersion(ctx);
 }
 
-/** Rewrites every object in a JSON value (institutions, credentials, categories ...). */
-function rewrite(value: unknown, fn: (o: Record<string, unknown>) => Record<string, unknown>): unknown {
-  if (Array.isArray(value)) return value.map((v) => rewrite(v, fn));
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = rewrite(v, fn);
-    return fn(out);
-  }
-  return value;
-}
-
-const isInstitution = (o: Record<string, unknown>) => typeof o.code === 'string' && typeof o.guid === 'string' && String(o.guid).startsWith('INS-');
-
 export function registerUpgradeFaults(app: FastifyInstance, ctx: SimContext): void {
   if (!UPGRADE_FAULTS.some((f) => ctx.fault(f)) && !UPGRADE_VARIATIONS.some((v) => ctx.variation(v))) return;
   app.addHook('preHandler', async (request, reply) => {
@@ -62,37 +50,17 @@ export function registerUpgradeFaults(app: FastifyInstance, ctx: SimContext): vo
   });
   app.addHook('onSend', async (request, reply, payload) => {
     if (typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').includes('json')) return payload;
-    const removes = active(ctx, request, 'upgrade-removes-field');
-    const renames = active(ctx, request, 'upgrade-renames-field');
-    const retypes = active(ctx, request, 'upgrade-changes-field-type');
-    const enums = active(ctx, request, 'upgrade-removes-enum-value');
-    const adds = active(ctx, request, 'upgrade-adds-field');
-    const reorders = active(ctx, request, 'upgrade-reorders-properties');
     const onInstitutions = String(request.routeOptions.url ?? '').startsWith('/institutions') || request.routeOptions.url === '/managed_institutions';
     if (onInstitutions && active(ctx, request, 'upgrade-adds-header')) reply.header('X-Svc-Upgrade-Added', 'added by the upgrade-adds-header variation');
-    if (!(removes || renames || retypes || enums || adds || reorders)) return payload;
+    // Shape-only upgrade entries (shape.ts), under the newest version only.
+    const edits = request.svcVersion === newestVersion(ctx) ? shapeEditsInForce(ctx, 'upgrade') : [];
+    if (edits.length === 0) return payload;
     let body: unknown;
     try {
       body = JSON.parse(payload);
     } catch {
       return payload;
     }
-    return JSON.stringify(
-      rewrite(body, (o) => {
-        if (isInstitution(o)) {
-          if (removes) delete o.instructional_text;
-          if (renames && 'name' in o) {
-            const { name, ...rest } = o;
-            o = { ...rest, display_name: name };
-          }
-          if (retypes && typeof o.is_hidden === 'boolean') o.is_hidden = String(o.is_hidden);
-          if (adds) o.upgrade_added_field = 'added by the upgrade-adds-field variation';
-          if (reorders) o = Object.fromEntries(Object.entries(o).reverse());
-        }
-        // Credentials' field type: the PASSWORD value is replaced by a new one.
-        if (enums && o.type === 'PASSWORD' && typeof o.field_name === 'string') o.type = 'SECRET';
-        return o;
-      }),
-    );
+    return JSON.stringify(applyShapeEdits(body, edits));
   });
 }

@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SimContext } from './context.ts';
 import { SimError } from './errors.ts';
+import { applyShapeEdits, shapeEditsInForce } from './shape.ts';
 
 /** What longer-error-messages appends: messages are opaque strings (Versioning). */
 export const LONGER_MESSAGE_SUFFIX = ` (longer-error-messages variation: ${'this message is longer than before, which the Versioning section allows for opaque strings. '.repeat(2).trim()})`;
@@ -33,19 +34,6 @@ export function registerVariationRoutes(app: FastifyInstance, ctx: SimContext): 
     if (!/^USR-/.test(request.params.user_guid)) throw new SimError('not_found', `No user "${request.params.user_guid.slice(0, 80)}"`);
     return { sim_added_resources: [], pagination: { current_page: 1, per_page: 25, total_entries: 0, total_pages: 1 } };
   });
-}
-
-function transform(value: unknown, add: boolean, reorder: boolean): unknown {
-  if (Array.isArray(value)) return value.map((v) => transform(v, add, reorder));
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, transform(v, add, reorder)] as const);
-    if (reorder) entries.reverse();
-    const out: Record<string, unknown> = Object.fromEntries(entries);
-    // Versioning: "adding response data elements" is non-breaking.
-    if (add) out.sim_added_field = 'added by the added-response-fields variation';
-    return out;
-  }
-  return value;
 }
 
 /** Error codes that refuse a request's content (bad input): no status is stated for them (Errors). */
@@ -88,8 +76,8 @@ export async function applyVariations(ctx: SimContext, request: FastifyRequest, 
     reply.code(200).type('application/json; charset=utf-8');
     payload = JSON.stringify({ deleted: true });
   }
-  const add = ctx.variation('added-response-fields');
-  const reorder = ctx.variation('reordered-properties');
+  // Shape-only variations (shape.ts): fields added, keys reordered.
+  const shapeEdits = shapeEditsInForce(ctx, 'response');
   const isError = reply.statusCode >= 400;
   const longer = ctx.variation('longer-error-messages') && isError;
   const badStatus = refusedInputStatus(ctx);
@@ -122,6 +110,6 @@ export async function applyVariations(ctx: SimContext, request: FastifyRequest, 
   }
   // Media types: v20111101 responses use the v1 vendor type (real-service-notes; Authentication 2).
   if (v1 && /^application\/json/.test(type)) reply.header('content-type', `${V1_VENDOR_MEDIA_TYPE}; charset=utf-8`);
-  if (!(add || reorder || longer || otherShape || simError)) return payload;
-  return JSON.stringify(add || reorder ? transform(parsed, add, reorder) : parsed);
+  if (!(shapeEdits.length || longer || otherShape || simError)) return payload;
+  return JSON.stringify(applyShapeEdits(parsed, shapeEdits));
 }

@@ -13,6 +13,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { RecordingWebhookSink, type SimContext, type WebhookEvent } from '../context.ts';
 import { WEBHOOK_DELIVERY_DEFAULTS, type WebhookAuth } from './settings.ts';
+import { applyShapeEdits, shapeEditsInForce } from '../shape.ts';
 
 /**
  * Events rule 5, the example schedule. Each entry is read as the delay after the
@@ -164,25 +165,11 @@ export class WebhookDispatcher extends RecordingWebhookSink {
       body.version = version;
       (event.body as Record<string, unknown>).version = version;
     }
-    let rendered = this.applyFieldFaults(body) as Record<string, unknown>;
-    // Variations (Events rule 2: fields may be added at any time; field order is not fixed).
-    if (this.ctx.variation('webhook-added-fields')) rendered = withAddedField(rendered) as Record<string, unknown>;
-    if (this.ctx.variation('webhook-reordered-fields')) rendered = reversedKeys(rendered) as Record<string, unknown>;
+    // Shape-only entries (shape.ts): Events rule 1 faults (`_at` in milliseconds, `_on` as a
+    // date-time) and rule 2 variations (fields added, order not fixed).
+    const rendered = { ...(applyShapeEdits(body, shapeEditsInForce(this.ctx, 'webhook')) as Record<string, unknown>) };
     if (attempt > 0 && this.ctx.fault('webhook-retry-payload-changed')) rendered.delivery_attempt = attempt;
     return Buffer.from(JSON.stringify(rendered));
-  }
-
-  /** Events rule 1 faults: `_at` in milliseconds, `_on` as a date-time. */
-  private applyFieldFaults(value: unknown): unknown {
-    if (Array.isArray(value)) return value.map((v) => this.applyFieldFaults(v));
-    if (!value || typeof value !== 'object') return value;
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      if (k.endsWith('_at') && typeof v === 'number' && this.ctx.fault('webhook-at-in-milliseconds')) out[k] = v * 1000 + 123;
-      else if (k.endsWith('_on') && typeof v === 'string' && this.ctx.fault('webhook-on-field-datetime')) out[k] = `${v}T00:00:00Z`;
-      else out[k] = this.applyFieldFaults(v);
-    }
-    return out;
   }
 
   private async attempt(delivery: Delivery): Promise<void> {
@@ -289,18 +276,6 @@ export class WebhookDispatcher extends RecordingWebhookSink {
     this.token = { accessToken: json.access_token, expiresAtMs: performance.now() + Math.max(0, expiresInS) * 1000 };
     return json.access_token;
   }
-}
-
-function withAddedField(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(withAddedField);
-  if (!v || typeof v !== 'object') return v;
-  return { ...Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withAddedField(x)])), sim_added_field: 'added by a variation' };
-}
-
-function reversedKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(reversedKeys);
-  if (!v || typeof v !== 'object') return v;
-  return Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reversedKeys(x)]));
 }
 
 /** The dispatcher of a simulator context, if one is attached. */
