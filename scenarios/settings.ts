@@ -6,6 +6,7 @@
  */
 import type { TargetProfile } from '../targets/profiles/profile.ts';
 import { DATA_EXCHANGE_SEED } from '../targets/simulator/data/data-exchange.ts';
+import { simulatorInstitutionSeed } from '../targets/simulator/data/institutions.ts';
 
 export interface DataExchangeSettings {
   issuerClientGuid?: string;
@@ -128,4 +129,29 @@ export function achFilterParam(filter: keyof typeof ACH_FILTERS, env: Record<str
  */
 export function institutionCountryParam(env: Record<string, string | undefined> = process.env): QueryName & { variable: string } {
   return { name: env.SVC_INSTITUTION_COUNTRY_PARAM || 'iso_country_code', explicit: !!env.SVC_INSTITUTION_COUNTRY_PARAM, variable: 'SVC_INSTITUTION_COUNTRY_PARAM' };
+}
+
+/**
+ * Institution facts a real target's profile must name (the specification leaves them to
+ * the client's set-up), with the simulator's seeded values as defaults there:
+ *  - favouriteCodes: the client's favourite institutions in popularity order
+ *    (SVC_FAVORITE_INSTITUTION_CODES, comma list; Endpoints: "the list of favourites is
+ *    set up by the vendor on request", so the client knows it);
+ *  - blockedCode: an institution blocked for this client (SVC_BLOCKED_INSTITUTION_CODE),
+ *    listed only with include_blocked_institutions;
+ *  - testInstitutionCountry: the test institution's country code (SVC_TEST_INSTITUTION_COUNTRY).
+ */
+export interface InstitutionSettings {
+  favouriteCodes?: string[];
+  blockedCode?: string;
+  testInstitutionCountry?: string;
+}
+
+export function institutionSettings(profile: TargetProfile, env: Record<string, string | undefined> = process.env): InstitutionSettings {
+  const sim = profile.isSimulator ? simulatorInstitutionSeed() : undefined;
+  return {
+    favouriteCodes: list(env.SVC_FAVORITE_INSTITUTION_CODES) ?? sim?.favouriteCodes,
+    blockedCode: env.SVC_BLOCKED_INSTITUTION_CODE ?? sim?.blockedCode,
+    testInstitutionCountry: env.SVC_TEST_INSTITUTION_COUNTRY ?? sim?.testInstitutionCountry,
+  };
 }
