@@ -119,7 +119,7 @@ function countryFilter(query: Query): ((r: InstitutionRecord) => boolean) | unde
 function listFilters(ctx: SimContext, query: Query, version: string): Array<(r: InstitutionRecord) => boolean> {
   const filters: Array<(r: InstitutionRecord) => boolean> = [];
   const name = one(query, 'name')?.toLowerCase();
-  if (name !== undefined) filters.push((r) => r.name.toLowerCase().includes(name));
+  if (name !== undefined && !ctx.fault('institution-name-filter-ignored')) filters.push((r) => r.name.toLowerCase().includes(name));
   const country = countryFilter(query);
   if (country && !ctx.fault('institution-country-filter-ignored')) filters.push(country);
   if (version >= SUPPORTED_PRODUCTS_FROM) {
@@ -176,7 +176,9 @@ export function registerInstitutions(app: FastifyInstance, ctx: SimContext): voi
       if (ctx.fault('credentials-unknown-institution-200')) return { credentials: [], pagination: pageList(ctx, [], query, { statedMaximum: true }).pagination };
       throw new SimError('not_found', `No institution with code or guid "${id.slice(0, 80)}"`);
     }
-    const page = pageList(ctx, institutionCredentials(rec.code), query, { statedMaximum: true });
+    // Endpoints: "credentials required to create a member" (fault credentials-list-incomplete: the password is left out).
+    const credentials = institutionCredentials(rec.code).filter((c) => !(ctx.fault('credentials-list-incomplete') && c.field_name === 'password'));
+    const page = pageList(ctx, credentials, query, { statedMaximum: true });
     return { credentials: page.items, pagination: page.pagination };
   });
 }
