@@ -124,8 +124,8 @@ export function achFilterParam(filter: keyof typeof ACH_FILTERS, env: Record<str
 /**
  * Query name of the institution lists' country-code filter (Endpoints, Institutions:
  * "filters by name, country code ..." and favourites "query: country code"; their names
- * are not shown): SVC_INSTITUTION_COUNTRY_PARAM, default `iso_country_code` (the vendor
- * reference's name; a guess here, so a miss under it is only inferred).
+ * are not shown): SVC_INSTITUTION_COUNTRY_PARAM, default `iso_country_code` (a guess;
+ * the simulator accepts it and `country_code`), so a miss under it is only inferred.
  */
 export function institutionCountryParam(env: Record<string, string | undefined> = process.env): QueryName & { variable: string } {
   return { name: env.SVC_INSTITUTION_COUNTRY_PARAM || 'iso_country_code', explicit: !!env.SVC_INSTITUTION_COUNTRY_PARAM, variable: 'SVC_INSTITUTION_COUNTRY_PARAM' };
