@@ -100,6 +100,24 @@ test('slim user, accounts and transactions read with GUIDs and partner ids', { t
 
 const DATE_FIELDS = ['date', 'transacted_at', 'posted_at', 'created_at'];
 
+/** The request day (UTC) from a response's Date header, and the first day of the 90 days before it. */
+function windowOf(res: { headers: Record<string, string> }) {
+  const day = new Date(res.headers.date ? Date.parse(res.headers.date) : Date.now());
+  const today = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate());
+  return { earliest: new Date(today - 90 * DAY_MS).toISOString().slice(0, 10), requestDay: new Date(today).toISOString().slice(0, 10) };
+}
+
+/**
+ * The slim transaction's date field (its fields are not shown): the setting
+ * SVC_3DX_TRANSACTION_DATE_FIELD, or the first known name the record carries; the test
+ * is skipped, with the setting named, when there is none.
+ */
+function dateFieldOf(dx: { transactionDateField?: string }, transaction: Record<string, unknown>): string {
+  const field = dx.transactionDateField ?? DATE_FIELDS.find((f) => f in transaction);
+  if (!field) test.skip(true, `the slim transactions carry none of ${DATE_FIELDS.join(', ')}: set SVC_3DX_TRANSACTION_DATE_FIELD to name their date field`);
+  return field!;
+}
+
 /** A transaction's day (YYYY-MM-DD) from an ISO 8601 text or a Unix timestamp in seconds. */
 function dayOf(v: unknown): string | undefined {
   if (typeof v === 'number' && Number.isFinite(v)) return new Date(v * 1000).toISOString().slice(0, 10);
@@ -118,23 +136,80 @@ test('transaction lists default to the 90 days before the request day', { tag: T
   for (const path of [`/data_exchange/users/${user}/transactions`, `/data_exchange/users/${user}/accounts/${account}/transactions`, `/data_exchange/users/${user}/members/${member}/accounts/${account}/transactions`]) {
     // One record for the Date header: the request day.
     const res = await api.get(path, { ...withToken(token), query: { records_per_page: 10 }, expectStatus: 200 });
-    const day = new Date(res.headers.date ? Date.parse(res.headers.date) : Date.now());
-    const today = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate());
-    const earliest = new Date(today - 90 * DAY_MS).toISOString().slice(0, 10);
-    const requestDay = new Date(today).toISOString().slice(0, 10);
+    const { earliest, requestDay } = windowOf(res);
     // The order of the list is not shown, so every page is read (not just the first 1000).
     const transactions = await walkList<Record<string, unknown>>(api, path, 'transactions', { ...withToken(token), perPage: 1000 });
     expect(transactions.length, `transactions of ${path} in the window`).toBeGreaterThan(0);
     // The slim transaction's fields are not shown: the date field is a setting, or the
     // first known name the transactions carry. Every transaction must carry it, or the
     // window cannot be judged (no silent drop of undated records).
-    const field = dx.transactionDateField ?? DATE_FIELDS.find((f) => f in transactions[0]);
-    if (!field) test.skip(true, `the slim transactions carry none of ${DATE_FIELDS.join(', ')}: set SVC_3DX_TRANSACTION_DATE_FIELD to name their date field`);
+    const field = dateFieldOf(dx, transactions[0]);
     const undated = transactions.filter((t) => dayOf(t[field!]) === undefined).map((t) => `${t.guid} ${JSON.stringify(t[field!])}`);
     expect(undated.slice(0, 5), `transactions of ${path} without a readable ${field} (SVC_3DX_TRANSACTION_DATE_FIELD)`).toEqual([]);
-    const outside = transactions.filter((t) => dayOf(t[field!])! < earliest || dayOf(t[field!])! > requestDay).map((t) => `${t.guid} ${dayOf(t[field!])}`);
-    expect(outside.slice(0, 5), `transactions of ${path} dated outside ${earliest}..${requestDay} (the 90 days before the request day)`).toEqual([]);
+    // Both bounds: nothing older than the 90 days, nothing dated after the request day.
+    // Whether the day 90 days back and the request day itself belong to the window is
+    // not stated ("the 90 days before the request day"): both are accepted.
+    const older = transactions.filter((t) => dayOf(t[field])! < earliest).map((t) => `${t.guid} ${dayOf(t[field])}`);
+    expect(older.slice(0, 5), `transactions of ${path} dated before ${earliest} (older than the 90 days before the request day ${requestDay})`).toEqual([]);
+    const later = transactions.filter((t) => dayOf(t[field])! > requestDay).map((t) => `${t.guid} ${dayOf(t[field])}`);
+    expect(later.slice(0, 5), `transactions of ${path} dated after the request day ${requestDay} (the window is the 90 days before it)`).toEqual([]);
   }
+});
+
+test('the default window reaches back the full 90 days on the user, account and member-account lists', { tag: TAGS }, async ({ api }) => {
+  const dx = dataExchangeSettings(api.profile);
+  const user = requireSetting(dx.userIdentifier, 'SVC_3DX_USER');
+  const member = requireSetting(dx.memberIdentifier, 'SVC_3DX_MEMBER');
+  const account = requireSetting(dx.accountGuid, 'SVC_3DX_ACCOUNT_GUID');
+  const inWindow = requireSetting(dx.windowTransactionGuid, 'SVC_3DX_WINDOW_TRANSACTION_GUID', 'a transaction of SVC_3DX_ACCOUNT_GUID dated inside the 90 days before today');
+  const token = await createToken(api);
+  // The transaction read is not windowed (Endpoints: it answers by is_manual and scope):
+  // its date says whether the default window must hold it.
+  const read = await api.get(`/data_exchange/users/${user}/transactions/${inWindow}`, { ...withToken(token), expectStatus: 200 });
+  const transaction = need<Record<string, unknown>>(read, 'transaction', api);
+  const field = dateFieldOf(dx, transaction);
+  const day = dayOf(transaction[field]);
+  expect(day, `a readable ${field} on transaction ${inWindow}`).toBeTruthy();
+  const { earliest, requestDay } = windowOf(read);
+  // Strictly inside (the two edge days are open, see the window test above).
+  test.skip(!(day! > earliest && day! < requestDay), `transaction ${inWindow} is dated ${day}, not strictly inside ${earliest}..${requestDay}: name a more recent one in SVC_3DX_WINDOW_TRANSACTION_GUID`);
+  // Endpoints and Limits: the default window "is the 90 days before the request day",
+  // "same default window" on the account-level and member-account lists.
+  for (const path of [`/data_exchange/users/${user}/transactions`, `/data_exchange/users/${user}/accounts/${account}/transactions`, `/data_exchange/users/${user}/members/${member}/accounts/${account}/transactions`]) {
+    const listed = (await walkList<{ guid?: string }>(api, path, 'transactions', { ...withToken(token), perPage: 1000 })).map((t) => t.guid);
+    expect(listed, `${path} without from/to lists transaction ${inWindow} dated ${day} (inside the 90 days before ${requestDay})`).toContain(inWindow);
+  }
+});
+
+test('account-level and member-account transaction lists hold only that account\'s transactions', { tag: TAGS }, async ({ api }) => {
+  const dx = dataExchangeSettings(api.profile);
+  const user = requireSetting(dx.userIdentifier, 'SVC_3DX_USER');
+  const member = requireSetting(dx.memberIdentifier, 'SVC_3DX_MEMBER');
+  const account = requireSetting(dx.accountGuid, 'SVC_3DX_ACCOUNT_GUID');
+  const h = withToken(await createToken(api));
+  const walk = async (path: string) => (await walkList<{ guid: string }>(api, path, 'transactions', { ...h, perPage: 1000 })).map((t) => t.guid);
+  // What the service does: "Each transaction belongs to exactly one account". The
+  // account-level lists of the user's accounts are therefore disjoint, and each is part
+  // of the user's list (same default window, Endpoints).
+  const all = new Set(await walk(`/data_exchange/users/${user}/transactions`));
+  const accounts = await walkList<{ guid: string }>(api, `/data_exchange/users/${user}/accounts`, 'accounts', { headers: h.headers });
+  const owner = new Map<string, string>();
+  const twice: string[] = [];
+  const strangers: string[] = [];
+  for (const a of accounts) {
+    for (const t of await walk(`/data_exchange/users/${user}/accounts/${a.guid}/transactions`)) {
+      if (owner.has(t) && owner.get(t) !== a.guid) twice.push(`${t} in ${owner.get(t)} and ${a.guid}`);
+      owner.set(t, a.guid);
+      if (!all.has(t)) strangers.push(`${t} of ${a.guid}`);
+    }
+  }
+  expect(owner.size, `transactions listed under the user's ${accounts.length} accounts`).toBeGreaterThan(0);
+  expect(twice.slice(0, 5), 'transactions listed under two accounts (each belongs to exactly one)').toEqual([]);
+  expect(strangers.slice(0, 5), 'account-level transactions missing from the user\'s list (same default window)').toEqual([]);
+  // The member-account list of one account is that account's list (same window, same records).
+  const ofAccount = [...owner].filter(([, a]) => a === account).map(([t]) => t).sort();
+  expect(ofAccount.length, `transactions of ${account} in its account-level list`).toBeGreaterThan(0);
+  expect((await walk(`/data_exchange/users/${user}/members/${member}/accounts/${account}/transactions`)).sort(), `the member-account list of ${account} equals its account-level list`).toEqual(ofAccount);
 });
 
 test('a manual transaction and one outside the grant scope answer 404', { tag: TAGS }, async ({ api }) => {
@@ -152,6 +227,52 @@ test('a manual transaction and one outside the grant scope answer 404', { tag: T
   const inScope = need<Array<{ guid?: string }>>(list, 'transactions', api)[0]?.guid;
   expect(inScope, 'an in-scope transaction to compare with').toBeTruthy();
   await api.get(`/data_exchange/users/${user}/transactions/${inScope}`, { ...withToken(token), expectStatus: 200 });
+});
+
+test('the member-account transaction read answers 404 for a manual or out-of-scope transaction', { tag: TAGS }, async ({ api }) => {
+  // Endpoints: GET .../members/{member_identifier}/accounts/{account_identifier}/transactions/{transaction_identifier}:
+  // "same rule as above; 404 when no match" (Errors: 404 "data exchange transaction read
+  // with no matching transaction (not manual, scope matching the grant)"). Each
+  // transaction is read under its own member and account, so the 404 is about the rule.
+  const dx = dataExchangeSettings(api.profile);
+  const user = requireSetting(dx.userIdentifier, 'SVC_3DX_USER');
+  const member = requireSetting(dx.memberIdentifier, 'SVC_3DX_MEMBER');
+  const account = requireSetting(dx.accountGuid, 'SVC_3DX_ACCOUNT_GUID');
+  const cases = [
+    ['manual', requireSetting(dx.manualTransactionGuid, 'SVC_3DX_MANUAL_TRANSACTION_GUID'), requireSetting(dx.manualTransactionMember, 'SVC_3DX_MANUAL_TRANSACTION_MEMBER'), requireSetting(dx.manualTransactionAccount, 'SVC_3DX_MANUAL_TRANSACTION_ACCOUNT')],
+    ['out of the grant scope', requireSetting(dx.scopeMismatchTransactionGuid, 'SVC_3DX_SCOPE_MISMATCH_TRANSACTION_GUID'), requireSetting(dx.scopeMismatchMember, 'SVC_3DX_SCOPE_MISMATCH_MEMBER'), requireSetting(dx.scopeMismatchAccount, 'SVC_3DX_SCOPE_MISMATCH_ACCOUNT')],
+  ] as const;
+  const h = withToken(await createToken(api));
+  for (const [what, transaction, m, a] of cases) {
+    const res = await api.get(`/data_exchange/users/${user}/members/${m}/accounts/${a}/transactions/${transaction}`, h);
+    expect(res.status, `the ${what} transaction ${transaction} read under its member ${m} and account ${a}`).toBe(404);
+  }
+  // Control: an in-scope transaction of the held account reads through the same path.
+  const list = await api.get(`/data_exchange/users/${user}/members/${member}/accounts/${account}/transactions`, { ...h, query: { records_per_page: 10 }, expectStatus: 200 });
+  const inScope = need<Array<{ guid?: string }>>(list, 'transactions', api)[0]?.guid;
+  expect(inScope, 'an in-scope transaction of the member account to compare with').toBeTruthy();
+  await api.get(`/data_exchange/users/${user}/members/${member}/accounts/${account}/transactions/${inScope}`, { ...h, expectStatus: 200 });
+});
+
+test('slim reads answer the user and the account they name', { tag: TAGS }, async ({ api }) => {
+  const dx = dataExchangeSettings(api.profile);
+  const user = requireSetting(dx.userIdentifier, 'SVC_3DX_USER');
+  const member = requireSetting(dx.memberIdentifier, 'SVC_3DX_MEMBER');
+  const account = requireSetting(dx.accountGuid, 'SVC_3DX_ACCOUNT_GUID');
+  const h = withToken(await createToken(api));
+  // Endpoints: "read one user"; the identifier is the user's GUID or partner id.
+  const one = need<{ guid?: string; id?: string }>(await api.get(`/data_exchange/users/${user}`, { ...h, expectStatus: 200 }), 'user', api);
+  expect(one.guid === user || one.id === user, `the user read of ${user} answers that user (guid ${one.guid}, id ${one.id})`).toBe(true);
+  // "list slim accounts" and "read one slim account": every listed account reads back as itself.
+  const accounts = await walkList<{ guid: string }>(api, `/data_exchange/users/${user}/accounts`, 'accounts', { headers: h.headers });
+  expect(accounts.map((a) => a.guid), `the user's slim accounts include ${account}`).toContain(account);
+  for (const a of accounts) {
+    const read = await api.get(`/data_exchange/users/${user}/accounts/${a.guid}`, { ...h, expectStatus: 200 });
+    expect(need(read, 'account.guid', api), `GET .../accounts/${a.guid}`).toBe(a.guid);
+  }
+  // "read one slim account under a member".
+  const viaMember = await api.get(`/data_exchange/users/${user}/members/${member}/accounts/${account}`, { ...h, expectStatus: 200 });
+  expect(need(viaMember, 'account.guid', api), `GET .../members/${member}/accounts/${account}`).toBe(account);
 });
 
 test('data exchange lists honour records_per_page up to 1000', { tag: [...TAGS, '@paging', '@inferred'] }, async ({ api }) => {
@@ -194,4 +315,22 @@ test('grants list by issuer and by grantee with Basic authentication only', { ta
   expect(JSON.stringify(byIssuer.body)).toContain(grant);
   const byGrantee = await api.get(`/data_exchange/grantee/${grantee}/grants`, { expectStatus: 200 });
   expect(JSON.stringify(byGrantee.body)).toContain(grant);
+});
+
+test('a grant names its issuer, its grantees and a data scope HELD, AGGREGATED or ALL', { tag: TAGS }, async ({ api }) => {
+  const dx = dataExchangeSettings(api.profile);
+  const issuer = requireSetting(dx.issuerClientGuid, 'SVC_3DX_ISSUER_GUID');
+  const grantee = requireSetting(dx.granteeClientGuid, 'SVC_3DX_GRANTEE_GUID');
+  const grantGuid = requireSetting(dx.grantGuid, 'SVC_3DX_GRANT_GUID');
+  const grants = await walkList<Record<string, unknown>>(api, `/data_exchange/grantee/${grantee}/grants`, 'grants');
+  const grant = grants.find((g) => Object.values(g).includes(grantGuid));
+  expect(grant, `grant ${grantGuid} among the grantee's grants`).toBeTruthy();
+  // Resources, Data exchange grant: "an issuer GUID, one or more grantee GUIDs and a data
+  // scope with values HELD, AGGREGATED, ALL". The field names are not shown: the values are
+  // looked for among the grant's own fields.
+  const values = Object.values(grant!).flatMap((v) => (Array.isArray(v) ? v : [v]));
+  expect(values, 'the grant carries its issuer GUID').toContain(issuer);
+  const grantees = dx.allGranteeGuids.length ? dx.allGranteeGuids : [grantee];
+  for (const g of grantees) expect(values, `the grant carries its grantee GUID ${g}`).toContain(g);
+  expect(values.filter((v) => v === 'HELD' || v === 'AGGREGATED' || v === 'ALL'), 'the grant\'s data scope (HELD, AGGREGATED or ALL)').toHaveLength(1);
 });

@@ -2,10 +2,23 @@
  * Institutions (specification, Endpoints "Institutions"; Resources "Institution";
  * Errors: 404 for an invalid institution_identifier on the credentials list).
  */
-import { test, expect } from '../fixtures.ts';
-import { need } from '../helpers.ts';
+import { test, expect, requireSetting, type CheckedClient } from '../fixtures.ts';
+import type { TargetProfile } from '../../targets/profiles/profile.ts';
+import { createMember, createUser, createdMember, is2xx, need } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
-import { institutionNameParam } from '../settings.ts';
+import { institutionCountryParam, institutionNameParam, institutionSettings, type QueryName } from '../settings.ts';
+import { walkList } from './journeys.ts';
+
+/** Codes of every institution a list answers (every page, 1000 a page: Limits, the stated maximum). */
+async function listedCodes(api: CheckedClient, path: string, query: Record<string, string> = {}): Promise<string[]> {
+  return (await walkList<{ code: string }>(api, path, 'institutions', { query, perPage: 1000 })).map((i) => i.code);
+}
+
+/** Stated when the user named the filter's query parameter, else inferred (its name is not shown). */
+function judgeNamed(profile: TargetProfile, param: QueryName & { variable: string }, ok: boolean, message: string): void {
+  if (param.explicit) expect(ok, message).toBe(true);
+  else expectInferred(profile, ok, { expectation: message, basis: `the filter's query name is not shown; ${param.name} is the default guess (set ${param.variable} to enforce one)`, received: ok ? 'as expected' : 'the filter did not narrow as expected' });
+}
 
 test('an institution reads the same by code and by guid', { tag: ['@institutions', '@readonly', '@smoke'] }, async ({ api, profile }) => {
   // Endpoints: "GET /institutions/{institution_identifier}: identifier is the institution
@@ -47,4 +60,90 @@ test('the name filter narrows the institution list', { tag: ['@institutions', '@
   const message = `institutions listed with ${param.name}=${JSON.stringify(inst.name)}: ${names.length}, of which not matching: ${others.slice(0, 5).join(', ')}`;
   if (param.explicit) expect(ok, message).toBe(true);
   else expectInferred(profile, ok, { expectation: `the query parameter ${param.name} filters institutions by name`, basis: 'the name filter\'s query parameter is not shown; set SVC_INSTITUTION_NAME_PARAM to enforce one', received: message });
+});
+
+// ---- country code ------------------------------------------------------------------
+// Endpoints, Institutions: GET /institutions "filters by name, country code ..."; GET
+// /institutions/favorites "query: country code". The query names are not shown
+// (SVC_INSTITUTION_COUNTRY_PARAM). No institution field carries the country either, so
+// the filter is judged by what it leaves out: ZZ is an ISO 3166 user-assigned code no
+// country has, so under it a filter leaves out every institution (or refuses the value).
+
+for (const [path, label] of [['/institutions', 'institution list'], ['/institutions/favorites', 'favourites list']] as const) {
+  test(`the ${label} filtered by a country code no institution has lists none`, { tag: ['@institutions', '@readonly', '@inferred'] }, async ({ api, profile }) => {
+    const param = institutionCountryParam();
+    // Control: without the filter the list is not empty (the test institution at least).
+    const all = await api.get(path, { query: { records_per_page: 10 }, expectStatus: 200 });
+    expect(need<unknown[]>(all, 'institutions', api).length, `the unfiltered ${label}`).toBeGreaterThan(0);
+    const res = await api.get(path, { query: { [param.name]: 'ZZ', records_per_page: 100 } });
+    const listed = is2xx(res.status) ? need<Array<{ code: string }>>(res, 'institutions', api).map((i) => i.code) : [];
+    judgeNamed(profile, param, !is2xx(res.status) || listed.length === 0, `the ${label} filtered by ${param.name}=ZZ lists no institution (status ${res.status}; listed ${listed.slice(0, 5).join(', ')}${listed.length > 5 ? ', …' : ''})`);
+  });
+}
+
+test('the institution list filtered by the test institution\'s country code keeps it', { tag: ['@institutions', '@readonly', '@inferred'] }, async ({ api, profile }) => {
+  const country = requireSetting(institutionSettings(profile).testInstitutionCountry, 'SVC_TEST_INSTITUTION_COUNTRY', 'the country code of the test institution');
+  const param = institutionCountryParam();
+  const codes = await listedCodes(api, '/institutions', { [param.name]: country });
+  judgeNamed(profile, param, codes.includes(profile.testInstitution.code), `the institution list filtered by ${param.name}=${country} keeps the test institution ${profile.testInstitution.code} (${codes.length} listed)`);
+});
+
+// ---- favourites ----------------------------------------------------------------------
+
+test('favourite institutions are listed by popularity', { tag: ['@institutions', '@readonly'] }, async ({ api, profile }) => {
+  // Endpoints: "GET /institutions/favorites ... response list of favourites ordered by
+  // popularity (the list of favourites is set up by the vendor on request)". Popularity
+  // is not a field: the order the client agreed with the vendor is a setting
+  // (SVC_FAVORITE_INSTITUTION_CODES, most popular first).
+  const expected = requireSetting(institutionSettings(profile).favouriteCodes, 'SVC_FAVORITE_INSTITUTION_CODES', 'the client\'s favourite institution codes, most popular first');
+  const listed = await listedCodes(api, '/institutions/favorites');
+  expect(listed.length, 'favourite institutions listed').toBeGreaterThan(0);
+  const missing = expected.filter((c) => !listed.includes(c));
+  expect(missing, 'favourites set up for the client that the list leaves out').toEqual([]);
+  // Their relative order is the popularity order (other favourites may sit between them).
+  expect(listed.filter((c) => expected.includes(c)), 'favourites in popularity order').toEqual(expected);
+});
+
+// ---- include_blocked_institutions ------------------------------------------------------
+
+test('include_blocked_institutions lists a blocked institution that the default list leaves out', { tag: ['@institutions', '@readonly', '@inferred'] }, async ({ api, profile }) => {
+  const blocked = requireSetting(institutionSettings(profile).blockedCode, 'SVC_BLOCKED_INSTITUTION_CODE', 'an institution blocked for this client');
+  // Endpoints: GET /institutions "query: ... include_blocked_institutions": with it the
+  // blocked institutions are listed (stated by the parameter's name and place).
+  const withBlocked = await listedCodes(api, '/institutions', { include_blocked_institutions: 'true' });
+  expect(withBlocked, `the list with include_blocked_institutions=true holds the blocked institution ${blocked}`).toContain(blocked);
+  // Without it they are not: what the parameter includes is, by default, left out. The
+  // default is not stated in so many words: inferred.
+  const plain = await listedCodes(api, '/institutions');
+  expectInferred(profile, !plain.includes(blocked), {
+    expectation: `the list without include_blocked_institutions leaves out the blocked institution ${blocked}`,
+    basis: 'Endpoints, Institutions names include_blocked_institutions; its default is not stated',
+    received: `${blocked} listed among ${plain.length}`,
+  });
+  // Every institution of the default list is also in the list with blocked ones.
+  expect(plain.filter((c) => !withBlocked.includes(c)).slice(0, 5), 'institutions of the default list missing once blocked ones are included').toEqual([]);
+});
+
+// ---- supports_oauth ----------------------------------------------------------------------
+
+test('supports_oauth is true only for an institution that offers OAuth', { tag: ['@institutions', '@oauth', '@destructive'] }, async ({ api, profile }) => {
+  // Resources, Institution: supports_oauth is "true only when the institution supports
+  // OAuth and the client is registered with it". Whether this client is registered is
+  // not observable, so false proves nothing; true must mean the institution offers OAuth:
+  // a member created there with is_oauth true is an OAuth member (States and transitions:
+  // PENDING, oauth_window_uri returned; Resources, Member: "present for OAuth members").
+  const claiming: string[] = [];
+  for (const code of [profile.testInstitution.code, profile.testInstitution.oauthCode]) {
+    const inst = need<{ supports_oauth?: unknown }>(await api.get(`/institutions/${encodeURIComponent(code)}`, { expectStatus: 200 }), 'institution', api);
+    if (inst.supports_oauth === true) claiming.push(code);
+  }
+  test.skip(claiming.length === 0, 'neither test institution reports supports_oauth true for this client, so the rule has nothing to judge');
+  const user = await createUser(api);
+  for (const code of claiming) {
+    const res = await createMember(api, user, { isOauth: true, institutionCode: code, expectStatus: null });
+    expect(is2xx(res.status), `an OAuth member at ${code}, which reports supports_oauth true: create answered ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`).toBe(true);
+    const member = createdMember(api, res);
+    expect(member.connection_status, `the OAuth member at ${code}`).toBe('PENDING');
+    expect(typeof member.oauth_window_uri, `oauth_window_uri of the OAuth member at ${code}`).toBe('string');
+  }
 });

@@ -132,4 +132,46 @@ describe('ACH return faults change the behaviour', () => {
     await sim.post('/ach_returns', { ach_return: VALID });
     assert.equal((await sim.get(`/ach_returns/${VALID.id}`)).status, 404);
   }));
+  // One format fault per field: the malformed value the scenario sends is accepted (GUIDs resolved by their uuid).
+  const MALFORMED: Array<[string, string, unknown]> = [
+    ['ach-account-guid-format-not-validated', 'account_guid', VALID.account_guid.replace(/^ACT-/, '')],
+    ['ach-account-number-last-four-format-not-validated', 'account_number_last_four', '12a4'],
+    ['ach-initiated-at-format-not-validated', 'ach_initiated_at', '2025-06-01T10:00:00'],
+    ['ach-member-guid-format-not-validated', 'member_guid', VALID.member_guid.replace(/^MBR-/, 'ACT-')],
+    ['ach-returned-at-format-not-validated', 'returned_at', '07/01/2026'],
+    ['ach-sec-code-format-not-validated', 'sec_code', 'P1D'],
+    ['ach-transaction-amount-format-not-validated', 'transaction_amount', '42.50'],
+    ['ach-transaction-amount-range-format-not-validated', 'transaction_amount_range', 2.5],
+    ['ach-user-guid-format-not-validated', 'user_guid', VALID.user_guid.replace(/^USR-/, '')],
+  ];
+  for (const [fault, field, bad] of MALFORMED) {
+    test(fault, async () => {
+      const clean = await startSim();
+      seedReferences(clean);
+      try {
+        assert.equal((await clean.post('/ach_returns', { ach_return: { ...VALID, [field]: bad } })).status, 400);
+      } finally {
+        await clean.close();
+      }
+      await withFault(fault, async (sim) => {
+        seedReferences(sim);
+        assert.equal((await sim.post('/ach_returns', { ach_return: { ...VALID, [field]: bad } })).status, 200);
+      });
+    });
+  }
+  test('ach-create-reads-top-level', () => withFault('ach-create-reads-top-level', async (sim) => {
+    seedReferences(sim);
+    const r = await sim.post('/ach_returns', { ach_return: VALID });
+    assert.equal(r.status, 200);
+    assert.equal(r.json.ach_return.id, undefined);
+  }));
+  test('ach-create-empty-body', () => withFault('ach-create-empty-body', async (sim) => {
+    seedReferences(sim);
+    assert.deepEqual((await sim.post('/ach_returns', { ach_return: VALID })).json, {});
+  }));
+  test('ach-list-filters-ignored', () => withFault('ach-list-filters-ignored', async (sim) => {
+    seedReferences(sim);
+    await sim.post('/ach_returns', { ach_return: VALID });
+    assert.equal((await sim.get('/ach_returns?return_code=R99')).json.ach_returns.length, 1);
+  }));
 });

@@ -177,6 +177,40 @@ describe('data exchange faults change the behaviour', () => {
   test('threedx-partner-id-not-accepted', () => withFault('threedx-partner-id-not-accepted', async (sim, held) => {
     assert.equal((await sim.get(`/data_exchange/users/${S.userGuid}/members/${S.heldMemberId}/accounts/${S.checkingAccountId}`, held)).status, 404);
   }));
+  const today = () => new Date().toISOString().slice(0, 10);
+  test('threedx-window-includes-future', () => withFault('threedx-window-includes-future', async (sim, held) => {
+    const r = (await sim.get(`${u}/transactions?records_per_page=1000`, held)).json;
+    assert.ok(r.transactions.some((t: { date: string }) => t.date > today()));
+  }));
+  test('threedx-window-too-narrow', () => withFault('threedx-window-too-narrow', async (sim, held) => {
+    const r = (await sim.get(`${u}/transactions?records_per_page=1000&page=3`, held)).json;
+    assert.ok(r.transactions.every((t: { date: string }) => daysBefore(today(), t.date) <= 30));
+    assert.ok(!(await sim.get(`${u}/accounts/${S.checkingAccountGuid}/transactions?records_per_page=1000&page=3`, held)).json.transactions.some((t: { guid: string }) => t.guid === S.windowTransactionGuid));
+  }));
+  test('threedx-account-transactions-unfiltered', () => withFault('threedx-account-transactions-unfiltered', async (sim, held) => {
+    const r = (await sim.get(`${u}/accounts/${S.checkingAccountGuid}/transactions?records_per_page=1000`, held)).json;
+    assert.ok(r.transactions.some((t: { account_guid: string }) => t.account_guid !== S.checkingAccountGuid));
+  }));
+  test('threedx-member-path-scope-ignored', () => withFault('threedx-member-path-scope-ignored', async (sim, held) => {
+    assert.equal((await sim.get(`${u}/members/${S.manualMemberGuid}/accounts/${S.manualAccountGuid}/transactions/${S.manualTransactionGuid}`, held)).status, 200);
+    assert.equal((await sim.get(`${u}/transactions/${S.manualTransactionGuid}`, held)).status, 404);
+  }));
+  test('threedx-user-read-ignores-identifier', () => withFault('threedx-user-read-ignores-identifier', async (sim, held) => {
+    assert.notEqual((await sim.get(u, held)).json.user.guid, S.userGuid);
+  }));
+  test('threedx-account-read-ignores-identifier', () => withFault('threedx-account-read-ignores-identifier', async (sim, held) => {
+    const accounts = (await sim.get(`${u}/accounts`, held)).json.accounts as Array<{ guid: string }>;
+    assert.notEqual((await sim.get(`${u}/accounts/${accounts[1].guid}`, held)).json.account.guid, accounts[1].guid);
+  }));
+  test('threedx-grants-need-token', () => withFault('threedx-grants-need-token', async (sim) => {
+    assert.equal((await sim.get(`/data_exchange/issuer/${S.issuerClientGuid}/grants`)).status, 401);
+  }));
+  test('threedx-grant-without-grantees', () => withFault('threedx-grant-without-grantees', async (sim) => {
+    assert.equal((await sim.get(`/data_exchange/issuer/${S.issuerClientGuid}/grants`)).json.grants[0].grantee_guids, undefined);
+  }));
+  test('threedx-grant-data-scope-lowercase', () => withFault('threedx-grant-data-scope-lowercase', async (sim) => {
+    assert.equal((await sim.get(`/data_exchange/issuer/${S.issuerClientGuid}/grants`)).json.grants[0].data_scope, 'held');
+  }));
   test('page-of-1001-records applies to data exchange lists', () => withFault('page-of-1001-records', async (sim, held) => {
     assert.equal((await sim.get('/data_exchange/users?records_per_page=2000', held)).json.users.length, 1001);
   }));

@@ -172,6 +172,33 @@ describe('institution and category faults change the behaviour', () => {
     const guid = (await sim.get('/institutions/svcbank')).json.institution.guid;
     assert.equal((await sim.get(`/institutions/${guid}`)).status, 404);
   }));
+  test('institution-name-filter-ignored', () => withFault('institution-name-filter-ignored', async (sim) => {
+    assert.ok((await sim.get('/institutions?name=SVC%20Bank&records_per_page=100')).json.institutions.length > 2);
+  }));
+  test('institution-country-filter-ignored', () => withFault('institution-country-filter-ignored', async (sim) => {
+    assert.ok((await sim.get('/institutions?iso_country_code=ZZ')).json.institutions.length > 0);
+  }));
+  test('favorites-country-filter-ignored', () => withFault('favorites-country-filter-ignored', async (sim) => {
+    assert.ok((await sim.get('/institutions/favorites?iso_country_code=ZZ')).json.institutions.length > 0);
+  }));
+  test('favorites-not-by-popularity', () => withFault('favorites-not-by-popularity', async (sim) => {
+    const codes = (await sim.get('/institutions/favorites?records_per_page=100')).json.institutions.map((i: { code: string }) => i.code);
+    assert.notEqual(codes[0], 'svcbank');
+  }));
+  test('include-blocked-institutions-ignored', () => withFault('include-blocked-institutions-ignored', async (sim) => {
+    const r = (await sim.get('/institutions?include_blocked_institutions=true&records_per_page=1000')).json.institutions;
+    assert.ok(r.every((i: { is_disabled_by_client: boolean }) => !i.is_disabled_by_client));
+  }));
+  test('blocked-institutions-listed-by-default', () => withFault('blocked-institutions-listed-by-default', async (sim) => {
+    const r = (await sim.get('/institutions?records_per_page=1000')).json.institutions;
+    assert.ok(r.some((i: { is_disabled_by_client: boolean }) => i.is_disabled_by_client));
+  }));
+  test('supports-oauth-without-oauth', () => withFault('supports-oauth-without-oauth', async (sim) => {
+    assert.equal((await sim.get('/institutions/svcbank')).json.institution.supports_oauth, true);
+  }));
+  test('credentials-list-incomplete', () => withFault('credentials-list-incomplete', async (sim) => {
+    assert.equal((await sim.get('/institutions/svcbank/credentials')).json.credentials.length, 1);
+  }));
   test('categories-118-defaults', () => withFault('categories-118-defaults', async (sim) => {
     assert.equal((await sim.get('/categories/default?records_per_page=1000')).json.categories.length, 118);
   }));

@@ -6,7 +6,8 @@
  * user list can be walked page by page under load. Its first user
  * (DATA_EXCHANGE_SEED.userGuid / partner id `dx-user-0001`) has:
  *   - member `HELD` (the issuer's own accounts): checking (2,600 transactions inside the
- *     90-day default window, 40 older ones) and savings; data_scope HELD;
+ *     90-day default window, 40 older ones, 5 dated after the seeding day: scheduled
+ *     payments, outside the default window's upper bound) and savings; data_scope HELD;
  *   - member `AGGREGATED` (aggregated from elsewhere): a card with data_scope AGGREGATED
  *     transactions, i.e. out of scope for a HELD grant;
  *   - the manual member with one manual account and manual transactions (`is_manual`
@@ -46,6 +47,15 @@ export const DATA_EXCHANGE_SEED = {
   scopeMismatchTransactionGuid: 'TRN-1f0c5e4a-0000-4000-8000-000000000902',
   /** 200 days old: outside the default window, readable by guid. */
   oldTransactionGuid: 'TRN-1f0c5e4a-0000-4000-8000-000000000903',
+  /** 85 days old (checking): inside the default window, near its lower bound. */
+  windowTransactionGuid: 'TRN-1f0c5e4a-0000-4000-8000-000000000904',
+  /** Dated 3 days after the seeding day (a scheduled payment): after the request day, outside the default window. */
+  futureTransactionGuid: 'TRN-1f0c5e4a-0000-4000-8000-000000000905',
+  /** Member and account of the manual transaction, and of the out-of-scope (AGGREGATED) one. */
+  manualMemberGuid: stableGuid('MBR', 'dx-member-manual'),
+  manualAccountGuid: stableGuid('ACT', 'dx-account-manual'),
+  aggregatedMemberGuid: stableGuid('MBR', 'dx-member-aggregated'),
+  cardAccountGuid: stableGuid('ACT', 'dx-account-card'),
   userCount: 2600,
   windowTransactionCount: 2600,
 } as const;
@@ -184,6 +194,9 @@ export function seedDataExchange(today: string): DataExchangeStore {
   for (let i = 0; i < DATA_EXCHANGE_SEED.windowTransactionCount; i++) tx(i % 7 === 0 ? savings : checking, 1 + (i % 89), 'HELD', false);
   for (let i = 0; i < 40; i++) tx(checking, 100 + i * 5, 'HELD', false);
   tx(checking, 200, 'HELD', false, DATA_EXCHANGE_SEED.oldTransactionGuid);
+  tx(checking, 85, 'HELD', false, DATA_EXCHANGE_SEED.windowTransactionGuid);
+  // After the request day (negative days ago): the window's upper bound leaves them out.
+  for (let i = 0; i < 5; i++) tx(checking, -(3 + i * 4), 'HELD', false, i === 0 ? DATA_EXCHANGE_SEED.futureTransactionGuid : undefined);
   for (let i = 0; i < 30; i++) tx(card, 2 + i * 2, 'AGGREGATED', false, i === 0 ? DATA_EXCHANGE_SEED.scopeMismatchTransactionGuid : undefined);
   for (let i = 0; i < 10; i++) tx(manual, 3 + i * 3, 'HELD', true, i === 0 ? DATA_EXCHANGE_SEED.manualTransactionGuid : undefined);
   transactions.sort((a, b) => (a.transacted_at === b.transacted_at ? a.guid.localeCompare(b.guid) : a.transacted_at < b.transacted_at ? 1 : -1));

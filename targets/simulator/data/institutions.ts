@@ -15,6 +15,7 @@
  * The catalogue keeps one stable order (by index), so walking the pages returns every
  * record exactly once.
  */
+import { SIMULATOR_DEFAULTS } from '../settings.ts';
 import { stableGuid, seededRandom } from './stable-id.ts';
 
 /**
@@ -158,4 +159,18 @@ export function institutionCredentials(code: string): CredentialField[] {
     { guid: stableGuid('CRD', `${code}:username`), field_name: 'username', label: 'Username', type: 'TEXT', display_order: 1 },
     { guid: stableGuid('CRD', `${code}:password`), field_name: 'password', label: 'Password', type: 'PASSWORD', display_order: 2 },
   ];
+}
+
+/**
+ * What a profile names for a real target and the simulator seeds (scenarios/settings.ts,
+ * institutionSettings): the favourites in popularity order, one institution blocked for
+ * the client (`is_disabled_by_client`), and the test institution's country.
+ */
+export function simulatorInstitutionSeed(count: number = SIMULATOR_DEFAULTS.institutionCount) {
+  const c = institutionCatalog(count);
+  return {
+    favouriteCodes: c.favorites.map((r) => r.code),
+    blockedCode: c.all.find((r) => r.is_disabled_by_client)!.code,
+    testInstitutionCountry: c.byCode.get(TEST_INSTITUTION_CODE)!.countryCode,
+  };
 }

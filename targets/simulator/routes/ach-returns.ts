@@ -23,7 +23,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { SimContext } from '../context.ts';
-import type { FaultName } from '../catalog.ts';
+import { catalogEntry, faultNamed, type FaultName } from '../catalog.ts';
 import { SimError } from '../errors.ts';
 import { pageList } from '../paging.ts';
 import { findInstitution } from './institutions.ts';
@@ -34,23 +34,38 @@ const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 const RESOLVE_AFTER_MS = 86_400_000;
 
-type Rule = { test: (v: unknown) => boolean; expected: string; fault?: FaultName };
-const string = (re: RegExp, expected: string, fault?: FaultName): Rule => ({ test: (v) => typeof v === 'string' && re.test(v), expected, fault });
+type Rule = { test: (v: unknown) => boolean; expected: string };
+const string = (re: RegExp, expected: string): Rule => ({ test: (v) => typeof v === 'string' && re.test(v), expected });
+const isoWithOffset: Rule = { test: (v) => typeof v === 'string' && ISO_WITH_OFFSET.test(v) && !Number.isNaN(Date.parse(v)), expected: 'an ISO 8601 timestamp with offset' };
 
 /** Resources, "ACH return (create request)": one rule per field. */
 const FIELD_RULES: Record<string, Rule> = {
   account_guid: string(new RegExp(`^ACT-${UUID}$`), 'a string ACT-<uuid>'),
   account_number_last_four: string(/^\d{4}$/, 'a string of 4 digits'),
-  ach_initiated_at: { test: (v) => typeof v === 'string' && ISO_WITH_OFFSET.test(v) && !Number.isNaN(Date.parse(v)), expected: 'an ISO 8601 timestamp with offset' },
+  ach_initiated_at: isoWithOffset,
   id: { test: (v) => typeof v === 'string', expected: 'a string' },
   member_guid: string(new RegExp(`^MBR-${UUID}$`), 'a string MBR-<uuid>'),
-  return_code: string(/^R\d\d$/, 'a string R followed by two digits', 'ach-return-code-format-not-validated'),
-  returned_at: { test: (v) => typeof v === 'string' && ISO_WITH_OFFSET.test(v) && !Number.isNaN(Date.parse(v)), expected: 'an ISO 8601 timestamp with offset' },
+  return_code: string(/^R\d\d$/, 'a string R followed by two digits'),
+  returned_at: isoWithOffset,
   sec_code: string(/^[A-Za-z]{3}$/, 'a three-letter string'),
   transaction_amount: { test: (v) => typeof v === 'number' && Number.isFinite(v), expected: 'a decimal number' },
   transaction_amount_range: { test: (v) => typeof v === 'number' && Number.isInteger(v), expected: 'an integer' },
   user_guid: string(new RegExp(`^USR-${UUID}$`), 'a string USR-<uuid>'),
 };
+
+/**
+ * The catalogue's format faults (inferred: the specification states each format but not
+ * that a malformed value is refused), one per field: `ach-<field>-format-not-validated`
+ * (`ach_initiated_at` -> `ach-initiated-at-...`). Under one, that field is accepted in any form.
+ */
+export function formatFaultOf(field: string): FaultName | undefined {
+  const name = `ach-${field.replace(/^ach_/, '').replace(/_/g, '-')}-format-not-validated`;
+  // Not every field has a format fault (`id` is any string): none excuses a refusal there.
+  return catalogEntry(name)?.kind === 'fault' ? faultNamed(name) : undefined;
+}
+
+/** Prefix of each GUID field: a fault accepting a malformed GUID resolves it by its uuid part, as a lenient parser would. */
+const GUID_PREFIX: Record<string, string> = { account_guid: 'ACT', member_guid: 'MBR', user_guid: 'USR' };
 
 interface AchReturn extends Record<string, unknown> {
   guid: string;
@@ -63,10 +78,11 @@ function validate(ctx: SimContext, input: Record<string, unknown>): Record<strin
   for (const [field, rule] of Object.entries(FIELD_RULES)) {
     if (!(field in input) || input[field] === null) continue;
     const v = input[field];
-    if (!rule.test(v) && !(rule.fault && ctx.fault(rule.fault))) {
-      throw new SimError('invalid_request', `ach_return.${field} must be ${rule.expected}, got ${JSON.stringify(v)?.slice(0, 60)}`);
-    }
-    out[field] = v;
+    if (rule.test(v)) out[field] = v;
+    else if (formatFaultOf(field) && ctx.fault(formatFaultOf(field)!)) {
+      const uuid = typeof v === 'string' ? new RegExp(`${UUID}$`).exec(v)?.[0] : undefined;
+      out[field] = GUID_PREFIX[field] && uuid ? `${GUID_PREFIX[field]}-${uuid}` : v;
+    } else throw new SimError('invalid_request', `ach_return.${field} must be ${rule.expected}, got ${JSON.stringify(v)?.slice(0, 60)}`);
   }
   return out;
 }
@@ -114,12 +130,17 @@ export function registerAchReturns(app: FastifyInstance, ctx: SimContext): void 
   const returns = ctx.collection<AchReturn>('ach_returns');
 
   app.post('/ach_returns', async (request, reply) => {
-    const fields = validate(ctx, wrapper(request.body, 'ach_return'));
+    // Resources: "The request is wrapped in an ach_return object". Fault
+    // ach-create-reads-top-level reads the fields beside the wrapper instead.
+    const wrapped = wrapper(request.body, 'ach_return');
+    const input = ctx.fault('ach-create-reads-top-level') ? (request.body as Record<string, unknown>) : wrapped;
+    const fields = validate(ctx, input);
     assertReferencesExist(ctx, fields);
     const r: AchReturn = { guid: ctx.guid('ACR'), ...fields, institution_guid: institutionGuidOf(ctx, fields.member_guid), createdMs: ctx.clock.nowMs() };
     returns.set(r.guid, r);
     // Errors: "200 normal success for ... ACH return creation".
-    return reply.code(ctx.fault('ach-create-201') ? 201 : 200).send({ ach_return: view(ctx, r) });
+    // Resources: "Response is an ACH return body" (fault ach-create-empty-body: an empty object).
+    return reply.code(ctx.fault('ach-create-201') ? 201 : 200).send(ctx.fault('ach-create-empty-body') ? {} : { ach_return: view(ctx, r) });
   });
 
   app.get('/ach_returns/:ach_return_guid', async (request) => {
@@ -131,7 +152,8 @@ export function registerAchReturns(app: FastifyInstance, ctx: SimContext): void 
   });
 
   app.get('/ach_returns', async (request) => {
-    const query = (request.query ?? {}) as Query;
+    // Fault ach-list-filters-ignored: every filter but paging is ignored.
+    const query = (ctx.fault('ach-list-filters-ignored') ? { page: (request.query as Query)?.page, records_per_page: (request.query as Query)?.records_per_page } : (request.query ?? {})) as Query;
     const institution = one(query, 'institution_guid');
     const code = one(query, 'return_code');
     const status = one(query, 'return_status')?.toUpperCase();

@@ -60,6 +60,8 @@ function findUser(ctx: SimContext, s: DataExchangeStore, request: FastifyRequest
   const id = (request.params as Params).user_identifier;
   const user = s.usersByKey.get(id);
   if (!user || user.issuerGuid !== request.dxGrant!.issuer_guid) throw notFound('user', id);
+  // Fault threedx-user-read-ignores-identifier: the user read answers another user of the issuer.
+  if (ctx.fault('threedx-user-read-ignores-identifier') && (request.routeOptions.url ?? '').endsWith(':user_identifier')) return s.users.find((u) => u !== user && u.issuerGuid === user.issuerGuid) ?? user;
   return user;
 }
 
@@ -93,9 +95,10 @@ function inScope(ctx: SimContext, grant: DxGrant, t: DxTransaction): boolean {
 
 function windowOf(ctx: SimContext, query: Query): { from: string; to: string } {
   const today = ctx.clock.today();
-  const days = ctx.fault('threedx-window-not-90-days') ? 365 : DEFAULT_WINDOW_DAYS;
+  const days = ctx.fault('threedx-window-not-90-days') ? 365 : ctx.fault('threedx-window-too-narrow') ? 30 : DEFAULT_WINDOW_DAYS;
   const from = dayFilter(query, 'from_date') ?? new Date(Date.parse(`${today}T00:00:00Z`) - days * DAY_MS).toISOString().slice(0, 10);
-  const to = dayFilter(query, 'to_date') ?? today;
+  // Upper bound: the request day (fault threedx-window-includes-future: none).
+  const to = dayFilter(query, 'to_date') ?? (ctx.fault('threedx-window-includes-future') ? '9999-12-31' : today);
   if (from > to) throw new SimError('invalid_request', `from_date (${from}) is after to_date (${to})`);
   return { from, to };
 }
@@ -141,7 +144,11 @@ export function registerDataExchange(app: FastifyInstance, ctx: SimContext): voi
 
   const oneAccount = async (request: FastifyRequest) => {
     const s = store(ctx);
-    return { account: slimAccount(findAccount(ctx, s, request, findUser(ctx, s, request))) };
+    const user = findUser(ctx, s, request);
+    const account = findAccount(ctx, s, request, user);
+    // Fault threedx-account-read-ignores-identifier: every account read answers the user's first account.
+    if (ctx.fault('threedx-account-read-ignores-identifier')) return { account: slimAccount(s.accounts.find((a) => a.user_guid === user.guid)!) };
+    return { account: slimAccount(account) };
   };
   app.get('/data_exchange/users/:user_identifier/accounts/:account_guid', tokenRoute, oneAccount);
   app.get('/data_exchange/users/:user_identifier/members/:member_identifier/accounts/:account_identifier', tokenRoute, oneAccount);
@@ -154,7 +161,7 @@ export function registerDataExchange(app: FastifyInstance, ctx: SimContext): voi
     const { from, to } = windowOf(ctx, query);
     const grant = request.dxGrant!;
     const items = s.transactions.filter(
-      (t) => t.user_guid === user.guid && (!account || t.account_guid === account.guid) && t.date >= from && t.date <= to && inScope(ctx, grant, t),
+      (t) => t.user_guid === user.guid && (!account || t.account_guid === account.guid || ctx.fault('threedx-account-transactions-unfiltered')) && t.date >= from && t.date <= to && inScope(ctx, grant, t),
     );
     const page = pageList(ctx, items, query, { statedMaximum: true });
     return { transactions: page.items, pagination: page.pagination };
@@ -173,26 +180,36 @@ export function registerDataExchange(app: FastifyInstance, ctx: SimContext): voi
     const candidates = s.transactions.filter((t) => t.user_guid === user.guid && (!account || t.account_guid === account.guid));
     const t = byGuidOrId(ctx, candidates, key, viaMember);
     // Errors, 404: "data exchange transaction read with no matching transaction (not manual, scope matching the grant)".
-    if (!t || !inScope(ctx, request.dxGrant!, t)) throw notFound('transaction', key);
+    // Fault threedx-member-path-scope-ignored: the per-member read skips the scope rule.
+    if (!t || (!inScope(ctx, request.dxGrant!, t) && !(viaMember && ctx.fault('threedx-member-path-scope-ignored')))) throw notFound('transaction', key);
     return { transaction: t };
   };
   app.get('/data_exchange/users/:user_identifier/transactions/:transaction_guid', tokenRoute, oneTransaction);
   app.get('/data_exchange/users/:user_identifier/members/:member_identifier/accounts/:account_identifier/transactions/:transaction_identifier', tokenRoute, oneTransaction);
 
   // ---- grants: Basic authentication only (Authentication 3) ----------------------
-  app.get('/data_exchange/issuer/:issuer_client_guid/grants', async (request) => {
+  // Fault threedx-grants-need-token: grant listing and reading also demand SVC-3DX-TOKEN.
+  const grantRoute = { preHandler: async (request: FastifyRequest, reply: FastifyReply) => (ctx.fault('threedx-grants-need-token') ? requireToken(request, reply) : undefined) };
+  /** Resources, Data exchange grant: issuer, grantees, data scope HELD/AGGREGATED/ALL (faults break the last two). */
+  const grantView = (g: DxGrant): Record<string, unknown> => {
+    const out: Record<string, unknown> = { ...g };
+    if (ctx.fault('threedx-grant-without-grantees')) delete out.grantee_guids;
+    if (ctx.fault('threedx-grant-data-scope-lowercase')) out.data_scope = g.data_scope.toLowerCase();
+    return out;
+  };
+  app.get('/data_exchange/issuer/:issuer_client_guid/grants', grantRoute, async (request) => {
     const { issuer_client_guid } = request.params as Params;
     const page = pageList(ctx, store(ctx).grants.filter((g) => g.issuer_guid === issuer_client_guid), request.query as Query, { statedMaximum: true });
-    return { grants: page.items, pagination: page.pagination };
+    return { grants: page.items.map(grantView), pagination: page.pagination };
   });
 
-  app.get('/data_exchange/grantee/:grantee_client_guid/grants', async (request) => {
+  app.get('/data_exchange/grantee/:grantee_client_guid/grants', grantRoute, async (request) => {
     const { grantee_client_guid } = request.params as Params;
     const page = pageList(ctx, store(ctx).grants.filter((g) => g.grantee_guids.includes(grantee_client_guid)), request.query as Query, { statedMaximum: true });
-    return { grants: page.items, pagination: page.pagination };
+    return { grants: page.items.map(grantView), pagination: page.pagination };
   });
 
-  app.get('/data_exchange/grant', async (request) => {
+  app.get('/data_exchange/grant', grantRoute, async (request) => {
     const query = request.query as Query;
     const issuer = one(query, 'issuer_guid');
     if (!issuer) throw new SimError('invalid_request', 'Query parameter issuer_guid is required');
@@ -204,7 +221,7 @@ export function registerDataExchange(app: FastifyInstance, ctx: SimContext): voi
     );
     matches.sort((a, b) => b.grantee_guids.length - a.grantee_guids.length);
     if (!matches.length) throw new SimError('not_found', 'No grant of this issuer whose grantees were all supplied');
-    return { grant: matches[0] };
+    return { grant: grantView(matches[0]) };
   });
 
   app.post('/data_exchange/grantee/:grantee_client_guid/grants/:grant_guid/token', async (request, reply) => {

@@ -17,7 +17,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SimContext } from '../context.ts';
 import { SimError } from '../errors.ts';
 import { pageList } from '../paging.ts';
-import { institutionCatalog, institutionCredentials, SUPPORTS_FIELDS, type InstitutionRecord } from '../data/institutions.ts';
+import { institutionCatalog, institutionCredentials, SUPPORTS_FIELDS, TEST_INSTITUTION_CODE, type InstitutionRecord } from '../data/institutions.ts';
 import { bool, many, one, type Query } from './query.ts';
 
 /** Versioning, "Changes in v20250224": supported_products replaces the four supports_* fields. */
@@ -38,7 +38,9 @@ export function renderInstitution(ctx: SimContext, rec: InstitutionRecord, versi
     forgot_password_url: rec.forgot_password_url,
     forgot_username_url: rec.forgot_username_url,
     trouble_signing_in_url: rec.trouble_signing_in_url,
-    supports_oauth: rec.supports_oauth,
+    // Resources: "true only when the institution supports OAuth and the client is registered
+    // with it" (fault supports-oauth-without-oauth: the credentials-only test institution claims it).
+    supports_oauth: rec.supports_oauth || (rec.code === TEST_INSTITUTION_CODE && ctx.fault('supports-oauth-without-oauth')),
   };
   const newShape = version >= SUPPORTED_PRODUCTS_FROM;
   const oldShapeServed = newShape && ctx.fault('supports-fields-on-v20250224');
@@ -117,9 +119,9 @@ function countryFilter(query: Query): ((r: InstitutionRecord) => boolean) | unde
 function listFilters(ctx: SimContext, query: Query, version: string): Array<(r: InstitutionRecord) => boolean> {
   const filters: Array<(r: InstitutionRecord) => boolean> = [];
   const name = one(query, 'name')?.toLowerCase();
-  if (name !== undefined) filters.push((r) => r.name.toLowerCase().includes(name));
+  if (name !== undefined && !ctx.fault('institution-name-filter-ignored')) filters.push((r) => r.name.toLowerCase().includes(name));
   const country = countryFilter(query);
-  if (country) filters.push(country);
+  if (country && !ctx.fault('institution-country-filter-ignored')) filters.push(country);
   if (version >= SUPPORTED_PRODUCTS_FROM) {
     const products = many(query, 'supported_products', 'supported_products[]');
     if (products.length && !ctx.fault('supported-products-filter-ignored')) filters.push((r) => products.every((p) => r.products.includes(p)));
@@ -141,7 +143,9 @@ export function registerInstitutions(app: FastifyInstance, ctx: SimContext): voi
     const query = (request.query ?? {}) as Query;
     const filters = listFilters(ctx, query, request.svcVersion);
     // Blocked institutions only with include_blocked_institutions=true (Endpoints, "Institutions").
-    const base = bool(query, 'include_blocked_institutions') ? catalogOf(ctx).all : cacheOf(ctx).unblocked;
+    // Faults: include-blocked-institutions-ignored (never listed), blocked-institutions-listed-by-default (always).
+    const include = bool(query, 'include_blocked_institutions');
+    const base = (include && !ctx.fault('include-blocked-institutions-ignored')) || ctx.fault('blocked-institutions-listed-by-default') ? catalogOf(ctx).all : cacheOf(ctx).unblocked;
     const matching = filters.length ? base.filter((r) => filters.every((f) => f(r))) : base;
     const page = pageList(ctx, matching, query, { statedMaximum: true });
     return reply.type(JSON_TYPE).send(listBody(ctx, page.items, page.pagination, request.svcVersion));
@@ -149,8 +153,9 @@ export function registerInstitutions(app: FastifyInstance, ctx: SimContext): voi
 
   app.get('/institutions/favorites', async (request, reply) => {
     const query = (request.query ?? {}) as Query;
-    const country = countryFilter(query);
-    const favorites = catalogOf(ctx).favorites;
+    const country = ctx.fault('favorites-country-filter-ignored') ? (countryFilter(query), undefined) : countryFilter(query);
+    // Endpoints: "ordered by popularity" (fault favorites-not-by-popularity: by name).
+    const favorites = ctx.fault('favorites-not-by-popularity') ? [...catalogOf(ctx).favorites].sort((a, b) => a.name.localeCompare(b.name)) : catalogOf(ctx).favorites;
     const page = pageList(ctx, country ? favorites.filter(country) : favorites, query, { statedMaximum: true });
     return reply.type(JSON_TYPE).send(listBody(ctx, page.items, page.pagination, request.svcVersion));
   });
@@ -171,7 +176,9 @@ export function registerInstitutions(app: FastifyInstance, ctx: SimContext): voi
       if (ctx.fault('credentials-unknown-institution-200')) return { credentials: [], pagination: pageList(ctx, [], query, { statedMaximum: true }).pagination };
       throw new SimError('not_found', `No institution with code or guid "${id.slice(0, 80)}"`);
     }
-    const page = pageList(ctx, institutionCredentials(rec.code), query, { statedMaximum: true });
+    // Endpoints: "credentials required to create a member" (fault credentials-list-incomplete: the password is left out).
+    const credentials = institutionCredentials(rec.code).filter((c) => !(ctx.fault('credentials-list-incomplete') && c.field_name === 'password'));
+    const page = pageList(ctx, credentials, query, { statedMaximum: true });
     return { credentials: page.items, pagination: page.pagination };
   });
 }

@@ -9,6 +9,7 @@
  *   POST|GET            /users/{u}/managed_members
  *   GET|PUT|DELETE      /users/{u}/managed_members/{m}
  *   POST|GET            /users/{u}/managed_members/{m}/accounts
+ *   GET                 /users/{u}/managed_members/{m}/transactions   (every account's, newest first)
  *   GET|PUT|DELETE      /users/{u}/managed_members/{m}/accounts/{a}
  *   POST|GET            /users/{u}/managed_members/{m}/accounts/{a}/transactions
  *   GET|PUT|DELETE      /users/{u}/managed_members/{m}/accounts/{a}/transactions/{t}
@@ -16,7 +17,7 @@
  * Managed data is supplied by the client, not aggregated: members are CONNECTED at once,
  * never aggregate, and their transactions carry data scope `HELD` (data exchange).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SimContext } from '../context.ts';
 import { SimError } from '../errors.ts';
 import { pageList } from '../paging.ts';
@@ -29,11 +30,35 @@ import { deleteMember, renderMember } from './members.ts';
 import { applyAccountUpdate, deleteAccount, renderAccount } from './accounts.ts';
 import { createTransactionFromBody, renderTransaction, setCategory } from './transactions.ts';
 
-const DEPRECATED = { config: { deprecatedFrom: 'v20250224' } };
+const DEPRECATED_FROM = 'v20250224';
+
+/**
+ * Route options of a deprecated managed endpoint: the shell adds the deprecation headers
+ * (config.deprecatedFrom). Two faults touch only the managed_members paths:
+ * managed-members-removed-on-v20250224 answers them 404 from v20250224 as if they had
+ * sunset (they are deprecated there, not sunset), and managed-members-deprecation-header-missing
+ * strips the deprecation header from their answers.
+ */
+function deprecated(ctx: SimContext) {
+  const managedMembers = (request: FastifyRequest) => (request.routeOptions.url ?? '').includes('/managed_members');
+  return {
+    config: { deprecatedFrom: DEPRECATED_FROM },
+    preHandler: async (request: FastifyRequest) => {
+      if (managedMembers(request) && request.svcVersion >= DEPRECATED_FROM && ctx.fault('managed-members-removed-on-v20250224')) {
+        throw new SimError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`);
+      }
+    },
+    onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      if (managedMembers(request) && ctx.fault('managed-members-deprecation-header-missing')) reply.removeHeader(ctx.settings.deprecationHeader);
+      return payload;
+    },
+  };
+}
 
 type P = { Params: { user_guid: string; member_guid: string; account_guid: string; transaction_guid: string } };
 
 export function registerManaged(app: FastifyInstance, ctx: SimContext): void {
+  const DEPRECATED = deprecated(ctx);
   const s = () => coreState(ctx);
   const member = (request: FastifyRequest<P>): { user: UserRecord; m: MemberRecord } => {
     const user = findUser(ctx, request.params.user_guid);
@@ -116,6 +141,12 @@ export function registerManaged(app: FastifyInstance, ctx: SimContext): void {
     const { m } = member(request);
     const page = pageList(ctx, [...s().accounts.values()].filter((a) => a.member_guid === m.guid), request.query as Query);
     return { accounts: page.items.map((a) => renderAccount(ctx, a)), pagination: page.pagination };
+  });
+  app.get<P>('/users/:user_guid/managed_members/:member_guid/transactions', DEPRECATED, async (request) => {
+    const { m } = member(request);
+    const accounts = new Set([...s().accounts.values()].filter((a) => a.member_guid === m.guid).map((a) => a.guid));
+    const page = pageList(ctx, [...s().transactions.values()].filter((t) => accounts.has(t.account_guid)).reverse(), request.query as Query);
+    return { transactions: page.items.map((t) => renderTransaction(ctx, t)), pagination: page.pagination };
   });
   app.get<P>('/users/:user_guid/managed_members/:member_guid/accounts/:account_guid', DEPRECATED, async (request) => ({ account: renderAccount(ctx, account(request)) }));
   app.put<P>('/users/:user_guid/managed_members/:member_guid/accounts/:account_guid', DEPRECATED, async (request) => {

@@ -1,0 +1,124 @@
+/**
+ * Deprecated endpoints, called and judged (specification, Versioning):
+ *  - "Changes in v20250224 ... Deprecated endpoints: /managed_institutions,
+ *    /users/{user_guid}/managed_members and its member, account, transaction sub-paths."
+ *  - "/payment_processor_token is deprecated in favour of /token."
+ *
+ * What is stated about a deprecated endpoint, and how each part is judged:
+ *  - it is deprecated, not sunset: the Versioning section lists sunset endpoints apart, and
+ *    only a sunset removes access ("After those 12 months it sunsets: access is removed and
+ *    requests return an error"). So the endpoint still answers a success;
+ *  - "Response headers that signal deprecated and sunset endpoints are present in all
+ *    versions", but "Names of the deprecation and sunset response headers: not shown": the
+ *    header is demanded under a name the user set (SVC_DEPRECATION_HEADER; then stated)
+ *    and only warned about under the profile's default guess (inferred; see
+ *    targets/profiles/profile.ts headerNamesExplicit). The contract check
+ *    version_conformance makes the same judgement on every response of an operation the
+ *    document marks deprecated; this file states it where the endpoint is called.
+ * Request and response bodies of these endpoints are not shown: statuses are any 2xx
+ * except where the Errors table states 200 for reads and lists.
+ */
+import { test, expect, type CheckedClient, type CheckedResponse, type Poll } from '../fixtures.ts';
+import type { TargetProfile } from '../../targets/profiles/profile.ts';
+import { ANY_2XX, createUser, need, uniqueId } from '../helpers.ts';
+import { expectInferred } from '../inferred.ts';
+import { connectedUser, fieldAnywhere, memberAccounts, settle } from './journeys.ts';
+
+const OLD = 'v20111101';
+const V2025 = 'v20250224';
+
+function supports(profile: TargetProfile, version: string) {
+  test.skip(!profile.versions.supported.includes(version), `the target does not list ${version} in SVC_VERSIONS`);
+}
+
+/** The deprecation header on a deprecated endpoint's answer: stated under a name the user set, else inferred. */
+function judgeDeprecationHeader(profile: TargetProfile, res: CheckedResponse, what: string): void {
+  const name = profile.versions.deprecationHeader;
+  const present = name.toLowerCase() in res.headers;
+  if (profile.versions.headerNamesExplicit) {
+    expect(present, `${what}: response header ${name} (SVC_DEPRECATION_HEADER, set in the profile)`).toBe(true);
+  } else {
+    expectInferred(profile, present, {
+      expectation: `${what} answers with the header ${name} (the profile's default guess)`,
+      basis: 'Versioning: "Names of the deprecation and sunset response headers: not shown"; set SVC_DEPRECATION_HEADER to enforce a name',
+      received: `headers ${Object.keys(res.headers).join(', ')}`,
+    });
+  }
+}
+
+/**
+ * One managed member's life through every deprecated managed_members path the document
+ * shows (create, list, read, update, its accounts, its transactions, delete), at `version`.
+ * Returns each answer with what it was, for the header judgement.
+ */
+async function managedMemberLife(api: CheckedClient, profile: TargetProfile, version: string) {
+  const user = await createUser(api, { version });
+  const base = `/users/${user}/managed_members`;
+  const calls: Array<[string, CheckedResponse]> = [];
+  // Create: the body is not shown; the vendor's shape wraps a member with institution_code.
+  const created = await api.post(base, { member: { institution_code: profile.testInstitution.code, id: uniqueId('scn-managed'), name: 'Conformance managed member' } }, { version, expectStatus: ANY_2XX });
+  calls.push([`POST ${base}`, created]);
+  const guid = need<string>(created, 'member.guid', api);
+  // Errors: "200 normal success for reads, lists".
+  const list = await api.get(base, { version, query: { records_per_page: 100 }, expectStatus: 200 });
+  calls.push([`GET ${base}`, list]);
+  expect(JSON.stringify(list.body), `the managed member ${guid} in the managed member list`).toContain(guid);
+  const read = await api.get(`${base}/${guid}`, { version, expectStatus: 200 });
+  calls.push([`GET ${base}/{member_guid}`, read]);
+  expect(need(read, 'member.guid', api)).toBe(guid);
+  calls.push([`PUT ${base}/{member_guid}`, await api.put(`${base}/${guid}`, { member: { name: 'Conformance managed member, renamed' } }, { version, expectStatus: ANY_2XX })]);
+  calls.push([`GET ${base}/{member_guid}/accounts`, await api.get(`${base}/${guid}/accounts`, { version, expectStatus: 200 })]);
+  calls.push([`GET ${base}/{member_guid}/transactions`, await api.get(`${base}/${guid}/transactions`, { version, expectStatus: 200 })]);
+  calls.push([`DELETE ${base}/{member_guid}`, await api.delete(`${base}/${guid}`, { version, expectStatus: ANY_2XX })]);
+  return calls;
+}
+
+test(`the managed member endpoints, deprecated on ${V2025}, still answer and signal their deprecation`, { tag: ['@versions', '@deprecated', '@destructive', '@inferred'] }, async ({ api, profile }) => {
+  supports(profile, V2025);
+  // Versioning: deprecated from v20250224, not sunset: every call still succeeds there,
+  // and each answer carries the deprecation header.
+  for (const [what, res] of await managedMemberLife(api, profile, V2025)) judgeDeprecationHeader(profile, res, `${what} on ${V2025}`);
+});
+
+test(`the managed member endpoints answer on ${OLD}, before their deprecation`, { tag: ['@versions', '@deprecated', '@destructive'] }, async ({ api, profile }) => {
+  // The deprecation is a change of v20250224; the earlier version serves the same paths.
+  supports(profile, OLD);
+  expect((await managedMemberLife(api, profile, OLD)).length).toBe(7);
+});
+
+async function authorizationCode(api: CheckedClient, poll: Poll): Promise<{ code: string; user: string; member: string; account: string }> {
+  const { user, member } = await connectedUser(api, poll);
+  // Endpoints, processors: "A member in the scope must already have been verified".
+  await api.post(`/users/${user}/members/${member}/verify`, undefined, { expectStatus: ANY_2XX });
+  await settle(api, poll, user, member);
+  const [account] = await memberAccounts(api, user, member);
+  const res = await api.post('/authorization_code', { authorization_code: { scope: `user-guid:${user} member-guid:${member} account-guid:${account.guid} read-protected` } }, { expectStatus: ANY_2XX });
+  const code = fieldAnywhere(res.body, 'code') ?? fieldAnywhere(res.body, 'authorization_code');
+  expect(typeof code, 'an authorization code in the response').toBe('string');
+  api.secret(code as string);
+  return { code: code as string, user, member, account: account.guid };
+}
+
+test('/payment_processor_token, deprecated in favour of /token, still exchanges a code and signals its deprecation', { tag: ['@versions', '@deprecated', '@processor', '@destructive', '@inferred'] }, async ({ api, poll, profile }) => {
+  // Versioning: "/payment_processor_token is deprecated in favour of /token" (no version
+  // is named, so in every version). Its request and response shapes are not shown
+  // (the document marks them so): the code goes as /token's does in processor.spec.ts.
+  const { code, user, member, account } = await authorizationCode(api, poll);
+  const res = await api.post('/payment_processor_token', { code }, { expectStatus: ANY_2XX });
+  judgeDeprecationHeader(profile, res, 'POST /payment_processor_token');
+  // "in favour of /token": it does what /token does, so its access token opens the
+  // processor read of the scope (Authentication 4). The equivalence is not stated in so
+  // many words: inferred.
+  const access = fieldAnywhere(res.body, 'access_token');
+  let opened = false;
+  if (typeof access === 'string') {
+    api.secret(access);
+    const read = await api.get('/payment_account', { auth: { bearer: access }, only: ['content_type_conformance'] });
+    opened = read.status === 200 && fieldAnywhere(read.body, 'user_guid') === user && fieldAnywhere(read.body, 'member_guid') === member && fieldAnywhere(read.body, 'account_guid') === account;
+  }
+  expectInferred(profile, opened, {
+    expectation: 'the access_token of /payment_processor_token opens GET /payment_account for the scope\'s user, member and account, as /token\'s does',
+    basis: 'Versioning says only "deprecated in favour of /token"; the shapes of both endpoints are not shown',
+    received: typeof access === 'string' ? 'the token did not open the scope\'s payment account' : 'no access_token in the answer',
+  });
+});
