@@ -48,8 +48,9 @@ test('a member reads back its client id, owner, institution and the stated field
   expect(user.guid, 'user guid shape').toMatch(SHAPE.USR);
   const memberId = uniqueId('scn-member');
   const metadata = `scn-metadata-${memberId}`;
-  // Create-member request fields known: institution_code, id (the helper sends the code).
-  const created = createdMember(api, await createMember(api, user.guid, { scenario: 'SUCCESS', extra: { id: memberId, metadata } }));
+  // Create-member request fields known: institution_code, id, enable_app2app (the helper
+  // sends the code; enable_app2app goes beside member, real-service-notes "Request shapes").
+  const created = createdMember(api, await createMember(api, user.guid, { scenario: 'SUCCESS', extra: { id: memberId, metadata, enable_app2app: false } }));
   // Resources, Member: guid "MBR-<uuid>".
   expect(created.guid, 'member guid shape').toMatch(SHAPE.MBR);
   await waitUntilSettled(api, poll, user.guid, created.guid);
