@@ -195,3 +195,26 @@ test('v20250224: aggregation is assumed without skip_aggregation; every named pr
   );
   expect(need<unknown[]>(tx.value, 'transactions', api).length).toBeGreaterThan(0);
 });
+
+/**
+ * The other half of "aggregation is assumed unless data_request.products says otherwise"
+ * (Versioning, v20250224): what the products say is not shown, so that a member asking only
+ * for account_verification gets no transactions is inferred. The member must still
+ * connect (its accounts are what verification needs): that part is the success password's
+ * stated end state.
+ */
+test('v20250224: products naming neither transactions nor history bring no transactions', { tag: [...TAGS, '@versions', '@inferred'] }, async ({ api, poll, profile }) => {
+  const version = 'v20250224';
+  test.skip(!profile.versions.supported.includes(version), `${version} is not among the target's versions (SVC_VERSIONS)`);
+  const user = await createUser(api, { version });
+  const member = createdMember(api, await createMember(api, user, { scenario: 'SUCCESS', version, extra: { data_request: { products: ['account_verification'] } } })).guid;
+  const settled = await waitUntilSettled(api, poll, user, member, version);
+  expect(settled.value.connection_status, 'the success password connects the member').toBe('CONNECTED');
+  const tx = await api.get(`/users/${user}/transactions`, { version, expectStatus: 200 });
+  const count = need<unknown[]>(tx, 'transactions', api).length;
+  expectInferred(profile, count === 0, {
+    expectation: 'a member whose data_request.products name neither transactions nor history gets no transactions',
+    basis: 'Versioning, v20250224: "aggregation is assumed unless data_request.products says otherwise"; what each product brings is not shown',
+    received: `${count} transactions`,
+  });
+});

@@ -274,7 +274,9 @@ export function createMember(ctx: SimContext, input: NewMemberInput): MemberReco
     return m;
   }
   emitMember(ctx, m, 'created', input.skipWebhook);
-  if (!input.skipAggregation) startJob(ctx, m, 'aggregation', { includeTransactions: wantsTransactions(m.products), skipWebhook: input.skipWebhook, cause: 'create' });
+  // Fault products-ignored-on-v20250224 (inferred): transactions are aggregated whatever data_request.products names.
+  const includeTransactions = wantsTransactions(m.products) || ctx.fault('products-ignored-on-v20250224');
+  if (!input.skipAggregation) startJob(ctx, m, 'aggregation', { includeTransactions, skipWebhook: input.skipWebhook, cause: 'create' });
   return m;
 }
 
