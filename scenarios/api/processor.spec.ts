@@ -101,5 +101,6 @@ test('a processor token reads only the account its scope names', { tag: TAGS }, 
     const res = await api.get('/payment_account', { auth: { bearer: access }, expectStatus: 200 });
     expect(fieldAnywhere(res.body, 'account_guid'), `account_guid read with a token scoped to ${account}`).toBe(account);
     expect(fieldAnywhere(res.body, 'member_guid'), `member_guid read with a token scoped to ${account}`).toBe(member);
+    expect(fieldAnywhere(res.body, 'user_guid'), `user_guid read with a token scoped to ${account}`).toBe(user);
   }
 });
