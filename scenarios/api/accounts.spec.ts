@@ -8,10 +8,10 @@
  * specification: these scenarios send the shapes the platform's other create requests
  * use (a wrapper object named for the resource), and assert only the stated outcome.
  */
-import { test, expect, type CheckedClient } from '../fixtures.ts';
-import { ANY_2XX, createUser, is2xx, need } from '../helpers.ts';
+import { test, expect, currentVersion, type CheckedClient } from '../fixtures.ts';
+import { ANY_2XX, createUser, is2xx, need, readMember, type MemberStatus } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
-import { connectedUser, memberAccounts, walkList } from './journeys.ts';
+import { connectedUser, memberAccounts, sleep, walkList } from './journeys.ts';
 
 const TAGS = ['@accounts', '@destructive'];
 
@@ -70,5 +70,69 @@ test('merged accounts are no longer listed', { tag: [...TAGS, '@inferred'] }, as
     expectation: 'merging two accounts succeeds and leaves one of them listed',
     basis: 'the merge endpoint is named only; its effect and shapes are not shown',
     received: `merge answered ${res.status}; ${left} of the two listed after`,
+  });
+});
+
+test('accounts of a member name that member and carry *_set_by and feed_* fields', { tag: TAGS }, async ({ api, poll, profile }) => {
+  const { user, member } = await connectedUser(api, poll);
+  const accounts = await memberAccounts<Account>(api, user, member);
+  // v20111101 carries nullable integers in *_set_by (real-service-notes, Enumerations); from
+  // v20250224 the contract reads them as strings.
+  const integersAllowed = currentVersion(profile) < 'v20250224';
+  for (const a of accounts) {
+    // What the service does: "An account ... belongs to a member".
+    expect(a.member_guid, `member_guid of account ${a.guid} listed under member ${member}`).toBe(member);
+    // Resources, Account: "plus *_set_by and feed_* variants".
+    const setBy = Object.keys(a).filter((k) => k.endsWith('_set_by'));
+    expect(setBy.length, `*_set_by fields of account ${a.guid}`).toBeGreaterThan(0);
+    expect(Object.keys(a).filter((k) => k.startsWith('feed_')).length, `feed_* fields of account ${a.guid}`).toBeGreaterThan(0);
+    // Conventions for _set_by fields: the value "names the source: FEED, USER or SYSTEM" (a
+    // new value is a warning of the contract: enumerated fields may gain values, Versioning).
+    const mistyped = setBy.filter((k) => !(a[k] === null || typeof a[k] === 'string' || (integersAllowed && typeof a[k] === 'number')));
+    expect(mistyped.map((k) => `${k}=${JSON.stringify(a[k])}`), `*_set_by fields of account ${a.guid} that name no source`).toEqual([]);
+  }
+});
+
+/**
+ * What the service does: manual accounts "carry no credentials, never aggregate and
+ * receive no data feed. Every manual account is created under one built-in
+ * manual-institution member." The manual member's credentials list holds nothing (or the
+ * read is refused: a member without credentials has none to list); an aggregation asked
+ * of it never runs (whether the request is refused, and how, is not shown: inferred);
+ * the manual account carries no feed_* value and no field set by FEED.
+ */
+test('manual accounts carry no credentials, never aggregate and receive no feed', { tag: [...TAGS, '@inferred'] }, async ({ api, profile }) => {
+  const user = await createUser(api);
+  const account = await createManualAccount(api, user, 'Piggy bank', 42.5);
+  const manual = account.member_guid;
+  expect(typeof manual, 'member_guid of the manual account').toBe('string');
+
+  const creds = await api.get(`/users/${user}/members/${manual}/credentials`);
+  if (is2xx(creds.status)) expect(need<unknown[]>(creds, 'credentials', api), 'credentials of the manual-institution member').toEqual([]);
+
+  const read = need<Record<string, unknown>>(await api.get(`/users/${user}/accounts/${account.guid}`, { expectStatus: 200 }), 'account', api);
+  const fed = Object.entries(read).filter(([k, v]) => k.startsWith('feed_') && v !== null && v !== undefined).map(([k]) => k);
+  expect(fed, 'feed_* values of a manual account').toEqual([]);
+  const byFeed = Object.entries(read).filter(([k, v]) => k.endsWith('_set_by') && v === 'FEED').map(([k]) => k);
+  expect(byFeed, 'fields of a manual account set by FEED').toEqual([]);
+
+  const before = await readMember(api, user, manual);
+  await sleep(1100); // aggregated_at may have whole-second resolution
+  const aggregate = await api.post(`/users/${user}/members/${manual}/aggregate`);
+  const quietMs = Math.min(profile.timeouts.aggregationMs, 10 * profile.timeouts.pollIntervalMs);
+  const reads: MemberStatus[] = [];
+  const end = performance.now() + quietMs;
+  do {
+    reads.push(await readMember(api, user, manual));
+    await sleep(profile.timeouts.pollIntervalMs);
+  } while (performance.now() < end);
+  expect(reads.filter((m) => m.is_being_aggregated === true).length, 'reads of the manual member with is_being_aggregated true').toBe(0);
+  expect(reads.at(-1)!.aggregated_at, 'aggregated_at of the manual member after an aggregation was asked').toBe(before.aggregated_at);
+  const after = need<Record<string, unknown>>(await api.get(`/users/${user}/accounts/${account.guid}`, { expectStatus: 200 }), 'account', api);
+  expect(after.balance, 'balance of the manual account after an aggregation was asked').toBe(read.balance);
+  expectInferred(profile, aggregate.status >= 400 && aggregate.status < 500, {
+    expectation: 'an aggregation of the manual-institution member is refused with a 4xx',
+    basis: 'manual accounts "never aggregate"; how a request to aggregate them is answered is not shown',
+    received: String(aggregate.status),
   });
 });

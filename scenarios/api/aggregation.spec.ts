@@ -20,7 +20,7 @@
 import { request as undiciRequest } from 'undici';
 import { test, expect, type CheckedClient, type Poll } from '../fixtures.ts';
 import type { TargetProfile } from '../../targets/profiles/profile.ts';
-import { ANY_2XX, is2xx, readMember } from '../helpers.ts';
+import { ANY_2XX, createMember, createUser, createdMember, is2xx, need, readMember, waitUntilSettled, type MemberStatus } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, settle, sleep, walkList } from './journeys.ts';
 
@@ -107,4 +107,114 @@ test('members of a disabled user are not refreshed after 24 hours', { tag: TAGS 
   await sleep(300);
   expect(await transactionCount(api, user), 'transactions of a disabled user after 24 hours').toBe(before.count);
   expect((await readMember(api, user, member)).aggregated_at, 'aggregated_at of a disabled user after 24 hours').toBe(before.aggregatedAt);
+});
+
+/**
+ * Aggregate member (Endpoints, Widgets and members: "Members can also be aggregated";
+ * "Aggregate member accepts optional query parameters include_holdings and
+ * include_transactions"). What the two parameters change is not shown, so the stated check
+ * is that a request carrying them is accepted and aggregates (Resources, Member:
+ * is_being_aggregated "true while aggregation runs"; aggregated_at records an aggregation).
+ * The first explicit aggregation after connecting may fall inside a throttle period
+ * (Limits; the period is not shown): a refusal is compared with the same request without
+ * the parameters, and when both are refused the parameters cannot be judged (skip).
+ */
+test('aggregate with include_holdings and include_transactions is accepted and aggregates', { tag: TAGS }, async ({ api, poll }) => {
+  const { user, member } = await connectedUser(api, poll);
+  const base = `/users/${user}/members/${member}`;
+  const before = await readMember(api, user, member);
+  await sleep(1100); // aggregated_at may have whole-second resolution
+  const res = await api.post(`${base}/aggregate`, undefined, { query: { include_holdings: true, include_transactions: true } });
+  if (!is2xx(res.status)) {
+    const plain = await api.post(`${base}/aggregate`);
+    expect(is2xx(plain.status), `aggregate answered ${res.status} with include_holdings/include_transactions and ${plain.status} without them`).toBe(false);
+    test.skip(true, `the first standard aggregation after connecting was refused with and without include_holdings/include_transactions (${res.status}, ${plain.status}): a throttle period (not shown), so the parameters cannot be judged`);
+  }
+  // "Members can be aggregated": the accepted aggregation runs (is_being_aggregated true)
+  // or has already run (aggregated_at moved).
+  const seen = await poll(
+    () => readMember(api, user, member),
+    (m: MemberStatus) => m.is_being_aggregated === true || m.aggregated_at !== before.aggregated_at,
+    { what: `an aggregation of member ${member} after POST aggregate was accepted` },
+  );
+  expect(seen.value.is_being_aggregated === true || seen.value.aggregated_at !== before.aggregated_at).toBe(true);
+  await settle(api, poll, user, member);
+});
+
+/** Observes a member for a bounded quiet window; returns every read. */
+async function observe(api: CheckedClient, profile: TargetProfile, user: string, member: string, version?: string) {
+  // Long enough for an aggregation to show (ten polls), never longer than the aggregation timeout.
+  const quietMs = Math.min(profile.timeouts.aggregationMs, 10 * profile.timeouts.pollIntervalMs);
+  const reads: MemberStatus[] = [];
+  const end = performance.now() + quietMs;
+  do {
+    reads.push(await readMember(api, user, member, version));
+    await sleep(profile.timeouts.pollIntervalMs);
+  } while (performance.now() < end);
+  return reads;
+}
+
+/**
+ * Resources, Member: create field "skip_aggregation (boolean; deprecated in version
+ * v20250224)"; OAuth procedure 4: aggregation "starts ... unless skipped". Before
+ * v20250224 a member created with skip_aggregation true is not aggregated.
+ */
+test('v20111101: a member created with skip_aggregation true is not aggregated', { tag: [...TAGS, '@versions'] }, async ({ api, profile }) => {
+  const version = 'v20111101';
+  test.skip(!profile.versions.supported.includes(version), `${version} is not among the target's versions (SVC_VERSIONS)`);
+  const user = await createUser(api, { version });
+  const member = createdMember(api, await createMember(api, user, { scenario: 'SUCCESS', version, extra: { skip_aggregation: true } })).guid;
+  const reads = await observe(api, profile, user, member, version);
+  expect(reads.filter((m) => m.is_being_aggregated === true).length, 'reads with is_being_aggregated true after skip_aggregation').toBe(0);
+  // Resources, Member: aggregated_at "null before first aggregation".
+  expect(reads.at(-1)!.aggregated_at, 'aggregated_at of a member whose aggregation was skipped').toBeNull();
+  const tx = await api.get(`/users/${user}/transactions`, { version, expectStatus: 200 });
+  expect(need<unknown[]>(tx, 'transactions', api).length, 'transactions of a user whose only member skipped aggregation').toBe(0);
+});
+
+/**
+ * Versioning, changes in v20250224: "skip_aggregation is deprecated (aggregation is assumed
+ * unless data_request.products says otherwise)"; Resources, Member: products "values such
+ * as account_verification, identity_verification, transactions, history". A member created
+ * on v20250224 without skip_aggregation, with products that include transactions,
+ * aggregates: it connects and its transactions appear ("Transactions are created
+ * automatically when a member aggregates successfully").
+ */
+test('v20250224: aggregation is assumed without skip_aggregation; every named product is accepted', { tag: [...TAGS, '@versions'] }, async ({ api, poll, profile }) => {
+  const version = 'v20250224';
+  test.skip(!profile.versions.supported.includes(version), `${version} is not among the target's versions (SVC_VERSIONS)`);
+  const user = await createUser(api, { version });
+  const products = ['account_verification', 'identity_verification', 'transactions', 'history'];
+  const member = createdMember(api, await createMember(api, user, { scenario: 'SUCCESS', version, extra: { data_request: { products } } })).guid;
+  const settled = await waitUntilSettled(api, poll, user, member, version);
+  expect(settled.value.connection_status, 'a member whose aggregation is assumed connects').toBe('CONNECTED');
+  const tx = await poll(
+    () => api.get(`/users/${user}/transactions`, { version, expectStatus: 200 }),
+    (r) => need<unknown[]>(r, 'transactions', api).length > 0,
+    { what: `transactions of member ${member} created on ${version} without skip_aggregation` },
+  );
+  expect(need<unknown[]>(tx.value, 'transactions', api).length).toBeGreaterThan(0);
+});
+
+/**
+ * The other half of "aggregation is assumed unless data_request.products says otherwise"
+ * (Versioning, v20250224): what the products say is not shown, so that a member asking only
+ * for account_verification gets no transactions is inferred. The member must still
+ * connect (its accounts are what verification needs): that part is the success password's
+ * stated end state.
+ */
+test('v20250224: products naming neither transactions nor history bring no transactions', { tag: [...TAGS, '@versions', '@inferred'] }, async ({ api, poll, profile }) => {
+  const version = 'v20250224';
+  test.skip(!profile.versions.supported.includes(version), `${version} is not among the target's versions (SVC_VERSIONS)`);
+  const user = await createUser(api, { version });
+  const member = createdMember(api, await createMember(api, user, { scenario: 'SUCCESS', version, extra: { data_request: { products: ['account_verification'] } } })).guid;
+  const settled = await waitUntilSettled(api, poll, user, member, version);
+  expect(settled.value.connection_status, 'the success password connects the member').toBe('CONNECTED');
+  const tx = await api.get(`/users/${user}/transactions`, { version, expectStatus: 200 });
+  const count = need<unknown[]>(tx, 'transactions', api).length;
+  expectInferred(profile, count === 0, {
+    expectation: 'a member whose data_request.products name neither transactions nor history gets no transactions',
+    basis: 'Versioning, v20250224: "aggregation is assumed unless data_request.products says otherwise"; what each product brings is not shown',
+    received: `${count} transactions`,
+  });
 });

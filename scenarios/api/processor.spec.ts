@@ -1,5 +1,7 @@
 /**
- * Processor tokens (specification, Endpoints "Authorization code for processors";
+ * Processor tokens (specification, Endpoints "Authorization code for processors":
+ * "Processor access is limited to the identifiers and features in the scope. A member in
+ * the scope must already have been verified";
  * Authentication 4: a client requests an authorization code with a scope and gives it
  * to a processor, processor access_token values expire 60 days after issue; Limits:
  * processor access_token lifetime 60 days; Endpoints, other endpoints named:
@@ -24,8 +26,8 @@ async function verifiedAccount(api: CheckedClient, poll: Poll) {
   // "A member in the scope must already have been verified": verify first (status not shown: any 2xx).
   await api.post(`/users/${user}/members/${member}/verify`, undefined, { expectStatus: ANY_2XX });
   await settle(api, poll, user, member);
-  const [account] = await memberAccounts(api, user, member);
-  return { user, member, account: account.guid };
+  const accounts = await memberAccounts(api, user, member);
+  return { user, member, account: accounts[0].guid, accounts: accounts.map((a) => a.guid) };
 }
 
 async function accessToken(api: CheckedClient, scope: string) {
@@ -76,4 +78,29 @@ test('the payment account names the user, member and account of the scope, and o
     basis: 'Authentication 4 names the processor token, not how /payment_account is authenticated',
     received: String(basic.status),
   });
+});
+
+test('an authorization code for a member not yet verified is refused', { tag: [...TAGS, '@inferred'] }, async ({ api, poll, profile }) => {
+  // The member connects with the success password and is never verified (on v20250224 and
+  // later the helper asks for the transactions product only, not account_verification).
+  const { user, member } = await connectedUser(api, poll);
+  const [account] = await memberAccounts(api, user, member);
+  const res = await api.post('/authorization_code', { authorization_code: { scope: `user-guid:${user} member-guid:${member} account-guid:${account.guid} read-protected` } });
+  expectRefused(profile, res, 'POST /authorization_code for an unverified member', {
+    stated: 'Endpoints, authorization code for processors: "A member in the scope must already have been verified"',
+  });
+});
+
+test('a processor token reads only the account its scope names', { tag: TAGS }, async ({ api, poll }) => {
+  const { user, member, accounts } = await verifiedAccount(api, poll);
+  test.skip(accounts.length < 2, `member ${member} has one account: a second account of the same member is needed to tell scopes apart`);
+  // Endpoints: "Processor access is limited to the identifiers and features in the scope":
+  // two tokens of the same member, each scoped to one account, each read that account.
+  for (const account of [accounts[0], accounts.at(-1)!]) {
+    const { access } = await accessToken(api, `user-guid:${user} member-guid:${member} account-guid:${account} read-protected`);
+    const res = await api.get('/payment_account', { auth: { bearer: access }, expectStatus: 200 });
+    expect(fieldAnywhere(res.body, 'account_guid'), `account_guid read with a token scoped to ${account}`).toBe(account);
+    expect(fieldAnywhere(res.body, 'member_guid'), `member_guid read with a token scoped to ${account}`).toBe(member);
+    expect(fieldAnywhere(res.body, 'user_guid'), `user_guid read with a token scoped to ${account}`).toBe(user);
+  }
 });

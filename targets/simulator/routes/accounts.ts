@@ -43,6 +43,8 @@ import {
 import { newAccount, runDueRefreshes } from './aggregation.ts';
 
 export const MANUAL_INSTITUTION_CODE = 'manual_institution';
+/** Fault account-member-guid-wrong: a well-formed member guid that names no member of the user. */
+const NOBODY_MEMBER_GUID = 'MBR-00000000-0000-4000-8000-000000000000';
 
 /** The user's built-in manual-institution member, created on first use. */
 export function manualMember(ctx: SimContext, user: UserRecord): MemberRecord {
@@ -67,13 +69,17 @@ export function renderAccount(ctx: SimContext, a: AccountRecord): Record<string,
   const holdingsValue = [...coreState(ctx).holdings.values()].filter((h) => h.account_guid === a.guid).reduce((s, h) => s + h.market_value, 0);
   const credit = a.type === 'CREDIT_CARD';
   const pending = [...coreState(ctx).transactions.values()].filter((t) => t.account_guid === a.guid && t.status === 'PENDING').reduce((s, t) => s + t.amount, 0);
-  const setBy = a.is_manual ? 'USER' : 'FEED';
+  // What the service does: manual accounts "receive no data feed" (fault manual-account-has-feed).
+  const fed = !a.is_manual || ctx.fault('manual-account-has-feed');
+  // Conventions for _set_by fields: FEED, USER or SYSTEM (fault set-by-integer: v20111101's integers everywhere).
+  const setBy = ctx.fault('set-by-integer') ? (fed ? 1 : 2) : fed ? 'FEED' : 'USER';
   const out: Record<string, unknown> = {
     guid: a.guid,
     id: a.id,
     user_guid: a.user_guid,
     user_id: userIdOf(ctx, a.user_guid),
-    member_guid: a.member_guid,
+    // What the service does: "An account ... belongs to a member" (fault account-member-guid-wrong).
+    member_guid: ctx.fault('account-member-guid-wrong') ? NOBODY_MEMBER_GUID : a.member_guid,
     member_id: m?.id ?? null,
     institution_code: a.institution_code,
     institution_guid: findInstitution(ctx, a.institution_code)?.guid ?? null,
@@ -108,15 +114,17 @@ export function renderAccount(ctx: SimContext, a: AccountRecord): Record<string,
     balance_set_by: setBy,
     available_balance_set_by: setBy,
     name_set_by: setBy,
-    feed_balance: a.is_manual ? null : a.balance,
-    feed_available_balance: a.is_manual ? null : a.available_balance,
-    feed_name: a.is_manual ? null : a.name,
+    feed_balance: fed ? a.balance : null,
+    feed_available_balance: fed ? a.available_balance : null,
+    feed_name: fed ? a.name : null,
     created_at: a.created_at,
     updated_at: a.updated_at,
     imported_at: a.imported_at,
     ...a.extra,
   };
   if (ctx.fault('account-balance-removed')) delete out.balance;
+  // Resources, Account: "plus *_set_by and feed_* variants" (fault account-set-by-feed-fields-removed).
+  if (ctx.fault('account-set-by-feed-fields-removed')) for (const k of Object.keys(out)) if (k.endsWith('_set_by') || k.startsWith('feed_')) delete out[k];
   // Variation account-fields-null (Resources, Account: no nullness stated; real-service-notes, Nullability).
   if (ctx.variation('account-fields-null')) for (const k of ['available_balance', 'is_personal', 'institution_guid', 'member_is_managed_by_user']) out[k] = null;
   if (ctx.variation('new-enum-values')) {

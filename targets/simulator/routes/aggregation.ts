@@ -405,7 +405,8 @@ function aggregateData(ctx: SimContext, m: MemberRecord, job: JobRecord): void {
   }
   const at = isoNow(ctx);
   for (const a of accounts) {
-    if (a.is_manual) continue;
+    // Manual accounts "never aggregate" (What the service does); fault manual-member-aggregates.
+    if (a.is_manual && !ctx.fault('manual-member-aggregates')) continue;
     if (job.type === 'history') {
       // Extended history: older transactions, a year back and more.
       if (!m.historyExtended && makeTxns) ACCOUNT_KINDS.find((k) => k.type === a.type)?.kinds.slice(0, 2).forEach((k, i) => makeTransaction(ctx, a, k, 400 + i * 30));

@@ -38,7 +38,7 @@ import { SimError } from '../errors.ts';
 import { pageList } from '../paging.ts';
 import { bool, wrapper } from './query.ts';
 import { findInstitution } from './institutions.ts';
-import { institutionCredentials, TEST_OAUTH_INSTITUTION_CODE } from '../data/institutions.ts';
+import { institutionCredentials, TEST_INSTITUTION_CODE, TEST_OAUTH_INSTITUTION_CODE } from '../data/institutions.ts';
 import {
   V2025,
   callbackPayloadOf,
@@ -62,22 +62,32 @@ import {
 import { answerChallenges, runDueRefreshes, scenarioOf, startJob, throttleMs } from './aggregation.ts';
 import { issueOauthWindow } from './oauth.ts';
 
+/** Fault member-user-guid-wrong: a well-formed user guid that names no owner of the member. */
+const NOBODY_USER_GUID = 'USR-00000000-0000-4000-8000-000000000000';
+
+/** Fault member-successfully-aggregated-at-epoch: the timestamp as epoch seconds (a number, not "string or null"). */
+export function successfullyAggregatedAtOf(ctx: SimContext, m: MemberRecord): string | number | null {
+  if (m.successfully_aggregated_at !== null && ctx.fault('member-successfully-aggregated-at-epoch')) return Math.floor(Date.parse(m.successfully_aggregated_at) / 1000);
+  return m.successfully_aggregated_at;
+}
+
 export function renderMember(ctx: SimContext, m: MemberRecord, version: string): Record<string, unknown> {
+  // Each fault below breaks one row of Resources, Member (catalog.ts, members section).
   const out: Record<string, unknown> = {
-    guid: m.guid,
-    id: m.id,
-    user_guid: m.user_guid,
-    user_id: userIdOf(ctx, m.user_guid),
-    institution_code: m.institution_code,
+    guid: ctx.fault('member-guid-not-mbr-shape') ? `MEM-${m.guid.slice(4)}` : m.guid,
+    id: ctx.fault('member-client-id-dropped') ? null : m.id,
+    user_guid: ctx.fault('member-user-guid-wrong') ? NOBODY_USER_GUID : m.user_guid,
+    user_id: ctx.fault('member-user-id-missing') ? null : userIdOf(ctx, m.user_guid),
+    institution_code: ctx.fault('member-institution-code-wrong') ? (findInstitution(ctx, m.institution_code)?.guid ?? `INS-${m.institution_code}`) : m.institution_code,
     // Variation member-name-null: name is a string whose nullness is not stated (real-service-notes, Nullability).
-    name: ctx.variation('member-name-null') ? null : m.name,
+    name: ctx.variation('member-name-null') ? null : ctx.fault('member-name-not-string') ? { display_name: m.name } : m.name,
     connection_status: m.connection_status,
     is_being_aggregated: m.is_being_aggregated,
     aggregated_at: m.aggregated_at,
-    successfully_aggregated_at: m.successfully_aggregated_at,
-    is_managed_by_user: m.is_managed_by_user,
-    is_oauth: m.is_oauth,
-    metadata: m.metadata,
+    successfully_aggregated_at: successfullyAggregatedAtOf(ctx, m),
+    is_managed_by_user: ctx.fault('member-is-managed-by-user-string') ? String(m.is_managed_by_user) : m.is_managed_by_user,
+    is_oauth: m.is_oauth && !ctx.fault('oauth-member-is-oauth-false'),
+    metadata: m.metadata !== null && ctx.fault('member-metadata-not-string') ? { value: m.metadata } : m.metadata,
     background_aggregation_is_disabled: false,
   };
   if (m.is_oauth) out.oauth_window_uri = m.oauthWindowUri;
@@ -264,8 +274,23 @@ export function createMember(ctx: SimContext, input: NewMemberInput): MemberReco
     return m;
   }
   emitMember(ctx, m, 'created', input.skipWebhook);
-  if (!input.skipAggregation) startJob(ctx, m, 'aggregation', { includeTransactions: wantsTransactions(m.products), skipWebhook: input.skipWebhook, cause: 'create' });
+  // Fault products-ignored-on-v20250224 (inferred): transactions are aggregated whatever data_request.products names.
+  const includeTransactions = wantsTransactions(m.products) || ctx.fault('products-ignored-on-v20250224');
+  if (!input.skipAggregation) startJob(ctx, m, 'aggregation', { includeTransactions, skipWebhook: input.skipWebhook, cause: 'create' });
   return m;
+}
+
+/**
+ * Whether a create request skips the first aggregation. Resources, Member: skip_aggregation
+ * (boolean; deprecated in version v20250224); Versioning: from v20250224 "aggregation is
+ * assumed unless data_request.products says otherwise", so the flag is ignored there.
+ * Fault skip-aggregation-ignored: before v20250224 skip_aggregation true still aggregates.
+ * Fault aggregation-not-assumed-on-v20250224: from v20250224 a member aggregates only when
+ * skip_aggregation false is sent explicitly.
+ */
+function skipAggregationOf(ctx: SimContext, version: string, requested: boolean | undefined): boolean {
+  if (version < V2025) return ctx.fault('skip-aggregation-ignored') ? false : (requested ?? false);
+  return ctx.fault('aggregation-not-assumed-on-v20250224') ? requested !== false : false;
 }
 
 /** Versioning, v20250224: aggregation is assumed unless data_request.products says otherwise. */
@@ -273,8 +298,9 @@ export function wantsTransactions(products: string[] | null | undefined): boolea
   return !products || products.some((p) => ['transactions', 'transaction_history', 'history'].includes(p));
 }
 
-function assertAggregatable(m: MemberRecord): void {
-  if (m.is_manual) throw new SimError('unprocessable', 'The manual-institution member never aggregates (What the service does: manual accounts)');
+function assertAggregatable(m: MemberRecord, ctx: SimContext): void {
+  // Fault manual-member-aggregates: the manual-institution member aggregates like any other.
+  if (m.is_manual && !ctx.fault('manual-member-aggregates')) throw new SimError('unprocessable', 'The manual-institution member never aggregates (What the service does: manual accounts)');
   if (m.is_managed) throw new SimError('unprocessable', 'A managed member carries no credentials and does not aggregate');
   if (m.is_oauth && m.connection_status === 'PENDING' && !m.successfully_aggregated_at) {
     throw new SimError('unprocessable', 'The OAuth member is not authorized yet: load its oauth_window_uri first');
@@ -282,6 +308,26 @@ function assertAggregatable(m: MemberRecord): void {
 }
 
 type MemberParams = { Params: { user_guid: string; member_guid: string } };
+
+/**
+ * Endpoints, Widgets and members: "X-CALLBACK-PAYLOAD is accepted on create, update,
+ * aggregate and verify member". Fault x-callback-payload-refused: a request carrying it is refused.
+ */
+function callbackPayload(ctx: SimContext, request: FastifyRequest): string | undefined {
+  const payload = callbackPayloadOf(request);
+  if (payload !== undefined && ctx.fault('x-callback-payload-refused')) throw new SimError('invalid_request', 'Unknown header X-CALLBACK-PAYLOAD');
+  return payload;
+}
+
+/**
+ * Events, rule 8: "The real-time interface accepts an optional header SVC-SKIP-WEBHOOK on
+ * create, update and delete of ... members". Fault skip-webhook-header-refused: update and
+ * delete carrying it are refused.
+ */
+function skipWebhook(ctx: SimContext, request: FastifyRequest): boolean {
+  if (request.headers['svc-skip-webhook'] !== undefined && ctx.fault('skip-webhook-header-refused')) throw new SimError('invalid_request', 'Unknown header SVC-SKIP-WEBHOOK');
+  return skipWebhookOf(request);
+}
 
 export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
   const lookup = (request: FastifyRequest<MemberParams>) => {
@@ -298,6 +344,9 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
     const institutionCode = optString(body, 'institution_code', 'member');
     if (!institutionCode) throw new SimError('invalid_request', 'member.institution_code is required');
     const products = dataRequestProducts(ctx, body, 'member', version, 'data-request-not-required-on-v20250224');
+    // Fault data-request-product-refused: two of the product values Resources, Member names are refused.
+    const refused = products?.find((p) => p === 'history' || p === 'identity_verification');
+    if (refused && ctx.fault('data-request-product-refused')) throw new SimError('invalid_request', `member.data_request.products: unknown product "${refused}"`);
     const skipAggregation = optBool(body, 'skip_aggregation', 'member');
     optBool(body, 'enable_app2app', 'member');
     optString(body, 'referral_source', 'member');
@@ -312,8 +361,8 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
       useCases: optStringArray(body, 'use_cases', 'member'),
       products,
       // Versioning: skip_aggregation is deprecated in v20250224 (data_request decides).
-      skipAggregation: version < V2025 ? (skipAggregation ?? false) : false,
-      callbackPayload: callbackPayloadOf(request),
+      skipAggregation: skipAggregationOf(ctx, version, skipAggregation),
+      callbackPayload: callbackPayload(ctx, request),
       clientRedirectUrl: redirect.clientRedirectUrl,
       scheme: redirect.scheme,
       referral: redirect.referral,
@@ -321,7 +370,10 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
       skipWebhook: skipWebhookOf(request),
     });
     // Errors: 201 member created on v20250224 (and later versions); 200 before (see createdStatus).
-    return reply.code(createdStatus(ctx, version)).send(memberReply(request, m));
+    const status = createdStatus(ctx, version);
+    // Fault member-create-201-without-member: the 201 carries no member (Endpoints: "response member object").
+    if (status === 201 && ctx.fault('member-create-201-without-member')) return reply.code(201).send({});
+    return reply.code(status).send(memberReply(request, m));
   });
 
   app.get<{ Params: { user_guid: string } }>('/users/:user_guid/members', async (request) => {
@@ -342,8 +394,10 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
     const credentials = parseCredentials(body.credentials, m.institution_code);
     const skipAggregation = optBool(body, 'skip_aggregation', 'member');
     const redirect = redirectSettings(body, 'member');
-    const payload = callbackPayloadOf(request);
-    const skip = skipWebhookOf(request);
+    const payload = callbackPayload(ctx, request);
+    const skip = skipWebhook(ctx, request);
+    // Fault member-update-not-saved: the update answers like a success and changes nothing.
+    if (ctx.fault('member-update-not-saved')) return memberReply(request, m);
     if (id !== undefined) m.id = id;
     if (metadata !== undefined) m.metadata = metadata;
     if (payload !== undefined) m.callbackPayload = payload;
@@ -368,7 +422,9 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
 
   app.delete<MemberParams>('/users/:user_guid/members/:member_guid', async (request, reply) => {
     const { member } = lookup(request);
-    deleteMember(ctx, member, skipWebhookOf(request));
+    const skip = skipWebhook(ctx, request);
+    // Fault member-delete-not-removed: 204, and the member stays.
+    if (!ctx.fault('member-delete-not-removed')) deleteMember(ctx, member, skip);
     return reply.code(204).send();
   });
 
@@ -378,7 +434,7 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
       guid: m.guid,
       connection_status: m.connection_status,
       aggregated_at: m.aggregated_at,
-      successfully_aggregated_at: m.successfully_aggregated_at,
+      successfully_aggregated_at: successfullyAggregatedAtOf(ctx, m),
       is_authenticated: m.connection_status === 'CONNECTED',
       is_being_aggregated: m.is_being_aggregated,
       has_processed_accounts: [...coreState(ctx).accounts.values()].some((a) => a.member_guid === m.guid),
@@ -418,7 +474,8 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
     }
     const missing = m.challenges.filter((c) => !answers.has(c.guid));
     if (missing.length) throw new SimError('invalid_request', `Answer every challenge; missing: ${missing.map((c) => c.guid).join(', ')}`);
-    answerChallenges(ctx, m, answers, skipWebhookOf(request));
+    // Fault resume-ignores-answers: 202, and the member keeps waiting on the same challenges.
+    if (!ctx.fault('resume-ignores-answers')) answerChallenges(ctx, m, answers, skipWebhookOf(request));
     return reply.code(202).send(memberReply(request, m));
   });
 
@@ -427,8 +484,12 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
     const q = request.query as Record<string, unknown>;
     const includeHoldings = bool(q, 'include_holdings');
     const includeTransactions = bool(q, 'include_transactions');
-    assertAggregatable(m);
-    const payload = callbackPayloadOf(request);
+    // Endpoints: "Aggregate member accepts optional query parameters include_holdings and include_transactions".
+    if ((includeHoldings !== undefined || includeTransactions !== undefined) && ctx.fault('aggregate-refuses-include-params')) {
+      throw new SimError('invalid_request', 'Unknown query parameter include_holdings / include_transactions');
+    }
+    assertAggregatable(m, ctx);
+    const payload = callbackPayload(ctx, request);
     if (payload !== undefined) m.callbackPayload = payload;
     if (m.job) return reply.code(202).send(memberReply(request, m));
     // Limits: only standard aggregations trigger (and obey) the throttle period.
@@ -439,6 +500,8 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
       throw new SimError('aggregation_throttled', `The member was aggregated recently; standard aggregation is throttled until ${until}`);
     }
     m.lastStandardAggregationMs = now;
+    // Fault aggregate-starts-nothing: accepted, and no aggregation runs.
+    if (ctx.fault('aggregate-starts-nothing')) return reply.code(202).send(memberReply(request, m));
     startJob(ctx, m, 'aggregation', { includeHoldings: includeHoldings ?? true, includeTransactions: (includeTransactions ?? true) && wantsTransactions(m.products) });
     return reply.code(202).send(memberReply(request, m));
   });
@@ -447,11 +510,13 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
   const otherJob = (type: 'verification' | 'history', path: string, takesPayload: boolean) => {
     app.post<MemberParams>(`/users/:user_guid/members/:member_guid/${path}`, async (request, reply) => {
       const { member: m } = lookup(request);
-      assertAggregatable(m);
-      const payload = takesPayload ? callbackPayloadOf(request) : undefined;
+      assertAggregatable(m, ctx);
+      const payload = takesPayload ? callbackPayload(ctx, request) : undefined;
       if (payload !== undefined) m.callbackPayload = payload;
       if (m.job) return reply.code(202).send(memberReply(request, m));
       throttleOtherJob(ctx, m);
+      // Faults verify-starts-nothing / extend-history-starts-nothing: accepted, and no job runs.
+      if (ctx.fault(type === 'verification' ? 'verify-starts-nothing' : 'extend-history-starts-nothing')) return reply.code(202).send(memberReply(request, m));
       startJob(ctx, m, type);
       return reply.code(202).send(memberReply(request, m));
     });
@@ -461,7 +526,9 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
 
   app.post<MemberParams>('/users/:user_guid/members/:member_guid/identify', async (request, reply) => {
     const { member: m } = lookup(request);
-    assertAggregatable(m);
+    assertAggregatable(m, ctx);
+    // Fault identify-starts-nothing: accepted, and no identification runs (no account owners).
+    if (ctx.fault('identify-starts-nothing')) return reply.code(202).send(memberReply(request, m));
     if (m.job) {
       // Endpoints, identify behaviour: 202 while an identification runs; 409 while another aggregation-type job runs.
       const identifying = m.job.type === 'identification';
@@ -484,9 +551,19 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
 
   app.get<MemberParams>('/users/:user_guid/members/:member_guid/credentials', async (request) => {
     const { member: m } = lookup(request);
-    const fields = m.is_oauth || m.is_manual || m.is_managed ? [] : institutionCredentials(m.institution_code);
+    // What the service does: manual accounts "carry no credentials" (fault manual-member-has-credentials).
+    const none = m.is_oauth || (m.is_manual && !ctx.fault('manual-member-has-credentials')) || m.is_managed;
+    const fields = none ? [] : institutionCredentials(m.is_manual ? TEST_INSTITUTION_CODE : m.institution_code);
     const page = pageList(ctx, fields, request.query as Record<string, unknown>);
-    return { credentials: page.items, pagination: page.pagination };
+    // Resources, Credential: "Has a type field" (fault member-credentials-without-type); other
+    // resources "also have a guid" (fault member-credentials-without-guid).
+    const items = page.items.map((c) => {
+      const out: Record<string, unknown> = { ...c };
+      if (ctx.fault('member-credentials-without-type')) delete out.type;
+      if (ctx.fault('member-credentials-without-guid')) delete out.guid;
+      return out;
+    });
+    return { credentials: items, pagination: page.pagination };
   });
 
   app.get<MemberParams>('/users/:user_guid/members/:member_guid/account_numbers', async (request) => {

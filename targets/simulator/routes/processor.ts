@@ -106,10 +106,14 @@ function exchange(ctx: SimContext, request: FastifyRequest) {
 
 export function registerProcessor(app: FastifyInstance, ctx: SimContext): void {
   app.post('/authorization_code', async (request) => {
-    const o = wrapper(request.body, 'authorization_code');
+    // Fault authorization-code-refuses-wrapped-scope: only a top-level `scope` is read, so the
+    // stated request (object authorization_code with scope) is refused.
+    const o = ctx.fault('authorization-code-refuses-wrapped-scope') ? ((request.body ?? {}) as Record<string, unknown>) : wrapper(request.body, 'authorization_code');
     const text = optString(o, 'scope', 'authorization_code');
     if (text === undefined) throw new SimError('invalid_request', 'authorization_code.scope is required');
     const rec = issueCode(ctx, parseScope(ctx, text));
+    // Fault authorization-code-body-empty: a 200 without the authorization code.
+    if (ctx.fault('authorization-code-body-empty')) return {};
     return { authorization_code: { code: rec.code, scope: rec.scope.text, expires_at: isoOf(rec.expiresMs) } };
   });
 
@@ -136,11 +140,13 @@ export function registerProcessor(app: FastifyInstance, ctx: SimContext): void {
       throw new SimError('unauthorized', 'Send Authorization: Bearer <access_token> from POST /token; the token is unknown or expired (60 days)');
     }
     const s = coreState(ctx);
-    const account = t.scope.accountGuid ? s.accounts.get(t.scope.accountGuid) : undefined;
+    let account = t.scope.accountGuid ? s.accounts.get(t.scope.accountGuid) : undefined;
+    // Fault payment-account-outside-scope: the member's first account, whatever account the scope names.
+    if (account && ctx.fault('payment-account-outside-scope')) account = [...s.accounts.values()].find((a) => a.member_guid === account!.member_guid) ?? account;
     const out: Record<string, unknown> = {
       user_guid: t.scope.userGuid,
       member_guid: t.scope.memberGuid,
-      account_guid: t.scope.accountGuid,
+      account_guid: account?.guid ?? t.scope.accountGuid,
       account_name: account?.name ?? null,
       account_type: account?.type ?? null,
       account_number: account?.account_number ?? null,
