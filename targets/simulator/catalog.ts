@@ -32,7 +32,8 @@ export type CatalogArea =
   | 'legacy'
   | 'webhooks'
   | 'rate-limit'
-  | 'errors';
+  | 'errors'
+  | 'product-areas';
 
 /**
  * How strongly the specification backs a fault (issue 11; contracts/failure.ts `Tier`):
@@ -183,6 +184,19 @@ export const CATALOG: CatalogEntry[] = [
   { name: 'rate-limit-500', kind: 'fault', area: 'rate-limit', section: 'Errors: 429 too many requests when the rate limit is exceeded', description: 'Requests over the rate limit answer 500 instead of 429', suites: ['load:rate-limit'] },
   { name: 'malformed-json-500', kind: 'fault', tier: 'inferred', env: { SVC_STRICT: '1' }, area: 'errors', section: 'Errors: "Error codes per endpoint beyond those in the table: not shown"; refusing bad input with a 4xx rather than a 5xx is inferred', description: 'A request body that is not valid JSON answers 500', suites: ['@errors'] },
   { name: 'bad-paging-500', kind: 'fault', tier: 'inferred', env: { SVC_STRICT: '1' }, area: 'errors', section: 'Errors: "Error codes per endpoint beyond those in the table: not shown"; refusing bad paging values with a 4xx rather than a 5xx is inferred', description: 'A non-numeric, zero or negative page / records_per_page answers 500', suites: ['@errors', '@paging'] },
+  // ---- product areas (paths not shown; profile.productPaths; routes/product-areas.ts) ----
+  { name: 'notification-type-not-api', kind: 'fault', area: 'product-areas', section: 'What the service does: notifications created through the interface always have type API_NOTIFICATION', description: 'A notification created through the interface has type BUDGET_EXCEEDED', suites: ['@product-areas'] },
+  { name: 'notification-channel-not-push', kind: 'fault', area: 'product-areas', section: 'What the service does: notifications created through the interface always have channel PUSH', description: 'A notification created through the interface has channel EMAIL', suites: ['@product-areas'] },
+  { name: 'notification-with-entity', kind: 'fault', area: 'product-areas', section: 'What the service does: notifications created through the interface have no associated entity', description: 'A notification created through the interface names the user as its entity (entity_guid, entity_type)', suites: ['@product-areas'] },
+  { name: 'goals-reposition-ignored', kind: 'fault', area: 'product-areas', section: 'What the service does: goals can be repositioned to change priority', description: 'PUT goals/reposition answers 200 but no goal changes position', suites: ['@product-areas'] },
+  { name: 'goal-without-track-type-name', kind: 'fault', area: 'product-areas', section: 'What the service does: goals, each with track_type_name and meta_type_name', description: 'Goals carry no track_type_name', suites: ['@product-areas'] },
+  { name: 'budget-without-category-guid', kind: 'fault', area: 'product-areas', section: 'What the service does: budgets, each with a category_guid', description: 'Budgets carry no category_guid', suites: ['@product-areas'] },
+  { name: 'budgets-generated-without-transactions', kind: 'fault', area: 'product-areas', section: 'What the service does: budgets auto-generated from existing transactions', description: 'Generated budgets are for categories none of the user\'s transactions use', suites: ['@product-areas'] },
+  { name: 'statement-not-pdf', kind: 'fault', area: 'product-areas', section: 'What the service does: statements provide a user\'s monthly account statements as PDF', description: 'A statement download answers its JSON record instead of a PDF', suites: ['@product-areas'] },
+  { name: 'tagging-names-another-transaction', kind: 'fault', area: 'product-areas', section: 'What the service does: a tagging applies a tag to one transaction', description: 'A tagging names another transaction of the user than the one it was applied to', suites: ['@product-areas'] },
+  { name: 'holdings-not-read-per-member', kind: 'fault', area: 'product-areas', section: 'What the service does: investment holdings are read per user, account or member', description: 'GET /users/{u}/members/{m}/holdings answers 404', suites: ['@product-areas'] },
+  { name: 'holdings-per-account-lists-all', kind: 'fault', area: 'product-areas', section: 'What the service does: investment holdings are read per user, account or member', description: 'The per-account holdings read lists every holding of the user', suites: ['@product-areas'] },
+  { name: 'notifications-other-channels', kind: 'variation', area: 'product-areas', section: 'What the service does: "Read and list operations may also return notifications of other channels"', description: 'Notification lists also carry a seeded EMAIL notification of another type with an entity', suites: ['@product-areas'] },
   // ---- webhooks ---------------------------------------------------------------------
   { name: 'webhook-retry-payload-changed', kind: 'fault', area: 'webhooks', section: 'Events, Webhooks rule 4: retries carry an identical payload', description: 'A retry carries a body that differs from the first attempt (adds delivery_attempt)', suites: ['delivery'] },
   { name: 'webhook-retry-after-2xx', kind: 'fault', area: 'webhooks', section: 'Events, Webhooks rule 4: status 200-206 is a successful delivery', description: 'The delivery is retried once more after the receiver answered 2xx', suites: ['delivery'] },
