@@ -153,3 +153,43 @@ test(`sunset endpoints are refused on ${V2025}`, { tag: ['@versions', '@destruct
   const code = await api.post('/payment_processor_authorization_code', { payment_processor_authorization_code: {} }, { version: V2025 });
   expectRefused(profile, code, `POST /payment_processor_authorization_code on ${V2025} (sunset)`, { stated: 'Versioning: sunset endpoints return an error' });
 });
+
+test('each version in play is served', { tag: ['@versions', '@readonly'] }, async ({ api, profile }) => {
+  // Versioning: "Versions in play: v20260929 (current ...), v20250224, v20111101"; the
+  // version is chosen with Accept-Version. Each one the profile lists answers a read
+  // (Errors: "200 normal success for reads").
+  const inPlay = ['v20260929', V2025, OLD].filter((v) => profile.versions.supported.includes(v));
+  test.skip(inPlay.length === 0, 'SVC_VERSIONS lists none of the versions in play');
+  for (const version of inPlay) await api.get(`/institutions/${profile.testInstitution.code}`, { version, expectStatus: 200 });
+});
+
+test(`a ${OLD} request with the vendor media type in Accept is served`, { tag: ['@versions', '@readonly'] }, async ({ api, profile }) => {
+  supports(profile, OLD);
+  // Authentication 2: "Earlier examples use a vendor media type of the form
+  // application/vnd.svc.api.v1+json or v2+json in Accept": a client doing so is served
+  // (Errors: 200 for reads). The answer's media type is open (real-service-notes: the
+  // vendor type or application/json).
+  const res = await api.get(`/institutions/${profile.testInstitution.code}`, { version: OLD, headers: { accept: 'application/vnd.svc.api.v1+json' }, expectStatus: 200 });
+  expect(need(res, 'institution.code', api)).toBe(profile.testInstitution.code);
+});
+
+test(`deprecated managed-member endpoints on ${V2025} carry the deprecation header`, { tag: ['@versions', '@destructive', '@inferred'] }, async ({ api, profile }) => {
+  supports(profile, V2025);
+  const user = await createUser(api, { version: V2025 });
+  // Versioning, changes in v20250224: "Deprecated endpoints: ... /users/{user_guid}/managed_members
+  // and its member, account, transaction sub-paths"; deprecated is still usable until its
+  // sunset, so the list read succeeds (Errors: 200 for lists).
+  const res = await api.get(`/users/${user}/managed_members`, { version: V2025, expectStatus: 200 });
+  const present = profile.versions.deprecationHeader.toLowerCase() in res.headers;
+  // Versioning: "Response headers that signal deprecated and sunset endpoints are present
+  // in all versions"; their names are not shown (a name set in the profile is enforced).
+  if (profile.versions.headerNamesExplicit) {
+    expect(present, `response header ${profile.versions.deprecationHeader} (SVC_DEPRECATION_HEADER, set in the profile)`).toBe(true);
+  } else {
+    expectInferred(profile, present, {
+      expectation: `a deprecated endpoint answers with the header ${profile.versions.deprecationHeader} (the profile's default guess)`,
+      basis: 'Versioning: "Names of the deprecation and sunset response headers: not shown"; set SVC_DEPRECATION_HEADER to enforce a name',
+      received: `headers ${Object.keys(res.headers).join(', ')}`,
+    });
+  }
+});
