@@ -227,3 +227,18 @@ test('the deprecated /payment_processor_token still exchanges a code and carries
   // all versions"; names not shown (a name set in the profile is enforced).
   expectDeprecationHeader(profile, res.headers);
 });
+
+test('a deprecated version stays usable for 12 months after its deprecation date', { tag: ['@versions', '@readonly', '@inferred'] }, async ({ api, profile }) => {
+  const deprecated = requireSetting(profile.versions.deprecated, 'SVC_DEPRECATED_VERSION and SVC_DEPRECATED_ON', 'a version the target has deprecated and its deprecation date');
+  // Versioning, lifecycle: "A deprecated version remains usable for 12 months after its
+  // deprecation date ... After those 12 months it sunsets" (the sunset error is the
+  // sunset-version scenario's).
+  const until = new Date(`${deprecated.on}T00:00:00Z`);
+  until.setUTCMonth(until.getUTCMonth() + 12);
+  test.skip(Date.now() >= until.getTime(), `${deprecated.version} was deprecated on ${deprecated.on}: its 12 months have passed, so it may have sunset`);
+  // Still usable: a read answers as any read does (Errors: "200 normal success for reads").
+  const res = await api.get(`/institutions/${profile.testInstitution.code}`, { version: deprecated.version, expectStatus: 200 });
+  expect(need(res, 'institution.code', api)).toBe(profile.testInstitution.code);
+  // Versioning: "Response headers that signal deprecated and sunset endpoints are present in all versions".
+  expectDeprecationHeader(profile, res.headers);
+});

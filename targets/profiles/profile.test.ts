@@ -21,3 +21,10 @@ test('each product path has one SVC_PATH_ variable in upper snake case', () => {
   assert.equal(PRODUCT_PATH_ENV.holdingsByMember, 'SVC_PATH_HOLDINGS_BY_MEMBER');
   assert.equal(new Set(Object.values(PRODUCT_PATH_ENV)).size, Object.keys(PRODUCT_PATH_DEFAULTS).length);
 });
+
+test('a deprecated version: the simulator names its own; a real target sets both variables or neither', () => {
+  assert.deepEqual(loadProfile({}).versions.deprecated, { version: 'v20111101', on: '2026-09-29' });
+  assert.equal(loadProfile({ SVC_BASE_URL: 'https://int.example' }).versions.deprecated, undefined);
+  assert.deepEqual(loadProfile({ SVC_BASE_URL: 'https://int.example', SVC_DEPRECATED_VERSION: 'v20111101', SVC_DEPRECATED_ON: '2026-01-15' }).versions.deprecated, { version: 'v20111101', on: '2026-01-15' });
+  assert.throws(() => loadProfile({ SVC_BASE_URL: 'https://int.example', SVC_DEPRECATED_VERSION: 'v20111101' }), /go together/);
+});

@@ -77,6 +77,13 @@ export interface TargetProfile {
      * (Versioning: "Names of the deprecation and sunset response headers: not shown").
      */
     headerNamesExplicit: boolean;
+    /**
+     * A version the target has deprecated and the day it was deprecated (YYYY-MM-DD):
+     * Versioning, "A deprecated version remains usable for 12 months after its
+     * deprecation date". Set with SVC_DEPRECATED_VERSION and SVC_DEPRECATED_ON; the
+     * simulator's is v20111101, deprecated on 2026-09-29 (settings.ts).
+     */
+    deprecated?: { version: string; on: string };
   };
 
   rateLimit: {
@@ -182,6 +189,17 @@ export const PRODUCT_PATH_ENV = Object.fromEntries(
   Object.keys(PRODUCT_PATH_DEFAULTS).map((k) => [k, `SVC_PATH_${k.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`]),
 ) as Record<keyof ProductPaths, string>;
 
+/** SVC_DEPRECATED_VERSION + SVC_DEPRECATED_ON (YYYY-MM-DD), both or neither; else the fallback. */
+function deprecatedFrom(env: Env, fallback?: { version: string; on: string }): { version: string; on: string } | undefined {
+  const version = env.SVC_DEPRECATED_VERSION;
+  const on = env.SVC_DEPRECATED_ON;
+  if (!version && !on) return fallback;
+  if (!version || !on || !/^\d{4}-\d{2}-\d{2}$/.test(on) || Number.isNaN(Date.parse(on))) {
+    throw new Error(`SVC_DEPRECATED_VERSION and SVC_DEPRECATED_ON (YYYY-MM-DD) go together, got "${version ?? ''}" and "${on ?? ''}"`);
+  }
+  return { version, on };
+}
+
 function productPathsFrom(env: Env, defaults?: ProductPaths): Partial<ProductPaths> {
   const out: Partial<ProductPaths> = {};
   for (const key of Object.keys(PRODUCT_PATH_DEFAULTS) as Array<keyof ProductPaths>) {
@@ -264,6 +282,7 @@ export function loadProfile(env: Env = process.env): TargetProfile {
         deprecationHeader: env.SVC_DEPRECATION_HEADER ?? d.deprecationHeader,
         sunsetHeader: env.SVC_SUNSET_HEADER ?? d.sunsetHeader,
         headerNamesExplicit: !!(env.SVC_DEPRECATION_HEADER || env.SVC_SUNSET_HEADER),
+        deprecated: deprecatedFrom(env, d.versions.filter((v) => v.deprecatedOn && v.name !== d.sunsetStandInVersion).map((v) => ({ version: v.name, on: v.deprecatedOn! }))[0]),
       },
       rateLimit: { perSecond: int(env, 'SVC_RATE_LIMIT_PER_SECOND', d.rateLimitPerSecond) },
       strict: flag(env, 'SVC_STRICT'),
@@ -321,6 +340,7 @@ export function loadProfile(env: Env = process.env): TargetProfile {
       deprecationHeader: env.SVC_DEPRECATION_HEADER ?? 'Deprecation',
       sunsetHeader: env.SVC_SUNSET_HEADER ?? 'Sunset',
       headerNamesExplicit: !!(env.SVC_DEPRECATION_HEADER || env.SVC_SUNSET_HEADER),
+      deprecated: deprecatedFrom(env),
     },
     rateLimit: { perSecond: env.SVC_RATE_LIMIT_PER_SECOND ? int(env, 'SVC_RATE_LIMIT_PER_SECOND', 0) : undefined },
     strict: flag(env, 'SVC_STRICT'),

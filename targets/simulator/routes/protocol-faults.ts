@@ -18,6 +18,12 @@ export function registerProtocolFaults(app: FastifyInstance, ctx: SimContext): v
     if (ctx.fault('vendor-accept-refused') && /application\/vnd\.svc\.api\.v[12]\+json/i.test(String(request.headers.accept ?? ''))) {
       throw new SimError('not_acceptable', 'Only application/json is served');
     }
+    // Versioning: "A deprecated version remains usable for 12 months after its deprecation
+    // date". Fault: a deprecated version answers the sunset error at once.
+    const entry = ctx.settings.versions.find((v) => v.name === request.svcVersion);
+    if (ctx.fault('deprecated-version-refused') && entry?.deprecatedOn && entry.deprecatedOn <= ctx.clock.today()) {
+      throw new SimError('version_sunset', `Version ${entry.name} is deprecated (${entry.deprecatedOn}) and no longer served`);
+    }
     // Versioning: "Versions in play: v20260929 (current), v20250224, v20111101". Fault: one of them is unknown.
     if (ctx.fault('in-play-version-refused') && request.svcVersion === 'v20250224') {
       throw new SimError('unknown_version', 'Accept-Version v20250224 names no version this service knows');
