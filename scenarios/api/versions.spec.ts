@@ -242,3 +242,25 @@ test('a deprecated version stays usable for 12 months after its deprecation date
   // Versioning: "Response headers that signal deprecated and sunset endpoints are present in all versions".
   expectDeprecationHeader(profile, res.headers);
 });
+
+test('a version released less than 18 months ago is served', { tag: ['@versions', '@readonly', '@inferred'] }, async ({ api, profile }) => {
+  // Versioning, lifecycle: "a released version is supported for at least 18 months from
+  // launch". That a version's name (v<YYYYMMDD>) is its launch day is read from the
+  // naming rule, not stated: the expectation is inferred.
+  const launched = (v: string) => Date.parse(`${v.slice(1, 5)}-${v.slice(5, 7)}-${v.slice(7, 9)}T00:00:00Z`);
+  const recent = profile.versions.supported.filter((v) => {
+    if (!/^v\d{8}$/.test(v) || Number.isNaN(launched(v))) return false;
+    const until = new Date(launched(v));
+    until.setUTCMonth(until.getUTCMonth() + 18);
+    return Date.now() < until.getTime();
+  });
+  test.skip(recent.length === 0, 'no version in SVC_VERSIONS is named for a day less than 18 months ago');
+  for (const version of recent) {
+    const res = await api.get(`/institutions/${profile.testInstitution.code}`, { version, only: ['content_type_conformance'] });
+    expectInferred(profile, res.status === 200, {
+      expectation: `${version} (launched ${version.slice(1, 5)}-${version.slice(5, 7)}-${version.slice(7, 9)}, less than 18 months ago) answers a read with 200`,
+      basis: 'Versioning: supported for at least 18 months from launch; the launch day is read from the version name',
+      received: String(res.status),
+    });
+  }
+});

@@ -24,6 +24,11 @@ export function registerProtocolFaults(app: FastifyInstance, ctx: SimContext): v
     if (ctx.fault('deprecated-version-refused') && entry?.deprecatedOn && entry.deprecatedOn <= ctx.clock.today()) {
       throw new SimError('version_sunset', `Version ${entry.name} is deprecated (${entry.deprecatedOn}) and no longer served`);
     }
+    // Versioning: "a released version is supported for at least 18 months from launch".
+    // Fault: the newest version (launched 2026-09-29) has already sunset.
+    if (ctx.fault('recent-version-sunset') && entry && entry.name === [...ctx.settings.versions].map((v) => v.name).sort().at(-1)) {
+      throw new SimError('version_sunset', `Version ${entry.name} reached sunset`);
+    }
     // Versioning: "Versions in play: v20260929 (current), v20250224, v20111101". Fault: one of them is unknown.
     if (ctx.fault('in-play-version-refused') && request.svcVersion === 'v20250224') {
       throw new SimError('unknown_version', 'Accept-Version v20250224 names no version this service knows');
