@@ -51,6 +51,7 @@ const BREAKING: [string, string, RegExp][] = [
   ['upgrade-moves-path', 'removed-endpoint', /path/],
   ['upgrade-adds-validation', 'changed-status-code', /response\.status/],
   ['upgrade-removes-parameter', 'changed-status-code', /response\.status/],
+  ['upgrade-changes-parameter-type', 'changed-status-code', /response\.status/],
 ];
 for (const [fault, kind, location] of BREAKING) {
   test(`breaking upgrade ${fault} is found as ${kind}, breaking`, async () => {

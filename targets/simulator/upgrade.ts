@@ -23,6 +23,7 @@ export const UPGRADE_FAULTS = [
   'upgrade-moves-path',
   'upgrade-adds-validation',
   'upgrade-removes-parameter',
+  'upgrade-changes-parameter-type',
 ] as const;
 
 /** A non-breaking upgrade (Versioning, "Non-breaking"), on institution responses under the newest version only. */
@@ -64,6 +65,12 @@ export function registerUpgradeFaults(app: FastifyInstance, ctx: SimContext): vo
     if (active(ctx, request, 'upgrade-adds-validation') && url === '/institutions' && request.method === 'GET') {
       const rpp = Number((request.query as Record<string, unknown>).records_per_page);
       if (Number.isFinite(rpp) && rpp > 20) return sendError(reply, 'invalid_request', 'records_per_page must be at most 20');
+    }
+    // Versioning, breaking: "changing the meaning or type of a parameter": the newest version
+    // takes records_per_page on GET /users as a size name, and refuses the number it took before.
+    if (active(ctx, request, 'upgrade-changes-parameter-type') && url === '/users' && request.method === 'GET') {
+      const rpp = (request.query as Record<string, unknown>).records_per_page;
+      if (rpp !== undefined && !['small', 'medium', 'large'].includes(String(rpp))) return sendError(reply, 'invalid_request', 'records_per_page must be small, medium or large');
     }
     // Versioning, breaking: "removing a request parameter from path or body" (here the query):
     // the newest version no longer takes records_per_page on the default categories.
