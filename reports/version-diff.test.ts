@@ -49,6 +49,9 @@ const BREAKING: [string, string, RegExp][] = [
   ['upgrade-removes-enum-value', 'removed-enum-value', /credentials\[\]\.type$/],
   ['upgrade-requires-parameter', 'changed-status-code', /response\.status/],
   ['upgrade-moves-path', 'removed-endpoint', /path/],
+  ['upgrade-adds-validation', 'changed-status-code', /response\.status/],
+  ['upgrade-removes-parameter', 'changed-status-code', /response\.status/],
+  ['upgrade-changes-parameter-type', 'changed-status-code', /response\.status/],
 ];
 for (const [fault, kind, location] of BREAKING) {
   test(`breaking upgrade ${fault} is found as ${kind}, breaking`, async () => {

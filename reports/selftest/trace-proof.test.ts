@@ -48,6 +48,12 @@ test('namesCheck matches a recorded failure to the check a verified_by entry nam
   assert.ok(namesCheck('delivery: member-events (webhook_payload_conformance)', 'delivery member-events: webhook_payload_conformance'));
   assert.ok(namesCheck('delivery: retry-exhausted', 'delivery retry-exhausted: webhook_retry_count'));
   assert.ok(!namesCheck('delivery: skip', 'delivery retry-exhausted: webhook_retry_count'));
+  assert.ok(!namesCheck('delivery: basic-auth', 'scenarios/api/data-exchange.spec.ts > a token alone, without Basic authentication, is refused — Error'), 'a delivery check is not a scenario');
+  assert.ok(namesCheck('versions: removed-response-field / renamed-response-field on the institution reads (scripts/versions.ts)', 'versions: removed-response-field GET /institutions response.body.institutions[].instructional_text'));
+  assert.ok(namesCheck('load: rate-limit (load/rate-limit.ts thresholds rate_limited_above_limit, server_errors)', 'load:rate-limit threshold server_errors count==0'));
+  assert.ok(!namesCheck('load: rate-limit (load/rate-limit.ts thresholds rate_limited_above_limit)', 'load:rate-limit threshold checks rate>=1'), 'another threshold');
+  assert.ok(!namesCheck('load: paging', 'load:rate-limit threshold checks rate>=1'), 'another script');
+  assert.ok(namesCheck('properties: a duplicate delivery gets a 2xx and is processed once', 'scenarios/properties/receiver-state.spec.ts > a duplicate delivery gets a 2xx and is processed once — Error'));
 });
 
 function matrixRow(name: string, kind: 'fault' | 'variation', verdict: MatrixRow['verdict'], failed: string[]): MatrixRow {

@@ -35,11 +35,21 @@ export function namesCheck(verifiedBy: string, failure: string): boolean {
     const title = parts.slice(1).join(' > ');
     return head.startsWith(file) && title.length > 0 && words(head).includes(words(title));
   }
-  const failedWords = words(head);
-  const whole = words(verifiedBy);
-  // "properties: <title>" names the scenario by title alone; "delivery: <name> (<check>)" by kind too.
-  const afterKind = words(verifiedBy.replace(/^[a-z-]+:\s*/, ''));
-  return (whole.length > 0 && failedWords.includes(whole)) || (afterKind.length > 0 && failedWords.includes(afterKind));
+  // "<kind>: <name> (<check>)": the failure must come from the same kind of run, and name
+  // the same scenario (and check, when one is given).
+  const kind = /^([a-z-]+):/.exec(verifiedBy)?.[1];
+  const recordedAs: Record<string, string> = { delivery: 'delivery ', properties: 'scenarios/properties/', versions: 'versions:', load: 'load:' };
+  const prefix = kind === undefined ? undefined : recordedAs[kind];
+  if (prefix === undefined || !head.startsWith(prefix)) return false;
+  const rest = verifiedBy.replace(/^[a-z-]+:\s*/, '');
+  // A property is named by its full title.
+  if (kind === 'properties') return words(rest).length > 0 && words(head).includes(words(rest));
+  // Other kinds by their scenario/script name (the first word), and by one of the checks
+  // (snake_case names) given in parentheses, when any is given.
+  const name = /^[\w.-]+/.exec(rest)?.[0];
+  if (!name || !new RegExp(`(^|[\\s:])${name.replace(/[.]/g, '\\.')}([\\s:]|$)`).test(head)) return false;
+  const checks = [...(/\(([^)]*)\)/.exec(rest)?.[1] ?? '').matchAll(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g)].map((m) => m[0]);
+  return checks.length === 0 || checks.some((c) => head.includes(c));
 }
 
 export interface ProofReport {

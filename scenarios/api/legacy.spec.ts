@@ -15,11 +15,18 @@ test('every listed test path answers with its static data', { tag: ['@legacy', '
   const operations = documentOperations('test-host');
   expect(operations.length, 'paths in the test-host document').toBeGreaterThan(20);
   const refused: string[] = [];
+  const moved: string[] = [];
   for (const op of operations) {
     const res = await api.call({ api: 'test-host', method: op.method, path: op.path, body: op.method === 'POST' || op.method === 'PUT' ? {} : undefined });
     if (res.status < 200 || res.status >= 300) refused.push(`${op.method} ${op.path} answered ${res.status}`);
+    // "serves static data": a second read of the same path answers the same body.
+    else if (op.method === 'GET') {
+      const again = await api.call({ api: 'test-host', path: op.path });
+      if (JSON.stringify(again.body) !== JSON.stringify(res.body)) moved.push(`GET ${op.path}: ${res.text.slice(0, 120)} then ${again.text.slice(0, 120)}`);
+    }
   }
   expect(refused, 'test paths that did not answer 2xx').toEqual([]);
+  expect(moved, 'test paths whose data changed between two reads').toEqual([]);
 });
 
 test('a test member read by connection status is in that status', { tag: ['@legacy', '@readonly'] }, async ({ api }) => {
@@ -50,4 +57,19 @@ test('the static test identifiers are the documented ones', { tag: ['@legacy', '
   expect(need(tx, 'transaction.guid', api)).toBe('test_svc_transaction');
   const merchant = await api.call({ api: 'test-host', path: '/merchants/test_svc_merchant', expectStatus: 200 });
   expect(need(merchant, 'merchant.guid', api)).toBe('test_svc_merchant');
+  const holding = await api.call({ api: 'test-host', path: '/users/test_svc/holdings/test_svc_holding', expectStatus: 200 });
+  expect(need(holding, 'holding.guid', api)).toBe('test_svc_holding');
+  const member = await api.call({ api: 'test-host', path: '/users/test_svc/members/test_svc_member', expectStatus: 200 });
+  expect(need(member, 'member.guid', api)).toBe('test_svc_member');
+  const user = await api.call({ api: 'test-host', path: '/users/test_svc', expectStatus: 200 });
+  expect(need(user, 'user.guid', api)).toBe('test_svc');
+});
+
+test('the test institutions are svcbank and svc_bank_oauth', { tag: ['@legacy', '@readonly'] }, async ({ api }) => {
+  // "Test institution codes: svcbank (scenario credentials) and svc_bank_oauth
+  // (integration environment only, for OAuth flows)"; the test host lists its test
+  // institutions at GET /test_institutions.
+  const res = await api.call({ api: 'test-host', path: '/test_institutions', expectStatus: 200 });
+  const codes = need<Array<{ code?: string }>>(res, 'institutions', api).map((i) => i.code);
+  expect(codes, 'codes listed by GET /test_institutions').toEqual(expect.arrayContaining(['svcbank', 'svc_bank_oauth']));
 });

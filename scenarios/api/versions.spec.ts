@@ -7,10 +7,30 @@
 import { test, expect, requireSetting } from '../fixtures.ts';
 import { ANY_2XX, CREATE_MEMBER_STATUSES, createMember, createUser, createdMember, expectRefused, is2xx, need, waitUntilSettled } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
+import { connectedUser, fieldAnywhere, memberAccounts, settle } from './journeys.ts';
+import type { TargetProfile } from '../../targets/profiles/profile.ts';
 
 const OLD = 'v20111101';
 const V2025 = 'v20250224';
 const SUPPORTS_FIELDS = ['supports_account_verification', 'supports_account_identification', 'supports_transaction_history', 'supports_account_statement'];
+
+/**
+ * Versioning: "Response headers that signal deprecated and sunset endpoints are present in
+ * all versions"; "Names of the deprecation and sunset response headers: not shown". A name
+ * the user set (SVC_DEPRECATION_HEADER) is enforced; the default guess is only inferred.
+ */
+function expectDeprecationHeader(profile: TargetProfile, headers: Record<string, string>) {
+  const present = profile.versions.deprecationHeader.toLowerCase() in headers;
+  if (profile.versions.headerNamesExplicit) {
+    expect(present, `response header ${profile.versions.deprecationHeader} (SVC_DEPRECATION_HEADER, set in the profile)`).toBe(true);
+  } else {
+    expectInferred(profile, present, {
+      expectation: `a deprecated endpoint answers with the header ${profile.versions.deprecationHeader} (the profile's default guess)`,
+      basis: 'Versioning: "Names of the deprecation and sunset response headers: not shown"; set SVC_DEPRECATION_HEADER to enforce a name',
+      received: `headers ${Object.keys(headers).join(', ')}`,
+    });
+  }
+}
 
 function supports(profile: { versions: { supported: string[] } }, version: string) {
   test.skip(!profile.versions.supported.includes(version), `the target does not list ${version} in SVC_VERSIONS`);
@@ -152,4 +172,95 @@ test(`sunset endpoints are refused on ${V2025}`, { tag: ['@versions', '@destruct
   expectRefused(profile, after, `POST /users/{user_guid}/connect_widget_url on ${V2025} (sunset)`, { stated: 'Versioning: sunset endpoints return an error' });
   const code = await api.post('/payment_processor_authorization_code', { payment_processor_authorization_code: {} }, { version: V2025 });
   expectRefused(profile, code, `POST /payment_processor_authorization_code on ${V2025} (sunset)`, { stated: 'Versioning: sunset endpoints return an error' });
+});
+
+test('each version in play is served', { tag: ['@versions', '@readonly'] }, async ({ api, profile }) => {
+  // Versioning: "Versions in play: v20260929 (current ...), v20250224, v20111101"; the
+  // version is chosen with Accept-Version. Each one the profile lists answers a read
+  // (Errors: "200 normal success for reads").
+  const inPlay = ['v20260929', V2025, OLD].filter((v) => profile.versions.supported.includes(v));
+  test.skip(inPlay.length === 0, 'SVC_VERSIONS lists none of the versions in play');
+  for (const version of inPlay) await api.get(`/institutions/${profile.testInstitution.code}`, { version, expectStatus: 200 });
+});
+
+test(`a ${OLD} request with the vendor media type in Accept is served`, { tag: ['@versions', '@readonly'] }, async ({ api, profile }) => {
+  supports(profile, OLD);
+  // Authentication 2: "Earlier examples use a vendor media type of the form
+  // application/vnd.svc.api.v1+json or v2+json in Accept": a client doing so is served
+  // (Errors: 200 for reads). The answer's media type is open (real-service-notes: the
+  // vendor type or application/json).
+  const res = await api.get(`/institutions/${profile.testInstitution.code}`, { version: OLD, headers: { accept: 'application/vnd.svc.api.v1+json' }, expectStatus: 200 });
+  expect(need(res, 'institution.code', api)).toBe(profile.testInstitution.code);
+});
+
+test(`deprecated managed-member endpoints on ${V2025} carry the deprecation header`, { tag: ['@versions', '@destructive', '@inferred'] }, async ({ api, profile }) => {
+  supports(profile, V2025);
+  const user = await createUser(api, { version: V2025 });
+  // Versioning, changes in v20250224: "Deprecated endpoints: ... /users/{user_guid}/managed_members
+  // and its member, account, transaction sub-paths"; deprecated is still usable until its
+  // sunset, so the list read succeeds (Errors: 200 for lists).
+  const res = await api.get(`/users/${user}/managed_members`, { version: V2025, expectStatus: 200 });
+  // Versioning: "Response headers that signal deprecated and sunset endpoints are present
+  // in all versions"; their names are not shown (a name set in the profile is enforced).
+  expectDeprecationHeader(profile, res.headers);
+});
+
+test('the deprecated /payment_processor_token still exchanges a code and carries the deprecation header', { tag: ['@versions', '@processor', '@destructive', '@inferred'] }, async ({ api, poll, profile }) => {
+  // Endpoints, authorization code for processors: "A member in the scope must already have
+  // been verified": connect, verify (status not shown: any 2xx), settle.
+  const { user, member } = await connectedUser(api, poll);
+  await api.post(`/users/${user}/members/${member}/verify`, undefined, { expectStatus: ANY_2XX });
+  await settle(api, poll, user, member);
+  const [account] = await memberAccounts(api, user, member);
+  const code = await api.post('/authorization_code', { authorization_code: { scope: `user-guid:${user} member-guid:${member} account-guid:${account.guid} read-protected` } }, { expectStatus: ANY_2XX });
+  const value = fieldAnywhere(code.body, 'code') ?? fieldAnywhere(code.body, 'authorization_code');
+  expect(typeof value, 'an authorization code in the response').toBe('string');
+  api.secret(value as string);
+  // Versioning: "/payment_processor_token is deprecated in favour of /token": deprecated,
+  // not sunset, so it still serves (a deprecated item is removed only at its sunset); its
+  // request shape is not shown: the /token one ({ code }); status not shown: any 2xx.
+  const res = await api.post('/payment_processor_token', { code: value }, { expectStatus: ANY_2XX });
+  const access = fieldAnywhere(res.body, 'access_token');
+  if (typeof access === 'string') api.secret(access);
+  expect(typeof access, 'an access_token from the deprecated /payment_processor_token').toBe('string');
+  // Versioning: "Response headers that signal deprecated and sunset endpoints are present in
+  // all versions"; names not shown (a name set in the profile is enforced).
+  expectDeprecationHeader(profile, res.headers);
+});
+
+test('a deprecated version stays usable for 12 months after its deprecation date', { tag: ['@versions', '@readonly', '@inferred'] }, async ({ api, profile }) => {
+  const deprecated = requireSetting(profile.versions.deprecated, 'SVC_DEPRECATED_VERSION and SVC_DEPRECATED_ON', 'a version the target has deprecated and its deprecation date');
+  // Versioning, lifecycle: "A deprecated version remains usable for 12 months after its
+  // deprecation date ... After those 12 months it sunsets" (the sunset error is the
+  // sunset-version scenario's).
+  const until = new Date(`${deprecated.on}T00:00:00Z`);
+  until.setUTCMonth(until.getUTCMonth() + 12);
+  test.skip(Date.now() >= until.getTime(), `${deprecated.version} was deprecated on ${deprecated.on}: its 12 months have passed, so it may have sunset`);
+  // Still usable: a read answers as any read does (Errors: "200 normal success for reads").
+  const res = await api.get(`/institutions/${profile.testInstitution.code}`, { version: deprecated.version, expectStatus: 200 });
+  expect(need(res, 'institution.code', api)).toBe(profile.testInstitution.code);
+  // Versioning: "Response headers that signal deprecated and sunset endpoints are present in all versions".
+  expectDeprecationHeader(profile, res.headers);
+});
+
+test('a version released less than 18 months ago is served', { tag: ['@versions', '@readonly', '@inferred'] }, async ({ api, profile }) => {
+  // Versioning, lifecycle: "a released version is supported for at least 18 months from
+  // launch". That a version's name (v<YYYYMMDD>) is its launch day is read from the
+  // naming rule, not stated: the expectation is inferred.
+  const launched = (v: string) => Date.parse(`${v.slice(1, 5)}-${v.slice(5, 7)}-${v.slice(7, 9)}T00:00:00Z`);
+  const recent = profile.versions.supported.filter((v) => {
+    if (!/^v\d{8}$/.test(v) || Number.isNaN(launched(v))) return false;
+    const until = new Date(launched(v));
+    until.setUTCMonth(until.getUTCMonth() + 18);
+    return Date.now() < until.getTime();
+  });
+  test.skip(recent.length === 0, 'no version in SVC_VERSIONS is named for a day less than 18 months ago');
+  for (const version of recent) {
+    const res = await api.get(`/institutions/${profile.testInstitution.code}`, { version, only: ['content_type_conformance'] });
+    expectInferred(profile, res.status === 200, {
+      expectation: `${version} (launched ${version.slice(1, 5)}-${version.slice(5, 7)}-${version.slice(7, 9)}, less than 18 months ago) answers a read with 200`,
+      basis: 'Versioning: supported for at least 18 months from launch; the launch day is read from the version name',
+      received: String(res.status),
+    });
+  }
 });

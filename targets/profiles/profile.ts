@@ -77,6 +77,13 @@ export interface TargetProfile {
      * (Versioning: "Names of the deprecation and sunset response headers: not shown").
      */
     headerNamesExplicit: boolean;
+    /**
+     * A version the target has deprecated and the day it was deprecated (YYYY-MM-DD):
+     * Versioning, "A deprecated version remains usable for 12 months after its
+     * deprecation date". Set with SVC_DEPRECATED_VERSION and SVC_DEPRECATED_ON; the
+     * simulator's is v20111101, deprecated on 2026-09-29 (settings.ts).
+     */
+    deprecated?: { version: string; on: string };
   };
 
   rateLimit: {
@@ -104,6 +111,102 @@ export interface TargetProfile {
   };
 
   webhookReceiverUrl?: string;
+
+  /**
+   * Paths of the product areas whose rules the specification states but whose paths it
+   * does not show (What the service does: notifications, goals, budgets, statements,
+   * tags and taggings, holdings, merchants, microdeposits; Endpoints: "Paths and payloads
+   * of the other product areas listed under What the service does: not shown").
+   * Templates relative to the platform base URL, with `{user_guid}`, `{member_guid}`,
+   * `{account_guid}`, `{goal_guid}`, ... placeholders. The simulator serves every one at
+   * its default (PRODUCT_PATH_DEFAULTS, the vendor reference's paths); on a real target a
+   * path is set only by its SVC_PATH_* variable, and a scenario whose path is unset skips
+   * with the variable's name.
+   */
+  productPaths: Partial<ProductPaths>;
+}
+
+/** One path template per product-area operation the scenarios call (profile.productPaths). */
+export interface ProductPaths {
+  /** POST (create) and GET (list) notifications of a user. */
+  notifications: string;
+  /** GET one notification. */
+  notification: string;
+  /** POST (create) and GET (list) goals of a user. */
+  goals: string;
+  /** PUT: reposition the user's goals (change their priority). */
+  goalsReposition: string;
+  /** POST (create) and GET (list) budgets of a user. */
+  budgets: string;
+  /** POST: auto-generate budgets from the user's existing transactions. */
+  budgetsGenerate: string;
+  /** GET: statements of a member (list). */
+  statements: string;
+  /** GET: one statement as PDF. */
+  statementPdf: string;
+  /** POST (create) and GET (list) tags of a user. */
+  tags: string;
+  /** POST (create) and GET (list) taggings of a user. */
+  taggings: string;
+  /** GET one tagging. */
+  tagging: string;
+  /** GET holdings per user, per account, per member. */
+  holdingsByUser: string;
+  holdingsByAccount: string;
+  holdingsByMember: string;
+  /** GET one merchant. */
+  merchant: string;
+  /** POST (create) and GET (list) microdeposits of a user. */
+  microdeposits: string;
+}
+
+/**
+ * Documented defaults of ProductPaths: the paths of the vendor's published reference,
+ * which the simulator serves. The variable that sets each on a real target is
+ * SVC_PATH_<NAME IN UPPER SNAKE CASE> (PRODUCT_PATH_ENV).
+ */
+export const PRODUCT_PATH_DEFAULTS: ProductPaths = {
+  notifications: '/users/{user_guid}/notifications',
+  notification: '/users/{user_guid}/notifications/{notification_guid}',
+  goals: '/users/{user_guid}/goals',
+  goalsReposition: '/users/{user_guid}/goals/reposition',
+  budgets: '/users/{user_guid}/budgets',
+  budgetsGenerate: '/users/{user_guid}/budgets/generate',
+  statements: '/users/{user_guid}/members/{member_guid}/statements',
+  statementPdf: '/users/{user_guid}/members/{member_guid}/statements/{statement_guid}.pdf',
+  tags: '/users/{user_guid}/tags',
+  taggings: '/users/{user_guid}/taggings',
+  tagging: '/users/{user_guid}/taggings/{tagging_guid}',
+  holdingsByUser: '/users/{user_guid}/holdings',
+  holdingsByAccount: '/users/{user_guid}/accounts/{account_guid}/holdings',
+  holdingsByMember: '/users/{user_guid}/members/{member_guid}/holdings',
+  merchant: '/merchants/{merchant_guid}',
+  microdeposits: '/users/{user_guid}/micro_deposits',
+};
+
+/** SVC_PATH_NOTIFICATIONS, SVC_PATH_GOALS_REPOSITION, ...: the variable of each product path. */
+export const PRODUCT_PATH_ENV = Object.fromEntries(
+  Object.keys(PRODUCT_PATH_DEFAULTS).map((k) => [k, `SVC_PATH_${k.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`]),
+) as Record<keyof ProductPaths, string>;
+
+/** SVC_DEPRECATED_VERSION + SVC_DEPRECATED_ON (YYYY-MM-DD), both or neither; else the fallback. */
+function deprecatedFrom(env: Env, fallback?: { version: string; on: string }): { version: string; on: string } | undefined {
+  const version = env.SVC_DEPRECATED_VERSION;
+  const on = env.SVC_DEPRECATED_ON;
+  if (!version && !on) return fallback;
+  if (!version || !on || !/^\d{4}-\d{2}-\d{2}$/.test(on) || Number.isNaN(Date.parse(on))) {
+    throw new Error(`SVC_DEPRECATED_VERSION and SVC_DEPRECATED_ON (YYYY-MM-DD) go together, got "${version ?? ''}" and "${on ?? ''}"`);
+  }
+  return { version, on };
+}
+
+function productPathsFrom(env: Env, defaults?: ProductPaths): Partial<ProductPaths> {
+  const out: Partial<ProductPaths> = {};
+  for (const key of Object.keys(PRODUCT_PATH_DEFAULTS) as Array<keyof ProductPaths>) {
+    const v = env[PRODUCT_PATH_ENV[key]] ?? defaults?.[key];
+    if (v) out[key] = v;
+  }
+  return out;
 }
 
 type Env = Record<string, string | undefined>;
@@ -179,6 +282,7 @@ export function loadProfile(env: Env = process.env): TargetProfile {
         deprecationHeader: env.SVC_DEPRECATION_HEADER ?? d.deprecationHeader,
         sunsetHeader: env.SVC_SUNSET_HEADER ?? d.sunsetHeader,
         headerNamesExplicit: !!(env.SVC_DEPRECATION_HEADER || env.SVC_SUNSET_HEADER),
+        deprecated: deprecatedFrom(env, d.versions.filter((v) => v.deprecatedOn && v.name !== d.sunsetStandInVersion).map((v) => ({ version: v.name, on: v.deprecatedOn! }))[0]),
       },
       rateLimit: { perSecond: int(env, 'SVC_RATE_LIMIT_PER_SECOND', d.rateLimitPerSecond) },
       strict: flag(env, 'SVC_STRICT'),
@@ -192,6 +296,7 @@ export function loadProfile(env: Env = process.env): TargetProfile {
         denySelector: env.SVC_OAUTH_DENY_SELECTOR ?? '[data-action="deny"]',
       },
       webhookReceiverUrl: env.WEBHOOK_RECEIVER_URL,
+      productPaths: productPathsFrom(env, PRODUCT_PATH_DEFAULTS),
     };
   }
 
@@ -235,6 +340,7 @@ export function loadProfile(env: Env = process.env): TargetProfile {
       deprecationHeader: env.SVC_DEPRECATION_HEADER ?? 'Deprecation',
       sunsetHeader: env.SVC_SUNSET_HEADER ?? 'Sunset',
       headerNamesExplicit: !!(env.SVC_DEPRECATION_HEADER || env.SVC_SUNSET_HEADER),
+      deprecated: deprecatedFrom(env),
     },
     rateLimit: { perSecond: env.SVC_RATE_LIMIT_PER_SECOND ? int(env, 'SVC_RATE_LIMIT_PER_SECOND', 0) : undefined },
     strict: flag(env, 'SVC_STRICT'),
@@ -248,6 +354,7 @@ export function loadProfile(env: Env = process.env): TargetProfile {
       denySelector: env.SVC_OAUTH_DENY_SELECTOR ?? '[data-action="deny"]',
     },
     webhookReceiverUrl: env.WEBHOOK_RECEIVER_URL,
+    productPaths: productPathsFrom(env),
   };
 }
 

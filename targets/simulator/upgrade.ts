@@ -22,6 +22,9 @@ export const UPGRADE_FAULTS = [
   'upgrade-removes-enum-value',
   'upgrade-requires-parameter',
   'upgrade-moves-path',
+  'upgrade-adds-validation',
+  'upgrade-removes-parameter',
+  'upgrade-changes-parameter-type',
 ] as const;
 
 /** A non-breaking upgrade (Versioning, "Non-breaking"), on institution responses under the newest version only. */
@@ -46,6 +49,22 @@ export function registerUpgradeFaults(app: FastifyInstance, ctx: SimContext): vo
     if (active(ctx, request, 'upgrade-requires-parameter') && url === '/institutions' && request.method === 'GET') {
       const q = request.query as Record<string, unknown>;
       if (q.region === undefined) return sendError(reply, 'invalid_request', 'query parameter region is required');
+    }
+    // Versioning, breaking: "adding a validation rule to an existing parameter".
+    if (active(ctx, request, 'upgrade-adds-validation') && url === '/institutions' && request.method === 'GET') {
+      const rpp = Number((request.query as Record<string, unknown>).records_per_page);
+      if (Number.isFinite(rpp) && rpp > 20) return sendError(reply, 'invalid_request', 'records_per_page must be at most 20');
+    }
+    // Versioning, breaking: "changing the meaning or type of a parameter": the newest version
+    // takes records_per_page on GET /users as a size name, and refuses the number it took before.
+    if (active(ctx, request, 'upgrade-changes-parameter-type') && url === '/users' && request.method === 'GET') {
+      const rpp = (request.query as Record<string, unknown>).records_per_page;
+      if (rpp !== undefined && !['small', 'medium', 'large'].includes(String(rpp))) return sendError(reply, 'invalid_request', 'records_per_page must be small, medium or large');
+    }
+    // Versioning, breaking: "removing a request parameter from path or body" (here the query):
+    // the newest version no longer takes records_per_page on the default categories.
+    if (active(ctx, request, 'upgrade-removes-parameter') && url === '/categories/default' && (request.query as Record<string, unknown>).records_per_page !== undefined) {
+      return sendError(reply, 'invalid_request', 'records_per_page is not a parameter of GET /categories/default');
     }
   });
   app.addHook('onSend', async (request, reply, payload) => {

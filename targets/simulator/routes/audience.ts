@@ -103,7 +103,8 @@ export function registerAudience(app: FastifyInstance, ctx: SimContext): void {
       audience_id: a.audience_id,
       count: ctx.fault('audience-count-mismatch') ? a.list.length + 1 : a.list.length,
       institution_id: a.institution_id,
-      list: a.list,
+      // Endpoints: "list (array of opaque string identifiers)". Fault: the identifiers are numbers.
+      list: ctx.fault('audience-list-not-strings') ? a.list.map((_, i) => 1000 + i) : a.list,
       // Endpoints: updated_on is an ISO 8601 date.
       updated_on: ctx.fault('audience-updated-on-datetime') ? ctx.clock.now().toISOString() : ctx.clock.today(),
     };

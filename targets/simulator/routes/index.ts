@@ -22,12 +22,16 @@ import { registerTransactions } from './transactions.ts';
 import { registerInsights } from './insights.ts';
 import { registerProcessor } from './processor.ts';
 import { registerManaged } from './managed.ts';
+// Product areas whose paths the specification does not show (issue 12, item 15); before the accounts routes, so its holdings hooks cover them.
+import { registerProductAreas } from './product-areas.ts';
+// Protocol faults (Accept, Accept-Version, JSON bodies): hooks over every platform route.
+import { registerProtocolFaults } from './protocol-faults.ts';
 // Version-upgrade check (issue 7): breaking upgrade faults under the newest version; first, so its hooks cover every route.
 import { registerUpgradeFaults } from '../upgrade.ts';
 // Catalogue variations that add routes (new-endpoint).
 import { registerVariationRoutes } from '../variations.ts';
 
-export const PLATFORM_ROUTES: RouteModule[] = [registerUpgradeFaults, registerInstitutions, registerCategories, registerDataExchange, registerAchReturns, registerUsers, registerMembers, registerWidgetUrls, registerAccounts, registerTransactions, registerInsights, registerProcessor, registerManaged, registerVariationRoutes];
+export const PLATFORM_ROUTES: RouteModule[] = [registerUpgradeFaults, registerProtocolFaults, registerProductAreas, registerInstitutions, registerCategories, registerDataExchange, registerAchReturns, registerUsers, registerMembers, registerWidgetUrls, registerAccounts, registerTransactions, registerInsights, registerProcessor, registerManaged, registerVariationRoutes];
 export const AUDIENCE_ROUTES: RouteModule[] = [registerAudience];
 export const TEST_HOST_ROUTES: RouteModule[] = [registerTestHost];
 export const SIM_PAGE_ROUTES: RouteModule[] = [registerControl, registerWebhookControl, registerCoreControl, registerOauthPages, registerWidgetPages];

@@ -17,6 +17,7 @@ import type { SimContext } from '../context.ts';
 import { SimError } from '../errors.ts';
 import { institutionCatalog, institutionCredentials, TEST_INSTITUTION_CODE, TEST_OAUTH_INSTITUTION_CODE } from '../data/institutions.ts';
 import { renderInstitution } from './institutions.ts';
+import { faultNamed } from '../catalog.ts';
 
 export const LEGACY_MEDIA_TYPE = 'application/vnd.svc.legacy.v1+json';
 const STATUSES = ['PENDING', 'CONNECTED', 'CHALLENGED', 'HALTED', 'DENIED', 'CONFLICTED', 'REJECTED'];
@@ -101,8 +102,25 @@ export function registerTestHost(app: FastifyInstance, ctx: SimContext): void {
 
   const send = (reply: FastifyReply, body: unknown) =>
     reply.type(ctx.variation('test-host-plain-json') ? 'application/json; charset=utf-8' : LEGACY_MEDIA_TYPE).send(JSON.stringify(body));
-  const route = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body: (request: FastifyRequest) => unknown) =>
-    app.route({ method, url: path, handler: async (request, reply) => send(reply, body(request)) });
+  // Fault per group of listed paths (Endpoints, "Earlier-generation test paths": Accounts,
+  // Holdings, Institutions, Members, Others): the group's paths answer 404.
+  let group: 'accounts' | 'holdings' | 'institutions' | 'members' | 'others' = 'others';
+  const route = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body: (request: FastifyRequest) => unknown) => {
+    const missing = faultNamed(`test-host-${group}-missing`);
+    app.route({
+      method,
+      url: path,
+      handler: async (request, reply) => {
+        if (ctx.fault(missing)) throw new SimError('not_found', `No route ${method} ${path}`);
+        // Fault: the static data is not static (a balance that moves on every read).
+        const out = body(request);
+        if (ctx.fault('test-host-data-not-static') && out && typeof out === 'object' && 'account' in out) {
+          return send(reply, { account: { ...account, balance: Math.round(Math.random() * 100000) / 100 } });
+        }
+        return send(reply, out);
+      },
+    });
+  };
 
   const oauthAware = (code: string) => {
     const c = institutionCatalog(ctx.settings.institutionCount);
@@ -112,7 +130,8 @@ export function registerTestHost(app: FastifyInstance, ctx: SimContext): void {
   };
   const M = '/users/test_svc/members/test_svc_member';
 
-  // Users
+  // Users (Others)
+  group = 'others';
   route('POST', '/test_users', () => ({ user }));
   route('GET', '/test_users', () => list('users', [user]));
   route('GET', '/users/test_svc', () => ({ user }));
@@ -120,22 +139,28 @@ export function registerTestHost(app: FastifyInstance, ctx: SimContext): void {
   route('DELETE', '/users/test_svc', () => ({}));
   route('POST', '/users/test_svc/connect_widget_url', () => ({ user: { guid: 'test_svc', connect_widget_url: 'https://widgets.svcbank.example/connect/test_svc' } }));
   // Accounts, holdings, transactions, merchants
+  group = 'accounts';
   route('GET', '/users/test_svc/accounts', () => list('accounts', [account]));
   route('GET', '/users/test_svc/accounts/test_svc_account', () => ({ account }));
   route('GET', `${M}/accounts`, () => list('accounts', [account]));
+  group = 'holdings';
   route('GET', '/users/test_svc/holdings', () => list('holdings', [holding]));
   route('GET', '/users/test_svc/accounts/test_svc_account/holdings', () => list('holdings', [holding]));
   route('GET', '/users/test_svc/holdings/test_svc_holding', () => ({ holding }));
+  group = 'others';
   route('GET', '/users/test_svc/transactions', () => list('transactions', [transaction]));
   route('GET', '/users/test_svc/accounts/test_svc_account/transactions', () => list('transactions', [transaction]));
   route('GET', '/users/test_svc/transactions/test_svc_transaction', () => ({ transaction }));
-  route('GET', '/merchants/test_svc_merchant', () => ({ merchant }));
+  // Fault: the merchant answers under another identifier than the documented test_svc_merchant.
+  route('GET', '/merchants/test_svc_merchant', () => ({ merchant: ctx.fault('test-host-merchant-id-renamed') ? { ...merchant, guid: 'MCH-test-merchant' } : merchant }));
   route('POST', '/test_transactions/cleanse_and_categorize', () => list('transactions', [{ ...transaction, category: 'Coffee Shops', top_level_category: 'Food & Dining' }]));
-  // Institutions
-  route('GET', '/test_institutions', (request) => list('institutions', [TEST_INSTITUTION_CODE, TEST_OAUTH_INSTITUTION_CODE].map((c) => renderInstitution(ctx, oauthAware(c), request.svcVersion || 'v20111101'))));
+  // Institutions. Fault: the OAuth test institution is not listed.
+  group = 'institutions';
+  route('GET', '/test_institutions', (request) => list('institutions', (ctx.fault('test-host-oauth-institution-missing') ? [TEST_INSTITUTION_CODE] : [TEST_INSTITUTION_CODE, TEST_OAUTH_INSTITUTION_CODE]).map((c) => renderInstitution(ctx, oauthAware(c), request.svcVersion || 'v20111101'))));
   route('GET', '/institutions/:code', (request) => ({ institution: renderInstitution(ctx, oauthAware((request.params as { code: string }).code), 'v20111101') }));
   route('GET', '/institutions/:code/credentials', (request) => list('credentials', institutionCredentials(oauthAware((request.params as { code: string }).code).code)));
   // Members
+  group = 'members';
   route('POST', '/users/test_svc/members', () => ({ member: { ...member(), is_being_aggregated: true } }));
   route('GET', M, () => ({ member: member() }));
   route('PUT', M, () => ({ member: member() }));
@@ -143,12 +168,14 @@ export function registerTestHost(app: FastifyInstance, ctx: SimContext): void {
   route('PUT', `${M}/resume`, () => ({ member: { ...member(), is_being_aggregated: true } }));
   route('GET', `${M}/credentials`, () => list('credentials', institutionCredentials(TEST_INSTITUTION_CODE)));
   route('GET', `${M}/transactions`, () => list('transactions', [transaction]));
+  group = 'others';
   route('POST', `${M}/identify`, () => ({ member: { ...member(), is_being_aggregated: true } }));
   route('GET', `${M}/account_owners`, () => list('account_owners', [{ guid: 'ACO-test-owner', user_guid: 'test_svc', member_guid: 'test_svc_member', account_guid: 'test_svc_account', owner_name: 'Test User', city: 'Lehi', state: 'UT', country: 'US' }]));
   route('POST', `${M}/extend_history`, () => ({ member: { ...member(), is_being_aggregated: true } }));
   route('POST', `${M}/verify`, () => ({ member: { ...member(), is_being_aggregated: true } }));
   route('GET', `${M}/account_numbers`, () => list('account_numbers', [{ guid: 'ACN-test-number', account_guid: 'test_svc_account', member_guid: 'test_svc_member', user_guid: 'test_svc', account_number: '1234567890', routing_number: '091000019' }]));
   // Members in a given state (Endpoints: "returns a member in that status").
+  group = 'members';
   const inStatus = (request: FastifyRequest) => {
     const status = ctx.fault('test-host-member-status-ignored') ? 'CONNECTED' : statusParam(request);
     return { member: member(status) };
@@ -162,7 +189,8 @@ export function registerTestHost(app: FastifyInstance, ctx: SimContext): void {
   });
   route('GET', '/users/test_svc/members/:challenge_type/challenges', (request) => {
     const type = (request.params as { challenge_type: string }).challenge_type.toLowerCase();
-    const challenge = CHALLENGES[type];
+    // Fault: every challenge path answers the text challenge.
+    const challenge = CHALLENGES[type] && ctx.fault('test-host-challenge-type-ignored') ? CHALLENGES.text : CHALLENGES[type];
     if (!challenge) throw new SimError('not_found', `No challenge type "${type.slice(0, 40)}"; known: ${Object.keys(CHALLENGES).join(', ')}`);
     return list('challenges', [challenge]);
   });
