@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { diffDocuments, diffObservations, KINDS, type Difference, type DifferenceKind } from '../contracts/classifier.ts';
 import { readDocument } from '../contracts/load.ts';
-import type { TargetProfile } from '../targets/profiles/profile.ts';
+import type { TargetProfile } from '../targets/index.ts';
 
 export interface Probe {
   /** Operation as the spec names it, e.g. `GET /institutions/{institution_identifier}`. */

@@ -22,8 +22,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadProfile, profileSecrets } from '../targets/profiles/profile.ts';
-import { createRedactor } from '../targets/profiles/redact.ts';
+import { createRedactor, loadProfile, profileSecrets } from '../targets/index.ts';
 import { runProcess } from '../reports/selftest/adapters.ts';
 import { listLoadScripts, runLoadScripts } from '../reports/load-run.ts';
 import { matrixEntries, type Matrix } from '../reports/selftest/matrix.ts';

@@ -17,9 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runProcess } from './process.ts';
 import { testsOf, type PwReport, type SuiteTest } from './run-suite.ts';
-import { PASSWORD_SCENARIOS } from '../targets/profiles/profile.ts';
-import { SIMULATOR_DEFAULTS } from '../targets/simulator/settings.ts';
-import { DATA_EXCHANGE_SEED } from '../targets/simulator/data/data-exchange.ts';
+import { DATA_EXCHANGE_SEED, PASSWORD_SCENARIOS, SIMULATOR_DEFAULTS } from '../targets/index.ts';
 
 export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const PLAYWRIGHT = join(ROOT, 'node_modules', '.bin', 'playwright');

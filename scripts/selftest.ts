@@ -42,7 +42,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CATALOG, type CatalogEntry } from '../targets/simulator/catalog.ts';
+import { CATALOG, type CatalogEntry } from '../targets/index.ts';
 import { ADAPTERS, type RunContext } from '../reports/selftest/adapters.ts';
 import { buildMatrix, matrixPasses, renderConsole, renderMarkdown, rowOf, type BaselineResult, type JointResult, type MatrixRow, type RunOutcome } from '../reports/selftest/matrix.ts';
 import { CLEAN_PROJECT, PROPERTIES_PROJECT, grepSelects, mergeRuns, planEntry, playwrightProjectFor, propertiesRunOf, type PlannedEntry, type PlaywrightPlan, type SuiteRun } from '../reports/selftest/plan.ts';

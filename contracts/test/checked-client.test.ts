@@ -8,8 +8,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { CheckedClient, TIER_ANNOTATION } from '../../scenarios/fixtures.ts';
 import { loadContract } from '../contract.ts';
-import { loadProfile } from '../../targets/profiles/profile.ts';
-import { createRedactor } from '../../targets/profiles/redact.ts';
+import { createRedactor, loadProfile } from '../../targets/index.ts';
 import { sampleMember, USER_GUID, MEMBER_GUID } from './samples.ts';
 
 const API_KEY = 'checked-client-secret-key';

@@ -11,7 +11,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CatalogEntry } from '../../targets/simulator/catalog.ts';
+import type { CatalogEntry } from '../../targets/index.ts';
 import type { RunOutcome } from './matrix.ts';
 import { grepFor, PLAYWRIGHT_NAMED_TAGS, type SuiteKind, type SuiteRun } from './plan.ts';
 

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { CATALOG, FAULTS, VARIATIONS } from '../../targets/simulator/catalog.ts';
+import { CATALOG, FAULTS, VARIATIONS } from '../../targets/index.ts';
 import { discoverSuiteTags, kindOfTag } from './plan.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

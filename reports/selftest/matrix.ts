@@ -8,7 +8,7 @@
  * runner crashed, nothing parsable came back): neither proof nor alarm, and it fails
  * the self-test just the same.
  */
-import { tierOfEntry, type CatalogEntry, type CatalogTier } from '../../targets/simulator/catalog.ts';
+import { tierOfEntry, type CatalogEntry, type CatalogTier } from '../../targets/index.ts';
 import type { SuiteKind } from './plan.ts';
 
 export interface RunOutcome {

@@ -15,7 +15,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { CatalogEntry } from '../../targets/simulator/catalog.ts';
+import type { CatalogEntry } from '../../targets/index.ts';
 
 export type SuiteKind = 'playwright' | 'delivery' | 'load' | 'unit' | 'upgrade';
 

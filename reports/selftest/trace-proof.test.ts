@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { loadTrace, PROJECT_ROOT, type TraceRow } from '../../spec/trace.ts';
-import { CATALOG } from '../../targets/simulator/catalog.ts';
+import { CATALOG } from '../../targets/index.ts';
 import { confirmProofs, namesCheck } from './trace-proof.ts';
 import type { MatrixRow } from './matrix.ts';
 import { testsOf, type PwReport } from '../../scripts/run-suite.ts';
