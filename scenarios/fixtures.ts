@@ -31,7 +31,7 @@ import { loadContract } from '../contracts/contract.ts';
 import { documentedResponse } from '../contracts/model.ts';
 // allure-playwright's own runtime API (installed with it): labels set during a test.
 import { label as allureLabel } from 'allure-js-commons';
-import { SELFTEST_FAILURE_ANNOTATION, SELFTEST_METADATA_KEY, type SelftestProjectMetadata } from '../reports/selftest/plan.ts';
+import { SELFTEST_FAILURE_ANNOTATION, SELFTEST_METADATA_KEY, type SelftestProjectMetadata } from './selftest-project.ts';
 
 export { expect };
 

@@ -4,7 +4,7 @@
  *   1. conformance: every Playwright project (scenarios, browser, properties) with the
  *      project's reporters (JUnit reports/out/junit.xml, Allure results) plus JSON;
  *   2. load: every k6 script with the smoke profile (summaries in reports/out/load/);
- *   3. the self-test matrix (scripts/selftest.ts);
+ *   3. the self-test matrix (proof/selftest.ts);
  *   4. report entries for k6 thresholds/figures and the matrix, then ONE Allure 3
  *      report in reports/out/allure-report with history from reports/history/;
  *   5. trends (reports/history/trends.jsonl) and the one-page summary
@@ -23,16 +23,16 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRedactor, loadProfile, profileSecrets } from '../targets/index.ts';
-import { runProcess } from '../reports/selftest/adapters.ts';
+import { runProcess } from '../load/process.ts';
 import { listLoadScripts, runLoadScripts } from '../reports/load-run.ts';
-import { matrixEntries, type Matrix } from '../reports/selftest/matrix.ts';
+import { matrixEntries, type Matrix } from '../reports/matrix.ts';
 import { readConformance } from '../reports/conformance.ts';
 import { loadEntries, readLoadSummaries, trendFigures } from '../reports/load-summary.ts';
 import { writeAllureEntry } from '../reports/allure/results.ts';
 import { buildAllureReport } from '../reports/allure/build.ts';
 import { appendTrend } from '../reports/trends.ts';
 import { gateReasons, markdownToHtml, renderSummaryMarkdown, type NightlySummary } from '../reports/summary.ts';
-import { runSelftest } from './selftest.ts';
+import { runSelftest } from '../proof/selftest.ts';
 
 const root = resolve(new URL('..', import.meta.url).pathname);
 

@@ -1,5 +1,5 @@
 /**
- * Runners of the self-test, one per suite kind (reports/selftest/plan.ts). Each runs
+ * Runners of the self-test, one per suite kind (proof/plan.ts). Each runs
  * the suites of one catalogue entry against a simulator that has the entry in force,
  * and reports which checks or scenarios failed.
  *
@@ -11,9 +11,10 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CatalogEntry } from '../../targets/index.ts';
+import type { CatalogEntry } from '../targets/index.ts';
 import type { RunOutcome } from './matrix.ts';
 import { grepFor, PLAYWRIGHT_NAMED_TAGS, type SuiteKind, type SuiteRun } from './plan.ts';
+import { runProcess } from '../load/process.ts';
 
 export interface RunContext {
   root: string;
@@ -32,10 +33,6 @@ export interface RunContext {
 
 export type Adapter = (run: SuiteRun, ctx: RunContext) => Promise<RunOutcome>;
 
-import { runProcess } from '../../scripts/process.ts';
-
-export { runProcess };
-
 function entryEnv(ctx: RunContext): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...ctx.env, FORCE_COLOR: '0' };
   delete env.SVC_BASE_URL; // the self-test is about the simulator, never a real target
@@ -48,12 +45,12 @@ function entryEnv(ctx: RunContext): NodeJS.ProcessEnv {
 const tail = (s: string, n = 400) => s.trim().slice(-n).replace(/\s+/g, ' ');
 
 /**
- * Playwright scenarios through the scenarios' own runSuite (scripts/run-suite.ts):
+ * Playwright scenarios through the scenarios' own runSuite (proof/run-suite.ts):
  * `@tags` run the api and browser projects with the tags as --grep, `properties` runs
  * the fast-check project, `*` runs every project.
  */
 const playwright: Adapter = async (run, ctx) => {
-  const { runSuite } = await import('../../scripts/run-suite.ts');
+  const { runSuite } = await import('./run-suite.ts');
   const tags = run.selectors.filter((t) => t !== PLAYWRIGHT_NAMED_TAGS.properties);
   const wantsProperties = run.all || run.selectors.includes(PLAYWRIGHT_NAMED_TAGS.properties);
   const outcomes: RunOutcome[] = [];
@@ -85,7 +82,7 @@ const playwright: Adapter = async (run, ctx) => {
  * (retry schedule, no retry after success) fail at random.
  */
 const delivery: Adapter = async (_run, ctx) => {
-  const { DELIVERY_SCENARIOS, runDeliveryScenario } = await import('../../scenarios/properties/lib/delivery-scenarios.ts');
+  const { DELIVERY_SCENARIOS, runDeliveryScenario } = await import('../scenarios/properties/lib/delivery-scenarios.ts');
   const started = performance.now();
   const failed: string[] = [];
   const errors: string[] = [];
@@ -113,8 +110,8 @@ export const SELFTEST_RATE_LIMIT_PER_SECOND = 20;
 
 /** The load scripts (reports/load-run.ts), smoke profile: a failed k6 threshold names the catcher. */
 const load: Adapter = async (run, ctx) => {
-  const { listLoadScripts, runLoadScripts } = await import('../load-run.ts');
-  const { readLoadSummaries } = await import('../load-summary.ts');
+  const { listLoadScripts, runLoadScripts } = await import('../reports/load-run.ts');
+  const { readLoadSummaries } = await import('../reports/load-summary.ts');
   const started = performance.now();
   const dir = join(ctx.workDir, 'load');
   mkdirSync(dir, { recursive: true });
@@ -172,7 +169,7 @@ const unit: Adapter = async (_run, ctx) => {
  */
 const upgrade: Adapter = async (_run, ctx) => {
   const started = performance.now();
-  const { versionCheck } = await import('../../scripts/versions.ts');
+  const { versionCheck } = await import('../scripts/versions.ts');
   const env = entryEnv(ctx);
   try {
     const r = await versionCheck({ from: 'v20250224', to: 'v20260929', env: { ...env, SVC_USED_OPERATIONS: '' }, out: join(ctx.workDir, 'versions'), allureResults: join(ctx.workDir, 'allure') });

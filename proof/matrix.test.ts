@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CatalogEntry } from '../../targets/index.ts';
+import type { CatalogEntry } from '../targets/index.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +20,7 @@ import {
   titlesGrep,
   type PlaywrightPlan,
 } from './plan.ts';
-import { testsOf } from '../../scripts/run-suite.ts';
+import { testsOf } from './run-suite.ts';
 
 const fault: CatalogEntry = { name: 'f', kind: 'fault', area: 'auth', section: 'S', description: 'a fault for tests', suites: ['@auth', 'load:rate-limit'] };
 const variation: CatalogEntry = { name: 'v', kind: 'variation', area: 'errors', section: 'S', description: 'a variation', suites: ['*'] };
@@ -128,7 +128,7 @@ test('playwright.config.ts in self-test mode: one project per plan entry, metada
   const before = process.env.SVC_SELFTEST_PLAN;
   process.env.SVC_SELFTEST_PLAN = planFile;
   try {
-    const config = (await import(`../../playwright.config.ts?plan=${Date.now()}`)).default;
+    const config = (await import(`../playwright.config.ts?plan=${Date.now()}`)).default;
     assert.equal(config.globalSetup, undefined, 'each worker starts its own simulator');
     assert.deepEqual(config.projects.map((p: { name: string }) => p.name), [PROPERTIES_PROJECT, CLEAN_PROJECT, 'f', 'i']);
     const f = config.projects.find((p: { name: string }) => p.name === 'f');
@@ -192,7 +192,7 @@ test('grepSelects reads a report test the way Playwright greps it: title path an
   assert.equal(grepSelects(grepFor(['@members']), t), false);
   assert.equal(grepSelects(undefined, t), true, 'no grep: every scenario');
   assert.equal(grepSelects(titlesGrep(['in a mobile WebView']), t), true);
-  // The JSON report's tags come without `@` (scripts/run-suite.ts testsOf reads spec.tags).
+  // The JSON report's tags come without `@` (proof/run-suite.ts testsOf reads spec.tags).
   assert.equal(grepSelects(grepFor(['@widgets']), { ...t, tags: ['widgets', 'oauth'] }), true);
   assert.equal(grepSelects(grepFor(['@members']), { ...t, tags: ['widgets', 'oauth'] }), false);
 });

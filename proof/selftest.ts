@@ -11,7 +11,7 @@
  *                    [--workers 2] [--separate-variations] [--each-variation] [--out reports/out/selftest]
  *
  * How (the goal: the whole matrix in under 5 minutes on a 2-core machine):
- *   - ONE Playwright invocation for every scenario entry: the plan (reports/selftest/
+ *   - ONE Playwright invocation for every scenario entry: the plan (proof/
  *     plan.ts) becomes one project per entry plus `clean`, the baseline with nothing in
  *     force (playwright.config.ts, SVC_SELFTEST_PLAN). Each worker builds its own
  *     in-process simulator with the project's entry (scenarios/fixtures.ts), so the
@@ -30,24 +30,24 @@
  *     non-breaking changes must all pass everywhere, so the usual case costs one run.
  *     When that joint run fails, each variation runs on its own to name the one that
  *     alarms (--separate-variations always does so).
- *   - The other suite kinds keep their adapters (reports/selftest/adapters.ts) and run
+ *   - The other suite kinds keep their adapters (proof/adapters.ts) and run
  *     one at a time next to the Playwright run (two cores: Playwright's workers plus
  *     one side lane).
  *
  * --quick (npm run selftest:quick): variations run only the @smoke/@readonly scenarios
  * instead of every suite; faults run exactly as in the full matrix.
  */
-import { runProcess } from './process.ts';
+import { runProcess } from '../load/process.ts';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CATALOG, type CatalogEntry } from '../targets/index.ts';
-import { ADAPTERS, type RunContext } from '../reports/selftest/adapters.ts';
-import { buildMatrix, matrixPasses, renderConsole, renderMarkdown, rowOf, type BaselineResult, type JointResult, type MatrixRow, type RunOutcome } from '../reports/selftest/matrix.ts';
-import { CLEAN_PROJECT, PROPERTIES_PROJECT, grepSelects, mergeRuns, planEntry, playwrightProjectFor, propertiesRunOf, type PlannedEntry, type PlaywrightPlan, type SuiteRun } from '../reports/selftest/plan.ts';
+import { ADAPTERS, type RunContext } from './adapters.ts';
+import { buildMatrix, matrixPasses, renderConsole, renderMarkdown, rowOf, type BaselineResult, type JointResult, type MatrixRow, type RunOutcome } from './matrix.ts';
+import { CLEAN_PROJECT, PROPERTIES_PROJECT, grepSelects, mergeRuns, planEntry, playwrightProjectFor, propertiesRunOf, type PlannedEntry, type PlaywrightPlan, type SuiteRun } from './plan.ts';
 import { testsOf, type PwReport, type SuiteTest } from './run-suite.ts';
-import { confirmProofs } from '../reports/selftest/trace-proof.ts';
+import { confirmProofs } from './trace-proof.ts';
 import { loadTrace } from '../spec/trace.ts';
 
 export interface SelftestOptions {
@@ -473,7 +473,7 @@ export async function runSelftest(o: SelftestOptions = {}) {
   return matrix;
 }
 
-const isMain = import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('scripts/selftest.ts');
+const isMain = import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('proof/selftest.ts');
 if (isMain) {
   const { values } = parseArgs({
     options: {

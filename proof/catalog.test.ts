@@ -6,10 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { CATALOG, FAULTS, VARIATIONS } from '../../targets/index.ts';
+import { CATALOG, FAULTS, VARIATIONS } from '../targets/index.ts';
 import { discoverSuiteTags, kindOfTag } from './plan.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
 
 test('every catalogue entry has a unique kebab-case name, a description, a section and an area', () => {
   const seen = new Set<string>();

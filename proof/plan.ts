@@ -3,7 +3,7 @@
  * suite runs each catalogue entry needs, decided by the entry's `suites` tags, so an
  * entry runs only what it can affect.
  *
- * Suite kinds (the adapter table of scripts/selftest.ts runs one per kind):
+ * Suite kinds (the adapter table of proof/selftest.ts runs one per kind):
  *   playwright  `@<tag>` scenario tags and `properties` (the fast-check project):
  *               one Playwright run per entry with the union of its tags as --grep
  *   delivery    `delivery` — the webhook delivery conformance scenarios, in-process
@@ -15,9 +15,10 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { CatalogEntry } from '../../targets/index.ts';
+import type { CatalogEntry } from '../targets/index.ts';
 
-export type SuiteKind = 'playwright' | 'delivery' | 'load' | 'unit' | 'upgrade';
+import type { SuiteKind } from '../reports/matrix.ts';
+export type { SuiteKind };
 
 export interface SuiteRun {
   kind: SuiteKind;
@@ -58,7 +59,7 @@ export function planEntry(entry: CatalogEntry): PlannedEntry {
   };
   for (const tag of entry.suites) {
     const kind = kindOfTag(tag);
-    if (kind === undefined) throw new Error(`Catalogue entry ${entry.name}: unknown suite tag "${tag}" (see reports/selftest/plan.ts)`);
+    if (kind === undefined) throw new Error(`Catalogue entry ${entry.name}: unknown suite tag "${tag}" (see proof/plan.ts)`);
     if (kind === '*') {
       for (const k of ['playwright', 'delivery', 'load', 'unit', 'upgrade'] as const) run(k).all = true;
     } else if (kind === 'playwright') {
@@ -114,7 +115,7 @@ export function discoverSuiteTags(root: string): Set<string> {
 }
 
 /**
- * The self-test's single Playwright invocation (scripts/selftest.ts): playwright.config.ts
+ * The self-test's single Playwright invocation (proof/selftest.ts): playwright.config.ts
  * reads this plan from the file named by SVC_SELFTEST_PLAN and makes one project per
  * entry (plus `clean`, the baseline), each with the entry's tags as its grep and the
  * entry's faults/variations as project metadata; the worker fixture of
@@ -153,33 +154,9 @@ export interface PlaywrightPlan {
 /** The name of the properties project in a self-test plan (part of the clean baseline). */
 export const PROPERTIES_PROJECT = 'properties';
 
-/** Project metadata key the scenarios' worker fixture reads. */
-export const SELFTEST_METADATA_KEY = 'selftestSimulator';
-export interface SelftestProjectMetadata {
-  faults: string[];
-  variations: string[];
-  /**
-   * Fault projects: a failure is the expected outcome, so the worker is kept after one
-   * (scenarios/fixtures.ts) and nothing is retried. The clean and variation projects,
-   * where a failure is the exception, retry once instead: a failure that does not repeat
-   * is reported as flaky, not as an alarm.
-   */
-  keepWorkerOnFailure: boolean;
-  /**
-   * The entry's profile environment (CatalogEntry.env), laid over process.env by the
-   * worker fixtures of scenarios/fixtures.ts when they build the profile and the simulator:
-   * an inferred fault runs with SVC_STRICT=1 (or the header names set), so the scenario
-   * expectation it breaks gates.
-   */
-  env?: Record<string, string>;
-}
-
-/**
- * Annotation on a self-test scenario that failed (or timed out) and was then marked as
- * expected to keep its worker (scenarios/fixtures.ts): the JSON report's readers
- * (scripts/run-suite.ts testsOf) count it as failed.
- */
-export const SELFTEST_FAILURE_ANNOTATION = 'selftest-failure';
+// What a self-test project tells the scenarios' worker fixture: defined by the fixture's
+// side (scenarios/selftest-project.ts), since the scenarios read it and never import proof/.
+export { SELFTEST_FAILURE_ANNOTATION, SELFTEST_METADATA_KEY, type SelftestProjectMetadata } from '../scenarios/selftest-project.ts';
 
 /** The name of the baseline project: nothing in force. */
 export const CLEAN_PROJECT = 'clean';
