@@ -1,20 +1,14 @@
 /**
- * Runners of the self-test, one per suite kind (proof/plan.ts). Each runs
- * the suites of one catalogue entry against a simulator that has the entry in force,
- * and reports which checks or scenarios failed.
- *
- * The entry reaches the simulator through SVC_SIM_FAULTS / SVC_SIM_VARIATIONS, the
- * variables every entry point honours: Playwright's globalSetup
- * (scenarios/global-setup.ts) builds the simulator in-process with them, the load
- * runner and the unit tests do the same. Every run writes under its own directory, so
- * two runs at once never share a file.
+ * Runners of the self-test's side runs, one per suite kind (proof/plan.ts) other than
+ * the Playwright scenarios (those run in the single invocation of proof/selftest.ts,
+ * their faults put in force per project). Each runs the suites of one catalogue entry
+ * against a simulator that has the entry in force, and reports which checks failed.
+ * Every run writes under its own directory, so two runs at once never share a file.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CatalogEntry } from '../targets/index.ts';
 import type { RunOutcome } from './matrix.ts';
-import { grepFor, PLAYWRIGHT_NAMED_TAGS, type SuiteKind, type SuiteRun } from './plan.ts';
-import { runProcess } from '../load/process.ts';
+import type { SuiteKind, SuiteRun } from './plan.ts';
 
 export interface RunContext {
   root: string;
@@ -41,39 +35,6 @@ function entryEnv(ctx: RunContext): NodeJS.ProcessEnv {
   env.SVC_SIM_VARIATIONS = ctx.variations.join(',');
   return env;
 }
-
-const tail = (s: string, n = 400) => s.trim().slice(-n).replace(/\s+/g, ' ');
-
-/**
- * Playwright scenarios through the scenarios' own runSuite (proof/run-suite.ts):
- * `@tags` run the api and browser projects with the tags as --grep, `properties` runs
- * the fast-check project, `*` runs every project.
- */
-const playwright: Adapter = async (run, ctx) => {
-  const { runSuite } = await import('./run-suite.ts');
-  const tags = run.selectors.filter((t) => t !== PLAYWRIGHT_NAMED_TAGS.properties);
-  const wantsProperties = run.all || run.selectors.includes(PLAYWRIGHT_NAMED_TAGS.properties);
-  const outcomes: RunOutcome[] = [];
-  const started = performance.now();
-  const { faults, variations } = ctx;
-  const jobs: { projects: string[]; grep?: string }[] = [];
-  if (run.all) jobs.push({ projects: ['api', 'browser', 'properties'] });
-  else {
-    if (tags.length) jobs.push({ projects: ['api', 'browser'], grep: grepFor(tags) });
-    if (wantsProperties) jobs.push({ projects: ['properties'] });
-  }
-  for (const job of jobs) {
-    const r = await runSuite({ ...job, faults, variations, workers: ctx.workers, timeoutMs: ctx.timeoutMs, env: ctx.env });
-    outcomes.push({ kind: 'playwright', executed: r.passed + r.failed.length, failed: r.failed, durationMs: r.durationMs, error: r.failed.length ? undefined : r.error });
-  }
-  return {
-    kind: 'playwright',
-    executed: outcomes.reduce((n, o) => n + o.executed, 0),
-    failed: outcomes.flatMap((o) => o.failed),
-    durationMs: performance.now() - started,
-    error: outcomes.map((o) => o.error).filter(Boolean).join('; ') || undefined,
-  };
-};
 
 /**
  * Webhook delivery conformance (scenarios/properties/lib/delivery-scenarios.ts),
@@ -134,35 +95,6 @@ const load: Adapter = async (run, ctx) => {
 };
 
 /**
- * node:test files under contracts/ that start the simulator with the entry from the
- * environment (they name SVC_SIM_FAULTS / SVC_SIM_VARIATIONS; TAP parsed for names).
- * A file that never reads them cannot notice an entry, so it is not run.
- */
-const unit: Adapter = async (_run, ctx) => {
-  const started = performance.now();
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    if (!existsSync(dir)) return;
-    for (const n of readdirSync(dir, { withFileTypes: true })) {
-      const full = join(dir, n.name);
-      if (n.isDirectory()) walk(full);
-      else if (n.name.endsWith('.test.ts') && /SVC_SIM_(FAULTS|VARIATIONS)/.test(readFileSync(full, 'utf8'))) files.push(full);
-    }
-  };
-  walk(join(ctx.root, 'contracts'));
-  // No such file: nothing of this kind can notice the entry (a fault named only `unit` then has no catcher: SURVIVED).
-  if (!files.length) return { kind: 'unit', executed: 0, failed: [], durationMs: 0 };
-  const res = await runProcess(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', ...files], {
-    cwd: ctx.root,
-    env: entryEnv(ctx),
-    timeoutMs: ctx.timeoutMs,
-  });
-  const failed = [...res.stdout.matchAll(/^\s*not ok \d+ - (.+)$/gm)].map((m) => `unit: ${m[1].trim()}`);
-  const executed = [...res.stdout.matchAll(/^\s*(?:not )?ok \d+ - /gm)].length;
-  return { kind: 'unit', executed, failed, durationMs: performance.now() - started, error: res.timedOut ? 'timed out' : undefined };
-};
-
-/**
  * The version-upgrade check in-process (scripts/versions.ts) from the version before
  * the newest to the newest, where the simulator's upgrade faults live: every breaking
  * finding is a catch.
@@ -184,5 +116,8 @@ const upgrade: Adapter = async (_run, ctx) => {
   }
 };
 
-/** The adapter table: one runner per suite kind. */
-export const ADAPTERS: Record<SuiteKind, Adapter> = { playwright, delivery, load, unit, upgrade };
+/** Suite kinds run beside the single Playwright invocation (proof/selftest.ts). */
+export type SideKind = Exclude<SuiteKind, 'playwright'>;
+
+/** The adapter table: one runner per side kind (Playwright scenarios run in the one invocation of proof/selftest.ts). */
+export const ADAPTERS: Record<SideKind, Adapter> = { delivery, load, upgrade };

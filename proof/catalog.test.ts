@@ -30,7 +30,7 @@ test('every suite tag of the catalogue has a known form and names a suite that e
   for (const e of CATALOG) {
     if (e.suites.length === 0) problems.push(`${e.name}: no suites`);
     for (const tag of e.suites) {
-      if (!kindOfTag(tag)) problems.push(`${e.name}: tag "${tag}" has no known form (@tag, properties, delivery, load:<script>, unit, *)`);
+      if (!kindOfTag(tag)) problems.push(`${e.name}: tag "${tag}" has no known form (@tag, delivery, load:<script>, upgrade, *)`);
       else if (!known.has(tag)) problems.push(`${e.name}: no suite carries tag "${tag}"`);
     }
   }

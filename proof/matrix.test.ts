@@ -52,9 +52,11 @@ test('totals, rates and the gate', () => {
 test('planning groups tags per suite kind; * runs every kind', () => {
   const p = planEntry(fault);
   assert.deepEqual(p.runs.map((r) => [r.kind, r.selectors]), [['playwright', ['@auth']], ['load', ['rate-limit']]]);
-  assert.deepEqual(planEntry(variation).runs.map((r) => r.kind).sort(), ['delivery', 'load', 'playwright', 'unit', 'upgrade']);
+  assert.deepEqual(planEntry(variation).runs.map((r) => r.kind).sort(), ['delivery', 'load', 'playwright', 'upgrade']);
   assert.throws(() => planEntry({ ...fault, suites: ['nonsense'] }), /unknown suite tag/);
-  assert.equal(kindOfTag('properties'), 'playwright');
+  // Forms with no runner are refused, not run as nothing (issue 13: no adapter that runs no file).
+  assert.equal(kindOfTag('unit'), undefined);
+  assert.equal(kindOfTag('properties'), undefined);
 });
 
 test('the grep pattern matches a tag, not a longer tag that starts with it', () => {

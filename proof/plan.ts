@@ -4,11 +4,10 @@
  * entry runs only what it can affect.
  *
  * Suite kinds (the adapter table of proof/selftest.ts runs one per kind):
- *   playwright  `@<tag>` scenario tags and `properties` (the fast-check project):
- *               one Playwright run per entry with the union of its tags as --grep
+ *   playwright  `@<tag>` scenario tags: the entry's project in the single Playwright
+ *               invocation, with the union of its tags as grep
  *   delivery    `delivery` — the webhook delivery conformance scenarios, in-process
  *   load        `load:<script>` — the load runner, smoke profile
- *   unit        `unit` — node:test files under contracts/ with the fault in the env
  *   upgrade     `upgrade` — the version-upgrade check (npm run versions) from the
  *               previous to the newest version; a breaking finding is a catch
  *   `*`         every kind (variations must pass everything)
@@ -33,20 +32,13 @@ export interface PlannedEntry {
   runs: SuiteRun[];
 }
 
-/** Non-`@` tags that map to Playwright: the properties project and delivery conformance (tag @delivery). */
-export const PLAYWRIGHT_NAMED_TAGS: Record<string, string> = {
-  properties: '@properties',
-};
-
 /** Returns the suite kind of one `suites` tag, or undefined when the tag is not a known form. */
 export function kindOfTag(tag: string): SuiteKind | '*' | undefined {
   if (tag === '*') return '*';
-  if (tag === 'unit') return 'unit';
   if (tag === 'upgrade') return 'upgrade';
   if (tag === 'delivery') return 'delivery';
   if (/^load:[a-z0-9][a-z0-9-]*$/.test(tag)) return 'load';
   if (/^@[a-z0-9][a-z0-9-]*$/i.test(tag)) return 'playwright';
-  if (tag in PLAYWRIGHT_NAMED_TAGS) return 'playwright';
   return undefined;
 }
 
@@ -61,13 +53,13 @@ export function planEntry(entry: CatalogEntry): PlannedEntry {
     const kind = kindOfTag(tag);
     if (kind === undefined) throw new Error(`Catalogue entry ${entry.name}: unknown suite tag "${tag}" (see proof/plan.ts)`);
     if (kind === '*') {
-      for (const k of ['playwright', 'delivery', 'load', 'unit', 'upgrade'] as const) run(k).all = true;
+      for (const k of ['playwright', 'delivery', 'load', 'upgrade'] as const) run(k).all = true;
     } else if (kind === 'playwright') {
-      run(kind).selectors.push(PLAYWRIGHT_NAMED_TAGS[tag] ?? tag);
+      run(kind).selectors.push(tag);
     } else if (kind === 'load') {
       run(kind).selectors.push(tag.slice('load:'.length));
     } else {
-      run(kind).all = true; // unit, delivery, upgrade: the whole of that kind
+      run(kind).all = true; // delivery, upgrade: the whole of that kind
     }
   }
   for (const r of byKind.values()) if (r.all) r.selectors = [];
@@ -86,7 +78,7 @@ export function grepFor(tags: readonly string[]): string {
  * names. A catalogue entry naming anything else would never be run.
  */
 export function discoverSuiteTags(root: string): Set<string> {
-  const tags = new Set<string>(['*', 'unit', 'upgrade', 'delivery', ...Object.keys(PLAYWRIGHT_NAMED_TAGS)]);
+  const tags = new Set<string>(['*', 'upgrade', 'delivery']);
   const walk = (dir: string, visit: (file: string) => void) => {
     let names: string[];
     try {
@@ -165,10 +157,7 @@ export const CLEAN_PROJECT = 'clean';
 export function playwrightProjectFor(name: string, faults: string[], variations: string[], runs: readonly SuiteRun[], onlyTitles?: readonly string[], env?: Record<string, string>): PlaywrightPlanProject | undefined {
   const run = runs.find((r) => r.kind === 'playwright');
   if (!run) return undefined;
-  const tags = run.selectors.filter((t) => t !== PLAYWRIGHT_NAMED_TAGS.properties);
-  // Only the properties project named: it is not part of the single invocation (see propertiesRunOf).
-  if (!run.all && !tags.length) return undefined;
-  const grep = [run.all ? undefined : grepFor(tags), onlyTitles?.length ? titlesGrep(onlyTitles) : undefined].filter((g) => g !== undefined);
+  const grep = [run.all ? undefined : grepFor(run.selectors), onlyTitles?.length ? titlesGrep(onlyTitles) : undefined].filter((g) => g !== undefined);
   // Both conditions at once: lookaheads over Playwright's "title path and tags" string.
   return { name, ...(grep.length === 1 ? { grep: grep[0] } : grep.length ? { grep: grep.map((g) => `(?=.*${g})`).join('') } : {}), faults, variations, ...(env && Object.keys(env).length ? { env } : {}) };
 }
@@ -208,16 +197,4 @@ export function mergeRuns(runLists: readonly (readonly SuiteRun[])[]): SuiteRun[
     }
   }
   return [...byKind.values()];
-}
-
-/**
- * The fast-check project (scenarios/properties) reads faults from the environment and
- * drives its own simulators, so an entry naming `properties` keeps a run of its own
- * (the playwright adapter with only that project); `*` entries reach the same delivery
- * scenarios through the delivery adapter, in-process.
- */
-export function propertiesRunOf(runs: readonly SuiteRun[]): SuiteRun | undefined {
-  const run = runs.find((r) => r.kind === 'playwright');
-  if (!run || run.all || !run.selectors.includes(PLAYWRIGHT_NAMED_TAGS.properties)) return undefined;
-  return { kind: 'playwright', selectors: [PLAYWRIGHT_NAMED_TAGS.properties], all: false };
 }

@@ -14,7 +14,7 @@
 import type { CatalogEntry, CatalogTier } from '../targets/index.ts';
 
 /** The suite kinds the self-test runs (proof/plan.ts; one adapter each, proof/adapters.ts). */
-export type SuiteKind = 'playwright' | 'delivery' | 'load' | 'unit' | 'upgrade';
+export type SuiteKind = 'playwright' | 'delivery' | 'load' | 'upgrade';
 
 export interface RunOutcome {
   kind: SuiteKind;
