@@ -69,9 +69,9 @@ const delivery: Adapter = async (_run, ctx) => {
  */
 export const SELFTEST_RATE_LIMIT_PER_SECOND = 20;
 
-/** The load scripts (reports/load-run.ts), smoke profile: a failed k6 threshold names the catcher. */
+/** The load scripts (load/load-run.ts), smoke profile: a failed k6 threshold names the catcher. */
 const load: Adapter = async (run, ctx) => {
-  const { listLoadScripts, runLoadScripts } = await import('../reports/load-run.ts');
+  const { listLoadScripts, runLoadScripts } = await import('../load/load-run.ts');
   const { readLoadSummaries } = await import('../reports/load-summary.ts');
   const started = performance.now();
   const dir = join(ctx.workDir, 'load');
@@ -95,22 +95,27 @@ const load: Adapter = async (run, ctx) => {
 };
 
 /**
- * The version-upgrade check in-process (scripts/versions.ts) from the version before
- * the newest to the newest, where the simulator's upgrade faults live: every breaking
- * finding is a catch.
+ * The version-upgrade check in-process (scenarios/upgrade/version-check.ts, what `npm
+ * run versions` runs) from the version before the newest to the newest, where the
+ * simulator's upgrade faults live, every operation counted as used: every breaking
+ * finding is a catch. Only the findings are read, so no report file is written.
  */
 const upgrade: Adapter = async (_run, ctx) => {
   const started = performance.now();
-  const { versionCheck } = await import('../scripts/versions.ts');
-  const env = entryEnv(ctx);
+  const [{ startTarget }, { runVersionCheck }] = await Promise.all([import('../targets/index.ts'), import('../scenarios/upgrade/version-check.ts')]);
   try {
-    const r = await versionCheck({ from: 'v20250224', to: 'v20260929', env: { ...env, SVC_USED_OPERATIONS: '' }, out: join(ctx.workDir, 'versions'), allureResults: join(ctx.workDir, 'allure') });
-    return {
-      kind: 'upgrade',
-      executed: r.probes,
-      failed: r.findings.filter((f) => f.breaking).map((f) => `versions: ${f.kind} ${f.operation ?? ''} ${f.location}`),
-      durationMs: performance.now() - started,
-    };
+    const target = await startTarget({ env: entryEnv(ctx) });
+    try {
+      const r = await runVersionCheck({ profile: target.profile, from: 'v20250224', to: 'v20260929', specDir: join(ctx.root, 'spec'), used: 'all' });
+      return {
+        kind: 'upgrade',
+        executed: r.probes,
+        failed: r.findings.filter((f) => f.breaking).map((f) => `versions: ${f.kind} ${f.operation ?? ''} ${f.location}`),
+        durationMs: performance.now() - started,
+      };
+    } finally {
+      await target.close();
+    }
   } catch (e) {
     return { kind: 'upgrade', executed: 0, failed: [], durationMs: performance.now() - started, error: (e as Error).message };
   }

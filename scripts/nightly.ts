@@ -24,7 +24,7 @@ import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRedactor, loadProfile, profileSecrets } from '../targets/index.ts';
 import { runProcess } from '../load/process.ts';
-import { listLoadScripts, runLoadScripts } from '../reports/load-run.ts';
+import { listLoadScripts, runLoadScripts } from '../load/load-run.ts';
 import { matrixEntries, type Matrix } from '../reports/matrix.ts';
 import { readConformance } from '../reports/conformance.ts';
 import { loadEntries, readLoadSummaries, trendFigures } from '../reports/load-summary.ts';
@@ -81,7 +81,7 @@ export async function runNightly(o: NightlyOptions = {}): Promise<NightlySummary
   let conformance;
   if (!skip.has('conformance')) {
     log('nightly: conformance (scenarios, browser, properties)');
-    const res = await runProcess('npx', ['playwright', 'test', '-c', 'reports/playwright.nightly.config.ts', ...(o.grep ? [`--grep=${o.grep}`] : [])], { cwd: root, env, timeoutMs: 15 * 60_000 });
+    const res = await runProcess('npx', ['playwright', 'test', '-c', 'scripts/playwright.nightly.config.ts', ...(o.grep ? [`--grep=${o.grep}`] : [])], { cwd: root, env, timeoutMs: 15 * 60_000 });
     conformance = readConformance(join(out, 'playwright.json'));
     log(`nightly: conformance exit ${res.code}${conformance ? `: ${conformance.passed} passed, ${conformance.failed} failed, ${conformance.inferred.length} inferred, ${conformance.warnings.length} warnings` : ', no results'}`);
   }

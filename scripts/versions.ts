@@ -1,7 +1,8 @@
 /**
  * npm run versions -- --from v20250224 --to v20260929
  *
- * The version-upgrade regression check (issue 7; reports/version-diff.ts). Against the
+ * The version-upgrade regression check (issue 7; scenarios/upgrade/version-check.ts
+ * probes, reports/version-diff.ts renders). Against the
  * target of the profile (SVC_BASE_URL ...) or, without one, an in-process simulator
  * started with SVC_SIM_FAULTS / SVC_SIM_VARIATIONS. Writes reports/out/versions/
  * report.md, report.html, report.json and an Allure result entry. Exit 1 when a
@@ -12,7 +13,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRedactor, profileSecrets, startTarget } from '../targets/index.ts';
-import { renderVersionMarkdown, runVersionCheck, usedOperationsFromEnv, type VersionReport } from '../reports/version-diff.ts';
+import { renderVersionMarkdown, type VersionReport } from '../reports/version-diff.ts';
+import { runVersionCheck, usedOperationsFromEnv } from '../scenarios/upgrade/version-check.ts';
 import { markdownToHtml } from '../reports/summary.ts';
 import { writeAllureEntry } from '../reports/allure/results.ts';
 

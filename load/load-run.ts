@@ -7,8 +7,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTarget } from '../targets/index.ts';
-import { runProcess } from '../load/process.ts';
-import { EMBEDDED_RATE_LIMIT_PER_SECOND, simulatorEnv } from '../load/run.ts';
+import { runProcess } from './process.ts';
+import { EMBEDDED_RATE_LIMIT_PER_SECOND, simulatorEnv } from './run.ts';
 
 /** k6 scripts: files directly under load/ that export k6 options or a default function. */
 export function listLoadScripts(root: string): string[] {
