@@ -15,6 +15,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { CatalogEntry } from '../targets/index.ts';
+import type { PlaywrightPlanProject } from '../scenarios/selftest-project.ts';
 
 import type { SuiteKind } from '../reports/matrix.ts';
 export type { SuiteKind };
@@ -106,49 +107,17 @@ export function discoverSuiteTags(root: string): Set<string> {
   return tags;
 }
 
-/**
- * The self-test's single Playwright invocation (proof/selftest.ts): playwright.config.ts
- * reads this plan from the file named by SVC_SELFTEST_PLAN and makes one project per
- * entry (plus `clean`, the baseline), each with the entry's tags as its grep and the
- * entry's faults/variations as project metadata; the worker fixture of
- * scenarios/fixtures.ts starts an in-process simulator with them. One runner start,
- * one contract compilation and one browser per worker, instead of one Playwright run
- * per entry.
- */
-export interface PlaywrightPlanProject {
-  /** The catalogue entry's name, or `clean`. */
-  name: string;
-  /** grepFor(tags) source; absent = every api and browser scenario. */
-  grep?: string;
-  faults: string[];
-  variations: string[];
-  /** Profile environment of the entry (CatalogEntry.env: SVC_STRICT=1 for inferred faults, ...). */
-  env?: Record<string, string>;
-}
-
-export interface PlaywrightPlan {
-  /** Where the JSON reporter writes. */
-  reportFile: string;
-  /** Playwright's outputDir (traces, attachments). */
-  outputDir: string;
-  workers: number;
-  /** Per-test bound: a fault that makes a scenario wait forever fails it at this bound. */
-  testTimeoutMs: number;
-  projects: PlaywrightPlanProject[];
-  /**
-   * Also run the fast-check project (scenarios/properties) once, as it is, in the same
-   * invocation (project `properties`): with `clean` it makes the self-test's baseline
-   * everything `npm run conformance` runs.
-   */
-  properties?: boolean;
-}
-
-/** The name of the properties project in a self-test plan (part of the clean baseline). */
-export const PROPERTIES_PROJECT = 'properties';
-
-// What a self-test project tells the scenarios' worker fixture: defined by the fixture's
-// side (scenarios/selftest-project.ts), since the scenarios read it and never import proof/.
-export { SELFTEST_FAILURE_ANNOTATION, SELFTEST_METADATA_KEY, type SelftestProjectMetadata } from '../scenarios/selftest-project.ts';
+// The plan of the single Playwright invocation and what a project tells the scenarios'
+// worker fixture: defined on the scenarios' side (scenarios/selftest-project.ts), since
+// playwright.config.ts and the fixture read them and import nothing of proof/.
+export {
+  PROPERTIES_PROJECT,
+  SELFTEST_FAILURE_ANNOTATION,
+  SELFTEST_METADATA_KEY,
+  type PlaywrightPlan,
+  type PlaywrightPlanProject,
+  type SelftestProjectMetadata,
+} from '../scenarios/selftest-project.ts';
 
 /** The name of the baseline project: nothing in force. */
 export const CLEAN_PROJECT = 'clean';

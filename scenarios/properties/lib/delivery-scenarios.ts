@@ -9,7 +9,7 @@
  * of band (Events: "Configuration is done out of band").
  *
  * Used by delivery.spec.ts (expects no failures) and by the fault-proof unit test
- * targets/simulator/webhooks/faults.test.ts (expects each fault to fail its scenario).
+ * proof/delivery-faults.test.ts (expects each fault to fail its scenario).
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
