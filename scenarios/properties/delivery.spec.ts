@@ -4,7 +4,7 @@
  * watch the retries; every delivery is checked with the contract's webhook check and
  * the delivery rules. Simulator only: a real service's webhook URLs are configured out
  * of band. Each webhook fault of the catalogue fails one of these
- * (proof/delivery-faults.test.ts).
+ * (targets/simulator/webhooks/faults.test.ts).
  */
 import { test, expect } from '@playwright/test';
 import { formatFailure } from '../../contracts/failure.ts';
