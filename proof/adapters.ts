@@ -102,11 +102,12 @@ const load: Adapter = async (run, ctx) => {
  */
 const upgrade: Adapter = async (_run, ctx) => {
   const started = performance.now();
-  const [{ startTarget }, { runVersionCheck }] = await Promise.all([import('../targets/index.ts'), import('../scenarios/upgrade/version-check.ts')]);
+  const [{ CONTRACT_VERSIONS, startTarget }, { runVersionCheck }] = await Promise.all([import('../targets/index.ts'), import('../scenarios/upgrade/version-check.ts')]);
+  const [from, to] = CONTRACT_VERSIONS.slice(-2);
   try {
     const target = await startTarget({ env: entryEnv(ctx) });
     try {
-      const r = await runVersionCheck({ profile: target.profile, from: 'v20250224', to: 'v20260929', specDir: join(ctx.root, 'spec'), used: 'all' });
+      const r = await runVersionCheck({ profile: target.profile, from, to, specDir: join(ctx.root, 'spec'), used: 'all' });
       return {
         kind: 'upgrade',
         executed: r.probes,

@@ -20,7 +20,7 @@ import { loadProfile, type TargetProfile } from './profiles/profile.ts';
 
 // Light modules only at the top: every Playwright worker loads this file, and the
 // simulator itself (routes, seed data, Fastify) is loaded when one is started.
-export { loadProfile, profileSecrets, flag, PASSWORD_SCENARIOS, type PasswordScenario, type TargetProfile } from './profiles/profile.ts';
+export { loadProfile, profileSecrets, flag, CONTRACT_VERSIONS, PASSWORD_SCENARIOS, type PasswordScenario, type TargetProfile } from './profiles/profile.ts';
 export { createRedactor, REDACTED, type Redactor } from './profiles/redact.ts';
 export { CATALOG, FAULTS, VARIATIONS, catalogEntry, tierOfEntry, assertKnown, type CatalogEntry, type CatalogTier, type CatalogArea } from './simulator/catalog.ts';
 export { SIMULATOR_DEFAULTS, settingsFromEnv, type SimulatorSettings, type VersionEntry } from './simulator/settings.ts';
