@@ -10,9 +10,9 @@
  *   await target.close();
  *
  * startTarget is the only place that starts the embedded simulator for a run (build it
- * in-process, listen on 127.0.0.1 on a free port) and the only reader of
+ * in-process, listen on 127.0.0.1 on a free port), with the faults and variations of
  * SVC_SIM_FAULTS / SVC_SIM_VARIATIONS (comma lists of targets/simulator/catalog.ts
- * names). With SVC_BASE_URL set, the target is that separately started environment:
+ * names) in force. With SVC_BASE_URL set, the target is that separately started environment:
  * nothing is started and close() does nothing.
  */
 import { settingsFromEnv, type SimulatorSettings } from './simulator/settings.ts';
@@ -66,9 +66,7 @@ export interface StartedTarget {
   profile: TargetProfile;
   /** The platform API's base URL (profile.platformBaseUrl). */
   url: string;
-  /** The embedded simulator was started here (false: a real target from SVC_BASE_URL). */
-  started: boolean;
-  /** The simulator's settings, faults and variations in force (absent for a real target). */
+  /** The started simulator's settings, faults and variations (absent for a real target from SVC_BASE_URL). */
   simulator?: { settings: SimulatorSettings; faults: string[]; variations: string[] };
   close(): Promise<void>;
 }
@@ -77,7 +75,7 @@ export async function startTarget(o: StartTargetOptions = {}): Promise<StartedTa
   const env = o.env ?? process.env;
   if (env.SVC_BASE_URL && !o.simulator) {
     const profile = loadProfile(env);
-    return { profile, url: profile.platformBaseUrl, started: false, close: async () => {} };
+    return { profile, url: profile.platformBaseUrl, close: async () => {} };
   }
   const settings = settingsFromEnv(env);
   const faults = [...names(env.SVC_SIM_FAULTS), ...(o.faults ?? [])];
@@ -89,7 +87,7 @@ export async function startTarget(o: StartTargetOptions = {}): Promise<StartedTa
     const url = (await app.listen({ host: '127.0.0.1', port: o.port ?? 0 })).replace('localhost', '127.0.0.1');
     // The simulator is the subject: its URL wins over any SVC_BASE_URL of the environment.
     const profile = loadProfile({ ...env, SVC_BASE_URL: undefined, SVC_SIMULATOR_URL: url });
-    return { profile, url, started: true, simulator: { settings, faults, variations }, close: () => app.close() };
+    return { profile, url, simulator: { settings, faults, variations }, close: () => app.close() };
   } catch (e) {
     await app.close();
     throw e;
