@@ -15,15 +15,15 @@
  * Reports go under reports/out/: list on the console, HTML, JUnit for CI gates,
  * Allure results for the nightly report.
  *
- * Self-test mode (SVC_SELFTEST_PLAN names a JSON plan, written by scripts/selftest.ts;
- * reports/selftest/plan.ts): one project per catalogue entry plus `clean`, each with
+ * Self-test mode (SVC_SELFTEST_PLAN names a JSON plan, written by proof/selftest.ts;
+ * scenarios/selftest-project.ts): one project per catalogue entry plus `clean`, each with
  * the entry's tags as grep and its faults/variations as metadata; every worker starts
  * its own in-process simulator with them (scenarios/fixtures.ts). No globalSetup, the
  * JSON reporter only, short bounds so a scenario a fault makes wait fails quickly.
  */
 import { readFileSync } from 'node:fs';
 import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
-import { PROPERTIES_PROJECT, SELFTEST_METADATA_KEY, type PlaywrightPlan, type SelftestProjectMetadata } from './reports/selftest/plan.ts';
+import { PROPERTIES_PROJECT, SELFTEST_METADATA_KEY, type PlaywrightPlan, type SelftestProjectMetadata } from './scenarios/selftest-project.ts';
 
 const CHROMIUM = process.env.SVC_CHROMIUM_PATH ?? '/usr/bin/chromium';
 

@@ -17,7 +17,7 @@ import { spawn } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { runScript } from './runner/engine.ts';
-import { SIMULATOR_DEFAULTS } from '../targets/simulator/settings.ts';
+import { SIMULATOR_DEFAULTS } from '../targets/index.ts';
 
 const RATES = (process.env.BENCH_RATES ?? '500,1000,2000').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);

@@ -19,9 +19,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildSimulator } from '../targets/simulator/app.ts';
-import { settingsFromEnv } from '../targets/simulator/settings.ts';
-import { loadProfile } from '../targets/profiles/profile.ts';
+import { loadProfile, profileEnv, startTarget } from '../targets/index.ts';
 import { runScript } from './runner/engine.ts';
 
 export const ALL_SCRIPTS = ['load/rate-limit.ts', 'load/paging.ts'];
@@ -39,8 +37,6 @@ export const EMBEDDED_RATE_LIMIT_PER_SECOND = 10;
 /** Default LOAD_REPORT_DIR (load/lib/report.ts REPORT_DIR; not imported: that file is k6 code, typed with k6's globals). */
 export const REPORT_DIR = 'reports/out/load';
 
-const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
-
 export function k6OnPath(env: NodeJS.ProcessEnv = process.env): string | undefined {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
@@ -57,17 +53,11 @@ export function k6OnPath(env: NodeJS.ProcessEnv = process.env): string | undefin
 
 /** Env for the scripts when the target is the embedded simulator at `base`. */
 export function simulatorEnv(base: string, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const profile = loadProfile({ ...env, SVC_BASE_URL: undefined, SVC_SIMULATOR_URL: base });
   return {
-    SVC_BASE_URL: profile.platformBaseUrl,
-    SVC_CLIENT_ID: profile.clientId ?? '',
-    SVC_API_KEY: profile.apiKey ?? '',
-    SVC_RATE_LIMIT_PER_SECOND: String(profile.rateLimit.perSecond ?? ''),
+    ...profileEnv(loadProfile({ ...env, SVC_BASE_URL: undefined, SVC_SIMULATOR_URL: base })),
     // A 429's body is not shown in the specification (Errors): no body rule unless the
     // user sets one; the simulator's variations include a 429 without a body.
     ...(env.SVC_429_BODY ? { SVC_429_BODY: env.SVC_429_BODY } : {}),
-    SVC_3DX_GRANTEE_GUID: profile.dataExchange.granteeClientGuid ?? '',
-    SVC_3DX_GRANT_GUID: profile.dataExchange.grantGuid ?? '',
   };
 }
 
@@ -97,16 +87,10 @@ async function main(): Promise<number> {
   let close = async () => {};
   if (!process.env.SVC_BASE_URL) {
     const simEnv = { ...process.env, SVC_RATE_LIMIT_PER_SECOND: process.env.SVC_RATE_LIMIT_PER_SECOND || String(EMBEDDED_RATE_LIMIT_PER_SECOND) };
-    const app = await buildSimulator({
-      settings: settingsFromEnv(simEnv),
-      faults: list(process.env.SVC_SIM_FAULTS),
-      variations: list(process.env.SVC_SIM_VARIATIONS),
-    });
-    const address = await app.listen({ host: '127.0.0.1', port: 0 });
-    const base = address.replace('localhost', '127.0.0.1');
-    env = { ...env, ...simulatorEnv(base, simEnv) };
-    console.log(`load: no SVC_BASE_URL; embedded simulator on ${base}, rate limit ${simEnv.SVC_RATE_LIMIT_PER_SECOND}/s`);
-    close = () => app.close();
+    const target = await startTarget({ env: simEnv });
+    env = { ...env, ...simulatorEnv(target.url, simEnv) };
+    console.log(`load: no SVC_BASE_URL; embedded simulator on ${target.url}, rate limit ${simEnv.SVC_RATE_LIMIT_PER_SECOND}/s`);
+    close = target.close;
   }
   console.log(`load: ${selected.length} script(s), profile ${env.PROFILE}, with ${k6 ? `k6 (${k6})` : 'the k6-compatible runner (no k6 on the PATH)'}`);
   const results: Array<[string, number]> = [];

@@ -14,8 +14,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildSimulator } from '../targets/simulator/app.ts';
-import { VARIATIONS } from '../targets/simulator/catalog.ts';
+import { startTarget, VARIATIONS } from '../targets/index.ts';
 import { runScript } from './runner/engine.ts';
 import { EMBEDDED_RATE_LIMIT_PER_SECOND, simulatorEnv } from './run.ts';
 import { summaryPath } from './lib/report.ts';
@@ -24,8 +23,9 @@ const LIMIT = EMBEDDED_RATE_LIMIT_PER_SECOND;
 const reports = mkdtempSync(join(tmpdir(), 'load-scripts-test-'));
 
 async function runAgainstSimulator(script: string, opts: { faults?: string[]; variations?: string[]; env?: Record<string, string> } = {}) {
-  const app = await buildSimulator({ settings: { rateLimitPerSecond: LIMIT }, faults: opts.faults, variations: opts.variations });
-  const base = (await app.listen({ host: '127.0.0.1', port: 0 })).replace('localhost', '127.0.0.1');
+  // Only the limit is set: every other setting is the simulator's default, as is the profile's.
+  const target = await startTarget({ env: { SVC_RATE_LIMIT_PER_SECOND: String(LIMIT) }, faults: opts.faults, variations: opts.variations, simulator: true });
+  const base = target.url;
   let out = '';
   let err = '';
   try {
@@ -40,7 +40,7 @@ async function runAgainstSimulator(script: string, opts: { faults?: string[]; va
     const offered = `http_reqs=${m?.http_reqs?.values.count ?? 0} dropped_iterations=${m?.dropped_iterations?.values.count ?? 0}`;
     return { ...r, out, err, failed, offered };
   } finally {
-    await app.close();
+    await target.close();
   }
 }
 

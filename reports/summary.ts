@@ -5,7 +5,7 @@
  */
 import type { ConformanceResult } from './conformance.ts';
 import type { LoadResult } from './load-summary.ts';
-import type { Matrix } from './selftest/matrix.ts';
+import type { Matrix } from './matrix.ts';
 import { trendTable, type TrendPoint } from './trends.ts';
 
 export interface GateReason {

@@ -25,14 +25,13 @@
 import { test as base, expect, type TestInfo } from '@playwright/test';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { request as undiciRequest } from 'undici';
-import { loadProfile, profileSecrets, type TargetProfile } from '../targets/profiles/profile.ts';
-import { createRedactor, type Redactor } from '../targets/profiles/redact.ts';
+import { createRedactor, loadProfile, profileSecrets, startTarget, type Redactor, type TargetProfile } from '../targets/index.ts';
 import { formatFailure, tierOf, TIER_ANNOTATION, type Failure, type Tier } from '../contracts/failure.ts';
 import { loadContract } from '../contracts/contract.ts';
 import { documentedResponse } from '../contracts/model.ts';
 // allure-playwright's own runtime API (installed with it): labels set during a test.
 import { label as allureLabel } from 'allure-js-commons';
-import { SELFTEST_FAILURE_ANNOTATION, SELFTEST_METADATA_KEY, type SelftestProjectMetadata } from '../reports/selftest/plan.ts';
+import { SELFTEST_FAILURE_ANNOTATION, SELFTEST_METADATA_KEY, type SelftestProjectMetadata } from './selftest-project.ts';
 
 export { expect };
 
@@ -467,13 +466,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   selftestSimulatorUrl: [
     async ({ selftestSimulator: meta }, use) => {
       if (!meta) return use(undefined);
-      const [{ buildSimulator }, { settingsFromEnv }] = await Promise.all([import('../targets/simulator/app.ts'), import('../targets/simulator/settings.ts')]);
-      const app = await buildSimulator({ settings: settingsFromEnv({ ...process.env, ...meta.env }), faults: meta.faults, variations: meta.variations });
-      const address = await app.listen({ host: '127.0.0.1', port: 0 });
+      // The project's metadata is the one source of what is in force here, never SVC_SIM_*.
+      const env = { ...process.env, ...meta.env, SVC_SIM_FAULTS: undefined, SVC_SIM_VARIATIONS: undefined };
+      const target = await startTarget({ env, faults: meta.faults, variations: meta.variations, simulator: true });
       try {
-        await use(address.replace('localhost', '127.0.0.1'));
+        await use(target.url);
       } finally {
-        await app.close();
+        await target.close();
       }
     },
     { scope: 'worker' },

@@ -16,7 +16,7 @@
  * body, an HTML error page) instead of a TypeError from deep inside a helper.
  */
 import { randomUUID } from 'node:crypto';
-import type { PasswordScenario, TargetProfile } from '../targets/profiles/profile.ts';
+import type { PasswordScenario, TargetProfile } from '../targets/index.ts';
 import { requireSetting, currentVersion, expect, type CheckedClient, type CheckedResponse, type Poll } from './fixtures.ts';
 import { expectInferred } from './inferred.ts';
 

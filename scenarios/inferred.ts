@@ -9,7 +9,7 @@
  * Stated rules use `expect` (or the contract checks) and always fail.
  */
 import { test } from '@playwright/test';
-import type { TargetProfile } from '../targets/profiles/profile.ts';
+import type { TargetProfile } from '../targets/index.ts';
 import { TIER_ANNOTATION } from '../contracts/failure.ts';
 
 export const INFERRED_ANNOTATION = TIER_ANNOTATION.inferred;

@@ -4,9 +4,7 @@
  * values as defaults when the target is the simulator. A missing value skips only the
  * scenarios that need it (requireSetting names the variable).
  */
-import type { TargetProfile } from '../targets/profiles/profile.ts';
-import { DATA_EXCHANGE_SEED } from '../targets/simulator/data/data-exchange.ts';
-import { simulatorInstitutionSeed } from '../targets/simulator/data/institutions.ts';
+import { DATA_EXCHANGE_SEED, simulatorInstitutionSeed, type TargetProfile } from '../targets/index.ts';
 
 export interface DataExchangeSettings {
   issuerClientGuid?: string;

@@ -13,7 +13,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadavg } from 'node:os';
-import { runSuite } from './run-suite.ts';
+import { runSuite } from '../proof/run-suite.ts';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, grep: { type: 'string' } } });
 const runs = Math.max(1, Number(values.runs));

@@ -4,7 +4,7 @@
  *   1. conformance: every Playwright project (scenarios, browser, properties) with the
  *      project's reporters (JUnit reports/out/junit.xml, Allure results) plus JSON;
  *   2. load: every k6 script with the smoke profile (summaries in reports/out/load/);
- *   3. the self-test matrix (scripts/selftest.ts);
+ *   3. the self-test matrix (proof/selftest.ts);
  *   4. report entries for k6 thresholds/figures and the matrix, then ONE Allure 3
  *      report in reports/out/allure-report with history from reports/history/;
  *   5. trends (reports/history/trends.jsonl) and the one-page summary
@@ -22,18 +22,17 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadProfile, profileSecrets } from '../targets/profiles/profile.ts';
-import { createRedactor } from '../targets/profiles/redact.ts';
-import { runProcess } from '../reports/selftest/adapters.ts';
-import { listLoadScripts, runLoadScripts } from '../reports/load-run.ts';
-import { matrixEntries, type Matrix } from '../reports/selftest/matrix.ts';
+import { createRedactor, loadProfile, profileSecrets } from '../targets/index.ts';
+import { runProcess } from '../load/process.ts';
+import { listLoadScripts, runLoadScripts } from '../load/load-run.ts';
+import { matrixEntries, type Matrix } from '../reports/matrix.ts';
 import { readConformance } from '../reports/conformance.ts';
 import { loadEntries, readLoadSummaries, trendFigures } from '../reports/load-summary.ts';
 import { writeAllureEntry } from '../reports/allure/results.ts';
 import { buildAllureReport } from '../reports/allure/build.ts';
 import { appendTrend } from '../reports/trends.ts';
 import { gateReasons, markdownToHtml, renderSummaryMarkdown, type NightlySummary } from '../reports/summary.ts';
-import { runSelftest } from './selftest.ts';
+import { runSelftest } from '../proof/selftest.ts';
 
 const root = resolve(new URL('..', import.meta.url).pathname);
 
@@ -82,7 +81,7 @@ export async function runNightly(o: NightlyOptions = {}): Promise<NightlySummary
   let conformance;
   if (!skip.has('conformance')) {
     log('nightly: conformance (scenarios, browser, properties)');
-    const res = await runProcess('npx', ['playwright', 'test', '-c', 'reports/playwright.nightly.config.ts', ...(o.grep ? [`--grep=${o.grep}`] : [])], { cwd: root, env, timeoutMs: 15 * 60_000 });
+    const res = await runProcess('npx', ['playwright', 'test', '-c', 'scripts/playwright.nightly.config.ts', ...(o.grep ? [`--grep=${o.grep}`] : [])], { cwd: root, env, timeoutMs: 15 * 60_000 });
     conformance = readConformance(join(out, 'playwright.json'));
     log(`nightly: conformance exit ${res.code}${conformance ? `: ${conformance.passed} passed, ${conformance.failed} failed, ${conformance.inferred.length} inferred, ${conformance.warnings.length} warnings` : ', no results'}`);
   }

@@ -15,11 +15,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { runProcess } from './process.ts';
-import { testsOf, type PwReport, type SuiteTest } from './run-suite.ts';
-import { PASSWORD_SCENARIOS } from '../targets/profiles/profile.ts';
-import { SIMULATOR_DEFAULTS } from '../targets/simulator/settings.ts';
-import { DATA_EXCHANGE_SEED } from '../targets/simulator/data/data-exchange.ts';
+import { runProcess } from '../load/process.ts';
+import { testsOf, type PwReport, type SuiteTest } from '../proof/run-suite.ts';
+import { DATA_EXCHANGE_SEED, PASSWORD_SCENARIOS, SIMULATOR_DEFAULTS } from '../targets/index.ts';
 
 export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const PLAYWRIGHT = join(ROOT, 'node_modules', '.bin', 'playwright');
@@ -176,7 +174,7 @@ interface PwSpecLike { title: string; file: string; tests: PwTestLike[] }
 interface PwSuiteLike { specs?: PwSpecLike[]; suites?: PwSuiteLike[] }
 
 /**
- * testsOf (scripts/run-suite.ts) with two more facts per test, read in the same order
+ * testsOf (proof/run-suite.ts) with two more facts per test, read in the same order
  * (testsOf emits tests in the report's order): the skip reason and the first error.
  */
 export function testsWithReasons(report: PwReport): RunTest[] {

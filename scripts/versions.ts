@@ -1,7 +1,8 @@
 /**
  * npm run versions -- --from v20250224 --to v20260929
  *
- * The version-upgrade regression check (issue 7; reports/version-diff.ts). Against the
+ * The version-upgrade regression check (issue 7; scenarios/upgrade/version-check.ts
+ * probes, reports/version-diff.ts renders). Against the
  * target of the profile (SVC_BASE_URL ...) or, without one, an in-process simulator
  * started with SVC_SIM_FAULTS / SVC_SIM_VARIATIONS. Writes reports/out/versions/
  * report.md, report.html, report.json and an Allure result entry. Exit 1 when a
@@ -11,28 +12,20 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildSimulator } from '../targets/simulator/app.ts';
-import { settingsFromEnv } from '../targets/simulator/settings.ts';
-import { loadProfile, profileSecrets } from '../targets/profiles/profile.ts';
-import { createRedactor } from '../targets/profiles/redact.ts';
-import { renderVersionMarkdown, runVersionCheck, usedOperationsFromEnv, type VersionReport } from '../reports/version-diff.ts';
+import { createRedactor, profileSecrets, startTarget } from '../targets/index.ts';
+import { renderVersionMarkdown, type VersionReport } from '../reports/version-diff.ts';
+import { runVersionCheck, usedOperationsFromEnv } from '../scenarios/upgrade/version-check.ts';
 import { markdownToHtml } from '../reports/summary.ts';
 import { writeAllureEntry } from '../reports/allure/results.ts';
 
 const root = resolve(new URL('..', import.meta.url).pathname);
-const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
 
 export async function versionCheck(o: { from: string; to: string; env?: Record<string, string | undefined>; out?: string; allureResults?: string }): Promise<VersionReport> {
   const env = { ...process.env, ...o.env };
   for (const v of [o.from, o.to]) if (!/^v\d{8}$/.test(v)) throw new Error(`version names are v<YYYYMMDD> (Versioning), got "${v}"`);
-  let close: (() => Promise<void>) | undefined;
-  if (!env.SVC_BASE_URL) {
-    const app = await buildSimulator({ settings: settingsFromEnv(env), faults: list(env.SVC_SIM_FAULTS), variations: list(env.SVC_SIM_VARIATIONS) });
-    env.SVC_SIMULATOR_URL = (await app.listen({ host: '127.0.0.1', port: 0 })).replace('localhost', '127.0.0.1');
-    close = () => app.close();
-  }
+  const target = await startTarget({ env });
   try {
-    const profile = loadProfile(env);
+    const profile = target.profile;
     const report = await runVersionCheck({ profile, from: o.from, to: o.to, specDir: join(root, 'spec'), used: usedOperationsFromEnv(env) });
     const redactor = createRedactor(profileSecrets(profile));
     const out = resolve(o.out ?? join(root, 'reports/out/versions'));
@@ -58,7 +51,7 @@ export async function versionCheck(o: { from: string; to: string; env?: Record<s
     );
     return report;
   } finally {
-    await close?.();
+    await target.close();
   }
 }
 

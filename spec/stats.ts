@@ -70,7 +70,7 @@ console.log(`  verified on any target  ${String(c.verified).padStart(4)}  ${perc
 console.log(`  simulator-only          ${String(c['simulator-only']).padStart(4)}  ${percent(c['simulator-only'], stats.checkable).padStart(6)}  (goal <= ${COVERAGE_GOALS.simulatorOnlyAtMost * 100}%)`);
 console.log(`  passive                 ${String(c.passive).padStart(4)}  ${percent(c.passive, stats.checkable).padStart(6)}  (in a response schema every answer is checked against; no proving fault)`);
 console.log(`  unverified              ${String(c.unverified).padStart(4)}  ${percent(c.unverified, stats.checkable).padStart(6)}`);
-console.log(`  (${stats.unproven} row(s) name a check but no proving catalogue entry; \`npx tsx reports/selftest/trace-proof.ts --suggest\` proposes one from the last self-test)`);
+console.log(`  (${stats.unproven} row(s) name a check but no proving catalogue entry; \`npx tsx proof/trace-proof.ts --suggest\` proposes one from the last self-test)`);
 const listIndex = process.argv.indexOf('--list');
 if (listIndex > 0) {
   const wanted = process.argv[listIndex + 1] as Coverage;

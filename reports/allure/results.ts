@@ -11,7 +11,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Redactor } from '../../targets/profiles/redact.ts';
+import type { Redactor } from '../../targets/index.ts';
 
 export type AllureStatus = 'passed' | 'failed' | 'broken' | 'skipped';
 

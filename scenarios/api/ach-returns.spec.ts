@@ -11,7 +11,7 @@
  * it: refusing a malformed value is an inferred expectation (scenarios/inferred.ts).
  */
 import { test, expect, type CheckedClient, type Poll } from '../fixtures.ts';
-import type { TargetProfile } from '../../targets/profiles/profile.ts';
+import type { TargetProfile } from '../../targets/index.ts';
 import { ANY_2XX, expectRefused, is2xx, need, uniqueId } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
 import { achFilterParam, type ACH_FILTERS } from '../settings.ts';

@@ -19,7 +19,7 @@
  */
 import { request as undiciRequest } from 'undici';
 import { test, expect, type CheckedClient, type Poll } from '../fixtures.ts';
-import type { TargetProfile } from '../../targets/profiles/profile.ts';
+import type { TargetProfile } from '../../targets/index.ts';
 import { ANY_2XX, createMember, createUser, createdMember, is2xx, need, readMember, waitUntilSettled, type MemberStatus } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, settle, sleep, walkList } from './journeys.ts';

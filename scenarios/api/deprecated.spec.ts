@@ -19,7 +19,7 @@
  * except where the Errors table states 200 for reads and lists.
  */
 import { test, expect, type CheckedClient, type CheckedResponse, type Poll } from '../fixtures.ts';
-import type { TargetProfile } from '../../targets/profiles/profile.ts';
+import type { TargetProfile } from '../../targets/index.ts';
 import { ANY_2XX, createUser, need, uniqueId } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, fieldAnywhere, memberAccounts, settle } from './journeys.ts';

@@ -3,7 +3,7 @@
  * Errors: 404 for an invalid institution_identifier on the credentials list).
  */
 import { test, expect, requireSetting, type CheckedClient } from '../fixtures.ts';
-import type { TargetProfile } from '../../targets/profiles/profile.ts';
+import type { TargetProfile } from '../../targets/index.ts';
 import { createMember, createUser, createdMember, is2xx, need } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
 import { institutionCountryParam, institutionNameParam, institutionSettings, type QueryName } from '../settings.ts';

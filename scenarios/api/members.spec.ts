@@ -11,7 +11,7 @@
  * @inferred): a wrong MFA answer never connecting, and the aggregation timestamps
  * beyond "aggregated_at null before first aggregation".
  */
-import type { PasswordScenario } from '../../targets/profiles/profile.ts';
+import type { PasswordScenario } from '../../targets/index.ts';
 import { test, expect, type CheckedClient, type Poll } from '../fixtures.ts';
 import { answersFor, createMember, createUser, createdMember, need, readMember, resume, waitUntilSettled, type MemberStatus } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';

@@ -21,7 +21,7 @@
  */
 import { test, expect, type CheckedClient, type CheckedResponse } from '../fixtures.ts';
 import { ANY_2XX, createUser, need, uniqueId } from '../helpers.ts';
-import { PRODUCT_PATH_ENV, type ProductPaths, type TargetProfile } from '../../targets/profiles/profile.ts';
+import { PRODUCT_PATH_ENV, type ProductPaths, type TargetProfile } from '../../targets/index.ts';
 import { connectedUser, memberAccounts, walkList } from './journeys.ts';
 
 const TAGS = ['@product-areas', '@destructive'];

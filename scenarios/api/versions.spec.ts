@@ -8,7 +8,7 @@ import { test, expect, requireSetting } from '../fixtures.ts';
 import { ANY_2XX, CREATE_MEMBER_STATUSES, createMember, createUser, createdMember, expectRefused, is2xx, need, waitUntilSettled } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, fieldAnywhere, memberAccounts, settle } from './journeys.ts';
-import type { TargetProfile } from '../../targets/profiles/profile.ts';
+import type { TargetProfile } from '../../targets/index.ts';
 
 const OLD = 'v20111101';
 const V2025 = 'v20250224';

@@ -7,6 +7,15 @@
  * same suites run unchanged against the simulator and a real environment.
  */
 import { SIMULATOR_DEFAULTS } from '../simulator/settings.ts';
+import { DEFAULT_SPEC_DIR, discoverDocuments } from '../../contracts/load.ts';
+
+/**
+ * The versions in play (Versioning: "Versions in play: v20260929, v20250224,
+ * v20111101"), read from the contract: one derived platform document per version in
+ * spec/versions/, oldest first. The one list the profiles and the self-test use; a real
+ * target may name its own with SVC_VERSIONS.
+ */
+export const CONTRACT_VERSIONS: readonly string[] = discoverDocuments(DEFAULT_SPEC_DIR).versions.map((v) => v.version);
 
 /** Test-institution scenarios, keyed as the specification's placeholders are named. */
 export const PASSWORD_SCENARIOS = [
@@ -277,7 +286,7 @@ export function loadProfile(env: Env = process.env): TargetProfile {
         correctAnswer: env.SVC_CORRECT_ANSWER ?? d.correctAnswer,
       },
       versions: {
-        supported: ['v20111101', 'v20250224', 'v20260929'],
+        supported: [...CONTRACT_VERSIONS],
         sunset: d.sunsetStandInVersion,
         deprecationHeader: env.SVC_DEPRECATION_HEADER ?? d.deprecationHeader,
         sunsetHeader: env.SVC_SUNSET_HEADER ?? d.sunsetHeader,
@@ -335,7 +344,7 @@ export function loadProfile(env: Env = process.env): TargetProfile {
       correctAnswer: env.SVC_CORRECT_ANSWER,
     },
     versions: {
-      supported: (env.SVC_VERSIONS ?? 'v20111101,v20250224,v20260929').split(',').map((s) => s.trim()).filter(Boolean),
+      supported: (env.SVC_VERSIONS ?? CONTRACT_VERSIONS.join(',')).split(',').map((s) => s.trim()).filter(Boolean),
       sunset: env.SVC_SUNSET_VERSION,
       deprecationHeader: env.SVC_DEPRECATION_HEADER ?? 'Deprecation',
       sunsetHeader: env.SVC_SUNSET_HEADER ?? 'Sunset',

@@ -9,8 +9,8 @@
  * no check catches, or a variation that raises an alarm, fails the project's tests.
  *
  * `suites` says which suites can be affected, so the self-test runs only those:
- * tags of the Playwright scenarios (`@members`, ...), `properties`, `load:<script>`,
- * `delivery` (webhook delivery conformance), `unit` (contracts unit tests only).
+ * tags of the Playwright scenarios (`@members`, ...), `load:<script>`, `delivery`
+ * (webhook delivery conformance), `upgrade` (the version-upgrade check), `*` (all).
  */
 export type CatalogArea =
   | 'auth'

@@ -9,10 +9,8 @@
  * SVC_RATE_LIMIT_PER_SECOND, SVC_SIM_WEBHOOK_URL, SVC_SIM_WEBHOOK_TIME_SCALE.
  */
 import { parseArgs } from 'node:util';
-import { buildSimulator } from './app.ts';
-import { settingsFromEnv, SIMULATOR_DEFAULTS } from './settings.ts';
-
-const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
+import { startTarget, type StartedTarget } from '../index.ts';
+import { SIMULATOR_DEFAULTS } from './settings.ts';
 
 async function main() {
   const { values } = parseArgs({
@@ -29,18 +27,15 @@ async function main() {
     process.exit(2);
   }
   const started = performance.now();
-  const settings = settingsFromEnv(process.env);
-  const faults = [...list(process.env.SVC_SIM_FAULTS), ...(values.fault as string[])];
-  const variations = [...list(process.env.SVC_SIM_VARIATIONS), ...(values.variation as string[])];
-  let app;
+  let target: StartedTarget;
   try {
-    app = await buildSimulator({ settings, faults, variations });
+    target = await startTarget({ env: process.env, faults: values.fault as string[], variations: values.variation as string[], simulator: true, port });
   } catch (e) {
     console.error(`simulator: ${(e as Error).message}`);
     process.exit(2);
   }
-  const address = await app.listen({ host: '127.0.0.1', port });
-  const base = address.replace('localhost', '127.0.0.1');
+  const base = target.url;
+  const { settings, faults, variations } = target.simulator!;
   const ms = (performance.now() - started).toFixed(0);
   if (!values.quiet) {
     console.log(`svc simulator listening (started in ${ms} ms)`);
@@ -57,7 +52,7 @@ async function main() {
     console.log(base);
   }
   const stop = async () => {
-    await app.close();
+    await target.close();
     process.exit(0);
   };
   process.on('SIGINT', stop);

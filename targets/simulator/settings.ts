@@ -60,7 +60,15 @@ export const SIMULATOR_DEFAULTS = {
   ] as VersionEntry[],
   /** Version used when a request sends no Accept-Version (not shown in the specification). */
   defaultVersion: 'v20111101',
-  /** Per-client request limit (Limits: "Request rate limit values: not shown"). */
+  /**
+   * Per-client request limit (Limits: "Request rate limit values: not shown"). One
+   * setting (SVC_RATE_LIMIT_PER_SECOND), three values by purpose: 300 here, so the
+   * conformance suites (two workers, parallel tests) never meet it; 10 when `npm run
+   * load` starts the simulator (load/run.ts EMBEDDED_RATE_LIMIT_PER_SECOND), low enough
+   * that a 2-core machine can exceed it; 20 in the self-test's load runs
+   * (proof/adapters.ts SELFTEST_RATE_LIMIT_PER_SECOND), where the load generator shares
+   * the cores with the Playwright run. Simulator and scripts always get the same value.
+   */
   rateLimitPerSecond: 300,
   /** How long an aggregation job runs before it settles. */
   aggregationMs: 60,

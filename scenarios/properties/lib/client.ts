@@ -12,8 +12,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { startReceiver, type RunningReceiver } from '../../../targets/receiver/receiver.ts';
-import type { BrokenVariant } from '../../../targets/receiver/store.ts';
+import { startReceiver, type BrokenVariant, type RunningReceiver } from '../../../targets/index.ts';
 
 export interface ReceiverUnderTest {
   name: string;

@@ -9,14 +9,12 @@
  * of band (Events: "Configuration is done out of band").
  *
  * Used by delivery.spec.ts (expects no failures) and by the fault-proof unit test
- * targets/simulator/webhooks/faults.test.ts (expects each fault to fail its scenario).
+ * proof/delivery-faults.test.ts (expects each fault to fail its scenario).
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Failure } from '../../../contracts/failure.ts';
-import { buildSimulator } from '../../../targets/simulator/app.ts';
-import { dispatcherOf } from '../../../targets/simulator/webhooks/dispatcher.ts';
-import type { SimulatorSettings } from '../../../targets/simulator/settings.ts';
+import { simulatorInProcess, type SimulatorSettings } from '../../../targets/index.ts';
 import { CaptureReceiver, type CaptureOptions, type CapturedRequest } from './capture.ts';
 import {
   contractWebhookChecker,
@@ -31,6 +29,8 @@ import {
   webhook_test_shape,
   webhook_version_rises,
 } from './delivery-rules.ts';
+
+const { buildSimulator, dispatcherOf } = await simulatorInProcess();
 
 /** A day of retries in about two seconds (Events rule 5 schedule ÷ 50 000). */
 export const DELIVERY_TIME_SCALE = Number(process.env.WEBHOOK_DELIVERY_TIME_SCALE ?? 50_000);

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { inferredSeverity, type Failure } from '../../../contracts/failure.ts';
 import type { CapturedRequest } from './capture.ts';
 import { parseBody } from './delivery-rules.ts';
-import { flag } from '../../../targets/profiles/profile.ts';
+import { flag } from '../../../targets/index.ts';
 
 /** The webhook types the specification names (Events, Webhooks; spec/CONVENTIONS.md keys). */
 export const WEBHOOK_TYPES = ['member', 'member_data_updated', 'aggregation', 'balance', 'connection_status', 'history', 'insights', 'statements', 'initial_data_ready', 'spending_plan', 'verification', 'transaction_notification', 'account_notification', 'budgets', 'goals', 'beats'] as const;

@@ -51,7 +51,7 @@ export function malformedBodyGets2xxOr4xx(r: ReceiverUnderTest) {
   });
 }
 
-/** The former name, still used by targets/receiver (broken.test.ts, bench.ts): the same property. */
+/** The former name, still used by proof/receiver-variants.test.ts and scripts/bench-webhooks.ts: the same property. */
 export const malformedBodyGets4xx = malformedBodyGets2xxOr4xx;
 
 /** Events rule 6: "Receivers should answer quickly" — within the bound (a setting: WEBHOOK_RESPONSE_BOUND_MS). */

@@ -5,7 +5,7 @@
  * (runs share one receiver and use their own object guids).
  */
 import assert from 'node:assert/strict';
-import { canonicalJson } from '../../../../targets/receiver/store.ts';
+import { canonicalJson } from '../../../../targets/index.ts';
 import { settledStats, type ReceiverUnderTest } from '../client.ts';
 
 export const MODEL_TYPE = 'member';

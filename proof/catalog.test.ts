@@ -6,10 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { CATALOG, FAULTS, VARIATIONS } from '../../targets/simulator/catalog.ts';
+import { CATALOG, FAULTS, VARIATIONS } from '../targets/index.ts';
 import { discoverSuiteTags, kindOfTag } from './plan.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
 
 test('every catalogue entry has a unique kebab-case name, a description, a section and an area', () => {
   const seen = new Set<string>();
@@ -30,7 +30,7 @@ test('every suite tag of the catalogue has a known form and names a suite that e
   for (const e of CATALOG) {
     if (e.suites.length === 0) problems.push(`${e.name}: no suites`);
     for (const tag of e.suites) {
-      if (!kindOfTag(tag)) problems.push(`${e.name}: tag "${tag}" has no known form (@tag, properties, delivery, load:<script>, unit, *)`);
+      if (!kindOfTag(tag)) problems.push(`${e.name}: tag "${tag}" has no known form (@tag, delivery, load:<script>, upgrade, *)`);
       else if (!known.has(tag)) problems.push(`${e.name}: no suite carries tag "${tag}"`);
     }
   }

@@ -10,12 +10,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { runSelftest } from '../../scripts/selftest.ts';
+import { runSelftest } from './selftest.ts';
 
 const mode = process.env.SVC_SELFTEST;
 
 test('every catalogue fault is caught and no variation raises an alarm', { skip: mode ? false : 'set SVC_SELFTEST=1 (or quick) to run the fault-detection matrix', timeout: 20 * 60_000 }, async () => {
-  const m = await runSelftest({ root: fileURLToPath(new URL('../..', import.meta.url)), quick: mode === 'quick', log: () => {} });
+  const m = await runSelftest({ root: fileURLToPath(new URL('..', import.meta.url)), quick: mode === 'quick', log: () => {} });
   const bad = [
     ...m.rows.filter((r) => !['CAUGHT', 'PASSED'].includes(r.verdict)).map((r) => `${r.kind} ${r.name}: ${r.verdict} ${r.errors.join('; ') || r.failed.slice(0, 2).join('; ')}`),
     ...(m.baseline?.failed ?? []).map((f) => `clean baseline failed: ${f}`),

@@ -3,21 +3,22 @@
  * suite runs each catalogue entry needs, decided by the entry's `suites` tags, so an
  * entry runs only what it can affect.
  *
- * Suite kinds (the adapter table of scripts/selftest.ts runs one per kind):
- *   playwright  `@<tag>` scenario tags and `properties` (the fast-check project):
- *               one Playwright run per entry with the union of its tags as --grep
+ * Suite kinds (the adapter table of proof/selftest.ts runs one per kind):
+ *   playwright  `@<tag>` scenario tags: the entry's project in the single Playwright
+ *               invocation, with the union of its tags as grep
  *   delivery    `delivery` — the webhook delivery conformance scenarios, in-process
  *   load        `load:<script>` — the load runner, smoke profile
- *   unit        `unit` — node:test files under contracts/ with the fault in the env
  *   upgrade     `upgrade` — the version-upgrade check (npm run versions) from the
  *               previous to the newest version; a breaking finding is a catch
  *   `*`         every kind (variations must pass everything)
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { CatalogEntry } from '../../targets/simulator/catalog.ts';
+import type { CatalogEntry } from '../targets/index.ts';
+import type { PlaywrightPlanProject } from '../scenarios/selftest-project.ts';
 
-export type SuiteKind = 'playwright' | 'delivery' | 'load' | 'unit' | 'upgrade';
+import type { SuiteKind } from '../reports/matrix.ts';
+export type { SuiteKind };
 
 export interface SuiteRun {
   kind: SuiteKind;
@@ -32,20 +33,13 @@ export interface PlannedEntry {
   runs: SuiteRun[];
 }
 
-/** Non-`@` tags that map to Playwright: the properties project and delivery conformance (tag @delivery). */
-export const PLAYWRIGHT_NAMED_TAGS: Record<string, string> = {
-  properties: '@properties',
-};
-
 /** Returns the suite kind of one `suites` tag, or undefined when the tag is not a known form. */
 export function kindOfTag(tag: string): SuiteKind | '*' | undefined {
   if (tag === '*') return '*';
-  if (tag === 'unit') return 'unit';
   if (tag === 'upgrade') return 'upgrade';
   if (tag === 'delivery') return 'delivery';
   if (/^load:[a-z0-9][a-z0-9-]*$/.test(tag)) return 'load';
   if (/^@[a-z0-9][a-z0-9-]*$/i.test(tag)) return 'playwright';
-  if (tag in PLAYWRIGHT_NAMED_TAGS) return 'playwright';
   return undefined;
 }
 
@@ -58,15 +52,15 @@ export function planEntry(entry: CatalogEntry): PlannedEntry {
   };
   for (const tag of entry.suites) {
     const kind = kindOfTag(tag);
-    if (kind === undefined) throw new Error(`Catalogue entry ${entry.name}: unknown suite tag "${tag}" (see reports/selftest/plan.ts)`);
+    if (kind === undefined) throw new Error(`Catalogue entry ${entry.name}: unknown suite tag "${tag}" (see proof/plan.ts)`);
     if (kind === '*') {
-      for (const k of ['playwright', 'delivery', 'load', 'unit', 'upgrade'] as const) run(k).all = true;
+      for (const k of ['playwright', 'delivery', 'load', 'upgrade'] as const) run(k).all = true;
     } else if (kind === 'playwright') {
-      run(kind).selectors.push(PLAYWRIGHT_NAMED_TAGS[tag] ?? tag);
+      run(kind).selectors.push(tag);
     } else if (kind === 'load') {
       run(kind).selectors.push(tag.slice('load:'.length));
     } else {
-      run(kind).all = true; // unit, delivery, upgrade: the whole of that kind
+      run(kind).all = true; // delivery, upgrade: the whole of that kind
     }
   }
   for (const r of byKind.values()) if (r.all) r.selectors = [];
@@ -85,7 +79,7 @@ export function grepFor(tags: readonly string[]): string {
  * names. A catalogue entry naming anything else would never be run.
  */
 export function discoverSuiteTags(root: string): Set<string> {
-  const tags = new Set<string>(['*', 'unit', 'upgrade', 'delivery', ...Object.keys(PLAYWRIGHT_NAMED_TAGS)]);
+  const tags = new Set<string>(['*', 'upgrade', 'delivery']);
   const walk = (dir: string, visit: (file: string) => void) => {
     let names: string[];
     try {
@@ -113,73 +107,17 @@ export function discoverSuiteTags(root: string): Set<string> {
   return tags;
 }
 
-/**
- * The self-test's single Playwright invocation (scripts/selftest.ts): playwright.config.ts
- * reads this plan from the file named by SVC_SELFTEST_PLAN and makes one project per
- * entry (plus `clean`, the baseline), each with the entry's tags as its grep and the
- * entry's faults/variations as project metadata; the worker fixture of
- * scenarios/fixtures.ts starts an in-process simulator with them. One runner start,
- * one contract compilation and one browser per worker, instead of one Playwright run
- * per entry.
- */
-export interface PlaywrightPlanProject {
-  /** The catalogue entry's name, or `clean`. */
-  name: string;
-  /** grepFor(tags) source; absent = every api and browser scenario. */
-  grep?: string;
-  faults: string[];
-  variations: string[];
-  /** Profile environment of the entry (CatalogEntry.env: SVC_STRICT=1 for inferred faults, ...). */
-  env?: Record<string, string>;
-}
-
-export interface PlaywrightPlan {
-  /** Where the JSON reporter writes. */
-  reportFile: string;
-  /** Playwright's outputDir (traces, attachments). */
-  outputDir: string;
-  workers: number;
-  /** Per-test bound: a fault that makes a scenario wait forever fails it at this bound. */
-  testTimeoutMs: number;
-  projects: PlaywrightPlanProject[];
-  /**
-   * Also run the fast-check project (scenarios/properties) once, as it is, in the same
-   * invocation (project `properties`): with `clean` it makes the self-test's baseline
-   * everything `npm run conformance` runs.
-   */
-  properties?: boolean;
-}
-
-/** The name of the properties project in a self-test plan (part of the clean baseline). */
-export const PROPERTIES_PROJECT = 'properties';
-
-/** Project metadata key the scenarios' worker fixture reads. */
-export const SELFTEST_METADATA_KEY = 'selftestSimulator';
-export interface SelftestProjectMetadata {
-  faults: string[];
-  variations: string[];
-  /**
-   * Fault projects: a failure is the expected outcome, so the worker is kept after one
-   * (scenarios/fixtures.ts) and nothing is retried. The clean and variation projects,
-   * where a failure is the exception, retry once instead: a failure that does not repeat
-   * is reported as flaky, not as an alarm.
-   */
-  keepWorkerOnFailure: boolean;
-  /**
-   * The entry's profile environment (CatalogEntry.env), laid over process.env by the
-   * worker fixtures of scenarios/fixtures.ts when they build the profile and the simulator:
-   * an inferred fault runs with SVC_STRICT=1 (or the header names set), so the scenario
-   * expectation it breaks gates.
-   */
-  env?: Record<string, string>;
-}
-
-/**
- * Annotation on a self-test scenario that failed (or timed out) and was then marked as
- * expected to keep its worker (scenarios/fixtures.ts): the JSON report's readers
- * (scripts/run-suite.ts testsOf) count it as failed.
- */
-export const SELFTEST_FAILURE_ANNOTATION = 'selftest-failure';
+// The plan of the single Playwright invocation and what a project tells the scenarios'
+// worker fixture: defined on the scenarios' side (scenarios/selftest-project.ts), since
+// playwright.config.ts and the fixture read them and import nothing of proof/.
+export {
+  PROPERTIES_PROJECT,
+  SELFTEST_FAILURE_ANNOTATION,
+  SELFTEST_METADATA_KEY,
+  type PlaywrightPlan,
+  type PlaywrightPlanProject,
+  type SelftestProjectMetadata,
+} from '../scenarios/selftest-project.ts';
 
 /** The name of the baseline project: nothing in force. */
 export const CLEAN_PROJECT = 'clean';
@@ -188,10 +126,7 @@ export const CLEAN_PROJECT = 'clean';
 export function playwrightProjectFor(name: string, faults: string[], variations: string[], runs: readonly SuiteRun[], onlyTitles?: readonly string[], env?: Record<string, string>): PlaywrightPlanProject | undefined {
   const run = runs.find((r) => r.kind === 'playwright');
   if (!run) return undefined;
-  const tags = run.selectors.filter((t) => t !== PLAYWRIGHT_NAMED_TAGS.properties);
-  // Only the properties project named: it is not part of the single invocation (see propertiesRunOf).
-  if (!run.all && !tags.length) return undefined;
-  const grep = [run.all ? undefined : grepFor(tags), onlyTitles?.length ? titlesGrep(onlyTitles) : undefined].filter((g) => g !== undefined);
+  const grep = [run.all ? undefined : grepFor(run.selectors), onlyTitles?.length ? titlesGrep(onlyTitles) : undefined].filter((g) => g !== undefined);
   // Both conditions at once: lookaheads over Playwright's "title path and tags" string.
   return { name, ...(grep.length === 1 ? { grep: grep[0] } : grep.length ? { grep: grep.map((g) => `(?=.*${g})`).join('') } : {}), faults, variations, ...(env && Object.keys(env).length ? { env } : {}) };
 }
@@ -231,16 +166,4 @@ export function mergeRuns(runLists: readonly (readonly SuiteRun[])[]): SuiteRun[
     }
   }
   return [...byKind.values()];
-}
-
-/**
- * The fast-check project (scenarios/properties) reads faults from the environment and
- * drives its own simulators, so an entry naming `properties` keeps a run of its own
- * (the playwright adapter with only that project); `*` entries reach the same delivery
- * scenarios through the delivery adapter, in-process.
- */
-export function propertiesRunOf(runs: readonly SuiteRun[]): SuiteRun | undefined {
-  const run = runs.find((r) => r.kind === 'playwright');
-  if (!run || run.all || !run.selectors.includes(PLAYWRIGHT_NAMED_TAGS.properties)) return undefined;
-  return { kind: 'playwright', selectors: [PLAYWRIGHT_NAMED_TAGS.properties], all: false };
 }

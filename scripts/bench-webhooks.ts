@@ -20,10 +20,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { Pool } from 'undici';
-import { startReceiver } from './receiver.ts';
-import { deliveryArb } from '../../scenarios/properties/lib/arbitraries.ts';
-import { PROPERTY_SETTINGS, startReference } from '../../scenarios/properties/lib/client.ts';
-import * as P from '../../scenarios/properties/lib/properties.ts';
+import { startReceiver } from '../targets/index.ts';
+import { deliveryArb } from '../scenarios/properties/lib/arbitraries.ts';
+import { PROPERTY_SETTINGS, startReference } from '../scenarios/properties/lib/client.ts';
+import * as P from '../scenarios/properties/lib/properties.ts';
 
 const { values } = parseArgs({ options: { deliveries: { type: 'string', default: '3000' }, repeats: { type: 'string', default: '3' }, 'skip-properties': { type: 'boolean', default: false } } });
 const N = Math.min(Number(values.deliveries), 20_000);

@@ -11,7 +11,7 @@
  *                    [--workers 2] [--separate-variations] [--each-variation] [--out reports/out/selftest]
  *
  * How (the goal: the whole matrix in under 5 minutes on a 2-core machine):
- *   - ONE Playwright invocation for every scenario entry: the plan (reports/selftest/
+ *   - ONE Playwright invocation for every scenario entry: the plan (proof/
  *     plan.ts) becomes one project per entry plus `clean`, the baseline with nothing in
  *     force (playwright.config.ts, SVC_SELFTEST_PLAN). Each worker builds its own
  *     in-process simulator with the project's entry (scenarios/fixtures.ts), so the
@@ -24,30 +24,30 @@
  *     `npm test` needs no separate conformance step.
  *   - A fault is caught only by scenarios that pass in `clean` and fail under it; a
  *     variation raises a false alarm only with a scenario that passes clean. The same
- *     baseline rule holds for the other suite kinds (delivery, load, upgrade, unit):
+ *     baseline rule holds for the other suite kinds (delivery, load, upgrade):
  *     each kind an entry needs runs once clean too.
  *   - Every variation is in force together in one simulator (project `all-variations`):
  *     non-breaking changes must all pass everywhere, so the usual case costs one run.
  *     When that joint run fails, each variation runs on its own to name the one that
  *     alarms (--separate-variations always does so).
- *   - The other suite kinds keep their adapters (reports/selftest/adapters.ts) and run
+ *   - The other suite kinds keep their adapters (proof/adapters.ts) and run
  *     one at a time next to the Playwright run (two cores: Playwright's workers plus
  *     one side lane).
  *
  * --quick (npm run selftest:quick): variations run only the @smoke/@readonly scenarios
  * instead of every suite; faults run exactly as in the full matrix.
  */
-import { runProcess } from './process.ts';
+import { runProcess } from '../load/process.ts';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CATALOG, type CatalogEntry } from '../targets/simulator/catalog.ts';
-import { ADAPTERS, type RunContext } from '../reports/selftest/adapters.ts';
-import { buildMatrix, matrixPasses, renderConsole, renderMarkdown, rowOf, type BaselineResult, type JointResult, type MatrixRow, type RunOutcome } from '../reports/selftest/matrix.ts';
-import { CLEAN_PROJECT, PROPERTIES_PROJECT, grepSelects, mergeRuns, planEntry, playwrightProjectFor, propertiesRunOf, type PlannedEntry, type PlaywrightPlan, type SuiteRun } from '../reports/selftest/plan.ts';
+import { CATALOG, type CatalogEntry } from '../targets/index.ts';
+import { ADAPTERS, type RunContext, type SideKind } from './adapters.ts';
+import { buildMatrix, matrixPasses, renderConsole, renderMarkdown, rowOf, type BaselineResult, type JointResult, type MatrixRow, type RunOutcome } from './matrix.ts';
+import { CLEAN_PROJECT, PROPERTIES_PROJECT, grepSelects, mergeRuns, planEntry, playwrightProjectFor, type PlannedEntry, type PlaywrightPlan, type SuiteRun } from './plan.ts';
 import { testsOf, type PwReport, type SuiteTest } from './run-suite.ts';
-import { confirmProofs } from '../reports/selftest/trace-proof.ts';
+import { confirmProofs } from './trace-proof.ts';
 import { loadTrace } from '../spec/trace.ts';
 
 export interface SelftestOptions {
@@ -57,8 +57,6 @@ export interface SelftestOptions {
   quick?: boolean;
   /** Playwright workers (default 2: the reference machine's cores). */
   workers?: number;
-  /** Kept for callers of the earlier interface: taken as `workers`. */
-  concurrency?: number;
   /** Run every variation on its own even when all of them together pass (slower, no joint run). */
   separateVariations?: boolean;
   /**
@@ -192,9 +190,7 @@ export const JOINT_RERUN_PROJECT = 'all-variations-again';
 
 /** Side runs (everything but the single Playwright invocation) of a unit. */
 function sideRunsOf(unit: Unit): SuiteRun[] {
-  const runs = unit.runs.filter((r) => r.kind !== 'playwright');
-  const props = propertiesRunOf(unit.runs);
-  return props ? [...runs, props] : runs;
+  return unit.runs.filter((r) => r.kind !== 'playwright');
 }
 
 /** Removes failures the clean baseline of the same suite kind shows. */
@@ -271,10 +267,10 @@ async function execute(units: Unit[], o: ExecuteOptions): Promise<Execution> {
       mkdirSync(workDir, { recursive: true });
       return { root: o.root, workDir, faults: job.unit?.faults ?? [], variations: job.unit?.variations ?? [], workers: 1, timeoutMs: Math.min(o.timeoutMs, 180_000), env: { ...o.env, ...job.unit?.env } };
     };
-    let outcome = await ADAPTERS[job.run.kind](job.run, ctx(0));
+    let outcome = await ADAPTERS[job.run.kind as SideKind](job.run, ctx(0));
     const variationOnly = !job.unit || job.unit.faults.length === 0;
     if (variationOnly && outcome.failed.length) {
-      const again = await ADAPTERS[job.run.kind](job.run, ctx(1));
+      const again = await ADAPTERS[job.run.kind as SideKind](job.run, ctx(1));
       const repeated = new Set(again.failed);
       outcome = { ...outcome, failed: outcome.failed.filter((f) => repeated.has(f)), durationMs: outcome.durationMs + again.durationMs };
     }
@@ -306,7 +302,7 @@ export const ALL_VARIATIONS_UNIT = 'all-variations';
 export async function runSelftest(o: SelftestOptions = {}) {
   const root = resolve(o.root ?? process.cwd());
   const outDir = resolve(o.outDir ?? join(root, 'reports/out/selftest'));
-  const workers = o.workers ?? o.concurrency ?? 2;
+  const workers = o.workers ?? 2;
   const timeoutMs = o.timeoutMs ?? 15 * 60_000;
   const log = o.log ?? ((l: string) => console.log(l));
   let entries: readonly CatalogEntry[] = CATALOG;
@@ -473,7 +469,7 @@ export async function runSelftest(o: SelftestOptions = {}) {
   return matrix;
 }
 
-const isMain = import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('scripts/selftest.ts');
+const isMain = import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('proof/selftest.ts');
 if (isMain) {
   const { values } = parseArgs({
     options: {

@@ -6,10 +6,9 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildSimulator } from '../targets/simulator/app.ts';
-import { settingsFromEnv } from '../targets/simulator/settings.ts';
-import { runProcess } from './selftest/adapters.ts';
-import { EMBEDDED_RATE_LIMIT_PER_SECOND, simulatorEnv } from '../load/run.ts';
+import { startTarget } from '../targets/index.ts';
+import { runProcess } from './process.ts';
+import { EMBEDDED_RATE_LIMIT_PER_SECOND, simulatorEnv } from './run.ts';
 
 /** k6 scripts: files directly under load/ that export k6 options or a default function. */
 export function listLoadScripts(root: string): string[] {
@@ -37,10 +36,10 @@ export async function runLoadScripts(o: { root: string; scripts: string[]; repor
     // caller sets one, and every setting the scripts read from __ENV (credentials,
     // data-exchange grant, 429 body rule) from the one place that derives them.
     env.SVC_RATE_LIMIT_PER_SECOND ||= String(EMBEDDED_RATE_LIMIT_PER_SECOND);
-    const app = await buildSimulator({ settings: settingsFromEnv(env), faults: o.faults ?? [], variations: o.variations ?? [] });
-    const base = (await app.listen({ host: '127.0.0.1', port: 0 })).replace('localhost', '127.0.0.1');
-    Object.assign(env, simulatorEnv(base, env));
-    close = () => app.close();
+    // What is in force comes from o.faults / o.variations only, never from env's SVC_SIM_* lists.
+    const target = await startTarget({ env: { ...env, SVC_SIM_FAULTS: undefined, SVC_SIM_VARIATIONS: undefined }, faults: o.faults, variations: o.variations });
+    Object.assign(env, simulatorEnv(target.url, env));
+    close = target.close;
   }
   const runs: LoadRun[] = [];
   try {

@@ -6,10 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { startReference, type ReceiverUnderTest } from '../../scenarios/properties/lib/client.ts';
-import * as P from '../../scenarios/properties/lib/properties.ts';
-import type { BrokenVariant } from './store.ts';
-import { BROKEN_VARIANTS } from './store.ts';
+import { startReference, type ReceiverUnderTest } from '../scenarios/properties/lib/client.ts';
+import * as P from '../scenarios/properties/lib/properties.ts';
+import { BROKEN_VARIANTS, type BrokenVariant } from '../targets/index.ts';
 
 const BOUND_MS = 150;
 const PROPERTIES: Record<string, (r: ReceiverUnderTest) => fc.IAsyncPropertyWithHooks<any>> = {

@@ -12,8 +12,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runNightly } from '../scripts/nightly.ts';
-import { scanForSecrets } from './secret-scan.ts';
+import { runNightly } from './nightly.ts';
+import { scanForSecrets } from '../reports/secret-scan.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 

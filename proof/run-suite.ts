@@ -1,10 +1,10 @@
 /**
  * runSuite: runs the Playwright scenario suites once against the embedded simulator
  * with the given faults / variations in force, and answers which scenarios passed and
- * which failed. The proof (scripts/suite-proof.test.ts) and the self-test matrix build
+ * which failed. The proof (proof/suite-proof.test.ts) and the self-test matrix build
  * on it.
  *
- *   import { runSuite } from './scripts/run-suite.ts';
+ *   import { runSuite } from './proof/run-suite.ts';
  *   const r = await runSuite({ grep: '@members', faults: ['locked-reported-as-connected'] });
  *   // r.failed: ['[api] members.spec.ts > locked out: DENIED', ...]
  *
@@ -15,15 +15,15 @@
  * A run that could not start (unknown fault name, config error) or produced no report
  * is returned with `error` set: it must never count as "the fault was caught".
  *
- * Also a CLI:  npx tsx scripts/run-suite.ts --grep @members --fault NAME [--variation NAME] [--project api]
+ * Also a CLI:  npx tsx proof/run-suite.ts --grep @members --fault NAME [--variation NAME] [--project api]
  */
-import { runProcess } from './process.ts';
+import { runProcess } from '../load/process.ts';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { SELFTEST_FAILURE_ANNOTATION } from '../reports/selftest/plan.ts';
+import { SELFTEST_FAILURE_ANNOTATION } from './plan.ts';
 
 export interface RunSuiteOptions {
   /** Playwright --grep (tags or title words), e.g. `@members|@oauth`. Default: everything. */

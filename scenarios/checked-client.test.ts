@@ -6,11 +6,10 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { CheckedClient, TIER_ANNOTATION } from '../../scenarios/fixtures.ts';
-import { loadContract } from '../contract.ts';
-import { loadProfile } from '../../targets/profiles/profile.ts';
-import { createRedactor } from '../../targets/profiles/redact.ts';
-import { sampleMember, USER_GUID, MEMBER_GUID } from './samples.ts';
+import { CheckedClient, TIER_ANNOTATION } from './fixtures.ts';
+import { loadContract } from '../contracts/contract.ts';
+import { createRedactor, loadProfile } from '../targets/index.ts';
+import { sampleMember, USER_GUID, MEMBER_GUID } from '../contracts/test/samples.ts';
 
 const API_KEY = 'checked-client-secret-key';
 type Answer = { status: number; headers?: Record<string, string>; body?: string };

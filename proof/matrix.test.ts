@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CatalogEntry } from '../../targets/simulator/catalog.ts';
+import type { CatalogEntry } from '../targets/index.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +20,7 @@ import {
   titlesGrep,
   type PlaywrightPlan,
 } from './plan.ts';
-import { testsOf } from '../../scripts/run-suite.ts';
+import { testsOf } from './run-suite.ts';
 
 const fault: CatalogEntry = { name: 'f', kind: 'fault', area: 'auth', section: 'S', description: 'a fault for tests', suites: ['@auth', 'load:rate-limit'] };
 const variation: CatalogEntry = { name: 'v', kind: 'variation', area: 'errors', section: 'S', description: 'a variation', suites: ['*'] };
@@ -52,9 +52,11 @@ test('totals, rates and the gate', () => {
 test('planning groups tags per suite kind; * runs every kind', () => {
   const p = planEntry(fault);
   assert.deepEqual(p.runs.map((r) => [r.kind, r.selectors]), [['playwright', ['@auth']], ['load', ['rate-limit']]]);
-  assert.deepEqual(planEntry(variation).runs.map((r) => r.kind).sort(), ['delivery', 'load', 'playwright', 'unit', 'upgrade']);
+  assert.deepEqual(planEntry(variation).runs.map((r) => r.kind).sort(), ['delivery', 'load', 'playwright', 'upgrade']);
   assert.throws(() => planEntry({ ...fault, suites: ['nonsense'] }), /unknown suite tag/);
-  assert.equal(kindOfTag('properties'), 'playwright');
+  // Forms with no runner are refused, not run as nothing (issue 13: no adapter that runs no file).
+  assert.equal(kindOfTag('unit'), undefined);
+  assert.equal(kindOfTag('properties'), undefined);
 });
 
 test('the grep pattern matches a tag, not a longer tag that starts with it', () => {
@@ -128,7 +130,7 @@ test('playwright.config.ts in self-test mode: one project per plan entry, metada
   const before = process.env.SVC_SELFTEST_PLAN;
   process.env.SVC_SELFTEST_PLAN = planFile;
   try {
-    const config = (await import(`../../playwright.config.ts?plan=${Date.now()}`)).default;
+    const config = (await import(`../playwright.config.ts?plan=${Date.now()}`)).default;
     assert.equal(config.globalSetup, undefined, 'each worker starts its own simulator');
     assert.deepEqual(config.projects.map((p: { name: string }) => p.name), [PROPERTIES_PROJECT, CLEAN_PROJECT, 'f', 'i']);
     const f = config.projects.find((p: { name: string }) => p.name === 'f');
@@ -192,7 +194,7 @@ test('grepSelects reads a report test the way Playwright greps it: title path an
   assert.equal(grepSelects(grepFor(['@members']), t), false);
   assert.equal(grepSelects(undefined, t), true, 'no grep: every scenario');
   assert.equal(grepSelects(titlesGrep(['in a mobile WebView']), t), true);
-  // The JSON report's tags come without `@` (scripts/run-suite.ts testsOf reads spec.tags).
+  // The JSON report's tags come without `@` (proof/run-suite.ts testsOf reads spec.tags).
   assert.equal(grepSelects(grepFor(['@widgets']), { ...t, tags: ['widgets', 'oauth'] }), true);
   assert.equal(grepSelects(grepFor(['@members']), { ...t, tags: ['widgets', 'oauth'] }), false);
 });

@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { versionCheck } from '../scripts/versions.ts';
-import { isUsed } from './version-diff.ts';
+import { versionCheck } from './versions.ts';
+import { isUsed } from '../scenarios/upgrade/version-check.ts';
 
 const out = () => mkdtempSync(join(tmpdir(), 'versions-'));
 const run = (from: string, to: string, env: Record<string, string> = {}) =>

@@ -1,5 +1,8 @@
 /**
- * The fault-detection matrix (issue 8): what each catalogue entry did to the suites.
+ * The self-test's fault-detection matrix as a result (proof/ builds it): its shape, the
+ * gate it implies (matrixPasses), and its renderings (markdown, console table, report
+ * entries). Here because reports/ reads results and renders them; the verdict rules
+ * are proof/matrix.ts's.
  *
  * A fault is CAUGHT when at least one check or scenario failed under it, and SURVIVED
  * when every suite that could notice it passed (or none ran). A variation PASSED when
@@ -8,8 +11,10 @@
  * runner crashed, nothing parsable came back): neither proof nor alarm, and it fails
  * the self-test just the same.
  */
-import { tierOfEntry, type CatalogEntry, type CatalogTier } from '../../targets/simulator/catalog.ts';
-import type { SuiteKind } from './plan.ts';
+import type { CatalogEntry, CatalogTier } from '../targets/index.ts';
+
+/** The suite kinds the self-test runs (proof/plan.ts; one adapter each, proof/adapters.ts). */
+export type SuiteKind = 'playwright' | 'delivery' | 'load' | 'upgrade';
 
 export interface RunOutcome {
   kind: SuiteKind;
@@ -99,66 +104,10 @@ export interface Matrix {
   rows: MatrixRow[];
   totals: MatrixTotals;
   /**
-   * spec/trace.yaml rows whose `proven_by` entries ran here (reports/selftest/trace-proof.ts):
+   * spec/trace.yaml rows whose `proven_by` entries ran here (proof/trace-proof.ts):
    * confirmed, or broken (every proving entry ran and none made a `verified_by` check fail).
    */
   traceProofs?: { confirmed: number; broken: { id: string; reason: string }[]; notRun: number };
-}
-
-export function verdictOf(entry: CatalogEntry, outcomes: readonly RunOutcome[]): Verdict {
-  const failed = outcomes.some((o) => o.failed.length > 0);
-  const broken = outcomes.some((o) => o.error);
-  if (entry.kind === 'fault') {
-    if (failed) return 'CAUGHT';
-    return broken ? 'ERROR' : 'SURVIVED';
-  }
-  if (failed) return 'ALARMED';
-  // A variation under which nothing ran proves nothing.
-  return broken || outcomes.reduce((n, o) => n + o.executed, 0) === 0 ? 'ERROR' : 'PASSED';
-}
-
-export function rowOf(entry: CatalogEntry, outcomes: readonly RunOutcome[]): MatrixRow {
-  const tier = tierOfEntry(entry);
-  return {
-    name: entry.name,
-    kind: entry.kind,
-    ...(tier ? { tier } : {}),
-    ...(entry.env ? { env: entry.env } : {}),
-    area: entry.area,
-    section: entry.section,
-    description: entry.description,
-    suites: [...entry.suites],
-    verdict: verdictOf(entry, outcomes),
-    failed: [...new Set(outcomes.flatMap((o) => o.failed))],
-    executed: outcomes.reduce((n, o) => n + o.executed, 0),
-    errors: [
-      ...outcomes.filter((o) => o.error).map((o) => `${o.kind}: ${o.error}`),
-      ...(outcomes.every((o) => o.executed === 0) ? ['no check or scenario ran for these suites'] : []),
-    ],
-    durationMs: outcomes.reduce((n, o) => n + o.durationMs, 0),
-  };
-}
-
-export function totalsOf(rows: readonly MatrixRow[]): MatrixTotals {
-  const faults = rows.filter((r) => r.kind === 'fault');
-  const variations = rows.filter((r) => r.kind === 'variation');
-  const caught = faults.filter((r) => r.verdict === 'CAUGHT').length;
-  const alarmed = variations.filter((r) => r.verdict === 'ALARMED').length;
-  return {
-    faults: faults.length,
-    caught,
-    survived: faults.filter((r) => r.verdict === 'SURVIVED').length,
-    variations: variations.length,
-    passed: variations.filter((r) => r.verdict === 'PASSED').length,
-    alarmed,
-    errors: rows.filter((r) => r.verdict === 'ERROR').length,
-    detectionRate: faults.length ? caught / faults.length : 0,
-    falseAlarmRate: variations.length ? alarmed / variations.length : 0,
-  };
-}
-
-export function buildMatrix(rows: MatrixRow[], wallTimeMs: number, concurrency: number, now = new Date(), baseline?: BaselineResult): Matrix {
-  return { generatedAt: now.toISOString(), wallTimeMs, concurrency, ...(baseline ? { baseline } : {}), rows, totals: totalsOf(rows) };
 }
 
 /** The gate: every fault caught, every variation passed, nothing broken, the clean baseline green. */
@@ -263,7 +212,7 @@ export function renderConsole(m: Matrix): string {
  * the detection rate and the false-alarm rate as trend figures"): one per catalogue
  * entry, failed when it SURVIVED, ALARMED or broke, and one with the rates.
  */
-export function matrixEntries(m: Matrix): import('../allure/results.ts').AllureEntry[] {
+export function matrixEntries(m: Matrix): import('./allure/results.ts').AllureEntry[] {
   const t = m.totals;
   return [
     ...m.rows.map((r) => ({

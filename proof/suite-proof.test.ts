@@ -10,7 +10,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { catalogEntry } from '../targets/simulator/catalog.ts';
+import { catalogEntry } from '../targets/index.ts';
 import { runSuite, type SuiteResult } from './run-suite.ts';
 
 /** One fault per area whose scenarios live in scenarios/api or scenarios/browser. */

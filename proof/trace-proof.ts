@@ -8,14 +8,14 @@
  * A row whose proving entries all ran without confirming it is a broken proof: the row
  * claims a check the catalogue does not show to be able to fail. The self-test fails on it.
  *
- *   npx tsx reports/selftest/trace-proof.ts [matrix.json]            # confirm against a matrix
- *   npx tsx reports/selftest/trace-proof.ts --suggest [matrix.json]  # faults that would prove
+ *   npx tsx proof/trace-proof.ts [matrix.json]            # confirm against a matrix
+ *   npx tsx proof/trace-proof.ts --suggest [matrix.json]  # faults that would prove
  *                                                                    # rows without proven_by
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { coverageOf, loadTrace, PROJECT_ROOT, type TraceRow } from '../../spec/trace.ts';
+import { coverageOf, loadTrace, PROJECT_ROOT, type TraceRow } from '../spec/trace.ts';
 import type { MatrixRow } from './matrix.ts';
 
 function words(text: string): string {

@@ -2,11 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { loadTrace, PROJECT_ROOT, type TraceRow } from '../../spec/trace.ts';
-import { CATALOG } from '../../targets/simulator/catalog.ts';
+import { loadTrace, PROJECT_ROOT, type TraceRow } from '../spec/trace.ts';
+import { CATALOG } from '../targets/index.ts';
 import { confirmProofs, namesCheck } from './trace-proof.ts';
 import type { MatrixRow } from './matrix.ts';
-import { testsOf, type PwReport } from '../../scripts/run-suite.ts';
+import { testsOf, type PwReport } from './run-suite.ts';
 
 const rows = loadTrace();
 

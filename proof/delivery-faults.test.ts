@@ -5,9 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CATALOG } from '../catalog.ts';
-import { formatFailure } from '../../../contracts/failure.ts';
-import { DELIVERY_SCENARIOS, runDeliveryScenario, type DeliveryScenario } from '../../../scenarios/properties/lib/delivery-scenarios.ts';
+import { CATALOG } from '../targets/index.ts';
+import { formatFailure } from '../contracts/failure.ts';
+import { DELIVERY_SCENARIOS, runDeliveryScenario, type DeliveryScenario } from '../scenarios/properties/lib/delivery-scenarios.ts';
 
 const PROOF: Record<string, { scenario: DeliveryScenario; check: string }> = {
   'webhook-retry-payload-changed': { scenario: 'retry-exhausted', check: 'webhook_retry_identical_payload' },

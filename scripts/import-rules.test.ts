@@ -1,0 +1,128 @@
+/**
+ * The import rules that keep the project's shape (../shared/DESIGN.md, "The layout";
+ * issue 13), checked on every relative import of every source and test file:
+ *
+ *   1. targets/ has one door: a file outside targets/ imports targets/index.ts and no
+ *      other file of targets/ (the suites know the target only through the profile).
+ *   2. reports/ reads results and renders: it imports none of scenarios/, load/,
+ *      scripts/, proof/ (what runs suites).
+ *   3. Top-level folders never import each other in a circle (files at the root, such
+ *      as playwright.config.ts, count as one more folder, `(root)`).
+ *
+ * A small reader of import specifiers rather than a dependency tool: the project's
+ * imports are all relative, written with their `.ts` extension, so the path is the
+ * specifier resolved against the importing file.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const SKIP = new Set(['node_modules', 'out', '.git']);
+const SUITES_AND_RUNNERS = ['scenarios', 'load', 'scripts', 'proof'];
+
+export interface Import {
+  /** Importing file, relative to the root, `/`-separated. */
+  from: string;
+  /** Imported file, relative to the root, `/`-separated. */
+  to: string;
+}
+
+const top = (path: string) => (path.includes('/') ? path.slice(0, path.indexOf('/')) : '(root)');
+
+/** Relative specifiers of `import ... from`, `export ... from`, `import '...'` and `import('...')`, comments left out. */
+export function specifiersOf(source: string): string[] {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  const out: string[] = [];
+  for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"`])(\.{1,2}\/[^'"`$?]+)/g)) out.push(m[2]);
+  return out;
+}
+
+function sourceFiles(dir: string, files: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    if (SKIP.has(name)) continue;
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) sourceFiles(full, files);
+    else if (/\.(ts|mts|mjs|js)$/.test(name)) files.push(full);
+  }
+  return files;
+}
+
+export function projectImports(root = ROOT): Import[] {
+  const out: Import[] = [];
+  for (const file of sourceFiles(root)) {
+    const from = relative(root, file).split(sep).join('/');
+    for (const spec of specifiersOf(readFileSync(file, 'utf8'))) {
+      out.push({ from, to: relative(root, resolve(dirname(file), spec)).split(sep).join('/') });
+    }
+  }
+  return out;
+}
+
+/** Every broken rule, as a sentence naming the importing file. */
+export function violations(imports: readonly Import[]): string[] {
+  const out: string[] = [];
+  for (const { from, to } of imports) {
+    const a = top(from);
+    const b = top(to);
+    if (a !== 'targets' && b === 'targets' && to !== 'targets/index.ts') out.push(`${from} imports ${to}: outside targets/, import targets/index.ts only`);
+    if (a === 'reports' && SUITES_AND_RUNNERS.includes(b)) out.push(`${from} imports ${to}: reports/ reads results and renders; it imports no ${b}/`);
+  }
+  // Folder graph: an edge per pair of different top-level folders, with the files behind it.
+  const edges = new Map<string, Map<string, string[]>>();
+  for (const { from, to } of imports) {
+    const a = top(from);
+    const b = top(to);
+    if (a === b) continue;
+    const targets = edges.get(a) ?? new Map<string, string[]>();
+    targets.set(b, [...(targets.get(b) ?? []), from]);
+    edges.set(a, targets);
+  }
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const seen = new Set<string>();
+  const visit = (n: string) => {
+    state.set(n, 'open');
+    path.push(n);
+    for (const m of edges.get(n)?.keys() ?? []) {
+      if (state.get(m) === 'open') {
+        const cycle = [...path.slice(path.indexOf(m)), m];
+        const key = [...cycle.slice(0, -1)].sort().join(',');
+        if (!seen.has(key)) {
+          seen.add(key);
+          const why = cycle.slice(0, -1).map((x, i) => `${x} -> ${cycle[i + 1]} (${[...new Set(edges.get(x)!.get(cycle[i + 1]))].slice(0, 3).join(', ')})`);
+          out.push(`folders import each other in a circle: ${why.join('; ')}`);
+        }
+      } else if (!state.has(m)) visit(m);
+    }
+    path.pop();
+    state.set(n, 'done');
+  };
+  for (const n of [...edges.keys()].sort()) if (!state.has(n)) visit(n);
+  return out;
+}
+
+test('the project keeps its import rules (one door into targets/, reports/ runs nothing, no circle between folders)', () => {
+  const imports = projectImports();
+  // The reader found the imports it must see, so an empty violation list means something.
+  assert.ok(imports.some((i) => i.from === 'scenarios/fixtures.ts' && i.to === 'targets/index.ts'), 'the scenarios fixture imports targets/index.ts');
+  assert.ok(imports.length > 300, `only ${imports.length} relative imports found`);
+  assert.deepEqual(violations(imports), []);
+});
+
+test('each rule catches what it forbids', () => {
+  assert.deepEqual(specifiersOf(`import a from '../x.ts';\n// import b from '../commented.ts'\nexport * from './y.ts';\nconst c = await import(\`../z.ts?x=\${1}\`);\nimport '../side.ts';`), ['../x.ts', './y.ts', '../z.ts', '../side.ts']);
+  const bad = violations([
+    { from: 'scenarios/fixtures.ts', to: 'targets/simulator/app.ts' },
+    { from: 'reports/summary.ts', to: 'proof/matrix.ts' },
+    { from: 'load/run.ts', to: 'scripts/process.ts' },
+    { from: 'scripts/nightly.ts', to: 'load/run.ts' },
+  ]);
+  assert.equal(bad.length, 3, bad.join('\n'));
+  assert.match(bad[0], /scenarios\/fixtures\.ts imports targets\/simulator\/app\.ts/);
+  assert.match(bad[1], /reports\/ reads results and renders/);
+  assert.match(bad[2], /circle: load -> scripts \(load\/run\.ts\); scripts -> load \(scripts\/nightly\.ts\)/);
+  assert.deepEqual(violations([{ from: 'scenarios/fixtures.ts', to: 'targets/index.ts' }, { from: 'targets/simulator/app.ts', to: 'targets/simulator/settings.ts' }]), []);
+});

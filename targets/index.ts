@@ -1,0 +1,111 @@
+/**
+ * The one door into targets/ (../shared/DESIGN.md, "The layout"): suites, load,
+ * scripts, the self-test and reports import this file and nothing else of targets/,
+ * so the same suites run unchanged against a real environment and the simulator's
+ * insides can change without touching them. The import-rule test
+ * (scripts/import-rules.test.ts) keeps it so.
+ *
+ *   const target = await startTarget({ env: process.env });
+ *   // target.profile: every setting a suite needs; target.url: the platform base URL
+ *   await target.close();
+ *
+ * startTarget is the only place that starts the embedded simulator for a run (build it
+ * in-process, listen on 127.0.0.1 on a free port), with the faults and variations of
+ * SVC_SIM_FAULTS / SVC_SIM_VARIATIONS (comma lists of targets/simulator/catalog.ts
+ * names) in force. With SVC_BASE_URL set, the target is that separately started environment:
+ * nothing is started and close() does nothing.
+ */
+import { settingsFromEnv, type SimulatorSettings } from './simulator/settings.ts';
+import { loadProfile, type TargetProfile } from './profiles/profile.ts';
+
+// Light modules only at the top: every Playwright worker loads this file, and the
+// simulator itself (routes, seed data, Fastify) is loaded when one is started.
+export { loadProfile, profileSecrets, flag, CONTRACT_VERSIONS, PASSWORD_SCENARIOS, PRODUCT_PATH_ENV, PRODUCT_PATH_DEFAULTS, type PasswordScenario, type ProductPaths, type TargetProfile } from './profiles/profile.ts';
+export { createRedactor, REDACTED, type Redactor } from './profiles/redact.ts';
+export { CATALOG, FAULTS, VARIATIONS, catalogEntry, tierOfEntry, assertKnown, type CatalogEntry, type CatalogTier, type CatalogArea } from './simulator/catalog.ts';
+export { SIMULATOR_DEFAULTS, settingsFromEnv, type SimulatorSettings, type VersionEntry } from './simulator/settings.ts';
+export { DATA_EXCHANGE_SEED } from './simulator/data/data-exchange.ts';
+export { simulatorInstitutionSeed } from './simulator/data/institutions.ts';
+export { startReceiver, type RunningReceiver, type ReceiverOptions } from './receiver/receiver.ts';
+export { canonicalJson, BROKEN_VARIANTS, type BrokenVariant } from './receiver/store.ts';
+export type { SimulatorOptions } from './simulator/app.ts';
+
+/**
+ * The simulator as an in-process app and its webhook dispatcher, for the suites that
+ * drive it directly because they must tell it where to deliver webhooks and how fast
+ * to retry (the delivery conformance scenarios, simulator-only: Events,
+ * "Configuration is done out of band"). Loaded on first use.
+ */
+export async function simulatorInProcess() {
+  const [{ buildSimulator }, { dispatcherOf }] = await Promise.all([import('./simulator/app.ts'), import('./simulator/webhooks/dispatcher.ts')]);
+  return { buildSimulator, dispatcherOf };
+}
+
+type Env = Record<string, string | undefined>;
+
+/** A comma list of catalogue names (SVC_SIM_FAULTS, SVC_SIM_VARIATIONS); absent or empty = none. */
+const names = (s: string | undefined): string[] => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
+
+export interface StartTargetOptions {
+  /** Environment the profile and the simulator's settings are read from; default process.env. */
+  env?: Env;
+  /** Faults in force, after those of the environment's SVC_SIM_FAULTS. */
+  faults?: readonly string[];
+  /** Variations in force, after those of SVC_SIM_VARIATIONS. */
+  variations?: readonly string[];
+  /**
+   * Start the embedded simulator even when SVC_BASE_URL names a real environment: the
+   * self-test (its subject is the simulator) and `npm run simulator`.
+   */
+  simulator?: boolean;
+  /** Port to listen on (127.0.0.1); default 0, a free one. */
+  port?: number;
+}
+
+export interface StartedTarget {
+  /** The profile of the target: the started simulator's, or the real environment's. */
+  profile: TargetProfile;
+  /** The platform API's base URL (profile.platformBaseUrl). */
+  url: string;
+  /** The started simulator's settings, faults and variations (absent for a real target from SVC_BASE_URL). */
+  simulator?: { settings: SimulatorSettings; faults: string[]; variations: string[] };
+  close(): Promise<void>;
+}
+
+export async function startTarget(o: StartTargetOptions = {}): Promise<StartedTarget> {
+  const env = o.env ?? process.env;
+  if (env.SVC_BASE_URL && !o.simulator) {
+    const profile = loadProfile(env);
+    return { profile, url: profile.platformBaseUrl, close: async () => {} };
+  }
+  const settings = settingsFromEnv(env);
+  const faults = [...names(env.SVC_SIM_FAULTS), ...(o.faults ?? [])];
+  const variations = [...names(env.SVC_SIM_VARIATIONS), ...(o.variations ?? [])];
+  const { buildSimulator } = await import('./simulator/app.ts');
+  const app = await buildSimulator({ settings, faults, variations });
+  try {
+    // Fastify may print the loopback address as `localhost`: the suites use the literal.
+    const url = (await app.listen({ host: '127.0.0.1', port: o.port ?? 0 })).replace('localhost', '127.0.0.1');
+    // The simulator is the subject: its URL wins over any SVC_BASE_URL of the environment.
+    const profile = loadProfile({ ...env, SVC_BASE_URL: undefined, SVC_SIMULATOR_URL: url });
+    return { profile, url, simulator: { settings, faults, variations }, close: () => app.close() };
+  } catch (e) {
+    await app.close();
+    throw e;
+  }
+}
+
+/**
+ * The environment a k6 script reads (__ENV; load/lib/config.ts) for a profile's
+ * target: base URL, credentials, the rate limit to expect and the data-exchange grant.
+ */
+export function profileEnv(profile: TargetProfile): Record<string, string> {
+  return {
+    SVC_BASE_URL: profile.platformBaseUrl,
+    SVC_CLIENT_ID: profile.clientId ?? '',
+    SVC_API_KEY: profile.apiKey ?? '',
+    SVC_RATE_LIMIT_PER_SECOND: String(profile.rateLimit.perSecond ?? ''),
+    SVC_3DX_GRANTEE_GUID: profile.dataExchange.granteeClientGuid ?? '',
+    SVC_3DX_GRANT_GUID: profile.dataExchange.grantGuid ?? '',
+  };
+}
