@@ -11,6 +11,7 @@
  */
 import { test, expect } from '../fixtures.ts';
 import { ANY_2XX, need } from '../helpers.ts';
+import { expectInferred } from '../inferred.ts';
 import { connectedUser, walkList } from './journeys.ts';
 
 const TAGS = ['@accounts', '@insights', '@destructive'];
@@ -52,5 +53,53 @@ test('localization_payload is opt-in with includes=localization_payload', { tag:
     const opted = await api.get(`/users/${user}/insights/${i.guid}`, { query: { includes: 'localization_payload' }, expectStatus: 200 });
     const payload = opted.body.insight?.localization_payload;
     expect(payload && typeof payload === 'object', `localization_payload object of insight ${i.guid} with includes=localization_payload`).toBe(true);
+  }
+});
+
+/**
+ * Resources, Insight: "Fields named: has_associated_repeating_transactions,
+ * cta_clicked_at (settable on update), micro_call_to_action". Endpoints: "GET
+ * /users/{user_identifier}/insights/{insight_guid}/repeating_transactions". The read's
+ * body is not shown (a list of repeating transactions, Errors: 200 for reads and lists).
+ * That an insight with associated repeating transactions lists at least one, and one
+ * without lists none, is the plain reading of the flag but not stated: inferred. The
+ * path names a `user_identifier`: the user's guid is sent (stated); the partner id
+ * (the user's `id`, "partner-defined" in Data exchange's words) is tried as inferred.
+ */
+test('insights carry the named fields and list their repeating transactions', { tag: [...TAGS, '@inferred'] }, async ({ api, poll, profile }) => {
+  const { user } = await connectedUser(api, poll);
+  const insights = await insightsOf(api, user, profile);
+  const missing = insights.filter((i) => !['has_associated_repeating_transactions', 'cta_clicked_at', 'micro_call_to_action'].every((f) => f in i)).map((i) => i.guid);
+  expect(missing, 'insights without has_associated_repeating_transactions, cta_clicked_at or micro_call_to_action').toEqual([]);
+  const repeatingOf = async (identifier: string, insight: string, strict = true) => {
+    const res = await api.get(`/users/${encodeURIComponent(identifier)}/insights/${insight}/repeating_transactions`, strict ? { expectStatus: 200 } : {});
+    return res.status === 200 ? need<Array<{ guid: string }>>(res, 'repeating_transactions', api) : undefined;
+  };
+  const withRepeating = insights.find((i) => i.has_associated_repeating_transactions === true);
+  const without = insights.find((i) => i.has_associated_repeating_transactions === false);
+  if (!withRepeating && !profile.isSimulator) test.skip(true, 'no insight of the test user has associated repeating transactions on this target');
+  expect(withRepeating, 'an insight with has_associated_repeating_transactions true (the simulator\'s subscription insights)').toBeTruthy();
+  const listed = (await repeatingOf(user, withRepeating!.guid))!;
+  expectInferred(profile, listed.length > 0, {
+    expectation: `insight ${withRepeating!.guid} (has_associated_repeating_transactions true) lists its repeating transactions`,
+    basis: 'Resources, Insight: has_associated_repeating_transactions; the content of the repeating_transactions read is not shown',
+    received: `${listed.length} repeating transactions`,
+  });
+  if (without) {
+    const none = (await repeatingOf(user, without.guid))!;
+    expectInferred(profile, none.length === 0, {
+      expectation: `insight ${without.guid} (has_associated_repeating_transactions false) lists no repeating transactions`,
+      basis: 'Resources, Insight: has_associated_repeating_transactions; the content of the repeating_transactions read is not shown',
+      received: `${none.length} repeating transactions`,
+    });
+  }
+  const partnerId = (await api.get(`/users/${user}`, { expectStatus: 200 })).body?.user?.id;
+  if (typeof partnerId === 'string' && partnerId) {
+    const byId = await repeatingOf(partnerId, withRepeating!.guid, false);
+    expectInferred(profile, byId !== undefined && byId.length === listed.length, {
+      expectation: 'the repeating_transactions read takes the user\'s partner-defined id as user_identifier',
+      basis: 'Endpoints: the path names {user_identifier}; which identifiers it accepts is stated only for data exchange paths',
+      received: byId === undefined ? 'not 200' : `${byId.length} vs ${listed.length}`,
+    });
   }
 });

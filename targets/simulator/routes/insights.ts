@@ -29,9 +29,9 @@ export function renderInsight(ctx: SimContext, i: InsightRecord, withLocalizatio
     template: i.template,
     title: i.title,
     description: i.description,
-    micro_call_to_action: i.micro_call_to_action,
     cta_clicked_at: i.cta_clicked_at,
-    has_associated_repeating_transactions: i.has_associated_repeating_transactions,
+    // Resources, Insight: fields named has_associated_repeating_transactions, micro_call_to_action (fault: both left out).
+    ...(ctx.fault('insight-fields-removed') ? {} : { micro_call_to_action: i.micro_call_to_action, has_associated_repeating_transactions: i.has_associated_repeating_transactions }),
     created_at: i.created_at,
     updated_at: i.updated_at,
   };
@@ -82,7 +82,9 @@ export function registerInsights(app: FastifyInstance, ctx: SimContext): void {
   app.get<P>('/users/:user_guid/insights/:insight_guid/repeating_transactions', async (request) => {
     const i = findInsight(ctx, findUser(ctx, request.params.user_guid), request.params.insight_guid);
     const repeating = coreState(ctx).repeating;
-    return repeatingList(ctx, request, i.repeatingGuids.map((g) => repeating.get(g)).filter((r) => r !== undefined));
+    // Fault insight-repeating-transactions-empty: an insight with associated repeating transactions lists none.
+    const guids = ctx.fault('insight-repeating-transactions-empty') ? [] : i.repeatingGuids;
+    return repeatingList(ctx, request, guids.map((g) => repeating.get(g)).filter((r) => r !== undefined));
   });
   app.get<{ Params: { user_guid: string } }>('/users/:user_guid/repeating_transactions', async (request) => {
     const user = findUser(ctx, request.params.user_guid);
