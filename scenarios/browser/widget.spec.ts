@@ -31,7 +31,8 @@
  * through the DevTools Protocol), never with trusted input.
  *
  * The widget's own controls (connect, OAuth, answer buttons) are not shown in the
- * specification: these scenarios drive the simulator's widget and skip on a real target.
+ * specification: the profile names them (scenarios/area-settings.ts, SVC_WIDGET_*_SELECTOR;
+ * the simulator's are built in), and a real target without them is skipped naming the variables.
  */
 import type { CDPSession, Page } from '@playwright/test';
 import { createServer } from 'node:http';
@@ -94,7 +95,10 @@ async function pressWithActivation(page: Page, cdp: CDPSession, selector: string
 }
 
 test('in a browser iframe the client page receives oauthComplete/success with mx: true and the callback payload', { tag: [...TAGS, '@smoke'] }, async ({ api, page, profile }) => {
-  test.skip(!profile.isSimulator, 'simulator-only: drives the simulator widget\'s controls (the vendor widget\'s controls are not shown in the specification)');
+  // The widget's controls are not shown in the specification: the profile names them (SVC_WIDGET_OAUTH_SELECTOR).
+  const controls = widgetControls(profile);
+  const missing = missingControls(controls, ['oauth']);
+  test.skip(!!missing, missing);
   const user = await createUser(api);
   const url = await widgetUrl(api, user, { oauth_referral_source: 'BROWSER', is_mobile_webview: false });
   const messages: Array<Record<string, any>> = [];
@@ -103,7 +107,7 @@ test('in a browser iframe the client page receives oauthComplete/success with mx
   try {
     await page.goto(host.url);
     const widget = page.frameLocator('#widget');
-    const [popup] = await Promise.all([page.waitForEvent('popup'), widget.locator('[data-action="oauth"]').click()]);
+    const [popup] = await Promise.all([page.waitForEvent('popup'), widget.locator(controls.oauth!).click()]);
     await popup.locator(profile.oauthPage.authorizeSelector).click();
     await expect.poll(() => messages.find((m) => m?.type === 'oauthComplete/success'), { message: 'oauthComplete/success at the client page', timeout: profile.timeouts.requestMs }).toBeTruthy();
     const done = messages.find((m) => m?.type === 'oauthComplete/success')!;
@@ -119,7 +123,10 @@ test('in a browser iframe the client page receives oauthComplete/success with mx
 });
 
 test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} and the widget opens no OAuth window', { tag: TAGS }, async ({ api, page, profile }) => {
-  test.skip(!profile.isSimulator, 'simulator-only: drives the simulator widget\'s controls (the vendor widget\'s controls are not shown in the specification)');
+  // The widget's controls are not shown in the specification: the profile names them (SVC_WIDGET_OAUTH_SELECTOR).
+  const controls = widgetControls(profile);
+  const missing = missingControls(controls, ['oauth']);
+  test.skip(!!missing, missing);
   const user = await createUser(api);
   const url = await widgetUrl(api, user, { is_mobile_webview: true, ui_message_webview_url_scheme: 'scnapp' });
   const { urls: navigations, cdp } = await recordNavigations(page);
@@ -135,7 +142,7 @@ test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} a
   // The widget's loaded event comes once its controls are live; clicking earlier (a
   // slow machine) would hit a button with no handler yet.
   await expect.poll(async () => (await asked()).some((u) => u.startsWith('scnapp://') && /loaded/i.test(u)), { message: 'a scnapp:// location for the loaded event', timeout: profile.timeouts.requestMs }).toBe(true);
-  await pressWithActivation(page, cdp, '[data-action="oauth"]');
+  await pressWithActivation(page, cdp, controls.oauth!);
   let seen: string[] = [];
   const requestedUrl = () => seen.find((u) => u.startsWith('scnapp://') && /oauthRequested/i.test(u));
   await expect.poll(async () => ((seen = await asked()), requestedUrl()), { message: 'a scnapp:// location for the OAuth-requested event', timeout: profile.timeouts.requestMs }).toBeTruthy();
