@@ -205,6 +205,10 @@ test('transactions carry merchant_guid and merchant_location_guid', { tag: [...T
   expect(all.length, 'transactions aggregated for the new member').toBeGreaterThan(0);
   const without = all.filter((t) => !('merchant_guid' in t) || !('merchant_location_guid' in t)).map((t) => t.guid);
   expect(without.slice(0, 5), `transactions without merchant_guid or merchant_location_guid (${without.length} of ${all.length})`).toEqual([]);
+  // Resources, Transaction: the other fields named (check_number only where there is one; is_recurring is to be ignored).
+  const FIELDS = ['guid', 'category_guid', 'top_level_category_guid', 'user_guid', 'is_manual', 'is_subscription', 'is_international', 'member_is_managed_by_user'];
+  const lacking = all.flatMap((t) => FIELDS.filter((f) => !(f in t)).map((f) => `${t.guid}: ${f}`));
+  expect(lacking.slice(0, 5), `named transaction fields missing (${lacking.length})`).toEqual([]);
   const named = all.filter((t) => typeof t.merchant_guid === 'string' && typeof t.merchant_location_guid === 'string');
   const ok = named.length > 0;
   if (profile.isSimulator) expect(named.length, 'transactions naming a merchant and its location (the simulator\'s test institution has merchants)').toBeGreaterThan(0);

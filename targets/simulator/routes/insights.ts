@@ -80,6 +80,8 @@ export function registerInsights(app: FastifyInstance, ctx: SimContext): void {
     return { insight: renderInsight(ctx, i, includesLocalization(request.query as Query)) };
   });
   app.get<P>('/users/:user_guid/insights/:insight_guid/repeating_transactions', async (request) => {
+    // Endpoints: GET /users/{user_identifier}/insights/{insight_guid}/repeating_transactions (fault: not served).
+    if (ctx.fault('insight-repeating-transactions-unrouted')) throw new SimError('not_found', 'No route GET /users/{user_identifier}/insights/{insight_guid}/repeating_transactions');
     const i = findInsight(ctx, findUser(ctx, request.params.user_guid), request.params.insight_guid);
     const repeating = coreState(ctx).repeating;
     // Fault insight-repeating-transactions-empty: an insight with associated repeating transactions lists none.

@@ -70,7 +70,8 @@ export function renderTransaction(ctx: SimContext, t: TransactionRecord, include
     ...(ctx.fault('transaction-merchant-guids-missing') ? {} : { merchant_guid: t.merchant_guid, merchant_location_guid: t.merchant_location_guid }),
     // Resources, Transaction: `check_number` (string) — omitted when there is none; the
     // variation transaction-check-number-null sends null (nullness not stated; real-service-notes).
-    ...(t.check_number !== null ? { check_number: t.check_number } : ctx.variation('transaction-check-number-null') ? { check_number: null } : {}),
+    // Fault transaction-check-number-number: check_number sent as a number, not the stated string.
+    ...(t.check_number !== null ? { check_number: ctx.fault('transaction-check-number-number') && /^\d+$/.test(t.check_number) ? Number(t.check_number) : t.check_number } : ctx.variation('transaction-check-number-null') ? { check_number: null } : {}),
     currency_code: t.currency_code,
     is_manual: t.is_manual,
     is_subscription: t.is_subscription,

@@ -101,13 +101,16 @@ export function registerWidgetUrls(app: FastifyInstance, ctx: SimContext): void 
     const o = wrapper(request.body, 'widget_url');
     // Resources, Widget URL: the named widget types (fault: only connect_widget is accepted).
     if (ctx.fault('widget-type-refused') && o.widget_type !== undefined && o.widget_type !== 'connect_widget') throw new SimError('invalid_request', `widget_url.widget_type ${String(o.widget_type).slice(0, 40)} is not supported`);
-    // Resources, Widget URL: ui_message_version (4 shown), color_scheme accepts browser, language includes es (fault: refused).
-    if (ctx.fault('widget-named-parameters-refused') && (o.ui_message_version === 4 || o.color_scheme === 'browser' || o.language === 'es')) throw new SimError('invalid_request', 'widget_url: ui_message_version, color_scheme or language has an unsupported value');
+    // Resources, Widget URL: ui_message_version (4 shown), color_scheme accepts browser, language includes es,
+    // deep_link_params an object (fault: refused).
+    if (ctx.fault('widget-named-parameters-refused') && (o.ui_message_version === 4 || o.color_scheme === 'browser' || o.language === 'es' || o.deep_link_params !== undefined)) throw new SimError('invalid_request', 'widget_url: ui_message_version, color_scheme, language or deep_link_params has an unsupported value');
     const products = dataRequestProducts(ctx, o, 'widget_url', request.svcVersion, 'widget-data-request-not-required-on-v20250224');
     const s = newSession(ctx, user, o, 'widget_url', callbackPayloadOf(request), products);
     // Variations widget-url-201 (no status stated) and widget-user-id-null (nullness not stated; real-service-notes).
     const userId = ctx.variation('widget-user-id-null') ? null : (user.id ?? user.guid);
-    return reply.code(ctx.variation('widget-url-201') ? 201 : 200).send({ widget_url: { type: s.widgetType, url: `${baseUrlOf(request)}/_sim/widget/${s.token}`, user_id: userId } });
+    // Resources, Widget URL: the response has type, url and user_id (fault: url left out).
+    const url = ctx.fault('widget-response-url-missing') ? {} : { url: `${baseUrlOf(request)}/_sim/widget/${s.token}` };
+    return reply.code(ctx.variation('widget-url-201') ? 201 : 200).send({ widget_url: { type: s.widgetType, ...url, user_id: userId } });
   });
 
   // Versioning: sunset from v20250224 (the route config answers the error).
