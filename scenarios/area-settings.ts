@@ -47,6 +47,7 @@ export function optedInUseCases(profile: Pick<TargetProfile, 'isSimulator'>, env
  *                                 enter credentials of the test institution and connect
  *   SVC_WIDGET_PRIMARY_SELECTOR   the primary action once a member is connected
  *   SVC_WIDGET_DELETE_SELECTOR    deletes the connected member
+ *   SVC_WIDGET_BACK_SELECTOR      the back-to-search control shown with disable_search_institution
  * (searching for the institution beforehand is the target's own flow: give
  * SVC_WIDGET_CURRENT_INSTITUTION=1 to send current_institution_code so the widget opens on
  * the test institution). The simulator's widget has these selectors built in.
@@ -58,6 +59,7 @@ export interface WidgetControls {
   connect?: string;
   primary?: string;
   delete?: string;
+  back?: string;
 }
 
 export function widgetControls(profile: Pick<TargetProfile, 'isSimulator'>, env: Env = process.env): WidgetControls {
@@ -70,6 +72,7 @@ export function widgetControls(profile: Pick<TargetProfile, 'isSimulator'>, env:
     connect: pick('SVC_WIDGET_CONNECT_SELECTOR', '[data-action="connect"]'),
     primary: pick('SVC_WIDGET_PRIMARY_SELECTOR', '[data-action="primary"]'),
     delete: pick('SVC_WIDGET_DELETE_SELECTOR', '[data-action="delete"]'),
+    back: pick('SVC_WIDGET_BACK_SELECTOR', '[data-action="back"]'),
   };
 }
 
@@ -82,6 +85,7 @@ export function missingControls(c: WidgetControls, needed: Array<keyof WidgetCon
     connect: 'SVC_WIDGET_CONNECT_SELECTOR',
     primary: 'SVC_WIDGET_PRIMARY_SELECTOR',
     delete: 'SVC_WIDGET_DELETE_SELECTOR',
+    back: 'SVC_WIDGET_BACK_SELECTOR',
   };
   const missing = needed.filter((k) => !c[k]).map((k) => names[k]);
   return missing.length ? `the widget's controls are not shown in the specification: set ${missing.join(', ')} (CSS selectors inside the target's widget) to drive it` : undefined;

@@ -255,3 +255,28 @@ test('a connected member sends the primary-action event and, deleted, svc/connec
     await host.close();
   }
 });
+
+/**
+ * Events, widget events: "backToSearch (to be used with disable_search_institution)".
+ * The widget opens on the test institution with the search disabled; its back control
+ * (SVC_WIDGET_BACK_SELECTOR) sends an event named backToSearch (the type's prefix is not
+ * shown, so the name is matched at its end).
+ */
+test('with disable_search_institution the back control sends backToSearch', { tag: TAGS }, async ({ api, page, profile }) => {
+  const controls = widgetControls(profile);
+  const missing = missingControls(controls, ['back']);
+  test.skip(!!missing, missing);
+  const user = await createUser(api);
+  const url = await widgetUrl(api, user, { is_mobile_webview: false, current_institution_code: profile.testInstitution.code, disable_search_institution: true });
+  const messages: Array<Record<string, any>> = [];
+  await page.exposeFunction('scnReport', (m: Record<string, any>) => messages.push(m));
+  const host = await clientHost(`<!doctype html><title>client</title><script>addEventListener('message', (e) => window.scnReport(e.data));</script><iframe id="widget" src="${url}" width="400" height="600"></iframe>`);
+  try {
+    await page.goto(host.url);
+    await page.frameLocator('#widget').locator(controls.back!).click();
+    const types = () => messages.map((m) => String(m?.type ?? ''));
+    await expect.poll(() => types().some((t) => /(^|\/)backToSearch$/.test(t)), { message: `a backToSearch event among ${JSON.stringify(types()).slice(-300)}`, timeout: profile.timeouts.requestMs }).toBe(true);
+  } finally {
+    await host.close();
+  }
+});

@@ -44,6 +44,8 @@ export interface WidgetPageConfig {
   memberDeletedType?: string;
   /** Events: "member connected with primary action selected"; a fault leaves it out. */
   primaryActionEvent?: boolean;
+  /** Events: "backToSearch (to be used with disable_search_institution)"; a fault leaves it out. */
+  backToSearchEvent?: boolean;
 }
 
 const SCRIPT = `(function(){
@@ -76,7 +78,7 @@ $('[data-action="answer"]').addEventListener('click',function(){if(!member)retur
  api('PUT','/members/'+member.guid+'/resume',{answer:$('input[name=answer]').value}).then(function(){schedule()})});
 $('[data-action="primary"]').addEventListener('click',function(){if(member&&cfg.primaryActionEvent)send('svc/connect/memberConnected/primaryAction',{user_guid:cfg.userGuid,member_guid:member.guid})});
 $('[data-action="delete"]').addEventListener('click',function(){if(!member)return;var g=member.guid;api('DELETE','/members/'+g).then(function(){send(cfg.memberDeletedType,{user_guid:cfg.userGuid,member_guid:g});member=null;go('search')})});
-$('[data-action="back"]').addEventListener('click',function(){send('svc/connect/backToSearch',{})});
+$('[data-action="back"]').addEventListener('click',function(){if(cfg.backToSearchEvent)send('svc/connect/backToSearch',{})});
 window.addEventListener('message',function(e){var d=e.data;if(d&&typeof d.type==='string'&&d.type.indexOf('oauthComplete/')===0){window.__svcEvents.push(d);var t=window.parent!==window?window.parent:null;if(t)t.postMessage(d,'*');schedule()}});
 send('svc/connect/loaded',{user_guid:cfg.userGuid,session_guid:cfg.sessionGuid,initial_step:'search'});
 })();`;
@@ -97,6 +99,6 @@ export function widgetPage(cfg: WidgetPageConfig): string {
 <section data-step-view="connected" hidden><p>Connected.</p><button data-action="primary">Done</button><button data-action="delete">Delete connection</button></section>
 <section data-step-view="error" hidden><p class="error" id="error-text"></p></section>
 </main>`;
-  const full = { memberDeletedType: 'svc/connect/memberDeleted', primaryActionEvent: true, ...cfg };
+  const full = { memberDeletedType: 'svc/connect/memberDeleted', primaryActionEvent: true, backToSearchEvent: true, ...cfg };
   return page('Connect', body, SCRIPT.replace('__CFG__', scriptJson(full)));
 }
