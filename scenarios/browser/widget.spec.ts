@@ -40,6 +40,7 @@ import type { AddressInfo } from 'node:net';
 import { test, expect, type CheckedClient } from '../fixtures.ts';
 import { ANY_2XX, createUser, needsDataRequest, passwordFor, waitUntilSettled } from '../helpers.ts';
 import { missingControls, widgetControls } from '../area-settings.ts';
+import { expectInferred } from '../inferred.ts';
 import { currentVersion } from '../fixtures.ts';
 
 const TAGS = ['@widgets', '@oauth', '@destructive'];
@@ -276,6 +277,44 @@ test('with disable_search_institution the back control sends backToSearch', { ta
     await page.frameLocator('#widget').locator(controls.back!).click();
     const types = () => messages.map((m) => String(m?.type ?? ''));
     await expect.poll(() => types().some((t) => /(^|\/)backToSearch$/.test(t)), { message: `a backToSearch event among ${JSON.stringify(types()).slice(-300)}`, timeout: profile.timeouts.requestMs }).toBe(true);
+  } finally {
+    await host.close();
+  }
+});
+
+/**
+ * Events, widget events: `oauthError` is named, without its trigger. In a browser iframe
+ * the widget opens the OAuth window itself; the user denies. The error completion
+ * (oauthComplete/error with member_guid and error_reason) reaches the client page as in
+ * the success scenario; an event named oauthError for the denied member is the plain
+ * reading of the name, not stated: inferred.
+ */
+test('a denied OAuth in the widget reaches the client page as oauthComplete/error, with an oauthError event', { tag: [...TAGS, '@inferred'] }, async ({ api, page, profile }) => {
+  const controls = widgetControls(profile);
+  const missing = missingControls(controls, ['oauth']);
+  test.skip(!!missing, missing);
+  const user = await createUser(api);
+  const url = await widgetUrl(api, user, { oauth_referral_source: 'BROWSER', is_mobile_webview: false });
+  const messages: Array<Record<string, any>> = [];
+  await page.exposeFunction('scnReport', (m: Record<string, any>) => messages.push(m));
+  const host = await clientHost(`<!doctype html><title>client</title><script>addEventListener('message', (e) => window.scnReport(e.data));</script><iframe id="widget" src="${url}" width="400" height="600"></iframe>`);
+  try {
+    await page.goto(host.url);
+    const [popup] = await Promise.all([page.waitForEvent('popup'), page.frameLocator('#widget').locator(controls.oauth!).click()]);
+    await popup.locator(profile.oauthPage.denySelector).click();
+    const error = () => messages.find((m) => m?.type === 'oauthComplete/error');
+    await expect.poll(error, { message: 'oauthComplete/error at the client page', timeout: profile.timeouts.requestMs }).toBeTruthy();
+    // Events, widget events: the error message carries member_guid and an error_reason of the list.
+    expect(error()!.mx).toBe(true);
+    expect(error()!.metadata?.member_guid).toMatch(/^MBR-/);
+    expect(['CANCELLED', 'DENIED', 'IMPEDED', 'PROVIDER_ERROR', 'SERVER_ERROR', 'SESSION_ERROR']).toContain(error()!.metadata?.error_reason);
+    const named = () => messages.some((m) => /(^|\/)oauthError$/.test(String(m?.type ?? '')));
+    for (let waited = 0; !named() && waited < profile.timeouts.requestMs; waited += 100) await page.waitForTimeout(100);
+    expectInferred(profile, named(), {
+      expectation: 'the widget sends an oauthError event for the denied OAuth member',
+      basis: 'Events, widget events: oauthError is named; its trigger and payload are not shown',
+      received: JSON.stringify(messages.map((m) => m?.type)).slice(-300),
+    });
   } finally {
     await host.close();
   }

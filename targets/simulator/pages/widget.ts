@@ -46,6 +46,8 @@ export interface WidgetPageConfig {
   primaryActionEvent?: boolean;
   /** Events: "backToSearch (to be used with disable_search_institution)"; a fault leaves it out. */
   backToSearchEvent?: boolean;
+  /** Events: "oauthError" (the simulator sends it when an OAuth member ends DENIED or HALTED); a fault leaves it out. */
+  oauthErrorEvent?: boolean;
 }
 
 const SCRIPT = `(function(){
@@ -64,7 +66,7 @@ function poll(){if(!member)return;api('GET','/members/'+member.guid).then(functi
  if(s!==lastStatus){lastStatus=s;send('svc/connect/memberStatusUpdate',{member_guid:member.guid,connection_status:s})}
  if(s==='CHALLENGED'){var c=(member.challenges||[])[0];$('#challenge-label').textContent=c?c.label+(c.options?' ('+c.options.map(function(o){return o.value}).join(', ')+')':''):'';go('mfa');return schedule()}
  if(s==='CONNECTED'){if(!connectedSent){connectedSent=true;send('svc/connect/memberConnected',{user_guid:cfg.userGuid,member_guid:member.guid})}go('connected');if(member.is_being_aggregated)schedule();return}
- if(s==='DENIED'||s==='HALTED'){if(member.is_oauth)send('svc/connect/oauthError',{member_guid:member.guid});$('#error-text').textContent='Connection '+s;go('error');return}
+ if(s==='DENIED'||s==='HALTED'){if(member.is_oauth&&cfg.oauthErrorEvent)send('svc/connect/oauthError',{member_guid:member.guid});$('#error-text').textContent='Connection '+s;go('error');return}
  schedule()})}
 function schedule(){clearTimeout(timer);timer=setTimeout(poll,100)}
 function created(r){if(!r||!r.member){$('#error-text').textContent=(r&&r.error&&r.error.message)||'error';go('error');return null}member=r.member;lastStatus=null;connectedSent=false;return member}
@@ -99,6 +101,6 @@ export function widgetPage(cfg: WidgetPageConfig): string {
 <section data-step-view="connected" hidden><p>Connected.</p><button data-action="primary">Done</button><button data-action="delete">Delete connection</button></section>
 <section data-step-view="error" hidden><p class="error" id="error-text"></p></section>
 </main>`;
-  const full = { memberDeletedType: 'svc/connect/memberDeleted', primaryActionEvent: true, backToSearchEvent: true, ...cfg };
+  const full = { memberDeletedType: 'svc/connect/memberDeleted', primaryActionEvent: true, backToSearchEvent: true, oauthErrorEvent: true, ...cfg };
   return page('Connect', body, SCRIPT.replace('__CFG__', scriptJson(full)));
 }

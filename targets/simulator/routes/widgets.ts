@@ -158,6 +158,7 @@ export function registerWidgetPages(app: FastifyInstance, ctx: SimContext): void
       memberDeletedType: ctx.fault('widget-member-deleted-renamed') ? 'svc/connect/memberRemoved' : 'svc/connect/memberDeleted',
       primaryActionEvent: !ctx.fault('widget-primary-action-event-missing'),
       backToSearchEvent: !ctx.fault('widget-back-to-search-missing'),
+      oauthErrorEvent: !ctx.fault('widget-oauth-error-event-missing'),
       payload: ctx.fault('widget-event-missing-x-callback-payload') ? null : s.callbackPayload,
       institutionCode: s.institutionCode,
       oauthInstitutionCode: TEST_OAUTH_INSTITUTION_CODE,
