@@ -10,7 +10,7 @@
  * timestamp, the form of the resources' `_at` fields, and compares instants.
  */
 import { test, expect } from '../fixtures.ts';
-import { ANY_2XX, need } from '../helpers.ts';
+import { ANY_2XX, createUser, need } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, walkList } from './journeys.ts';
 
@@ -102,4 +102,22 @@ test('insights carry the named fields and list their repeating transactions', { 
       received: byId === undefined ? 'not 200' : `${byId.length} vs ${listed.length}`,
     });
   }
+});
+
+/**
+ * What the service does: "Insights are personalised items derived from a user's
+ * transaction history." A new user with no member has no history, so nothing to derive
+ * an insight from; after a successful aggregation the user has insights on the simulator
+ * (a real target may take longer to derive them: there it is not asserted). That the
+ * list is empty before any history is the reading of "derived from", not a stated rule:
+ * inferred.
+ */
+test('a user without transaction history has no insights', { tag: [...TAGS, '@inferred'] }, async ({ api, profile }) => {
+  const user = await createUser(api);
+  const insights = await walkList<Insight>(api, `/users/${user}/insights`, 'insights');
+  expectInferred(profile, insights.length === 0, {
+    expectation: 'a user with no member and no transactions lists no insights',
+    basis: 'What the service does: insights are "derived from a user\'s transaction history"',
+    received: `${insights.length} insights: ${insights.map((i) => i.guid).slice(0, 3).join(', ')}`,
+  });
 });

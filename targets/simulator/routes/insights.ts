@@ -58,7 +58,14 @@ export function registerInsights(app: FastifyInstance, ctx: SimContext): void {
   app.get<{ Params: { user_guid: string } }>('/users/:user_guid/insights', async (request) => {
     const user = findUser(ctx, request.params.user_guid);
     const withLoc = includesLocalization(request.query as Query);
-    const page = pageList(ctx, [...coreState(ctx).insights.values()].filter((i) => i.user_guid === user.guid), request.query as Query);
+    let mine = [...coreState(ctx).insights.values()].filter((i) => i.user_guid === user.guid);
+    // What the service does: insights are "derived from a user's transaction history".
+    // Fault insights-without-history: a user with no transactions gets a generic insight.
+    if (mine.length === 0 && ctx.fault('insights-without-history') && ![...coreState(ctx).transactions.values()].some((t) => t.user_guid === user.guid)) {
+      const now = isoNow(ctx);
+      mine = [{ guid: `BET-generic-${user.guid.slice(4)}`, user_guid: user.guid, template: 'Welcome', title: 'Welcome', description: 'Connect an account to get started.', micro_call_to_action: 'Connect', cta_clicked_at: null, has_associated_repeating_transactions: false, repeatingGuids: [], localization_payload: {}, created_at: now, updated_at: now }];
+    }
+    const page = pageList(ctx, mine, request.query as Query);
     return { insights: page.items.map((i) => renderInsight(ctx, i, withLoc)), pagination: page.pagination };
   });
   app.get<P>('/users/:user_guid/insights/:insight_guid', async (request) => {
