@@ -22,6 +22,9 @@ const PROOF: Record<string, { scenario: DeliveryScenario; check: string }> = {
   'webhook-delivered-despite-skip': { scenario: 'skip', check: 'webhook_skip' },
   'webhook-test-without-action': { scenario: 'test-webhooks', check: 'webhook_test_shape' },
   'webhook-oauth-token-not-reused': { scenario: 'oauth-query', check: 'webhook_oauth_token_reuse' },
+  'verification-webhook-missing-accounts': { scenario: 'rule9-payloads', check: 'webhook_rule9_fields' },
+  'notification-webhook-missing-member-guid': { scenario: 'rule9-payloads', check: 'webhook_rule9_fields' },
+  'platform-client-receives-other-types': { scenario: 'platform-client', check: 'webhook_platform_types' },
 };
 
 test('every webhook fault of the catalogue has a proof', () => {

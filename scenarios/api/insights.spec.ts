@@ -10,7 +10,8 @@
  * timestamp, the form of the resources' `_at` fields, and compares instants.
  */
 import { test, expect } from '../fixtures.ts';
-import { ANY_2XX, need } from '../helpers.ts';
+import { ANY_2XX, createUser, need } from '../helpers.ts';
+import { expectInferred } from '../inferred.ts';
 import { connectedUser, walkList } from './journeys.ts';
 
 const TAGS = ['@accounts', '@insights', '@destructive'];
@@ -53,4 +54,70 @@ test('localization_payload is opt-in with includes=localization_payload', { tag:
     const payload = opted.body.insight?.localization_payload;
     expect(payload && typeof payload === 'object', `localization_payload object of insight ${i.guid} with includes=localization_payload`).toBe(true);
   }
+});
+
+/**
+ * Resources, Insight: "Fields named: has_associated_repeating_transactions,
+ * cta_clicked_at (settable on update), micro_call_to_action". Endpoints: "GET
+ * /users/{user_identifier}/insights/{insight_guid}/repeating_transactions". The read's
+ * body is not shown (a list of repeating transactions, Errors: 200 for reads and lists).
+ * That an insight with associated repeating transactions lists at least one, and one
+ * without lists none, is the plain reading of the flag but not stated: inferred. The
+ * path names a `user_identifier`: the user's guid is sent (stated); the partner id
+ * (the user's `id`, "partner-defined" in Data exchange's words) is tried as inferred.
+ */
+test('insights carry the named fields and list their repeating transactions', { tag: [...TAGS, '@inferred'] }, async ({ api, poll, profile }) => {
+  const { user } = await connectedUser(api, poll);
+  const insights = await insightsOf(api, user, profile);
+  const missing = insights.filter((i) => !['has_associated_repeating_transactions', 'cta_clicked_at', 'micro_call_to_action'].every((f) => f in i)).map((i) => i.guid);
+  expect(missing, 'insights without has_associated_repeating_transactions, cta_clicked_at or micro_call_to_action').toEqual([]);
+  const repeatingOf = async (identifier: string, insight: string, strict = true) => {
+    const res = await api.get(`/users/${encodeURIComponent(identifier)}/insights/${insight}/repeating_transactions`, strict ? { expectStatus: 200 } : {});
+    return res.status === 200 ? need<Array<{ guid: string }>>(res, 'repeating_transactions', api) : undefined;
+  };
+  const withRepeating = insights.find((i) => i.has_associated_repeating_transactions === true);
+  const without = insights.find((i) => i.has_associated_repeating_transactions === false);
+  if (!withRepeating && !profile.isSimulator) test.skip(true, 'no insight of the test user has associated repeating transactions on this target');
+  expect(withRepeating, 'an insight with has_associated_repeating_transactions true (the simulator\'s subscription insights)').toBeTruthy();
+  const listed = (await repeatingOf(user, withRepeating!.guid))!;
+  expectInferred(profile, listed.length > 0, {
+    expectation: `insight ${withRepeating!.guid} (has_associated_repeating_transactions true) lists its repeating transactions`,
+    basis: 'Resources, Insight: has_associated_repeating_transactions; the content of the repeating_transactions read is not shown',
+    received: `${listed.length} repeating transactions`,
+  });
+  if (without) {
+    const none = (await repeatingOf(user, without.guid))!;
+    expectInferred(profile, none.length === 0, {
+      expectation: `insight ${without.guid} (has_associated_repeating_transactions false) lists no repeating transactions`,
+      basis: 'Resources, Insight: has_associated_repeating_transactions; the content of the repeating_transactions read is not shown',
+      received: `${none.length} repeating transactions`,
+    });
+  }
+  const partnerId = (await api.get(`/users/${user}`, { expectStatus: 200 })).body?.user?.id;
+  if (typeof partnerId === 'string' && partnerId) {
+    const byId = await repeatingOf(partnerId, withRepeating!.guid, false);
+    expectInferred(profile, byId !== undefined && byId.length === listed.length, {
+      expectation: 'the repeating_transactions read takes the user\'s partner-defined id as user_identifier',
+      basis: 'Endpoints: the path names {user_identifier}; which identifiers it accepts is stated only for data exchange paths',
+      received: byId === undefined ? 'not 200' : `${byId.length} vs ${listed.length}`,
+    });
+  }
+});
+
+/**
+ * What the service does: "Insights are personalised items derived from a user's
+ * transaction history." A new user with no member has no history, so nothing to derive
+ * an insight from; after a successful aggregation the user has insights on the simulator
+ * (a real target may take longer to derive them: there it is not asserted). That the
+ * list is empty before any history is the reading of "derived from", not a stated rule:
+ * inferred.
+ */
+test('a user without transaction history has no insights', { tag: [...TAGS, '@inferred'] }, async ({ api, profile }) => {
+  const user = await createUser(api);
+  const insights = await walkList<Insight>(api, `/users/${user}/insights`, 'insights');
+  expectInferred(profile, insights.length === 0, {
+    expectation: 'a user with no member and no transactions lists no insights',
+    basis: 'What the service does: insights are "derived from a user\'s transaction history"',
+    received: `${insights.length} insights: ${insights.map((i) => i.guid).slice(0, 3).join(', ')}`,
+  });
 });

@@ -18,7 +18,8 @@
  * v20250224 and later, ISO 8601 timestamps before.
  */
 import { test, expect, currentVersion, type CheckedClient } from '../fixtures.ts';
-import { ANY_2XX, need } from '../helpers.ts';
+import { ANY_2XX, createMember, createUser, createdMember, need } from '../helpers.ts';
+import { optedInUseCases } from '../area-settings.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, settle, sleep, walkList } from './journeys.ts';
 
@@ -188,4 +189,48 @@ test('repeating transactions report a twice_a_ recurrence kind', { tag: [...TAGS
     basis: 'the repeating-transaction list path is not shown; only includes=repeating_transactions is',
     received: `missing or different: ${disagree.join(', ')}`,
   });
+});
+
+/**
+ * What the service does: "A merchant is the origin of a transaction; transactions carry
+ * merchant_guid and merchant_location_guid." Resources, Transaction names both fields.
+ * Their values may be null (a transaction without a known merchant; nullness is not
+ * stated and the vendor reference makes nearly every field nullable), but the fields
+ * are carried. That the test institution's aggregated transactions name a merchant is
+ * not stated: inferred on a real target.
+ */
+test('transactions carry merchant_guid and merchant_location_guid', { tag: [...TAGS, '@inferred'] }, async ({ api, poll, profile }) => {
+  const { user } = await connectedUser(api, poll);
+  const all = await walkList<Txn>(api, `/users/${user}/transactions`, 'transactions');
+  expect(all.length, 'transactions aggregated for the new member').toBeGreaterThan(0);
+  const without = all.filter((t) => !('merchant_guid' in t) || !('merchant_location_guid' in t)).map((t) => t.guid);
+  expect(without.slice(0, 5), `transactions without merchant_guid or merchant_location_guid (${without.length} of ${all.length})`).toEqual([]);
+  // Resources, Transaction: the other fields named (check_number only where there is one; is_recurring is to be ignored).
+  const FIELDS = ['guid', 'category_guid', 'top_level_category_guid', 'user_guid', 'is_manual', 'is_subscription', 'is_international', 'member_is_managed_by_user'];
+  const lacking = all.flatMap((t) => FIELDS.filter((f) => !(f in t)).map((f) => `${t.guid}: ${f}`));
+  expect(lacking.slice(0, 5), `named transaction fields missing (${lacking.length})`).toEqual([]);
+  const named = all.filter((t) => typeof t.merchant_guid === 'string' && typeof t.merchant_location_guid === 'string');
+  const ok = named.length > 0;
+  if (profile.isSimulator) expect(named.length, 'transactions naming a merchant and its location (the simulator\'s test institution has merchants)').toBeGreaterThan(0);
+  else expectInferred(profile, ok, { expectation: 'at least one aggregated transaction names its merchant and merchant location', basis: 'What the service does: transactions carry the fields; whether the test institution\'s transactions have merchants is not shown', received: `${named.length} of ${all.length}` });
+});
+
+/**
+ * Endpoints, other endpoints named: list transactions with the optional filter
+ * `use_case` "(opted-in clients)"; Resources, Member: `use_cases` on create. Whether the
+ * client is opted in, and to which values, is a profile setting (SVC_USE_CASES, at least
+ * two values). The member is created with the first use case only: the filter on it
+ * selects every transaction of the user, the filter on the second selects none.
+ */
+test('use_case selects the transactions of members with that use case', { tag: TAGS }, async ({ api, poll, profile }) => {
+  const useCases = optedInUseCases(profile);
+  test.skip(!useCases || useCases.length < 2, 'needs SVC_USE_CASES: two or more use cases the client is opted in to (Endpoints: use_case is for "opted-in clients"; which clients are opted in is not shown)');
+  const [mine, other] = useCases!;
+  const user = await createUser(api);
+  const member = createdMember(api, await createMember(api, user, { scenario: 'SUCCESS', extra: { use_cases: [mine] } })).guid;
+  await settle(api, poll, user, member);
+  const all = await walkList<Txn>(api, `/users/${user}/transactions`, 'transactions');
+  expect(all.length, 'transactions aggregated for the new member').toBeGreaterThan(0);
+  expect(await expectFilter(api, user, all, { use_case: mine }, () => true), `transactions with use_case=${mine}`).toBe(all.length);
+  await expectFilter(api, user, all, { use_case: other }, () => false);
 });

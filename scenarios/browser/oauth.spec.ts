@@ -16,6 +16,7 @@
 import type { Page } from '@playwright/test';
 import { test, expect, type CheckedClient } from '../fixtures.ts';
 import { createMember, createUser, readMember, waitUntilSettled, type MemberStatus } from '../helpers.ts';
+import { expectInferred } from '../inferred.ts';
 
 const ERROR_REASONS = ['CANCELLED', 'DENIED', 'IMPEDED', 'PROVIDER_ERROR', 'SERVER_ERROR', 'SESSION_ERROR'];
 const CLIENT_REDIRECT = 'https://client.example/oauth/done?keep=me&tenant=42';
@@ -122,4 +123,37 @@ test('the oauth_window_uri is single use', { tag: TAGS }, async ({ api, page, pr
   const second = await page.goto(uri);
   const refused = (second?.status() ?? 0) >= 400 || (await page.locator(profile.oauthPage.authorizeSelector).count()) === 0;
   expect(refused, `second load answered ${second?.status()} and ${refused ? 'no' : 'an'} authorize action`).toBe(true);
+});
+
+/**
+ * Redirect after OAuth: "The client-redirect form is preferred." Given both
+ * client_redirect_url and ui_message_webview_url_scheme, the browser is expected at the
+ * client redirect URL. The sentence may be advice to clients rather than a rule for the
+ * service, so the expectation is inferred.
+ */
+test('with both client_redirect_url and ui_message_webview_url_scheme the client redirect form is used', { tag: [...TAGS, '@inferred'] }, async ({ api, page, profile }) => {
+  const { member, uri } = await oauthMember(api, { client_redirect_url: CLIENT_REDIRECT, ui_message_webview_url_scheme: 'scnapp' });
+  // As in the scheme scenario above: the target is seen as a request (or a failed one:
+  // client.example does not resolve, and is deliberately not routed, since an intercepted
+  // page hides a custom-scheme redirect) or as the Location of the response that sends the browser there.
+  const seen: string[] = [];
+  page.on('request', (r) => seen.push(r.url()));
+  page.on('requestfailed', (r) => seen.push(r.url()));
+  page.on('response', (r) => {
+    const location = r.headers().location;
+    if (location) seen.push(location);
+  });
+  await decide(page, uri, profile.oauthPage.authorizeSelector);
+  const landed = () => seen.find((u) => u.startsWith('https://client.example/oauth/done') || u.startsWith('scnapp://'));
+  await expect.poll(landed, { message: 'a redirect to client_redirect_url or to scnapp://oauth_complete', timeout: profile.timeouts.requestMs }).toBeTruthy();
+  const target = landed()!;
+  expectInferred(profile, target.startsWith('https://client.example/'), {
+    expectation: 'with both forms given, the browser goes to client_redirect_url',
+    basis: 'Endpoints, redirect after OAuth: "The client-redirect form is preferred" (advice or a rule for the service: not said)',
+    received: target.slice(0, 120),
+  });
+  // Whichever form is used, it names the member and success (Redirect after OAuth).
+  const url = new URL(target);
+  expect(url.searchParams.get('status')).toBe('success');
+  expect(url.searchParams.get('member_guid')).toBe(member);
 });

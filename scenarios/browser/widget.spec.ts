@@ -31,13 +31,16 @@
  * through the DevTools Protocol), never with trusted input.
  *
  * The widget's own controls (connect, OAuth, answer buttons) are not shown in the
- * specification: these scenarios drive the simulator's widget and skip on a real target.
+ * specification: the profile names them (scenarios/area-settings.ts, SVC_WIDGET_*_SELECTOR;
+ * the simulator's are built in), and a real target without them is skipped naming the variables.
  */
 import type { CDPSession, Page } from '@playwright/test';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test, expect, type CheckedClient } from '../fixtures.ts';
-import { ANY_2XX, createUser, needsDataRequest } from '../helpers.ts';
+import { ANY_2XX, createUser, needsDataRequest, passwordFor, waitUntilSettled } from '../helpers.ts';
+import { missingControls, widgetControls } from '../area-settings.ts';
+import { expectInferred } from '../inferred.ts';
 import { currentVersion } from '../fixtures.ts';
 
 const TAGS = ['@widgets', '@oauth', '@destructive'];
@@ -93,7 +96,10 @@ async function pressWithActivation(page: Page, cdp: CDPSession, selector: string
 }
 
 test('in a browser iframe the client page receives oauthComplete/success with mx: true and the callback payload', { tag: [...TAGS, '@smoke'] }, async ({ api, page, profile }) => {
-  test.skip(!profile.isSimulator, 'simulator-only: drives the simulator widget\'s controls (the vendor widget\'s controls are not shown in the specification)');
+  // The widget's controls are not shown in the specification: the profile names them (SVC_WIDGET_OAUTH_SELECTOR).
+  const controls = widgetControls(profile);
+  const missing = missingControls(controls, ['oauth']);
+  test.skip(!!missing, missing);
   const user = await createUser(api);
   const url = await widgetUrl(api, user, { oauth_referral_source: 'BROWSER', is_mobile_webview: false });
   const messages: Array<Record<string, any>> = [];
@@ -102,7 +108,7 @@ test('in a browser iframe the client page receives oauthComplete/success with mx
   try {
     await page.goto(host.url);
     const widget = page.frameLocator('#widget');
-    const [popup] = await Promise.all([page.waitForEvent('popup'), widget.locator('[data-action="oauth"]').click()]);
+    const [popup] = await Promise.all([page.waitForEvent('popup'), widget.locator(controls.oauth!).click()]);
     await popup.locator(profile.oauthPage.authorizeSelector).click();
     await expect.poll(() => messages.find((m) => m?.type === 'oauthComplete/success'), { message: 'oauthComplete/success at the client page', timeout: profile.timeouts.requestMs }).toBeTruthy();
     const done = messages.find((m) => m?.type === 'oauthComplete/success')!;
@@ -118,7 +124,10 @@ test('in a browser iframe the client page receives oauthComplete/success with mx
 });
 
 test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} and the widget opens no OAuth window', { tag: TAGS }, async ({ api, page, profile }) => {
-  test.skip(!profile.isSimulator, 'simulator-only: drives the simulator widget\'s controls (the vendor widget\'s controls are not shown in the specification)');
+  // The widget's controls are not shown in the specification: the profile names them (SVC_WIDGET_OAUTH_SELECTOR).
+  const controls = widgetControls(profile);
+  const missing = missingControls(controls, ['oauth']);
+  test.skip(!!missing, missing);
   const user = await createUser(api);
   const url = await widgetUrl(api, user, { is_mobile_webview: true, ui_message_webview_url_scheme: 'scnapp' });
   const { urls: navigations, cdp } = await recordNavigations(page);
@@ -134,7 +143,7 @@ test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} a
   // The widget's loaded event comes once its controls are live; clicking earlier (a
   // slow machine) would hit a button with no handler yet.
   await expect.poll(async () => (await asked()).some((u) => u.startsWith('scnapp://') && /loaded/i.test(u)), { message: 'a scnapp:// location for the loaded event', timeout: profile.timeouts.requestMs }).toBe(true);
-  await pressWithActivation(page, cdp, '[data-action="oauth"]');
+  await pressWithActivation(page, cdp, controls.oauth!);
   let seen: string[] = [];
   const requestedUrl = () => seen.find((u) => u.startsWith('scnapp://') && /oauthRequested/i.test(u));
   await expect.poll(async () => ((seen = await asked()), requestedUrl()), { message: 'a scnapp:// location for the OAuth-requested event', timeout: profile.timeouts.requestMs }).toBeTruthy();
@@ -159,4 +168,154 @@ test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} a
   const complete = new URL(redirects.find((u) => u.startsWith('scnapp://oauth_complete'))!);
   expect(complete.searchParams.get('status')).toBe('success');
   expect(complete.searchParams.get('member_guid')).toBe(oauth.member_guid);
+});
+
+/**
+ * Widget flows, "iframe inside a WebView": "is_mobile_webview false; oauth_referral_source
+ * APP; listen for the OAuth-requested event and pass the URL to the native app". The
+ * widget therefore posts the OAuth-requested event (Events: it "carries the URL to open
+ * and member_guid") and does not open the OAuth window itself; the app opens the URL,
+ * and after the authorization the member connects (OAuth procedure 4: "Aggregation ...
+ * starts after a successful OAuth connection"). The event's exact type is not shown: it
+ * is the message whose metadata carries the URL and the member_guid.
+ *
+ * The widget's OAuth control comes from the profile (SVC_WIDGET_OAUTH_SELECTOR; the
+ * simulator's is built in); without it a real target is skipped with that variable.
+ */
+test('in an iframe inside a WebView (oauth_referral_source APP) the OAuth-requested event carries the URL and the widget opens no OAuth window', { tag: TAGS }, async ({ api, page, poll, profile }) => {
+  const controls = widgetControls(profile);
+  const missing = missingControls(controls, ['oauth']);
+  test.skip(!!missing, missing);
+  const user = await createUser(api);
+  const url = await widgetUrl(api, user, { is_mobile_webview: false, oauth_referral_source: 'APP' });
+  const messages: Array<Record<string, any>> = [];
+  await page.exposeFunction('scnReport', (m: Record<string, any>) => messages.push(m));
+  let popups = 0;
+  page.on('popup', () => popups++);
+  const host = await clientHost(`<!doctype html><title>client</title><script>addEventListener('message', (e) => window.scnReport(e.data));</script><iframe id="widget" src="${url}" width="400" height="600"></iframe>`);
+  try {
+    await page.goto(host.url);
+    await page.frameLocator('#widget').locator(controls.oauth!).click();
+    const requested = () => messages.find((m) => typeof m?.metadata?.url === 'string' && typeof m?.metadata?.member_guid === 'string');
+    await expect.poll(requested, { message: 'an OAuth-requested event (metadata with url and member_guid) at the client page', timeout: profile.timeouts.requestMs }).toBeTruthy();
+    const event = requested()!;
+    // Events: "each event's metadata" carries x_callback_payload when X-CALLBACK-PAYLOAD was set.
+    expect(event.metadata.x_callback_payload, 'x_callback_payload in the OAuth-requested event').toBe(PAYLOAD);
+    // Give a widget that (wrongly) opens the window itself the time to do so.
+    await page.waitForTimeout(500);
+    // Widget flows, iframe inside a WebView: the client passes the URL to the app; the widget opens nothing.
+    expect(popups, 'OAuth windows the widget opened itself with oauth_referral_source APP').toBe(0);
+    // The native app opens the URL (here: a page of the same browser) and the user authorizes.
+    const app = await page.context().newPage();
+    await app.goto(event.metadata.url, { waitUntil: 'commit' });
+    await app.locator(profile.oauthPage.authorizeSelector).click();
+    const settled = await waitUntilSettled(api, poll, user, event.metadata.member_guid);
+    // OAuth procedure 4 and States: the authorized member connects.
+    expect(settled.value.connection_status, 'the member authorized through the URL the app opened').toBe('CONNECTED');
+  } finally {
+    await host.close();
+  }
+});
+
+/**
+ * Events, widget events: "member connected with primary action selected" and "member
+ * deleted (`svc/connect/memberDeleted`)"; widget flows, browser iframe: "close the widget
+ * on the member-connected primary-action event". Only the member-deleted type is shown
+ * exactly; the primary-action event is recognised by its name (memberConnected and
+ * primaryAction in its type). Payloads are not shown ("Exact payloads of widget events
+ * other than the OAuth completion messages: not shown"): only x_callback_payload, which
+ * every event's metadata carries, is checked.
+ *
+ * The controls come from the profile (SVC_WIDGET_USERNAME_SELECTOR, ..._PASSWORD_,
+ * ..._CONNECT_, ..._PRIMARY_, ..._DELETE_); the widget opens on the test institution
+ * (current_institution_code) and connects with the success password.
+ */
+test('a connected member sends the primary-action event and, deleted, svc/connect/memberDeleted', { tag: TAGS }, async ({ api, page, profile }) => {
+  const controls = widgetControls(profile);
+  const missing = missingControls(controls, ['username', 'password', 'connect', 'primary', 'delete']);
+  test.skip(!!missing, missing);
+  const user = await createUser(api);
+  const url = await widgetUrl(api, user, { is_mobile_webview: false, current_institution_code: profile.testInstitution.code });
+  const messages: Array<Record<string, any>> = [];
+  await page.exposeFunction('scnReport', (m: Record<string, any>) => messages.push(m));
+  const host = await clientHost(`<!doctype html><title>client</title><script>addEventListener('message', (e) => window.scnReport(e.data));</script><iframe id="widget" src="${url}" width="400" height="600"></iframe>`);
+  try {
+    await page.goto(host.url);
+    const widget = page.frameLocator('#widget');
+    await widget.locator(controls.username!).fill(profile.testInstitution.username);
+    await widget.locator(controls.password!).fill(passwordFor(profile, 'SUCCESS'));
+    await widget.locator(controls.connect!).click();
+    await widget.locator(controls.primary!).click({ timeout: profile.timeouts.aggregationMs + profile.timeouts.requestMs });
+    const types = () => messages.map((m) => String(m?.type ?? ''));
+    await expect.poll(() => types().find((t) => /memberConnected/i.test(t) && /primaryAction/i.test(t)), { message: `a member-connected primary-action event among ${JSON.stringify(types()).slice(0, 300)}`, timeout: profile.timeouts.requestMs }).toBeTruthy();
+    await widget.locator(controls.delete!).click();
+    await expect.poll(() => types().includes('svc/connect/memberDeleted'), { message: `svc/connect/memberDeleted among the events ${JSON.stringify(types()).slice(-300)}`, timeout: profile.timeouts.requestMs }).toBe(true);
+    const deleted = messages.find((m) => m?.type === 'svc/connect/memberDeleted')!;
+    expect(deleted.metadata?.x_callback_payload, 'x_callback_payload in the member-deleted event').toBe(PAYLOAD);
+  } finally {
+    await host.close();
+  }
+});
+
+/**
+ * Events, widget events: "backToSearch (to be used with disable_search_institution)".
+ * The widget opens on the test institution with the search disabled; its back control
+ * (SVC_WIDGET_BACK_SELECTOR) sends an event named backToSearch (the type's prefix is not
+ * shown, so the name is matched at its end).
+ */
+test('with disable_search_institution the back control sends backToSearch', { tag: TAGS }, async ({ api, page, profile }) => {
+  const controls = widgetControls(profile);
+  const missing = missingControls(controls, ['back']);
+  test.skip(!!missing, missing);
+  const user = await createUser(api);
+  const url = await widgetUrl(api, user, { is_mobile_webview: false, current_institution_code: profile.testInstitution.code, disable_search_institution: true });
+  const messages: Array<Record<string, any>> = [];
+  await page.exposeFunction('scnReport', (m: Record<string, any>) => messages.push(m));
+  const host = await clientHost(`<!doctype html><title>client</title><script>addEventListener('message', (e) => window.scnReport(e.data));</script><iframe id="widget" src="${url}" width="400" height="600"></iframe>`);
+  try {
+    await page.goto(host.url);
+    await page.frameLocator('#widget').locator(controls.back!).click();
+    const types = () => messages.map((m) => String(m?.type ?? ''));
+    await expect.poll(() => types().some((t) => /(^|\/)backToSearch$/.test(t)), { message: `a backToSearch event among ${JSON.stringify(types()).slice(-300)}`, timeout: profile.timeouts.requestMs }).toBe(true);
+  } finally {
+    await host.close();
+  }
+});
+
+/**
+ * Events, widget events: `oauthError` is named, without its trigger. In a browser iframe
+ * the widget opens the OAuth window itself; the user denies. The error completion
+ * (oauthComplete/error with member_guid and error_reason) reaches the client page as in
+ * the success scenario; an event named oauthError for the denied member is the plain
+ * reading of the name, not stated: inferred.
+ */
+test('a denied OAuth in the widget reaches the client page as oauthComplete/error, with an oauthError event', { tag: [...TAGS, '@inferred'] }, async ({ api, page, profile }) => {
+  const controls = widgetControls(profile);
+  const missing = missingControls(controls, ['oauth']);
+  test.skip(!!missing, missing);
+  const user = await createUser(api);
+  const url = await widgetUrl(api, user, { oauth_referral_source: 'BROWSER', is_mobile_webview: false });
+  const messages: Array<Record<string, any>> = [];
+  await page.exposeFunction('scnReport', (m: Record<string, any>) => messages.push(m));
+  const host = await clientHost(`<!doctype html><title>client</title><script>addEventListener('message', (e) => window.scnReport(e.data));</script><iframe id="widget" src="${url}" width="400" height="600"></iframe>`);
+  try {
+    await page.goto(host.url);
+    const [popup] = await Promise.all([page.waitForEvent('popup'), page.frameLocator('#widget').locator(controls.oauth!).click()]);
+    await popup.locator(profile.oauthPage.denySelector).click();
+    const error = () => messages.find((m) => m?.type === 'oauthComplete/error');
+    await expect.poll(error, { message: 'oauthComplete/error at the client page', timeout: profile.timeouts.requestMs }).toBeTruthy();
+    // Events, widget events: the error message carries member_guid and an error_reason of the list.
+    expect(error()!.mx).toBe(true);
+    expect(error()!.metadata?.member_guid).toMatch(/^MBR-/);
+    expect(['CANCELLED', 'DENIED', 'IMPEDED', 'PROVIDER_ERROR', 'SERVER_ERROR', 'SESSION_ERROR']).toContain(error()!.metadata?.error_reason);
+    const named = () => messages.some((m) => /(^|\/)oauthError$/.test(String(m?.type ?? '')));
+    for (let waited = 0; !named() && waited < profile.timeouts.requestMs; waited += 100) await page.waitForTimeout(100);
+    expectInferred(profile, named(), {
+      expectation: 'the widget sends an oauthError event for the denied OAuth member',
+      basis: 'Events, widget events: oauthError is named; its trigger and payload are not shown',
+      received: JSON.stringify(messages.map((m) => m?.type)).slice(-300),
+    });
+  } finally {
+    await host.close();
+  }
 });

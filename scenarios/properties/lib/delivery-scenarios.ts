@@ -29,6 +29,7 @@ import {
   webhook_test_shape,
   webhook_version_rises,
 } from './delivery-rules.ts';
+import { liveRule9, livePlatformTypes } from './live-delivery.ts';
 
 const { buildSimulator, dispatcherOf } = await simulatorInProcess();
 
@@ -44,7 +45,7 @@ export interface ScenarioResult {
   skipped?: string;
 }
 
-export const DELIVERY_SCENARIOS = ['test-webhooks', 'retry-exhausted', 'retry-then-success', 'timeout', 'basic-auth', 'oauth-query', 'oauth-body', 'oauth-expiry', 'skip', 'member-events'] as const;
+export const DELIVERY_SCENARIOS = ['test-webhooks', 'retry-exhausted', 'retry-then-success', 'timeout', 'basic-auth', 'oauth-query', 'oauth-body', 'oauth-expiry', 'skip', 'member-events', 'rule9-payloads', 'platform-client'] as const;
 export type DeliveryScenario = (typeof DELIVERY_SCENARIOS)[number];
 
 interface Harness {
@@ -280,6 +281,53 @@ export async function runDeliveryScenario(scenario: DeliveryScenario, faults: st
         await h.close();
       }
     }
+    case 'rule9-payloads': {
+      // Events rule 9: "transaction and account notification payloads include member_guid;
+      // verification payloads include an accounts field". A member is created and
+      // verified through the API; the notifications about it come from the simulator's
+      // control (how a real service is made to send one is not shown).
+      const h = await harness(faults, variations, {}, {}, perType);
+      try {
+        const ids = await createMemberGuids(h.app);
+        if (!ids) return result([], 0, 'the simulator has no POST /users and /users/{user_guid}/members yet');
+        const wait = () => new Promise((r) => setTimeout(r, (h.app.sim.settings.aggregationMs ?? 60) * 3 + 100));
+        await wait();
+        const verify = await h.app.inject({ method: 'POST', url: `/users/${ids.user}/members/${ids.member}/verify`, headers: apiHeaders(h.app) });
+        if (verify.statusCode >= 300) throw new Error(`POST .../verify answered ${verify.statusCode}: ${verify.body.slice(0, 200)}`);
+        await wait();
+        for (const type of ['transaction_notification', 'account_notification']) {
+          const res = await h.app.inject({ method: 'POST', url: '/_sim/webhooks/notification', payload: { type, member_guid: ids.member } });
+          if (res.statusCode !== 202) throw new Error(`POST /_sim/webhooks/notification answered ${res.statusCode}: ${res.body}`);
+        }
+        await h.idle();
+        const rs = h.capture.requests;
+        const failures = [...(await commonChecks(rs)), ...liveRule9(rs).failures];
+        for (const type of ['verification', 'transaction_notification', 'account_notification']) {
+          if (!rs.some((r) => typeOf(r) === type)) failures.push(missing(`rule9-payloads (${type})`, 1, 0));
+        }
+        return result(failures, rs.length);
+      } finally {
+        await h.close();
+      }
+    }
+    case 'platform-client': {
+      // Events: "For platform clients only these types are available: aggregation,
+      // balance, connection status, history, insights, statements". The simulator plays a
+      // platform client; a member created and aggregated produces only those types.
+      const h = await harness(faults, variations, {}, { webhookPlatformClient: true }, perType);
+      try {
+        const ids = await createMemberGuids(h.app);
+        if (!ids) return result([], 0, 'the simulator has no POST /users and /users/{user_guid}/members yet');
+        await new Promise((r) => setTimeout(r, (h.app.sim.settings.aggregationMs ?? 60) * 3 + 100));
+        await h.idle();
+        const rs = h.capture.requests;
+        const failures = [...(await commonChecks(rs)), ...livePlatformTypes(rs).failures];
+        if (!rs.some((r) => typeOf(r) === 'aggregation' || typeOf(r) === 'connection_status')) failures.push(missing('platform-client (aggregation or connection_status)', 1, 0));
+        return result(failures, rs.length);
+      } finally {
+        await h.close();
+      }
+    }
   }
 }
 
@@ -349,4 +397,25 @@ async function createMember(app: FastifyInstance, headers: Record<string, string
  */
 async function createMemberWithSkip(app: FastifyInstance): Promise<boolean> {
   return createMember(app, { 'svc-skip-webhook': 'true' }, { skip_aggregation: true });
+}
+
+function apiHeaders(app: FastifyInstance): Record<string, string> {
+  const s = app.sim.settings;
+  return { authorization: `Basic ${Buffer.from(`${s.clientId}:${s.apiKey}`).toString('base64')}`, 'accept-version': 'v20111101', 'content-type': 'application/json' };
+}
+
+/** A user and a member of the test institution (success password): their guids, or undefined without member routes. */
+async function createMemberGuids(app: FastifyInstance): Promise<{ user: string; member: string } | undefined> {
+  const s = app.sim.settings;
+  const user = await app.inject({ method: 'POST', url: '/users', headers: apiHeaders(app), payload: { user: { id: `hook-user-${randomBytes(4).toString('hex')}` } } });
+  const userGuid = user.statusCode < 300 ? (user.json() as { user?: { guid?: string } }).user?.guid : undefined;
+  if (!userGuid) return undefined;
+  const member = await app.inject({
+    method: 'POST',
+    url: `/users/${userGuid}/members`,
+    headers: apiHeaders(app),
+    payload: { member: { institution_code: 'svcbank', credentials: [{ field_name: 'username', value: s.testUsername }, { field_name: 'password', value: s.passwords.SUCCESS }] } },
+  });
+  const memberGuid = member.statusCode < 300 ? (member.json() as { member?: { guid?: string } }).member?.guid : undefined;
+  return memberGuid ? { user: userGuid, member: memberGuid } : undefined;
 }

@@ -38,6 +38,8 @@ export interface LiveDeliverySettings {
   testTypes: string[];
   /** The public URL is https (Events: "The service sends HTTPS POST requests"). */
   https: boolean;
+  /** SVC_WEBHOOK_PLATFORM_CLIENT=1: the client is a platform client (Events: only six types are available to it). */
+  platformClient: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -109,6 +111,7 @@ export function liveDeliverySettings(env: Env, target: { isSimulator: boolean; p
         testUrl: env.SVC_WEBHOOK_TEST_URL || undefined,
         testTypes,
         https,
+        platformClient: flag(env, 'SVC_WEBHOOK_PLATFORM_CLIENT'),
       },
     };
   } catch (e) {
@@ -324,4 +327,26 @@ export function liveHttps(requests: CapturedRequest[]): Failure[] {
     }
   });
   return out;
+}
+
+/** Events, Webhooks: "For platform clients only these types are available: aggregation, balance, connection status, history, insights, statements." */
+export const PLATFORM_CLIENT_TYPES = ['aggregation', 'balance', 'connection_status', 'history', 'insights', 'statements'] as const;
+
+/**
+ * For a platform client (a profile setting: which kind of client the credentials belong
+ * to is not something a delivery shows), every delivery whose type can be told is one of
+ * the six platform types. Deliveries whose type cannot be told are not judged.
+ */
+export function livePlatformTypes(requests: CapturedRequest[]): { failures: Failure[]; checked: number } {
+  const out: Failure[] = [];
+  let checked = 0;
+  requests.forEach((r, i) => {
+    const type = deliveryType(r);
+    if (!type) return;
+    checked++;
+    if (!(PLATFORM_CLIENT_TYPES as readonly string[]).includes(type)) {
+      out.push(fail('webhook_platform_types', type, `request[${i}]`, 'Events, Webhooks: "For platform clients only these types are available: aggregation, balance, connection status, history, insights, statements"', `A platform client received a ${type} webhook`));
+    }
+  });
+  return { failures: out, checked };
 }

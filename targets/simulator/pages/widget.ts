@@ -40,6 +40,14 @@ export interface WidgetPageConfig {
   oauthInstitutionCode: string;
   credentialInstitutionCode: string;
   disableSearch: boolean;
+  /** Events: "member deleted (`svc/connect/memberDeleted`)"; a fault renames it. */
+  memberDeletedType?: string;
+  /** Events: "member connected with primary action selected"; a fault leaves it out. */
+  primaryActionEvent?: boolean;
+  /** Events: "backToSearch (to be used with disable_search_institution)"; a fault leaves it out. */
+  backToSearchEvent?: boolean;
+  /** Events: "oauthError" (the simulator sends it when an OAuth member ends DENIED or HALTED); a fault leaves it out. */
+  oauthErrorEvent?: boolean;
 }
 
 const SCRIPT = `(function(){
@@ -58,7 +66,7 @@ function poll(){if(!member)return;api('GET','/members/'+member.guid).then(functi
  if(s!==lastStatus){lastStatus=s;send('svc/connect/memberStatusUpdate',{member_guid:member.guid,connection_status:s})}
  if(s==='CHALLENGED'){var c=(member.challenges||[])[0];$('#challenge-label').textContent=c?c.label+(c.options?' ('+c.options.map(function(o){return o.value}).join(', ')+')':''):'';go('mfa');return schedule()}
  if(s==='CONNECTED'){if(!connectedSent){connectedSent=true;send('svc/connect/memberConnected',{user_guid:cfg.userGuid,member_guid:member.guid})}go('connected');if(member.is_being_aggregated)schedule();return}
- if(s==='DENIED'||s==='HALTED'){if(member.is_oauth)send('svc/connect/oauthError',{member_guid:member.guid});$('#error-text').textContent='Connection '+s;go('error');return}
+ if(s==='DENIED'||s==='HALTED'){if(member.is_oauth&&cfg.oauthErrorEvent)send('svc/connect/oauthError',{member_guid:member.guid});$('#error-text').textContent='Connection '+s;go('error');return}
  schedule()})}
 function schedule(){clearTimeout(timer);timer=setTimeout(poll,100)}
 function created(r){if(!r||!r.member){$('#error-text').textContent=(r&&r.error&&r.error.message)||'error';go('error');return null}member=r.member;lastStatus=null;connectedSent=false;return member}
@@ -70,9 +78,9 @@ $('[data-action="oauth"]').addEventListener('click',function(){go('oauth');
   if(cfg.opensOauthWindow)window.open(member.oauth_window_uri,'svc_oauth');schedule()})});
 $('[data-action="answer"]').addEventListener('click',function(){if(!member)return;go('connecting');
  api('PUT','/members/'+member.guid+'/resume',{answer:$('input[name=answer]').value}).then(function(){schedule()})});
-$('[data-action="primary"]').addEventListener('click',function(){if(member)send('svc/connect/memberConnected/primaryAction',{user_guid:cfg.userGuid,member_guid:member.guid})});
-$('[data-action="delete"]').addEventListener('click',function(){if(!member)return;var g=member.guid;api('DELETE','/members/'+g).then(function(){send('svc/connect/memberDeleted',{user_guid:cfg.userGuid,member_guid:g});member=null;go('search')})});
-$('[data-action="back"]').addEventListener('click',function(){send('svc/connect/backToSearch',{})});
+$('[data-action="primary"]').addEventListener('click',function(){if(member&&cfg.primaryActionEvent)send('svc/connect/memberConnected/primaryAction',{user_guid:cfg.userGuid,member_guid:member.guid})});
+$('[data-action="delete"]').addEventListener('click',function(){if(!member)return;var g=member.guid;api('DELETE','/members/'+g).then(function(){send(cfg.memberDeletedType,{user_guid:cfg.userGuid,member_guid:g});member=null;go('search')})});
+$('[data-action="back"]').addEventListener('click',function(){if(cfg.backToSearchEvent)send('svc/connect/backToSearch',{})});
 window.addEventListener('message',function(e){var d=e.data;if(d&&typeof d.type==='string'&&d.type.indexOf('oauthComplete/')===0){window.__svcEvents.push(d);var t=window.parent!==window?window.parent:null;if(t)t.postMessage(d,'*');schedule()}});
 send('svc/connect/loaded',{user_guid:cfg.userGuid,session_guid:cfg.sessionGuid,initial_step:'search'});
 })();`;
@@ -93,5 +101,6 @@ export function widgetPage(cfg: WidgetPageConfig): string {
 <section data-step-view="connected" hidden><p>Connected.</p><button data-action="primary">Done</button><button data-action="delete">Delete connection</button></section>
 <section data-step-view="error" hidden><p class="error" id="error-text"></p></section>
 </main>`;
-  return page('Connect', body, SCRIPT.replace('__CFG__', scriptJson(cfg)));
+  const full = { memberDeletedType: 'svc/connect/memberDeleted', primaryActionEvent: true, backToSearchEvent: true, oauthErrorEvent: true, ...cfg };
+  return page('Connect', body, SCRIPT.replace('__CFG__', scriptJson(full)));
 }

@@ -29,9 +29,9 @@ export function renderInsight(ctx: SimContext, i: InsightRecord, withLocalizatio
     template: i.template,
     title: i.title,
     description: i.description,
-    micro_call_to_action: i.micro_call_to_action,
     cta_clicked_at: i.cta_clicked_at,
-    has_associated_repeating_transactions: i.has_associated_repeating_transactions,
+    // Resources, Insight: fields named has_associated_repeating_transactions, micro_call_to_action (fault: both left out).
+    ...(ctx.fault('insight-fields-removed') ? {} : { micro_call_to_action: i.micro_call_to_action, has_associated_repeating_transactions: i.has_associated_repeating_transactions }),
     created_at: i.created_at,
     updated_at: i.updated_at,
   };
@@ -58,7 +58,14 @@ export function registerInsights(app: FastifyInstance, ctx: SimContext): void {
   app.get<{ Params: { user_guid: string } }>('/users/:user_guid/insights', async (request) => {
     const user = findUser(ctx, request.params.user_guid);
     const withLoc = includesLocalization(request.query as Query);
-    const page = pageList(ctx, [...coreState(ctx).insights.values()].filter((i) => i.user_guid === user.guid), request.query as Query);
+    let mine = [...coreState(ctx).insights.values()].filter((i) => i.user_guid === user.guid);
+    // What the service does: insights are "derived from a user's transaction history".
+    // Fault insights-without-history: a user with no transactions gets a generic insight.
+    if (mine.length === 0 && ctx.fault('insights-without-history') && ![...coreState(ctx).transactions.values()].some((t) => t.user_guid === user.guid)) {
+      const now = isoNow(ctx);
+      mine = [{ guid: `BET-generic-${user.guid.slice(4)}`, user_guid: user.guid, template: 'Welcome', title: 'Welcome', description: 'Connect an account to get started.', micro_call_to_action: 'Connect', cta_clicked_at: null, has_associated_repeating_transactions: false, repeatingGuids: [], localization_payload: {}, created_at: now, updated_at: now }];
+    }
+    const page = pageList(ctx, mine, request.query as Query);
     return { insights: page.items.map((i) => renderInsight(ctx, i, withLoc)), pagination: page.pagination };
   });
   app.get<P>('/users/:user_guid/insights/:insight_guid', async (request) => {
@@ -80,9 +87,13 @@ export function registerInsights(app: FastifyInstance, ctx: SimContext): void {
     return { insight: renderInsight(ctx, i, includesLocalization(request.query as Query)) };
   });
   app.get<P>('/users/:user_guid/insights/:insight_guid/repeating_transactions', async (request) => {
+    // Endpoints: GET /users/{user_identifier}/insights/{insight_guid}/repeating_transactions (fault: not served).
+    if (ctx.fault('insight-repeating-transactions-unrouted')) throw new SimError('not_found', 'No route GET /users/{user_identifier}/insights/{insight_guid}/repeating_transactions');
     const i = findInsight(ctx, findUser(ctx, request.params.user_guid), request.params.insight_guid);
     const repeating = coreState(ctx).repeating;
-    return repeatingList(ctx, request, i.repeatingGuids.map((g) => repeating.get(g)).filter((r) => r !== undefined));
+    // Fault insight-repeating-transactions-empty: an insight with associated repeating transactions lists none.
+    const guids = ctx.fault('insight-repeating-transactions-empty') ? [] : i.repeatingGuids;
+    return repeatingList(ctx, request, guids.map((g) => repeating.get(g)).filter((r) => r !== undefined));
   });
   app.get<{ Params: { user_guid: string } }>('/users/:user_guid/repeating_transactions', async (request) => {
     const user = findUser(ctx, request.params.user_guid);

@@ -63,7 +63,8 @@ export function oauthRedirect(ctx: SimContext, m: MemberRecord, status: 'success
   const params: Array<[string, string]> = [['status', status]];
   if (!ctx.fault('member-guid-missing-in-redirect')) params.push(['member_guid', m.guid]);
   if (reason && !ctx.fault('oauth-redirect-drops-error-reason')) params.push(['error_reason', reason]);
-  if (m.clientRedirectUrl) {
+  // Redirect after OAuth: "The client-redirect form is preferred" (fault: the scheme form wins when both are set).
+  if (m.clientRedirectUrl && !(m.webviewScheme && ctx.fault('oauth-scheme-wins-over-client-redirect'))) {
     const url = new URL(m.clientRedirectUrl);
     if (ctx.fault('oauth-redirect-drops-client-query')) url.search = '';
     for (const [k, v] of params) url.searchParams.append(k, v);
@@ -77,8 +78,9 @@ export function oauthRedirect(ctx: SimContext, m: MemberRecord, status: 'success
 
 /** The OAuth completion message (Events, widget events: metadata, mx true, type). */
 export function oauthMessage(ctx: SimContext, m: MemberRecord, status: 'success' | 'error', reason?: OauthErrorReason): Record<string, unknown> {
-  const metadata: Record<string, unknown> = { member_guid: m.guid };
-  if (status === 'error') metadata.error_reason = reason;
+  // Events, widget events: success carries member_guid; error carries member_guid and error_reason (faults leave them out).
+  const metadata: Record<string, unknown> = ctx.fault('oauth-message-without-member-guid') ? {} : { member_guid: m.guid };
+  if (status === 'error' && !ctx.fault('oauth-message-error-reason-missing')) metadata.error_reason = reason;
   if (m.callbackPayload !== null && !ctx.fault('widget-event-missing-x-callback-payload')) metadata.x_callback_payload = m.callbackPayload;
   return { type: `oauthComplete/${status}`, mx: !ctx.fault('oauth-message-mx-false'), metadata };
 }

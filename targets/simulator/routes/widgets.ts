@@ -94,13 +94,23 @@ function newSession(ctx: SimContext, user: UserRecord, o: Record<string, unknown
 
 export function registerWidgetUrls(app: FastifyInstance, ctx: SimContext): void {
   app.post<{ Params: { user_guid: string } }>('/users/:user_guid/widget_urls', async (request, reply) => {
+    // Endpoints: "In version v20250224 the path uses user_identifier" (the guid or the
+    // partner-defined id). Fault widget-user-identifier-refused: only guids are found there.
+    if (ctx.fault('widget-user-identifier-refused') && !request.params.user_guid.startsWith('USR-')) throw new SimError('not_found', `No user "${request.params.user_guid.slice(0, 80)}"`);
     const user = findUser(ctx, request.params.user_guid);
     const o = wrapper(request.body, 'widget_url');
+    // Resources, Widget URL: the named widget types (fault: only connect_widget is accepted).
+    if (ctx.fault('widget-type-refused') && o.widget_type !== undefined && o.widget_type !== 'connect_widget') throw new SimError('invalid_request', `widget_url.widget_type ${String(o.widget_type).slice(0, 40)} is not supported`);
+    // Resources, Widget URL: ui_message_version (4 shown), color_scheme accepts browser, language includes es,
+    // deep_link_params an object (fault: refused).
+    if (ctx.fault('widget-named-parameters-refused') && (o.ui_message_version === 4 || o.color_scheme === 'browser' || o.language === 'es' || o.deep_link_params !== undefined)) throw new SimError('invalid_request', 'widget_url: ui_message_version, color_scheme, language or deep_link_params has an unsupported value');
     const products = dataRequestProducts(ctx, o, 'widget_url', request.svcVersion, 'widget-data-request-not-required-on-v20250224');
     const s = newSession(ctx, user, o, 'widget_url', callbackPayloadOf(request), products);
     // Variations widget-url-201 (no status stated) and widget-user-id-null (nullness not stated; real-service-notes).
     const userId = ctx.variation('widget-user-id-null') ? null : (user.id ?? user.guid);
-    return reply.code(ctx.variation('widget-url-201') ? 201 : 200).send({ widget_url: { type: s.widgetType, url: `${baseUrlOf(request)}/_sim/widget/${s.token}`, user_id: userId } });
+    // Resources, Widget URL: the response has type, url and user_id (fault: url left out).
+    const url = ctx.fault('widget-response-url-missing') ? {} : { url: `${baseUrlOf(request)}/_sim/widget/${s.token}` };
+    return reply.code(ctx.variation('widget-url-201') ? 201 : 200).send({ widget_url: { type: s.widgetType, ...url, user_id: userId } });
   });
 
   // Versioning: sunset from v20250224 (the route config answers the error).
@@ -143,7 +153,12 @@ export function registerWidgetPages(app: FastifyInstance, ctx: SimContext): void
       mobile,
       scheme: s.scheme ?? DEFAULT_WEBVIEW_SCHEME,
       // Widget flows: the widget opens the OAuth window itself only in a browser iframe.
-      opensOauthWindow: !mobile && s.referral !== 'APP',
+      // (fault widget-app-referral-opens-oauth-window: it opens it with oauth_referral_source APP too)
+      opensOauthWindow: !mobile && (s.referral !== 'APP' || ctx.fault('widget-app-referral-opens-oauth-window')),
+      memberDeletedType: ctx.fault('widget-member-deleted-renamed') ? 'svc/connect/memberRemoved' : 'svc/connect/memberDeleted',
+      primaryActionEvent: !ctx.fault('widget-primary-action-event-missing'),
+      backToSearchEvent: !ctx.fault('widget-back-to-search-missing'),
+      oauthErrorEvent: !ctx.fault('widget-oauth-error-event-missing'),
       payload: ctx.fault('widget-event-missing-x-callback-payload') ? null : s.callbackPayload,
       institutionCode: s.institutionCode,
       oauthInstitutionCode: TEST_OAUTH_INSTITUTION_CODE,

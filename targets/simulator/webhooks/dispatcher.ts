@@ -12,7 +12,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { RecordingWebhookSink, type SimContext, type WebhookEvent } from '../context.ts';
-import { WEBHOOK_DELIVERY_DEFAULTS, type WebhookAuth } from './settings.ts';
+import { PLATFORM_CLIENT_TYPES, WEBHOOK_DELIVERY_DEFAULTS, type WebhookAuth } from './settings.ts';
 import { applyShapeEdits, shapeEditsInForce } from '../shape.ts';
 
 /**
@@ -93,7 +93,21 @@ export class WebhookDispatcher extends RecordingWebhookSink {
       return;
     }
     super.emit(event);
+    // Events: "For platform clients only these types are available" (fault: the other types are delivered too).
+    if (this.ctx.settings.webhookPlatformClient && !(PLATFORM_CLIENT_TYPES as readonly string[]).includes(event.type) && !this.ctx.fault('platform-client-receives-other-types')) return;
     this.start(event);
+  }
+
+  /**
+   * A transaction or account notification about an existing member (simulator control
+   * POST /_sim/webhooks/notification): Events rule 9, "transaction and account
+   * notification payloads include member_guid". Not a test webhook (no `action: test`).
+   */
+  sendNotification(type: 'transaction_notification' | 'account_notification', fields: { member_guid: string; user_guid: string; [k: string]: unknown }): WebhookEvent {
+    const inner = { guid: `${type === 'transaction_notification' ? 'TNO' : 'ANO'}-${randomUUID()}`, created_at: this.ctx.clock.nowEpochSeconds(), ...fields };
+    const event = { type, body: { action: 'created', [type]: inner } };
+    this.emit(event);
+    return event;
   }
 
   /**
@@ -166,8 +180,19 @@ export class WebhookDispatcher extends RecordingWebhookSink {
       (event.body as Record<string, unknown>).version = version;
     }
     // Shape-only entries (shape.ts): Events rule 1 faults (`_at` in milliseconds, `_on` as a
-    // date-time) and rule 2 variations (fields added, order not fixed).
-    const rendered = { ...(applyShapeEdits(body, shapeEditsInForce(this.ctx, 'webhook')) as Record<string, unknown>) };
+    // date-time) and rule 2 variations (fields added, order not fixed). A copy: the faults
+    // below delete from it, and the event itself stays as emitted.
+    const rendered = applyShapeEdits(structuredClone(body), shapeEditsInForce(this.ctx, 'webhook')) as Record<string, unknown>;
+    // Events rule 9 faults: verification without accounts, notifications without member_guid.
+    const inner = rendered[event.type] as Record<string, unknown> | undefined;
+    if (event.type === 'verification' && this.ctx.fault('verification-webhook-missing-accounts')) {
+      delete rendered.accounts;
+      if (inner && typeof inner === 'object') delete inner.accounts;
+    }
+    if ((event.type === 'transaction_notification' || event.type === 'account_notification') && this.ctx.fault('notification-webhook-missing-member-guid')) {
+      delete rendered.member_guid;
+      if (inner && typeof inner === 'object') delete inner.member_guid;
+    }
     if (attempt > 0 && this.ctx.fault('webhook-retry-payload-changed')) rendered.delivery_attempt = attempt;
     return Buffer.from(JSON.stringify(rendered));
   }

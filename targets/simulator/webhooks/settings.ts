@@ -9,6 +9,8 @@
  *   SVC_SIM_WEBHOOK_USERNAME / _PASSWORD          HTTP Basic credentials given to the vendor
  *   SVC_SIM_WEBHOOK_TOKEN_URL, _CLIENT_ID, _CLIENT_SECRET   OAuth 2.0 client credentials
  *   SVC_SIM_WEBHOOK_GRANT_IN        query | body: where `grant_type=client_credentials` goes
+ *   SVC_SIM_WEBHOOK_PLATFORM_CLIENT 1: the simulated client is a platform client, which
+ *                                   receives only the six platform types (Events)
  */
 export type WebhookAuth =
   | { kind: 'none' }
@@ -19,6 +21,18 @@ export interface WebhookDeliverySettings {
   webhookTimeoutMs?: number;
   webhookJitter?: number;
   webhookAuth?: WebhookAuth;
+  /** Events: "For platform clients only these types are available: aggregation, balance, connection status, history, insights, statements." */
+  webhookPlatformClient?: boolean;
+}
+
+/** Events, Webhooks: the webhook types available to platform clients (spec/CONVENTIONS.md keys). */
+export const PLATFORM_CLIENT_TYPES = ['aggregation', 'balance', 'connection_status', 'history', 'insights', 'statements'] as const;
+
+declare module '../settings.ts' {
+  interface SimulatorSettings {
+    /** See WebhookDeliverySettings.webhookPlatformClient. */
+    webhookPlatformClient?: boolean;
+  }
 }
 
 export const WEBHOOK_DELIVERY_DEFAULTS = {
@@ -33,6 +47,7 @@ export function webhookDeliverySettingsFromEnv(env: Env): WebhookDeliverySetting
   const out: WebhookDeliverySettings = {};
   if (env.SVC_SIM_WEBHOOK_TIMEOUT_MS) out.webhookTimeoutMs = Number(env.SVC_SIM_WEBHOOK_TIMEOUT_MS);
   if (env.SVC_SIM_WEBHOOK_JITTER) out.webhookJitter = Number(env.SVC_SIM_WEBHOOK_JITTER);
+  if (env.SVC_SIM_WEBHOOK_PLATFORM_CLIENT === '1') out.webhookPlatformClient = true;
   const kind = env.SVC_SIM_WEBHOOK_AUTH;
   if (kind === 'basic') {
     out.webhookAuth = { kind, username: env.SVC_SIM_WEBHOOK_USERNAME ?? '', password: env.SVC_SIM_WEBHOOK_PASSWORD ?? '' };

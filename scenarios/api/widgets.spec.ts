@@ -1,0 +1,88 @@
+/**
+ * Widget URL requests (specification, Resources "Widget URL"; Endpoints, "Widgets and
+ * members": POST /users/{user_guid}/widget_urls, "In version v20250224 the path uses
+ * user_identifier"; What the service does: "a URL is requested that loads a widget; many
+ * request parameters apply to only some widgets").
+ *
+ * The request's success status is not shown (the Errors table's 200 names reads, lists
+ * and ACH return creation only): any 2xx. The response is `widget_url` with `type`,
+ * `url` and `user_id` (strings); the contract checks its shape on every response.
+ */
+import { test, expect, currentVersion, type CheckedClient } from '../fixtures.ts';
+import { ANY_2XX, createUser, need, needsDataRequest, uniqueId } from '../helpers.ts';
+import { expectInferred } from '../inferred.ts';
+
+const TAGS = ['@widgets', '@destructive'];
+
+/** Resources, Widget URL: `widget_type`, "for example connect_widget; other types named are ...". */
+const WIDGET_TYPES = ['connect_widget', 'actionable_integration', 'money_dashboard_widget', 'spending_plan_widget', 'mini_spending_plan_widget', 'micro_pulse_carousel_widget', 'mini_pulse_carousel_widget', 'pulse_widget'];
+
+function body(version: string, fields: Record<string, unknown>) {
+  const widget: Record<string, unknown> = { widget_type: 'connect_widget', ...fields };
+  // Versioning, changes in v20250224: request widget URL takes a required data_request with products.
+  if (needsDataRequest(version)) widget.data_request = { products: ['transactions'] };
+  return { widget_url: widget };
+}
+
+async function requestWidget(api: CheckedClient, userPath: string, fields: Record<string, unknown>, version = currentVersion(api.profile)) {
+  const res = await api.post(`/users/${encodeURIComponent(userPath)}/widget_urls`, body(version, fields), { version, expectStatus: ANY_2XX });
+  const url = need<string>(res, 'widget_url.url', api);
+  expect(URL.canParse(url), `widget_url.url ${url.slice(0, 80)} is a URL that loads the widget`).toBe(true);
+  return res.body.widget_url as { type?: unknown; url: string; user_id?: unknown };
+}
+
+test('on v20250224 the widget URL path takes the user_identifier (the partner-defined user id)', { tag: TAGS }, async ({ api, profile }) => {
+  const version = 'v20250224';
+  test.skip(!profile.versions.supported.includes(version), `${version} is not among the target's versions (SVC_VERSIONS)`);
+  const id = uniqueId('scn-user');
+  // The user is created with a partner-defined id (What the service does: clients "set their own id").
+  const created = await api.post('/users', { user: { id, metadata: 'created by the conformance suite' } }, { version, expectStatus: ANY_2XX });
+  const guid = need<string>(created, 'user.guid', api);
+  // Endpoints, Widgets and members: "In version v20250224 the path uses user_identifier":
+  // the user is named by its partner id, not its guid.
+  const byId = await requestWidget(api, id, {}, version);
+  const byGuid = await requestWidget(api, guid, {}, version);
+  expect(typeof byId.url, 'a widget URL for the user named by its partner id').toBe('string');
+  expect(byId.url, 'a fresh widget URL per request').not.toBe(byGuid.url);
+});
+
+for (const type of WIDGET_TYPES) {
+  test(`a widget URL is issued for widget_type ${type}`, { tag: [...TAGS, '@inferred'] }, async ({ api, profile }) => {
+    const user = await createUser(api);
+    // Resources, Widget URL: the type is one the specification names; the request succeeds.
+    const w = await requestWidget(api, user, { widget_type: type });
+    // Response `type` (string): that it names the requested widget type is the plain
+    // reading, not a stated rule: inferred.
+    expectInferred(profile, w.type === type, {
+      expectation: `the response type names the requested widget_type ${type}`,
+      basis: 'Resources, Widget URL: response "type (string)"; its relation to widget_type is not stated',
+      received: JSON.stringify(w.type),
+    });
+  });
+}
+
+test('a widget URL request with every named parameter is accepted', { tag: TAGS }, async ({ api, profile }) => {
+  const user = await createUser(api);
+  // Resources, Widget URL, request fields with the values the specification shows:
+  // ui_message_version "4 shown", color_scheme "accepts browser", language "including es",
+  // oauth_referral_source BROWSER, deep_link_params with `widget`; the others with the
+  // types stated or implied (booleans for disable_*/enable_*/include_*; objects for style).
+  await requestWidget(api, user, {
+    widget_type: 'connect_widget',
+    is_mobile_webview: false,
+    client_redirect_url: 'https://client.example/widget/done?keep=me',
+    oauth_referral_source: 'BROWSER',
+    ui_message_webview_url_scheme: 'scnapp',
+    ui_message_version: 4,
+    color_scheme: 'browser',
+    style: {},
+    deep_link_params: { widget: 'connect_widget' },
+    current_institution_code: profile.testInstitution.code,
+    disable_search_institution: true,
+    disable_background_agg: false,
+    enable_app2app: false,
+    include_identity: false,
+    include_transactions: true,
+    language: 'es',
+  });
+});
