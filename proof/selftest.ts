@@ -48,7 +48,7 @@ import { buildMatrix, matrixPasses, renderConsole, renderMarkdown, rowOf, type B
 import { CLEAN_PROJECT, PROPERTIES_PROJECT, grepSelects, mergeRuns, planEntry, playwrightProjectFor, type PlannedEntry, type PlaywrightPlan, type SuiteRun } from './plan.ts';
 import { testsOf, type PwReport, type SuiteTest } from './run-suite.ts';
 import { confirmProofs } from './trace-proof.ts';
-import { loadTrace } from '../spec/trace.ts';
+import { loadTrace, type TraceRow } from '../spec/trace.ts';
 
 export interface SelftestOptions {
   root?: string;
@@ -59,6 +59,8 @@ export interface SelftestOptions {
   workers?: number;
   /** Run every variation on its own even when all of them together pass (slower, no joint run). */
   separateVariations?: boolean;
+  /** Every fault on its whole `suites`, not only on the scenarios its trace rows name (the nightly's thorough run). */
+  fullSuites?: boolean;
   /**
    * Run the variations both together (one simulator with all of them) and each on its own
    * (its declared suites only), in the same invocation: the self-test then proves both
@@ -181,6 +183,34 @@ interface Unit {
 
 const unitOf = (p: PlannedEntry): Unit => ({ name: p.entry.name, ...namesOf(p.entry), runs: p.runs, ...(p.entry.env ? { env: p.entry.env } : {}) });
 
+/**
+ * The scenarios spec/trace.yaml names for each fault: the `verified_by` scenarios of every
+ * row whose `proven_by` lists it (issue 12: "each verified row names the scenario and the
+ * catalogue fault that proves it"). By default a fault runs only those (issue 13's speed
+ * goal): the run proves exactly what the trace claims, and a fault the named scenarios
+ * miss SURVIVES, so the trace is corrected rather than the gate weakened. Faults no row
+ * names run on their whole `suites`, as do all of them with --full-suites.
+ */
+export function provingScenarioTitles(rows: readonly TraceRow[]): Map<string, string[]> {
+  const titles = new Map<string, Set<string>>();
+  for (const row of rows) {
+    const scenarioTitles = row.verified_by.filter((v) => v.startsWith('scenarios/')).map((v) => v.split(' > ').at(-1)!);
+    if (scenarioTitles.length === 0) continue;
+    for (const name of row.proven_by) {
+      const set = titles.get(name) ?? new Set<string>();
+      for (const t of scenarioTitles) set.add(t);
+      titles.set(name, set);
+    }
+  }
+  return new Map([...titles].map(([name, set]) => [name, [...set]]));
+}
+
+/** A fault's unit narrowed to the scenarios its trace rows name (any tag), its side runs unchanged. */
+function narrowedToProofs(u: Unit, titles: readonly string[] | undefined): Unit {
+  if (!titles?.length || !u.runs.some((r) => r.kind === 'playwright')) return u;
+  return { ...u, runs: u.runs.map((r) => (r.kind === 'playwright' ? { kind: 'playwright', selectors: [], all: true } : r)), onlyTitles: [...titles] };
+}
+
 /** The baseline of the entries that run with a profile env (inferred faults): `clean` with the union of their env. */
 export const CLEAN_STRICT_PROJECT = 'clean-strict';
 /** Phase 2's control: nothing in force, only the scenarios a variation run failed, in the same invocation. */
@@ -238,7 +268,7 @@ async function execute(units: Unit[], o: ExecuteOptions): Promise<Execution> {
   // The baseline of units with a profile env: the same scenarios clean, with that env (an
   // inferred fault is caught only by a scenario that passes clean under SVC_STRICT=1).
   const envUnits = units.filter((u) => u.env && Object.keys(u.env).length);
-  const strictGreps = envUnits.map((u) => playwrightProjectFor(u.name, [], [], u.runs)?.grep);
+  const strictGreps = envUnits.map((u) => playwrightProjectFor(u.name, [], [], u.runs, u.onlyTitles)?.grep);
   const cleanStrict = o.withClean && envUnits.length
     ? [{ name: CLEAN_STRICT_PROJECT, faults: [], variations: [], env: Object.assign({}, ...envUnits.map((u) => u.env)) as Record<string, string>, ...(strictGreps.every((g) => g !== undefined) ? { grep: `(${strictGreps.join('|')})` } : {}) }]
     : [];
@@ -332,7 +362,9 @@ export async function runSelftest(o: SelftestOptions = {}) {
   const allVariations: Unit | undefined = together
     ? { name: ALL_VARIATIONS_UNIT, faults: [], variations: variationPlans.map((p) => p.entry.name), runs: mergeRuns(variationPlans.map((p) => p.runs)) }
     : undefined;
-  const phase1Units = [...faultPlans.map(unitOf), ...(allVariations ? [allVariations] : []), ...(eachAlone ? variationPlans.map(unitOf) : [])];
+  const proving = o.fullSuites ? new Map<string, string[]>() : provingScenarioTitles(loadTrace());
+  const faultUnit = (p: PlannedEntry) => narrowedToProofs(unitOf(p), proving.get(p.entry.name));
+  const phase1Units = [...faultPlans.map(faultUnit), ...(allVariations ? [allVariations] : []), ...(eachAlone ? variationPlans.map(unitOf) : [])];
   const ex1 = await execute(phase1Units, { ...common, workDir: join(workRoot, 'phase1'), withClean: true, properties: o.properties ?? !o.only?.length });
 
   // The baselines (the properties project has no entries: it is baseline only).
@@ -360,7 +392,7 @@ export async function runSelftest(o: SelftestOptions = {}) {
 
   const rowsByName = new Map<string, MatrixRow>();
   for (const p of faultPlans) {
-    const u = unitOf(p);
+    const u = faultUnit(p);
     rowsByName.set(p.entry.name, rowOf(p.entry, outcomesOf(u, ex1, baselineOf(u), ex1.sideClean)));
   }
   const aloneRows = new Map<string, MatrixRow>();
@@ -480,11 +512,12 @@ if (isMain) {
       out: { type: 'string' },
       'separate-variations': { type: 'boolean', default: false },
       'each-variation': { type: 'boolean', default: process.env.SVC_SELFTEST_EACH_VARIATION === '1' },
+      'full-suites': { type: 'boolean', default: process.env.SVC_SELFTEST_FULL_SUITES === '1' },
       help: { type: 'boolean', default: false },
     },
   });
   if (values.help) {
-    console.log('npm run selftest [-- --only name,name] [--kind fault|variation] [--quick] [--workers N] [--out dir]\n  [--separate-variations]  each variation on its own, no joint run\n  [--each-variation]       all variations together AND each on its own (also SVC_SELFTEST_EACH_VARIATION=1)');
+    console.log('npm run selftest [-- --only name,name] [--kind fault|variation] [--quick] [--workers N] [--out dir]\n  [--separate-variations]  each variation on its own, no joint run\n  [--each-variation]       all variations together AND each on its own (also SVC_SELFTEST_EACH_VARIATION=1)\n  [--full-suites]          every fault on its whole suites, not only the scenarios spec/trace.yaml names for it (also SVC_SELFTEST_FULL_SUITES=1)');
     process.exit(0);
   }
   if (values.kind && values.kind !== 'fault' && values.kind !== 'variation') {
@@ -504,6 +537,7 @@ if (isMain) {
     outDir: values.out,
     separateVariations: values['separate-variations'],
     eachVariation: values['each-variation'],
+    fullSuites: values['full-suites'],
   }).then(
     (m) => {
       console.log(`\n${renderConsole(m)}`);
