@@ -333,7 +333,9 @@ export async function runSelftest(o: SelftestOptions = {}) {
   const root = resolve(o.root ?? process.cwd());
   const outDir = resolve(o.outDir ?? join(root, 'reports/out/selftest'));
   const workers = o.workers ?? 2;
-  const timeoutMs = o.timeoutMs ?? 15 * 60_000;
+  // A bound against a hung run, not a speed goal: the whole matrix (229 faults, 47 variations)
+  // took 855 s of Playwright time on a 2-core machine at load 6; twice that before giving up.
+  const timeoutMs = o.timeoutMs ?? (Number(process.env.SVC_SELFTEST_TIMEOUT_MINUTES) || 30) * 60_000;
   const log = o.log ?? ((l: string) => console.log(l));
   let entries: readonly CatalogEntry[] = CATALOG;
   if (o.only?.length) {
