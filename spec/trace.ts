@@ -28,7 +28,10 @@ export interface TraceRow {
   /**
    * Catalogue entries (targets/simulator/catalog.ts) that prove a `verified_by` check can fail:
    * a fault whose presence makes one of the named scenarios/checks fail, or, for a tolerance
-   * row ("Non-breaking: ..."), a variation the named check passes (issue 12).
+   * row ("Non-breaking: ..."), a variation the named check passes (issue 12). For the rules a
+   * webhook receiver must follow (Events rules 2 and 6), `receiver:<variant>` names a broken
+   * variant of the reference receiver (targets/receiver/store.ts) that makes the named
+   * property fail, proven by proof/receiver-variants.test.ts.
    */
   proven_by: string[];
   /**
