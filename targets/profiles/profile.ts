@@ -104,6 +104,32 @@ export interface TargetProfile {
   };
 
   webhookReceiverUrl?: string;
+
+  /**
+   * Bounds of the fuzz project (scenarios/fuzz, issue 14): SVC_FUZZ_SEED replays a run
+   * (default: a fresh seed, printed), SVC_FUZZ_RUNS cases per operation and version,
+   * SVC_FUZZ_SECONDS the time budget of the generated cases, SVC_FUZZ_ONLY one
+   * operation (`GET /institutions`) to replay.
+   */
+  fuzz: FuzzSettings;
+}
+
+export interface FuzzSettings {
+  seed?: number;
+  runs: number;
+  seconds: number;
+  only?: string;
+}
+
+/** The fuzz bounds of any profile: the defaults keep the fuzz project under a minute on 2 cores. */
+export function fuzzSettings(env: Env): FuzzSettings {
+  const raw = env.SVC_FUZZ_SEED;
+  let seed: number | undefined;
+  if (raw !== undefined && raw !== '') {
+    seed = Number(raw);
+    if (!Number.isInteger(seed)) throw new Error(`SVC_FUZZ_SEED must be an integer, got "${raw}"`);
+  }
+  return { ...(seed !== undefined ? { seed } : {}), runs: int(env, 'SVC_FUZZ_RUNS', 12), seconds: int(env, 'SVC_FUZZ_SECONDS', 30), ...(env.SVC_FUZZ_ONLY ? { only: env.SVC_FUZZ_ONLY } : {}) };
 }
 
 type Env = Record<string, string | undefined>;
@@ -192,6 +218,7 @@ export function loadProfile(env: Env = process.env): TargetProfile {
         denySelector: env.SVC_OAUTH_DENY_SELECTOR ?? '[data-action="deny"]',
       },
       webhookReceiverUrl: env.WEBHOOK_RECEIVER_URL,
+      fuzz: fuzzSettings(env),
     };
   }
 
@@ -248,6 +275,7 @@ export function loadProfile(env: Env = process.env): TargetProfile {
       denySelector: env.SVC_OAUTH_DENY_SELECTOR ?? '[data-action="deny"]',
     },
     webhookReceiverUrl: env.WEBHOOK_RECEIVER_URL,
+    fuzz: fuzzSettings(env),
   };
 }
 
