@@ -6,7 +6,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
-const roots = ['spec', 'contracts', 'targets', 'load', 'reports', 'scripts'];
+const roots = ['spec', 'contracts', 'targets', 'load', 'reports', 'scripts', 'scenarios'];
 const filter = process.argv.slice(2);
 const files = [];
 function walk(dir) {

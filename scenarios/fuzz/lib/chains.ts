@@ -200,7 +200,7 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
   const doomed = await step('create a user to delete', { method: 'POST', path: '/users', version: v, body: { user: { id: `fuzz-doomed-${randomUUID().slice(0, 8)}` } } });
   const doomedGuid = dig(doomed.body, 'user', 'guid') as string | undefined;
   if (ok(doomed) && doomedGuid) {
-    const m = await step('create a member to delete', { method: 'POST', path: `/users/${doomedGuid}/members`, version: v, body: { member: { institution_code: p.testInstitution.code, id: `fuzz-doomed-m-${randomUUID().slice(0, 6)}` }, data_request: { products: ['transactions'] } } });
+    const m = await step('create a member to delete', { method: 'POST', path: `/users/${doomedGuid}/members`, version: v, body: { member: { ...member, id: `fuzz-doomed-m-${randomUUID().slice(0, 6)}` }, data_request: { products: ['transactions'] } } });
     const mGuid = dig(m.body, 'member', 'guid') as string | undefined;
     if (ok(m) && mGuid) {
       const del = await step('delete the member', { method: 'DELETE', path: `/users/${doomedGuid}/members/${mGuid}`, version: v });
