@@ -55,6 +55,7 @@ try {
   const missing = r.documented.filter((d) => !r.exercised.includes(d));
   if (missing.length) console.log(`not exercised (${missing.length}): ${missing.join(', ')}`);
   if (r.counterexamples.length) console.log(`counterexamples: ${r.counterexamples.length}\n${r.counterexamples.map((x) => renderCounterexample(x, r.seed)).join('\n')}`);
+  if (values.verbose) for (const w of r.stats.warnings) console.log(`warning: ${w}`);
   console.log(`statuses: ${[...r.stats.statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ')}`);
 } finally {
   sim.kill('SIGTERM');

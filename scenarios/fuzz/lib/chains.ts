@@ -24,7 +24,7 @@ import { GENERATED_RULES } from '../../../contracts/generated.ts';
 import { dataExchangeSettings } from '../../settings.ts';
 import { SIMULATOR_DEFAULTS } from '../../../targets/simulator/settings.ts';
 import { curlOf, judge, sendPaced, type Credentials, type FuzzTarget } from './engine.ts';
-import { STATED_IDENTIFIERS, type FuzzCase, type KnownIds, type OperationSpec, type SecurityNeed } from './requests.ts';
+import { STATED_IDENTIFIERS, type Example, type FuzzCase, type KnownIds, type OperationSpec, type SecurityNeed } from './requests.ts';
 
 /** Known identifiers per namespace: the platform's own paths, data exchange paths, the audience host. */
 export interface KnownScopes {
@@ -32,12 +32,18 @@ export interface KnownScopes {
   dataExchange: KnownIds;
   audience: KnownIds;
   testHost: KnownIds;
+  /** Accepted requests by operation template (`POST /users/{user_guid}/members`): the base of negative cases. */
+  examples: Map<string, Example>;
 }
 
 export function knownFor(scopes: KnownScopes, spec: Pick<OperationSpec, 'api' | 'path'>): KnownIds {
   if (spec.api === 'audience') return scopes.audience;
   if (spec.api === 'test-host') return scopes.testHost;
-  return spec.path.startsWith('/data_exchange') ? scopes.dataExchange : scopes.platform;
+  if (spec.path.startsWith('/data_exchange')) return scopes.dataExchange;
+  // Managed members are another kind of member (deprecated from v20250224): the chains' member
+  // is not one, so under /managed_members only the user is known.
+  if (spec.path.includes('/managed_members')) return { user_guid: scopes.platform.user_guid ?? [] };
+  return scopes.platform;
 }
 
 export interface ChainStep {
@@ -64,7 +70,7 @@ const dig = (body: unknown, ...path: string[]): unknown => path.reduce<any>((n, 
 
 export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: boolean; version: string; log?: (l: string) => void }): Promise<ChainResult> {
   const p = t.profile;
-  const scopes: KnownScopes = { platform: {}, dataExchange: {}, audience: {}, testHost: {} };
+  const scopes: KnownScopes = { platform: {}, dataExchange: {}, audience: {}, testHost: {}, examples: new Map() };
   const credentials: Credentials = { ...t.credentials };
   const steps: ChainStep[] = [];
   const failures: Failure[] = [];
@@ -147,8 +153,17 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
   if (pass && name && p.testInstitution.passwords.SUCCESS) member.credentials = [{ guid: name.guid, value: p.testInstitution.username }, { guid: pass.guid, value: p.testInstitution.passwords.SUCCESS }];
   // Versioning, changes in v20250224: create member takes a required data_request; account_verification
   // makes the member eligible for a processor authorization code ("must already have been verified").
-  const created = await step('create a member', { method: 'POST', path: `/users/${userGuid}/members`, version: v, body: { member, data_request: { products: ['transactions', 'account_verification'] } } });
+  const memberBody = { member, data_request: { products: ['transactions', 'account_verification'] } };
+  const created = await step('create a member', { method: 'POST', path: `/users/${userGuid}/members`, version: v, body: memberBody });
   const memberGuid = dig(created.body, 'member', 'guid') as string | undefined;
+  if (ok(created)) scopes.examples.set('POST /users/{user_guid}/members', { params: { user_guid: userGuid }, body: { ...memberBody, member: { ...member, id: undefined } } });
+  // Widget URL (Resources, Widget URL: request object widget_url; data_request among its fields, v20250224).
+  const widgetBody = { widget_url: { widget_type: 'connect_widget', data_request: { products: ['transactions'] } } };
+  const widget = await step('request a widget URL', { method: 'POST', path: `/users/${userGuid}/widget_urls`, version: v, body: widgetBody });
+  if (ok(widget)) {
+    scopes.examples.set('POST /users/{user_guid}/widget_urls', { params: { user_guid: userGuid }, body: widgetBody });
+    scopes.examples.set('POST /users/{user_identifier}/widget_urls', { params: { user_identifier: userGuid }, body: widgetBody });
+  }
   if (ok(created) && memberGuid) {
     add(scopes.platform, 'member_guid', memberGuid);
     await step('read the created member', { method: 'GET', path: `/users/${userGuid}/members/${memberGuid}`, version: v, generated: availability('the member just created') });
@@ -171,11 +186,14 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
     if (accountGuid) {
       // ACH return from the identifiers fed forward (Resources, ACH return: every field in its stated format).
       const achId = `fuzz-ach-${randomUUID().slice(0, 8)}`;
-      const ach = await step('create an ACH return', { method: 'POST', path: '/ach_returns', version: v, body: { ach_return: {
+      const achBody = { ach_return: {
         account_guid: accountGuid, account_number_last_four: '1234', ach_initiated_at: '2026-01-05T10:00:00+00:00', id: achId, member_guid: memberGuid,
-        return_code: 'R01', returned_at: '2026-01-07T09:30:00-05:00', sec_code: 'PPD', transaction_amount: 12.5, transaction_amount_range: 1, user_guid: userGuid } } });
+        return_code: 'R01', returned_at: '2026-01-07T09:30:00-05:00', sec_code: 'PPD', transaction_amount: 12.5, transaction_amount_range: 1, user_guid: userGuid } };
+      const ach = await step('create an ACH return', { method: 'POST', path: '/ach_returns', version: v, body: achBody });
       const achGuid = dig(ach.body, 'ach_return', 'guid') as string | undefined;
       if (ok(ach)) {
+        // A new client id per negative case is not needed: a refused request creates nothing.
+        scopes.examples.set('POST /ach_returns', { params: {}, body: achBody });
         const stated: GeneratedCase = { kind: 'after-create', tier: 'stated', rule: STATED_IDENTIFIERS.ach_return_guid, what: '' };
         if (achGuid) { add(scopes.platform, 'ach_return_guid', achGuid); await step('read the ACH return by guid', { method: 'GET', path: `/ach_returns/${achGuid}`, version: v, generated: { ...stated, what: 'the ACH return just created, by guid' } }); }
         add(scopes.platform, 'ach_return_guid', achId);

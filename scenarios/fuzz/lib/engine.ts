@@ -18,7 +18,7 @@ import type { Failure } from '../../../contracts/failure.ts';
 import { formatFailure, tierOf } from '../../../contracts/failure.ts';
 import type { TargetProfile } from '../../../targets/profiles/profile.ts';
 import type { Redactor } from '../../../targets/profiles/redact.ts';
-import { caseArbitrary, type FuzzCase, type KnownIds, type OperationSpec, type RequestContext } from './requests.ts';
+import { caseArbitrary, type Example, type FuzzCase, type KnownIds, type OperationSpec, type RequestContext } from './requests.ts';
 
 export interface Credentials {
   /** Data exchange token (chains: POST .../token). */
@@ -33,6 +33,8 @@ export interface FuzzTarget {
   redactor: Redactor;
   /** Identifiers that exist, for an operation (chains.ts knownFor). */
   known: (spec: OperationSpec) => KnownIds;
+  /** An accepted request of the operation (chains), the base of its negative cases. */
+  example?: (spec: OperationSpec) => Example | undefined;
   credentials: Credentials;
   ctx: RequestContext;
 }
@@ -159,10 +161,12 @@ export interface FuzzStats {
   findings: Map<string, Record<'stated' | 'inferred' | 'informational', number>>;
   statuses: Map<number, number>;
   rateLimited: number;
+  /** Non-gating findings of the generated-case checks (`check operation: message`), first 200, for the report. */
+  warnings: string[];
 }
 
 export function newStats(): FuzzStats {
-  return { cases: 0, operations: new Map(), findings: new Map(), statuses: new Map(), rateLimited: 0 };
+  return { cases: 0, operations: new Map(), findings: new Map(), statuses: new Map(), rateLimited: 0, warnings: [] };
 }
 
 function tally(stats: FuzzStats, c: FuzzCase, status: number, failures: Failure[]): void {
@@ -175,6 +179,7 @@ function tally(stats: FuzzStats, c: FuzzCase, status: number, failures: Failure[
     let row = stats.findings.get(f.check);
     if (!row) stats.findings.set(f.check, (row = { stated: 0, inferred: 0, informational: 0 }));
     row[tierOf(f)]++;
+    if (f.severity === 'warning' && tierOf(f) !== 'informational' && stats.warnings.length < 200) stats.warnings.push(`${f.check} ${c.operation}${c.version ? ` (${c.version})` : ''}: ${f.message}`);
   }
 }
 
@@ -258,9 +263,9 @@ export async function sendPaced(c: FuzzCase, spec: OperationSpec, t: FuzzTarget,
  * in `stats`.
  */
 export async function fuzzOperation(spec: OperationSpec, t: FuzzTarget, o: FuzzOptions, pathMethods?: Set<string>): Promise<Counterexample | undefined> {
-  const arb = caseArbitrary(spec, t.ctx, { known: t.known(spec), pathMethods });
+  const arb = caseArbitrary(spec, t.ctx, { known: t.known(spec), example: t.example?.(spec), pathMethods });
   const remaining = Math.max(0, o.deadline - performance.now());
-  if (remaining <= 0) return undefined;
+  if (remaining < 50) return undefined;
   const property = fc.asyncProperty(arb, async (c) => {
     const sent = await sendPaced(c, spec, t, o.retries429 ?? 3);
     const failures = judge(c, sent, t);
@@ -271,6 +276,8 @@ export async function fuzzOperation(spec: OperationSpec, t: FuzzTarget, o: FuzzO
   const out = await fc.check(property, { seed: o.seed, numRuns: o.numRuns, interruptAfterTimeLimit: remaining, markInterruptAsFailure: false, endOnFailure: false });
   if (!out.failed) return undefined;
   const err = out.errorInstance as CaseFailed | undefined;
+  // The time budget ran out (interruptAfterTimeLimit): no verdict, not a failure.
+  if (!(err instanceof CaseFailed) && (out.interrupted || err === null || err === undefined)) return undefined;
   if (!(err instanceof CaseFailed)) {
     return { operation: spec.key, checks: ['fuzz-engine'], failures: [String((out.errorInstance as Error)?.message ?? out.errorInstance)], curl: '(no request: the engine failed)', seed: out.seed, path: out.counterexamplePath ?? undefined, kind: '?', numShrinks: out.numShrinks };
   }

@@ -106,11 +106,15 @@ export function requestContext(contract: Contract): RequestContext {
   try {
     const source = contract.sourceDocument('platform') as any;
     for (const v of source.info?.['x-svc-api-versions'] ?? []) if (v?.name && !v['x-svc-not-shown']) statedVersions.add(v.name);
-    for (const [name, schema] of Object.entries((source.components?.schemas ?? {}) as Record<string, any>)) {
-      for (const [prop, s] of Object.entries((schema?.properties ?? {}) as Record<string, any>)) {
-        if (typeof s?.['x-svc-required-from'] === 'string') requiredFrom.set(`${name}.${prop}`, s['x-svc-required-from']);
+    // `Name.a.b` for every property (inline objects included) marked x-svc-required-from.
+    const walk = (prefix: string, schema: any, depth: number) => {
+      if (!schema || typeof schema !== 'object' || depth > 6) return;
+      for (const [prop, s] of Object.entries((schema.properties ?? {}) as Record<string, any>)) {
+        if (typeof s?.['x-svc-required-from'] === 'string') requiredFrom.set(`${prefix}.${prop}`, s['x-svc-required-from']);
+        if (s && typeof s === 'object' && !s.$ref) walk(`${prefix}.${prop}`, s, depth + 1);
       }
-    }
+    };
+    for (const [name, schema] of Object.entries((source.components?.schemas ?? {}) as Record<string, any>)) walk(name, schema, 0);
   } catch {
     /* no source document: nothing is stated, every requirement stays inferred */
   }
@@ -210,8 +214,16 @@ function scalarString(v: unknown): string {
 /** Header values must be visible ASCII (RFC 9110 §5.5); anything else is not a header this generator sends. */
 const headerSafe = (s: string) => s.replace(/[^\x20-\x7e]/g, '').trim();
 
+/** A request the chains sent and the target accepted: the base of negative cases (one rule broken on a request that is otherwise accepted). */
+export interface Example {
+  params: Record<string, string>;
+  body: unknown;
+}
+
 export interface CaseOptions {
   known: KnownIds;
+  /** An accepted request of this operation (chains.ts), when the chains made one. */
+  example?: Example;
   /** Operations whose known identifiers may be used (false for deletes: they would remove the chains' resources). */
   destructiveIds?: boolean;
   /** Methods other operations list for the same path (unsupported_method draws another). */
@@ -303,6 +315,15 @@ export function caseArbitrary(spec: OperationSpec, ctx: RequestContext, o: CaseO
 
   // negative: one rule of the body or of a typed parameter broken.
   const mutations = judged ? bodyMutations(spec, ctx) : [];
+  const example = o.example;
+  if (mutations.length && example && pathParams.every((p) => example.params[p.name] !== undefined)) {
+    // On a request the target accepted, so the one broken rule is the only reason to refuse it.
+    const path = Object.fromEntries(pathParams.map((p) => [p.name, { value: example.params[p.name], known: true }]));
+    arbs.push({
+      arbitrary: fc.constantFrom(...mutations).map((m) => caseFrom(spec, { path, query: {}, headers: {}, body: applyMutation(example.body, m) }, { kind: 'negative', tier: m.tier, rule: m.rule, what: `${m.what}, on a request otherwise accepted` })),
+      weight: mutations.some((m) => m.tier === 'stated') ? 4 : 2,
+    });
+  }
   if (mutations.length) {
     arbs.push({
       arbitrary: fc.tuple(base, fc.constantFrom(...mutations)).map(([b, m]) => caseFrom(spec, { ...b, body: applyMutation(b.body ?? {}, m) }, { kind: 'negative', tier: m.tier, rule: m.rule, what: m.what })),

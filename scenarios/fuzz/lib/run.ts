@@ -73,7 +73,7 @@ export async function runFuzz(o: FuzzRunOptions): Promise<FuzzRunResult> {
   // The chains run on a version whose changes are stated (data_request required from v20250224).
   const chainVersion = o.profile.versions.supported.filter((v) => ctx.statedVersions.has(v)).sort().at(-1) ?? newest;
   const chain = await runChains({ profile: o.profile, contract: o.contract, redactor: o.redactor, credentials: {}, ctx }, { destructive: o.destructive, version: chainVersion, log: o.log });
-  const target: FuzzTarget = { profile: o.profile, contract: o.contract, redactor: o.redactor, credentials: chain.credentials, ctx, known: (spec) => knownFor(chain.scopes, spec) };
+  const target: FuzzTarget = { profile: o.profile, contract: o.contract, redactor: o.redactor, credentials: chain.credentials, ctx, known: (spec) => knownFor(chain.scopes, spec), example: (spec) => (spec.api === 'platform' ? chain.scopes.examples.get(spec.key) : undefined) };
 
   const all = plannedOperations(o.contract, o.profile, apis);
   const documented = [...new Set(all.map(operationId))].sort();

@@ -155,8 +155,8 @@ export interface MutationContext {
   /** The version of the document (platform), for version-bound requirements. */
   version?: string;
   /**
-   * Whether a property's requirement is stated for this version: `(schemaName, property)`
-   * -> the rule it quotes, or undefined (inferred).
+   * Whether a property's requirement is stated for this version: `(schemaName, property
+   * path inside that named schema)` -> the rule it quotes, or undefined (inferred).
    */
   statedRequirement?: (schemaName: string | undefined, property: string) => string | undefined;
 }
@@ -174,8 +174,12 @@ function wrongTypeValue(types: string[]): unknown | undefined {
 }
 
 /** The rules a value of this schema can break, down to `maxDepth` levels of properties. */
-export function mutationsOf(at: SchemaAt, ctx: MutationContext = {}, path: string[] = [], depth = 0): Mutation[] {
-  const { schema, uri, name } = resolveSchema(at);
+export function mutationsOf(at: SchemaAt, ctx: MutationContext = {}, path: string[] = [], depth = 0, named: { name?: string; rel: string[] } = { rel: [] }): Mutation[] {
+  const resolved = resolveSchema(at);
+  const { schema, uri } = resolved;
+  // The named schema this node belongs to, and its place inside it (`WidgetUrlRequest`, [`widget_url`]).
+  const here = resolved.name && resolved.name !== at.name ? { name: resolved.name, rel: [] as string[] } : named;
+  const name = here.name;
   const out: Mutation[] = [];
   const where = path.length ? path.join('.') : 'the body';
   const types = typesOf(schema);
@@ -192,14 +196,14 @@ export function mutationsOf(at: SchemaAt, ctx: MutationContext = {}, path: strin
   if (types.includes('object') && depth < 3) {
     const props = (schema.properties ?? {}) as Record<string, any>;
     for (const req of Array.isArray(schema.required) ? schema.required : []) {
-      const stated = ctx.statedRequirement?.(name, req);
+      const stated = ctx.statedRequirement?.(name, [...here.rel, req].join('.'));
       out.push({
         path: [...path, req], op: 'drop', tier: stated ? 'stated' : 'inferred',
         rule: stated ?? `${INFERRED_RULE}: ${req} is required in ${name ?? where}`,
         what: `${[...path, req].join('.')} left out (required${stated ? ', stated' : ''})`,
       });
     }
-    for (const [k, s] of Object.entries(props)) out.push(...mutationsOf({ schema: s, uri }, ctx, [...path, k], depth + 1));
+    for (const [k, s] of Object.entries(props)) out.push(...mutationsOf({ schema: s, uri, ...(name ? { name } : {}) }, ctx, [...path, k], depth + 1, { name, rel: [...here.rel, k] }));
   }
   return out;
 }
