@@ -129,7 +129,7 @@ export function fuzzSettings(env: Env): FuzzSettings {
     seed = Number(raw);
     if (!Number.isInteger(seed)) throw new Error(`SVC_FUZZ_SEED must be an integer, got "${raw}"`);
   }
-  return { ...(seed !== undefined ? { seed } : {}), runs: int(env, 'SVC_FUZZ_RUNS', 12), seconds: int(env, 'SVC_FUZZ_SECONDS', 30), ...(env.SVC_FUZZ_ONLY ? { only: env.SVC_FUZZ_ONLY } : {}) };
+  return { ...(seed !== undefined ? { seed } : {}), runs: int(env, 'SVC_FUZZ_RUNS', 10), seconds: int(env, 'SVC_FUZZ_SECONDS', 30), ...(env.SVC_FUZZ_ONLY ? { only: env.SVC_FUZZ_ONLY } : {}) };
 }
 
 type Env = Record<string, string | undefined>;
