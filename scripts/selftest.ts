@@ -316,7 +316,8 @@ export async function runSelftest(o: SelftestOptions = {}) {
   const root = resolve(o.root ?? process.cwd());
   const outDir = resolve(o.outDir ?? join(root, 'reports/out/selftest'));
   const workers = o.workers ?? o.concurrency ?? 2;
-  const timeoutMs = o.timeoutMs ?? 15 * 60_000;
+  // The fuzz column runs one fuzz test per entry (tens of seconds each): a longer bound.
+  const timeoutMs = o.timeoutMs ?? (o.fuzzOnly ? 90 * 60_000 : 15 * 60_000);
   const log = o.log ?? ((l: string) => console.log(l));
   let entries: CatalogEntry[] = CATALOG;
   if (o.only?.length) {

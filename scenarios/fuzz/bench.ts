@@ -16,7 +16,7 @@ import { loadProfile, profileSecrets } from '../../targets/profiles/profile.ts';
 import { createRedactor } from '../../targets/profiles/redact.ts';
 import { loadContract } from '../../contracts/contract.ts';
 import { renderStats, runFuzz } from './lib/run.ts';
-import { renderCounterexample } from './lib/engine.ts';
+import { renderCounterexample, setRateShare } from './lib/engine.ts';
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, runs: { type: 'string' }, seconds: { type: 'string' }, seed: { type: 'string' }, verbose: { type: 'boolean', default: false } } });
 const env = { ...process.env, SVC_BASE_URL: undefined };
@@ -34,6 +34,8 @@ const url = await new Promise<string>((resolve, reject) => {
   sim.on('exit', (code) => reject(new Error(`the simulator exited (${code}) before listening`)));
 });
 try {
+  // Alone against its own simulator: 80% of the request limit (the Playwright run takes half).
+  setRateShare(0.8);
   const profile = loadProfile({ ...env, SVC_SIMULATOR_URL: url });
   const contract = loadContract();
   const t0 = performance.now();

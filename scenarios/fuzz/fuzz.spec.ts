@@ -63,6 +63,6 @@ test('fuzz: every operation from its description, after stateful chains', { tag:
 });
 
 test('fuzz: read operations from their descriptions (read-only target)', { tag: ['@fuzz', '@readonly'] }, async ({ profile, contract }) => {
-  test.skip(profile.allowDestructive, 'this target allows destructive runs: the full fuzz test covers the read operations');
+  test.skip(profile.allowDestructive, 'this target allows destructive runs (SVC_ALLOW_DESTRUCTIVE): the full fuzz test covers the read operations');
   await fuzz(profile, false, contract);
 });

@@ -33,6 +33,8 @@ export interface FuzzTarget {
   redactor: Redactor;
   /** Identifiers that exist, for an operation (chains.ts knownFor). */
   known: (spec: OperationSpec) => KnownIds;
+  /** Accept-Version values sent besides the documents' (a sunset one, an unknown one). */
+  otherVersions?: { sunset?: string; unknown?: string };
   /** An accepted request of the operation (chains), the base of its negative cases. */
   example?: (spec: OperationSpec) => Example | undefined;
   credentials: Credentials;
@@ -101,10 +103,9 @@ export async function send(c: FuzzCase, spec: OperationSpec, t: FuzzTarget): Pro
   const url = `${base}${c.path}${queryString(c.query)}`;
   const requestHeaders = headersOf(c, spec, t);
   let payload: string | undefined;
-  if (c.body !== undefined) {
-    payload = JSON.stringify(c.body);
-    requestHeaders['content-type'] = 'application/json';
-  }
+  if (c.rawBody !== undefined) payload = c.rawBody;
+  else if (c.body !== undefined) payload = JSON.stringify(c.body);
+  if (payload !== undefined) requestHeaders['content-type'] = 'application/json';
   const res = await undiciRequest(url, {
     method: c.method as 'GET',
     headers: requestHeaders,
@@ -130,7 +131,7 @@ export function judge(c: FuzzCase, sent: Sent, t: Pick<FuzzTarget, 'profile' | '
   return t.contract.check({
     api: c.api,
     ...(c.version ? { version: c.version } : {}),
-    request: { method: c.method, url: `${c.path}${queryString(c.query)}`, headers: sent.requestHeaders, body: c.body },
+    request: { method: c.method, url: `${c.path}${queryString(c.query)}`, headers: sent.requestHeaders, body: c.rawBody ?? c.body },
     response: { status: sent.status, headers: sent.headers, body: sent.body },
   }, {
     deprecationHeader: p.versions.deprecationHeader,
@@ -148,7 +149,11 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 export function curlOf(sent: Pick<Sent, 'url' | 'requestHeaders' | 'payload'>, method: string, redactor: Redactor): string {
   const parts = ['curl', '-i', '-X', method, shellQuote(redactor.text(sent.url))];
   for (const [k, v] of Object.entries(redactor.headers(sent.requestHeaders))) parts.push('-H', shellQuote(`${k}: ${v}`));
-  if (sent.payload !== undefined) parts.push('--data-raw', shellQuote(redactor.text(JSON.stringify(redactor.json(JSON.parse(sent.payload))))));
+  if (sent.payload !== undefined) {
+    let shown = sent.payload;
+    try { shown = JSON.stringify(redactor.json(JSON.parse(sent.payload))); } catch { /* not JSON: sent as is */ }
+    parts.push('--data-raw', shellQuote(redactor.text(shown)));
+  }
   return parts.join(' ');
 }
 
@@ -234,11 +239,22 @@ export class Pacer {
   }
 }
 
+/** The share of the target's request limit the fuzzer takes (setRateShare). */
+let rateShare = 0.5;
+export function setRateShare(share: number): void {
+  if (!(share > 0 && share <= 1)) throw new Error(`rate share must be in (0, 1], got ${share}`);
+  rateShare = share;
+}
+
 /** Pacers per rate, shared by every sender of a process (one client, one limit). */
 const pacers = new Map<number, Pacer>();
-/** The pacer of a profile: 80% of its stated limit, or none when the limit is unknown. */
-export function pacerOf(profile: TargetProfile): Pacer {
-  const rate = profile.rateLimit.perSecond ? Math.floor(profile.rateLimit.perSecond * 0.8) : 0;
+/**
+ * The pacer of a profile: `share` of its request limit (default 0.5: under Playwright the
+ * other projects' scenarios use the same client and its limit; the bench, alone, takes
+ * 0.8), or none when the limit is unknown.
+ */
+export function pacerOf(profile: TargetProfile, share = rateShare): Pacer {
+  const rate = profile.rateLimit.perSecond ? Math.floor(profile.rateLimit.perSecond * share) : 0;
   let p = pacers.get(rate);
   if (!p) pacers.set(rate, (p = new Pacer(rate || undefined)));
   return p;
@@ -263,7 +279,7 @@ export async function sendPaced(c: FuzzCase, spec: OperationSpec, t: FuzzTarget,
  * in `stats`.
  */
 export async function fuzzOperation(spec: OperationSpec, t: FuzzTarget, o: FuzzOptions, pathMethods?: Set<string>): Promise<Counterexample | undefined> {
-  const arb = caseArbitrary(spec, t.ctx, { known: t.known(spec), example: t.example?.(spec), pathMethods });
+  const arb = caseArbitrary(spec, t.ctx, { known: t.known(spec), example: t.example?.(spec), pathMethods, otherVersions: t.otherVersions });
   const remaining = Math.max(0, o.deadline - performance.now());
   if (remaining < 50) return undefined;
   const property = fc.asyncProperty(arb, async (c) => {

@@ -140,3 +140,16 @@ test('mutationsOf on a plain schema: required, type, pattern, format', () => {
   assert.deepEqual(ms.map((m) => `${m.op} ${m.path.join('.')}`).sort(), ['drop a', 'set a', 'set b', 'set b', 'set c', 'set c'].sort());
   assert.ok(ms.every((m) => m.tier === 'inferred'));
 });
+
+test('other versions and malformed JSON: a sunset version is judged by version_conformance, an unknown one and a non-JSON body expect an inferred refusal', () => {
+  const spec = find(v('v20250224'), 'POST /ach_returns');
+  const cases = fc.sample(caseArbitrary(spec, ctx, { known: {}, otherVersions: { sunset: 'v20100101', unknown: 'v19990101' } }), { seed: 13, numRuns: 400 });
+  const sunset = cases.filter((c) => c.version === 'v20100101');
+  const unknown = cases.filter((c) => c.version === 'v19990101');
+  const raw = cases.filter((c) => c.rawBody !== undefined);
+  assert.ok(sunset.length && unknown.length && raw.length, `${sunset.length} ${unknown.length} ${raw.length}`);
+  assert.ok(sunset.every((c) => c.generated.kind === 'valid'));
+  assert.ok(unknown.every((c) => c.generated.kind === 'negative' && c.generated.tier === 'inferred'));
+  assert.ok(raw.every((c) => c.body === undefined && c.generated.kind === 'negative' && c.generated.tier === 'inferred'));
+  assert.throws(() => JSON.parse(raw[0].rawBody!));
+});

@@ -80,6 +80,8 @@ export interface FuzzCase {
   query: Array<[string, string]>;
   headers: Record<string, string>;
   body?: unknown;
+  /** A body sent as is instead of `body` (malformed JSON). */
+  rawBody?: string;
   auth: 'default' | 'none' | 'wrong';
   /** Send the SVC-3DX-TOKEN (or another apiKey header) the operation needs. */
   omitHeader?: string;
@@ -228,6 +230,12 @@ export interface CaseOptions {
   destructiveIds?: boolean;
   /** Methods other operations list for the same path (unsupported_method draws another). */
   pathMethods?: Set<string>;
+  /**
+   * Platform versions to send besides the document's own: a version the target has sunset
+   * (profile.versions.sunset; Versioning: "requests return an error", stated, judged by
+   * version_conformance) and one no document names (refused: inferred).
+   */
+  otherVersions?: { sunset?: string; unknown?: string };
 }
 
 /** The base part of every case: parameters and a valid body. */
@@ -355,6 +363,21 @@ export function caseArbitrary(spec: OperationSpec, ctx: RequestContext, o: CaseO
   const token = spec.security.find((s) => s.type === 'header' && s.header?.toLowerCase() === 'svc-3dx-token');
   if (judged && token) {
     arbs.push({ arbitrary: base.map((b) => caseFrom(spec, b, { kind: 'missing-header', tier: 'stated', rule: GENERATED_RULES.threeDxToken, what: 'no SVC-3DX-TOKEN header' }, { omitHeader: token.header })), weight: 2 });
+  }
+  // Another Accept-Version on the same request: version_conformance judges the answer.
+  const sunsetV = spec.api === 'platform' ? o.otherVersions?.sunset : undefined;
+  if (sunsetV) arbs.push({ arbitrary: base.map((b) => caseFrom(spec, b, { kind: 'valid', tier: 'informational', rule: 'Versioning: after sunset "requests return an error"', what: `Accept-Version ${sunsetV} (sunset)` }, { version: sunsetV })), weight: 1 });
+  const unknownV = spec.api === 'platform' ? o.otherVersions?.unknown : undefined;
+  if (unknownV && judged) {
+    arbs.push({ arbitrary: base.map((b) => caseFrom(spec, b, { kind: 'negative', tier: 'inferred', rule: 'Versioning: "Versions in play: v20260929, v20250224, v20111101"; that a version none of them names is refused is inferred', what: `Accept-Version ${unknownV}, a version the specification does not name` }, { version: unknownV })), weight: 1 });
+  }
+  // Malformed JSON where the operation takes a body (Endpoints: "Request and response bodies
+  // are JSON"): a refusal is expected (inferred: no status is stated), never a 5xx.
+  if (judged && spec.body) {
+    arbs.push({
+      arbitrary: fc.tuple(base, fc.constantFrom('{"unterminated": ', '{not json}', '[1, 2,', 'null null')).map(([b, raw]) => caseFrom(spec, { ...b, body: undefined }, { kind: 'negative', tier: 'inferred', rule: 'Endpoints: "Request and response bodies are JSON"; that a body which is not JSON is refused is inferred', what: `a body that is not JSON (${JSON.stringify(raw)})` }, { rawBody: raw })),
+      weight: 1,
+    });
   }
   const others = METHODS.filter((m) => !(o.pathMethods ?? new Set([spec.method])).has(m));
   if (others.length) {

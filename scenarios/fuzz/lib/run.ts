@@ -73,7 +73,10 @@ export async function runFuzz(o: FuzzRunOptions): Promise<FuzzRunResult> {
   // The chains run on a version whose changes are stated (data_request required from v20250224).
   const chainVersion = o.profile.versions.supported.filter((v) => ctx.statedVersions.has(v)).sort().at(-1) ?? newest;
   const chain = await runChains({ profile: o.profile, contract: o.contract, redactor: o.redactor, credentials: {}, ctx }, { destructive: o.destructive, version: chainVersion, log: o.log });
-  const target: FuzzTarget = { profile: o.profile, contract: o.contract, redactor: o.redactor, credentials: chain.credentials, ctx, known: (spec) => knownFor(chain.scopes, spec), example: (spec) => (spec.api === 'platform' ? chain.scopes.examples.get(spec.key) : undefined) };
+  // Versioning: a version the target has sunset answers an error (stated); a version no
+  // document names is refused (inferred). Drawn on every platform operation.
+  const otherVersions = { ...(o.profile.versions.sunset ? { sunset: o.profile.versions.sunset } : {}), unknown: 'v19990101' };
+  const target: FuzzTarget = { otherVersions, profile: o.profile, contract: o.contract, redactor: o.redactor, credentials: chain.credentials, ctx, known: (spec) => knownFor(chain.scopes, spec), example: (spec) => (spec.api === 'platform' ? chain.scopes.examples.get(spec.key) : undefined) };
 
   const all = plannedOperations(o.contract, o.profile, apis);
   const documented = [...new Set(all.map(operationId))].sort();
