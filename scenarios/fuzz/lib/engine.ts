@@ -18,7 +18,7 @@ import type { Failure } from '../../../contracts/failure.ts';
 import { formatFailure, tierOf } from '../../../contracts/failure.ts';
 import type { TargetProfile } from '../../../targets/profiles/profile.ts';
 import type { Redactor } from '../../../targets/profiles/redact.ts';
-import { caseArbitrary, type Example, type FuzzCase, type KnownIds, type OperationSpec, type RequestContext } from './requests.ts';
+import { caseArbitrary, statedCases, type Example, type FuzzCase, type KnownIds, type OperationSpec, type RequestContext } from './requests.ts';
 
 export interface Credentials {
   /** Data exchange token (chains: POST .../token). */
@@ -279,7 +279,10 @@ export async function sendPaced(c: FuzzCase, spec: OperationSpec, t: FuzzTarget,
  * in `stats`.
  */
 export async function fuzzOperation(spec: OperationSpec, t: FuzzTarget, o: FuzzOptions, pathMethods?: Set<string>): Promise<Counterexample | undefined> {
-  const arb = caseArbitrary(spec, t.ctx, { known: t.known(spec), example: t.example?.(spec), pathMethods, otherVersions: t.otherVersions });
+  const caseOptions = { known: t.known(spec), example: t.example?.(spec), pathMethods, otherVersions: t.otherVersions };
+  const arb = caseArbitrary(spec, t.ctx, caseOptions);
+  // Every stated requirement broken alone, tried first in every run (then shrunk like any case).
+  const examples = statedCases(spec, t.ctx, caseOptions).map((c) => [c] as [FuzzCase]);
   const remaining = Math.max(0, o.deadline - performance.now());
   if (remaining < 50) return undefined;
   const property = fc.asyncProperty(arb, async (c) => {
@@ -289,7 +292,7 @@ export async function fuzzOperation(spec: OperationSpec, t: FuzzTarget, o: FuzzO
     const errors = failures.filter((f) => f.severity === 'error');
     if (errors.length) throw new CaseFailed(errors, curlOf(sent, c.method, t.redactor), c);
   });
-  const out = await fc.check(property, { seed: o.seed, numRuns: o.numRuns, interruptAfterTimeLimit: remaining, markInterruptAsFailure: false, endOnFailure: false });
+  const out = await fc.check(property, { seed: o.seed, numRuns: o.numRuns, examples, interruptAfterTimeLimit: remaining, markInterruptAsFailure: false, endOnFailure: false });
   if (!out.failed) return undefined;
   const err = out.errorInstance as CaseFailed | undefined;
   // The time budget ran out (interruptAfterTimeLimit): no verdict, not a failure.

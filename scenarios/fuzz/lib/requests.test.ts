@@ -13,7 +13,7 @@ import { locateNode } from '../../../contracts/load.ts';
 import { createRedactor } from '../../../targets/profiles/redact.ts';
 import { loadProfile } from '../../../targets/profiles/profile.ts';
 import { applyMutation, mutationsOf, resolveSchema, valueOf, patternArb } from './schema.ts';
-import { bodyMutations, caseArbitrary, methodsByPath, operationsOf, requestContext, type OperationSpec } from './requests.ts';
+import { bodyMutations, caseArbitrary, statedCases, methodsByPath, operationsOf, requestContext, type OperationSpec } from './requests.ts';
 import { curlOf, headersOf, seedFor } from './engine.ts';
 import { plannedOperations } from './run.ts';
 
@@ -152,4 +152,12 @@ test('other versions and malformed JSON: a sunset version is judged by version_c
   assert.ok(unknown.every((c) => c.generated.kind === 'negative' && c.generated.tier === 'inferred'));
   assert.ok(raw.every((c) => c.body === undefined && c.generated.kind === 'negative' && c.generated.tier === 'inferred'));
   assert.throws(() => JSON.parse(raw[0].rawBody!));
+});
+
+test('stated cases: every stated requirement of the version, broken alone on the accepted example', () => {
+  const spec = find(v('v20250224'), 'POST /users/{user_guid}/members');
+  const example = { params: { user_guid: 'USR-1' }, body: { member: { institution_code: 'svcbank' }, data_request: { products: ['transactions'] } } };
+  const cases = statedCases(spec, ctx, { known: {}, example });
+  assert.deepEqual(cases.map((c) => [c.generated.tier, c.path, Object.keys(c.body as object)]), [['stated', '/users/USR-1/members', ['member']]]);
+  assert.deepEqual(statedCases(find(v('v20260929'), 'POST /users/{user_guid}/members'), ctx, { known: {}, example }), []);
 });

@@ -390,6 +390,22 @@ export function caseArbitrary(spec: OperationSpec, ctx: RequestContext, o: CaseO
   return fc.oneof(...arbs);
 }
 
+/**
+ * Cases every run tries first (fast-check `examples`): each requirement the specification
+ * states for this version, broken alone on a request the chains had accepted. Drawn at
+ * random among dozens of inferred mutations they would be rare; stated rules are the ones
+ * that gate, so each is tried every run.
+ */
+export function statedCases(spec: OperationSpec, ctx: RequestContext, o: CaseOptions): FuzzCase[] {
+  const example = o.example;
+  if (spec.sunset || !example) return [];
+  const pathParams = spec.params.filter((p) => p.in === 'path');
+  if (!pathParams.every((p) => example.params[p.name] !== undefined)) return [];
+  const path = Object.fromEntries(pathParams.map((p) => [p.name, { value: example.params[p.name], known: true }]));
+  return bodyMutations(spec, ctx).filter((m) => m.tier === 'stated')
+    .map((m) => caseFrom(spec, { path, query: {}, headers: {}, body: applyMutation(example.body, m) }, { kind: 'negative', tier: m.tier, rule: m.rule, what: `${m.what}, on a request otherwise accepted` }));
+}
+
 /** Case kinds an operation can draw (for the bench's and the report's coverage lines). */
 export function caseKinds(spec: OperationSpec, ctx: RequestContext, o: CaseOptions): string[] {
   const kinds = ['valid'];
