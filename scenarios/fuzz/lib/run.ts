@@ -82,7 +82,8 @@ export async function runFuzz(o: FuzzRunOptions): Promise<FuzzRunResult> {
   const documented = [...new Set(all.map(operationId))].sort();
   // On a target that may not be written to, only reads are sent (as @readonly scenarios).
   const allowed = all.filter((s) => o.destructive || s.method === 'GET');
-  const specs = o.only ? allowed.filter((s) => s.key === o.only || operationId(s) === o.only) : allowed;
+  // SVC_FUZZ_ONLY: `GET /x`, `platform GET /x`, or `GET /x (v20250224)` as a counterexample names it.
+  const specs = o.only ? allowed.filter((s) => s.key === o.only || operationId(s) === o.only || `${s.key} (${s.version})` === o.only) : allowed;
   const methods = methodsByPath(all);
   const stats = newStats();
   const counterexamples: Counterexample[] = [];
