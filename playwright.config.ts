@@ -6,6 +6,10 @@
  *   browser     OAuth and widget scenarios in Debian's Chromium (scenarios/browser);
  *               Playwright's own browser download is never used
  *   properties  fast-check property suites for webhook handling (scenarios/properties)
+ *   fuzz        generative conformance (scenarios/fuzz, tag @fuzz): every documented
+ *               operation fuzzed from its description, stateful chains, Schemathesis-style
+ *               checks; bounded by SVC_FUZZ_RUNS / SVC_FUZZ_SECONDS (about 30 s by default),
+ *               so it is part of the default run; alone: npx playwright test --project fuzz
  *
  * Target: the embedded simulator, started by scenarios/global-setup.ts, unless
  * SVC_BASE_URL names a real environment (targets/profiles/profile.ts lists every
@@ -53,7 +57,7 @@ function selftestConfig(plan: PlaywrightPlan): PlaywrightTestConfig {
       // in the same worker (one simulator, one compilation) instead of starting a second.
       workers: 1,
       testDir: './scenarios',
-      testMatch: /(^|\/)(api|browser)\/.*\.spec\.ts$/,
+      testMatch: /(^|\/)(api|browser|fuzz)\/.*\.spec\.ts$/,
       ...(p.grep ? { grep: new RegExp(p.grep) } : {}),
       retries: p.faults.length ? 0 : 1,
       metadata: { [SELFTEST_METADATA_KEY]: { faults: p.faults, variations: p.variations, keepWorkerOnFailure: p.faults.length > 0, ...(p.env ? { env: p.env } : {}) } satisfies SelftestProjectMetadata },
@@ -103,6 +107,10 @@ export default plan ? defineConfig(selftestConfig(plan)) : defineConfig({
     {
       name: 'properties',
       testDir: './scenarios/properties',
+    },
+    {
+      name: 'fuzz',
+      testDir: './scenarios/fuzz',
     },
   ],
 });

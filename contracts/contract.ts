@@ -9,6 +9,7 @@ import { DocumentModel, type OperationMatch } from './model.ts';
 import { runChecks, type CheckOptions, type Exchange, type WebhookContext } from './registry.ts';
 import { planFor, runPlan } from './plan.ts';
 import './checks.ts';
+import './generated.ts';
 
 export interface Contract {
   /** Versions with a derived document in spec/versions/, oldest first. */

@@ -18,3 +18,5 @@ export type { OperationMatch, OperationInfo } from './model.ts';
 export { RULES } from './checks.ts';
 export type { Difference, DifferenceKind } from './classifier.ts';
 export { diffSchemas, diffDocuments, diffObservations } from './classifier.ts';
+export type { GeneratedCase, GeneratedKind } from './generated.ts';
+export { GENERATED_CHECKS, FUZZ_CHECKS, GENERATED_RULES } from './generated.ts';

@@ -51,6 +51,11 @@ export interface CheckOptions {
   headerNamesExplicit?: boolean;
   /** Run only these checks (by name). */
   only?: readonly string[];
+  /**
+   * A generated request (the fuzz project, scenarios/fuzz): what it was meant to be, for
+   * the Schemathesis-style checks of generated.ts. Absent on every other exchange.
+   */
+  generated?: import('./generated.ts').GeneratedCase;
 }
 
 /**

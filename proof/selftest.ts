@@ -45,10 +45,13 @@ import { parseArgs } from 'node:util';
 import { CATALOG, type CatalogEntry } from '../targets/index.ts';
 import { ADAPTERS, type RunContext, type SideKind } from './adapters.ts';
 import { buildMatrix, matrixPasses, renderConsole, renderMarkdown, rowOf, type BaselineResult, type JointResult, type MatrixRow, type RunOutcome } from './matrix.ts';
-import { CLEAN_PROJECT, PROPERTIES_PROJECT, grepSelects, mergeRuns, planEntry, playwrightProjectFor, type PlannedEntry, type PlaywrightPlan, type SuiteRun } from './plan.ts';
+import { CLEAN_PROJECT, PROPERTIES_PROJECT, grepFor, grepSelects, mergeRuns, planEntry, playwrightProjectFor, type PlannedEntry, type PlaywrightPlan, type SuiteRun } from './plan.ts';
 import { testsOf, type PwReport, type SuiteTest } from './run-suite.ts';
 import { confirmProofs } from './trace-proof.ts';
 import { loadTrace, type TraceRow } from '../spec/trace.ts';
+import { FUZZ_TAG, fuzzable, fuzzColumn, fuzzPlan, renderFuzzColumn } from './fuzz.ts';
+
+const pick = (env: NodeJS.ProcessEnv, names: string[]) => Object.fromEntries(names.filter((n) => env[n]).map((n) => [n, env[n]!]));
 
 export interface SelftestOptions {
   root?: string;
@@ -78,6 +81,12 @@ export interface SelftestOptions {
   timeoutMs?: number;
   env?: Record<string, string>;
   log?: (line: string) => void;
+  /**
+   * The fuzz column (issue 14; reports/selftest/fuzz.ts): every entry a scenario can notice
+   * runs the fuzz project alone (tag @fuzz), the clean baseline too; writes fuzz.md and
+   * fuzz.json next to the matrix (per check: faults caught, and caught by it alone).
+   */
+  fuzzOnly?: boolean;
 }
 
 /** The self-test's polling bound: far above the simulator's 60 ms aggregation, far below a real target's. */
@@ -249,6 +258,8 @@ interface ExecuteOptions {
   withClean: boolean;
   /** With the clean baseline, the properties project too (see PlaywrightPlan.properties). */
   properties?: boolean;
+  /** The clean baseline's grep (fuzz column: the fuzz project only); absent: every scenario. */
+  cleanGrep?: string;
 }
 
 /**
@@ -272,7 +283,7 @@ async function execute(units: Unit[], o: ExecuteOptions): Promise<Execution> {
   const cleanStrict = o.withClean && envUnits.length
     ? [{ name: CLEAN_STRICT_PROJECT, faults: [], variations: [], env: Object.assign({}, ...envUnits.map((u) => u.env)) as Record<string, string>, ...(strictGreps.every((g) => g !== undefined) ? { grep: `(${strictGreps.join('|')})` } : {}) }]
     : [];
-  const pwProjects = [...(o.withClean ? [{ name: CLEAN_PROJECT, faults: [], variations: [] }] : []), ...cleanStrict, ...projects];
+  const pwProjects = [...(o.withClean ? [{ name: CLEAN_PROJECT, faults: [], variations: [], ...(o.cleanGrep ? { grep: o.cleanGrep } : {}) }] : []), ...cleanStrict, ...projects];
   const pwCount = pwProjects.length + (o.withClean && o.properties ? 1 : 0);
 
   interface SideJob { unit?: Unit; run: SuiteRun }
@@ -335,7 +346,8 @@ export async function runSelftest(o: SelftestOptions = {}) {
   const workers = o.workers ?? 2;
   // A bound against a hung run, not a speed goal: the whole matrix (229 faults, 47 variations)
   // took 855 s of Playwright time on a 2-core machine at load 6; twice that before giving up.
-  const timeoutMs = o.timeoutMs ?? (Number(process.env.SVC_SELFTEST_TIMEOUT_MINUTES) || 30) * 60_000;
+  // The fuzz column runs one fuzz test per entry (tens of seconds each): a longer bound.
+  const timeoutMs = o.timeoutMs ?? (Number(process.env.SVC_SELFTEST_TIMEOUT_MINUTES) || (o.fuzzOnly ? 90 : 30)) * 60_000;
   const log = o.log ?? ((l: string) => console.log(l));
   let entries: readonly CatalogEntry[] = CATALOG;
   if (o.only?.length) {
@@ -344,13 +356,16 @@ export async function runSelftest(o: SelftestOptions = {}) {
     entries = entries.filter((e) => o.only!.includes(e.name));
   }
   if (o.kind) entries = entries.filter((e) => e.kind === o.kind);
-  const plans = entries.map(planEntry).map((p) => (o.quick ? quickPlan(p) : p));
+  if (o.fuzzOnly) entries = entries.filter(fuzzable);
+  const plans = entries.map(planEntry).map((p) => (o.fuzzOnly ? fuzzPlan(p) : o.quick ? quickPlan(p) : p));
   const workRoot = join(outDir, 'runs');
   rmSync(workRoot, { recursive: true, force: true });
   mkdirSync(workRoot, { recursive: true });
   const started = performance.now();
   const loadAverageAtStart = loadavg();
-  const common = { root, workers, timeoutMs, env: o.env, log };
+  // The fuzz column: fixed seed and short bounds per entry unless the caller set them (a fault's catch must replay).
+  const env = o.fuzzOnly ? { SVC_FUZZ_SEED: '1', SVC_FUZZ_RUNS: '6', SVC_FUZZ_SECONDS: '15', ...pick(process.env, ['SVC_FUZZ_SEED', 'SVC_FUZZ_RUNS', 'SVC_FUZZ_SECONDS']), ...o.env } : o.env;
+  const common = { root, workers, timeoutMs, env, log, ...(o.fuzzOnly ? { cleanGrep: grepFor([FUZZ_TAG]) } : {}) };
 
   // Phase 1: clean, every fault on its own, and every variation together in one
   // simulator. Variations are non-breaking changes that must all pass everywhere, so the
@@ -364,10 +379,10 @@ export async function runSelftest(o: SelftestOptions = {}) {
   const allVariations: Unit | undefined = together
     ? { name: ALL_VARIATIONS_UNIT, faults: [], variations: variationPlans.map((p) => p.entry.name), runs: mergeRuns(variationPlans.map((p) => p.runs)) }
     : undefined;
-  const proving = o.fullSuites ? new Map<string, string[]>() : provingScenarioTitles(loadTrace());
+  const proving = o.fullSuites || o.fuzzOnly ? new Map<string, string[]>() : provingScenarioTitles(loadTrace());
   const faultUnit = (p: PlannedEntry) => narrowedToProofs(unitOf(p), proving.get(p.entry.name));
   const phase1Units = [...faultPlans.map(faultUnit), ...(allVariations ? [allVariations] : []), ...(eachAlone ? variationPlans.map(unitOf) : [])];
-  const ex1 = await execute(phase1Units, { ...common, workDir: join(workRoot, 'phase1'), withClean: true, properties: o.properties ?? !o.only?.length });
+  const ex1 = await execute(phase1Units, { ...common, workDir: join(workRoot, 'phase1'), withClean: true, properties: o.fuzzOnly ? false : o.properties ?? !o.only?.length });
 
   // The baselines (the properties project has no entries: it is baseline only).
   const inProject = (t: SuiteTest, project: string) => t.name.startsWith(`[${project}] `);
@@ -500,6 +515,11 @@ export async function runSelftest(o: SelftestOptions = {}) {
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, 'matrix.json'), `${JSON.stringify(matrix, null, 2)}\n`);
   writeFileSync(join(outDir, 'matrix.md'), renderMarkdown(matrix));
+  if (o.fuzzOnly) {
+    const col = fuzzColumn(matrix.rows);
+    writeFileSync(join(outDir, 'fuzz.json'), `${JSON.stringify(col, null, 2)}\n`);
+    writeFileSync(join(outDir, 'fuzz.md'), renderFuzzColumn(col, matrix));
+  }
   return matrix;
 }
 
@@ -515,11 +535,12 @@ if (isMain) {
       'separate-variations': { type: 'boolean', default: false },
       'each-variation': { type: 'boolean', default: process.env.SVC_SELFTEST_EACH_VARIATION === '1' },
       'full-suites': { type: 'boolean', default: process.env.SVC_SELFTEST_FULL_SUITES === '1' },
+      'fuzz-only': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
   if (values.help) {
-    console.log('npm run selftest [-- --only name,name] [--kind fault|variation] [--quick] [--workers N] [--out dir]\n  [--separate-variations]  each variation on its own, no joint run\n  [--each-variation]       all variations together AND each on its own (also SVC_SELFTEST_EACH_VARIATION=1)\n  [--full-suites]          every fault on its whole suites, not only the scenarios spec/trace.yaml names for it (also SVC_SELFTEST_FULL_SUITES=1)');
+    console.log('npm run selftest [-- --only name,name] [--kind fault|variation] [--quick] [--workers N] [--out dir]\n  [--separate-variations]  each variation on its own, no joint run\n  [--each-variation]       all variations together AND each on its own (also SVC_SELFTEST_EACH_VARIATION=1)\n  [--full-suites]          every fault on its whole suites, not only the scenarios spec/trace.yaml names for it (also SVC_SELFTEST_FULL_SUITES=1)\n  [--fuzz-only]            the fuzz column: the fuzz project alone per entry (writes fuzz.md, fuzz.json)');
     process.exit(0);
   }
   if (values.kind && values.kind !== 'fault' && values.kind !== 'variation') {
@@ -540,10 +561,12 @@ if (isMain) {
     separateVariations: values['separate-variations'],
     eachVariation: values['each-variation'],
     fullSuites: values['full-suites'],
+    fuzzOnly: values['fuzz-only'],
   }).then(
     (m) => {
       console.log(`\n${renderConsole(m)}`);
       console.log(`matrix: ${join(values.out ?? 'reports/out/selftest', 'matrix.md')}, matrix.json`);
+      if (values['fuzz-only']) console.log(`\n${renderFuzzColumn(fuzzColumn(m.rows), m)}\nfuzz column: ${join(values.out ?? 'reports/out/selftest', 'fuzz.md')}, fuzz.json`);
       process.exit(matrixPasses(m) ? 0 : 1);
     },
     (e) => {

@@ -133,6 +133,14 @@ export interface TargetProfile {
    * with the variable's name.
    */
   productPaths: Partial<ProductPaths>;
+
+  /**
+   * Bounds of the fuzz project (scenarios/fuzz, issue 14): SVC_FUZZ_SEED replays a run
+   * (default: a fresh seed, printed), SVC_FUZZ_RUNS cases per operation and version,
+   * SVC_FUZZ_SECONDS the time budget of the generated cases, SVC_FUZZ_ONLY one
+   * operation (`GET /institutions`) to replay.
+   */
+  fuzz: FuzzSettings;
 }
 
 /** One path template per product-area operation the scenarios call (profile.productPaths). */
@@ -216,6 +224,24 @@ function productPathsFrom(env: Env, defaults?: ProductPaths): Partial<ProductPat
     if (v) out[key] = v;
   }
   return out;
+}
+
+export interface FuzzSettings {
+  seed?: number;
+  runs: number;
+  seconds: number;
+  only?: string;
+}
+
+/** The fuzz bounds of any profile: the defaults keep the fuzz project under a minute on 2 cores. */
+export function fuzzSettings(env: Env): FuzzSettings {
+  const raw = env.SVC_FUZZ_SEED;
+  let seed: number | undefined;
+  if (raw !== undefined && raw !== '') {
+    seed = Number(raw);
+    if (!Number.isInteger(seed)) throw new Error(`SVC_FUZZ_SEED must be an integer, got "${raw}"`);
+  }
+  return { ...(seed !== undefined ? { seed } : {}), runs: int(env, 'SVC_FUZZ_RUNS', 10), seconds: int(env, 'SVC_FUZZ_SECONDS', 30), ...(env.SVC_FUZZ_ONLY ? { only: env.SVC_FUZZ_ONLY } : {}) };
 }
 
 type Env = Record<string, string | undefined>;
@@ -306,6 +332,7 @@ export function loadProfile(env: Env = process.env): TargetProfile {
       },
       webhookReceiverUrl: env.WEBHOOK_RECEIVER_URL,
       productPaths: productPathsFrom(env, PRODUCT_PATH_DEFAULTS),
+      fuzz: fuzzSettings(env),
     };
   }
 
@@ -364,6 +391,7 @@ export function loadProfile(env: Env = process.env): TargetProfile {
     },
     webhookReceiverUrl: env.WEBHOOK_RECEIVER_URL,
     productPaths: productPathsFrom(env),
+    fuzz: fuzzSettings(env),
   };
 }
 

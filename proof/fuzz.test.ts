@@ -1,0 +1,45 @@
+/**
+ * The self-test's fuzz column (reports/selftest/fuzz.ts): which entries it runs, how a
+ * catcher's line names the checks, and the per-check counts (caught, caught alone).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CATALOG } from '../targets/index.ts';
+import { planEntry } from './plan.ts';
+import { checksOfCatch, fuzzColumn, fuzzPlan, fuzzable, renderFuzzColumn, FUZZ_TAG } from './fuzz.ts';
+import type { MatrixRow } from './matrix.ts';
+
+const row = (name: string, kind: 'fault' | 'variation', verdict: MatrixRow['verdict'], failed: string[]): MatrixRow =>
+  ({ name, kind, area: 'errors', section: '', description: '', suites: ['@x'], verdict, failed, executed: 1, errors: [], durationMs: 1 });
+
+test('entries a scenario can notice run the fuzz project alone; delivery-only ones are left out', () => {
+  const webhookOnly = CATALOG.find((e) => e.suites.every((s) => s === 'delivery'));
+  if (webhookOnly) assert.equal(fuzzable(webhookOnly), false, webhookOnly.name);
+  const scenario = CATALOG.find((e) => e.suites.some((s) => s.startsWith('@')))!;
+  assert.equal(fuzzable(scenario), true);
+  const p = fuzzPlan(planEntry(scenario));
+  assert.deepEqual(p.runs, [{ kind: 'playwright', selectors: [FUZZ_TAG], all: false }]);
+});
+
+test('the checks of a catcher come from the fuzz test\'s first error line', () => {
+  assert.deepEqual(checksOfCatch('scenarios/fuzz/fuzz.spec.ts > fuzz: every operation — Error: fuzz caught: ignored_auth,positive_data_acceptance (2 operations, 0 chain steps; seed 1)'), ['ignored_auth', 'positive_data_acceptance']);
+  assert.deepEqual(checksOfCatch('scenarios/api/x.spec.ts > t — Error: expected 200'), []);
+});
+
+test('per check: faults caught, and faults caught by that check alone; variations that fail are alarms', () => {
+  const col = fuzzColumn([
+    row('a', 'fault', 'CAUGHT', ['f > t — Error: fuzz caught: ignored_auth (1 operations)']),
+    row('b', 'fault', 'CAUGHT', ['f > t — Error: fuzz caught: ignored_auth,status_code_conformance (2 operations)']),
+    row('c', 'fault', 'SURVIVED', []),
+    row('v', 'variation', 'PASSED', []),
+    row('w', 'variation', 'ALARMED', ['f > t — Error: fuzz caught: response_schema_conformance']),
+  ]);
+  assert.deepEqual(col.caught, ['a', 'b']);
+  assert.deepEqual(col.survived, ['c']);
+  assert.deepEqual(col.byCheck, { ignored_auth: ['a', 'b'], status_code_conformance: ['b'] });
+  assert.deepEqual(col.aloneByCheck, { ignored_auth: ['a'] });
+  assert.deepEqual(col.alarms, ['w']);
+  const md = renderFuzzColumn(col);
+  assert.match(md, /\| ignored_auth \| 2 \| 1 \(a\) \|/);
+  assert.match(md, /\| status_code_conformance \| 1 \| 0 \|/);
+});

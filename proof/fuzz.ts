@@ -1,0 +1,79 @@
+/**
+ * The self-test's fuzz column (issue 14): `npx tsx scripts/selftest.ts --fuzz-only`
+ * runs the fuzz project (scenarios/fuzz, tag @fuzz) alone against every catalogue entry
+ * that a Playwright scenario can notice (faults and variations whose suites name a
+ * scenario tag or `*`), so the matrix says which faults the fuzz project catches on its
+ * own and that no variation makes it fail. This module reads that matrix: per check of
+ * the fuzz project, the faults it caught, and those it alone caught.
+ *
+ * The fuzz test's error names the checks that caught something on its first line
+ * (`fuzz caught: check_a,check_b (...)`, scenarios/fuzz/fuzz.spec.ts verdict); the
+ * matrix keeps that line next to the catcher.
+ */
+import type { Matrix, MatrixRow } from './matrix.ts';
+import type { CatalogEntry } from '../targets/index.ts';
+import type { PlannedEntry, SuiteRun } from './plan.ts';
+
+/** The fuzz project's scenario tag. */
+export const FUZZ_TAG = '@fuzz';
+export const FUZZ_RUN: SuiteRun = { kind: 'playwright', selectors: [FUZZ_TAG], all: false };
+
+/** Entries an HTTP response of the API can show: a scenario tag (`@...`) or `*` among the suites. */
+export function fuzzable(entry: CatalogEntry): boolean {
+  return entry.suites.some((s) => s === '*' || s.startsWith('@'));
+}
+
+/** The entry's plan with the fuzz project as its only suite. */
+export function fuzzPlan(p: PlannedEntry): PlannedEntry {
+  return { ...p, runs: [FUZZ_RUN] };
+}
+
+/** The checks named on a catcher's line (`... — fuzz caught: a,b (...)`). */
+export function checksOfCatch(line: string): string[] {
+  const m = /fuzz caught: ([\w,-]+)/.exec(line);
+  return m ? m[1].split(',').filter(Boolean) : [];
+}
+
+export interface FuzzColumn {
+  faults: number;
+  caught: string[];
+  survived: string[];
+  /** Variations that made the fuzz project fail (false alarms). */
+  alarms: string[];
+  /** check -> faults it caught (with others or alone). */
+  byCheck: Record<string, string[]>;
+  /** check -> faults only it caught. */
+  aloneByCheck: Record<string, string[]>;
+}
+
+export function fuzzColumn(rows: readonly MatrixRow[]): FuzzColumn {
+  const faults = rows.filter((r) => r.kind === 'fault');
+  const col: FuzzColumn = { faults: faults.length, caught: [], survived: [], alarms: [], byCheck: {}, aloneByCheck: {} };
+  for (const r of faults) {
+    if (r.verdict !== 'CAUGHT') { col.survived.push(r.name); continue; }
+    col.caught.push(r.name);
+    const checks = [...new Set(r.failed.flatMap(checksOfCatch))];
+    for (const c of checks) (col.byCheck[c] ??= []).push(r.name);
+    if (checks.length === 1) (col.aloneByCheck[checks[0]] ??= []).push(r.name);
+  }
+  for (const r of rows.filter((x) => x.kind === 'variation')) if (r.verdict !== 'PASSED') col.alarms.push(r.name);
+  return col;
+}
+
+export function renderFuzzColumn(col: FuzzColumn, m?: Pick<Matrix, 'wallTimeMs' | 'machine'>): string {
+  const checks = [...new Set([...Object.keys(col.byCheck), ...Object.keys(col.aloneByCheck)])].sort();
+  return [
+    '# Self-test, fuzz column (the fuzz project alone)',
+    '',
+    `Faults a scenario can notice: ${col.faults}; caught by the fuzz project alone: ${col.caught.length}; survived: ${col.survived.length}. Variations that made it fail: ${col.alarms.length ? col.alarms.join(', ') : 'none'}.${m ? ` Wall time ${(m.wallTimeMs / 1000).toFixed(0)} s${m.machine ? ` (load average ${m.machine.loadAverageAtStart.map((x) => x.toFixed(1)).join(' ')} at start, ${m.machine.cpus} cores)` : ''}.` : ''}`,
+    '',
+    '| check | faults caught | of them, caught by this check alone |',
+    '|---|---|---|',
+    ...checks.map((c) => `| ${c} | ${col.byCheck[c]?.length ?? 0} | ${col.aloneByCheck[c]?.length ?? 0}${col.aloneByCheck[c]?.length ? ` (${col.aloneByCheck[c].join(', ')})` : ''} |`),
+    '',
+    `Caught: ${col.caught.join(', ') || 'none'}`,
+    '',
+    `Survived: ${col.survived.join(', ') || 'none'}`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,255 @@
+/**
+ * Stateful chains of the fuzz project (issue 14): the resources later operations need
+ * are created first and their identifiers fed forward, as Schemathesis does through
+ * OpenAPI links:
+ *
+ *   user -> member (test institution, success password) -> its accounts -> transactions
+ *   ACH return (created from those identifiers, read back by guid and by id)
+ *   data exchange token (grant of the profile) -> SVC-3DX-TOKEN for the protected reads
+ *   processor authorization code (scope of that user, member, account) -> /token -> access_token
+ *   a second user and member, deleted: each read after its delete (use_after_free)
+ *
+ * Every create is followed by a read of what it created (ensure_resource_availability),
+ * every delete by a read of what it deleted (use_after_free); both go through the same
+ * judge as the generated cases, so the contract checks every response of a chain too.
+ * On a target where destructive runs are not allowed nothing is created: the known
+ * identifiers are the profile's (test institution, data exchange settings, audience).
+ */
+import { randomUUID } from 'node:crypto';
+import { request as undiciRequest } from 'undici';
+import type { Failure } from '../../../contracts/failure.ts';
+import { formatFailure } from '../../../contracts/failure.ts';
+import type { GeneratedCase } from '../../../contracts/generated.ts';
+import { GENERATED_RULES } from '../../../contracts/generated.ts';
+import { dataExchangeSettings } from '../../settings.ts';
+import { SIMULATOR_DEFAULTS } from '../../../targets/simulator/settings.ts';
+import { curlOf, judge, sendPaced, type Credentials, type FuzzTarget } from './engine.ts';
+import { STATED_IDENTIFIERS, type Example, type FuzzCase, type KnownIds, type OperationSpec, type SecurityNeed } from './requests.ts';
+
+/** Known identifiers per namespace: the platform's own paths, data exchange paths, the audience host. */
+export interface KnownScopes {
+  platform: KnownIds;
+  dataExchange: KnownIds;
+  audience: KnownIds;
+  testHost: KnownIds;
+  /** Accepted requests by operation template (`POST /users/{user_guid}/members`): the base of negative cases. */
+  examples: Map<string, Example>;
+}
+
+export function knownFor(scopes: KnownScopes, spec: Pick<OperationSpec, 'api' | 'path'>): KnownIds {
+  if (spec.api === 'audience') return scopes.audience;
+  if (spec.api === 'test-host') return scopes.testHost;
+  if (spec.path.startsWith('/data_exchange')) return scopes.dataExchange;
+  // Managed members are another kind of member (deprecated from v20250224): the chains' member
+  // is not one, so under /managed_members only the user is known.
+  if (spec.path.includes('/managed_members')) return { user_guid: scopes.platform.user_guid ?? [] };
+  return scopes.platform;
+}
+
+export interface ChainStep {
+  what: string;
+  status: number;
+  errors: string[];
+  curl: string;
+}
+
+export interface ChainResult {
+  scopes: KnownScopes;
+  credentials: Credentials;
+  steps: ChainStep[];
+  /** Findings of every tier, for the run's tallies. */
+  failures: Failure[];
+}
+
+const BASIC: SecurityNeed[] = [{ scheme: 'basicAuth', type: 'basic' }];
+const add = (k: KnownIds, name: string, v: unknown) => {
+  if (typeof v !== 'string' || !v) return;
+  (k[name] ??= []).includes(v) || k[name].push(v);
+};
+const dig = (body: unknown, ...path: string[]): unknown => path.reduce<any>((n, k) => (n && typeof n === 'object' ? n[k] : undefined), body);
+
+export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: boolean; version: string; log?: (l: string) => void }): Promise<ChainResult> {
+  const p = t.profile;
+  const scopes: KnownScopes = { platform: {}, dataExchange: {}, audience: {}, testHost: {}, examples: new Map() };
+  const credentials: Credentials = { ...t.credentials };
+  const steps: ChainStep[] = [];
+  const failures: Failure[] = [];
+  const target: FuzzTarget = { ...t, known: () => ({}), credentials };
+
+  /** One request of a chain, judged like a generated case. */
+  const step = async (what: string, c: Omit<FuzzCase, 'api' | 'auth' | 'operation' | 'generated' | 'query' | 'headers'> & { api?: FuzzCase['api']; query?: Array<[string, string]>; headers?: Record<string, string>; generated?: GeneratedCase; security?: SecurityNeed[] }) => {
+    const fc: FuzzCase = {
+      api: c.api ?? 'platform', version: c.version, method: c.method, path: c.path, query: c.query ?? [], headers: c.headers ?? {},
+      ...(c.body !== undefined ? { body: c.body } : {}), auth: 'default', operation: `${c.method} ${c.path}`,
+      generated: c.generated ?? { kind: 'valid', tier: 'informational', rule: 'chain step', what },
+    };
+    const spec = { security: c.security ?? BASIC } as OperationSpec;
+    const sent = await sendPaced(fc, spec, target, 5);
+    const found = judge(fc, sent, target);
+    for (const f of found) failures.push(f);
+    const errors = found.filter((f) => f.severity === 'error').map((f) => t.redactor.text(formatFailure(f)));
+    steps.push({ what, status: sent.status, errors, curl: curlOf(sent, fc.method, t.redactor) });
+    o.log?.(`chain: ${what} -> ${sent.status}${errors.length ? ` (${errors.length} failures)` : ''}`);
+    return sent;
+  };
+  const ok = (s: { status: number }) => s.status >= 200 && s.status < 300;
+  const v = o.version;
+
+  // Read-only identifiers, valid on any target.
+  add(scopes.platform, 'institution_identifier', p.testInstitution.code);
+  const inst = await step('read the test institution', { method: 'GET', path: `/institutions/${encodeURIComponent(p.testInstitution.code)}`, version: v });
+  add(scopes.platform, 'institution_identifier', dig(inst.body, 'institution', 'guid'));
+  const cats = await step('list default categories', { method: 'GET', path: '/categories/default', version: v, query: [['records_per_page', '10']] });
+  for (const c of ((dig(cats.body, 'categories') as any[]) ?? []).slice(0, 3)) add(scopes.platform, 'category_guid', c?.guid);
+  const dx = dataExchangeSettings(p);
+  add(scopes.dataExchange, 'issuer_client_guid', dx.issuerClientGuid);
+  add(scopes.dataExchange, 'grantee_client_guid', dx.granteeClientGuid);
+  add(scopes.dataExchange, 'grant_guid', dx.grantGuid);
+  add(scopes.dataExchange, 'user_identifier', dx.userIdentifier);
+  add(scopes.dataExchange, 'user_identifier', dx.userPartnerId);
+  add(scopes.dataExchange, 'member_identifier', dx.memberIdentifier);
+  add(scopes.dataExchange, 'member_identifier', dx.memberPartnerId);
+  add(scopes.dataExchange, 'account_guid', dx.accountGuid);
+  add(scopes.dataExchange, 'account_identifier', dx.accountGuid);
+  add(scopes.dataExchange, 'account_identifier', dx.accountPartnerId);
+  add(scopes.audience, 'id_or_slug', p.audience.audienceId);
+  if (p.isSimulator) add(scopes.audience, 'id_or_slug', SIMULATOR_DEFAULTS.audienceSlug);
+  add(scopes.audience, 'institution_public_id', p.audience.institutionPublicId);
+
+  // Audience access token (Authentication 5): the profile's token URL, OAuth 2.0 client credentials.
+  if (!credentials.audienceToken && p.audience.tokenUrl && p.audience.clientId && p.audience.clientSecret) {
+    try {
+      const res = await undiciRequest(p.audience.tokenUrl, {
+        method: 'POST',
+        headers: { authorization: `Basic ${Buffer.from(`${p.audience.clientId}:${p.audience.clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body: 'grant_type=client_credentials',
+      });
+      const token = (JSON.parse(await res.body.text()) as { access_token?: unknown }).access_token;
+      if (typeof token === 'string') { credentials.audienceToken = token; t.redactor.add(token); }
+    } catch { /* the audience operations then draw refusals only */ }
+  }
+  if (!o.destructive) return { scopes, credentials, steps, failures };
+
+  // Data exchange token: POST .../token (Errors: 201), fed forward as SVC-3DX-TOKEN.
+  if (dx.granteeClientGuid && dx.grantGuid) {
+    const tok = await step('create a data exchange token', { method: 'POST', path: `/data_exchange/grantee/${dx.granteeClientGuid}/grants/${dx.grantGuid}/token`, version: v });
+    const token = findToken(tok.body);
+    if (token) { credentials.threeDxToken = token; t.redactor.add(token); }
+  }
+
+  // user -> member -> accounts -> transactions
+  const user = await step('create a user', { method: 'POST', path: '/users', version: v, body: { user: { id: `fuzz-user-${randomUUID().slice(0, 8)}` } } });
+  const userGuid = dig(user.body, 'user', 'guid') as string | undefined;
+  if (!ok(user) || !userGuid) return { scopes, credentials, steps, failures };
+  add(scopes.platform, 'user_guid', userGuid);
+  add(scopes.platform, 'user_identifier', userGuid);
+  await step('read the created user', { method: 'GET', path: `/users/${userGuid}`, version: v, generated: availability('the user just created') });
+
+  const creds = await step('read the test institution credentials', { method: 'GET', path: `/institutions/${encodeURIComponent(p.testInstitution.code)}/credentials`, version: v });
+  const fields = ((dig(creds.body, 'credentials') as any[]) ?? []);
+  const pass = fields.find((c) => /pass/i.test(`${c?.field_name ?? ''} ${c?.label ?? ''} ${c?.type ?? ''}`));
+  const name = fields.find((c) => c !== pass);
+  const member: Record<string, unknown> = { institution_code: p.testInstitution.code, id: `fuzz-member-${randomUUID().slice(0, 8)}` };
+  if (pass && name && p.testInstitution.passwords.SUCCESS) member.credentials = [{ guid: name.guid, value: p.testInstitution.username }, { guid: pass.guid, value: p.testInstitution.passwords.SUCCESS }];
+  // Versioning, changes in v20250224: create member takes a required data_request; account_verification
+  // makes the member eligible for a processor authorization code ("must already have been verified").
+  const memberBody = { member, data_request: { products: ['transactions', 'account_verification'] } };
+  const created = await step('create a member', { method: 'POST', path: `/users/${userGuid}/members`, version: v, body: memberBody });
+  const memberGuid = dig(created.body, 'member', 'guid') as string | undefined;
+  if (ok(created)) scopes.examples.set('POST /users/{user_guid}/members', { params: { user_guid: userGuid }, body: { ...memberBody, member: { ...member, id: undefined } } });
+  // Widget URL (Resources, Widget URL: request object widget_url; data_request among its fields, v20250224).
+  const widgetBody = { widget_url: { widget_type: 'connect_widget', data_request: { products: ['transactions'] } } };
+  const widget = await step('request a widget URL', { method: 'POST', path: `/users/${userGuid}/widget_urls`, version: v, body: widgetBody });
+  if (ok(widget)) {
+    scopes.examples.set('POST /users/{user_guid}/widget_urls', { params: { user_guid: userGuid }, body: widgetBody });
+    scopes.examples.set('POST /users/{user_identifier}/widget_urls', { params: { user_identifier: userGuid }, body: widgetBody });
+  }
+  if (ok(created) && memberGuid) {
+    add(scopes.platform, 'member_guid', memberGuid);
+    await step('read the created member', { method: 'GET', path: `/users/${userGuid}/members/${memberGuid}`, version: v, generated: availability('the member just created') });
+    // Aggregation settles (States and transitions); bounded by the profile.
+    const deadline = performance.now() + p.timeouts.aggregationMs;
+    for (;;) {
+      const s = await step('read the member status', { method: 'GET', path: `/users/${userGuid}/members/${memberGuid}/status`, version: v });
+      const st = dig(s.body, 'member') as any;
+      if (!st || (['CONNECTED', 'HALTED', 'DENIED', 'CHALLENGED'].includes(st.connection_status) && st.is_being_aggregated !== true) || performance.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, p.timeouts.pollIntervalMs));
+    }
+    await step('verify the member', { method: 'POST', path: `/users/${userGuid}/members/${memberGuid}/verify`, version: v });
+    const accounts = await step('list the member\'s accounts', { method: 'GET', path: `/users/${userGuid}/members/${memberGuid}/accounts`, version: v });
+    for (const a of ((dig(accounts.body, 'accounts') as any[]) ?? []).slice(0, 2)) add(scopes.platform, 'account_guid', a?.guid);
+    const txs = await step('list the user\'s transactions', { method: 'GET', path: `/users/${userGuid}/transactions`, version: v, query: [['records_per_page', '10']] });
+    for (const x of ((dig(txs.body, 'transactions') as any[]) ?? []).slice(0, 2)) add(scopes.platform, 'transaction_guid', x?.guid);
+    const insights = await step('list the user\'s insights', { method: 'GET', path: `/users/${userGuid}/insights`, version: v });
+    for (const x of ((dig(insights.body, 'insights') as any[]) ?? []).slice(0, 2)) add(scopes.platform, 'insight_guid', x?.guid);
+    const accountGuid = scopes.platform.account_guid?.[0];
+    if (accountGuid) {
+      // ACH return from the identifiers fed forward (Resources, ACH return: every field in its stated format).
+      const achId = `fuzz-ach-${randomUUID().slice(0, 8)}`;
+      const achBody = { ach_return: {
+        account_guid: accountGuid, account_number_last_four: '1234', ach_initiated_at: '2026-01-05T10:00:00+00:00', id: achId, member_guid: memberGuid,
+        return_code: 'R01', returned_at: '2026-01-07T09:30:00-05:00', sec_code: 'PPD', transaction_amount: 12.5, transaction_amount_range: 1, user_guid: userGuid } };
+      const ach = await step('create an ACH return', { method: 'POST', path: '/ach_returns', version: v, body: achBody });
+      const achGuid = dig(ach.body, 'ach_return', 'guid') as string | undefined;
+      if (ok(ach)) {
+        // A new client id per negative case is not needed: a refused request creates nothing.
+        scopes.examples.set('POST /ach_returns', { params: {}, body: achBody });
+        const stated: GeneratedCase = { kind: 'after-create', tier: 'stated', rule: STATED_IDENTIFIERS.ach_return_guid, what: '' };
+        if (achGuid) { add(scopes.platform, 'ach_return_guid', achGuid); await step('read the ACH return by guid', { method: 'GET', path: `/ach_returns/${achGuid}`, version: v, generated: { ...stated, what: 'the ACH return just created, by guid' } }); }
+        add(scopes.platform, 'ach_return_guid', achId);
+        await step('read the ACH return by id', { method: 'GET', path: `/ach_returns/${encodeURIComponent(achId)}`, version: v, generated: { ...stated, what: 'the ACH return just created, by its client id' } });
+      }
+      // Processor: authorization code (scope of the verified member) -> /token -> access_token.
+      const code = await step('request a processor authorization code', { method: 'POST', path: '/authorization_code', version: v, body: { authorization_code: { scope: `user-guid:${userGuid} member-guid:${memberGuid} account-guid:${accountGuid} read-protected` } } });
+      const codeValue = findKey(code.body, /^(code|authorization_code)$/);
+      if (codeValue) {
+        t.redactor.add(codeValue);
+        const token = await step('exchange the code at /token', { method: 'POST', path: '/token', version: v, body: { code: codeValue } });
+        const access = findKey(token.body, /^access_token$/);
+        if (access) {
+          t.redactor.add(access);
+          await step('read the payment account with the processor token', { method: 'GET', path: '/payment_account', version: v, security: [], headers: { authorization: `Bearer ${access}` } });
+        }
+      }
+    }
+  }
+
+  // Deletes: a second user and member, each read after its delete (use_after_free).
+  const doomed = await step('create a user to delete', { method: 'POST', path: '/users', version: v, body: { user: { id: `fuzz-doomed-${randomUUID().slice(0, 8)}` } } });
+  const doomedGuid = dig(doomed.body, 'user', 'guid') as string | undefined;
+  if (ok(doomed) && doomedGuid) {
+    const m = await step('create a member to delete', { method: 'POST', path: `/users/${doomedGuid}/members`, version: v, body: { member: { ...member, id: `fuzz-doomed-m-${randomUUID().slice(0, 6)}` }, data_request: { products: ['transactions'] } } });
+    const mGuid = dig(m.body, 'member', 'guid') as string | undefined;
+    if (ok(m) && mGuid) {
+      const del = await step('delete the member', { method: 'DELETE', path: `/users/${doomedGuid}/members/${mGuid}`, version: v });
+      if (ok(del)) await step('read the deleted member', { method: 'GET', path: `/users/${doomedGuid}/members/${mGuid}`, version: v, generated: afterDelete('the member just deleted') });
+    }
+    const del = await step('delete the user', { method: 'DELETE', path: `/users/${doomedGuid}`, version: v });
+    if (ok(del)) await step('read the deleted user', { method: 'GET', path: `/users/${doomedGuid}`, version: v, generated: afterDelete('the user just deleted') });
+  }
+  return { scopes, credentials, steps, failures };
+}
+
+function availability(what: string): GeneratedCase {
+  return { kind: 'after-create', tier: 'inferred', rule: GENERATED_RULES.availability, what };
+}
+function afterDelete(what: string): GeneratedCase {
+  return { kind: 'after-delete', tier: 'inferred', rule: GENERATED_RULES.useAfterFree, what };
+}
+
+/** The token endpoint's response shape is not shown: the first string under a key named like `token`. */
+function findToken(body: unknown): string | undefined {
+  return findKey(body, /token/i);
+}
+
+function findKey(body: unknown, key: RegExp, depth = 0): string | undefined {
+  if (!body || typeof body !== 'object' || depth > 4) return undefined;
+  for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
+    if (key.test(k) && typeof v === 'string') return v;
+  }
+  for (const v of Object.values(body as Record<string, unknown>)) {
+    const nested = findKey(v, key, depth + 1);
+    if (nested) return nested;
+  }
+  return undefined;
+}

@@ -1,0 +1,329 @@
+/**
+ * The fuzz engine (issue 14), independent of Playwright so the bench (scenarios/fuzz/
+ * bench.ts) and the spec (scenarios/fuzz/fuzz.spec.ts) run the same code:
+ *
+ *   send(case)     one HTTP request (undici), credentials from the profile and the chains
+ *   judge(case)    contract.check with `generated` set: the response checks of
+ *                  contracts/checks.ts plus the Schemathesis-style checks of
+ *                  contracts/generated.ts; the profile decides the severity of inferred
+ *                  rules (strict) as everywhere
+ *   fuzzOperation  fc.check of one operation's case arbitrary: a failing case is shrunk
+ *                  to a minimal one, reported as a curl line with secrets redacted and
+ *                  the seed that replays it (SVC_FUZZ_SEED)
+ */
+import fc from 'fast-check';
+import { request as undiciRequest, Agent } from 'undici';
+import type { Contract } from '../../../contracts/contract.ts';
+import type { Failure } from '../../../contracts/failure.ts';
+import { formatFailure, tierOf } from '../../../contracts/failure.ts';
+import type { TargetProfile } from '../../../targets/profiles/profile.ts';
+import type { Redactor } from '../../../targets/profiles/redact.ts';
+import { caseArbitrary, statedCases, type Example, type FuzzCase, type KnownIds, type OperationSpec, type RequestContext } from './requests.ts';
+
+export interface Credentials {
+  /** Data exchange token (chains: POST .../token). */
+  threeDxToken?: string;
+  /** Audience access token (Authentication 5). */
+  audienceToken?: string;
+}
+
+export interface FuzzTarget {
+  profile: TargetProfile;
+  contract: Contract;
+  redactor: Redactor;
+  /** Identifiers that exist, for an operation (chains.ts knownFor). */
+  known: (spec: OperationSpec) => KnownIds;
+  /** Accept-Version values sent besides the documents' (a sunset one, an unknown one). */
+  otherVersions?: { sunset?: string; unknown?: string };
+  /** An accepted request of the operation (chains), the base of its negative cases. */
+  example?: (spec: OperationSpec) => Example | undefined;
+  credentials: Credentials;
+  ctx: RequestContext;
+}
+
+export interface Sent {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  text: string;
+  url: string;
+  requestHeaders: Record<string, string>;
+  payload?: string;
+}
+
+const agent = new Agent({ keepAliveTimeout: 10_000, connections: 8 });
+
+export function baseUrlOf(profile: TargetProfile, api: FuzzCase['api']): string | undefined {
+  return api === 'platform' ? profile.platformBaseUrl : api === 'audience' ? profile.audienceBaseUrl : profile.testHostBaseUrl;
+}
+
+/**
+ * Loopback only for the embedded simulator (issue 14): a simulator profile whose URL
+ * is not 127.0.0.1/localhost/::1 is refused, never fuzzed.
+ */
+export function assertLoopback(profile: TargetProfile): void {
+  if (!profile.isSimulator) return;
+  const host = new URL(profile.platformBaseUrl).hostname;
+  if (!['127.0.0.1', 'localhost', '[::1]', '::1'].includes(host)) {
+    throw new Error(`The fuzz project fuzzes the embedded simulator on loopback only; SVC_SIMULATOR_URL names ${host}`);
+  }
+}
+
+function queryString(q: Array<[string, string]>): string {
+  if (!q.length) return '';
+  const p = new URLSearchParams();
+  for (const [k, v] of q) p.append(k, v);
+  return `?${p.toString()}`;
+}
+
+/** The headers of a case: Accept, version, credentials (as the case's auth kind says), its own. */
+export function headersOf(c: FuzzCase, spec: Pick<OperationSpec, 'security' | 'accept'>, t: Pick<FuzzTarget, 'profile' | 'credentials'>): Record<string, string> {
+  const p = t.profile;
+  const h: Record<string, string> = { accept: spec.accept ?? 'application/json' };
+  if (c.api === 'platform' && c.version) h['accept-version'] = c.version;
+  for (const s of spec.security) {
+    if (c.auth === 'none') break;
+    const wrong = c.auth === 'wrong';
+    if (s.type === 'basic' && p.clientId && p.apiKey) h.authorization = `Basic ${Buffer.from(`${p.clientId}:${wrong ? `${p.apiKey}-wrong` : p.apiKey}`).toString('base64')}`;
+    else if (s.type === 'bearer' && t.credentials.audienceToken) h.authorization = `Bearer ${wrong ? `${t.credentials.audienceToken}-wrong` : t.credentials.audienceToken}`;
+    else if (s.type === 'header' && s.header) {
+      const lower = s.header.toLowerCase();
+      if (c.omitHeader && lower === c.omitHeader.toLowerCase()) continue;
+      const value = lower === 'svc-3dx-token' ? t.credentials.threeDxToken : lower === 'svc-api-key' ? p.apiKey : lower === 'svc-client-id' ? p.clientId : undefined;
+      // A wrong secret changes the secret only (the API key), never the identifier.
+      if (value) h[s.header] = wrong && lower !== 'svc-client-id' ? `${value}-wrong` : value;
+    }
+  }
+  return { ...h, ...c.headers };
+}
+
+export async function send(c: FuzzCase, spec: OperationSpec, t: FuzzTarget): Promise<Sent> {
+  const base = baseUrlOf(t.profile, c.api);
+  if (!base) throw new Error(`no base URL for the ${c.api} API in this profile`);
+  const url = `${base}${c.path}${queryString(c.query)}`;
+  const requestHeaders = headersOf(c, spec, t);
+  let payload: string | undefined;
+  if (c.rawBody !== undefined) payload = c.rawBody;
+  else if (c.body !== undefined) payload = JSON.stringify(c.body);
+  if (payload !== undefined) requestHeaders['content-type'] = 'application/json';
+  const res = await undiciRequest(url, {
+    method: c.method as 'GET',
+    headers: requestHeaders,
+    body: payload,
+    dispatcher: agent,
+    headersTimeout: t.profile.timeouts.requestMs,
+    bodyTimeout: t.profile.timeouts.requestMs,
+  });
+  const text = await res.body.text();
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+  let body: unknown = text;
+  const type = (headers['content-type'] ?? '').toLowerCase();
+  if (text.length && (type.includes('json') || (!type && /^[[{]/.test(text)))) {
+    try { body = JSON.parse(text); } catch { /* content_type/response_schema checks report it */ }
+  }
+  return { status: res.statusCode, headers, body, text, url, requestHeaders, payload };
+}
+
+/** Every finding of one exchange: the contract's response checks and the generated-case checks. */
+export function judge(c: FuzzCase, sent: Sent, t: Pick<FuzzTarget, 'profile' | 'contract'>): Failure[] {
+  const p = t.profile;
+  return t.contract.check({
+    api: c.api,
+    ...(c.version ? { version: c.version } : {}),
+    request: { method: c.method, url: `${c.path}${queryString(c.query)}`, headers: sent.requestHeaders, body: c.rawBody ?? c.body },
+    response: { status: sent.status, headers: sent.headers, body: sent.body },
+  }, {
+    deprecationHeader: p.versions.deprecationHeader,
+    sunsetHeader: p.versions.sunsetHeader,
+    sunsetVersions: p.versions.sunset ? [p.versions.sunset] : [],
+    strict: p.strict,
+    headerNamesExplicit: p.versions.headerNamesExplicit,
+    generated: c.generated,
+  });
+}
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** The request as a curl line, every credential redacted (targets/profiles/redact.ts). */
+export function curlOf(sent: Pick<Sent, 'url' | 'requestHeaders' | 'payload'>, method: string, redactor: Redactor): string {
+  const parts = ['curl', '-i', '-X', method, shellQuote(redactor.text(sent.url))];
+  for (const [k, v] of Object.entries(redactor.headers(sent.requestHeaders))) parts.push('-H', shellQuote(`${k}: ${v}`));
+  if (sent.payload !== undefined) {
+    let shown = sent.payload;
+    try { shown = JSON.stringify(redactor.json(JSON.parse(sent.payload))); } catch { /* not JSON: sent as is */ }
+    parts.push('--data-raw', shellQuote(redactor.text(shown)));
+  }
+  return parts.join(' ');
+}
+
+/** Tallies of one run, per check and tier (warnings included), and the cases sent. */
+export interface FuzzStats {
+  cases: number;
+  /** `platform GET /institutions` -> cases sent. */
+  operations: Map<string, number>;
+  /** check -> tier -> count of findings. */
+  findings: Map<string, Record<'stated' | 'inferred' | 'informational', number>>;
+  statuses: Map<number, number>;
+  rateLimited: number;
+  /** Non-gating findings of the generated-case checks (`check operation: message`), first 200, for the report. */
+  warnings: string[];
+}
+
+export function newStats(): FuzzStats {
+  return { cases: 0, operations: new Map(), findings: new Map(), statuses: new Map(), rateLimited: 0, warnings: [] };
+}
+
+function tally(stats: FuzzStats, c: FuzzCase, status: number, failures: Failure[]): void {
+  stats.cases++;
+  const id = `${c.api} ${c.operation}`;
+  stats.operations.set(id, (stats.operations.get(id) ?? 0) + 1);
+  stats.statuses.set(status, (stats.statuses.get(status) ?? 0) + 1);
+  if (status === 429) stats.rateLimited++;
+  for (const f of failures) {
+    let row = stats.findings.get(f.check);
+    if (!row) stats.findings.set(f.check, (row = { stated: 0, inferred: 0, informational: 0 }));
+    row[tierOf(f)]++;
+    if (f.severity === 'warning' && tierOf(f) !== 'informational' && stats.warnings.length < 200) stats.warnings.push(`${f.check} ${c.operation}${c.version ? ` (${c.version})` : ''}: ${f.message}`);
+  }
+}
+
+/** One failing case, shrunk: what a person needs to reproduce it. */
+export interface Counterexample {
+  operation: string;
+  checks: string[];
+  failures: string[];
+  curl: string;
+  seed: number;
+  path?: string;
+  kind: string;
+  numShrinks: number;
+}
+
+class CaseFailed extends Error {
+  constructor(readonly errors: Failure[], readonly curl: string, readonly c: FuzzCase) {
+    super(errors.map((f) => formatFailure(f)).join('\n'));
+  }
+}
+
+export interface FuzzOptions {
+  seed: number;
+  numRuns: number;
+  /** performance.now() bound: no case starts after it. */
+  deadline: number;
+  stats: FuzzStats;
+  /** Retry a 429 after a pause (Errors: 429 is the rate limit, not a verdict on the case). */
+  retries429?: number;
+}
+
+/**
+ * A token bucket below the target's request limit (profile.rateLimit.perSecond; Errors:
+ * 429 when the limit is exceeded): the fuzzer keeps under it instead of collecting 429s.
+ */
+export class Pacer {
+  private tokens: number;
+  private last = performance.now();
+  constructor(private readonly perSecond: number | undefined) {
+    this.tokens = perSecond ? Math.max(1, perSecond / 10) : 0;
+  }
+  async take(): Promise<void> {
+    const rate = this.perSecond;
+    if (!rate) return;
+    for (;;) {
+      const now = performance.now();
+      this.tokens = Math.min(rate / 10, this.tokens + ((now - this.last) / 1000) * rate);
+      this.last = now;
+      if (this.tokens >= 1) { this.tokens -= 1; return; }
+      await new Promise((r) => setTimeout(r, Math.ceil(((1 - this.tokens) / rate) * 1000)));
+    }
+  }
+}
+
+/** The share of the target's request limit the fuzzer takes (setRateShare). */
+let rateShare = 0.5;
+export function setRateShare(share: number): void {
+  if (!(share > 0 && share <= 1)) throw new Error(`rate share must be in (0, 1], got ${share}`);
+  rateShare = share;
+}
+
+/** Pacers per rate, shared by every sender of a process (one client, one limit). */
+const pacers = new Map<number, Pacer>();
+/**
+ * The pacer of a profile: `share` of its request limit (default 0.5: under Playwright the
+ * other projects' scenarios use the same client and its limit; the bench, alone, takes
+ * 0.8), or none when the limit is unknown.
+ */
+export function pacerOf(profile: TargetProfile, share = rateShare): Pacer {
+  const rate = profile.rateLimit.perSecond ? Math.floor(profile.rateLimit.perSecond * share) : 0;
+  let p = pacers.get(rate);
+  if (!p) pacers.set(rate, (p = new Pacer(rate || undefined)));
+  return p;
+}
+
+/** Sends a case, pausing and retrying while the target answers 429. */
+export async function sendPaced(c: FuzzCase, spec: OperationSpec, t: FuzzTarget, retries = 3): Promise<Sent> {
+  const pacer = pacerOf(t.profile);
+  await pacer.take();
+  let sent = await send(c, spec, t);
+  for (let i = 0; i < retries && sent.status === 429; i++) {
+    await new Promise((r) => setTimeout(r, 120 * (i + 1)));
+    await pacer.take();
+    sent = await send(c, spec, t);
+  }
+  return sent;
+}
+
+/**
+ * Runs one operation's property. Returns the shrunk counterexample when a case breaks a
+ * gating rule (an error-severity failure), else undefined; findings of every tier land
+ * in `stats`.
+ */
+export async function fuzzOperation(spec: OperationSpec, t: FuzzTarget, o: FuzzOptions, pathMethods?: Set<string>): Promise<Counterexample | undefined> {
+  const caseOptions = { known: t.known(spec), example: t.example?.(spec), pathMethods, otherVersions: t.otherVersions };
+  const arb = caseArbitrary(spec, t.ctx, caseOptions);
+  // Every stated requirement broken alone, tried first in every run (then shrunk like any case).
+  const examples = statedCases(spec, t.ctx, caseOptions).map((c) => [c] as [FuzzCase]);
+  const remaining = Math.max(0, o.deadline - performance.now());
+  if (remaining < 50) return undefined;
+  const property = fc.asyncProperty(arb, async (c) => {
+    const sent = await sendPaced(c, spec, t, o.retries429 ?? 3);
+    const failures = judge(c, sent, t);
+    tally(o.stats, c, sent.status, failures);
+    const errors = failures.filter((f) => f.severity === 'error');
+    if (errors.length) throw new CaseFailed(errors, curlOf(sent, c.method, t.redactor), c);
+  });
+  const out = await fc.check(property, { seed: o.seed, numRuns: o.numRuns, examples, interruptAfterTimeLimit: remaining, markInterruptAsFailure: false, endOnFailure: false });
+  if (!out.failed) return undefined;
+  const err = out.errorInstance as CaseFailed | undefined;
+  // The time budget ran out (interruptAfterTimeLimit): no verdict, not a failure.
+  if (!(err instanceof CaseFailed) && (out.interrupted || err === null || err === undefined)) return undefined;
+  if (!(err instanceof CaseFailed)) {
+    return { operation: spec.key, checks: ['fuzz-engine'], failures: [String((out.errorInstance as Error)?.message ?? out.errorInstance)], curl: '(no request: the engine failed)', seed: out.seed, path: out.counterexamplePath ?? undefined, kind: '?', numShrinks: out.numShrinks };
+  }
+  return {
+    operation: err.c.operation,
+    checks: [...new Set(err.errors.map((f) => f.check))],
+    failures: err.errors.map((f) => t.redactor.text(formatFailure(f))),
+    curl: err.curl,
+    seed: out.seed,
+    path: out.counterexamplePath ?? undefined,
+    kind: err.c.generated.kind,
+    numShrinks: out.numShrinks,
+  };
+}
+
+/** A stable per-operation seed from the run seed, so one operation replays alone. */
+export function seedFor(runSeed: number, key: string): number {
+  let h = runSeed | 0;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h | 0;
+}
+
+export function renderCounterexample(x: Counterexample, runSeed: number): string {
+  return [
+    `${x.operation} — ${x.checks.join(', ')} (case kind ${x.kind}, shrunk ${x.numShrinks} times)`,
+    ...x.failures.map((f) => `  ${f}`),
+    `  reproduce: ${x.curl}`,
+    `  replay: SVC_FUZZ_SEED=${runSeed} SVC_FUZZ_ONLY=${JSON.stringify(x.operation)} npx playwright test --project fuzz (operation seed ${x.seed}${x.path ? `, shrink path ${x.path}` : ''})`,
+  ].join('\n');
+}

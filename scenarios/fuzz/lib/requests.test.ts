@@ -1,0 +1,163 @@
+/**
+ * The fuzz project's generators (issue 14): derived from the contract's documents, valid
+ * values are valid by the request schema (checked by ajv, the contract's validator), every
+ * mutation makes a value invalid, the stated tier appears only where the specification
+ * states the requirement for that version, and every case names its operation.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { loadContract } from '../../../contracts/contract.ts';
+import { createAjv, compileAt } from '../../../contracts/compile.ts';
+import { locateNode } from '../../../contracts/load.ts';
+import { createRedactor } from '../../../targets/profiles/redact.ts';
+import { loadProfile } from '../../../targets/profiles/profile.ts';
+import { applyMutation, mutationsOf, resolveSchema, valueOf, patternArb } from './schema.ts';
+import { bodyMutations, caseArbitrary, statedCases, methodsByPath, operationsOf, requestContext, type OperationSpec } from './requests.ts';
+import { curlOf, headersOf, seedFor } from './engine.ts';
+import { plannedOperations } from './run.ts';
+
+const contract = loadContract();
+const ctx = requestContext(contract);
+const ajv = createAjv();
+
+function validatorOf(spec: OperationSpec) {
+  const { schema } = resolveSchema(spec.body!.at);
+  const at = locateNode(schema);
+  assert.ok(at, `${spec.key}: the body schema is located in its document`);
+  return compileAt(ajv, at!.uri, at!.pointer);
+}
+
+const v = (version: string) => operationsOf(contract, 'platform', version);
+const find = (specs: OperationSpec[], key: string) => specs.find((s) => s.key === key)!;
+
+test('operations: every documented operation of every document, with its parameters, body and security', () => {
+  const profile = loadProfile({});
+  const all = plannedOperations(contract, profile, ['platform', 'audience', 'test-host']);
+  for (const api of ['platform', 'audience', 'test-host'] as const) {
+    const model = contract.model(api, api === 'platform' ? 'v20250224' : undefined);
+    for (const op of model.operations) assert.ok(all.some((s) => s.api === api && s.key === op.key), `${api} ${op.key}`);
+  }
+  const create = find(v('v20250224'), 'POST /users/{user_guid}/members');
+  assert.ok(create.body?.required);
+  assert.deepEqual(create.params.filter((p) => p.in === 'path').map((p) => p.name), ['user_guid']);
+  assert.deepEqual(create.security.map((s) => s.type), ['basic']);
+  const dx = find(v('v20250224'), 'GET /data_exchange/users');
+  assert.ok(dx.security.some((s) => s.header === 'SVC-3DX-TOKEN'), 'data exchange reads need SVC-3DX-TOKEN (Authentication 3)');
+  assert.match(find(v('v20250224'), 'GET /institutions/{institution_identifier}/credentials').stated404 ?? '', /^Errors, 404/);
+});
+
+test('valid values of every request body are valid by its schema (ajv, the contract\'s validator)', () => {
+  for (const version of contract.versions) {
+    for (const spec of v(version).filter((s) => s.body)) {
+      const validate = validatorOf(spec);
+      fc.assert(fc.property(valueOf(spec.body!.at), (value) => {
+        assert.ok(validate(value), `${version} ${spec.key}: ${JSON.stringify(value)} ${JSON.stringify(validate.errors)}`);
+      }), { numRuns: 40, seed: 7 });
+    }
+  }
+});
+
+test('every mutation makes a valid body invalid by its schema', () => {
+  for (const spec of v('v20250224').filter((s) => s.body)) {
+    const validate = validatorOf(spec);
+    const mutations = bodyMutations(spec, ctx);
+    if (!mutations.length) continue;
+    fc.assert(fc.property(valueOf(spec.body!.at), fc.constantFrom(...mutations), (value, m) => {
+      const bad = applyMutation(value, m);
+      assert.equal(validate(bad), false, `${spec.key}: ${m.what} -> ${JSON.stringify(bad)}`);
+    }), { numRuns: 60, seed: 11 });
+  }
+});
+
+test('a requirement is stated only where the specification states it for that version (data_request from v20250224)', () => {
+  const drop = (version: string) => bodyMutations(find(v(version), 'POST /users/{user_guid}/members'), ctx).find((m) => m.op === 'drop' && m.path.join('.') === 'data_request');
+  assert.equal(drop('v20250224')?.tier, 'stated');
+  assert.match(drop('v20250224')!.rule, /v20250224/);
+  // v20260929: "Breaking changes introduced by v20260929: not shown" - its requirements stay inferred.
+  assert.equal(drop('v20260929')?.tier, 'inferred');
+  assert.equal(drop('v20111101'), undefined, 'no data_request before v20250224');
+  // A format the Resources table gives (return code "letter R followed by two digits"): refusal inferred.
+  const ach = bodyMutations(find(v('v20250224'), 'POST /ach_returns'), ctx).find((m) => m.path.join('.') === 'ach_return.return_code' && m.op === 'set' && typeof m.value === 'string');
+  assert.equal(ach?.tier, 'inferred');
+});
+
+test('patterns draw visible ASCII that matches them', () => {
+  const scope = '^(?:(?:user-guid:USR-|member-guid:MBR-|account-guid:ACT-)\\S+|read-protected)(?: (?:(?:user-guid:USR-|member-guid:MBR-|account-guid:ACT-)\\S+|read-protected))*$';
+  fc.assert(fc.property(patternArb(scope), (s) => new RegExp(scope).test(s) && /^[\x20-\x7e]*$/.test(s)), { numRuns: 100, seed: 3 });
+});
+
+test('cases: every case names its operation, its path matches it, and its kind says what was sent', () => {
+  const specs = v('v20250224');
+  const methods = methodsByPath(specs);
+  const known = { user_guid: ['USR-1'], member_guid: ['MBR-1'], institution_identifier: ['svcbank'] };
+  for (const key of ['POST /users/{user_guid}/members', 'GET /institutions/{institution_identifier}', 'GET /data_exchange/users', 'DELETE /users/{user_guid}']) {
+    const spec = find(specs, key);
+    fc.assert(fc.property(caseArbitrary(spec, ctx, { known, pathMethods: methods.get(`platform|v20250224|${spec.path}`) }), (c) => {
+      if (c.generated.kind === 'unsupported-method') {
+        assert.notEqual(c.method, spec.method);
+        assert.equal(c.generated.tier, 'informational');
+        return;
+      }
+      assert.equal(contract.findOperation('platform', c.method, c.path, 'v20250224')?.operation.key, key, c.path);
+      if (c.generated.kind === 'no-auth') assert.equal(c.auth, 'none');
+      if (c.generated.kind === 'wrong-auth') assert.equal(c.auth, 'wrong');
+      if (c.generated.kind === 'missing-header') assert.equal(c.omitHeader, 'SVC-3DX-TOKEN');
+      if (c.generated.kind === 'positive') assert.equal(c.method, 'GET');
+      // Deletes never draw the chains' identifiers: they would remove what other operations read.
+      if (spec.method === 'DELETE') assert.ok(!c.path.includes('USR-1'), c.path);
+    }), { numRuns: 80, seed: 5 });
+  }
+});
+
+test('headers: credentials as the case says; the curl line carries no secret', () => {
+  const profile = loadProfile({ SVC_SIMULATOR_URL: 'http://127.0.0.1:4010' });
+  const spec = find(v('v20250224'), 'GET /data_exchange/users');
+  const c = { api: 'platform' as const, version: 'v20250224', method: 'GET', path: '/data_exchange/users', query: [], headers: {}, auth: 'default' as const, operation: spec.key, generated: { kind: 'valid' as const, tier: 'informational' as const, rule: '', what: '' } };
+  const t = { profile, credentials: { threeDxToken: 'dx-token-secret-value' } };
+  const h = headersOf(c, spec, t);
+  assert.match(h.authorization, /^Basic /);
+  assert.equal(h['SVC-3DX-TOKEN'], 'dx-token-secret-value');
+  assert.equal(headersOf({ ...c, auth: 'none' }, spec, t).authorization, undefined);
+  assert.equal(headersOf({ ...c, omitHeader: 'SVC-3DX-TOKEN' }, spec, t)['SVC-3DX-TOKEN'], undefined);
+  const redactor = createRedactor([profile.apiKey!, 'dx-token-secret-value']);
+  const curl = curlOf({ url: 'http://127.0.0.1:4010/data_exchange/users', requestHeaders: h, payload: JSON.stringify({ access_token: 'dx-token-secret-value' }) }, 'GET', redactor);
+  assert.ok(!curl.includes('dx-token-secret-value') && !curl.includes(profile.apiKey!) && !curl.includes(h.authorization.slice(6)), curl);
+  assert.match(curl, /^curl -i -X GET 'http:\/\/127\.0\.0\.1:4010\/data_exchange\/users'/);
+});
+
+test('seeds: the per-operation seed is a pure function of the run seed and the operation', () => {
+  assert.equal(seedFor(1, 'platform|v20250224|GET /institutions'), seedFor(1, 'platform|v20250224|GET /institutions'));
+  assert.notEqual(seedFor(1, 'platform|v20250224|GET /institutions'), seedFor(2, 'platform|v20250224|GET /institutions'));
+  const a = fc.sample(caseArbitrary(find(v('v20250224'), 'POST /ach_returns'), ctx, { known: {} }), { seed: seedFor(9, 'x'), numRuns: 5 });
+  const b = fc.sample(caseArbitrary(find(v('v20250224'), 'POST /ach_returns'), ctx, { known: {} }), { seed: seedFor(9, 'x'), numRuns: 5 });
+  assert.deepEqual(a, b);
+});
+
+test('mutationsOf on a plain schema: required, type, pattern, format', () => {
+  const schema = { type: 'object', required: ['a'], properties: { a: { type: 'integer' }, b: { type: 'string', pattern: '^R\\d{2}$' }, c: { type: 'string', format: 'date-time' } } };
+  const ms = mutationsOf({ schema, uri: 'file:///x.yaml' });
+  assert.deepEqual(ms.map((m) => `${m.op} ${m.path.join('.')}`).sort(), ['drop a', 'set a', 'set b', 'set b', 'set c', 'set c'].sort());
+  assert.ok(ms.every((m) => m.tier === 'inferred'));
+});
+
+test('other versions and malformed JSON: a sunset version is judged by version_conformance, an unknown one and a non-JSON body expect an inferred refusal', () => {
+  const spec = find(v('v20250224'), 'POST /ach_returns');
+  const cases = fc.sample(caseArbitrary(spec, ctx, { known: {}, otherVersions: { sunset: 'v20100101', unknown: 'v19990101' } }), { seed: 13, numRuns: 400 });
+  const sunset = cases.filter((c) => c.version === 'v20100101');
+  const unknown = cases.filter((c) => c.version === 'v19990101');
+  const raw = cases.filter((c) => c.rawBody !== undefined);
+  assert.ok(sunset.length && unknown.length && raw.length, `${sunset.length} ${unknown.length} ${raw.length}`);
+  assert.ok(sunset.every((c) => c.generated.kind === 'valid'));
+  assert.ok(unknown.every((c) => c.generated.kind === 'negative' && c.generated.tier === 'inferred'));
+  assert.ok(raw.every((c) => c.body === undefined && c.generated.kind === 'negative' && c.generated.tier === 'inferred'));
+  assert.throws(() => JSON.parse(raw[0].rawBody!));
+});
+
+test('stated cases: every stated requirement of the version, broken alone on the accepted example', () => {
+  const spec = find(v('v20250224'), 'POST /users/{user_guid}/members');
+  const example = { params: { user_guid: 'USR-1' }, body: { member: { institution_code: 'svcbank' }, data_request: { products: ['transactions'] } } };
+  const cases = statedCases(spec, ctx, { known: {}, example });
+  assert.deepEqual(cases.map((c) => [c.generated.tier, c.path, Object.keys(c.body as object)]), [['stated', '/users/USR-1/members', ['member']]]);
+  assert.deepEqual(statedCases(find(v('v20260929'), 'POST /users/{user_guid}/members'), ctx, { known: {}, example }), []);
+});
