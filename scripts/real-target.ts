@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runProcess } from '../load/process.ts';
 import { testsOf, type PwReport, type SuiteTest } from '../proof/run-suite.ts';
-import { DATA_EXCHANGE_SEED, PASSWORD_SCENARIOS, SIMULATOR_DEFAULTS } from '../targets/index.ts';
+import { DATA_EXCHANGE_SEED, PASSWORD_SCENARIOS, PRODUCT_PATH_DEFAULTS, PRODUCT_PATH_ENV, SIMULATOR_DEFAULTS, simulatorInstitutionSeed } from '../targets/index.ts';
 
 export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const PLAYWRIGHT = join(ROOT, 'node_modules', '.bin', 'playwright');
@@ -109,6 +109,7 @@ export async function startSimulatorProcess(env: NodeJS.ProcessEnv, timeoutMs = 
 export function realTargetEnv(base: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const d = SIMULATOR_DEFAULTS;
   const dx = DATA_EXCHANGE_SEED;
+  const inst = simulatorInstitutionSeed();
   return {
     ...cleanEnv(),
     ...RUN_SECRETS,
@@ -132,6 +133,28 @@ export function realTargetEnv(base: string, extra: Record<string, string> = {}):
     SVC_3DX_ACCOUNT_ID: dx.checkingAccountId,
     SVC_3DX_MANUAL_TRANSACTION_GUID: dx.manualTransactionGuid,
     SVC_3DX_SCOPE_MISMATCH_TRANSACTION_GUID: dx.scopeMismatchTransactionGuid,
+    SVC_3DX_WINDOW_TRANSACTION_GUID: dx.windowTransactionGuid,
+    SVC_3DX_MANUAL_TRANSACTION_MEMBER: dx.manualMemberGuid,
+    SVC_3DX_MANUAL_TRANSACTION_ACCOUNT: dx.manualAccountGuid,
+    SVC_3DX_SCOPE_MISMATCH_MEMBER: dx.aggregatedMemberGuid,
+    SVC_3DX_SCOPE_MISMATCH_ACCOUNT: dx.cardAccountGuid,
+    // Institutions the client sees (scenarios/settings.ts institutionSettings).
+    SVC_FAVORITE_INSTITUTION_CODES: inst.favouriteCodes.join(','),
+    SVC_BLOCKED_INSTITUTION_CODE: inst.blockedCode,
+    SVC_TEST_INSTITUTION_COUNTRY: inst.testInstitutionCountry,
+    // Product areas whose paths are not shown: the user names them (profile.productPaths).
+    ...Object.fromEntries(Object.entries(PRODUCT_PATH_ENV).map(([key, name]) => [name, PRODUCT_PATH_DEFAULTS[key as keyof typeof PRODUCT_PATH_DEFAULTS]])),
+    SVC_USE_CASES: 'MONEY_MOVEMENT,PFM',
+    SVC_DEPRECATED_VERSION: 'v20111101',
+    SVC_DEPRECATED_ON: '2026-09-29',
+    // The widget's controls (not shown): CSS selectors inside the target's widget.
+    SVC_WIDGET_OAUTH_SELECTOR: '[data-action="oauth"]',
+    SVC_WIDGET_USERNAME_SELECTOR: 'input[name=username]',
+    SVC_WIDGET_PASSWORD_SELECTOR: 'input[name=password]',
+    SVC_WIDGET_CONNECT_SELECTOR: '[data-action="connect"]',
+    SVC_WIDGET_PRIMARY_SELECTOR: '[data-action="primary"]',
+    SVC_WIDGET_DELETE_SELECTOR: '[data-action="delete"]',
+    SVC_WIDGET_BACK_SELECTOR: '[data-action="back"]',
     SVC_SUNSET_VERSION: d.sunsetStandInVersion,
     SVC_RATE_LIMIT_PER_SECOND: String(d.rateLimitPerSecond),
     // Bounds a user of a fast integration environment sets (the real-target defaults
