@@ -111,6 +111,8 @@ export default plan ? defineConfig(selftestConfig(plan)) : defineConfig({
     {
       name: 'fuzz',
       testDir: './scenarios/fuzz',
+      // Only the spec: scenarios/fuzz/lib holds node:test unit tests (npm run test:unit).
+      testMatch: /\.spec\.ts$/,
     },
   ],
 });
