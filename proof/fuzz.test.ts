@@ -1,5 +1,5 @@
 /**
- * The self-test's fuzz column (reports/selftest/fuzz.ts): which entries it runs, how a
+ * The self-test's fuzz column (proof/fuzz.ts): which entries it runs, how a
  * catcher's line names the checks, and the per-check counts (caught, caught alone).
  */
 import { test } from 'node:test';

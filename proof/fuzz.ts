@@ -1,5 +1,5 @@
 /**
- * The self-test's fuzz column (issue 14): `npx tsx scripts/selftest.ts --fuzz-only`
+ * The self-test's fuzz column (issue 14): `npx tsx proof/selftest.ts --fuzz-only`
  * runs the fuzz project (scenarios/fuzz, tag @fuzz) alone against every catalogue entry
  * that a Playwright scenario can notice (faults and variations whose suites name a
  * scenario tag or `*`), so the matrix says which faults the fuzz project catches on its

@@ -82,7 +82,7 @@ export interface SelftestOptions {
   env?: Record<string, string>;
   log?: (line: string) => void;
   /**
-   * The fuzz column (issue 14; reports/selftest/fuzz.ts): every entry a scenario can notice
+   * The fuzz column (issue 14; proof/fuzz.ts): every entry a scenario can notice
    * runs the fuzz project alone (tag @fuzz), the clean baseline too; writes fuzz.md and
    * fuzz.json next to the matrix (per check: faults caught, and caught by it alone).
    */
