@@ -8,7 +8,7 @@
  *
  * Stated rules use `expect` (or the contract checks) and always fail.
  */
-import { test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import type { TargetProfile } from '../targets/index.ts';
 import { TIER_ANNOTATION } from '../contracts/failure.ts';
 
@@ -34,4 +34,25 @@ export function expectInferred(profile: Pick<TargetProfile, 'strict'>, ok: boole
   // eslint-disable-next-line no-console
   console.warn(`${test.info().title}: ${message} (not gating; SVC_STRICT=1 makes it fail)`);
   return false;
+}
+
+/**
+ * The deprecation header on a deprecated endpoint's or version's answer. Versioning:
+ * "Response headers that signal deprecated and sunset endpoints are present in all
+ * versions"; "Names of the deprecation and sunset response headers: not shown". A name the
+ * user set (SVC_DEPRECATION_HEADER, `headerNamesExplicit`) is enforced as stated; the
+ * profile's default guess is only inferred.
+ */
+export function expectDeprecationHeader(profile: TargetProfile, headers: Record<string, unknown>, what = 'a deprecated endpoint'): void {
+  const name = profile.versions.deprecationHeader;
+  const present = name.toLowerCase() in headers;
+  if (profile.versions.headerNamesExplicit) {
+    expect(present, `${what}: response header ${name} (SVC_DEPRECATION_HEADER, set in the profile)`).toBe(true);
+  } else {
+    expectInferred(profile, present, {
+      expectation: `${what} answers with the header ${name} (the profile's default guess)`,
+      basis: 'Versioning: "Names of the deprecation and sunset response headers: not shown"; set SVC_DEPRECATION_HEADER to enforce a name',
+      received: `headers ${Object.keys(headers).join(', ')}`,
+    });
+  }
 }

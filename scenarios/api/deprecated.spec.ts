@@ -21,7 +21,7 @@
 import { test, expect, type CheckedClient, type CheckedResponse, type Poll } from '../fixtures.ts';
 import type { TargetProfile } from '../../targets/index.ts';
 import { ANY_2XX, createUser, need, uniqueId } from '../helpers.ts';
-import { expectInferred } from '../inferred.ts';
+import { expectDeprecationHeader, expectInferred } from '../inferred.ts';
 import { connectedUser, fieldAnywhere, memberAccounts, settle } from './journeys.ts';
 
 const OLD = 'v20111101';
@@ -29,21 +29,6 @@ const V2025 = 'v20250224';
 
 function supports(profile: TargetProfile, version: string) {
   test.skip(!profile.versions.supported.includes(version), `the target does not list ${version} in SVC_VERSIONS`);
-}
-
-/** The deprecation header on a deprecated endpoint's answer: stated under a name the user set, else inferred. */
-function judgeDeprecationHeader(profile: TargetProfile, res: CheckedResponse, what: string): void {
-  const name = profile.versions.deprecationHeader;
-  const present = name.toLowerCase() in res.headers;
-  if (profile.versions.headerNamesExplicit) {
-    expect(present, `${what}: response header ${name} (SVC_DEPRECATION_HEADER, set in the profile)`).toBe(true);
-  } else {
-    expectInferred(profile, present, {
-      expectation: `${what} answers with the header ${name} (the profile's default guess)`,
-      basis: 'Versioning: "Names of the deprecation and sunset response headers: not shown"; set SVC_DEPRECATION_HEADER to enforce a name',
-      received: `headers ${Object.keys(res.headers).join(', ')}`,
-    });
-  }
 }
 
 /**
@@ -77,7 +62,7 @@ test(`the managed member endpoints, deprecated on ${V2025}, still answer and sig
   supports(profile, V2025);
   // Versioning: deprecated from v20250224, not sunset: every call still succeeds there,
   // and each answer carries the deprecation header.
-  for (const [what, res] of await managedMemberLife(api, profile, V2025)) judgeDeprecationHeader(profile, res, `${what} on ${V2025}`);
+  for (const [what, res] of await managedMemberLife(api, profile, V2025)) expectDeprecationHeader(profile, res.headers, `${what} on ${V2025}`);
 });
 
 test(`the managed member endpoints answer on ${OLD}, before their deprecation`, { tag: ['@versions', '@deprecated', '@destructive'] }, async ({ api, profile }) => {
@@ -105,7 +90,7 @@ test('/payment_processor_token, deprecated in favour of /token, still exchanges 
   // (the document marks them so): the code goes as /token's does in processor.spec.ts.
   const { code, user, member, account } = await authorizationCode(api, poll);
   const res = await api.post('/payment_processor_token', { code }, { expectStatus: ANY_2XX });
-  judgeDeprecationHeader(profile, res, 'POST /payment_processor_token');
+  expectDeprecationHeader(profile, res.headers, 'POST /payment_processor_token');
   // "in favour of /token": it does what /token does, so its access token opens the
   // processor read of the scope (Authentication 4). The equivalence is not stated in so
   // many words: inferred.

@@ -6,31 +6,11 @@
  */
 import { test, expect, requireSetting } from '../fixtures.ts';
 import { ANY_2XX, CREATE_MEMBER_STATUSES, createMember, createUser, createdMember, expectRefused, is2xx, need, waitUntilSettled } from '../helpers.ts';
-import { expectInferred } from '../inferred.ts';
-import { connectedUser, fieldAnywhere, memberAccounts, settle } from './journeys.ts';
-import type { TargetProfile } from '../../targets/index.ts';
+import { expectDeprecationHeader, expectInferred } from '../inferred.ts';
 
 const OLD = 'v20111101';
 const V2025 = 'v20250224';
 const SUPPORTS_FIELDS = ['supports_account_verification', 'supports_account_identification', 'supports_transaction_history', 'supports_account_statement'];
-
-/**
- * Versioning: "Response headers that signal deprecated and sunset endpoints are present in
- * all versions"; "Names of the deprecation and sunset response headers: not shown". A name
- * the user set (SVC_DEPRECATION_HEADER) is enforced; the default guess is only inferred.
- */
-function expectDeprecationHeader(profile: TargetProfile, headers: Record<string, string>) {
-  const present = profile.versions.deprecationHeader.toLowerCase() in headers;
-  if (profile.versions.headerNamesExplicit) {
-    expect(present, `response header ${profile.versions.deprecationHeader} (SVC_DEPRECATION_HEADER, set in the profile)`).toBe(true);
-  } else {
-    expectInferred(profile, present, {
-      expectation: `a deprecated endpoint answers with the header ${profile.versions.deprecationHeader} (the profile's default guess)`,
-      basis: 'Versioning: "Names of the deprecation and sunset response headers: not shown"; set SVC_DEPRECATION_HEADER to enforce a name',
-      received: `headers ${Object.keys(headers).join(', ')}`,
-    });
-  }
-}
 
 function supports(profile: { versions: { supported: string[] } }, version: string) {
   test.skip(!profile.versions.supported.includes(version), `the target does not list ${version} in SVC_VERSIONS`);
@@ -137,25 +117,11 @@ test('an unknown version answers an error', { tag: ['@versions', '@readonly', '@
 
 test(`deprecated endpoints on ${V2025} carry the deprecation header`, { tag: ['@versions', '@readonly', '@inferred'] }, async ({ api, profile }) => {
   supports(profile, V2025);
-  const header = profile.versions.deprecationHeader.toLowerCase();
   // Versioning: "Deprecated endpoints: /managed_institutions, ..." in v20250224; a
   // deprecated item is removed only at its sunset ("After those 12 months it sunsets:
   // access is removed"), so the read still succeeds (Errors: 200 for reads).
   const res = await api.get('/managed_institutions', { version: V2025, expectStatus: 200 });
-  // Versioning: "Response headers that signal deprecated and sunset endpoints are
-  // present in all versions"; "Names of the deprecation and sunset response headers:
-  // not shown". A name the user set (SVC_DEPRECATION_HEADER) is enforced; the default
-  // guess is only inferred.
-  const present = header in res.headers;
-  if (profile.versions.headerNamesExplicit) {
-    expect(present, `response header ${profile.versions.deprecationHeader} (SVC_DEPRECATION_HEADER, set in the profile)`).toBe(true);
-  } else {
-    expectInferred(profile, present, {
-      expectation: `a deprecated endpoint answers with the header ${profile.versions.deprecationHeader} (the profile's default guess)`,
-      basis: 'Versioning: "Names of the deprecation and sunset response headers: not shown"; set SVC_DEPRECATION_HEADER to enforce a name',
-      received: `headers ${Object.keys(res.headers).join(', ')}`,
-    });
-  }
+  expectDeprecationHeader(profile, res.headers, 'GET /managed_institutions');
 });
 
 test(`sunset endpoints are refused on ${V2025}`, { tag: ['@versions', '@destructive', '@inferred'] }, async ({ api, profile }) => {
@@ -191,41 +157,6 @@ test(`a ${OLD} request with the vendor media type in Accept is served`, { tag: [
   // vendor type or application/json).
   const res = await api.get(`/institutions/${profile.testInstitution.code}`, { version: OLD, headers: { accept: 'application/vnd.svc.api.v1+json' }, expectStatus: 200 });
   expect(need(res, 'institution.code', api)).toBe(profile.testInstitution.code);
-});
-
-test(`deprecated managed-member endpoints on ${V2025} carry the deprecation header`, { tag: ['@versions', '@destructive', '@inferred'] }, async ({ api, profile }) => {
-  supports(profile, V2025);
-  const user = await createUser(api, { version: V2025 });
-  // Versioning, changes in v20250224: "Deprecated endpoints: ... /users/{user_guid}/managed_members
-  // and its member, account, transaction sub-paths"; deprecated is still usable until its
-  // sunset, so the list read succeeds (Errors: 200 for lists).
-  const res = await api.get(`/users/${user}/managed_members`, { version: V2025, expectStatus: 200 });
-  // Versioning: "Response headers that signal deprecated and sunset endpoints are present
-  // in all versions"; their names are not shown (a name set in the profile is enforced).
-  expectDeprecationHeader(profile, res.headers);
-});
-
-test('the deprecated /payment_processor_token still exchanges a code and carries the deprecation header', { tag: ['@versions', '@processor', '@destructive', '@inferred'] }, async ({ api, poll, profile }) => {
-  // Endpoints, authorization code for processors: "A member in the scope must already have
-  // been verified": connect, verify (status not shown: any 2xx), settle.
-  const { user, member } = await connectedUser(api, poll);
-  await api.post(`/users/${user}/members/${member}/verify`, undefined, { expectStatus: ANY_2XX });
-  await settle(api, poll, user, member);
-  const [account] = await memberAccounts(api, user, member);
-  const code = await api.post('/authorization_code', { authorization_code: { scope: `user-guid:${user} member-guid:${member} account-guid:${account.guid} read-protected` } }, { expectStatus: ANY_2XX });
-  const value = fieldAnywhere(code.body, 'code') ?? fieldAnywhere(code.body, 'authorization_code');
-  expect(typeof value, 'an authorization code in the response').toBe('string');
-  api.secret(value as string);
-  // Versioning: "/payment_processor_token is deprecated in favour of /token": deprecated,
-  // not sunset, so it still serves (a deprecated item is removed only at its sunset); its
-  // request shape is not shown: the /token one ({ code }); status not shown: any 2xx.
-  const res = await api.post('/payment_processor_token', { code: value }, { expectStatus: ANY_2XX });
-  const access = fieldAnywhere(res.body, 'access_token');
-  if (typeof access === 'string') api.secret(access);
-  expect(typeof access, 'an access_token from the deprecated /payment_processor_token').toBe('string');
-  // Versioning: "Response headers that signal deprecated and sunset endpoints are present in
-  // all versions"; names not shown (a name set in the profile is enforced).
-  expectDeprecationHeader(profile, res.headers);
 });
 
 test('a deprecated version stays usable for 12 months after its deprecation date', { tag: ['@versions', '@readonly', '@inferred'] }, async ({ api, profile }) => {
