@@ -46,6 +46,11 @@ type Env = Record<string, string | undefined>;
 /** A comma list of catalogue names (SVC_SIM_FAULTS, SVC_SIM_VARIATIONS); absent or empty = none. */
 const names = (s: string | undefined): string[] => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
 
+/** The catalogue entries an environment puts in force: the one reader of SVC_SIM_FAULTS / SVC_SIM_VARIATIONS. */
+export function simulatorEntriesInForce(env: Env = process.env): { faults: string[]; variations: string[] } {
+  return { faults: names(env.SVC_SIM_FAULTS), variations: names(env.SVC_SIM_VARIATIONS) };
+}
+
 export interface StartTargetOptions {
   /** Environment the profile and the simulator's settings are read from; default process.env. */
   env?: Env;
@@ -79,8 +84,9 @@ export async function startTarget(o: StartTargetOptions = {}): Promise<StartedTa
     return { profile, url: profile.platformBaseUrl, close: async () => {} };
   }
   const settings = settingsFromEnv(env);
-  const faults = [...names(env.SVC_SIM_FAULTS), ...(o.faults ?? [])];
-  const variations = [...names(env.SVC_SIM_VARIATIONS), ...(o.variations ?? [])];
+  const inForce = simulatorEntriesInForce(env);
+  const faults = [...inForce.faults, ...(o.faults ?? [])];
+  const variations = [...inForce.variations, ...(o.variations ?? [])];
   const { buildSimulator } = await import('./simulator/app.ts');
   const app = await buildSimulator({ settings, faults, variations });
   try {

@@ -4,18 +4,17 @@
  * watch the retries; every delivery is checked with the contract's webhook check and
  * the delivery rules. Simulator only: a real service's webhook URLs are configured out
  * of band. Each webhook fault of the catalogue fails one of these
- * (targets/simulator/webhooks/faults.test.ts).
+ * (proof/delivery-faults.test.ts).
  */
 import { test, expect } from '@playwright/test';
 import { formatFailure } from '../../contracts/failure.ts';
 import { DELIVERY_SCENARIOS, runDeliveryScenario } from './lib/delivery-scenarios.ts';
+import { simulatorEntriesInForce } from '../../targets/index.ts';
 
 test.describe.configure({ timeout: 60_000 });
 
 /** The self-test names the catalogue entries in force (SVC_SIM_FAULTS, SVC_SIM_VARIATIONS); the in-process simulator takes them too. */
-const list = (s: string | undefined) => (s ?? '').split(',').map((x) => x.trim()).filter(Boolean);
-const FAULTS = list(process.env.SVC_SIM_FAULTS);
-const VARIATIONS = list(process.env.SVC_SIM_VARIATIONS);
+const { faults: FAULTS, variations: VARIATIONS } = simulatorEntriesInForce();
 
 for (const scenario of DELIVERY_SCENARIOS) {
   test(`webhook delivery: ${scenario} @webhooks @delivery`, async () => {
