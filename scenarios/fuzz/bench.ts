@@ -12,8 +12,8 @@
 import { parseArgs } from 'node:util';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { loadProfile, profileSecrets } from '../../targets/profiles/profile.ts';
-import { createRedactor } from '../../targets/profiles/redact.ts';
+import { loadProfile, profileSecrets } from '../../targets/index.ts';
+import { createRedactor } from '../../targets/index.ts';
 import { loadContract } from '../../contracts/contract.ts';
 import { renderStats, runFuzz } from './lib/run.ts';
 import { renderCounterexample, setRateShare } from './lib/engine.ts';

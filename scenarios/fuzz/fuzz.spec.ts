@@ -18,8 +18,8 @@
  * @destructive scenario), otherwise the read-only one sends GET operations only.
  */
 import { test, expect } from '../fixtures.ts';
-import { createRedactor } from '../../targets/profiles/redact.ts';
-import { profileSecrets, type TargetProfile } from '../../targets/profiles/profile.ts';
+import { createRedactor } from '../../targets/index.ts';
+import { profileSecrets, type TargetProfile } from '../../targets/index.ts';
 import { renderCounterexample } from './lib/engine.ts';
 import { renderStats, runFuzz, type FuzzRunResult } from './lib/run.ts';
 

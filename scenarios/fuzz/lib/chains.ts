@@ -22,7 +22,7 @@ import { formatFailure } from '../../../contracts/failure.ts';
 import type { GeneratedCase } from '../../../contracts/generated.ts';
 import { GENERATED_RULES } from '../../../contracts/generated.ts';
 import { dataExchangeSettings } from '../../settings.ts';
-import { SIMULATOR_DEFAULTS } from '../../../targets/simulator/settings.ts';
+import { SIMULATOR_DEFAULTS } from '../../../targets/index.ts';
 import { curlOf, judge, sendPaced, type Credentials, type FuzzTarget } from './engine.ts';
 import { STATED_IDENTIFIERS, type Example, type FuzzCase, type KnownIds, type OperationSpec, type SecurityNeed } from './requests.ts';
 

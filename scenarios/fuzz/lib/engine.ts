@@ -16,8 +16,8 @@ import { request as undiciRequest, Agent } from 'undici';
 import type { Contract } from '../../../contracts/contract.ts';
 import type { Failure } from '../../../contracts/failure.ts';
 import { formatFailure, tierOf } from '../../../contracts/failure.ts';
-import type { TargetProfile } from '../../../targets/profiles/profile.ts';
-import type { Redactor } from '../../../targets/profiles/redact.ts';
+import type { TargetProfile } from '../../../targets/index.ts';
+import type { Redactor } from '../../../targets/index.ts';
 import { caseArbitrary, statedCases, type Example, type FuzzCase, type KnownIds, type OperationSpec, type RequestContext } from './requests.ts';
 
 export interface Credentials {

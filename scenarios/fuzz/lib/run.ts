@@ -7,8 +7,8 @@
  */
 import type { Contract } from '../../../contracts/contract.ts';
 import type { ApiName } from '../../../contracts/load.ts';
-import type { TargetProfile } from '../../../targets/profiles/profile.ts';
-import type { Redactor } from '../../../targets/profiles/redact.ts';
+import type { TargetProfile } from '../../../targets/index.ts';
+import type { Redactor } from '../../../targets/index.ts';
 import { assertLoopback, fuzzOperation, newStats, seedFor, type Counterexample, type FuzzStats, type FuzzTarget } from './engine.ts';
 import { knownFor, runChains, type ChainResult } from './chains.ts';
 import { methodsByPath, operationsOf, requestContext, type OperationSpec } from './requests.ts';
