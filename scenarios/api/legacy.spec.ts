@@ -51,18 +51,18 @@ test('challenges by type are of that type', { tag: ['@legacy', '@readonly'] }, a
 test('the static test identifiers are the documented ones', { tag: ['@legacy', '@readonly'] }, async ({ api }) => {
   // "Test user GUID test_svc, member test_svc_member, account test_svc_account, transaction
   // test_svc_transaction, holding test_svc_holding, merchant test_svc_merchant".
-  const account = await api.call({ api: 'test-host', path: '/users/test_svc/accounts/test_svc_account', expectStatus: 200 });
-  expect(need(account, 'account.guid', api)).toBe('test_svc_account');
-  const tx = await api.call({ api: 'test-host', path: '/users/test_svc/transactions/test_svc_transaction', expectStatus: 200 });
-  expect(need(tx, 'transaction.guid', api)).toBe('test_svc_transaction');
-  const merchant = await api.call({ api: 'test-host', path: '/merchants/test_svc_merchant', expectStatus: 200 });
-  expect(need(merchant, 'merchant.guid', api)).toBe('test_svc_merchant');
-  const holding = await api.call({ api: 'test-host', path: '/users/test_svc/holdings/test_svc_holding', expectStatus: 200 });
-  expect(need(holding, 'holding.guid', api)).toBe('test_svc_holding');
-  const member = await api.call({ api: 'test-host', path: '/users/test_svc/members/test_svc_member', expectStatus: 200 });
-  expect(need(member, 'member.guid', api)).toBe('test_svc_member');
-  const user = await api.call({ api: 'test-host', path: '/users/test_svc', expectStatus: 200 });
-  expect(need(user, 'user.guid', api)).toBe('test_svc');
+  const documented: Array<[path: string, guidAt: string, guid: string]> = [
+    ['/users/test_svc/accounts/test_svc_account', 'account.guid', 'test_svc_account'],
+    ['/users/test_svc/transactions/test_svc_transaction', 'transaction.guid', 'test_svc_transaction'],
+    ['/merchants/test_svc_merchant', 'merchant.guid', 'test_svc_merchant'],
+    ['/users/test_svc/holdings/test_svc_holding', 'holding.guid', 'test_svc_holding'],
+    ['/users/test_svc/members/test_svc_member', 'member.guid', 'test_svc_member'],
+    ['/users/test_svc', 'user.guid', 'test_svc'],
+  ];
+  for (const [path, guidAt, guid] of documented) {
+    const res = await api.call({ api: 'test-host', path, expectStatus: 200 });
+    expect(need(res, guidAt, api), `GET ${path}`).toBe(guid);
+  }
 });
 
 test('the test institutions are svcbank and svc_bank_oauth', { tag: ['@legacy', '@readonly'] }, async ({ api }) => {

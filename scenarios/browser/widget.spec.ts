@@ -66,6 +66,17 @@ async function clientHost(html: string): Promise<{ url: string; close: () => Pro
   return { url: `http://127.0.0.1:${port}/app`, close: () => new Promise((r) => server.close(() => r())) };
 }
 
+/**
+ * The widget in an iframe of a client page served from 127.0.0.1 (Events, widget events:
+ * "postMessage to the opening window"): every message the page receives is recorded.
+ */
+async function widgetInClientIframe(page: Page, url: string): Promise<{ messages: Array<Record<string, any>>; host: { url: string; close: () => Promise<void> } }> {
+  const messages: Array<Record<string, any>> = [];
+  await page.exposeFunction('scnReport', (m: Record<string, any>) => messages.push(m));
+  const host = await clientHost(`<!doctype html><title>client</title><script>addEventListener('message', (e) => window.scnReport(e.data));</script><iframe id="widget" src="${url}" width="400" height="600"></iframe>`);
+  return { messages, host };
+}
+
 /** Records every navigation the page (or its frames) asks for, custom schemes included. */
 async function recordNavigations(page: Page): Promise<{ urls: string[]; cdp: CDPSession }> {
   const urls: string[] = [];
@@ -102,9 +113,7 @@ test('in a browser iframe the client page receives oauthComplete/success with mx
   test.skip(!!missing, missing);
   const user = await createUser(api);
   const url = await widgetUrl(api, user, { oauth_referral_source: 'BROWSER', is_mobile_webview: false });
-  const messages: Array<Record<string, any>> = [];
-  await page.exposeFunction('scnReport', (m: Record<string, any>) => messages.push(m));
-  const host = await clientHost(`<!doctype html><title>client</title><script>addEventListener('message', (e) => window.scnReport(e.data));</script><iframe id="widget" src="${url}" width="400" height="600"></iframe>`);
+  const { messages, host } = await widgetInClientIframe(page, url);
   try {
     await page.goto(host.url);
     const widget = page.frameLocator('#widget');
@@ -188,11 +197,9 @@ test('in an iframe inside a WebView (oauth_referral_source APP) the OAuth-reques
   test.skip(!!missing, missing);
   const user = await createUser(api);
   const url = await widgetUrl(api, user, { is_mobile_webview: false, oauth_referral_source: 'APP' });
-  const messages: Array<Record<string, any>> = [];
-  await page.exposeFunction('scnReport', (m: Record<string, any>) => messages.push(m));
   let popups = 0;
   page.on('popup', () => popups++);
-  const host = await clientHost(`<!doctype html><title>client</title><script>addEventListener('message', (e) => window.scnReport(e.data));</script><iframe id="widget" src="${url}" width="400" height="600"></iframe>`);
+  const { messages, host } = await widgetInClientIframe(page, url);
   try {
     await page.goto(host.url);
     await page.frameLocator('#widget').locator(controls.oauth!).click();
@@ -236,9 +243,7 @@ test('a connected member sends the primary-action event and, deleted, svc/connec
   test.skip(!!missing, missing);
   const user = await createUser(api);
   const url = await widgetUrl(api, user, { is_mobile_webview: false, current_institution_code: profile.testInstitution.code });
-  const messages: Array<Record<string, any>> = [];
-  await page.exposeFunction('scnReport', (m: Record<string, any>) => messages.push(m));
-  const host = await clientHost(`<!doctype html><title>client</title><script>addEventListener('message', (e) => window.scnReport(e.data));</script><iframe id="widget" src="${url}" width="400" height="600"></iframe>`);
+  const { messages, host } = await widgetInClientIframe(page, url);
   try {
     await page.goto(host.url);
     const widget = page.frameLocator('#widget');
@@ -269,9 +274,7 @@ test('with disable_search_institution the back control sends backToSearch', { ta
   test.skip(!!missing, missing);
   const user = await createUser(api);
   const url = await widgetUrl(api, user, { is_mobile_webview: false, current_institution_code: profile.testInstitution.code, disable_search_institution: true });
-  const messages: Array<Record<string, any>> = [];
-  await page.exposeFunction('scnReport', (m: Record<string, any>) => messages.push(m));
-  const host = await clientHost(`<!doctype html><title>client</title><script>addEventListener('message', (e) => window.scnReport(e.data));</script><iframe id="widget" src="${url}" width="400" height="600"></iframe>`);
+  const { messages, host } = await widgetInClientIframe(page, url);
   try {
     await page.goto(host.url);
     await page.frameLocator('#widget').locator(controls.back!).click();
@@ -295,9 +298,7 @@ test('a denied OAuth in the widget reaches the client page as oauthComplete/erro
   test.skip(!!missing, missing);
   const user = await createUser(api);
   const url = await widgetUrl(api, user, { oauth_referral_source: 'BROWSER', is_mobile_webview: false });
-  const messages: Array<Record<string, any>> = [];
-  await page.exposeFunction('scnReport', (m: Record<string, any>) => messages.push(m));
-  const host = await clientHost(`<!doctype html><title>client</title><script>addEventListener('message', (e) => window.scnReport(e.data));</script><iframe id="widget" src="${url}" width="400" height="600"></iframe>`);
+  const { messages, host } = await widgetInClientIframe(page, url);
   try {
     await page.goto(host.url);
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.frameLocator('#widget').locator(controls.oauth!).click()]);
