@@ -78,8 +78,10 @@ function validate(ctx: SimContext, input: Record<string, unknown>): Record<strin
   for (const [field, rule] of Object.entries(FIELD_RULES)) {
     if (!(field in input) || input[field] === null) continue;
     const v = input[field];
-    if (rule.test(v)) out[field] = v;
-    else if (formatFaultOf(field) && ctx.fault(formatFaultOf(field)!)) {
+    const valid = rule.test(v);
+    const fault = valid ? undefined : formatFaultOf(field);
+    if (valid) out[field] = v;
+    else if (fault && ctx.fault(fault)) {
       const uuid = typeof v === 'string' ? new RegExp(`${UUID}$`).exec(v)?.[0] : undefined;
       out[field] = GUID_PREFIX[field] && uuid ? `${GUID_PREFIX[field]}-${uuid}` : v;
     } else throw new SimError('invalid_request', `ach_return.${field} must be ${rule.expected}, got ${JSON.stringify(v)?.slice(0, 60)}`);
