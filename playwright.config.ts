@@ -20,60 +20,61 @@
  * Allure results for the nightly report.
  *
  * Self-test mode (SVC_SELFTEST_PLAN names a JSON plan, written by proof/selftest.ts;
- * scenarios/selftest-project.ts): one project per catalogue entry plus `clean`, each with
- * the entry's tags as grep and its faults/variations as metadata; every worker starts
- * its own in-process simulator with them (scenarios/fixtures.ts). No globalSetup, the
- * JSON reporter only, short bounds so a scenario a fault makes wait fails quickly.
+ * scenarios/selftest-project.ts): one `selftest` project over the api, browser and fuzz
+ * scenarios, each scenario declared once per plan entry that selects it, under a describe
+ * block named after the entry (scenarios/fixtures/selftest.ts); each worker starts one
+ * in-process simulator per entry it meets. Plus `properties` for the baseline. No
+ * globalSetup, the JSON reporter only, short bounds so a scenario a fault makes wait
+ * fails quickly.
  */
 import { readFileSync } from 'node:fs';
 import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
-import { PROPERTIES_PROJECT, SELFTEST_METADATA_KEY, type PlaywrightPlan, type SelftestProjectMetadata } from './scenarios/selftest-project.ts';
+import { runSettings } from './targets/index.ts';
+import { PROPERTIES_PROJECT, SELFTEST_PROJECT, type PlaywrightPlan } from './scenarios/selftest-project.ts';
 
-const CHROMIUM = process.env.SVC_CHROMIUM_PATH ?? '/usr/bin/chromium';
+const settings = runSettings();
 
 const BROWSER_USE = {
   browserName: 'chromium' as const,
   headless: true,
   launchOptions: {
-    executablePath: CHROMIUM,
+    executablePath: settings.chromiumPath,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   },
 };
 
 function selftestConfig(plan: PlaywrightPlan): PlaywrightTestConfig {
+  const folders = plan.folders ?? ['api', 'browser', 'fuzz'];
   return {
     workers: plan.workers,
-    // One group per (project, file): a worker starts once per entry and file, not per test.
-    fullyParallel: false,
+    // One test per group: the dispatcher hands the next test to whichever worker is free,
+    // so two workers stay busy to the end. Workers are shared by every entry
+    // (scenarios/fixtures/selftest.ts): nothing is started per entry but a simulator.
+    fullyParallel: true,
     timeout: plan.testTimeoutMs,
     expect: { timeout: 5_000 },
     outputDir: plan.outputDir,
     reporter: [['json', { outputFile: plan.reportFile }]],
     projects: [
       ...(plan.properties ? [{ name: PROPERTIES_PROJECT, testDir: './scenarios/properties', retries: 1 }] : []),
-      ...plan.projects.map((p) => ({
-      name: p.name,
-      // One worker per entry at a time: the entry's files then run one after the other
-      // in the same worker (one simulator, one compilation) instead of starting a second.
-      workers: 1,
-      testDir: './scenarios',
-      testMatch: /(^|\/)(api|browser|fuzz)\/.*\.spec\.ts$/,
-      ...(p.grep ? { grep: new RegExp(p.grep) } : {}),
-      retries: p.faults.length ? 0 : 1,
-      metadata: { [SELFTEST_METADATA_KEY]: { faults: p.faults, variations: p.variations, keepWorkerOnFailure: p.faults.length > 0, ...(p.env ? { env: p.env } : {}) } satisfies SelftestProjectMetadata },
-      use: { ...BROWSER_USE, actionTimeout: 5_000, navigationTimeout: 5_000, trace: 'off' as const },
-      })),
+      {
+        name: SELFTEST_PROJECT,
+        testDir: './scenarios',
+        testMatch: new RegExp(`(^|/)(${folders.join('|')})/[^/]*\\.spec\\.ts$`),
+        // Retries are per entry (describe.configure in fixtures/selftest.ts): none for faults, one for baselines and variations.
+        use: { ...BROWSER_USE, actionTimeout: 5_000, navigationTimeout: 5_000, trace: 'off' as const },
+      },
     ],
   };
 }
 
-const plan = process.env.SVC_SELFTEST_PLAN ? (JSON.parse(readFileSync(process.env.SVC_SELFTEST_PLAN, 'utf8')) as PlaywrightPlan) : undefined;
+const plan = settings.selftestPlanFile ? (JSON.parse(readFileSync(settings.selftestPlanFile, 'utf8')) as PlaywrightPlan) : undefined;
 
 export default plan ? defineConfig(selftestConfig(plan)) : defineConfig({
   globalSetup: './scenarios/global-setup.ts',
   // Two cores on the reference machine (Developers guide): two workers, tests in
   // parallel within files too, since every scenario creates its own user.
-  workers: process.env.SVC_WORKERS ? Number(process.env.SVC_WORKERS) : 2,
+  workers: settings.workers,
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,

@@ -12,11 +12,12 @@ import {
   kindOfTag,
   mergeRuns,
   planEntry,
-  playwrightProjectFor,
-  playwrightProjectOf,
+  selftestEntryFor,
+  selftestEntryOf,
   PROPERTIES_PROJECT,
   SELFTEST_FAILURE_ANNOTATION,
-  SELFTEST_METADATA_KEY,
+  SELFTEST_PROJECT,
+  ENTRY_SUITE_PREFIX,
   titlesGrep,
   type PlaywrightPlan,
 } from './plan.ts';
@@ -87,13 +88,13 @@ test('merged runs take the union of selectors per kind, and `all` wins', () => {
 });
 
 test('a Playwright plan project carries the grep of the entry tags and its faults or variations', () => {
-  const p = playwrightProjectOf(planEntry(fault))!;
+  const p = selftestEntryOf(planEntry(fault))!;
   assert.equal(p.name, 'f');
   assert.deepEqual([p.faults, p.variations], [['f'], []]);
   assert.ok(new RegExp(p.grep!).test('refuses without credentials @auth @destructive'));
-  assert.equal(playwrightProjectOf(planEntry(variation))!.grep, undefined, '* runs every scenario');
-  assert.equal(playwrightProjectOf(planEntry({ ...fault, suites: ['delivery'] })), undefined, 'no scenario tag, no project');
-  assert.equal(playwrightProjectFor('g', [], ['v', 'w'], mergeRuns([planEntry(variation).runs]))!.variations.length, 2);
+  assert.equal(selftestEntryOf(planEntry(variation))!.grep, undefined, '* runs every scenario');
+  assert.equal(selftestEntryOf(planEntry({ ...fault, suites: ['delivery'] })), undefined, 'no scenario tag, no project');
+  assert.equal(selftestEntryFor('g', [], ['v', 'w'], mergeRuns([planEntry(variation).runs]))!.variations.length, 2);
 });
 
 test('the JSON report reader counts a self-test failure marked expected (to keep its worker) as failed', () => {
@@ -115,7 +116,7 @@ test('the JSON report reader counts a self-test failure marked expected (to keep
   assert.equal(tests[0].error, 'boom');
 });
 
-test('playwright.config.ts in self-test mode: one project per plan entry, metadata for the worker simulator, properties on request', async () => {
+test('playwright.config.ts in self-test mode: one shared project for every entry, properties on request', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'selftest-plan-'));
   const planFile = join(dir, 'plan.json');
   const plan: PlaywrightPlan = {
@@ -124,21 +125,20 @@ test('playwright.config.ts in self-test mode: one project per plan entry, metada
     workers: 2,
     testTimeoutMs: 15_000,
     properties: true,
-    projects: [{ name: CLEAN_PROJECT, faults: [], variations: [] }, { name: 'f', grep: grepFor(['@auth']), faults: ['f'], variations: [] }, { name: 'i', grep: grepFor(['@versions']), faults: ['unknown-version-served'], variations: [], env: { SVC_STRICT: '1' } }],
+    entries: [{ name: CLEAN_PROJECT, faults: [], variations: [] }, { name: 'f', grep: grepFor(['@auth']), faults: ['f'], variations: [] }],
   };
   writeFileSync(planFile, JSON.stringify(plan));
   const before = process.env.SVC_SELFTEST_PLAN;
   process.env.SVC_SELFTEST_PLAN = planFile;
   try {
     const config = (await import(`../playwright.config.ts?plan=${Date.now()}`)).default;
-    assert.equal(config.globalSetup, undefined, 'each worker starts its own simulator');
-    assert.deepEqual(config.projects.map((p: { name: string }) => p.name), [PROPERTIES_PROJECT, CLEAN_PROJECT, 'f', 'i']);
-    const f = config.projects.find((p: { name: string }) => p.name === 'f');
-    assert.deepEqual(f.metadata[SELFTEST_METADATA_KEY], { faults: ['f'], variations: [], keepWorkerOnFailure: true });
-    assert.deepEqual(config.projects.find((p: { name: string }) => p.name === 'i').metadata[SELFTEST_METADATA_KEY].env, { SVC_STRICT: '1' }, 'an entry env reaches the worker fixtures');
-    assert.equal(f.retries, 0, 'a fault project never retries: a failure is its expected outcome');
-    assert.equal(config.projects.find((p: { name: string }) => p.name === CLEAN_PROJECT).retries, 1);
-    assert.ok(f.grep.test('x @auth'));
+    assert.equal(config.globalSetup, undefined, 'each worker starts its own simulators');
+    // A project always gets its own workers: one project for every entry keeps them shared.
+    assert.deepEqual(config.projects.map((p: { name: string }) => p.name), [PROPERTIES_PROJECT, SELFTEST_PROJECT]);
+    assert.equal(config.fullyParallel, true);
+    const selftest = config.projects.find((p: { name: string }) => p.name === SELFTEST_PROJECT);
+    assert.ok(selftest.testMatch.test('api/auth.spec.ts') && selftest.testMatch.test('browser/oauth.spec.ts') && selftest.testMatch.test('fuzz/fuzz.spec.ts'));
+    assert.ok(!selftest.testMatch.test('properties/delivery.spec.ts'), 'properties run once, as they are, in their own project');
   } finally {
     if (before === undefined) delete process.env.SVC_SELFTEST_PLAN;
     else process.env.SVC_SELFTEST_PLAN = before;
@@ -146,14 +146,30 @@ test('playwright.config.ts in self-test mode: one project per plan entry, metada
   }
 });
 
+test('testsOf reports a self-test copy under its entry and its spec file', () => {
+  const report = {
+    suites: [
+      {
+        title: 'api/a.spec.ts',
+        file: 'api/a.spec.ts',
+        suites: [
+          { title: `${ENTRY_SUITE_PREFIX}f`, file: 'fixtures/selftest.ts', specs: [{ title: 'rule holds', file: 'fixtures/selftest.ts', tests: [{ projectName: SELFTEST_PROJECT, status: 'unexpected', results: [{ status: 'failed' }] }] }] },
+          { title: `${ENTRY_SUITE_PREFIX}${CLEAN_PROJECT}`, file: 'fixtures/selftest.ts', specs: [{ title: 'rule holds', file: 'fixtures/selftest.ts', tests: [{ projectName: SELFTEST_PROJECT, status: 'expected', results: [{ status: 'passed' }] }] }] },
+        ],
+      },
+    ],
+  };
+  assert.deepEqual(testsOf(report).map((t) => [t.name, t.status]), [['[f] api/a.spec.ts > rule holds', 'failed'], [`[${CLEAN_PROJECT}] api/a.spec.ts > rule holds`, 'passed']]);
+});
+
 test('a phase-2 project greps the failing titles within the entry tags', () => {
   const title = 'in a mobile WebView events go to {scheme}://{event path}?metadata={json} and no OAuth window';
-  const p = playwrightProjectFor('v', [], ['v'], planEntry({ ...variation, suites: ['@widgets'] }).runs, [title])!;
+  const p = selftestEntryFor('v', [], ['v'], planEntry({ ...variation, suites: ['@widgets'] }).runs, [title])!;
   const re = new RegExp(p.grep!);
   assert.ok(re.test(`widget.spec.ts ${title} @widgets @oauth`));
   assert.ok(!re.test('widget.spec.ts another scenario @widgets'), 'another title');
   assert.ok(!re.test(`widget.spec.ts ${title} @members`), 'outside the entry tags');
-  const all = playwrightProjectFor('w', [], ['w'], planEntry(variation).runs, [title])!;
+  const all = selftestEntryFor('w', [], ['w'], planEntry(variation).runs, [title])!;
   assert.ok(new RegExp(all.grep!).test(`x ${title} @anything`));
   assert.ok(!new RegExp(titlesGrep(['a.b'])).test('axb'), 'titles are literal');
 });
@@ -166,8 +182,8 @@ test('an inferred fault shows its tier and env in the matrix and carries the env
   assert.equal(rowOf(fault, [bad('x')]).tier, 'stated');
   assert.equal(rowOf(variation, [ok()]).tier, undefined);
   assert.match(renderMarkdown(buildMatrix([row], 1, 2)), /\| i \| inferred \(SVC_STRICT=1\) \| auth \| CAUGHT \|/);
-  assert.deepEqual(playwrightProjectOf(planEntry(inferred))!.env, { SVC_STRICT: '1' });
-  assert.equal(playwrightProjectOf(planEntry(fault))!.env, undefined);
+  assert.deepEqual(selftestEntryOf(planEntry(inferred))!.env, { SVC_STRICT: '1' });
+  assert.equal(selftestEntryOf(planEntry(fault))!.env, undefined);
 });
 
 test('all variations together gate the matrix: an interaction alarm fails it, a flaky joint failure does not', () => {

@@ -15,7 +15,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { CatalogEntry } from '../targets/index.ts';
-import type { PlaywrightPlanProject } from '../scenarios/selftest-project.ts';
+import type { SelftestEntry } from '../scenarios/selftest-project.ts';
 
 import type { SuiteKind } from '../reports/matrix.ts';
 export type { SuiteKind };
@@ -107,23 +107,23 @@ export function discoverSuiteTags(root: string): Set<string> {
   return tags;
 }
 
-// The plan of the single Playwright invocation and what a project tells the scenarios'
-// worker fixture: defined on the scenarios' side (scenarios/selftest-project.ts), since
-// playwright.config.ts and the fixture read them and import nothing of proof/.
+// The plan of the single Playwright invocation and its entries: defined on the scenarios'
+// side (scenarios/selftest-project.ts), since playwright.config.ts and the scenarios'
+// fixtures read them and import nothing of proof/.
 export {
+  ENTRY_SUITE_PREFIX,
   PROPERTIES_PROJECT,
   SELFTEST_FAILURE_ANNOTATION,
-  SELFTEST_METADATA_KEY,
+  SELFTEST_PROJECT,
   type PlaywrightPlan,
-  type PlaywrightPlanProject,
-  type SelftestProjectMetadata,
+  type SelftestEntry,
 } from '../scenarios/selftest-project.ts';
 
 /** The name of the baseline project: nothing in force. */
 export const CLEAN_PROJECT = 'clean';
 
-/** The project of one entry, or of a group of entries in force together (`runs` merged with mergeRuns). */
-export function playwrightProjectFor(name: string, faults: string[], variations: string[], runs: readonly SuiteRun[], onlyTitles?: readonly string[], env?: Record<string, string>): PlaywrightPlanProject | undefined {
+/** The self-test entry of one catalogue entry, or of a group in force together (`runs` merged with mergeRuns); undefined when it runs no scenario. */
+export function selftestEntryFor(name: string, faults: string[], variations: string[], runs: readonly SuiteRun[], onlyTitles?: readonly string[], env?: Record<string, string>): SelftestEntry | undefined {
   const run = runs.find((r) => r.kind === 'playwright');
   if (!run) return undefined;
   const grep = [run.all ? undefined : grepFor(run.selectors), onlyTitles?.length ? titlesGrep(onlyTitles) : undefined].filter((g) => g !== undefined);
@@ -150,8 +150,8 @@ export function titlesGrep(titles: readonly string[]): string {
   return `(${[...new Set(titles)].map(esc).join('|')})`;
 }
 
-export function playwrightProjectOf(p: PlannedEntry): PlaywrightPlanProject | undefined {
-  return playwrightProjectFor(p.entry.name, p.entry.kind === 'fault' ? [p.entry.name] : [], p.entry.kind === 'variation' ? [p.entry.name] : [], p.runs, undefined, p.entry.env);
+export function selftestEntryOf(p: PlannedEntry): SelftestEntry | undefined {
+  return selftestEntryFor(p.entry.name, p.entry.kind === 'fault' ? [p.entry.name] : [], p.entry.kind === 'variation' ? [p.entry.name] : [], p.runs, undefined, p.entry.env);
 }
 
 /** The union of several plans' runs, one run per kind (`all` wins over selectors). */

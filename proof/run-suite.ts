@@ -1,21 +1,21 @@
 /**
- * runSuite: runs the Playwright scenario suites once against the embedded simulator
- * with the given faults / variations in force, and answers which scenarios passed and
- * which failed. The proof (proof/suite-proof.test.ts) and the self-test matrix build
- * on it.
+ * runSuite: runs the Playwright scenario suites once against the embedded simulator, as
+ * `npm run conformance` does, and answers which scenarios passed and which failed, with
+ * their durations. npm run bench:suite builds on it; testsOf also reads the self-test's
+ * JSON report (proof/selftest.ts), where each scenario copy belongs to a plan entry.
  *
- *   import { runSuite } from './proof/run-suite.ts';
- *   const r = await runSuite({ grep: '@members', faults: ['locked-reported-as-connected'] });
- *   // r.failed: ['[api] members.spec.ts > locked out: DENIED', ...]
+ *   const r = await runSuite({ grep: '@members' });
+ *   // r.failed: ['[api] scenarios/api/members.spec.ts > locked out: DENIED', ...]
  *
- * How: spawns `playwright test --reporter=json` with SVC_SIM_FAULTS / SVC_SIM_VARIATIONS
- * set (scenarios/global-setup.ts builds the simulator in-process with them), SVC_BASE_URL
- * removed (a proof is about the simulator, never a real target), its own output and
- * timing directories (runs can go in parallel), and reads the JSON report from a file.
- * A run that could not start (unknown fault name, config error) or produced no report
- * is returned with `error` set: it must never count as "the fault was caught".
+ * Faults and variations are put in force by the self-test's one mechanism (a plan entry,
+ * scenarios/fixtures/selftest.ts): `npx tsx proof/selftest.ts --only NAME`.
  *
- * Also a CLI:  npx tsx proof/run-suite.ts --grep @members --fault NAME [--variation NAME] [--project api]
+ * How: spawns `playwright test --reporter=json` with SVC_BASE_URL removed (the embedded
+ * simulator), its own output and timing directories (runs can go in parallel), and reads
+ * the JSON report from a file. A run that could not start or produced no report is
+ * returned with `error` set.
+ *
+ * Also a CLI:  npx tsx proof/run-suite.ts [--grep @members] [--project api]
  */
 import { runProcess } from '../load/process.ts';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
@@ -23,16 +23,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { SELFTEST_FAILURE_ANNOTATION } from './plan.ts';
+import { ENTRY_SUITE_PREFIX, SELFTEST_FAILURE_ANNOTATION } from './plan.ts';
 
 export interface RunSuiteOptions {
   /** Playwright --grep (tags or title words), e.g. `@members|@oauth`. Default: everything. */
   grep?: string;
   grepInvert?: string;
-  /** Fault names of targets/simulator/catalog.ts. */
-  faults?: string[];
-  /** Variation names of targets/simulator/catalog.ts. */
-  variations?: string[];
   /** Playwright projects (`api`, `browser`, `properties`). Default: api and browser. */
   projects?: string[];
   /** Playwright workers for this run. Default 1 (runs are usually parallel to each other). */
@@ -85,8 +81,14 @@ export interface PwReport { suites?: PwSuite[]; errors?: { message?: string }[];
 /** Flattens Playwright's JSON report. */
 export function testsOf(report: PwReport): SuiteTest[] {
   const out: SuiteTest[] = [];
-  const walk = (s: PwSuite, path: string[]) => {
-    const here = s.title && !s.file?.endsWith(s.title) && !s.title.endsWith('.ts') ? [...path, s.title] : path;
+  // A self-test entry's describe block (scenarios/fixtures/selftest.ts) names the entry:
+  // its tests are reported as `[entry] file > titles`, as if the entry were a project.
+  // The file is the file suite's: a self-test copy is declared from the fixtures, which
+  // Playwright records as the test's own location.
+  const walk = (s: PwSuite, path: string[], entry?: string, file = s.file) => {
+    const isEntry = s.title.startsWith(ENTRY_SUITE_PREFIX);
+    if (isEntry) entry = s.title.slice(ENTRY_SUITE_PREFIX.length);
+    const here = s.title && !isEntry && !s.file?.endsWith(s.title) && !s.title.endsWith('.ts') ? [...path, s.title] : path;
     for (const spec of s.specs ?? []) {
       for (const t of spec.tests) {
         // The self-test marks a failed scenario as expected to keep its worker, with an annotation saying so.
@@ -97,7 +99,7 @@ export function testsOf(report: PwReport): SuiteTest[] {
         const first = t.results.find((r) => r.status !== 'passed' && r.status !== 'skipped');
         const message = first?.error?.message ?? first?.errors?.[0]?.message;
         out.push({
-          name: `[${t.projectName}] ${spec.file} > ${[...here, spec.title].join(' > ')}`,
+          name: `[${entry ?? t.projectName}] ${file ?? spec.file} > ${[...here, spec.title].join(' > ')}`,
           title: spec.title,
           tags: spec.tags ?? [],
           status,
@@ -106,7 +108,7 @@ export function testsOf(report: PwReport): SuiteTest[] {
         });
       }
     }
-    for (const child of s.suites ?? []) walk(child, here);
+    for (const child of s.suites ?? []) walk(child, here, entry, file);
   };
   for (const s of report.suites ?? []) walk(s, []);
   return out;
@@ -124,13 +126,10 @@ export async function runSuite(o: RunSuiteOptions = {}): Promise<SuiteResult> {
     ...o.env,
     FORCE_COLOR: '0',
     PLAYWRIGHT_JSON_OUTPUT_FILE: reportFile,
-    SVC_SIM_FAULTS: (o.faults ?? []).join(','),
-    SVC_SIM_VARIATIONS: (o.variations ?? []).join(','),
     SVC_HTTP_TIMING_DIR: o.timingDir ?? join(work, 'http-timing'),
   };
-  delete env.SVC_BASE_URL;
-  delete env.SVC_SIMULATOR_URL;
-  delete env.CI; // forbidOnly is not what a proof run is about
+  // The embedded simulator, as it is: never a real target, never one with faults in force.
+  for (const name of ['SVC_BASE_URL', 'SVC_SIMULATOR_URL', 'SVC_SIM_FAULTS', 'SVC_SIM_VARIATIONS', 'SVC_SELFTEST_PLAN', 'CI']) delete env[name];
 
   const started = performance.now();
   const { code, stderr, timedOut } = await runProcess(PLAYWRIGHT, args, { cwd: ROOT, env, timeoutMs: o.timeoutMs ?? 120_000, captureStdout: false, stderrTailBytes: 4000 });
@@ -164,16 +163,12 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const { values } = parseArgs({
     options: {
       grep: { type: 'string' },
-      fault: { type: 'string', multiple: true, default: [] },
-      variation: { type: 'string', multiple: true, default: [] },
       project: { type: 'string', multiple: true },
       workers: { type: 'string' },
     },
   });
   const r = await runSuite({
     grep: values.grep,
-    faults: values.fault as string[],
-    variations: values.variation as string[],
     projects: values.project as string[] | undefined,
     workers: values.workers ? Number(values.workers) : 2,
   });

@@ -10,12 +10,13 @@
  *   npm run selftest [-- --only name,name] [--kind fault|variation] [--quick]
  *                    [--workers 2] [--separate-variations] [--each-variation] [--out reports/out/selftest]
  *
- * How (the goal: the whole matrix in under 5 minutes on a 2-core machine):
- *   - ONE Playwright invocation for every scenario entry: the plan (proof/
- *     plan.ts) becomes one project per entry plus `clean`, the baseline with nothing in
- *     force (playwright.config.ts, SVC_SELFTEST_PLAN). Each worker builds its own
- *     in-process simulator with the project's entry (scenarios/fixtures.ts), so the
- *     runner, the test files and the browser start once per worker, not once per entry.
+ * How (issue 13's goal: the whole matrix in at most 120 s on a quiet 2-core machine):
+ *   - ONE Playwright invocation for every scenario entry: the plan (proof/plan.ts,
+ *     scenarios/selftest-project.ts) lists the entries plus `clean`, the baseline with
+ *     nothing in force; the scenarios' fixtures declare each scenario once per entry that
+ *     selects it (scenarios/fixtures/selftest.ts), and each worker keeps one in-process
+ *     simulator per entry, so the runner, the test files, the contract and the browser
+ *     start once per worker, not once per entry.
  *   - Polling is bounded tightly (SVC_AGGREGATION_TIMEOUT_MS 1 s; the simulator settles
  *     an aggregation in 60 ms): a fault that makes a scenario wait forever fails it at
  *     that bound, which counts as caught, never as a broken run.
@@ -45,7 +46,7 @@ import { parseArgs } from 'node:util';
 import { CATALOG, type CatalogEntry } from '../targets/index.ts';
 import { ADAPTERS, type RunContext, type SideKind } from './adapters.ts';
 import { buildMatrix, matrixPasses, renderConsole, renderMarkdown, rowOf, type BaselineResult, type JointResult, type MatrixRow, type RunOutcome } from './matrix.ts';
-import { CLEAN_PROJECT, PROPERTIES_PROJECT, grepFor, grepSelects, mergeRuns, planEntry, playwrightProjectFor, type PlannedEntry, type PlaywrightPlan, type SuiteRun } from './plan.ts';
+import { CLEAN_PROJECT, PROPERTIES_PROJECT, grepFor, grepSelects, mergeRuns, planEntry, selftestEntryFor, type PlannedEntry, type PlaywrightPlan, type SuiteRun } from './plan.ts';
 import { testsOf, type PwReport, type SuiteTest } from './run-suite.ts';
 import { confirmProofs } from './trace-proof.ts';
 import { loadTrace, type TraceRow } from '../spec/trace.ts';
@@ -271,30 +272,26 @@ interface ExecuteOptions {
  */
 async function execute(units: Unit[], o: ExecuteOptions): Promise<Execution> {
   mkdirSync(o.workDir, { recursive: true });
-  const projects = units
-    .map((u) => playwrightProjectFor(u.name, u.faults, u.variations, u.runs, u.onlyTitles, u.env))
-    .filter((p) => p !== undefined)
-    // Projects that run every scenario first: each keeps one worker busy longest, so they must not be the tail.
-    .sort((a, b) => Number(a.grep !== undefined) - Number(b.grep !== undefined));
+  const unitEntries = units.map((u) => selftestEntryFor(u.name, u.faults, u.variations, u.runs, u.onlyTitles, u.env)).filter((e) => e !== undefined);
   // The baseline of units with a profile env: the same scenarios clean, with that env (an
   // inferred fault is caught only by a scenario that passes clean under SVC_STRICT=1).
   const envUnits = units.filter((u) => u.env && Object.keys(u.env).length);
-  const strictGreps = envUnits.map((u) => playwrightProjectFor(u.name, [], [], u.runs, u.onlyTitles)?.grep);
+  const strictGreps = envUnits.map((u) => selftestEntryFor(u.name, [], [], u.runs, u.onlyTitles)?.grep);
   const cleanStrict = o.withClean && envUnits.length
     ? [{ name: CLEAN_STRICT_PROJECT, faults: [], variations: [], env: Object.assign({}, ...envUnits.map((u) => u.env)) as Record<string, string>, ...(strictGreps.every((g) => g !== undefined) ? { grep: `(${strictGreps.join('|')})` } : {}) }]
     : [];
-  const pwProjects = [...(o.withClean ? [{ name: CLEAN_PROJECT, faults: [], variations: [], ...(o.cleanGrep ? { grep: o.cleanGrep } : {}) }] : []), ...cleanStrict, ...projects];
-  const pwCount = pwProjects.length + (o.withClean && o.properties ? 1 : 0);
+  const entries = [...(o.withClean ? [{ name: CLEAN_PROJECT, faults: [], variations: [], ...(o.cleanGrep ? { grep: o.cleanGrep } : {}) }] : []), ...cleanStrict, ...unitEntries];
+  const withProperties = !!(o.withClean && o.properties);
 
   interface SideJob { unit?: Unit; run: SuiteRun }
   const jobs: SideJob[] = units.flatMap((unit) => sideRunsOf(unit).map((run) => ({ unit, run })));
   // Clean baselines: per kind, the union of what the units run (a broader baseline covers a narrower run: failures are compared by name).
   const baselines = o.withClean ? mergeRuns(jobs.map((j) => [j.run])) : [];
   const sideJobs: SideJob[] = [...baselines.map((run) => ({ run })), ...jobs];
-  o.log(`selftest: Playwright ${pwCount} projects (${o.workers} workers), ${sideJobs.length} side runs${baselines.length ? ` (${baselines.length} clean baselines)` : ''}`);
+  o.log(`selftest: Playwright ${entries.length} entries${withProperties ? ' and the properties project' : ''} (${o.workers} workers), ${sideJobs.length} side runs${baselines.length ? ` (${baselines.length} clean baselines)` : ''}`);
 
-  const pwPromise = pwCount
-    ? runPlaywrightPlan(o.root, o.workDir, { workers: o.workers, testTimeoutMs: SELFTEST_TEST_TIMEOUT_MS, projects: pwProjects, properties: o.withClean && o.properties }, { timeoutMs: o.timeoutMs, env: o.env }).then((r) => {
+  const pwPromise = entries.length || withProperties
+    ? runPlaywrightPlan(o.root, o.workDir, { workers: o.workers, testTimeoutMs: SELFTEST_TEST_TIMEOUT_MS, entries, properties: withProperties }, { timeoutMs: o.timeoutMs, env: o.env }).then((r) => {
         o.log(`playwright: ${r.tests.length} scenario runs in ${(r.durationMs / 1000).toFixed(1)} s${r.error ? ` — ERROR ${r.error.split('\n')[0]}` : ''}`);
         return r;
       })
@@ -332,7 +329,7 @@ async function execute(units: Unit[], o: ExecuteOptions): Promise<Execution> {
 /** A unit's outcomes: its Playwright project's and its side runs', each against its clean baseline. */
 function outcomesOf(unit: Unit, ex: Execution, cleanPassed: Set<string>, sideClean: Map<string, RunOutcome>): RunOutcome[] {
   const out: RunOutcome[] = [];
-  if (playwrightProjectFor(unit.name, unit.faults, unit.variations, unit.runs, unit.onlyTitles)) out.push(playwrightOutcome(unit.name, ex.pw, cleanPassed));
+  if (selftestEntryFor(unit.name, unit.faults, unit.variations, unit.runs, unit.onlyTitles)) out.push(playwrightOutcome(unit.name, ex.pw, cleanPassed));
   for (const o of ex.side.get(unit.name) ?? []) out.push(againstBaseline(o, sideClean.get(o.kind)));
   return out;
 }
@@ -421,7 +418,7 @@ export async function runSelftest(o: SelftestOptions = {}) {
     const jointBroken = jointOutcomes.some((x) => x.error);
     joint = { variations: variationPlans.length, executed: jointOutcomes.reduce((n, x) => n + x.executed, 0), failed: jointFailed, alarms: [], flaky: [], errors: jointOutcomes.filter((x) => x.error).map((x) => `${x.kind}: ${x.error}`) };
     /** A variation's own Playwright grep (its declared suites). */
-    const grepOf = (p: PlannedEntry) => playwrightProjectFor(p.entry.name, [], [p.entry.name], p.runs)?.grep;
+    const grepOf = (p: PlannedEntry) => selftestEntryFor(p.entry.name, [], [p.entry.name], p.runs)?.grep;
     const jointTests = ex1.pw.tests.filter((t) => inProject(t, ALL_VARIATIONS_UNIT));
     /** The joint run seen through one variation's suites: only the scenarios its grep selects. */
     const jointThrough = (p: PlannedEntry, drop: Set<string>): RunOutcome[] =>

@@ -60,10 +60,10 @@ function matrixRow(name: string, kind: 'fault' | 'variation', verdict: MatrixRow
   return { name, kind, area: 'auth', section: '', description: '', suites: [], verdict, failed, executed: 1, errors: [], durationMs: 1 };
 }
 
-test('confirmProofs: confirmed, broken when the catching check is another one, not run when absent', () => {
+test('confirmProofs: confirmed, broken when the catching check is another one, not run when absent or only partly run', () => {
   const row = (id: string, proven_by: string[]): TraceRow => ({ id, section: 's', statement: 's', encoded_in: [], verified_by: ['scenarios/api/a.spec.ts > the rule holds'], proven_by });
   const report = confirmProofs(
-    [row('r.ok', ['f-ok']), row('r.other', ['f-other']), row('r.absent', ['f-absent']), row('r.survived', ['f-survived']), row('r.tolerance', ['v-pass'])],
+    [row('r.ok', ['f-ok']), row('r.other', ['f-other']), row('r.absent', ['f-absent']), row('r.survived', ['f-survived']), row('r.tolerance', ['v-pass']), row('r.partly', ['f-other', 'f-absent'])],
     [
       matrixRow('f-ok', 'fault', 'CAUGHT', ['scenarios/api/a.spec.ts > the rule holds — Error: y']),
       matrixRow('f-other', 'fault', 'CAUGHT', ['scenarios/api/b.spec.ts > something else — Error: y']),
@@ -73,5 +73,5 @@ test('confirmProofs: confirmed, broken when the catching check is another one, n
   );
   assert.deepEqual(report.confirmed, ['r.ok', 'r.tolerance']);
   assert.deepEqual(report.broken.map((b) => b.id), ['r.other', 'r.survived']);
-  assert.deepEqual(report.notRun, ['r.absent']);
+  assert.deepEqual(report.notRun, ['r.absent', 'r.partly'], 'an --only run without every proving entry cannot call a row broken');
 });

@@ -56,7 +56,7 @@ export interface ProofReport {
   confirmed: string[];
   /** Every proving entry ran, none confirmed the row. */
   broken: { id: string; reason: string }[];
-  /** No proving entry ran in this matrix (a run restricted with --only). */
+  /** Not every proving entry ran in this matrix (a run restricted with --only), and those that ran did not confirm it. */
   notRun: string[];
 }
 
@@ -76,6 +76,8 @@ export function confirmProofs(rows: readonly TraceRow[], matrixRows: readonly Ma
         : entry.verdict === 'CAUGHT' && entry.failed.some((failure) => row.verified_by.some((v) => namesCheck(v, failure))),
     );
     if (confirms) report.confirmed.push(row.id);
+    // A run restricted with --only that left some proving entries out cannot judge the row.
+    else if (ran.length < row.proven_by.length) report.notRun.push(row.id);
     else {
       const why = ran.map((e) => `${e.name} ${e.verdict}${e.kind === 'fault' && e.verdict === 'CAUGHT' ? ` by ${e.failed.length} other check(s), none named in verified_by` : ''}`);
       report.broken.push({ id: row.id, reason: why.join('; ') });

@@ -1,59 +1,58 @@
 /**
  * What the self-test (proof/) tells the scenarios' side: the plan of its single
- * Playwright invocation (read by playwright.config.ts), the project metadata key and
- * shape that put faults or variations in force in the worker fixture
- * (scenarios/fixtures.ts), and the annotation the fixture leaves on a failure it marks
- * as expected. Here, with the scenarios, because they and the configuration read it:
- * the self-test imports it, and nothing here imports proof/.
+ * Playwright invocation. playwright.config.ts reads it to make the `selftest` project,
+ * and the scenarios' fixtures (scenarios/fixtures/selftest.ts) read it to declare each
+ * scenario once per entry that selects it. Here, with the scenarios, because they and the
+ * configuration read it: the self-test imports it, and nothing here imports proof/.
+ *
+ * One mechanism puts faults in force (issue 13): an entry is a test-scoped option
+ * (`selftestEntry`) set on a describe block per entry, and each worker keeps one simulator
+ * per entry it has met. Workers are therefore shared by every entry: no worker start, no
+ * contract compilation and no browser launch per catalogue entry (issue 13's speed goal:
+ * half the self-test's CPU went to starting a worker per entry).
  */
-/** Project metadata key the scenarios' worker fixture reads. */
-export const SELFTEST_METADATA_KEY = 'selftestSimulator';
-export interface SelftestProjectMetadata {
-  faults: string[];
-  variations: string[];
-  /**
-   * Fault projects: a failure is the expected outcome, so the worker is kept after one
-   * (scenarios/fixtures.ts) and nothing is retried. The clean and variation projects,
-   * where a failure is the exception, retry once instead: a failure that does not repeat
-   * is reported as flaky, not as an alarm.
-   */
-  keepWorkerOnFailure: boolean;
-  /**
-   * The entry's profile environment (CatalogEntry.env), laid over process.env by the
-   * worker fixtures of scenarios/fixtures.ts when they build the profile and the simulator:
-   * an inferred fault runs with SVC_STRICT=1 (or the header names set), so the scenario
-   * expectation it breaks gates.
-   */
-  env?: Record<string, string>;
-}
 
-/**
- * Annotation on a self-test scenario that failed (or timed out) and was then marked as
- * expected to keep its worker (scenarios/fixtures.ts): the JSON report's readers
- * (proof/run-suite.ts testsOf) count it as failed.
- */
-export const SELFTEST_FAILURE_ANNOTATION = 'selftest-failure';
-
-/**
- * The self-test's single Playwright invocation (proof/selftest.ts): playwright.config.ts
- * reads this plan from the file named by SVC_SELFTEST_PLAN and makes one project per
- * entry (plus `clean`, the baseline), each with the entry's tags as its grep and the
- * entry's faults/variations as project metadata; the worker fixture of
- * scenarios/fixtures.ts starts an in-process simulator with them. One runner start,
- * one contract compilation and one browser per worker, instead of one Playwright run
- * per entry.
- */
-export interface PlaywrightPlanProject {
-  /** The catalogue entry's name, or `clean`. */
+/** One catalogue unit of the self-test: a fault, a variation, every variation together, or a baseline. */
+export interface SelftestEntry {
+  /** The catalogue entry's name, or a baseline's (`clean`, `clean-strict`, ...). */
   name: string;
-  /** grepFor(tags) source; absent = every api and browser scenario. */
+  /**
+   * Which scenarios run under this entry: a regular expression over `<title> <tags>`, the
+   * same text Playwright's own --grep reads (minus the file path, which no grep of the
+   * self-test names). Absent: every scenario.
+   */
   grep?: string;
   faults: string[];
   variations: string[];
-  /** Profile environment of the entry (CatalogEntry.env: SVC_STRICT=1 for inferred faults, ...). */
+  /**
+   * The entry's profile environment (CatalogEntry.env), laid over process.env when the
+   * entry's simulator and profile are built: an inferred fault runs with SVC_STRICT=1 (or
+   * the header names set), so the scenario expectation it breaks gates.
+   */
   env?: Record<string, string>;
 }
 
+/**
+ * A fault entry expects failures: nothing is retried, and a failure is marked expected
+ * after the fact so the worker is kept (scenarios/fixtures/selftest.ts). Baselines and
+ * variations, where a failure is the exception, retry once instead: a failure that does
+ * not repeat is reported as flaky, not as an alarm.
+ */
+export const expectsFailures = (entry: SelftestEntry): boolean => entry.faults.length > 0;
+
+/**
+ * The title of the describe block each entry's copy of a scenario is declared in. The
+ * JSON report's readers (proof/run-suite.ts testsOf) turn it back into the entry's name.
+ */
+export const ENTRY_SUITE_PREFIX = 'selftest entry ';
+
+/**
+ * Annotation on a self-test scenario that failed (or timed out) and was then marked as
+ * expected to keep its worker: the JSON report's readers count it as failed.
+ */
+export const SELFTEST_FAILURE_ANNOTATION = 'selftest-failure';
+
+/** The self-test's single Playwright invocation (proof/selftest.ts writes it, SVC_SELFTEST_PLAN names the file). */
 export interface PlaywrightPlan {
   /** Where the JSON reporter writes. */
   reportFile: string;
@@ -62,7 +61,9 @@ export interface PlaywrightPlan {
   workers: number;
   /** Per-test bound: a fault that makes a scenario wait forever fails it at this bound. */
   testTimeoutMs: number;
-  projects: PlaywrightPlanProject[];
+  entries: SelftestEntry[];
+  /** Scenario folders to declare entries in; default api, browser and fuzz. */
+  folders?: ('api' | 'browser' | 'fuzz')[];
   /**
    * Also run the fast-check project (scenarios/properties) once, as it is, in the same
    * invocation (project `properties`): with `clean` it makes the self-test's baseline
@@ -71,5 +72,11 @@ export interface PlaywrightPlan {
   properties?: boolean;
 }
 
-/** The name of the properties project in a self-test plan (part of the clean baseline). */
+/** The project of the plan's scenarios, and the properties project of the baseline. */
+export const SELFTEST_PROJECT = 'selftest';
 export const PROPERTIES_PROJECT = 'properties';
+
+/** Whether an entry's grep selects a scenario declared with this title and these tags. */
+export function entrySelects(entry: Pick<SelftestEntry, 'grep'>, title: string, tags: readonly string[]): boolean {
+  return entry.grep === undefined || new RegExp(entry.grep).test(`${title} ${tags.join(' ')}`);
+}

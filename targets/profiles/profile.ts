@@ -73,6 +73,8 @@ export interface TargetProfile {
   versions: {
     /** Versions the target supports and that the suites exercise. */
     supported: string[];
+    /** The Accept-Version scenarios send unless they name one (SVC_ACCEPT_VERSION); default the newest supported. */
+    current: string;
     /** A version the target has sunset (its requests must answer an error). */
     sunset?: string;
     /** Names of the response headers that signal deprecation and sunset (not shown in the specification). */
@@ -257,6 +259,10 @@ function int(env: Env, name: string, fallback: number): number {
 }
 
 /** `1`/`true`/`yes` turn a flag on; anything else set is refused with a message, never guessed. */
+/** Version names are dates, v<YYYYMMDD> (Versioning): the newest sorts last. */
+const newestOf = (versions: readonly string[]): string => [...versions].sort().at(-1)!;
+const versionList = (env: Env): string[] => (env.SVC_VERSIONS ?? CONTRACT_VERSIONS.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+
 export function flag(env: Env, name: string): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '' || raw === '0' || raw === 'false' || raw === 'no') return false;
@@ -313,6 +319,7 @@ export function loadProfile(env: Env = process.env): TargetProfile {
       },
       versions: {
         supported: [...CONTRACT_VERSIONS],
+        current: env.SVC_ACCEPT_VERSION ?? newestOf(CONTRACT_VERSIONS),
         sunset: d.sunsetStandInVersion,
         deprecationHeader: env.SVC_DEPRECATION_HEADER ?? d.deprecationHeader,
         sunsetHeader: env.SVC_SUNSET_HEADER ?? d.sunsetHeader,
@@ -371,7 +378,8 @@ export function loadProfile(env: Env = process.env): TargetProfile {
       correctAnswer: env.SVC_CORRECT_ANSWER,
     },
     versions: {
-      supported: (env.SVC_VERSIONS ?? CONTRACT_VERSIONS.join(',')).split(',').map((s) => s.trim()).filter(Boolean),
+      supported: versionList(env),
+      current: env.SVC_ACCEPT_VERSION ?? newestOf(versionList(env)),
       sunset: env.SVC_SUNSET_VERSION,
       deprecationHeader: env.SVC_DEPRECATION_HEADER ?? 'Deprecation',
       sunsetHeader: env.SVC_SUNSET_HEADER ?? 'Sunset',

@@ -1,0 +1,48 @@
+/**
+ * Settings of a run rather than of its target: how many Playwright workers, which
+ * Chromium, where the checked client writes its timings, which self-test plan is in
+ * force, and whether the run must start the embedded simulator. Read here, next to the
+ * target profile, because the profile's folder is the one reader of `SVC_*` variables on
+ * the Node side (issue 13); playwright.config.ts, the scenarios' fixtures and globalSetup
+ * call these functions instead of reading process.env.
+ */
+type Env = Record<string, string | undefined>;
+
+export interface RunSettings {
+  /** Playwright workers of `npm run conformance` (SVC_WORKERS); default 2, the reference machine's cores. */
+  workers: number;
+  /** Chromium for the browser scenarios (SVC_CHROMIUM_PATH); Playwright's own download is never used. */
+  chromiumPath: string;
+  /** Where the checked client appends per-test HTTP timings (SVC_HTTP_TIMING_DIR), read by npm run bench:suite. */
+  httpTimingDir: string;
+  /** The self-test's plan file (SVC_SELFTEST_PLAN, written by proof/selftest.ts); absent outside the self-test. */
+  selftestPlanFile?: string;
+}
+
+export function runSettings(env: Env = process.env): RunSettings {
+  const workers = env.SVC_WORKERS ? Number(env.SVC_WORKERS) : 2;
+  if (!Number.isInteger(workers) || workers < 1) throw new Error(`SVC_WORKERS must be a positive integer, got "${env.SVC_WORKERS}"`);
+  return {
+    workers,
+    chromiumPath: env.SVC_CHROMIUM_PATH || '/usr/bin/chromium',
+    httpTimingDir: env.SVC_HTTP_TIMING_DIR || 'reports/out/http-timing',
+    ...(env.SVC_SELFTEST_PLAN ? { selftestPlanFile: env.SVC_SELFTEST_PLAN } : {}),
+  };
+}
+
+/**
+ * Whether `npm run conformance` must start the embedded simulator (../shared/DESIGN.md,
+ * "Target profiles": without SVC_BASE_URL the target is the simulator): not for a real
+ * environment, and not when the user started a simulator and pointed the run at it with
+ * SVC_SIMULATOR_URL, unless faults or variations are asked for (they need a fresh one).
+ */
+export function needsEmbeddedSimulator(env: Env = process.env): boolean {
+  if (env.SVC_BASE_URL) return false;
+  return !env.SVC_SIMULATOR_URL || !!env.SVC_SIM_FAULTS || !!env.SVC_SIM_VARIATIONS;
+}
+
+/**
+ * The environment that hands a started simulator's URL to the workers: Playwright copies
+ * the runner's environment, as globalSetup leaves it, into every worker it starts.
+ */
+export const SIMULATOR_URL_VARIABLE = 'SVC_SIMULATOR_URL';
