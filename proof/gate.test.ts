@@ -10,9 +10,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
+import { selftestSettings } from '../targets/index.ts';
 import { runSelftest } from './selftest.ts';
 
-const mode = process.env.SVC_SELFTEST;
+const mode = selftestSettings().asUnitTest;
 
 test('every catalogue fault is caught and no variation raises an alarm', { skip: mode ? false : 'set SVC_SELFTEST=1 (or quick) to run the fault-detection matrix', timeout: 20 * 60_000 }, async () => {
   const m = await runSelftest({ root: fileURLToPath(new URL('..', import.meta.url)), quick: mode === 'quick', log: () => {} });

@@ -43,7 +43,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CATALOG, type CatalogEntry } from '../targets/index.ts';
+import { CATALOG, selftestSettings, type CatalogEntry } from '../targets/index.ts';
 import { ADAPTERS, type RunContext, type SideKind } from './adapters.ts';
 import { buildMatrix, matrixPasses, renderConsole, renderMarkdown, rowOf, type BaselineResult, type JointResult, type MatrixRow, type RunOutcome } from './matrix.ts';
 import { CLEAN_PROJECT, PROPERTIES_PROJECT, grepFor, grepSelects, mergeRuns, planEntry, selftestEntryFor, type PlannedEntry, type PlaywrightPlan, type SuiteRun } from './plan.ts';
@@ -344,7 +344,7 @@ export async function runSelftest(o: SelftestOptions = {}) {
   // A bound against a hung run, not a speed goal: the whole matrix (229 faults, 47 variations)
   // took 855 s of Playwright time on a 2-core machine at load 6; twice that before giving up.
   // The fuzz column runs one fuzz test per entry (tens of seconds each): a longer bound.
-  const timeoutMs = o.timeoutMs ?? (Number(process.env.SVC_SELFTEST_TIMEOUT_MINUTES) || (o.fuzzOnly ? 90 : 30)) * 60_000;
+  const timeoutMs = o.timeoutMs ?? (selftestSettings().timeoutMinutes ?? (o.fuzzOnly ? 90 : 30)) * 60_000;
   const log = o.log ?? ((l: string) => console.log(l));
   let entries: readonly CatalogEntry[] = CATALOG;
   if (o.only?.length) {
@@ -522,16 +522,17 @@ export async function runSelftest(o: SelftestOptions = {}) {
 
 const isMain = import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('proof/selftest.ts');
 if (isMain) {
+  const settings = selftestSettings();
   const { values } = parseArgs({
     options: {
       only: { type: 'string' },
       kind: { type: 'string' },
       quick: { type: 'boolean', default: false },
-      workers: { type: 'string', default: process.env.SVC_SELFTEST_WORKERS ?? '2' },
+      workers: { type: 'string', default: String(settings.workers) },
       out: { type: 'string' },
       'separate-variations': { type: 'boolean', default: false },
-      'each-variation': { type: 'boolean', default: process.env.SVC_SELFTEST_EACH_VARIATION === '1' },
-      'full-suites': { type: 'boolean', default: process.env.SVC_SELFTEST_FULL_SUITES === '1' },
+      'each-variation': { type: 'boolean', default: settings.eachVariation },
+      'full-suites': { type: 'boolean', default: settings.fullSuites },
       'fuzz-only': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },

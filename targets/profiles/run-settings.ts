@@ -46,3 +46,31 @@ export function needsEmbeddedSimulator(env: Env = process.env): boolean {
  * the runner's environment, as globalSetup leaves it, into every worker it starts.
  */
 export const SIMULATOR_URL_VARIABLE = 'SVC_SIMULATOR_URL';
+
+/** The self-test's own switches (proof/selftest.ts), for callers such as `npm test` and CI that cannot pass flags. */
+export interface SelftestSettings {
+  /** Playwright workers (SVC_SELFTEST_WORKERS); default 2. */
+  workers: number;
+  /** Bound of the whole run, minutes (SVC_SELFTEST_TIMEOUT_MINUTES); absent: the self-test's default. */
+  timeoutMinutes?: number;
+  /** Every variation also on its own (SVC_SELFTEST_EACH_VARIATION=1). */
+  eachVariation: boolean;
+  /** Every fault on its whole suites (SVC_SELFTEST_FULL_SUITES=1), the nightly's thorough run. */
+  fullSuites: boolean;
+  /** The matrix as a unit test (proof/gate.test.ts, SVC_SELFTEST=1 or quick); absent: that test skips. */
+  asUnitTest?: 'full' | 'quick';
+}
+
+export function selftestSettings(env: Env = process.env): SelftestSettings {
+  const minutes = env.SVC_SELFTEST_TIMEOUT_MINUTES ? Number(env.SVC_SELFTEST_TIMEOUT_MINUTES) : undefined;
+  if (minutes !== undefined && !(minutes > 0)) throw new Error(`SVC_SELFTEST_TIMEOUT_MINUTES must be a positive number, got "${env.SVC_SELFTEST_TIMEOUT_MINUTES}"`);
+  const workers = env.SVC_SELFTEST_WORKERS ? Number(env.SVC_SELFTEST_WORKERS) : 2;
+  if (!Number.isInteger(workers) || workers < 1) throw new Error(`SVC_SELFTEST_WORKERS must be a positive integer, got "${env.SVC_SELFTEST_WORKERS}"`);
+  return {
+    workers,
+    ...(minutes !== undefined ? { timeoutMinutes: minutes } : {}),
+    eachVariation: env.SVC_SELFTEST_EACH_VARIATION === '1',
+    fullSuites: env.SVC_SELFTEST_FULL_SUITES === '1',
+    ...(env.SVC_SELFTEST ? { asUnitTest: env.SVC_SELFTEST === 'quick' ? ('quick' as const) : ('full' as const) } : {}),
+  };
+}
