@@ -25,9 +25,10 @@
  */
 import { request as undiciRequest } from 'undici';
 import { test, expect } from '../fixtures.ts';
-import { formatFailure, loadContract, parseBody, webhook_field_formats, webhook_json_post, webhook_test_shape, type Failure } from '../../contracts/index.ts';
+import { formatFailure, type Failure } from '../../contracts/failure.ts';
 import { createMember, createUser, uniqueId, waitUntilSettled } from '../helpers.ts';
 import { CaptureReceiver, type CapturedRequest } from './lib/capture.ts';
+import { loadContract, parseBody, webhook_field_formats, webhook_json_post, webhook_test_shape } from '../../contracts/index.ts';
 import { awaitingRetry, deliveryType, failFirstAnswer, liveCallbackPayload, liveDeliverySettings, liveHttps, livePlatformTypes, liveRetries, liveRule9, liveVersionRises } from './lib/live-delivery.ts';
 
 const TAGS = ['@webhooks', '@delivery', '@live', '@destructive'];
