@@ -20,3 +20,4 @@ export type { Difference, DifferenceKind } from './classifier.ts';
 export { diffSchemas, diffDocuments, diffObservations } from './classifier.ts';
 export type { GeneratedCase, GeneratedKind } from './generated.ts';
 export { GENERATED_CHECKS, FUZZ_CHECKS, GENERATED_RULES } from './generated.ts';
+export * from './delivery.ts';

@@ -171,3 +171,85 @@ export function locateNode(node: unknown): { uri: string; pointer: string } | un
   }
   return hit;
 }
+
+// ---- the one reader of the documents, for every other reader of the checkout -------
+
+/** Discovered files per spec directory (once per process). */
+const discovered = new Map<string, DocumentFiles>();
+
+function documentFiles(specDir: string): DocumentFiles {
+  let hit = discovered.get(specDir);
+  if (!hit) discovered.set(specDir, (hit = discoverDocuments(specDir)));
+  return hit;
+}
+
+/** One document as read: its file, its URI (the base of its `$ref`s) and the parsed tree. */
+export interface LoadedDocument {
+  file: string;
+  uri: string;
+  /** Shared with every reader (the contract's models included): never modify it. */
+  doc: OpenAPIV3_1.Document;
+}
+
+/**
+ * The document of an API: the derived document of `version` when spec/versions/ has one
+ * (platform), else the source document (spec/<api>.openapi.yaml; the platform source
+ * carries every version's annotations). Parsed once per process, by the same cache the
+ * contract reads through. Throws when the API has no document.
+ */
+export function loadDocument(api: ApiName, version?: string, specDir: string = DEFAULT_SPEC_DIR): LoadedDocument {
+  const files = documentFiles(specDir);
+  const file = (version !== undefined ? files.versions.find((v) => v.version === version && api === 'platform')?.file : undefined) ?? files.sources[api];
+  if (!file) throw new Error(`No OpenAPI document for ${api}${version ? ` ${version}` : ''} in ${files.specDir} (expected ${api}.openapi.yaml)`);
+  return { file, uri: fileUri(file), doc: readDocument(file) };
+}
+
+/** Any YAML file (e.g. a document named by spec/trace.yaml), parsed once per process: never modify the result. */
+export function readYamlFile(file: string): unknown {
+  return readYamlUri(fileUri(file));
+}
+
+/**
+ * One `$ref` (`#/pointer`, `other.yaml#/pointer` or `other.yaml`) resolved against the
+ * URI of the document it appears in: the node it names and where that lives, or
+ * undefined when it names nothing. Unlike `follow`, one hop only.
+ */
+export function resolveRef(ref: string, baseUri: string): Located<unknown> | undefined {
+  const hash = ref.indexOf('#');
+  const filePart = hash === -1 ? ref : ref.slice(0, hash);
+  const fragment = hash === -1 ? '' : ref.slice(hash + 1);
+  let uri: string;
+  let root: unknown;
+  try {
+    uri = filePart ? new URL(filePart, baseUri).href : baseUri;
+    root = readYamlUri(uri);
+  } catch {
+    return undefined;
+  }
+  const value = getByPointer(root, fragment);
+  return value === undefined ? undefined : { value, uri, pointer: fragment };
+}
+
+/**
+ * A copy of `node` (found in the document at `uri`) with every `$ref` replaced by what it
+ * names, for readers that need plain schemas (the webhook generators). Keywords beside a
+ * `$ref` are kept over the referenced ones; a reference cycle or a reference that names
+ * nothing becomes an open schema `{}`.
+ */
+export function inlineRefs(node: unknown, uri: string, seen: readonly string[] = []): unknown {
+  if (Array.isArray(node)) return node.map((n) => inlineRefs(n, uri, seen));
+  if (node === null || typeof node !== 'object') return node;
+  const obj = node as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  let rest = obj;
+  if (typeof obj.$ref === 'string') {
+    const target = resolveRef(obj.$ref, uri);
+    const key = target ? `${target.uri}#${target.pointer}` : '';
+    if (!target || seen.includes(key)) return {};
+    Object.assign(out, inlineRefs(target.value, target.uri, [...seen, key]));
+    const { $ref: _inlined, ...siblings } = obj;
+    rest = siblings;
+  }
+  for (const [k, v] of Object.entries(rest)) out[k] = inlineRefs(v, uri, seen);
+  return out;
+}

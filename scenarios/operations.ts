@@ -6,8 +6,7 @@
  * says whether every parameter of the path names something that exists, so a scenario
  * can tell a refusal about authentication from one about a missing resource.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { loadDocument } from '../contracts/load.ts';
 
 export interface DocOperation {
   method: string;
@@ -36,13 +35,8 @@ function sample(name: string): string {
 export type ParameterValues = (name: string, template: string, method: string) => string | undefined;
 
 export function documentOperations(api: 'platform' | 'audience' | 'test-host', version?: string, values: ParameterValues = () => undefined): DocOperation[] {
-  const candidates = [
-    version ? `spec/versions/${api}.${version}.openapi.yaml` : undefined,
-    `spec/${api}.openapi.yaml`,
-  ].filter((f): f is string => !!f);
-  const file = candidates.find((f) => existsSync(f));
-  if (!file) throw new Error(`No OpenAPI document for ${api} under spec/ (looked for ${candidates.join(', ')})`);
-  const doc = parse(readFileSync(file, 'utf8')) as { paths?: Record<string, Record<string, Record<string, unknown>>> };
+  // The derived document of the version when spec/versions/ has one, else the source (contracts/load.ts).
+  const doc = loadDocument(api, version).doc as { paths?: Record<string, Record<string, Record<string, unknown>>> };
   const out: DocOperation[] = [];
   for (const [template, item] of Object.entries(doc.paths ?? {})) {
     for (const method of METHODS) {

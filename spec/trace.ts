@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { readYamlFile } from '../contracts/load.ts';
 
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const TRACE_FILE = join(PROJECT_ROOT, 'spec', 'trace.yaml');
@@ -93,11 +94,9 @@ export function loadTrace(file: string = TRACE_FILE): TraceRow[] {
   });
 }
 
-const documentCache = new Map<string, unknown>();
-
+/** A document named by a row (`<file relative to the project root>`), read by the contract's reader (parsed once per process). */
 function loadDocument(file: string): unknown {
-  if (!documentCache.has(file)) documentCache.set(file, parse(readFileSync(join(PROJECT_ROOT, file), 'utf8')));
-  return documentCache.get(file);
+  return readYamlFile(join(PROJECT_ROOT, file));
 }
 
 /** RFC 6901 JSON pointer lookup; `undefined` when any segment is missing. */

@@ -28,7 +28,7 @@ import { test, expect } from '../fixtures.ts';
 import { formatFailure, type Failure } from '../../contracts/failure.ts';
 import { createMember, createUser, uniqueId, waitUntilSettled } from '../helpers.ts';
 import { CaptureReceiver, type CapturedRequest } from './lib/capture.ts';
-import { contractWebhookChecker, parseBody, webhook_field_formats, webhook_json_post, webhook_test_shape } from './lib/delivery-rules.ts';
+import { loadContract, parseBody, webhook_field_formats, webhook_json_post, webhook_test_shape } from '../../contracts/index.ts';
 import { awaitingRetry, deliveryType, failFirstAnswer, liveCallbackPayload, liveDeliverySettings, liveHttps, livePlatformTypes, liveRetries, liveRule9, liveVersionRises } from './lib/live-delivery.ts';
 
 const TAGS = ['@webhooks', '@delivery', '@live', '@destructive'];
@@ -114,7 +114,7 @@ test('live delivery: webhooks the target sends for a member created, updated and
     const verified = (rule: string, n: number, why: string) => (n > 0 ? note('verified', `${rule} (${n} deliveries)`) : note('not verified', `${rule}: ${why}`));
     const byType = new Map<string, CapturedRequest[]>();
     for (const r of rs) byType.set(deliveryType(r) ?? 'unknown', [...(byType.get(deliveryType(r) ?? 'unknown') ?? []), r]);
-    const check = await contractWebhookChecker();
+    const contract = loadContract();
     let contractChecked = 0;
     for (const [type, list] of byType) {
       failures.push(...webhook_json_post(type, list), ...webhook_field_formats(type, list));
@@ -123,7 +123,7 @@ test('live delivery: webhooks the target sends for a member created, updated and
         const body = parseBody(r);
         if (!body) continue;
         contractChecked++;
-        failures.push(...check(type, body));
+        failures.push(...contract.checkWebhook(type, body));
       }
     }
     verified('Events, Webhooks: HTTPS POST requests with a JSON body', rs.length, 'no delivery');

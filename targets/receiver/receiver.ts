@@ -21,8 +21,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { loadDocument } from '../../contracts/load.ts';
 import { ReceiverStore, type BrokenVariant, type IncomingEvent } from './store.ts';
 
 export interface ReceiverOptions {
@@ -53,10 +52,15 @@ const WORKER_BATCH = 256;
 /** Every property name the platform document shows (for the rejects-added-fields-400 variant only). */
 function documentedFieldNames(): Set<string> {
   const names = new Set(['action', 'type', 'version', 'guid', 'member_guid', 'user_guid', 'user_id', 'job_guid', 'is_background', 'is_oauth', 'use_cases', 'is_being_aggregated', 'accounts', 'connection_status', 'updated_at', 'created_at', 'created_on']);
-  const file = fileURLToPath(new URL('../../spec/platform.openapi.yaml', import.meta.url));
-  if (existsSync(file)) {
-    for (const m of readFileSync(file, 'utf8').matchAll(/^\s+([a-z][a-z0-9_]*):/gm)) names.add(m[1]);
-  }
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (node === null || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'properties' && value !== null && typeof value === 'object' && !Array.isArray(value)) for (const name of Object.keys(value)) names.add(name);
+      walk(value);
+    }
+  };
+  walk(loadDocument('platform').doc);
   return names;
 }
 

@@ -2,7 +2,7 @@
  * Delivery conformance scenarios (issue 5, "Delivery conformance"): each starts a
  * capture receiver, drives the embedded simulator in-process with its webhook URLs
  * pointing at the capture, and checks every delivery with the contract's webhook
- * check and the delivery rules of lib/delivery-rules.ts.
+ * check and its delivery checks (contracts/delivery.ts).
  *
  * They need a target that can be told where to deliver and how fast to retry, so they
  * run against the simulator only; a real environment's deliveries are configured out
@@ -13,11 +13,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Failure } from '../../../contracts/failure.ts';
-import { simulatorInProcess, type SimulatorSettings } from '../../../targets/index.ts';
-import { CaptureReceiver, type CaptureOptions, type CapturedRequest } from './capture.ts';
 import {
-  contractWebhookChecker,
+  loadContract,
   parseBody,
   webhook_basic_auth,
   webhook_field_formats,
@@ -28,7 +25,11 @@ import {
   webhook_skip,
   webhook_test_shape,
   webhook_version_rises,
-} from './delivery-rules.ts';
+  webhook_x_callback_payload,
+  type Failure,
+} from '../../../contracts/index.ts';
+import { simulatorInProcess, type SimulatorSettings } from '../../../targets/index.ts';
+import { CaptureReceiver, type CaptureOptions, type CapturedRequest } from './capture.ts';
 import { liveRule9, livePlatformTypes } from './live-delivery.ts';
 
 const { buildSimulator, dispatcherOf } = await simulatorInProcess();
@@ -105,21 +106,22 @@ function typeOf(r: CapturedRequest): string {
   return r.path.split('/').pop() || 'unknown';
 }
 
-async function contractFailures(requests: CapturedRequest[]): Promise<Failure[]> {
-  const check = await contractWebhookChecker();
+/** The contract's webhook check (webhook_payload_conformance) on every delivery whose body is a JSON object. */
+function contractFailures(requests: CapturedRequest[]): Failure[] {
+  const contract = loadContract();
   return requests.flatMap((r) => {
     const body = parseBody(r);
-    return body ? check(typeOf(r), body) : [];
+    return body ? contract.checkWebhook(typeOf(r), body) : [];
   });
 }
 
 /** Every check that applies to any delivery. */
-async function commonChecks(requests: CapturedRequest[]): Promise<Failure[]> {
+function commonChecks(requests: CapturedRequest[]): Failure[] {
   const byType = new Map<string, CapturedRequest[]>();
   for (const r of requests) byType.set(typeOf(r), [...(byType.get(typeOf(r)) ?? []), r]);
   const out: Failure[] = [];
   for (const [type, rs] of byType) out.push(...webhook_json_post(type, rs), ...webhook_field_formats(type, rs), ...webhook_version_rises(type, rs));
-  out.push(...(await contractFailures(requests)));
+  out.push(...contractFailures(requests));
   return out;
 }
 
@@ -137,7 +139,7 @@ export async function runDeliveryScenario(scenario: DeliveryScenario, faults: st
         for (const [i, type] of ['member', 'aggregation', 'connection_status', 'member', 'aggregation', 'connection_status'].entries()) await sendTest(h.app, type, { name: `test update ${i}` });
         await h.idle();
         const rs = h.capture.requests;
-        const failures = await commonChecks(rs);
+        const failures = commonChecks(rs);
         for (const [type, list] of groupByType(rs)) failures.push(...webhook_test_shape(type, list));
         for (const group of byDelivery(rs)) failures.push(...webhook_retry_rules(typeOf(group[0]), group, { expectRetryAfterFailure: false }));
         if (rs.length < 6) failures.push(missing(scenario, 6, rs.length));
@@ -153,7 +155,7 @@ export async function runDeliveryScenario(scenario: DeliveryScenario, faults: st
         await h.idle();
         const rs = h.capture.requests;
         const failures = [
-          ...(await commonChecks(rs.slice(0, 1))),
+          ...commonChecks(rs.slice(0, 1)),
           ...webhook_retry_rules('member', rs, { expectRetryAfterFailure: true }),
           ...webhook_retry_schedule('member', rs, { timeScale: DELIVERY_TIME_SCALE, jitter: JITTER }),
         ];
@@ -272,7 +274,7 @@ export async function runDeliveryScenario(scenario: DeliveryScenario, faults: st
         await new Promise((r) => setTimeout(r, (h.app.sim.settings.aggregationMs ?? 60) * 3 + 100));
         await h.idle();
         const rs = h.capture.requests;
-        const failures = await commonChecks(rs);
+        const failures = commonChecks(rs);
         failures.push(...callbackPayloadEchoed(rs, callbackPayload));
         for (const group of byDelivery(rs)) failures.push(...webhook_retry_rules(typeOf(group[0]), group, { expectRetryAfterFailure: false }));
         if (rs.length === 0) failures.push(missing(scenario, 1, 0));
@@ -301,7 +303,7 @@ export async function runDeliveryScenario(scenario: DeliveryScenario, faults: st
         }
         await h.idle();
         const rs = h.capture.requests;
-        const failures = [...(await commonChecks(rs)), ...liveRule9(rs).failures];
+        const failures = [...commonChecks(rs), ...liveRule9(rs).failures];
         for (const type of ['verification', 'transaction_notification', 'account_notification']) {
           if (!rs.some((r) => typeOf(r) === type)) failures.push(missing(`rule9-payloads (${type})`, 1, 0));
         }
@@ -321,7 +323,7 @@ export async function runDeliveryScenario(scenario: DeliveryScenario, faults: st
         await new Promise((r) => setTimeout(r, (h.app.sim.settings.aggregationMs ?? 60) * 3 + 100));
         await h.idle();
         const rs = h.capture.requests;
-        const failures = [...(await commonChecks(rs)), ...livePlatformTypes(rs).failures];
+        const failures = [...commonChecks(rs), ...livePlatformTypes(rs).failures];
         if (!rs.some((r) => typeOf(r) === 'aggregation' || typeOf(r) === 'connection_status')) failures.push(missing('platform-client (aggregation or connection_status)', 1, 0));
         return result(failures, rs.length);
       } finally {
@@ -341,28 +343,7 @@ function groupByType(rs: CapturedRequest[]): Map<string, CapturedRequest[]> {
 function callbackPayloadEchoed(rs: CapturedRequest[], expected: string): Failure[] {
   const members = rs.filter((r) => typeOf(r) === 'member');
   if (members.length === 0) return [missing('member-events (member webhook)', 1, 0)];
-  const out: Failure[] = [];
-  for (const [i, r] of members.entries()) {
-    let body: Record<string, unknown> | undefined;
-    try {
-      body = JSON.parse(r.body.toString('utf8')) as Record<string, unknown>;
-    } catch {
-      continue; // not JSON: webhook_json_post reports it
-    }
-    const inner = (body.member ?? body) as Record<string, unknown>;
-    const got = inner?.x_callback_payload ?? body.x_callback_payload;
-    if (got !== expected) {
-      out.push({
-        check: 'webhook_x_callback_payload',
-        operation: 'WEBHOOK member',
-        location: `delivery[${i}].body.member.x_callback_payload`,
-        rule: 'Events rule 8: if X-CALLBACK-PAYLOAD was set on create, update, aggregate or verify member, it appears in the member and member data updated webhooks',
-        severity: 'error',
-        message: `Received: ${JSON.stringify(got)} / Expected: ${JSON.stringify(expected)}`,
-      });
-    }
-  }
-  return out;
+  return webhook_x_callback_payload('member', members, expected);
 }
 
 function missing(scenario: string, expected: number, got: number): Failure {

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { inferredSeverity, type Failure } from '../../../contracts/failure.ts';
 import type { CapturedRequest } from './capture.ts';
-import { parseBody } from './delivery-rules.ts';
+import { parseBody } from '../../../contracts/index.ts';
 import { flag } from '../../../targets/index.ts';
 
 /** The webhook types the specification names (Events, Webhooks; spec/CONVENTIONS.md keys). */

@@ -1,0 +1,399 @@
+/**
+ * Webhook delivery checks (specification, Events, Webhooks rules 1, 3, 4, 5, 7, 8;
+ * Authentication 6): what the requests a receiver saw must show, beyond each payload's
+ * schema (that is `webhook_payload_conformance`, checks.ts, asked through
+ * `contract.checkWebhook`).
+ *
+ * Each check is registered in the one table of checks (registry.ts) under the name its
+ * failures carry (the self-test matrix and spec/trace.yaml's `delivery:` rows name them).
+ * A delivery check judges a list of requests, not one payload: it is registered as a
+ * webhook check whose guard holds only for a delivery context, so `checkWebhook` never
+ * asks it, and it runs through `runDeliveryChecks` (one context, the checks named, a
+ * crashing check becomes a failure). The exported functions keep the call shapes of the
+ * former scenarios/properties/lib/delivery-rules.ts.
+ *
+ * Where the specification gives only an example (the retry schedule of rule 5), the
+ * strict checks are the stated limits (at most 12 retries, identical payload, no retry
+ * after a 2xx); spacing against the example schedule is checked only when the caller
+ * says the target follows it (the simulator does).
+ */
+import type { Failure } from './failure.ts';
+import { crashed, registerCheck, type CheckContext, type CheckDefinition } from './registry.ts';
+
+/** One request a capture receiver saw (scenarios/properties/lib/capture.ts: CapturedRequest). */
+export interface DeliveredRequest {
+  method: string;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  body: Buffer;
+  /** performance.now() at arrival, in ms. */
+  atMs: number;
+  /** The status the receiver answered, or 'timeout' when it held the answer back. */
+  answered: number | 'timeout';
+}
+
+/** One request to the receiver's OAuth token endpoint (Authentication 6). */
+export interface TokenRequested {
+  query: URLSearchParams;
+  body: string;
+  authorization?: string;
+  contentType?: string;
+  /** The token the receiver issued in answer. */
+  issued: string;
+}
+
+/** What a delivery check may need besides the requests; each check reads its own. */
+export interface DeliveryParams {
+  /** webhook_retry_on_failure: every answer was a failure and the caller waited long enough for a retry. */
+  expectRetryAfterFailure?: boolean;
+  /** webhook_retry_schedule: the target's time scale and jitter (the example schedule ÷ timeScale). */
+  timeScale?: number;
+  jitter?: number;
+  minCheckedMs?: number;
+  /** webhook_receiver_auth / webhook_oauth: the Authorization the vendor was given (Basic). */
+  expectedAuthorization?: string;
+  /** webhook_oauth: the token requests the receiver saw. */
+  tokens?: readonly TokenRequested[];
+  /** webhook_oauth_token_reuse: most token requests allowed within the run. */
+  maxTokenRequests?: number;
+  /** webhook_x_callback_payload: the X-CALLBACK-PAYLOAD sent with the member change. */
+  callbackPayload?: string;
+}
+
+/** The context of a delivery check: the requests of one webhook type (or one delivery). */
+export interface DeliveryContext {
+  kind: 'delivery';
+  type: string;
+  operationKey: string;
+  requests: readonly DeliveredRequest[];
+  params: DeliveryParams;
+}
+
+const OP = (type: string) => `WEBHOOK ${type}`;
+const fail = (check: string, type: string, location: string, rule: string, message: string, severity: Failure['severity'] = 'error'): Failure => ({ check, operation: OP(type), location, rule, severity, message });
+
+/** Events rule 4. */
+export const isSuccessStatus = (s: number | 'timeout') => typeof s === 'number' && s >= 200 && s <= 206;
+/** Events rule 5 (example schedule, seconds between attempts). */
+export const EXAMPLE_RETRY_SCHEDULE_S = [30, 76, 152, 308, 654, 1384, 2800, 5336, 9582, 16308, 26488, 41324];
+
+/** The body of a delivery as a JSON object, or undefined (not JSON, or not an object). */
+export function parseBody(r: { body: Buffer }): Record<string, unknown> | undefined {
+  try {
+    const v = JSON.parse(r.body.toString('utf8'));
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Object key of a body: its guid, member_guid, or the guid of the object named for the type (test webhooks). */
+export function objectKeyOf(type: string, body: Record<string, unknown>): string | undefined {
+  const inner = body[type];
+  const guid = body.guid ?? body.member_guid ?? (inner && typeof inner === 'object' ? (inner as Record<string, unknown>).guid : undefined);
+  return typeof guid === 'string' ? `${type}:${guid}` : undefined;
+}
+
+// ---- registration and the runner ----------------------------------------------------
+
+const registered = new Map<string, CheckDefinition>();
+
+function deliveryCheck(def: { name: string; description: string; run: (ctx: DeliveryContext) => Failure[] }): void {
+  const check: CheckDefinition = {
+    name: def.name,
+    kind: 'webhook',
+    description: `${def.description} (a delivery check: asked with the requests a receiver saw, contracts/delivery.ts)`,
+    // A delivery context is not one of registry.ts's contexts: a payload (checkWebhook) never matches.
+    appliesTo: (ctx) => (ctx as { kind: string }).kind === 'delivery',
+    run: (ctx) => def.run(ctx as unknown as DeliveryContext),
+  };
+  registerCheck(check);
+  registered.set(def.name, check);
+}
+
+/**
+ * Runs the named delivery checks, in order, on the requests of one webhook type. A
+ * check that throws becomes a failure (a bad delivery never crashes the suite).
+ */
+export function runDeliveryChecks(names: readonly string[], type: string, requests: readonly DeliveredRequest[], params: DeliveryParams = {}): Failure[] {
+  const ctx: DeliveryContext = { kind: 'delivery', type, operationKey: OP(type), requests, params };
+  const out: Failure[] = [];
+  for (const name of names) {
+    const def = registered.get(name);
+    if (!def) {
+      out.push(crashed(name, ctx.operationKey, 'deliveries', 'lookup', new Error(`no delivery check named "${name}" (known: ${[...registered.keys()].join(', ')})`)));
+      continue;
+    }
+    try {
+      for (const f of def.run(ctx as unknown as CheckContext)) out.push(f);
+    } catch (e) {
+      out.push(crashed(name, ctx.operationKey, 'deliveries', 'run', e));
+    }
+  }
+  return out;
+}
+
+// ---- the checks -----------------------------------------------------------------------
+
+deliveryCheck({
+  name: 'webhook_json_post',
+  description: 'Every delivery is a POST with a JSON object body and a JSON Content-Type (Events, Webhooks: "HTTPS POST requests with a JSON body")',
+  run: ({ type, requests }) => {
+    const out: Failure[] = [];
+    requests.forEach((r, i) => {
+      if (r.method !== 'POST') out.push(fail('webhook_json_post', type, `request[${i}].method`, 'Events, Webhooks: HTTPS POST', `Received: ${r.method} / Expected: POST`));
+      if (!/^application\/json\b/i.test(String(r.headers['content-type'] ?? ''))) out.push(fail('webhook_json_post', type, `request[${i}].headers.content-type`, 'Events, Webhooks: JSON body', `Received: ${r.headers['content-type'] ?? '(none)'} / Expected: application/json`));
+      if (!parseBody(r)) out.push(fail('webhook_json_post', type, `request[${i}].body`, 'Events, Webhooks: JSON body', 'The body is not a JSON object'));
+    });
+    return out;
+  },
+});
+
+deliveryCheck({
+  name: 'webhook_field_formats',
+  description: 'Fields ending in _at are integer epoch seconds, fields ending in _on are YYYY-MM-DD; null allowed (Events rules 1-2)',
+  run: ({ type, requests }) => {
+    const out: Failure[] = [];
+    // Epoch seconds stay below 1e11 until the year 5138; epoch milliseconds of any date after 1973 exceed it.
+    const MAX_EPOCH_SECONDS = 1e11;
+    const walk = (v: unknown, path: string, i: number) => {
+      if (Array.isArray(v)) return v.forEach((x, j) => walk(x, `${path}[${j}]`, i));
+      if (!v || typeof v !== 'object') return;
+      for (const [k, x] of Object.entries(v)) {
+        const at = `${path}.${k}`;
+        if (k.endsWith('_at') && x !== null) {
+          if (typeof x !== 'number' || !Number.isInteger(x) || x < 0 || x >= MAX_EPOCH_SECONDS) out.push(fail('webhook_field_formats', type, `request[${i}]${at}`, 'Events, Webhooks rule 1: fields ending in _at are Unix epoch seconds (no milliseconds)', `Received: ${JSON.stringify(x)} / Expected: integer epoch seconds`));
+        } else if (k.endsWith('_on') && x !== null) {
+          if (typeof x !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(x)) out.push(fail('webhook_field_formats', type, `request[${i}]${at}`, 'Events, Webhooks rule 1: fields ending in _on are ISO 8601 dates', `Received: ${JSON.stringify(x)} / Expected: YYYY-MM-DD`));
+        } else walk(x, at, i);
+      }
+    };
+    requests.forEach((r, i) => walk(parseBody(r), 'body', i));
+    return out;
+  },
+});
+
+// Rules 4-5 for ONE delivery (all requests of the list carry the same event).
+
+deliveryCheck({
+  name: 'webhook_retry_identical_payload',
+  description: 'Every retry of a delivery carries the bytes of the first attempt (Events rule 4: "identical payload")',
+  run: ({ type, requests }) => {
+    const out: Failure[] = [];
+    if (requests.length === 0) return out;
+    const first = requests[0].body;
+    requests.forEach((r, i) => {
+      if (i > 0 && !r.body.equals(first)) out.push(fail('webhook_retry_identical_payload', type, `request[${i}].body`, 'Events, Webhooks rule 4: retries carry an identical payload', `Retry ${i} differs from the first attempt (${r.body.length} vs ${first.length} bytes)`));
+    });
+    return out;
+  },
+});
+
+deliveryCheck({
+  name: 'webhook_retry_count',
+  description: 'At most 12 retries after the first attempt of a delivery (Events rule 5)',
+  run: ({ type, requests }) => {
+    const retries = requests.length - 1;
+    return retries > 12 ? [fail('webhook_retry_count', type, `request[${requests.length - 1}]`, 'Events, Webhooks rule 5: at most 12 retries after the first attempt', `Received: ${retries} retries / Expected: at most 12`)] : [];
+  },
+});
+
+deliveryCheck({
+  name: 'webhook_no_retry_after_success',
+  description: 'No attempt follows one answered 200-206 (Events rule 4: a successful delivery)',
+  run: ({ type, requests }) => {
+    const successAt = requests.findIndex((r) => isSuccessStatus(r.answered));
+    if (successAt < 0 || successAt >= requests.length - 1) return [];
+    return [fail('webhook_no_retry_after_success', type, `request[${successAt + 1}]`, 'Events, Webhooks rule 4: a status 200-206 is a successful delivery', `Attempt ${successAt} was answered ${requests[successAt].answered}, yet ${requests.length - 1 - successAt} more attempt(s) came`)];
+  },
+});
+
+deliveryCheck({
+  name: 'webhook_retry_on_failure',
+  description: 'A delivery whose only attempt was answered with a failure is retried, when the caller waited long enough (Events rule 4)',
+  run: ({ type, requests, params }) => {
+    if (!params.expectRetryAfterFailure || requests.length !== 1 || isSuccessStatus(requests[0].answered)) return [];
+    return [fail('webhook_retry_on_failure', type, 'request[0]', 'Events, Webhooks rule 4: any other status, timeout or DNS error triggers a retry', `The only attempt was answered ${requests[0].answered} and no retry came`)];
+  },
+});
+
+deliveryCheck({
+  name: 'webhook_retry_schedule',
+  description: 'Retries are spaced as the example schedule of Events rule 5 divided by the time scale (only for a target that follows it: the simulator)',
+  run: ({ type, requests, params }) => {
+    const out: Failure[] = [];
+    const timeScale = params.timeScale;
+    const jitter = params.jitter;
+    if (timeScale === undefined || jitter === undefined) return out;
+    // Intervals shorter than this after scaling are below timer resolution and only need to be ordered.
+    const minChecked = params.minCheckedMs ?? 15;
+    for (let i = 1; i < requests.length && i <= EXAMPLE_RETRY_SCHEDULE_S.length; i++) {
+      const expected = (EXAMPLE_RETRY_SCHEDULE_S[i - 1] * 1000) / timeScale;
+      const actual = requests[i].atMs - requests[i - 1].atMs;
+      if (expected < minChecked) continue;
+      // Timers fire late under load, never early: the lower bound is the schedule less
+      // the jitter (and 2 ms of clock granularity); the upper bound only catches a gross
+      // mismatch (3 times the schedule plus 100 ms for a busy machine).
+      const low = expected * (1 - jitter) - 2;
+      const high = expected * (1 + jitter) * 3 + 100;
+      if (actual < low || actual > high) out.push(fail('webhook_retry_schedule', type, `request[${i}]`, 'Events, Webhooks rule 5: retry schedule (30 s, 1 m 16 s, 2 m 32 s, ...) with some randomness', `Retry ${i} came ${actual.toFixed(1)} ms after the previous attempt / Expected about ${expected.toFixed(1)} ms (schedule ÷ time scale ${timeScale})`));
+    }
+    return out;
+  },
+});
+
+deliveryCheck({
+  name: 'webhook_version_rises',
+  description: 'Two different payloads of one object never carry the same version (Events rule 3; order-free, as deliveries may arrive out of order, rule 6)',
+  run: ({ type, requests }) => {
+    // Retries, being byte-identical, are one delivery.
+    const out: Failure[] = [];
+    const seen = new Map<string, Map<number, string>>();
+    requests.forEach((r, i) => {
+      const body = parseBody(r);
+      if (!body) return;
+      const key = objectKeyOf(type, body);
+      if (!key || typeof body.version !== 'number') return;
+      const byVersion = seen.get(key) ?? new Map<number, string>();
+      seen.set(key, byVersion);
+      const text = r.body.toString('utf8');
+      const other = byVersion.get(body.version);
+      if (other !== undefined && other !== text) out.push(fail('webhook_version_rises', type, `request[${i}].body.version`, 'Events, Webhooks rule 3: version rises with each update', `Two different updates of ${key} both carry version ${body.version}`));
+      byVersion.set(body.version, text);
+    });
+    return out;
+  },
+});
+
+deliveryCheck({
+  name: 'webhook_test_shape',
+  description: 'A test webhook has action "test", an object named for the type, and version (Events rule 7)',
+  run: ({ type, requests }) => {
+    const out: Failure[] = [];
+    requests.forEach((r, i) => {
+      const body = parseBody(r);
+      if (!body) return;
+      const rule = 'Events, Webhooks rule 7: a test webhook has action test, an object named for the type, and version';
+      if (body.action !== 'test') out.push(fail('webhook_test_shape', type, `request[${i}].body.action`, rule, `Received: ${JSON.stringify(body.action)} / Expected: "test"`));
+      if (!body[type] || typeof body[type] !== 'object') out.push(fail('webhook_test_shape', type, `request[${i}].body.${type}`, rule, `No object named "${type}"`));
+      if (!('version' in body)) out.push(fail('webhook_test_shape', type, `request[${i}].body.version`, rule, 'No version'));
+    });
+    return out;
+  },
+});
+
+deliveryCheck({
+  name: 'webhook_receiver_auth',
+  description: 'Every delivery carries the HTTP Basic credentials given to the vendor (Authentication 6)',
+  run: ({ type, requests, params }) => {
+    const expected = params.expectedAuthorization;
+    return requests.flatMap((r, i) => (r.headers.authorization === expected ? [] : [fail('webhook_receiver_auth', type, `request[${i}].headers.authorization`, 'Authentication 6: optionally HTTP Basic credentials given to the vendor', r.headers.authorization ? 'The Authorization header does not carry the configured Basic credentials' : 'No Authorization header')]));
+  },
+});
+
+const OAUTH_RULE = 'Authentication 6: OAuth 2.0 client credentials; the vendor reuses the token until it expires and then repeats';
+
+deliveryCheck({
+  name: 'webhook_oauth',
+  description: 'Token requests use Basic authorization and grant_type=client_credentials (query or form body); deliveries carry an issued token (Authentication 6)',
+  run: ({ type, requests, params }) => {
+    const out: Failure[] = [];
+    const tokens = params.tokens ?? [];
+    tokens.forEach((t, i) => {
+      if (t.authorization !== params.expectedAuthorization) out.push(fail('webhook_oauth', type, `token_request[${i}].headers.authorization`, OAUTH_RULE, 'The token request does not carry the client id and secret as Basic authorization'));
+      const inQuery = t.query.get('grant_type') === 'client_credentials';
+      const inBody = /^application\/x-www-form-urlencoded/i.test(t.contentType ?? '') && new URLSearchParams(t.body).get('grant_type') === 'client_credentials';
+      if (!inQuery && !inBody) out.push(fail('webhook_oauth', type, `token_request[${i}]`, OAUTH_RULE, 'grant_type=client_credentials is neither in the query string nor in a form-encoded body'));
+    });
+    const issued = new Set(tokens.map((t) => `Bearer ${t.issued}`));
+    requests.forEach((r, i) => {
+      if (!issued.has(String(r.headers.authorization))) out.push(fail('webhook_oauth', type, `request[${i}].headers.authorization`, OAUTH_RULE, 'The delivery does not carry a token issued by the receiver'));
+    });
+    return out;
+  },
+});
+
+deliveryCheck({
+  name: 'webhook_oauth_token_reuse',
+  description: 'A token is reused until expires_in runs out: no more token requests than token lifetimes (Authentication 6)',
+  run: ({ type, requests, params }) => {
+    const tokens = params.tokens ?? [];
+    const max = params.maxTokenRequests;
+    if (max === undefined || tokens.length <= max) return [];
+    return [fail('webhook_oauth_token_reuse', type, 'token_requests', OAUTH_RULE, `Received: ${tokens.length} token requests for ${requests.length} deliveries within one token lifetime / Expected: at most ${max}`)];
+  },
+});
+
+deliveryCheck({
+  name: 'webhook_skip',
+  description: 'No webhook is sent for a change made with SVC-SKIP-WEBHOOK (Events rule 8)',
+  run: ({ type, requests }) => (requests.length === 0 ? [] : [fail('webhook_skip', type, 'request[0]', 'Events, Webhooks rule 8: SVC-SKIP-WEBHOOK', `${requests.length} webhook(s) arrived for a change sent with SVC-SKIP-WEBHOOK`)]),
+});
+
+deliveryCheck({
+  name: 'webhook_x_callback_payload',
+  description: 'The X-CALLBACK-PAYLOAD given on create member comes back in the member webhooks (Events rule 8)',
+  run: ({ type, requests, params }) => {
+    const out: Failure[] = [];
+    const expected = params.callbackPayload;
+    requests.forEach((r, i) => {
+      const body = parseBody(r);
+      if (!body) return; // not JSON: webhook_json_post reports it
+      const inner = (body.member ?? body) as Record<string, unknown>;
+      const got = inner?.x_callback_payload ?? body.x_callback_payload;
+      if (got !== expected) {
+        out.push(fail('webhook_x_callback_payload', type, `delivery[${i}].body.member.x_callback_payload`, 'Events rule 8: if X-CALLBACK-PAYLOAD was set on create, update, aggregate or verify member, it appears in the member and member data updated webhooks', `Received: ${JSON.stringify(got)} / Expected: ${JSON.stringify(expected)}`));
+      }
+    });
+    return out;
+  },
+});
+
+/** The delivery checks, in registration order. */
+export const DELIVERY_CHECKS = [...registered.keys()];
+
+// ---- the call shapes of the former delivery-rules.ts ------------------------------------
+
+/** A JSON POST (Events: "HTTPS POST requests with a JSON body"). */
+export const webhook_json_post = (type: string, requests: readonly DeliveredRequest[]) => runDeliveryChecks(['webhook_json_post'], type, requests);
+
+/** Events rule 1: `_at` epoch seconds (integers, no milliseconds), `_on` YYYY-MM-DD; null allowed (rule 2). */
+export const webhook_field_formats = (type: string, requests: readonly DeliveredRequest[]) => runDeliveryChecks(['webhook_field_formats'], type, requests);
+
+/**
+ * Rules 4-5 for ONE delivery (all requests of the list carry the same event):
+ * identical bytes on every retry, at most 12 retries, none after a 2xx, and at least
+ * one retry when every answer was a failure (unless the caller waited too briefly).
+ */
+export const webhook_retry_rules = (type: string, requests: readonly DeliveredRequest[], opts: { expectRetryAfterFailure: boolean }) =>
+  runDeliveryChecks(['webhook_retry_identical_payload', 'webhook_retry_count', 'webhook_no_retry_after_success', 'webhook_retry_on_failure'], type, requests, opts);
+
+/**
+ * Spacing of retries against the example schedule divided by the time scale (for a
+ * target that claims to follow it, i.e. the simulator). Intervals shorter than
+ * `minCheckedMs` after scaling are below timer resolution and only need to be ordered.
+ */
+export const webhook_retry_schedule = (type: string, requests: readonly DeliveredRequest[], opts: { timeScale: number; jitter: number; minCheckedMs?: number }) =>
+  runDeliveryChecks(['webhook_retry_schedule'], type, requests, opts);
+
+/** Events rule 3: a version that rises with each update (order-free). */
+export const webhook_version_rises = (type: string, requests: readonly DeliveredRequest[]) => runDeliveryChecks(['webhook_version_rises'], type, requests);
+
+/** Events rule 7: `action: "test"`, an object named for the type, and `version`. */
+export const webhook_test_shape = (type: string, requests: readonly DeliveredRequest[]) => runDeliveryChecks(['webhook_test_shape'], type, requests);
+
+/** Authentication 6, HTTP Basic: every delivery carries the credentials given to the vendor (check webhook_receiver_auth). */
+export const webhook_basic_auth = (type: string, requests: readonly DeliveredRequest[], expected: string) => runDeliveryChecks(['webhook_receiver_auth'], type, requests, { expectedAuthorization: expected });
+
+/**
+ * Authentication 6, OAuth 2.0 client credentials: token requests use Basic auth and
+ * `grant_type=client_credentials` (query or form body); deliveries carry an issued
+ * token; a token is reused until `expires_in` runs out.
+ */
+export const webhook_oauth = (type: string, requests: readonly DeliveredRequest[], tokens: readonly TokenRequested[], expectedBasic: string, opts: { maxTokenRequests: number }) =>
+  runDeliveryChecks(['webhook_oauth', 'webhook_oauth_token_reuse'], type, requests, { tokens, expectedAuthorization: expectedBasic, maxTokenRequests: opts.maxTokenRequests });
+
+/** Events rule 8: with SVC-SKIP-WEBHOOK no webhook is sent at all. */
+export const webhook_skip = (type: string, requests: readonly DeliveredRequest[]) => runDeliveryChecks(['webhook_skip'], type, requests);
+
+/** Events rule 8: every member webhook of a member created with X-CALLBACK-PAYLOAD carries it. */
+export const webhook_x_callback_payload = (type: string, requests: readonly DeliveredRequest[], expected: string) => runDeliveryChecks(['webhook_x_callback_payload'], type, requests, { callbackPayload: expected });

@@ -1,0 +1,114 @@
+/**
+ * The delivery checks (contracts/delivery.ts) as registered checks, and the document
+ * reader of contracts/load.ts that every other reader of spec/ goes through.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DELIVERY_CHECKS, loadContract, registeredChecks, runDeliveryChecks, webhook_oauth, webhook_retry_rules, type DeliveredRequest } from '../index.ts';
+import { fileUri, inlineRefs, loadDocument, readYamlFile } from '../load.ts';
+
+const req = (body: unknown, o: Partial<DeliveredRequest> = {}): DeliveredRequest => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
+  atMs: 0,
+  answered: 204,
+  ...o,
+});
+
+test('every delivery check is registered once, as a webhook check, under the name its failures carry', () => {
+  assert.deepEqual([...DELIVERY_CHECKS], [
+    'webhook_json_post', 'webhook_field_formats', 'webhook_retry_identical_payload', 'webhook_retry_count',
+    'webhook_no_retry_after_success', 'webhook_retry_on_failure', 'webhook_retry_schedule', 'webhook_version_rises',
+    'webhook_test_shape', 'webhook_receiver_auth', 'webhook_oauth', 'webhook_oauth_token_reuse', 'webhook_skip',
+    'webhook_x_callback_payload',
+  ]);
+  const table = registeredChecks();
+  for (const name of DELIVERY_CHECKS) {
+    const defs = table.filter((d) => d.name === name);
+    assert.equal(defs.length, 1, name);
+    assert.equal(defs[0].kind, 'webhook', name);
+  }
+});
+
+test('a single payload (checkWebhook) is never judged by a delivery check', () => {
+  const f = loadContract().checkWebhook('member', { action: 'test', member: {}, updated_at: 1.5 });
+  assert.deepEqual(f.filter((x) => (DELIVERY_CHECKS as readonly string[]).includes(x.check)), []);
+  assert.ok(f.some((x) => x.check === 'webhook_payload_conformance'), 'the payload check still runs');
+});
+
+test('each delivery check fails what its rule forbids and passes what it allows', () => {
+  const ok = (name: string, rs: DeliveredRequest[], params = {}) => assert.deepEqual(runDeliveryChecks([name], 'member', rs, params), [], name);
+  const bad = (name: string, rs: DeliveredRequest[], params = {}) => {
+    const f = runDeliveryChecks([name], 'member', rs, params);
+    assert.ok(f.length > 0 && f.every((x) => x.check === name && x.severity === 'error' && x.operation === 'WEBHOOK member'), `${name}: ${JSON.stringify(f)}`);
+  };
+  ok('webhook_json_post', [req({ a: 1 })]);
+  bad('webhook_json_post', [req({ a: 1 }, { method: 'PUT' })]);
+  bad('webhook_json_post', [req('[1]')]);
+  ok('webhook_field_formats', [req({ updated_at: 1740355200, created_on: '2025-02-24', x_at: null })]);
+  bad('webhook_field_formats', [req({ updated_at: 1740355200000 })]);
+  bad('webhook_field_formats', [req({ m: { created_on: '2025-02-24T00:00:00Z' } })]);
+  ok('webhook_retry_identical_payload', [req({ a: 1 }), req({ a: 1 })]);
+  bad('webhook_retry_identical_payload', [req({ a: 1 }), req({ a: 2 })]);
+  ok('webhook_retry_count', Array.from({ length: 13 }, () => req({ a: 1 })));
+  bad('webhook_retry_count', Array.from({ length: 14 }, () => req({ a: 1 })));
+  ok('webhook_no_retry_after_success', [req({ a: 1 }, { answered: 500 }), req({ a: 1 }, { answered: 204 })]);
+  bad('webhook_no_retry_after_success', [req({ a: 1 }, { answered: 200 }), req({ a: 1 })]);
+  ok('webhook_retry_on_failure', [req({ a: 1 }, { answered: 500 })], { expectRetryAfterFailure: false });
+  bad('webhook_retry_on_failure', [req({ a: 1 }, { answered: 'timeout' })], { expectRetryAfterFailure: true });
+  ok('webhook_retry_schedule', [req({ a: 1 }, { atMs: 0 }), req({ a: 1 }, { atMs: 30 })], { timeScale: 1000, jitter: 0.1 });
+  bad('webhook_retry_schedule', [req({ a: 1 }, { atMs: 0 }), req({ a: 1 }, { atMs: 5 })], { timeScale: 1000, jitter: 0.1 });
+  ok('webhook_version_rises', [req({ guid: 'M1', version: 1 }), req({ guid: 'M1', version: 2, x: 1 })]);
+  bad('webhook_version_rises', [req({ guid: 'M1', version: 1 }), req({ guid: 'M1', version: 1, x: 1 })]);
+  ok('webhook_test_shape', [req({ action: 'test', member: {}, version: 1 })]);
+  bad('webhook_test_shape', [req({ member: {}, version: 1 })]);
+  ok('webhook_receiver_auth', [req({}, { headers: { 'content-type': 'application/json', authorization: 'Basic x' } })], { expectedAuthorization: 'Basic x' });
+  bad('webhook_receiver_auth', [req({})], { expectedAuthorization: 'Basic x' });
+  const token = { query: new URLSearchParams('grant_type=client_credentials'), body: '', authorization: 'Basic c', issued: 't1' };
+  const bearer = req({}, { headers: { 'content-type': 'application/json', authorization: 'Bearer t1' } });
+  ok('webhook_oauth', [bearer], { tokens: [token], expectedAuthorization: 'Basic c' });
+  bad('webhook_oauth', [req({})], { tokens: [token], expectedAuthorization: 'Basic c' });
+  ok('webhook_oauth_token_reuse', [bearer, bearer], { tokens: [token], maxTokenRequests: 1 });
+  bad('webhook_oauth_token_reuse', [bearer, bearer], { tokens: [token, token], maxTokenRequests: 1 });
+  ok('webhook_skip', []);
+  bad('webhook_skip', [req({})]);
+  ok('webhook_x_callback_payload', [req({ member: { x_callback_payload: 'cb' } })], { callbackPayload: 'cb' });
+  bad('webhook_x_callback_payload', [req({ member: {} })], { callbackPayload: 'cb' });
+});
+
+test('the grouped call shapes run their checks in order; an unknown name is a failure, not a throw', () => {
+  const retries = webhook_retry_rules('member', [req({ a: 1 }, { answered: 200 }), req({ a: 2 })], { expectRetryAfterFailure: true });
+  assert.deepEqual(retries.map((f) => f.check), ['webhook_retry_identical_payload', 'webhook_no_retry_after_success']);
+  const oauth = webhook_oauth('member', [req({})], [], 'Basic c', { maxTokenRequests: 0 });
+  assert.deepEqual(oauth.map((f) => f.check), ['webhook_oauth']);
+  const unknown = runDeliveryChecks(['webhook_no_such_check'], 'member', []);
+  assert.equal(unknown.length, 1);
+  assert.match(unknown[0].message, /no delivery check named/);
+});
+
+test('the document reader: derived document of a version, else the source; $refs inlined, cycles open', () => {
+  const derived = loadDocument('platform', 'v20250224');
+  assert.match(derived.file, /versions[\\/]platform\.v20250224\.openapi\.yaml$/);
+  assert.match(loadDocument('platform').file, /spec[\\/]platform\.openapi\.yaml$/);
+  assert.match(loadDocument('platform', 'v19990101').file, /spec[\\/]platform\.openapi\.yaml$/);
+  assert.strictEqual(loadDocument('test-host').doc, loadContract().sourceDocument('test-host'), 'one parse shared with the contract');
+  const dir = mkdtempSync(join(tmpdir(), 'inline-'));
+  const file = join(dir, 'doc.yaml');
+  writeFileSync(file, [
+    'components:',
+    '  schemas:',
+    '    A: { type: object, properties: { b: { $ref: "#/components/schemas/B" }, self: { $ref: "#/components/schemas/A" } } }',
+    '    B: { type: string, description: from B }',
+    'root: { $ref: "#/components/schemas/A", description: kept }',
+    'missing: { $ref: "#/components/schemas/Nope" }',
+  ].join('\n'));
+  const uri = fileUri(file);
+  const parsed = readYamlFile(file) as Record<string, unknown>;
+  // `self` refers back to A, which is being inlined: a cycle, left open.
+  assert.deepEqual(inlineRefs(parsed.root, uri), { type: 'object', properties: { b: { type: 'string', description: 'from B' }, self: {} }, description: 'kept' });
+  assert.deepEqual(inlineRefs(parsed.missing, uri), {});
+});
