@@ -150,6 +150,10 @@ test('unsupported k6 modules, exports and remote imports are refused before any 
   const jar = await quietRun(script('jar.ts', "import { cookieJar } from 'k6/http';\nexport default function () { cookieJar(); }\n"));
   assert.equal(jar.exitCode, 107);
   assert.match(jar.err, /"cookieJar" from "k6\/http" is not implemented/);
+  // A member of a default import is refused when the script reads it, with the same message.
+  const member = await quietRun(script('member.ts', "import http from 'k6/http';\nexport default function () { http.patch('http://127.0.0.1:9/'); }\n"));
+  assert.match(member.err, /http\.patch is not implemented by the k6-compatible runner/);
+  assert.equal(member.summary!.metrics.http_reqs, undefined, 'no request was sent');
   const remote = await quietRun(script('remote.ts', "import { textSummary } from 'https://jslib.k6.io/k6-summary/0.0.2/index.js';\nexport default function () { textSummary; }\n"));
   assert.equal(remote.exitCode, 107);
   assert.match(remote.err, /remote module .* is not supported/);

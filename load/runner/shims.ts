@@ -327,6 +327,10 @@ export function createK6Modules(host: VuHost): Record<string, Record<string, unk
   for (const [name, exports] of Object.entries(SUPPORTED_MODULES)) {
     const missing = exports.filter((e) => !(e in modules[name]));
     if (missing.length) throw new Error(`runner bug: ${name} lacks ${missing.join(', ')}`);
+    // The bundler refuses a named import it does not know; a member of a default import
+    // (`http.patch`) is refused here, when the script reads it.
+    const names = exports.filter((e) => e !== 'default');
+    if (names.length) modules[name].default = strictObject(name === 'k6/http' ? 'http' : name, names, modules[name].default as object);
   }
   return modules;
 }
