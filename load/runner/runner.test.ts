@@ -368,3 +368,26 @@ export default function () {
   assert.ok(m.iteration_at_ms.values.max < 2000, `no iteration starts after the stages end: ${JSON.stringify(m.iteration_at_ms.values)}`);
   assert.ok(m.vus_max.values.max <= 3, `vus_max ${JSON.stringify(m.vus_max.values)}`);
 });
+
+test('lifecycle exits: setup() failing, exec.test.abort() and abortOnFail end the run with k6 exit codes', async () => {
+  const setupThrows = await quietRun(script('setup-throws.ts', "export function setup() { throw new Error('no token'); }\nexport default function () {}\n"));
+  assert.equal(setupThrows.exitCode, 107);
+  assert.match(setupThrows.err, /setup\(\) failed: Error: no token/);
+  const aborted = await quietRun(script('abort.ts', `import exec from 'k6/execution';
+import { sleep } from 'k6';
+export const options = { vus: 1, duration: '30s' };
+export default function () { sleep(0.05); if (exec.vu.iterationInInstance >= 2) exec.test.abort('enough'); }
+`));
+  assert.equal(aborted.exitCode, 108, aborted.err);
+  assert.match(aborted.err, /test run aborted: enough/);
+  assert.ok(aborted.summary!.metrics.iterations.values.count <= 3, 'no iteration after the abort');
+  const crossed = await quietRun(script('abort-on-fail.ts', `import { sleep } from 'k6';
+import { Counter } from 'k6/metrics';
+const bad = new Counter('bad');
+export const options = { vus: 1, duration: '30s', thresholds: { bad: [{ threshold: 'count<1', abortOnFail: true }] } };
+export default function () { bad.add(1); sleep(0.05); }
+`));
+  assert.equal(crossed.exitCode, 99, crossed.err);
+  assert.match(crossed.err, /thresholds on metric "bad" were crossed/);
+  assert.ok(crossed.summary!.state.testRunDurationMs < 10_000, `stopped early: ${crossed.summary!.state.testRunDurationMs} ms`);
+});
