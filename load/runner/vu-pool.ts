@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { HttpClient } from './http-client.ts';
 import type { MetricDefinition, MetricStore } from './metrics.ts';
-import type { RunDone, RunOrder, WireRequest, WireSample } from './wire.ts';
+import type { RunOrder, WireRequest, WireSample } from './wire.ts';
 import type { VuWorkerData } from './vu-worker.ts';
 
 /** Requests of one http.batch() in flight at once: k6's defaults, batch 20 and batchPerHost 6 (the options are not implemented). */
@@ -45,11 +45,9 @@ export interface VuContext {
   onError(vuId: number, text: string): void;
 }
 
-/** How a VU's part of a scenario ended (interrupted: terminated, e.g. after gracefulStop). */
+/** How a VU's part of a scenario ended: with the message of exec.test.abort(), if the script called it. */
 export interface VuRunResult {
-  iterations: number;
   aborted?: string;
-  interrupted?: boolean;
 }
 
 interface VuMessage {
@@ -59,8 +57,6 @@ interface VuMessage {
   error?: string;
   aborted?: string;
   json?: string | null;
-  iterations?: number;
-  interrupted?: boolean;
 }
 
 function storeSamples(store: MetricStore, samples: WireSample[]): void {
@@ -126,7 +122,7 @@ export class Vu {
       vu.dead = true;
       const p = vu.pending;
       vu.pending = undefined;
-      p?.({ kind: 'crashed', error: String(e), interrupted: true });
+      p?.({ kind: 'crashed', error: String(e) });
     });
     if (setupJson !== undefined) vu.sendData(setupJson);
     return vu;
@@ -139,9 +135,7 @@ export class Vu {
   /** Hands the VU its part of a scenario; resolves when its loop ends (RunDone) or it is terminated. */
   run(order: RunOrder): Promise<VuRunResult> {
     return new Promise((resolve) => {
-      this.pending = (m) => {
-        resolve({ iterations: (m as Partial<RunDone>).iterations ?? 0, aborted: m.aborted, interrupted: m.interrupted });
-      };
+      this.pending = (m) => resolve({ aborted: m.aborted });
       this.worker.postMessage(order);
     });
   }
@@ -158,7 +152,7 @@ export class Vu {
     this.dead = true;
     const p = this.pending;
     this.pending = undefined;
-    p?.({ kind: 'terminated', interrupted: true });
+    p?.({ kind: 'terminated' });
     await this.worker.terminate();
   }
 }
