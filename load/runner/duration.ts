@@ -23,12 +23,3 @@ export function parseDurationMs(value: unknown, what: string): number {
   }
   return total;
 }
-
-export function formatDuration(ms: number): string {
-  if (ms < 1) return `${(ms * 1000).toFixed(2)}µs`;
-  if (ms < 1000) return `${ms.toFixed(2)}ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(2)}s`;
-  const m = Math.floor(ms / 60_000);
-  const s = (ms - m * 60_000) / 1000;
-  return `${m}m${s.toFixed(1)}s`;
-}

@@ -1,8 +1,9 @@
 /**
  * The engine side of k6/http: performs the VUs' requests with undici and records k6's
  * HTTP metrics (http_reqs, http_req_duration and its phases, http_req_failed, data_*).
- * undici exposes no per-phase socket timings, so `blocked`, `connecting`, `sending` and
- * `tls_handshaking` are 0 and `waiting`/`receiving` split at the response headers;
+ * undici exposes no per-phase socket timings, so the response's `blocked`, `connecting`,
+ * `sending` and `tls_handshaking` are 0 (and have no metric); `waiting`/`receiving` split
+ * at the response headers;
  * `http_req_duration` is the whole request (load/README.md, "Differences from k6").
  *
  * This is the engine thread's hot path, shared by every VU, so it stays lean: undici's
@@ -17,7 +18,6 @@ import type { WireRequest, WireResponse } from './wire.ts';
 
 interface Exchange {
   status: number;
-  statusText: string;
   rawHeaders: Buffer[];
   chunks: Buffer[];
   bodyBytes: number;
@@ -29,6 +29,8 @@ class RequestTimeoutError extends Error {
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** k6's default maxRedirects (the option and the per-request `redirects` param are not implemented). */
+const MAX_REDIRECTS = 10;
 
 export class HttpClient {
   private agent = new Agent({ keepAliveTimeout: 10_000, connections: null, pipelining: 1 });
@@ -60,16 +62,15 @@ export class HttpClient {
   private exchange(url: string, method: string, headers: Record<string, string>, body: string | null, timeoutMs: number, discardBody: boolean): Promise<Exchange> {
     const u = this.parsedUrl(url);
     return new Promise<Exchange>((resolve, reject) => {
-      const x: Exchange = { status: 0, statusText: '', rawHeaders: [], chunks: [], bodyBytes: 0, tHeaders: 0 };
+      const x: Exchange = { status: 0, rawHeaders: [], chunks: [], bodyBytes: 0, tHeaders: 0 };
       const entry = { deadline: performance.now() + timeoutMs, abort: (e: Error) => reject(e) };
       this.watch(entry);
       const handler: Dispatcher.DispatchHandler = {
         onConnect: (abort: (err?: Error) => void) => {
           entry.abort = (e: Error) => abort(e);
         },
-        onHeaders: (statusCode: number, rawHeaders: Buffer[], _resume: () => void, statusText: string) => {
+        onHeaders: (statusCode: number, rawHeaders: Buffer[]) => {
           x.status = statusCode;
-          x.statusText = statusText;
           x.rawHeaders = rawHeaders;
           x.tHeaders = performance.now();
           return true;
@@ -116,7 +117,7 @@ export class HttpClient {
       let method = req.method;
       let body = req.body;
       let headers = req.headers;
-      for (let redirects = req.redirects; ; redirects--) {
+      for (let redirects = MAX_REDIRECTS; ; redirects--) {
         x = await this.exchange(url, method, headers, body, Math.max(1, Math.ceil(req.timeoutMs - (performance.now() - t0))), req.discardBody);
         if (!REDIRECT_STATUSES.has(x.status) || redirects <= 0) break;
         const location = headerValue(x.rawHeaders, 'location');
@@ -168,8 +169,8 @@ export class HttpClient {
       waiting: (status ? x!.tHeaders : tEnd) - t0,
       receiving: status ? tEnd - x!.tHeaders : 0,
     };
-    this.record(req, status, error, errorCode, timings, received);
-    return { status, statusText: x?.statusText ?? '', url, raw, headerBytes, hasBody: Boolean(x) && !req.discardBody, timings, error, errorCode, proto: status ? 'HTTP/1.1' : '' };
+    this.record(req, status, errorCode, timings, received);
+    return { status, url, raw, headerBytes, hasBody: Boolean(x) && !req.discardBody, timings, error, errorCode };
   }
 
   private parsedUrl(url: string): { origin: string; path: string } {
@@ -183,7 +184,7 @@ export class HttpClient {
     return u;
   }
 
-  private record(req: WireRequest, status: number, _error: string, errorCode: number, t: WireResponse['timings'], received: number): void {
+  private record(req: WireRequest, status: number, errorCode: number, t: WireResponse['timings'], received: number): void {
     let expected: boolean | undefined;
     if (req.expected) expected = status !== 0 && req.expected.some(([min, max]) => status >= min && status <= max);
     // The VU's key of its tags plus what only the response decides.
@@ -198,10 +199,6 @@ export class HttpClient {
     const s = this.store;
     s.add('http_reqs', 1, id);
     s.add('http_req_duration', t.duration, id);
-    s.add('http_req_blocked', t.blocked, id);
-    s.add('http_req_connecting', t.connecting, id);
-    s.add('http_req_tls_handshaking', t.tls_handshaking, id);
-    s.add('http_req_sending', t.sending, id);
     s.add('http_req_waiting', t.waiting, id);
     s.add('http_req_receiving', t.receiving, id);
     if (expected !== undefined) s.add('http_req_failed', expected ? 0 : 1, id);

@@ -5,7 +5,7 @@
  * ignoring an option would make a run that looks like k6's but is not.
  */
 import { parseDurationMs } from './duration.ts';
-import { EXECUTOR_KEYS, SCENARIO_COMMON_KEYS, SUPPORTED_OPTIONS, UnsupportedError } from './surface.ts';
+import { EXECUTOR_KEYS, SCENARIO_COMMON_KEYS, SUPPORTED_OPTIONS, refusal } from './surface.ts';
 import type { Tags } from './metrics.ts';
 
 export interface StagePlan {
@@ -23,31 +23,31 @@ export interface ScenarioPlan {
   tags: Tags;
   rate: number;
   timeUnitMs: number;
+  /** Scenario length: duration, or the sum of the stages; 0 for the iteration executors (maxDurationMs bounds them). */
   durationMs: number;
   preAllocatedVUs: number;
   maxVUs: number;
   startRate: number;
   stages: StagePlan[];
+  /** VUs of per-vu-iterations, shared-iterations and constant-vus; ramping-vus: the most its stages ask for. */
   vus: number;
   iterations: number;
   maxDurationMs: number;
+  /** ramping-vus: [ms from the scenario's start, active VUs from then on], in time order (rampingVuSteps). */
+  vuSteps: Array<[number, number]>;
 }
 
 export interface RunOptions {
   scenarios: ScenarioPlan[];
   thresholds: Record<string, unknown[]>;
-  tags: Tags;
   summaryTrendStats: string[];
-  setupTimeoutMs: number;
-  teardownTimeoutMs: number;
   discardResponseBodies: boolean;
-  maxRedirects: number;
-  batch: number;
-  batchPerHost: number;
-  userAgent: string;
 }
 
 export const DEFAULT_TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)'];
+/** k6's defaults for what the runner does not let a script set (setupTimeout, teardownTimeout, maxRedirects). */
+export const SETUP_TIMEOUT_MS = 60_000;
+export const TEARDOWN_TIMEOUT_MS = 60_000;
 
 function positiveInt(v: unknown, what: string, allowZero = false): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < (allowZero ? 0 : 1)) {
@@ -58,9 +58,7 @@ function positiveInt(v: unknown, what: string, allowZero = false): number {
 
 function refuseUnknown(obj: Record<string, unknown>, allowed: string[], where: string): void {
   const unknown = Object.keys(obj).filter((k) => !allowed.includes(k));
-  if (unknown.length) {
-    throw new UnsupportedError(`${where}: ${unknown.map((k) => `"${k}"`).join(', ')} not implemented by the k6-compatible runner (implemented: ${allowed.join(', ')}); run the script with k6 or extend load/runner`);
-  }
+  if (unknown.length) throw refusal(`${where}: ${unknown.map((k) => `"${k}"`).join(', ')}`, allowed);
 }
 
 function stringMap(v: unknown, what: string): Record<string, string> {
@@ -69,16 +67,50 @@ function stringMap(v: unknown, what: string): Record<string, string> {
   return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, String(x)]));
 }
 
-function scenarioPlan(name: string, raw: Record<string, unknown>, lifecycle: string[]): ScenarioPlan {
+function stagesOf(raw: unknown, where: string): StagePlan[] {
+  if (!Array.isArray(raw) || raw.length === 0) throw new Error(`${where}.stages must be a non-empty array of {target, duration}`);
+  return raw.map((s: Record<string, unknown>, i: number) => {
+    refuseUnknown(s, ['target', 'duration'], `${where}.stages[${i}]`);
+    return { target: positiveInt(s.target, `${where}.stages[${i}].target`, true), durationMs: parseDurationMs(s.duration, `${where}.stages[${i}].duration`) };
+  });
+}
+
+/**
+ * ramping-vus: when the number of active VUs changes, as k6 computes its execution steps:
+ * over a stage from `from` to `to` VUs lasting d, the count moves by one VU at each
+ * multiple of d / |to - from| (so a ramp from 0 starts its first VU after one step).
+ */
+export function rampingVuSteps(startVUs: number, stages: StagePlan[]): Array<[number, number]> {
+  const steps: Array<[number, number]> = [[0, startVUs]];
+  let from = startVUs;
+  let at = 0;
+  for (const s of stages) {
+    const diff = s.target - from;
+    for (let i = 1; i <= Math.abs(diff); i++) steps.push([at + (s.durationMs * i) / Math.abs(diff), from + Math.sign(diff) * i]);
+    at += s.durationMs;
+    from = s.target;
+  }
+  return steps;
+}
+
+/** Active VUs of a ramping-vus scenario `elapsedMs` after its start. */
+export function rampingVusAt(plan: ScenarioPlan, elapsedMs: number): number {
+  let vus = 0;
+  for (const [at, n] of plan.vuSteps) {
+    if (at > elapsedMs) break;
+    vus = n;
+  }
+  return vus;
+}
+
+function scenarioPlan(name: string, raw: Record<string, unknown>, functions: string[]): ScenarioPlan {
   const where = `options.scenarios.${name}`;
   if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new Error(`${where}: scenario names may contain only letters, digits, "_" and "-"`);
   const executor = raw.executor;
-  if (typeof executor !== 'string' || !(executor in EXECUTOR_KEYS)) {
-    throw new UnsupportedError(`${where}: executor ${JSON.stringify(executor)} is not implemented by the k6-compatible runner (implemented: ${Object.keys(EXECUTOR_KEYS).join(', ')})`);
-  }
+  if (typeof executor !== 'string' || !(executor in EXECUTOR_KEYS)) throw refusal(`${where}: executor ${JSON.stringify(executor)} is`, Object.keys(EXECUTOR_KEYS));
   refuseUnknown(raw, [...SCENARIO_COMMON_KEYS, ...EXECUTOR_KEYS[executor]], where);
   const exec = raw.exec === undefined ? 'default' : String(raw.exec);
-  if (!lifecycle.includes(exec)) throw new Error(`${where}: exec "${exec}" is not a function exported by the script`);
+  if (!functions.includes(exec)) throw new Error(`${where}: exec "${exec}" is not a function exported by the script`);
   const plan: ScenarioPlan = {
     name,
     executor,
@@ -97,6 +129,7 @@ function scenarioPlan(name: string, raw: Record<string, unknown>, lifecycle: str
     vus: 1,
     iterations: 1,
     maxDurationMs: 600_000,
+    vuSteps: [],
   };
   switch (executor) {
     case 'constant-arrival-rate':
@@ -110,11 +143,7 @@ function scenarioPlan(name: string, raw: Record<string, unknown>, lifecycle: str
         plan.durationMs = parseDurationMs(raw.duration, `${where}.duration`);
       } else {
         plan.startRate = raw.startRate === undefined ? 0 : positiveInt(raw.startRate, `${where}.startRate`, true);
-        if (!Array.isArray(raw.stages) || raw.stages.length === 0) throw new Error(`${where}.stages must be a non-empty array of {target, duration}`);
-        plan.stages = raw.stages.map((s: Record<string, unknown>, i: number) => {
-          refuseUnknown(s, ['target', 'duration'], `${where}.stages[${i}]`);
-          return { target: positiveInt(s.target, `${where}.stages[${i}].target`, true), durationMs: parseDurationMs(s.duration, `${where}.stages[${i}].duration`) };
-        });
+        plan.stages = stagesOf(raw.stages, where);
         plan.durationMs = plan.stages.reduce((t, s) => t + s.durationMs, 0);
       }
       break;
@@ -129,27 +158,42 @@ function scenarioPlan(name: string, raw: Record<string, unknown>, lifecycle: str
       plan.vus = raw.vus === undefined ? 1 : positiveInt(raw.vus, `${where}.vus`);
       plan.durationMs = parseDurationMs(raw.duration, `${where}.duration`);
       break;
+    case 'ramping-vus': {
+      const startVUs = raw.startVUs === undefined ? 1 : positiveInt(raw.startVUs, `${where}.startVUs`, true);
+      plan.stages = stagesOf(raw.stages, where);
+      plan.durationMs = plan.stages.reduce((t, s) => t + s.durationMs, 0);
+      plan.vuSteps = rampingVuSteps(startVUs, plan.stages);
+      plan.vus = Math.max(1, ...plan.vuSteps.map(([, n]) => n));
+      break;
+    }
   }
   return plan;
 }
 
-/** Normalises exported options; `lifecycle` lists the script's exported function names. */
-export function normaliseOptions(raw: unknown, lifecycle: string[]): RunOptions {
+/** Normalises exported options; `functions` lists the script's exported function names. */
+export function normaliseOptions(raw: unknown, functions: string[]): RunOptions {
   const o = (raw ?? {}) as Record<string, unknown>;
   if (typeof o !== 'object' || Array.isArray(o)) throw new Error('options must be an object');
   refuseUnknown(o, SUPPORTED_OPTIONS, 'options');
   let scenarios: ScenarioPlan[];
+  const shortcut = (executor: string, fields: Record<string, unknown>) => [scenarioPlan('default', { executor, ...fields }, functions)];
   if (o.scenarios !== undefined) {
-    if (o.vus !== undefined || o.duration !== undefined || o.iterations !== undefined) {
-      throw new Error('options: "scenarios" cannot be combined with the vus/duration/iterations shortcuts');
+    if (o.vus !== undefined || o.duration !== undefined || o.iterations !== undefined || o.stages !== undefined) {
+      throw new Error('options: "scenarios" cannot be combined with the vus/duration/iterations/stages shortcuts');
     }
     const entries = Object.entries(o.scenarios as Record<string, Record<string, unknown>>);
     if (entries.length === 0) throw new Error('options.scenarios is empty');
-    scenarios = entries.map(([name, s]) => scenarioPlan(name, s, lifecycle));
+    scenarios = entries.map(([name, s]) => scenarioPlan(name, s, functions));
+  } else if (o.stages !== undefined) {
+    // k6: stages (with vus as the starting VUs) make a ramping-vus scenario.
+    scenarios = shortcut('ramping-vus', { startVUs: o.vus ?? 1, stages: o.stages });
+  } else if (o.iterations !== undefined) {
+    // k6: iterations make a shared-iterations scenario; a duration then bounds it.
+    scenarios = shortcut('shared-iterations', { vus: o.vus ?? 1, iterations: o.iterations, ...(o.duration !== undefined ? { maxDuration: o.duration } : {}) });
   } else if (o.duration !== undefined) {
-    scenarios = [scenarioPlan('default', { executor: 'constant-vus', vus: o.vus ?? 1, duration: o.duration }, lifecycle)];
+    scenarios = shortcut('constant-vus', { vus: o.vus ?? 1, duration: o.duration });
   } else {
-    scenarios = [scenarioPlan('default', { executor: 'shared-iterations', vus: o.vus ?? 1, iterations: o.iterations ?? 1 }, lifecycle)];
+    scenarios = shortcut('shared-iterations', { vus: o.vus ?? 1, iterations: 1 });
   }
   const thresholds: Record<string, unknown[]> = {};
   for (const [k, v] of Object.entries((o.thresholds as Record<string, unknown>) ?? {})) thresholds[k] = Array.isArray(v) ? v : [v];
@@ -157,19 +201,7 @@ export function normaliseOptions(raw: unknown, lifecycle: string[]): RunOptions 
   for (const s of trendStats) {
     if (!/^(avg|min|med|max|count|p\(\d+(\.\d+)?\))$/.test(s)) throw new Error(`options.summaryTrendStats: "${s}" is not a trend statistic (avg, min, med, max, count, p(N))`);
   }
-  return {
-    scenarios,
-    thresholds,
-    tags: stringMap(o.tags, 'options.tags'),
-    summaryTrendStats: trendStats,
-    setupTimeoutMs: o.setupTimeout === undefined ? 60_000 : parseDurationMs(o.setupTimeout, 'options.setupTimeout'),
-    teardownTimeoutMs: o.teardownTimeout === undefined ? 60_000 : parseDurationMs(o.teardownTimeout, 'options.teardownTimeout'),
-    discardResponseBodies: o.discardResponseBodies === true,
-    maxRedirects: o.maxRedirects === undefined ? 10 : positiveInt(o.maxRedirects, 'options.maxRedirects', true),
-    batch: o.batch === undefined ? 20 : positiveInt(o.batch, 'options.batch'),
-    batchPerHost: o.batchPerHost === undefined ? 6 : positiveInt(o.batchPerHost, 'options.batchPerHost', true),
-    userAgent: o.userAgent === undefined ? 'k6-compatible-runner (svc-conformance)' : String(o.userAgent),
-  };
+  return { scenarios, thresholds, summaryTrendStats: trendStats, discardResponseBodies: o.discardResponseBodies === true };
 }
 
 /** Iterations (fractional) an arrival-rate scenario asks for between its start and `elapsedMs` (k6: rate per timeUnit). */

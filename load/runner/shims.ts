@@ -5,7 +5,7 @@
  * blocks until its response arrives), `check` emits to the `checks` rate, `group`
  * tags samples with the group path, metrics may only be created in the init context.
  */
-import { EXECUTION_PROPERTIES, HTTP_PARAM_KEYS, SUPPORTED_MODULES, UnsupportedError } from './surface.ts';
+import { EXECUTION_PROPERTIES, HTTP_PARAM_KEYS, SUPPORTED_MODULES, UnsupportedError, refusal } from './surface.ts';
 import type { MetricDefinition, Tags } from './metrics.ts';
 import type { MetricType } from './thresholds.ts';
 import type { WireRequest, WireResponse } from './wire.ts';
@@ -23,17 +23,14 @@ export interface ScenarioState {
 /** What a script instance needs from its VU (worker) or from the engine (init instance). */
 export interface VuHost {
   vuId: number;
-  env: Record<string, string>;
   /** True while init code runs, and always for the engine's init-only instance. */
   inInit: boolean;
   /** 'setup' | 'teardown' | 'iteration' | 'init' */
   stage: string;
   scenario?: ScenarioState;
   vuIterationInInstance: number;
-  globalTags: Tags;
-  options: Record<string, unknown>;
-  testStartMs: number;
-  httpDefaults: { discardResponseBodies: boolean; maxRedirects: number; userAgent: string };
+  /** options.discardResponseBodies: bodies are dropped unless a request asks for responseType "text". */
+  discardResponseBodies: boolean;
   send(requests: WireRequest[]): WireResponse[];
   sleepMs(ms: number): void;
   emit(metric: string, value: number, tags: Tags): void;
@@ -46,6 +43,8 @@ export class AbortTestError extends Error {
 }
 
 const EXPECTED = Symbol.for('k6runner.expectedStatuses');
+/** Sent with every request, as k6 sends its own (the userAgent option is not implemented). */
+const USER_AGENT = 'k6-compatible-runner (svc-conformance)';
 type ExpectedCallback = { [EXPECTED]: Array<[number, number]> };
 
 function canonicalHeaderName(name: string): string {
@@ -56,9 +55,7 @@ function strictObject<T extends object>(what: string, allowed: readonly string[]
   return new Proxy(target, {
     get(t, prop, receiver) {
       if (typeof prop === 'symbol' || prop === 'then' || prop === 'toJSON') return Reflect.get(t, prop, receiver);
-      if (!allowed.includes(prop)) {
-        throw new UnsupportedError(`${what}.${prop} is not implemented by the k6-compatible runner (implemented: ${allowed.join(', ')}); run the script with k6 or extend load/runner`);
-      }
+      if (!allowed.includes(prop)) throw refusal(`${what}.${prop} is`, allowed);
       return Reflect.get(t, prop, receiver);
     },
   });
@@ -81,31 +78,25 @@ function decodeHeaders(raw: ArrayBuffer | null, length: number): Record<string, 
 
 const utf8 = new TextDecoder();
 
+/** k6's Response, with the fields of load/README.md ("Implemented k6 surface"); other fields are absent. */
 export class Response {
   status: number;
-  status_text: string;
   url: string;
   timings: WireResponse['timings'];
   error: string;
   error_code: number;
-  proto: string;
   // The body arrives as bytes and the headers as the client gave them; both are turned
   // into what k6 shows only when the script reads them (most load iterations never do).
   #wire: WireResponse;
   #body: string | null | undefined;
   #headers: Record<string, string> | undefined;
-  #req: WireRequest;
-  #request: Response['request'] | undefined;
-  constructor(w: WireResponse, req: WireRequest) {
+  constructor(w: WireResponse) {
     this.status = w.status;
-    this.status_text = w.statusText;
     this.url = w.url;
     this.timings = w.timings;
     this.error = w.error;
     this.error_code = w.errorCode;
-    this.proto = w.proto;
     this.#wire = w;
-    this.#req = req;
   }
   get body(): string | null {
     if (this.#body === undefined) {
@@ -117,33 +108,15 @@ export class Response {
   get headers(): Record<string, string> {
     return (this.#headers ??= decodeHeaders(this.#wire.raw, this.#wire.headerBytes));
   }
-  get request(): { method: string; url: string; headers: Record<string, string[]>; body: string } {
-    if (!this.#request) {
-      const req = this.#req;
-      const headers: Record<string, string[]> = {};
-      for (const [k, v] of Object.entries(req.headers)) headers[canonicalHeaderName(k)] = [v];
-      this.#request = { method: req.method, url: req.url, headers, body: req.body ?? '' };
-    }
-    return this.#request;
-  }
   /** k6's Response serialises with its fields; the lazy ones are getters here. */
   toJSON(): Record<string, unknown> {
-    const { status, status_text, url, timings, error, error_code, proto, body, headers, request } = this;
-    return { status, status_text, url, body, headers, timings, error, error_code, proto, request };
+    const { status, url, timings, error, error_code, body, headers } = this;
+    return { status, url, body, headers, timings, error, error_code };
   }
   json(selector?: string): unknown {
     if (selector !== undefined) throw new UnsupportedError('Response.json(selector) (gjson selectors) is not implemented by the k6-compatible runner; call json() and read the field');
     if (this.body === null) throw new Error('the response has no body (discardResponseBodies or responseType "none")');
     return JSON.parse(this.body);
-  }
-  html(): never {
-    throw new UnsupportedError('Response.html() is not implemented by the k6-compatible runner');
-  }
-  clickLink(): never {
-    throw new UnsupportedError('Response.clickLink() is not implemented by the k6-compatible runner');
-  }
-  submitForm(): never {
-    throw new UnsupportedError('Response.submitForm() is not implemented by the k6-compatible runner');
   }
 }
 
@@ -152,7 +125,7 @@ export function createK6Modules(host: VuHost): Record<string, Record<string, unk
   let responseCallback: ExpectedCallback | null = expectedStatuses({ min: 200, max: 399 });
 
   const baseTags = (): Tags => {
-    const tags: Tags = { ...host.globalTags };
+    const tags: Tags = {};
     if (host.scenario) {
       Object.assign(tags, host.scenario.tags);
       tags.scenario = host.scenario.name;
@@ -192,6 +165,7 @@ export function createK6Modules(host: VuHost): Record<string, Record<string, unk
   }
 
   function sleep(seconds: number): void {
+    notInInit('sleep()');
     if (!(typeof seconds === 'number' && seconds >= 0)) throw new Error(`sleep(): expected a non-negative number of seconds, got ${seconds}`);
     host.sleepMs(seconds * 1000);
   }
@@ -210,14 +184,11 @@ export function createK6Modules(host: VuHost): Record<string, Record<string, unk
     return { [EXPECTED]: ranges };
   }
 
-  function asCallback(cb: unknown, where: string): ExpectedCallback | null {
-    if (cb === null) return null;
-    if (cb && typeof cb === 'object' && EXPECTED in cb) return cb as ExpectedCallback;
-    throw new UnsupportedError(`${where}: only callbacks made by http.expectedStatuses() (or null) are supported, as in k6`);
-  }
-
   function setResponseCallback(cb: unknown): void {
-    responseCallback = asCallback(cb, 'http.setResponseCallback()');
+    if (cb !== null && !(cb && typeof cb === 'object' && EXPECTED in cb)) {
+      throw new UnsupportedError('http.setResponseCallback(): only callbacks made by http.expectedStatuses() (or null) are supported, as in k6');
+    }
+    responseCallback = cb as ExpectedCallback | null;
   }
 
   function buildRequest(method: string, url: unknown, body: unknown, params: Record<string, unknown> | undefined): WireRequest {
@@ -226,11 +197,8 @@ export function createK6Modules(host: VuHost): Record<string, Record<string, unk
     }
     const p = params ?? {};
     const unknown = Object.keys(p).filter((k) => !HTTP_PARAM_KEYS.includes(k));
-    if (unknown.length) {
-      throw new UnsupportedError(`http request params ${unknown.map((k) => `"${k}"`).join(', ')} not implemented by the k6-compatible runner (implemented: ${HTTP_PARAM_KEYS.join(', ')})`);
-    }
-    const headers: Record<string, string> = {};
-    if (host.httpDefaults.userAgent) headers['User-Agent'] = host.httpDefaults.userAgent;
+    if (unknown.length) throw refusal(`http request params ${unknown.map((k) => `"${k}"`).join(', ')}`, HTTP_PARAM_KEYS);
+    const headers: Record<string, string> = { 'User-Agent': USER_AGENT };
     for (const [k, v] of Object.entries((p.headers as Record<string, unknown>) ?? {})) headers[k] = String(v);
     let payload: string | null = null;
     if (body !== undefined && body !== null) {
@@ -249,7 +217,6 @@ export function createK6Modules(host: VuHost): Record<string, Record<string, unk
     }
     const userTags = (p.tags as Tags) ?? {};
     const tags: Tags = { ...baseTags(), method, url, name: url, ...Object.fromEntries(Object.entries(userTags).map(([k, v]) => [k, String(v)])) };
-    const cb = p.responseCallback !== undefined ? asCallback(p.responseCallback, 'params.responseCallback') : responseCallback;
     return {
       method,
       url,
@@ -258,17 +225,15 @@ export function createK6Modules(host: VuHost): Record<string, Record<string, unk
       tags,
       tagKey: '',
       timeoutMs: p.timeout !== undefined ? parseDurationMs(p.timeout, 'params.timeout') : 60_000,
-      expected: cb ? cb[EXPECTED] : null,
-      discardBody: responseType === 'none' || (host.httpDefaults.discardResponseBodies && p.responseType === undefined),
-      redirects: p.redirects !== undefined ? Number(p.redirects) : host.httpDefaults.maxRedirects,
+      expected: responseCallback ? responseCallback[EXPECTED] : null,
+      discardBody: responseType === 'none' || (host.discardResponseBodies && p.responseType === undefined),
     };
   }
 
   function request(method: string, url: unknown, body?: unknown, params?: Record<string, unknown>): Response {
     notInInit('Making http requests');
     const req = buildRequest(String(method).toUpperCase(), url, body, params);
-    const [res] = host.send([req]);
-    return new Response(res, req);
+    return new Response(host.send([req])[0]);
   }
 
   type BatchEntry = string | [string, string, unknown?, Record<string, unknown>?] | { method?: string; url: string; body?: unknown; params?: Record<string, unknown> };
@@ -280,7 +245,7 @@ export function createK6Modules(host: VuHost): Record<string, Record<string, unk
       if (Array.isArray(r)) return buildRequest(String(r[0]).toUpperCase(), r[1], r[2], r[3]);
       return buildRequest(String(r.method ?? 'GET').toUpperCase(), r.url, r.body, r.params);
     });
-    const responses = host.send(built).map((w, i) => new Response(w, built[i]));
+    const responses = host.send(built).map((w) => new Response(w));
     if (Array.isArray(requests)) return responses;
     return Object.fromEntries(entries.map(([k], i) => [k, responses[i]]));
   }
@@ -289,12 +254,9 @@ export function createK6Modules(host: VuHost): Record<string, Record<string, unk
     request,
     batch,
     get: (url: string, params?: Record<string, unknown>) => request('GET', url, null, params),
-    head: (url: string, params?: Record<string, unknown>) => request('HEAD', url, null, params),
     post: (url: string, body?: unknown, params?: Record<string, unknown>) => request('POST', url, body, params),
     put: (url: string, body?: unknown, params?: Record<string, unknown>) => request('PUT', url, body, params),
-    patch: (url: string, body?: unknown, params?: Record<string, unknown>) => request('PATCH', url, body, params),
     del: (url: string, body?: unknown, params?: Record<string, unknown>) => request('DELETE', url, body, params),
-    options: (url: string, body?: unknown, params?: Record<string, unknown>) => request('OPTIONS', url, body, params),
     expectedStatuses,
     setResponseCallback,
   };
@@ -331,25 +293,17 @@ export function createK6Modules(host: VuHost): Record<string, Record<string, unk
     get name() { return needScenario('name').name; },
     get executor() { return needScenario('executor').executor; },
     get startTime() { return needScenario('startTime').startTime; },
-    get iterationInInstance() { return needScenario('iterationInInstance').iterationInTest; },
     get iterationInTest() { return needScenario('iterationInTest').iterationInTest; },
   });
   const vu = strictObject('exec.vu', EXECUTION_PROPERTIES.vu, {
-    get idInInstance() { notInInit('exec.vu'); return host.vuId; },
     get idInTest() { notInInit('exec.vu'); return host.vuId; },
     get iterationInInstance() { notInInit('exec.vu'); return host.vuIterationInInstance; },
     get iterationInScenario() { return needScenario('iterationInScenario').vuIterationInScenario; },
   });
   const test = strictObject('exec.test', EXECUTION_PROPERTIES.test, {
     abort: (message = 'test aborted by the script') => host.abort(message),
-    get options() { return host.options; },
   });
-  const instance = strictObject('exec.instance', EXECUTION_PROPERTIES.instance, {
-    get currentTestRunDuration() { return Date.now() - host.testStartMs; },
-    get vusInitialized(): number { throw new UnsupportedError('exec.instance.vusInitialized is not implemented by the k6-compatible runner'); },
-    get iterationsCompleted(): number { throw new UnsupportedError('exec.instance.iterationsCompleted is not implemented by the k6-compatible runner'); },
-  });
-  const execution = strictObject('exec', ['scenario', 'vu', 'test', 'instance'], { scenario, vu, test, instance });
+  const execution = strictObject('exec', Object.keys(EXECUTION_PROPERTIES), { scenario, vu, test });
 
   // ---- k6/encoding -------------------------------------------------------------------
   const b64encode = (input: string | ArrayBuffer, encoding = 'std'): string => {
@@ -360,11 +314,6 @@ export function createK6Modules(host: VuHost): Record<string, Record<string, unk
     if (!['std', 'rawstd', 'url', 'rawurl'].includes(encoding)) throw new Error(`b64encode: unknown encoding "${encoding}"`);
     return out;
   };
-  const b64decode = (input: string, encoding = 'std', format?: string): string | ArrayBuffer => {
-    const buf = Buffer.from(input, encoding.includes('url') ? 'base64url' : 'base64');
-    if (format === 's') return buf.toString('utf8');
-    return buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);
-  };
 
   const k6 = { check, group, sleep, fail };
   const metrics = { Counter: metricClass('counter'), Gauge: metricClass('gauge'), Rate: metricClass('rate'), Trend: metricClass('trend') };
@@ -373,11 +322,15 @@ export function createK6Modules(host: VuHost): Record<string, Record<string, unk
     'k6/http': { ...http, default: http },
     'k6/metrics': { ...metrics, default: metrics },
     'k6/execution': { default: execution },
-    'k6/encoding': { b64encode, b64decode, default: { b64encode, b64decode } },
+    'k6/encoding': { b64encode, default: { b64encode } },
   };
   for (const [name, exports] of Object.entries(SUPPORTED_MODULES)) {
     const missing = exports.filter((e) => !(e in modules[name]));
     if (missing.length) throw new Error(`runner bug: ${name} lacks ${missing.join(', ')}`);
+    // The bundler refuses a named import it does not know; a member of a default import
+    // (`http.patch`) is refused here, when the script reads it.
+    const names = exports.filter((e) => e !== 'default');
+    if (names.length) modules[name].default = strictObject(name === 'k6/http' ? 'http' : name, names, modules[name].default as object);
   }
   return modules;
 }

@@ -1,38 +1,27 @@
 /**
  * The k6 API surface this runner implements, in one place: the bundler refuses any
  * other import, the options validator any other option key, and load/README.md lists
- * the same. Adding something means implementing it first, then listing it here.
+ * the same. It is the surface the scripts in load/ and a typical user script need
+ * (issue 13); adding something means implementing it first, then listing it here.
  */
 export const SUPPORTED_MODULES: Record<string, string[]> = {
   k6: ['check', 'group', 'sleep', 'fail', 'default'],
-  'k6/http': ['get', 'post', 'put', 'patch', 'del', 'head', 'options', 'request', 'batch', 'expectedStatuses', 'setResponseCallback', 'default'],
+  'k6/http': ['get', 'post', 'put', 'del', 'request', 'batch', 'expectedStatuses', 'setResponseCallback', 'default'],
   'k6/metrics': ['Counter', 'Gauge', 'Rate', 'Trend', 'default'],
   'k6/execution': ['default'],
-  'k6/encoding': ['b64encode', 'b64decode', 'default'],
+  'k6/encoding': ['b64encode', 'default'],
 };
-
-/** Globals of the k6 runtime that scripts may use. */
-export const SUPPORTED_GLOBALS = ['__ENV', '__VU', '__ITER', 'console'];
-
-/** Lifecycle exports of a script (k6 docs, "Test lifecycle"). */
-export const LIFECYCLE_EXPORTS = ['options', 'setup', 'teardown', 'handleSummary', 'default'];
 
 export const SUPPORTED_OPTIONS = [
   'scenarios',
   'thresholds',
-  'tags',
   'summaryTrendStats',
-  'setupTimeout',
-  'teardownTimeout',
   'discardResponseBodies',
-  'maxRedirects',
-  'batch',
-  'batchPerHost',
-  'userAgent',
   // Shortcuts k6 turns into one scenario named "default".
   'vus',
   'duration',
   'iterations',
+  'stages',
 ];
 
 export const SCENARIO_COMMON_KEYS = ['executor', 'startTime', 'gracefulStop', 'exec', 'env', 'tags'];
@@ -43,17 +32,22 @@ export const EXECUTOR_KEYS: Record<string, string[]> = {
   'per-vu-iterations': ['vus', 'iterations', 'maxDuration'],
   'shared-iterations': ['vus', 'iterations', 'maxDuration'],
   'constant-vus': ['vus', 'duration'],
+  'ramping-vus': ['startVUs', 'stages'],
 };
 
-export const HTTP_PARAM_KEYS = ['headers', 'tags', 'timeout', 'responseCallback', 'responseType', 'redirects'];
+export const HTTP_PARAM_KEYS = ['headers', 'tags', 'timeout', 'responseType'];
 
 export const EXECUTION_PROPERTIES = {
-  scenario: ['name', 'executor', 'startTime', 'iterationInInstance', 'iterationInTest'],
-  vu: ['idInInstance', 'idInTest', 'iterationInInstance', 'iterationInScenario'],
-  test: ['abort', 'options'],
-  instance: ['currentTestRunDuration', 'vusInitialized', 'iterationsCompleted'],
+  scenario: ['name', 'executor', 'startTime', 'iterationInTest'],
+  vu: ['idInTest', 'iterationInInstance', 'iterationInScenario'],
+  test: ['abort'],
 };
 
 export class UnsupportedError extends Error {
   override name = 'UnsupportedError';
+}
+
+/** The refusal every unimplemented name gets: what was asked, what is implemented, what to do. */
+export function refusal(what: string, implemented: readonly string[]): UnsupportedError {
+  return new UnsupportedError(`${what} not implemented by the k6-compatible runner (implemented: ${implemented.join(', ')}); run the script with k6 or extend load/runner`);
 }

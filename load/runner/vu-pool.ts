@@ -12,8 +12,11 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { HttpClient } from './http-client.ts';
 import type { MetricDefinition, MetricStore } from './metrics.ts';
-import type { RunDone, RunOrder, WireRequest, WireSample } from './wire.ts';
-import type { VuHost } from './shims.ts';
+import type { RunOrder, WireRequest, WireSample } from './wire.ts';
+import type { VuWorkerData } from './vu-worker.ts';
+
+/** Requests of one http.batch() in flight at once: k6's defaults, batch 20 and batchPerHost 6 (the options are not implemented). */
+const BATCH_CONCURRENCY = 6;
 
 let workerFile: Promise<string> | undefined;
 
@@ -32,27 +35,19 @@ function workerEntry(): Promise<string> {
   return workerFile;
 }
 
-export interface PoolContext {
+/** What a VU needs from the engine: the script, its environment, and where its output goes. */
+export interface VuContext {
   code: string;
   env: Record<string, string>;
-  globalTags: Record<string, string>;
-  options: Record<string, unknown>;
-  testStartMs: number;
-  httpDefaults: VuHost['httpDefaults'];
-  batchConcurrency: number;
-  store: MetricStore;
+  discardResponseBodies: boolean;
   http: HttpClient;
-  onDefinitions(defs: MetricDefinition[]): void;
-  onSamples(samples: WireSample[]): void;
+  store: MetricStore;
   onError(vuId: number, text: string): void;
-  onAbort(message: string): void;
 }
 
-/** How a VU's part of a scenario ended (interrupted: terminated, e.g. after gracefulStop). */
-export interface RunResult {
-  iterations: number;
+/** How a VU's part of a scenario ended: with the message of exec.test.abort(), if the script called it. */
+export interface VuRunResult {
   aborted?: string;
-  interrupted?: boolean;
 }
 
 interface VuMessage {
@@ -62,8 +57,13 @@ interface VuMessage {
   error?: string;
   aborted?: string;
   json?: string | null;
-  iterations?: number;
-  interrupted?: boolean;
+}
+
+function storeSamples(store: MetricStore, samples: WireSample[]): void {
+  for (const [metric, value, key, tags] of samples) {
+    // A VU sends the tags of a key once; a key it sent is always known here.
+    store.add(metric, value, store.tagSets.internKeyed(key, tags));
+  }
 }
 
 export class Vu {
@@ -71,22 +71,23 @@ export class Vu {
   dead = false;
   private pending?: (m: VuMessage) => void;
 
-  private constructor(readonly id: number, private worker: Worker, private ctx: PoolContext) {}
+  private constructor(readonly id: number, private worker: Worker) {}
 
-  static async spawn(id: number, ctx: PoolContext, setupJson: string | null | undefined): Promise<Vu> {
+  static async spawn(id: number, ctx: VuContext, setupJson: string | null | undefined): Promise<Vu> {
     const file = await workerEntry();
     const { port1, port2 } = new MessageChannel();
     const signalBuffer = new SharedArrayBuffer(4);
     const signal = new Int32Array(signalBuffer);
+    const workerData: VuWorkerData = { code: ctx.code, vuId: id, env: ctx.env, discardResponseBodies: ctx.discardResponseBodies, httpPort: port2, signal: signalBuffer };
     const worker = new Worker(file, {
-      workerData: { code: ctx.code, vuId: id, env: ctx.env, globalTags: ctx.globalTags, options: ctx.options, testStartMs: ctx.testStartMs, httpDefaults: ctx.httpDefaults, httpPort: port2, signal: signalBuffer },
+      workerData,
       transferList: [port2],
       // The worker entry is plain bundled JS: do not inherit tsx's loader from the parent.
       execArgv: [],
       resourceLimits: { maxOldGenerationSizeMb: 256 },
     });
     port1.on('message', async function onVuRequests(requests: WireRequest[]) {
-      const responses = await ctx.http.executeAll(requests, ctx.batchConcurrency);
+      const responses = await ctx.http.executeAll(requests, BATCH_CONCURRENCY);
       // Bodies are moved, not copied: the VU decodes them only if the script reads them.
       const bodies: ArrayBuffer[] = [];
       for (const r of responses) if (r.raw) bodies.push(r.raw);
@@ -95,18 +96,18 @@ export class Vu {
       Atomics.notify(signal, 0);
     });
     port1.unref();
-    const vu = new Vu(id, worker, ctx);
+    const vu = new Vu(id, worker);
     await new Promise<void>((resolve, reject) => {
       worker.once('error', reject);
       worker.once('message', (m: { kind: string; error?: string; metrics?: MetricDefinition[] }) => {
         if (m.kind === 'initError') return reject(new Error(`init of VU ${id} failed: ${m.error}`));
-        ctx.onDefinitions(m.metrics ?? []);
+        (m.metrics ?? []).forEach((d) => ctx.store.define(d));
         resolve();
       });
     });
     worker.on('message', function onVuMessage(m: VuMessage) {
-      if (m.metrics?.length) ctx.onDefinitions(m.metrics);
-      if (m.samples?.length) ctx.onSamples(m.samples);
+      m.metrics?.forEach((d) => ctx.store.define(d));
+      if (m.samples?.length) storeSamples(ctx.store, m.samples);
       if (m.kind === 'samples') return;
       if (m.kind === 'error') {
         ctx.onError(id, m.error!);
@@ -121,7 +122,7 @@ export class Vu {
       vu.dead = true;
       const p = vu.pending;
       vu.pending = undefined;
-      p?.({ kind: 'crashed', error: String(e), interrupted: true });
+      p?.({ kind: 'crashed', error: String(e) });
     });
     if (setupJson !== undefined) vu.sendData(setupJson);
     return vu;
@@ -132,12 +133,9 @@ export class Vu {
   }
 
   /** Hands the VU its part of a scenario; resolves when its loop ends (RunDone) or it is terminated. */
-  run(order: RunOrder): Promise<RunResult> {
+  run(order: RunOrder): Promise<VuRunResult> {
     return new Promise((resolve) => {
-      this.pending = (m) => {
-        if (m.aborted) this.ctx.onAbort(m.aborted);
-        resolve({ iterations: (m as Partial<RunDone>).iterations ?? 0, aborted: m.aborted, interrupted: m.interrupted });
-      };
+      this.pending = (m) => resolve({ aborted: m.aborted });
       this.worker.postMessage(order);
     });
   }
@@ -154,7 +152,82 @@ export class Vu {
     this.dead = true;
     const p = this.pending;
     this.pending = undefined;
-    p?.({ kind: 'terminated', interrupted: true });
+    p?.({ kind: 'terminated' });
     await this.worker.terminate();
+  }
+}
+
+/**
+ * The test's VUs: k6 initialises them before setup() and lends them to scenarios; a
+ * scenario takes idle ones first and the pool starts more when none is idle. The
+ * lifecycle VU (id 0) runs setup() and teardown() and is not counted in vus_max.
+ */
+export class VuPool {
+  private nextId = 1;
+  private idle: Vu[] = [];
+  private all = new Set<Vu>();
+  private lifecycleVu: Vu | undefined;
+  private closed = false;
+  /** setup()'s JSON once it has run: every VU gets it, including VUs started later. */
+  private setupJson: string | null | undefined;
+
+  constructor(readonly ctx: VuContext) {}
+
+  /** VUs started so far (k6's vus_max), the lifecycle VU aside. */
+  get size(): number {
+    return this.all.size;
+  }
+
+  async spawn(): Promise<Vu> {
+    const vu = await Vu.spawn(this.nextId++, this.ctx, this.setupJson);
+    // Finished starting after the run ended: nothing will use it.
+    if (this.closed) await vu.terminate();
+    else this.all.add(vu);
+    return vu;
+  }
+
+  /** Starts `n` VUs now (k6's VU initialisation before setup). */
+  async prepare(n: number): Promise<void> {
+    this.idle.push(...(await Promise.all(Array.from({ length: n }, () => this.spawn()))));
+  }
+
+  /** `n` VUs for a scenario: idle ones first, the rest started now. */
+  async take(n: number): Promise<Vu[]> {
+    const taken = this.idle.splice(Math.max(0, this.idle.length - n));
+    taken.push(...(await Promise.all(Array.from({ length: n - taken.length }, () => this.spawn()))));
+    return taken;
+  }
+
+  /** An idle VU, if there is one. */
+  takeIdle(): Vu | undefined {
+    return this.idle.pop();
+  }
+
+  /** VUs a scenario is done with (terminated ones are dropped). */
+  give(vus: Vu[]): void {
+    for (const vu of vus) if (!vu.dead) this.idle.push(vu);
+  }
+
+  async terminate(vu: Vu): Promise<void> {
+    await vu.terminate();
+    this.all.delete(vu);
+  }
+
+  async lifecycle(stage: 'setup' | 'teardown'): Promise<{ json: string | null; error?: string; aborted?: string }> {
+    this.lifecycleVu ??= await Vu.spawn(0, this.ctx, stage === 'setup' ? undefined : this.setupJson);
+    return this.lifecycleVu.lifecycle(stage);
+  }
+
+  /** Hands setup()'s data (null: no setup) to every VU, before any iteration. */
+  shareSetupData(json: string | null): void {
+    this.setupJson = json;
+    for (const vu of this.all) vu.sendData(json);
+    this.lifecycleVu?.sendData(json);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.all, ...(this.lifecycleVu ? [this.lifecycleVu] : [])].map((v) => v.terminate()));
+    await this.ctx.http.close();
   }
 }

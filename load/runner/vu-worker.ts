@@ -13,17 +13,14 @@
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { AbortTestError, createK6Modules, instantiate, type VuHost } from './shims.ts';
 import { tagKey, type MetricDefinition, type Tags } from './metrics.ts';
-import { arrivalTimeMs } from './options.ts';
+import { arrivalTimeMs, rampingVusAt } from './options.ts';
 import { CONTROL, STOP_ABORT, sharedNow, type RunDone, type RunOrder, type WireRequest, type WireResponse, type WireSample } from './wire.ts';
 
-interface VuWorkerData {
+export interface VuWorkerData {
   code: string;
   vuId: number;
   env: Record<string, string>;
-  globalTags: Tags;
-  options: Record<string, unknown>;
-  testStartMs: number;
-  httpDefaults: VuHost['httpDefaults'];
+  discardResponseBodies: boolean;
   httpPort: MessagePort;
   signal: SharedArrayBuffer;
 }
@@ -37,14 +34,10 @@ const vuState = { vu: data.vuId, iter: 0, env: data.env };
 
 const host: VuHost = {
   vuId: data.vuId,
-  env: data.env,
   inInit: true,
   stage: 'init',
   vuIterationInInstance: 0,
-  globalTags: data.globalTags,
-  options: data.options,
-  testStartMs: data.testStartMs,
-  httpDefaults: data.httpDefaults,
+  discardResponseBodies: data.discardResponseBodies,
   send(requests: WireRequest[]): WireResponse[] {
     Atomics.store(signal, 0, 0);
     for (const r of requests) {
@@ -159,8 +152,7 @@ async function runScenario(o: RunOrder): Promise<RunDone> {
   host.stage = 'iteration';
   host.scenario = { name: plan.name, executor: plan.executor, startTime: o.startEpochMs, tags: plan.tags, iterationInTest: 0, vuIterationInScenario: 0 };
   vuState.env = Object.keys(plan.env).length ? { ...data.env, ...plan.env } : data.env;
-  host.env = vuState.env;
-  const tags: Tags = { ...data.globalTags, ...plan.tags, scenario: plan.name, group: '' };
+  const tags: Tags = { ...plan.tags, scenario: plan.name, group: '' };
   const stopped = () => Atomics.load(control, CONTROL.stop) !== 0;
   let iterations = 0;
   let aborted: string | undefined;
@@ -191,6 +183,17 @@ async function runScenario(o: RunOrder): Promise<RunDone> {
       if (iterationInTest >= plan.iterations) break;
     } else if (plan.executor === 'per-vu-iterations') {
       if (iterations >= plan.iterations || sharedNow() >= o.startAbsMs + plan.maxDurationMs) break;
+      iterationInTest = Atomics.add(control, CONTROL.started, 1);
+    } else if (plan.executor === 'ramping-vus') {
+      const elapsed = sharedNow() - o.startAbsMs;
+      if (elapsed >= plan.durationMs) break;
+      if (rampingVusAt(plan, elapsed) <= o.vuIndex) {
+        // Not one of the VUs the stages ask for now: wait for the next step that asks for
+        // it (k6 starts and stops ramping VUs between iterations), or the scenario's end.
+        const next = plan.vuSteps.find(([at, n]) => at > elapsed && n > o.vuIndex)?.[0] ?? plan.durationMs;
+        if (!waitUntil(control, o.startAbsMs + Math.min(next, plan.durationMs))) break;
+        continue;
+      }
       iterationInTest = Atomics.add(control, CONTROL.started, 1);
     } else {
       // constant-vus

@@ -15,7 +15,6 @@ export interface WireRequest {
   /** [min, max] ranges counted as expected; null: no http_req_failed sample. */
   expected: Array<[number, number]> | null;
   discardBody: boolean;
-  redirects: number;
 }
 
 export interface WireTimings {
@@ -30,7 +29,6 @@ export interface WireTimings {
 
 export interface WireResponse {
   status: number;
-  statusText: string;
   url: string;
   /**
    * The response's bytes, moved to the VU and decoded there only when the script reads
@@ -44,7 +42,6 @@ export interface WireResponse {
   timings: WireTimings;
   error: string;
   errorCode: number;
-  proto: string;
 }
 
 /** A sample as a VU sends it: [metric, value, tag key, tags (only the first time the VU sends that key)]. */
@@ -70,6 +67,8 @@ export interface RunOrder {
    * mid-scenario (the arrivals they find overdue had no VU at their time: dropped).
    */
   firstClaimOnTime: boolean;
+  /** The VU's place in the scenario (0-based): ramping-vus runs VU i while more than i VUs are asked for. */
+  vuIndex: number;
 }
 
 /** Int32 slots of a RunOrder's control buffer. */
