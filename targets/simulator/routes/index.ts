@@ -14,7 +14,7 @@ import { registerWebhookControl } from '../webhooks/routes.ts';
 // Simulator core (issue 3): users, members, aggregation, OAuth, widgets, accounts, processor.
 import { registerUsers } from './users.ts';
 import { registerMembers } from './members.ts';
-import { registerCoreControl } from './aggregation.ts';
+import { registerCoreControl } from './control.ts';
 import { registerOauthPages } from './oauth.ts';
 import { registerWidgetUrls, registerWidgetPages } from './widgets.ts';
 import { registerAccounts } from './accounts.ts';
