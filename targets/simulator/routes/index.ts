@@ -1,6 +1,8 @@
 /**
- * Route modules of the simulator, per host. Each module registers its own routes and
- * keeps its own collections in ctx.store; add a module by listing it here.
+ * Route modules of the simulator, per host. Each module registers its own routes: it
+ * parses the request, calls the domain (../domain: the core records and their
+ * operations; the smaller areas keep their own collections in ctx.store), picks the
+ * status and shapes the response. Add a module by listing it here.
  */
 import type { RouteModule } from '../app.ts';
 import { registerControl } from './control.ts';
