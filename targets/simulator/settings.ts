@@ -96,7 +96,7 @@ export interface SimulatorSettings {
   defaultVersion: string;
   rateLimitPerSecond: number;
   aggregationMs: number;
-  /** Throttle period after a standard aggregation, simulator ms (Limits; default 1 hour, routes/aggregation.ts). */
+  /** Throttle period after a standard aggregation, simulator ms (Limits; default 1 hour, domain/aggregation.ts). */
   aggregationThrottleMs?: number;
   institutionCount: number;
   /** Webhook retry schedule is divided by this (1 = real time; 3600 = an hour a second). */

@@ -13,56 +13,22 @@
  *   GET    /users/{u}/holdings[/{h}], /users/{u}/accounts/{a}/holdings, /users/{u}/members/{m}/holdings
  *   GET    /merchants, /merchants/{merchant_guid}, /merchant_locations/{merchant_location_guid}
  *
- * Manual accounts: every manual account of a user is created under the user's one built-in
- * manual-institution member (institution code `manual_institution`), which carries no
- * credentials and never aggregates. Merge keeps the first account, moves the others'
- * transactions and holdings onto it and deletes the others (request shape not shown in
- * the specification: the simulator's).
+ * The operations (manual accounts, merge, delete) are ../domain/accounts.ts; this module
+ * parses, renders and looks up.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SimContext } from '../context.ts';
 import { SimError } from '../errors.ts';
 import { pageList } from '../paging.ts';
 import { wrapper } from './query.ts';
-import { findInstitution } from './institutions.ts';
-import {
-  coreState,
-  findAccount,
-  findMember,
-  findUser,
-  isoNow,
-  optBool,
-  optNumber,
-  optString,
-  optStringArray,
-  userIdOf,
-  type AccountRecord,
-  type MemberRecord,
-  type UserRecord,
-} from './core.ts';
-import { newAccount, runDueRefreshes } from './aggregation.ts';
+import { optBool, optNumber, optString, optStringArray } from './request.ts';
+import type { AccountRecord } from '../domain/records.ts';
+import { coreState, findAccount, findInstitution, findMember, findUser, isoNow, userIdOf } from '../domain/store.ts';
+import { runDueRefreshes } from '../domain/aggregation.ts';
+import { createManualAccount, deleteManualAccount, findMemberAccount, mergeAccounts, updateAccount, type AccountFields } from '../domain/accounts.ts';
 
-export const MANUAL_INSTITUTION_CODE = 'manual_institution';
 /** Fault account-member-guid-wrong: a well-formed member guid that names no member of the user. */
 const NOBODY_MEMBER_GUID = 'MBR-00000000-0000-4000-8000-000000000000';
-
-/** The user's built-in manual-institution member, created on first use. */
-export function manualMember(ctx: SimContext, user: UserRecord): MemberRecord {
-  const members = coreState(ctx).members;
-  const existing = [...members.values()].find((m) => m.user_guid === user.guid && m.is_manual);
-  if (existing && !ctx.fault('manual-account-outside-manual-member')) return existing;
-  const at = isoNow(ctx);
-  const m: MemberRecord = {
-    guid: ctx.guid('MBR'), id: null, user_guid: user.guid, institution_code: MANUAL_INSTITUTION_CODE, name: 'Manual Institution',
-    connection_status: 'CONNECTED', is_being_aggregated: false, aggregated_at: null, successfully_aggregated_at: null, is_managed_by_user: true,
-    is_oauth: false, metadata: null, use_cases: null, products: null, skip_aggregation: true, is_manual: true, is_managed: false, created_at: at,
-    scenario: 'SUCCESS', credentials: [], mfaPassed: true, challengeRound: 0, challenges: [], job: null, lastStandardAggregationMs: null, verified: false,
-    identified: false, callbackPayload: null, version: 0, oauthToken: null, oauthWindowUri: null, clientRedirectUrl: null, webviewScheme: null,
-    oauthReferralSource: null, connectionStatusSetAtMs: ctx.clock.nowMs(), historyExtended: false,
-  };
-  members.set(m.guid, m);
-  return m;
-}
 
 export function renderAccount(ctx: SimContext, a: AccountRecord): Record<string, unknown> {
   const m = coreState(ctx).members.get(a.member_guid);
@@ -135,7 +101,7 @@ export function renderAccount(ctx: SimContext, a: AccountRecord): Record<string,
   return out;
 }
 
-function parseAccountFields(o: Record<string, unknown>) {
+export function parseAccountFields(o: Record<string, unknown>): AccountFields {
   return {
     id: optString(o, 'id', 'account'),
     name: optString(o, 'name', 'account'),
@@ -144,16 +110,6 @@ function parseAccountFields(o: Record<string, unknown>) {
     balance: optNumber(o, 'balance', 'account'),
     isHidden: optBool(o, 'is_hidden', 'account'),
   };
-}
-
-export function applyAccountUpdate(ctx: SimContext, a: AccountRecord, o: Record<string, unknown>): void {
-  const f = parseAccountFields(o);
-  if (f.balance !== undefined && !a.is_manual) throw new SimError('invalid_request', 'account.balance can be set on manual accounts only (aggregated balances come from the feed)');
-  if (f.id !== undefined) a.id = f.id;
-  if (f.name !== undefined) a.name = f.name;
-  if (f.isHidden !== undefined) a.is_hidden = f.isHidden;
-  if (f.balance !== undefined) a.balance = a.available_balance = f.balance;
-  a.updated_at = isoNow(ctx);
 }
 
 type UserParams = { Params: { user_guid: string } };
@@ -183,10 +139,7 @@ export function registerAccounts(app: FastifyInstance, ctx: SimContext): void {
   });
   const memberAccount = (request: FastifyRequest<AccountParams>) => {
     const user = findUser(ctx, request.params.user_guid);
-    const m = findMember(ctx, user, request.params.member_guid!);
-    const a = findAccount(ctx, user, request.params.account_guid);
-    if (a.member_guid !== m.guid) throw new SimError('not_found', `Account ${a.guid} does not belong to member ${m.guid}`);
-    return a;
+    return findMemberAccount(ctx, user, findMember(ctx, user, request.params.member_guid!), request.params.account_guid);
   };
   app.get<AccountParams>('/users/:user_guid/members/:member_guid/accounts/:account_guid', async (request) => ({ account: renderAccount(ctx, memberAccount(request)) }));
 
@@ -198,53 +151,32 @@ export function registerAccounts(app: FastifyInstance, ctx: SimContext): void {
       f.type ??= 'OTHER';
       f.balance ??= 0;
     }
-    if (!f.name) throw new SimError('invalid_request', 'account.name is required');
-    if (!f.type) throw new SimError('invalid_request', 'account.account_type is required (e.g. CHECKING, SAVINGS, CASH)');
-    if (f.balance === undefined) throw new SimError('invalid_request', 'account.balance is required (a number)');
-    const a = newAccount(ctx, manualMember(ctx, user), { name: f.name, type: f.type.toUpperCase(), subtype: f.subtype ?? null, balance: f.balance }, true);
-    a.id = f.id ?? null;
-    if (f.isHidden !== undefined) a.is_hidden = f.isHidden;
-    return { account: renderAccount(ctx, a) };
+    return { account: renderAccount(ctx, createManualAccount(ctx, user, f)) };
   });
 
   app.put<AccountParams>('/users/:user_guid/accounts/:account_guid', async (request) => {
     const user = findUser(ctx, request.params.user_guid);
     const a = findAccount(ctx, user, request.params.account_guid);
-    applyAccountUpdate(ctx, a, wrapper(request.body, 'account'));
+    updateAccount(ctx, a, parseAccountFields(wrapper(request.body, 'account')));
     return { account: renderAccount(ctx, a) };
   });
   app.put<AccountParams>('/users/:user_guid/members/:member_guid/accounts/:account_guid', async (request) => {
     const a = memberAccount(request);
-    applyAccountUpdate(ctx, a, wrapper(request.body, 'account'));
+    updateAccount(ctx, a, parseAccountFields(wrapper(request.body, 'account')));
     return { account: renderAccount(ctx, a) };
   });
 
   app.delete<AccountParams>('/users/:user_guid/accounts/:account_guid', async (request, reply) => {
     const user = findUser(ctx, request.params.user_guid);
     const a = findAccount(ctx, user, request.params.account_guid);
-    if (!a.is_manual) throw new SimError('unprocessable', 'Only manual accounts can be deleted; delete the member to remove aggregated accounts');
-    deleteAccount(ctx, a);
+    deleteManualAccount(ctx, a);
     return reply.code(204).send();
   });
 
   app.post<UserParams>('/users/:user_guid/accounts/merge', async (request) => {
     const user = findUser(ctx, request.params.user_guid);
     const guids = optStringArray(wrapper(request.body, 'account'), 'account_guids', 'account');
-    if (!guids || guids.length < 2) throw new SimError('invalid_request', 'account.account_guids must list at least two account guids; the first is kept');
-    if (new Set(guids).size !== guids.length) throw new SimError('invalid_request', 'account.account_guids lists an account twice');
-    const [keep, ...others] = guids.map((g) => findAccount(ctx, user, g));
-    for (const other of others) {
-      for (const t of state().transactions.values()) if (t.account_guid === other.guid) {
-        t.account_guid = keep.guid;
-        t.member_guid = keep.member_guid;
-        t.updated_at = isoNow(ctx);
-        t.updatedAtMs = ctx.clock.nowMs();
-      }
-      for (const h of state().holdings.values()) if (h.account_guid === other.guid) { h.account_guid = keep.guid; h.member_guid = keep.member_guid; }
-      if (!ctx.fault('merge-keeps-source-accounts')) state().accounts.delete(other.guid);
-    }
-    keep.updated_at = isoNow(ctx);
-    return { account: renderAccount(ctx, keep) };
+    return { account: renderAccount(ctx, mergeAccounts(ctx, user, guids)) };
   });
 
   // ---- holdings --------------------------------------------------------------------
@@ -287,12 +219,4 @@ export function registerAccounts(app: FastifyInstance, ctx: SimContext): void {
     if (!m) throw new SimError('not_found', `No merchant location "${request.params.guid.slice(0, 80)}"`);
     return { merchant_location: m.location };
   });
-}
-
-export function deleteAccount(ctx: SimContext, a: AccountRecord): void {
-  const s = coreState(ctx);
-  s.accounts.delete(a.guid);
-  for (const map of [s.transactions, s.holdings, s.repeating, s.owners] as Array<Map<string, { account_guid: string }>>) {
-    for (const [k, v] of map) if (v.account_guid === a.guid) map.delete(k);
-  }
 }

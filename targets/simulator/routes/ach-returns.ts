@@ -26,9 +26,8 @@ import type { SimContext } from '../context.ts';
 import { catalogEntry, faultNamed, type FaultName } from '../catalog.ts';
 import { SimError } from '../errors.ts';
 import { pageList } from '../paging.ts';
-import { findInstitution } from './institutions.ts';
 import { isoTime, one, wrapper, type Query } from './query.ts';
-import { coreState } from './core.ts';
+import { coreState, findInstitution } from '../domain/store.ts';
 
 const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;

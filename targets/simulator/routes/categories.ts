@@ -18,7 +18,9 @@ import { SimError } from '../errors.ts';
 import { pageList } from '../paging.ts';
 import { defaultCategories, type DefaultCategory } from '../data/categories.ts';
 import { wrapper, type Query } from './query.ts';
-import { findUser, isoNow, optString, type UserRecord } from './core.ts';
+import { optString } from './request.ts';
+import type { UserRecord } from '../domain/records.ts';
+import { findUser, isoNow } from '../domain/store.ts';
 
 interface CustomCategory {
   guid: string;

@@ -1,11 +1,12 @@
 /**
  * Simulator-only control endpoints under /_sim (never part of the svc contract): the
- * clock tests can move, and a description of the settings and faults in force.
- * Credentials are never echoed.
+ * clock tests can move, a description of the settings and faults in force, and the
+ * 24-hour refresh on demand. Credentials are never echoed.
  */
 import type { FastifyInstance } from 'fastify';
 import type { SimContext } from '../context.ts';
-import { sendError } from '../errors.ts';
+import { errorBody, sendError } from '../errors.ts';
+import { runDueRefreshes } from '../domain/aggregation.ts';
 
 export function registerControl(app: FastifyInstance, ctx: SimContext): void {
   app.get('/health', async () => ({ ok: true }));
@@ -32,5 +33,25 @@ export function registerControl(app: FastifyInstance, ctx: SimContext): void {
       return sendError(reply, 'invalid_request', 'Send {"now": "<ISO time>"} or {"advance_ms": <number>}');
     }
     return { now: ctx.clock.now().toISOString() };
+  });
+}
+
+/**
+ * Simulator control (never part of the svc contract): POST /_sim/refresh starts the
+ * 24-hour refreshes that are due; moving the clock (POST /_sim/clock) does the same.
+ * With a body `{ "user_guid": "USR-...", "elapsed_ms": n }` it judges only that user's
+ * members, as if n more milliseconds had passed (the clock itself does not move).
+ */
+export function registerCoreControl(app: FastifyInstance, ctx: SimContext): void {
+  app.post('/refresh', async (request, reply) => {
+    const body = (request.body ?? {}) as { user_guid?: unknown; elapsed_ms?: unknown };
+    if (body.user_guid === undefined && body.elapsed_ms === undefined) return { started: runDueRefreshes(ctx) };
+    if (typeof body.user_guid !== 'string' || typeof body.elapsed_ms !== 'number' || !Number.isFinite(body.elapsed_ms) || body.elapsed_ms < 0) {
+      return reply.code(400).send(errorBody('invalid_request', 'Send {} or {"user_guid": "USR-...", "elapsed_ms": <non-negative number>}'));
+    }
+    return { started: runDueRefreshes(ctx, { userGuid: body.user_guid, elapsedMs: body.elapsed_ms }) };
+  });
+  app.addHook('onResponse', async (request) => {
+    if (request.method === 'POST' && request.url.split('?')[0] === '/_sim/clock') runDueRefreshes(ctx);
   });
 }

@@ -1,6 +1,8 @@
 /**
- * Route modules of the simulator, per host. Each module registers its own routes and
- * keeps its own collections in ctx.store; add a module by listing it here.
+ * Route modules of the simulator, per host. Each module registers its own routes: it
+ * parses the request, calls the domain (../domain: the core records and their
+ * operations; the smaller areas keep their own collections in ctx.store), picks the
+ * status and shapes the response. Add a module by listing it here.
  */
 import type { RouteModule } from '../app.ts';
 import { registerControl } from './control.ts';
@@ -14,7 +16,7 @@ import { registerWebhookControl } from '../webhooks/routes.ts';
 // Simulator core (issue 3): users, members, aggregation, OAuth, widgets, accounts, processor.
 import { registerUsers } from './users.ts';
 import { registerMembers } from './members.ts';
-import { registerCoreControl } from './aggregation.ts';
+import { registerCoreControl } from './control.ts';
 import { registerOauthPages } from './oauth.ts';
 import { registerWidgetUrls, registerWidgetPages } from './widgets.ts';
 import { registerAccounts } from './accounts.ts';

@@ -19,7 +19,8 @@ import type { SimContext } from '../context.ts';
 import { SimError } from '../errors.ts';
 import { pageList } from '../paging.ts';
 import { many, wrapper, type Query } from './query.ts';
-import { coreState, findUser, isoNow, isoOf, type InsightRecord, type UserRecord } from './core.ts';
+import type { InsightRecord, RepeatingRecord, UserRecord } from '../domain/records.ts';
+import { coreState, findUser, isoNow, isoOf } from '../domain/store.ts';
 import { renderRepeating } from './transactions.ts';
 
 export function renderInsight(ctx: SimContext, i: InsightRecord, withLocalization: boolean): Record<string, unknown> {
@@ -107,14 +108,14 @@ export function registerInsights(app: FastifyInstance, ctx: SimContext): void {
   });
 }
 
-function renderRepeatingWithFault(ctx: SimContext, r: import('./core.ts').RepeatingRecord): Record<string, unknown> {
+function renderRepeatingWithFault(ctx: SimContext, r: RepeatingRecord): Record<string, unknown> {
   const out = renderRepeating(r)!;
   // Resources, Transaction: the recurrence type includes a `twice_a_` kind.
   if (ctx.fault('twice-a-recurrence-renamed') && typeof out.recurrence_type === 'string' && out.recurrence_type.startsWith('twice_a_')) out.recurrence_type = 'semi_monthly';
   return out;
 }
 
-function repeatingList(ctx: SimContext, request: FastifyRequest, items: import('./core.ts').RepeatingRecord[]) {
+function repeatingList(ctx: SimContext, request: FastifyRequest, items: RepeatingRecord[]) {
   const page = pageList(ctx, items, request.query as Query);
   return { repeating_transactions: page.items.map((r) => renderRepeatingWithFault(ctx, r)), pagination: page.pagination };
 }

@@ -19,6 +19,7 @@ import { SimError } from '../errors.ts';
 import { pageList } from '../paging.ts';
 import { institutionCatalog, institutionCredentials, SUPPORTS_FIELDS, TEST_INSTITUTION_CODE, type InstitutionRecord } from '../data/institutions.ts';
 import { bool, many, one, type Query } from './query.ts';
+import { findInstitution } from '../domain/store.ts';
 
 /** Versioning, "Changes in v20250224": supported_products replaces the four supports_* fields. */
 export const SUPPORTED_PRODUCTS_FROM = 'v20250224';
@@ -104,10 +105,6 @@ function listBody(ctx: SimContext, records: InstitutionRecord[], pagination: unk
 }
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-export function findInstitution(ctx: SimContext, identifier: string): InstitutionRecord | undefined {
-  const c = catalogOf(ctx);
-  return c.byCode.get(identifier) ?? c.byGuid.get(identifier);
-}
 
 function countryFilter(query: Query): ((r: InstitutionRecord) => boolean) | undefined {
   const country = (one(query, 'country_code') ?? one(query, 'iso_country_code'))?.toUpperCase();

@@ -22,13 +22,17 @@ import type { SimContext } from '../context.ts';
 import { SimError } from '../errors.ts';
 import { pageList } from '../paging.ts';
 import { wrapper, type Query } from './query.ts';
-import { findInstitution, renderInstitution } from './institutions.ts';
+import { renderInstitution } from './institutions.ts';
 import { institutionCatalog } from '../data/institutions.ts';
-import { coreState, findUser, isoNow, optMetadata, optNumber, optString, type MemberRecord, type UserRecord } from './core.ts';
-import { newAccount } from './aggregation.ts';
-import { deleteMember, renderMember } from './members.ts';
-import { applyAccountUpdate, deleteAccount, renderAccount } from './accounts.ts';
-import { createTransactionFromBody, renderTransaction, setCategory } from './transactions.ts';
+import { optMetadata, optNumber, optString } from './request.ts';
+import type { MemberRecord, UserRecord } from '../domain/records.ts';
+import { coreState, findInstitution, findUser } from '../domain/store.ts';
+import { createManagedMember, deleteMember } from '../domain/members.ts';
+import { createManagedAccount, deleteAccount, updateManagedAccount } from '../domain/accounts.ts';
+import { deleteTransaction, updateTransaction } from '../domain/transactions.ts';
+import { renderMember } from './members.ts';
+import { parseAccountFields, renderAccount } from './accounts.ts';
+import { createTransactionFromBody, renderTransaction } from './transactions.ts';
 
 const DEPRECATED_FROM = 'v20250224';
 
@@ -90,18 +94,8 @@ export function registerManaged(app: FastifyInstance, ctx: SimContext): void {
     const o = wrapper(request.body, 'member');
     const code = optString(o, 'institution_code', 'member');
     if (!code) throw new SimError('invalid_request', 'member.institution_code is required');
-    const inst = findInstitution(ctx, code);
-    if (!inst) throw new SimError('not_found', `No institution "${code.slice(0, 80)}"`);
-    const at = isoNow(ctx);
-    const m: MemberRecord = {
-      guid: ctx.guid('MBR'), id: optString(o, 'id', 'member') ?? null, user_guid: user.guid, institution_code: inst.code, name: optString(o, 'name', 'member') ?? inst.name,
-      connection_status: 'CONNECTED', is_being_aggregated: false, aggregated_at: null, successfully_aggregated_at: null, is_managed_by_user: false,
-      is_oauth: false, metadata: optMetadata(o, 'member') ?? null, use_cases: null, products: null, skip_aggregation: true, is_manual: false, is_managed: true,
-      created_at: at, scenario: 'SUCCESS', credentials: [], mfaPassed: true, challengeRound: 0, challenges: [], job: null, lastStandardAggregationMs: null,
-      verified: false, identified: false, callbackPayload: null, version: 0, oauthToken: null, oauthWindowUri: null, clientRedirectUrl: null,
-      webviewScheme: null, oauthReferralSource: null, connectionStatusSetAtMs: ctx.clock.nowMs(), historyExtended: false,
-    };
-    s().members.set(m.guid, m);
+    if (!findInstitution(ctx, code)) throw new SimError('not_found', `No institution "${code.slice(0, 80)}"`);
+    const m = createManagedMember(ctx, user, { institutionCode: code, id: optString(o, 'id', 'member'), name: optString(o, 'name', 'member'), metadata: optMetadata(o, 'member') });
     return { member: renderMember(ctx, m, request.svcVersion) };
   });
   app.get<P>('/users/:user_guid/managed_members', DEPRECATED, async (request) => {
@@ -133,8 +127,7 @@ export function registerManaged(app: FastifyInstance, ctx: SimContext): void {
     const type = optString(o, 'account_type', 'account') ?? optString(o, 'type', 'account');
     const balance = optNumber(o, 'balance', 'account');
     if (!name || !type || balance === undefined) throw new SimError('invalid_request', 'account.name, account.account_type and account.balance are required');
-    const a = newAccount(ctx, m, { name, type: type.toUpperCase(), subtype: optString(o, 'account_subtype', 'account') ?? null, balance }, false);
-    a.id = optString(o, 'id', 'account') ?? null;
+    const a = createManagedAccount(ctx, m, { name, type, balance, subtype: optString(o, 'account_subtype', 'account'), id: optString(o, 'id', 'account') });
     return { account: renderAccount(ctx, a) };
   });
   app.get<P>('/users/:user_guid/managed_members/:member_guid/accounts', DEPRECATED, async (request) => {
@@ -153,8 +146,7 @@ export function registerManaged(app: FastifyInstance, ctx: SimContext): void {
     const a = account(request);
     const o = wrapper(request.body, 'account');
     const balance = optNumber(o, 'balance', 'account');
-    applyAccountUpdate(ctx, a, { ...o, balance: undefined });
-    if (balance !== undefined) a.balance = a.available_balance = balance;
+    updateManagedAccount(ctx, a, { ...parseAccountFields({ ...o, balance: undefined }), balance });
     return { account: renderAccount(ctx, a) };
   });
   app.delete<P>('/users/:user_guid/managed_members/:member_guid/accounts/:account_guid', DEPRECATED, async (request, reply) => {
@@ -164,7 +156,7 @@ export function registerManaged(app: FastifyInstance, ctx: SimContext): void {
 
   app.post<P>('/users/:user_guid/managed_members/:member_guid/accounts/:account_guid/transactions', DEPRECATED, async (request) => {
     const a = account(request);
-    return { transaction: renderTransaction(ctx, createTransactionFromBody(ctx, a, wrapper(request.body, 'transaction'), false)) };
+    return { transaction: renderTransaction(ctx, createTransactionFromBody(ctx, a, wrapper(request.body, 'transaction'))) };
   });
   app.get<P>('/users/:user_guid/managed_members/:member_guid/accounts/:account_guid/transactions', DEPRECATED, async (request) => {
     const a = account(request);
@@ -178,15 +170,11 @@ export function registerManaged(app: FastifyInstance, ctx: SimContext): void {
     const description = optString(o, 'description', 'transaction');
     const amount = optNumber(o, 'amount', 'transaction');
     const category = optString(o, 'category_guid', 'transaction');
-    if (category !== undefined) setCategory(t, category);
-    if (description !== undefined) t.description = description;
-    if (amount !== undefined) t.amount = amount;
-    t.updated_at = isoNow(ctx);
-    t.updatedAtMs = ctx.clock.nowMs();
+    updateTransaction(ctx, t, { categoryGuid: category, description, amount });
     return { transaction: renderTransaction(ctx, t) };
   });
   app.delete<P>('/users/:user_guid/managed_members/:member_guid/accounts/:account_guid/transactions/:transaction_guid', DEPRECATED, async (request, reply) => {
-    s().transactions.delete(transaction(request).guid);
+    deleteTransaction(ctx, transaction(request));
     return reply.code(204).send();
   });
 }

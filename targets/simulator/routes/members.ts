@@ -19,48 +19,39 @@
  *   GET    /users/{u}/members/{m}/account_numbers    paged { account_numbers } (verified members)
  *   GET    /users/{u}/members/{m}/oauth_window_uri   a fresh single-use URI for an OAuth member
  *
- * Choices where the specification is silent (README, "Simulator"):
- * - Job-starting requests answer 202 with the member. A request for aggregate, verify or
- *   extend_history while a job runs answers 202 with the member and starts nothing.
- * - Resume on a member that is not CHALLENGED answers 422; a missing answer 400.
+ * Routes only parse the request, call ../domain/members.ts, pick the status and render.
+ * Statuses where the specification is silent (README, "Simulator"): job-starting requests
+ * answer 202 with the member, also when a job already runs and nothing new starts; resume
+ * on a member that is not CHALLENGED answers 422, a missing answer 400.
  * - `credentials` entries name their field by `guid` (from the institution credentials)
  *   or `field_name`; the password value selects the test scenario.
  * - `client_redirect_url`, `ui_message_webview_url_scheme`, `oauth_referral_source`
  *   are accepted on the member object (and on the widget URL request) and steer the OAuth
  *   redirect (Endpoints, "OAuth procedure for members").
- * - `skip_aggregation` true (before v20250224) creates the member `PENDING` without a job;
- *   from v20250224 it is deprecated and ignored: `data_request.products` decides what is
- *   aggregated (without `transactions`/`transaction_history` no transactions are made).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SimContext } from '../context.ts';
 import { SimError } from '../errors.ts';
 import { pageList } from '../paging.ts';
 import { bool, wrapper } from './query.ts';
-import { findInstitution } from './institutions.ts';
-import { institutionCredentials, TEST_INSTITUTION_CODE, TEST_OAUTH_INSTITUTION_CODE } from '../data/institutions.ts';
+import { institutionCredentials, TEST_INSTITUTION_CODE } from '../data/institutions.ts';
+import { baseUrlOf, callbackPayloadOf, dataRequestProducts, optBool, optMetadata, optString, optStringArray, skipWebhookOf } from './request.ts';
+import { V2025, type ChallengeRecord, type MemberRecord } from '../domain/records.ts';
+import { coreState, findInstitution, findMember, findUser, userIdOf } from '../domain/store.ts';
+import { runDueRefreshes } from '../domain/aggregation.ts';
+import { issueOauthWindow } from '../domain/oauth.ts';
 import {
-  V2025,
-  callbackPayloadOf,
-  coreState,
-  dataRequestProducts,
-  emitMember,
-  findMember,
-  findUser,
-  isoNow,
-  optBool,
-  optMetadata,
-  optString,
-  optStringArray,
-  skipWebhookOf,
-  userIdOf,
-  baseUrlOf,
-  type ChallengeRecord,
-  type MemberRecord,
-  type UserRecord,
-} from './core.ts';
-import { answerChallenges, runDueRefreshes, scenarioOf, startJob, throttleMs } from './aggregation.ts';
-import { issueOauthWindow } from './oauth.ts';
+  assertAggregatable,
+  createMember,
+  removeMember,
+  requestAggregation,
+  requestIdentification,
+  requestOtherJob,
+  resumeMember,
+  skipAggregationOf,
+  updateMember,
+  type CredentialInput,
+} from '../domain/members.ts';
 
 /** Fault member-user-guid-wrong: a well-formed user guid that names no owner of the member. */
 const NOBODY_USER_GUID = 'USR-00000000-0000-4000-8000-000000000000';
@@ -147,23 +138,6 @@ export function renderChallenge(ctx: SimContext, c: ChallengeRecord, version: st
   return out;
 }
 
-/** Removes a member with its accounts and their data, and says so by webhook. */
-export function deleteMember(ctx: SimContext, m: MemberRecord, skipWebhook: boolean): void {
-  const s = coreState(ctx);
-  s.members.delete(m.guid);
-  m.job = null;
-  for (const map of [s.accounts, s.transactions, s.holdings, s.repeating, s.owners] as Array<Map<string, { member_guid: string }>>) {
-    for (const [k, v] of map) if (v.member_guid === m.guid) map.delete(k);
-  }
-  emitMember(ctx, m, 'deleted', skipWebhook);
-}
-
-interface CredentialInput {
-  guid: string;
-  field_name: string;
-  value: string;
-}
-
 function parseCredentials(raw: unknown, institutionCode: string): CredentialInput[] | undefined {
   if (raw === undefined || raw === null) return undefined;
   if (!Array.isArray(raw)) throw new SimError('invalid_request', 'member.credentials must be an array of { guid or field_name, value }');
@@ -191,120 +165,6 @@ function redirectSettings(body: Record<string, unknown>, where: string) {
   const referral = optString(body, 'oauth_referral_source', where);
   if (referral !== undefined && !['BROWSER', 'APP'].includes(referral)) throw new SimError('invalid_request', `${where}.oauth_referral_source must be BROWSER or APP`);
   return { clientRedirectUrl, scheme, referral };
-}
-
-export interface NewMemberInput {
-  user: UserRecord;
-  institutionCode: string;
-  id?: string;
-  isOauth: boolean;
-  credentials?: CredentialInput[];
-  metadata?: string;
-  useCases?: string[];
-  products?: string[];
-  skipAggregation: boolean;
-  callbackPayload?: string;
-  clientRedirectUrl?: string;
-  scheme?: string;
-  referral?: string;
-  baseUrl: string;
-  skipWebhook: boolean;
-  isManagedByUser?: boolean;
-}
-
-/** Creates a member and starts what follows (OAuth window, or the first aggregation). */
-export function createMember(ctx: SimContext, input: NewMemberInput): MemberRecord {
-  const institution = findInstitution(ctx, input.institutionCode);
-  if (!institution) throw new SimError('not_found', `No institution "${input.institutionCode.slice(0, 80)}"`);
-  const oauthInstitution = institution.supports_oauth || institution.code === TEST_OAUTH_INSTITUTION_CODE;
-  if (input.isOauth && !oauthInstitution) throw new SimError('invalid_request', `Institution ${institution.code} does not support OAuth; use ${TEST_OAUTH_INSTITUTION_CODE}`);
-  if (!input.isOauth && !input.credentials?.length) {
-    throw new SimError('invalid_request', oauthInstitution && institution.code === TEST_OAUTH_INSTITUTION_CODE
-      ? `${institution.code} is an OAuth institution: create the member with "is_oauth": true`
-      : 'member.credentials is required (the user name and password of the institution)');
-  }
-  if (input.id !== undefined && [...coreState(ctx).members.values()].some((m) => m.user_guid === input.user.guid && m.id === input.id)) {
-    throw new SimError('conflict', `The user already has a member with id "${input.id.slice(0, 80)}"`);
-  }
-  const now = ctx.clock.nowMs();
-  const m: MemberRecord = {
-    guid: ctx.guid('MBR'),
-    id: input.id ?? null,
-    user_guid: input.user.guid,
-    institution_code: institution.code,
-    name: institution.name,
-    connection_status: 'PENDING',
-    is_being_aggregated: false,
-    aggregated_at: ctx.fault('aggregated-at-set-before-aggregation') ? isoNow(ctx) : null,
-    successfully_aggregated_at: null,
-    is_managed_by_user: input.isManagedByUser ?? true,
-    is_oauth: input.isOauth,
-    metadata: input.metadata ?? null,
-    use_cases: input.useCases ?? null,
-    products: input.products ?? null,
-    skip_aggregation: input.skipAggregation,
-    is_manual: false,
-    is_managed: false,
-    created_at: isoNow(ctx),
-    scenario: scenarioOf(ctx, (input.credentials ?? []).filter((c) => c.field_name !== 'username').map((c) => c.value)),
-    credentials: input.credentials ?? [],
-    mfaPassed: false,
-    challengeRound: 0,
-    challenges: [],
-    job: null,
-    lastStandardAggregationMs: null,
-    verified: false,
-    identified: false,
-    callbackPayload: input.callbackPayload ?? null,
-    version: 0,
-    oauthToken: null,
-    oauthWindowUri: null,
-    clientRedirectUrl: input.clientRedirectUrl ?? null,
-    webviewScheme: input.scheme ?? null,
-    oauthReferralSource: input.referral ?? null,
-    connectionStatusSetAtMs: now,
-    historyExtended: false,
-  };
-  coreState(ctx).members.set(m.guid, m);
-  if (m.is_oauth) {
-    // States and transitions: create with is_oauth -> PENDING, aggregated_at null, oauth_window_uri returned.
-    issueOauthWindow(ctx, m, input.baseUrl);
-    if (ctx.fault('oauth-member-not-pending')) m.connection_status = 'CONNECTED';
-    emitMember(ctx, m, 'created', input.skipWebhook);
-    return m;
-  }
-  emitMember(ctx, m, 'created', input.skipWebhook);
-  // Fault products-ignored-on-v20250224 (inferred): transactions are aggregated whatever data_request.products names.
-  const includeTransactions = wantsTransactions(m.products) || ctx.fault('products-ignored-on-v20250224');
-  if (!input.skipAggregation) startJob(ctx, m, 'aggregation', { includeTransactions, skipWebhook: input.skipWebhook, cause: 'create' });
-  return m;
-}
-
-/**
- * Whether a create request skips the first aggregation. Resources, Member: skip_aggregation
- * (boolean; deprecated in version v20250224); Versioning: from v20250224 "aggregation is
- * assumed unless data_request.products says otherwise", so the flag is ignored there.
- * Fault skip-aggregation-ignored: before v20250224 skip_aggregation true still aggregates.
- * Fault aggregation-not-assumed-on-v20250224: from v20250224 a member aggregates only when
- * skip_aggregation false is sent explicitly.
- */
-function skipAggregationOf(ctx: SimContext, version: string, requested: boolean | undefined): boolean {
-  if (version < V2025) return ctx.fault('skip-aggregation-ignored') ? false : (requested ?? false);
-  return ctx.fault('aggregation-not-assumed-on-v20250224') ? requested !== false : false;
-}
-
-/** Versioning, v20250224: aggregation is assumed unless data_request.products says otherwise. */
-export function wantsTransactions(products: string[] | null | undefined): boolean {
-  return !products || products.some((p) => ['transactions', 'transaction_history', 'history'].includes(p));
-}
-
-function assertAggregatable(m: MemberRecord, ctx: SimContext): void {
-  // Fault manual-member-aggregates: the manual-institution member aggregates like any other.
-  if (m.is_manual && !ctx.fault('manual-member-aggregates')) throw new SimError('unprocessable', 'The manual-institution member never aggregates (What the service does: manual accounts)');
-  if (m.is_managed) throw new SimError('unprocessable', 'A managed member carries no credentials and does not aggregate');
-  if (m.is_oauth && m.connection_status === 'PENDING' && !m.successfully_aggregated_at) {
-    throw new SimError('unprocessable', 'The OAuth member is not authorized yet: load its oauth_window_uri first');
-  }
 }
 
 type MemberParams = { Params: { user_guid: string; member_guid: string } };
@@ -396,35 +256,14 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
     const redirect = redirectSettings(body, 'member');
     const payload = callbackPayload(ctx, request);
     const skip = skipWebhook(ctx, request);
-    // Fault member-update-not-saved: the update answers like a success and changes nothing.
-    if (ctx.fault('member-update-not-saved')) return memberReply(request, m);
-    if (id !== undefined) m.id = id;
-    if (metadata !== undefined) m.metadata = metadata;
-    if (payload !== undefined) m.callbackPayload = payload;
-    if (redirect.clientRedirectUrl !== undefined) m.clientRedirectUrl = redirect.clientRedirectUrl;
-    if (redirect.scheme !== undefined) m.webviewScheme = redirect.scheme;
-    if (credentials?.length) {
-      if (m.is_oauth || m.is_manual || m.is_managed) throw new SimError('invalid_request', 'This member takes no credentials');
-      // New credentials: the scenario is chosen again and the member aggregates (unless skipped).
-      m.credentials = credentials;
-      m.scenario = scenarioOf(ctx, credentials.filter((c) => c.field_name !== 'username').map((c) => c.value));
-      m.mfaPassed = false;
-      m.challengeRound = 0;
-      m.challenges = [];
-      if (!m.job && !(request.svcVersion < V2025 && skipAggregation)) {
-        startJob(ctx, m, 'aggregation', { includeTransactions: wantsTransactions(m.products), skipWebhook: skip, cause: 'update' });
-        return memberReply(request, m);
-      }
-    }
-    emitMember(ctx, m, 'updated', skip);
+    updateMember(ctx, m, { id, metadata, credentials, skipAggregation, callbackPayload: payload, clientRedirectUrl: redirect.clientRedirectUrl, scheme: redirect.scheme }, request.svcVersion, skip);
     return memberReply(request, m);
   });
 
   app.delete<MemberParams>('/users/:user_guid/members/:member_guid', async (request, reply) => {
     const { member } = lookup(request);
     const skip = skipWebhook(ctx, request);
-    // Fault member-delete-not-removed: 204, and the member stays.
-    if (!ctx.fault('member-delete-not-removed')) deleteMember(ctx, member, skip);
+    removeMember(ctx, member, skip);
     return reply.code(204).send();
   });
 
@@ -469,13 +308,7 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
       if (guid === undefined || value === undefined) throw new SimError('invalid_request', `member.challenges[${i}] needs a guid and a value`);
       answers.set(guid, value);
     });
-    if (m.connection_status !== 'CHALLENGED' || m.challenges.length === 0) {
-      throw new SimError('unprocessable', `The member is ${m.connection_status}, not CHALLENGED: there is nothing to answer`);
-    }
-    const missing = m.challenges.filter((c) => !answers.has(c.guid));
-    if (missing.length) throw new SimError('invalid_request', `Answer every challenge; missing: ${missing.map((c) => c.guid).join(', ')}`);
-    // Fault resume-ignores-answers: 202, and the member keeps waiting on the same challenges.
-    if (!ctx.fault('resume-ignores-answers')) answerChallenges(ctx, m, answers, skipWebhookOf(request));
+    resumeMember(ctx, m, answers, skipWebhookOf(request));
     return reply.code(202).send(memberReply(request, m));
   });
 
@@ -488,36 +321,17 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
     if ((includeHoldings !== undefined || includeTransactions !== undefined) && ctx.fault('aggregate-refuses-include-params')) {
       throw new SimError('invalid_request', 'Unknown query parameter include_holdings / include_transactions');
     }
-    assertAggregatable(m, ctx);
-    const payload = callbackPayload(ctx, request);
-    if (payload !== undefined) m.callbackPayload = payload;
-    if (m.job) return reply.code(202).send(memberReply(request, m));
-    // Limits: only standard aggregations trigger (and obey) the throttle period.
-    const period = throttleMs(ctx);
-    const now = ctx.clock.nowMs();
-    if (m.lastStandardAggregationMs !== null && now - m.lastStandardAggregationMs < period && !ctx.fault('standard-aggregation-not-throttled')) {
-      const until = new Date(m.lastStandardAggregationMs + period).toISOString();
-      throw new SimError('aggregation_throttled', `The member was aggregated recently; standard aggregation is throttled until ${until}`);
-    }
-    m.lastStandardAggregationMs = now;
-    // Fault aggregate-starts-nothing: accepted, and no aggregation runs.
-    if (ctx.fault('aggregate-starts-nothing')) return reply.code(202).send(memberReply(request, m));
-    startJob(ctx, m, 'aggregation', { includeHoldings: includeHoldings ?? true, includeTransactions: (includeTransactions ?? true) && wantsTransactions(m.products) });
+    assertAggregatable(ctx, m);
+    requestAggregation(ctx, m, { includeHoldings, includeTransactions, callbackPayload: callbackPayload(ctx, request) });
     return reply.code(202).send(memberReply(request, m));
   });
 
-  /** Other aggregation-type jobs: never throttled (Limits), unless the fault says so. */
+  /** Other aggregation-type jobs: never throttled (Limits; domain/members.ts). */
   const otherJob = (type: 'verification' | 'history', path: string, takesPayload: boolean) => {
     app.post<MemberParams>(`/users/:user_guid/members/:member_guid/${path}`, async (request, reply) => {
       const { member: m } = lookup(request);
-      assertAggregatable(m, ctx);
-      const payload = takesPayload ? callbackPayload(ctx, request) : undefined;
-      if (payload !== undefined) m.callbackPayload = payload;
-      if (m.job) return reply.code(202).send(memberReply(request, m));
-      throttleOtherJob(ctx, m);
-      // Faults verify-starts-nothing / extend-history-starts-nothing: accepted, and no job runs.
-      if (ctx.fault(type === 'verification' ? 'verify-starts-nothing' : 'extend-history-starts-nothing')) return reply.code(202).send(memberReply(request, m));
-      startJob(ctx, m, type);
+      assertAggregatable(ctx, m);
+      requestOtherJob(ctx, m, type, takesPayload ? callbackPayload(ctx, request) : undefined);
       return reply.code(202).send(memberReply(request, m));
     });
   };
@@ -526,20 +340,14 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
 
   app.post<MemberParams>('/users/:user_guid/members/:member_guid/identify', async (request, reply) => {
     const { member: m } = lookup(request);
-    assertAggregatable(m, ctx);
-    // Fault identify-starts-nothing: accepted, and no identification runs (no account owners).
-    if (ctx.fault('identify-starts-nothing')) return reply.code(202).send(memberReply(request, m));
-    if (m.job) {
-      // Endpoints, identify behaviour: 202 while an identification runs; 409 while another aggregation-type job runs.
-      const identifying = m.job.type === 'identification';
-      if (identifying && !ctx.fault('identify-409-instead-of-202')) return reply.code(202).send(memberReply(request, m));
-      if (!identifying && ctx.fault('identify-202-instead-of-409')) return reply.code(202).send(memberReply(request, m));
-      throw new SimError('conflict', identifying ? 'An identification is already running' : `Another aggregation-type job (${m.job.type}) is running for this member; retry when it completes`);
-    }
-    throttleOtherJob(ctx, m);
-    startJob(ctx, m, 'identification');
+    assertAggregatable(ctx, m);
+    const outcome = requestIdentification(ctx, m);
+    // Endpoints, identify behaviour: 202 while an identification runs (fault identify-409-instead-of-202);
+    // 409 while another aggregation-type job runs (fault identify-202-instead-of-409).
+    if (outcome === 'identifying' && ctx.fault('identify-409-instead-of-202')) throw new SimError('conflict', 'An identification is already running');
+    if (outcome === 'other-job' && !ctx.fault('identify-202-instead-of-409')) throw new SimError('conflict', `Another aggregation-type job (${m.job!.type}) is running for this member; retry when it completes`);
     // The status of a started identification is not stated (only the 202/409 cases while a job runs).
-    return reply.code(ctx.variation('identify-200-when-idle') ? 200 : 202).send(memberReply(request, m));
+    return reply.code(outcome === 'started' && ctx.variation('identify-200-when-idle') ? 200 : 202).send(memberReply(request, m));
   });
 
   app.get<MemberParams>('/users/:user_guid/members/:member_guid/account_owners', async (request) => {
@@ -582,11 +390,4 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
     issueOauthWindow(ctx, m, baseUrlOf(request));
     return { member: { guid: m.guid, oauth_window_uri: m.oauthWindowUri } };
   });
-}
-
-function throttleOtherJob(ctx: SimContext, m: MemberRecord): void {
-  if (!ctx.fault('aggregation-throttles-other-jobs')) return;
-  if (m.lastStandardAggregationMs !== null && ctx.clock.nowMs() - m.lastStandardAggregationMs < throttleMs(ctx)) {
-    throw new SimError('aggregation_throttled', 'The member was aggregated recently; this job is throttled');
-  }
 }

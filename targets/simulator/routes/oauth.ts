@@ -28,35 +28,11 @@
  * Authorize: the member becomes CONNECTED and aggregates. Deny: DENIED, error_reason
  * `DENIED`; cancel: DENIED, error_reason `CANCELLED`.
  */
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { SimContext } from '../context.ts';
-import { coreState, emitMember, setStatus, type MemberRecord } from './core.ts';
-import { startJob } from './aggregation.ts';
+import type { MemberRecord } from '../domain/records.ts';
+import { decideOauth, oauthWindowOf, openOauthWindow, type OauthErrorReason } from '../domain/oauth.ts';
 import { errorPage, escapeHtml, page, scriptJson } from '../pages/html.ts';
-
-interface OauthWindow {
-  token: string;
-  memberGuid: string;
-  used: boolean;
-  session: string | null;
-  decided: boolean;
-}
-
-const windows = (ctx: SimContext) => ctx.collection<OauthWindow>('oauth_windows');
-
-/** Issues a fresh single-use oauth_window_uri for the member (the old one stops working). */
-export function issueOauthWindow(ctx: SimContext, m: MemberRecord, baseUrl: string): string {
-  if (m.oauthToken) windows(ctx).delete(m.oauthToken);
-  const token = randomBytes(16).toString('hex');
-  windows(ctx).set(token, { token, memberGuid: m.guid, used: false, session: null, decided: false });
-  m.oauthToken = token;
-  const uri = `${baseUrl}/_sim/oauth/${token}`;
-  m.oauthWindowUri = ctx.fault('oauth-uri-without-protocol') ? uri.replace(/^[a-z]+:\/\//i, '') : uri;
-  return m.oauthWindowUri;
-}
-
-export type OauthErrorReason = 'CANCELLED' | 'DENIED' | 'IMPEDED' | 'PROVIDER_ERROR' | 'SERVER_ERROR' | 'SESSION_ERROR';
 
 /** Where the browser goes after the decision, or undefined for the completion page. */
 export function oauthRedirect(ctx: SimContext, m: MemberRecord, status: 'success' | 'error', reason?: OauthErrorReason): string | undefined {
@@ -87,46 +63,30 @@ export function oauthMessage(ctx: SimContext, m: MemberRecord, status: 'success'
 
 export function registerOauthPages(app: FastifyInstance, ctx: SimContext): void {
   app.get<{ Params: { token: string } }>('/oauth/:token', async (request, reply) => {
-    const w = windows(ctx).get(request.params.token);
-    const m = w && coreState(ctx).members.get(w.memberGuid);
-    if (!w || !m) return reply.code(404).type('text/html; charset=utf-8').send(errorPage('OAuth window not found', 'This OAuth link is not valid. Request a new one from the member.'));
-    // Limits: oauth_window_uri is single use.
-    if (w.used && !ctx.fault('oauth-uri-reusable')) {
+    const found = oauthWindowOf(ctx, request.params.token);
+    if (!found) return reply.code(404).type('text/html; charset=utf-8').send(errorPage('OAuth window not found', 'This OAuth link is not valid. Request a new one from the member.'));
+    const { w, m } = found;
+    const session = openOauthWindow(ctx, w);
+    if (session === undefined) {
       return reply.code(410).type('text/html; charset=utf-8').send(errorPage('OAuth window already used', 'This OAuth link was already opened once; it is single use. Request a new oauth_window_uri.'));
     }
-    w.used = true;
-    w.session = randomBytes(12).toString('hex');
     const action = `/_sim/oauth/${encodeURIComponent(w.token)}/decision`;
     const form = (name: string, label: string) =>
-      `<form method="post" action="${action}" style="display:inline"><input type="hidden" name="session" value="${w.session}"><input type="hidden" name="action" value="${name}"><button type="submit" data-action="${name}">${label}</button></form>`;
+      `<form method="post" action="${action}" style="display:inline"><input type="hidden" name="session" value="${session}"><input type="hidden" name="action" value="${name}"><button type="submit" data-action="${name}">${label}</button></form>`;
     return reply.type('text/html; charset=utf-8').send(page(`Authorize ${m.name}`,
       `<h1>${escapeHtml(m.name)}</h1><p>Allow the app to access your accounts at ${escapeHtml(m.name)}?</p><p data-member-guid="${m.guid}">${form('authorize', 'Authorize')}${form('deny', 'Deny')}${form('cancel', 'Cancel')}</p>`));
   });
 
   app.post<{ Params: { token: string } }>('/oauth/:token/decision', async (request, reply) => {
-    const w = windows(ctx).get(request.params.token);
-    const m = w && coreState(ctx).members.get(w.memberGuid);
+    const found = oauthWindowOf(ctx, request.params.token);
     const body = (request.body ?? {}) as Record<string, unknown>;
     const html = (code: number, title: string, msg: string) => reply.code(code).type('text/html; charset=utf-8').send(errorPage(title, msg));
-    if (!w || !m) return html(404, 'OAuth window not found', 'This OAuth session does not exist.');
+    if (!found) return html(404, 'OAuth window not found', 'This OAuth session does not exist.');
+    const { w, m } = found;
     if (!w.session || body.session !== w.session || w.decided) return html(400, 'OAuth session invalid', 'This authorization was already decided or the page is stale; start again.');
     const action = body.action;
     if (action !== 'authorize' && action !== 'deny' && action !== 'cancel') return html(400, 'Unknown action', 'action must be authorize, deny or cancel.');
-    w.decided = true;
-    let status: 'success' | 'error';
-    let reason: OauthErrorReason | undefined;
-    if (action === 'authorize' || ctx.fault('oauth-deny-connects')) {
-      status = 'success';
-      // OAuth procedure 4: aggregation starts after a successful OAuth connection.
-      m.mfaPassed = true;
-      startJob(ctx, m, 'aggregation');
-    } else {
-      status = 'error';
-      reason = action === 'deny' ? 'DENIED' : 'CANCELLED';
-      setStatus(ctx, m, 'DENIED');
-      m.is_being_aggregated = false;
-      emitMember(ctx, m, 'updated');
-    }
+    const { status, reason } = decideOauth(ctx, w, m, action);
     const target = oauthRedirect(ctx, m, status, reason);
     if (target) return reply.code(302).header('Location', target).send();
     const message = oauthMessage(ctx, m, status, reason);

@@ -27,7 +27,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SimContext } from '../context.ts';
 import { SimError } from '../errors.ts';
 import { wrapper } from './query.ts';
-import { coreState, isoOf, optString, type AccountRecord, type MemberRecord } from './core.ts';
+import { optString } from './request.ts';
+import type { AccountRecord, MemberRecord } from '../domain/records.ts';
+import { coreState, isoOf } from '../domain/store.ts';
 
 export const ACCESS_TOKEN_LIFETIME_S = 60 * 86_400;
 const CODE_LIFETIME_MS = 10 * 60_000;

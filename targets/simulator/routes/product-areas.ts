@@ -32,7 +32,8 @@ import type { SimContext } from '../context.ts';
 import { SimError } from '../errors.ts';
 import { pageList } from '../paging.ts';
 import { wrapper, type Query } from './query.ts';
-import { coreState, findMember, findTransaction, findUser, isoNow, type UserRecord } from './core.ts';
+import type { UserRecord } from '../domain/records.ts';
+import { coreState, findMember, findTransaction, findUser, isoNow } from '../domain/store.ts';
 import { defaultCategories } from '../data/categories.ts';
 
 interface Notification {

@@ -24,21 +24,20 @@ import type { SimContext } from '../context.ts';
 import { SimError } from '../errors.ts';
 import { pageList } from '../paging.ts';
 import { dayFilter, isoDay, many, one, timeFilter, wrapper, type Query } from './query.ts';
-import { defaultCategories } from '../data/categories.ts';
+import { optNumber, optString, skipWebhookOf } from './request.ts';
+import type { AccountRecord, RepeatingRecord, TransactionRecord } from '../domain/records.ts';
+import { coreState, findAccount, findMember, findTransaction, findUser, userIdOf } from '../domain/store.ts';
+import { runDueRefreshes } from '../domain/aggregation.ts';
+import { findMemberAccount } from '../domain/accounts.ts';
 import {
-  coreState,
-  findAccount,
-  findMember,
-  findTransaction,
-  findUser,
-  isoNow,
-  optNumber,
-  optString,
-  skipWebhookOf,
-  userIdOf,
-  type TransactionRecord,
-} from './core.ts';
-import { makeTransaction, runDueRefreshes } from './aggregation.ts';
+  assertTakesManualTransactions,
+  createTransaction,
+  deleteManualTransaction,
+  listTransactions,
+  updateTransaction,
+  type TransactionCriteria,
+  type TransactionFields,
+} from '../domain/transactions.ts';
 
 export const TRANSACTION_INCLUDES = ['repeating_transactions', 'merchants', 'classifications', 'geolocations'] as const;
 
@@ -97,7 +96,7 @@ export function renderTransaction(ctx: SimContext, t: TransactionRecord, include
   return out;
 }
 
-export function renderRepeating(r: import('./core.ts').RepeatingRecord | undefined): Record<string, unknown> | null {
+export function renderRepeating(r: RepeatingRecord | undefined): Record<string, unknown> | null {
   if (!r) return null;
   return { guid: r.guid, user_guid: r.user_guid, member_guid: r.member_guid, account_guid: r.account_guid, amount: r.amount, description: r.description, recurrence_type: r.recurrence_type, repeating_transaction_type: r.repeating_transaction_type, transaction_type: r.transaction_type, created_at: r.created_at };
 }
@@ -109,41 +108,53 @@ function parseIncludes(query: Query): Set<string> {
   return new Set(values);
 }
 
-function listFilters(ctx: SimContext, query: Query): Array<(t: TransactionRecord) => boolean> {
-  const f: Array<(t: TransactionRecord) => boolean> = [];
-  const cats = many(query, 'category_guid');
-  if (cats.length && !ctx.fault('transaction-category-filter-ignored')) f.push((t) => t.category_guid !== null && cats.includes(t.category_guid));
-  const tops = many(query, 'top_level_category_guid');
-  if (tops.length && !ctx.fault('transaction-top-level-category-filter-ignored')) f.push((t) => t.top_level_category_guid !== null && tops.includes(t.top_level_category_guid));
+/** The list filters of the query (Endpoints); the filtering is ../domain/transactions.ts. */
+function listCriteria(ctx: SimContext, query: Query): TransactionCriteria {
   // Endpoints: from/to_created_at and from/to_updated_at; ISO 8601 or Unix seconds (query.ts timeFilter).
-  const range = (from: string, to: string, field: 'createdAtMs' | 'updatedAtMs') => {
+  const range = (from: string, to: string) => {
     const lo = timeFilter(query, from)?.ms;
     const upper = timeFilter(query, to);
     // A bare date as the upper bound includes the whole day.
     const hi = upper === undefined ? undefined : upper.ms + (upper.wholeDay ? 86_399_999 : 0);
-    if (lo !== undefined) f.push((t) => t[field] >= lo);
-    if (hi !== undefined) f.push((t) => t[field] <= hi);
+    return [lo, hi] as const;
   };
-  if (!ctx.fault('transaction-created-at-filter-ignored')) range('from_created_at', 'to_created_at', 'createdAtMs');
-  if (!ctx.fault('transaction-updated-at-filter-ignored')) range('from_updated_at', 'to_updated_at', 'updatedAtMs');
+  const [createdFromMs, createdToMs] = range('from_created_at', 'to_created_at');
+  const [updatedFromMs, updatedToMs] = range('from_updated_at', 'to_updated_at');
   // Variation added-optional-query-parameter (Versioning: "adding optional parameters").
   const minAmount = ctx.variation('added-optional-query-parameter') ? one(query, 'sim_min_amount') : undefined;
-  if (minAmount !== undefined) {
-    const min = Number(minAmount);
-    if (!Number.isFinite(min)) throw new SimError('invalid_request', `sim_min_amount must be a number, got "${minAmount.slice(0, 40)}"`);
-    f.push((t) => Math.abs(t.amount) >= min);
-  }
-  const fromDate = dayFilter(query, 'from_date');
-  const toDate = dayFilter(query, 'to_date');
-  if (fromDate) f.push((t) => t.date >= fromDate);
-  if (toDate) f.push((t) => t.date <= toDate);
-  const useCase = one(query, 'use_case');
-  // Endpoints: the use_case filter (opted-in clients); fault: the filter is ignored.
-  if (useCase !== undefined && !ctx.fault('transaction-use-case-filter-ignored')) {
-    const members = coreState(ctx).members;
-    f.push((t) => members.get(t.member_guid)?.use_cases?.includes(useCase) ?? false);
-  }
-  return f;
+  const min = minAmount === undefined ? undefined : Number(minAmount);
+  if (minAmount !== undefined && !Number.isFinite(min)) throw new SimError('invalid_request', `sim_min_amount must be a number, got "${minAmount.slice(0, 40)}"`);
+  return {
+    categoryGuids: many(query, 'category_guid'),
+    topLevelCategoryGuids: many(query, 'top_level_category_guid'),
+    createdFromMs,
+    createdToMs,
+    updatedFromMs,
+    updatedToMs,
+    minAmount: min,
+    fromDate: dayFilter(query, 'from_date'),
+    toDate: dayFilter(query, 'to_date'),
+    useCase: one(query, 'use_case'),
+  };
+}
+
+function transactionFields(o: Record<string, unknown>): TransactionFields {
+  return {
+    amount: optNumber(o, 'amount', 'transaction'),
+    description: optString(o, 'description', 'transaction'),
+    type: optString(o, 'type', 'transaction'),
+    date: optString(o, 'date', 'transaction'),
+    id: optString(o, 'id', 'transaction'),
+    categoryGuid: optString(o, 'category_guid', 'transaction'),
+  };
+}
+
+/** Transaction.date must be a real calendar day (query.ts isoDay). */
+const validDate = (date: string) => isoDay({ date }, 'date') !== undefined;
+
+/** A client-created transaction on a managed member's account (routes/managed.ts). */
+export function createTransactionFromBody(ctx: SimContext, a: AccountRecord, o: Record<string, unknown>): TransactionRecord {
+  return createTransaction(ctx, a, transactionFields(o), false, validDate);
 }
 
 type P = { Params: { user_guid: string; account_guid?: string; member_guid?: string; transaction_guid?: string } };
@@ -152,10 +163,7 @@ export function registerTransactions(app: FastifyInstance, ctx: SimContext): voi
   const list = (request: FastifyRequest<P>, scope: (t: TransactionRecord) => boolean) => {
     const query = request.query as Query;
     const includes = parseIncludes(query);
-    const filters = listFilters(ctx, query);
-    const items = [...coreState(ctx).transactions.values()].filter((t) => scope(t) && filters.every((f) => f(t)));
-    items.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : b.createdAtMs - a.createdAtMs));
-    const page = pageList(ctx, items, query);
+    const page = pageList(ctx, listTransactions(ctx, scope, listCriteria(ctx, query)), query);
     return { transactions: page.items.map((t) => renderTransaction(ctx, t, includes)), pagination: page.pagination };
   };
   const user = (request: FastifyRequest<P>) => {
@@ -177,9 +185,7 @@ export function registerTransactions(app: FastifyInstance, ctx: SimContext): voi
   });
   app.get<P>('/users/:user_guid/members/:member_guid/accounts/:account_guid/transactions', async (request) => {
     const u = user(request);
-    const m = findMember(ctx, u, request.params.member_guid!);
-    const a = findAccount(ctx, u, request.params.account_guid!);
-    if (a.member_guid !== m.guid) throw new SimError('not_found', `Account ${a.guid} does not belong to member ${m.guid}`);
+    const a = findMemberAccount(ctx, u, findMember(ctx, u, request.params.member_guid!), request.params.account_guid!);
     return list(request, (t) => t.account_guid === a.guid);
   });
   app.get<P>('/users/:user_guid/transactions/:transaction_guid', async (request) => {
@@ -193,65 +199,21 @@ export function registerTransactions(app: FastifyInstance, ctx: SimContext): voi
     const description = optString(o, 'description', 'transaction');
     const id = optString(o, 'id', 'transaction');
     const categoryGuid = optString(o, 'category_guid', 'transaction');
-    if (categoryGuid !== undefined) setCategory(t, categoryGuid);
-    if (description !== undefined) t.description = description;
-    if (id !== undefined) t.id = id;
-    t.updated_at = isoNow(ctx);
-    t.updatedAtMs = ctx.clock.nowMs();
+    updateTransaction(ctx, t, { description, id, categoryGuid });
     skipWebhookOf(request); // no transaction webhook is emitted on update (Events, rule 8: nothing to skip)
     return { transaction: renderTransaction(ctx, t) };
   });
 
   app.post<P>('/users/:user_guid/accounts/:account_guid/transactions', async (request) => {
     const a = findAccount(ctx, user(request), request.params.account_guid!);
-    if (!a.is_manual) throw new SimError('unprocessable', 'Transactions can be created on manual accounts only; aggregated accounts get them from the feed');
-    const t = createTransactionFromBody(ctx, a, wrapper(request.body, 'transaction'), true);
+    assertTakesManualTransactions(a);
+    const t = createTransaction(ctx, a, transactionFields(wrapper(request.body, 'transaction')), true, validDate);
     return { transaction: renderTransaction(ctx, t) };
   });
 
   app.delete<P>('/users/:user_guid/transactions/:transaction_guid', async (request, reply) => {
     const t = findTransaction(ctx, user(request), request.params.transaction_guid!);
-    if (!t.is_manual) throw new SimError('unprocessable', 'Only manual transactions can be deleted');
-    coreState(ctx).transactions.delete(t.guid);
+    deleteManualTransaction(ctx, t);
     return reply.code(204).send();
   });
-}
-
-export function setCategory(t: TransactionRecord, categoryGuid: string): void {
-  const all = defaultCategories();
-  const c = all.find((x) => x.guid === categoryGuid);
-  if (!c) throw new SimError('invalid_request', `transaction.category_guid names no category: "${categoryGuid.slice(0, 80)}"`);
-  const top = c.parent_guid ? all.find((x) => x.guid === c.parent_guid)! : c;
-  t.category_guid = c.guid;
-  t.category = c.name;
-  t.top_level_category_guid = top.guid;
-  t.top_level_category = top.name;
-}
-
-/** A client-created transaction (manual account or managed member). */
-export function createTransactionFromBody(ctx: SimContext, a: import('./core.ts').AccountRecord, o: Record<string, unknown>, manual: boolean): TransactionRecord {
-  const amount = optNumber(o, 'amount', 'transaction');
-  const description = optString(o, 'description', 'transaction');
-  const type = optString(o, 'type', 'transaction') ?? 'DEBIT';
-  const date = optString(o, 'date', 'transaction') ?? isoNow(ctx).slice(0, 10);
-  if (amount === undefined) throw new SimError('invalid_request', 'transaction.amount is required (a number)');
-  if (!description) throw new SimError('invalid_request', 'transaction.description is required');
-  if (type !== 'CREDIT' && type !== 'DEBIT') throw new SimError('invalid_request', 'transaction.type must be CREDIT or DEBIT');
-  if (isoDay({ date }, 'date') === undefined) throw new SimError('invalid_request', 'transaction.date must be YYYY-MM-DD');
-  const days = Math.max(0, Math.round((ctx.clock.nowMs() - Date.parse(`${date}T00:00:00Z`)) / 86_400_000));
-  const t = makeTransaction(ctx, a, 0, days, {
-    amount, description, type, date, transacted_at: `${date}T12:00:00Z`, posted_at: `${date}T12:00:00Z`, status: 'POSTED',
-    is_manual: manual, merchant_guid: null, merchant_location_guid: null, id: optString(o, 'id', 'transaction') ?? null,
-    is_subscription: false, is_international: false, data_scope: manual ? 'AGGREGATED' : 'HELD', classification: type === 'CREDIT' ? 'income' : 'spending',
-  });
-  const categoryGuid = optString(o, 'category_guid', 'transaction');
-  if (categoryGuid !== undefined) {
-    try {
-      setCategory(t, categoryGuid);
-    } catch (e) {
-      coreState(ctx).transactions.delete(t.guid);
-      throw e;
-    }
-  }
-  return t;
 }

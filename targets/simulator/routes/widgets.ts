@@ -24,20 +24,12 @@ import type { SimContext } from '../context.ts';
 import { SimError } from '../errors.ts';
 import { wrapper } from './query.ts';
 import { TEST_INSTITUTION_CODE, TEST_OAUTH_INSTITUTION_CODE } from '../data/institutions.ts';
-import {
-  baseUrlOf,
-  callbackPayloadOf,
-  coreState,
-  dataRequestProducts,
-  findUser,
-  optBool,
-  optNumber,
-  optObject,
-  optString,
-  type UserRecord,
-} from './core.ts';
-import { createMember, deleteMember, renderChallenge, renderMember } from './members.ts';
-import { answerChallenges } from './aggregation.ts';
+import { baseUrlOf, callbackPayloadOf, dataRequestProducts, optBool, optNumber, optObject, optString } from './request.ts';
+import type { UserRecord } from '../domain/records.ts';
+import { coreState, findUser } from '../domain/store.ts';
+import { createMember, deleteMember } from '../domain/members.ts';
+import { answerChallenges } from '../domain/aggregation.ts';
+import { renderChallenge, renderMember } from './members.ts';
 import { widgetPage } from '../pages/widget.ts';
 import { errorPage } from '../pages/html.ts';
 

@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SimContext } from '../context.ts';
 import { sendError } from '../errors.ts';
 import { dispatcherOf } from './dispatcher.ts';
-import { coreState } from '../routes/core.ts';
+import { coreState } from '../domain/store.ts';
 
 const TYPE_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 
