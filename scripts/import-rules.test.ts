@@ -8,6 +8,8 @@
  *      scripts/, proof/ (what runs suites).
  *   3. Top-level folders never import each other in a circle (files at the root, such
  *      as playwright.config.ts, count as one more folder, `(root)`).
+ *   4. The simulator's domain (targets/simulator/domain: records, state, the aggregation
+ *      engine) knows nothing of HTTP: it imports neither its routes nor Fastify.
  *
  * A small reader of import specifiers rather than a dependency tool: the project's
  * imports are all relative, written with their `.ts` extension, so the path is the
@@ -29,6 +31,8 @@ export interface Import {
   /** Imported file, relative to the root, `/`-separated. */
   to: string;
 }
+
+const DOMAIN = 'targets/simulator/domain/';
 
 const top = (path: string) => (path.includes('/') ? path.slice(0, path.indexOf('/')) : '(root)');
 
@@ -54,9 +58,12 @@ export function projectImports(root = ROOT): Import[] {
   const out: Import[] = [];
   for (const file of sourceFiles(root)) {
     const from = relative(root, file).split(sep).join('/');
-    for (const spec of specifiersOf(readFileSync(file, 'utf8'))) {
+    const source = readFileSync(file, 'utf8');
+    for (const spec of specifiersOf(source)) {
       out.push({ from, to: relative(root, resolve(dirname(file), spec)).split(sep).join('/') });
     }
+    // The one package import a rule names (rule 4): recorded as the bare package name.
+    if (/\bfrom\s*['"]fastify['"]|\bimport\s*\(\s*['"]fastify['"]/.test(source)) out.push({ from, to: 'npm:fastify' });
   }
   return out;
 }
@@ -69,13 +76,14 @@ export function violations(imports: readonly Import[]): string[] {
     const b = top(to);
     if (a !== 'targets' && b === 'targets' && to !== 'targets/index.ts') out.push(`${from} imports ${to}: outside targets/, import targets/index.ts only`);
     if (a === 'reports' && SUITES_AND_RUNNERS.includes(b)) out.push(`${from} imports ${to}: reports/ reads results and renders; it imports no ${b}/`);
+    if (from.startsWith(DOMAIN) && (to.startsWith('targets/simulator/routes/') || to === 'npm:fastify')) out.push(`${from} imports ${to}: the simulator's domain knows nothing of HTTP (no routes, no Fastify)`);
   }
   // Folder graph: an edge per pair of different top-level folders, with the files behind it.
   const edges = new Map<string, Map<string, string[]>>();
   for (const { from, to } of imports) {
     const a = top(from);
     const b = top(to);
-    if (a === b) continue;
+    if (a === b || to.startsWith('npm:')) continue; // packages are not folders of the project
     const targets = edges.get(a) ?? new Map<string, string[]>();
     targets.set(b, [...(targets.get(b) ?? []), from]);
     edges.set(a, targets);
@@ -109,6 +117,7 @@ test('the project keeps its import rules (one door into targets/, reports/ runs 
   // The reader found the imports it must see, so an empty violation list means something.
   assert.ok(imports.some((i) => i.from === 'scenarios/fixtures.ts' && i.to === 'targets/index.ts'), 'the scenarios fixture imports targets/index.ts');
   assert.ok(imports.length > 300, `only ${imports.length} relative imports found`);
+  assert.ok(imports.some((i) => i.from.startsWith(DOMAIN)) && imports.some((i) => i.to === 'npm:fastify'), 'the domain files and the Fastify imports were read');
   assert.deepEqual(violations(imports), []);
 });
 
@@ -119,10 +128,14 @@ test('each rule catches what it forbids', () => {
     { from: 'reports/summary.ts', to: 'proof/matrix.ts' },
     { from: 'load/run.ts', to: 'scripts/process.ts' },
     { from: 'scripts/nightly.ts', to: 'load/run.ts' },
+    { from: 'targets/simulator/domain/members.ts', to: 'targets/simulator/routes/members.ts' },
+    { from: 'targets/simulator/domain/store.ts', to: 'npm:fastify' },
   ]);
-  assert.equal(bad.length, 3, bad.join('\n'));
+  assert.equal(bad.length, 5, bad.join('\n'));
   assert.match(bad[0], /scenarios\/fixtures\.ts imports targets\/simulator\/app\.ts/);
   assert.match(bad[1], /reports\/ reads results and renders/);
-  assert.match(bad[2], /circle: load -> scripts \(load\/run\.ts\); scripts -> load \(scripts\/nightly\.ts\)/);
+  assert.match(bad[2], /domain\/members\.ts imports targets\/simulator\/routes\/members\.ts: the simulator's domain knows nothing of HTTP/);
+  assert.match(bad[3], /domain\/store\.ts imports npm:fastify/);
+  assert.match(bad[4], /circle: load -> scripts \(load\/run\.ts\); scripts -> load \(scripts\/nightly\.ts\)/);
   assert.deepEqual(violations([{ from: 'scenarios/fixtures.ts', to: 'targets/index.ts' }, { from: 'targets/simulator/app.ts', to: 'targets/simulator/settings.ts' }]), []);
 });
