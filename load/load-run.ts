@@ -6,9 +6,9 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTarget } from '../targets/index.ts';
+import { loadProfile, profileEnv, startTarget } from '../targets/index.ts';
 import { runProcess } from './process.ts';
-import { EMBEDDED_RATE_LIMIT_PER_SECOND, simulatorEnv } from './run.ts';
+import { embeddedLoadEnv, simulatorEnv } from './run.ts';
 
 /** k6 scripts: files directly under load/ that export k6 options or a default function. */
 export function listLoadScripts(root: string): string[] {
@@ -29,17 +29,20 @@ export interface LoadRun {
 }
 
 export async function runLoadScripts(o: { root: string; scripts: string[]; reportDir: string; env: NodeJS.ProcessEnv; faults?: string[]; variations?: string[]; timeoutMs?: number }): Promise<LoadRun[]> {
-  const env: NodeJS.ProcessEnv = { ...o.env };
+  let env: NodeJS.ProcessEnv = { ...o.env };
   let close: (() => Promise<void>) | undefined;
-  if (!env.SVC_BASE_URL) {
+  const profile = loadProfile(env);
+  if (profile.isSimulator) {
     // The same embedded target as `npm run load` (load/run.ts): its rate limit unless the
     // caller sets one, and every setting the scripts read from __ENV (credentials,
     // data-exchange grant, 429 body rule) from the one place that derives them.
-    env.SVC_RATE_LIMIT_PER_SECOND ||= String(EMBEDDED_RATE_LIMIT_PER_SECOND);
+    env = embeddedLoadEnv(env).env;
     // What is in force comes from o.faults / o.variations only, never from env's SVC_SIM_* lists.
     const target = await startTarget({ env: { ...env, SVC_SIM_FAULTS: undefined, SVC_SIM_VARIATIONS: undefined }, faults: o.faults, variations: o.variations });
     Object.assign(env, simulatorEnv(target.url, env));
     close = target.close;
+  } else {
+    Object.assign(env, profileEnv(profile));
   }
   const runs: LoadRun[] = [];
   try {

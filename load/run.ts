@@ -5,7 +5,8 @@
  * the PATH, else with the k6-compatible runner (load/runner); both print the same
  * threshold verdicts, from the scripts' own handleSummary. Without SVC_BASE_URL the
  * embedded simulator is started in-process on a free loopback port and the simulator
- * profile (targets/profiles/profile.ts) supplies credentials and settings.
+ * profile (targets/profiles/profile.ts) supplies credentials and settings. Either way
+ * the scripts' SVC_* settings come from the profile (profileEnv), never read here.
  *
  * Environment: PROFILE, PHASE_SECONDS, LOAD_RUNNER=k6|runner (force one),
  * SVC_SIM_FAULTS / SVC_SIM_VARIATIONS (comma lists, simulator only), LOAD_REPORT_DIR
@@ -51,14 +52,25 @@ export function k6OnPath(env: NodeJS.ProcessEnv = process.env): string | undefin
   return undefined;
 }
 
-/** Env for the scripts when the target is the embedded simulator at `base`. */
+/**
+ * Env for the scripts when the target is the embedded simulator at `base`: the
+ * simulator profile's profileEnv. A 429's body is not shown in the specification
+ * (Errors): no body rule unless the user sets SVC_429_BODY (profile.load); the
+ * simulator's variations include a 429 without a body.
+ */
 export function simulatorEnv(base: string, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  return {
-    ...profileEnv(loadProfile({ ...env, SVC_BASE_URL: undefined, SVC_SIMULATOR_URL: base })),
-    // A 429's body is not shown in the specification (Errors): no body rule unless the
-    // user sets one; the simulator's variations include a 429 without a body.
-    ...(env.SVC_429_BODY ? { SVC_429_BODY: env.SVC_429_BODY } : {}),
-  };
+  return profileEnv(loadProfile({ ...env, SVC_BASE_URL: undefined, SVC_SIMULATOR_URL: base }));
+}
+
+/**
+ * The embedded simulator's environment for a load run: the user's rate limit when the
+ * profile has one set (SVC_RATE_LIMIT_PER_SECOND), else EMBEDDED_RATE_LIMIT_PER_SECOND;
+ * the simulator and the scripts then expect the same limit.
+ */
+export function embeddedLoadEnv(env: NodeJS.ProcessEnv): { env: NodeJS.ProcessEnv; limit: number } {
+  const asked = loadProfile(env).rateLimit;
+  const limit = asked.explicit && asked.perSecond !== undefined ? asked.perSecond : EMBEDDED_RATE_LIMIT_PER_SECOND;
+  return { env: { ...env, SVC_RATE_LIMIT_PER_SECOND: String(limit) }, limit };
 }
 
 function runWithK6(k6: string, script: string, env: NodeJS.ProcessEnv): Promise<number> {
@@ -85,12 +97,15 @@ async function main(): Promise<number> {
   mkdirSync(reportDir, { recursive: true });
   let env: NodeJS.ProcessEnv = { ...process.env, PROFILE: process.env.PROFILE || 'smoke', LOAD_REPORT_DIR: reportDir };
   let close = async () => {};
-  if (!process.env.SVC_BASE_URL) {
-    const simEnv = { ...process.env, SVC_RATE_LIMIT_PER_SECOND: process.env.SVC_RATE_LIMIT_PER_SECOND || String(EMBEDDED_RATE_LIMIT_PER_SECOND) };
-    const target = await startTarget({ env: simEnv });
-    env = { ...env, ...simulatorEnv(target.url, simEnv) };
-    console.log(`load: no SVC_BASE_URL; embedded simulator on ${target.url}, rate limit ${simEnv.SVC_RATE_LIMIT_PER_SECOND}/s`);
+  const profile = loadProfile(process.env);
+  if (profile.isSimulator) {
+    const embedded = embeddedLoadEnv(process.env);
+    const target = await startTarget({ env: embedded.env });
+    env = { ...env, ...simulatorEnv(target.url, embedded.env) };
+    console.log(`load: no SVC_BASE_URL; embedded simulator on ${target.url}, rate limit ${embedded.limit}/s`);
     close = target.close;
+  } else {
+    env = { ...env, ...profileEnv(profile) };
   }
   console.log(`load: ${selected.length} script(s), profile ${env.PROFILE}, with ${k6 ? `k6 (${k6})` : 'the k6-compatible runner (no k6 on the PATH)'}`);
   const results: Array<[string, number]> = [];

@@ -128,7 +128,7 @@ test('playwright.config.ts in self-test mode: one shared project for every entry
     entries: [{ name: CLEAN_PROJECT, faults: [], variations: [] }, { name: 'f', grep: grepFor(['@auth']), faults: ['f'], variations: [] }],
   };
   writeFileSync(planFile, JSON.stringify(plan));
-  const before = process.env.SVC_SELFTEST_PLAN;
+  const before = { ...process.env };
   process.env.SVC_SELFTEST_PLAN = planFile;
   try {
     const config = (await import(`../playwright.config.ts?plan=${Date.now()}`)).default;
@@ -140,8 +140,8 @@ test('playwright.config.ts in self-test mode: one shared project for every entry
     assert.ok(selftest.testMatch.test('api/auth.spec.ts') && selftest.testMatch.test('browser/oauth.spec.ts') && selftest.testMatch.test('fuzz/fuzz.spec.ts'));
     assert.ok(!selftest.testMatch.test('properties/delivery.spec.ts'), 'properties run once, as they are, in their own project');
   } finally {
-    if (before === undefined) delete process.env.SVC_SELFTEST_PLAN;
-    else process.env.SVC_SELFTEST_PLAN = before;
+    delete process.env.SVC_SELFTEST_PLAN;
+    Object.assign(process.env, before);
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -16,6 +16,7 @@
  */
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { TIER_ANNOTATION } from '../contracts/failure.ts';
+import { loadProfile } from '../targets/index.ts';
 
 const TYPES = TIER_ANNOTATION;
 type TierName = keyof typeof TYPES;
@@ -67,7 +68,7 @@ export default class TierSummaryReporter implements Reporter {
       '',
       'Contract findings by tier:',
       `  stated failures:        ${s.count} (${tests(s)}) - a sentence of the specification is broken; these fail the run`,
-      `  inferred deviations:    ${i.count} (${tests(i)}) - reasonable but unstated; ${process.env.SVC_STRICT === '1' ? 'gating (SVC_STRICT=1)' : 'not gating (SVC_STRICT=1 makes them fail)'}`,
+      `  inferred deviations:    ${i.count} (${tests(i)}) - reasonable but unstated; ${loadProfile().strict ? 'gating (SVC_STRICT=1)' : 'not gating (SVC_STRICT=1 makes them fail)'}`,
       `  informational warnings: ${w.count} (${tests(w)}) - non-breaking or not stated; never gating`,
     ];
     for (const [name, tally, listed] of [['stated', s, LISTED], ['inferred', i, LISTED], ['informational', w, 3]] as const) {

@@ -139,15 +139,18 @@ test('a service that delivers nothing: a failure naming the URL and the triggers
 
 test('settings: plain http only for a loopback target; the type of a delivery from its path or its type-named object', async () => {
   const { liveDeliverySettings, deliveryType } = await import('../scenarios/properties/lib/live-delivery.ts');
+  const { loadProfile } = await import('../targets/index.ts');
+  // The SVC_WEBHOOK_* variables as the profile holds them (profile.webhookCapture).
+  const given = (env: Record<string, string>) => loadProfile({ SVC_BASE_URL: 'https://int.example', ...env }).webhookCapture;
   const remote = { isSimulator: false, platformBaseUrl: 'https://int.example' };
   const local = { isSimulator: false, platformBaseUrl: 'http://127.0.0.1:4010' };
-  assert.match(liveDeliverySettings({}, remote).skip ?? '', /^needs SVC_WEBHOOK_PUBLIC_URL/);
-  assert.match(liveDeliverySettings({}, { isSimulator: true, platformBaseUrl: 'http://127.0.0.1:1' }).skip ?? '', /delivery\.spec\.ts.*SVC_SIM_WEBHOOK_URL/);
-  assert.match(liveDeliverySettings({ SVC_WEBHOOK_PUBLIC_URL: 'http://tunnel.example/h' }, remote).error ?? '', /The service sends HTTPS POST requests/);
-  assert.equal(liveDeliverySettings({ SVC_WEBHOOK_PUBLIC_URL: 'http://127.0.0.1:4020/h' }, local).settings?.https, false);
-  const ok = liveDeliverySettings({ SVC_WEBHOOK_PUBLIC_URL: 'https://tunnel.example/h' }, remote).settings!;
+  assert.match(liveDeliverySettings(given({}), remote).skip ?? '', /^needs SVC_WEBHOOK_PUBLIC_URL/);
+  assert.match(liveDeliverySettings(given({}), { isSimulator: true, platformBaseUrl: 'http://127.0.0.1:1' }).skip ?? '', /delivery\.spec\.ts.*SVC_SIM_WEBHOOK_URL/);
+  assert.match(liveDeliverySettings(given({ SVC_WEBHOOK_PUBLIC_URL: 'http://tunnel.example/h' }), remote).error ?? '', /The service sends HTTPS POST requests/);
+  assert.equal(liveDeliverySettings(given({ SVC_WEBHOOK_PUBLIC_URL: 'http://127.0.0.1:4020/h' }), local).settings?.https, false);
+  const ok = liveDeliverySettings(given({ SVC_WEBHOOK_PUBLIC_URL: 'https://tunnel.example/h' }), remote).settings!;
   assert.deepEqual([ok.https, ok.host, ok.port, ok.waitMs, ok.failFirst, ok.expect], [true, '127.0.0.1', 4020, 60_000, false, false]);
-  assert.match(liveDeliverySettings({ SVC_WEBHOOK_PUBLIC_URL: 'https://t.example', SVC_WEBHOOK_LISTEN: 'nope' }, remote).error ?? '', /host:port/);
+  assert.match(liveDeliverySettings(given({ SVC_WEBHOOK_PUBLIC_URL: 'https://t.example', SVC_WEBHOOK_LISTEN: 'nope' }), remote).error ?? '', /host:port/);
   const req = (path: string, body: unknown) => ({ path, method: 'POST', headers: {}, body: Buffer.from(JSON.stringify(body)), atMs: 0, answered: 204 as const });
   assert.equal(deliveryType(req('/hooks/aggregation', { job_guid: 'JOB-1' })), 'aggregation');
   assert.equal(deliveryType(req('/hooks', { action: 'updated', member: { guid: 'MBR-1' } })), 'member');

@@ -6,10 +6,12 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import base from '../playwright.config.ts';
+import { loadProfile } from '../targets/index.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-/** SVC_REPORTS_OUT moves every reporter's output (the redaction test writes beside the nightly's). */
-const out = process.env.SVC_REPORTS_OUT ? resolve(process.env.SVC_REPORTS_OUT) : resolve(root, 'reports/out');
+/** SVC_REPORTS_OUT (profile.run.reportsOut) moves every reporter's output (the redaction test writes beside the nightly's). */
+const reportsOut = loadProfile().run.reportsOut;
+const out = reportsOut ? resolve(reportsOut) : resolve(root, 'reports/out');
 const abs = (p: string | undefined) => (p ? resolve(root, p).replace(resolve(root, 'reports/out'), out) : p);
 type ReporterEntry = [string, Record<string, unknown>?];
 

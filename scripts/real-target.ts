@@ -138,7 +138,7 @@ export function realTargetEnv(base: string, extra: Record<string, string> = {}):
     SVC_3DX_MANUAL_TRANSACTION_ACCOUNT: dx.manualAccountGuid,
     SVC_3DX_SCOPE_MISMATCH_MEMBER: dx.aggregatedMemberGuid,
     SVC_3DX_SCOPE_MISMATCH_ACCOUNT: dx.cardAccountGuid,
-    // Institutions the client sees (scenarios/settings.ts institutionSettings).
+    // Institutions the client sees (profile.institutions, targets/profiles/sections.ts).
     SVC_FAVORITE_INSTITUTION_CODES: inst.favouriteCodes.join(','),
     SVC_BLOCKED_INSTITUTION_CODE: inst.blockedCode,
     SVC_TEST_INSTITUTION_COUNTRY: inst.testInstitutionCountry,

@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRedactor, profileSecrets, startTarget } from '../targets/index.ts';
 import { renderVersionMarkdown, type VersionReport } from '../reports/version-diff.ts';
-import { runVersionCheck, usedOperationsFromEnv } from '../scenarios/upgrade/version-check.ts';
+import { runVersionCheck } from '../scenarios/upgrade/version-check.ts';
 import { markdownToHtml } from '../reports/summary.ts';
 import { writeAllureEntry } from '../reports/allure/results.ts';
 
@@ -26,7 +26,7 @@ export async function versionCheck(o: { from: string; to: string; env?: Record<s
   const target = await startTarget({ env });
   try {
     const profile = target.profile;
-    const report = await runVersionCheck({ profile, from: o.from, to: o.to, specDir: join(root, 'spec'), used: usedOperationsFromEnv(env) });
+    const report = await runVersionCheck({ profile, from: o.from, to: o.to, specDir: join(root, 'spec'), used: profile.usedOperations });
     const redactor = createRedactor(profileSecrets(profile));
     const out = resolve(o.out ?? join(root, 'reports/out/versions'));
     mkdirSync(out, { recursive: true });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { loadProfile } from '../targets/index.ts';
 import { VERSIONS, derivedFile, deriveVersion, loadSource, renderVersion } from './derive.ts';
 import { AUTHORED_DOCUMENTS, DERIVED_DOCUMENTS, loadDocument, operationsOf, pathShape } from './documents.ts';
 
@@ -117,7 +117,7 @@ test('every response schema stays open: no additionalProperties false anywhere',
 });
 
 // Endpoints and Versioning sections: every backticked path must appear in some document.
-const SPEC_FILE = process.env.SVC_SPEC_FILE ?? fileURLToPath(new URL('../../shared/specification.md', import.meta.url));
+const SPEC_FILE = loadProfile().run.specFile; // SVC_SPEC_FILE, default ../shared/specification.md
 
 test('every backticked path of the Endpoints and Versioning sections appears in a document', { skip: !existsSync(SPEC_FILE) && `no specification at ${SPEC_FILE}` }, () => {
   const spec = readFileSync(SPEC_FILE, 'utf8');

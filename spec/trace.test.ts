@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { loadProfile } from '../targets/index.ts';
 import { loadTrace, resolveEncoding } from './trace.ts';
 
 const rows = loadTrace();
@@ -42,7 +42,7 @@ test('the loader rejects a missing location', () => {
 
 // The specification lives next to the checkout (../shared/specification.md, see the issue);
 // SVC_SPEC_FILE points elsewhere. Without it the comparison cannot run and is skipped, not passed.
-const SPEC_FILE = process.env.SVC_SPEC_FILE ?? fileURLToPath(new URL('../../shared/specification.md', import.meta.url));
+const SPEC_FILE = loadProfile().run.specFile; // SVC_SPEC_FILE, default ../shared/specification.md
 
 test('every "not shown" line of the specification has a not_shown row', { skip: !existsSync(SPEC_FILE) && `no specification at ${SPEC_FILE}` }, () => {
   const spec = readFileSync(SPEC_FILE, 'utf8');

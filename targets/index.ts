@@ -14,13 +14,19 @@
  * SVC_SIM_FAULTS / SVC_SIM_VARIATIONS (comma lists of targets/simulator/catalog.ts
  * names) in force. With SVC_BASE_URL set, the target is that separately started environment:
  * nothing is started and close() does nothing.
+ *
+ * The profile (targets/profiles/) is the only reader of SVC_* variables on the Node
+ * side (issue 13; scripts/profile-only.test.ts): this file decides from the profile,
+ * and hands the environment on only to the simulator's own configuration
+ * (settingsFromEnv), as a separately started simulator reads its own.
  */
 import { settingsFromEnv, type SimulatorSettings } from './simulator/settings.ts';
 import { loadProfile, type TargetProfile } from './profiles/profile.ts';
 
 // Light modules only at the top: every Playwright worker loads this file, and the
 // simulator itself (routes, seed data, Fastify) is loaded when one is started.
-export { loadProfile, profileSecrets, flag, CONTRACT_VERSIONS, PASSWORD_SCENARIOS, PRODUCT_PATH_ENV, PRODUCT_PATH_DEFAULTS, type PasswordScenario, type ProductPaths, type TargetProfile } from './profiles/profile.ts';
+export { loadProfile, profileSecrets, flag, flagValue, simulatorEntriesInForce, CONTRACT_VERSIONS, PASSWORD_SCENARIOS, PRODUCT_PATH_ENV, PRODUCT_PATH_DEFAULTS, type PasswordScenario, type ProductPaths, type TargetProfile } from './profiles/profile.ts';
+export { ACH_FILTERS, K6_SETTING_ALIASES, WIDGET_CONTROLS, missingControls, type AchFilter, type DataExchangeSettings, type InstitutionSettings, type QueryName, type WidgetControls, type WebhookCaptureSettings } from './profiles/sections.ts';
 export { createRedactor, REDACTED, type Redactor } from './profiles/redact.ts';
 export { runSettings, selftestSettings, needsEmbeddedSimulator, SIMULATOR_URL_VARIABLE, type RunSettings, type SelftestSettings } from './profiles/run-settings.ts';
 export { CATALOG, FAULTS, VARIATIONS, catalogEntry, tierOfEntry, assertKnown, type CatalogEntry, type CatalogTier, type CatalogArea } from './simulator/catalog.ts';
@@ -43,14 +49,6 @@ export async function simulatorInProcess() {
 }
 
 type Env = Record<string, string | undefined>;
-
-/** A comma list of catalogue names (SVC_SIM_FAULTS, SVC_SIM_VARIATIONS); absent or empty = none. */
-const names = (s: string | undefined): string[] => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
-
-/** The catalogue entries an environment puts in force: the one reader of SVC_SIM_FAULTS / SVC_SIM_VARIATIONS. */
-export function simulatorEntriesInForce(env: Env = process.env): { faults: string[]; variations: string[] } {
-  return { faults: names(env.SVC_SIM_FAULTS), variations: names(env.SVC_SIM_VARIATIONS) };
-}
 
 export interface StartTargetOptions {
   /** Environment the profile and the simulator's settings are read from; default process.env. */
@@ -80,12 +78,10 @@ export interface StartedTarget {
 
 export async function startTarget(o: StartTargetOptions = {}): Promise<StartedTarget> {
   const env = o.env ?? process.env;
-  if (env.SVC_BASE_URL && !o.simulator) {
-    const profile = loadProfile(env);
-    return { profile, url: profile.platformBaseUrl, close: async () => {} };
-  }
+  const asked = loadProfile(env);
+  if (!asked.isSimulator && !o.simulator) return { profile: asked, url: asked.platformBaseUrl, close: async () => {} };
   const settings = settingsFromEnv(env);
-  const inForce = simulatorEntriesInForce(env);
+  const inForce = asked.simulatorEntries;
   const faults = [...inForce.faults, ...(o.faults ?? [])];
   const variations = [...inForce.variations, ...(o.variations ?? [])];
   const { buildSimulator } = await import('./simulator/app.ts');
@@ -104,9 +100,13 @@ export async function startTarget(o: StartTargetOptions = {}): Promise<StartedTa
 
 /**
  * The environment a k6 script reads (__ENV; load/lib/config.ts) for a profile's
- * target: base URL, credentials, the rate limit to expect and the data-exchange grant.
+ * target: base URL, credentials, the rate limit to expect, the data-exchange grant, and
+ * the scripts' own settings the user gave (profile.load, passed as given: the scripts
+ * check them, and an unset one keeps the script's default). Every SVC_* variable the
+ * k6 scripts read comes from here (scripts/profile-only.test.ts checks it).
  */
 export function profileEnv(profile: TargetProfile): Record<string, string> {
+  const given = (entries: Record<string, string | undefined>) => Object.fromEntries(Object.entries(entries).filter((e): e is [string, string] => !!e[1]));
   return {
     SVC_BASE_URL: profile.platformBaseUrl,
     SVC_CLIENT_ID: profile.clientId ?? '',
@@ -114,5 +114,15 @@ export function profileEnv(profile: TargetProfile): Record<string, string> {
     SVC_RATE_LIMIT_PER_SECOND: String(profile.rateLimit.perSecond ?? ''),
     SVC_3DX_GRANTEE_GUID: profile.dataExchange.granteeClientGuid ?? '',
     SVC_3DX_GRANT_GUID: profile.dataExchange.grantGuid ?? '',
+    ...given({
+      SVC_ACCEPT_VERSION: profile.versions.accept,
+      SVC_429_BODY: profile.load.rateLimitBody,
+      SVC_RATE_LIMIT_PATHS: profile.load.rateLimitPaths,
+      SVC_PAGE_P95_MS: profile.load.pageP95Ms,
+      SVC_PAGE_P99_MS: profile.load.pageP99Ms,
+      SVC_CHECKS_RATE: profile.load.checksRate,
+      SVC_3DX_USER: profile.load.dataExchangeUser,
+      SVC_3DX_TOKEN_FIELD: profile.dataExchange.tokenField,
+    }),
   };
 }

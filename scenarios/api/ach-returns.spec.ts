@@ -11,10 +11,9 @@
  * it: refusing a malformed value is an inferred expectation (scenarios/inferred.ts).
  */
 import { test, expect, type CheckedClient, type Poll } from '../fixtures.ts';
-import type { TargetProfile } from '../../targets/index.ts';
+import type { AchFilter, TargetProfile } from '../../targets/index.ts';
 import { ANY_2XX, expectRefused, is2xx, need, uniqueId } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
-import { achFilterParam, type ACH_FILTERS } from '../settings.ts';
 import { connectedUser, memberAccounts, settle, walkList } from './journeys.ts';
 
 function achReturn(userGuid: string, memberGuid: string, accountGuid: string) {
@@ -108,18 +107,18 @@ for (const [field, format, badValues] of MALFORMED) {
 // hold other returns of the client, and a filter is judged only on whether it keeps the
 // return that matches and leaves out the one that does not.
 
-type FilterName = keyof typeof ACH_FILTERS;
+type FilterName = AchFilter;
 
 /** The guids an ACH return list answers under these filters (every page). */
 async function listedGuids(api: CheckedClient, filters: Partial<Record<FilterName, string>>): Promise<Set<string>> {
-  const query = Object.fromEntries(Object.entries(filters).map(([k, v]) => [achFilterParam(k as FilterName).name, v]));
+  const query = Object.fromEntries(Object.entries(filters).map(([k, v]) => [api.profile.achFilters[k as FilterName].name, v]));
   const rows = await walkList<{ guid?: string }>(api, '/ach_returns', 'ach_returns', { query });
   return new Set(rows.map((r) => r.guid).filter((g): g is string => typeof g === 'string'));
 }
 
 /** Stated when every filter name involved was set by the user, else inferred. */
 function judgeFilter(profile: TargetProfile, filters: FilterName[], ok: boolean, message: string): void {
-  const params = filters.map((f) => achFilterParam(f));
+  const params = filters.map((f) => profile.achFilters[f]);
   if (params.every((p) => p.explicit)) {
     expect(ok, message).toBe(true);
     return;
@@ -190,7 +189,7 @@ test('the ACH return list filters by return status', { tag: ['@ach-returns', '@d
   test.skip(status === undefined, 'the created ACH return shows no status or return_status field, so no status value to filter by is known (response fields: not shown)');
   const same = await listedGuids(api, { returnStatus: status! });
   // A status value no return has: the return is left out, or the value is refused.
-  const param = achFilterParam('returnStatus').name;
+  const param = profile.achFilters.returnStatus.name;
   const other = await api.get('/ach_returns', { query: { [param]: 'SCN_NO_SUCH_STATUS', records_per_page: 100 } });
   const otherListed = is2xx(other.status) && JSON.stringify(other.body).includes(guid);
   judgeFilter(profile, ['returnStatus'], same.has(guid) && !otherListed,

@@ -17,7 +17,6 @@ import { documentOperations, type ParameterValues } from '../operations.ts';
 import { currentVersion, requireSetting } from '../fixtures.ts';
 import { expectRefused, is2xx } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
-import { dataExchangeSettings } from '../settings.ts';
 
 const WRONG = { user: 'scn-not-a-client', pass: 'scn-wrong-api-key' };
 const AUTH_STATUSES = [401, 403];
@@ -48,7 +47,7 @@ async function existingIdentifiers(api: CheckedClient): Promise<ParameterValues>
     platform.insight_guid = str((await first(api, `/users/${u.guid}/insights`, 'insights'))?.guid);
     break;
   }
-  const dx = dataExchangeSettings(api.profile);
+  const dx = api.profile.dataExchange;
   const exchange: Record<string, string | undefined> = {
     user_identifier: dx.userIdentifier,
     member_identifier: dx.memberIdentifier,

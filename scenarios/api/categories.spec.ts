@@ -5,7 +5,7 @@
  * the by-user default list").
  *
  * The by-user paths and the custom-category body are not shown: they come from the
- * profile (scenarios/area-settings.ts, SVC_USER_DEFAULT_CATEGORIES_PATH,
+ * profile (profile.userCategories, SVC_USER_DEFAULT_CATEGORIES_PATH,
  * SVC_USER_CATEGORIES_PATH), defaulting to the vendor reference's. On a real target a
  * default path that answers 404 skips the scenario with the variable to set; a path the
  * user sets is enforced.
@@ -13,7 +13,6 @@
 import { test, expect, type CheckedClient } from '../fixtures.ts';
 import { ANY_2XX, createUser, need, uniqueId } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
-import { userCategoryPaths, withUser } from '../area-settings.ts';
 import { walkList } from './journeys.ts';
 
 const TAGS = ['@categories', '@destructive'];
@@ -22,9 +21,12 @@ type Category = { guid: string; is_default?: unknown; [k: string]: unknown };
 
 const guids = (xs: Category[]) => xs.map((c) => c.guid).sort();
 
+/** A by-user path template of the profile with the user filled in. */
+const withUser = (path: string, user: string) => path.replace('{user_guid}', encodeURIComponent(user));
+
 /** Skips on a real target whose (guessed) by-user path does not exist; the user's own path is enforced. */
 async function probe(api: CheckedClient, path: string, variable: string) {
-  const paths = userCategoryPaths();
+  const paths = api.profile.userCategories;
   const res = await api.get(path, { query: { records_per_page: 10 } });
   if (!api.profile.isSimulator && !paths.explicit && res.status === 404) {
     test.skip(true, `the by-user category path is not shown in the specification and ${path.replace(/USR-[^/]+/, '{user_guid}')} answered 404 on this target: set ${variable}`);
@@ -33,7 +35,7 @@ async function probe(api: CheckedClient, path: string, variable: string) {
 
 test('the by-user default category list equals GET /categories/default', { tag: TAGS }, async ({ api }) => {
   const user = await createUser(api);
-  const path = withUser(userCategoryPaths().defaults, user);
+  const path = withUser(api.profile.userCategories.defaults, user);
   await probe(api, path, 'SVC_USER_DEFAULT_CATEGORIES_PATH');
   const global = await walkList<Category>(api, '/categories/default', 'categories');
   const byUser = await walkList<Category>(api, path, 'categories');
@@ -47,7 +49,7 @@ test('the by-user default category list equals GET /categories/default', { tag: 
 });
 
 test('a custom category of a user is listed beside the default categories', { tag: [...TAGS, '@inferred'] }, async ({ api, profile }) => {
-  const paths = userCategoryPaths();
+  const paths = profile.userCategories;
   const user = await createUser(api);
   const listPath = withUser(paths.all, user);
   await probe(api, listPath, 'SVC_USER_CATEGORIES_PATH');

@@ -6,7 +6,6 @@
 import { test, expect, requireSetting, type CheckedClient } from '../fixtures.ts';
 import { expectRefused, is2xx, need } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
-import { dataExchangeSettings } from '../settings.ts';
 import { walkList } from './journeys.ts';
 
 const TAGS = ['@data-exchange', '@readonly'];
@@ -24,7 +23,7 @@ function tokenIn(body: unknown): string | undefined {
 }
 
 async function createToken(api: CheckedClient): Promise<string> {
-  const dx = dataExchangeSettings(api.profile);
+  const dx = api.profile.dataExchange;
   const grantee = requireSetting(dx.granteeClientGuid, 'SVC_3DX_GRANTEE_GUID');
   const grant = requireSetting(dx.grantGuid, 'SVC_3DX_GRANT_GUID');
   // Endpoints, data exchange token: "creates the data exchange token ...; status 201" (Errors: 201).
@@ -45,7 +44,7 @@ test('the token endpoint answers 201 and its token opens the protected reads', {
 });
 
 test('token-protected reads are refused without the token or with a wrong one', { tag: [...TAGS, '@inferred'] }, async ({ api }) => {
-  const dx = dataExchangeSettings(api.profile);
+  const dx = api.profile.dataExchange;
   const user = requireSetting(dx.userIdentifier, 'SVC_3DX_USER');
   // Authentication 3: these reads "also require the header SVC-3DX-TOKEN" (Endpoints:
   // "in addition to normal authentication"): Basic alone, or with a token never
@@ -66,7 +65,7 @@ test('a token alone, without Basic authentication, is refused', { tag: [...TAGS,
 });
 
 test('slim user, accounts and transactions read with GUIDs and partner ids', { tag: [...TAGS, '@inferred'] }, async ({ api }) => {
-  const dx = dataExchangeSettings(api.profile);
+  const dx = api.profile.dataExchange;
   const user = requireSetting(dx.userIdentifier, 'SVC_3DX_USER');
   const member = requireSetting(dx.memberIdentifier, 'SVC_3DX_MEMBER');
   const token = await createToken(api);
@@ -126,7 +125,7 @@ function dayOf(v: unknown): string | undefined {
 }
 
 test('transaction lists default to the 90 days before the request day', { tag: TAGS }, async ({ api }) => {
-  const dx = dataExchangeSettings(api.profile);
+  const dx = api.profile.dataExchange;
   const user = requireSetting(dx.userIdentifier, 'SVC_3DX_USER');
   const member = requireSetting(dx.memberIdentifier, 'SVC_3DX_MEMBER');
   const account = requireSetting(dx.accountGuid, 'SVC_3DX_ACCOUNT_GUID');
@@ -157,7 +156,7 @@ test('transaction lists default to the 90 days before the request day', { tag: T
 });
 
 test('the default window reaches back the full 90 days on the user, account and member-account lists', { tag: TAGS }, async ({ api }) => {
-  const dx = dataExchangeSettings(api.profile);
+  const dx = api.profile.dataExchange;
   const user = requireSetting(dx.userIdentifier, 'SVC_3DX_USER');
   const member = requireSetting(dx.memberIdentifier, 'SVC_3DX_MEMBER');
   const account = requireSetting(dx.accountGuid, 'SVC_3DX_ACCOUNT_GUID');
@@ -182,7 +181,7 @@ test('the default window reaches back the full 90 days on the user, account and 
 });
 
 test('account-level and member-account transaction lists hold only that account\'s transactions', { tag: TAGS }, async ({ api }) => {
-  const dx = dataExchangeSettings(api.profile);
+  const dx = api.profile.dataExchange;
   const user = requireSetting(dx.userIdentifier, 'SVC_3DX_USER');
   const member = requireSetting(dx.memberIdentifier, 'SVC_3DX_MEMBER');
   const account = requireSetting(dx.accountGuid, 'SVC_3DX_ACCOUNT_GUID');
@@ -215,7 +214,7 @@ test('account-level and member-account transaction lists hold only that account\
 test('a manual transaction and one outside the grant scope answer 404', { tag: TAGS }, async ({ api }) => {
   // Endpoints: the transaction read "only returns a transaction with is_manual false and
   // a data_scope matching the grant; otherwise 404" (Errors: 404).
-  const dx = dataExchangeSettings(api.profile);
+  const dx = api.profile.dataExchange;
   const user = requireSetting(dx.userIdentifier, 'SVC_3DX_USER');
   const manual = requireSetting(dx.manualTransactionGuid, 'SVC_3DX_MANUAL_TRANSACTION_GUID');
   const mismatch = requireSetting(dx.scopeMismatchTransactionGuid, 'SVC_3DX_SCOPE_MISMATCH_TRANSACTION_GUID');
@@ -234,7 +233,7 @@ test('the member-account transaction read answers 404 for a manual or out-of-sco
   // "same rule as above; 404 when no match" (Errors: 404 "data exchange transaction read
   // with no matching transaction (not manual, scope matching the grant)"). Each
   // transaction is read under its own member and account, so the 404 is about the rule.
-  const dx = dataExchangeSettings(api.profile);
+  const dx = api.profile.dataExchange;
   const user = requireSetting(dx.userIdentifier, 'SVC_3DX_USER');
   const member = requireSetting(dx.memberIdentifier, 'SVC_3DX_MEMBER');
   const account = requireSetting(dx.accountGuid, 'SVC_3DX_ACCOUNT_GUID');
@@ -255,7 +254,7 @@ test('the member-account transaction read answers 404 for a manual or out-of-sco
 });
 
 test('slim reads answer the user and the account they name', { tag: TAGS }, async ({ api }) => {
-  const dx = dataExchangeSettings(api.profile);
+  const dx = api.profile.dataExchange;
   const user = requireSetting(dx.userIdentifier, 'SVC_3DX_USER');
   const member = requireSetting(dx.memberIdentifier, 'SVC_3DX_MEMBER');
   const account = requireSetting(dx.accountGuid, 'SVC_3DX_ACCOUNT_GUID');
@@ -294,7 +293,7 @@ test('data exchange lists honour records_per_page up to 1000', { tag: [...TAGS, 
 });
 
 test('the grant query returns the grant only when every grantee is supplied', { tag: TAGS }, async ({ api }) => {
-  const dx = dataExchangeSettings(api.profile);
+  const dx = api.profile.dataExchange;
   const issuer = requireSetting(dx.issuerClientGuid, 'SVC_3DX_ISSUER_GUID');
   const grant = requireSetting(dx.grantGuid, 'SVC_3DX_GRANT_GUID');
   test.skip(dx.allGranteeGuids.length < 2, 'needs SVC_3DX_GRANTEE_GUIDS naming a grant with at least two grantees');
@@ -306,7 +305,7 @@ test('the grant query returns the grant only when every grantee is supplied', { 
 });
 
 test('grants list by issuer and by grantee with Basic authentication only', { tag: TAGS }, async ({ api }) => {
-  const dx = dataExchangeSettings(api.profile);
+  const dx = api.profile.dataExchange;
   const issuer = requireSetting(dx.issuerClientGuid, 'SVC_3DX_ISSUER_GUID');
   const grantee = requireSetting(dx.granteeClientGuid, 'SVC_3DX_GRANTEE_GUID');
   const grant = requireSetting(dx.grantGuid, 'SVC_3DX_GRANT_GUID');
@@ -318,7 +317,7 @@ test('grants list by issuer and by grantee with Basic authentication only', { ta
 });
 
 test('a grant names its issuer, its grantees and a data scope HELD, AGGREGATED or ALL', { tag: TAGS }, async ({ api }) => {
-  const dx = dataExchangeSettings(api.profile);
+  const dx = api.profile.dataExchange;
   const issuer = requireSetting(dx.issuerClientGuid, 'SVC_3DX_ISSUER_GUID');
   const grantee = requireSetting(dx.granteeClientGuid, 'SVC_3DX_GRANTEE_GUID');
   const grantGuid = requireSetting(dx.grantGuid, 'SVC_3DX_GRANT_GUID');

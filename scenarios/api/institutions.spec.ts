@@ -3,10 +3,9 @@
  * Errors: 404 for an invalid institution_identifier on the credentials list).
  */
 import { test, expect, requireSetting, type CheckedClient } from '../fixtures.ts';
-import type { TargetProfile } from '../../targets/index.ts';
+import type { QueryName, TargetProfile } from '../../targets/index.ts';
 import { createMember, createUser, createdMember, is2xx, need } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
-import { institutionCountryParam, institutionNameParam, institutionSettings, type QueryName } from '../settings.ts';
 import { walkList } from './journeys.ts';
 
 /** Codes of every institution a list answers (every page, 1000 a page: Limits, the stated maximum). */
@@ -50,7 +49,7 @@ test('the name filter narrows the institution list', { tag: ['@institutions', '@
   // not shown ("Exact query names of the institution list filters other than the ones
   // given: not shown"): SVC_INSTITUTION_NAME_PARAM, default `name` (a guess, so a miss
   // under the default is only inferred).
-  const param = institutionNameParam();
+  const param = profile.institutions.nameParam;
   const inst = need<{ name: string }>(await api.get(`/institutions/${profile.testInstitution.code}`, { expectStatus: 200 }), 'institution', api);
   const res = await api.get('/institutions', { query: { [param.name]: inst.name, records_per_page: 100 }, expectStatus: 200 });
   const names = need<Array<{ name: string }>>(res, 'institutions', api).map((i) => i.name);
@@ -71,7 +70,7 @@ test('the name filter narrows the institution list', { tag: ['@institutions', '@
 
 for (const [path, label] of [['/institutions', 'institution list'], ['/institutions/favorites', 'favourites list']] as const) {
   test(`the ${label} filtered by a country code no institution has lists none`, { tag: ['@institutions', '@readonly', '@inferred'] }, async ({ api, profile }) => {
-    const param = institutionCountryParam();
+    const param = profile.institutions.countryParam;
     // Control: without the filter the list is not empty (the test institution at least).
     const all = await api.get(path, { query: { records_per_page: 10 }, expectStatus: 200 });
     expect(need<unknown[]>(all, 'institutions', api).length, `the unfiltered ${label}`).toBeGreaterThan(0);
@@ -82,8 +81,8 @@ for (const [path, label] of [['/institutions', 'institution list'], ['/instituti
 }
 
 test('the institution list filtered by the test institution\'s country code keeps it', { tag: ['@institutions', '@readonly', '@inferred'] }, async ({ api, profile }) => {
-  const country = requireSetting(institutionSettings(profile).testInstitutionCountry, 'SVC_TEST_INSTITUTION_COUNTRY', 'the country code of the test institution');
-  const param = institutionCountryParam();
+  const country = requireSetting(profile.institutions.testInstitutionCountry, 'SVC_TEST_INSTITUTION_COUNTRY', 'the country code of the test institution');
+  const param = profile.institutions.countryParam;
   const codes = await listedCodes(api, '/institutions', { [param.name]: country });
   judgeNamed(profile, param, codes.includes(profile.testInstitution.code), `the institution list filtered by ${param.name}=${country} keeps the test institution ${profile.testInstitution.code} (${codes.length} listed)`);
 });
@@ -95,7 +94,7 @@ test('favourite institutions are listed by popularity', { tag: ['@institutions',
   // popularity (the list of favourites is set up by the vendor on request)". Popularity
   // is not a field: the order the client agreed with the vendor is a setting
   // (SVC_FAVORITE_INSTITUTION_CODES, most popular first).
-  const expected = requireSetting(institutionSettings(profile).favouriteCodes, 'SVC_FAVORITE_INSTITUTION_CODES', 'the client\'s favourite institution codes, most popular first');
+  const expected = requireSetting(profile.institutions.favouriteCodes, 'SVC_FAVORITE_INSTITUTION_CODES', 'the client\'s favourite institution codes, most popular first');
   const listed = await listedCodes(api, '/institutions/favorites');
   expect(listed.length, 'favourite institutions listed').toBeGreaterThan(0);
   const missing = expected.filter((c) => !listed.includes(c));
@@ -107,7 +106,7 @@ test('favourite institutions are listed by popularity', { tag: ['@institutions',
 // ---- include_blocked_institutions ------------------------------------------------------
 
 test('include_blocked_institutions lists a blocked institution that the default list leaves out', { tag: ['@institutions', '@readonly', '@inferred'] }, async ({ api, profile }) => {
-  const blocked = requireSetting(institutionSettings(profile).blockedCode, 'SVC_BLOCKED_INSTITUTION_CODE', 'an institution blocked for this client');
+  const blocked = requireSetting(profile.institutions.blockedCode, 'SVC_BLOCKED_INSTITUTION_CODE', 'an institution blocked for this client');
   // Endpoints: GET /institutions "query: ... include_blocked_institutions": with it the
   // blocked institutions are listed (stated by the parameter's name and place).
   const withBlocked = await listedCodes(api, '/institutions', { include_blocked_institutions: 'true' });

@@ -16,8 +16,7 @@ import { createUser, expectRefused, is2xx, need } from '../helpers.ts';
 const TAGS = ['@isolation', '@destructive', '@inferred'];
 
 test('a user of one client is invisible to another client', { tag: TAGS }, async ({ api }) => {
-  const user = process.env.SVC_SECOND_CLIENT_ID;
-  const pass = process.env.SVC_SECOND_API_KEY;
+  const { clientId: user, apiKey: pass } = api.profile.secondClient;
   test.skip(!user || !pass, 'needs SVC_SECOND_CLIENT_ID and SVC_SECOND_API_KEY: the credentials of a second client of this environment (What the service does: a user "belongs to exactly one client"; the embedded simulator serves one client)');
   const other = { user: user!, pass: pass! };
   const mine = await createUser(api);

@@ -19,7 +19,6 @@
  */
 import { test, expect, currentVersion, type CheckedClient } from '../fixtures.ts';
 import { ANY_2XX, createMember, createUser, createdMember, need } from '../helpers.ts';
-import { optedInUseCases } from '../area-settings.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, settle, sleep, walkList } from './journeys.ts';
 
@@ -223,7 +222,7 @@ test('transactions carry merchant_guid and merchant_location_guid', { tag: [...T
  * selects every transaction of the user, the filter on the second selects none.
  */
 test('use_case selects the transactions of members with that use case', { tag: TAGS }, async ({ api, poll, profile }) => {
-  const useCases = optedInUseCases(profile);
+  const useCases = profile.useCases;
   test.skip(!useCases || useCases.length < 2, 'needs SVC_USE_CASES: two or more use cases the client is opted in to (Endpoints: use_case is for "opted-in clients"; which clients are opted in is not shown)');
   const [mine, other] = useCases!;
   const user = await createUser(api);

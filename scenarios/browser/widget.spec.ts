@@ -31,7 +31,7 @@
  * through the DevTools Protocol), never with trusted input.
  *
  * The widget's own controls (connect, OAuth, answer buttons) are not shown in the
- * specification: the profile names them (scenarios/area-settings.ts, SVC_WIDGET_*_SELECTOR;
+ * specification: the profile names them (profile.widget, SVC_WIDGET_*_SELECTOR;
  * the simulator's are built in), and a real target without them is skipped naming the variables.
  */
 import type { CDPSession, Page } from '@playwright/test';
@@ -39,7 +39,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test, expect, type CheckedClient } from '../fixtures.ts';
 import { ANY_2XX, createUser, needsDataRequest, passwordFor, waitUntilSettled } from '../helpers.ts';
-import { missingControls, widgetControls } from '../area-settings.ts';
+import { missingControls } from '../../targets/index.ts';
 import { expectInferred } from '../inferred.ts';
 import { currentVersion } from '../fixtures.ts';
 
@@ -108,7 +108,7 @@ async function pressWithActivation(page: Page, cdp: CDPSession, selector: string
 
 test('in a browser iframe the client page receives oauthComplete/success with mx: true and the callback payload', { tag: [...TAGS, '@smoke'] }, async ({ api, page, profile }) => {
   // The widget's controls are not shown in the specification: the profile names them (SVC_WIDGET_OAUTH_SELECTOR).
-  const controls = widgetControls(profile);
+  const controls = profile.widget;
   const missing = missingControls(controls, ['oauth']);
   test.skip(!!missing, missing);
   const user = await createUser(api);
@@ -134,7 +134,7 @@ test('in a browser iframe the client page receives oauthComplete/success with mx
 
 test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} and the widget opens no OAuth window', { tag: TAGS }, async ({ api, page, profile }) => {
   // The widget's controls are not shown in the specification: the profile names them (SVC_WIDGET_OAUTH_SELECTOR).
-  const controls = widgetControls(profile);
+  const controls = profile.widget;
   const missing = missingControls(controls, ['oauth']);
   test.skip(!!missing, missing);
   const user = await createUser(api);
@@ -192,7 +192,7 @@ test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} a
  * simulator's is built in); without it a real target is skipped with that variable.
  */
 test('in an iframe inside a WebView (oauth_referral_source APP) the OAuth-requested event carries the URL and the widget opens no OAuth window', { tag: TAGS }, async ({ api, page, poll, profile }) => {
-  const controls = widgetControls(profile);
+  const controls = profile.widget;
   const missing = missingControls(controls, ['oauth']);
   test.skip(!!missing, missing);
   const user = await createUser(api);
@@ -238,7 +238,7 @@ test('in an iframe inside a WebView (oauth_referral_source APP) the OAuth-reques
  * (current_institution_code) and connects with the success password.
  */
 test('a connected member sends the primary-action event and, deleted, svc/connect/memberDeleted', { tag: TAGS }, async ({ api, page, profile }) => {
-  const controls = widgetControls(profile);
+  const controls = profile.widget;
   const missing = missingControls(controls, ['username', 'password', 'connect', 'primary', 'delete']);
   test.skip(!!missing, missing);
   const user = await createUser(api);
@@ -269,7 +269,7 @@ test('a connected member sends the primary-action event and, deleted, svc/connec
  * shown, so the name is matched at its end).
  */
 test('with disable_search_institution the back control sends backToSearch', { tag: TAGS }, async ({ api, page, profile }) => {
-  const controls = widgetControls(profile);
+  const controls = profile.widget;
   const missing = missingControls(controls, ['back']);
   test.skip(!!missing, missing);
   const user = await createUser(api);
@@ -293,7 +293,7 @@ test('with disable_search_institution the back control sends backToSearch', { ta
  * reading of the name, not stated: inferred.
  */
 test('a denied OAuth in the widget reaches the client page as oauthComplete/error, with an oauthError event', { tag: [...TAGS, '@inferred'] }, async ({ api, page, profile }) => {
-  const controls = widgetControls(profile);
+  const controls = profile.widget;
   const missing = missingControls(controls, ['oauth']);
   test.skip(!!missing, missing);
   const user = await createUser(api);

@@ -9,16 +9,21 @@
 import { test, expect } from '@playwright/test';
 import { formatFailure } from '../../contracts/failure.ts';
 import { DELIVERY_SCENARIOS, runDeliveryScenario } from './lib/delivery-scenarios.ts';
-import { simulatorEntriesInForce } from '../../targets/index.ts';
+import { loadProfile } from '../../targets/index.ts';
 
 test.describe.configure({ timeout: 60_000 });
 
-/** The self-test names the catalogue entries in force (SVC_SIM_FAULTS, SVC_SIM_VARIATIONS); the in-process simulator takes them too. */
-const { faults: FAULTS, variations: VARIATIONS } = simulatorEntriesInForce();
+/**
+ * The process's profile (no fixture here: the in-process simulator is built per
+ * scenario). The self-test names the catalogue entries in force (SVC_SIM_FAULTS,
+ * SVC_SIM_VARIATIONS: profile.simulatorEntries); the in-process simulator takes them too.
+ */
+const PROFILE = loadProfile();
+const { faults: FAULTS, variations: VARIATIONS } = PROFILE.simulatorEntries;
 
 for (const scenario of DELIVERY_SCENARIOS) {
   test(`webhook delivery: ${scenario} @webhooks @delivery`, async () => {
-    test.skip(!!process.env.SVC_BASE_URL, 'delivery conformance drives the embedded simulator only');
+    test.skip(!PROFILE.isSimulator, 'delivery conformance drives the embedded simulator only');
     const r = await runDeliveryScenario(scenario, FAULTS, VARIATIONS);
     test.skip(!!r.skipped, r.skipped);
     test.info().annotations.push({ type: 'deliveries', description: String(r.requests) });

@@ -34,7 +34,7 @@ import { awaitingRetry, deliveryType, failFirstAnswer, liveCallbackPayload, live
 const TAGS = ['@webhooks', '@delivery', '@live', '@destructive'];
 
 test('live delivery: webhooks the target sends for a member created, updated and aggregated pass the delivery rules', { tag: TAGS }, async ({ api, poll, profile }) => {
-  const parsed = liveDeliverySettings(process.env, profile);
+  const parsed = liveDeliverySettings(profile.webhookCapture, profile);
   test.skip(!!parsed.skip, parsed.skip);
   if (parsed.error) throw new Error(parsed.error);
   const s = parsed.settings!;

@@ -145,13 +145,6 @@ export function isUsed(operation: string | undefined, used: 'all' | string[]): b
   return used.some((u) => norm(u) === norm(operation));
 }
 
-/** SVC_USED_OPERATIONS: comma or newline list of `METHOD /path/{template}`; unset = all. */
-export function usedOperationsFromEnv(env: Record<string, string | undefined>): 'all' | string[] {
-  const raw = env.SVC_USED_OPERATIONS?.trim();
-  if (!raw || raw === '*' || raw.toLowerCase() === 'all') return 'all';
-  return raw.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
-}
-
 export async function runVersionCheck(o: { profile: TargetProfile; from: string; to: string; specDir: string; used: 'all' | string[]; probes?: Probe[] }): Promise<VersionReport> {
   const probes = o.probes ?? PROBES;
   const lifecycle = [o.profile.versions.deprecationHeader, o.profile.versions.sunsetHeader].map((h) => h.toLowerCase());

@@ -5,7 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadProfile, PRODUCT_PATH_DEFAULTS, PRODUCT_PATH_ENV } from './profile.ts';
+import { loadProfile, profileSecrets, PRODUCT_PATH_DEFAULTS, PRODUCT_PATH_ENV } from './profile.ts';
+import { missingControls } from './sections.ts';
+import { profileEnv } from '../index.ts';
 
 test('the simulator profile serves every product path at its documented default', () => {
   assert.deepEqual(loadProfile({}).productPaths, PRODUCT_PATH_DEFAULTS);
@@ -27,4 +29,64 @@ test('a deprecated version: the simulator names its own; a real target sets both
   assert.equal(loadProfile({ SVC_BASE_URL: 'https://int.example' }).versions.deprecated, undefined);
   assert.deepEqual(loadProfile({ SVC_BASE_URL: 'https://int.example', SVC_DEPRECATED_VERSION: 'v20111101', SVC_DEPRECATED_ON: '2026-01-15' }).versions.deprecated, { version: 'v20111101', on: '2026-01-15' });
   assert.throws(() => loadProfile({ SVC_BASE_URL: 'https://int.example', SVC_DEPRECATED_VERSION: 'v20111101' }), /go together/);
+});
+
+// ---- sections formerly in scenarios/settings.ts and scenarios/area-settings.ts (issue 13) ----
+
+test('data-exchange identities: the simulator\'s seeded records by default, a real target\'s only from its variables', async () => {
+  const { DATA_EXCHANGE_SEED } = await import('../simulator/data/data-exchange.ts');
+  const sim = loadProfile({}).dataExchange;
+  assert.equal(sim.userIdentifier, DATA_EXCHANGE_SEED.userGuid);
+  assert.deepEqual(sim.allGranteeGuids, [DATA_EXCHANGE_SEED.granteeClientGuid, DATA_EXCHANGE_SEED.secondGranteeClientGuid]);
+  assert.equal(sim.granteeQueryParam, 'grantee_guids');
+  assert.equal(loadProfile({ SVC_3DX_USER: 'USR-given' }).dataExchange.userIdentifier, 'USR-given');
+  const real = loadProfile({ SVC_BASE_URL: 'https://int.example', SVC_3DX_GRANTEE_GUID: 'CLT-1', SVC_3DX_MEMBER: 'MBR-1' }).dataExchange;
+  assert.deepEqual([real.granteeClientGuid, real.allGranteeGuids, real.memberIdentifier, real.userIdentifier, real.windowTransactionGuid], ['CLT-1', ['CLT-1'], 'MBR-1', undefined, undefined]);
+});
+
+test('institution facts: seeded on the simulator, set on a real target; query names explicit only when set', () => {
+  const sim = loadProfile({}).institutions;
+  assert.ok(sim.favouriteCodes && sim.favouriteCodes.length > 0 && sim.blockedCode && sim.testInstitutionCountry);
+  assert.deepEqual(sim.nameParam, { name: 'name', explicit: false });
+  const real = loadProfile({ SVC_BASE_URL: 'https://int.example', SVC_FAVORITE_INSTITUTION_CODES: 'a, b', SVC_INSTITUTION_COUNTRY_PARAM: 'country' }).institutions;
+  assert.deepEqual([real.favouriteCodes, real.blockedCode, real.countryParam], [['a', 'b'], undefined, { name: 'country', explicit: true, variable: 'SVC_INSTITUTION_COUNTRY_PARAM' }]);
+  const ach = loadProfile({ SVC_ACH_RETURN_CODE_PARAM: 'code' }).achFilters;
+  assert.deepEqual([ach.returnCode, ach.returnStatus], [{ name: 'code', explicit: true, variable: 'SVC_ACH_RETURN_CODE_PARAM' }, { name: 'return_status', explicit: false, variable: 'SVC_ACH_RETURN_STATUS_PARAM' }]);
+});
+
+test('categories, use cases and the widget\'s controls: the simulator\'s built in, a real target\'s only when set', () => {
+  const sim = loadProfile({});
+  const real = loadProfile({ SVC_BASE_URL: 'https://int.example', SVC_WIDGET_OAUTH_SELECTOR: '#oauth', SVC_USER_CATEGORIES_PATH: '/u/{user_guid}/c' });
+  assert.deepEqual([sim.useCases, real.useCases], [['MONEY_MOVEMENT', 'PFM'], undefined]);
+  assert.equal(sim.widget.back, '[data-action="back"]');
+  assert.deepEqual([real.widget.oauth, real.widget.back], ['#oauth', undefined]);
+  assert.equal(missingControls(real.widget, ['oauth', 'back', 'delete'])?.includes('set SVC_WIDGET_BACK_SELECTOR, SVC_WIDGET_DELETE_SELECTOR ('), true);
+  assert.equal(missingControls(sim.widget, ['oauth', 'back']), undefined);
+  assert.deepEqual(real.userCategories, { defaults: '/users/{user_guid}/categories/default', all: '/u/{user_guid}/c', create: '/u/{user_guid}/c', explicit: true });
+});
+
+test('a second client\'s credentials are settings and secrets', () => {
+  const p = loadProfile({ SVC_SECOND_CLIENT_ID: 'other', SVC_SECOND_API_KEY: 'other-key-1234' });
+  assert.deepEqual(p.secondClient, { clientId: 'other', apiKey: 'other-key-1234' });
+  assert.ok(profileSecrets(p).includes('other-key-1234'));
+  assert.ok(profileSecrets(p).includes(Buffer.from('other:other-key-1234').toString('base64')));
+  assert.deepEqual(loadProfile({}).secondClient, { clientId: undefined, apiKey: undefined });
+});
+
+test('the entries in force, the operations used, the run\'s files', () => {
+  const p = loadProfile({ SVC_SIM_FAULTS: 'a, b', SVC_USED_OPERATIONS: 'GET /users\nPOST /users', SVC_SPEC_FILE: '/tmp/spec.md', SVC_REPORTS_OUT: '/tmp/out' });
+  assert.deepEqual(p.simulatorEntries, { faults: ['a', 'b'], variations: [] });
+  assert.deepEqual(p.usedOperations, ['GET /users', 'POST /users']);
+  assert.deepEqual([loadProfile({ SVC_USED_OPERATIONS: '*' }).usedOperations, loadProfile({}).usedOperations], ['all', 'all']);
+  assert.deepEqual([p.run.specFile, p.run.reportsOut], ['/tmp/spec.md', '/tmp/out']);
+  assert.match(loadProfile({}).run.specFile, /shared\/specification\.md$/);
+});
+
+test('profileEnv: the k6 scripts get the profile\'s settings; an unset script setting stays unset', () => {
+  const sim = profileEnv(loadProfile({ SVC_SIMULATOR_URL: 'http://127.0.0.1:9' }));
+  assert.equal(sim.SVC_BASE_URL, 'http://127.0.0.1:9');
+  for (const unset of ['SVC_429_BODY', 'SVC_RATE_LIMIT_PATHS', 'SVC_3DX_USER', 'SVC_3DX_TOKEN_FIELD', 'SVC_ACCEPT_VERSION']) assert.ok(!(unset in sim), unset);
+  const real = profileEnv(loadProfile({ SVC_BASE_URL: 'https://int.example/', SVC_RATE_LIMIT_PER_SECOND: '20', SVC_429_BODY: 'json-error', SVC_RATE_LIMIT_PATH: '/institutions' }));
+  assert.deepEqual([real.SVC_BASE_URL, real.SVC_RATE_LIMIT_PER_SECOND, real.SVC_429_BODY, real.SVC_RATE_LIMIT_PATHS], ['https://int.example', '20', 'json-error', '/institutions']);
+  assert.deepEqual([loadProfile({}).rateLimit.explicit, loadProfile({ SVC_RATE_LIMIT_PER_SECOND: '10' }).rateLimit.explicit], [false, true]);
 });

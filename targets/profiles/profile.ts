@@ -8,6 +8,28 @@
  */
 import { SIMULATOR_DEFAULTS } from '../simulator/settings.ts';
 import { DEFAULT_SPEC_DIR, discoverDocuments } from '../../contracts/load.ts';
+import {
+  achFiltersFrom,
+  dataExchangeFrom,
+  institutionsFrom,
+  loadScriptSettingsFrom,
+  runSettingsFrom,
+  usedOperationsFrom,
+  useCasesFrom,
+  userCategoryPathsFrom,
+  webhookCaptureFrom,
+  widgetControlsFrom,
+  type AchFilter,
+  type DataExchangeSettings,
+  type Env,
+  type InstitutionSettings,
+  type LoadScriptSettings,
+  type QueryName,
+  type RunSettings,
+  type UserCategoryPaths,
+  type WebhookCaptureSettings,
+  type WidgetControls,
+} from './sections.ts';
 
 /**
  * The versions in play (Versioning: "Versions in play: v20260929, v20250224,
@@ -56,11 +78,17 @@ export interface TargetProfile {
     institutionPublicId?: string;
   };
 
-  dataExchange: {
-    issuerClientGuid?: string;
-    granteeClientGuid?: string;
-    grantGuid?: string;
-  };
+  /**
+   * Data-exchange identities (SVC_3DX_*): the grant, and the user, member, account and
+   * transactions the scenarios read through it (sections.ts, DataExchangeSettings).
+   */
+  dataExchange: DataExchangeSettings;
+
+  /**
+   * A second client of the same environment (SVC_SECOND_CLIENT_ID, SVC_SECOND_API_KEY),
+   * for cross-client isolation; the embedded simulator serves one client.
+   */
+  secondClient: { clientId?: string; apiKey?: string };
 
   testInstitution: {
     code: string;
@@ -73,8 +101,6 @@ export interface TargetProfile {
   versions: {
     /** Versions the target supports and that the suites exercise. */
     supported: string[];
-    /** The Accept-Version scenarios send unless they name one (SVC_ACCEPT_VERSION); default the newest supported. */
-    current: string;
     /** A version the target has sunset (its requests must answer an error). */
     sunset?: string;
     /** Names of the response headers that signal deprecation and sunset (not shown in the specification). */
@@ -88,6 +114,8 @@ export interface TargetProfile {
      * (Versioning: "Names of the deprecation and sunset response headers: not shown").
      */
     headerNamesExplicit: boolean;
+    /** SVC_ACCEPT_VERSION: the version requests send unless they name one (unset: the newest supported). */
+    accept?: string;
     /**
      * A version the target has deprecated and the day it was deprecated (YYYY-MM-DD):
      * Versioning, "A deprecated version remains usable for 12 months after its
@@ -100,6 +128,8 @@ export interface TargetProfile {
   rateLimit: {
     /** Expected request limit per second per client (not shown in the specification). */
     perSecond?: number;
+    /** SVC_RATE_LIMIT_PER_SECOND was set (else perSecond is the simulator's default, or unknown on a real target). */
+    explicit: boolean;
   };
 
   /**
@@ -143,6 +173,31 @@ export interface TargetProfile {
    * operation (`GET /institutions`) to replay.
    */
   fuzz: FuzzSettings;
+
+  /** Institution facts and the institution lists' query names (sections.ts, InstitutionSettings). */
+  institutions: InstitutionSettings;
+  /** Query names of the ACH return list filters (SVC_ACH_*_PARAM; sections.ts, ACH_FILTERS). */
+  achFilters: Record<AchFilter, QueryName & { variable: string }>;
+  /** By-user category paths (SVC_USER_*CATEGOR*_PATH; sections.ts). */
+  userCategories: UserCategoryPaths;
+  /** The client's use cases (SVC_USE_CASES); undefined on a real target that names none. */
+  useCases?: string[];
+  /** CSS selectors of the widget's controls (SVC_WIDGET_*_SELECTOR; sections.ts). */
+  widget: WidgetControls;
+  /** The live webhook capture's settings as given (SVC_WEBHOOK_*; sections.ts). */
+  webhookCapture: WebhookCaptureSettings;
+  /** The k6 scripts' own settings as given, handed to them by profileEnv (targets/index.ts). */
+  load: LoadScriptSettings;
+  /** Operations the integration uses, for the upgrade check (SVC_USED_OPERATIONS). */
+  usedOperations: 'all' | string[];
+  /**
+   * Catalogue entries (targets/simulator/catalog.ts) the embedded simulator is started
+   * with: SVC_SIM_FAULTS and SVC_SIM_VARIATIONS, comma lists (empty on a real target's
+   * profile only when unset; startTarget ignores them for a real target).
+   */
+  simulatorEntries: { faults: string[]; variations: string[] };
+  /** Where a run reads and writes (SVC_SPEC_FILE, SVC_REPORTS_OUT, ...; sections.ts). */
+  run: RunSettings;
 }
 
 /** One path template per product-area operation the scenarios call (profile.productPaths). */
@@ -246,8 +301,6 @@ export function fuzzSettings(env: Env): FuzzSettings {
   return { ...(seed !== undefined ? { seed } : {}), runs: int(env, 'SVC_FUZZ_RUNS', 10), seconds: int(env, 'SVC_FUZZ_SECONDS', 30), ...(env.SVC_FUZZ_ONLY ? { only: env.SVC_FUZZ_ONLY } : {}) };
 }
 
-type Env = Record<string, string | undefined>;
-
 const PRODUCTION_OPT_IN = 'I_UNDERSTAND_THIS_WRITES_TO_PRODUCTION';
 
 function int(env: Env, name: string, fallback: number): number {
@@ -259,12 +312,14 @@ function int(env: Env, name: string, fallback: number): number {
 }
 
 /** `1`/`true`/`yes` turn a flag on; anything else set is refused with a message, never guessed. */
-/** Version names are dates, v<YYYYMMDD> (Versioning): the newest sorts last. */
-const newestOf = (versions: readonly string[]): string => [...versions].sort().at(-1)!;
 const versionList = (env: Env): string[] => (env.SVC_VERSIONS ?? CONTRACT_VERSIONS.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
 
 export function flag(env: Env, name: string): boolean {
-  const raw = env[name];
+  return flagValue(env[name], name);
+}
+
+/** flag() on a value the profile holds as given (`name` is its variable, for the message). */
+export function flagValue(raw: string | undefined, name: string): boolean {
   if (raw === undefined || raw === '' || raw === '0' || raw === 'false' || raw === 'no') return false;
   if (raw === '1' || raw === 'true' || raw === 'yes') return true;
   throw new Error(`${name} must be 1 or 0 (true/false), got "${raw}"`);
@@ -305,11 +360,8 @@ export function loadProfile(env: Env = process.env): TargetProfile {
         audienceId: d.audienceId,
         institutionPublicId: d.audienceInstitutionPublicId,
       },
-      dataExchange: {
-        issuerClientGuid: d.dataExchange.issuerClientGuid,
-        granteeClientGuid: d.dataExchange.granteeClientGuid,
-        grantGuid: d.dataExchange.grantGuid,
-      },
+      dataExchange: dataExchangeFrom(env, true, d.dataExchange),
+      secondClient: secondClientFrom(env),
       testInstitution: {
         code: 'svcbank',
         oauthCode: 'svc_bank_oauth',
@@ -319,14 +371,14 @@ export function loadProfile(env: Env = process.env): TargetProfile {
       },
       versions: {
         supported: [...CONTRACT_VERSIONS],
-        current: env.SVC_ACCEPT_VERSION ?? newestOf(CONTRACT_VERSIONS),
         sunset: d.sunsetStandInVersion,
         deprecationHeader: env.SVC_DEPRECATION_HEADER ?? d.deprecationHeader,
         sunsetHeader: env.SVC_SUNSET_HEADER ?? d.sunsetHeader,
         headerNamesExplicit: !!(env.SVC_DEPRECATION_HEADER || env.SVC_SUNSET_HEADER),
         deprecated: deprecatedFrom(env, d.versions.filter((v) => v.deprecatedOn && v.name !== d.sunsetStandInVersion).map((v) => ({ version: v.name, on: v.deprecatedOn! }))[0]),
+        ...acceptFrom(env),
       },
-      rateLimit: { perSecond: int(env, 'SVC_RATE_LIMIT_PER_SECOND', d.rateLimitPerSecond) },
+      rateLimit: { perSecond: int(env, 'SVC_RATE_LIMIT_PER_SECOND', d.rateLimitPerSecond), explicit: !!env.SVC_RATE_LIMIT_PER_SECOND },
       strict: flag(env, 'SVC_STRICT'),
       timeouts: {
         aggregationMs: int(env, 'SVC_AGGREGATION_TIMEOUT_MS', 10_000),
@@ -340,6 +392,7 @@ export function loadProfile(env: Env = process.env): TargetProfile {
       webhookReceiverUrl: env.WEBHOOK_RECEIVER_URL,
       productPaths: productPathsFrom(env, PRODUCT_PATH_DEFAULTS),
       fuzz: fuzzSettings(env),
+      ...commonSections(env, true),
     };
   }
 
@@ -365,11 +418,12 @@ export function loadProfile(env: Env = process.env): TargetProfile {
       audienceId: env.SVC_AUDIENCE_ID,
       institutionPublicId: env.SVC_AUDIENCE_INSTITUTION_PUBLIC_ID,
     },
-    dataExchange: {
+    dataExchange: dataExchangeFrom(env, false, {
       issuerClientGuid: env.SVC_3DX_ISSUER_GUID,
       granteeClientGuid: env.SVC_3DX_GRANTEE_GUID,
       grantGuid: env.SVC_3DX_GRANT_GUID,
-    },
+    }),
+    secondClient: secondClientFrom(env),
     testInstitution: {
       code: env.SVC_TEST_INSTITUTION_CODE ?? 'svcbank',
       oauthCode: env.SVC_TEST_OAUTH_INSTITUTION_CODE ?? 'svc_bank_oauth',
@@ -379,14 +433,14 @@ export function loadProfile(env: Env = process.env): TargetProfile {
     },
     versions: {
       supported: versionList(env),
-      current: env.SVC_ACCEPT_VERSION ?? newestOf(versionList(env)),
       sunset: env.SVC_SUNSET_VERSION,
       deprecationHeader: env.SVC_DEPRECATION_HEADER ?? 'Deprecation',
       sunsetHeader: env.SVC_SUNSET_HEADER ?? 'Sunset',
       headerNamesExplicit: !!(env.SVC_DEPRECATION_HEADER || env.SVC_SUNSET_HEADER),
       deprecated: deprecatedFrom(env),
+      ...acceptFrom(env),
     },
-    rateLimit: { perSecond: env.SVC_RATE_LIMIT_PER_SECOND ? int(env, 'SVC_RATE_LIMIT_PER_SECOND', 0) : undefined },
+    rateLimit: { perSecond: env.SVC_RATE_LIMIT_PER_SECOND ? int(env, 'SVC_RATE_LIMIT_PER_SECOND', 0) : undefined, explicit: !!env.SVC_RATE_LIMIT_PER_SECOND },
     strict: flag(env, 'SVC_STRICT'),
     timeouts: {
       aggregationMs: int(env, 'SVC_AGGREGATION_TIMEOUT_MS', 120_000),
@@ -400,7 +454,41 @@ export function loadProfile(env: Env = process.env): TargetProfile {
     webhookReceiverUrl: env.WEBHOOK_RECEIVER_URL,
     productPaths: productPathsFrom(env),
     fuzz: fuzzSettings(env),
+    ...commonSections(env, false),
   };
+}
+
+/** SVC_ACCEPT_VERSION, when set. */
+function acceptFrom(env: Env): { accept?: string } {
+  return env.SVC_ACCEPT_VERSION ? { accept: env.SVC_ACCEPT_VERSION } : {};
+}
+
+function secondClientFrom(env: Env): TargetProfile['secondClient'] {
+  return { clientId: env.SVC_SECOND_CLIENT_ID || undefined, apiKey: env.SVC_SECOND_API_KEY || undefined };
+}
+
+/** A comma list of catalogue names (SVC_SIM_FAULTS, SVC_SIM_VARIATIONS); absent or empty = none. */
+const names = (s: string | undefined): string[] => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
+
+/** The catalogue entries an environment puts in force: the one reader of SVC_SIM_FAULTS / SVC_SIM_VARIATIONS. */
+export function simulatorEntriesInForce(env: Env = process.env): { faults: string[]; variations: string[] } {
+  return { faults: names(env.SVC_SIM_FAULTS), variations: names(env.SVC_SIM_VARIATIONS) };
+}
+
+/** The sections read the same way for both kinds of target; the simulator's seeds are defaults only there. */
+function commonSections(env: Env, isSimulator: boolean) {
+  return {
+    institutions: institutionsFrom(env, isSimulator),
+    achFilters: achFiltersFrom(env),
+    userCategories: userCategoryPathsFrom(env),
+    useCases: useCasesFrom(env, isSimulator),
+    widget: widgetControlsFrom(env, isSimulator),
+    webhookCapture: webhookCaptureFrom(env),
+    load: loadScriptSettingsFrom(env),
+    usedOperations: usedOperationsFrom(env),
+    simulatorEntries: simulatorEntriesInForce(env),
+    run: runSettingsFrom(env),
+  } satisfies Partial<TargetProfile>;
 }
 
 /** Every credential value of a profile: what redaction must remove from every artifact. */
@@ -408,6 +496,8 @@ export function profileSecrets(p: TargetProfile): string[] {
   const values = [
     p.apiKey,
     p.audience.clientSecret,
+    p.secondClient.apiKey,
+    p.secondClient.clientId && p.secondClient.apiKey ? Buffer.from(`${p.secondClient.clientId}:${p.secondClient.apiKey}`).toString('base64') : undefined,
     p.clientId && p.apiKey ? Buffer.from(`${p.clientId}:${p.apiKey}`).toString('base64') : undefined,
     p.audience.clientId && p.audience.clientSecret
       ? Buffer.from(`${p.audience.clientId}:${p.audience.clientSecret}`).toString('base64')

@@ -6,28 +6,23 @@
  * the Node side (issue 13); playwright.config.ts, the scenarios' fixtures and globalSetup
  * call these functions instead of reading process.env.
  */
+import { runSettingsFrom, type RunSettings as ProfileRunSettings } from './sections.ts';
+
 type Env = Record<string, string | undefined>;
 
-export interface RunSettings {
+/** The profile's run section (targets/profiles/sections.ts), with the defaults of a Playwright run and the self-test's plan. */
+export interface RunSettings extends ProfileRunSettings {
   /** Playwright workers of `npm run conformance` (SVC_WORKERS); default 2, the reference machine's cores. */
   workers: number;
-  /** Chromium for the browser scenarios (SVC_CHROMIUM_PATH); Playwright's own download is never used. */
-  chromiumPath: string;
-  /** Where the checked client appends per-test HTTP timings (SVC_HTTP_TIMING_DIR), read by npm run bench:suite. */
-  httpTimingDir: string;
   /** The self-test's plan file (SVC_SELFTEST_PLAN, written by proof/selftest.ts); absent outside the self-test. */
   selftestPlanFile?: string;
 }
 
 export function runSettings(env: Env = process.env): RunSettings {
-  const workers = env.SVC_WORKERS ? Number(env.SVC_WORKERS) : 2;
+  const base = runSettingsFrom(env);
+  const workers = base.workers ?? 2;
   if (!Number.isInteger(workers) || workers < 1) throw new Error(`SVC_WORKERS must be a positive integer, got "${env.SVC_WORKERS}"`);
-  return {
-    workers,
-    chromiumPath: env.SVC_CHROMIUM_PATH || '/usr/bin/chromium',
-    httpTimingDir: env.SVC_HTTP_TIMING_DIR || 'reports/out/http-timing',
-    ...(env.SVC_SELFTEST_PLAN ? { selftestPlanFile: env.SVC_SELFTEST_PLAN } : {}),
-  };
+  return { ...base, workers, ...(env.SVC_SELFTEST_PLAN ? { selftestPlanFile: env.SVC_SELFTEST_PLAN } : {}) };
 }
 
 /**

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { inferredSeverity, type Failure } from '../../../contracts/failure.ts';
 import type { CapturedRequest } from './capture.ts';
 import { parseBody } from '../../../contracts/index.ts';
-import { flag } from '../../../targets/index.ts';
+import { flagValue, type WebhookCaptureSettings } from '../../../targets/index.ts';
 
 /** The webhook types the specification names (Events, Webhooks; spec/CONVENTIONS.md keys). */
 export const WEBHOOK_TYPES = ['member', 'member_data_updated', 'aggregation', 'balance', 'connection_status', 'history', 'insights', 'statements', 'initial_data_ready', 'spending_plan', 'verification', 'transaction_notification', 'account_notification', 'budgets', 'goals', 'beats'] as const;
@@ -42,8 +42,6 @@ export interface LiveDeliverySettings {
   platformClient: boolean;
 }
 
-type Env = Record<string, string | undefined>;
-
 export const DEFAULT_LISTEN = '127.0.0.1:4020';
 export const DEFAULT_WAIT_MS = 60_000;
 
@@ -58,12 +56,13 @@ export const isLoopbackUrl = (u: string) => {
 
 
 /**
- * Reads the settings. Returns `skip` (exactly what to set) when the run cannot observe
- * deliveries, `error` for a setting that is wrong (the test fails with it).
+ * Checks the settings the profile holds as given (profile.webhookCapture: SVC_WEBHOOK_*).
+ * Returns `skip` (exactly what to set) when the run cannot observe deliveries, `error`
+ * for a setting that is wrong (the test fails with it).
  */
-export function liveDeliverySettings(env: Env, target: { isSimulator: boolean; platformBaseUrl: string }): { settings?: LiveDeliverySettings; skip?: string; error?: string } {
-  const listen = env.SVC_WEBHOOK_LISTEN || DEFAULT_LISTEN;
-  const raw = env.SVC_WEBHOOK_PUBLIC_URL;
+export function liveDeliverySettings(given: WebhookCaptureSettings, target: { isSimulator: boolean; platformBaseUrl: string }): { settings?: LiveDeliverySettings; skip?: string; error?: string } {
+  const listen = given.listen || DEFAULT_LISTEN;
+  const raw = given.publicUrl;
   if (!raw) {
     if (target.isSimulator) {
       return {
@@ -89,16 +88,15 @@ export function liveDeliverySettings(env: Env, target: { isSimulator: boolean; p
   }
   const m = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(listen);
   if (!m || Number(m[2]) > 65535) return { error: `SVC_WEBHOOK_LISTEN must be host:port, got "${listen}"` };
-  const num = (name: string, fallback: number) => {
-    const v = env[name];
+  const num = (name: string, v: string | undefined, fallback: number) => {
     if (v === undefined || v === '') return fallback;
     const n = Number(v);
     if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number of milliseconds, got "${v}"`);
     return n;
   };
   try {
-    const waitMs = num('SVC_WEBHOOK_WAIT_MS', DEFAULT_WAIT_MS);
-    const testTypes = (env.SVC_WEBHOOK_TEST_TYPES || 'member').split(',').map((s) => s.trim()).filter(Boolean);
+    const waitMs = num('SVC_WEBHOOK_WAIT_MS', given.waitMs, DEFAULT_WAIT_MS);
+    const testTypes = (given.testTypes || 'member').split(',').map((s) => s.trim()).filter(Boolean);
     return {
       settings: {
         publicUrl,
@@ -106,12 +104,12 @@ export function liveDeliverySettings(env: Env, target: { isSimulator: boolean; p
         port: Number(m[2]),
         waitMs,
         quietMs: Math.min(10_000, Math.max(500, waitMs / 4)),
-        failFirst: flag(env, 'SVC_WEBHOOK_FAIL_FIRST'),
-        expect: flag(env, 'SVC_WEBHOOK_EXPECT'),
-        testUrl: env.SVC_WEBHOOK_TEST_URL || undefined,
+        failFirst: flagValue(given.failFirst, 'SVC_WEBHOOK_FAIL_FIRST'),
+        expect: flagValue(given.expect, 'SVC_WEBHOOK_EXPECT'),
+        testUrl: given.testUrl || undefined,
         testTypes,
         https,
-        platformClient: flag(env, 'SVC_WEBHOOK_PLATFORM_CLIENT'),
+        platformClient: flagValue(given.platformClient, 'SVC_WEBHOOK_PLATFORM_CLIENT'),
       },
     };
   } catch (e) {

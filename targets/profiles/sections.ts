@@ -1,0 +1,396 @@
+/**
+ * Sections of the target profile (profile.ts) for what the specification names without
+ * showing and what only some suites need: data-exchange identities, institution facts
+ * and query names, ACH filter names, category paths, use cases, the widget's controls,
+ * the live webhook capture, the k6 scripts' own settings, the upgrade check and where a
+ * run reads and writes. Each comes from an SVC_* variable; on the simulator the
+ * seeded values (targets/simulator/data) are the defaults where a scenario needs data
+ * to exist, and a real target without a setting skips exactly the scenarios that need
+ * it (the skip names the variable). Formerly scenarios/settings.ts and
+ * scenarios/area-settings.ts: read here so that the profile is the only reader of
+ * SVC_* variables (issue 13; scripts/profile-only.test.ts).
+ */
+import { fileURLToPath } from 'node:url';
+import { DATA_EXCHANGE_SEED } from '../simulator/data/data-exchange.ts';
+import { simulatorInstitutionSeed } from '../simulator/data/institutions.ts';
+
+export type Env = Record<string, string | undefined>;
+
+const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : undefined);
+
+// ---- data exchange ---------------------------------------------------------------------
+
+export interface DataExchangeSettings {
+  issuerClientGuid?: string;
+  granteeClientGuid?: string;
+  grantGuid?: string;
+  /** Every grantee GUID of the grant (SVC_3DX_GRANTEE_GUIDS, comma list). */
+  allGranteeGuids: string[];
+  /** Name of the grant query's grantee parameter (Endpoints: "not shown"). */
+  granteeQueryParam: string;
+  /** A user of the issuer that the grant covers (GUID or partner id). */
+  userIdentifier?: string;
+  memberIdentifier?: string;
+  accountGuid?: string;
+  /**
+   * Partner-defined ids of that user, member and account (SVC_3DX_USER_ID,
+   * SVC_3DX_MEMBER_ID, SVC_3DX_ACCOUNT_ID), for the paths that "accept GUID or partner
+   * ID"; else taken from the slim records' `id` when they carry one.
+   */
+  userPartnerId?: string;
+  memberPartnerId?: string;
+  accountPartnerId?: string;
+  /**
+   * Name of the slim transaction's date field, for the 90-day window (the slim
+   * transaction's fields are not shown): SVC_3DX_TRANSACTION_DATE_FIELD, else the first
+   * of date, transacted_at, posted_at, created_at that the transactions carry.
+   */
+  transactionDateField?: string;
+  /** A manual transaction of that user: token reads must answer 404. */
+  manualTransactionGuid?: string;
+  /** A transaction whose data_scope does not match the grant: 404. */
+  scopeMismatchTransactionGuid?: string;
+  /**
+   * Member and account of those two (SVC_3DX_MANUAL_TRANSACTION_MEMBER / _ACCOUNT,
+   * SVC_3DX_SCOPE_MISMATCH_MEMBER / _ACCOUNT): the per-member transaction read of each
+   * must answer 404 too ("same rule as above; 404 when no match").
+   */
+  manualTransactionMember?: string;
+  manualTransactionAccount?: string;
+  scopeMismatchMember?: string;
+  scopeMismatchAccount?: string;
+  /**
+   * A transaction of accountGuid dated inside the 90 days before the request day
+   * (SVC_3DX_WINDOW_TRANSACTION_GUID): the default window must list it. Read by guid
+   * first, so a transaction that has since left the window is noticed, not failed.
+   */
+  windowTransactionGuid?: string;
+  /**
+   * Field of the grant token response that holds the SVC-3DX-TOKEN (the response's
+   * shape is not shown): SVC_3DX_TOKEN_FIELD, unset = the load script's default `token`.
+   */
+  tokenField?: string;
+}
+
+/**
+ * The data-exchange identities. The grant itself (issuer, grantee, grant) is given by
+ * the caller (profile.ts: the simulator's built-in grant, or SVC_3DX_ISSUER_GUID,
+ * SVC_3DX_GRANTEE_GUID, SVC_3DX_GRANT_GUID); the rest comes from its variable, with the
+ * simulator's seeded records as defaults on the simulator.
+ */
+export function dataExchangeFrom(env: Env, isSimulator: boolean, grant: { issuerClientGuid?: string; granteeClientGuid?: string; grantGuid?: string }): DataExchangeSettings {
+  const sim = isSimulator ? DATA_EXCHANGE_SEED : undefined;
+  return {
+    issuerClientGuid: grant.issuerClientGuid,
+    granteeClientGuid: grant.granteeClientGuid,
+    grantGuid: grant.grantGuid,
+    allGranteeGuids:
+      list(env.SVC_3DX_GRANTEE_GUIDS) ?? (sim ? [sim.granteeClientGuid, sim.secondGranteeClientGuid] : grant.granteeClientGuid ? [grant.granteeClientGuid] : []),
+    granteeQueryParam: env.SVC_3DX_GRANTEE_QUERY_PARAM ?? 'grantee_guids',
+    userIdentifier: env.SVC_3DX_USER ?? sim?.userGuid,
+    memberIdentifier: env.SVC_3DX_MEMBER ?? sim?.heldMemberGuid,
+    accountGuid: env.SVC_3DX_ACCOUNT_GUID ?? sim?.checkingAccountGuid,
+    userPartnerId: env.SVC_3DX_USER_ID ?? sim?.userId,
+    memberPartnerId: env.SVC_3DX_MEMBER_ID ?? sim?.heldMemberId,
+    accountPartnerId: env.SVC_3DX_ACCOUNT_ID ?? sim?.checkingAccountId,
+    transactionDateField: env.SVC_3DX_TRANSACTION_DATE_FIELD,
+    manualTransactionGuid: env.SVC_3DX_MANUAL_TRANSACTION_GUID ?? sim?.manualTransactionGuid,
+    scopeMismatchTransactionGuid: env.SVC_3DX_SCOPE_MISMATCH_TRANSACTION_GUID ?? sim?.scopeMismatchTransactionGuid,
+    manualTransactionMember: env.SVC_3DX_MANUAL_TRANSACTION_MEMBER ?? sim?.manualMemberGuid,
+    manualTransactionAccount: env.SVC_3DX_MANUAL_TRANSACTION_ACCOUNT ?? sim?.manualAccountGuid,
+    scopeMismatchMember: env.SVC_3DX_SCOPE_MISMATCH_MEMBER ?? sim?.aggregatedMemberGuid,
+    scopeMismatchAccount: env.SVC_3DX_SCOPE_MISMATCH_ACCOUNT ?? sim?.cardAccountGuid,
+    windowTransactionGuid: env.SVC_3DX_WINDOW_TRANSACTION_GUID ?? sim?.windowTransactionGuid,
+    tokenField: env.SVC_3DX_TOKEN_FIELD || undefined,
+  };
+}
+
+// ---- institutions and query names -------------------------------------------------------
+
+/**
+ * Query parameter names of filters the specification describes without naming
+ * (Endpoints, Institutions: "Exact query names of the institution list filters other
+ * than the ones given: not shown"). A name the user sets is enforced; the default (the
+ * vendor reference's name) is a guess, and a miss under it is only inferred.
+ */
+export interface QueryName {
+  name: string;
+  explicit: boolean;
+}
+
+/**
+ * Institution facts a real target's profile must name (the specification leaves them to
+ * the client's set-up), with the simulator's seeded values as defaults there:
+ *  - favouriteCodes: the client's favourite institutions in popularity order
+ *    (SVC_FAVORITE_INSTITUTION_CODES, comma list; Endpoints: "the list of favourites is
+ *    set up by the vendor on request", so the client knows it);
+ *  - blockedCode: an institution blocked for this client (SVC_BLOCKED_INSTITUTION_CODE),
+ *    listed only with include_blocked_institutions;
+ *  - testInstitutionCountry: the test institution's country code (SVC_TEST_INSTITUTION_COUNTRY);
+ *  - nameParam: the name filter's query name (SVC_INSTITUTION_NAME_PARAM, default `name`);
+ *  - countryParam: the institution lists' country-code filter (Endpoints, Institutions:
+ *    "filters by name, country code ..." and favourites "query: country code"; their
+ *    names are not shown): SVC_INSTITUTION_COUNTRY_PARAM, default `iso_country_code` (a
+ *    guess; the simulator accepts it and `country_code`), so a miss under it is only inferred.
+ */
+export interface InstitutionSettings {
+  favouriteCodes?: string[];
+  blockedCode?: string;
+  testInstitutionCountry?: string;
+  nameParam: QueryName;
+  countryParam: QueryName & { variable: string };
+}
+
+export function institutionsFrom(env: Env, isSimulator: boolean): InstitutionSettings {
+  const given = {
+    favouriteCodes: list(env.SVC_FAVORITE_INSTITUTION_CODES),
+    blockedCode: env.SVC_BLOCKED_INSTITUTION_CODE,
+    testInstitutionCountry: env.SVC_TEST_INSTITUTION_COUNTRY,
+  };
+  const nameParam = { name: env.SVC_INSTITUTION_NAME_PARAM || 'name', explicit: !!env.SVC_INSTITUTION_NAME_PARAM };
+  const countryParam = { name: env.SVC_INSTITUTION_COUNTRY_PARAM || 'iso_country_code', explicit: !!env.SVC_INSTITUTION_COUNTRY_PARAM, variable: 'SVC_INSTITUTION_COUNTRY_PARAM' };
+  if (!isSimulator) return { ...given, nameParam, countryParam };
+  // The simulator's seed builds its institution catalogue (most of a second): only when
+  // a scenario asks, never for every profile a worker, a reporter or a script loads.
+  let seed: ReturnType<typeof simulatorInstitutionSeed> | undefined;
+  const sim = () => (seed ??= simulatorInstitutionSeed());
+  return {
+    get favouriteCodes() {
+      return given.favouriteCodes ?? sim().favouriteCodes;
+    },
+    get blockedCode() {
+      return given.blockedCode ?? sim().blockedCode;
+    },
+    get testInstitutionCountry() {
+      return given.testInstitutionCountry ?? sim().testInstitutionCountry;
+    },
+    nameParam,
+    countryParam,
+  };
+}
+
+/**
+ * Query names of the ACH return list filters (Endpoints, ACH returns: "query filters:
+ * institution guid, returned time, resolved-status time, return code, return status";
+ * "Exact query parameter names of the ACH list filters: not shown"). Each name is a
+ * setting (SVC_ACH_*_PARAM); the defaults are the simulator's names, a guess, so a filter
+ * that does not narrow under a default name is only an inferred miss.
+ */
+export const ACH_FILTERS = {
+  institution: ['SVC_ACH_INSTITUTION_PARAM', 'institution_guid'],
+  fromReturned: ['SVC_ACH_FROM_RETURNED_PARAM', 'from_returned_at'],
+  toReturned: ['SVC_ACH_TO_RETURNED_PARAM', 'to_returned_at'],
+  fromResolved: ['SVC_ACH_FROM_RESOLVED_PARAM', 'from_resolved_at'],
+  toResolved: ['SVC_ACH_TO_RESOLVED_PARAM', 'to_resolved_at'],
+  returnCode: ['SVC_ACH_RETURN_CODE_PARAM', 'return_code'],
+  returnStatus: ['SVC_ACH_RETURN_STATUS_PARAM', 'return_status'],
+} as const;
+export type AchFilter = keyof typeof ACH_FILTERS;
+
+export function achFiltersFrom(env: Env): Record<AchFilter, QueryName & { variable: string }> {
+  const out = {} as Record<AchFilter, QueryName & { variable: string }>;
+  for (const [filter, [variable, fallback]] of Object.entries(ACH_FILTERS) as Array<[AchFilter, readonly [string, string]]>) {
+    out[filter] = { name: env[variable] || fallback, explicit: !!env[variable], variable };
+  }
+  return out;
+}
+
+// ---- categories, use cases, the widget ----------------------------------------------------
+
+/**
+ * Categories: GET /categories/default is "equivalent to the by-user default list", and
+ * "a user can also have custom categories"; neither the by-user paths nor the custom
+ * category body are shown. Defaults are the vendor reference's paths; `{user_guid}` is
+ * replaced. On a real target the vendor paths are used unless set otherwise.
+ */
+export interface UserCategoryPaths {
+  defaults: string;
+  all: string;
+  /** Custom categories are created with POST on this path (`{category: {name}}`, the vendor reference's body). */
+  create: string;
+  explicit: boolean;
+}
+
+export function userCategoryPathsFrom(env: Env): UserCategoryPaths {
+  return {
+    defaults: env.SVC_USER_DEFAULT_CATEGORIES_PATH || '/users/{user_guid}/categories/default',
+    all: env.SVC_USER_CATEGORIES_PATH || '/users/{user_guid}/categories',
+    create: env.SVC_USER_CATEGORY_CREATE_PATH || env.SVC_USER_CATEGORIES_PATH || '/users/{user_guid}/categories',
+    explicit: !!(env.SVC_USER_DEFAULT_CATEGORIES_PATH || env.SVC_USER_CATEGORIES_PATH),
+  };
+}
+
+/**
+ * Use cases (Resources, Member: `use_cases` "only for clients opted in to use cases";
+ * Endpoints: the transaction list's `use_case` filter is for "opted-in clients").
+ * Whether the client is opted in, and to which values, is not in the specification:
+ * SVC_USE_CASES lists the client's use cases (at least two for the filter scenario).
+ * The simulator takes any value; its default is the vendor reference's two.
+ */
+export function useCasesFrom(env: Env, isSimulator: boolean): string[] | undefined {
+  return list(env.SVC_USE_CASES) ?? (isSimulator ? ['MONEY_MOVEMENT', 'PFM'] : undefined);
+}
+
+/**
+ * The widget's own controls are not shown in the specification. A real target's widget
+ * is driven only when the profile names them (CSS selectors inside the widget page):
+ *   SVC_WIDGET_OAUTH_SELECTOR     starts the connection to the OAuth test institution
+ *   SVC_WIDGET_USERNAME_SELECTOR, SVC_WIDGET_PASSWORD_SELECTOR, SVC_WIDGET_CONNECT_SELECTOR
+ *                                 enter credentials of the test institution and connect
+ *   SVC_WIDGET_PRIMARY_SELECTOR   the primary action once a member is connected
+ *   SVC_WIDGET_DELETE_SELECTOR    deletes the connected member
+ *   SVC_WIDGET_BACK_SELECTOR      the back-to-search control shown with disable_search_institution
+ * (searching for the institution beforehand is the target's own flow: give
+ * SVC_WIDGET_CURRENT_INSTITUTION=1 to send current_institution_code so the widget opens on
+ * the test institution). The simulator's widget has these selectors built in.
+ */
+export interface WidgetControls {
+  oauth?: string;
+  username?: string;
+  password?: string;
+  connect?: string;
+  primary?: string;
+  delete?: string;
+  back?: string;
+}
+
+/** The variable of each widget control, and the simulator's built-in selector. */
+export const WIDGET_CONTROLS: Record<keyof WidgetControls, readonly [variable: string, simulator: string]> = {
+  oauth: ['SVC_WIDGET_OAUTH_SELECTOR', '[data-action="oauth"]'],
+  username: ['SVC_WIDGET_USERNAME_SELECTOR', 'input[name=username]'],
+  password: ['SVC_WIDGET_PASSWORD_SELECTOR', 'input[name=password]'],
+  connect: ['SVC_WIDGET_CONNECT_SELECTOR', '[data-action="connect"]'],
+  primary: ['SVC_WIDGET_PRIMARY_SELECTOR', '[data-action="primary"]'],
+  delete: ['SVC_WIDGET_DELETE_SELECTOR', '[data-action="delete"]'],
+  back: ['SVC_WIDGET_BACK_SELECTOR', '[data-action="back"]'],
+};
+
+export function widgetControlsFrom(env: Env, isSimulator: boolean): WidgetControls {
+  const out: WidgetControls = {};
+  for (const [key, [variable, simValue]] of Object.entries(WIDGET_CONTROLS) as Array<[keyof WidgetControls, readonly [string, string]]>) {
+    out[key] = env[variable] || (isSimulator ? simValue : undefined);
+  }
+  return out;
+}
+
+/** The skip reason naming every missing control variable, or undefined when all are set. */
+export function missingControls(c: WidgetControls, needed: Array<keyof WidgetControls>): string | undefined {
+  const missing = needed.filter((k) => !c[k]).map((k) => WIDGET_CONTROLS[k][0]);
+  return missing.length ? `the widget's controls are not shown in the specification: set ${missing.join(', ')} (CSS selectors inside the target's widget) to drive it` : undefined;
+}
+
+// ---- webhook deliveries of a real service (scenarios/properties/live-delivery.spec.ts) ----
+
+/**
+ * The live webhook capture's settings as the user gave them. They are parsed and
+ * checked by liveDeliverySettings (scenarios/properties/lib/live-delivery.ts), which
+ * knows the target (https is required unless the target is on this machine) and turns
+ * a wrong value into that one test's failure, not every run's.
+ */
+export interface WebhookCaptureSettings {
+  /** SVC_WEBHOOK_PUBLIC_URL: where the service delivers (a tunnel to the capture). */
+  publicUrl?: string;
+  /** SVC_WEBHOOK_LISTEN: host:port the capture listens on. */
+  listen?: string;
+  /** SVC_WEBHOOK_WAIT_MS: bound on waiting for deliveries after the last trigger. */
+  waitMs?: string;
+  /** SVC_WEBHOOK_FAIL_FIRST=1: answer 503 to the first delivery of each object (rules 4-5). */
+  failFirst?: string;
+  /** SVC_WEBHOOK_EXPECT=1: the user asserts the service is configured to deliver to publicUrl. */
+  expect?: string;
+  /** SVC_WEBHOOK_TEST_URL: POST {"type": T} there asks the target for a test webhook (rule 7; how is not shown). */
+  testUrl?: string;
+  /** SVC_WEBHOOK_TEST_TYPES: the types asked for (comma list). */
+  testTypes?: string;
+  /** SVC_WEBHOOK_PLATFORM_CLIENT=1: the client is a platform client (Events: only six types are available to it). */
+  platformClient?: string;
+}
+
+export function webhookCaptureFrom(env: Env): WebhookCaptureSettings {
+  return {
+    publicUrl: env.SVC_WEBHOOK_PUBLIC_URL,
+    listen: env.SVC_WEBHOOK_LISTEN,
+    waitMs: env.SVC_WEBHOOK_WAIT_MS,
+    failFirst: env.SVC_WEBHOOK_FAIL_FIRST,
+    expect: env.SVC_WEBHOOK_EXPECT,
+    testUrl: env.SVC_WEBHOOK_TEST_URL,
+    testTypes: env.SVC_WEBHOOK_TEST_TYPES,
+    platformClient: env.SVC_WEBHOOK_PLATFORM_CLIENT,
+  };
+}
+
+// ---- the k6 scripts' own settings (load/lib/config.ts) -------------------------------------
+
+/**
+ * Settings only the load scripts use, as the user gave them: profileEnv hands them to
+ * k6 unchanged and load/lib/config.ts checks them there (the scripts also run under k6
+ * alone, with the same variables). Unset = the script's own default.
+ */
+export interface LoadScriptSettings {
+  /** SVC_429_BODY: any | non-empty | json-error (a 429's body is not shown: Errors). */
+  rateLimitBody?: string;
+  /** SVC_RATE_LIMIT_PATHS (or the older SVC_RATE_LIMIT_PATH): GET paths the flood spreads over. */
+  rateLimitPaths?: string;
+  /** SVC_PAGE_P95_MS, SVC_PAGE_P99_MS: page-read latency thresholds. */
+  pageP95Ms?: string;
+  pageP99Ms?: string;
+  /** SVC_CHECKS_RATE: minimum checks pass rate. */
+  checksRate?: string;
+  /**
+   * SVC_3DX_USER as the user set it: the data-exchange user the paging script walks;
+   * unset, the script takes the first user the grant lists (on the simulator too, unlike
+   * the scenarios, which default to the seeded user: dataExchange.userIdentifier).
+   */
+  dataExchangeUser?: string;
+}
+
+/** Older names of k6 settings the profile folds into one (read by the scripts; profileEnv passes the new name). */
+export const K6_SETTING_ALIASES: Record<string, string> = { SVC_RATE_LIMIT_PATH: 'SVC_RATE_LIMIT_PATHS' };
+
+export function loadScriptSettingsFrom(env: Env): LoadScriptSettings {
+  return {
+    rateLimitBody: env.SVC_429_BODY || undefined,
+    rateLimitPaths: env.SVC_RATE_LIMIT_PATHS || env.SVC_RATE_LIMIT_PATH || undefined,
+    pageP95Ms: env.SVC_PAGE_P95_MS || undefined,
+    pageP99Ms: env.SVC_PAGE_P99_MS || undefined,
+    checksRate: env.SVC_CHECKS_RATE || undefined,
+    dataExchangeUser: env.SVC_3DX_USER || undefined,
+  };
+}
+
+// ---- the upgrade check (scripts/versions.ts) --------------------------------------------
+
+/** SVC_USED_OPERATIONS: comma or newline list of `METHOD /path/{template}`; unset, `*` or `all` = all. */
+export function usedOperationsFrom(env: Env): 'all' | string[] {
+  const raw = env.SVC_USED_OPERATIONS?.trim();
+  if (!raw || raw === '*' || raw.toLowerCase() === 'all') return 'all';
+  return raw.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
+}
+
+// ---- where a run reads and writes ---------------------------------------------------------
+
+export interface RunSettings {
+  /** SVC_SPEC_FILE: the specification the trace and the statement checks read (default ../shared/specification.md). */
+  specFile: string;
+  /** SVC_REPORTS_OUT: moves every reporter's output of the nightly (scripts/playwright.nightly.config.ts). */
+  reportsOut?: string;
+  /** SVC_HTTP_TIMING_DIR: where the checked client writes its HTTP timings (default reports/out/http-timing). */
+  httpTimingDir: string;
+  /** SVC_CHROMIUM_PATH: the browser of the browser project (default /usr/bin/chromium). */
+  chromiumPath: string;
+  /** SVC_WORKERS: Playwright workers of a conformance run (unset: the configuration's default). */
+  workers?: number;
+}
+
+const DEFAULT_SPEC_FILE = fileURLToPath(new URL('../../../shared/specification.md', import.meta.url));
+
+export function runSettingsFrom(env: Env): RunSettings {
+  const workers = env.SVC_WORKERS ? Number(env.SVC_WORKERS) : undefined;
+  return {
+    specFile: env.SVC_SPEC_FILE ?? DEFAULT_SPEC_FILE,
+    reportsOut: env.SVC_REPORTS_OUT || undefined,
+    httpTimingDir: env.SVC_HTTP_TIMING_DIR ?? 'reports/out/http-timing',
+    chromiumPath: env.SVC_CHROMIUM_PATH ?? '/usr/bin/chromium',
+    ...(workers !== undefined ? { workers } : {}),
+  };
+}
