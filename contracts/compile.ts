@@ -3,8 +3,9 @@
  * and the mapping of ajv errors onto the one Failure shape (contracts/failure.ts).
  *
  * A schema is compiled as `{ $ref: "<file-uri>#<pointer>" }` against the whole document
- * added to ajv, so ajv resolves every schema `$ref` (also recursive ones) itself and a
- * schema is compiled once, when first needed, then cached by the caller.
+ * added to ajv, so ajv resolves every schema `$ref` (also recursive ones) itself. A
+ * contract keeps one `Validators`: each schema is compiled once, when first needed (the
+ * first worker start is on the self-test's critical path, so nothing is compiled eagerly).
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -52,6 +53,30 @@ export function compileAt(ajv: Ajv2020, uri: string, pointer: string): ValidateF
     }
   }
   throw new Error(`too many referenced files while compiling ${uri}#${pointer}`);
+}
+
+/** Where a documented schema lives (a response media type, a webhook body); no uri: no schema. */
+export interface SchemaAt {
+  schemaUri?: string;
+  schemaPointer?: string;
+}
+
+/** One ajv and the validators compiled with it, by `uri#pointer`: the contract's only memo. */
+export class Validators {
+  private ajv?: Ajv2020;
+  private readonly compiled = new Map<string, ValidateFunction>();
+
+  /** The validator of the schema at `at`, compiled on first use; null when there is no schema. */
+  of(at: SchemaAt): ValidateFunction | null {
+    if (!at.schemaUri || at.schemaPointer === undefined) return null;
+    const key = `${at.schemaUri}#${at.schemaPointer}`;
+    let validate = this.compiled.get(key);
+    if (!validate) {
+      validate = compileAt((this.ajv ??= createAjv()), at.schemaUri, at.schemaPointer);
+      this.compiled.set(key, validate);
+    }
+    return validate;
+  }
 }
 
 // ---- ajv errors -> failures -------------------------------------------------------
