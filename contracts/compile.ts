@@ -10,7 +10,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { severityOfTier, type Failure, type Tier } from './failure.ts';
-import { locateNode, pointerFragment, readYamlUri } from './load.ts';
+import { getByPointer, locateNode, pointerFragment, readYamlUri } from './load.ts';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives as the module.
 const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
@@ -65,7 +65,32 @@ export interface SchemaAt {
   schemaPointer?: string;
 }
 
-/** One ajv and the validators compiled with it, by `uri#pointer`: the contract's only memo. */
+/** Keys that leave a `$ref` schema validating exactly as its target (annotations only). */
+const PLAIN_REF_KEYS = new Set(['$ref', 'description', 'summary', 'title']);
+
+/**
+ * Where a schema that is only a `$ref` (and annotations) leads: most response media types
+ * name a component schema (93 media types, 39 distinct schemas per platform version), and
+ * the target validates alike whichever response names it. A failure's rule names the
+ * schema object that failed (locateNode, by identity), never the `$ref` that led there, so
+ * failures are the same. Stops at anything else, and at a percent-encoded fragment.
+ */
+function plainRefTarget(uri: string, pointer: string): { uri: string; pointer: string } {
+  for (let hops = 0; hops < 32; hops++) {
+    const node = getByPointer(readYamlUri(uri), pointer) as Record<string, unknown> | undefined;
+    const ref = node && typeof node === 'object' ? node.$ref : undefined;
+    if (typeof ref !== 'string' || !Object.keys(node!).every((k) => PLAIN_REF_KEYS.has(k))) break;
+    const hash = ref.indexOf('#');
+    const fragment = hash === -1 ? '' : ref.slice(hash + 1);
+    if (fragment.includes('%') || (fragment !== '' && !fragment.startsWith('/'))) break;
+    const file = hash === -1 ? ref : ref.slice(0, hash);
+    uri = file ? new URL(file, uri).href : uri;
+    pointer = fragment;
+  }
+  return { uri, pointer };
+}
+
+/** One ajv and the validators compiled with it, by schema location: the contract's only memo. */
 export class Validators {
   private ajv?: Ajv2020;
   private readonly compiled = new Map<string, ValidateFunction>();
@@ -73,10 +98,11 @@ export class Validators {
   /** The validator of the schema at `at`, compiled on first use; null when there is no schema. */
   of(at: SchemaAt): ValidateFunction | null {
     if (!at.schemaUri || at.schemaPointer === undefined) return null;
-    const key = `${at.schemaUri}#${at.schemaPointer}`;
+    const { uri, pointer } = plainRefTarget(at.schemaUri, at.schemaPointer);
+    const key = `${uri}#${pointer}`;
     let validate = this.compiled.get(key);
     if (!validate) {
-      validate = compileAt((this.ajv ??= createAjv()), at.schemaUri, at.schemaPointer);
+      validate = compileAt((this.ajv ??= createAjv()), uri, pointer);
       this.compiled.set(key, validate);
     }
     return validate;
