@@ -98,11 +98,14 @@ export class Validators {
   /** The validator of the schema at `at`, compiled on first use; null when there is no schema. */
   of(at: SchemaAt): ValidateFunction | null {
     if (!at.schemaUri || at.schemaPointer === undefined) return null;
-    const { uri, pointer } = plainRefTarget(at.schemaUri, at.schemaPointer);
-    const key = `${uri}#${pointer}`;
+    const key = `${at.schemaUri}#${at.schemaPointer}`;
     let validate = this.compiled.get(key);
     if (!validate) {
-      validate = compileAt((this.ajv ??= createAjv()), uri, pointer);
+      // Kept under the schema's own location too, so the `$ref` is followed once.
+      const { uri, pointer } = plainRefTarget(at.schemaUri, at.schemaPointer);
+      const target = `${uri}#${pointer}`;
+      validate = this.compiled.get(target) ?? compileAt((this.ajv ??= createAjv()), uri, pointer);
+      this.compiled.set(target, validate);
       this.compiled.set(key, validate);
     }
     return validate;
