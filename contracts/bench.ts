@@ -1,9 +1,12 @@
 /**
  * npm run bench:contracts: validations per second of the contract layer
  * (`contract.check`, every registered check) against raw compiled ajv on the same
- * schema and body, measured in the same run. Goal (issue 2): the contract layer costs
- * at most 1.5x raw ajv. Bodies: one member (GET /users/{user_guid}/members/{member_guid})
- * and a page of 1000 institutions (GET /institutions), on the real spec/ documents.
+ * schema and body, measured in the same run. A figure for whoever changes contracts/,
+ * with no goal: issue 13 retired issue 2's "at most 1.5x raw ajv" (a check follows a
+ * millisecond HTTP round trip); the figure that matters is the share of a conformance
+ * run spent in contract checks, printed by npm run bench:suite. Bodies: one member
+ * (GET /users/{user_guid}/members/{member_guid}) and a page of 1000 institutions
+ * (GET /institutions), on the real spec/ documents.
  *
  * Short by design (the machine is shared): ROUNDS rounds of ~WINDOW_MS per measurement.
  */
@@ -13,7 +16,6 @@ import { sampleMember, sampleInstitutionsPage, USER_GUID, MEMBER_GUID } from './
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 300);
-const GOAL_RATIO = 1.5;
 const VERSION = 'v20250224';
 
 const t0 = performance.now();
@@ -93,9 +95,8 @@ const median = (xs: number[]) => {
 };
 
 console.log(`contracts bench: spec/ platform ${VERSION} loaded in ${loadMs.toFixed(0)} ms (validators compile on first use)`);
-console.log(`${ROUNDS} rounds x ${WINDOW_MS} ms per measurement; goal: contract.check <= ${GOAL_RATIO}x raw ajv\n`);
+console.log(`${ROUNDS} rounds x ${WINDOW_MS} ms per measurement (CPU time)\n`);
 
-let allMet = true;
 for (const c of cases) {
   const body = c.exchange.response.body;
   const rawNs: number[] = [];
@@ -120,13 +121,10 @@ for (const c of cases) {
   const rawMed = median(rawNs);
   const layerMed = median(contractNs);
   const ratio = median(ratios);
-  const met = ratio <= GOAL_RATIO;
-  allMet &&= met;
   console.log(`${c.name}:`);
   console.log(`  raw ajv         ${(1e9 / rawMed).toFixed(0).padStart(10)} validations/s  (median ${(rawMed / 1000).toFixed(2)} µs)`);
   console.log(`  contract.check  ${(1e9 / layerMed).toFixed(0).padStart(10)} validations/s  (median ${(layerMed / 1000).toFixed(2)} µs)`);
   console.log(`  contract layer's own cost per call: ${(layerMed - rawMed).toFixed(0)} ns (median contract.check minus median raw ajv)`);
-  console.log(`  ratio (median of per-round ratios) ${ratio.toFixed(2)}x  [${ratios.map((x) => x.toFixed(2)).join(' ')}]  goal ${met ? 'met' : 'NOT met'}\n`);
+  console.log(`  ratio (median of per-round ratios) ${ratio.toFixed(2)}x  [${ratios.map((x) => x.toFixed(2)).join(' ')}]\n`);
 }
-console.log(allMet ? `goal met: contract layer <= ${GOAL_RATIO}x raw ajv` : `goal NOT met: contract layer > ${GOAL_RATIO}x raw ajv`);
 if (sink < 0) console.log(sink);

@@ -6,7 +6,7 @@
  */
 import { severityOfTier, type Failure, type Tier } from './failure.ts';
 import { schemaFailures, locationOf } from './compile.ts';
-import { exchangeCheck, registerCheck, responseHeader, type CheckContext, type ExchangeContext, type ExchangePlanFacts, type WebhookContext } from './registry.ts';
+import { exchangeCheck, registerCheck, responseHeader, type CheckContext, type ExchangeContext, type WebhookContext } from './registry.ts';
 
 const isWebhook = (ctx: CheckContext): ctx is WebhookContext => ctx.kind === 'webhook';
 
@@ -16,7 +16,7 @@ function hasBody(ctx: ExchangeContext): boolean {
 }
 
 /** Statuses and methods whose responses carry no body (RFC 9110: 204, 304, HEAD). */
-const mayHaveBody = (plan: ExchangePlanFacts) => plan.status !== 204 && plan.method !== 'HEAD';
+const mayHaveBody = (c: ExchangeContext) => c.status !== 204 && c.method !== 'HEAD';
 
 const is2xx = (status: number) => status >= 200 && status < 300;
 const is4xx = (status: number) => status >= 400 && status < 500;
@@ -54,9 +54,6 @@ export const RULES = {
  */
 export const PAGE_SIZE_STATED_FROM = 10;
 
-/** Shared result of a passing check: no allocation on the hot path. */
-const NONE: Failure[] = Object.freeze([]) as unknown as Failure[];
-
 function failure(operation: string, check: string, location: string, rule: string, severity: Failure['severity'], message: string, tier?: Tier): Failure {
   return { check, operation, location, rule, severity, tier: tier ?? (severity === 'error' ? 'stated' : 'informational'), message };
 }
@@ -69,7 +66,7 @@ function tiered(operation: string, check: string, location: string, rule: string
 registerCheck(exchangeCheck({
   name: 'undocumented_operation',
   description: 'The request matches an operation of the document (warning only: unknown operations are reported, never failed)',
-  appliesToPlan: (plan) => !plan.operation,
+  appliesTo: (c) => !c.operation,
   run: (c) => {
     const where = c.version ? `${c.model.api} ${c.version}` : c.model.api;
     return [failure(c.operationKey, 'undocumented_operation', 'request', RULES.undocumented, 'warning',
@@ -81,17 +78,16 @@ registerCheck(exchangeCheck({
   name: 'status_code_conformance',
   description: 'The status is documented for the operation; an unlisted 2xx fails only where the Errors table states the success status (else informational); 429 is accepted on every platform operation',
   // Sunset endpoints and sunset versions answer errors by design: version_conformance judges them.
-  appliesToPlan: (plan) => !!plan.operation && !plan.operation.sunset && !plan.versionSunset,
-  // The verdict reads only the operation and the status: decided once per plan.
-  runOnPlan: (plan) => {
-    const op = plan.operation!;
-    const status = plan.status;
+  appliesTo: (c) => !!c.operation && !c.operation.sunset && !c.versionSunset,
+  run: (c) => {
+    const op = c.operation!;
+    const status = c.status;
     const listed = op.responses.get(String(status)) ?? op.responses.get(`${Math.floor(status / 100)}XX`);
-    if (listed) return NONE;
+    if (listed) return [];
     // Errors: "429 too many requests" - any platform operation may answer it.
-    if (status === 429 && plan.model.api === 'platform') return NONE;
+    if (status === 429 && c.model.api === 'platform') return [];
     if (is2xx(status) && op.successStatuses.length > 0) {
-      const where = plan.version ? ` (${plan.version})` : '';
+      const where = c.version ? ` (${c.version})` : '';
       if (op.statedSuccessStatuses.length > 0) {
         return [failure(op.key, 'status_code_conformance', 'response.status', RULES.successStatus, 'error',
           `Received: ${status} / Documented: ${op.successStatuses.join(', ')}${where}; stated: ${op.statedSuccessStatuses.join(', ')}`)];
@@ -99,30 +95,17 @@ registerCheck(exchangeCheck({
       return [failure(op.key, 'status_code_conformance', 'response.status', RULES.unstatedSuccess, 'warning',
         `Received: ${status} / Documented: ${op.successStatuses.join(', ')}${where}; the specification states no success status here`, 'informational')];
     }
-    if (plan.documented) return NONE; // `default`: statuses beyond the Errors table are open
+    if (c.documented) return []; // `default`: statuses beyond the Errors table are open
     return [failure(op.key, 'status_code_conformance', 'response.status', RULES.status, 'error',
       `Received: ${status} / Documented: ${op.documentedStatuses.join(', ') || '(none)'}`)];
   },
 }));
 
-/** The vendor JSON media types a document names (`info.x-svc-legacy-accept.media_types`), lower case, per document. */
-const legacyJsonByDoc = new WeakMap<object, Set<string>>();
-function legacyJsonTypes(model: ExchangePlanFacts['model']): Set<string> {
-  let hit = legacyJsonByDoc.get(model.doc);
-  if (!hit) {
-    const listed = (model.doc.info as any)?.['x-svc-legacy-accept']?.media_types;
-    hit = new Set(Array.isArray(listed) ? listed.map((t: unknown) => String(t).toLowerCase()) : []);
-    legacyJsonByDoc.set(model.doc, hit);
-  }
-  return hit;
-}
-
 registerCheck(exchangeCheck({
   name: 'content_type_conformance',
   description: 'The Content-Type is one of the media types documented for the response (a vendor JSON type passes; a missing one over a JSON body is inferred)',
   // A received type that selects a documented one exactly never reaches the check.
-  appliesToPlan: (plan) => !!plan.documented && plan.documented.media.length > 0 && mayHaveBody(plan) && !(plan.mediaCompatible && plan.mediaExact),
-  appliesToCall: hasBody,
+  appliesTo: (c) => !!c.documented && c.documented.media.length > 0 && mayHaveBody(c) && !(c.mediaCompatible && c.mediaExact) && hasBody(c),
   run: (c) => {
     const key = c.operationKey;
     const documented = c.documented!.media.map((m) => m.type).join(', ');
@@ -140,7 +123,7 @@ registerCheck(exchangeCheck({
     // Media types). Those named by the document (info.x-svc-legacy-accept) pass; any other
     // JSON-family type is informational.
     if (c.mediaCompatible) {
-      if (legacyJsonTypes(c.model).has(c.mediaType)) return NONE;
+      if (c.model.legacyJsonTypes.has(c.mediaType)) return [];
       return [failure(key, 'content_type_conformance', 'response.headers.content-type', RULES.vendorJson, 'warning',
         `Received: ${c.mediaType} / Documented: ${documented}`, 'informational')];
     }
@@ -152,12 +135,10 @@ registerCheck(exchangeCheck({
 registerCheck(exchangeCheck({
   name: 'response_schema_conformance',
   description: 'The body validates against the documented schema (enum and opaque-string mismatches are warnings)',
-  appliesToPlan: (plan) => !!(plan.selectedMedia ?? plan.jsonMedia)?.schemaUri,
-  appliesToCall: (ctx) => ctx.exchange.response.body !== undefined && !!ctx.media?.schemaUri,
+  appliesTo: (c) => c.exchange.response.body !== undefined && !!c.media?.schemaUri,
   run: (c) => {
-    const media = c.media!;
-    const validate = media.validator !== undefined ? media.validator : c.model.responseValidator(c.documented!, media);
-    if (!validate || validate(c.exchange.response.body)) return NONE;
+    const validate = c.validator(c.media!);
+    if (!validate || validate(c.exchange.response.body)) return [];
     return schemaFailures(validate.errors, 'response_schema_conformance', c.operationKey, 'response.body', c.model.displayName, c.options.strict);
   },
 }));
@@ -165,7 +146,7 @@ registerCheck(exchangeCheck({
 registerCheck(exchangeCheck({
   name: 'response_headers_conformance',
   description: 'Response headers the document marks required are present',
-  appliesToPlan: (plan) => !!plan.documented && plan.documented.headers.some((h) => h.required),
+  appliesTo: (c) => !!c.documented && c.documented.headers.some((h) => h.required),
   run: (c) => {
     const out: Failure[] = [];
     for (const h of c.documented!.headers) {
@@ -178,28 +159,19 @@ registerCheck(exchangeCheck({
   },
 }));
 
-/** Query string -> records_per_page asked (null: none), bounded: a paging walk repeats its queries. */
-const recordsPerPageByQuery = new Map<string, number | null>();
-
+/** The records_per_page a query string asks for (a positive integer), if any. */
 function recordsPerPageAsked(query: string): number | undefined {
-  if (!query || !query.includes('records_per_page')) return undefined;
-  let hit = recordsPerPageByQuery.get(query);
-  if (hit === undefined) {
-    const raw = new URLSearchParams(query).get('records_per_page');
-    hit = raw !== null && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
-    if (recordsPerPageByQuery.size >= 1024) recordsPerPageByQuery.clear();
-    recordsPerPageByQuery.set(query, hit);
-  }
-  return hit ?? undefined;
+  const raw = new URLSearchParams(query).get('records_per_page');
+  return raw !== null && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : undefined;
 }
 
 registerCheck(exchangeCheck({
   name: 'paging_conformance',
   description: 'A page holds no more records than records_per_page asked nor than the stated maximum (x-svc-list-key, x-svc-max-records-per-page)',
-  appliesToPlan: (plan) => !!plan.operation?.listKey && is2xx(plan.status),
-  appliesToCall: (ctx) => {
-    const body = ctx.exchange.response.body as any;
-    return body !== null && typeof body === 'object' && Array.isArray(body[ctx.operation!.listKey!]);
+  appliesTo: (c) => {
+    if (!c.operation?.listKey || !is2xx(c.status)) return false;
+    const body = c.exchange.response.body as any;
+    return body !== null && typeof body === 'object' && Array.isArray(body[c.operation.listKey]);
   },
   run: (c) => {
     const op = c.operation!;
@@ -225,9 +197,9 @@ registerCheck(exchangeCheck({
 registerCheck(exchangeCheck({
   name: 'version_conformance',
   description: 'Sunset versions and sunset operations answer an error (a 4xx: inferred); deprecated and sunset operations carry the signalling header (stated under a name the profile sets explicitly, else inferred)',
-  appliesToPlan: (plan) =>
-    plan.model.api === 'platform' &&
-    (!plan.versionKnown || plan.versionSunset || !!plan.operation?.sunset || !!plan.operation?.deprecated),
+  appliesTo: (c) =>
+    c.model.api === 'platform' &&
+    (!c.versionKnown || c.versionSunset || !!c.operation?.sunset || !!c.operation?.deprecated),
   run: (c) => {
     const status = c.exchange.response.status;
     const strict = c.options.strict;
@@ -337,7 +309,7 @@ registerCheck({
       out.push(failure(c.operationKey, 'webhook_payload_conformance', 'payload', RULES.webhookType, 'warning',
         `Received: webhook type "${c.type}" / Expected: a type of the document's webhooks section (${[...c.model.webhooks.keys()].join(', ')})`));
     } else {
-      const validate = c.model.webhookValidator(c.webhook);
+      const validate = c.validator(c.webhook);
       if (validate && !validate(c.payload)) {
         for (const f of schemaFailures(validate.errors, 'webhook_payload_conformance', c.operationKey, 'payload', c.model.displayName, c.options.strict)) out.push(f);
       }

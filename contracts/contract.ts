@@ -1,13 +1,16 @@
 /**
- * The contract: the documents of spec/ loaded once per process, and `check`, which
- * builds one context per exchange and runs every applicable registered check.
+ * The contract: the documents of spec/ loaded once per process, and `check`, a plain
+ * pipeline: version -> document, route -> operation, status -> documented response,
+ * Content-Type -> documented media type, then every registered check that applies.
+ * Documents are read on first use and each schema is compiled on first use, once
+ * (compile.ts, Validators): a worker's start pays only for what it checks.
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Failure } from './failure.ts';
+import { Validators, type SchemaAt } from './compile.ts';
 import { DEFAULT_SPEC_DIR, discoverDocuments, fileUri, readDocument, type ApiName, type DocumentFiles } from './load.ts';
-import { DocumentModel, type OperationMatch } from './model.ts';
-import { runChecks, type CheckOptions, type Exchange, type WebhookContext } from './registry.ts';
-import { planFor, runPlan } from './plan.ts';
+import { DocumentModel, documentedMedia, documentedResponse, type OperationMatch } from './model.ts';
+import { runChecks, type CheckOptions, type Exchange, type ExchangeContext, type WebhookContext } from './registry.ts';
 import './checks.ts';
 import './generated.ts';
 
@@ -28,7 +31,18 @@ export interface Contract {
   model(api: ApiName, version?: string): DocumentModel;
 }
 
-const NO_OPTIONS: CheckOptions = Object.freeze({});
+/**
+ * A sink for the time spent inside `check` and `checkWebhook` (ms and calls, summed per
+ * process). npm run bench:suite puts one in every Playwright worker under this global
+ * symbol before any suite code loads (scripts/bench-suite.ts, a module given to `node --import`):
+ * the workers load contracts/ through Playwright's own transform, so a module export could
+ * not reach them. Without a sink (every ordinary run) nothing is timed.
+ */
+export const CHECK_TIMING_SINK = Symbol.for('svc.contracts.check-timing');
+export interface CheckTimingSink {
+  calls: number;
+  ms: number;
+}
 
 /** An exchange the contract cannot read (a suite defect): one failure, never a throw. */
 function unreadable(exchange: Exchange, why: string): Failure[] {
@@ -42,34 +56,22 @@ function unreadable(exchange: Exchange, why: string): Failure[] {
   }];
 }
 
-
-/** Received Content-Type -> bare media type, cached: the same few values recur. */
-const mediaTypes = new Map<string, string | undefined>();
-function parseMediaType(raw: string | undefined): string | undefined {
+/** A Content-Type value -> bare media type, lower case (`application/json; charset=utf-8` -> `application/json`). */
+function mediaTypeOf(raw: string | undefined): string | undefined {
   if (!raw) return undefined;
-  let hit = mediaTypes.get(raw);
-  if (hit === undefined && !mediaTypes.has(raw)) {
-    const semi = raw.indexOf(';');
-    hit = (semi === -1 ? raw : raw.slice(0, semi)).trim().toLowerCase() || undefined;
-    if (mediaTypes.size >= 256) mediaTypes.clear();
-    mediaTypes.set(raw, hit);
-  }
-  return hit;
+  return raw.split(';')[0].trim().toLowerCase() || undefined;
 }
 
 export function headerValue(headers: Record<string, string> | undefined, lowerName: string): string | undefined {
   if (!headers) return undefined;
-  // Fast path: HTTP clients (undici, fetch) report lower-case names.
-  const direct = headers[lowerName];
-  if (direct !== undefined) return direct;
-  for (const k in headers) if (k.length === lowerName.length && k.toLowerCase() === lowerName) return headers[k];
+  for (const k in headers) if (k.toLowerCase() === lowerName) return headers[k];
   return undefined;
 }
 
 /** `/a/b?x=1` -> path and query; absolute URLs are reduced to their path. */
 function splitUrl(url: string): { path: string; query: string } {
   let rest = url;
-  if (rest.charCodeAt(0) !== 47 /* '/' */ && /^[a-z][a-z0-9+.-]*:\/\//i.test(rest)) {
+  if (!rest.startsWith('/') && /^[a-z][a-z0-9+.-]*:\/\//i.test(rest)) {
     const u = new URL(rest);
     return { path: u.pathname, query: u.search.slice(1) };
   }
@@ -83,50 +85,41 @@ class ContractImpl implements Contract {
   readonly versions: string[];
   readonly specDir: string;
   private readonly files: DocumentFiles;
-  private readonly platformModels = new Map<string, DocumentModel>();
-  private readonly otherModels = new Map<ApiName, DocumentModel>();
-  private defaultPlatform?: DocumentModel;
-  /** One-entry cache in front of platformModels: a run mostly asks for one version. */
-  private lastVersion?: string;
-  private lastVersionModel?: DocumentModel;
-  private readonly newest: string | undefined;
+  /** Documents read so far, by `api` or `platform version`. */
+  private readonly models = new Map<string, DocumentModel>();
+  private readonly validators = new Validators();
+  private readonly validator = (at: SchemaAt) => this.validators.of(at);
+  private readonly timing = (globalThis as Record<symbol, CheckTimingSink | undefined>)[CHECK_TIMING_SINK];
 
   constructor(specDir: string) {
     this.files = discoverDocuments(specDir);
     this.specDir = this.files.specDir;
     this.versions = this.files.versions.map((v) => v.version);
-    // Default platform version: the newest with a derived document (Versioning: current).
-    this.newest = this.versions[this.versions.length - 1];
   }
 
+  /**
+   * The document of an API; for the platform one, of a version (default: the newest with
+   * a derived document, Versioning: current). Without derived documents the platform
+   * source serves every version.
+   */
   model(api: ApiName, version?: string): DocumentModel {
-    // Hot path (every check): two map reads, no string building.
-    if (api === 'platform') {
-      const hit = version === undefined ? this.defaultPlatform : this.platformModels.get(version);
-      if (hit) return hit;
-    } else {
-      const hit = this.otherModels.get(api);
-      if (hit) return hit;
-    }
-    return this.loadModel(api, version);
-  }
-
-  private loadModel(api: ApiName, version: string | undefined): DocumentModel {
-    if (api === 'platform' && this.versions.length > 0) {
-      if (version === undefined) return (this.defaultPlatform = this.loadModel(api, this.newest));
-      const file = this.files.versions.find((v) => v.version === version)?.file;
-      if (!file) throw new Error(`No platform document for version "${version}" in ${this.specDir}/versions (known: ${this.versions.join(', ')})`);
-      const model = new DocumentModel(api, version, fileUri(file), readDocument(file), this.specDir);
-      this.platformModels.set(version, model);
-      return model;
-    }
     if (api !== 'platform' && api !== 'audience' && api !== 'test-host') throw new Error(`unknown api "${String(api)}" (platform, audience, test-host)`);
-    const file = this.files.sources[api];
-    if (!file) throw new Error(`No ${api} document in ${this.specDir} (expected ${api}.openapi.yaml)`);
-    const model = new DocumentModel(api, undefined, fileUri(file), readDocument(file), this.specDir);
-    // Without derived documents the platform source serves every version.
-    if (api === 'platform') { this.defaultPlatform = model; if (version) this.platformModels.set(version, model); }
-    else this.otherModels.set(api, model);
+    const derived = api === 'platform' && this.versions.length > 0;
+    const v = derived ? version ?? this.versions[this.versions.length - 1] : undefined;
+    const key = v ? `${api} ${v}` : api;
+    let model = this.models.get(key);
+    if (!model) {
+      let file: string | undefined;
+      if (v) {
+        file = this.files.versions.find((x) => x.version === v)?.file;
+        if (!file) throw new Error(`No platform document for version "${v}" in ${this.specDir}/versions (known: ${this.versions.join(', ')})`);
+      } else {
+        file = this.files.sources[api];
+        if (!file) throw new Error(`No ${api} document in ${this.specDir} (expected ${api}.openapi.yaml)`);
+      }
+      model = new DocumentModel(api, v, fileUri(file), readDocument(file), this.specDir);
+      this.models.set(key, model);
+    }
     return model;
   }
 
@@ -144,68 +137,98 @@ class ContractImpl implements Contract {
     return this.model(api, version).match(method, splitUrl(path).path);
   }
 
-  /**
-   * Hot path: version -> document (one map read), route (cached per URL), plan (cached
-   * per operation, status and Content-Type; plan.ts), then only the checks that apply.
-   */
-  check(exchange: Exchange, options: CheckOptions = NO_OPTIONS): Failure[] {
+  check(exchange: Exchange, options: CheckOptions = {}): Failure[] {
+    if (!this.timing) return this.checkExchange(exchange, options);
+    const started = performance.now();
+    try {
+      return this.checkExchange(exchange, options);
+    } finally {
+      this.timing.ms += performance.now() - started;
+      this.timing.calls++;
+    }
+  }
+
+  private checkExchange(exchange: Exchange, options: CheckOptions): Failure[] {
     const request = exchange?.request;
     const response = exchange?.response;
     if (!request || typeof request.method !== 'string' || typeof request.url !== 'string') return unreadable(exchange, 'request.method and request.url are required');
     if (!response || typeof response.status !== 'number') return unreadable(exchange, 'response.status is required');
+    if (exchange.api !== 'platform' && exchange.api !== 'audience' && exchange.api !== 'test-host') {
+      return unreadable(exchange, `unknown api "${String(exchange.api)}" (platform, audience, test-host)`);
+    }
     try {
-      const api = exchange.api;
-      let model: DocumentModel;
-      let requestedVersion: string | undefined;
-      let versionKnown = true;
-      let versionSunset = false;
-      if (api === 'platform') {
-        requestedVersion = exchange.version ?? headerValue(request.headers, 'accept-version');
-        if (requestedVersion === undefined) {
-          model = this.defaultPlatform ?? this.model('platform');
-        } else {
-          const known = requestedVersion === this.lastVersion ? this.lastVersionModel : this.platformModels.get(requestedVersion);
-          if (known !== undefined) { model = known; this.lastVersion = requestedVersion; this.lastVersionModel = known; }
-          else if (this.versions.length === 0 || this.versions.includes(requestedVersion)) model = this.model('platform', requestedVersion);
-          else { versionKnown = false; model = this.defaultPlatform ?? this.model('platform'); }
-          const sunset = options.sunsetVersions;
-          versionSunset = sunset !== undefined && sunset.length !== 0 && sunset.includes(requestedVersion);
-        }
-      } else if (api === 'audience' || api === 'test-host') {
-        model = this.otherModels.get(api) ?? this.model(api);
-      } else {
-        return unreadable(exchange, `unknown api "${String(api)}" (platform, audience, test-host)`);
-      }
-      const m = request.method;
-      const method = m === 'GET' || m === 'POST' || m === 'PUT' || m === 'DELETE' || m === 'PATCH' ? m : m.toUpperCase();
-      const route = model.route(method, request.url, splitUrl);
-      // Content-Type: HTTP clients report lower-case names (the direct read); others are searched.
-      const headers = response.headers;
-      const rawType = headers?.['content-type'] ?? headerValue(headers, 'content-type');
-      const plan = planFor(model, route.match?.operation, method, response.status, rawType, versionKnown, versionSunset, parseMediaType);
-      return runPlan(plan, exchange, options, requestedVersion, route);
+      // 1. Version -> document. A version without a document (unknown, or sunset and
+      // removed) is checked against the newest one; version_conformance judges it.
+      const requestedVersion = exchange.api === 'platform' ? exchange.version ?? headerValue(request.headers, 'accept-version') : undefined;
+      const versionKnown = requestedVersion === undefined || this.versions.length === 0 || this.versions.includes(requestedVersion);
+      const versionSunset = requestedVersion !== undefined && (options.sunsetVersions ?? []).includes(requestedVersion);
+      const model = this.model(exchange.api, versionKnown ? requestedVersion : undefined);
+      // 2. Route -> operation.
+      const method = request.method.toUpperCase();
+      const { path, query } = splitUrl(request.url);
+      const match = model.match(method, path);
+      const operation = match?.operation;
+      // 3. Status -> documented response; Content-Type -> documented media type.
+      const status = response.status;
+      const documented = operation ? documentedResponse(operation, status) : undefined;
+      const mediaType = mediaTypeOf(headerValue(response.headers, 'content-type'));
+      const selected = documented ? documentedMedia(documented, mediaType) : undefined;
+      const jsonMedia = documented?.media.find((m) => m.isJson);
+      const ctx: ExchangeContext = {
+        kind: 'exchange',
+        exchange,
+        options,
+        model,
+        version: model.version,
+        requestedVersion,
+        versionKnown,
+        versionSunset,
+        method,
+        path,
+        query,
+        match,
+        operation,
+        operationKey: operation ? operation.key : `${method} ${path}`,
+        status,
+        documented,
+        mediaType,
+        selectedMedia: selected?.media,
+        jsonMedia,
+        mediaExact: selected?.exact ?? false,
+        mediaCompatible: selected?.media !== undefined,
+        media: selected?.media ?? (typeof response.body !== 'string' ? jsonMedia : undefined),
+        validator: this.validator,
+      };
+      // 4. Every registered exchange check that applies.
+      return runChecks(ctx, options.only);
     } catch (e) {
       return unreadable(exchange, (e as Error).message);
     }
   }
 
-  checkWebhook(type: string, payload: unknown, version?: string, options: CheckOptions = NO_OPTIONS): Failure[] {
-    let model: DocumentModel;
+  checkWebhook(type: string, payload: unknown, version?: string, options: CheckOptions = {}): Failure[] {
+    const started = this.timing ? performance.now() : 0;
     try {
-      model = this.model('platform', version !== undefined && this.versions.includes(version) ? version : undefined);
-    } catch (e) {
-      return [{ check: 'contract', operation: `WEBHOOK ${type}`, location: 'payload', rule: 'spec/CONVENTIONS.md', severity: 'error', message: (e as Error).message }];
+      let model: DocumentModel;
+      try {
+        model = this.model('platform', version !== undefined && this.versions.includes(version) ? version : undefined);
+      } catch (e) {
+        return [{ check: 'contract', operation: `WEBHOOK ${type}`, location: 'payload', rule: 'spec/CONVENTIONS.md', severity: 'error', message: (e as Error).message }];
+      }
+      const ctx: WebhookContext = {
+        kind: 'webhook',
+        type,
+        payload,
+        model,
+        webhook: model.webhooks.get(type),
+        operationKey: `WEBHOOK ${type}`,
+        options,
+        validator: this.validator,
+      };
+      return runChecks(ctx);
+    } finally {
+      if (this.timing) { this.timing.ms += performance.now() - started; this.timing.calls++; }
     }
-    const ctx: WebhookContext = {
-      kind: 'webhook',
-      type,
-      payload,
-      model,
-      webhook: model.webhooks.get(type),
-      operationKey: `WEBHOOK ${type}`,
-      options,
-    };
-    return runChecks(ctx);
   }
 
   compileAll(): string[] {
@@ -216,8 +239,18 @@ class ContractImpl implements Contract {
     if (this.files.sources.audience) models.push(this.model('audience'));
     if (this.files.sources['test-host']) models.push(this.model('test-host'));
     for (const m of models) {
-      for (const p of m.problems) errors.push(`${m.api}${m.version ? ' ' + m.version : ''}: ${p}`);
-      for (const e of m.compileAll()) errors.push(`${m.api}${m.version ? ' ' + m.version : ''}: ${e}`);
+      const where = `${m.api}${m.version ? ' ' + m.version : ''}`;
+      for (const p of m.problems) errors.push(`${where}: ${p}`);
+      for (const op of m.operations) {
+        for (const r of op.responses.values()) {
+          for (const media of r.media) {
+            try { this.validators.of(media); } catch (e) { errors.push(`${where}: ${op.key} ${r.status} ${media.type}: ${(e as Error).message}`); }
+          }
+        }
+      }
+      for (const w of m.webhooks.values()) {
+        try { this.validators.of(w); } catch (e) { errors.push(`${where}: webhook ${w.type}: ${(e as Error).message}`); }
+      }
     }
     return errors;
   }

@@ -72,7 +72,8 @@ function fail(c: ExchangeContext, check: string, tier: Tier, rule: string, messa
   return { check, operation: c.operationKey, location, rule, severity: severityOfTier(tier, c.options.strict), tier, message };
 }
 
-const kindIs = (...kinds: GeneratedKind[]) => (c: ExchangeContext) => {
+/** The exchange is a generated request of one of these kinds. */
+const generatedAs = (c: ExchangeContext, ...kinds: GeneratedKind[]) => {
   const g = c.options.generated;
   return g !== undefined && kinds.includes(g.kind);
 };
@@ -83,8 +84,7 @@ const method = (c: ExchangeContext) => c.exchange.request.method.toUpperCase();
 registerCheck(exchangeCheck({
   name: 'not_a_server_error',
   description: 'A generated request never answers a 5xx (inferred: no sentence states it; a 5xx blames the service, not the request)',
-  appliesToPlan: (plan) => plan.status >= 500,
-  appliesToCall: (c) => c.options.generated !== undefined,
+  appliesTo: (c) => c.status >= 500 && c.options.generated !== undefined,
   run: (c) => [fail(c, 'not_a_server_error', 'inferred', GENERATED_RULES.serverError,
     `Received: ${status(c)} to a generated request (${c.options.generated!.kind}: ${c.options.generated!.what}) / Expected: not a 5xx`)],
 }));
@@ -92,8 +92,7 @@ registerCheck(exchangeCheck({
 registerCheck(exchangeCheck({
   name: 'negative_data_rejection',
   description: 'A request that breaks a rule of its description (a required field left out, a stated type or format broken) is not accepted with a 2xx; the rule\'s tier decides the severity',
-  appliesToPlan: (plan) => is2xx(plan.status),
-  appliesToCall: kindIs('negative'),
+  appliesTo: (c) => is2xx(c.status) && generatedAs(c, 'negative'),
   run: (c) => {
     const g = c.options.generated!;
     return [fail(c, 'negative_data_rejection', g.tier, g.rule, `Received: ${status(c)} / Expected: a refusal (not a 2xx) of a request with ${g.what}`)];
@@ -103,8 +102,7 @@ registerCheck(exchangeCheck({
 registerCheck(exchangeCheck({
   name: 'positive_data_acceptance',
   description: 'A request valid by what the specification states, built from resources that exist, is not refused with a 4xx (429 aside); tier from the rule the case rests on',
-  appliesToPlan: (plan) => plan.status >= 400 && plan.status < 500 && !INCONCLUSIVE.has(plan.status),
-  appliesToCall: kindIs('positive'),
+  appliesTo: (c) => c.status >= 400 && c.status < 500 && !INCONCLUSIVE.has(c.status) && generatedAs(c, 'positive'),
   run: (c) => {
     const g = c.options.generated!;
     return [fail(c, 'positive_data_acceptance', g.tier, g.rule, `Received: ${status(c)} / Expected: acceptance of ${g.what}`)];
@@ -114,8 +112,7 @@ registerCheck(exchangeCheck({
 registerCheck(exchangeCheck({
   name: 'missing_required_header',
   description: 'A request without a header the specification requires (SVC-3DX-TOKEN on data exchange reads) is not answered with a 2xx',
-  appliesToPlan: (plan) => is2xx(plan.status),
-  appliesToCall: kindIs('missing-header'),
+  appliesTo: (c) => is2xx(c.status) && generatedAs(c, 'missing-header'),
   run: (c) => {
     const g = c.options.generated!;
     return [fail(c, 'missing_required_header', g.tier, g.rule, `Received: ${status(c)} / Expected: a refusal of a request with ${g.what}`)];
@@ -125,8 +122,7 @@ registerCheck(exchangeCheck({
 registerCheck(exchangeCheck({
   name: 'ignored_auth',
   description: 'A request without credentials, or with wrong ones, is not answered with a 2xx (platform Basic and audience Bearer: stated; test host headers: inferred)',
-  appliesToPlan: (plan) => is2xx(plan.status),
-  appliesToCall: kindIs('no-auth', 'wrong-auth'),
+  appliesTo: (c) => is2xx(c.status) && generatedAs(c, 'no-auth', 'wrong-auth'),
   run: (c) => {
     const g = c.options.generated!;
     return [fail(c, 'ignored_auth', g.tier, g.rule, `Received: ${status(c)} / Expected: a refusal of a request with ${g.what}`)];
@@ -136,8 +132,7 @@ registerCheck(exchangeCheck({
 registerCheck(exchangeCheck({
   name: 'unsupported_method',
   description: 'A method the document does not list for a path: a 2xx is reported (informational: "adding endpoints" is non-breaking), anything else passes',
-  appliesToPlan: (plan) => is2xx(plan.status),
-  appliesToCall: kindIs('unsupported-method'),
+  appliesTo: (c) => is2xx(c.status) && generatedAs(c, 'unsupported-method'),
   run: (c) => [fail(c, 'unsupported_method', 'informational', GENERATED_RULES.unsupportedMethod,
     `Received: ${status(c)} to ${method(c)} ${c.path}, a method the document does not list for this path / Expected (HTTP): 405`)],
 }));
@@ -145,8 +140,7 @@ registerCheck(exchangeCheck({
 registerCheck(exchangeCheck({
   name: 'use_after_free',
   description: 'After a delete answered a 2xx, a read of the same resource does not answer a 2xx',
-  appliesToPlan: (plan) => is2xx(plan.status),
-  appliesToCall: kindIs('after-delete'),
+  appliesTo: (c) => is2xx(c.status) && generatedAs(c, 'after-delete'),
   run: (c) => {
     const g = c.options.generated!;
     return [fail(c, 'use_after_free', g.tier, g.rule, `Received: ${status(c)} / Expected: not a 2xx for ${g.what}`)];
@@ -156,8 +150,7 @@ registerCheck(exchangeCheck({
 registerCheck(exchangeCheck({
   name: 'ensure_resource_availability',
   description: 'After a create answered a 2xx, a read of the created resource does not answer a 4xx (429 aside)',
-  appliesToPlan: (plan) => plan.status >= 400 && plan.status < 500 && !INCONCLUSIVE.has(plan.status),
-  appliesToCall: kindIs('after-create'),
+  appliesTo: (c) => c.status >= 400 && c.status < 500 && !INCONCLUSIVE.has(c.status) && generatedAs(c, 'after-create'),
   run: (c) => {
     const g = c.options.generated!;
     return [fail(c, 'ensure_resource_availability', g.tier, g.rule, `Received: ${status(c)} / Expected: a 2xx for ${g.what}`)];

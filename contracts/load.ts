@@ -5,9 +5,12 @@
  * This module only follows the OpenAPI-level references (responses, parameters,
  * request bodies, headers) so that operations can be read as plain objects.
  */
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 import YAML from 'yaml';
 import type { OpenAPIV3_1 } from 'openapi-types';
 
@@ -56,12 +59,45 @@ export function fileUri(file: string): string {
   return pathToFileURL(resolve(file)).href;
 }
 
+/**
+ * Parsed documents as JSON, by the SHA-1 of the YAML text: parsing a 160 kB document
+ * with `yaml` takes 0.3-2 s, JSON.parse of the same about 1/30 of that, and every
+ * Playwright worker reads the documents it checks against (the first worker start is on
+ * the self-test's critical path). Keyed by content, so an edited document is parsed again.
+ */
+const JSON_CACHE_DIR = join(tmpdir(), 'svc-contracts-yaml-v1');
+
+function parseYamlFile(file: string): unknown {
+  const text = readFileSync(file, 'utf8');
+  const cached = join(JSON_CACHE_DIR, `${createHash('sha1').update(text).digest('hex')}.json`);
+  try {
+    return JSON.parse(readFileSync(cached, 'utf8'));
+  } catch { /* not cached yet (or unreadable): parse the YAML */ }
+  // `uniqueKeys` keeps the YAML default (duplicate keys are an authoring error).
+  const doc = YAML.parseDocument(text);
+  if (doc.errors.length) throw doc.errors[0];
+  const parsed = doc.toJS({ maxAliasCount: -1 });
+  // JSON keeps the value only without aliases (they are one shared object, which
+  // locateNode finds by identity) and without values JSON has not (.inf, .nan).
+  let aliases = false;
+  YAML.visit(doc, { Alias: () => { aliases = true; return YAML.visit.BREAK; } });
+  const json = JSON.stringify(parsed);
+  if (!aliases && isDeepStrictEqual(JSON.parse(json), parsed)) {
+    try {
+      mkdirSync(JSON_CACHE_DIR, { recursive: true });
+      // Another worker may write the same file at once: write aside, then rename (atomic).
+      const aside = `${cached}.${process.pid}.tmp`;
+      writeFileSync(aside, json);
+      renameSync(aside, cached);
+    } catch { /* a cache that cannot be written only costs time */ }
+  }
+  return parsed;
+}
+
 export function readYamlUri(uri: string): unknown {
   let parsed = fileCache.get(uri);
   if (parsed === undefined) {
-    const text = readFileSync(fileURLToPath(uri), 'utf8');
-    // `uniqueKeys` keeps the YAML default (duplicate keys are an authoring error).
-    parsed = YAML.parse(text, { maxAliasCount: -1 });
+    parsed = parseYamlFile(fileURLToPath(uri));
     fileCache.set(uri, parsed);
   }
   return parsed;

@@ -1,16 +1,13 @@
 /**
  * One loaded document (an API, and for the platform API one version): its operations
- * read once into flat records, a matcher from concrete request paths to path templates
- * (cached), and validators compiled once per response/media type and per webhook type.
+ * read once into flat records and a matcher from concrete request paths to path
+ * templates. Plain data: validators are compiled by the contract (compile.ts, Validators).
  */
-import type { ValidateFunction } from 'ajv/dist/2020.js';
-import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { compileAt, createAjv, type DisplayName } from './compile.ts';
+import type { DisplayName, SchemaAt } from './compile.ts';
 import { relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ApiName, follow, pointerOf } from './load.ts';
-import type { ExchangePlan } from './registry.ts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -20,15 +17,10 @@ export interface DocumentedHeader {
   required: boolean;
 }
 
-export interface DocumentedMedia {
+export interface DocumentedMedia extends SchemaAt {
   /** Lower-case media type as written in the document, e.g. `application/json`. */
   type: string;
   isJson: boolean;
-  /** Where the schema lives, or undefined when the media type has no schema. */
-  schemaUri?: string;
-  schemaPointer?: string;
-  /** Compiled on first use (null: no schema). */
-  validator?: ValidateFunction | null;
 }
 
 export interface DocumentedResponse {
@@ -42,8 +34,6 @@ export interface DocumentedResponse {
   unstatedSuccess?: string;
   headers: DocumentedHeader[];
   media: DocumentedMedia[];
-  /** Received Content-Type -> selected documented media (see documentedMedia), bounded. */
-  selections: Map<string, MediaSelection>;
 }
 
 export interface MediaSelection {
@@ -77,8 +67,6 @@ export interface OperationInfo {
   documentedStatuses: string[];
   /** Matching: literal segments or parameter names. */
   segments: { literal?: string; param?: string }[];
-  /** status -> documented response (null: none), filled on first use. */
-  byStatus: (DocumentedResponse | null | undefined)[];
   /**
    * The success statuses the operation states (`200`, `201`, `2XX`, in document order).
    * When there is one, `default` no longer covers a 2xx (see documentedResponse).
@@ -90,21 +78,6 @@ export interface OperationInfo {
    * where there is none, an unlisted 2xx is informational.
    */
   statedSuccessStatuses: string[];
-  /**
-   * Check plans of the common case (known version, not sunset), by status, then by the
-   * raw Content-Type value (plan.ts). Filled on first use, bounded.
-   */
-  plans: (Map<string, ExchangePlan> | undefined)[];
-  /** The plan used last (one-entry cache in front of `plans`). */
-  lastPlan: ExchangePlan | undefined;
-}
-
-export interface Route {
-  path: string;
-  query: string;
-  match: OperationMatch | undefined;
-  /** `GET /institutions` (template), or `METHOD /concrete/path` when no operation matched. */
-  operationKey: string;
 }
 
 export interface OperationMatch {
@@ -113,11 +86,8 @@ export interface OperationMatch {
   params: Readonly<Record<string, string>>;
 }
 
-export interface WebhookInfo {
+export interface WebhookInfo extends SchemaAt {
   type: string;
-  schemaUri?: string;
-  schemaPointer?: string;
-  validator?: ValidateFunction | null;
 }
 
 function isJsonMedia(type: string): boolean {
@@ -134,14 +104,11 @@ export class DocumentModel {
   readonly webhooks = new Map<string, WebhookInfo>();
   /** Operations by method, most specific (most literal segments) first. */
   private readonly byMethod = new Map<string, OperationInfo[]>();
-  /** method -> concrete path -> match (null: no operation), bounded. */
-  private readonly matchCache = new Map<string, Map<string, OperationMatch | null>>();
-  private ajvInstance?: Ajv2020;
   /**
-   * Check plans outside the fast path of OperationInfo.plans (no operation matched, an
-   * unknown or sunset version requested), by `flags|method|status|content-type`, bounded.
+   * The vendor JSON media types the document names (`info.x-svc-legacy-accept.media_types`),
+   * lower case: content_type_conformance lets them pass (Authentication 2).
    */
-  readonly otherPlans = new Map<string, ExchangePlan>();
+  readonly legacyJsonTypes: ReadonlySet<string>;
   /** Reference problems found while reading (reported by tests, never thrown). */
   readonly problems: string[] = [];
 
@@ -155,6 +122,8 @@ export class DocumentModel {
   ) {
     this.readOperations();
     this.readWebhooks();
+    const listed = (doc.info as any)?.['x-svc-legacy-accept']?.media_types;
+    this.legacyJsonTypes = new Set(Array.isArray(listed) ? listed.map((t: unknown) => String(t).toLowerCase()) : []);
   }
 
   /** A file URI as a failure rule names it: relative to spec/, e.g. `versions/platform.v20250224.openapi.yaml`. */
@@ -164,10 +133,6 @@ export class DocumentModel {
     const rel = this.specDir ? relative(this.specDir, file) : '';
     return (rel && !rel.startsWith('..') ? rel : file.slice(file.lastIndexOf(sep) + 1)).split(sep).join('/');
   };
-
-  private get ajv(): Ajv2020 {
-    return (this.ajvInstance ??= createAjv());
-  }
 
   private readOperations(): void {
     const paths = (this.doc.paths ?? {}) as Record<string, any>;
@@ -191,9 +156,6 @@ export class DocumentModel {
           listKey: typeof op['x-svc-list-key'] === 'string' ? op['x-svc-list-key'] : undefined,
           maxRecordsPerPage: typeof op['x-svc-max-records-per-page'] === 'number' ? op['x-svc-max-records-per-page'] : undefined,
           responses: new Map(),
-          byStatus: new Array(600),
-          plans: new Array(600),
-          lastPlan: undefined,
           documentedStatuses: [],
           successStatuses: [],
           statedSuccessStatuses: [],
@@ -253,7 +215,7 @@ export class DocumentModel {
       });
     }
     const unstated = response['x-svc-unstated-success'];
-    return { status, headers, media, selections: new Map(), ...(typeof unstated === 'string' ? { unstatedSuccess: unstated } : {}) };
+    return { status, headers, media, ...(typeof unstated === 'string' ? { unstatedSuccess: unstated } : {}) };
   }
 
   private readWebhooks(): void {
@@ -269,46 +231,9 @@ export class DocumentModel {
     }
   }
 
-  /** method -> request URL (path and query) -> route, bounded. */
-  private readonly routeCache = new Map<string, Map<string, Route>>();
-  private readonly getRoutes = new Map<string, Route>();
-  private readonly postRoutes = new Map<string, Route>();
-
-  /** A request URL -> its path, query and operation, cached per method and URL. */
-  route(method: string, url: string, split: (url: string) => { path: string; query: string }): Route {
-    // GET and POST (most exchanges) skip the per-method map read. Kept small so it inlines.
-    const cache = method === 'GET' ? this.getRoutes : method === 'POST' ? this.postRoutes : this.routeCache.get(method);
-    return cache?.get(url) ?? this.newRoute(method, url, split);
-  }
-
-  private newRoute(method: string, url: string, split: (url: string) => { path: string; query: string }): Route {
-    let cache = method === 'GET' ? this.getRoutes : method === 'POST' ? this.postRoutes : this.routeCache.get(method);
-    if (!cache) this.routeCache.set(method, (cache = new Map()));
-    const { path, query } = split(url);
-    const match = this.match(method, path);
-    const route: Route = { path, query, match, operationKey: match ? match.operation.key : `${method} ${path}` };
-    // Bounded: URLs with ids are many; an unbounded map would grow with a long run.
-    if (cache.size >= 5000) cache.clear();
-    cache.set(url, route);
-    return route;
-  }
-
-  /** Concrete path (no query) -> operation and parameters, cached per method and path. */
+  /** Concrete path (no query) -> operation and parameters. */
   match(method: string, path: string): OperationMatch | undefined {
-    const upper = method.length <= 7 && method === method.toUpperCase() ? method : method.toUpperCase();
-    let cache = this.matchCache.get(upper);
-    if (!cache) this.matchCache.set(upper, (cache = new Map()));
-    const hit = cache.get(path);
-    if (hit !== undefined) return hit ?? undefined;
-    const found = this.matchUncached(upper, path);
-    // Bounded: paths with ids are many; an unbounded map would grow with a long run.
-    if (cache.size >= 5000) cache.clear();
-    cache.set(path, found ?? null);
-    return found;
-  }
-
-  private matchUncached(method: string, path: string): OperationMatch | undefined {
-    const candidates = this.byMethod.get(method);
+    const candidates = this.byMethod.get(method.toUpperCase());
     if (!candidates) return undefined;
     const parts = splitPath(path);
     for (const op of candidates) {
@@ -334,37 +259,6 @@ export class DocumentModel {
     const upper = method.toUpperCase();
     return this.operations.find((o) => o.method === upper && o.path === pathTemplate);
   }
-
-  /** The validator of one documented response and media type (compiled once). */
-  responseValidator(_response: DocumentedResponse, media: DocumentedMedia): ValidateFunction | null {
-    if (media.validator === undefined) {
-      media.validator = media.schemaUri ? compileAt(this.ajv, media.schemaUri, media.schemaPointer!) : null;
-    }
-    return media.validator;
-  }
-
-  webhookValidator(info: WebhookInfo): ValidateFunction | null {
-    if (info.validator === undefined) {
-      info.validator = info.schemaUri ? compileAt(this.ajv, info.schemaUri, info.schemaPointer!) : null;
-    }
-    return info.validator;
-  }
-
-  /** Compiles every response and webhook schema now (tests, benchmarks); returns failures to compile. */
-  compileAll(): string[] {
-    const errors: string[] = [];
-    for (const op of this.operations) {
-      for (const r of op.responses.values()) {
-        for (const m of r.media) {
-          try { this.responseValidator(r, m); } catch (e) { errors.push(`${op.key} ${r.status} ${m.type}: ${(e as Error).message}`); }
-        }
-      }
-    }
-    for (const w of this.webhooks.values()) {
-      try { this.webhookValidator(w); } catch (e) { errors.push(`webhook ${w.type}: ${(e as Error).message}`); }
-    }
-    return errors;
-  }
 }
 
 /**
@@ -380,16 +274,6 @@ export class DocumentModel {
  *   - where it documents no 2xx: `default`.
  */
 export function documentedResponse(op: OperationInfo, status: number): DocumentedResponse | undefined {
-  const byStatus = op.byStatus;
-  if (Number.isInteger(status) && status >= 0 && status < byStatus.length) {
-    const hit = byStatus[status];
-    if (hit !== undefined) return hit ?? undefined;
-    return (byStatus[status] = lookupResponse(op, status) ?? null) ?? undefined;
-  }
-  return lookupResponse(op, status);
-}
-
-function lookupResponse(op: OperationInfo, status: number): DocumentedResponse | undefined {
   const stated = op.responses.get(String(status)) ?? op.responses.get(`${Math.floor(status / 100)}XX`);
   if (stated) return stated;
   if (status >= 200 && status < 300 && op.successStatuses.length > 0) {
@@ -399,30 +283,20 @@ function lookupResponse(op: OperationInfo, status: number): DocumentedResponse |
   return op.responses.get('default');
 }
 
-/** The documented media type that a received Content-Type selects (exact, wildcard, JSON family). */
-/** Selection by the raw Content-Type header value, cached per documented response. */
-export function documentedMedia(response: DocumentedResponse, rawType: string | undefined, parse: (raw: string | undefined) => string | undefined): MediaSelection {
-  const key = rawType ?? '';
-  let hit = response.selections.get(key);
-  if (hit === undefined) {
-    const received = parse(rawType);
-    hit = { ...selectMedia(response, received), received };
-    if (response.selections.size >= 64) response.selections.clear();
-    response.selections.set(key, hit);
-  }
-  return hit;
-}
-
-function selectMedia(response: DocumentedResponse, received: string | undefined): MediaSelection {
+/**
+ * The documented media type that a received media type (lower case, no parameters)
+ * selects: exact, then a wildcard, then a JSON-family type for a documented JSON one.
+ */
+export function documentedMedia(response: DocumentedResponse, received: string | undefined): MediaSelection {
   const list = response.media;
-  if (list.length === 0) return { exact: true };
+  if (list.length === 0) return { received, exact: true };
   if (received) {
-    for (const m of list) if (m.type === received) return { media: m, exact: true };
+    for (const m of list) if (m.type === received) return { received, media: m, exact: true };
     const slash = received.indexOf('/');
     const family = slash > 0 ? received.slice(0, slash) + '/*' : '';
-    for (const m of list) if (m.type === family || m.type === '*/*') return { media: m, exact: true };
-    if (isJsonMedia(received)) for (const m of list) if (m.isJson) return { media: m, exact: false };
-    return { exact: false };
+    for (const m of list) if (m.type === family || m.type === '*/*') return { received, media: m, exact: true };
+    if (isJsonMedia(received)) for (const m of list) if (m.isJson) return { received, media: m, exact: false };
+    return { received, exact: false };
   }
-  return { media: list.find((m) => m.isJson) ?? list[0], exact: false };
+  return { received, media: list.find((m) => m.isJson) ?? list[0], exact: false };
 }

@@ -1,13 +1,15 @@
 /**
  * The check registry (../shared/DESIGN.md, "Checks and failures"; Schemathesis style):
  * one table of named checks that refuses duplicate names. Whether a check applies is
- * decided by its guard (`appliesTo`), not by branches inside it. An exchange check may
- * split its guard into a static part (`appliesToPlan`: operation, status, Content-Type,
- * version flags) and a per-call part (`appliesToCall`: body, query, options); plan.ts
- * evaluates the static part once per plan. A check that throws is caught and becomes a
- * failure: a bad response never crashes the suite.
+ * decided by its guard (`appliesTo`), not by branches inside it. A check that throws is
+ * caught and becomes a failure: a bad response never crashes the suite.
+ *
+ * The contexts are plain records that contract.ts fills once per call; this file imports
+ * only the types of model.ts (model.ts imports nothing from here).
  */
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { Failure } from './failure.ts';
+import type { SchemaAt } from './compile.ts';
 import type { DocumentModel, DocumentedMedia, DocumentedResponse, OperationInfo, OperationMatch, WebhookInfo } from './model.ts';
 import type { ApiName } from './load.ts';
 
@@ -59,23 +61,32 @@ export interface CheckOptions {
 }
 
 /**
- * What one check plan fixes (plan.ts): the same for every exchange with this document,
- * operation, status, Content-Type value and version flags. A check's static guard
- * (`appliesToPlan`) and plan-only verdict (`runOnPlan`) read only these, once per plan.
+ * One exchange being checked, as the pipeline of contract.ts reads it: version ->
+ * document, route -> operation, status -> documented response, Content-Type -> documented
+ * media type.
  */
-export interface ExchangePlanFacts {
+export interface ExchangeContext {
   kind: 'exchange';
+  exchange: Exchange;
+  options: CheckOptions;
   model: DocumentModel;
   /** The version whose document is used (platform), else undefined. */
   version?: string;
+  /** The version the exchange asked for (explicit or Accept-Version), if any. */
+  requestedVersion?: string;
   /** False when the requested version has no document (unknown or sunset). */
   versionKnown: boolean;
   /** The requested version is one of `options.sunsetVersions`. */
   versionSunset: boolean;
   /** Request method, upper case. */
   method: string;
+  path: string;
+  query: string;
+  match?: OperationMatch;
   /** The operation the request matched, or undefined. */
   operation?: OperationInfo;
+  /** `GET /institutions` (template), or the concrete path when no operation matched. */
+  operationKey: string;
   status: number;
   /** The documented response selected by the status (exact, range, default; see model.ts). */
   documented?: DocumentedResponse;
@@ -88,38 +99,26 @@ export interface ExchangePlanFacts {
   mediaExact: boolean;
   /** The received type selected a documented one (exactly or as a JSON-family type). */
   mediaCompatible: boolean;
-}
-
-/** One exchange being checked: the plan's facts plus what varies per call. */
-export interface ExchangeContext extends ExchangePlanFacts {
-  exchange: Exchange;
-  options: CheckOptions;
-  /** The version the exchange asked for (explicit or Accept-Version), if any. */
-  requestedVersion?: string;
-  path: string;
-  query: string;
-  match?: OperationMatch;
-  /** `GET /institutions` (template), or the concrete path when no operation matched. */
-  operationKey: string;
-  /** The documented media type whose schema the body is checked against. */
+  /**
+   * The documented media type whose schema the body is checked against: the selected
+   * one, or, for a parsed (non-text) body with an undocumented Content-Type, the
+   * documented JSON one, so both problems are reported.
+   */
   media?: DocumentedMedia;
-  /** Filled on first use by `responseHeader` (most exchanges never need it). */
-  lowerCaseHeaders: Record<string, string> | undefined;
+  /** The compiled validator of a documented schema (compiled on first use, once per contract); null: no schema. */
+  validator(at: SchemaAt): ValidateFunction | null;
 }
 
 /** A response header by name, case-insensitively (RFC 9110: field names are case-insensitive). */
 export function responseHeader(ctx: ExchangeContext, name: string): string | undefined {
-  let map = ctx.lowerCaseHeaders;
-  if (!map) {
-    map = {};
-    const raw = ctx.exchange.response.headers ?? {};
-    for (const k in raw) {
-      const v = raw[k] as unknown;
-      if (v !== undefined && v !== null) map[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
-    }
-    ctx.lowerCaseHeaders = map;
+  const raw = ctx.exchange.response.headers ?? {};
+  const lower = name.toLowerCase();
+  for (const k in raw) {
+    if (k.toLowerCase() !== lower) continue;
+    const v = raw[k] as unknown;
+    if (v !== undefined && v !== null) return Array.isArray(v) ? v.join(', ') : String(v);
   }
-  return map[name.toLowerCase()];
+  return undefined;
 }
 
 export interface WebhookContext {
@@ -130,6 +129,8 @@ export interface WebhookContext {
   webhook?: WebhookInfo;
   operationKey: string;
   options: CheckOptions;
+  /** As ExchangeContext.validator. */
+  validator(at: SchemaAt): ValidateFunction | null;
 }
 
 export type CheckContext = ExchangeContext | WebhookContext;
@@ -140,97 +141,40 @@ export interface CheckDefinition {
   kind?: 'exchange' | 'webhook';
   /** One line: what it verifies and the specification section it rests on. */
   description: string;
-  /** The whole guard, for any context (checks without `appliesToPlan` are asked per call). */
+  /** Whether the check applies to this exchange or payload. */
   appliesTo(ctx: CheckContext): boolean;
   run(ctx: CheckContext): Failure[];
-  /**
-   * Exchange checks, optional: the static part of the guard, asked once per plan
-   * (operation, status, Content-Type, version flags). When present, exchanges use it and
-   * `appliesToCall` instead of `appliesTo`.
-   */
-  appliesToPlan?(plan: ExchangePlanFacts): boolean;
-  /** The per-call rest of the guard (body, query, options); absent: always applies. */
-  appliesToCall?(ctx: ExchangeContext): boolean;
-  /**
-   * Optional: the verdict reads only plan facts, so a plan computes it once; an empty
-   * verdict drops the check from the plan.
-   */
-  runOnPlan?(plan: ExchangePlanFacts): Failure[];
 }
 
-/** A check whose step runs in a plan (plan.ts). */
-export interface PlanStep {
-  def: CheckDefinition;
-  /** Per-call guard, or undefined when the plan decided applicability. */
-  guard: ((ctx: ExchangeContext) => boolean) | undefined;
-  /** The failures fixed by the plan (runOnPlan), or undefined: `def.run` per call. */
-  fixed: Failure[] | undefined;
-}
-
-/** A check plan: facts, the checks that apply, and the registry generation it was built from. */
-export interface ExchangePlan extends ExchangePlanFacts {
-  /** The Content-Type value the plan was built for, as received. */
-  rawContentType: string | undefined;
-  generation: number;
-  steps: PlanStep[];
-}
-
-/**
- * An exchange check from the two parts of its guard; `appliesTo` and `run` are derived,
- * so the full-context path and the plan path decide alike.
- */
+/** An exchange check, typed on the exchange context (it is never asked about a webhook). */
 export function exchangeCheck(def: {
   name: string;
   description: string;
-  appliesToPlan: (plan: ExchangePlanFacts) => boolean;
-  appliesToCall?: (ctx: ExchangeContext) => boolean;
-} & ({ run: (ctx: ExchangeContext) => Failure[]; runOnPlan?: undefined } | { runOnPlan: (plan: ExchangePlanFacts) => Failure[]; run?: undefined })): CheckDefinition {
-  const { appliesToPlan, appliesToCall, runOnPlan, run } = def;
+  appliesTo: (ctx: ExchangeContext) => boolean;
+  run: (ctx: ExchangeContext) => Failure[];
+}): CheckDefinition {
   return {
     name: def.name,
     kind: 'exchange',
     description: def.description,
-    appliesToPlan,
-    appliesToCall,
-    runOnPlan,
-    appliesTo: (ctx) => ctx.kind === 'exchange' && appliesToPlan(ctx) && (appliesToCall === undefined || appliesToCall(ctx)),
-    // `appliesTo` holds only for exchanges, so the cast is safe; `run` is the check's own function (no wrapper on the hot path).
-    run: (runOnPlan ?? run!) as (ctx: CheckContext) => Failure[],
+    appliesTo: (ctx) => ctx.kind === 'exchange' && def.appliesTo(ctx),
+    run: (ctx) => def.run(ctx as ExchangeContext),
   };
 }
 
 const table = new Map<string, CheckDefinition>();
-let ordered: CheckDefinition[] = [];
-/** The table split by kind, so an exchange never pays for webhook guards and vice versa. */
-let byKind: Record<'exchange' | 'webhook', CheckDefinition[]> = { exchange: [], webhook: [] };
-/** Rises on every registration: plans built from an older table are rebuilt. */
-let generation = 0;
 
 export function registerCheck(def: CheckDefinition): void {
   if (!def || typeof def.name !== 'string' || !def.name) throw new Error('registerCheck: a check needs a name');
   if (table.has(def.name)) throw new Error(`registerCheck: a check named "${def.name}" is already registered`);
   table.set(def.name, def);
-  ordered = [...table.values()];
-  byKind = {
-    exchange: ordered.filter((d) => d.kind !== 'webhook'),
-    webhook: ordered.filter((d) => d.kind !== 'exchange'),
-  };
-  generation++;
 }
 
 export function registeredChecks(): readonly CheckDefinition[] {
-  return ordered;
+  return [...table.values()];
 }
 
-export function registryGeneration(): number {
-  return generation;
-}
-
-export function checksOfKind(kind: 'exchange' | 'webhook'): readonly CheckDefinition[] {
-  return byKind[kind];
-}
-
-export function crashed(name: string, operationKey: string, location: string, phase: string, e: unknown): Failure {
+function crashed(name: string, operationKey: string, location: string, phase: string, e: unknown): Failure {
   return {
     check: name,
     operation: operationKey,
@@ -241,13 +185,12 @@ export function crashed(name: string, operationKey: string, location: string, ph
   };
 }
 
-/** Runs every registered check of the context's kind on a full context (webhooks). */
+/** Runs every registered check of the context's kind, in registration order. */
 export function runChecks(ctx: CheckContext, only?: readonly string[]): Failure[] {
   const out: Failure[] = [];
-  const defs = byKind[ctx.kind];
   const location = ctx.kind === 'exchange' ? 'response' : 'payload';
-  for (let d = 0; d < defs.length; d++) {
-    const def = defs[d];
+  for (const def of table.values()) {
+    if (def.kind !== undefined && def.kind !== ctx.kind) continue;
     if (only && !only.includes(def.name)) continue;
     let applies: boolean;
     try {
@@ -258,8 +201,7 @@ export function runChecks(ctx: CheckContext, only?: readonly string[]): Failure[
     }
     if (!applies) continue;
     try {
-      const found = def.run(ctx);
-      if (found.length !== 0) for (let i = 0; i < found.length; i++) out.push(found[i]);
+      out.push(...def.run(ctx));
     } catch (e) {
       out.push(crashed(def.name, ctx.operationKey, location, 'run', e));
     }

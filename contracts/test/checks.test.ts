@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { loadContract, hasErrors, registerCheck, registeredChecks, type Exchange, type Failure } from '../index.ts';
+import { loadContract, hasErrors, registerCheck, registeredChecks, exchangeCheck, type Exchange, type Failure } from '../index.ts';
 
 const specDir = fileURLToPath(new URL('./fixtures/spec/', import.meta.url));
 const contract = loadContract({ specDir });
@@ -278,7 +278,7 @@ test('the registry refuses duplicate names and turns a crashing check into a fai
   assert.match(f[0].message, /crashed.*boom/);
 });
 
-test('plans: the same exchange checked again gives equal, independent failures; unmatched paths keep their own key', () => {
+test('the same exchange checked again gives equal, independent failures; unmatched paths keep their own key', () => {
   const bad = exchange({ status: 500, headers: { 'content-type': 'text/html' }, body: '<html>' });
   const first = contract.check(bad);
   first[0].message = 'annotated by a caller';
@@ -292,21 +292,18 @@ test('plans: the same exchange checked again gives equal, independent failures; 
   assert.equal(b[0].operation, 'GET /other_things/b');
 });
 
-test('plans: a check registered after plans were built takes part; split guards decide per plan and per call', () => {
+test('a check registered after exchanges were checked takes part; its guard decides per exchange', () => {
   const seen: string[] = [];
-  registerCheck({
-    name: 'test_only_split_guard_check',
-    kind: 'exchange',
+  registerCheck(exchangeCheck({
+    name: 'test_only_late_check',
     description: 'reports the body size of 2xx member reads that carry an x-test header',
-    appliesTo: () => { throw new Error('not asked: the split guard decides'); },
-    appliesToPlan: (plan) => plan.operation?.operationId === 'readMember' && plan.status === 200,
-    appliesToCall: (ctx) => ctx.exchange.response.headers['x-test'] !== undefined,
+    appliesTo: (ctx) => ctx.operation?.operationId === 'readMember' && ctx.status === 200 && ctx.exchange.response.headers['x-test'] !== undefined,
     run: (ctx) => {
-      seen.push((ctx as import('../index.ts').ExchangeContext).path);
-      return [{ check: 'test_only_split_guard_check', operation: ctx.operationKey, location: 'response', rule: 'test', severity: 'warning', message: 'ran' }];
+      seen.push(ctx.path);
+      return [{ check: 'test_only_late_check', operation: ctx.operationKey, location: 'response', rule: 'test', severity: 'warning', message: 'ran' }];
     },
-  });
-  const opts = { only: ['test_only_split_guard_check'] };
+  }));
+  const opts = { only: ['test_only_late_check'] };
   assert.deepEqual(contract.check(exchange(), opts), []);
   assert.deepEqual(contract.check(exchange({ headers: { 'content-type': 'application/json', 'x-test': '1' }, status: 404, body: {} }), opts), []);
   const f = contract.check(exchange({ headers: { 'content-type': 'application/json', 'x-test': '1' } }), opts);
