@@ -174,7 +174,7 @@ export function registeredChecks(): readonly CheckDefinition[] {
   return [...table.values()];
 }
 
-function crashed(name: string, operationKey: string, location: string, phase: string, e: unknown): Failure {
+export function crashed(name: string, operationKey: string, location: string, phase: string, e: unknown): Failure {
   return {
     check: name,
     operation: operationKey,
