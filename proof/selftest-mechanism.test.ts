@@ -52,6 +52,9 @@ test('an entry without grep gets every api, browser and fuzz scenario; propertie
   assert.ok(all.length > 100, `only ${all.length} scenarios declared`);
   assert.ok(all.every((n) => n.startsWith(`[${CLEAN_PROJECT}] scenarios/api/`) || n.startsWith(`[${CLEAN_PROJECT}] scenarios/browser/`)), 'folders limit the scenarios');
   assert.ok(all.some((n) => n.includes('scenarios/browser/oauth.spec.ts')));
-  const withProperties = listUnder({ entries: [], properties: true });
-  assert.ok(withProperties.length > 0 && withProperties.every((n) => n.startsWith('[properties] scenarios/properties/')), 'properties run as they are, once');
+  const withProperties = listUnder({ entries: [{ name: CLEAN_PROJECT, grep: titlesGrep(['locked out: DENIED']), faults: [], variations: [] }], properties: true });
+  const properties = withProperties.filter((n) => n.includes('scenarios/properties/'));
+  assert.ok(properties.length > 0 && properties.every((n) => n.startsWith('[properties] scenarios/properties/')), 'properties run as they are, once, never per entry');
+  assert.ok(properties.some((n) => n.includes('live-delivery.spec.ts')), 'the live-delivery spec (it uses the scenario fixtures) stays in the properties project');
+  assert.deepEqual(withProperties.filter((n) => !n.includes('scenarios/properties/')), [`[${CLEAN_PROJECT}] scenarios/api/members.spec.ts > locked out: DENIED`]);
 });
