@@ -323,6 +323,8 @@ export const TEST_HOST_READS = 'Endpoints, Earlier-generation test paths: "A tes
 export const DX_PARTNER_IDS = 'Endpoints, Data exchange: "read one slim account under a member; accepts GUID or partner ID" (identifiers "accept service GUIDs or partner-defined IDs where so stated for account and per-member paths")';
 export const DX_GRANTS_BASIC = 'Endpoints, Data exchange: "list grants of the issuer; paged; standard authentication only" and "list grants of a grantee; paged; standard authentication only"';
 export const DEPRECATED_SERVED = 'Versioning: "Deprecated endpoints: /managed_institutions, /users/{user_guid}/managed_members and its member, account, transaction sub-paths" are listed apart from the sunset ones; "After those 12 months it sunsets: access is removed" (a deprecated endpoint is still served)';
+const UNKNOWN_VERSION_RULE = 'Versioning: "Versions in play: v20260929, v20250224, v20111101"; that a version none of them names is refused is inferred';
+const MALFORMED_JSON_RULE = 'Endpoints: "Request and response bodies are JSON"; that a body which is not JSON is refused is inferred';
 const INFERRED_READ = 'Endpoints: the operation reads the resource its path names; that a read of an existing resource succeeds is inferred';
 
 /** The expectation of a positive read and its authority: stated where a sentence says the path accepts what it names. */
@@ -390,11 +392,14 @@ const REACH_READS = 8;
  *     each response checked against the document (response_schema_conformance);
  *   - the first of those reads without credentials, with a wrong secret, and without the
  *     data exchange token where the operation needs it (ignored_auth, missing_required_header);
+ *   - on platform lists without path parameters, the sunset and an unknown Accept-Version
+ *     (version_conformance; an unknown one refused: inferred); on every list,
+ *     records_per_page=not-a-number (inferred refusal, never a 5xx);
  *   - on a platform read whose acceptance is stated, the same read with the vendor media
  *     type in Accept (Authentication 2);
  *   - lists with a stated maximum page size: records_per_page at the maximum and one above
  *     (kind valid: a refusal is free, a page longer than the maximum is not; paging_conformance);
- *   - every inferred rule of the body broken alone on the request the chains had accepted
+ *   - a body that is not JSON, and every inferred rule of the body broken alone on the request the chains had accepted
  *     (the stated ones are statedCases), with values close to a valid one for patterns and
  *     timestamps (nearMisses): they gate only under SVC_STRICT=1, as every inferred rule.
  */
@@ -426,6 +431,17 @@ export function reachCases(spec: OperationSpec, ctx: RequestContext, o: CaseOpti
     if (spec.api === 'platform' && stated) {
       out.push({ ...stated, headers: { ...stated.headers, accept: VENDOR_ACCEPT }, generated: { ...stated.generated, rule: `${VENDOR_ACCEPT_RULE}; ${stated.generated.rule}`, what: `${stated.generated.what}, Accept ${VENDOR_ACCEPT}` } });
     }
+    // Lists without path parameters carry the version cases (a few operations show a version fault as well as all).
+    if (spec.api === 'platform' && !pathParams.length) {
+      const sunsetV = o.otherVersions?.sunset;
+      if (sunsetV) out.push({ ...first, version: sunsetV, generated: { kind: 'valid', tier: 'informational', rule: 'Versioning: after sunset "requests return an error"', what: `Accept-Version ${sunsetV} (sunset) on ${first.generated.what}` } });
+      const unknownV = o.otherVersions?.unknown;
+      if (unknownV) out.push({ ...first, version: unknownV, generated: { kind: 'negative', tier: 'inferred', rule: UNKNOWN_VERSION_RULE, what: `Accept-Version ${unknownV}, a version the specification does not name, on ${first.generated.what}` } });
+    }
+    if (spec.params.some((p) => p.in === 'query' && p.name === 'records_per_page')) {
+      out.push(caseFrom(spec, { path: base, query: { records_per_page: 'not-a-number' }, headers: {}, body: undefined },
+        { kind: 'negative', tier: 'inferred', rule: 'the request description (spec/): query records_per_page is of type integer; that a service refuses another value is inferred', what: 'query records_per_page=not-a-number' }));
+    }
     const max = spec.info.maxRecordsPerPage;
     if (max !== undefined && spec.params.some((p) => p.in === 'query' && p.name === 'records_per_page')) {
       for (const n of [max, max + 1]) {
@@ -437,6 +453,7 @@ export function reachCases(spec: OperationSpec, ctx: RequestContext, o: CaseOpti
   const example = o.example;
   if (example && pathParams.every((p) => example.params[p.name] !== undefined)) {
     const path = Object.fromEntries(pathParams.map((p) => [p.name, { value: example.params[p.name], known: true }]));
+    out.push(caseFrom(spec, { path, query: {}, headers: {}, body: undefined }, { kind: 'negative', tier: 'inferred', rule: MALFORMED_JSON_RULE, what: 'a body that is not JSON ("{not json}")' }, { rawBody: '{not json}' }));
     for (const m of bodyMutations(spec, ctx).filter((x) => x.tier !== 'stated')) {
       for (const x of [m, ...nearMisses(m, valueAt(example.body, m.path))]) {
         out.push(caseFrom(spec, { path, query: {}, headers: {}, body: applyMutation(example.body, x) }, { kind: 'negative', tier: x.tier, rule: x.rule, what: `${x.what}, on a request otherwise accepted` }));
