@@ -25,7 +25,7 @@ import { follow, pointerOf } from '../../../contracts/load.ts';
 import type { OperationInfo } from '../../../contracts/model.ts';
 import type { GeneratedCase } from '../../../contracts/generated.ts';
 import { GENERATED_RULES } from '../../../contracts/generated.ts';
-import { applyMutation, mutationsOf, nearMisses, resolveSchema, safeString, valueAt, valueOf, type Mutation, type SchemaAt } from './schema.ts';
+import { applyMutation, mutationsOf, namedValuesOf, nearMisses, resolveSchema, safeString, valueAt, valueOf, type Mutation, type SchemaAt } from './schema.ts';
 
 export interface ParamSpec {
   name: string;
@@ -380,6 +380,10 @@ const VENDOR_ACCEPT_RULE = 'Authentication 2: "Earlier examples use a vendor med
 
 /** At most this many reach cases of one kind per operation (reads of every known value, bounded). */
 const REACH_READS = 8;
+/** At most this many named-value variants of an accepted write per operation. */
+const REACH_WRITES = 24;
+const NAMED_VALUE_RULE = 'the request description (spec/) names the value (an enum value or a documented example, from the specification\'s sentence on the field)';
+const NAMED_HEADER_RULE = 'the request description (spec/) lists the optional request header (Endpoints / Events rule 8)';
 
 /**
  * Cases every run sends first, once per operation and version, before any drawn case (no
@@ -399,6 +403,9 @@ const REACH_READS = 8;
  *     type in Accept (Authentication 2);
  *   - lists with a stated maximum page size: records_per_page at the maximum and one above
  *     (kind valid: a refusal is free, a page longer than the maximum is not; paging_conformance);
+ *   - on the request the chains had accepted, each value the description names for a body
+ *     field (enum values, documented examples) and each optional header it lists, one at
+ *     a time: acceptance expected (stated: a refusal of a named value);
  *   - a body that is not JSON, and every inferred rule of the body broken alone on the request the chains had accepted
  *     (the stated ones are statedCases), with values close to a valid one for patterns and
  *     timestamps (nearMisses): they gate only under SVC_STRICT=1, as every inferred rule.
@@ -453,6 +460,18 @@ export function reachCases(spec: OperationSpec, ctx: RequestContext, o: CaseOpti
   const example = o.example;
   if (example && pathParams.every((p) => example.params[p.name] !== undefined)) {
     const path = Object.fromEntries(pathParams.map((p) => [p.name, { value: example.params[p.name], known: true }]));
+    // The accepted request with one value the description names (an enum value, a documented example) or one
+    // optional header it lists: acceptance expected (a refusal of what the specification names is a failure).
+    const named = spec.body ? namedValuesOf(spec.body.at).slice(0, REACH_WRITES) : [];
+    for (const n of named) {
+      const body = applyMutation(example.body, { path: n.path, op: 'set', value: n.value, tier: 'stated', rule: '', what: '' });
+      out.push(caseFrom(spec, { path, query: {}, headers: {}, body }, { kind: 'positive', tier: 'stated', rule: `${NAMED_VALUE_RULE}: ${n.path.join('.')} takes ${JSON.stringify(n.value)}`, what: `${n.path.join('.')} = ${JSON.stringify(n.value)} on a request otherwise accepted` }));
+    }
+    for (const h of spec.params.filter((p) => p.in === 'header' && !p.required && p.name.toLowerCase() !== 'accept-version')) {
+      const schema = resolveSchema(h.schema).schema;
+      const value = Array.isArray(schema.enum) ? String(schema.enum[0]) : schema.type === 'string' ? 'fuzz-header-value' : 'true';
+      out.push(caseFrom(spec, { path, query: {}, headers: { [h.name]: value }, body: example.body }, { kind: 'positive', tier: 'stated', rule: `${NAMED_HEADER_RULE}: ${h.name}${h.description ? ` (${h.description.trim().slice(0, 120)})` : ''}`, what: `header ${h.name}: ${value} on a request otherwise accepted` }));
+    }
     out.push(caseFrom(spec, { path, query: {}, headers: {}, body: undefined }, { kind: 'negative', tier: 'inferred', rule: MALFORMED_JSON_RULE, what: 'a body that is not JSON ("{not json}")' }, { rawBody: '{not json}' }));
     for (const m of bodyMutations(spec, ctx).filter((x) => x.tier !== 'stated')) {
       for (const x of [m, ...nearMisses(m, valueAt(example.body, m.path))]) {

@@ -210,6 +210,23 @@ export function mutationsOf(at: SchemaAt, ctx: MutationContext = {}, path: strin
   return out;
 }
 
+/**
+ * Values the request description names for a body's properties (an `enum`, `examples`, or
+ * an array of such items), by property path, down to `maxDepth` levels: the values a
+ * target must accept when everything else of the request is accepted.
+ */
+export function namedValuesOf(at: SchemaAt, path: string[] = [], depth = 0): Array<{ path: string[]; value: unknown }> {
+  const { schema, uri } = resolveSchema(at);
+  const out: Array<{ path: string[]; value: unknown }> = [];
+  const named = (node: any): unknown[] => [...(Array.isArray(node?.enum) ? node.enum : []), ...(Array.isArray(node?.examples) ? node.examples : [])].filter((v) => v !== null);
+  if (path.length) {
+    for (const v of named(schema)) out.push({ path, value: v });
+    if (schema.items) for (const v of named(resolveSchema({ schema: schema.items, uri }).schema)) out.push({ path, value: [v] });
+  }
+  if (depth < 3) for (const [k, s] of Object.entries((schema.properties ?? {}) as Record<string, any>)) out.push(...namedValuesOf({ schema: s, uri }, [...path, k], depth + 1));
+  return out;
+}
+
 /** The value at a property path, if there is one. */
 export function valueAt(value: unknown, path: readonly string[]): unknown {
   let node: any = value;
