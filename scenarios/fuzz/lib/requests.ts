@@ -325,6 +325,7 @@ export const DX_GRANTS_BASIC = 'Endpoints, Data exchange: "list grants of the is
 export const DEPRECATED_SERVED = 'Versioning: "Deprecated endpoints: /managed_institutions, /users/{user_guid}/managed_members and its member, account, transaction sub-paths" are listed apart from the sunset ones; "After those 12 months it sunsets: access is removed" (a deprecated endpoint is still served)';
 const UNKNOWN_VERSION_RULE = 'Versioning: "Versions in play: v20260929, v20250224, v20111101"; that a version none of them names is refused is inferred';
 const MALFORMED_JSON_RULE = 'Endpoints: "Request and response bodies are JSON"; that a body which is not JSON is refused is inferred';
+export const LISTED_LIST = 'Endpoints: the table lists the operation, a list (paged: "Lists are paged with page and records_per_page"); under resources that exist it is served, empty at most';
 const INFERRED_READ = 'Endpoints: the operation reads the resource its path names; that a read of an existing resource succeeds is inferred';
 
 /** The expectation of a positive read and its authority: stated where a sentence says the path accepts what it names. */
@@ -367,6 +368,9 @@ function positiveCaseOf(spec: OperationSpec, path: Record<string, Drawn>, varied
   if (spec.api === 'platform' && spec.info.deprecated) return { kind: 'positive', tier: 'stated', rule: DEPRECATED_SERVED, what: `${what} (a deprecated endpoint)` };
   const statedParam = names.find((n) => STATED_IDENTIFIERS[n]);
   if (statedParam) return { kind: 'positive', tier: 'stated', rule: STATED_IDENTIFIERS[statedParam], what };
+  // A list the Endpoints table names, under resources the chains created (or none): served, at most empty.
+  // (The first known value of each parameter only: another one, a partner id, is stated on its own paths alone.)
+  if (spec.api === 'platform' && spec.info.listKey && !varied && names.every((n) => path[n].known)) return { kind: 'positive', tier: 'stated', rule: LISTED_LIST, what };
   // A partner id of the member or account on a per-member data exchange path (the GUID reads stay inferred).
   if (varied && !varied.first && spec.path.startsWith('/data_exchange/') && spec.path.includes('/members/{member_identifier}/accounts/{account_identifier}') && ['member_identifier', 'account_identifier'].includes(varied.name)) {
     return { kind: 'positive', tier: 'stated', rule: DX_PARTNER_IDS, what: `${what} (${varied.name} ${varied.value}: a partner id)` };
@@ -497,7 +501,11 @@ export function caseArbitrary(spec: OperationSpec, ctx: RequestContext, o: CaseO
   const pathParams = spec.params.filter((p) => p.in === 'path');
   if (judged && positiveApplies(spec, o)) {
     const positive = fc.record(Object.fromEntries(pathParams.map((p) => [p.name, fc.constantFrom(...knownValues(p, o)).map((value) => ({ value, known: true }))])) as Record<string, fc.Arbitrary<Drawn>>)
-      .map((path) => caseFrom(spec, { path, query: {}, headers: {}, body: undefined }, positiveCase(spec, path, undefined, o.known)));
+      .map((path) => {
+        // A value other than the first known one (a partner id) is judged as the reach pass judges it.
+        const p = pathParams.find((x) => path[x.name].value !== knownValues(x, o)[0]);
+        return caseFrom(spec, { path, query: {}, headers: {}, body: undefined }, positiveCase(spec, path, p ? { name: p.name, value: path[p.name].value, first: false } : undefined, o.known));
+      });
     arbs.push({ arbitrary: positive, weight: 2 });
   }
 
