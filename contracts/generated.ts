@@ -55,7 +55,7 @@ export interface GeneratedCase {
    * request's path names (a read under /users/{user_guid}/members/{member_guid} answers
    * records of that user and member), with the tier and sentence of that expectation.
    */
-  identity?: { fields: Record<string, string[]>; tier: Tier; rule: string };
+  identity?: { fields: Record<string, string[]>; tier: Tier; rule: string; own?: string[] };
 }
 
 /** Statuses that decide nothing about the request: rate limited (Errors: 429 on any operation). */
@@ -189,6 +189,16 @@ registerCheck(exchangeCheck({
   run: (c) => {
     const id = c.options.generated!.identity!;
     const out: Failure[] = [];
+    // A read of one resource (`{member: {...}}`): the object answered is the one the path's last identifier names.
+    if (id.own?.length) {
+      const body = c.exchange.response.body;
+      for (const v of body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.values(body as Record<string, unknown>) : []) {
+        const guid = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>).guid : undefined;
+        if (typeof guid === 'string' && !id.own.some((a) => a.toLowerCase() === guid.toLowerCase())) {
+          return [fail(c, 'resource_identity', id.tier, id.rule, `Received: guid ${JSON.stringify(guid)} / Expected: ${id.own.map((a) => JSON.stringify(a)).join(' or ')}, the resource the path names (${c.options.generated!.what})`, 'response.body.guid')];
+        }
+      }
+    }
     for (const r of recordsOf(c.exchange.response.body)) {
       for (const [field, allowed] of Object.entries(id.fields)) {
         const v = r[field];

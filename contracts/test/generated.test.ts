@@ -97,3 +97,13 @@ test('resource_identity: records of a positive read name what the path names; ab
   assert.equal(of('resource_identity', { ...e([{ user_guid: other }]), response: { status: 404, headers: {}, body: {} } }, g).length, 0, 'only 2xx answers');
   assert.equal(of('resource_identity', ex({ url: `/users/${USER}`, status: 200, body: { member: { user_guid: USER.toLowerCase() } } }), g).length, 0, 'identifiers compare case-insensitively');
 });
+
+test('resource_identity: a read of one resource answers the resource the path names (its guid)', () => {
+  const MEMBER = 'MBR-2b3c4d5e-6f70-4a8b-9cad-1e2f3a4b5c6d';
+  const g: GeneratedCase = { ...gen('positive', 'stated'), identity: { fields: { user_guid: [USER] }, own: [MEMBER], tier: 'stated', rule: 'Resources' } };
+  const e = (member: unknown) => ex({ url: `/users/${USER}/members/${MEMBER}`, status: 200, body: { member } });
+  assert.equal(of('resource_identity', e({ guid: MEMBER, user_guid: USER }), g).length, 0);
+  assert.equal(of('resource_identity', e({ guid: 'MBR-00000000-0000-4000-8000-000000000000', user_guid: USER }), g)[0]?.severity, 'error');
+  // Array items are not the resource read (`{account_numbers: [...]}`): not judged for guid.
+  assert.equal(of('resource_identity', ex({ url: `/users/${USER}/members/${MEMBER}`, status: 200, body: { items: [{ guid: 'X' }] } }), g).length, 0);
+});

@@ -186,6 +186,7 @@ test('reach cases: reads of every known value (partner ids stated on per-member 
   assert.ok(reads.filter((c) => /partner-(member|account)/.test(c.path)).every((c) => c.generated.tier === 'stated'));
   assert.ok(reads.filter((c) => !/partner-(member|account)/.test(c.path)).every((c) => c.generated.tier === 'inferred'));
   assert.deepEqual(reads[0].generated.identity?.fields, { user_guid: known.user_identifier, member_guid: known.member_identifier, account_guid: known.account_identifier });
+  assert.deepEqual(reads[0].generated.identity?.own, known.account_identifier, 'the account read is the account the path names');
   assert.deepEqual(dx.filter((c) => c.generated.kind !== 'positive').map((c) => c.generated.kind).sort(), ['missing-header', 'no-auth', 'wrong-auth']);
   const inst = reachCases(find(specs, 'GET /institutions/{institution_identifier}'), ctx, { known });
   assert.ok(inst.some((c) => c.headers.accept === VENDOR_ACCEPT && c.generated.kind === 'positive' && c.generated.tier === 'stated'));

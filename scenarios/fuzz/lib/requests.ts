@@ -330,7 +330,7 @@ const INFERRED_READ = 'Endpoints: the operation reads the resource its path name
 
 /** The expectation of a positive read and its authority: stated where a sentence says the path accepts what it names. */
 /** Resources (Member, Account, Transaction, Holding: user_guid, member_guid, account_guid) and the test host's listed paths: what an answer's records name. */
-export const IDENTITY_RULE = 'Resources: a record\'s user_guid, member_guid and account_guid name the user, member and account it belongs to; a read under a path that names them answers their records';
+export const IDENTITY_RULE = 'Resources: a record\'s user_guid, member_guid and account_guid name the user, member and account it belongs to; a read under a path that names them answers their records, and a read of one resource by its guid answers that resource';
 export const TEST_HOST_IDENTITY_RULE = 'Endpoints, Earlier-generation test paths: "Test user GUID test_svc, member test_svc_member, account test_svc_account, ..., merchant test_svc_merchant"; /users/test_svc/members/{connection_status} "returns a member in that status"; challenges of the given challenge type';
 
 /** The fields an answer's records must carry as the path names them (resource_identity), or undefined. */
@@ -344,12 +344,17 @@ export function identityOf(spec: OperationSpec, path: Record<string, Drawn>, kno
     return Object.keys(fields).length ? { fields, tier: 'stated', rule: TEST_HOST_IDENTITY_RULE } : undefined;
   }
   if (spec.api !== 'platform') return undefined;
+  // A read of one resource (no list) answers the resource its last identifier names: its guid is that one.
+  const last = spec.path.match(/\{([^}]+)\}$/)?.[1];
+  const own = !spec.info.listKey && last && path[last]?.known && /_(guid|identifier)$/.test(last) && !STATED_IDENTIFIERS[last]
+    ? (last.endsWith('_identifier') ? known[last] ?? [path[last].value] : [path[last].value]) : undefined;
   for (const [name, d] of Object.entries(path)) {
     if (['user_guid', 'member_guid', 'account_guid'].includes(name)) fields[name] = [d.value];
     // Data exchange identifiers take a GUID or a partner id: any known one of that resource.
     else if (['user_identifier', 'member_identifier', 'account_identifier'].includes(name) && known[name]?.length) fields[name.replace(/_identifier$/, '_guid')] = [...known[name]];
   }
-  return Object.keys(fields).length ? { fields, tier: 'stated', rule: IDENTITY_RULE } : undefined;
+  if (!Object.keys(fields).length && !own) return undefined;
+  return { fields, tier: 'stated', rule: IDENTITY_RULE, ...(own ? { own } : {}) };
 }
 
 export function positiveCase(spec: OperationSpec, path: Record<string, Drawn>, varied?: { name: string; value: string; first: boolean }, known?: KnownIds): GeneratedCase {
