@@ -167,6 +167,11 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
   if (ok(created) && memberGuid) {
     add(scopes.platform, 'member_guid', memberGuid);
     await step('read the created member', { method: 'GET', path: `/users/${userGuid}/members/${memberGuid}`, version: v, generated: availability('the member just created') });
+    // An update the target accepts (Endpoints: members "can also be ... updated"): the base of the
+    // reach pass's cases on it (the optional headers it lists: X-CALLBACK-PAYLOAD, SVC-SKIP-WEBHOOK).
+    const updateBody = { member: { metadata: 'fuzz' } };
+    const updated = await step('update the member', { method: 'PUT', path: `/users/${userGuid}/members/${memberGuid}`, version: v, body: updateBody });
+    if (ok(updated)) scopes.examples.set('PUT /users/{user_guid}/members/{member_guid}', { params: { user_guid: userGuid, member_guid: memberGuid }, body: updateBody });
     // Aggregation settles (States and transitions); bounded by the profile.
     const deadline = performance.now() + p.timeouts.aggregationMs;
     for (;;) {

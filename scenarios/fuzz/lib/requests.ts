@@ -304,6 +304,11 @@ export function knownValues(p: ParamSpec, o: Pick<CaseOptions, 'known'>): string
   return Array.isArray(e) ? e.filter((x): x is string => typeof x === 'string') : [];
 }
 
+/** A GET whose path parameters all have known values. */
+function readable(spec: OperationSpec, o: Pick<CaseOptions, 'known'>): boolean {
+  return !spec.sunset && spec.method === 'GET' && spec.params.filter((p) => p.in === 'path').every((p) => knownValues(p, o).length > 0);
+}
+
 /** A read whose path names only what exists and whose required query parameters are known: acceptance can be expected. */
 export function positiveApplies(spec: OperationSpec, o: Pick<CaseOptions, 'known'>): boolean {
   if (spec.sunset || spec.method !== 'GET') return false;
@@ -423,6 +428,13 @@ export function reachCases(spec: OperationSpec, ctx: RequestContext, o: CaseOpti
   if (spec.sunset) return [];
   const out: FuzzCase[] = [];
   const pathParams = spec.params.filter((p) => p.in === 'path');
+  // A read whose method or parameters the document does not fully show: sent once as a valid
+  // case (no expectation of acceptance), so the response checks judge what it answers
+  // (deprecated endpoints: the signalling header, version_conformance).
+  if (!positiveApplies(spec, o) && readable(spec, o)) {
+    const path: Record<string, Drawn> = Object.fromEntries(pathParams.map((p) => [p.name, { value: knownValues(p, o)[0], known: true }]));
+    out.push(caseFrom(spec, { path, query: {}, headers: {}, body: undefined }, { kind: 'valid', tier: 'informational', rule: 'the read is described in part (x-svc-not-shown): no acceptance is expected', what: `a read of ${spec.path} with known identifiers` }));
+  }
   if (positiveApplies(spec, o)) {
     const values = Object.fromEntries(pathParams.map((p) => [p.name, knownValues(p, o)]));
     const base: Record<string, Drawn> = Object.fromEntries(pathParams.map((p) => [p.name, { value: values[p.name][0], known: true }]));
