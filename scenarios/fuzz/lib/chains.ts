@@ -135,6 +135,11 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
     const tok = await step('create a data exchange token', { method: 'POST', path: `/data_exchange/grantee/${dx.granteeClientGuid}/grants/${dx.grantGuid}/token`, version: v });
     const token = findToken(tok.body);
     if (token) { credentials.threeDxToken = token; t.redactor.add(token); }
+    // The grant's other accounts (Authentication 3: with the token): each slim account read then names one.
+    if (token && dx.userIdentifier) {
+      const accounts = await step('list the grant user\'s slim accounts', { method: 'GET', path: `/data_exchange/users/${encodeURIComponent(dx.userIdentifier)}/accounts`, version: v, headers: { 'SVC-3DX-TOKEN': token } });
+      for (const a of ((dig(accounts.body, 'accounts') as any[]) ?? []).slice(0, 3)) add(scopes.dataExchange, 'account_guid', a?.guid);
+    }
   }
 
   // user -> member -> accounts -> transactions
