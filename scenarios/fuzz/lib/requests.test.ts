@@ -188,6 +188,8 @@ test('reach cases: reads of every known value (partner ids stated on per-member 
   assert.deepEqual(reads[0].generated.identity?.fields, { user_guid: known.user_identifier, member_guid: known.member_identifier, account_guid: known.account_identifier });
   assert.deepEqual(reads[0].generated.identity?.own, known.account_identifier, 'the account read is the account the path names');
   assert.deepEqual(dx.filter((c) => c.generated.kind !== 'positive').map((c) => c.generated.kind).sort(), ['missing-header', 'no-auth', 'wrong-auth']);
+  const creds = reachCases(find(specs, 'GET /institutions/{institution_identifier}/credentials'), ctx, { known });
+  assert.ok(creds.some((c) => c.generated.kind === 'negative' && c.generated.tier === 'stated' && c.path.includes('FUZZ-unknown-institution_identifier')), 'the stated 404');
   const inst = reachCases(find(specs, 'GET /institutions/{institution_identifier}'), ctx, { known });
   assert.ok(inst.some((c) => c.headers.accept === VENDOR_ACCEPT && c.generated.kind === 'positive' && c.generated.tier === 'stated'));
   const list = reachCases(find(specs, 'GET /institutions'), ctx, { known, otherVersions: { unknown: 'v19990101' } });

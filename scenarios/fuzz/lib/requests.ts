@@ -408,6 +408,7 @@ const NAMED_HEADER_RULE = 'the request description (spec/) lists the optional re
  *     ids of data exchange members and accounts; the test host's listed paths and its
  *     enumerated statuses and challenge types): acceptance expected (positive_data_acceptance),
  *     each response checked against the document (response_schema_conformance);
+ *   - an unknown identifier where the Errors table states 404 (stated);
  *   - the first of those reads without credentials, with a wrong secret, and without the
  *     data exchange token where the operation needs it (ignored_auth, missing_required_header);
  *   - on platform lists without path parameters, the sunset and an unknown Accept-Version
@@ -469,6 +470,12 @@ export function reachCases(spec: OperationSpec, ctx: RequestContext, o: CaseOpti
     if (spec.params.some((p) => p.in === 'query' && p.name === 'records_per_page')) {
       out.push(caseFrom(spec, { path: base, query: { records_per_page: 'not-a-number' }, headers: {}, body: undefined },
         { kind: 'negative', tier: 'inferred', rule: 'the request description (spec/): query records_per_page is of type integer; that a service refuses another value is inferred', what: 'query records_per_page=not-a-number' }));
+    }
+    // An unknown identifier where the Errors table states 404 for the operation (stated).
+    if (spec.stated404 && pathParams.length) {
+      const lastParam = pathParams[pathParams.length - 1];
+      out.push(caseFrom(spec, { path: { ...base, [lastParam.name]: { value: `FUZZ-unknown-${lastParam.name}`, known: false } }, query: {}, headers: {}, body: undefined },
+        { kind: 'negative', tier: 'stated', rule: spec.stated404, what: `an unknown ${lastParam.name}` }));
     }
     const max = spec.info.maxRecordsPerPage;
     if (max !== undefined && spec.params.some((p) => p.in === 'query' && p.name === 'records_per_page')) {
