@@ -50,6 +50,12 @@ export interface GeneratedCase {
   rule: string;
   /** What was generated, for the message: "data_request left out", "no Authorization". */
   what: string;
+  /**
+   * What the answer's records must name (resource_identity): field -> the values the
+   * request's path names (a read under /users/{user_guid}/members/{member_guid} answers
+   * records of that user and member), with the tier and sentence of that expectation.
+   */
+  identity?: { fields: Record<string, string[]>; tier: Tier; rule: string; own?: string[] };
 }
 
 /** Statuses that decide nothing about the request: rate limited (Errors: 429 on any operation). */
@@ -157,6 +163,47 @@ registerCheck(exchangeCheck({
   },
 }));
 
+/** The records of an answer: the top-level objects and the objects of top-level arrays (`{member: {...}}`, `{accounts: [...]}`). */
+function recordsOf(body: unknown): Array<Record<string, unknown>> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return [];
+  const out: Array<Record<string, unknown>> = [];
+  for (const v of Object.values(body as Record<string, unknown>)) {
+    if (Array.isArray(v)) { for (const x of v) if (x !== null && typeof x === 'object' && !Array.isArray(x)) out.push(x as Record<string, unknown>); }
+    else if (v !== null && typeof v === 'object') out.push(v as Record<string, unknown>);
+  }
+  return out;
+}
+
+registerCheck(exchangeCheck({
+  name: 'resource_identity',
+  description: 'A 2xx read of resources the path names answers records of those resources: each record\'s user_guid, member_guid, account_guid (or the test host\'s status, challenge type, merchant) is the one the path names; a field absent or null is not judged',
+  appliesToPlan: (plan) => is2xx(plan.status),
+  appliesToCall: (c) => c.options.generated?.kind === 'positive' && c.options.generated.identity !== undefined,
+  run: (c) => {
+    const id = c.options.generated!.identity!;
+    const out: Failure[] = [];
+    // A read of one resource (`{member: {...}}`): the object answered is the one the path's last identifier names.
+    if (id.own?.length) {
+      const body = c.exchange.response.body;
+      for (const v of body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.values(body as Record<string, unknown>) : []) {
+        const guid = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>).guid : undefined;
+        if (typeof guid === 'string' && !id.own.some((a) => a.toLowerCase() === guid.toLowerCase())) {
+          return [fail(c, 'resource_identity', id.tier, id.rule, `Received: guid ${JSON.stringify(guid)} / Expected: ${id.own.map((a) => JSON.stringify(a)).join(' or ')}, the resource the path names (${c.options.generated!.what})`, 'response.body.guid')];
+        }
+      }
+    }
+    for (const r of recordsOf(c.exchange.response.body)) {
+      for (const [field, allowed] of Object.entries(id.fields)) {
+        const v = r[field];
+        if (typeof v !== 'string' || allowed.some((a) => a.toLowerCase() === v.toLowerCase())) continue;
+        out.push(fail(c, 'resource_identity', id.tier, id.rule, `Received: ${field} ${JSON.stringify(v)} / Expected: ${allowed.map((a) => JSON.stringify(a)).join(' or ')}, as the path names (${c.options.generated!.what})`, `response.body.${field}`));
+        return out; // one record shows it
+      }
+    }
+    return out;
+  },
+}));
+
 /** The checks of this file, in registration order (the fuzz report counts per check). */
 export const GENERATED_CHECKS = [
   'not_a_server_error',
@@ -167,6 +214,7 @@ export const GENERATED_CHECKS = [
   'unsupported_method',
   'use_after_free',
   'ensure_resource_availability',
+  'resource_identity',
 ] as const;
 
 /** Every check the fuzz project reports on: the response checks it reuses plus those above. */

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CATALOG } from '../targets/index.ts';
 import { planEntry } from './plan.ts';
-import { checksOfCatch, fuzzColumn, fuzzPlan, fuzzable, renderFuzzColumn, FUZZ_TAG } from './fuzz.ts';
+import { checksOfCatch, fuzzColumn, fuzzPlan, fuzzable, renderFuzzColumn, FUZZ_TAG, NOT_FUZZABLE } from './fuzz.ts';
 import type { MatrixRow } from './matrix.ts';
 
 const row = (name: string, kind: 'fault' | 'variation', verdict: MatrixRow['verdict'], failed: string[]): MatrixRow =>
@@ -19,6 +19,18 @@ test('entries a scenario can notice run the fuzz project alone; delivery-only on
   assert.equal(fuzzable(scenario), true);
   const p = fuzzPlan(planEntry(scenario));
   assert.deepEqual(p.runs, [{ kind: 'playwright', selectors: [FUZZ_TAG], all: false }]);
+});
+
+test('faults no single response shows are left out by name, each a fault of the catalogue a scenario can notice', () => {
+  for (const [name, reason] of NOT_FUZZABLE) {
+    const e = CATALOG.find((x) => x.name === name);
+    assert.ok(e, `${name} (${reason}) is in the catalogue`);
+    assert.equal(e!.kind, 'fault', name);
+    assert.ok(e!.suites.some((s) => s.startsWith('@')), `${name}: a scenario suite would otherwise run it`);
+    assert.equal(fuzzable(e!), false, name);
+  }
+  // Variations are never left out: none may make the fuzz project fail.
+  for (const v of CATALOG.filter((x) => x.kind === 'variation' && x.suites.some((s) => s === '*' || s.startsWith('@')))) assert.equal(fuzzable(v), true, v.name);
 });
 
 test('the checks of a catcher come from the fuzz test\'s first error line', () => {

@@ -20,7 +20,7 @@ const of = (name: string, e: Exchange, g?: GeneratedCase, strict = false) => con
 test('every Schemathesis check is registered once, next to the response checks it reuses', () => {
   const names = registeredChecks().map((c) => c.name);
   for (const n of FUZZ_CHECKS) assert.equal(names.filter((x) => x === n).length, 1, n);
-  assert.equal(GENERATED_CHECKS.length, 8);
+  assert.equal(GENERATED_CHECKS.length, 9);
 });
 
 test('an exchange without `generated` (every ordinary scenario) is never judged by them', () => {
@@ -81,4 +81,29 @@ test('use_after_free and ensure_resource_availability judge reads after a delete
   assert.equal(of('ensure_resource_availability', read(404), gen('after-create', 'stated'))[0].severity, 'error');
   assert.equal(of('ensure_resource_availability', read(200), gen('after-create')).length, 0);
   assert.equal(of('ensure_resource_availability', read(429), gen('after-create')).length, 0);
+});
+
+test('resource_identity: records of a positive read name what the path names; absent or null fields and other kinds are not judged', () => {
+  const MEMBER = 'MBR-2b3c4d5e-6f70-4a8b-9cad-1e2f3a4b5c6d';
+  const other = 'USR-00000000-0000-4000-8000-000000000000';
+  const g: GeneratedCase = { ...gen('positive', 'stated'), identity: { fields: { user_guid: [USER], member_guid: [MEMBER] }, tier: 'stated', rule: 'Resources' } };
+  const e = (accounts: unknown[]) => ex({ url: `/users/${USER}/members/${MEMBER}/accounts`, status: 200, body: { accounts } });
+  assert.equal(of('resource_identity', e([{ user_guid: USER, member_guid: MEMBER }, { user_guid: null }, {}]), g).length, 0);
+  const [f] = of('resource_identity', e([{ user_guid: USER, member_guid: MEMBER }, { user_guid: other, member_guid: MEMBER }]), g);
+  assert.equal(f.severity, 'error');
+  assert.match(f.message, /user_guid/);
+  assert.equal(of('resource_identity', e([{ user_guid: other }]), gen('positive')).length, 0, 'no identity given: not judged');
+  assert.equal(of('resource_identity', e([{ user_guid: other }]), { ...g, kind: 'valid' }).length, 0, 'only positive reads');
+  assert.equal(of('resource_identity', { ...e([{ user_guid: other }]), response: { status: 404, headers: {}, body: {} } }, g).length, 0, 'only 2xx answers');
+  assert.equal(of('resource_identity', ex({ url: `/users/${USER}`, status: 200, body: { member: { user_guid: USER.toLowerCase() } } }), g).length, 0, 'identifiers compare case-insensitively');
+});
+
+test('resource_identity: a read of one resource answers the resource the path names (its guid)', () => {
+  const MEMBER = 'MBR-2b3c4d5e-6f70-4a8b-9cad-1e2f3a4b5c6d';
+  const g: GeneratedCase = { ...gen('positive', 'stated'), identity: { fields: { user_guid: [USER] }, own: [MEMBER], tier: 'stated', rule: 'Resources' } };
+  const e = (member: unknown) => ex({ url: `/users/${USER}/members/${MEMBER}`, status: 200, body: { member } });
+  assert.equal(of('resource_identity', e({ guid: MEMBER, user_guid: USER }), g).length, 0);
+  assert.equal(of('resource_identity', e({ guid: 'MBR-00000000-0000-4000-8000-000000000000', user_guid: USER }), g)[0]?.severity, 'error');
+  // Array items are not the resource read (`{account_numbers: [...]}`): not judged for guid.
+  assert.equal(of('resource_identity', ex({ url: `/users/${USER}/members/${MEMBER}`, status: 200, body: { items: [{ guid: 'X' }] } }), g).length, 0);
 });

@@ -135,6 +135,11 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
     const tok = await step('create a data exchange token', { method: 'POST', path: `/data_exchange/grantee/${dx.granteeClientGuid}/grants/${dx.grantGuid}/token`, version: v });
     const token = findToken(tok.body);
     if (token) { credentials.threeDxToken = token; t.redactor.add(token); }
+    // The grant's other accounts (Authentication 3: with the token): each slim account read then names one.
+    if (token && dx.userIdentifier) {
+      const accounts = await step('list the grant user\'s slim accounts', { method: 'GET', path: `/data_exchange/users/${encodeURIComponent(dx.userIdentifier)}/accounts`, version: v, headers: { 'SVC-3DX-TOKEN': token } });
+      for (const a of ((dig(accounts.body, 'accounts') as any[]) ?? []).slice(0, 3)) add(scopes.dataExchange, 'account_guid', a?.guid);
+    }
   }
 
   // user -> member -> accounts -> transactions
@@ -167,6 +172,11 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
   if (ok(created) && memberGuid) {
     add(scopes.platform, 'member_guid', memberGuid);
     await step('read the created member', { method: 'GET', path: `/users/${userGuid}/members/${memberGuid}`, version: v, generated: availability('the member just created') });
+    // An update the target accepts (Endpoints: members "can also be ... updated"): the base of the
+    // reach pass's cases on it (the optional headers it lists: X-CALLBACK-PAYLOAD, SVC-SKIP-WEBHOOK).
+    const updateBody = { member: { metadata: 'fuzz' } };
+    const updated = await step('update the member', { method: 'PUT', path: `/users/${userGuid}/members/${memberGuid}`, version: v, body: updateBody });
+    if (ok(updated)) scopes.examples.set('PUT /users/{user_guid}/members/{member_guid}', { params: { user_guid: userGuid, member_guid: memberGuid }, body: updateBody });
     // Aggregation settles (States and transitions); bounded by the profile.
     const deadline = performance.now() + p.timeouts.aggregationMs;
     for (;;) {

@@ -18,7 +18,7 @@ import type { Failure } from '../../../contracts/failure.ts';
 import { formatFailure, tierOf } from '../../../contracts/failure.ts';
 import type { TargetProfile } from '../../../targets/index.ts';
 import type { Redactor } from '../../../targets/index.ts';
-import { caseArbitrary, statedCases, type Example, type FuzzCase, type KnownIds, type OperationSpec, type RequestContext } from './requests.ts';
+import { caseArbitrary, reachCases, statedCases, type Example, type FuzzCase, type KnownIds, type OperationSpec, type RequestContext } from './requests.ts';
 
 export interface Credentials {
   /** Data exchange token (chains: POST .../token). */
@@ -310,6 +310,26 @@ export async function fuzzOperation(spec: OperationSpec, t: FuzzTarget, o: FuzzO
     kind: err.c.generated.kind,
     numShrinks: out.numShrinks,
   };
+}
+
+/**
+ * The reach pass (requests.ts reachCases): the operation's deterministic cases, each sent
+ * once, before any drawn case. The first one that breaks a gating rule is the operation's
+ * counterexample (already minimal: one read, one bound, one rule broken).
+ */
+export async function reachOperation(spec: OperationSpec, t: FuzzTarget, o: Pick<FuzzOptions, 'deadline' | 'stats' | 'retries429'>, pathMethods?: Set<string>): Promise<Counterexample | undefined> {
+  const cases = reachCases(spec, t.ctx, { known: t.known(spec), example: t.example?.(spec), pathMethods, otherVersions: t.otherVersions });
+  for (const c of cases) {
+    if (performance.now() >= o.deadline) return undefined;
+    const sent = await sendPaced(c, spec, t, o.retries429 ?? 3);
+    const failures = judge(c, sent, t);
+    tally(o.stats, c, sent.status, failures);
+    const errors = failures.filter((f) => f.severity === 'error');
+    if (errors.length) {
+      return { operation: c.operation, checks: [...new Set(errors.map((f) => f.check))], failures: errors.map((f) => t.redactor.text(formatFailure(f))), curl: curlOf(sent, c.method, t.redactor), seed: 0, kind: c.generated.kind, numShrinks: 0 };
+    }
+  }
+  return undefined;
 }
 
 /** A stable per-operation seed from the run seed, so one operation replays alone. */

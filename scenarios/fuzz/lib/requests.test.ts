@@ -12,8 +12,8 @@ import { createAjv, compileAt } from '../../../contracts/compile.ts';
 import { locateNode } from '../../../contracts/load.ts';
 import { createRedactor } from '../../../targets/index.ts';
 import { loadProfile } from '../../../targets/index.ts';
-import { applyMutation, mutationsOf, resolveSchema, valueOf, patternArb } from './schema.ts';
-import { bodyMutations, caseArbitrary, statedCases, methodsByPath, operationsOf, requestContext, type OperationSpec } from './requests.ts';
+import { applyMutation, mutationsOf, namedValuesOf, nearMisses, resolveSchema, valueOf, patternArb } from './schema.ts';
+import { bodyMutations, caseArbitrary, identityOf, reachCases, statedCases, methodsByPath, operationsOf, requestContext, VENDOR_ACCEPT, type OperationSpec } from './requests.ts';
 import { curlOf, headersOf, seedFor } from './engine.ts';
 import { plannedOperations } from './run.ts';
 
@@ -160,4 +160,69 @@ test('stated cases: every stated requirement of the version, broken alone on the
   const cases = statedCases(spec, ctx, { known: {}, example });
   assert.deepEqual(cases.map((c) => [c.generated.tier, c.path, Object.keys(c.body as object)]), [['stated', '/users/USR-1/members', ['member']]]);
   assert.deepEqual(statedCases(find(v('v20260929'), 'POST /users/{user_guid}/members'), ctx, { known: {}, example }), []);
+});
+
+test('near misses: a valid value with its prefix dropped or a character added, a timestamp without its offset; each still breaks the rule', () => {
+  const schema = { type: 'object', properties: { g: { type: 'string', pattern: '^ACT-[0-9a-f-]{36}$' }, r: { type: 'string', pattern: '^R\\d{2}$' }, t: { type: 'string', format: 'date-time' } } };
+  const ms = mutationsOf({ schema, uri: 'file:///x.yaml' });
+  const of = (prop: string, valid: string) => ms.filter((m) => m.path[0] === prop).flatMap((m) => nearMisses(m, valid)).map((m) => m.value);
+  assert.deepEqual(of('g', 'ACT-11111111-1111-1111-1111-111111111111'), ['11111111-1111-1111-1111-111111111111', 'ACT-11111111-1111-1111-1111-1111111111110']);
+  assert.deepEqual(of('r', 'R01'), ['R010']);
+  assert.deepEqual(of('t', '2026-01-05T10:00:00+00:00'), ['2026-01-05T10:00:00']);
+  for (const m of ms) assert.equal(m.tier, 'inferred');
+});
+
+test('named values: enum values and documented examples of a body, arrays of enum items as one-item arrays', () => {
+  const schema = { type: 'object', properties: { w: { type: 'object', properties: { kind: { enum: ['a', 'b'] }, v: { type: 'integer', examples: [4] }, p: { type: 'array', items: { enum: ['x'] } } } } } };
+  assert.deepEqual(namedValuesOf({ schema, uri: 'file:///x.yaml' }).map((n) => `${n.path.join('.')}=${JSON.stringify(n.value)}`), ['w.kind="a"', 'w.kind="b"', 'w.v=4', 'w.p=["x"]']);
+});
+
+test('reach cases: reads of every known value (partner ids stated on per-member data exchange paths), auth variants, paging bounds, the vendor media type', () => {
+  const specs = v('v20250224');
+  const known = { user_identifier: ['USR-1', 'partner-user'], member_identifier: ['MBR-1', 'partner-member'], account_identifier: ['ACT-1', 'partner-account'], institution_identifier: ['svcbank', 'INS-1'] };
+  const dx = reachCases(find(specs, 'GET /data_exchange/users/{user_identifier}/members/{member_identifier}/accounts/{account_identifier}'), ctx, { known });
+  const reads = dx.filter((c) => c.generated.kind === 'positive' && c.headers.accept !== VENDOR_ACCEPT);
+  assert.equal(reads.length, 4, 'the GUID read, then one partner id at a time');
+  assert.ok(reads.filter((c) => /partner-(member|account)/.test(c.path)).every((c) => c.generated.tier === 'stated'));
+  assert.ok(reads.filter((c) => !/partner-(member|account)/.test(c.path)).every((c) => c.generated.tier === 'inferred'));
+  assert.deepEqual(reads[0].generated.identity?.fields, { user_guid: known.user_identifier, member_guid: known.member_identifier, account_guid: known.account_identifier });
+  assert.deepEqual(reads[0].generated.identity?.own, known.account_identifier, 'the account read is the account the path names');
+  assert.deepEqual(dx.filter((c) => c.generated.kind !== 'positive').map((c) => c.generated.kind).sort(), ['missing-header', 'no-auth', 'wrong-auth']);
+  const creds = reachCases(find(specs, 'GET /institutions/{institution_identifier}/credentials'), ctx, { known });
+  assert.ok(creds.some((c) => c.generated.kind === 'negative' && c.generated.tier === 'stated' && c.path.includes('FUZZ-unknown-institution_identifier')), 'the stated 404');
+  const inst = reachCases(find(specs, 'GET /institutions/{institution_identifier}'), ctx, { known });
+  assert.ok(inst.some((c) => c.headers.accept === VENDOR_ACCEPT && c.generated.kind === 'positive' && c.generated.tier === 'stated'));
+  const list = reachCases(find(specs, 'GET /institutions'), ctx, { known, otherVersions: { unknown: 'v19990101' } });
+  assert.deepEqual(list.filter((c) => c.generated.kind === 'valid').map((c) => c.query).filter((q) => q.length), [[['records_per_page', '1000']], [['records_per_page', '1001']]]);
+  assert.ok(list.some((c) => c.version === 'v19990101' && c.generated.kind === 'negative' && c.generated.tier === 'inferred'));
+  // Sunset operations: nothing (version_conformance judges their drawn cases).
+  const sunset = specs.find((s) => s.sunset);
+  if (sunset) assert.deepEqual(reachCases(sunset, ctx, { known }), []);
+});
+
+test('reach cases on the test host: every listed read (statuses and challenge types from the document), stated, with what its records must name', () => {
+  const th = operationsOf(contract, 'test-host');
+  const statuses = reachCases(th.find((s) => s.key === 'GET /users/test_svc/members/{connection_status}')!, ctx, { known: {} }).filter((c) => c.generated.kind === 'positive');
+  assert.ok(statuses.length >= 5 && statuses.every((c) => c.generated.tier === 'stated'));
+  assert.deepEqual(statuses.map((c) => c.generated.identity?.fields.connection_status?.[0]), statuses.map((c) => c.path.split('/').pop()));
+  const merchant = th.find((s) => s.key === 'GET /merchants/test_svc_merchant')!;
+  assert.deepEqual(identityOf(merchant, {})?.fields, { guid: ['test_svc_merchant'] });
+});
+
+test('reach cases on an accepted write: named values and optional headers expect acceptance; every inferred rule broken alone, near misses included', () => {
+  const spec = find(v('v20250224'), 'POST /ach_returns');
+  const example = { params: {}, body: { ach_return: { account_guid: 'ACT-11111111-1111-1111-1111-111111111111', return_code: 'R01', returned_at: '2026-01-07T09:30:00-05:00' } } };
+  const cases = reachCases(spec, ctx, { known: {}, example });
+  const negatives = cases.filter((c) => c.generated.kind === 'negative');
+  assert.ok(negatives.every((c) => c.generated.tier === 'inferred'));
+  const values = negatives.map((c) => (c.body as any)?.ach_return);
+  assert.ok(values.some((b) => b?.account_guid === '11111111-1111-1111-1111-111111111111'), 'the GUID without its prefix');
+  assert.ok(values.some((b) => b?.return_code === 'R010'));
+  assert.ok(values.some((b) => b?.returned_at === '2026-01-07T09:30:00'));
+  assert.ok(cases.some((c) => c.rawBody !== undefined));
+  const members = reachCases(find(v('v20250224'), 'POST /users/{user_guid}/members'), ctx, { known: {}, example: { params: { user_guid: 'USR-1' }, body: { member: { institution_code: 'svcbank' }, data_request: { products: ['transactions'] } } } });
+  const positives = members.filter((c) => c.generated.kind === 'positive');
+  assert.ok(positives.some((c) => JSON.stringify((c.body as any).data_request.products) === '["history"]'));
+  assert.ok(positives.some((c) => c.headers['X-CALLBACK-PAYLOAD'] !== undefined));
+  assert.ok(positives.every((c) => c.generated.tier === 'stated' && c.path === '/users/USR-1/members'));
 });

@@ -25,7 +25,7 @@ import { follow, pointerOf } from '../../../contracts/load.ts';
 import type { OperationInfo } from '../../../contracts/model.ts';
 import type { GeneratedCase } from '../../../contracts/generated.ts';
 import { GENERATED_RULES } from '../../../contracts/generated.ts';
-import { applyMutation, mutationsOf, resolveSchema, safeString, valueOf, type Mutation, type SchemaAt } from './schema.ts';
+import { applyMutation, mutationsOf, namedValuesOf, nearMisses, resolveSchema, safeString, valueAt, valueOf, type Mutation, type SchemaAt } from './schema.ts';
 
 export interface ParamSpec {
   name: string;
@@ -296,6 +296,220 @@ export function bodyMutations(spec: OperationSpec, ctx: RequestContext): Mutatio
   });
 }
 
+/** Values of a path parameter that name something that exists: fed forward by the chains, or the values its schema enumerates (test host: connection statuses, challenge types). */
+export function knownValues(p: ParamSpec, o: Pick<CaseOptions, 'known'>): string[] {
+  const fed = o.known[p.name];
+  if (fed?.length) return fed;
+  const e = resolveSchema(p.schema).schema.enum;
+  return Array.isArray(e) ? e.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/** A GET whose path parameters all have known values. */
+function readable(spec: OperationSpec, o: Pick<CaseOptions, 'known'>): boolean {
+  return !spec.sunset && spec.method === 'GET' && spec.params.filter((p) => p.in === 'path').every((p) => knownValues(p, o).length > 0);
+}
+
+/** A read whose path names only what exists and whose required query parameters are known: acceptance can be expected. */
+export function positiveApplies(spec: OperationSpec, o: Pick<CaseOptions, 'known'>): boolean {
+  if (spec.sunset || spec.method !== 'GET') return false;
+  // A bearer token other than the audience's (the processor's access token) is the chains' to send, not a generated case's.
+  if (spec.api !== 'audience' && spec.security.some((s) => s.type === 'bearer')) return false;
+  // Parameters the document does not fully show (data exchange grant query: "the exact name of the query parameter
+  // carrying the grantee GUIDs" is not shown): a request without them may be refused.
+  // Likewise an operation whose method is not shown (the processor's /payment_account, read with the processor's token).
+  if (/query parameter|method/i.test(String((spec.info.operation as any)['x-svc-not-shown'] ?? ''))) return false;
+  if (!spec.params.filter((p) => p.in === 'path').every((p) => knownValues(p, o).length > 0)) return false;
+  return spec.params.filter((p) => p.in !== 'path' && p.required && p.name.toLowerCase() !== 'accept-version').length === 0;
+}
+
+/** Test host (Endpoints, Earlier-generation test paths): the listed paths serve static data. */
+export const TEST_HOST_READS = 'Endpoints, Earlier-generation test paths: "A test host {test_base_url} serves static data. Requests carry headers SVC-API-Key, SVC-Client-ID and Accept: application/vnd.svc.legacy.v1+json" and the GET paths are listed';
+/** Data exchange per-member paths (Endpoints, Data exchange): identifiers accept GUIDs or partner ids. */
+export const DX_PARTNER_IDS = 'Endpoints, Data exchange: "read one slim account under a member; accepts GUID or partner ID" (identifiers "accept service GUIDs or partner-defined IDs where so stated for account and per-member paths")';
+export const DX_GRANTS_BASIC = 'Endpoints, Data exchange: "list grants of the issuer; paged; standard authentication only" and "list grants of a grantee; paged; standard authentication only"';
+export const DEPRECATED_SERVED = 'Versioning: "Deprecated endpoints: /managed_institutions, /users/{user_guid}/managed_members and its member, account, transaction sub-paths" are listed apart from the sunset ones; "After those 12 months it sunsets: access is removed" (a deprecated endpoint is still served)';
+const UNKNOWN_VERSION_RULE = 'Versioning: "Versions in play: v20260929, v20250224, v20111101"; that a version none of them names is refused is inferred';
+const MALFORMED_JSON_RULE = 'Endpoints: "Request and response bodies are JSON"; that a body which is not JSON is refused is inferred';
+export const LISTED_LIST = 'Endpoints: the table lists the operation, a list (paged: "Lists are paged with page and records_per_page"); under resources that exist it is served, empty at most';
+const INFERRED_READ = 'Endpoints: the operation reads the resource its path names; that a read of an existing resource succeeds is inferred';
+
+/** The expectation of a positive read and its authority: stated where a sentence says the path accepts what it names. */
+/** Resources (Member, Account, Transaction, Holding: user_guid, member_guid, account_guid) and the test host's listed paths: what an answer's records name. */
+export const IDENTITY_RULE = 'Resources: a record\'s user_guid, member_guid and account_guid name the user, member and account it belongs to; a read under a path that names them answers their records, and a read of one resource by its guid answers that resource';
+export const TEST_HOST_IDENTITY_RULE = 'Endpoints, Earlier-generation test paths: "Test user GUID test_svc, member test_svc_member, account test_svc_account, ..., merchant test_svc_merchant"; /users/test_svc/members/{connection_status} "returns a member in that status"; challenges of the given challenge type';
+
+/** The fields an answer's records must carry as the path names them (resource_identity), or undefined. */
+export function identityOf(spec: OperationSpec, path: Record<string, Drawn>, known: KnownIds = {}): GeneratedCase['identity'] {
+  const fields: Record<string, string[]> = {};
+  if (spec.api === 'test-host') {
+    if (spec.path.startsWith('/users/test_svc/') || spec.path === '/users/test_svc') fields.user_guid = ['test_svc'];
+    if (path.connection_status) fields.connection_status = [path.connection_status.value];
+    if (path.challenge_type) fields.type = [path.challenge_type.value];
+    if (spec.path === '/merchants/test_svc_merchant') fields.guid = ['test_svc_merchant'];
+    return Object.keys(fields).length ? { fields, tier: 'stated', rule: TEST_HOST_IDENTITY_RULE } : undefined;
+  }
+  if (spec.api !== 'platform') return undefined;
+  // A read of one resource (no list) answers the resource its last identifier names: its guid is that one.
+  const last = spec.path.match(/\{([^}]+)\}$/)?.[1];
+  const own = !spec.info.listKey && last && path[last]?.known && /_(guid|identifier)$/.test(last) && !STATED_IDENTIFIERS[last]
+    ? (last.endsWith('_identifier') ? known[last] ?? [path[last].value] : [path[last].value]) : undefined;
+  for (const [name, d] of Object.entries(path)) {
+    if (['user_guid', 'member_guid', 'account_guid'].includes(name)) fields[name] = [d.value];
+    // Data exchange identifiers take a GUID or a partner id: any known one of that resource.
+    else if (['user_identifier', 'member_identifier', 'account_identifier'].includes(name) && known[name]?.length) fields[name.replace(/_identifier$/, '_guid')] = [...known[name]];
+  }
+  if (!Object.keys(fields).length && !own) return undefined;
+  return { fields, tier: 'stated', rule: IDENTITY_RULE, ...(own ? { own } : {}) };
+}
+
+export function positiveCase(spec: OperationSpec, path: Record<string, Drawn>, varied?: { name: string; value: string; first: boolean }, known?: KnownIds): GeneratedCase {
+  const c = positiveCaseOf(spec, path, varied);
+  const identity = identityOf(spec, path, known);
+  return identity ? { ...c, identity } : c;
+}
+
+function positiveCaseOf(spec: OperationSpec, path: Record<string, Drawn>, varied?: { name: string; value: string; first: boolean }): GeneratedCase {
+  const names = Object.keys(path);
+  const what = names.length ? `a read of existing ${names.map((n) => `${n}=${path[n].value}`).join(', ')}` : `a read of ${spec.path}`;
+  if (spec.api === 'test-host') return { kind: 'positive', tier: 'stated', rule: TEST_HOST_READS, what };
+  // Authentication 3 / Data exchange: grant lists are read with standard authentication only.
+  if (/^\/data_exchange\/(issuer|grantee)\/\{[^}]+\}\/grants$/.test(spec.path)) return { kind: 'positive', tier: 'stated', rule: DX_GRANTS_BASIC, what };
+  // A deprecated endpoint is still served: only a sunset removes access (Versioning).
+  if (spec.api === 'platform' && spec.info.deprecated) return { kind: 'positive', tier: 'stated', rule: DEPRECATED_SERVED, what: `${what} (a deprecated endpoint)` };
+  const statedParam = names.find((n) => STATED_IDENTIFIERS[n]);
+  if (statedParam) return { kind: 'positive', tier: 'stated', rule: STATED_IDENTIFIERS[statedParam], what };
+  // A list the Endpoints table names, under resources the chains created (or none): served, at most empty.
+  // (The first known value of each parameter only: another one, a partner id, is stated on its own paths alone.)
+  if (spec.api === 'platform' && spec.info.listKey && !varied && names.every((n) => path[n].known)) return { kind: 'positive', tier: 'stated', rule: LISTED_LIST, what };
+  // A partner id of the member or account on a per-member data exchange path (the GUID reads stay inferred).
+  if (varied && !varied.first && spec.path.startsWith('/data_exchange/') && spec.path.includes('/members/{member_identifier}/accounts/{account_identifier}') && ['member_identifier', 'account_identifier'].includes(varied.name)) {
+    return { kind: 'positive', tier: 'stated', rule: DX_PARTNER_IDS, what: `${what} (${varied.name} ${varied.value}: a partner id)` };
+  }
+  return { kind: 'positive', tier: 'inferred', rule: INFERRED_READ, what };
+}
+
+/** Vendor media type (Authentication 2): "Earlier examples use a vendor media type of the form application/vnd.svc.api.v1+json or v2+json in Accept". */
+export const VENDOR_ACCEPT = 'application/vnd.svc.api.v1+json';
+const VENDOR_ACCEPT_RULE = 'Authentication 2: "Earlier examples use a vendor media type of the form application/vnd.svc.api.v1+json or v2+json in Accept"';
+
+/** At most this many reach cases of one kind per operation (reads of every known value, bounded). */
+const REACH_READS = 8;
+/** At most this many named-value variants of an accepted write per operation. */
+const REACH_WRITES = 24;
+const NAMED_VALUE_RULE = 'the request description (spec/) names the value (an enum value or a documented example, from the specification\'s sentence on the field)';
+const NAMED_HEADER_RULE = 'the request description (spec/) lists the optional request header (Endpoints / Events rule 8)';
+
+/**
+ * Cases every run sends first, once per operation and version, before any drawn case (no
+ * shrinking needed: each is already one thing): what a single response can show but a
+ * random draw among dozens reaches rarely.
+ *
+ *   - a read of every known value of each path parameter (one varied at a time; partner
+ *     ids of data exchange members and accounts; the test host's listed paths and its
+ *     enumerated statuses and challenge types): acceptance expected (positive_data_acceptance),
+ *     each response checked against the document (response_schema_conformance);
+ *   - an unknown identifier where the Errors table states 404 (stated);
+ *   - the first of those reads without credentials, with a wrong secret, and without the
+ *     data exchange token where the operation needs it (ignored_auth, missing_required_header);
+ *   - on platform lists without path parameters, the sunset and an unknown Accept-Version
+ *     (version_conformance; an unknown one refused: inferred); on every list,
+ *     records_per_page=not-a-number (inferred refusal, never a 5xx);
+ *   - on a platform read whose acceptance is stated, the same read with the vendor media
+ *     type in Accept (Authentication 2);
+ *   - lists with a stated maximum page size: records_per_page at the maximum and one above
+ *     (kind valid: a refusal is free, a page longer than the maximum is not; paging_conformance);
+ *   - on the request the chains had accepted, each value the description names for a body
+ *     field (enum values, documented examples) and each optional header it lists, one at
+ *     a time: acceptance expected (stated: a refusal of a named value);
+ *   - a body that is not JSON, and every inferred rule of the body broken alone on the request the chains had accepted
+ *     (the stated ones are statedCases), with values close to a valid one for patterns and
+ *     timestamps (nearMisses): they gate only under SVC_STRICT=1, as every inferred rule.
+ */
+export function reachCases(spec: OperationSpec, ctx: RequestContext, o: CaseOptions): FuzzCase[] {
+  if (spec.sunset) return [];
+  const out: FuzzCase[] = [];
+  const pathParams = spec.params.filter((p) => p.in === 'path');
+  // A read whose method or parameters the document does not fully show: sent once as a valid
+  // case (no expectation of acceptance), so the response checks judge what it answers
+  // (deprecated endpoints: the signalling header, version_conformance).
+  if (!positiveApplies(spec, o) && readable(spec, o)) {
+    const path: Record<string, Drawn> = Object.fromEntries(pathParams.map((p) => [p.name, { value: knownValues(p, o)[0], known: true }]));
+    out.push(caseFrom(spec, { path, query: {}, headers: {}, body: undefined }, { kind: 'valid', tier: 'informational', rule: 'the read is described in part (x-svc-not-shown): no acceptance is expected', what: `a read of ${spec.path} with known identifiers` }));
+  }
+  if (positiveApplies(spec, o)) {
+    const values = Object.fromEntries(pathParams.map((p) => [p.name, knownValues(p, o)]));
+    const base: Record<string, Drawn> = Object.fromEntries(pathParams.map((p) => [p.name, { value: values[p.name][0], known: true }]));
+    const reads: FuzzCase[] = [caseFrom(spec, { path: base, query: {}, headers: {}, body: undefined }, positiveCase(spec, base, undefined, o.known))];
+    for (const p of pathParams) {
+      for (const value of values[p.name].slice(1)) {
+        const path = { ...base, [p.name]: { value, known: true } };
+        reads.push(caseFrom(spec, { path, query: {}, headers: {}, body: undefined }, positiveCase(spec, path, { name: p.name, value, first: false }, o.known)));
+      }
+    }
+    out.push(...reads.slice(0, REACH_READS));
+    // The same read without credentials, with a wrong secret, without the data exchange token.
+    const first = reads[0];
+    if (spec.security.length) {
+      const { tier, rule } = authRule(spec);
+      out.push({ ...first, auth: 'none', generated: { kind: 'no-auth', tier, rule, what: `no credentials on ${first.generated.what}` } });
+      out.push({ ...first, auth: 'wrong', generated: { kind: 'wrong-auth', tier, rule, what: `a wrong secret on ${first.generated.what}` } });
+    }
+    const token = spec.security.find((x) => x.type === 'header' && x.header?.toLowerCase() === 'svc-3dx-token');
+    if (token) out.push({ ...first, omitHeader: token.header, generated: { kind: 'missing-header', tier: 'stated', rule: GENERATED_RULES.threeDxToken, what: `no SVC-3DX-TOKEN header on ${first.generated.what}` } });
+    const stated = reads.find((c) => c.generated.tier === 'stated');
+    if (spec.api === 'platform' && stated) {
+      out.push({ ...stated, headers: { ...stated.headers, accept: VENDOR_ACCEPT }, generated: { ...stated.generated, rule: `${VENDOR_ACCEPT_RULE}; ${stated.generated.rule}`, what: `${stated.generated.what}, Accept ${VENDOR_ACCEPT}` } });
+    }
+    // Lists without path parameters carry the version cases (a few operations show a version fault as well as all).
+    if (spec.api === 'platform' && !pathParams.length) {
+      const sunsetV = o.otherVersions?.sunset;
+      if (sunsetV) out.push({ ...first, version: sunsetV, generated: { kind: 'valid', tier: 'informational', rule: 'Versioning: after sunset "requests return an error"', what: `Accept-Version ${sunsetV} (sunset) on ${first.generated.what}` } });
+      const unknownV = o.otherVersions?.unknown;
+      if (unknownV) out.push({ ...first, version: unknownV, generated: { kind: 'negative', tier: 'inferred', rule: UNKNOWN_VERSION_RULE, what: `Accept-Version ${unknownV}, a version the specification does not name, on ${first.generated.what}` } });
+    }
+    if (spec.params.some((p) => p.in === 'query' && p.name === 'records_per_page')) {
+      out.push(caseFrom(spec, { path: base, query: { records_per_page: 'not-a-number' }, headers: {}, body: undefined },
+        { kind: 'negative', tier: 'inferred', rule: 'the request description (spec/): query records_per_page is of type integer; that a service refuses another value is inferred', what: 'query records_per_page=not-a-number' }));
+    }
+    // An unknown identifier where the Errors table states 404 for the operation (stated).
+    if (spec.stated404 && pathParams.length) {
+      const lastParam = pathParams[pathParams.length - 1];
+      out.push(caseFrom(spec, { path: { ...base, [lastParam.name]: { value: `FUZZ-unknown-${lastParam.name}`, known: false } }, query: {}, headers: {}, body: undefined },
+        { kind: 'negative', tier: 'stated', rule: spec.stated404, what: `an unknown ${lastParam.name}` }));
+    }
+    const max = spec.info.maxRecordsPerPage;
+    if (max !== undefined && spec.params.some((p) => p.in === 'query' && p.name === 'records_per_page')) {
+      for (const n of [max, max + 1]) {
+        out.push(caseFrom(spec, { path: base, query: { records_per_page: String(n) }, headers: {}, body: undefined },
+          { kind: 'valid', tier: 'informational', rule: `Limits: records_per_page maximum ${max}; the page is judged by paging_conformance, the status is free`, what: `records_per_page=${n} (the stated maximum${n > max ? ' plus one' : ''})` }));
+      }
+    }
+  }
+  const example = o.example;
+  if (example && pathParams.every((p) => example.params[p.name] !== undefined)) {
+    const path = Object.fromEntries(pathParams.map((p) => [p.name, { value: example.params[p.name], known: true }]));
+    // The accepted request with one value the description names (an enum value, a documented example) or one
+    // optional header it lists: acceptance expected (a refusal of what the specification names is a failure).
+    const named = spec.body ? namedValuesOf(spec.body.at).slice(0, REACH_WRITES) : [];
+    for (const n of named) {
+      const body = applyMutation(example.body, { path: n.path, op: 'set', value: n.value, tier: 'stated', rule: '', what: '' });
+      out.push(caseFrom(spec, { path, query: {}, headers: {}, body }, { kind: 'positive', tier: 'stated', rule: `${NAMED_VALUE_RULE}: ${n.path.join('.')} takes ${JSON.stringify(n.value)}`, what: `${n.path.join('.')} = ${JSON.stringify(n.value)} on a request otherwise accepted` }));
+    }
+    for (const h of spec.params.filter((p) => p.in === 'header' && !p.required && p.name.toLowerCase() !== 'accept-version')) {
+      const schema = resolveSchema(h.schema).schema;
+      const value = Array.isArray(schema.enum) ? String(schema.enum[0]) : schema.type === 'string' ? 'fuzz-header-value' : 'true';
+      out.push(caseFrom(spec, { path, query: {}, headers: { [h.name]: value }, body: example.body }, { kind: 'positive', tier: 'stated', rule: `${NAMED_HEADER_RULE}: ${h.name}${h.description ? ` (${h.description.trim().slice(0, 120)})` : ''}`, what: `header ${h.name}: ${value} on a request otherwise accepted` }));
+    }
+    out.push(caseFrom(spec, { path, query: {}, headers: {}, body: undefined }, { kind: 'negative', tier: 'inferred', rule: MALFORMED_JSON_RULE, what: 'a body that is not JSON ("{not json}")' }, { rawBody: '{not json}' }));
+    for (const m of bodyMutations(spec, ctx).filter((x) => x.tier !== 'stated')) {
+      for (const x of [m, ...nearMisses(m, valueAt(example.body, m.path))]) {
+        out.push(caseFrom(spec, { path, query: {}, headers: {}, body: applyMutation(example.body, x) }, { kind: 'negative', tier: x.tier, rule: x.rule, what: `${x.what}, on a request otherwise accepted` }));
+      }
+    }
+  }
+  return out;
+}
+
 /**
  * Every kind of case for one operation, weighted. `kinds` restricts the kinds (unit
  * tests, the bench); by default every kind that applies to the operation is drawn.
@@ -309,14 +523,12 @@ export function caseArbitrary(spec: OperationSpec, ctx: RequestContext, o: CaseO
 
   // positive: a read whose path names only resources that exist, no query, no open header.
   const pathParams = spec.params.filter((p) => p.in === 'path');
-  if (judged && spec.method === 'GET' && pathParams.every((p) => (o.known[p.name]?.length ?? 0) > 0) && pathParams.length > 0) {
-    const positive = fc.record(Object.fromEntries(pathParams.map((p) => [p.name, fc.constantFrom(...o.known[p.name]).map((value) => ({ value, known: true }))])) as Record<string, fc.Arbitrary<Drawn>>)
+  if (judged && positiveApplies(spec, o)) {
+    const positive = fc.record(Object.fromEntries(pathParams.map((p) => [p.name, fc.constantFrom(...knownValues(p, o)).map((value) => ({ value, known: true }))])) as Record<string, fc.Arbitrary<Drawn>>)
       .map((path) => {
-        const statedParam = pathParams.find((p) => STATED_IDENTIFIERS[p.name]);
-        const generated: GeneratedCase = statedParam
-          ? { kind: 'positive', tier: 'stated', rule: STATED_IDENTIFIERS[statedParam.name], what: `a read of an existing resource by ${pathParams.map((p) => p.name).join(', ')}` }
-          : { kind: 'positive', tier: 'inferred', rule: 'Endpoints: the operation reads the resource its path names; that a read of an existing resource succeeds is inferred', what: `a read of existing ${pathParams.map((p) => p.name).join(', ')}` };
-        return caseFrom(spec, { path, query: {}, headers: {}, body: undefined }, generated);
+        // A value other than the first known one (a partner id) is judged as the reach pass judges it.
+        const p = pathParams.find((x) => path[x.name].value !== knownValues(x, o)[0]);
+        return caseFrom(spec, { path, query: {}, headers: {}, body: undefined }, positiveCase(spec, path, p ? { name: p.name, value: path[p.name].value, first: false } : undefined, o.known));
       });
     arbs.push({ arbitrary: positive, weight: 2 });
   }
@@ -409,7 +621,7 @@ export function statedCases(spec: OperationSpec, ctx: RequestContext, o: CaseOpt
 /** Case kinds an operation can draw (for the bench's and the report's coverage lines). */
 export function caseKinds(spec: OperationSpec, ctx: RequestContext, o: CaseOptions): string[] {
   const kinds = ['valid'];
-  if (!spec.sunset && spec.method === 'GET' && spec.params.filter((p) => p.in === 'path').every((p) => o.known[p.name]?.length)) kinds.push('positive');
+  if (positiveApplies(spec, o)) kinds.push('positive');
   if (!spec.sunset && bodyMutations(spec, ctx).length) kinds.push('negative');
   if (!spec.sunset && spec.security.length) kinds.push('no-auth', 'wrong-auth');
   return kinds;

@@ -9,7 +9,7 @@ import type { Contract } from '../../../contracts/contract.ts';
 import type { ApiName } from '../../../contracts/load.ts';
 import type { TargetProfile } from '../../../targets/index.ts';
 import type { Redactor } from '../../../targets/index.ts';
-import { assertLoopback, fuzzOperation, newStats, seedFor, type Counterexample, type FuzzStats, type FuzzTarget } from './engine.ts';
+import { assertLoopback, fuzzOperation, newStats, reachOperation, seedFor, type Counterexample, type FuzzStats, type FuzzTarget } from './engine.ts';
 import { knownFor, runChains, type ChainResult } from './chains.ts';
 import { methodsByPath, operationsOf, requestContext, type OperationSpec } from './requests.ts';
 
@@ -62,6 +62,9 @@ export function plannedOperations(contract: Contract, profile: TargetProfile, ap
 /** Cases of every operation in the first pass (coverage before depth). */
 export const COVERAGE_RUNS = 2;
 
+/** Safety bound of the reach pass (it sends a few hundred cases: seconds, not a minute). */
+export const REACH_BOUND_MS = 60_000;
+
 export const operationId = (s: Pick<OperationSpec, 'api' | 'key'>) => `${s.api} ${s.key}`;
 
 export async function runFuzz(o: FuzzRunOptions): Promise<FuzzRunResult> {
@@ -88,21 +91,32 @@ export async function runFuzz(o: FuzzRunOptions): Promise<FuzzRunResult> {
   const stats = newStats();
   const counterexamples: Counterexample[] = [];
   const casesStarted = performance.now();
-  const deadline = casesStarted + o.seconds * 1000;
-  // Two passes, each operation with its own seed (seedFor), so the pool's interleaving
-  // changes no case: first a few cases of every operation (every documented operation is
-  // exercised even when the time budget is short), then the rest of the runs.
+  // The reach pass is bounded by its count (a few cases per operation), outside the time
+  // budget of the drawn cases, with a safety bound of its own.
+  const reachDeadline = casesStarted + REACH_BOUND_MS;
+  let deadline = casesStarted + o.seconds * 1000;
+  // Three passes, each operation with its own seed (seedFor), so the pool's interleaving
+  // changes no case: the reach cases of every operation, then a few drawn cases of every
+  // operation (every documented operation is exercised even when the time budget is
+  // short), then the rest of the runs.
   const firstRuns = Math.min(COVERAGE_RUNS, o.runs);
-  const passes: Array<{ tag: string; runs: number }> = [{ tag: 'cover', runs: firstRuns }, ...(o.runs > firstRuns ? [{ tag: 'deep', runs: o.runs - firstRuns }] : [])];
+  // The reach pass comes first (requests.ts reachCases: reads of every known value, paging
+  // bounds, every rule of an accepted body broken alone): each case once, no draw.
+  const passes: Array<{ tag: string; runs: number }> = [{ tag: 'reach', runs: 0 }, { tag: 'cover', runs: firstRuns }, ...(o.runs > firstRuns ? [{ tag: 'deep', runs: o.runs - firstRuns }] : [])];
   const failedOps = new Set<string>();
   for (const pass of passes) {
+    if (pass.tag === 'cover') deadline = performance.now() + o.seconds * 1000;
+    const passDeadline = pass.tag === 'reach' ? reachDeadline : deadline;
     let next = 0;
     const worker = async () => {
-      while (next < specs.length && performance.now() < deadline) {
+      while (next < specs.length && performance.now() < passDeadline) {
         const spec = specs[next++];
         const id = `${spec.api}|${spec.version ?? ''}|${spec.key}`;
         if (failedOps.has(id)) continue; // one counterexample per operation is enough
-        const x = await fuzzOperation(spec, target, { seed: seedFor(o.seed, `${pass.tag}|${id}`), numRuns: pass.runs, deadline, stats }, methods.get(`${spec.api}|${spec.version ?? ''}|${spec.path}`));
+        const pathMethods = methods.get(`${spec.api}|${spec.version ?? ''}|${spec.path}`);
+        const x = pass.tag === 'reach'
+          ? await reachOperation(spec, target, { deadline: reachDeadline, stats }, pathMethods)
+          : await fuzzOperation(spec, target, { seed: seedFor(o.seed, `${pass.tag}|${id}`), numRuns: pass.runs, deadline, stats }, pathMethods);
         if (x) { failedOps.add(id); counterexamples.push({ ...x, operation: `${x.operation}${spec.version ? ` (${spec.version})` : ''}` }); }
       }
     };

@@ -149,6 +149,8 @@ export interface Mutation {
   tier: Tier;
   rule: string;
   what: string;
+  /** The pattern or format a `set` mutation breaks (nearMisses derives values close to a valid one from it). */
+  breaks?: { pattern?: string; format?: string };
 }
 
 export interface MutationContext {
@@ -188,10 +190,10 @@ export function mutationsOf(at: SchemaAt, ctx: MutationContext = {}, path: strin
     if (wrong !== undefined) out.push({ path, op: 'set', value: wrong, tier: 'inferred', rule: `${INFERRED_RULE}: ${where} is of type ${types.join(' or ')}`, what: `${where} of another type (${JSON.stringify(wrong)})` });
   }
   if (types.includes('string') && typeof schema.pattern === 'string' && path.length) {
-    out.push({ path, op: 'set', value: '!~not matching~!', tier: 'inferred', rule: `${INFERRED_RULE}: ${where} matches ${schema.pattern}`, what: `${where} not matching ${schema.pattern}` });
+    out.push({ path, op: 'set', value: '!~not matching~!', tier: 'inferred', rule: `${INFERRED_RULE}: ${where} matches ${schema.pattern}`, what: `${where} not matching ${schema.pattern}`, breaks: { pattern: schema.pattern } });
   }
   if (types.includes('string') && schema.format === 'date-time' && path.length) {
-    out.push({ path, op: 'set', value: 'yesterday', tier: 'inferred', rule: `${INFERRED_RULE}: ${where} is an ISO 8601 timestamp`, what: `${where} not a timestamp ("yesterday")` });
+    out.push({ path, op: 'set', value: 'yesterday', tier: 'inferred', rule: `${INFERRED_RULE}: ${where} is an ISO 8601 timestamp`, what: `${where} not a timestamp ("yesterday")`, breaks: { format: 'date-time' } });
   }
   if (types.includes('object') && depth < 3) {
     const props = (schema.properties ?? {}) as Record<string, any>;
@@ -206,6 +208,52 @@ export function mutationsOf(at: SchemaAt, ctx: MutationContext = {}, path: strin
     for (const [k, s] of Object.entries(props)) out.push(...mutationsOf({ schema: s, uri, ...(name ? { name } : {}) }, ctx, [...path, k], depth + 1, { name, rel: [...here.rel, k] }));
   }
   return out;
+}
+
+/**
+ * Values the request description names for a body's properties (an `enum`, `examples`, or
+ * an array of such items), by property path, down to `maxDepth` levels: the values a
+ * target must accept when everything else of the request is accepted.
+ */
+export function namedValuesOf(at: SchemaAt, path: string[] = [], depth = 0): Array<{ path: string[]; value: unknown }> {
+  const { schema, uri } = resolveSchema(at);
+  const out: Array<{ path: string[]; value: unknown }> = [];
+  const named = (node: any): unknown[] => [...(Array.isArray(node?.enum) ? node.enum : []), ...(Array.isArray(node?.examples) ? node.examples : [])].filter((v) => v !== null);
+  if (path.length) {
+    for (const v of named(schema)) out.push({ path, value: v });
+    if (schema.items) for (const v of named(resolveSchema({ schema: schema.items, uri }).schema)) out.push({ path, value: [v] });
+  }
+  if (depth < 3) for (const [k, s] of Object.entries((schema.properties ?? {}) as Record<string, any>)) out.push(...namedValuesOf({ schema: s, uri }, [...path, k], depth + 1));
+  return out;
+}
+
+/** The value at a property path, if there is one. */
+export function valueAt(value: unknown, path: readonly string[]): unknown {
+  let node: any = value;
+  for (const k of path) node = node !== null && typeof node === 'object' ? node[k] : undefined;
+  return node;
+}
+
+/**
+ * Values close to a valid one that still break the same pattern or format (a lenient
+ * parser accepts what '!~not matching~!' never passes): the valid value of an accepted
+ * request with its prefix dropped (`ACT-<uuid>` -> `<uuid>`) or one character added
+ * (`R01` -> `R010`); a timestamp without its offset. Each is checked to break the rule.
+ */
+export function nearMisses(m: Mutation, valid: unknown): Mutation[] {
+  if (typeof valid !== 'string' || !m.breaks) return [];
+  const out: Array<[unknown, string]> = [];
+  if (m.breaks.pattern) {
+    let re: RegExp;
+    try { re = new RegExp(m.breaks.pattern); } catch { return []; }
+    const candidates = [/^[A-Za-z]+-./.test(valid) ? valid.replace(/^[A-Za-z]+-/, '') : undefined, `${valid}0`];
+    for (const c of candidates) if (c !== undefined && c !== valid && !re.test(c)) out.push([c, `${JSON.stringify(c)}, close to the valid ${JSON.stringify(valid)}`]);
+  }
+  if (m.breaks.format === 'date-time') {
+    const c = valid.replace(/(Z|[+-]\d{2}:?\d{2})$/, '');
+    if (c !== valid) out.push([c, `${JSON.stringify(c)} (no offset; RFC 3339 date-time requires one)`]);
+  }
+  return out.map(([value, shown]) => ({ ...m, value, what: `${m.path.join('.')} = ${shown}` }));
 }
 
 /** The value with one mutation applied (parents created as objects where absent). */
