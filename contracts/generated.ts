@@ -177,8 +177,7 @@ function recordsOf(body: unknown): Array<Record<string, unknown>> {
 registerCheck(exchangeCheck({
   name: 'resource_identity',
   description: 'A 2xx read of resources the path names answers records of those resources: each record\'s user_guid, member_guid, account_guid (or the test host\'s status, challenge type, merchant) is the one the path names; a field absent or null is not judged',
-  appliesToPlan: (plan) => is2xx(plan.status),
-  appliesToCall: (c) => c.options.generated?.kind === 'positive' && c.options.generated.identity !== undefined,
+  appliesTo: (c) => is2xx(c.status) && c.options.generated?.kind === 'positive' && c.options.generated.identity !== undefined,
   run: (c) => {
     const id = c.options.generated!.identity!;
     const out: Failure[] = [];

@@ -39,9 +39,7 @@
  *     started service does (`npm run simulator`, the real-target check); startTarget
  *     (targets/index.ts) hands it the environment and decides nothing from it.
  *
- * LEAD_FILES are the lead's files, changed at the same time as this test (lead removes
- * these): they may still read until the lead moves them onto the profile; the test
- * fails if one of them stops reading so the entry is not forgotten.
+ * No file outside those two is allowed to read: no allowlist.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -59,10 +57,6 @@ const SKIP_DIRS = new Set(['node_modules', '.git', 'reports/out', 'test-results'
 const PROFILE_DIR = 'targets/profiles/';
 /** The embedded target itself, configured like a separately started service (see the header). */
 const THE_TARGET = 'targets/simulator/';
-/** Lead's files (scenarios/fixtures.ts, global setup, configuration, self-test, fuzz): lead removes these. */
-const LEAD_FILES: string[] = [];
-const LEAD_PREFIXES = ['scenarios/fuzz/'];
-const isLeadFile = (f: string) => LEAD_FILES.includes(f) || LEAD_PREFIXES.some((p) => f.startsWith(p));
 
 export interface Read {
   file: string;
@@ -225,14 +219,7 @@ const show = (r: Read) => `${r.file}:${r.line} reads ${r.name}: ${r.text}`;
 
 test('no SVC_ variable is read outside the profile (targets/profiles/)', () => {
   const { reads } = scan();
-  const offending = reads.filter((r) => !isLeadFile(r.file));
-  assert.deepEqual(offending.map(show), [], 'read these settings from the profile (targets/index.ts loadProfile / the profile fixture) instead');
-});
-
-test('each lead-owned file on the allowlist still reads (remove it from LEAD_FILES once moved)', () => {
-  const { reads } = scan();
-  const stale = [...LEAD_FILES].filter((f) => !reads.some((r) => r.file === f));
-  assert.deepEqual(stale, [], 'these files no longer read SVC_ variables: take them off LEAD_FILES');
+  assert.deepEqual(reads.map(show), [], 'read these settings from the profile (targets/index.ts loadProfile / the profile fixture) instead');
 });
 
 test('the check catches planted reads and lets environment writes pass', () => {

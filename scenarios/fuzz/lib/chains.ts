@@ -21,7 +21,6 @@ import type { Failure } from '../../../contracts/failure.ts';
 import { formatFailure } from '../../../contracts/failure.ts';
 import type { GeneratedCase } from '../../../contracts/generated.ts';
 import { GENERATED_RULES } from '../../../contracts/generated.ts';
-import { dataExchangeSettings } from '../../settings.ts';
 import { SIMULATOR_DEFAULTS } from '../../../targets/index.ts';
 import { curlOf, judge, sendPaced, type Credentials, type FuzzTarget } from './engine.ts';
 import { STATED_IDENTIFIERS, type Example, type FuzzCase, type KnownIds, type OperationSpec, type SecurityNeed } from './requests.ts';
@@ -101,7 +100,7 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
   add(scopes.platform, 'institution_identifier', dig(inst.body, 'institution', 'guid'));
   const cats = await step('list default categories', { method: 'GET', path: '/categories/default', version: v, query: [['records_per_page', '10']] });
   for (const c of ((dig(cats.body, 'categories') as any[]) ?? []).slice(0, 3)) add(scopes.platform, 'category_guid', c?.guid);
-  const dx = dataExchangeSettings(p);
+  const dx = p.dataExchange;
   add(scopes.dataExchange, 'issuer_client_guid', dx.issuerClientGuid);
   add(scopes.dataExchange, 'grantee_client_guid', dx.granteeClientGuid);
   add(scopes.dataExchange, 'grant_guid', dx.grantGuid);
