@@ -30,7 +30,7 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
 import { runSettings } from './targets/index.ts';
-import { PROPERTIES_PROJECT, SELFTEST_PROJECT, type PlaywrightPlan } from './scenarios/selftest-project.ts';
+import { PROPERTIES_PROJECT, SELFTEST_FOLDERS, SELFTEST_PROJECT, type PlaywrightPlan } from './scenarios/selftest-project.ts';
 
 const settings = runSettings();
 
@@ -44,7 +44,7 @@ const BROWSER_USE = {
 };
 
 function selftestConfig(plan: PlaywrightPlan): PlaywrightTestConfig {
-  const folders = plan.folders ?? ['api', 'browser', 'fuzz'];
+  const folders = plan.folders ?? SELFTEST_FOLDERS;
   return {
     workers: plan.workers,
     // One test per group: the dispatcher hands the next test to whichever worker is free,

@@ -62,8 +62,8 @@ export interface PlaywrightPlan {
   /** Per-test bound: a fault that makes a scenario wait forever fails it at this bound. */
   testTimeoutMs: number;
   entries: SelftestEntry[];
-  /** Scenario folders to declare entries in; default api, browser and fuzz. */
-  folders?: ('api' | 'browser' | 'fuzz')[];
+  /** Scenario folders to declare entries in; default SELFTEST_FOLDERS. */
+  folders?: SelftestFolder[];
   /**
    * Also run the fast-check project (scenarios/properties) once, as it is, in the same
    * invocation (project `properties`): with `clean` it makes the self-test's baseline
@@ -71,6 +71,10 @@ export interface PlaywrightPlan {
    */
   properties?: boolean;
 }
+
+/** The scenario folders whose scenarios run under the entries (the properties project runs once, as it is). */
+export const SELFTEST_FOLDERS = ['api', 'browser', 'fuzz'] as const;
+export type SelftestFolder = (typeof SELFTEST_FOLDERS)[number];
 
 /** The project of the plan's scenarios, and the properties project of the baseline. */
 export const SELFTEST_PROJECT = 'selftest';
