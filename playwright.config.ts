@@ -27,10 +27,9 @@
  * globalSetup, the JSON reporter only, short bounds so a scenario a fault makes wait
  * fails quickly.
  */
-import { readFileSync } from 'node:fs';
 import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
 import { runSettings } from './targets/index.ts';
-import { PROPERTIES_PROJECT, SELFTEST_FOLDERS, SELFTEST_PROJECT, type PlaywrightPlan } from './scenarios/selftest-project.ts';
+import { PROPERTIES_PROJECT, readPlan, SELFTEST_FOLDERS, SELFTEST_PROJECT, type PlaywrightPlan } from './scenarios/selftest-project.ts';
 
 const settings = runSettings();
 
@@ -68,7 +67,7 @@ function selftestConfig(plan: PlaywrightPlan): PlaywrightTestConfig {
   };
 }
 
-const plan = settings.selftestPlanFile ? (JSON.parse(readFileSync(settings.selftestPlanFile, 'utf8')) as PlaywrightPlan) : undefined;
+const plan = settings.selftestPlanFile ? readPlan(settings.selftestPlanFile) : undefined;
 
 export default plan ? defineConfig(selftestConfig(plan)) : defineConfig({
   globalSetup: './scenarios/global-setup.ts',

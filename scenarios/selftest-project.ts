@@ -11,6 +11,7 @@
  * contract compilation and no browser launch per catalogue entry (issue 13's speed goal:
  * half the self-test's CPU went to starting a worker per entry).
  */
+import { readFileSync } from 'node:fs';
 
 /** One catalogue unit of the self-test: a fault, a variation, every variation together, or a baseline. */
 export interface SelftestEntry {
@@ -51,6 +52,11 @@ export const ENTRY_SUITE_PREFIX = 'selftest entry ';
  * expected to keep its worker: the JSON report's readers count it as failed.
  */
 export const SELFTEST_FAILURE_ANNOTATION = 'selftest-failure';
+
+/** Reads a plan file: playwright.config.ts and the scenarios' fixtures share this one reader. */
+export function readPlan(file: string): PlaywrightPlan {
+  return JSON.parse(readFileSync(file, 'utf8')) as PlaywrightPlan;
+}
 
 /** The self-test's single Playwright invocation (proof/selftest.ts writes it, SVC_SELFTEST_PLAN names the file). */
 export interface PlaywrightPlan {

@@ -7,6 +7,7 @@
  * call these functions instead of reading process.env.
  */
 import { runSettingsFrom, type RunSettings as ProfileRunSettings } from './sections.ts';
+import { simulatorEntriesInForce } from './profile.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -33,7 +34,8 @@ export function runSettings(env: Env = process.env): RunSettings {
  */
 export function needsEmbeddedSimulator(env: Env = process.env): boolean {
   if (env.SVC_BASE_URL) return false;
-  return !env.SVC_SIMULATOR_URL || !!env.SVC_SIM_FAULTS || !!env.SVC_SIM_VARIATIONS;
+  const inForce = simulatorEntriesInForce(env);
+  return !env.SVC_SIMULATOR_URL || inForce.faults.length > 0 || inForce.variations.length > 0;
 }
 
 /**
