@@ -17,11 +17,13 @@
  * after a 2xx); spacing against the example schedule is checked only when the caller
  * says the target follows it (the simulator does).
  */
-import type { Failure } from './failure.ts';
+import { inferredSeverity, type Failure } from './failure.ts';
 import { crashed, registerCheck, type CheckContext, type CheckDefinition } from './registry.ts';
 
 /** One request a capture receiver saw (scenarios/properties/lib/capture.ts: CapturedRequest). */
 export interface DeliveredRequest {
+  /** The path the request came to (a receiver with one URL per type tells the type by it). */
+  path?: string;
   method: string;
   headers: Readonly<Record<string, string | string[] | undefined>>;
   body: Buffer;
@@ -57,9 +59,22 @@ export interface DeliveryParams {
   maxTokenRequests?: number;
   /** webhook_x_callback_payload: the X-CALLBACK-PAYLOAD sent with the member change. */
   callbackPayload?: string;
+  /**
+   * webhook_x_callback_payload on a stream of several types: only the member and member
+   * data updated deliveries about this member are judged (the others are not the run's).
+   */
+  callbackMemberGuid?: string;
+  /** A stream's retry rules: the profile is strict (an unseen retry is inferred) and how long the capture waited. */
+  strict?: boolean;
+  waitMs?: number;
 }
 
-/** The context of a delivery check: the requests of one webhook type (or one delivery). */
+/**
+ * The context of a delivery check: the requests of one webhook type (or one delivery),
+ * or, with `type` MIXED_TYPES, everything a receiver saw from a service (several types,
+ * several deliveries, retries among them: a real service's deliveries, issue 12): each
+ * request's type is then told by `deliveryType`.
+ */
 export interface DeliveryContext {
   kind: 'delivery';
   type: string;
@@ -84,6 +99,53 @@ export function parseBody(r: { body: Buffer }): Record<string, unknown> | undefi
   } catch {
     return undefined;
   }
+}
+
+/** The `type` of a delivery context holding every request a receiver saw, of any type. */
+export const MIXED_TYPES = '*';
+
+/** The webhook types the specification names (Events, Webhooks; spec/CONVENTIONS.md keys). */
+export const WEBHOOK_TYPES = ['member', 'member_data_updated', 'aggregation', 'balance', 'connection_status', 'history', 'insights', 'statements', 'initial_data_ready', 'spending_plan', 'verification', 'transaction_notification', 'account_notification', 'budgets', 'goals', 'beats'] as const;
+
+/**
+ * The type of a delivery, when it can be told: the last path segment when it names a
+ * type (a receiver given one URL per type, Events: "configured per event type"), else
+ * the one top-level key of the body that names a type and holds an object (rule 7's
+ * "object named for the webhook type"). Undefined when neither tells.
+ */
+export function deliveryType(r: { path?: string; body: Buffer }): string | undefined {
+  const last = r.path?.split('/').filter(Boolean).pop();
+  if (last && (WEBHOOK_TYPES as readonly string[]).includes(last)) return last;
+  const body = parseBody(r);
+  if (!body) return undefined;
+  const named = WEBHOOK_TYPES.filter((t) => body[t] && typeof body[t] === 'object' && !Array.isArray(body[t]));
+  return named.length === 1 ? named[0] : undefined;
+}
+
+/** The type a check judges a request as: the context's, or the request's own in a mixed stream. */
+const typeIn = (ctx: DeliveryContext, r: DeliveredRequest): string | undefined => (ctx.type === MIXED_TYPES ? deliveryType(r) : ctx.type);
+
+const isTestDelivery = (body: Record<string, unknown> | undefined) => body?.action === 'test';
+
+/** The object named for the type, when the body has one. */
+function innerOf(type: string, body: Record<string, unknown>): Record<string, unknown> | undefined {
+  const v = body[type];
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+/** A field at the top level or in the object named for the type (where is not shown: Events rule 9). */
+export function fieldOf(type: string, body: Record<string, unknown>, name: string): { present: boolean; value: unknown } {
+  if (name in body) return { present: true, value: body[name] };
+  const inner = innerOf(type, body);
+  if (inner && name in inner) return { present: true, value: inner[name] };
+  return { present: false, value: undefined };
+}
+
+/** Identity of the object a delivery is about: its guid (or member_guid), top level or in the object named for the type. */
+export function objectGuid(type: string, body: Record<string, unknown>): string | undefined {
+  const inner = innerOf(type, body) ?? {};
+  const g = body.guid ?? inner.guid ?? body.member_guid ?? inner.member_guid;
+  return typeof g === 'string' ? g : undefined;
 }
 
 /** Object key of a body: its guid, member_guid, or the guid of the object named for the type (test webhooks). */
@@ -243,22 +305,31 @@ deliveryCheck({
 
 deliveryCheck({
   name: 'webhook_version_rises',
-  description: 'Two different payloads of one object never carry the same version (Events rule 3; order-free, as deliveries may arrive out of order, rule 6)',
-  run: ({ type, requests }) => {
-    // Retries, being byte-identical, are one delivery.
+  description: 'Member webhooks carry a version, and two different payloads of one object never carry the same version (Events rule 3; order-free, as deliveries may arrive out of order, rule 6)',
+  run: (ctx) => {
+    // Retries, being byte-identical, are one delivery. In a mixed stream a test webhook
+    // (generated on request, rule 7) is no update of its object and is left to
+    // webhook_test_shape; a list the caller gave as one type is judged whole.
     const out: Failure[] = [];
-    const seen = new Map<string, Map<number, string>>();
-    requests.forEach((r, i) => {
+    const rule = 'Events, Webhooks rule 3: object-based webhooks (such as member) carry a version that rises with each update';
+    const seen = new Map<string, Map<string, string>>();
+    ctx.requests.forEach((r, i) => {
       const body = parseBody(r);
-      if (!body) return;
-      const key = objectKeyOf(type, body);
-      if (!key || typeof body.version !== 'number') return;
-      const byVersion = seen.get(key) ?? new Map<number, string>();
+      const type = typeIn(ctx, r);
+      if (!body || !type || (ctx.type === MIXED_TYPES && isTestDelivery(body))) return;
+      const v = fieldOf(type, body, 'version');
+      if (type === 'member' && !isTestDelivery(body) && (!v.present || v.value === null)) out.push(fail('webhook_version_rises', type, `request[${i}].body.version`, rule, 'The member webhook carries no version'));
+      if (!v.present || v.value === null) return;
+      const guid = objectGuid(type, body);
+      if (!guid) return;
+      const key = `${type}:${guid}`;
+      const byVersion = seen.get(key) ?? new Map<string, string>();
       seen.set(key, byVersion);
       const text = r.body.toString('utf8');
-      const other = byVersion.get(body.version);
-      if (other !== undefined && other !== text) out.push(fail('webhook_version_rises', type, `request[${i}].body.version`, 'Events, Webhooks rule 3: version rises with each update', `Two different updates of ${key} both carry version ${body.version}`));
-      byVersion.set(body.version, text);
+      const vk = JSON.stringify(v.value);
+      const other = byVersion.get(vk);
+      if (other !== undefined && other !== text) out.push(fail('webhook_version_rises', type, `request[${i}].body.version`, rule, `Two different updates of ${key} both carry version ${vk}`));
+      byVersion.set(vk, text);
     });
     return out;
   },
@@ -331,22 +402,131 @@ deliveryCheck({
 
 deliveryCheck({
   name: 'webhook_x_callback_payload',
-  description: 'The X-CALLBACK-PAYLOAD given on create member comes back in the member webhooks (Events rule 8)',
-  run: ({ type, requests, params }) => {
+  description: 'The X-CALLBACK-PAYLOAD given on create, update or aggregate member comes back in the member and member data updated webhooks (Events rule 8)',
+  run: (ctx) => {
     const out: Failure[] = [];
-    const expected = params.callbackPayload;
-    requests.forEach((r, i) => {
+    const expected = ctx.params.callbackPayload;
+    const member = ctx.params.callbackMemberGuid;
+    ctx.requests.forEach((r, i) => {
       const body = parseBody(r);
       if (!body) return; // not JSON: webhook_json_post reports it
-      const inner = (body.member ?? body) as Record<string, unknown>;
-      const got = inner?.x_callback_payload ?? body.x_callback_payload;
+      const type = typeIn(ctx, r);
+      if (!type) return;
+      // In a mixed stream only the member and member data updated webhooks of the run's member are asked.
+      if (ctx.type === MIXED_TYPES && (isTestDelivery(body) || (type !== 'member' && type !== 'member_data_updated'))) return;
+      if (member !== undefined && objectGuid(type, body) !== member) return;
+      const got = fieldOf(type, body, 'x_callback_payload').value;
       if (got !== expected) {
-        out.push(fail('webhook_x_callback_payload', type, `delivery[${i}].body.member.x_callback_payload`, 'Events rule 8: if X-CALLBACK-PAYLOAD was set on create, update, aggregate or verify member, it appears in the member and member data updated webhooks', `Received: ${JSON.stringify(got)} / Expected: ${JSON.stringify(expected)}`));
+        out.push(fail('webhook_x_callback_payload', type, `request[${i}].body.x_callback_payload`, 'Events, Webhooks rule 8: if X-CALLBACK-PAYLOAD was set on create, update, aggregate or verify member, it appears in the member and member data updated webhooks', `Received: ${JSON.stringify(got)} / Expected: ${JSON.stringify(expected)}${member ? ` (member ${member})` : ''}`));
       }
     });
     return out;
   },
 });
+
+/** Events rule 9: the fields each payload includes (values may be null, rule 2; where in the payload is not shown). */
+export const RULE9_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  member: ['is_oauth', 'is_being_aggregated'],
+  aggregation: ['job_guid', 'is_background', 'user_id'],
+  transaction_notification: ['member_guid'],
+  account_notification: ['member_guid'],
+  verification: ['accounts'],
+};
+
+deliveryCheck({
+  name: 'webhook_rule9_fields',
+  description: 'Member, aggregation, notification and verification payloads include the fields Events rule 9 names (at the top level or in the object named for the type: where is not shown)',
+  run: (ctx) => {
+    const out: Failure[] = [];
+    ctx.requests.forEach((r, i) => {
+      const body = parseBody(r);
+      const type = typeIn(ctx, r);
+      if (!body || !type || isTestDelivery(body) || !RULE9_FIELDS[type]) return;
+      for (const name of RULE9_FIELDS[type]) {
+        if (!fieldOf(type, body, name).present) {
+          out.push(fail('webhook_rule9_fields', type, `request[${i}].body.${name}`, `Events, Webhooks rule 9: ${type} payloads include ${RULE9_FIELDS[type].join(', ')}`, `No field ${name} (neither at the top level nor in the "${type}" object)`));
+        }
+      }
+    });
+    return out;
+  },
+});
+
+deliveryCheck({
+  name: 'webhook_https',
+  description: 'Deliveries come over HTTPS (Events, Webhooks: "The service sends HTTPS POST requests"): a proxy that says how a request came in (X-Forwarded-Proto) says https',
+  run: (ctx) =>
+    ctx.requests.flatMap((r, i) => {
+      const proto = r.headers['x-forwarded-proto'];
+      if (proto === undefined || String(proto).split(',')[0].trim().toLowerCase() === 'https') return [];
+      return [fail('webhook_https', typeIn(ctx, r) ?? 'unknown', `request[${i}].headers.x-forwarded-proto`, 'Events, Webhooks: the service sends HTTPS POST requests', `Received: X-Forwarded-Proto ${proto} / Expected: https`)];
+    }),
+});
+
+/** Events, Webhooks: "For platform clients only these types are available: aggregation, balance, connection status, history, insights, statements." */
+export const PLATFORM_CLIENT_TYPES = ['aggregation', 'balance', 'connection_status', 'history', 'insights', 'statements'] as const;
+
+deliveryCheck({
+  name: 'webhook_platform_types',
+  description: 'A platform client receives only aggregation, balance, connection status, history, insights and statements webhooks (Events, Webhooks); deliveries whose type cannot be told are not judged. Which kind of client the credentials belong to is the caller\'s to say',
+  run: (ctx) =>
+    ctx.requests.flatMap((r, i) => {
+      const type = typeIn(ctx, r);
+      if (!type || (PLATFORM_CLIENT_TYPES as readonly string[]).includes(type)) return [];
+      return [fail('webhook_platform_types', type, `request[${i}]`, 'Events, Webhooks: "For platform clients only these types are available: aggregation, balance, connection status, history, insights, statements"', `A platform client received a ${type} webhook`)];
+    }),
+});
+
+deliveryCheck({
+  name: 'webhook_retries_in_stream',
+  description: 'In a stream of deliveries (a capture that answered failures): each failed delivery comes again with identical bytes, at most 12 times; a later delivery of the same object, version and action with other bytes is a changed retry; no retry at all within the wait is inferred only (rule 5 puts retry 1 at 30 s in an example) (Events rules 4-5)',
+  run: (ctx) => streamRetries(ctx).failures,
+});
+
+/**
+ * Events rules 4-5 over a stream: which deliveries failed (answered other than 204 and not
+ * themselves a retry), which were retried, and the failures. The failures carry the name
+ * of the per-delivery rule they break (webhook_retry_count, webhook_retry_identical_payload,
+ * webhook_retry_on_failure), as the per-delivery checks do.
+ */
+export function streamRetries(ctx: Pick<DeliveryContext, 'type' | 'requests' | 'params'>): { failures: Failure[]; failed: number; retried: number } {
+  const out: Failure[] = [];
+  const { requests } = ctx;
+  let failed = 0;
+  let retried = 0;
+  const versionOf = (type: string, b: Record<string, unknown>) => fieldOf(type, b, 'version');
+  requests.forEach((r, i) => {
+    if (r.answered === 204 || r.answered === 'timeout') return;
+    if (requests.slice(0, i).some((x) => x.body.equals(r.body))) return; // itself a retry
+    failed++;
+    const type = typeIn(ctx as DeliveryContext, r) ?? 'unknown';
+    const later = requests.slice(i + 1);
+    const identical = later.filter((x) => x.body.equals(r.body));
+    if (identical.length) {
+      retried++;
+      if (identical.length > 12) out.push(fail('webhook_retry_count', type, `request[${i}]`, 'Events, Webhooks rule 5: at most 12 retries after the first attempt', `Received: ${identical.length} retries`));
+      return;
+    }
+    const body = parseBody(r);
+    const guid = body && objectGuid(type, body);
+    const version = body ? versionOf(type, body) : undefined;
+    const changed = body && guid && version?.present
+      ? later.find((x) => {
+          const b = parseBody(x);
+          return b && typeIn(ctx as DeliveryContext, x) === typeIn(ctx as DeliveryContext, r) && objectGuid(type, b) === guid && JSON.stringify(versionOf(type, b).value) === JSON.stringify(version.value) && b.action === body.action;
+        })
+      : undefined;
+    if (changed) {
+      out.push(fail('webhook_retry_identical_payload', type, `request[${requests.indexOf(changed)}].body`, 'Events, Webhooks rule 4: retries carry an identical payload', `The delivery of ${type}:${guid} version ${JSON.stringify(version!.value)} answered ${r.answered} came again with different bytes (${changed.body.length} vs ${r.body.length})`));
+      return;
+    }
+    out.push({
+      ...fail('webhook_retry_on_failure', type, `request[${i}]`, 'Events, Webhooks rule 4: any other status, timeout or DNS error triggers a retry (retry 1 at 30 s in the example schedule of rule 5)', `The delivery answered ${r.answered} was not retried within SVC_WEBHOOK_WAIT_MS=${ctx.params.waitMs ?? '?'} ms`, inferredSeverity(ctx.params.strict)),
+      tier: 'inferred',
+    });
+  });
+  return { failures: out, failed, retried };
+}
 
 /** The delivery checks, in registration order. */
 export const DELIVERY_CHECKS = [...registered.keys()];

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DELIVERY_CHECKS, loadContract, registeredChecks, runDeliveryChecks, webhook_oauth, webhook_retry_rules, type DeliveredRequest } from '../index.ts';
+import { DELIVERY_CHECKS, loadContract, MIXED_TYPES, registeredChecks, runDeliveryChecks, streamRetries, webhook_oauth, webhook_retry_rules, type DeliveredRequest } from '../index.ts';
 import { fileUri, inlineRefs, loadDocument, readYamlFile } from '../load.ts';
 
 const req = (body: unknown, o: Partial<DeliveredRequest> = {}): DeliveredRequest => ({
@@ -24,7 +24,7 @@ test('every delivery check is registered once, as a webhook check, under the nam
     'webhook_json_post', 'webhook_field_formats', 'webhook_retry_identical_payload', 'webhook_retry_count',
     'webhook_no_retry_after_success', 'webhook_retry_on_failure', 'webhook_retry_schedule', 'webhook_version_rises',
     'webhook_test_shape', 'webhook_receiver_auth', 'webhook_oauth', 'webhook_oauth_token_reuse', 'webhook_skip',
-    'webhook_x_callback_payload',
+    'webhook_x_callback_payload', 'webhook_rule9_fields', 'webhook_https', 'webhook_platform_types', 'webhook_retries_in_stream',
   ]);
   const table = registeredChecks();
   for (const name of DELIVERY_CHECKS) {
@@ -78,6 +78,35 @@ test('each delivery check fails what its rule forbids and passes what it allows'
   bad('webhook_skip', [req({})]);
   ok('webhook_x_callback_payload', [req({ member: { x_callback_payload: 'cb' } })], { callbackPayload: 'cb' });
   bad('webhook_x_callback_payload', [req({ member: {} })], { callbackPayload: 'cb' });
+});
+
+test('on a stream of several types (a real service\'s deliveries) each request is judged as its own type', () => {
+  const at = (path: string, body: unknown, o: Partial<DeliveredRequest> = {}) => req(body, { path, ...o });
+  const names = (f: { check: string }[]) => f.map((x) => x.check);
+  // Rule 3: a member webhook without a version; two different updates with one version. Test webhooks are left to rule 7.
+  assert.deepEqual(names(runDeliveryChecks(['webhook_version_rises'], MIXED_TYPES, [at('/member', { member: { guid: 'M1', is_oauth: false } })])), ['webhook_version_rises']);
+  assert.deepEqual(runDeliveryChecks(['webhook_version_rises'], MIXED_TYPES, [at('/member', { action: 'test', member: { guid: 'M1' }, version: 1 }), at('/member', { action: 'test', member: { guid: 'M1', x: 1 }, version: 1 })]), []);
+  assert.deepEqual(names(runDeliveryChecks(['webhook_version_rises'], MIXED_TYPES, [at('/hooks', { member: { guid: 'M1', version: 2 } }), at('/hooks', { member: { guid: 'M1', version: 2, x: 1 } })])), ['webhook_version_rises']);
+  // Rule 8: only the run's member, member and member_data_updated types.
+  const cb = { callbackPayload: 'cb', callbackMemberGuid: 'M1' };
+  assert.deepEqual(runDeliveryChecks(['webhook_x_callback_payload'], MIXED_TYPES, [at('/member', { member: { guid: 'M2' } }), at('/aggregation', { member_guid: 'M1' }), at('/member', { member: { guid: 'M1', x_callback_payload: 'cb' } })], cb), []);
+  assert.deepEqual(names(runDeliveryChecks(['webhook_x_callback_payload'], MIXED_TYPES, [at('/member_data_updated', { member_guid: 'M1' })], cb)), ['webhook_x_callback_payload']);
+  // Rule 9: fields at the top level or in the object named for the type.
+  assert.deepEqual(runDeliveryChecks(['webhook_rule9_fields'], MIXED_TYPES, [at('/x', { aggregation: { job_guid: 'J', is_background: false }, user_id: null })]), []);
+  assert.deepEqual(names(runDeliveryChecks(['webhook_rule9_fields'], MIXED_TYPES, [at('/verification', { member_guid: 'M1' })])), ['webhook_rule9_fields']);
+  // HTTPS and the platform client's six types; an untold type is not judged.
+  assert.deepEqual(runDeliveryChecks(['webhook_https'], MIXED_TYPES, [at('/member', {}), at('/member', {}, { headers: { 'x-forwarded-proto': 'https' } })]), []);
+  assert.deepEqual(names(runDeliveryChecks(['webhook_https'], MIXED_TYPES, [at('/member', {}, { headers: { 'x-forwarded-proto': 'http' } })])), ['webhook_https']);
+  assert.deepEqual(runDeliveryChecks(['webhook_platform_types'], MIXED_TYPES, [at('/balance', {}), at('/hooks', { a: 1 })]), []);
+  assert.deepEqual(names(runDeliveryChecks(['webhook_platform_types'], MIXED_TYPES, [at('/member', {})])), ['webhook_platform_types']);
+  // Rules 4-5 over a stream: an identical retry passes; a changed one is stated; none at all is inferred.
+  const m = (x: number, answered: DeliveredRequest['answered'] = 204) => at('/member', { member: { guid: 'M1', x }, version: 3, action: 'updated' }, { answered });
+  const retried = streamRetries({ type: MIXED_TYPES, requests: [m(1, 503), m(1)], params: {} });
+  assert.deepEqual([retried.failures, retried.failed, retried.retried], [[], 1, 1]);
+  assert.deepEqual(names(streamRetries({ type: MIXED_TYPES, requests: [m(1, 503), m(2)], params: {} }).failures), ['webhook_retry_identical_payload']);
+  const none = streamRetries({ type: MIXED_TYPES, requests: [m(1, 503)], params: { strict: false, waitMs: 10 } }).failures;
+  assert.deepEqual([none[0]?.check, none[0]?.tier, none[0]?.severity], ['webhook_retry_on_failure', 'inferred', 'warning']);
+  assert.deepEqual(names(runDeliveryChecks(['webhook_retries_in_stream'], MIXED_TYPES, [m(1, 503), m(2)])), ['webhook_retry_identical_payload']);
 });
 
 test('the grouped call shapes run their checks in order; an unknown name is a failure, not a throw', () => {

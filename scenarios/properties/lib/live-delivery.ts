@@ -1,7 +1,9 @@
 /**
  * Webhook deliveries of a real service (issue 12, item 1): the settings, the capture's
- * answers and the checks of scenarios/properties/live-delivery.spec.ts. Pure functions
- * over what a CaptureReceiver (./capture.ts) saw; they return Failures and never throw.
+ * answers, and the calls of scenarios/properties/live-delivery.spec.ts into the registered
+ * delivery checks (contracts/delivery.ts) with what a CaptureReceiver (./capture.ts) saw,
+ * each with the count of deliveries its rule could judge. They return Failures and never
+ * throw.
  *
  * Where a rule's authority comes from (contracts/failure.ts, Tier): each failure quotes
  * the Events sentence it enforces. What the specification leaves open (where in the
@@ -10,13 +12,11 @@
  * arrive as "not verified", and makes a missing retry an inferred failure.
  */
 import { createHash } from 'node:crypto';
-import { inferredSeverity, type Failure } from '../../../contracts/failure.ts';
+import type { Failure } from '../../../contracts/failure.ts';
 import type { CapturedRequest } from './capture.ts';
-import { parseBody } from '../../../contracts/index.ts';
+import { deliveryType as contractDeliveryType, MIXED_TYPES, objectGuid, parseBody, RULE9_FIELDS, runDeliveryChecks, streamRetries } from '../../../contracts/index.ts';
 import { flagValue, type WebhookCaptureSettings } from '../../../targets/index.ts';
 
-/** The webhook types the specification names (Events, Webhooks; spec/CONVENTIONS.md keys). */
-export const WEBHOOK_TYPES = ['member', 'member_data_updated', 'aggregation', 'balance', 'connection_status', 'history', 'insights', 'statements', 'initial_data_ready', 'spending_plan', 'verification', 'transaction_notification', 'account_notification', 'budgets', 'goals', 'beats'] as const;
 
 export interface LiveDeliverySettings {
   /** SVC_WEBHOOK_PUBLIC_URL: where the service delivers (a tunnel to the capture). */
@@ -118,48 +118,16 @@ export function liveDeliverySettings(given: WebhookCaptureSettings, target: { is
 }
 
 // ---- what arrived ---------------------------------------------------------------------
+// The rules are registered delivery checks (contracts/delivery.ts), asked here with the
+// whole stream a capture saw (MIXED_TYPES: each request's type told by deliveryType).
+// These functions add what the scenario reports next to the failures: how many
+// deliveries each rule could judge ("verified" or "not verified").
 
-/**
- * The type of a delivery: the last path segment when it names a type (the user gave
- * the service one URL per type, `<public URL>/<type>`: Events, "a different URL can be
- * configured per event type"), else the one top-level key of the body that names a
- * type and holds an object (rule 7's "object named for the webhook type"). Undefined
- * when neither tells: such a delivery gets only the checks that hold for every type.
- */
-export function deliveryType(r: CapturedRequest): string | undefined {
-  const last = r.path.split('/').filter(Boolean).pop();
-  if (last && (WEBHOOK_TYPES as readonly string[]).includes(last)) return last;
-  const body = parseBody(r);
-  if (!body) return undefined;
-  const named = WEBHOOK_TYPES.filter((t) => body[t] && typeof body[t] === 'object' && !Array.isArray(body[t]));
-  return named.length === 1 ? named[0] : undefined;
-}
+/** The type of a delivery (contracts/delivery.ts deliveryType): its path's last segment or its one object named for a type. */
+export const deliveryType = (r: CapturedRequest): string | undefined => contractDeliveryType(r);
 
 const isTest = (body: Record<string, unknown> | undefined) => body?.action === 'test';
-
-/** The object named for the type, when the body has one. */
-function innerOf(type: string, body: Record<string, unknown>): Record<string, unknown> | undefined {
-  const v = body[type];
-  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-}
-
-/** A field at the top level or in the object named for the type (where is not shown: Events rule 9). */
-function fieldOf(type: string, body: Record<string, unknown>, name: string): { present: boolean; value: unknown } {
-  if (name in body) return { present: true, value: body[name] };
-  const inner = innerOf(type, body);
-  if (inner && name in inner) return { present: true, value: inner[name] };
-  return { present: false, value: undefined };
-}
-
-/** Identity of the object a delivery is about: its guid (or member_guid), top level or inner. */
-export function objectGuid(type: string, body: Record<string, unknown>): string | undefined {
-  const inner = innerOf(type, body) ?? {};
-  const g = body.guid ?? inner.guid ?? body.member_guid ?? inner.member_guid;
-  return typeof g === 'string' ? g : undefined;
-}
-
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-const fail = (check: string, type: string, location: string, rule: string, message: string, severity: Failure['severity'] = 'error', tier?: Failure['tier']): Failure => ({ check, operation: `WEBHOOK ${type}`, location, rule, severity, message, ...(tier ? { tier } : {}) });
 
 /**
  * The capture's answers under SVC_WEBHOOK_FAIL_FIRST: 503 to the first delivery of
@@ -189,162 +157,38 @@ export function awaitingRetry(requests: CapturedRequest[]): CapturedRequest[] {
   return requests.filter((r, i) => r.answered !== 'timeout' && (r.answered < 200 || r.answered > 206) && !requests.slice(i + 1).some((x) => x.body.equals(r.body)));
 }
 
-/** Version of an object-based webhook: top level, else in the object named for the type (Events rule 3). */
-function versionOf(type: string, body: Record<string, unknown>): { present: boolean; value: unknown } {
-  return fieldOf(type, body, 'version');
-}
-
-/**
- * Events rule 3: "Object-based webhooks (such as member) carry a version that rises
- * with each update". Member (the one type the rule names) webhooks other than tests
- * carry one; two DIFFERENT payloads of one object never carry the same version
- * (deliveries may come out of order, rule 6, so the check is order-free; retries, being
- * byte-identical, are one delivery).
- */
-export function liveVersionRises(requests: CapturedRequest[]): Failure[] {
-  const out: Failure[] = [];
-  const seen = new Map<string, Map<string, string>>();
-  const rule = 'Events, Webhooks rule 3: object-based webhooks (such as member) carry a version that rises with each update';
-  requests.forEach((r, i) => {
+/** Deliveries (not tests) whose type is one of `types`, and, when given, about one object. */
+const judged = (requests: CapturedRequest[], types: readonly string[], guid?: string) =>
+  requests.filter((r) => {
     const body = parseBody(r);
     const type = deliveryType(r);
-    if (!body || !type || isTest(body)) return;
-    const v = versionOf(type, body);
-    if (type === 'member' && (!v.present || v.value === null)) out.push(fail('webhook_version_rises', type, `request[${i}].body.version`, rule, 'The member webhook carries no version'));
-    if (!v.present || v.value === null) return;
-    const guid = objectGuid(type, body);
-    if (!guid) return;
-    const key = `${type}:${guid}`;
-    const byVersion = seen.get(key) ?? new Map<string, string>();
-    seen.set(key, byVersion);
-    const text = r.body.toString('utf8');
-    const vk = JSON.stringify(v.value);
-    const other = byVersion.get(vk);
-    if (other !== undefined && other !== text) out.push(fail('webhook_version_rises', type, `request[${i}].body.version`, rule, `Two different updates of ${key} both carry version ${vk}`));
-    byVersion.set(vk, text);
-  });
-  return out;
-}
+    return !!body && !!type && !isTest(body) && types.includes(type) && (guid === undefined || objectGuid(type, body) === guid);
+  }).length;
 
-/** Events rule 8, for the member the run created with X-CALLBACK-PAYLOAD on create, update and aggregate. */
+/** Events rule 3 (check webhook_version_rises) over the stream. */
+export const liveVersionRises = (requests: CapturedRequest[]): Failure[] => runDeliveryChecks(['webhook_version_rises'], MIXED_TYPES, requests);
+
+/** Events rule 8 (check webhook_x_callback_payload), for the member the run created with X-CALLBACK-PAYLOAD. */
 export function liveCallbackPayload(requests: CapturedRequest[], memberGuid: string, expected: string): { failures: Failure[]; checked: number } {
-  const out: Failure[] = [];
-  let checked = 0;
-  requests.forEach((r, i) => {
-    const body = parseBody(r);
-    const type = deliveryType(r);
-    if (!body || isTest(body) || (type !== 'member' && type !== 'member_data_updated')) return;
-    if (objectGuid(type, body) !== memberGuid) return;
-    checked++;
-    const got = fieldOf(type, body, 'x_callback_payload').value;
-    if (got !== expected) {
-      out.push(fail('webhook_x_callback_payload', type, `request[${i}].body.x_callback_payload`, 'Events, Webhooks rule 8: if X-CALLBACK-PAYLOAD was set on create, update, aggregate or verify member, it appears in the member and member data updated webhooks', `Received: ${JSON.stringify(got)} / Expected: ${JSON.stringify(expected)} (member ${memberGuid})`));
-    }
-  });
-  return { failures: out, checked };
+  return {
+    failures: runDeliveryChecks(['webhook_x_callback_payload'], MIXED_TYPES, requests, { callbackPayload: expected, callbackMemberGuid: memberGuid }),
+    checked: judged(requests, ['member', 'member_data_updated'], memberGuid),
+  };
 }
 
-/** Events rule 9: the fields each payload includes (values may be null, rule 2; where in the payload is not shown). */
-export const RULE9_FIELDS: Record<string, string[]> = {
-  member: ['is_oauth', 'is_being_aggregated'],
-  aggregation: ['job_guid', 'is_background', 'user_id'],
-  transaction_notification: ['member_guid'],
-  account_notification: ['member_guid'],
-  verification: ['accounts'],
-};
-
+/** Events rule 9 (check webhook_rule9_fields). */
 export function liveRule9(requests: CapturedRequest[]): { failures: Failure[]; checked: number } {
-  const out: Failure[] = [];
-  let checked = 0;
-  requests.forEach((r, i) => {
-    const body = parseBody(r);
-    const type = deliveryType(r);
-    if (!body || !type || isTest(body) || !RULE9_FIELDS[type]) return;
-    checked++;
-    for (const name of RULE9_FIELDS[type]) {
-      if (!fieldOf(type, body, name).present) {
-        out.push(fail('webhook_rule9_fields', type, `request[${i}].body.${name}`, `Events, Webhooks rule 9: ${type} payloads include ${RULE9_FIELDS[type].join(', ')}`, `No field ${name} (neither at the top level nor in the "${type}" object)`));
-      }
-    }
-  });
-  return { failures: out, checked };
+  return { failures: runDeliveryChecks(['webhook_rule9_fields'], MIXED_TYPES, requests), checked: judged(requests, Object.keys(RULE9_FIELDS)) };
 }
 
-/**
- * Events rule 4 under SVC_WEBHOOK_FAIL_FIRST: a delivery answered 503 is retried, and
- * the retry carries an identical payload. A later delivery of the same object and
- * version with other bytes is a changed retry (stated). No retry at all within the
- * wait is inferred only: the first retry's time is an example (rule 5: "retry 1 at
- * 30 s").
- */
-export function liveRetries(requests: CapturedRequest[], o: { strict: boolean; waitMs: number }): { failures: Failure[]; failed: number; retried: number } {
-  const out: Failure[] = [];
-  let failed = 0;
-  let retried = 0;
-  requests.forEach((r, i) => {
-    if (r.answered === 204 || r.answered === 'timeout') return;
-    if (requests.slice(0, i).some((x) => x.body.equals(r.body))) return; // itself a retry
-    failed++;
-    const type = deliveryType(r) ?? 'unknown';
-    const later = requests.slice(i + 1);
-    const identical = later.filter((x) => x.body.equals(r.body));
-    if (identical.length) {
-      retried++;
-      if (identical.length > 12) out.push(fail('webhook_retry_count', type, `request[${i}]`, 'Events, Webhooks rule 5: at most 12 retries after the first attempt', `Received: ${identical.length} retries`));
-      return;
-    }
-    const body = parseBody(r);
-    const guid = body && objectGuid(type, body);
-    const version = body ? versionOf(type, body) : undefined;
-    const changed = body && guid && version?.present
-      ? later.find((x) => {
-          const b = parseBody(x);
-          return b && deliveryType(x) === deliveryType(r) && objectGuid(type, b) === guid && JSON.stringify(versionOf(type, b).value) === JSON.stringify(version.value) && b.action === body.action;
-        })
-      : undefined;
-    if (changed) {
-      out.push(fail('webhook_retry_identical_payload', type, `request[${requests.indexOf(changed)}].body`, 'Events, Webhooks rule 4: retries carry an identical payload', `The delivery of ${type}:${guid} version ${JSON.stringify(version!.value)} answered ${r.answered} came again with different bytes (${changed.body.length} vs ${r.body.length})`));
-      return;
-    }
-    out.push(fail('webhook_retry_on_failure', type, `request[${i}]`, 'Events, Webhooks rule 4: any other status, timeout or DNS error triggers a retry (retry 1 at 30 s in the example schedule of rule 5)', `The delivery answered ${r.answered} was not retried within SVC_WEBHOOK_WAIT_MS=${o.waitMs} ms`, inferredSeverity(o.strict), 'inferred'));
-  });
-  return { failures: out, failed, retried };
-}
+/** Events rules 4-5 under SVC_WEBHOOK_FAIL_FIRST (check webhook_retries_in_stream): which deliveries failed, which were retried. */
+export const liveRetries = (requests: CapturedRequest[], o: { strict: boolean; waitMs: number }) =>
+  streamRetries({ type: MIXED_TYPES, requests, params: { strict: o.strict, waitMs: o.waitMs } });
 
-/**
- * HTTPS (Events: "The service sends HTTPS POST requests"): the deliveries reached the
- * capture through an https public URL; a proxy that says how the request came in
- * (X-Forwarded-Proto) must say https.
- */
-export function liveHttps(requests: CapturedRequest[]): Failure[] {
-  const out: Failure[] = [];
-  requests.forEach((r, i) => {
-    const proto = r.headers['x-forwarded-proto'];
-    if (proto !== undefined && String(proto).split(',')[0].trim().toLowerCase() !== 'https') {
-      out.push(fail('webhook_https', deliveryType(r) ?? 'unknown', `request[${i}].headers.x-forwarded-proto`, 'Events, Webhooks: the service sends HTTPS POST requests', `Received: X-Forwarded-Proto ${proto} / Expected: https`));
-    }
-  });
-  return out;
-}
+/** HTTPS (check webhook_https): a proxy that says how the request came in says https. */
+export const liveHttps = (requests: CapturedRequest[]): Failure[] => runDeliveryChecks(['webhook_https'], MIXED_TYPES, requests);
 
-/** Events, Webhooks: "For platform clients only these types are available: aggregation, balance, connection status, history, insights, statements." */
-export const PLATFORM_CLIENT_TYPES = ['aggregation', 'balance', 'connection_status', 'history', 'insights', 'statements'] as const;
-
-/**
- * For a platform client (a profile setting: which kind of client the credentials belong
- * to is not something a delivery shows), every delivery whose type can be told is one of
- * the six platform types. Deliveries whose type cannot be told are not judged.
- */
+/** A platform client receives only the six platform types (check webhook_platform_types); deliveries of an untold type are not judged. */
 export function livePlatformTypes(requests: CapturedRequest[]): { failures: Failure[]; checked: number } {
-  const out: Failure[] = [];
-  let checked = 0;
-  requests.forEach((r, i) => {
-    const type = deliveryType(r);
-    if (!type) return;
-    checked++;
-    if (!(PLATFORM_CLIENT_TYPES as readonly string[]).includes(type)) {
-      out.push(fail('webhook_platform_types', type, `request[${i}]`, 'Events, Webhooks: "For platform clients only these types are available: aggregation, balance, connection status, history, insights, statements"', `A platform client received a ${type} webhook`));
-    }
-  });
-  return { failures: out, checked };
+  return { failures: runDeliveryChecks(['webhook_platform_types'], MIXED_TYPES, requests), checked: requests.filter((r) => deliveryType(r) !== undefined).length };
 }
