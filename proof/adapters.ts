@@ -38,17 +38,20 @@ function entryEnv(ctx: RunContext): NodeJS.ProcessEnv {
 
 /**
  * Webhook delivery conformance (scenarios/properties/lib/delivery-scenarios.ts),
- * in-process, every scenario, one after the other: their retry schedules are
- * time-scaled, and running them side by side on a busy machine made the timing checks
- * (retry schedule, no retry after success) fail at random.
+ * in-process, one scenario after the other: their retry schedules are time-scaled, and
+ * running them side by side on a busy machine made the timing checks (retry schedule,
+ * no retry after success) fail at random. Every scenario, or those the run names (a
+ * fault's unit narrowed to the delivery scenarios its trace rows name, proof/selftest.ts).
  */
-const delivery: Adapter = async (_run, ctx) => {
+const delivery: Adapter = async (run, ctx) => {
   const { DELIVERY_SCENARIOS, runDeliveryScenario } = await import('../scenarios/properties/lib/delivery-scenarios.ts');
   const started = performance.now();
   const failed: string[] = [];
   const errors: string[] = [];
   let executed = 0;
-  for (const scenario of DELIVERY_SCENARIOS) {
+  const unknown = run.all ? [] : run.selectors.filter((s) => !(DELIVERY_SCENARIOS as readonly string[]).includes(s));
+  if (unknown.length) errors.push(`no delivery scenario named ${unknown.join(', ')} (known: ${DELIVERY_SCENARIOS.join(', ')})`);
+  for (const scenario of DELIVERY_SCENARIOS.filter((s) => run.all || run.selectors.length === 0 || run.selectors.includes(s))) {
     try {
       const r = await runDeliveryScenario(scenario, ctx.faults, ctx.variations);
       if (r.skipped) continue;

@@ -215,10 +215,38 @@ export function provingScenarioTitles(rows: readonly TraceRow[]): Map<string, st
   return new Map([...titles].map(([name, set]) => [name, [...set]]));
 }
 
-/** A fault's unit narrowed to the scenarios its trace rows name (any tag), its side runs unchanged. */
-function narrowedToProofs(u: Unit, titles: readonly string[] | undefined): Unit {
-  if (!titles?.length || !u.runs.some((r) => r.kind === 'playwright')) return u;
-  return { ...u, runs: u.runs.map((r) => (r.kind === 'playwright' ? { kind: 'playwright', selectors: [], all: true } : r)), onlyTitles: [...titles] };
+/**
+ * The delivery scenarios spec/trace.yaml names for each fault (`delivery: <scenario> (...)`
+ * in `verified_by` of a row whose `proven_by` lists it): the same rule as for the
+ * Playwright scenarios, for the delivery side run.
+ */
+export function provingDeliveryScenarios(rows: readonly TraceRow[]): Map<string, string[]> {
+  const names = new Map<string, Set<string>>();
+  for (const row of rows) {
+    const scenarios = row.verified_by.map((v) => /^delivery: ([a-z0-9-]+)/.exec(v)?.[1]).filter((x): x is string => !!x);
+    if (scenarios.length === 0) continue;
+    for (const name of row.proven_by) {
+      const set = names.get(name) ?? new Set<string>();
+      for (const sc of scenarios) set.add(sc);
+      names.set(name, set);
+    }
+  }
+  return new Map([...names].map(([name, set]) => [name, [...set]]));
+}
+
+/**
+ * A fault's unit narrowed to what its trace rows name: the Playwright scenarios (any
+ * tag) and the delivery scenarios. Other side runs are unchanged.
+ */
+function narrowedToProofs(u: Unit, titles: readonly string[] | undefined, deliveryScenarios: readonly string[] | undefined): Unit {
+  let out = u;
+  if (titles?.length && u.runs.some((r) => r.kind === 'playwright')) {
+    out = { ...out, runs: out.runs.map((r) => (r.kind === 'playwright' ? { kind: 'playwright', selectors: [], all: true } : r)), onlyTitles: [...titles] };
+  }
+  if (deliveryScenarios?.length && u.runs.some((r) => r.kind === 'delivery')) {
+    out = { ...out, runs: out.runs.map((r) => (r.kind === 'delivery' ? { kind: 'delivery', selectors: [...deliveryScenarios], all: false } : r)) };
+  }
+  return out;
 }
 
 /** The baseline of the entries that run with a profile env (inferred faults): `clean` with the union of their env. */
@@ -382,8 +410,10 @@ export async function runSelftest(o: SelftestOptions = {}) {
   const allVariations: Unit | undefined = together
     ? { name: ALL_VARIATIONS_UNIT, faults: [], variations: variationPlans.map((p) => p.entry.name), runs: mergeRuns(variationPlans.map((p) => p.runs)) }
     : undefined;
-  const proving = o.fullSuites || o.fuzzOnly ? new Map<string, string[]>() : provingScenarioTitles(loadTrace());
-  const faultUnit = (p: PlannedEntry) => narrowedToProofs(unitOf(p), proving.get(p.entry.name));
+  const trace = o.fullSuites || o.fuzzOnly ? [] : loadTrace();
+  const proving = provingScenarioTitles(trace);
+  const provingDelivery = provingDeliveryScenarios(trace);
+  const faultUnit = (p: PlannedEntry) => narrowedToProofs(unitOf(p), proving.get(p.entry.name), provingDelivery.get(p.entry.name));
   const phase1Units = [...faultPlans.map(faultUnit), ...(allVariations ? [allVariations] : []), ...(eachAlone ? variationPlans.map(unitOf) : [])];
   const ex1 = await execute(phase1Units, { ...common, workDir: join(workRoot, 'phase1'), withClean: true, properties: o.fuzzOnly ? false : o.properties ?? !o.only?.length });
 
