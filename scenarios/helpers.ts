@@ -238,6 +238,17 @@ export async function waitUntilSettled(api: CheckedClient, poll: Poll, userGuid:
     const s = await readStatus(api, userGuid, memberGuid, version);
     const label = `${JSON.stringify(s.connection_status)}${s.is_being_aggregated === true ? ' (aggregating)' : ''}${s.challenges?.length ? ` (${s.challenges.length} challenges)` : ''}`;
     if (statuses.at(-1) !== label) statuses.push(label);
+    // Endpoints, status: "when MFA is required the response has a challenges array". A
+    // CHALLENGED member whose aggregation is over (is_being_aggregated false) waits for
+    // answers, so MFA is required: without challenges it can never be answered. Said at
+    // the read that shows it, rather than after waiting out the bound for a state that
+    // cannot come. (While it aggregates, a CHALLENGED read without challenges is still
+    // "not settled yet": the next challenge set may be on its way.)
+    expect(
+      s.connection_status === 'CHALLENGED' && s.is_being_aggregated === false && (s.challenges?.length ?? 0) === 0,
+      `member ${memberGuid} is CHALLENGED with is_being_aggregated false and no challenges array (connection_status seen, in order: ${statuses.join(' → ')}); ` +
+        'Endpoints, status: "when MFA is required the response has a challenges array"',
+    ).toBe(false);
     return s;
   };
   try {

@@ -11,7 +11,7 @@
 import { test, expect, currentVersion, type CheckedClient } from '../fixtures.ts';
 import { ANY_2XX, createUser, is2xx, need, readMember, type MemberStatus } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
-import { connectedUser, memberAccounts, sleep, walkList } from './journeys.ts';
+import { connectedUser, letTimePass, memberAccounts, sleep, walkList } from './journeys.ts';
 
 const TAGS = ['@accounts', '@destructive'];
 
@@ -117,7 +117,7 @@ test('manual accounts carry no credentials, never aggregate and receive no feed'
   expect(byFeed, 'fields of a manual account set by FEED').toEqual([]);
 
   const before = await readMember(api, user, manual);
-  await sleep(1100); // aggregated_at may have whole-second resolution
+  await letTimePass(profile, user, 1100); // aggregated_at may have whole-second resolution
   const aggregate = await api.post(`/users/${user}/members/${manual}/aggregate`);
   const quietMs = Math.min(profile.timeouts.aggregationMs, 10 * profile.timeouts.pollIntervalMs);
   const reads: MemberStatus[] = [];

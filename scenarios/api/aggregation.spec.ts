@@ -22,7 +22,7 @@ import { test, expect, type CheckedClient, type Poll } from '../fixtures.ts';
 import type { TargetProfile } from '../../targets/index.ts';
 import { ANY_2XX, createMember, createUser, createdMember, is2xx, need, readMember, waitUntilSettled, type MemberStatus } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
-import { connectedUser, settle, sleep, walkList } from './journeys.ts';
+import { connectedUser, letTimePass, settle, sleep, walkList } from './journeys.ts';
 
 const TAGS = ['@members', '@aggregation', '@destructive'];
 const DAY_MS = 86_400_000;
@@ -36,7 +36,7 @@ test('a second standard aggregation is throttled; extended history, verification
   await api.post(`${base}/aggregate`);
   await settle(api, poll, user, member);
   const before = await readMember(api, user, member);
-  await sleep(1100); // aggregated_at may have whole-second resolution
+  await letTimePass(profile, user, 1100); // aggregated_at may have whole-second resolution
   const second = await api.post(`${base}/aggregate`);
   // Limits, aggregation throttle: "only standard aggregations trigger the throttle period".
   const right = await readMember(api, user, member);
@@ -86,7 +86,7 @@ test('connected members refresh when 24 hours have passed', { tag: TAGS }, async
   simulatorOnly(profile);
   const { user, member } = await connectedUser(api, poll);
   const before = { count: await transactionCount(api, user), aggregatedAt: (await readMember(api, user, member)).aggregated_at };
-  await sleep(1100); // aggregated_at has whole-second resolution
+  await letTimePass(profile, user, 1100); // aggregated_at has whole-second resolution
   await refreshAsIfLater(profile, user, DAY_MS + 60_000);
   const seen = await poll(() => refreshed(api, poll, user, member, before), (r) => r.count > before.count && r.aggregatedAt !== before.aggregatedAt, {
     what: `a background refresh of member ${member} 24 hours after its aggregation`,
@@ -100,7 +100,7 @@ test('members of a disabled user are not refreshed after 24 hours', { tag: TAGS 
   // Update user: its status is not shown, any 2xx.
   await api.put(`/users/${user}`, { user: { is_disabled: true } }, { expectStatus: ANY_2XX });
   const before = { count: await transactionCount(api, user), aggregatedAt: (await readMember(api, user, member)).aggregated_at };
-  await sleep(1100);
+  await letTimePass(profile, user, 1100);
   await refreshAsIfLater(profile, user, DAY_MS + 60_000);
   const after = await refreshed(api, poll, user, member, before);
   expect(after.startedAtOnce, 'an aggregation started for a disabled user').toBe(false);
@@ -119,11 +119,11 @@ test('members of a disabled user are not refreshed after 24 hours', { tag: TAGS 
  * (Limits; the period is not shown): a refusal is compared with the same request without
  * the parameters, and when both are refused the parameters cannot be judged (skip).
  */
-test('aggregate with include_holdings and include_transactions is accepted and aggregates', { tag: TAGS }, async ({ api, poll }) => {
+test('aggregate with include_holdings and include_transactions is accepted and aggregates', { tag: TAGS }, async ({ api, poll, profile }) => {
   const { user, member } = await connectedUser(api, poll);
   const base = `/users/${user}/members/${member}`;
   const before = await readMember(api, user, member);
-  await sleep(1100); // aggregated_at may have whole-second resolution
+  await letTimePass(profile, user, 1100); // aggregated_at may have whole-second resolution
   const res = await api.post(`${base}/aggregate`, undefined, { query: { include_holdings: true, include_transactions: true } });
   if (!is2xx(res.status)) {
     const plain = await api.post(`${base}/aggregate`);

@@ -3,7 +3,9 @@
  * scenarios of this directory (not a spec file: Playwright runs only *.spec.ts). Every
  * call goes through the checked client, so the contract checks each response.
  */
+import { request as undiciRequest } from 'undici';
 import { expect, type CheckedClient, type Poll } from '../fixtures.ts';
+import type { TargetProfile } from '../../targets/index.ts';
 import { createMember, createUser, createdMember, need, waitUntilSettled } from '../helpers.ts';
 
 /** A user of its own with a CONNECTED, aggregated member of the test institution. */
@@ -58,6 +60,30 @@ export async function settle(api: CheckedClient, poll: Poll, user: string, membe
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Lets `ms` pass for one user's records before the scenario goes on. Resource timestamps
+ * may have whole-second resolution (the reference's `_at` values are seconds), so a
+ * scenario that needs two instants apart leaves whole seconds between them. A real
+ * target's clock cannot be moved: there the scenario waits. The embedded simulator moves
+ * that user's clock instead (simulator control POST /_sim/clock {user_guid, advance_ms},
+ * never part of the svc contract): the user's later records carry instants `ms` later at
+ * once, and scenarios running in parallel keep the clock they share. What the scenario
+ * then asserts is the same on both.
+ */
+export async function letTimePass(profile: TargetProfile, user: string, ms: number): Promise<void> {
+  if (!profile.isSimulator) {
+    await sleep(ms);
+    return;
+  }
+  const res = await undiciRequest(`${profile.platformBaseUrl}/_sim/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user_guid: user, advance_ms: ms }),
+  });
+  const text = await res.body.text();
+  if (res.statusCode !== 200) throw new Error(`POST /_sim/clock answered ${res.statusCode}: ${text.slice(0, 200)}`);
+}
 
 /** The first value under one of these keys, at the top level or inside one nested object. */
 export function fieldAnywhere(body: unknown, key: string): unknown {

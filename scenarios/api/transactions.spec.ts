@@ -20,7 +20,7 @@
 import { test, expect, currentVersion, type CheckedClient } from '../fixtures.ts';
 import { ANY_2XX, createMember, createUser, createdMember, need } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
-import { connectedUser, settle, sleep, walkList } from './journeys.ts';
+import { connectedUser, letTimePass, settle, walkList } from './journeys.ts';
 
 const TAGS = ['@transactions', '@destructive'];
 
@@ -38,7 +38,7 @@ async function expectFilter(api: CheckedClient, user: string, all: Txn[], query:
 /** Two distinct instants of the user's transactions: aggregate again once two seconds have passed. */
 async function userWithTwoGenerations(api: CheckedClient, poll: Parameters<typeof connectedUser>[1]) {
   const { user, member } = await connectedUser(api, poll);
-  await sleep(2100); // resource timestamps may have whole-second resolution: leave a whole second between generations
+  await letTimePass(api.profile, user, 2100); // resource timestamps may have whole-second resolution: leave a whole second between generations
   // A second standard aggregation may be throttled (Limits: its period is not shown):
   // its status is not asserted; the filters are judged on whatever instants exist.
   await api.post(`/users/${user}/members/${member}/aggregate`);
@@ -65,7 +65,7 @@ for (const [field, from, to] of [
     expect(all.length, 'transactions aggregated for the new member').toBeGreaterThan(0);
     if (field === 'updated_at') {
       // Update one transaction two seconds later, so updated_at has a newest value of its own (update status not shown: any 2xx).
-      await sleep(2100);
+      await letTimePass(profile, user, 2100);
       const target = all[all.length - 1];
       await api.put(`/users/${user}/transactions/${target.guid}`, { transaction: { description: 'updated by the conformance suite' } }, { expectStatus: ANY_2XX });
       all = await walkList<Txn>(api, `/users/${user}/transactions`, 'transactions');

@@ -8,24 +8,39 @@ import { randomUUID } from 'node:crypto';
 import type { SimulatorSettings } from './settings.ts';
 import { assertKnown, type FaultName, type VariationName } from './catalog.ts';
 
+/**
+ * The simulator's clock, and one clock per user that runs ahead of it by what the control
+ * POST /_sim/clock {user_guid, advance_ms} added. The domain reads a user's clock (`user`
+ * argument) for every instant it stamps on that user's records or judges for its members
+ * (created_at, updated_at, aggregated_at, the throttle period, the 24-hour refresh), so a
+ * scenario can let time pass for its own user without waiting and without moving the clock
+ * that scenarios running in parallel share.
+ */
 export class SimClock {
   private offsetMs = 0;
+  private readonly userOffsetMs = new Map<string, number>();
   constructor(startIso?: string) {
     if (startIso) this.set(startIso);
   }
-  nowMs(): number {
-    return Date.now() + this.offsetMs;
+  /** Now on the simulator's clock, or on the clock of `user`. */
+  nowMs(user?: string): number {
+    return Date.now() + this.offsetMs + (user === undefined ? 0 : this.userOffsetMs.get(user) ?? 0);
   }
-  now(): Date {
-    return new Date(this.nowMs());
+  now(user?: string): Date {
+    return new Date(this.nowMs(user));
   }
   /** Unix epoch seconds (Events rule 1: `_at` fields are whole seconds). */
-  nowEpochSeconds(): number {
-    return Math.floor(this.nowMs() / 1000);
+  nowEpochSeconds(user?: string): number {
+    return Math.floor(this.nowMs(user) / 1000);
   }
   /** YYYY-MM-DD (Events rule 1: `_on` fields). */
-  today(): string {
-    return this.now().toISOString().slice(0, 10);
+  today(user?: string): string {
+    return this.now(user).toISOString().slice(0, 10);
+  }
+  /** Moves one user's clock forward (never back: a record's instants only grow). */
+  advanceUser(user: string, ms: number): void {
+    if (!(ms >= 0)) throw new Error(`advance_ms must be a non-negative number, not ${ms}`);
+    this.userOffsetMs.set(user, (this.userOffsetMs.get(user) ?? 0) + ms);
   }
   set(iso: string): void {
     const t = Date.parse(iso);

@@ -251,6 +251,29 @@ test('24-hour refresh on the simulator clock, not for disabled users', () =>
     assert.equal((await sim.app.inject({ method: 'POST', url: '/_sim/refresh' })).json().started, 0);
   }));
 
+test("a user's clock: POST /_sim/clock {user_guid, advance_ms} moves that user's instants only", () =>
+  withSim([], async (sim) => {
+    const a = await sim.connected();
+    const b = await sim.connected();
+    const aggregatedAt = async (x: { user: string; member: string }) => (await sim.req('GET', `/users/${x.user}/members/${x.member}`)).body.member.aggregated_at as string;
+    const [a0, b0] = [await aggregatedAt(a), await aggregatedAt(b)];
+    const moved = await sim.app.inject({ method: 'POST', url: '/_sim/clock', payload: { user_guid: a.user, advance_ms: 3_000 } });
+    assert.equal(moved.statusCode, 200);
+    for (const payload of [{ user_guid: 'USR-nope', advance_ms: 1 }, { user_guid: a.user, advance_ms: -1 }, { user_guid: a.user }]) {
+      assert.equal((await sim.app.inject({ method: 'POST', url: '/_sim/clock', payload })).statusCode, 400, JSON.stringify(payload));
+    }
+    // Both aggregate again (the connection opened no throttle period): only a's instants move by the 3 s.
+    for (const x of [a, b]) {
+      assert.equal((await sim.req('POST', `/users/${x.user}/members/${x.member}/aggregate`)).status, 202);
+      await sim.settle(x.user, x.member);
+    }
+    assert.ok(Date.parse(await aggregatedAt(a)) - Date.parse(a0) >= 3_000);
+    assert.ok(Date.parse(await aggregatedAt(b)) - Date.parse(b0) < 2_000);
+    // The 24-hour refresh judges a's member on a's clock.
+    sim.app.sim.clock.advanceUser(a.user, 86_400_000);
+    assert.equal((await sim.app.inject({ method: 'POST', url: '/_sim/refresh' })).json().started, 1);
+  }));
+
 test('webhooks: member version rises, X-CALLBACK-PAYLOAD carried, SVC-SKIP-WEBHOOK skips; _at epoch seconds', () =>
   withSim([], async (sim) => {
     const user = await sim.user({ id: 'partner-u' });

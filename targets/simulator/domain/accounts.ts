@@ -49,7 +49,7 @@ export function updateAccount(ctx: SimContext, a: AccountRecord, f: AccountField
   if (f.name !== undefined) a.name = f.name;
   if (f.isHidden !== undefined) a.is_hidden = f.isHidden;
   if (f.balance !== undefined) a.balance = a.available_balance = f.balance;
-  a.updated_at = isoNow(ctx);
+  a.updated_at = isoNow(ctx, a.user_guid);
 }
 
 /** An account of the user that belongs to the member, or not_found. */
@@ -83,13 +83,13 @@ export function mergeAccounts(ctx: SimContext, user: UserRecord, guids: string[]
     for (const t of state.transactions.values()) if (t.account_guid === other.guid) {
       t.account_guid = keep.guid;
       t.member_guid = keep.member_guid;
-      t.updated_at = isoNow(ctx);
-      t.updatedAtMs = ctx.clock.nowMs();
+      t.updated_at = isoNow(ctx, t.user_guid);
+      t.updatedAtMs = ctx.clock.nowMs(t.user_guid);
     }
     for (const h of state.holdings.values()) if (h.account_guid === other.guid) { h.account_guid = keep.guid; h.member_guid = keep.member_guid; }
     if (!ctx.fault('merge-keeps-source-accounts')) state.accounts.delete(other.guid);
   }
-  keep.updated_at = isoNow(ctx);
+  keep.updated_at = isoNow(ctx, keep.user_guid);
   return keep;
 }
 

@@ -140,7 +140,7 @@ export function startJob(ctx: SimContext, m: MemberRecord, type: JobType, opts: 
     guid: ctx.guid('JOB'),
     type,
     isBackground: opts.isBackground ?? false,
-    startedAtMs: ctx.clock.nowMs(),
+    startedAtMs: ctx.clock.nowMs(m.user_guid),
     includeTransactions: opts.includeTransactions ?? true,
     includeHoldings: opts.includeHoldings ?? true,
   };
@@ -170,7 +170,7 @@ function settle(ctx: SimContext, m: MemberRecord, job: JobRecord): void {
   const state = coreState(ctx);
   if (state.members.get(m.guid) !== m || m.job !== job) return; // deleted or superseded
   m.job = null;
-  const now = isoNow(ctx);
+  const now = isoNow(ctx, m.user_guid);
   if (job.type === 'aggregation' || job.type === 'history') {
     const outcome = outcomeOf(ctx, m);
     if (outcome === 'CHALLENGED') {
@@ -198,14 +198,14 @@ function settle(ctx: SimContext, m: MemberRecord, job: JobRecord): void {
       member_id: m.id,
       connection_status: m.connection_status,
       started_at: Math.floor(job.startedAtMs / 1000),
-      completed_at: ctx.clock.nowEpochSeconds(),
-      completed_on: ctx.clock.today(),
+      completed_at: ctx.clock.nowEpochSeconds(m.user_guid),
+      completed_on: ctx.clock.today(m.user_guid),
     });
     if (outcome === 'CONNECTED') {
-      const inner: Record<string, unknown> = { member_guid: m.guid, user_guid: m.user_guid, user_id: userIdOf(ctx, m.user_guid), job_guid: job.guid, completed_at: ctx.clock.nowEpochSeconds() };
+      const inner: Record<string, unknown> = { member_guid: m.guid, user_guid: m.user_guid, user_id: userIdOf(ctx, m.user_guid), job_guid: job.guid, completed_at: ctx.clock.nowEpochSeconds(m.user_guid) };
       if (m.callbackPayload !== null && !ctx.fault('x-callback-payload-missing-in-member-webhook')) inner.x_callback_payload = m.callbackPayload;
       emitTyped(ctx, 'member_data_updated', 'updated', inner);
-      if (job.type === 'history') emitTyped(ctx, 'history', 'completed', { job_guid: job.guid, member_guid: m.guid, user_guid: m.user_guid, completed_at: ctx.clock.nowEpochSeconds() });
+      if (job.type === 'history') emitTyped(ctx, 'history', 'completed', { job_guid: job.guid, member_guid: m.guid, user_guid: m.user_guid, completed_at: ctx.clock.nowEpochSeconds(m.user_guid) });
     }
   } else if (job.type === 'verification') {
     if (m.connection_status === 'CONNECTED') verifyAccounts(ctx, m);
@@ -225,7 +225,7 @@ export function answerChallenges(ctx: SimContext, m: MemberRecord, answers: Map<
   if (!right && !ctx.fault('wrong-answer-connects')) {
     m.challenges = [];
     setStatus(ctx, m, 'DENIED');
-    m.aggregated_at = isoNow(ctx);
+    m.aggregated_at = isoNow(ctx, m.user_guid);
     m.is_being_aggregated = false;
     emitMember(ctx, m, 'updated', skipWebhook);
     return false;
@@ -242,17 +242,18 @@ export function answerChallenges(ctx: SimContext, m: MemberRecord, answers: Map<
  * Starts the background aggregations that are due; answers how many started.
  * `only` limits the pass to one user's members and judges them `elapsedMs` later than
  * the clock says (simulator control, below): scenarios age their own user without moving
- * the shared clock under scenarios running in parallel.
+ * the shared clock under scenarios running in parallel. Each member is judged on its
+ * user's clock (SimClock: a user's clock may run ahead of the shared one).
  */
 export function runDueRefreshes(ctx: SimContext, only?: { userGuid: string; elapsedMs: number }): number {
   if (ctx.fault('no-daily-refresh')) return 0;
   const state = coreState(ctx);
-  const now = ctx.clock.nowMs() + (only?.elapsedMs ?? 0);
+  const elapsedMs = only?.elapsedMs ?? 0;
   let started = 0;
   for (const m of state.members.values()) {
     if (only && m.user_guid !== only.userGuid) continue;
     if (m.is_manual || m.is_managed || m.job || m.connection_status !== 'CONNECTED' || !m.successfully_aggregated_at) continue;
-    if (now - Date.parse(m.successfully_aggregated_at) < DAY_MS) continue;
+    if (ctx.clock.nowMs(m.user_guid) + elapsedMs - Date.parse(m.successfully_aggregated_at) < DAY_MS) continue;
     const user = state.users.get(m.user_guid);
     if (user?.is_disabled && !ctx.fault('refresh-for-disabled-users')) continue;
     startJob(ctx, m, 'aggregation', { isBackground: true });

@@ -41,13 +41,13 @@ export function emitTyped(ctx: SimContext, type: string, action: string, inner: 
 export function setStatus(ctx: SimContext, m: MemberRecord, status: string): void {
   if (m.connection_status === status) return;
   m.connection_status = status;
-  m.connectionStatusSetAtMs = ctx.clock.nowMs();
+  m.connectionStatusSetAtMs = ctx.clock.nowMs(m.user_guid);
   emitTyped(ctx, 'connection_status', 'changed', {
     member_guid: m.guid,
     member_id: m.id,
     user_guid: m.user_guid,
     user_id: userIdOf(ctx, m.user_guid),
     connection_status: status,
-    connection_status_set_at: ctx.clock.nowEpochSeconds(),
+    connection_status_set_at: ctx.clock.nowEpochSeconds(m.user_guid),
   });
 }

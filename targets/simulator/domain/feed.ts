@@ -69,7 +69,7 @@ export function makeTransaction(
   const kind = TXN_KINDS[kindIndex % TXN_KINDS.length];
   const cat = category(kind.category);
   const merchant = coreState(ctx).merchants.get(merchants[kind.merchant])!;
-  const nowMs = ctx.clock.nowMs();
+  const nowMs = ctx.clock.nowMs(account.user_guid);
   const day = isoOf(nowMs - dayOffset * DAY_MS).slice(0, 10);
   const at = isoOf(nowMs);
   const t: TransactionRecord = {
@@ -118,7 +118,7 @@ const ACCOUNT_KINDS: Array<{ name: string; type: string; subtype: string | null;
 ];
 
 export function newAccount(ctx: SimContext, m: MemberRecord, spec: { name: string; type: string; subtype: string | null; balance: number }, isManual: boolean): AccountRecord {
-  const at = isoNow(ctx);
+  const at = isoNow(ctx, m.user_guid);
   const a: AccountRecord = {
     guid: ctx.guid('ACT'),
     id: null,
@@ -161,7 +161,7 @@ export function aggregateData(ctx: SimContext, m: MemberRecord, job: JobRecord):
     makeInsights(ctx, m.user_guid);
     return;
   }
-  const at = isoNow(ctx);
+  const at = isoNow(ctx, m.user_guid);
   for (const a of accounts) {
     // Manual accounts "never aggregate" (What the service does); fault manual-member-aggregates.
     if (a.is_manual && !ctx.fault('manual-member-aggregates')) continue;
@@ -186,14 +186,14 @@ export function aggregateData(ctx: SimContext, m: MemberRecord, job: JobRecord):
     a.updated_at = at;
     a.imported_at = at;
     if (a.balance !== previous) {
-      emitTyped(ctx, 'balance', 'changed', { account_guid: a.guid, member_guid: a.member_guid, user_guid: a.user_guid, balance: a.balance, previous_balance: previous, balance_updated_at: ctx.clock.nowEpochSeconds() });
+      emitTyped(ctx, 'balance', 'changed', { account_guid: a.guid, member_guid: a.member_guid, user_guid: a.user_guid, balance: a.balance, previous_balance: previous, balance_updated_at: ctx.clock.nowEpochSeconds(a.user_guid) });
     }
   }
   if (job.type === 'history') m.historyExtended = true;
 }
 
 function makeHoldings(ctx: SimContext, a: AccountRecord): void {
-  const at = isoNow(ctx);
+  const at = isoNow(ctx, a.user_guid);
   for (const [symbol, description, type, shares, price] of [
     ['VTI', 'Total Stock Market ETF', 'EXCHANGE_TRADED_FUND', 40, 250.12],
     ['AAPL', 'Apple Inc.', 'EQUITY', 12, 190.5],
@@ -210,7 +210,7 @@ function makeRepeating(ctx: SimContext, a: AccountRecord, description: string, a
   const guid = ctx.guid('RPT');
   coreState(ctx).repeating.set(guid, {
     guid, user_guid: a.user_guid, member_guid: a.member_guid, account_guid: a.guid, amount, description, recurrence_type: recurrence,
-    repeating_transaction_type: kind, transaction_type: type, created_at: isoNow(ctx),
+    repeating_transaction_type: kind, transaction_type: type, created_at: isoNow(ctx, a.user_guid),
   });
   for (const t of coreState(ctx).transactions.values()) if (t.account_guid === a.guid && t.description === description) t.repeating_transaction_guid = guid;
 }
@@ -219,7 +219,7 @@ function makeInsights(ctx: SimContext, userGuid: string): void {
   const state = coreState(ctx);
   if ([...state.insights.values()].some((i) => i.user_guid === userGuid)) return;
   const subscriptions = [...state.repeating.values()].filter((r) => r.user_guid === userGuid && r.repeating_transaction_type === 'subscription').map((r) => r.guid);
-  const at = isoNow(ctx);
+  const at = isoNow(ctx, userGuid);
   // Resources, Insight: the three templates that support localization_payload.
   const templates: Array<[string, string, string, Record<string, unknown>]> = [
     ['BillAmountNotStandard', 'A bill is higher than usual', 'Your StreamFlix bill is $3.00 higher than usual.', { template: 'BillAmountNotStandard', merchant_name: 'StreamFlix', amount: 15.99, usual_amount: 12.99, currency_code: 'USD' }],
@@ -243,7 +243,7 @@ export function verifyAccounts(ctx: SimContext, m: MemberRecord): void {
     a.account_number = a.account_number ?? `${1000000000 + coreState(ctx).accounts.size * 10 + i}`;
     a.routing_number = '091000019';
   });
-  emitTyped(ctx, 'verification', 'completed', { member_guid: m.guid, user_guid: m.user_guid, accounts: accounts.map((a) => ({ account_guid: a.guid, account_number: a.account_number, routing_number: a.routing_number })), completed_at: ctx.clock.nowEpochSeconds() });
+  emitTyped(ctx, 'verification', 'completed', { member_guid: m.guid, user_guid: m.user_guid, accounts: accounts.map((a) => ({ account_guid: a.guid, account_number: a.account_number, routing_number: a.routing_number })), completed_at: ctx.clock.nowEpochSeconds(m.user_guid) });
 }
 
 export function identifyOwners(ctx: SimContext, m: MemberRecord): void {

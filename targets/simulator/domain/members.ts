@@ -77,7 +77,7 @@ export function createMember(ctx: SimContext, input: NewMemberInput): MemberReco
   if (input.id !== undefined && [...coreState(ctx).members.values()].some((m) => m.user_guid === input.user.guid && m.id === input.id)) {
     throw new SimError('conflict', `The user already has a member with id "${input.id.slice(0, 80)}"`);
   }
-  const now = ctx.clock.nowMs();
+  const now = ctx.clock.nowMs(input.user.guid);
   const m: MemberRecord = {
     guid: ctx.guid('MBR'),
     id: input.id ?? null,
@@ -86,7 +86,7 @@ export function createMember(ctx: SimContext, input: NewMemberInput): MemberReco
     name: institution.name,
     connection_status: 'PENDING',
     is_being_aggregated: false,
-    aggregated_at: ctx.fault('aggregated-at-set-before-aggregation') ? isoNow(ctx) : null,
+    aggregated_at: ctx.fault('aggregated-at-set-before-aggregation') ? isoNow(ctx, input.user.guid) : null,
     successfully_aggregated_at: null,
     is_managed_by_user: input.isManagedByUser ?? true,
     is_oauth: input.isOauth,
@@ -96,7 +96,7 @@ export function createMember(ctx: SimContext, input: NewMemberInput): MemberReco
     skip_aggregation: input.skipAggregation,
     is_manual: false,
     is_managed: false,
-    created_at: isoNow(ctx),
+    created_at: isoNow(ctx, input.user.guid),
     scenario: scenarioOf(ctx, (input.credentials ?? []).filter((c) => c.field_name !== 'username').map((c) => c.value)),
     credentials: input.credentials ?? [],
     mfaPassed: false,
@@ -161,7 +161,7 @@ export function assertAggregatable(ctx: SimContext, m: MemberRecord): void {
 /** Limits: extended history, verification and identification are never throttled (fault aggregation-throttles-other-jobs). */
 function throttleOtherJob(ctx: SimContext, m: MemberRecord): void {
   if (!ctx.fault('aggregation-throttles-other-jobs')) return;
-  if (m.lastStandardAggregationMs !== null && ctx.clock.nowMs() - m.lastStandardAggregationMs < throttleMs(ctx)) {
+  if (m.lastStandardAggregationMs !== null && ctx.clock.nowMs(m.user_guid) - m.lastStandardAggregationMs < throttleMs(ctx)) {
     throw new SimError('aggregation_throttled', 'The member was aggregated recently; this job is throttled');
   }
 }
@@ -219,7 +219,7 @@ export function requestAggregation(ctx: SimContext, m: MemberRecord, opts: { inc
   if (opts.callbackPayload !== undefined) m.callbackPayload = opts.callbackPayload;
   if (m.job) return;
   const period = throttleMs(ctx);
-  const now = ctx.clock.nowMs();
+  const now = ctx.clock.nowMs(m.user_guid);
   if (m.lastStandardAggregationMs !== null && now - m.lastStandardAggregationMs < period && !ctx.fault('standard-aggregation-not-throttled')) {
     const until = new Date(m.lastStandardAggregationMs + period).toISOString();
     throw new SimError('aggregation_throttled', `The member was aggregated recently; standard aggregation is throttled until ${until}`);
@@ -264,14 +264,14 @@ export function manualMember(ctx: SimContext, user: UserRecord): MemberRecord {
   const members = coreState(ctx).members;
   const existing = [...members.values()].find((m) => m.user_guid === user.guid && m.is_manual);
   if (existing && !ctx.fault('manual-account-outside-manual-member')) return existing;
-  const at = isoNow(ctx);
+  const at = isoNow(ctx, user.guid);
   const m: MemberRecord = {
     guid: ctx.guid('MBR'), id: null, user_guid: user.guid, institution_code: MANUAL_INSTITUTION_CODE, name: 'Manual Institution',
     connection_status: 'CONNECTED', is_being_aggregated: false, aggregated_at: null, successfully_aggregated_at: null, is_managed_by_user: true,
     is_oauth: false, metadata: null, use_cases: null, products: null, skip_aggregation: true, is_manual: true, is_managed: false, created_at: at,
     scenario: 'SUCCESS', credentials: [], mfaPassed: true, challengeRound: 0, challenges: [], job: null, lastStandardAggregationMs: null, verified: false,
     identified: false, callbackPayload: null, version: 0, oauthToken: null, oauthWindowUri: null, clientRedirectUrl: null, webviewScheme: null,
-    oauthReferralSource: null, connectionStatusSetAtMs: ctx.clock.nowMs(), historyExtended: false,
+    oauthReferralSource: null, connectionStatusSetAtMs: ctx.clock.nowMs(user.guid), historyExtended: false,
   };
   members.set(m.guid, m);
   return m;
@@ -284,14 +284,14 @@ export function manualMember(ctx: SimContext, user: UserRecord): MemberRecord {
 export function createManagedMember(ctx: SimContext, user: UserRecord, input: { institutionCode: string; id?: string; name?: string; metadata?: string }): MemberRecord {
   const inst = findInstitution(ctx, input.institutionCode);
   if (!inst) throw new SimError('not_found', `No institution "${input.institutionCode.slice(0, 80)}"`);
-  const at = isoNow(ctx);
+  const at = isoNow(ctx, user.guid);
   const m: MemberRecord = {
     guid: ctx.guid('MBR'), id: input.id ?? null, user_guid: user.guid, institution_code: inst.code, name: input.name ?? inst.name,
     connection_status: 'CONNECTED', is_being_aggregated: false, aggregated_at: null, successfully_aggregated_at: null, is_managed_by_user: false,
     is_oauth: false, metadata: input.metadata ?? null, use_cases: null, products: null, skip_aggregation: true, is_manual: false, is_managed: true,
     created_at: at, scenario: 'SUCCESS', credentials: [], mfaPassed: true, challengeRound: 0, challenges: [], job: null, lastStandardAggregationMs: null,
     verified: false, identified: false, callbackPayload: null, version: 0, oauthToken: null, oauthWindowUri: null, clientRedirectUrl: null,
-    webviewScheme: null, oauthReferralSource: null, connectionStatusSetAtMs: ctx.clock.nowMs(), historyExtended: false,
+    webviewScheme: null, oauthReferralSource: null, connectionStatusSetAtMs: ctx.clock.nowMs(user.guid), historyExtended: false,
   };
   coreState(ctx).members.set(m.guid, m);
   return m;

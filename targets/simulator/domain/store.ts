@@ -32,9 +32,9 @@ export function coreState(ctx: SimContext): CoreState {
 
 export const DAY_MS = 86_400_000;
 
-/** ISO 8601 with offset, whole seconds (resource timestamps). */
-export function isoNow(ctx: SimContext): string {
-  return isoOf(ctx.clock.nowMs());
+/** ISO 8601 with offset, whole seconds (resource timestamps); on the clock of `user` for that user's records. */
+export function isoNow(ctx: SimContext, user?: string): string {
+  return isoOf(ctx.clock.nowMs(user));
 }
 export function isoOf(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');

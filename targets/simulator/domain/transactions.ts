@@ -82,13 +82,13 @@ export interface TransactionFields {
 /** A client-created transaction (manual account or managed member); `validDate` says the date parses. */
 export function createTransaction(ctx: SimContext, a: AccountRecord, f: TransactionFields, manual: boolean, validDate: (date: string) => boolean): TransactionRecord {
   const type = f.type ?? 'DEBIT';
-  const date = f.date ?? isoNow(ctx).slice(0, 10);
+  const date = f.date ?? isoNow(ctx, a.user_guid).slice(0, 10);
   const { amount, description } = f;
   if (amount === undefined) throw new SimError('invalid_request', 'transaction.amount is required (a number)');
   if (!description) throw new SimError('invalid_request', 'transaction.description is required');
   if (type !== 'CREDIT' && type !== 'DEBIT') throw new SimError('invalid_request', 'transaction.type must be CREDIT or DEBIT');
   if (!validDate(date)) throw new SimError('invalid_request', 'transaction.date must be YYYY-MM-DD');
-  const days = Math.max(0, Math.round((ctx.clock.nowMs() - Date.parse(`${date}T00:00:00Z`)) / 86_400_000));
+  const days = Math.max(0, Math.round((ctx.clock.nowMs(a.user_guid) - Date.parse(`${date}T00:00:00Z`)) / 86_400_000));
   const t = makeTransaction(ctx, a, 0, days, {
     amount, description, type, date, transacted_at: `${date}T12:00:00Z`, posted_at: `${date}T12:00:00Z`, status: 'POSTED',
     is_manual: manual, merchant_guid: null, merchant_location_guid: null, id: f.id ?? null,
@@ -115,8 +115,8 @@ export function updateTransaction(ctx: SimContext, t: TransactionRecord, f: Tran
   if (f.description !== undefined) t.description = f.description;
   if (f.amount !== undefined) t.amount = f.amount;
   if (f.id !== undefined) t.id = f.id;
-  t.updated_at = isoNow(ctx);
-  t.updatedAtMs = ctx.clock.nowMs();
+  t.updated_at = isoNow(ctx, t.user_guid);
+  t.updatedAtMs = ctx.clock.nowMs(t.user_guid);
 }
 
 export function deleteTransaction(ctx: SimContext, t: TransactionRecord): void {

@@ -38,7 +38,7 @@ export function updateUser(ctx: SimContext, u: UserRecord, f: UserFields): void 
   if (f.email !== undefined) u.email = f.email;
   if (f.metadata !== undefined) u.metadata = f.metadata;
   if (f.isDisabled !== undefined) u.is_disabled = f.isDisabled;
-  u.updated_at = isoNow(ctx);
+  u.updated_at = isoNow(ctx, u.guid);
 }
 
 /** SVC-SKIP-WEBHOOK (Events, rule 8) is honoured for the member webhooks the deletion causes. */

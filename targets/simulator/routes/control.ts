@@ -1,12 +1,14 @@
 /**
  * Simulator-only control endpoints under /_sim (never part of the svc contract): the
- * clock tests can move, a description of the settings and faults in force, and the
+ * clock tests can move (POST /_sim/clock {now} or {advance_ms}; with user_guid, only that
+ * user's clock moves), a description of the settings and faults in force, and the
  * 24-hour refresh on demand. Credentials are never echoed.
  */
 import type { FastifyInstance } from 'fastify';
 import type { SimContext } from '../context.ts';
 import { errorBody, sendError } from '../errors.ts';
 import { runDueRefreshes } from '../domain/aggregation.ts';
+import { coreState } from '../domain/store.ts';
 
 export function registerControl(app: FastifyInstance, ctx: SimContext): void {
   app.get('/health', async () => ({ ok: true }));
@@ -20,7 +22,17 @@ export function registerControl(app: FastifyInstance, ctx: SimContext): void {
     aggregation_ms: ctx.settings.aggregationMs,
   }));
   app.post('/clock', async (request, reply) => {
-    const body = (request.body ?? {}) as { now?: unknown; advance_ms?: unknown };
+    const body = (request.body ?? {}) as { now?: unknown; advance_ms?: unknown; user_guid?: unknown };
+    if (body.user_guid !== undefined) {
+      // One user's clock (SimClock): time passes for that user's records only, so a
+      // scenario need not wait out whole-second timestamps, and scenarios running in
+      // parallel keep the shared clock.
+      if (typeof body.user_guid !== 'string' || !coreState(ctx).users.has(body.user_guid) || typeof body.advance_ms !== 'number' || !Number.isFinite(body.advance_ms) || body.advance_ms < 0) {
+        return reply.code(400).send(errorBody('invalid_request', 'Send {"user_guid": "<a user\'s guid>", "advance_ms": <non-negative number>}'));
+      }
+      ctx.clock.advanceUser(body.user_guid, body.advance_ms);
+      return { user_guid: body.user_guid, now: ctx.clock.now(body.user_guid).toISOString() };
+    }
     if (typeof body.now === 'string') {
       try {
         ctx.clock.set(body.now);
