@@ -32,6 +32,7 @@ export const NOT_FUZZABLE_REASONS = {
   time: 'shown over time (aggregation settling, throttle periods, the daily refresh on the simulator clock)',
   effect: 'an effect of an earlier request (an aggregation, MFA answers, an update, a delete, a job, a create with given inputs) seen in a later answer',
   comparison: 'a comparison of several answers or of an answer with data it does not carry (two lists, page walks, a filter against records known to differ, which institutions are blocked or popular)',
+  'enum-growth': 'what one answer shows is a change the Versioning section calls non-breaking ("Enumerated response fields ... may gain values"): a stated value replaced by a new one shows only in its absence over several answers',
 } as const;
 export type NotFuzzableReason = keyof typeof NOT_FUZZABLE_REASONS;
 
@@ -65,7 +66,12 @@ const NOT_FUZZABLE_BY_REASON: Record<NotFuzzableReason, readonly string[]> = {
     'transaction-updated-at-filter-ignored', 'transaction-use-case-filter-ignored', 'ach-list-filters-ignored', 'credentials-list-incomplete',
     'supports-oauth-without-oauth', 'insight-repeating-transactions-empty', 'budgets-generated-without-transactions', 'manual-member-has-credentials',
     'threedx-window-too-narrow', 'threedx-member-path-scope-ignored',
+    // The grant's data_scope is in the grant answers, not in the transaction answer; the request day is the
+    // service's clock (the simulator's can be moved, its Date header cannot); which test institutions a test
+    // host lists is not stated (svc_bank_oauth: "integration environment only").
+    'threedx-scope-mismatch-served', 'threedx-window-includes-future', 'test-host-oauth-institution-missing',
   ],
+  'enum-growth': ['threedx-grant-data-scope-lowercase'],
 };
 
 /** Fault name -> why no single response shows it (NOT_FUZZABLE_REASONS). */

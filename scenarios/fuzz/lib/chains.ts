@@ -127,6 +127,13 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
       if (typeof token === 'string') { credentials.audienceToken = token; t.redactor.add(token); }
     } catch { /* the audience operations then draw refusals only */ }
   }
+  // The grant query with one grantee of the profile's grant only (Endpoints, Data exchange: "every grantee
+  // on the grant must be supplied or the grant is not returned"): whatever it answers, grant_grantees
+  // (contracts/stated-partners.ts) judges that no grant names a grantee the query left out. The parameter's
+  // name is not shown; the simulator's is used (a target that names it otherwise refuses: no finding).
+  if (dx.issuerClientGuid && dx.granteeClientGuid) {
+    await step('query the grant with one of its grantees', { method: 'GET', path: '/data_exchange/grant', version: v, query: [['issuer_guid', dx.issuerClientGuid], ['grantee_guids', dx.granteeClientGuid]] });
+  }
   if (!o.destructive) return { scopes, credentials, steps, failures };
 
   // Data exchange token: POST .../token (Errors: 201), fed forward as SVC-3DX-TOKEN.
@@ -138,6 +145,14 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
     if (token && dx.userIdentifier) {
       const accounts = await step('list the grant user\'s slim accounts', { method: 'GET', path: `/data_exchange/users/${encodeURIComponent(dx.userIdentifier)}/accounts`, version: v, headers: { 'SVC-3DX-TOKEN': token } });
       for (const a of ((dig(accounts.body, 'accounts') as any[]) ?? []).slice(0, 3)) add(scopes.dataExchange, 'account_guid', a?.guid);
+      // The default window's transactions (Endpoints, Data exchange; Limits), the stated maximum page and the
+      // last page: each answer judged alone (SlimTransaction: is_manual false; dx_default_window: a 90-day span).
+      const txPath = `/data_exchange/users/${encodeURIComponent(dx.userIdentifier)}/transactions`;
+      const first = await step('list the grant user\'s slim transactions (records_per_page 1000)', { method: 'GET', path: txPath, version: v, headers: { 'SVC-3DX-TOKEN': token }, query: [['records_per_page', '1000']] });
+      const pages = Number(dig(first.body, 'pagination', 'total_pages'));
+      if (ok(first) && Number.isInteger(pages) && pages > 1 && pages <= 1000) {
+        await step('list the last page of the grant user\'s slim transactions', { method: 'GET', path: txPath, version: v, headers: { 'SVC-3DX-TOKEN': token }, query: [['page', String(pages)], ['records_per_page', '1000']] });
+      }
     }
   }
 
@@ -218,9 +233,22 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
         if (access) {
           t.redactor.add(access);
           await step('read the payment account with the processor token', { method: 'GET', path: '/payment_account', version: v, security: [], headers: { authorization: `Bearer ${access}` } });
+          // Once a token exists: the same read without credentials and with a token never issued (ignored_auth).
+          await step('read the payment account without credentials', { method: 'GET', path: '/payment_account', version: v, security: [], generated: { kind: 'no-auth', tier: 'stated', rule: PROCESSOR_ACCESS, what: 'no credentials on GET /payment_account' } });
+          await step('read the payment account with a token never issued', { method: 'GET', path: '/payment_account', version: v, security: [], headers: { authorization: 'Bearer fuzz-never-issued-token' }, generated: { kind: 'wrong-auth', tier: 'stated', rule: PROCESSOR_ACCESS, what: 'a bearer token never issued on GET /payment_account' } });
         }
       }
+      // The stated request shape with a scope naming the user alone (no member: "must already have been
+      // verified" does not apply): acceptance expected (positive_data_acceptance, stated).
+      await step('request a processor authorization code for the user alone', { method: 'POST', path: '/authorization_code', version: v, body: { authorization_code: { scope: `user-guid:${userGuid}` } },
+        generated: { kind: 'positive', tier: 'stated', rule: AUTHORIZATION_CODE_REQUEST, what: `an authorization code request in the stated shape, scope user-guid:${userGuid}` } });
     }
+  }
+
+  // An OAuth member (OAuth procedure 1: "Create a member with is_oauth true") on the profile's OAuth test
+  // institution: its answer shows oauth_window_uri (member_oauth_window_uri judges its protocol prefix).
+  if (p.testInstitution.oauthCode) {
+    await step('create an OAuth member', { method: 'POST', path: `/users/${userGuid}/members`, version: v, body: { member: { institution_code: p.testInstitution.oauthCode, is_oauth: true, id: `fuzz-oauth-${randomUUID().slice(0, 8)}` }, data_request: { products: ['transactions'] } } });
   }
 
   // Deletes: a second user and member, each read after its delete (use_after_free).
@@ -238,6 +266,10 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
   }
   return { scopes, credentials, steps, failures };
 }
+
+/** GET /payment_account without a processor token: no scope, so no access. */
+const PROCESSOR_ACCESS = 'Endpoints, Authorization code for processors: "Processor access is limited to the identifiers and features in the scope" (a request without credentials, or with a token never issued, carries no scope); Authentication 1: "Platform endpoints use HTTP Basic authentication"';
+const AUTHORIZATION_CODE_REQUEST = 'Endpoints, Authorization code for processors: POST /authorization_code "Request: object authorization_code with scope (string: space-separated entries user-guid:<USR-guid>, member-guid:<MBR-guid>, account-guid:<ACT-guid>, and the word read-protected)"';
 
 function availability(what: string): GeneratedCase {
   return { kind: 'after-create', tier: 'inferred', rule: GENERATED_RULES.availability, what };
