@@ -13,6 +13,7 @@ import { DocumentModel, documentedMedia, documentedResponse, type OperationMatch
 import { runChecks, type CheckOptions, type Exchange, type ExchangeContext, type WebhookContext } from './registry.ts';
 import './checks.ts';
 import './generated.ts';
+import './stated-platform.ts';
 
 export interface Contract {
   /** Versions with a derived document in spec/versions/, oldest first. */
