@@ -14,6 +14,7 @@ import { runChecks, type CheckOptions, type Exchange, type ExchangeContext, type
 import './checks.ts';
 import './generated.ts';
 import './stated-partners.ts';
+import './stated-platform.ts';
 
 export interface Contract {
   /** Versions with a derived document in spec/versions/, oldest first. */

@@ -33,6 +33,8 @@ export const NOT_FUZZABLE_REASONS = {
   effect: 'an effect of an earlier request (an aggregation, MFA answers, an update, a delete, a job, a create with given inputs) seen in a later answer',
   comparison: 'a comparison of several answers or of an answer with data it does not carry (two lists, page walks, a filter against records known to differ, which institutions are blocked or popular)',
   'enum-growth': 'what one answer shows is a change the Versioning section calls non-breaking ("Enumerated response fields ... may gain values"): a stated value replaced by a new one shows only in its absence over several answers',
+  'not-shown': 'the path or method the fault refuses is not shown in the specification (x-svc-not-shown: the document\'s is the vendor reference\'s reading, the profile\'s default), so a refusal in one answer breaks no sentence; the scenario holds the target to the profile\'s path or to the same request\'s answer on an earlier version',
+  unstated: 'the rule the fault breaks is the catalogue\'s reading, not a sentence of the specification one answer can be held to',
 } as const;
 export type NotFuzzableReason = keyof typeof NOT_FUZZABLE_REASONS;
 
@@ -70,8 +72,12 @@ const NOT_FUZZABLE_BY_REASON: Record<NotFuzzableReason, readonly string[]> = {
     // service's clock (the simulator's can be moved, its Date header cannot); which test institutions a test
     // host lists is not stated (svc_bank_oauth: "integration environment only").
     'threedx-scope-mismatch-served', 'threedx-window-includes-future', 'test-host-oauth-institution-missing',
+    // A recurrence renamed (twice_a_month -> semi_monthly): the answer does not say which recurrence the series has.
+    'twice-a-recurrence-renamed',
   ],
   'enum-growth': ['threedx-grant-data-scope-lowercase'],
+  'not-shown': ['managed-members-removed-on-v20250224', 'holdings-not-read-per-member'],
+  unstated: ['widget-user-identifier-refused'],
 };
 
 /** Fault name -> why no single response shows it (NOT_FUZZABLE_REASONS). */

@@ -206,6 +206,15 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
     for (const x of ((dig(txs.body, 'transactions') as any[]) ?? []).slice(0, 2)) add(scopes.platform, 'transaction_guid', x?.guid);
     const insights = await step('list the user\'s insights', { method: 'GET', path: `/users/${userGuid}/insights`, version: v });
     for (const x of ((dig(insights.body, 'insights') as any[]) ?? []).slice(0, 2)) add(scopes.platform, 'insight_guid', x?.guid);
+    // Product areas whose records a sentence describes (What the service does: statements "as PDF",
+    // goals "each with track_type_name ... and meta_type_name", budgets "each with a category_guid"):
+    // paths and payloads are not shown, so these are the vendor reference's (the scenarios' profile
+    // defaults); a refusal decides nothing, the answers are judged by contracts/stated-platform.ts.
+    const statements = await step('list the member\'s statements', { method: 'GET', path: `/users/${userGuid}/members/${memberGuid}/statements`, version: v });
+    for (const x of ((dig(statements.body, 'statements') as any[]) ?? []).slice(0, 1)) if (typeof x?.guid === 'string') add(scopes.platform, 'statement_file', `${x.guid}.pdf`);
+    await step('create a goal', { method: 'POST', path: `/users/${userGuid}/goals`, version: v, body: { goal: { name: 'fuzz goal', goal_amount: 1000, track_type_name: 'SAVINGS', meta_type_name: 'VACATION' } } });
+    const budgetCategory = scopes.platform.category_guid?.[0];
+    if (budgetCategory) await step('create a budget', { method: 'POST', path: `/users/${userGuid}/budgets`, version: v, body: { budget: { category_guid: budgetCategory, amount: 250 } } });
     const accountGuid = scopes.platform.account_guid?.[0];
     if (accountGuid) {
       // ACH return from the identifiers fed forward (Resources, ACH return: every field in its stated format).
@@ -255,6 +264,9 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
   const doomed = await step('create a user to delete', { method: 'POST', path: '/users', version: v, body: { user: { id: `fuzz-doomed-${randomUUID().slice(0, 8)}` } } });
   const doomedGuid = dig(doomed.body, 'user', 'guid') as string | undefined;
   if (ok(doomed) && doomedGuid) {
+    // A manual account (What the service does: manual accounts "receive no data feed"), on the user
+    // about to be deleted so the main user's reads stay as they were; its answer is judged as it comes.
+    await step('create a manual account', { method: 'POST', path: `/users/${doomedGuid}/accounts`, version: v, body: { account: { name: 'fuzz manual account', account_type: 'CASH', balance: 10 } } });
     const m = await step('create a member to delete', { method: 'POST', path: `/users/${doomedGuid}/members`, version: v, body: { member: { ...member, id: `fuzz-doomed-m-${randomUUID().slice(0, 6)}` }, data_request: { products: ['transactions'] } } });
     const mGuid = dig(m.body, 'member', 'guid') as string | undefined;
     if (ok(m) && mGuid) {

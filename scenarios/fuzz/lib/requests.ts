@@ -25,6 +25,7 @@ import { follow, pointerOf } from '../../../contracts/load.ts';
 import type { OperationInfo } from '../../../contracts/model.ts';
 import type { GeneratedCase } from '../../../contracts/generated.ts';
 import { GENERATED_RULES } from '../../../contracts/generated.ts';
+import { statedPlatformReach } from './stated-reach.ts';
 import { applyMutation, mutationsOf, namedValuesOf, nearMisses, resolveSchema, safeString, valueAt, valueOf, type Mutation, type SchemaAt } from './schema.ts';
 
 export interface ParamSpec {
@@ -507,6 +508,8 @@ export function reachCases(spec: OperationSpec, ctx: RequestContext, o: CaseOpti
       }
     }
   }
+  // Stated parameters whose answer one response judges (stated-reach.ts: includes, include_holdings/include_transactions).
+  out.push(...statedPlatformReach(spec, o));
   return out;
 }
 
