@@ -17,7 +17,7 @@ import type { Page } from '@playwright/test';
 import { test, expect, type CheckedClient } from '../fixtures.ts';
 import { createMember, createUser, readMember, waitUntilSettled, type MemberStatus } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
-import { afterAction } from './waits.ts';
+import { afterAction, suppliesProtocol } from './waits.ts';
 
 const ERROR_REASONS = ['CANCELLED', 'DENIED', 'IMPEDED', 'PROVIDER_ERROR', 'SERVER_ERROR', 'SESSION_ERROR'];
 const CLIENT_REDIRECT = 'https://client.example/oauth/done?keep=me&tenant=42';
@@ -106,6 +106,8 @@ for (const [action, type] of [
     await serveClientHost(page);
     await page.goto('https://client.example/app');
     await page.evaluate(() => window.addEventListener('message', (e) => (window as any).scnReport(e.data)));
+    // The window is opened on the URI as given: the service supplies its protocol (waits.ts).
+    expect(suppliesProtocol(uri), `oauth_window_uri ${uri.slice(0, 80)} is absolute (the service supplies the protocol)`).toBe(true);
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.evaluate((u) => void window.open(u, 'oauth'), uri)]);
     await popup.locator(action === 'authorize' ? profile.oauthPage.authorizeSelector : profile.oauthPage.denySelector).click();
     await expect.poll(() => messages.length, afterAction(profile, 'a postMessage from the OAuth window')).toBeGreaterThan(0);

@@ -18,3 +18,14 @@ import type { TargetProfile } from '../../targets/index.ts';
 export function afterAction(profile: TargetProfile, message: string, intervalMs = 50): { message: string; timeout: number; intervals: number[] } {
   return { message, timeout: profile.timeouts.browserEventMs, intervals: [intervalMs] };
 }
+
+/**
+ * Resources, Member: oauth_window_uri "begins without the protocol prefix being added by
+ * the client (the service supplies it)"; OAuth procedure 2: it "must not be ... given a
+ * protocol prefix by the client". A URI the browser can load as given is absolute, with
+ * a host. Checked before loading it, so a URI without one fails at once rather than as a
+ * window that never shows the authorization page.
+ */
+export function suppliesProtocol(uri: unknown): boolean {
+  return typeof uri === 'string' && URL.canParse(uri) && new URL(uri).host !== '';
+}

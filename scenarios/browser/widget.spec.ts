@@ -42,7 +42,7 @@ import { ANY_2XX, createUser, needsDataRequest, passwordFor, waitUntilSettled } 
 import { missingControls } from '../../targets/index.ts';
 import { expectInferred } from '../inferred.ts';
 import { currentVersion } from '../fixtures.ts';
-import { afterAction } from './waits.ts';
+import { afterAction, suppliesProtocol } from './waits.ts';
 
 const TAGS = ['@widgets', '@oauth', '@destructive'];
 const PAYLOAD = 'scn-callback-payload-7';
@@ -119,6 +119,11 @@ test('in a browser iframe the client page receives oauthComplete/success with mx
     await page.goto(host.url);
     const widget = page.frameLocator('#widget');
     const [popup] = await Promise.all([page.waitForEvent('popup'), widget.locator(controls.oauth!).click()]);
+    // Events: the OAuth-requested event "carries the URL to open and member_guid"; the
+    // window the widget opens loads it as given, so the service supplies its protocol (waits.ts).
+    const requested = () => messages.find((m) => typeof m?.type === 'string' && /oauthRequested/i.test(m.type));
+    await expect.poll(() => requested()?.metadata?.url, afterAction(profile, 'the OAuth-requested event with the URL to open')).toBeTruthy();
+    expect(suppliesProtocol(requested()!.metadata.url), `the OAuth-requested URL ${String(requested()!.metadata.url).slice(0, 80)} is absolute (the service supplies the protocol)`).toBe(true);
     await popup.locator(profile.oauthPage.authorizeSelector).click();
     await expect.poll(() => messages.find((m) => m?.type === 'oauthComplete/success'), afterAction(profile, 'oauthComplete/success at the client page')).toBeTruthy();
     const done = messages.find((m) => m?.type === 'oauthComplete/success')!;
@@ -126,8 +131,7 @@ test('in a browser iframe the client page receives oauthComplete/success with mx
     expect(done.metadata?.member_guid).toMatch(/^MBR-/);
     // Events: "its value is returned as x_callback_payload inside each event's metadata".
     expect(done.metadata?.x_callback_payload).toBe(PAYLOAD);
-    const requested = messages.find((m) => typeof m?.type === 'string' && /oauthRequested/i.test(m.type));
-    expect(requested?.metadata?.member_guid, 'the OAuth-requested event names the same member').toBe(done.metadata.member_guid);
+    expect(requested()?.metadata?.member_guid, 'the OAuth-requested event names the same member').toBe(done.metadata.member_guid);
   } finally {
     await host.close();
   }
@@ -154,6 +158,11 @@ test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} a
   // slow machine) would hit a button with no handler yet.
   await expect.poll(async () => (await asked()).some((u) => u.startsWith('scnapp://') && /loaded/i.test(u)), afterAction(profile, 'a scnapp:// location for the loaded event', 100)).toBe(true);
   await pressWithActivation(page, cdp, controls.oauth!);
+  // The page that stands for the default browser the app opens the URL in (below) is
+  // created while the widget works: a page of the context (never counted as a popup of
+  // the widget's page) that loads nothing until the URL is known.
+  const opening = page.context().newPage();
+  opening.catch(() => {});
   let seen: string[] = [];
   const requestedUrl = () => seen.find((u) => u.startsWith('scnapp://') && /oauthRequested/i.test(u));
   await expect.poll(async () => ((seen = await asked()), requestedUrl()), afterAction(profile, 'a scnapp:// location for the OAuth-requested event', 100)).toBeTruthy();
@@ -170,7 +179,7 @@ test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} a
   // Widget flows, mobile WebView: "the widget does not open the OAuth window".
   expect(popups, 'OAuth windows the widget opened itself').toBe(0);
   // The app opens the URL in the default browser; completion comes back to the app's scheme.
-  const browser = await page.context().newPage();
+  const browser = await opening;
   const { urls: redirects } = await recordNavigations(browser);
   await browser.goto(oauth.url, { waitUntil: 'commit' });
   await browser.locator(profile.oauthPage.authorizeSelector).click();
