@@ -17,6 +17,7 @@ import type { Page } from '@playwright/test';
 import { test, expect, type CheckedClient } from '../fixtures.ts';
 import { createMember, createUser, readMember, waitUntilSettled, type MemberStatus } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
+import { afterAction, suppliesProtocol } from './waits.ts';
 
 const ERROR_REASONS = ['CANCELLED', 'DENIED', 'IMPEDED', 'PROVIDER_ERROR', 'SERVER_ERROR', 'SESSION_ERROR'];
 const CLIENT_REDIRECT = 'https://client.example/oauth/done?keep=me&tenant=42';
@@ -44,7 +45,8 @@ test('authorize redirects to client_redirect_url with status=success and member_
   const { user, member, uri } = await oauthMember(api, { client_redirect_url: CLIENT_REDIRECT });
   await serveClientHost(page);
   await decide(page, uri, profile.oauthPage.authorizeSelector);
-  await page.waitForURL('https://client.example/**');
+  // Only the URL is read: committed is enough (the client page's load adds nothing).
+  await page.waitForURL('https://client.example/**', { waitUntil: 'commit' });
   const url = new URL(page.url());
   expect(url.pathname).toBe('/oauth/done');
   expect(url.searchParams.get('keep'), 'the URL\'s own query parameter keep').toBe('me');
@@ -62,7 +64,8 @@ test('deny redirects with status=error and an error_reason from the stated list'
   const { user, member, uri } = await oauthMember(api, { client_redirect_url: CLIENT_REDIRECT });
   await serveClientHost(page);
   await decide(page, uri, profile.oauthPage.denySelector);
-  await page.waitForURL('https://client.example/**');
+  // Only the URL is read: committed is enough (the client page's load adds nothing).
+  await page.waitForURL('https://client.example/**', { waitUntil: 'commit' });
   const url = new URL(page.url());
   expect(url.searchParams.get('keep')).toBe('me');
   expect(url.searchParams.get('status')).toBe('error');
@@ -85,7 +88,7 @@ test('with ui_message_webview_url_scheme the redirect is {scheme}://oauth_comple
   page.on('requestfailed', (r) => seen.push(r.url()));
   await page.goto(uri);
   await page.locator(profile.oauthPage.authorizeSelector).click();
-  await expect.poll(() => seen.find((u) => u.startsWith('scnapp://')), { message: 'a navigation to scnapp://oauth_complete', timeout: profile.timeouts.requestMs }).toBeTruthy();
+  await expect.poll(() => seen.find((u) => u.startsWith('scnapp://')), afterAction(profile, 'a navigation to scnapp://oauth_complete')).toBeTruthy();
   const target = new URL(seen.find((u) => u.startsWith('scnapp://'))!);
   expect(target.host || target.pathname.replace(/^\/\//, ''), 'event path').toBe('oauth_complete');
   expect(target.searchParams.get('status')).toBe('success');
@@ -103,9 +106,11 @@ for (const [action, type] of [
     await serveClientHost(page);
     await page.goto('https://client.example/app');
     await page.evaluate(() => window.addEventListener('message', (e) => (window as any).scnReport(e.data)));
+    // The window is opened on the URI as given: the service supplies its protocol (waits.ts).
+    expect(suppliesProtocol(uri), `oauth_window_uri ${uri.slice(0, 80)} is absolute (the service supplies the protocol)`).toBe(true);
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.evaluate((u) => void window.open(u, 'oauth'), uri)]);
     await popup.locator(action === 'authorize' ? profile.oauthPage.authorizeSelector : profile.oauthPage.denySelector).click();
-    await expect.poll(() => messages.length, { message: 'a postMessage from the OAuth window', timeout: profile.timeouts.requestMs }).toBeGreaterThan(0);
+    await expect.poll(() => messages.length, afterAction(profile, 'a postMessage from the OAuth window')).toBeGreaterThan(0);
     const m = messages.find((x) => typeof x?.type === 'string' && x.type.startsWith('oauthComplete/'));
     expect(m, `an oauthComplete message among ${JSON.stringify(messages).slice(0, 200)}`).toBeTruthy();
     expect(m!.type).toBe(type);
@@ -145,7 +150,7 @@ test('with both client_redirect_url and ui_message_webview_url_scheme the client
   });
   await decide(page, uri, profile.oauthPage.authorizeSelector);
   const landed = () => seen.find((u) => u.startsWith('https://client.example/oauth/done') || u.startsWith('scnapp://'));
-  await expect.poll(landed, { message: 'a redirect to client_redirect_url or to scnapp://oauth_complete', timeout: profile.timeouts.requestMs }).toBeTruthy();
+  await expect.poll(landed, afterAction(profile, 'a redirect to client_redirect_url or to scnapp://oauth_complete')).toBeTruthy();
   const target = landed()!;
   expectInferred(profile, target.startsWith('https://client.example/'), {
     expectation: 'with both forms given, the browser goes to client_redirect_url',

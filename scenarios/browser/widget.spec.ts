@@ -42,6 +42,7 @@ import { ANY_2XX, createUser, needsDataRequest, passwordFor, waitUntilSettled } 
 import { missingControls } from '../../targets/index.ts';
 import { expectInferred } from '../inferred.ts';
 import { currentVersion } from '../fixtures.ts';
+import { afterAction, suppliesProtocol } from './waits.ts';
 
 const TAGS = ['@widgets', '@oauth', '@destructive'];
 const PAYLOAD = 'scn-callback-payload-7';
@@ -118,15 +119,19 @@ test('in a browser iframe the client page receives oauthComplete/success with mx
     await page.goto(host.url);
     const widget = page.frameLocator('#widget');
     const [popup] = await Promise.all([page.waitForEvent('popup'), widget.locator(controls.oauth!).click()]);
+    // Events: the OAuth-requested event "carries the URL to open and member_guid"; the
+    // window the widget opens loads it as given, so the service supplies its protocol (waits.ts).
+    const requested = () => messages.find((m) => typeof m?.type === 'string' && /oauthRequested/i.test(m.type));
+    await expect.poll(() => requested()?.metadata?.url, afterAction(profile, 'the OAuth-requested event with the URL to open')).toBeTruthy();
+    expect(suppliesProtocol(requested()!.metadata.url), `the OAuth-requested URL ${String(requested()!.metadata.url).slice(0, 80)} is absolute (the service supplies the protocol)`).toBe(true);
     await popup.locator(profile.oauthPage.authorizeSelector).click();
-    await expect.poll(() => messages.find((m) => m?.type === 'oauthComplete/success'), { message: 'oauthComplete/success at the client page', timeout: profile.timeouts.requestMs }).toBeTruthy();
+    await expect.poll(() => messages.find((m) => m?.type === 'oauthComplete/success'), afterAction(profile, 'oauthComplete/success at the client page')).toBeTruthy();
     const done = messages.find((m) => m?.type === 'oauthComplete/success')!;
     expect(done.mx).toBe(true);
     expect(done.metadata?.member_guid).toMatch(/^MBR-/);
     // Events: "its value is returned as x_callback_payload inside each event's metadata".
     expect(done.metadata?.x_callback_payload).toBe(PAYLOAD);
-    const requested = messages.find((m) => typeof m?.type === 'string' && /oauthRequested/i.test(m.type));
-    expect(requested?.metadata?.member_guid, 'the OAuth-requested event names the same member').toBe(done.metadata.member_guid);
+    expect(requested()?.metadata?.member_guid, 'the OAuth-requested event names the same member').toBe(done.metadata.member_guid);
   } finally {
     await host.close();
   }
@@ -151,11 +156,16 @@ test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} a
   await page.goto(url, { waitUntil: 'commit' });
   // The widget's loaded event comes once its controls are live; clicking earlier (a
   // slow machine) would hit a button with no handler yet.
-  await expect.poll(async () => (await asked()).some((u) => u.startsWith('scnapp://') && /loaded/i.test(u)), { message: 'a scnapp:// location for the loaded event', timeout: profile.timeouts.requestMs }).toBe(true);
+  await expect.poll(async () => (await asked()).some((u) => u.startsWith('scnapp://') && /loaded/i.test(u)), afterAction(profile, 'a scnapp:// location for the loaded event', 100)).toBe(true);
   await pressWithActivation(page, cdp, controls.oauth!);
+  // The page that stands for the default browser the app opens the URL in (below) is
+  // created while the widget works: a page of the context (never counted as a popup of
+  // the widget's page) that loads nothing until the URL is known.
+  const opening = page.context().newPage();
+  opening.catch(() => {});
   let seen: string[] = [];
   const requestedUrl = () => seen.find((u) => u.startsWith('scnapp://') && /oauthRequested/i.test(u));
-  await expect.poll(async () => ((seen = await asked()), requestedUrl()), { message: 'a scnapp:// location for the OAuth-requested event', timeout: profile.timeouts.requestMs }).toBeTruthy();
+  await expect.poll(async () => ((seen = await asked()), requestedUrl()), afterAction(profile, 'a scnapp:// location for the OAuth-requested event', 100)).toBeTruthy();
   const events = [...new Set(seen.filter((u) => u.startsWith('scnapp://')))];
   for (const e of events) {
     const metadata = new URL(e).searchParams.get('metadata');
@@ -169,11 +179,11 @@ test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} a
   // Widget flows, mobile WebView: "the widget does not open the OAuth window".
   expect(popups, 'OAuth windows the widget opened itself').toBe(0);
   // The app opens the URL in the default browser; completion comes back to the app's scheme.
-  const browser = await page.context().newPage();
+  const browser = await opening;
   const { urls: redirects } = await recordNavigations(browser);
   await browser.goto(oauth.url, { waitUntil: 'commit' });
   await browser.locator(profile.oauthPage.authorizeSelector).click();
-  await expect.poll(() => redirects.find((u) => u.startsWith('scnapp://oauth_complete')), { message: 'scnapp://oauth_complete after authorize', timeout: profile.timeouts.requestMs }).toBeTruthy();
+  await expect.poll(() => redirects.find((u) => u.startsWith('scnapp://oauth_complete')), afterAction(profile, 'scnapp://oauth_complete after authorize')).toBeTruthy();
   const complete = new URL(redirects.find((u) => u.startsWith('scnapp://oauth_complete'))!);
   expect(complete.searchParams.get('status')).toBe('success');
   expect(complete.searchParams.get('member_guid')).toBe(oauth.member_guid);
@@ -204,16 +214,17 @@ test('in an iframe inside a WebView (oauth_referral_source APP) the OAuth-reques
     await page.goto(host.url);
     await page.frameLocator('#widget').locator(controls.oauth!).click();
     const requested = () => messages.find((m) => typeof m?.metadata?.url === 'string' && typeof m?.metadata?.member_guid === 'string');
-    await expect.poll(requested, { message: 'an OAuth-requested event (metadata with url and member_guid) at the client page', timeout: profile.timeouts.requestMs }).toBeTruthy();
+    await expect.poll(requested, afterAction(profile, 'an OAuth-requested event (metadata with url and member_guid) at the client page')).toBeTruthy();
     const event = requested()!;
     // Events: "each event's metadata" carries x_callback_payload when X-CALLBACK-PAYLOAD was set.
     expect(event.metadata.x_callback_payload, 'x_callback_payload in the OAuth-requested event').toBe(PAYLOAD);
-    // Give a widget that (wrongly) opens the window itself the time to do so.
-    await page.waitForTimeout(500);
+    // Give a widget that (wrongly) opens the window itself the time to do so; the page
+    // standing for the native app opens meanwhile (a page of the context, not a popup of
+    // the widget's page: it is not counted, and it loads nothing yet).
+    const [app] = await Promise.all([page.context().newPage(), page.waitForTimeout(500)]);
     // Widget flows, iframe inside a WebView: the client passes the URL to the app; the widget opens nothing.
     expect(popups, 'OAuth windows the widget opened itself with oauth_referral_source APP').toBe(0);
     // The native app opens the URL (here: a page of the same browser) and the user authorizes.
-    const app = await page.context().newPage();
     await app.goto(event.metadata.url, { waitUntil: 'commit' });
     await app.locator(profile.oauthPage.authorizeSelector).click();
     const settled = await waitUntilSettled(api, poll, user, event.metadata.member_guid);
@@ -250,11 +261,11 @@ test('a connected member sends the primary-action event and, deleted, svc/connec
     await widget.locator(controls.username!).fill(profile.testInstitution.username);
     await widget.locator(controls.password!).fill(passwordFor(profile, 'SUCCESS'));
     await widget.locator(controls.connect!).click();
-    await widget.locator(controls.primary!).click({ timeout: profile.timeouts.aggregationMs + profile.timeouts.requestMs });
+    await widget.locator(controls.primary!).click({ timeout: profile.timeouts.aggregationMs + profile.timeouts.browserEventMs });
     const types = () => messages.map((m) => String(m?.type ?? ''));
-    await expect.poll(() => types().find((t) => /memberConnected/i.test(t) && /primaryAction/i.test(t)), { message: `a member-connected primary-action event among ${JSON.stringify(types()).slice(0, 300)}`, timeout: profile.timeouts.requestMs }).toBeTruthy();
+    await expect.poll(() => types().find((t) => /memberConnected/i.test(t) && /primaryAction/i.test(t)), afterAction(profile, `a member-connected primary-action event among ${JSON.stringify(types()).slice(0, 300)}`)).toBeTruthy();
     await widget.locator(controls.delete!).click();
-    await expect.poll(() => types().includes('svc/connect/memberDeleted'), { message: `svc/connect/memberDeleted among the events ${JSON.stringify(types()).slice(-300)}`, timeout: profile.timeouts.requestMs }).toBe(true);
+    await expect.poll(() => types().includes('svc/connect/memberDeleted'), afterAction(profile, `svc/connect/memberDeleted among the events ${JSON.stringify(types()).slice(-300)}`)).toBe(true);
     const deleted = messages.find((m) => m?.type === 'svc/connect/memberDeleted')!;
     expect(deleted.metadata?.x_callback_payload, 'x_callback_payload in the member-deleted event').toBe(PAYLOAD);
   } finally {
@@ -279,7 +290,7 @@ test('with disable_search_institution the back control sends backToSearch', { ta
     await page.goto(host.url);
     await page.frameLocator('#widget').locator(controls.back!).click();
     const types = () => messages.map((m) => String(m?.type ?? ''));
-    await expect.poll(() => types().some((t) => /(^|\/)backToSearch$/.test(t)), { message: `a backToSearch event among ${JSON.stringify(types()).slice(-300)}`, timeout: profile.timeouts.requestMs }).toBe(true);
+    await expect.poll(() => types().some((t) => /(^|\/)backToSearch$/.test(t)), afterAction(profile, `a backToSearch event among ${JSON.stringify(types()).slice(-300)}`)).toBe(true);
   } finally {
     await host.close();
   }
@@ -304,13 +315,14 @@ test('a denied OAuth in the widget reaches the client page as oauthComplete/erro
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.frameLocator('#widget').locator(controls.oauth!).click()]);
     await popup.locator(profile.oauthPage.denySelector).click();
     const error = () => messages.find((m) => m?.type === 'oauthComplete/error');
-    await expect.poll(error, { message: 'oauthComplete/error at the client page', timeout: profile.timeouts.requestMs }).toBeTruthy();
+    await expect.poll(error, afterAction(profile, 'oauthComplete/error at the client page')).toBeTruthy();
     // Events, widget events: the error message carries member_guid and an error_reason of the list.
     expect(error()!.mx).toBe(true);
     expect(error()!.metadata?.member_guid).toMatch(/^MBR-/);
     expect(['CANCELLED', 'DENIED', 'IMPEDED', 'PROVIDER_ERROR', 'SERVER_ERROR', 'SESSION_ERROR']).toContain(error()!.metadata?.error_reason);
     const named = () => messages.some((m) => /(^|\/)oauthError$/.test(String(m?.type ?? '')));
-    for (let waited = 0; !named() && waited < profile.timeouts.requestMs; waited += 100) await page.waitForTimeout(100);
+    // Watched for as long as any other event after its action (profile.timeouts.browserEventMs).
+    for (let waited = 0; !named() && waited < profile.timeouts.browserEventMs; waited += 50) await page.waitForTimeout(50);
     expectInferred(profile, named(), {
       expectation: 'the widget sends an oauthError event for the denied OAuth member',
       basis: 'Events, widget events: oauthError is named; its trigger and payload are not shown',

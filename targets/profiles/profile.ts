@@ -144,6 +144,13 @@ export interface TargetProfile {
     aggregationMs: number;
     pollIntervalMs: number;
     requestMs: number;
+    /**
+     * Bound on waiting, in a browser scenario, for what a page does after an action: a
+     * widget event, a postMessage, a redirect (SVC_BROWSER_EVENT_TIMEOUT_MS). It is also
+     * how long a scenario watches for an event that must not come (or, inferred, should).
+     * A real target: requestMs unless set. The embedded simulator: 3 s, see loadProfile.
+     */
+    browserEventMs: number;
   };
 
   oauthPage: {
@@ -384,6 +391,11 @@ export function loadProfile(env: Env = process.env): TargetProfile {
         aggregationMs: int(env, 'SVC_AGGREGATION_TIMEOUT_MS', 10_000),
         pollIntervalMs: int(env, 'SVC_POLL_INTERVAL_MS', 25),
         requestMs: int(env, 'SVC_REQUEST_TIMEOUT_MS', 10_000),
+        // The in-process simulator's widget and OAuth pages act at once (the widget polls
+        // its member every 100 ms); what remains is Chromium's own latency, under 1 s on the
+        // reference machine at load 18. The bound is also how long a fault that leaves an
+        // event out keeps a scenario waiting (the self-test's fault copies), hence not 10 s.
+        browserEventMs: int(env, 'SVC_BROWSER_EVENT_TIMEOUT_MS', 3_000),
       },
       oauthPage: {
         authorizeSelector: env.SVC_OAUTH_AUTHORIZE_SELECTOR ?? '[data-action="authorize"]',
@@ -446,6 +458,8 @@ export function loadProfile(env: Env = process.env): TargetProfile {
       aggregationMs: int(env, 'SVC_AGGREGATION_TIMEOUT_MS', 120_000),
       pollIntervalMs: int(env, 'SVC_POLL_INTERVAL_MS', 2_000),
       requestMs: int(env, 'SVC_REQUEST_TIMEOUT_MS', 30_000),
+      // A real target's pages may take as long as a request: requestMs unless set.
+      browserEventMs: int(env, 'SVC_BROWSER_EVENT_TIMEOUT_MS', int(env, 'SVC_REQUEST_TIMEOUT_MS', 30_000)),
     },
     oauthPage: {
       authorizeSelector: env.SVC_OAUTH_AUTHORIZE_SELECTOR ?? '[data-action="authorize"]',
