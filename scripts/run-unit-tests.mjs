@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Runs every *.test.ts unit test under the project's source folders with Node's own
 // test runner (node:test) through tsx. Node 20's --test takes no glob, so the files
-// are listed here; an argument narrows the run to paths that contain it.
+// are listed here; an argument narrows the run to paths that contain it, and one that
+// starts with --test- goes to node as given (--test-reporter=spec, --test-name-pattern=...).
 //
 // Order and concurrency (issue 13, speed): node --test starts the files in the order
 // given, three at a time (`--concurrency=N` changes it). The long files go first, so the
@@ -47,7 +48,8 @@ const OWN_PROCESS = [
 ];
 const args = process.argv.slice(2);
 const concurrencyArg = args.find((a) => a.startsWith('--concurrency='));
-const filter = args.filter((a) => a !== concurrencyArg);
+const nodeArgs = args.filter((a) => a.startsWith('--test-'));
+const filter = args.filter((a) => a !== concurrencyArg && !nodeArgs.includes(a));
 const files = [];
 function walk(dir) {
   let entries;
@@ -84,6 +86,6 @@ if (!Number.isInteger(concurrency) || concurrency < 1) {
   console.error(`run-unit-tests: --concurrency must be a whole number from 1, got ${concurrencyArg}`);
   process.exit(2);
 }
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...ordered], { stdio: 'inherit' });
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...nodeArgs, ...ordered], { stdio: 'inherit' });
 rmSync(work, { recursive: true, force: true });
 process.exit(result.status ?? 1);
