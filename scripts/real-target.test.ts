@@ -16,8 +16,10 @@
  * Bounded: every process has a timeout and everything listens on 127.0.0.1.
  *
  * Cost (issue 13, speed): the listing needs no target, so it runs while the simulator
- * starts and the suite runs; the three Playwright runs of this file (the real-target run
- * and the two misbehaving targets) go at once, each against its own server.
+ * starts and the suite runs; the Playwright runs of this file go two at a time (the
+ * real-target run beside one misbehaving target, then the other), each against its own
+ * server. Not all three: on a starved machine the real-target run's timing-sensitive
+ * scenarios (a job still running when the next request comes) lost their race.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -82,8 +84,8 @@ const CASES: Array<{ name: string; prefix: string; answer: (res: import('node:ht
   },
 ];
 
-// The three Playwright runs go at once: see the header.
-describe('the suite against a real-target path: the simulator process and two misbehaving servers', { concurrency: true }, () => {
+// The Playwright runs go two at a time: see the header.
+describe('the suite against a real-target path: the simulator process and two misbehaving servers', { concurrency: 2 }, () => {
   test('against a separately started simulator, configured only by SVC_* variables, the suite gives the embedded verdicts', { timeout: 25 * 60_000 }, async () => {
     const started = performance.now();
     // The listing reaches no target: it goes on while the simulator starts and the suite runs.
