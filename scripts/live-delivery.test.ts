@@ -16,30 +16,55 @@
  *   3. Without SVC_WEBHOOK_PUBLIC_URL on a real target it skips naming the variable.
  *
  * Bounded (every run has a timeout) and on 127.0.0.1 only.
+ *
+ * Cost (issue 13, speed): each run is one Playwright invocation, and most of a run is
+ * waiting (aggregations, retries, the quiet period of the capture), so the runs go a few
+ * at a time (RUNS_AT_ONCE), each with its own simulator and capture port. Only the clean
+ * run starts the simulator as a separate process (what `npm run simulator` starts, the
+ * claim of this file); the other runs build the same simulator in this process
+ * (startTarget, exactly what targets/simulator/main.ts calls, from the same SVC_SIM_*
+ * variables). The spec sees no difference: it reaches the target only through the SVC_*
+ * variables and HTTP, and the deliveries still come over HTTP to its capture.
  */
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { figures, realTargetEnv, runPlaywright, simulatorProcessEnv, startSimulatorProcess, type PlaywrightRun } from './real-target.ts';
+import { startTarget } from '../targets/index.ts';
 
 const RUN_TIMEOUT_MS = 4 * 60_000;
 /** A day of retries in about 15 minutes: retry 1 comes 0.3 s after the first attempt. */
 const TIME_SCALE = '100';
 
-/** A free 127.0.0.1 port for the capture (the spec listens on SVC_WEBHOOK_LISTEN). */
+/** Runs at once: each is mostly waiting; more would starve a 2-core machine of CPU for the Playwright starts. */
+const RUNS_AT_ONCE = 4;
+
+/** Ports already handed to a capture of this file: runs at once must never share one. */
+const handedOut = new Set<number>();
+
+/** A free 127.0.0.1 port for the capture (the spec listens on SVC_WEBHOOK_LISTEN), never one given to another run. */
 async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
+  for (;;) {
+    const s = createServer();
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const port = (s.address() as { port: number }).port;
+    await new Promise<void>((r) => s.close(() => r()));
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
 }
 
-/** Starts the simulator process delivering to the capture's URL, runs the @live spec through SVC_* variables, stops it. */
-async function runLive(o: { faults?: string[]; variations?: string[]; extra?: Record<string, string>; withPublicUrl?: boolean; deliver?: boolean }): Promise<PlaywrightRun> {
+/**
+ * Starts the simulator delivering to the capture's URL (a separate process with
+ * `process: true`, else built in this process from the same variables), runs the @live
+ * spec through SVC_* variables, stops it.
+ */
+async function runLive(o: { faults?: string[]; variations?: string[]; extra?: Record<string, string>; withPublicUrl?: boolean; deliver?: boolean; process?: boolean }): Promise<PlaywrightRun> {
   const port = await freePort();
   const hookUrl = `http://127.0.0.1:${port}/hooks`;
-  const sim = await startSimulatorProcess({
+  const simEnv = {
     ...simulatorProcessEnv(),
     // deliver: false plays a service never told this URL (configuration is out of band).
     ...(o.deliver === false ? {} : { SVC_SIM_WEBHOOK_URL: hookUrl }),
@@ -47,7 +72,10 @@ async function runLive(o: { faults?: string[]; variations?: string[]; extra?: Re
     SVC_SIM_WEBHOOK_TIMEOUT_MS: '2000',
     ...(o.faults?.length ? { SVC_SIM_FAULTS: o.faults.join(',') } : {}),
     ...(o.variations?.length ? { SVC_SIM_VARIATIONS: o.variations.join(',') } : {}),
-  });
+  };
+  const sim = o.process
+    ? await startSimulatorProcess(simEnv)
+    : await startTarget({ env: simEnv, simulator: true }).then((t) => ({ base: t.url, stop: t.close }));
   try {
     const env = realTargetEnv(sim.base, {
       ...(o.withPublicUrl === false
@@ -76,29 +104,6 @@ const only = (run: PlaywrightRun) => {
 };
 const notes = (t: ReturnType<typeof only>, type: string) => [...new Set((t.annotations ?? []).filter((a) => a.type === type).map((a) => a.description ?? ''))];
 
-test('against a separately started simulator delivering to the capture, the live-delivery spec passes with every rule verified on what arrived', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
-  const run = await runLive({});
-  const t = only(run);
-  const deliveries = notes(t, 'deliveries');
-  console.log(`live delivery (clean): ${figures(run)}\n  ${deliveries.join("\n  ")}\n  verified: ${notes(t, "verified").join("\n    ")}\n  not verified: ${notes(t, "not verified").join("\n    ")}`);
-  assert.equal(t.status, 'passed', `${t.firstError ?? t.skipReason ?? ''}`);
-  const verified = notes(t, 'verified');
-  for (const rule of ['HTTPS POST requests with a JSON body', 'rule 1', 'payload schema', 'rule 3', 'rule 7', 'rule 8', 'rule 9', 'rules 4-5']) {
-    assert.ok(verified.some((v) => v.includes(rule)), `"${rule}" verified on at least one delivery: ${verified.join(' | ')}`);
-  }
-  assert.ok(notes(t, 'not verified').some((n) => n.includes('HTTPS POST requests') && n.includes('plain http')), 'HTTPS behind a plain-http loopback URL is reported as not verified, not as a pass');
-  assert.ok(!verified.some((v) => v.includes('sends HTTPS')), 'HTTPS is not counted as verified');
-  const m = /^(\d+) requests \((\d+) about the member created\)/.exec(deliveries[0] ?? '');
-  assert.ok(m && Number(m[2]) >= 5, `deliveries about the member were checked: ${deliveries[0]}`);
-});
-
-test('with added and reordered payload fields (Events rule 2, variations) the live-delivery spec still passes', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
-  const run = await runLive({ variations: ['webhook-added-fields', 'webhook-reordered-fields'] });
-  const t = only(run);
-  console.log(`live delivery (variations): ${figures(run)}`);
-  assert.equal(t.status, 'passed', `${t.firstError ?? t.skipReason ?? ''}`);
-});
-
 const FAULTS: Array<{ fault: string; rule: RegExp; extra?: Record<string, string> }> = [
   { fault: 'x-callback-payload-missing-in-member-webhook', rule: /webhook_x_callback_payload .*rule: Events, Webhooks rule 8/ },
   { fault: 'aggregation-webhook-missing-job-guid', rule: /webhook_rule9_fields WEBHOOK aggregation .*job_guid.*rule: Events, Webhooks rule 9/ },
@@ -111,30 +116,59 @@ const FAULTS: Array<{ fault: string; rule: RegExp; extra?: Record<string, string
   { fault: 'webhook-no-retry-on-500', rule: /webhook_retry_on_failure .*rule: Events, Webhooks rule 4/, extra: { SVC_STRICT: '1' } },
 ];
 
-for (const { fault, rule, extra } of FAULTS) {
-  test(`with the simulator fault ${fault} in force, the live-delivery spec fails naming the rule`, { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
-    const run = await runLive({ faults: [fault], extra });
+// The runs (one Playwright invocation each) go RUNS_AT_ONCE at a time: see the header.
+describe('the live-delivery spec against a simulator that delivers to its capture', { concurrency: RUNS_AT_ONCE }, () => {
+  test('against a separately started simulator delivering to the capture, the live-delivery spec passes with every rule verified on what arrived', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
+    const run = await runLive({ process: true });
     const t = only(run);
-    console.log(`live delivery (${fault}): ${figures(run)}`);
-    assert.equal(t.status, 'failed', `the fault ${fault} is caught (status ${t.status}${t.skipReason ? `, skipped: ${t.skipReason}` : ''})`);
-    assert.match(t.firstError ?? '', rule, `the failure names the rule:\n${(t.firstError ?? '').slice(0, 1500)}`);
+    const deliveries = notes(t, 'deliveries');
+    console.log(`live delivery (clean): ${figures(run)}\n  ${deliveries.join("\n  ")}\n  verified: ${notes(t, "verified").join("\n    ")}\n  not verified: ${notes(t, "not verified").join("\n    ")}`);
+    assert.equal(t.status, 'passed', `${t.firstError ?? t.skipReason ?? ''}`);
+    const verified = notes(t, 'verified');
+    for (const rule of ['HTTPS POST requests with a JSON body', 'rule 1', 'payload schema', 'rule 3', 'rule 7', 'rule 8', 'rule 9', 'rules 4-5']) {
+      assert.ok(verified.some((v) => v.includes(rule)), `"${rule}" verified on at least one delivery: ${verified.join(' | ')}`);
+    }
+    assert.ok(notes(t, 'not verified').some((n) => n.includes('HTTPS POST requests') && n.includes('plain http')), 'HTTPS behind a plain-http loopback URL is reported as not verified, not as a pass');
+    assert.ok(!verified.some((v) => v.includes('sends HTTPS')), 'HTTPS is not counted as verified');
+    const m = /^(\d+) requests \((\d+) about the member created\)/.exec(deliveries[0] ?? '');
+    assert.ok(m && Number(m[2]) >= 5, `deliveries about the member were checked: ${deliveries[0]}`);
   });
-}
 
-test('on a real target without SVC_WEBHOOK_PUBLIC_URL the spec skips naming what to set', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
-  const run = await runLive({ withPublicUrl: false });
-  const t = only(run);
-  assert.equal(t.status, 'skipped');
-  assert.match(t.skipReason ?? '', /^needs SVC_WEBHOOK_PUBLIC_URL: .*SVC_WEBHOOK_LISTEN.*SVC_WEBHOOK_EXPECT=1/);
-});
+  test('with added and reordered payload fields (Events rule 2, variations) the live-delivery spec still passes', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
+    const run = await runLive({ variations: ['webhook-added-fields', 'webhook-reordered-fields'] });
+    const t = only(run);
+    console.log(`live delivery (variations): ${figures(run)}`);
+    assert.equal(t.status, 'passed', `${t.firstError ?? t.skipReason ?? ''}`);
+  });
 
-test('a service that delivers nothing: a failure naming the URL and the triggers with SVC_WEBHOOK_EXPECT=1, else a skip saying why', { timeout: 2 * RUN_TIMEOUT_MS + 60_000 }, async () => {
-  const expected = only(await runLive({ deliver: false, extra: { SVC_WEBHOOK_WAIT_MS: '3000' } }));
-  assert.equal(expected.status, 'failed');
-  assert.match(expected.firstError ?? '', /No webhook arrived at SVC_WEBHOOK_PUBLIC_URL=http:\/\/127\.0\.0\.1:\d+\/hooks .*after: create user USR-.*create member MBR-.*update member.*aggregate member.*SVC_WEBHOOK_EXPECT=1 says the service delivers there/);
-  const unasserted = only(await runLive({ deliver: false, extra: { SVC_WEBHOOK_WAIT_MS: '3000', SVC_WEBHOOK_EXPECT: '0' } }));
-  assert.equal(unasserted.status, 'skipped');
-  assert.match(unasserted.skipReason ?? '', /^No webhook arrived at .*Configuration is done out of band.*set SVC_WEBHOOK_EXPECT=1/);
+  for (const { fault, rule, extra } of FAULTS) {
+    test(`with the simulator fault ${fault} in force, the live-delivery spec fails naming the rule`, { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
+      const run = await runLive({ faults: [fault], extra });
+      const t = only(run);
+      console.log(`live delivery (${fault}): ${figures(run)}`);
+      assert.equal(t.status, 'failed', `the fault ${fault} is caught (status ${t.status}${t.skipReason ? `, skipped: ${t.skipReason}` : ''})`);
+      assert.match(t.firstError ?? '', rule, `the failure names the rule:\n${(t.firstError ?? '').slice(0, 1500)}`);
+    });
+  }
+
+  test('on a real target without SVC_WEBHOOK_PUBLIC_URL the spec skips naming what to set', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
+    const run = await runLive({ withPublicUrl: false });
+    const t = only(run);
+    assert.equal(t.status, 'skipped');
+    assert.match(t.skipReason ?? '', /^needs SVC_WEBHOOK_PUBLIC_URL: .*SVC_WEBHOOK_LISTEN.*SVC_WEBHOOK_EXPECT=1/);
+  });
+
+  test('a service that delivers nothing, with SVC_WEBHOOK_EXPECT=1: a failure naming the URL and the triggers', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
+    const expected = only(await runLive({ deliver: false, extra: { SVC_WEBHOOK_WAIT_MS: '3000' } }));
+    assert.equal(expected.status, 'failed');
+    assert.match(expected.firstError ?? '', /No webhook arrived at SVC_WEBHOOK_PUBLIC_URL=http:\/\/127\.0\.0\.1:\d+\/hooks .*after: create user USR-.*create member MBR-.*update member.*aggregate member.*SVC_WEBHOOK_EXPECT=1 says the service delivers there/);
+  });
+
+  test('a service that delivers nothing, without SVC_WEBHOOK_EXPECT=1: a skip saying why', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
+    const unasserted = only(await runLive({ deliver: false, extra: { SVC_WEBHOOK_WAIT_MS: '3000', SVC_WEBHOOK_EXPECT: '0' } }));
+    assert.equal(unasserted.status, 'skipped');
+    assert.match(unasserted.skipReason ?? '', /^No webhook arrived at .*Configuration is done out of band.*set SVC_WEBHOOK_EXPECT=1/);
+  });
 });
 
 test('settings: plain http only for a loopback target; the type of a delivery from its path or its type-named object', async () => {

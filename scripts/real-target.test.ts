@@ -14,8 +14,14 @@
  *      service answered 503" (the checked client, scenarios/fixtures.ts).
  *
  * Bounded: every process has a timeout and everything listens on 127.0.0.1.
+ *
+ * Cost (issue 13, speed): the listing needs no target, so it runs while the simulator
+ * starts and the suite runs; the Playwright runs of this file go two at a time (the
+ * real-target run beside one misbehaving target, then the other), each against its own
+ * server. Not all three: on a starved machine the real-target run's timing-sensitive
+ * scenarios (a job still running when the next request comes) lost their race.
  */
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,47 +29,6 @@ import { figures, realTargetEnv, reasonKind, runPlaywright, simulatorProcessEnv,
 
 const PROJECTS = ['api', 'browser'];
 const RUN_TIMEOUT_MS = 12 * 60_000;
-
-test('against a separately started simulator, configured only by SVC_* variables, the suite gives the embedded verdicts', { timeout: 25 * 60_000 }, async () => {
-  const started = performance.now();
-  const listed = await runPlaywright({ projects: PROJECTS, env: realTargetEnv('http://127.0.0.1:9'), list: true, timeoutMs: 120_000 });
-  assert.deepEqual(listed.globalErrors, [], `playwright --list: ${listed.globalErrors.join('\n')}\n${listed.stderrTail}`);
-  assert.ok(listed.tests.length > 50, `the scenario list has ${listed.tests.length} tests`);
-
-  const sim = await startSimulatorProcess(simulatorProcessEnv());
-  let run;
-  try {
-    run = await runPlaywright({ projects: PROJECTS, env: realTargetEnv(sim.base), timeoutMs: RUN_TIMEOUT_MS });
-  } finally {
-    await sim.stop();
-  }
-  const wallS = ((performance.now() - started) / 1000).toFixed(1);
-  console.log(`real-environment mode (simulator process, SVC_* only): ${figures(run)}\n  wall time ${wallS} s (list + simulator start + run)`);
-
-  assert.equal(run.timedOut, false, `the run exceeded ${RUN_TIMEOUT_MS} ms`);
-  assert.deepEqual(run.globalErrors, [], run.globalErrors.join('\n') + run.stderrTail);
-  const failed = run.tests.filter((t) => t.status === 'failed' || t.status === 'flaky');
-  assert.deepEqual(failed.map((t) => `${t.name}: ${(t.firstError ?? '').split('\n')[0]}`), [], 'no scenario fails against the real-target path');
-
-  const skipped = run.tests.filter((t) => t.status === 'skipped');
-  const unexplained = skipped.filter((t) => reasonKind(t.skipReason) === 'unexplained');
-  assert.deepEqual(unexplained.map((t) => `${t.name}: ${t.skipReason ?? '(no reason)'}`), [], 'every skip names the setting it needs or says simulator-only and why');
-  // Every SVC_* variable the suite reads is set here: a skip naming one is a setting this
-  // test (or the README's table) forgot, and would hide a scenario on a real target.
-  // The one setting no simulator can give: a second client's credentials (the simulator
-  // serves one client; the isolation scenario says so when it skips).
-  const needsSecondClient = skipped.filter((t) => /SVC_SECOND_CLIENT_ID/.test(t.skipReason ?? ''));
-  assert.deepEqual(needsSecondClient.map((t) => t.name.replace(/^\[[^\]]*\] /, '')), ['scenarios/api/isolation.spec.ts > a user of one client is invisible to another client']);
-  const needsSetting = skipped.filter((t) => reasonKind(t.skipReason) === 'setting' && !needsSecondClient.includes(t));
-  assert.deepEqual(needsSetting.map((t) => `${t.name}: ${t.skipReason}`), [], 'no scenario lacks a setting when every documented variable is set');
-
-  const simulatorOnly = new Set(skipped.filter((t) => reasonKind(t.skipReason) === 'simulator-only').map((t) => t.name));
-  const secondClient = new Set(needsSecondClient.map((t) => t.name));
-  const expected = listed.tests.map((t) => t.name).filter((n) => !simulatorOnly.has(n) && !secondClient.has(n)).sort();
-  const passed = run.tests.filter((t) => t.status === 'passed').map((t) => t.name).sort();
-  assert.deepEqual(passed, expected, 'passed = the listed scenarios minus the simulator-only tests and the one needing a second client');
-  assert.ok(passed.length > 0 && passed.length >= listed.tests.length - 10, `passed ${passed.length} of ${listed.tests.length}`);
-});
 
 /** A one-answer HTTP server on 127.0.0.1. */
 async function misbehaving(answer: (res: import('node:http').ServerResponse) => void): Promise<{ base: string; close: () => Promise<void>; requests: () => number }> {
@@ -119,22 +84,73 @@ const CASES: Array<{ name: string; prefix: string; answer: (res: import('node:ht
   },
 ];
 
-for (const c of CASES) {
-  test(`against a target answering ${c.name}, every failed @smoke scenario names the cause first`, { timeout: 6 * 60_000 }, async () => {
-    const server = await misbehaving(c.answer);
+// The Playwright runs go two at a time: see the header.
+describe('the suite against a real-target path: the simulator process and two misbehaving servers', { concurrency: 2 }, () => {
+  test('against a separately started simulator, configured only by SVC_* variables, the suite gives the embedded verdicts', { timeout: 25 * 60_000 }, async () => {
+    const started = performance.now();
+    // The listing reaches no target: it goes on while the simulator starts and the suite runs.
+    const listing = runPlaywright({ projects: PROJECTS, env: realTargetEnv('http://127.0.0.1:9'), list: true, timeoutMs: 120_000 });
+    listing.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
+
     let run;
     try {
-      run = await runPlaywright({ projects: ['api'], grep: '@smoke', env: realTargetEnv(server.base, { SVC_REQUEST_TIMEOUT_MS: '5000', SVC_AGGREGATION_TIMEOUT_MS: '5000' }), timeoutMs: 5 * 60_000 });
+      const sim = await startSimulatorProcess(simulatorProcessEnv());
+      try {
+        run = await runPlaywright({ projects: PROJECTS, env: realTargetEnv(sim.base), timeoutMs: RUN_TIMEOUT_MS });
+      } finally {
+        await sim.stop();
+      }
     } finally {
-      await server.close();
+      await listing.catch(() => undefined);
     }
-    console.log(`misbehaving target (${c.name}): ${figures(run)}`);
-    assert.equal(run.timedOut, false);
+    const listed = await listing;
+    assert.deepEqual(listed.globalErrors, [], `playwright --list: ${listed.globalErrors.join('\n')}\n${listed.stderrTail}`);
+    assert.ok(listed.tests.length > 50, `the scenario list has ${listed.tests.length} tests`);
+    const wallS = ((performance.now() - started) / 1000).toFixed(1);
+    console.log(`real-environment mode (simulator process, SVC_* only): ${figures(run)}\n  wall time ${wallS} s (list + simulator start + run)`);
+
+    assert.equal(run.timedOut, false, `the run exceeded ${RUN_TIMEOUT_MS} ms`);
     assert.deepEqual(run.globalErrors, [], run.globalErrors.join('\n') + run.stderrTail);
-    assert.ok(server.requests() > 0, 'the scenarios reached the misbehaving server');
     const failed = run.tests.filter((t) => t.status === 'failed' || t.status === 'flaky');
-    assert.ok(failed.length > 0, 'a target that answers nothing usable fails scenarios');
-    const wrong = failed.filter((t) => !firstLine(t).startsWith(c.prefix));
-    assert.deepEqual(wrong.map((t) => `${t.name}: ${firstLine(t).slice(0, 160)}`), [], `each failure's first message starts with "${c.prefix}"`);
+    assert.deepEqual(failed.map((t) => `${t.name}: ${(t.firstError ?? '').split('\n')[0]}`), [], 'no scenario fails against the real-target path');
+
+    const skipped = run.tests.filter((t) => t.status === 'skipped');
+    const unexplained = skipped.filter((t) => reasonKind(t.skipReason) === 'unexplained');
+    assert.deepEqual(unexplained.map((t) => `${t.name}: ${t.skipReason ?? '(no reason)'}`), [], 'every skip names the setting it needs or says simulator-only and why');
+    // Every SVC_* variable the suite reads is set here: a skip naming one is a setting this
+    // test (or the README's table) forgot, and would hide a scenario on a real target.
+    // The one setting no simulator can give: a second client's credentials (the simulator
+    // serves one client; the isolation scenario says so when it skips).
+    const needsSecondClient = skipped.filter((t) => /SVC_SECOND_CLIENT_ID/.test(t.skipReason ?? ''));
+    assert.deepEqual(needsSecondClient.map((t) => t.name.replace(/^\[[^\]]*\] /, '')), ['scenarios/api/isolation.spec.ts > a user of one client is invisible to another client']);
+    const needsSetting = skipped.filter((t) => reasonKind(t.skipReason) === 'setting' && !needsSecondClient.includes(t));
+    assert.deepEqual(needsSetting.map((t) => `${t.name}: ${t.skipReason}`), [], 'no scenario lacks a setting when every documented variable is set');
+
+    const simulatorOnly = new Set(skipped.filter((t) => reasonKind(t.skipReason) === 'simulator-only').map((t) => t.name));
+    const secondClient = new Set(needsSecondClient.map((t) => t.name));
+    const expected = listed.tests.map((t) => t.name).filter((n) => !simulatorOnly.has(n) && !secondClient.has(n)).sort();
+    const passed = run.tests.filter((t) => t.status === 'passed').map((t) => t.name).sort();
+    assert.deepEqual(passed, expected, 'passed = the listed scenarios minus the simulator-only tests and the one needing a second client');
+    assert.ok(passed.length > 0 && passed.length >= listed.tests.length - 10, `passed ${passed.length} of ${listed.tests.length}`);
   });
-}
+
+  for (const c of CASES) {
+    test(`against a target answering ${c.name}, every failed @smoke scenario names the cause first`, { timeout: 6 * 60_000 }, async () => {
+      const server = await misbehaving(c.answer);
+      let run;
+      try {
+        run = await runPlaywright({ projects: ['api'], grep: '@smoke', env: realTargetEnv(server.base, { SVC_REQUEST_TIMEOUT_MS: '5000', SVC_AGGREGATION_TIMEOUT_MS: '5000' }), timeoutMs: 5 * 60_000 });
+      } finally {
+        await server.close();
+      }
+      console.log(`misbehaving target (${c.name}): ${figures(run)}`);
+      assert.equal(run.timedOut, false);
+      assert.deepEqual(run.globalErrors, [], run.globalErrors.join('\n') + run.stderrTail);
+      assert.ok(server.requests() > 0, 'the scenarios reached the misbehaving server');
+      const failed = run.tests.filter((t) => t.status === 'failed' || t.status === 'flaky');
+      assert.ok(failed.length > 0, 'a target that answers nothing usable fails scenarios');
+      const wrong = failed.filter((t) => !firstLine(t).startsWith(c.prefix));
+      assert.deepEqual(wrong.map((t) => `${t.name}: ${firstLine(t).slice(0, 160)}`), [], `each failure's first message starts with "${c.prefix}"`);
+    });
+  }
+});
