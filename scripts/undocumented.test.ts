@@ -186,9 +186,13 @@ test('the added operations are documented in every version and their stated part
   assert.deepEqual(none(exchange('GET', `/users/${USR}/members`, 200, { members: [member] })), []);
   assert.ok(none(exchange('GET', `/users/${USR}/members`, 200, { members: [{ ...member, is_oauth: 'no' }] })).some((f) => f.check === 'response_schema_conformance'));
   // An account read: Resources, Account states no type for `balance`, so a number passes.
-  assert.deepEqual(none(exchange('GET', `/users/${USR}/accounts/${ACT}`, 200, { account: { guid: ACT, balance: 10 } })), []);
+  // The account carries the named fields (balance and its *_set_by / feed_* variants,
+  // stated_platform_fields), null where the value is unknown.
+  const account = { guid: ACT, balance: 10, balance_set_by: null, feed_balance: null };
+  assert.deepEqual(none(exchange('GET', `/users/${USR}/accounts/${ACT}`, 200, { account })), []);
+  assert.ok(none(exchange('GET', `/users/${USR}/accounts/${ACT}`, 200, { account: { guid: ACT, balance: 10 } })).some((f) => f.check === 'stated_platform_fields'));
   // Creating a manual account: the Errors table states no success status, so any 2xx passes.
-  for (const status of [200, 201, 202]) assert.deepEqual(none(exchange('POST', `/users/${USR}/accounts`, status, { account: { guid: ACT } })), []);
+  for (const status of [200, 201, 202]) assert.deepEqual(none(exchange('POST', `/users/${USR}/accounts`, status, { account })), []);
   // The envelope keys are not shown: a missing one is inferred (a warning), never an error.
   const missingKey = contract.check(exchange('GET', `/users/${USR}/insights`, 200, { items: [] }));
   assert.ok(missingKey.some((f) => f.check === 'response_schema_conformance' && f.tier === 'inferred' && f.severity === 'warning'), JSON.stringify(missingKey));
