@@ -201,18 +201,21 @@ const unitOf = (p: PlannedEntry): Unit => ({ name: p.entry.name, ...namesOf(p.en
  * miss SURVIVES, so the trace is corrected rather than the gate weakened. Faults no row
  * names run on their whole `suites`, as do all of them with --full-suites.
  */
-export function provingScenarioTitles(rows: readonly TraceRow[]): Map<string, string[]> {
-  const titles = new Map<string, Set<string>>();
+export const provingScenarioTitles = (rows: readonly TraceRow[]) => provingNames(rows, (v) => (v.startsWith('scenarios/') ? v.split(' > ').at(-1)! : undefined));
+
+/** Fault -> the names `nameOf` reads from the `verified_by` entries of every row whose `proven_by` lists the fault. */
+function provingNames(rows: readonly TraceRow[], nameOf: (verifiedBy: string) => string | undefined): Map<string, string[]> {
+  const names = new Map<string, Set<string>>();
   for (const row of rows) {
-    const scenarioTitles = row.verified_by.filter((v) => v.startsWith('scenarios/')).map((v) => v.split(' > ').at(-1)!);
-    if (scenarioTitles.length === 0) continue;
-    for (const name of row.proven_by) {
-      const set = titles.get(name) ?? new Set<string>();
-      for (const t of scenarioTitles) set.add(t);
-      titles.set(name, set);
+    const named = row.verified_by.map(nameOf).filter((x): x is string => !!x);
+    if (named.length === 0) continue;
+    for (const fault of row.proven_by) {
+      const set = names.get(fault) ?? new Set<string>();
+      for (const n of named) set.add(n);
+      names.set(fault, set);
     }
   }
-  return new Map([...titles].map(([name, set]) => [name, [...set]]));
+  return new Map([...names].map(([fault, set]) => [fault, [...set]]));
 }
 
 /**
@@ -220,19 +223,7 @@ export function provingScenarioTitles(rows: readonly TraceRow[]): Map<string, st
  * in `verified_by` of a row whose `proven_by` lists it): the same rule as for the
  * Playwright scenarios, for the delivery side run.
  */
-export function provingDeliveryScenarios(rows: readonly TraceRow[]): Map<string, string[]> {
-  const names = new Map<string, Set<string>>();
-  for (const row of rows) {
-    const scenarios = row.verified_by.map((v) => /^delivery: ([a-z0-9-]+)/.exec(v)?.[1]).filter((x): x is string => !!x);
-    if (scenarios.length === 0) continue;
-    for (const name of row.proven_by) {
-      const set = names.get(name) ?? new Set<string>();
-      for (const sc of scenarios) set.add(sc);
-      names.set(name, set);
-    }
-  }
-  return new Map([...names].map(([name, set]) => [name, [...set]]));
-}
+export const provingDeliveryScenarios = (rows: readonly TraceRow[]) => provingNames(rows, (v) => /^delivery: ([a-z0-9-]+)/.exec(v)?.[1]);
 
 /**
  * A fault's unit narrowed to what its trace rows name: the Playwright scenarios (any

@@ -17,12 +17,11 @@
  * is observed through the platform API: a background aggregation runs and brings new
  * transactions, or nothing runs.
  */
-import { request as undiciRequest } from 'undici';
 import { test, expect, type CheckedClient, type Poll } from '../fixtures.ts';
 import type { TargetProfile } from '../../targets/index.ts';
 import { ANY_2XX, createMember, createUser, createdMember, is2xx, need, readMember, waitUntilSettled, type MemberStatus } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
-import { connectedUser, letTimePass, settle, sleep, walkList } from './journeys.ts';
+import { connectedUser, letTimePass, settle, simulatorControl, sleep, walkList } from './journeys.ts';
 
 const TAGS = ['@members', '@aggregation', '@destructive'];
 const DAY_MS = 86_400_000;
@@ -58,13 +57,7 @@ test('a second standard aggregation is throttled; extended history, verification
 
 /** Simulator control: run the 24-hour refresh of one user's members as if `elapsedMs` had passed. */
 async function refreshAsIfLater(profile: TargetProfile, user: string, elapsedMs: number) {
-  const res = await undiciRequest(`${profile.platformBaseUrl}/_sim/refresh`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user_guid: user, elapsed_ms: elapsedMs }),
-  });
-  const text = await res.body.text();
-  if (res.statusCode !== 200) throw new Error(`POST /_sim/refresh answered ${res.statusCode}: ${text.slice(0, 200)}`);
+  await simulatorControl(profile, '/_sim/refresh', { user_guid: user, elapsed_ms: elapsedMs });
 }
 
 function simulatorOnly(profile: TargetProfile) {

@@ -76,13 +76,18 @@ export async function letTimePass(profile: TargetProfile, user: string, ms: numb
     await sleep(ms);
     return;
   }
-  const res = await undiciRequest(`${profile.platformBaseUrl}/_sim/clock`, {
+  await simulatorControl(profile, '/_sim/clock', { user_guid: user, advance_ms: ms });
+}
+
+/** A simulator control call (POST /_sim/..., never part of the svc contract); anything but 200 is a suite error. */
+export async function simulatorControl(profile: TargetProfile, path: string, body: Record<string, unknown>): Promise<void> {
+  const res = await undiciRequest(`${profile.platformBaseUrl}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user_guid: user, advance_ms: ms }),
+    body: JSON.stringify(body),
   });
   const text = await res.body.text();
-  if (res.statusCode !== 200) throw new Error(`POST /_sim/clock answered ${res.statusCode}: ${text.slice(0, 200)}`);
+  if (res.statusCode !== 200) throw new Error(`POST ${path} answered ${res.statusCode}: ${text.slice(0, 200)}`);
 }
 
 /** The first value under one of these keys, at the top level or inside one nested object. */
