@@ -123,7 +123,7 @@ export function deliveryType(r: { path?: string; body: Buffer }): string | undef
 }
 
 /** The type a check judges a request as: the context's, or the request's own in a mixed stream. */
-const typeIn = (ctx: DeliveryContext, r: DeliveredRequest): string | undefined => (ctx.type === MIXED_TYPES ? deliveryType(r) : ctx.type);
+const typeIn = (ctx: Pick<DeliveryContext, 'type'>, r: DeliveredRequest): string | undefined => (ctx.type === MIXED_TYPES ? deliveryType(r) : ctx.type);
 
 const isTestDelivery = (body: Record<string, unknown> | undefined) => body?.action === 'test';
 
@@ -499,7 +499,7 @@ export function streamRetries(ctx: Pick<DeliveryContext, 'type' | 'requests' | '
     if (r.answered === 204 || r.answered === 'timeout') return;
     if (requests.slice(0, i).some((x) => x.body.equals(r.body))) return; // itself a retry
     failed++;
-    const type = typeIn(ctx as DeliveryContext, r) ?? 'unknown';
+    const type = typeIn(ctx, r) ?? 'unknown';
     const later = requests.slice(i + 1);
     const identical = later.filter((x) => x.body.equals(r.body));
     if (identical.length) {
@@ -513,7 +513,7 @@ export function streamRetries(ctx: Pick<DeliveryContext, 'type' | 'requests' | '
     const changed = body && guid && version?.present
       ? later.find((x) => {
           const b = parseBody(x);
-          return b && typeIn(ctx as DeliveryContext, x) === typeIn(ctx as DeliveryContext, r) && objectGuid(type, b) === guid && JSON.stringify(versionOf(type, b).value) === JSON.stringify(version.value) && b.action === body.action;
+          return b && typeIn(ctx, x) === typeIn(ctx, r) && objectGuid(type, b) === guid && JSON.stringify(versionOf(type, b).value) === JSON.stringify(version.value) && b.action === body.action;
         })
       : undefined;
     if (changed) {
