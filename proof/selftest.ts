@@ -203,15 +203,19 @@ const unitOf = (p: PlannedEntry): Unit => ({ name: p.entry.name, ...namesOf(p.en
  */
 export const provingScenarioTitles = (rows: readonly TraceRow[]) => provingNames(rows, (v) => (v.startsWith('scenarios/') ? v.split(' > ').at(-1)! : undefined));
 
-/** Fault -> the names `nameOf` reads from the `verified_by` entries of every row whose `proven_by` lists the fault. */
+/**
+ * Fault -> the names `nameOf` reads from the `verified_by` entries of every row whose
+ * `proven_by` lists the fault (only its `shown_by` entries for that fault, when it has some).
+ */
 function provingNames(rows: readonly TraceRow[], nameOf: (verifiedBy: string) => string | undefined): Map<string, string[]> {
   const names = new Map<string, Set<string>>();
   for (const row of rows) {
-    const named = row.verified_by.map(nameOf).filter((x): x is string => !!x);
-    if (named.length === 0) continue;
+    const namedIn = (entries: readonly string[]) => entries.map(nameOf).filter((x): x is string => !!x);
+    if (namedIn(row.verified_by).length === 0) continue;
     for (const fault of row.proven_by) {
       const set = names.get(fault) ?? new Set<string>();
-      for (const n of named) set.add(n);
+      // Where the row says which of its checks show this fault (shown_by), only those.
+      for (const n of namedIn(row.shown_by?.[fault] ?? row.verified_by)) set.add(n);
       names.set(fault, set);
     }
   }
@@ -229,8 +233,13 @@ export const provingDeliveryScenarios = (rows: readonly TraceRow[]) => provingNa
  * A fault's unit narrowed to what its trace rows name: the Playwright scenarios (any
  * tag) and the delivery scenarios. Other side runs are unchanged.
  */
-function narrowedToProofs(u: Unit, titles: readonly string[] | undefined, deliveryScenarios: readonly string[] | undefined): Unit {
+function narrowedToProofs(u: Unit, titles: readonly string[] | undefined, deliveryScenarios: readonly string[] | undefined, namedByTrace = false): Unit {
   let out = u;
+  // A fault the trace names only through side checks (a delivery scenario, say): its
+  // Playwright copies prove nothing the trace claims, so they do not run (as long as a side run is left).
+  if (namedByTrace && !titles?.length && u.runs.some((r) => r.kind === 'playwright') && u.runs.some((r) => r.kind !== 'playwright')) {
+    out = { ...out, runs: out.runs.filter((r) => r.kind !== 'playwright') };
+  }
   if (titles?.length && u.runs.some((r) => r.kind === 'playwright')) {
     out = { ...out, runs: out.runs.map((r) => (r.kind === 'playwright' ? { kind: 'playwright', selectors: [], all: true } : r)), onlyTitles: [...titles] };
   }
@@ -404,7 +413,8 @@ export async function runSelftest(o: SelftestOptions = {}) {
   const trace = o.fullSuites || o.fuzzOnly ? [] : loadTrace();
   const proving = provingScenarioTitles(trace);
   const provingDelivery = provingDeliveryScenarios(trace);
-  const faultUnit = (p: PlannedEntry) => narrowedToProofs(unitOf(p), proving.get(p.entry.name), provingDelivery.get(p.entry.name));
+  const namedByTrace = new Set(trace.flatMap((row) => (row.verified_by.length ? row.proven_by : [])));
+  const faultUnit = (p: PlannedEntry) => narrowedToProofs(unitOf(p), proving.get(p.entry.name), provingDelivery.get(p.entry.name), namedByTrace.has(p.entry.name));
   const phase1Units = [...faultPlans.map(faultUnit), ...(allVariations ? [allVariations] : []), ...(eachAlone ? variationPlans.map(unitOf) : [])];
   const ex1 = await execute(phase1Units, { ...common, workDir: join(workRoot, 'phase1'), withClean: true, properties: o.fuzzOnly ? false : o.properties ?? !o.only?.length });
 

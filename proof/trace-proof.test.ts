@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { loadTrace, PROJECT_ROOT, type TraceRow } from '../spec/trace.ts';
 import { BROKEN_VARIANTS, CATALOG } from '../targets/index.ts';
-import { confirmProofs, namesCheck } from './trace-proof.ts';
+import { shownBy, confirmProofs, namesCheck } from './trace-proof.ts';
 import type { MatrixRow } from './matrix.ts';
 import { testsOf, type PwReport } from './run-suite.ts';
 
@@ -74,4 +74,28 @@ test('confirmProofs: confirmed, broken when the catching check is another one, n
   assert.deepEqual(report.confirmed, ['r.ok', 'r.tolerance']);
   assert.deepEqual(report.broken.map((b) => b.id), ['r.other', 'r.survived']);
   assert.deepEqual(report.notRun, ['r.absent', 'r.partly'], 'an --only run without every proving entry cannot call a row broken');
+});
+
+test('shownBy: the checks of a row that a fault made fail, only where they are some of them; never widened', () => {
+  const verified_by = ['scenarios/api/a.spec.ts > the rule holds', 'scenarios/api/a.spec.ts > the other rule holds'];
+  const row = (proven_by: string[], shown_by?: Record<string, string[]>): TraceRow => ({ id: 'r', section: 's', statement: 's', encoded_in: [], verified_by, proven_by, ...(shown_by ? { shown_by } : {}) });
+  const matrix = [
+    matrixRow('f-one', 'fault', 'CAUGHT', ['scenarios/api/a.spec.ts > the rule holds — Error: y']),
+    matrixRow('f-both', 'fault', 'CAUGHT', ['scenarios/api/a.spec.ts > the rule holds — Error: y', 'scenarios/api/a.spec.ts > the other rule holds — Error: z']),
+    matrixRow('f-survived', 'fault', 'SURVIVED', []),
+  ];
+  assert.deepEqual(shownBy(row(['f-one', 'f-both']), matrix), { 'f-one': ['scenarios/api/a.spec.ts > the rule holds'] });
+  assert.equal(shownBy(row(['f-both']), matrix), undefined, 'every check shows it: no shown_by');
+  assert.deepEqual(shownBy(row(['f-survived', 'f-absent'], { 'f-survived': [verified_by[1]!], 'f-absent': [verified_by[0]!] }), matrix), { 'f-survived': [verified_by[1]!], 'f-absent': [verified_by[0]!] }, 'a fault that did not run or was not caught keeps its claim: the proof check judges the row');
+});
+
+test('every shown_by names a fault of the row\'s proven_by and checks of its verified_by', () => {
+  const wrong = loadTrace().flatMap((r) =>
+    Object.entries(r.shown_by ?? {}).flatMap(([fault, checks]) => [
+      ...(r.proven_by.includes(fault) ? [] : [`${r.id}: ${fault} is not in proven_by`]),
+      ...(checks.length ? [] : [`${r.id}: ${fault} is shown by no check`]),
+      ...checks.filter((c) => !r.verified_by.includes(c)).map((c) => `${r.id}: ${fault} shown by "${c}", not in verified_by`),
+    ]),
+  );
+  assert.deepEqual(wrong, []);
 });

@@ -11,11 +11,19 @@
  *   npx tsx proof/trace-proof.ts [matrix.json]            # confirm against a matrix
  *   npx tsx proof/trace-proof.ts --suggest [matrix.json]  # faults that would prove
  *                                                                    # rows without proven_by
+ *   npx tsx proof/trace-proof.ts --shown-by [matrix.json] # writes each row's shown_by
+ *
+ * `--shown-by` states in spec/trace.yaml, per (row, fault), which of the row's checks show
+ * the fault when only some of them do; the self-test then runs the fault on those alone
+ * (proof/selftest.ts `provingNames`). It never widens a claim: a matrix whose faults ran
+ * narrowed can only confirm or shrink it. To look again at every check of every row, give
+ * it a matrix of `npm run selftest -- --full-suites`.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { coverageOf, loadTrace, PROJECT_ROOT, type TraceRow } from '../spec/trace.ts';
+import { parseDocument, isMap, isSeq, type YAMLMap } from 'yaml';
+import { coverageOf, loadTrace, PROJECT_ROOT, TRACE_FILE, type TraceRow } from '../spec/trace.ts';
 import type { MatrixRow } from './matrix.ts';
 
 function words(text: string): string {
@@ -86,6 +94,51 @@ export function confirmProofs(rows: readonly TraceRow[], matrixRows: readonly Ma
   return report;
 }
 
+/**
+ * Per row and fault of its `proven_by`, the `verified_by` entries whose check the fault made
+ * fail in the matrix; `undefined` where that is all of them (or the fault did not run or
+ * was not caught: the claim is left as it is, and the proof check judges the row).
+ */
+export function shownBy(row: TraceRow, matrixRows: readonly MatrixRow[]): Record<string, string[]> | undefined {
+  const byName = new Map(matrixRows.map((r) => [r.name, r]));
+  const out: Record<string, string[]> = {};
+  for (const fault of row.proven_by) {
+    const entry = byName.get(fault);
+    if (!entry || entry.kind !== 'fault' || entry.verdict !== 'CAUGHT') {
+      if (row.shown_by?.[fault]) out[fault] = row.shown_by[fault]!;
+      continue;
+    }
+    const showing = row.verified_by.filter((v) => entry.failed.some((f) => namesCheck(v, f)));
+    if (showing.length > 0 && showing.length < row.verified_by.length) out[fault] = showing;
+    else if (showing.length === 0 && row.shown_by?.[fault]) out[fault] = row.shown_by[fault]!;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+/** Writes `shownBy` of every row into the trace file, keeping its comments and order. */
+export function writeShownBy(matrixRows: readonly MatrixRow[], file: string = TRACE_FILE): { rows: number; pairs: number } {
+  const rows = new Map(loadTrace(file).map((r) => [r.id, r]));
+  const doc = parseDocument(readFileSync(file, 'utf8'));
+  const seq = doc.get('rows');
+  if (!isSeq(seq)) throw new Error(`${file}: expected a top-level "rows" list`);
+  let changedRows = 0;
+  let pairs = 0;
+  for (const node of seq.items) {
+    if (!isMap(node)) continue;
+    const map = node as YAMLMap;
+    const row = rows.get(String(map.get('id')));
+    if (!row) continue;
+    const shown = shownBy(row, matrixRows);
+    if (shown) {
+      map.set('shown_by', doc.createNode(shown));
+      changedRows++;
+      pairs += Object.keys(shown).length;
+    } else map.delete('shown_by');
+  }
+  writeFileSync(file, doc.toString({ lineWidth: 0, indentSeq: false }));
+  return { rows: changedRows, pairs };
+}
+
 const STOP_WORDS = new Set(['the', 'a', 'an', 'of', 'and', 'or', 'is', 'are', 'in', 'on', 'to', 'for', 'with', 'by', 'be', 'as', 'at', 'it', 'its', 'not', 'no']);
 
 function relevance(row: TraceRow, entry: MatrixRow): number {
@@ -110,10 +163,14 @@ export function suggestProofs(row: TraceRow, matrixRows: readonly MatrixRow[], l
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const args = process.argv.slice(2);
   const suggest = args.includes('--suggest');
+  const writeShown = args.includes('--shown-by');
   const file = args.find((a) => !a.startsWith('--')) ?? join(PROJECT_ROOT, 'reports/out/selftest/matrix.json');
   const matrix = JSON.parse(readFileSync(file, 'utf8')) as { rows: MatrixRow[] };
   const rows = loadTrace();
-  if (suggest) {
+  if (writeShown) {
+    const { rows: n, pairs } = writeShownBy(matrix.rows);
+    console.log(`spec/trace.yaml: shown_by on ${n} rows (${pairs} row-fault pairs shown by only some of the row's checks), from ${file}`);
+  } else if (suggest) {
     for (const row of rows) {
       if (row.proven_by.length > 0 || row.verified_by.length === 0 || coverageOf(row) === 'not-checkable') continue;
       console.log(`${row.id}: ${suggestProofs(row, matrix.rows).join(', ') || '(no catalogue fault makes a verified_by check fail)'}`);

@@ -36,6 +36,13 @@ export interface TraceRow {
    */
   proven_by: string[];
   /**
+   * Per fault of `proven_by`, the `verified_by` entries that show it, where only some of
+   * them do (issue 13): the self-test runs the fault on these alone, so the trace states
+   * exactly which scenario catches which fault. Absent for a fault: every `verified_by`
+   * entry shows it. Written from a matrix by `npx tsx proof/trace-proof.ts --shown-by`.
+   */
+  shown_by?: Record<string, string[]>;
+  /**
    * `simulator-only: <why>` when the verifying check runs only against the embedded simulator
    * or the reference receiver (a clock the suite moves, the simulator's own dispatcher).
    */
@@ -89,6 +96,7 @@ export function loadTrace(file: string = TRACE_FILE): TraceRow[] {
       ...(row.not_shown === true ? { not_shown: true } : {}),
       ...(typeof row.treatment === 'string' ? { treatment: row.treatment } : {}),
       proven_by: Array.isArray(row.proven_by) ? row.proven_by.map(String) : [],
+      ...(row.shown_by && typeof row.shown_by === 'object' ? { shown_by: Object.fromEntries(Object.entries(row.shown_by).map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : []])) } : {}),
       ...(typeof row.scope === 'string' ? { scope: row.scope } : {}),
     };
   });
