@@ -67,8 +67,14 @@ const withSelftest = base.extend<{ selftestEntry: string | undefined; selftestKe
 });
 
 /** The target's concern: the profile (the self-test entry's simulator, or the run's target) and the contract. */
-const withTarget = withSelftest.extend<{ profile: TargetProfile; targetGuard: void }, { contract: Contract; runProfile: TargetProfile }>({
-  runProfile: [async ({}, use) => use(loadProfile()), { scope: 'worker' }],
+const withTarget = withSelftest.extend<{ profile: TargetProfile; targetGuard: void }, { contract: Contract; runProfile: TargetProfile; targetEnv: Record<string, string> | undefined }>({
+  /**
+   * The environment the profile is read from, when a project gives one instead of the
+   * process's (scripts/playwright.runs.config.ts: a batch of runs against different
+   * targets in one invocation, each project read exactly as a process with that env).
+   */
+  targetEnv: [undefined, { option: true, scope: 'worker' }],
+  runProfile: [async ({ targetEnv }, use) => use(loadProfile(targetEnv ?? process.env)), { scope: 'worker' }],
   profile: async ({ selftestEntry, selftestSimulators, runProfile }, use) => {
     const entry = selftestEntryNamed(selftestEntry);
     await use(entry ? (await selftestSimulators.target(entry)).profile : runProfile);

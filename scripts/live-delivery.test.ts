@@ -17,27 +17,30 @@
  *
  * Bounded (every run has a timeout) and on 127.0.0.1 only.
  *
- * Cost (issue 13, speed): each run is one Playwright invocation, and most of a run is
- * waiting (aggregations, retries, the quiet period of the capture), so the runs go a few
- * at a time (RUNS_AT_ONCE), each with its own simulator and capture port. Only the clean
- * run starts the simulator as a separate process (what `npm run simulator` starts, the
- * claim of this file); the other runs build the same simulator in this process
+ * Cost (issue 13, speed): most of a run is waiting (aggregations, retries, the quiet
+ * period of the capture), and starting Playwright costs about 4.5 CPU-s. Only the clean
+ * run starts the simulator as a separate process and runs Playwright with the SVC_*
+ * variables in its own environment (what `npm run simulator` and a user's run do, the
+ * claim of this file). The other runs build the same simulator in this process
  * (startTarget, exactly what targets/simulator/main.ts calls, from the same SVC_SIM_*
- * variables). The spec sees no difference: it reaches the target only through the SVC_*
- * variables and HTTP, and the deliveries still come over HTTP to its capture.
+ * variables), each with its own capture port, and go as ONE Playwright invocation
+ * (scripts/real-target.ts `runPlaywrightBatch`): a project per run, whose profile is read
+ * from that run's SVC_* variables as its own process would read them. The spec sees no
+ * difference: it reaches the target only through the profile and HTTP, and the
+ * deliveries still come over HTTP to its capture.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { figures, realTargetEnv, runPlaywright, simulatorProcessEnv, startSimulatorProcess, type PlaywrightRun } from './real-target.ts';
+import { figures, realTargetEnv, runPlaywright, runPlaywrightBatch, simulatorProcessEnv, startSimulatorProcess, type BatchRun, type PlaywrightRun } from './real-target.ts';
 import { startTarget } from '../targets/index.ts';
 
 const RUN_TIMEOUT_MS = 4 * 60_000;
 /** A day of retries in about 15 minutes: retry 1 comes 0.3 s after the first attempt. */
 const TIME_SCALE = '100';
 
-/** Runs at once: each is mostly waiting; more would starve a 2-core machine of CPU for the Playwright starts. */
-const RUNS_AT_ONCE = 4;
+/** Workers of the batch: each run is mostly waiting, so a few go at once. */
+const BATCH_WORKERS = 4;
 
 /** Ports already handed to a capture of this file: runs at once must never share one. */
 const handedOut = new Set<number>();
@@ -56,12 +59,14 @@ async function freePort(): Promise<number> {
   }
 }
 
+interface LiveRun { faults?: string[]; variations?: string[]; extra?: Record<string, string>; withPublicUrl?: boolean; deliver?: boolean }
+
 /**
- * Starts the simulator delivering to the capture's URL (a separate process with
- * `process: true`, else built in this process from the same variables), runs the @live
- * spec through SVC_* variables, stops it.
+ * The simulator delivering to the capture's URL (a separate process with `process: true`,
+ * else built in this process from the same variables) and the environment the @live spec
+ * runs with: SVC_* variables only.
  */
-async function runLive(o: { faults?: string[]; variations?: string[]; extra?: Record<string, string>; withPublicUrl?: boolean; deliver?: boolean; process?: boolean }): Promise<PlaywrightRun> {
+async function liveTarget(o: LiveRun & { process?: boolean }): Promise<{ env: NodeJS.ProcessEnv; stop: () => Promise<void> }> {
   const port = await freePort();
   const hookUrl = `http://127.0.0.1:${port}/hooks`;
   const simEnv = {
@@ -76,24 +81,55 @@ async function runLive(o: { faults?: string[]; variations?: string[]; extra?: Re
   const sim = o.process
     ? await startSimulatorProcess(simEnv)
     : await startTarget({ env: simEnv, simulator: true }).then((t) => ({ base: t.url, stop: t.close }));
+  const env = realTargetEnv(sim.base, {
+    ...(o.withPublicUrl === false
+      ? {}
+      : {
+          SVC_WEBHOOK_PUBLIC_URL: hookUrl,
+          SVC_WEBHOOK_LISTEN: `127.0.0.1:${port}`,
+          SVC_WEBHOOK_WAIT_MS: '8000',
+          SVC_WEBHOOK_EXPECT: '1',
+          SVC_WEBHOOK_FAIL_FIRST: '1',
+          ...(o.deliver === false ? {} : { SVC_WEBHOOK_TEST_URL: `${sim.base}/_sim/webhooks/test`, SVC_WEBHOOK_TEST_TYPES: 'member,aggregation' }),
+        }),
+    ...o.extra,
+  });
+  return { env, stop: sim.stop };
+}
+
+/** The clean run: the simulator as a separate process, Playwright with the SVC_* variables in its environment. */
+async function runLiveProcess(): Promise<PlaywrightRun> {
+  const target = await liveTarget({ process: true });
   try {
-    const env = realTargetEnv(sim.base, {
-      ...(o.withPublicUrl === false
-        ? {}
-        : {
-            SVC_WEBHOOK_PUBLIC_URL: hookUrl,
-            SVC_WEBHOOK_LISTEN: `127.0.0.1:${port}`,
-            SVC_WEBHOOK_WAIT_MS: '8000',
-            SVC_WEBHOOK_EXPECT: '1',
-            SVC_WEBHOOK_FAIL_FIRST: '1',
-            ...(o.deliver === false ? {} : { SVC_WEBHOOK_TEST_URL: `${sim.base}/_sim/webhooks/test`, SVC_WEBHOOK_TEST_TYPES: 'member,aggregation' }),
-          }),
-      ...o.extra,
-    });
-    return await runPlaywright({ projects: ['properties'], grep: '@live', env, workers: 1, timeoutMs: RUN_TIMEOUT_MS });
+    return await runPlaywright({ projects: ['properties'], grep: '@live', env: target.env, workers: 1, timeoutMs: RUN_TIMEOUT_MS });
   } finally {
-    await sim.stop();
+    await target.stop();
   }
+}
+
+/** Every other run of this file, by name: started together, one Playwright invocation (see the header). */
+const BATCH: Record<string, LiveRun> = {
+  variations: { variations: ['webhook-added-fields', 'webhook-reordered-fields'] },
+  'no-public-url': { withPublicUrl: false },
+  'nothing-expected': { deliver: false, extra: { SVC_WEBHOOK_WAIT_MS: '3000' } },
+  'nothing-unasserted': { deliver: false, extra: { SVC_WEBHOOK_WAIT_MS: '3000', SVC_WEBHOOK_EXPECT: '0' } },
+};
+
+let batch: Promise<Map<string, PlaywrightRun>> | undefined;
+/** The batch's outcome of one run (the batch runs once, when the first test asks). */
+async function runLive(name: string): Promise<PlaywrightRun> {
+  batch ??= (async () => {
+    const targets = await Promise.all(Object.entries(BATCH).map(async ([n, o]) => ({ name: n, ...(await liveTarget(o)) })));
+    try {
+      const runs: BatchRun[] = targets.map((t) => ({ name: t.name, folder: 'properties', grep: '@live', env: t.env, timeoutMs: RUN_TIMEOUT_MS }));
+      return await runPlaywrightBatch(runs, { workers: BATCH_WORKERS });
+    } finally {
+      await Promise.all(targets.map((t) => t.stop()));
+    }
+  })();
+  const run = (await batch).get(name);
+  if (!run) throw new Error(`no batch run named ${name}`);
+  return run;
 }
 
 const only = (run: PlaywrightRun) => {
@@ -116,10 +152,12 @@ const FAULTS: Array<{ fault: string; rule: RegExp; extra?: Record<string, string
   { fault: 'webhook-no-retry-on-500', rule: /webhook_retry_on_failure .*rule: Events, Webhooks rule 4/, extra: { SVC_STRICT: '1' } },
 ];
 
-// The runs (one Playwright invocation each) go RUNS_AT_ONCE at a time: see the header.
-describe('the live-delivery spec against a simulator that delivers to its capture', { concurrency: RUNS_AT_ONCE }, () => {
+for (const { fault, extra } of FAULTS) BATCH[`fault-${fault}`] = { faults: [fault], extra };
+
+// The clean run and the batch go at the same time: see the header.
+describe('the live-delivery spec against a simulator that delivers to its capture', { concurrency: true }, () => {
   test('against a separately started simulator delivering to the capture, the live-delivery spec passes with every rule verified on what arrived', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
-    const run = await runLive({ process: true });
+    const run = await runLiveProcess();
     const t = only(run);
     const deliveries = notes(t, 'deliveries');
     console.log(`live delivery (clean): ${figures(run)}\n  ${deliveries.join("\n  ")}\n  verified: ${notes(t, "verified").join("\n    ")}\n  not verified: ${notes(t, "not verified").join("\n    ")}`);
@@ -135,15 +173,15 @@ describe('the live-delivery spec against a simulator that delivers to its captur
   });
 
   test('with added and reordered payload fields (Events rule 2, variations) the live-delivery spec still passes', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
-    const run = await runLive({ variations: ['webhook-added-fields', 'webhook-reordered-fields'] });
+    const run = await runLive('variations');
     const t = only(run);
     console.log(`live delivery (variations): ${figures(run)}`);
     assert.equal(t.status, 'passed', `${t.firstError ?? t.skipReason ?? ''}`);
   });
 
-  for (const { fault, rule, extra } of FAULTS) {
+  for (const { fault, rule } of FAULTS) {
     test(`with the simulator fault ${fault} in force, the live-delivery spec fails naming the rule`, { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
-      const run = await runLive({ faults: [fault], extra });
+      const run = await runLive(`fault-${fault}`);
       const t = only(run);
       console.log(`live delivery (${fault}): ${figures(run)}`);
       assert.equal(t.status, 'failed', `the fault ${fault} is caught (status ${t.status}${t.skipReason ? `, skipped: ${t.skipReason}` : ''})`);
@@ -152,20 +190,20 @@ describe('the live-delivery spec against a simulator that delivers to its captur
   }
 
   test('on a real target without SVC_WEBHOOK_PUBLIC_URL the spec skips naming what to set', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
-    const run = await runLive({ withPublicUrl: false });
+    const run = await runLive('no-public-url');
     const t = only(run);
     assert.equal(t.status, 'skipped');
     assert.match(t.skipReason ?? '', /^needs SVC_WEBHOOK_PUBLIC_URL: .*SVC_WEBHOOK_LISTEN.*SVC_WEBHOOK_EXPECT=1/);
   });
 
   test('a service that delivers nothing, with SVC_WEBHOOK_EXPECT=1: a failure naming the URL and the triggers', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
-    const expected = only(await runLive({ deliver: false, extra: { SVC_WEBHOOK_WAIT_MS: '3000' } }));
+    const expected = only(await runLive('nothing-expected'));
     assert.equal(expected.status, 'failed');
     assert.match(expected.firstError ?? '', /No webhook arrived at SVC_WEBHOOK_PUBLIC_URL=http:\/\/127\.0\.0\.1:\d+\/hooks .*after: create user USR-.*create member MBR-.*update member.*aggregate member.*SVC_WEBHOOK_EXPECT=1 says the service delivers there/);
   });
 
   test('a service that delivers nothing, without SVC_WEBHOOK_EXPECT=1: a skip saying why', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
-    const unasserted = only(await runLive({ deliver: false, extra: { SVC_WEBHOOK_WAIT_MS: '3000', SVC_WEBHOOK_EXPECT: '0' } }));
+    const unasserted = only(await runLive('nothing-unasserted'));
     assert.equal(unasserted.status, 'skipped');
     assert.match(unasserted.skipReason ?? '', /^No webhook arrived at .*Configuration is done out of band.*set SVC_WEBHOOK_EXPECT=1/);
   });

@@ -16,16 +16,16 @@
  * Bounded: every process has a timeout and everything listens on 127.0.0.1.
  *
  * Cost (issue 13, speed): the listing needs no target, so it runs while the simulator
- * starts and the suite runs; the Playwright runs of this file go two at a time (the
- * real-target run beside one misbehaving target, then the other), each against its own
- * server. Not all three: on a starved machine the real-target run's timing-sensitive
- * scenarios (a job still running when the next request comes) lost their race.
+ * starts and the suite runs. The two misbehaving targets are one Playwright invocation
+ * (scripts/real-target.ts `runPlaywrightBatch`: a project per target, each read from its
+ * own SVC_* variables), beside the real-target run, which keeps its own process with the
+ * variables in its environment (the claim of this file).
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { figures, realTargetEnv, reasonKind, runPlaywright, simulatorProcessEnv, startSimulatorProcess, type RunTest } from './real-target.ts';
+import { figures, realTargetEnv, reasonKind, runPlaywright, runPlaywrightBatch, simulatorProcessEnv, startSimulatorProcess, type PlaywrightRun, type RunTest } from './real-target.ts';
 
 const PROJECTS = ['api', 'browser'];
 const RUN_TIMEOUT_MS = 12 * 60_000;
@@ -134,19 +134,30 @@ describe('the suite against a real-target path: the simulator process and two mi
     assert.ok(passed.length > 0 && passed.length >= listed.tests.length - 10, `passed ${passed.length} of ${listed.tests.length}`);
   });
 
-  for (const c of CASES) {
-    test(`against a target answering ${c.name}, every failed @smoke scenario names the cause first`, { timeout: 6 * 60_000 }, async () => {
-      const server = await misbehaving(c.answer);
-      let run;
+  /** Both misbehaving targets, one Playwright invocation (the batch runs once, when the first test asks). */
+  let batch: Promise<{ runs: Map<string, PlaywrightRun>; requests: number[] }> | undefined;
+  const misbehavingRuns = () =>
+    (batch ??= (async () => {
+      const servers = await Promise.all(CASES.map((c) => misbehaving(c.answer)));
       try {
-        run = await runPlaywright({ projects: ['api'], grep: '@smoke', env: realTargetEnv(server.base, { SVC_REQUEST_TIMEOUT_MS: '5000', SVC_AGGREGATION_TIMEOUT_MS: '5000' }), timeoutMs: 5 * 60_000 });
+        const runs = await runPlaywrightBatch(
+          CASES.map((c, i) => ({ name: `misbehaving-${i}`, folder: 'api', grep: '@smoke', env: realTargetEnv(servers[i]!.base, { SVC_REQUEST_TIMEOUT_MS: '5000', SVC_AGGREGATION_TIMEOUT_MS: '5000' }), timeoutMs: 5 * 60_000 })),
+          { workers: 2 },
+        );
+        return { runs, requests: servers.map((s) => s.requests()) };
       } finally {
-        await server.close();
+        await Promise.all(servers.map((s) => s.close()));
       }
+    })());
+
+  for (const [i, c] of CASES.entries()) {
+    test(`against a target answering ${c.name}, every failed @smoke scenario names the cause first`, { timeout: 6 * 60_000 }, async () => {
+      const { runs, requests } = await misbehavingRuns();
+      const run = runs.get(`misbehaving-${i}`)!;
       console.log(`misbehaving target (${c.name}): ${figures(run)}`);
       assert.equal(run.timedOut, false);
       assert.deepEqual(run.globalErrors, [], run.globalErrors.join('\n') + run.stderrTail);
-      assert.ok(server.requests() > 0, 'the scenarios reached the misbehaving server');
+      assert.ok(requests[i]! > 0, 'the scenarios reached the misbehaving server');
       const failed = run.tests.filter((t) => t.status === 'failed' || t.status === 'flaky');
       assert.ok(failed.length > 0, 'a target that answers nothing usable fails scenarios');
       const wrong = failed.filter((t) => !firstLine(t).startsWith(c.prefix));

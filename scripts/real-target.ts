@@ -10,7 +10,7 @@
  *   npx tsx scripts/real-target.ts [--project api] [--project browser]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -250,6 +250,52 @@ export async function runPlaywright(o: { projects: string[]; env: NodeJS.Process
       globalErrors: (report.errors ?? []).map((e) => stripAnsi(e.message ?? '')).filter(Boolean),
       stderrTail: stripAnsi(res.stderr).slice(-2000),
     };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** One run of a batch: a project of scripts/playwright.runs.config.ts with its own target environment. */
+export interface BatchRun {
+  name: string;
+  /** Folder under scenarios/ (api, browser, properties, fuzz). */
+  folder: string;
+  grep?: string;
+  /** The whole environment the run's profile is read from, as a process of its own would have it. */
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+}
+
+/**
+ * Several runs against different targets in ONE `playwright test` invocation
+ * (scripts/playwright.runs.config.ts): per run the same figures as runPlaywright gives
+ * for a process started with that environment. The invocation's bound is the longest
+ * run's plus a minute.
+ */
+export async function runPlaywrightBatch(runs: BatchRun[], o: { workers: number }): Promise<Map<string, PlaywrightRun>> {
+  const work = mkdtempSync(join(tmpdir(), 'svc-batch-'));
+  const reportFile = join(work, 'report.json');
+  const planFile = join(work, 'plan.json');
+  const strings = (env: NodeJS.ProcessEnv) => Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  writeFileSync(planFile, JSON.stringify({ workers: o.workers, reportFile, outputDir: join(work, 'results'), runs: runs.map((r) => ({ ...r, env: strings(r.env) })) }));
+  const started = performance.now();
+  const res = await runProcess(PLAYWRIGHT, ['test', '--config', join(ROOT, 'scripts/playwright.runs.config.ts')], {
+    cwd: ROOT,
+    env: { ...cleanEnv(), SVC_RUNS_PLAN: planFile, SVC_HTTP_TIMING_DIR: join(work, 'http-timing') },
+    timeoutMs: Math.max(...runs.map((r) => r.timeoutMs)) + 60_000,
+    captureStdout: false,
+    stderrTailBytes: 4000,
+  });
+  const durationMs = performance.now() - started;
+  try {
+    const out = new Map<string, PlaywrightRun>();
+    const report = existsSync(reportFile) ? (JSON.parse(readFileSync(reportFile, 'utf8')) as PwReport) : undefined;
+    const tests = report ? testsWithReasons(report) : [];
+    const globalErrors = report ? (report.errors ?? []).map((e) => stripAnsi(e.message ?? '')).filter(Boolean) : [`no JSON report (exit ${res.code}${res.timedOut ? ', timed out' : ''})`];
+    for (const r of runs) {
+      out.set(r.name, { tests: tests.filter((t) => t.name.startsWith(`[${r.name}] `)), exitCode: res.code, durationMs, timedOut: res.timedOut, globalErrors, stderrTail: stripAnsi(res.stderr).slice(-2000) });
+    }
+    return out;
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

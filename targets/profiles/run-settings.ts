@@ -17,13 +17,15 @@ export interface RunSettings extends ProfileRunSettings {
   workers: number;
   /** The self-test's plan file (SVC_SELFTEST_PLAN, written by proof/selftest.ts); absent outside the self-test. */
   selftestPlanFile?: string;
+  /** A batch of runs, each with its own target environment (SVC_RUNS_PLAN, written by scripts/real-target.ts `runPlaywrightBatch`, read by scripts/playwright.runs.config.ts). */
+  runsPlanFile?: string;
 }
 
 export function runSettings(env: Env = process.env): RunSettings {
   const base = runSettingsFrom(env);
   const workers = base.workers ?? 2;
   if (!Number.isInteger(workers) || workers < 1) throw new Error(`SVC_WORKERS must be a positive integer, got "${env.SVC_WORKERS}"`);
-  return { ...base, workers, ...(env.SVC_SELFTEST_PLAN ? { selftestPlanFile: env.SVC_SELFTEST_PLAN } : {}) };
+  return { ...base, workers, ...(env.SVC_SELFTEST_PLAN ? { selftestPlanFile: env.SVC_SELFTEST_PLAN } : {}), ...(env.SVC_RUNS_PLAN ? { runsPlanFile: env.SVC_RUNS_PLAN } : {}) };
 }
 
 /**

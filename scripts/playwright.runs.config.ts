@@ -1,0 +1,42 @@
+/**
+ * A batch of Playwright runs in one invocation (issue 13, speed): each run is a project
+ * whose profile is read from the environment it gives (the `targetEnv` fixture,
+ * scenarios/fixtures.ts) exactly as a separate `playwright test` process with that
+ * environment would read it. Used by the project's own tests that run a spec against
+ * several targets (scripts/live-delivery.test.ts): one Playwright start, one transform of
+ * the specs and a few workers instead of one invocation per target (about 4.5 CPU-s each
+ * on the reference machine). The plan (SVC_RUNS_PLAN) is written by
+ * scripts/real-target.ts `runPlaywrightBatch`. No globalSetup: every run names its target.
+ */
+import { readFileSync } from 'node:fs';
+import { defineConfig } from '@playwright/test';
+import { runSettings } from '../targets/index.ts';
+
+export interface RunsPlan {
+  workers: number;
+  reportFile: string;
+  outputDir: string;
+  /** Per run: its project name, folder under scenarios/, grep and the environment its profile is read from. */
+  runs: Array<{ name: string; folder: string; grep?: string; env: Record<string, string>; timeoutMs: number }>;
+}
+
+const file = runSettings().runsPlanFile;
+if (!file) throw new Error('scripts/playwright.runs.config.ts needs SVC_RUNS_PLAN (written by scripts/real-target.ts runPlaywrightBatch)');
+const plan = JSON.parse(readFileSync(file, 'utf8')) as RunsPlan;
+
+export default defineConfig<{}, { targetEnv: Record<string, string> | undefined }>({
+  testDir: '../scenarios',
+  workers: plan.workers,
+  fullyParallel: true,
+  retries: 0,
+  outputDir: plan.outputDir,
+  reporter: [['json', { outputFile: plan.reportFile }]],
+  projects: plan.runs.map((r) => ({
+    name: r.name,
+    testDir: `../scenarios/${r.folder}`,
+    testMatch: /\.spec\.ts$/,
+    timeout: r.timeoutMs,
+    ...(r.grep ? { grep: new RegExp(r.grep) } : {}),
+    use: { targetEnv: r.env },
+  })),
+});
