@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { loadTrace, PROJECT_ROOT, type TraceRow } from '../spec/trace.ts';
 import { BROKEN_VARIANTS, CATALOG } from '../targets/index.ts';
-import { shownBy, confirmProofs, namesCheck } from './trace-proof.ts';
+import { chooseShownBy, shownBy, confirmProofs, namesCheck } from './trace-proof.ts';
 import type { MatrixRow } from './matrix.ts';
 import { testsOf, type PwReport } from './run-suite.ts';
 
@@ -98,4 +98,20 @@ test('every shown_by names a fault of the row\'s proven_by and checks of its ver
     ]),
   );
   assert.deepEqual(wrong, []);
+});
+
+test('chooseShownBy: one check per row and fault (not a browser scenario where another shows it), and every check some fault shows keeps one', () => {
+  const api1 = 'scenarios/api/a.spec.ts > the rule holds';
+  const api2 = 'scenarios/api/a.spec.ts > the other rule holds';
+  const web = 'scenarios/browser/w.spec.ts > the page shows it';
+  const row = (id: string, verified_by: string[], proven_by: string[]): TraceRow => ({ id, section: 's', statement: 's', encoded_in: [], verified_by, proven_by });
+  const fails = (...checks: string[]) => checks.map((c) => `${c} — Error: x`);
+  const rows = [row('r1', [web, api1, api2], ['f-a', 'f-b']), row('r2', [api1, api2], ['f-a'])];
+  const choice = chooseShownBy(rows, [matrixRow('f-a', 'fault', 'CAUGHT', fails(web, api1, api2)), matrixRow('f-b', 'fault', 'CAUGHT', fails(web))]);
+  // f-a shows every check of both rows: one api check per row, the same one for both rows;
+  // f-b shows only the browser scenario, which therefore keeps it (and api2 keeps its proof through f-a on r1).
+  assert.deepEqual(choice.get('r1'), { 'f-a': [api1, api2], 'f-b': [web] });
+  assert.deepEqual(choice.get('r2'), { 'f-a': [api1] });
+  const every = [...choice.values()].flatMap((c) => Object.values(c ?? {}).flat());
+  for (const check of [web, api1, api2]) assert.ok(every.includes(check), `${check} still runs under a fault that fails it`);
 });

@@ -115,9 +115,67 @@ export function shownBy(row: TraceRow, matrixRows: readonly MatrixRow[]): Record
   return Object.keys(out).length ? out : undefined;
 }
 
-/** Writes `shownBy` of every row into the trace file, keeping its comments and order. */
+/**
+ * The shown_by to write, for the whole trace: per (row, fault), ONE check that shows the
+ * fault (shownBy gives all of them) — not a browser scenario where another shows it, and
+ * one the fault already runs for another row where there is one — and then, so that no
+ * check loses its proof, every check that some fault shows is kept in at least one pair.
+ * So each row stays proven by each of its faults, each fault runs on few scenarios, and
+ * each scenario a fault can fail still runs under one (Developers' guide: every check and
+ * scenario is proven by a named fault that makes it fail). Claims of faults that did not
+ * run or were not caught are kept as they are. `undefined` for a row: no shown_by.
+ */
+export function chooseShownBy(rows: readonly TraceRow[], matrixRows: readonly MatrixRow[]): Map<string, Record<string, string[]> | undefined> {
+  const isBrowser = (v: string) => v.startsWith('scenarios/browser/');
+  interface Pair { row: TraceRow; fault: string; showing: string[]; kept?: string[] }
+  const pairs: Pair[] = rows.flatMap((row) => {
+    const all = shownBy({ ...row, shown_by: undefined }, matrixRows) ?? {};
+    const mine = shownBy(row, matrixRows) ?? {};
+    return row.proven_by.map((fault): Pair => {
+      const entry = matrixRows.find((e) => e.name === fault);
+      const caught = entry?.kind === 'fault' && entry.verdict === 'CAUGHT';
+      // shownBy omits a fault every check shows: then all of them show it.
+      const showing = caught ? (all[fault] ?? (row.verified_by.some((v) => entry!.failed.some((f) => namesCheck(v, f))) ? row.verified_by : [])) : [];
+      return { row, fault, showing, ...(showing.length === 0 && mine[fault] ? { kept: mine[fault] } : {}) };
+    });
+  });
+  const chosen = new Map<Pair, Set<string>>();
+  const runsFor = new Map<string, Set<string>>();
+  for (const p of pairs) {
+    if (p.showing.length === 0) continue;
+    const runs = runsFor.get(p.fault) ?? new Set<string>();
+    const pick = [...p.showing].sort((a, b) => Number(runs.has(b)) - Number(runs.has(a)) || Number(isBrowser(a)) - Number(isBrowser(b)))[0]!;
+    chosen.set(p, new Set([pick]));
+    runs.add(pick);
+    runsFor.set(p.fault, runs);
+  }
+  const covered = new Set([...chosen.values()].flatMap((set) => [...set]));
+  for (const p of pairs) {
+    for (const v of p.showing) {
+      if (covered.has(v)) continue;
+      chosen.get(p)!.add(v);
+      covered.add(v);
+    }
+  }
+  const out = new Map<string, Record<string, string[]> | undefined>();
+  for (const row of rows) {
+    const shown: Record<string, string[]> = {};
+    for (const p of pairs.filter((x) => x.row === row)) {
+      const set = chosen.get(p);
+      if (set) {
+        if (set.size < row.verified_by.length) shown[p.fault] = row.verified_by.filter((v) => set.has(v));
+      } else if (p.kept) shown[p.fault] = p.kept;
+    }
+    out.set(row.id, Object.keys(shown).length ? shown : undefined);
+  }
+  return out;
+}
+
+/** Writes chooseShownBy's choice into the trace file, keeping its comments and order. */
 export function writeShownBy(matrixRows: readonly MatrixRow[], file: string = TRACE_FILE): { rows: number; pairs: number } {
-  const rows = new Map(loadTrace(file).map((r) => [r.id, r]));
+  const trace = loadTrace(file);
+  const rows = new Map(trace.map((r) => [r.id, r]));
+  const choice = chooseShownBy(trace, matrixRows);
   const doc = parseDocument(readFileSync(file, 'utf8'));
   const seq = doc.get('rows');
   if (!isSeq(seq)) throw new Error(`${file}: expected a top-level "rows" list`);
@@ -128,7 +186,7 @@ export function writeShownBy(matrixRows: readonly MatrixRow[], file: string = TR
     const map = node as YAMLMap;
     const row = rows.get(String(map.get('id')));
     if (!row) continue;
-    const shown = shownBy(row, matrixRows);
+    const shown = choice.get(row.id);
     if (shown) {
       map.set('shown_by', doc.createNode(shown));
       changedRows++;
