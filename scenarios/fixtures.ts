@@ -32,8 +32,14 @@ export type { ApiName, CallOptions, CheckedResponse, Exchange } from './fixtures
 export type { Poll, PollOptions } from './fixtures/poll.ts';
 
 /** The self-test's concern: which entry a test runs under, and the worker's simulators. */
-const withSelftest = base.extend<{ selftestEntry: string | undefined; selftestKeepWorker: void }, { selftestSimulators: EntrySimulators }>({
+const withSelftest = base.extend<{ selftestEntry: string | undefined; selftestKeepWorker: void }, { selftestSimulators: EntrySimulators; failuresExpected: boolean }>({
   selftestEntry: [undefined, { option: true }],
+  /**
+   * A run whose failures are its expected outcome outside the self-test (a batch project
+   * against a misbehaving target, scripts/playwright.runs.config.ts): its failed scenarios
+   * keep the worker as a fault entry's do (below), and are reported failed all the same.
+   */
+  failuresExpected: [false, { option: true, scope: 'worker' }],
   selftestSimulators: [
     async ({}, use) => {
       const simulators = new EntrySimulators();
@@ -54,10 +60,10 @@ const withSelftest = base.extend<{ selftestEntry: string | undefined; selftestKe
    * creates its own user.
    */
   selftestKeepWorker: [
-    async ({ selftestEntry }, use, testInfo) => {
+    async ({ selftestEntry, failuresExpected }, use, testInfo) => {
       await use();
       const entry = selftestEntryNamed(selftestEntry);
-      if (entry && expectsFailures(entry) && (testInfo.status === 'failed' || testInfo.status === 'timedOut') && testInfo.expectedStatus === 'passed') {
+      if (((entry && expectsFailures(entry)) || failuresExpected) && (testInfo.status === 'failed' || testInfo.status === 'timedOut') && testInfo.expectedStatus === 'passed') {
         testInfo.annotations.push({ type: SELFTEST_FAILURE_ANNOTATION, description: testInfo.status });
         testInfo.expectedStatus = testInfo.status;
       }

@@ -17,14 +17,14 @@ export interface RunsPlan {
   reportFile: string;
   outputDir: string;
   /** Per run: its project name, folder under scenarios/, grep and the environment its profile is read from. */
-  runs: Array<{ name: string; folder: string; grep?: string; env: Record<string, string>; timeoutMs: number }>;
+  runs: Array<{ name: string; folder: string; grep?: string; env: Record<string, string>; timeoutMs: number; failuresExpected?: boolean }>;
 }
 
 const file = runSettings().runsPlanFile;
 if (!file) throw new Error('scripts/playwright.runs.config.ts needs SVC_RUNS_PLAN (written by scripts/real-target.ts runPlaywrightBatch)');
 const plan = JSON.parse(readFileSync(file, 'utf8')) as RunsPlan;
 
-export default defineConfig<{}, { targetEnv: Record<string, string> | undefined }>({
+export default defineConfig<{}, { targetEnv: Record<string, string> | undefined; failuresExpected: boolean }>({
   testDir: '../scenarios',
   workers: plan.workers,
   fullyParallel: true,
@@ -37,6 +37,9 @@ export default defineConfig<{}, { targetEnv: Record<string, string> | undefined 
     testMatch: /\.spec\.ts$/,
     timeout: r.timeoutMs,
     ...(r.grep ? { grep: new RegExp(r.grep) } : {}),
-    use: { targetEnv: r.env },
+    // A run expected to fail (a misbehaving target) keeps its worker after each failure
+    // (scenarios/fixtures.ts failuresExpected): a new worker per failed scenario costs
+    // about 2 CPU-s; the failures are reported as failed all the same.
+    use: { targetEnv: r.env, failuresExpected: !!r.failuresExpected },
   })),
 });

@@ -264,6 +264,8 @@ export interface BatchRun {
   /** The whole environment the run's profile is read from, as a process of its own would have it. */
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
+  /** Its failures are the expected outcome: failed scenarios keep the worker (reported failed all the same). */
+  failuresExpected?: boolean;
 }
 
 /**
