@@ -45,17 +45,28 @@ const BATCH_WORKERS = 4;
 /** Ports already handed to a capture of this file: runs at once must never share one. */
 const handedOut = new Set<number>();
 
-/** A free 127.0.0.1 port for the capture (the spec listens on SVC_WEBHOOK_LISTEN), never one given to another run. */
+/**
+ * A free 127.0.0.1 port for the capture (the spec listens on SVC_WEBHOOK_LISTEN), never one
+ * given to another run. The simulator is told the URL before the capture listens (in a
+ * Playwright worker, seconds later), so the port must not be taken meanwhile: it is drawn
+ * below the kernel's ephemeral range (Linux: 32768-60999, /proc/sys/net/ipv4/ip_local_port_range),
+ * which every listen(0) and outgoing connection of this machine's other processes uses.
+ * A port inside that range, free when drawn, was taken by another server of the unit run
+ * before the capture bound it (EADDRINUSE).
+ */
 async function freePort(): Promise<number> {
   for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (handedOut.has(port)) continue;
     const s = createServer();
-    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-    const port = (s.address() as { port: number }).port;
+    const free = await new Promise<boolean>((r) => {
+      s.once('error', () => r(false));
+      s.listen(port, '127.0.0.1', () => r(true));
+    });
+    if (!free) continue;
     await new Promise<void>((r) => s.close(() => r()));
-    if (!handedOut.has(port)) {
-      handedOut.add(port);
-      return port;
-    }
+    handedOut.add(port);
+    return port;
   }
 }
 
