@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { loadTrace, PROJECT_ROOT, type TraceRow } from '../spec/trace.ts';
 import { BROKEN_VARIANTS, CATALOG } from '../targets/index.ts';
-import { chooseShownBy, shownBy, confirmProofs, namesCheck } from './trace-proof.ts';
+import { chooseShownBy, confirmProofs, namesCheck } from './trace-proof.ts';
 import type { MatrixRow } from './matrix.ts';
 import { testsOf, type PwReport } from './run-suite.ts';
 
@@ -76,19 +76,6 @@ test('confirmProofs: confirmed, broken when the catching check is another one, n
   assert.deepEqual(report.notRun, ['r.absent', 'r.partly'], 'an --only run without every proving entry cannot call a row broken');
 });
 
-test('shownBy: the checks of a row that a fault made fail, only where they are some of them; never widened', () => {
-  const verified_by = ['scenarios/api/a.spec.ts > the rule holds', 'scenarios/api/a.spec.ts > the other rule holds'];
-  const row = (proven_by: string[], shown_by?: Record<string, string[]>): TraceRow => ({ id: 'r', section: 's', statement: 's', encoded_in: [], verified_by, proven_by, ...(shown_by ? { shown_by } : {}) });
-  const matrix = [
-    matrixRow('f-one', 'fault', 'CAUGHT', ['scenarios/api/a.spec.ts > the rule holds — Error: y']),
-    matrixRow('f-both', 'fault', 'CAUGHT', ['scenarios/api/a.spec.ts > the rule holds — Error: y', 'scenarios/api/a.spec.ts > the other rule holds — Error: z']),
-    matrixRow('f-survived', 'fault', 'SURVIVED', []),
-  ];
-  assert.deepEqual(shownBy(row(['f-one', 'f-both']), matrix), { 'f-one': ['scenarios/api/a.spec.ts > the rule holds'] });
-  assert.equal(shownBy(row(['f-both']), matrix), undefined, 'every check shows it: no shown_by');
-  assert.deepEqual(shownBy(row(['f-survived', 'f-absent'], { 'f-survived': [verified_by[1]!], 'f-absent': [verified_by[0]!] }), matrix), { 'f-survived': [verified_by[1]!], 'f-absent': [verified_by[0]!] }, 'a fault that did not run or was not caught keeps its claim: the proof check judges the row');
-});
-
 test('every shown_by names a fault of the row\'s proven_by and checks of its verified_by', () => {
   const wrong = loadTrace().flatMap((r) =>
     Object.entries(r.shown_by ?? {}).flatMap(([fault, checks]) => [
@@ -114,4 +101,7 @@ test('chooseShownBy: one check per row and fault (not a browser scenario where a
   assert.deepEqual(choice.get('r2'), { 'f-a': [api1] });
   const every = [...choice.values()].flatMap((c) => Object.values(c ?? {}).flat());
   for (const check of [web, api1, api2]) assert.ok(every.includes(check), `${check} still runs under a fault that fails it`);
+  // A fault that did not run, or was not caught, keeps its claim: the proof check judges the row.
+  const kept = chooseShownBy([{ ...row('r3', [api1, api2], ['f-survived', 'f-absent']), shown_by: { 'f-survived': [api2], 'f-absent': [api1] } }], [matrixRow('f-survived', 'fault', 'SURVIVED', [])]);
+  assert.deepEqual(kept.get('r3'), { 'f-survived': [api2], 'f-absent': [api1] });
 });

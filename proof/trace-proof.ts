@@ -95,29 +95,8 @@ export function confirmProofs(rows: readonly TraceRow[], matrixRows: readonly Ma
 }
 
 /**
- * Per row and fault of its `proven_by`, the `verified_by` entries whose check the fault made
- * fail in the matrix; `undefined` where that is all of them (or the fault did not run or
- * was not caught: the claim is left as it is, and the proof check judges the row).
- */
-export function shownBy(row: TraceRow, matrixRows: readonly MatrixRow[]): Record<string, string[]> | undefined {
-  const byName = new Map(matrixRows.map((r) => [r.name, r]));
-  const out: Record<string, string[]> = {};
-  for (const fault of row.proven_by) {
-    const entry = byName.get(fault);
-    if (!entry || entry.kind !== 'fault' || entry.verdict !== 'CAUGHT') {
-      if (row.shown_by?.[fault]) out[fault] = row.shown_by[fault]!;
-      continue;
-    }
-    const showing = row.verified_by.filter((v) => entry.failed.some((f) => namesCheck(v, f)));
-    if (showing.length > 0 && showing.length < row.verified_by.length) out[fault] = showing;
-    else if (showing.length === 0 && row.shown_by?.[fault]) out[fault] = row.shown_by[fault]!;
-  }
-  return Object.keys(out).length ? out : undefined;
-}
-
-/**
  * The shown_by to write, for the whole trace: per (row, fault), ONE check that shows the
- * fault (shownBy gives all of them) — not a browser scenario where another shows it, and
+ * fault — not a browser scenario where another shows it, and
  * one the fault already runs for another row where there is one — and then, so that no
  * check loses its proof, every check that some fault shows is kept in at least one pair.
  * So each row stays proven by each of its faults, each fault runs on few scenarios, and
@@ -127,18 +106,16 @@ export function shownBy(row: TraceRow, matrixRows: readonly MatrixRow[]): Record
  */
 export function chooseShownBy(rows: readonly TraceRow[], matrixRows: readonly MatrixRow[]): Map<string, Record<string, string[]> | undefined> {
   const isBrowser = (v: string) => v.startsWith('scenarios/browser/');
+  const byName = new Map(matrixRows.map((r) => [r.name, r]));
   interface Pair { row: TraceRow; fault: string; showing: string[]; kept?: string[] }
-  const pairs: Pair[] = rows.flatMap((row) => {
-    const all = shownBy({ ...row, shown_by: undefined }, matrixRows) ?? {};
-    const mine = shownBy(row, matrixRows) ?? {};
-    return row.proven_by.map((fault): Pair => {
-      const entry = matrixRows.find((e) => e.name === fault);
-      const caught = entry?.kind === 'fault' && entry.verdict === 'CAUGHT';
-      // shownBy omits a fault every check shows: then all of them show it.
-      const showing = caught ? (all[fault] ?? (row.verified_by.some((v) => entry!.failed.some((f) => namesCheck(v, f))) ? row.verified_by : [])) : [];
-      return { row, fault, showing, ...(showing.length === 0 && mine[fault] ? { kept: mine[fault] } : {}) };
-    });
-  });
+  const pairs: Pair[] = rows.flatMap((row) =>
+    row.proven_by.map((fault): Pair => {
+      const entry = byName.get(fault);
+      const showing = entry?.kind === 'fault' && entry.verdict === 'CAUGHT' ? row.verified_by.filter((v) => entry.failed.some((f) => namesCheck(v, f))) : [];
+      const kept = showing.length === 0 ? row.shown_by?.[fault] : undefined;
+      return { row, fault, showing, ...(kept ? { kept } : {}) };
+    }),
+  );
   const chosen = new Map<Pair, Set<string>>();
   const runsFor = new Map<string, Set<string>>();
   for (const p of pairs) {
