@@ -3,22 +3,15 @@
  * whose profile is read from the environment it gives (the `targetEnv` fixture,
  * scenarios/fixtures.ts) exactly as a separate `playwright test` process with that
  * environment would read it. Used by the project's own tests that run a spec against
- * several targets (scripts/live-delivery.test.ts): one Playwright start, one transform of
- * the specs and a few workers instead of one invocation per target (about 4.5 CPU-s each
- * on the reference machine). The plan (SVC_RUNS_PLAN) is written by
+ * several targets (scripts/live-delivery.test.ts, scripts/real-target.test.ts): one
+ * Playwright start, one transform of the specs and a few workers instead of one
+ * invocation per target (about 4.5 CPU-s each on the reference machine). The plan (SVC_RUNS_PLAN) is written by
  * scripts/real-target.ts `runPlaywrightBatch`. No globalSetup: every run names its target.
  */
 import { readFileSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 import { runSettings } from '../targets/index.ts';
-
-export interface RunsPlan {
-  workers: number;
-  reportFile: string;
-  outputDir: string;
-  /** Per run: its project name, folder under scenarios/, grep and the environment its profile is read from. */
-  runs: Array<{ name: string; folder: string; grep?: string; env: Record<string, string>; timeoutMs: number; failuresExpected?: boolean }>;
-}
+import type { RunsPlan } from './real-target.ts';
 
 const file = runSettings().runsPlanFile;
 if (!file) throw new Error('scripts/playwright.runs.config.ts needs SVC_RUNS_PLAN (written by scripts/real-target.ts runPlaywrightBatch)');
@@ -30,7 +23,7 @@ export default defineConfig<{}, { targetEnv: Record<string, string> | undefined;
   fullyParallel: true,
   retries: 0,
   outputDir: plan.outputDir,
-  reporter: [['json', { outputFile: plan.reportFile }]],
+  // The JSON reporter and its file come from the command line (runPlaywrightBatch), as for runPlaywright.
   projects: plan.runs.map((r) => ({
     name: r.name,
     testDir: `../scenarios/${r.folder}`,

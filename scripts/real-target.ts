@@ -220,39 +220,43 @@ export function testsWithReasons(report: PwReport): RunTest[] {
   return base.map((t, i) => ({ ...t, ...extra[i] }));
 }
 
-/** `playwright test` with the JSON reporter, bounded; the env is passed as given (nothing added). */
-export async function runPlaywright(o: { projects: string[]; env: NodeJS.ProcessEnv; grep?: string; workers?: number; timeoutMs: number; list?: boolean }): Promise<PlaywrightRun> {
-  const work = mkdtempSync(join(tmpdir(), 'svc-real-target-'));
+/**
+ * `playwright test` with the JSON reporter into a fresh work folder, bounded: the process's
+ * outcome and its report, read by `read` before the folder is removed.
+ */
+async function invokePlaywright<T>(args: (work: string, reportFile: string) => { args: string[]; env: NodeJS.ProcessEnv; timeoutMs: number }, read: (run: PlaywrightRun) => T): Promise<T> {
+  const work = mkdtempSync(join(tmpdir(), 'svc-playwright-'));
   const reportFile = join(work, 'report.json');
-  const args = ['test', '--reporter=json', `--output=${join(work, 'results')}`, `--workers=${o.workers ?? 2}`];
-  for (const p of o.projects) args.push(`--project=${p}`);
-  if (o.grep) args.push(`--grep=${o.grep}`);
-  if (o.list) args.push('--list');
+  const call = args(work, reportFile);
   const started = performance.now();
-  const res = await runProcess(PLAYWRIGHT, args, {
+  const res = await runProcess(PLAYWRIGHT, call.args, {
     cwd: ROOT,
-    env: { ...o.env, PLAYWRIGHT_JSON_OUTPUT_FILE: reportFile, SVC_HTTP_TIMING_DIR: join(work, 'http-timing') },
-    timeoutMs: o.timeoutMs,
+    env: { ...call.env, PLAYWRIGHT_JSON_OUTPUT_FILE: reportFile, SVC_HTTP_TIMING_DIR: join(work, 'http-timing') },
+    timeoutMs: call.timeoutMs,
     captureStdout: false,
     stderrTailBytes: 4000,
   });
   const durationMs = performance.now() - started;
   try {
-    if (!existsSync(reportFile)) {
-      return { tests: [], exitCode: res.code, durationMs, timedOut: res.timedOut, globalErrors: [`no JSON report (exit ${res.code}${res.timedOut ? ', timed out' : ''})`], stderrTail: stripAnsi(res.stderr).slice(-2000) };
-    }
+    const outcome = { exitCode: res.code, durationMs, timedOut: res.timedOut, stderrTail: stripAnsi(res.stderr).slice(-2000) };
+    if (!existsSync(reportFile)) return read({ ...outcome, tests: [], globalErrors: [`no JSON report (exit ${res.code}${res.timedOut ? ', timed out' : ''})`] });
     const report = JSON.parse(readFileSync(reportFile, 'utf8')) as PwReport;
-    return {
-      tests: testsWithReasons(report),
-      exitCode: res.code,
-      durationMs,
-      timedOut: res.timedOut,
-      globalErrors: (report.errors ?? []).map((e) => stripAnsi(e.message ?? '')).filter(Boolean),
-      stderrTail: stripAnsi(res.stderr).slice(-2000),
-    };
+    return read({ ...outcome, tests: testsWithReasons(report), globalErrors: (report.errors ?? []).map((e) => stripAnsi(e.message ?? '')).filter(Boolean) });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** `playwright test` with the JSON reporter, bounded; the env is passed as given (nothing added). */
+export async function runPlaywright(o: { projects: string[]; env: NodeJS.ProcessEnv; grep?: string; workers?: number; timeoutMs: number; list?: boolean }): Promise<PlaywrightRun> {
+  return invokePlaywright(
+    (work) => ({
+      args: ['test', '--reporter=json', `--output=${join(work, 'results')}`, `--workers=${o.workers ?? 2}`, ...o.projects.map((p) => `--project=${p}`), ...(o.grep ? [`--grep=${o.grep}`] : []), ...(o.list ? ['--list'] : [])],
+      env: o.env,
+      timeoutMs: o.timeoutMs,
+    }),
+    (run) => run,
+  );
 }
 
 /** One run of a batch: a project of scripts/playwright.runs.config.ts with its own target environment. */
@@ -268,6 +272,13 @@ export interface BatchRun {
   failuresExpected?: boolean;
 }
 
+/** The plan runPlaywrightBatch writes (SVC_RUNS_PLAN) and scripts/playwright.runs.config.ts reads. */
+export interface RunsPlan {
+  workers: number;
+  outputDir: string;
+  runs: Array<Omit<BatchRun, 'env'> & { env: Record<string, string> }>;
+}
+
 /**
  * Several runs against different targets in ONE `playwright test` invocation
  * (scripts/playwright.runs.config.ts): per run the same figures as runPlaywright gives
@@ -275,32 +286,20 @@ export interface BatchRun {
  * run's plus a minute.
  */
 export async function runPlaywrightBatch(runs: BatchRun[], o: { workers: number }): Promise<Map<string, PlaywrightRun>> {
-  const work = mkdtempSync(join(tmpdir(), 'svc-batch-'));
-  const reportFile = join(work, 'report.json');
-  const planFile = join(work, 'plan.json');
   const strings = (env: NodeJS.ProcessEnv) => Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'));
-  writeFileSync(planFile, JSON.stringify({ workers: o.workers, reportFile, outputDir: join(work, 'results'), runs: runs.map((r) => ({ ...r, env: strings(r.env) })) }));
-  const started = performance.now();
-  const res = await runProcess(PLAYWRIGHT, ['test', '--config', join(ROOT, 'scripts/playwright.runs.config.ts')], {
-    cwd: ROOT,
-    env: { ...cleanEnv(), SVC_RUNS_PLAN: planFile, SVC_HTTP_TIMING_DIR: join(work, 'http-timing') },
-    timeoutMs: Math.max(...runs.map((r) => r.timeoutMs)) + 60_000,
-    captureStdout: false,
-    stderrTailBytes: 4000,
-  });
-  const durationMs = performance.now() - started;
-  try {
-    const out = new Map<string, PlaywrightRun>();
-    const report = existsSync(reportFile) ? (JSON.parse(readFileSync(reportFile, 'utf8')) as PwReport) : undefined;
-    const tests = report ? testsWithReasons(report) : [];
-    const globalErrors = report ? (report.errors ?? []).map((e) => stripAnsi(e.message ?? '')).filter(Boolean) : [`no JSON report (exit ${res.code}${res.timedOut ? ', timed out' : ''})`];
-    for (const r of runs) {
-      out.set(r.name, { tests: tests.filter((t) => t.name.startsWith(`[${r.name}] `)), exitCode: res.code, durationMs, timedOut: res.timedOut, globalErrors, stderrTail: stripAnsi(res.stderr).slice(-2000) });
-    }
-    return out;
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+  return invokePlaywright(
+    (work) => {
+      const planFile = join(work, 'plan.json');
+      const plan: RunsPlan = { workers: o.workers, outputDir: join(work, 'results'), runs: runs.map((r) => ({ ...r, env: strings(r.env) })) };
+      writeFileSync(planFile, JSON.stringify(plan));
+      return {
+        args: ['test', '--config', join(ROOT, 'scripts/playwright.runs.config.ts'), '--reporter=json'],
+        env: { ...cleanEnv(), SVC_RUNS_PLAN: planFile },
+        timeoutMs: Math.max(...runs.map((r) => r.timeoutMs)) + 60_000,
+      };
+    },
+    (all) => new Map(runs.map((r) => [r.name, { ...all, tests: all.tests.filter((t) => t.name.startsWith(`[${r.name}] `)) }])),
+  );
 }
 
 /**
