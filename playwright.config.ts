@@ -28,16 +28,21 @@
  * fails quickly.
  */
 import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
-import { runSettings } from './targets/index.ts';
+import { FULL_CHROMIUM_PATH, HEADLESS_SHELL_PATH, runSettings } from './targets/index.ts';
 import { PROPERTIES_PROJECT, readPlan, SELFTEST_FOLDERS, SELFTEST_PROJECT, type PlaywrightPlan } from './scenarios/selftest-project.ts';
 
 const settings = runSettings();
+
+// The headless shell cannot open a window: a headed run (Playwright's own flags and
+// PWDEBUG) takes the full browser instead (targets/profiles/sections.ts defaultChromiumPath).
+const headed = ['--headed', '--debug', '--ui'].some((flag) => process.argv.includes(flag)) || !!process.env.PWDEBUG;
+const chromiumPath = headed && settings.chromiumPath === HEADLESS_SHELL_PATH ? FULL_CHROMIUM_PATH : settings.chromiumPath;
 
 const BROWSER_USE = {
   browserName: 'chromium' as const,
   headless: true,
   launchOptions: {
-    executablePath: settings.chromiumPath,
+    executablePath: chromiumPath,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   },
 };
