@@ -16,7 +16,7 @@ import { loadProfile, profileSecrets } from '../../targets/index.ts';
 import { createRedactor } from '../../targets/index.ts';
 import { loadContract } from '../../contracts/contract.ts';
 import { renderStats, runFuzz } from './lib/run.ts';
-import { renderCounterexample, setRateShare } from './lib/engine.ts';
+import { renderCounterexample } from './lib/engine.ts';
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, runs: { type: 'string' }, seconds: { type: 'string' }, seed: { type: 'string' }, verbose: { type: 'boolean', default: false } } });
 const env = { ...process.env, SVC_BASE_URL: undefined };
@@ -35,8 +35,7 @@ const url = await new Promise<string>((resolve, reject) => {
 });
 try {
   // Alone against its own simulator: 80% of the request limit (the Playwright run takes half).
-  setRateShare(0.8);
-  const profile = loadProfile({ ...env, SVC_SIMULATOR_URL: url });
+  const profile = loadProfile({ SVC_FUZZ_RATE_SHARE: '0.8', ...env, SVC_SIMULATOR_URL: url });
   const contract = loadContract();
   const t0 = performance.now();
   contract.compileAll();

@@ -177,7 +177,9 @@ export interface TargetProfile {
    * Bounds of the fuzz project (scenarios/fuzz, issue 14): SVC_FUZZ_SEED replays a run
    * (default: a fresh seed, printed), SVC_FUZZ_RUNS cases per operation and version,
    * SVC_FUZZ_SECONDS the time budget of the generated cases, SVC_FUZZ_ONLY one
-   * operation (`GET /institutions`) to replay.
+   * operation (`GET /institutions`) to replay, SVC_FUZZ_RATE_SHARE the share of the
+   * target's request limit the fuzzer paces itself to (default 0.5: under Playwright the
+   * other workers' scenarios use the same client and its limit).
    */
   fuzz: FuzzSettings;
 
@@ -295,6 +297,8 @@ export interface FuzzSettings {
   runs: number;
   seconds: number;
   only?: string;
+  /** Share of profile.rateLimit.perSecond the fuzzer takes (scenarios/fuzz/lib/engine.ts pacerOf), in (0, 1]. */
+  rateShare: number;
 }
 
 /** The fuzz bounds of any profile: the defaults keep the fuzz project under a minute on 2 cores. */
@@ -305,7 +309,9 @@ export function fuzzSettings(env: Env): FuzzSettings {
     seed = Number(raw);
     if (!Number.isInteger(seed)) throw new Error(`SVC_FUZZ_SEED must be an integer, got "${raw}"`);
   }
-  return { ...(seed !== undefined ? { seed } : {}), runs: int(env, 'SVC_FUZZ_RUNS', 10), seconds: int(env, 'SVC_FUZZ_SECONDS', 30), ...(env.SVC_FUZZ_ONLY ? { only: env.SVC_FUZZ_ONLY } : {}) };
+  const rateShare = int(env, 'SVC_FUZZ_RATE_SHARE', 0.5);
+  if (!(rateShare > 0 && rateShare <= 1)) throw new Error(`SVC_FUZZ_RATE_SHARE must be in (0, 1], got "${env.SVC_FUZZ_RATE_SHARE}"`);
+  return { ...(seed !== undefined ? { seed } : {}), runs: int(env, 'SVC_FUZZ_RUNS', 10), seconds: int(env, 'SVC_FUZZ_SECONDS', 30), ...(env.SVC_FUZZ_ONLY ? { only: env.SVC_FUZZ_ONLY } : {}), rateShare };
 }
 
 const PRODUCTION_OPT_IN = 'I_UNDERSTAND_THIS_WRITES_TO_PRODUCTION';

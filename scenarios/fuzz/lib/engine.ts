@@ -239,21 +239,16 @@ export class Pacer {
   }
 }
 
-/** The share of the target's request limit the fuzzer takes (setRateShare). */
-let rateShare = 0.5;
-export function setRateShare(share: number): void {
-  if (!(share > 0 && share <= 1)) throw new Error(`rate share must be in (0, 1], got ${share}`);
-  rateShare = share;
-}
 
 /** Pacers per rate, shared by every sender of a process (one client, one limit). */
 const pacers = new Map<number, Pacer>();
 /**
- * The pacer of a profile: `share` of its request limit (default 0.5: under Playwright the
- * other projects' scenarios use the same client and its limit; the bench, alone, takes
- * 0.8), or none when the limit is unknown.
+ * The pacer of a profile: `share` of its request limit (profile.fuzz.rateShare, default
+ * 0.5: under Playwright the other projects' scenarios use the same client and its limit;
+ * the bench, alone, takes 0.8; the self-test, whose every worker has a simulator of its
+ * own per entry, 0.9), or none when the limit is unknown.
  */
-export function pacerOf(profile: TargetProfile, share = rateShare): Pacer {
+export function pacerOf(profile: TargetProfile, share = profile.fuzz.rateShare): Pacer {
   const rate = profile.rateLimit.perSecond ? Math.floor(profile.rateLimit.perSecond * share) : 0;
   let p = pacers.get(rate);
   if (!p) pacers.set(rate, (p = new Pacer(rate || undefined)));
