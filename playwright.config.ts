@@ -52,7 +52,7 @@ function selftestConfig(plan: PlaywrightPlan): PlaywrightTestConfig {
   return {
     workers: plan.workers,
     // One test per group: the dispatcher hands the next test to whichever worker is free,
-    // so two workers stay busy to the end. Workers are shared by every entry
+    // so every worker stays busy to the end. Workers are shared by every entry
     // (scenarios/fixtures/selftest.ts): nothing is started per entry but a simulator.
     fullyParallel: true,
     timeout: plan.testTimeoutMs,

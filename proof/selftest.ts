@@ -8,7 +8,7 @@
  * fault survives, a variation alarms, a run breaks or the clean baseline fails.
  *
  *   npm run selftest [-- --only name,name] [--kind fault|variation] [--quick]
- *                    [--workers 2] [--separate-variations] [--each-variation] [--out reports/out/selftest]
+ *                    [--workers 3] [--separate-variations] [--each-variation] [--out reports/out/selftest]
  *
  * How (issue 13's goal: the whole matrix in at most 120 s on a quiet 2-core machine):
  *   - ONE Playwright invocation for every scenario entry: the plan (proof/plan.ts,
@@ -59,7 +59,7 @@ export interface SelftestOptions {
   only?: string[];
   kind?: 'fault' | 'variation';
   quick?: boolean;
-  /** Playwright workers (default 2: the reference machine's cores). */
+  /** Playwright workers (default: selftestSettings().workers, 3 on the 2-core reference machine). */
   workers?: number;
   /** Run every variation on its own even when all of them together pass (slower, no joint run). */
   separateVariations?: boolean;
@@ -368,7 +368,7 @@ export const ALL_VARIATIONS_UNIT = 'all-variations';
 export async function runSelftest(o: SelftestOptions = {}) {
   const root = resolve(o.root ?? process.cwd());
   const outDir = resolve(o.outDir ?? join(root, 'reports/out/selftest'));
-  const workers = o.workers ?? 2;
+  const workers = o.workers ?? selftestSettings().workers;
   // A bound against a hung run, not a speed goal: the whole matrix (229 faults, 47 variations)
   // took 855 s of Playwright time on a 2-core machine at load 6; twice that before giving up.
   // The fuzz column runs one fuzz test per entry (tens of seconds each): a longer bound.

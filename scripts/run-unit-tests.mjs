@@ -4,13 +4,18 @@
 // are listed here; an argument narrows the run to paths that contain it, and one that
 // starts with --test- goes to node as given (--test-reporter=spec, --test-name-pattern=...).
 //
-// Order and concurrency (issue 13, speed): node --test starts the files in the order
-// given, two at a time (`--concurrency=N` changes it). The long files go first, so the
-// run does not end waiting on one of them started last while the other slots sit idle;
-// the rest follow in name order. Three at once was 7% faster on two cores (157 s against
-// 170 s, same sitting: the long files spend much of their time waiting), but on a
-// loaded machine it made timing-sensitive scenarios inside the long files (a job still
-// running, a receiver's answer bound) lose their race; a gate must not fail at random.
+// Order and concurrency (issue 13, speed): node --test runs the files three at a time
+// (`--concurrency=N` changes it), in the order OWN_PROCESS gives (see `ordered` below: node
+// sorts the paths it is given, so each file goes through an entry named by its place).
+// The two long Playwright files go first, beside a third slot of files that mostly wait
+// (the delivery faults' retries, the nightly's load smoke), and the rest follow as slots
+// free. Measured on two cores (one sitting): three at once in this order 106-110 s and
+// 207-213 CPU-s, against 122 s and 204 CPU-s for two at once (whose order node's sort had
+// undone: the long files started 42 s in and the run ended on one of them alone). An
+// earlier three-at-once order put three Playwright-heavy files side by side, and on a
+// loaded machine timing-sensitive scenarios inside them (a job still running, a
+// receiver's answer bound) lost their race; the order above keeps the third slot to files
+// that wait.
 //
 // One process for the short files: node --test gives every file its own process, and a
 // short file spends most of its CPU starting node and tsx and importing the contract and
@@ -27,23 +32,23 @@ import { spawnSync } from 'node:child_process';
 
 const roots = ['spec', 'contracts', 'targets', 'scenarios', 'load', 'reports', 'scripts', 'proof'];
 /**
- * Files run in their own process, longest first (per-file wall and CPU of a full run):
- * the long ones, and proof/matrix.test.ts, which sets SVC_SELFTEST_PLAN in process.env
- * while it imports playwright.config.ts.
+ * Files run in their own process, in the order they start (per-file wall and CPU of a full
+ * run): the long ones, and proof/matrix.test.ts, which sets SVC_SELFTEST_PLAN in
+ * process.env while it imports playwright.config.ts.
  */
 const OWN_PROCESS = [
   'scripts/real-target.test.ts',
   'scripts/live-delivery.test.ts',
-  // (the one process of the short files starts here: see BATCH_AFTER)
-  'scripts/redaction.test.ts',
-  'proof/selftest-mechanism.test.ts',
-  'load/runner/runner.test.ts',
-  'load/scripts.test.ts',
-  'targets/simulator/core-faults.test.ts',
   'proof/delivery-faults.test.ts',
-  'proof/matrix.test.ts',
+  'scripts/redaction.test.ts',
+  // (the one process of the short files starts here: see BATCH_AFTER)
   'targets/receiver/crash.test.ts',
   'proof/receiver-variants.test.ts',
+  'load/runner/runner.test.ts',
+  'proof/selftest-mechanism.test.ts',
+  'load/scripts.test.ts',
+  'targets/simulator/core-faults.test.ts',
+  'proof/matrix.test.ts',
   'proof/trace-proof.test.ts',
   'contracts/test/spec-documents.test.ts',
 ];
@@ -70,23 +75,29 @@ if (selected.length === 0) {
 }
 const norm = (f) => f.split('\\').join('/');
 /**
- * The shared process of the short files starts after this many OWN_PROCESS files: third,
- * so the first slots hold the two longest files and the third does not start a third
- * Playwright-heavy file beside them (redaction's nightly run took 3x as long so).
+ * The shared process of the short files starts after this many OWN_PROCESS files: fifth,
+ * when the first of the two long files ends, so it never runs beside both of them.
  */
-const BATCH_AFTER = 2;
+const BATCH_AFTER = 4;
 const own = selected.filter((f) => OWN_PROCESS.includes(norm(f))).sort((a, b) => OWN_PROCESS.indexOf(norm(a)) - OWN_PROCESS.indexOf(norm(b)));
 const short = selected.filter((f) => !OWN_PROCESS.includes(norm(f))).sort();
+// Each entry of `groups` runs in its own process: an OWN_PROCESS file, or the short files together.
+const groups = own.map((f) => [f]);
+if (short.length) groups.splice(Math.min(BATCH_AFTER, groups.length), 0, short);
+// node --test sorts the files it is given by path before it starts them (measured: given the
+// real paths, the long files began 42-45 s into the run, after everything under contracts/,
+// load/ and proof/, and the run ended on redaction.test.ts alone). So every group goes
+// through a generated entry file whose name carries its place: 00-..., 01-..., and node's
+// sort keeps the order above. An entry only imports its test files, in name order.
 const work = mkdtempSync(join(tmpdir(), 'svc-unit-'));
-let ordered = own;
-if (short.length > 1) {
-  const batch = join(work, 'short-files.test.mjs');
-  writeFileSync(batch, `// Generated by scripts/run-unit-tests.mjs: the short test files, in one process.\n${short.map((f) => `await import(${JSON.stringify(pathToFileURL(resolve(f)).href)});`).join('\n')}\n`);
-  ordered = [...own.slice(0, BATCH_AFTER), batch, ...own.slice(BATCH_AFTER)];
-} else {
-  ordered = [...own, ...short];
-}
-const concurrency = concurrencyArg ? Number(concurrencyArg.slice('--concurrency='.length)) : 2;
+const ordered = groups.map((files, i) => {
+  const name = files.length === 1 ? norm(files[0]).replace(/\//g, '-').replace(/\.test\.ts$/, '') : 'short-files';
+  const entry = join(work, `${String(i).padStart(2, '0')}-${name}.test.mjs`);
+  const imports = files.map((f) => `await import(${JSON.stringify(pathToFileURL(resolve(f)).href)});`).join('\n');
+  writeFileSync(entry, `// Generated by scripts/run-unit-tests.mjs (${files.length === 1 ? norm(files[0]) : 'the short test files, in one process'}).\n${imports}\n`);
+  return entry;
+});
+const concurrency = concurrencyArg ? Number(concurrencyArg.slice('--concurrency='.length)) : 3;
 if (!Number.isInteger(concurrency) || concurrency < 1) {
   console.error(`run-unit-tests: --concurrency must be a whole number from 1, got ${concurrencyArg}`);
   process.exit(2);
