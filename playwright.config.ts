@@ -60,7 +60,7 @@ function selftestConfig(plan: PlaywrightPlan): PlaywrightTestConfig {
     outputDir: plan.outputDir,
     reporter: [['json', { outputFile: plan.reportFile }]],
     projects: [
-      ...(plan.properties ? [{ name: PROPERTIES_PROJECT, testDir: './scenarios/properties', retries: 1 }] : []),
+      ...(plan.properties ? [{ name: PROPERTIES_PROJECT, testDir: './scenarios/properties', retries: 1, ...(plan.propertiesIgnore?.length ? { testIgnore: plan.propertiesIgnore } : {}) }] : []),
       {
         name: SELFTEST_PROJECT,
         testDir: './scenarios',

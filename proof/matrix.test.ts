@@ -125,6 +125,7 @@ test('playwright.config.ts in self-test mode: one shared project for every entry
     workers: 2,
     testTimeoutMs: 15_000,
     properties: true,
+    propertiesIgnore: ['**/delivery.spec.ts'],
     entries: [{ name: CLEAN_PROJECT, faults: [], variations: [] }, { name: 'f', grep: grepFor(['@auth']), faults: ['f'], variations: [] }],
   };
   writeFileSync(planFile, JSON.stringify(plan));
@@ -139,6 +140,9 @@ test('playwright.config.ts in self-test mode: one shared project for every entry
     const selftest = config.projects.find((p: { name: string }) => p.name === SELFTEST_PROJECT);
     assert.ok(selftest.testMatch.test('api/auth.spec.ts') && selftest.testMatch.test('browser/oauth.spec.ts') && selftest.testMatch.test('fuzz/fuzz.spec.ts'));
     assert.ok(!selftest.testMatch.test('properties/delivery.spec.ts'), 'properties run once, as they are, in their own project');
+    // The files a side run already covers (the clean delivery baseline) are left out of it.
+    const properties = config.projects.find((p: { name: string }) => p.name === PROPERTIES_PROJECT);
+    assert.deepEqual(properties.testIgnore, ['**/delivery.spec.ts']);
   } finally {
     delete process.env.SVC_SELFTEST_PLAN;
     Object.assign(process.env, before);

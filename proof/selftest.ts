@@ -316,10 +316,16 @@ async function execute(units: Unit[], o: ExecuteOptions): Promise<Execution> {
   // Clean baselines: per kind, the union of what the units run (a broader baseline covers a narrower run: failures are compared by name).
   const baselines = o.withClean ? mergeRuns(jobs.map((j) => [j.run])) : [];
   const sideJobs: SideJob[] = [...baselines.map((run) => ({ run })), ...jobs];
+  // scenarios/properties/delivery.spec.ts runs every delivery scenario against a clean
+  // in-process simulator, which is exactly the clean delivery baseline when that covers
+  // every scenario (the delivery adapter, proof/adapters.ts): the properties project leaves
+  // the file out then, instead of running the 12 scenarios twice (issue 13, speed).
+  const deliveryBaselineCoversAll = baselines.some((r) => r.kind === 'delivery' && (r.all || r.selectors.length === 0));
+  const propertiesIgnore = deliveryBaselineCoversAll ? ['**/delivery.spec.ts'] : [];
   o.log(`selftest: Playwright ${entries.length} entries${withProperties ? ' and the properties project' : ''} (${o.workers} workers), ${sideJobs.length} side runs${baselines.length ? ` (${baselines.length} clean baselines)` : ''}`);
 
   const pwPromise = entries.length || withProperties
-    ? runPlaywrightPlan(o.root, o.workDir, { workers: o.workers, testTimeoutMs: SELFTEST_TEST_TIMEOUT_MS, entries, properties: withProperties }, { timeoutMs: o.timeoutMs, env: o.env }).then((r) => {
+    ? runPlaywrightPlan(o.root, o.workDir, { workers: o.workers, testTimeoutMs: SELFTEST_TEST_TIMEOUT_MS, entries, properties: withProperties, propertiesIgnore }, { timeoutMs: o.timeoutMs, env: o.env }).then((r) => {
         o.log(`playwright: ${r.tests.length} scenario runs in ${(r.durationMs / 1000).toFixed(1)} s${r.error ? ` — ERROR ${r.error.split('\n')[0]}` : ''}`);
         return r;
       })

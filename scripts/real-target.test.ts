@@ -5,9 +5,9 @@
  * configured only through the SVC_* variables a user sets (scripts/real-target.ts).
  *
  *   1. No failure; every skipped test says exactly what it needs (names an SVC_*
- *      variable, or "simulator-only: <why>"); the passed set equals the embedded run's
- *      scenario list (`playwright test --list`, the embedded target runs every listed
- *      test) minus the tests that skipped as simulator-only.
+ *      variable, or "simulator-only: <why>"); the passed set equals the scenario list
+ *      (every test of the run's report, the list `playwright test --list` prints)
+ *      minus the tests that skipped as simulator-only.
  *   2. A misbehaving target names the cause first: against a server answering truncated
  *      JSON, every failed @smoke scenario's first message starts with "The service
  *      answered a body that is not valid JSON"; against an HTML 503 page, with "The
@@ -15,8 +15,9 @@
  *
  * Bounded: every process has a timeout and everything listens on 127.0.0.1.
  *
- * Cost (issue 13, speed): the listing needs no target, so it runs while the simulator
- * starts and the suite runs. The two misbehaving targets are one Playwright invocation
+ * Cost (issue 13, speed): the run's own report is the scenario list (a separate
+ * `playwright test --list` printed the same tests for about 5 CPU-s). The two
+ * misbehaving targets are one Playwright invocation
  * (scripts/real-target.ts `runPlaywrightBatch`: a project per target, each read from its
  * own SVC_* variables), beside the real-target run, which keeps its own process with the
  * variables in its environment (the claim of this file).
@@ -88,26 +89,15 @@ const CASES: Array<{ name: string; prefix: string; answer: (res: import('node:ht
 describe('the suite against a real-target path: the simulator process and two misbehaving servers', { concurrency: 2 }, () => {
   test('against a separately started simulator, configured only by SVC_* variables, the suite gives the embedded verdicts', { timeout: 25 * 60_000 }, async () => {
     const started = performance.now();
-    // The listing reaches no target: it goes on while the simulator starts and the suite runs.
-    const listing = runPlaywright({ projects: PROJECTS, env: realTargetEnv('http://127.0.0.1:9'), list: true, timeoutMs: 120_000 });
-    listing.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
-
     let run;
+    const sim = await startSimulatorProcess(simulatorProcessEnv());
     try {
-      const sim = await startSimulatorProcess(simulatorProcessEnv());
-      try {
-        run = await runPlaywright({ projects: PROJECTS, env: realTargetEnv(sim.base), timeoutMs: RUN_TIMEOUT_MS });
-      } finally {
-        await sim.stop();
-      }
+      run = await runPlaywright({ projects: PROJECTS, env: realTargetEnv(sim.base), timeoutMs: RUN_TIMEOUT_MS });
     } finally {
-      await listing.catch(() => undefined);
+      await sim.stop();
     }
-    const listed = await listing;
-    assert.deepEqual(listed.globalErrors, [], `playwright --list: ${listed.globalErrors.join('\n')}\n${listed.stderrTail}`);
-    assert.ok(listed.tests.length > 50, `the scenario list has ${listed.tests.length} tests`);
     const wallS = ((performance.now() - started) / 1000).toFixed(1);
-    console.log(`real-environment mode (simulator process, SVC_* only): ${figures(run)}\n  wall time ${wallS} s (list + simulator start + run)`);
+    console.log(`real-environment mode (simulator process, SVC_* only): ${figures(run)}\n  wall time ${wallS} s (simulator start + run)`);
 
     assert.equal(run.timedOut, false, `the run exceeded ${RUN_TIMEOUT_MS} ms`);
     assert.deepEqual(run.globalErrors, [], run.globalErrors.join('\n') + run.stderrTail);
@@ -128,10 +118,13 @@ describe('the suite against a real-target path: the simulator process and two mi
 
     const simulatorOnly = new Set(skipped.filter((t) => reasonKind(t.skipReason) === 'simulator-only').map((t) => t.name));
     const secondClient = new Set(needsSecondClient.map((t) => t.name));
-    const expected = listed.tests.map((t) => t.name).filter((n) => !simulatorOnly.has(n) && !secondClient.has(n)).sort();
+    // The run's report holds every test the projects declare, run or not (a test the run
+    // never reached has no passed result): it is the scenario list itself.
+    assert.ok(run.tests.length > 50, `the scenario list has ${run.tests.length} tests`);
+    const expected = run.tests.map((t) => t.name).filter((n) => !simulatorOnly.has(n) && !secondClient.has(n)).sort();
     const passed = run.tests.filter((t) => t.status === 'passed').map((t) => t.name).sort();
-    assert.deepEqual(passed, expected, 'passed = the listed scenarios minus the simulator-only tests and the one needing a second client');
-    assert.ok(passed.length > 0 && passed.length >= listed.tests.length - 10, `passed ${passed.length} of ${listed.tests.length}`);
+    assert.deepEqual(passed, expected, 'passed = the scenario list minus the simulator-only tests and the one needing a second client');
+    assert.ok(passed.length > 0 && passed.length >= run.tests.length - 10, `passed ${passed.length} of ${run.tests.length}`);
   });
 
   /** Both misbehaving targets, one Playwright invocation (the batch runs once, when the first test asks). */

@@ -248,10 +248,10 @@ async function invokePlaywright<T>(args: (work: string, reportFile: string) => {
 }
 
 /** `playwright test` with the JSON reporter, bounded; the env is passed as given (nothing added). */
-export async function runPlaywright(o: { projects: string[]; env: NodeJS.ProcessEnv; grep?: string; workers?: number; timeoutMs: number; list?: boolean }): Promise<PlaywrightRun> {
+export async function runPlaywright(o: { projects: string[]; env: NodeJS.ProcessEnv; grep?: string; workers?: number; timeoutMs: number }): Promise<PlaywrightRun> {
   return invokePlaywright(
     (work) => ({
-      args: ['test', '--reporter=json', `--output=${join(work, 'results')}`, `--workers=${o.workers ?? 2}`, ...o.projects.map((p) => `--project=${p}`), ...(o.grep ? [`--grep=${o.grep}`] : []), ...(o.list ? ['--list'] : [])],
+      args: ['test', '--reporter=json', `--output=${join(work, 'results')}`, `--workers=${o.workers ?? 2}`, ...o.projects.map((p) => `--project=${p}`), ...(o.grep ? [`--grep=${o.grep}`] : [])],
       env: o.env,
       timeoutMs: o.timeoutMs,
     }),
