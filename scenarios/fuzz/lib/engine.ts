@@ -239,7 +239,6 @@ export class Pacer {
   }
 }
 
-
 /** Pacers per rate, shared by every sender of a process (one client, one limit). */
 const pacers = new Map<number, Pacer>();
 /**
