@@ -16,7 +16,7 @@
  * setting). Tags for --grep: @smoke @readonly @destructive and one per area
  * (scenarios/README.md).
  *
- * Reports go under reports/out/: list on the console, HTML, JUnit for CI gates,
+ * Reports go under reports/out/ (or SVC_REPORTS_OUT): list on the console, HTML, JUnit for CI gates,
  * Allure results for the nightly report.
  *
  * Self-test mode (SVC_SELFTEST_PLAN names a JSON plan, written by proof/selftest.ts;
@@ -27,11 +27,15 @@
  * globalSetup, the JSON reporter only, short bounds so a scenario a fault makes wait
  * fails quickly.
  */
+import { join } from 'node:path';
 import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
 import { FULL_CHROMIUM_PATH, HEADLESS_SHELL_PATH, runSettings } from './targets/index.ts';
 import { PROPERTIES_PROJECT, readPlan, SELFTEST_FOLDERS, SELFTEST_PROJECT, type PlaywrightPlan } from './scenarios/selftest-project.ts';
 
 const settings = runSettings();
+// Every report under one folder (SVC_REPORTS_OUT, absolute; the project's reports/out by
+// default): the installed CLI points it at the user's own folder, never into node_modules.
+const out = (name: string) => join(settings.reportsOut, name);
 
 // The headless shell cannot open a window: a headed run (Playwright's own flags and
 // PWDEBUG) takes the full browser instead (targets/profiles/sections.ts defaultChromiumPath).
@@ -84,14 +88,14 @@ export default plan ? defineConfig(selftestConfig(plan)) : defineConfig({
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 5_000 },
-  outputDir: 'reports/out/test-results',
+  outputDir: out('test-results'),
   reporter: [
     ['list'],
-    ['html', { outputFolder: 'reports/out/html', open: 'never' }],
+    ['html', { outputFolder: out('html'), open: 'never' }],
     // Annotations as <property> elements: contract findings of each tier (`contract failure`,
     // `inferred`, `contract warning`) are told apart in CI's JUnit view.
-    ['junit', { outputFile: 'reports/out/junit.xml', embedAnnotationsAsProperties: true }],
-    ['allure-playwright', { resultsDir: 'reports/out/allure-results', detail: false }],
+    ['junit', { outputFile: out('junit.xml'), embedAnnotationsAsProperties: true }],
+    ['allure-playwright', { resultsDir: out('allure-results'), detail: false }],
     // Console: counts of stated failures, inferred deviations and informational warnings.
     ['./reports/tier-summary-reporter.ts'],
   ],

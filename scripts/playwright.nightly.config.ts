@@ -10,9 +10,8 @@ import { loadProfile } from '../targets/index.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** SVC_REPORTS_OUT (profile.run.reportsOut) moves every reporter's output (the redaction test writes beside the nightly's). */
-const reportsOut = loadProfile().run.reportsOut;
-const out = reportsOut ? resolve(reportsOut) : resolve(root, 'reports/out');
-const abs = (p: string | undefined) => (p ? resolve(root, p).replace(resolve(root, 'reports/out'), out) : p);
+const out = loadProfile().run.reportsOut;
+const abs = (p: string | undefined) => (p ? resolve(root, p) : p);
 type ReporterEntry = [string, Record<string, unknown>?];
 
 const reporters = ((base.reporter ?? []) as unknown as ReporterEntry[]).map(([name, options]): ReporterEntry => {
