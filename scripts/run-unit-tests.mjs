@@ -30,7 +30,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 
-const roots = ['spec', 'contracts', 'targets', 'scenarios', 'load', 'reports', 'scripts', 'proof'];
+const roots = ['cli', 'spec', 'contracts', 'targets', 'scenarios', 'load', 'reports', 'scripts', 'proof'];
 /**
  * Files run in their own process, in the order they start (per-file wall and CPU of a full
  * run): the long ones, and proof/matrix.test.ts, which sets SVC_SELFTEST_PLAN in
