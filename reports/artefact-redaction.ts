@@ -21,7 +21,7 @@
  */
 import AdmZip from 'adm-zip';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createRedactor } from '../targets/index.ts';
 import { hasUnredactedCredential } from './secret-scan.ts';
 
@@ -119,21 +119,22 @@ export interface ArtefactPass {
 /**
  * Redacts every file under a folder in place (a run's output folder, an HTML report, an
  * allure-results folder): the pass for artefacts no reporter saw, e.g. a run whose
- * reporters were replaced on the command line. A missing folder is an empty pass.
+ * reporters were replaced on the command line. Files in `done` (absolute paths already
+ * redacted) are skipped. A missing folder is an empty pass.
  */
-export function redactArtefacts(dir: string, secrets: readonly (string | undefined)[] | ArtefactRedactor): ArtefactPass {
+export function redactArtefacts(dir: string, secrets: readonly (string | undefined)[] | ArtefactRedactor, done: ReadonlySet<string> = new Set()): ArtefactPass {
   const redactor = Array.isArray(secrets) ? createArtefactRedactor(secrets) : (secrets as ArtefactRedactor);
   const pass: ArtefactPass = { files: 0, rewritten: [] };
   const walk = (d: string) => {
     for (const name of readdirSync(d)) {
       const p = join(d, name);
       if (statSync(p).isDirectory()) walk(p);
-      else {
+      else if (!done.has(p)) {
         pass.files++;
         if (redactor.file(p)) pass.rewritten.push(p);
       }
     }
   };
-  if (existsSync(dir)) walk(dir);
+  if (existsSync(dir)) walk(resolve(dir));
   return pass;
 }

@@ -29,6 +29,7 @@
  * its artefacts can be redacted afterwards with redactArtefacts (reports/artefact-redaction.ts).
  * Text a test prints to stdout is shown live by the list reporter before any test end.
  */
+import { resolve } from 'node:path';
 import type { FullConfig, Reporter, Suite, TestCase, TestError, TestResult, TestStep } from '@playwright/test/reporter';
 import { loadProfile, profileSecrets } from '../targets/index.ts';
 import { createArtefactRedactor, redactArtefacts, type ArtefactRedactor } from './artefact-redaction.ts';
@@ -51,6 +52,8 @@ export default class RedactionReporter implements Reporter {
   /** Attachments already redacted at their step's end (the same objects reach onTestEnd). */
   private readonly redacted = new WeakSet<Attachment>();
   private readonly wrapped = new WeakSet<TestStep>();
+  /** Attachment files already redacted, skipped by the pass over the output folders. */
+  private readonly files = new Set<string>();
 
   constructor(options: RedactionReporterOptions = {}) {
     this.secrets = profileSecrets(loadProfile(options.targetEnv ?? process.env));
@@ -108,7 +111,7 @@ export default class RedactionReporter implements Reporter {
   }
 
   async onEnd(): Promise<void> {
-    for (const dir of this.outputDirs) redactArtefacts(dir, this.redactor);
+    for (const dir of this.outputDirs) redactArtefacts(dir, this.redactor, this.files);
   }
 
   private step(step: RunnerStep): void {
@@ -133,7 +136,10 @@ export default class RedactionReporter implements Reporter {
   private attachment(a: Attachment): void {
     if (this.redacted.has(a)) return;
     this.redacted.add(a);
-    if (a.path) this.redactor.file(a.path);
+    if (a.path) {
+      this.redactor.file(a.path);
+      this.files.add(resolve(a.path));
+    }
     if (a.body) {
       const body = Buffer.isBuffer(a.body) ? a.body : Buffer.from(a.body);
       const redacted = TEXT_CONTENT.test(a.contentType) ? Buffer.from(this.redactor.text(body.toString('utf8'))) : this.redactor.buffer(body);

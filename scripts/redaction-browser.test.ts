@@ -10,7 +10,7 @@
  * Allure, the tier summary; plus the nightly's JSON) with MARKER values for every
  * credential, the browser scenarios and a few API ones, traces kept for every test
  * (--trace on), and two catalogue faults in force so that scenarios fail after the
- * secrets were used: widget-primary-action-event-missing fails the widget scenario
+ * secrets were used: widget-member-deleted-renamed fails the widget scenario
  * that types the success password (its trace, its error-context.md with the page
  * snapshot), wrong-answer-connects (with SVC_STRICT=1) fails the MFA scenarios that
  * sent an answer built from the correct-answer word. Then every file of the output
@@ -60,7 +60,7 @@ test('a browser run with marker credentials, failures and traces leaves no typed
     CI: '1',
     SVC_REPORTS_OUT: out,
     SVC_HTTP_TIMING_DIR: join(out, 'http-timing'),
-    SVC_SIM_FAULTS: 'widget-primary-action-event-missing,wrong-answer-connects',
+    SVC_SIM_FAULTS: 'widget-member-deleted-renamed,wrong-answer-connects',
     SVC_STRICT: '1',
   } as NodeJS.ProcessEnv;
   delete env.SVC_BASE_URL;
@@ -103,7 +103,9 @@ test('a browser run with marker credentials, failures and traces leaves no typed
   assert.ok(report.stats.unexpected >= 2, `the faults failed ${report.stats.unexpected} scenarios (expected the widget connect scenario and the wrong-answer MFA ones)`);
   assert.ok(report.stats.expected >= 10, `only ${report.stats.expected} scenarios passed`);
   assert.ok(traces.length >= 10, `only ${traces.length} trace zips kept`);
-  assert.ok(files.some((f) => f.endsWith('error-context.md')), 'no error-context.md written');
+  // The widget scenario fails back on the credentials view: its page snapshot shows the filled password field.
+  const filledField = files.some((f) => f.endsWith('error-context.md') && /textbox "Password"[^\n]*: \S/.test(readFileSync(f, 'utf8')));
+  assert.ok(filledField, 'no error-context.md shows the filled password field');
   assert.ok(files.some((f) => f.includes(join('html', 'data'))), 'the HTML report copied no attachment');
   assert.ok(files.some((f) => f.includes('allure-results') && f.endsWith('.zip')), 'allure-results holds no trace');
   // The widget scenario typed the password and the widget posted it: the credentials POST
