@@ -36,7 +36,7 @@ import { createArtefactRedactor, redactArtefacts, type ArtefactRedactor } from '
 
 type Attachment = TestResult['attachments'][number];
 /** The step object the runner builds also carries the call's parameters (not in the public type). */
-type RunnerStep = TestStep & { params?: Record<string, unknown> };
+type RunnerStep = TestStep & { subtitle?: string; params?: Record<string, unknown> };
 
 const TEXT_CONTENT = /^(text\/|application\/(json|xml|x-ndjson|javascript)|[^;]*\+(json|xml))/i;
 
@@ -117,6 +117,7 @@ export default class RedactionReporter implements Reporter {
   private step(step: RunnerStep): void {
     const text = (s: string) => this.redactor.text(s);
     step.title = text(step.title);
+    if (typeof step.subtitle === 'string') step.subtitle = text(step.subtitle);
     if (!this.wrapped.has(step)) {
       this.wrapped.add(step);
       const titlePath = step.titlePath.bind(step);
