@@ -16,8 +16,8 @@
  * setting). Tags for --grep: @smoke @readonly @destructive and one per area
  * (scenarios/README.md).
  *
- * Reports go under reports/out/ (or SVC_REPORTS_OUT): list on the console, HTML, JUnit for CI gates,
- * Allure results for the nightly report.
+ * Reports go under reports/out/ (or SVC_REPORTS_OUT): list on the console, HTML, JUnit for
+ * CI gates, Allure results for the nightly report; the redaction reporter runs before all of them.
  *
  * Self-test mode (SVC_SELFTEST_PLAN names a JSON plan, written by proof/selftest.ts;
  * scenarios/selftest-project.ts): one `selftest` project over the api, browser and fuzz
@@ -90,6 +90,10 @@ export default plan ? defineConfig(selftestConfig(plan)) : defineConfig({
   expect: { timeout: 5_000 },
   outputDir: out('test-results'),
   reporter: [
+    // First, always: it removes the run's secrets from step titles, errors and attachment
+    // files (trace zips, error-context.md) before the reporters below read or copy them
+    // (reports/redaction-reporter.ts explains the order).
+    ['./reports/redaction-reporter.ts'],
     ['list'],
     ['html', { outputFolder: out('html'), open: 'never' }],
     // Annotations as <property> elements: contract findings of each tier (`contract failure`,

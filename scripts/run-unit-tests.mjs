@@ -42,6 +42,7 @@ const OWN_PROCESS = [
   'proof/delivery-faults.test.ts',
   'scripts/redaction.test.ts',
   // (the one process of the short files starts here: see BATCH_AFTER)
+  'scripts/redaction-browser.test.ts',
   'targets/receiver/crash.test.ts',
   'proof/receiver-variants.test.ts',
   'load/runner/runner.test.ts',
