@@ -80,7 +80,9 @@ async function runGate(playwrightArgs: string[], o: { project?: string[]; grep?:
     ...(o.grepInvert ? ['--grep-invert', o.grepInvert] : []),
     ...(o.shard ? ['--shard', o.shard] : []),
     ...(o.workers ? ['--workers', String(o.workers)] : []),
-    ...(o.reporter ? ['--reporter', o.reporter] : []),
+    // A --reporter list replaces the configured one: the redaction reporter stays first
+    // (reports/redaction-reporter.ts: it must see every file before another reporter copies it).
+    ...(o.reporter ? ['--reporter', [join(PACKAGE_ROOT, 'reports/redaction-reporter.ts'), o.reporter].join(',')] : []),
     ...(o.list ? ['--list'] : []),
     ...playwrightArgs,
   ];
