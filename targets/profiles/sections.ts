@@ -373,7 +373,7 @@ export function usedOperationsFrom(env: Env): 'all' | string[] {
 export interface RunSettings {
   /** SVC_SPEC_FILE: the specification the trace and the statement checks read (default ../shared/specification.md). */
   specFile: string;
-  /** SVC_REPORTS_OUT: moves every reporter's output of the nightly (scripts/playwright.nightly.config.ts). */
+  /** SVC_REPORTS_OUT: moves every reporter's output of a conformance run and of the nightly (default reports/out; reports/reporters.ts). */
   reportsOut?: string;
   /** SVC_HTTP_TIMING_DIR: where the checked client writes its HTTP timings (default reports/out/http-timing). */
   httpTimingDir: string;

@@ -1,0 +1,54 @@
+/**
+ * The reporters of a conformance run (playwright.config.ts; scripts/playwright.nightly.config.ts
+ * adds its JSON report), all writing under one output folder (reports/out, or SVC_REPORTS_OUT).
+ *
+ *   list                     the console
+ *   tier summary             contract findings by tier on the console, the counts as the
+ *                            HTML report's title and html/tier-summary.html (before `html`:
+ *                            it sets the title the HTML reporter reads when it builds)
+ *   html                     html/
+ *   junit                    junit.xml, annotations as <property> elements, so the tiers
+ *                            (`stated`, `inferred`, `informational`) are told apart in CI
+ *   allure (fresh results)   allure-results/, cleared when the run begins
+ *
+ * `playwright test --list` (with any other option) runs no test: it gets the console list
+ * only, so listing never overwrites the last run's HTML report or JUnit file, nor adds
+ * "skipped" results to allure-results.
+ */
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ReporterDescription } from '@playwright/test';
+import { SUMMARY_FILE_NAME } from './tier-summary-reporter.ts';
+
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+export const TIER_SUMMARY_REPORTER = here('./tier-summary-reporter.ts');
+export const FRESH_ALLURE_REPORTER = here('./allure/reporter.ts');
+
+/** Whether Playwright was asked to list the tests instead of running them. */
+export function isListing(argv: readonly string[] = process.argv): boolean {
+  return argv.includes('--list');
+}
+
+/** Every file and folder a conformance run writes under `out`. */
+export function reportPaths(out: string) {
+  const root = resolve(out);
+  return {
+    html: join(root, 'html'),
+    tierSummary: join(root, 'html', SUMMARY_FILE_NAME),
+    junit: join(root, 'junit.xml'),
+    allureResults: join(root, 'allure-results'),
+    testResults: join(root, 'test-results'),
+  };
+}
+
+export function conformanceReporters(o: { out: string; listing: boolean }): ReporterDescription[] {
+  if (o.listing) return [['list']];
+  const p = reportPaths(o.out);
+  return [
+    ['list'],
+    [TIER_SUMMARY_REPORTER, { outputFile: p.tierSummary }],
+    ['html', { outputFolder: p.html, open: 'never' }],
+    ['junit', { outputFile: p.junit, embedAnnotationsAsProperties: true }],
+    [FRESH_ALLURE_REPORTER, { resultsDir: p.allureResults, detail: false }],
+  ];
+}
