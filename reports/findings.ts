@@ -17,7 +17,7 @@ export const TIERS: readonly Tier[] = ['stated', 'inferred', 'informational'];
 /** What each tier means for the gate, as every report words it. */
 export function tierMeaning(tier: Tier, strict: boolean): string {
   if (tier === 'stated') return 'a sentence of the specification is broken; fails the run';
-  if (tier === 'inferred') return `reasonable but unstated; ${strict ? 'fails the run (SVC_STRICT=1)' : 'not gating (SVC_STRICT=1 makes it fail)'}`;
+  if (tier === 'inferred') return `reasonable but unstated; ${strict ? 'fails the run under SVC_STRICT=1' : 'not gating unless SVC_STRICT=1'}`;
   return 'non-breaking or not stated; never gating';
 }
 

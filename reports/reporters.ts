@@ -41,7 +41,11 @@ export function reportPaths(out: string) {
   };
 }
 
-export function conformanceReporters(o: { out: string; listing: boolean }): ReporterDescription[] {
+/**
+ * `allure: false` for `playwright merge-reports` (scripts/playwright.merge.config.ts):
+ * allure-playwright needs the projects of a run, which a merge has not got.
+ */
+export function conformanceReporters(o: { out: string; listing: boolean; allure?: boolean }): ReporterDescription[] {
   if (o.listing) return [['list']];
   const p = reportPaths(o.out);
   return [
@@ -49,6 +53,6 @@ export function conformanceReporters(o: { out: string; listing: boolean }): Repo
     [TIER_SUMMARY_REPORTER, { outputFile: p.tierSummary }],
     ['html', { outputFolder: p.html, open: 'never' }],
     ['junit', { outputFile: p.junit, embedAnnotationsAsProperties: true }],
-    [FRESH_ALLURE_REPORTER, { resultsDir: p.allureResults, detail: false }],
+    ...(o.allure === false ? [] : [[FRESH_ALLURE_REPORTER, { resultsDir: p.allureResults, detail: false }] as ReporterDescription]),
   ];
 }

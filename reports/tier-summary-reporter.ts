@@ -28,6 +28,8 @@ export const SUMMARY_FILE_NAME = 'tier-summary.html';
 export interface TierSummaryOptions {
   outputFile?: string;
   htmlTitle?: boolean;
+  /** Where the console text goes (default process.stdout; the unit test captures it). */
+  write?: (text: string) => void;
 }
 
 /** The HTML report's title with the run's counts: the user's own title (if any) first. */
@@ -47,6 +49,7 @@ export default class TierSummaryReporter implements Reporter {
   private readonly latest = new Map<string, AnnotatedTest>();
   private readonly outputFile: string | undefined;
   private readonly htmlTitle: boolean;
+  private readonly write: (text: string) => void;
   private ownTitle: string | undefined;
   private summary: FindingsSummary | undefined;
 
@@ -54,6 +57,7 @@ export default class TierSummaryReporter implements Reporter {
     const htmlDir = process.env.PLAYWRIGHT_HTML_OUTPUT_DIR;
     this.outputFile = options.outputFile ? resolve(options.outputFile) : htmlDir ? resolve(htmlDir, SUMMARY_FILE_NAME) : undefined;
     this.htmlTitle = options.htmlTitle ?? true;
+    this.write = options.write ?? ((text) => process.stdout.write(text));
   }
 
   printsToStdio(): boolean {
@@ -76,7 +80,7 @@ export default class TierSummaryReporter implements Reporter {
     this.summary = summary;
     const inCwd = this.outputFile && relative(process.cwd(), this.outputFile);
     const shownPath = inCwd && !inCwd.startsWith('..') ? inCwd : this.outputFile;
-    process.stdout.write(renderFindingsText(summary, { strict, summaryFile: shownPath }));
+    this.write(renderFindingsText(summary, { strict, summaryFile: shownPath }));
     if (this.htmlTitle) process.env.PLAYWRIGHT_HTML_TITLE = reportTitle(summary, this.ownTitle, this.outputFile);
   }
 
