@@ -68,7 +68,8 @@ export function parseFinding(description: string): { check: string; text: string
   const more = MORE_LIKE_IT.exec(description);
   const bare = more ? description.slice(0, more.index) : description;
   const m = FORMATTED.exec(bare);
-  return { check: m ? m[1] : SCENARIO_CHECK, text: m ? m[2] : bare, more: more ? Number(more[1]) : 0 };
+  // scenarios/inferred.ts tags its message `[inferred]`: the tier heading already says so.
+  return { check: m ? m[1] : SCENARIO_CHECK, text: m ? m[2] : bare.replace(/^\[(?:stated|inferred|informational)\] /, ''), more: more ? Number(more[1]) : 0 };
 }
 
 /** The same finding at another index of a list is the same finding. */

@@ -26,7 +26,7 @@ test('the annotation types are the tier names, and only they are findings', () =
 test('a finding is parsed into its check and text; a scenario expectation has no check', () => {
   assert.deepEqual(parseFinding('[warning, inferred] status_code_conformance GET /x at response.status: Received: 400 (rule: r)'), { check: 'status_code_conformance', text: 'GET /x at response.status: Received: 400 (rule: r)', more: 0 });
   assert.deepEqual(parseFinding(`${schema(0, 'code')} (and 7 more like it at other indices in this test)`), { check: 'response_schema_conformance', text: schema(0, 'code').replace(/^\[warning\] response_schema_conformance /, ''), more: 7 });
-  assert.equal(parseFinding('[inferred] an unknown member guid answers 404 / Received: 400 (basis: Errors)').check, SCENARIO_CHECK);
+  assert.deepEqual(parseFinding('[inferred] an unknown member guid answers 404 / Received: 400 (basis: Errors)'), { check: SCENARIO_CHECK, text: 'an unknown member guid answers 404 / Received: 400 (basis: Errors)', more: 0 });
 });
 
 test('findings are grouped by tier and check, deduplicated across tests and indices, counted, and none is dropped', () => {
