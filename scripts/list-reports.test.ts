@@ -40,7 +40,7 @@ function seed(out: string): Record<string, string> {
 function playwright(args: string[], out: string) {
   const res = spawnSync('npx', ['playwright', 'test', ...args], {
     cwd: root,
-    env: { ...process.env, SVC_REPORTS_OUT: out, FORCE_COLOR: '0', CI: '' },
+    env: { ...process.env, SVC_REPORTS_OUT: out, FORCE_COLOR: '0' },
     encoding: 'utf8',
     timeout: 120_000,
   });
