@@ -376,7 +376,8 @@ export interface RunSettings {
   specFile: string;
   /**
    * SVC_REPORTS_OUT: where every reporter of a run writes (HTML, JUnit, Allure results,
-   * test results, the nightly's files); absolute. Default: the project's reports/out.
+   * test results, the nightly's files); absolute. Default: the project's reports/out
+   * (reports/reporters.ts).
    */
   reportsOut: string;
   /** SVC_HTTP_TIMING_DIR: where the checked client writes its HTTP timings (default <reportsOut>/http-timing). */
