@@ -37,6 +37,9 @@ const roots = ['cli', 'spec', 'contracts', 'targets', 'scenarios', 'load', 'repo
  * process.env while it imports playwright.config.ts.
  */
 const OWN_PROCESS = [
+  // The packed tarball installed into an empty project and run from there: mostly npm's
+  // waiting, then two short Playwright runs.
+  'scripts/package.test.ts',
   'scripts/real-target.test.ts',
   'scripts/live-delivery.test.ts',
   'proof/delivery-faults.test.ts',
@@ -52,6 +55,8 @@ const OWN_PROCESS = [
   'proof/matrix.test.ts',
   'proof/trace-proof.test.ts',
   'contracts/test/spec-documents.test.ts',
+  // Spawns the command some twenty times (--help and usage errors of every subcommand).
+  'cli/cli.test.ts',
 ];
 const args = process.argv.slice(2);
 const concurrencyArg = args.find((a) => a.startsWith('--concurrency='));
