@@ -6,6 +6,8 @@
  *   tier summary             contract findings by tier on the console, the counts as the
  *                            HTML report's title and html/tier-summary.html (before `html`:
  *                            it sets the title the HTML reporter reads when it builds)
+ *   job summary              summary.md: verdict, counts, every failed scenario, findings;
+ *                            appended to GitHub's job summary inside Actions
  *   html                     html/
  *   junit                    junit.xml, annotations as <property> elements, so the tiers
  *                            (`stated`, `inferred`, `informational`) are told apart in CI
@@ -28,6 +30,7 @@ const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 export const TIER_SUMMARY_REPORTER = here('./tier-summary-reporter.ts');
 export const FRESH_ALLURE_REPORTER = here('./allure/reporter.ts');
 export const REDACTION_REPORTER = here('./redaction-reporter.ts');
+export const JOB_SUMMARY_REPORTER = here('./job-summary-reporter.ts');
 
 /** Whether Playwright was asked to list the tests instead of running them. */
 export function isListing(argv: readonly string[] = process.argv): boolean {
@@ -40,6 +43,7 @@ export function reportPaths(out: string) {
   return {
     html: join(root, 'html'),
     tierSummary: join(root, 'html', SUMMARY_FILE_NAME),
+    jobSummary: join(root, 'summary.md'),
     junit: join(root, 'junit.xml'),
     allureResults: join(root, 'allure-results'),
     testResults: join(root, 'test-results'),
@@ -57,6 +61,7 @@ export function conformanceReporters(o: { out: string; listing: boolean; allure?
     [REDACTION_REPORTER],
     ['list'],
     [TIER_SUMMARY_REPORTER, { outputFile: p.tierSummary }],
+    [JOB_SUMMARY_REPORTER, { outputFile: p.jobSummary }],
     ['html', { outputFolder: p.html, open: 'never' }],
     ['junit', { outputFile: p.junit, embedAnnotationsAsProperties: true }],
     ...(o.allure === false ? [] : [[FRESH_ALLURE_REPORTER, { resultsDir: p.allureResults, detail: false }] as ReporterDescription]),

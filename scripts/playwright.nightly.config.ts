@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { ReporterDescription } from '@playwright/test';
 import base from '../playwright.config.ts';
 import { loadProfile } from '../targets/index.ts';
-import { isListing } from '../reports/reporters.ts';
+import { isListing, JOB_SUMMARY_REPORTER } from '../reports/reporters.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = loadProfile().run.reportsOut;
@@ -20,6 +20,7 @@ export default {
   ...base,
   globalSetup: abs(base.globalSetup as string),
   // `--list` runs nothing: no JSON report either (reports/reporters.ts).
-  reporter: isListing() ? base.reporter : [...(base.reporter as ReporterDescription[]), ['json', { outputFile: resolve(out, 'playwright.json') }]],
+  // The nightly writes its own summary.md (and job summary) over every step: not the run's.
+  reporter: isListing() ? base.reporter : [...(base.reporter as ReporterDescription[]).filter(([name]) => name !== JOB_SUMMARY_REPORTER), ['json', { outputFile: resolve(out, 'playwright.json') }]],
   projects: (base.projects ?? []).map((p) => ({ ...p, testDir: abs(p.testDir) })),
 };
