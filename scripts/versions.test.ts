@@ -9,12 +9,29 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { versionCheck } from './versions.ts';
+import { versionCheck, VersionInputError } from './versions.ts';
 import { isUsed } from '../scenarios/upgrade/version-check.ts';
 
 const out = () => mkdtempSync(join(tmpdir(), 'versions-'));
 const run = (from: string, to: string, env: Record<string, string> = {}) =>
   versionCheck({ from, to, env: { SVC_SIM_FAULTS: '', SVC_SIM_VARIATIONS: '', SVC_BASE_URL: undefined as unknown as string, ...env }, out: out(), allureResults: join(out(), 'allure') });
+
+const refused = (pattern: RegExp) => (e: unknown) => e instanceof VersionInputError && e.exitCode === 2 && pattern.test(e.message);
+
+test('a version neither the contract nor the target knows is refused, naming the known versions', async () => {
+  // The simulator answers 400 to an unknown Accept-Version: compared blindly, every probe
+  // would read as a breaking 400 -> 200 status change.
+  await assert.rejects(run('v20990101', 'v20260929'), refused(/unknown version "v20990101": not one of the known versions v20111101, v20250224, v20260929 .*answered 400 to GET \/institutions/));
+  await assert.rejects(run('v20250224', 'v20250225'), refused(/unknown version "v20250225"/));
+  await assert.rejects(run('2025-02-24', 'v20250224'), refused(/version names are v<YYYYMMDD>.*got "2025-02-24"/));
+});
+
+test('a version outside the contract that the target serves is compared', async () => {
+  // unknown-version-served: the target answers any Accept-Version (as the newest).
+  const r = await run('v20260929', 'v20270101', { SVC_SIM_FAULTS: 'unknown-version-served' });
+  assert.equal(r.to, 'v20270101');
+  assert.equal(r.documents.compared, false, 'no derived document for a version outside the contract');
+});
 
 test('the same version twice gives no difference', async () => {
   const r = await run('v20250224', 'v20250224');
