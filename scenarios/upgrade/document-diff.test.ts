@@ -2,11 +2,12 @@
  * Two arbitrary OpenAPI documents compared: a 3.0 JSON document and its 3.1 YAML twin
  * differ in nothing; each kind of change between two vendor documents is found and
  * classified by the Versioning rule; the derived documents of spec/versions/ give what
- * the classifier gives; bad input is refused with a message naming the file.
+ * the classifier gives; bad input is refused with a message naming the file. The
+ * written report is scripts/versions.test.ts.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
@@ -14,7 +15,6 @@ import { diffDocuments } from '../../contracts/classifier.ts';
 import { readDocument } from '../../contracts/load.ts';
 import { compareOpenApiFiles } from './document-diff.ts';
 import { VersionInputError } from './version-check.ts';
-import { diffDocumentFiles } from '../../scripts/versions.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'document-diff-'));
 let n = 0;
@@ -128,21 +128,6 @@ test('the derived documents of spec/versions/ give exactly what the classifier g
   assert.ok(direct.length > 0);
   assert.deepEqual(r.findings.map(({ source: _s, used: _u, ...d }) => d), direct);
   assert.ok(r.findings.some((f) => f.operation === 'POST /users/{user_guid}/connect_widget_url' && f.kind === 'removed-endpoint' && f.breaking));
-});
-
-test('diffDocumentFiles writes the version report in documents mode', async () => {
-  const out = mkdtempSync(join(tmpdir(), 'document-diff-out-'));
-  const next = v31();
-  delete next.components.schemas.Account.properties.guid;
-  const r = await diffDocumentFiles({ fromFile: file(v30), toFile: file(next), out, allureResults: join(out, 'allure'), env: { SVC_USED_OPERATIONS: 'GET /accounts/{id}' } });
-  assert.deepEqual(r.usedOperations, ['GET /accounts/{id}']);
-  assert.equal(r.blocking.length, 1);
-  const md = readFileSync(join(out, 'report.md'), 'utf8');
-  assert.match(md, /^# OpenAPI document comparison: /);
-  assert.match(md, /OpenAPI 3\.0\.3, "Vendor API" version 1\.0/);
-  assert.match(md, /BREAKING — 1 breaking difference\(s\) on used operations/);
-  assert.doesNotMatch(md, /Observed \(probes\)/);
-  assert.equal(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')).mode, 'documents');
 });
 
 test('bad input is refused with a VersionInputError naming the file and what is wrong', () => {
