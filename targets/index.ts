@@ -37,6 +37,7 @@ export { simulatorInstitutionSeed } from './simulator/data/institutions.ts';
 export { startReceiver, type RunningReceiver, type ReceiverOptions } from './receiver/receiver.ts';
 export { canonicalJson, BROKEN_VARIANTS, type BrokenVariant } from './receiver/store.ts';
 export type { SimulatorOptions } from './simulator/app.ts';
+export { simulatorBanner } from './simulator/serve.ts';
 
 /**
  * The simulator as an in-process app and its webhook dispatcher, for the suites that
