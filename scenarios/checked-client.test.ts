@@ -134,7 +134,7 @@ test('a refusal is the request\'s own once the same credentials are shown to wor
   assert.equal((await api.get('/data_exchange/users')).status, 401);
   assert.deepEqual(seen, ['GET /data_exchange/users', 'GET /institutions', 'GET /data_exchange/users']);
   // A refusal the test did not expect says the credentials were fine.
-  await assert.rejects(api.get('/data_exchange/users', { expectStatus: 200 }), /expected status 200, received 401 \(the same credentials were accepted earlier in this test/);
+  await assert.rejects(api.get('/data_exchange/users', { expectStatus: 200 }), /expected status 200, received 401 \(the target accepts the same credentials in this test/);
 });
 
 test('credentials the test chose itself are judged by the test, with no control read', async () => {
