@@ -83,7 +83,10 @@ const withTarget = withSelftest.extend<{ profile: TargetProfile; targetGuard: vo
   runProfile: [async ({ targetEnv }, use) => use(loadProfile(targetEnv ?? process.env)), { scope: 'worker' }],
   profile: async ({ selftestEntry, selftestSimulators, runProfile }, use) => {
     const entry = selftestEntryNamed(selftestEntry);
-    await use(entry ? (await selftestSimulators.target(entry)).profile : runProfile);
+    // An entry naming a separately started target (its own SVC_* environment) reads its
+    // profile from that environment alone; any other entry gets a simulator of its own.
+    if (entry?.targetEnv) await use(loadProfile(entry.targetEnv));
+    else await use(entry ? (await selftestSimulators.target(entry)).profile : runProfile);
   },
   contract: [async ({}, use) => use(await loadContract()), { scope: 'worker' }],
   targetGuard: [

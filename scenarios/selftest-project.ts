@@ -31,6 +31,16 @@ export interface SelftestEntry {
    * the header names set), so the scenario expectation it breaks gates.
    */
   env?: Record<string, string>;
+  /**
+   * A separately started target instead of a simulator of the entry's own: the entry's
+   * profile is read from exactly this environment, as a `playwright test` process pointed at
+   * that target with these SVC_* variables would read it (proof/mutants: one mutating
+   * proxy per response mutant, each its own SVC_BASE_URL). Faults and variations are then
+   * empty: what the target does is its own.
+   */
+  targetEnv?: Record<string, string>;
+  /** Failures are this entry's expected outcome (a mutant the suite must kill), as for a fault entry. */
+  expectFailures?: boolean;
 }
 
 /**
@@ -39,7 +49,7 @@ export interface SelftestEntry {
  * variations, where a failure is the exception, retry once instead: a failure that does
  * not repeat is reported as flaky, not as an alarm.
  */
-export const expectsFailures = (entry: SelftestEntry): boolean => entry.faults.length > 0;
+export const expectsFailures = (entry: SelftestEntry): boolean => entry.faults.length > 0 || entry.expectFailures === true;
 
 /**
  * The title of the describe block each entry's copy of a scenario is declared in. The
