@@ -126,9 +126,10 @@ export const RULE_NULL =
 
 /**
  * The tier of one ajv error (contracts/failure.ts, Tier):
- *   informational  an `enum` mismatch (Versioning: enumerated fields may gain values); a
- *                  pattern/format/length mismatch on an `x-svc-opaque` string (Versioning:
- *                  non-breaking); a `type` mismatch whose value is null inside a resource
+ *   informational  an `enum` mismatch (Versioning: enumerated fields may gain values), unless
+ *                  the value is a stated one re-cased (recased: stated); a pattern/format/length
+ *                  mismatch on an `x-svc-opaque` string (Versioning: non-breaking), unless it
+ *                  lacks the stated prefix (withoutPrefix: stated); a `type` mismatch whose value is null inside a resource
  *                  (RULE_NULL; ../shared/real-service-notes.md, "Nullability"). A null as the
  *                  whole response object (`{"member": null}`, depth 1) stays stated: the
  *                  Endpoints tables state the response object itself.
@@ -136,13 +137,41 @@ export const RULE_NULL =
  *   stated         everything else: the documents type and require only what is stated.
  */
 function tierOfError(e: ErrorObject): Tier {
-  if (e.keyword === 'enum') return 'informational';
   const parent = e.parentSchema as Record<string, unknown> | undefined;
-  if (OPAQUE_KEYWORDS.has(e.keyword) && parent?.['x-svc-opaque'] === true) return 'informational';
+  if (e.keyword === 'enum') return recased(e) ? 'stated' : 'informational';
+  if (OPAQUE_KEYWORDS.has(e.keyword) && parent?.['x-svc-opaque'] === true) return withoutPrefix(e) ? 'stated' : 'informational';
   if (e.keyword === 'type' && e.data === null && e.instancePath.lastIndexOf('/') > 0) return 'informational';
   if (typeof parent?.['x-svc-inferred'] === 'string') return 'inferred';
   return 'stated';
 }
+
+/**
+ * A string that differs from a value of a stated set only by case (`connected` for
+ * CONNECTED): the stated value misspelt, not a value the field gained (States and
+ * transitions: "Values seen: PENDING, CONNECTED, ..."; a client comparing with the stated
+ * spelling no longer recognises it). A set whose spelling the specification does not fix
+ * carries `x-svc-any-case: "<why>"` (spec/CONVENTIONS.md), and then any spelling is a new value.
+ */
+function recased(e: ErrorObject): boolean {
+  const parent = e.parentSchema as Record<string, unknown> | undefined;
+  if (typeof parent?.['x-svc-any-case'] === 'string' || typeof e.data !== 'string') return false;
+  const lower = e.data.toLowerCase();
+  const allowed = (e.params as { allowedValues?: unknown[] }).allowedValues ?? [];
+  return allowed.some((v) => typeof v === 'string' && v !== e.data && v.toLowerCase() === lower);
+}
+
+/**
+ * An opaque identifier without its stated prefix (`x-svc-prefix`: Resources, identifier
+ * shapes "USR-<uuid> user, MBR-<uuid> member, ACT-<uuid> account"): the rest of the string
+ * is opaque (Versioning: its length and format may change), the prefix is stated.
+ */
+function withoutPrefix(e: ErrorObject): boolean {
+  const prefix = (e.parentSchema as Record<string, unknown> | undefined)?.['x-svc-prefix'];
+  return e.keyword === 'pattern' && typeof prefix === 'string' && typeof e.data === 'string' && !e.data.startsWith(prefix);
+}
+
+export const RULE_RECASED = 'a value differing from a stated value only by case is that value misspelt, not a value the field gained (a client comparing with the stated spelling no longer recognises it)';
+export const RULE_PREFIX = 'Resources and their fields: "Identifier shapes: USR-<uuid> user, MBR-<uuid> member, ACT-<uuid> account" (the prefix is stated; the rest is opaque: Versioning, "changing length or format of opaque strings" is non-breaking)';
 
 const RANK: Record<Tier, number> = { informational: 0, inferred: 1, stated: 2 };
 
@@ -250,7 +279,8 @@ export function schemaFailures(
     const where = schemaRule(e, displayName);
     const parent = e.parentSchema as Record<string, unknown> | undefined;
     const rule =
-      e.keyword === 'enum' ? `${where} (${RULE_ENUM})`
+      e.keyword === 'enum' ? `${where} (${tier === 'stated' ? RULE_RECASED : RULE_ENUM})`
+      : tier === 'stated' && OPAQUE_KEYWORDS.has(e.keyword) && parent?.['x-svc-opaque'] === true ? `${where} (${RULE_PREFIX})`
       : tier === 'informational' && OPAQUE_KEYWORDS.has(e.keyword) ? `${where} (${RULE_OPAQUE})`
       : tier === 'informational' && e.keyword === 'type' ? `${where} (${RULE_NULL})`
       : tier === 'inferred' && typeof parent?.['x-svc-inferred'] === 'string' ? `${where} (inferred: ${parent['x-svc-inferred']})`

@@ -23,6 +23,16 @@ function member(overrides: Record<string, unknown> = {}): Record<string, unknown
   };
 }
 
+/** An institution with every field the specification names for v20250224 (Resources, Institution). */
+function institution(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    code: 'bank_1', guid: 'INS-0b1c2d3e-0000-4000-8000-000000000003', name: 'B', created_at: '2025-01-01T00:00:00+00:00', is_hidden: false, status: 'ACTIVE',
+    client_status: 'ACTIVE', is_disabled_by_client: false, instructional_text: null, instructional_text_steps: null, forgot_password_url: null,
+    forgot_username_url: null, trouble_signing_in_url: null, supports_oauth: false, supported_products: ['transactions'],
+    ...overrides,
+  };
+}
+
 function exchange(over: { method?: string; url?: string; status?: number; headers?: Record<string, string>; body?: unknown; version?: string; api?: Exchange['api'] } = {}): Exchange {
   return {
     api: over.api ?? 'platform',
@@ -135,7 +145,7 @@ test('response_schema_conformance: wrong type and bad identifier are errors at t
 });
 
 test('response_schema_conformance: locations inside arrays read like response.body.institutions[3].code', () => {
-  const institutions = Array.from({ length: 5 }, (_, i) => ({ code: i === 3 ? 42 : `bank_${i}`, name: 'B' }));
+  const institutions = Array.from({ length: 5 }, (_, i) => institution({ code: i === 3 ? 42 : `bank_${i}` }));
   const f = only(contract.check(exchange({ url: '/institutions', body: { institutions } })), 'response_schema_conformance');
   assert.equal(f.length, 1);
   assert.equal(f[0].location, 'response.body.institutions[3].code');
@@ -146,7 +156,7 @@ test('response_schema_conformance: new enum values and changed opaque strings ar
   const enumFailures = contract.check(exchange({ body: { member: member({ connection_status: 'RECONNECTING' }) } }));
   assert.equal(hasErrors(enumFailures), false);
   assert.equal(only(enumFailures, 'response_schema_conformance')[0]?.severity, 'warning');
-  const longCode = { code: 'x'.repeat(100) + '-New-Format', guid: 'INS-longer-and-different-0000000000000000000000000', name: 'B', supported_products: ['brand_new_product'] };
+  const longCode = institution({ code: 'x'.repeat(100) + '-New-Format', guid: 'INS-longer-and-different-0000000000000000000000000', supported_products: ['brand_new_product'] });
   const f = contract.check(exchange({ url: '/institutions', body: { institutions: [longCode] } }));
   assert.equal(hasErrors(f), false, JSON.stringify(f));
   assert.ok(only(f, 'response_schema_conformance').length >= 3);
@@ -181,7 +191,7 @@ test('failure rules name the schema as <keyword> at <document>#<pointer> relativ
 });
 
 test('paging_conformance: more records than asked, or than the maximum, fails; a full page passes', () => {
-  const page = (n: number) => ({ institutions: Array.from({ length: n }, (_, i) => ({ code: `bank_${i}` })) });
+  const page = (n: number) => ({ institutions: Array.from({ length: n }, (_, i) => institution({ code: `bank_${i}` })) });
   assert.deepEqual(contract.check(exchange({ url: '/institutions?records_per_page=10', body: page(10) })), []);
   const over = only(contract.check(exchange({ url: '/institutions?page=1&records_per_page=10', body: page(11) })), 'paging_conformance');
   assert.equal(over.length, 1);
@@ -249,7 +259,7 @@ test('non-breaking variations never produce an error (Versioning)', () => {
     exchange({ body: { member: reordered } }),
     exchange({ headers: { 'content-type': 'application/json', 'X-Svc-Sim-Added': '1' } }),
     exchange({ body: { member: member({ connection_status: 'BRAND_NEW_STATUS' }) } }),
-    exchange({ url: '/institutions', body: { institutions: [{ code: 'bank_1', guid: 'INS-' + 'f'.repeat(60), supported_products: ['new_product'] }] } }),
+    exchange({ url: '/institutions', body: { institutions: [institution({ guid: 'INS-' + 'f'.repeat(60), supported_products: ['new_product'] })] } }),
   ];
   for (const c of cases) assert.equal(hasErrors(contract.check(c)), false, JSON.stringify(contract.check(c)));
 });

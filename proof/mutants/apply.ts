@@ -201,7 +201,18 @@ export class MutantRuntime {
     if (c.kind !== 'ids') return req;
     const body = req.body.length ? Buffer.from(idsBack(c, req.body.toString('utf8'))) : req.body;
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, k === 'host' ? v : idsBack(c, v)]));
-    return { ...req, path: idsBack(c, req.path), query: idsBack(c, req.query), headers, body };
+    // Query values are mapped decoded (a comma list arrives as `A%2CB`), then encoded again.
+    const query = req.query
+      .split('&')
+      .map((pair) => {
+        const eq = pair.indexOf('=');
+        if (eq < 0) return pair;
+        let value: string;
+        try { value = decodeURIComponent(pair.slice(eq + 1).replace(/\+/g, ' ')); } catch { return pair; }
+        return `${pair.slice(0, eq)}=${encodeURIComponent(idsBack(c, value))}`;
+      })
+      .join('&');
+    return { ...req, path: idsBack(c, req.path), query, headers, body };
   }
 
   /** A refusal the mutant answers in place of the target (refuse-request), or undefined. */
@@ -247,7 +258,8 @@ export class MutantRuntime {
       case 'serve-refusal': {
         if (!this.onOps(m) || !c.from.includes(res.status)) return res;
         const last = m.op ? this.lastSuccess.get(m.op) : undefined;
-        if (!last) return res;
+        // A dry run counts the refusal: in the mutant's own run another scenario's success on the operation serves it.
+        if (!last) return dry ? changed(res) : res;
         return changed({ status: 200, headers: { ...last.headers }, body: last.body });
       }
       case 'header': {

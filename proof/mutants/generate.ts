@@ -51,12 +51,13 @@ const NON_BREAKING = {
  */
 export const EXCLUSIONS: Exclusion[] = [
   { subject: 'Transaction.is_recurring', family: 'drop-field', reason: 'Resources, Transaction: "is_recurring (ignore this field)": a client is told to ignore it, so its absence breaks nothing' },
+  { subject: 'Transaction.check_number', family: 'drop-field', reason: 'Resources, Transaction: "check_number (string)" states the type of a check payment\'s number; a transaction paid otherwise has no check, and that it then carries the field is not stated' },
   { subject: 'Account.*_set_by, Account.feed_*, Account.institution_guid, Account.calculated_apr, Account.holdings_value (from v20250224)', family: 'drop-field', reason: 'Resources, Account: the field list has no version, and the list of v20250224 changes is not said to be complete; ../shared/real-service-notes.md, Nullability: v20250224 accounts carry no *_set_by, no feed_*, no institution_guid, calculated_apr or holdings_value' },
   { subject: 'Institution.guid, Institution.created_at, Institution.is_hidden, Institution.supported_products (v20111101)', family: 'drop-field', reason: 'Resources, Institution names fields without versions; ../shared/real-service-notes.md, Nullability: v20111101 institutions have no guid, v20250224 adds guid, created_at, is_hidden and supported_products' },
   { subject: 'SlimAccount.*, SlimTransaction.* presence', family: 'drop-field', reason: 'Endpoints, Data exchange: "list slim accounts", "list slim transactions": a slim record is a subset whose fields are not shown' },
   { subject: 'Challenge.type (re-cased)', family: 'recase', reason: 'Resources, Credential: "MFA challenges of type text, options, image and image_options" is a description, not a stated spelling; ../shared/real-service-notes.md, Enumerations: the reference answers TEXT, OPTIONS, IMAGE_DATA, IMAGE_OPTIONS' },
   { subject: 'Institution.supported_products values (re-cased, replaced)', family: 'recase', reason: 'Resources, Institution: supported_products "values such as ...": an open list, so another spelling reads as a value the field gained (Versioning: enumerated fields may gain values)' },
-  { subject: 'Grant.data_scope (re-cased)', family: 'recase', reason: 'one answer cannot tell "held" from a value the field gained; only the absence of HELD over several answers shows the stated value replaced (scenarios compare the grant with the transactions read under it)' },
+  { subject: 'envelope keys (accounts, members, transaction) and field names the document infers (grant issuer_guid, grantee_guids; challenge options)', family: 'drop-field', reason: 'the specification does not show these names (spec/: x-svc-inferred "the envelope key ... is not shown", "the field name is not shown"): an answer under another name breaks no sentence; what the records carry is judged wherever they are' },
   { subject: 'a null value where a type is stated', family: 'retype', reason: 'Resources: "string or null" is stated only for aggregated_at and successfully_aggregated_at; ../shared/real-service-notes.md, Nullability: a null where a type is stated is reported, never a failure' },
   { subject: 'fields typed by an x-svc-inferred schema (Guid, Institution.code/name, Pagination, challenge options, grant issuer/grantees)', family: 'retype', reason: 'the specification states no type for them (spec/CONVENTIONS.md: x-svc-inferred)' },
   { subject: 'deprecation and sunset header names', family: 'header', reason: 'Versioning: "Names of the deprecation and sunset response headers: not shown": a dropped header is stated only under names the user sets (the mutant runs set SVC_DEPRECATION_HEADER=Deprecation, SVC_SUNSET_HEADER=Sunset, as a user of such a target would)' },
@@ -66,7 +67,7 @@ export const EXCLUSIONS: Exclusion[] = [
 
 /** Fields whose presence a version does not state, by component (see EXCLUSIONS). */
 function presenceExcluded(component: string, field: string, version: string | undefined): boolean {
-  if (component === 'Transaction' && field === 'is_recurring') return true;
+  if (component === 'Transaction' && (field === 'is_recurring' || field === 'check_number')) return true;
   if (component === 'Account' && version !== undefined && version >= 'v20250224') {
     if (/_set_by$/.test(field) || /^feed_/.test(field) || ['institution_guid', 'calculated_apr', 'holdings_value'].includes(field)) return true;
   }
@@ -87,8 +88,11 @@ const CONDITIONAL: Record<string, Record<string, When[]>> = {
   Insight: { localization_payload: [{ query: 'includes', has: 'localization_payload' }, { field: 'template', oneOf: ['BillAmountNotStandard', 'MonthlySubscriptionAggregateV2', 'SubscriptionPriceIncrease'] }] },
 };
 
+/** Lists `includes` adds to transactions (Resources, Transaction). */
+const INCLUDED = new Set(['merchants', 'geolocations', 'classifications', 'repeating_transactions']);
+
 /** Stated sets whose spelling the generator does not hold a target to (see EXCLUSIONS). */
-const RECASE_EXCLUDED = new Set(['ChallengeType', 'Product', 'DataScope']);
+const RECASE_EXCLUDED = new Set(['ChallengeType', 'Product']);
 
 /**
  * Resources the product-area rule table states fields of, whose paths the specification
@@ -241,16 +245,26 @@ const key = (p: readonly string[]) => p.join('.');
  * require only what a statement makes present), or a field a trace row names (one field,
  * or the component's whole field list), with the row that states it.
  */
-function statedFields(contract: Contract, api: ApiName, version: string | undefined, component: string, pointers: Map<string, Array<{ rest: string[]; row: TraceRow }>>): Map<string, { path: string[]; rows: TraceRow[]; fromRequired: boolean; info?: FieldInfo }> {
+interface StatedField {
+  path: string[];
+  rows: TraceRow[];
+  fromRequired: boolean;
+  /** A row points at this field itself (not only at the component or its field list). */
+  specific: boolean;
+  info?: FieldInfo;
+}
+
+function statedFields(contract: Contract, api: ApiName, version: string | undefined, component: string, pointers: Map<string, Array<{ rest: string[]; row: TraceRow }>>): Map<string, StatedField> {
   const fields = fieldsOf(contract, api, version, component);
   const byKey = new Map(fields.map((f) => [key(f.path), f]));
-  const out = new Map<string, { path: string[]; rows: TraceRow[]; fromRequired: boolean; info?: FieldInfo }>();
-  const add = (path: string[], row: TraceRow | undefined, fromRequired: boolean) => {
+  const out = new Map<string, StatedField>();
+  const add = (path: string[], row: TraceRow | undefined, fromRequired: boolean, specific = false) => {
     const k = key(path);
     let e = out.get(k);
-    if (!e) out.set(k, (e = { path, rows: [], fromRequired, info: byKey.get(k) }));
+    if (!e) out.set(k, (e = { path, rows: [], fromRequired, specific, info: byKey.get(k) }));
     if (row && !e.rows.includes(row)) e.rows.push(row);
     e.fromRequired ||= fromRequired;
+    e.specific ||= specific;
   };
   const rows = pointers.get(component) ?? [];
   for (const f of fields) if (f.required) add(f.path, undefined, true);
@@ -258,7 +272,7 @@ function statedFields(contract: Contract, api: ApiName, version: string | undefi
     const p = fieldPathOf(rest);
     if (p.whole === 'properties') for (const f of fields.filter((x) => x.path.length === 1)) add(f.path, row, false);
     else if (p.whole === 'required') for (const f of fields.filter((x) => x.required)) add(f.path, row, true);
-    else if (p.path && byKey.has(key(p.path))) add(p.path, row, false);
+    else if (p.path && byKey.has(key(p.path))) add(p.path, row, false, true);
   }
   // A required field with no row of its own: the rows that encode the component (or its list) state it.
   for (const e of out.values()) {
@@ -348,13 +362,27 @@ export function generateMutants(o: { contract?: Contract; rows?: TraceRow[] } = 
   const toSites = (list: DocSite[]): Site[] => {
     const seen = new Set<string>();
     const out: Site[] = [];
-    for (const s of list) {
-      const site = { op: opRef(s.api, s.op.key), path: [...s.path] };
+    const push = (site: Site) => {
       const k = `${site.op}|${key(site.path)}`;
       if (!seen.has(k)) { seen.add(k); out.push(site); }
+    };
+    for (const s of list) {
+      const site = { op: opRef(s.api, s.op.key), path: [...s.path] };
+      push(site);
+      // Resources, Transaction: where included data sits (singular on each transaction, or
+      // beside the list) is not shown (contracts/stated-platform.ts reads it the same way).
+      const at = site.path.findIndex((x, i) => INCLUDED.has(x) && site.path[i + 1] === '*');
+      if (at > 0) {
+        push({ op: site.op, path: [...site.path.slice(0, at), site.path[at].replace(/s$/, '')] });
+        push({ op: site.op, path: site.path.slice(at) });
+      }
     }
     return out;
   };
+
+  // Slim records (data exchange) sit where their full component is also recorded (allOf): presence is not stated there.
+  const slimAt = new Set(docs.sites.filter((x) => x.component.startsWith('Slim')).map((x) => `${opRef(x.api, x.op.key)}|${key(x.path)}`));
+  const notSlim = (list: Site[]) => list.filter((x) => ![...slimAt].some((k) => { const [op, p] = k.split('|'); return op === x.op && (key(x.path) === p || key(x.path).startsWith(`${p}.`)); }));
 
   // 1. Fields of resources: drop, retype, recase, replace, date format, identifier prefix.
   for (const [k, list] of siteIndex) {
@@ -372,14 +400,23 @@ export function generateMutants(o: { contract?: Contract; rows?: TraceRow[] } = 
       const path = f.path;
       // The record path of a nested field: the site path plus the field's parents.
       const recordSites = path.length > 1 ? sites.map((s) => ({ op: s.op, path: [...s.path, ...path.slice(0, -1)] })) : sites;
-      const field = [path[path.length - 1]];
+      let field = [path[path.length - 1]];
       const when = CONDITIONAL[component]?.[key(path)];
-      // drop-field: presence (not on slim records, not where a version does not state it).
-      if (!slim && !presenceExcluded(component, key(path), version)) {
-        b.add({ id: `drop-field:${subject}`, family: 'drop-field', expect: 'killed', statement: `${statement}; ${VERSIONING_FIELD}`, section, rows: rowIds, change: { kind: 'field', sites: [], field, action: { op: 'drop' }, ...(when ? { when } : {}) } }, version, recordSites);
+      // An included list (includes=merchants, ...): singular on each transaction, plural, or beside the list.
+      const included = component === 'Transaction' && INCLUDED.has(key(path));
+      if (included) field = [];
+      // drop-field: presence (not on slim records, not where a version does not state it, not
+      // under a name the specification does not show: an envelope key or a field name the
+      // document infers, unless a row names that very field).
+      const ownInferred = typeof f.info?.schema['x-svc-inferred'] === 'string' ? (f.info.schema['x-svc-inferred'] as string) : '';
+      const nameInferred = /field name is not shown|neither the field name/.test(ownInferred) || (!!f.info?.inferred && !f.specific);
+      if (!slim && !nameInferred && !presenceExcluded(component, key(path), version)) {
+        const action = included ? { op: 'drop-matching' as const, pattern: `^${key(path).replace(/s$/, '')}s?$` } : { op: 'drop' as const };
+        const dropSites = notSlim(included ? [...recordSites, ...[...new Set(recordSites.map((x) => x.op))].map((op) => ({ op, path: [] }))] : recordSites);
+        b.add({ id: `drop-field:${subject}`, family: 'drop-field', expect: 'killed', statement: `${statement}; ${VERSIONING_FIELD}`, section, rows: rowIds, change: { kind: 'field', sites: [], field, action, ...(when ? { when } : {}) } }, version, dropSites);
       }
       const info = f.info;
-      if (!info) continue;
+      if (!info || included) continue;
       const d = deref(contract, api, version, info.schema);
       if (!d) continue;
       // retype: a stated type (no x-svc-inferred on the way).
@@ -393,12 +430,12 @@ export function generateMutants(o: { contract?: Contract; rows?: TraceRow[] } = 
       // Stated sets: re-cased (stated), a new value (tolerated).
       const enumValues = Array.isArray(d.node.enum) ? (d.node.enum as unknown[]).filter((v): v is string => typeof v === 'string') : [];
       if (enumValues.length && d.component) {
-        const setRows = pointers.get(d.component)?.map((p) => p.row) ?? [];
-        const setStatement = quote(setRows, statement);
-        if (!RECASE_EXCLUDED.has(d.component)) {
-          b.add({ id: `recase:${subject}`, family: 'recase', expect: 'killed', statement: `${setStatement}; a value differing from a stated one only by case is not a new value (a client comparing with the stated spelling no longer recognises it)`, section: sectionOf(setRows, section), rows: [...new Set([...rowIds, ...setRows.map((r) => r.id)])], change: { kind: 'field', sites: [], field, action: { op: 'recase' } } }, version, recordSites);
-        }
-        b.add({ id: `new-enum-value:${subject}`, family: 'new-enum-value', expect: 'tolerated', statement: NON_BREAKING.enum, section: 'Versioning', rows: ['ver.non-breaking.10'].filter((id) => rowById.has(id)), change: { kind: 'field', sites: [], field, action: { op: 'map', values: Object.fromEntries(enumValues.filter((v) => !['PENDING', 'CONNECTED', 'CHALLENGED', 'HALTED', 'DENIED'].includes(v)).map((v) => [v, `MUTANT_NEW_${v.toUpperCase()}`])) } } }, version, recordSites);
+        // A value the set gains where no statement fixes the value: a connection_status while the
+        // member aggregates (States and transitions: "other transitions not shown"; the reference
+        // has 23 values), any value elsewhere.
+        const isState = d.component === 'ConnectionStatus';
+        const values = isState ? { PENDING: 'MUTANT_SYNCING', CONNECTED: 'MUTANT_SYNCING' } : Object.fromEntries(enumValues.map((v) => [v, `MUTANT_NEW_${v.toUpperCase()}`]));
+        b.add({ id: `new-enum-value:${subject}`, family: 'new-enum-value', expect: 'tolerated', statement: isState ? `${NON_BREAKING.enum}; States and transitions: "Transitions between member connection statuses other than those in the table: not shown" (a value while the member aggregates)` : NON_BREAKING.enum, section: 'Versioning', rows: ['ver.non-breaking.10'].filter((id) => rowById.has(id)), change: { kind: 'field', sites: [], field, action: { op: 'map', values }, ...(isState ? { when: [{ field: 'is_being_aggregated', equals: true }] } : {}) } }, version, recordSites);
       }
       // Stated formats of dates.
       const format = typeof d.node.format === 'string' ? d.node.format : undefined;
@@ -413,15 +450,25 @@ export function generateMutants(o: { contract?: Contract; rows?: TraceRow[] } = 
         }
       }
     }
+    // Stated sets wherever a field takes one (stated or not, the field's value must be spelt as stated): re-cased.
+    for (const info of fieldsOf(contract, api, version, component)) {
+      const d = deref(contract, api, version, info.schema);
+      if (!d?.component || !Array.isArray(d.node.enum) || RECASE_EXCLUDED.has(d.component)) continue;
+      const setRows = (pointers.get(d.component) ?? []).map((p) => p.row);
+      if (!setRows.length) continue;
+      const subject = `${component}.${key(info.path).replace(/\.\*/g, '[*]')}`;
+      const recordSites = info.path.length > 1 ? sites.map((s) => ({ op: s.op, path: [...s.path, ...info.path.slice(0, -1)] })) : sites;
+      b.add({ id: `recase:${subject}`, family: 'recase', expect: 'killed', statement: `${quote(setRows, d.component)}; a value differing from a stated one only by case is not a new value (a client comparing with the stated spelling no longer recognises it)`, section: sectionOf(setRows, 'Resources and their fields'), rows: setRows.map((r) => r.id), change: { kind: 'field', sites: [], field: [info.path[info.path.length - 1]], action: { op: 'recase' } } }, version, recordSites);
+    }
     // Pattern fields of a component (Account: `_set_by$`, and the feed_* variants of the rule table).
     if (component === 'Account' && !(version && version >= 'v20250224')) {
       const variantRows = rowsOf('res.account.set-by-feed');
       for (const [name, pattern] of [['*_set_by', '_set_by$'], ['feed_*', '^feed_']] as const) {
         b.add({ id: `drop-field:Account.${name}`, family: 'drop-field', expect: 'killed', statement: `${STATED_PLATFORM_RULES.accountVariants}`, section: 'Resources and their fields', rows: variantRows.map((r) => r.id), change: { kind: 'field', sites: [], field: [], action: { op: 'drop-matching', pattern } } }, version, sites);
       }
-      b.add({ id: 'recase:Account.*_set_by', family: 'recase', expect: 'killed', statement: `${rowsOf('res.set-by').map((r) => r.statement).join('; ') || 'A field ending in _set_by names the source: FEED, USER or SYSTEM'}; a value differing from a stated one only by case is not a new value`, section: 'Resources and their fields', rows: rowsOf('res.set-by').map((r) => r.id), change: { kind: 'field', sites: [], field: ['_set_by$'], action: { op: 'recase' } } }, version, sites);
     }
     if (component === 'Account') {
+        b.add({ id: 'recase:Account.*_set_by', family: 'recase', expect: 'killed', statement: `${rowsOf('res.set-by').map((r) => r.statement).join('; ') || 'A field ending in _set_by names the source: FEED, USER or SYSTEM'}; a value differing from a stated one only by case is not a new value`, section: 'Resources and their fields', rows: rowsOf('res.set-by').map((r) => r.id), change: { kind: 'field', sites: [], field: ['_set_by$'], action: { op: 'recase' } } }, version, sites);
       b.add({ id: 'new-enum-value:Account.*_set_by', family: 'new-enum-value', expect: 'tolerated', statement: NON_BREAKING.enum, section: 'Versioning', rows: ['ver.non-breaking.10'].filter((id) => rowById.has(id)), change: { kind: 'field', sites: [], field: ['_set_by$'], action: { op: 'map', values: { USER: 'MUTANT_NEW_SOURCE', SYSTEM: 'MUTANT_NEW_SOURCE' } } } }, version, sites);
     }
   }

@@ -1,6 +1,7 @@
 /**
  * `npm run mutants` without the CLI (the CLI's `mutants` subcommand calls the same function):
  *   npx tsx proof/mutants/main.ts [--sample N --seed S] [--only id,...] [--family f,...] [--grep re] [--workers n] [--tests-per-mutant n] [--no-confirm]
+ *   npx tsx proof/mutants/main.ts --rerun reports/out/mutants/mutants.json   (only what that run left open)
  * Exit 1 when the score is under the goal (95% of stated mutants killed) or a tolerated mutant raised an alarm.
  */
 import { parseArgs } from 'node:util';
@@ -20,6 +21,7 @@ const { values } = parseArgs({
     'tests-per-mutant': { type: 'string' },
     'no-confirm': { type: 'boolean' },
     out: { type: 'string' },
+    rerun: { type: 'string' },
   },
 });
 const int = (name: string, raw: string | undefined) => {
@@ -41,6 +43,7 @@ const report = await runMutants({
   testsPerMutant: int('tests-per-mutant', values['tests-per-mutant']),
   confirm: !values['no-confirm'],
   out: values.out,
+  rerun: values.rerun,
 });
 console.log(summaryLine(report));
 const alarms = report.outcomes.filter((o) => o.verdict === 'false-alarm').length;

@@ -42,6 +42,8 @@ export interface MutantRunOptions {
   only?: string[];
   /** Only these families. */
   families?: Family[];
+  /** Only the mutants a previous report (mutants.json) did not settle: survivors, unreached, false alarms. */
+  rerun?: string;
   /** Only scenarios whose title matches (a regular expression): the baseline and every run. */
   grep?: string;
   /** Scenario folders (default api, browser, fuzz). */
@@ -177,6 +179,11 @@ export async function runMutants(o: MutantRunOptions = {}): Promise<MutantsRepor
   const generated = mutants.length;
   if (o.families?.length) mutants = mutants.filter((m) => o.families!.includes(m.family));
   if (o.only?.length) mutants = mutants.filter((m) => o.only!.some((s) => m.id.includes(s)));
+  if (o.rerun) {
+    const previous = JSON.parse(readFileSync(o.rerun, 'utf8')) as MutantsReport;
+    const open = new Set(previous.outcomes.filter((x) => x.verdict !== 'killed' && x.verdict !== 'tolerated').map((x) => x.id));
+    mutants = mutants.filter((m) => open.has(m.id) || !previous.outcomes.some((x) => x.id === m.id));
+  }
   if (o.sample !== undefined) mutants = sampleMutants(mutants, o.sample, o.seed ?? 1);
   if (!mutants.length) throw new Error('no mutant selected (check --only / --family)');
   log(`mutants: ${mutants.length} selected of ${generated} generated (${mutants.filter((m) => m.expect === 'killed').length} stated, ${mutants.filter((m) => m.expect === 'tolerated').length} tolerated)`);
@@ -229,11 +236,16 @@ export async function runMutants(o: MutantRunOptions = {}): Promise<MutantsRepor
       if (again.length) await runBatches(again, 'confirmation');
     }
 
-    // Verdicts of what never ran or never changed an answer.
+    // Verdicts of what never ran or never changed an answer. A mutant no baseline scenario's
+    // answers would change is "not applied" when some passing scenario reached one of its
+    // operations with a success (the target never showed what it changes: nothing to kill),
+    // "unreached" when none did (the suite never looks there).
+    const reachedOps = new Set(passed.flatMap((t) => t.seen.filter((x) => x.op && x.status < 500).map((x) => x.op!)));
     for (const m of mutants) {
       const oc = outcomes.get(m.id)!;
       if (oc.verdict === 'killed' || oc.verdict === 'false-alarm') continue;
-      if (!oc.reaching) oc.verdict = m.expect === 'killed' ? 'unreached' : 'tolerated';
+      const global = !m.ops.length;
+      if (!oc.reaching) oc.verdict = m.expect === 'killed' ? (!global && !m.ops.some((op) => reachedOps.has(op)) ? 'unreached' : 'not-applied') : 'tolerated';
       else if (!oc.fired) oc.verdict = m.expect === 'killed' ? 'not-applied' : 'tolerated';
       else oc.verdict = m.expect === 'killed' ? 'survived' : 'tolerated';
     }

@@ -30,6 +30,13 @@ test('an institution reads the same by code and by guid', { tag: ['@institutions
   const guid = need<string>(byCode, 'institution.guid', api);
   const byGuid = await api.get(`/institutions/${encodeURIComponent(guid)}`, { expectStatus: 200 });
   expect(need(byGuid, 'institution.code', api)).toBe(code);
+  // "response one institution": both reads answer the same institution, field for field
+  // where each read shows the field (Resources, Institution: its named fields).
+  const a = byCode.body.institution as Record<string, unknown>;
+  const b = byGuid.body.institution as Record<string, unknown>;
+  for (const f of ['guid', 'name', 'supports_oauth', 'is_disabled_by_client', 'supported_products'] as const) {
+    if (f in a && f in b) expect(b[f], `institution ${f} read by guid, as read by code`).toEqual(a[f]);
+  }
 });
 
 test('credentials of an unknown institution answer 404', { tag: ['@institutions', '@errors', '@readonly'] }, async ({ api }) => {

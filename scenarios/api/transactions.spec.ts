@@ -18,7 +18,7 @@
  * v20250224 and later, ISO 8601 timestamps before.
  */
 import { test, expect, currentVersion, type CheckedClient } from '../fixtures.ts';
-import { ANY_2XX, createMember, createUser, createdMember, need } from '../helpers.ts';
+import { ANY_2XX, createMember, createUser, createdMember, need, readMember } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, letTimePass, settle, walkList } from './journeys.ts';
 
@@ -228,6 +228,9 @@ test('use_case selects the transactions of members with that use case', { tag: T
   const user = await createUser(api);
   const member = createdMember(api, await createMember(api, user, { scenario: 'SUCCESS', extra: { use_cases: [mine] } })).guid;
   await settle(api, poll, user, member);
+  // Resources, Member: use_cases (array) "only for clients opted in to use cases": this client is.
+  const read = (await readMember(api, user, member)) as unknown as Record<string, unknown>;
+  expect(Array.isArray(read.use_cases) ? read.use_cases : read.use_cases === undefined ? 'no use_cases field' : read.use_cases, `use_cases of a member created with ${mine}, for an opted-in client`).toContain(mine);
   const all = await walkList<Txn>(api, `/users/${user}/transactions`, 'transactions');
   expect(all.length, 'transactions aggregated for the new member').toBeGreaterThan(0);
   expect(await expectFilter(api, user, all, { use_case: mine }, () => true), `transactions with use_case=${mine}`).toBe(all.length);

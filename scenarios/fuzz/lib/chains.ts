@@ -160,9 +160,16 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
   const user = await step('create a user', { method: 'POST', path: '/users', version: v, body: { user: { id: `fuzz-user-${randomUUID().slice(0, 8)}` } } });
   const userGuid = dig(user.body, 'user', 'guid') as string | undefined;
   if (!ok(user) || !userGuid) return { scopes, credentials, steps, failures };
+  // Accepted requests the reach pass sends again with each optional header the description
+  // lists (Events rule 8: SVC-SKIP-WEBHOOK "on create, update and delete of ... users"):
+  // a user create (a fresh client id each time is not needed: the id is the client's own) and an update.
+  scopes.examples.set('POST /users', { params: {}, body: { user: {} } });
   add(scopes.platform, 'user_guid', userGuid);
   add(scopes.platform, 'user_identifier', userGuid);
   await step('read the created user', { method: 'GET', path: `/users/${userGuid}`, version: v, generated: availability('the user just created') });
+  const userUpdate = { user: { metadata: 'fuzz' } };
+  const updatedUser = await step('update the user', { method: 'PUT', path: `/users/${userGuid}`, version: v, body: userUpdate });
+  if (ok(updatedUser)) scopes.examples.set('PUT /users/{user_guid}', { params: { user_guid: userGuid }, body: userUpdate });
 
   const creds = await step('read the test institution credentials', { method: 'GET', path: `/institutions/${encodeURIComponent(p.testInstitution.code)}/credentials`, version: v });
   const fields = ((dig(creds.body, 'credentials') as any[]) ?? []);

@@ -480,10 +480,13 @@ export function reachCases(spec: OperationSpec, ctx: RequestContext, o: CaseOpti
     }
     const max = spec.info.maxRecordsPerPage;
     if (max !== undefined && spec.params.some((p) => p.in === 'query' && p.name === 'records_per_page')) {
-      for (const n of [max, max + 1]) {
-        out.push(caseFrom(spec, { path: base, query: { records_per_page: String(n) }, headers: {}, body: undefined },
-          { kind: 'valid', tier: 'informational', rule: `Limits: records_per_page maximum ${max}; the page is judged by paging_conformance, the status is free`, what: `records_per_page=${n} (the stated maximum${n > max ? ' plus one' : ''})` }));
-      }
+      // Limits: "records_per_page maximum 1000": the maximum itself is a value the list takes
+      // (acceptance expected, with the tier of the read it is added to); one above it may be
+      // refused or clamped (the status is free, the page is judged by paging_conformance).
+      out.push(caseFrom(spec, { path: base, query: { records_per_page: String(max) }, headers: {}, body: undefined },
+        { ...first.generated, kind: 'positive', rule: `Limits: "records_per_page maximum ${max}" (the maximum is a valid value); ${first.generated.rule}`, what: `records_per_page=${max} (the stated maximum) on ${first.generated.what}` }));
+      out.push(caseFrom(spec, { path: base, query: { records_per_page: String(max + 1) }, headers: {}, body: undefined },
+        { kind: 'valid', tier: 'informational', rule: `Limits: records_per_page maximum ${max}; the page is judged by paging_conformance, the status is free`, what: `records_per_page=${max + 1} (the stated maximum plus one)` }));
     }
   }
   const example = o.example;

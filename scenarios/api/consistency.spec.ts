@@ -1,0 +1,122 @@
+/**
+ * One resource, read more than once, answers one state (issue 23: "one member's state
+ * disagreeing between two of its reads or across consecutive reads"). A settled member (an
+ * end state of the test institution: "success leads to CONNECTED; invalid or locked
+ * credentials lead to DENIED"; nothing runs on it any more) is read through every read the
+ * specification names for it, twice: the member read, its status read ("CONNECTED | reading
+ * member or status | credentials accepted | CONNECTED") and the user's member list. Every
+ * read must show the same connection_status, and the same owner, institution and OAuth flag
+ * (Resources, Member; What the service does: "A member is the connection between a user and
+ * an institution"). Its accounts name the same member wherever they are read (What the
+ * service does: "An account ... belongs to a member").
+ *
+ * Nothing about timing: every read comes after the member is read settled, and a settled
+ * member has no transition left to make (States and transitions name none from an end
+ * state without a new request).
+ */
+import { test, expect, requireSetting, type CheckedClient } from '../fixtures.ts';
+import { createMember, createUser, createdMember, readMember, readStatus, waitUntilSettled, type MemberStatus } from '../helpers.ts';
+import type { Poll } from '../fixtures.ts';
+import { memberAccounts, walkList } from './journeys.ts';
+
+const TAGS = ['@members', '@destructive'];
+
+/** Fields of a member every read of it shows alike (Resources, Member). */
+const SAME = ['connection_status', 'user_guid', 'institution_code', 'is_oauth'] as const;
+
+async function settledMember(api: CheckedClient, poll: Poll, scenario: 'SUCCESS' | 'UNAUTHORIZED') {
+  const user = await createUser(api);
+  const member = createdMember(api, await createMember(api, user, { scenario })).guid;
+  const settled = (await waitUntilSettled(api, poll, user, member)).value;
+  return { user, member, settled };
+}
+
+/** Every read of one member, twice over, in order: member, status, list entry. */
+async function readsOf(api: CheckedClient, user: string, member: string): Promise<Array<{ read: string; m: Partial<MemberStatus> & Record<string, unknown> }>> {
+  const out: Array<{ read: string; m: Partial<MemberStatus> & Record<string, unknown> }> = [];
+  for (let round = 1; round <= 2; round++) {
+    out.push({ read: `member read #${round}`, m: (await readMember(api, user, member)) as never });
+    out.push({ read: `status read #${round}`, m: (await readStatus(api, user, member)) as never });
+    const list = await walkList<Record<string, unknown>>(api, `/users/${user}/members`, 'members');
+    const entry = list.find((x) => x.guid === member);
+    expect(entry, `the user's member list names member ${member}`).toBeTruthy();
+    out.push({ read: `member list #${round}`, m: entry as never });
+  }
+  return out;
+}
+
+function expectAgreement(reads: Array<{ read: string; m: Record<string, unknown> }>, field: string) {
+  const shown = reads.filter((r) => Object.prototype.hasOwnProperty.call(r.m, field));
+  const values = [...new Set(shown.map((r) => JSON.stringify(r.m[field])))];
+  expect(values.length, `every read of one settled member shows one ${field}; seen: ${shown.map((r) => `${r.read} ${JSON.stringify(r.m[field])}`).join(', ')}`).toBeLessThanOrEqual(1);
+}
+
+for (const scenario of ['SUCCESS', 'UNAUTHORIZED'] as const) {
+  const end = scenario === 'SUCCESS' ? 'CONNECTED' : 'DENIED';
+  test(`a settled ${end} member shows one state, owner and institution on every read, twice over`, { tag: TAGS }, async ({ api, poll }) => {
+    const { user, member, settled } = await settledMember(api, poll, scenario);
+    // States and transitions, test institution: success -> CONNECTED; invalid credentials -> DENIED.
+    expect(settled.connection_status, `the ${scenario} password ends in ${end}`).toBe(end);
+    const reads = await readsOf(api, user, member);
+    for (const r of reads) {
+      if (r.m.connection_status !== undefined) expect(r.m.connection_status, `${r.read}: connection_status of the settled member`).toBe(end);
+      expect(r.m.is_being_aggregated === true, `${r.read}: nothing runs on the settled member (is_being_aggregated ${JSON.stringify(r.m.is_being_aggregated)})`).toBe(false);
+    }
+    for (const f of SAME) expectAgreement(reads, f);
+    const owner = reads.find((r) => r.m.user_guid !== undefined)?.m.user_guid;
+    if (owner !== undefined) expect(owner, 'user_guid: the owning user').toBe(user);
+  });
+}
+
+test('the accounts of a member name that member in the member list, the user list and their own reads, twice over', { tag: ['@accounts', '@destructive'] }, async ({ api, poll }) => {
+  const { user, member, settled } = await settledMember(api, poll, 'SUCCESS');
+  expect(settled.connection_status).toBe('CONNECTED');
+  for (let round = 1; round <= 2; round++) {
+    const mine = await memberAccounts<{ guid: string; member_guid?: string }>(api, user, member);
+    const all = await walkList<{ guid: string; member_guid?: string }>(api, `/users/${user}/accounts`, 'accounts');
+    for (const a of mine) {
+      expect(a.member_guid, `round ${round}: account ${a.guid} in the member's list names the member`).toBe(member);
+      const listed = all.find((x) => x.guid === a.guid);
+      expect(listed, `round ${round}: account ${a.guid} is in the user's account list`).toBeTruthy();
+      expect(listed!.member_guid, `round ${round}: account ${a.guid} in the user's list names the same member`).toBe(member);
+      const one = await api.get(`/users/${user}/accounts/${a.guid}`, { expectStatus: 200 });
+      expect(one.body?.account?.member_guid, `round ${round}: account ${a.guid} read alone names the same member`).toBe(member);
+    }
+  }
+});
+
+test('a grant shows one data scope wherever it is read: by issuer, by grantee and by the grant query, twice over', { tag: ['@data-exchange', '@readonly'] }, async ({ api }) => {
+  const dx = api.profile.dataExchange;
+  const issuer = requireSetting(dx.issuerClientGuid, 'SVC_3DX_ISSUER_GUID');
+  const grantee = requireSetting(dx.granteeClientGuid, 'SVC_3DX_GRANTEE_GUID');
+  const grantGuid = requireSetting(dx.grantGuid, 'SVC_3DX_GRANT_GUID');
+  const grantees = dx.allGranteeGuids.length ? dx.allGranteeGuids : [grantee];
+  // Resources, Data exchange grant: a grant "has an issuer GUID, one or more grantee GUIDs and a
+  // data scope with values HELD, AGGREGATED, ALL": one grant, one scope. Where the grant sits in
+  // each answer and its field names are not shown: the object naming the grant's guid is the grant.
+  const seen: Array<{ read: string; scope: unknown }> = [];
+  const grantIn = (body: unknown): Record<string, unknown> | undefined => {
+    const walk = (v: unknown): Record<string, unknown> | undefined => {
+      if (Array.isArray(v)) { for (const x of v) { const hit = walk(x); if (hit) return hit; } return undefined; }
+      if (v === null || typeof v !== 'object') return undefined;
+      const o = v as Record<string, unknown>;
+      if (Object.values(o).includes(grantGuid)) return o;
+      for (const x of Object.values(o)) { const hit = walk(x); if (hit) return hit; }
+      return undefined;
+    };
+    return walk(body);
+  };
+  for (let round = 1; round <= 2; round++) {
+    const reads: Array<[string, Promise<{ body: unknown }>]> = [
+      [`issuer list #${round}`, api.get(`/data_exchange/issuer/${issuer}/grants`, { expectStatus: 200 })],
+      [`grantee list #${round}`, api.get(`/data_exchange/grantee/${grantee}/grants`, { expectStatus: 200 })],
+      [`grant query #${round}`, api.get('/data_exchange/grant', { query: { issuer_guid: issuer, [dx.granteeQueryParam]: grantees.join(',') }, expectStatus: 200 })],
+    ];
+    for (const [read, pending] of reads) {
+      const grant = grantIn((await pending).body);
+      expect(grant, `${read} names the grant ${grantGuid}`).toBeTruthy();
+      if (grant && 'data_scope' in grant) seen.push({ read, scope: grant.data_scope });
+    }
+  }
+  expect(new Set(seen.map((s) => JSON.stringify(s.scope))).size, `one data scope for grant ${grantGuid}; seen: ${seen.map((s) => `${s.read} ${JSON.stringify(s.scope)}`).join(', ')}`).toBeLessThanOrEqual(1);
+});
