@@ -109,11 +109,12 @@ function transactionFailures(c: ExchangeContext, body: unknown): Failure[] {
     ['merchants', 'merchant', 'merchants', withMerchant],
     ['geolocations', 'geolocation', 'geolocations', withMerchant],
     ['classifications', 'classification', 'classifications', true],
+    ['repeating_transactions', 'repeating_transaction', 'repeating_transactions', true],
   ];
   for (const [value, singular, plural, applies] of expected) {
     if (includes.has(value) && applies && !carried(singular, plural)) {
       out.push(fail(c, `response.body.${singular}`, STATED_PLATFORM_RULES.includes,
-        `Received: includes=${value} answered without ${singular}/${plural} data (${txs.length} transactions${value === 'classifications' ? '' : ', at least one with a merchant_guid'}) / Expected: the ${value} the includes value returns`));
+        `Received: includes=${value} answered without ${singular}/${plural} data (${txs.length} transactions${value === 'merchants' || value === 'geolocations' ? ', at least one with a merchant_guid' : ''}) / Expected: the ${value} the includes value returns (null where a transaction has none)`));
     }
   }
   const objects = (singular: string, plural: string): Rec[] => {

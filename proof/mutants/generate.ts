@@ -296,7 +296,7 @@ class Builder {
     const existing = this.mutants.get(m.id);
     const ops = [...new Set([...(m.ops ?? []), ...sites.map((s) => s.op)])];
     if (!existing) {
-      const change = m.change.kind === 'field' ? { ...m.change, sites: [...sites] } : m.change;
+      const change = m.change.kind === 'field' ? { ...m.change, sites: [...m.change.sites, ...sites] } : m.change;
       this.mutants.set(m.id, { ...m, change, ops, ...(version ? { versions: [version] } : {}) });
       return;
     }
@@ -492,6 +492,14 @@ export function generateMutants(o: { contract?: Contract; rows?: TraceRow[] } = 
       }
     }
   };
+  // contracts/stated-platform.ts: a credential (institution or member) carries a guid ("Other resources also have a guid").
+  for (const d of docs.sites.filter((x) => x.component === 'Credential')) {
+    b.add({ id: 'drop-field:Credential.guid', family: 'drop-field', expect: 'killed', statement: `${STATED_PLATFORM_RULES.credentialGuid}; ${VERSIONING_FIELD}`, section: 'Resources and their fields', rows: rowsOf('res.other-guid').map((r) => r.id), change: { kind: 'field', sites: [], field: ['guid'], action: { op: 'drop' } } }, d.version, [{ op: opRef(d.api, d.op.key), path: [...d.path] }]);
+  }
+  // Endpoints, earlier-generation test paths: GET|PUT /users/test_svc/members/{connection_status} "returns a member in that status".
+  const byStatus = [...new Set(docs.ops.filter((d) => d.api === 'test-host' && d.op.path.includes('{connection_status}') && d.op.method !== 'POST').map((d) => opRef(d.api, d.op.key)))];
+  const testRows = rowsOf('ep.test.connection-status');
+  b.add({ id: 'replace-value:test host member by connection status', family: 'replace-value', expect: 'killed', statement: quote(testRows, 'GET|PUT /users/test_svc/members/{connection_status} (returns a member in that status)'), section: 'Endpoints', rows: testRows.map((r) => r.id), change: { kind: 'field', sites: [], field: ['connection_status'], action: { op: 'map', values: { CONNECTED: 'DENIED', DENIED: 'HALTED', HALTED: 'CONNECTED', CHALLENGED: 'CONNECTED', PENDING: 'CONNECTED' } } } }, undefined, byStatus.map((op) => ({ op, path: ['?'] })));
   partner('GET /payment_account', ['user_guid', 'member_guid', 'account_guid'], PARTNER_RULES.paymentAccount, 'Endpoints', rowsOf('ep.other.payment-account').map((r) => r.id));
   partner('POST /ach_returns', ['guid'], PARTNER_RULES.achReturn, 'Resources and their fields', rowsOf('res.ach.response').map((r) => r.id));
   for (const d of docs.ops.filter((x) => x.api === 'platform' && x.op.key === 'POST /authorization_code')) {
@@ -583,13 +591,13 @@ export function generateMutants(o: { contract?: Contract; rows?: TraceRow[] } = 
   }
   const catRows = rowsOf('lim.default-categories', 'wsd.default-categories');
   const cat = opRef('platform', 'GET /categories/default');
-  b.add({ id: 'limit:120 default categories', family: 'limit', expect: 'killed', statement: quote(catRows, 'default categories 119'), section: 'Limits', rows: catRows.map((r) => r.id), ops: [cat], change: { kind: 'field', sites: [{ op: cat, path: ['pagination'] }], field: ['total_entries'], action: { op: 'add-number', delta: 1 } } }, undefined);
+  b.add({ id: 'limit:120 default categories', family: 'limit', expect: 'killed', statement: quote(catRows, 'default categories 119'), section: 'Limits', rows: catRows.map((r) => r.id), ops: [cat], change: { kind: 'field', sites: [], field: ['total_entries'], action: { op: 'add-number', delta: 1 } } }, undefined, [{ op: cat, path: ['pagination'] }]);
   const windowRows = rowsOf('lim.dx-window');
   const dxLists = [...new Set(docs.ops.filter((d) => /^GET \/data_exchange\/users\/.*\/transactions$/.test(d.op.key)).map((d) => opRef(d.api, d.op.key)))];
   b.add({ id: 'limit:data exchange default window 93 days', family: 'limit', expect: 'killed', statement: quote(windowRows, 'default transaction window 90 days before the request day'), section: 'Limits', rows: windowRows.map((r) => r.id), ops: dxLists, change: { kind: 'page', ops: dxLists, listKey: 'transactions', action: 'older-record', days: 93, dateField: 'date', onlyWithoutQuery: ['from_date', 'to_date'] } }, undefined);
   const tokenRows = rowsOf('lim.access-token', 'auth.4-processor');
   const tokenOps = [...new Set(docs.ops.filter((d) => d.op.key === 'POST /token' || d.op.key === 'POST /payment_processor_token').map((d) => opRef(d.api, d.op.key)))];
-  b.add({ id: 'limit:processor access_token 61 days', family: 'limit', expect: 'killed', statement: quote(tokenRows, PARTNER_RULES.tokenLifetime), section: 'Limits', rows: tokenRows.map((r) => r.id), ops: tokenOps, change: { kind: 'field', sites: tokenOps.map((op) => ({ op, path: ['?'] })), field: ['expires_in'], action: { op: 'add-number', delta: PROCESSOR_TOKEN_LIFETIME_S / 60 } } }, undefined);
+  b.add({ id: 'limit:processor access_token 61 days', family: 'limit', expect: 'killed', statement: quote(tokenRows, PARTNER_RULES.tokenLifetime), section: 'Limits', rows: tokenRows.map((r) => r.id), ops: tokenOps, change: { kind: 'field', sites: [], field: ['expires_in'], action: { op: 'add-number', delta: PROCESSOR_TOKEN_LIFETIME_S / 60 } } }, undefined, tokenOps.map((op) => ({ op, path: ['?'] })));
 
   // 8. Request elements a statement names, refused (the stated maximum, deprecated-but-not-removed fields, named parameters and headers).
   for (const entry of maxOps) {

@@ -153,6 +153,8 @@ test('budgets carry a category_guid; generated budgets come from the user\'s exi
   const made = single(api, await api.post(path, { budget: { category_guid: category, amount: 250 } }, { expectStatus: ANY_2XX }), 'budget');
   const manual = guidOf(api, made, 'the created budget');
   expect(made.category_guid, 'the created budget\'s category_guid').toBe(category);
+  // Budgets "are managed per user": the user's budget list (a read: Errors, 200) holds the one created.
+  expect((await listAll(api, path, 'budgets')).map((b) => b.guid), 'the user\'s budgets').toContain(manual);
   // "... or auto-generated from existing transactions": every generated budget is for a
   // category the user's transactions carry.
   const generatedRes = await api.post(pathOf(profile, 'budgetsGenerate', { user_guid: user }), {}, { expectStatus: ANY_2XX });
@@ -201,6 +203,8 @@ test('a tagging applies a user-defined tag to one transaction', { tag: TAGS }, a
   const tagging = single(api, await api.post(pathOf(profile, 'taggings', { user_guid: user }), { tagging: { tag_guid: tagGuid, transaction_guid: target } }, { expectStatus: ANY_2XX }), 'tagging');
   judge(tagging, 'the created tagging');
   const taggingGuid = guidOf(api, tagging, 'the created tagging');
+  // The user's taggings (a list read) hold the one created.
+  expect((await listAll(api, pathOf(profile, 'taggings', { user_guid: user }), 'taggings')).map((t) => t.guid), 'the user\'s taggings').toContain(taggingGuid);
   if (profile.productPaths.tagging) judge(single(api, await api.get(pathOf(profile, 'tagging', { user_guid: user, tagging_guid: taggingGuid }), { expectStatus: ANY_2XX }), 'tagging'), 'the tagging read back');
 });
 
