@@ -13,6 +13,7 @@ import { CATALOG, loadProfile, startReceiver, startTarget, BROKEN_VARIANTS, SIMU
 import { PACKAGE_ROOT, playwrightTest, runChild } from '../load/process.ts';
 import { configJsonSchema, ConfigError, resolveSettings, SETTING_ENTRIES, type ResolvedSettings } from './config/load.ts';
 import { configTemplate, settingsMarkdown } from './config/init.ts';
+import type { Family } from '../proof/mutants/index.ts';
 
 /** A mistake in how the command was called: printed with the command's usage line, exit 2. */
 export class UsageError extends Error {}
@@ -185,6 +186,31 @@ async function runVersionsCommand(o: { from?: string; to?: string; fromFile?: st
     if (e instanceof VersionInputError) throw new ConfigError(e.message);
     throw e;
   }
+}
+
+async function runMutantsCommand(o: { sample?: number; seed?: number; only?: string; family?: string; grep?: string; workers?: number; testsPerMutant?: number; confirm: boolean; rerun?: string; out?: string }, cmd: Command): Promise<number> {
+  const settings = await settingsOf(cmd);
+  const { runMutants, scoreOf, summaryLine, STATED_FAMILIES, TOLERATED_FAMILIES, SCORE_GOAL } = await import('../proof/mutants/index.ts');
+  const known = new Set<string>([...STATED_FAMILIES, ...TOLERATED_FAMILIES]);
+  const families = o.family?.split(',').map((f) => f.trim()).filter(Boolean);
+  const unknown = (families ?? []).filter((f) => !known.has(f));
+  if (unknown.length) throw new UsageError(`unknown --family ${unknown.join(', ')} (known: ${[...known].join(', ')})`);
+  if (o.rerun && !existsSync(resolve(o.rerun))) throw new UsageError(`--rerun ${o.rerun}: no such report (a mutants.json of an earlier run)`);
+  const report = await runMutants({
+    sample: o.sample,
+    seed: o.seed,
+    only: o.only?.split(',').map((x) => x.trim()).filter(Boolean),
+    families: families as Family[] | undefined,
+    grep: o.grep,
+    workers: o.workers,
+    testsPerMutant: o.testsPerMutant,
+    confirm: o.confirm,
+    rerun: o.rerun ? resolve(o.rerun) : undefined,
+    out: o.out ? resolve(o.out) : join(reportsDir(settings), 'mutants'),
+  });
+  console.log(summaryLine(report));
+  const alarms = report.outcomes.filter((x) => x.verdict === 'false-alarm').length;
+  return scoreOf(report.outcomes).ratio < SCORE_GOAL || alarms ? 1 : 0;
 }
 
 async function runPreflightCommand(o: { markdown?: string; json?: boolean }, cmd: Command): Promise<number> {
@@ -372,6 +398,22 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
     .option('--out <dir>', 'report folder (default: <reports>/versions)')
     .addHelpText('after', '\nExit codes: 0 no breaking difference on the operations your integration uses (usedOperations / SVC_USED_OPERATIONS), 1 some, 2 bad input (an unknown version, an unreadable document).')
     .action(wrap((o, cmd: Command) => runVersionsCommand(o, cmd)));
+
+  program
+    .command('mutants')
+    .description('response mutants: every stated rule of spec/ broken one at a time by a mutating proxy in front of a separately started simulator, and the freedoms the Versioning section leaves; the suite runs in real-target mode against each (only the scenarios that reach the mutated operation); mutation score per family and section, survivors, false alarms (<reports>/mutants/mutants.{json,md})')
+    .option('--sample <n>', 'a seeded sample of n mutants, family by family (the CI gate); default every mutant (the nightly)', positiveInt('--sample'))
+    .option('--seed <n>', 'the sample\'s seed (default 1)', positiveInt('--seed'))
+    .option('--only <ids>', 'only mutants whose id contains one of these (comma list)')
+    .option('--family <families>', 'only these families (comma list)')
+    .option('-g, --grep <regex>', 'only scenarios whose title matches')
+    .option('--workers <n>', 'Playwright workers (default 3)', positiveInt('--workers'))
+    .option('--tests-per-mutant <n>', 'reaching scenarios a stated mutant runs first, fastest first (default 3)', positiveInt('--tests-per-mutant'))
+    .option('--no-confirm', 'no second pass of the survivors on every reaching scenario and the fuzz project')
+    .option('--rerun <mutants.json>', 'only the mutants an earlier report left open (survivors, unreached, false alarms) and new ones')
+    .option('--out <dir>', 'report folder (default: <reports>/mutants)')
+    .addHelpText('after', '\nExit codes: 0 at least 95% of the stated mutants killed and no tolerated mutant failed a scenario, 1 otherwise, 2 bad usage.')
+    .action(wrap((o, cmd: Command) => runMutantsCommand(o, cmd)));
 
   const config = program.command('config').description('the config file: write a starting one, check one, document every setting');
   config

@@ -54,6 +54,9 @@ const OWN_PROCESS = [
   'proof/receiver-variants.test.ts',
   // Two Playwright runs against a simulator with refused credentials (about 30 s, mostly waiting).
   'scripts/wrong-credentials.test.ts',
+  // A seeded sample of response mutants through the mutating proxy: a simulator process and
+  // three short Playwright runs (about 10 s on two cores, quiet).
+  'proof/mutants/mutants.test.ts',
   'load/runner/runner.test.ts',
   'proof/selftest-mechanism.test.ts',
   'load/scripts.test.ts',

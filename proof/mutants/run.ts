@@ -100,7 +100,7 @@ function rng(seed: number): () => number {
   };
 }
 
-/** `n` mutants drawn family by family in turn (each family shuffled by the seed), so every family is in a sample of at least their count. */
+/** `n` mutants drawn family by family in turn (each family and each round's order shuffled by the seed), so every family is in a sample of at least their count. */
 export function sampleMutants(mutants: readonly Mutant[], n: number, seed = 1): Mutant[] {
   const rand = rng(seed);
   const families = [...STATED_FAMILIES, ...TOLERATED_FAMILIES].map((f) => {
@@ -113,7 +113,9 @@ export function sampleMutants(mutants: readonly Mutant[], n: number, seed = 1): 
   }).filter((l) => l.length);
   const out: Mutant[] = [];
   for (let round = 0; out.length < n && families.some((l) => l.length > round); round++) {
-    for (const l of families) if (l[round] && out.length < n) out.push(l[round]);
+    // The families' order in a round is drawn too, so a sample smaller than a round is not always the first families.
+    const order = families.map((l, i) => ({ l, k: rand(), i })).sort((a, b) => a.k - b.k).map((x) => x.l);
+    for (const l of order) if (l[round] && out.length < n) out.push(l[round]);
   }
   return out.sort((a, b) => a.id.localeCompare(b.id));
 }

@@ -36,7 +36,7 @@ test('SVC-SKIP-WEBHOOK is accepted on a transaction update', { tag: ['@transacti
   await api.get(`/users/${user}/transactions/${txn.guid}`, { expectStatus: 200 });
 });
 
-test('SVC-SKIP-WEBHOOK is accepted on the deprecated managed member create and update (v20250224)', { tag: ['@members', '@deprecated', '@destructive'] }, async ({ api, profile }) => {
+test('SVC-SKIP-WEBHOOK is accepted on the deprecated managed member create, update and delete (v20250224)', { tag: ['@members', '@deprecated', '@destructive'] }, async ({ api, profile }) => {
   const version = 'v20250224';
   test.skip(!profile.versions.supported.includes(version), `${version} is not among the target's versions (SVC_VERSIONS)`);
   // Versioning, changes in v20250224: /users/{user_guid}/managed_members is deprecated (not removed);
@@ -50,4 +50,5 @@ test('SVC-SKIP-WEBHOOK is accepted on the deprecated managed member create and u
   const withHeader = await api.post(base, body(), { version, headers: SKIP, expectStatus: ANY_2XX });
   const guid = need<string>(withHeader, 'member.guid', api);
   await api.put(`${base}/${guid}`, { member: { name: 'Conformance managed member, renamed' } }, { version, headers: SKIP, expectStatus: ANY_2XX });
+  await api.delete(`${base}/${guid}`, { version, headers: SKIP, expectStatus: ANY_2XX });
 });
