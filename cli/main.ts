@@ -190,7 +190,8 @@ async function runVersionsCommand(o: { from?: string; to?: string; fromFile?: st
 
 async function runMutantsCommand(o: { sample?: number; seed?: number; only?: string; family?: string; grep?: string; workers?: number; testsPerMutant?: number; confirm: boolean; rerun?: string; out?: string }, cmd: Command): Promise<number> {
   const settings = await settingsOf(cmd);
-  const { runMutants, scoreOf, summaryLine, STATED_FAMILIES, TOLERATED_FAMILIES, SCORE_GOAL } = await import('../proof/mutants/index.ts');
+  const { scoreOf, summaryLine, STATED_FAMILIES, TOLERATED_FAMILIES, SCORE_GOAL } = await import('../proof/mutants/index.ts');
+  const { runMutants } = await import('../scripts/mutants.ts');
   const known = new Set<string>([...STATED_FAMILIES, ...TOLERATED_FAMILIES]);
   const families = o.family?.split(',').map((f) => f.trim()).filter(Boolean);
   const unknown = (families ?? []).filter((f) => !known.has(f));

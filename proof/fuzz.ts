@@ -32,7 +32,6 @@ export const NOT_FUZZABLE_REASONS = {
   time: 'shown over time (aggregation settling, throttle periods, the daily refresh on the simulator clock)',
   effect: 'an effect of an earlier request (an aggregation, MFA answers, an update, a delete, a job, a create with given inputs) seen in a later answer',
   comparison: 'a comparison of several answers or of an answer with data it does not carry (two lists, page walks, a filter against records known to differ, which institutions are blocked or popular)',
-  'enum-growth': 'what one answer shows is a change the Versioning section calls non-breaking ("Enumerated response fields ... may gain values"): a stated value replaced by a new one shows only in its absence over several answers',
   'not-shown': 'the path or method the fault refuses is not shown in the specification (x-svc-not-shown: the document\'s is the vendor reference\'s reading, the profile\'s default), so a refusal in one answer breaks no sentence; the scenario holds the target to the profile\'s path or to the same request\'s answer on an earlier version',
   unstated: 'the rule the fault breaks is the catalogue\'s reading, not a sentence of the specification one answer can be held to',
 } as const;
@@ -51,7 +50,7 @@ const NOT_FUZZABLE_BY_REASON: Record<NotFuzzableReason, readonly string[]> = {
   effect: [
     'aggregated-at-set-before-aggregation', 'halted-reported-as-denied', 'locked-reported-as-connected', 'denied-reported-as-halted',
     'no-transactions-after-aggregation', 'challenge-missing-on-mfa', 'wrong-answer-connects', 'follow-up-challenge-missing',
-    'option-guid-missing-on-v20250224', 'resume-ignores-answers', 'identify-409-instead-of-202', 'identify-202-instead-of-409',
+    'resume-ignores-answers', 'identify-409-instead-of-202', 'identify-202-instead-of-409',
     'member-client-id-dropped', 'member-user-id-missing', 'member-institution-code-wrong', 'oauth-member-is-oauth-false',
     'oauth-member-not-pending', 'skip-aggregation-ignored', 'aggregation-not-assumed-on-v20250224', 'products-ignored-on-v20250224',
     'member-update-not-saved', 'member-delete-not-removed', 'aggregate-starts-nothing', 'verify-starts-nothing',
@@ -75,7 +74,6 @@ const NOT_FUZZABLE_BY_REASON: Record<NotFuzzableReason, readonly string[]> = {
     // A recurrence renamed (twice_a_month -> semi_monthly): the answer does not say which recurrence the series has.
     'twice-a-recurrence-renamed',
   ],
-  'enum-growth': ['threedx-grant-data-scope-lowercase'],
   'not-shown': ['managed-members-removed-on-v20250224', 'holdings-not-read-per-member'],
   unstated: ['widget-user-identifier-refused'],
 };

@@ -4,16 +4,21 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { loadTrace, PROJECT_ROOT, type TraceRow } from '../spec/trace.ts';
 import { BROKEN_VARIANTS, CATALOG } from '../targets/index.ts';
-import { chooseShownBy, confirmProofs, namesCheck } from './trace-proof.ts';
+import { chooseShownBy, confirmProofs, namesCheck, MUTANT_PROOF } from './trace-proof.ts';
+import { generateMutants } from './mutants/generate.ts';
 import type { MatrixRow } from './matrix.ts';
 import { testsOf, type PwReport } from './run-suite.ts';
 
 const rows = loadTrace();
 
-test('every proven_by names a catalogue entry, and only rows that name a verifying check carry one', () => {
-  const names = new Set<string>([...CATALOG.map((e) => e.name), ...BROKEN_VARIANTS.map((v) => `receiver:${v}`)]);
+test('every proven_by names a catalogue entry or a generated response mutant, and only rows that name a verifying check carry one', () => {
+  const names = new Set<string>([
+    ...CATALOG.map((e) => e.name),
+    ...BROKEN_VARIANTS.map((v) => `receiver:${v}`),
+    ...generateMutants().mutants.filter((m) => m.expect === 'killed').map((m) => `${MUTANT_PROOF}${m.id}`),
+  ]);
   const unknown = rows.flatMap((r) => r.proven_by.filter((n) => !names.has(n)).map((n) => `${r.id}: ${n}`));
-  assert.deepEqual(unknown, [], 'proven_by entries missing from targets/simulator/catalog.ts');
+  assert.deepEqual(unknown, [], 'proven_by entries missing from targets/simulator/catalog.ts and from the stated mutants of proof/mutants/generate.ts');
   assert.deepEqual(rows.filter((r) => r.proven_by.length > 0 && r.verified_by.length === 0).map((r) => r.id), [], 'proven_by without verified_by');
 });
 

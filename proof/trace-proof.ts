@@ -68,12 +68,22 @@ export interface ProofReport {
   notRun: string[];
 }
 
+/**
+ * A proof by a generated response mutant (`mutant:<id>`, proof/mutants): confirmed by the
+ * mutation run (`svc-conformance mutants`, reports/out/mutants/mutants.json), never by the
+ * self-test's matrix, which runs catalogue entries only.
+ */
+export const MUTANT_PROOF = 'mutant:';
+export const isMutantProof = (name: string) => name.startsWith(MUTANT_PROOF);
+const catalogueProofs = (row: TraceRow) => row.proven_by.filter((n) => !isMutantProof(n));
+
 export function confirmProofs(rows: readonly TraceRow[], matrixRows: readonly MatrixRow[]): ProofReport {
   const byName = new Map(matrixRows.map((r) => [r.name, r]));
   const report: ProofReport = { confirmed: [], broken: [], notRun: [] };
   for (const row of rows) {
-    if (row.proven_by.length === 0) continue;
-    const ran = row.proven_by.map((name) => byName.get(name)).filter((r): r is MatrixRow => r !== undefined);
+    const proofs = catalogueProofs(row);
+    if (proofs.length === 0) continue;
+    const ran = proofs.map((name) => byName.get(name)).filter((r): r is MatrixRow => r !== undefined);
     if (ran.length === 0) {
       report.notRun.push(row.id);
       continue;
@@ -85,7 +95,7 @@ export function confirmProofs(rows: readonly TraceRow[], matrixRows: readonly Ma
     );
     if (confirms) report.confirmed.push(row.id);
     // A run restricted with --only that left some proving entries out cannot judge the row.
-    else if (ran.length < row.proven_by.length) report.notRun.push(row.id);
+    else if (ran.length < proofs.length) report.notRun.push(row.id);
     else {
       const why = ran.map((e) => `${e.name} ${e.verdict}${e.kind === 'fault' && e.verdict === 'CAUGHT' ? ` by ${e.failed.length} other check(s), none named in verified_by` : ''}`);
       report.broken.push({ id: row.id, reason: why.join('; ') });
@@ -109,7 +119,7 @@ export function chooseShownBy(rows: readonly TraceRow[], matrixRows: readonly Ma
   const byName = new Map(matrixRows.map((r) => [r.name, r]));
   interface Pair { row: TraceRow; fault: string; showing: string[]; kept?: string[] }
   const pairs: Pair[] = rows.flatMap((row) =>
-    row.proven_by.map((fault): Pair => {
+    catalogueProofs(row).map((fault): Pair => {
       const entry = byName.get(fault);
       const showing = entry?.kind === 'fault' && entry.verdict === 'CAUGHT' ? row.verified_by.filter((v) => entry.failed.some((f) => namesCheck(v, f))) : [];
       const kept = showing.length === 0 ? row.shown_by?.[fault] : undefined;

@@ -56,7 +56,7 @@ const OWN_PROCESS = [
   'scripts/wrong-credentials.test.ts',
   // A seeded sample of response mutants through the mutating proxy: a simulator process and
   // three short Playwright runs (about 10 s on two cores, quiet).
-  'proof/mutants/mutants.test.ts',
+  'scripts/mutants.test.ts',
   'load/runner/runner.test.ts',
   'proof/selftest-mechanism.test.ts',
   'load/scripts.test.ts',

@@ -31,6 +31,17 @@ export function sampleInstitutionsPage(count: number): { institutions: Record<st
       code: `bank_${i}`,
       guid: `INS-${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`,
       name: `Bank ${i}`,
+      // Resources, Institution: every field the specification names (values nullable).
+      created_at: '2025-01-01T00:00:00+00:00',
+      is_hidden: false,
+      status: 'ACTIVE',
+      client_status: 'ACTIVE',
+      is_disabled_by_client: false,
+      instructional_text: null,
+      instructional_text_steps: null,
+      forgot_password_url: null,
+      forgot_username_url: null,
+      trouble_signing_in_url: null,
       supports_oauth: i % 2 === 0,
       supported_products: ['transactions', 'account_verification'],
     });

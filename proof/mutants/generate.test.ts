@@ -9,8 +9,7 @@ import assert from 'node:assert/strict';
 import { loadContract } from '../../contracts/index.ts';
 import { STATED_FIELDS } from '../../contracts/stated-fields.ts';
 import { loadTrace } from '../../spec/trace.ts';
-import { generateMutants } from './generate.ts';
-import { sampleMutants } from './run.ts';
+import { generateMutants, sampleMutants } from './generate.ts';
 import { STATED_FAMILIES, TOLERATED_FAMILIES } from './model.ts';
 
 const { mutants, exclusions } = generateMutants();

@@ -25,7 +25,7 @@ import { resolveRef } from '../../contracts/load.ts';
 import { STATED_PLATFORM_RULES } from '../../contracts/stated-platform.ts';
 import { PARTNER_RULES, PROCESSOR_TOKEN_LIFETIME_S } from '../../contracts/stated-partners.ts';
 import { loadTrace, resolveEncoding, type TraceRow } from '../../spec/trace.ts';
-import { opRef, type Change, type Exclusion, type Family, type Mutant, type OpRef, type Site, type When } from './model.ts';
+import { opRef, STATED_FAMILIES, TOLERATED_FAMILIES, type Change, type Exclusion, type Family, type Mutant, type OpRef, type Site, type When } from './model.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -409,7 +409,8 @@ export function generateMutants(o: { contract?: Contract; rows?: TraceRow[] } = 
       // under a name the specification does not show: an envelope key or a field name the
       // document infers, unless a row names that very field).
       const ownInferred = typeof f.info?.schema['x-svc-inferred'] === 'string' ? (f.info.schema['x-svc-inferred'] as string) : '';
-      const nameInferred = /field name is not shown|neither the field name/.test(ownInferred) || (!!f.info?.inferred && !f.specific);
+      const rootInferred = typeof componentSchema(contract, api, version, component)?.['x-svc-inferred'] === 'string';
+      const nameInferred = /field name is not shown|neither the field name/.test(ownInferred) || (rootInferred && !f.specific);
       if (!slim && !nameInferred && !presenceExcluded(component, key(path), version)) {
         const action = included ? { op: 'drop-matching' as const, pattern: `^${key(path).replace(/s$/, '')}s?$` } : { op: 'drop' as const };
         const dropSites = notSlim(included ? [...recordSites, ...[...new Set(recordSites.map((x) => x.op))].map((op) => ({ op, path: [] }))] : recordSites);
@@ -737,6 +738,38 @@ function requestElements(docs: Docs, rows: TraceRow[], b: Builder): void {
       b.add({ id: `request-refused:${d.op.key} body ${bodyPath.join('.')}`, family: 'request-refused', expect: 'killed', statement: `${s.row.statement}; Versioning: "removing a request parameter from path or body" is breaking (a deprecated field is not removed)`, section: s.row.section, rows: [s.row.id], ops: [ref], change: { kind: 'refuse-request', ops: [ref], bodyPath } }, d.version);
     }
   }
+}
+
+/** A seeded PRNG (mulberry32): the same seed draws the same sample. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `n` mutants drawn family by family in turn (each family and each round's order shuffled by the seed), so every family is in a sample of at least their count. */
+export function sampleMutants(mutants: readonly Mutant[], n: number, seed = 1): Mutant[] {
+  const rand = rng(seed);
+  const families = [...STATED_FAMILIES, ...TOLERATED_FAMILIES].map((f) => {
+    const list = mutants.filter((m) => m.family === f);
+    for (let i = list.length - 1; i > 0; i--) {
+      const j = Math.floor(rand() * (i + 1));
+      [list[i], list[j]] = [list[j], list[i]];
+    }
+    return list;
+  }).filter((l) => l.length);
+  const out: Mutant[] = [];
+  for (let round = 0; out.length < n && families.some((l) => l.length > round); round++) {
+    // The families' order in a round is drawn too, so a sample smaller than a round is not always the first families.
+    const order = families.map((l, i) => ({ l, k: rand(), i })).sort((a, b) => a.k - b.k).map((x) => x.l);
+    for (const l of order) if (l[round] && out.length < n) out.push(l[round]);
+  }
+  return out.sort((a, b) => a.id.localeCompare(b.id));
 }
 
 /** Mutants by family, in the order of model.ts. */

@@ -49,7 +49,6 @@ async function connectedWithAccount(sim: Sim) {
 
 const PROBES: Record<string, Probe> = {
   'data-request-not-required-on-v20250224': async (sim) => (await sim.req('POST', `/users/${await sim.user()}/members`, { member: { institution_code: 'svcbank', credentials: [{ field_name: 'password', value: PW.SUCCESS }] } }, { 'accept-version': V_NEW })).status,
-  'member-field-renamed': async (sim) => 'connection_status' in (await sim.member(await sim.user(), 'SUCCESS')).body.member,
   'aggregated-at-set-before-aggregation': async (sim) => (await sim.member(await sim.user(), 'SUCCESS')).body.member.aggregated_at,
   'is-being-aggregated-stuck-true': async (sim) => {
     const user = await sim.user();
@@ -71,7 +70,6 @@ const PROBES: Record<string, Probe> = {
     await sim.req('PUT', `/users/${user}/members/${member}/resume`, { member: { challenges: [{ guid: status.challenges[0].guid, value: 'correct' }] } });
     return (await sim.settle(user, member)).connection_status;
   },
-  'option-guid-missing-on-v20250224': async (sim) => typeof (await challengedStatus(sim, 'OPTIONS', V_NEW)).status.challenges[0].options[0].guid,
   'identify-409-instead-of-202': async (sim) => {
     const { user, member } = await sim.connected();
     await sim.req('POST', `/users/${user}/members/${member}/identify`);
@@ -138,7 +136,6 @@ const PROBES: Record<string, Probe> = {
   'widget-data-request-not-required-on-v20250224': async (sim) => (await sim.req('POST', `/users/${await sim.user()}/widget_urls`, { widget_url: { widget_type: 'connect_widget' } }, { 'accept-version': V_NEW })).status,
   'widget-event-missing-x-callback-payload': async (sim) => /"payload":"cb"/.test(await widgetPageText(sim, {}, { 'x-callback-payload': 'cb' })),
   'widget-mobile-uses-postmessage': async (sim) => /"mobile":true/.test(await widgetPageText(sim, { is_mobile_webview: true })),
-  'account-balance-removed': async (sim) => 'balance' in (await sim.req('GET', `/users/${(await sim.connected()).user}/accounts`)).body.accounts[0],
   'manual-account-outside-manual-member': async (sim) => {
     const user = await sim.user();
     const a = await sim.req('POST', `/users/${user}/accounts`, { account: { name: 'a', account_type: 'CASH', balance: 1 } });

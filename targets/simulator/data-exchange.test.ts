@@ -171,9 +171,6 @@ describe('data exchange faults change the behaviour', () => {
   test('threedx-grant-query-partial-grantees', () => withFault('threedx-grant-query-partial-grantees', async (sim) => {
     assert.equal((await sim.get(`/data_exchange/grant?issuer_guid=${S.issuerClientGuid}&grantee_guids=${S.granteeClientGuid}`)).status, 200);
   }));
-  test('threedx-token-201-as-200', () => withFault('threedx-token-201-as-200', async (sim) => {
-    assert.equal((await sim.post(tokenPath(S.granteeClientGuid, S.grantGuid))).status, 200);
-  }));
   test('threedx-partner-id-not-accepted', () => withFault('threedx-partner-id-not-accepted', async (sim, held) => {
     assert.equal((await sim.get(`/data_exchange/users/${S.userGuid}/members/${S.heldMemberId}/accounts/${S.checkingAccountId}`, held)).status, 404);
   }));
@@ -207,9 +204,6 @@ describe('data exchange faults change the behaviour', () => {
   }));
   test('threedx-grant-without-grantees', () => withFault('threedx-grant-without-grantees', async (sim) => {
     assert.equal((await sim.get(`/data_exchange/issuer/${S.issuerClientGuid}/grants`)).json.grants[0].grantee_guids, undefined);
-  }));
-  test('threedx-grant-data-scope-lowercase', () => withFault('threedx-grant-data-scope-lowercase', async (sim) => {
-    assert.equal((await sim.get(`/data_exchange/issuer/${S.issuerClientGuid}/grants`)).json.grants[0].data_scope, 'held');
   }));
   test('page-of-1001-records applies to data exchange lists', () => withFault('page-of-1001-records', async (sim, held) => {
     assert.equal((await sim.get('/data_exchange/users?records_per_page=2000', held)).json.users.length, 1001);

@@ -146,27 +146,9 @@ describe('institution and category faults change the behaviour', () => {
   test('credentials-unknown-institution-200', () => withFault('credentials-unknown-institution-200', async (sim) => {
     assert.equal((await sim.get('/institutions/nope/credentials')).status, 200);
   }));
-  test('supports-fields-on-v20250224', () => withFault('supports-fields-on-v20250224', async (sim) => {
-    const i = (await sim.get('/institutions/svcbank', V_NEW)).json.institution;
-    assert.equal(i.supported_products, undefined);
-    assert.equal(typeof i.supports_account_verification, 'boolean');
-  }));
-  test('supported-products-missing-on-v20250224', () => withFault('supported-products-missing-on-v20250224', async (sim) => {
-    const i = (await sim.get('/institutions/svcbank', V_NEW)).json.institution;
-    assert.equal(i.supported_products, undefined);
-    assert.equal(i.supports_account_verification, undefined);
-  }));
-  test('supports-fields-missing-on-v20111101', () => withFault('supports-fields-missing-on-v20111101', async (sim) => {
-    assert.equal((await sim.get('/institutions/svcbank', V_OLD)).json.institution.supports_account_verification, undefined);
-  }));
   test('supported-products-filter-ignored', () => withFault('supported-products-filter-ignored', async (sim) => {
     const r = (await sim.get('/institutions?records_per_page=1000&supported_products=identity_verification', V_NEW)).json;
     assert.ok(r.institutions.some((i: { supported_products: string[] }) => !i.supported_products.includes('identity_verification')));
-  }));
-  test('institution-field-renamed', () => withFault('institution-field-renamed', async (sim) => {
-    const i = (await sim.get('/institutions/svcbank')).json.institution;
-    assert.equal(i.code, undefined);
-    assert.equal(i.institution_code, 'svcbank');
   }));
   test('institution-by-guid-404', () => withFault('institution-by-guid-404', async (sim) => {
     const guid = (await sim.get('/institutions/svcbank')).json.institution.guid;
@@ -201,8 +183,5 @@ describe('institution and category faults change the behaviour', () => {
   }));
   test('categories-118-defaults', () => withFault('categories-118-defaults', async (sim) => {
     assert.equal((await sim.get('/categories/default?records_per_page=1000')).json.categories.length, 118);
-  }));
-  test('category-is-default-false', () => withFault('category-is-default-false', async (sim) => {
-    assert.equal((await sim.get('/categories/default')).json.categories[0].is_default, false);
   }));
 });

@@ -88,7 +88,6 @@ export function renderAccount(ctx: SimContext, a: AccountRecord): Record<string,
     imported_at: a.imported_at,
     ...a.extra,
   };
-  if (ctx.fault('account-balance-removed')) delete out.balance;
   // Resources, Account: "plus *_set_by and feed_* variants" (fault account-set-by-feed-fields-removed).
   if (ctx.fault('account-set-by-feed-fields-removed')) for (const k of Object.keys(out)) if (k.endsWith('_set_by') || k.startsWith('feed_')) delete out[k];
   // Variation account-fields-null (Resources, Account: no nullness stated; real-service-notes, Nullability).

@@ -140,8 +140,8 @@ export function registerAchReturns(app: FastifyInstance, ctx: SimContext): void 
     const r: AchReturn = { guid: ctx.guid('ACR'), ...fields, institution_guid: institutionGuidOf(ctx, fields.member_guid), createdMs: ctx.clock.nowMs() };
     returns.set(r.guid, r);
     // Errors: "200 normal success for ... ACH return creation".
-    // Resources: "Response is an ACH return body" (fault ach-create-empty-body: an empty object).
-    return reply.code(ctx.fault('ach-create-201') ? 201 : 200).send(ctx.fault('ach-create-empty-body') ? {} : { ach_return: view(ctx, r) });
+    // Resources: "Response is an ACH return body".
+    return reply.code(200).send({ ach_return: view(ctx, r) });
   });
 
   app.get('/ach_returns/:ach_return_guid', async (request) => {

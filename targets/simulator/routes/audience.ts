@@ -106,7 +106,7 @@ export function registerAudience(app: FastifyInstance, ctx: SimContext): void {
       // Endpoints: "list (array of opaque string identifiers)". Fault: the identifiers are numbers.
       list: ctx.fault('audience-list-not-strings') ? a.list.map((_, i) => 1000 + i) : a.list,
       // Endpoints: updated_on is an ISO 8601 date.
-      updated_on: ctx.fault('audience-updated-on-datetime') ? ctx.clock.now().toISOString() : ctx.clock.today(),
+      updated_on: ctx.clock.today(),
     };
   });
 

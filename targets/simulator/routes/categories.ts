@@ -41,9 +41,8 @@ function served(ctx: SimContext): DefaultCategory[] {
   return ctx.fault('categories-118-defaults') ? all.slice(0, -1) : all;
 }
 
-function render(ctx: SimContext, c: DefaultCategory, index: number): Record<string, unknown> {
-  // Fault: a default category that says it is not one (Resources: each has is_default = true).
-  if (index === 0 && ctx.fault('category-is-default-false')) return { ...c, is_default: false };
+function render(_ctx: SimContext, c: DefaultCategory, _index: number): Record<string, unknown> {
+  // Resources: each default category has is_default = true (a generated response mutant changes it, proof/mutants).
   return { ...c };
 }
 

@@ -194,7 +194,6 @@ export function registerDataExchange(app: FastifyInstance, ctx: SimContext): voi
   const grantView = (g: DxGrant): Record<string, unknown> => {
     const out: Record<string, unknown> = { ...g };
     if (ctx.fault('threedx-grant-without-grantees')) delete out.grantee_guids;
-    if (ctx.fault('threedx-grant-data-scope-lowercase')) out.data_scope = g.data_scope.toLowerCase();
     return out;
   };
   app.get('/data_exchange/issuer/:issuer_client_guid/grants', grantRoute, async (request) => {
@@ -232,6 +231,6 @@ export function registerDataExchange(app: FastifyInstance, ctx: SimContext): voi
     const token = `3dx_${randomBytes(24).toString('base64url')}`;
     s.tokens.set(token, grant.guid);
     // Errors: "201 data exchange token created".
-    return reply.code(ctx.fault('threedx-token-201-as-200') ? 200 : 201).send({ token, grant_guid: grant.guid, grantee_client_guid });
+    return reply.code(201).send({ token, grant_guid: grant.guid, grantee_client_guid });
   });
 }

@@ -31,8 +31,9 @@ export function renderInsight(ctx: SimContext, i: InsightRecord, withLocalizatio
     title: i.title,
     description: i.description,
     cta_clicked_at: i.cta_clicked_at,
-    // Resources, Insight: fields named has_associated_repeating_transactions, micro_call_to_action (fault: both left out).
-    ...(ctx.fault('insight-fields-removed') ? {} : { micro_call_to_action: i.micro_call_to_action, has_associated_repeating_transactions: i.has_associated_repeating_transactions }),
+    // Resources, Insight: fields named has_associated_repeating_transactions, micro_call_to_action.
+    micro_call_to_action: i.micro_call_to_action,
+    has_associated_repeating_transactions: i.has_associated_repeating_transactions,
     created_at: i.created_at,
     updated_at: i.updated_at,
   };

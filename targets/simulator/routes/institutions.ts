@@ -44,8 +44,7 @@ export function renderInstitution(ctx: SimContext, rec: InstitutionRecord, versi
     supports_oauth: rec.supports_oauth || (rec.code === TEST_INSTITUTION_CODE && ctx.fault('supports-oauth-without-oauth')),
   };
   const newShape = version >= SUPPORTED_PRODUCTS_FROM;
-  const oldShapeServed = newShape && ctx.fault('supports-fields-on-v20250224');
-  if (newShape && !oldShapeServed && !ctx.fault('supported-products-missing-on-v20250224')) {
+  if (newShape) {
     out.supported_products = rec.products.filter((p) => p !== 'statements');
     // Variation new-enum-values (Versioning: enumerated response fields may gain values).
     if (ctx.variation('new-enum-values')) (out.supported_products as string[]).push('sim_new_product');
@@ -56,12 +55,8 @@ export function renderInstitution(ctx: SimContext, rec: InstitutionRecord, versi
   if (!newShape && ctx.variation('v20111101-institutions-without-guid')) for (const k of ['guid', 'created_at', 'is_hidden', 'supported_products']) delete out[k];
   // Variation institution-text-fields-null (nullness not stated; real-service-notes, Nullability).
   if (ctx.variation('institution-text-fields-null')) for (const k of ['instructional_text', 'instructional_text_steps', 'forgot_password_url', 'forgot_username_url', 'trouble_signing_in_url']) out[k] = null;
-  if ((!newShape && !ctx.fault('supports-fields-missing-on-v20111101')) || oldShapeServed) {
+  if (!newShape) {
     for (const [field, product] of SUPPORTS_FIELDS) out[field] = rec.products.includes(product);
-  }
-  if (ctx.fault('institution-field-renamed')) {
-    out.institution_code = out.code;
-    delete out.code;
   }
   return out;
 }

@@ -56,29 +56,25 @@ import {
 /** Fault member-user-guid-wrong: a well-formed user guid that names no owner of the member. */
 const NOBODY_USER_GUID = 'USR-00000000-0000-4000-8000-000000000000';
 
-/** Fault member-successfully-aggregated-at-epoch: the timestamp as epoch seconds (a number, not "string or null"). */
-export function successfullyAggregatedAtOf(ctx: SimContext, m: MemberRecord): string | number | null {
-  if (m.successfully_aggregated_at !== null && ctx.fault('member-successfully-aggregated-at-epoch')) return Math.floor(Date.parse(m.successfully_aggregated_at) / 1000);
-  return m.successfully_aggregated_at;
-}
-
 export function renderMember(ctx: SimContext, m: MemberRecord, version: string): Record<string, unknown> {
-  // Each fault below breaks one row of Resources, Member (catalog.ts, members section).
+  // Each fault below breaks one row of Resources, Member (catalog.ts, members section) with a
+  // value; a field left out, of another type or with another identifier prefix is a generated
+  // response mutant (proof/mutants), not a catalogue fault.
   const out: Record<string, unknown> = {
-    guid: ctx.fault('member-guid-not-mbr-shape') ? `MEM-${m.guid.slice(4)}` : m.guid,
+    guid: m.guid,
     id: ctx.fault('member-client-id-dropped') ? null : m.id,
     user_guid: ctx.fault('member-user-guid-wrong') ? NOBODY_USER_GUID : m.user_guid,
     user_id: ctx.fault('member-user-id-missing') ? null : userIdOf(ctx, m.user_guid),
     institution_code: ctx.fault('member-institution-code-wrong') ? (findInstitution(ctx, m.institution_code)?.guid ?? `INS-${m.institution_code}`) : m.institution_code,
     // Variation member-name-null: name is a string whose nullness is not stated (real-service-notes, Nullability).
-    name: ctx.variation('member-name-null') ? null : ctx.fault('member-name-not-string') ? { display_name: m.name } : m.name,
+    name: ctx.variation('member-name-null') ? null : m.name,
     connection_status: m.connection_status,
     is_being_aggregated: m.is_being_aggregated,
     aggregated_at: m.aggregated_at,
-    successfully_aggregated_at: successfullyAggregatedAtOf(ctx, m),
-    is_managed_by_user: ctx.fault('member-is-managed-by-user-string') ? String(m.is_managed_by_user) : m.is_managed_by_user,
+    successfully_aggregated_at: m.successfully_aggregated_at,
+    is_managed_by_user: m.is_managed_by_user,
     is_oauth: m.is_oauth && !ctx.fault('oauth-member-is-oauth-false'),
-    metadata: m.metadata !== null && ctx.fault('member-metadata-not-string') ? { value: m.metadata } : m.metadata,
+    metadata: m.metadata,
     background_aggregation_is_disabled: false,
   };
   if (m.is_oauth) out.oauth_window_uri = m.oauthWindowUri;
@@ -86,10 +82,6 @@ export function renderMember(ctx: SimContext, m: MemberRecord, version: string):
   else if (ctx.variation('oauth-window-uri-null-for-non-oauth')) out.oauth_window_uri = null;
   if (m.use_cases) out.use_cases = m.use_cases;
   if (version >= V2025 && m.products) out.data_request = { products: m.products };
-  if (ctx.fault('member-field-renamed')) {
-    out.status = out.connection_status;
-    delete out.connection_status;
-  }
   return out;
 }
 
@@ -132,7 +124,7 @@ export function renderChallenge(ctx: SimContext, c: ChallengeRecord, version: st
   if (c.image_data) out.image_data = c.image_data;
   if (c.options) {
     // Resources, Credential: option entries carry a guid (v20250224).
-    const withGuid = version >= V2025 && !ctx.fault('option-guid-missing-on-v20250224');
+    const withGuid = version >= V2025;
     out.options = c.options.map((o) => ({ ...(withGuid ? { guid: o.guid } : {}), label: o.label, value: o.value, ...(o.data_uri ? { data_uri: o.data_uri } : {}) }));
   }
   return out;
@@ -231,8 +223,6 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
     });
     // Errors: 201 member created on v20250224 (and later versions); 200 before (see createdStatus).
     const status = createdStatus(ctx, version);
-    // Fault member-create-201-without-member: the 201 carries no member (Endpoints: "response member object").
-    if (status === 201 && ctx.fault('member-create-201-without-member')) return reply.code(201).send({});
     return reply.code(status).send(memberReply(request, m));
   });
 
@@ -273,7 +263,7 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
       guid: m.guid,
       connection_status: m.connection_status,
       aggregated_at: m.aggregated_at,
-      successfully_aggregated_at: successfullyAggregatedAtOf(ctx, m),
+      successfully_aggregated_at: m.successfully_aggregated_at,
       is_authenticated: m.connection_status === 'CONNECTED',
       is_being_aggregated: m.is_being_aggregated,
       has_processed_accounts: [...coreState(ctx).accounts.values()].some((a) => a.member_guid === m.guid),
@@ -281,10 +271,6 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
     };
     // Endpoints: "when MFA is required the response has a challenges array".
     if (m.connection_status === 'CHALLENGED' && !ctx.fault('challenge-missing-on-mfa')) out.challenges = m.challenges.map((c) => renderChallenge(ctx, c, request.svcVersion));
-    if (ctx.fault('member-field-renamed')) {
-      out.status = out.connection_status;
-      delete out.connection_status;
-    }
     return { member: out };
   });
 
@@ -363,15 +349,8 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
     const none = m.is_oauth || (m.is_manual && !ctx.fault('manual-member-has-credentials')) || m.is_managed;
     const fields = none ? [] : institutionCredentials(m.is_manual ? TEST_INSTITUTION_CODE : m.institution_code);
     const page = pageList(ctx, fields, request.query as Record<string, unknown>);
-    // Resources, Credential: "Has a type field" (fault member-credentials-without-type); other
-    // resources "also have a guid" (fault member-credentials-without-guid).
-    const items = page.items.map((c) => {
-      const out: Record<string, unknown> = { ...c };
-      if (ctx.fault('member-credentials-without-type')) delete out.type;
-      if (ctx.fault('member-credentials-without-guid')) delete out.guid;
-      return out;
-    });
-    return { credentials: items, pagination: page.pagination };
+    // Resources, Credential: "Has a type field"; other resources "also have a guid".
+    return { credentials: page.items.map((c) => ({ ...c })), pagination: page.pagination };
   });
 
   app.get<MemberParams>('/users/:user_guid/members/:member_guid/account_numbers', async (request) => {

@@ -55,12 +55,4 @@ export function registerProtocolFaults(app: FastifyInstance, ctx: SimContext): v
     if (!ctx.fault('denied-reported-as-halted') || request.method !== 'GET' || !MEMBER_READS.includes(String(request.routeOptions?.url)) || typeof payload !== 'string') return payload;
     return payload.replace(/"connection_status":"DENIED"/g, '"connection_status":"HALTED"');
   });
-  // Endpoints: "Request and response bodies are JSON". Fault: institution answers are sent
-  // as text/plain (the same bytes).
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (ctx.fault('institutions-json-as-text') && request.url.startsWith('/institutions') && String(reply.getHeader('content-type') ?? '').includes('json')) {
-      reply.header('content-type', 'text/plain; charset=utf-8');
-    }
-    return payload;
-  });
 }

@@ -65,12 +65,12 @@ export function renderTransaction(ctx: SimContext, t: TransactionRecord, include
     category_guid: t.category_guid,
     top_level_category: t.top_level_category,
     top_level_category_guid: t.top_level_category_guid,
-    // What the service does: "transactions carry merchant_guid and merchant_location_guid" (fault: both left out).
-    ...(ctx.fault('transaction-merchant-guids-missing') ? {} : { merchant_guid: t.merchant_guid, merchant_location_guid: t.merchant_location_guid }),
+    // What the service does: "transactions carry merchant_guid and merchant_location_guid".
+    merchant_guid: t.merchant_guid,
+    merchant_location_guid: t.merchant_location_guid,
     // Resources, Transaction: `check_number` (string) — omitted when there is none; the
     // variation transaction-check-number-null sends null (nullness not stated; real-service-notes).
-    // Fault transaction-check-number-number: check_number sent as a number, not the stated string.
-    ...(t.check_number !== null ? { check_number: ctx.fault('transaction-check-number-number') && /^\d+$/.test(t.check_number) ? Number(t.check_number) : t.check_number } : ctx.variation('transaction-check-number-null') ? { check_number: null } : {}),
+    ...(t.check_number !== null ? { check_number: t.check_number } : ctx.variation('transaction-check-number-null') ? { check_number: null } : {}),
     currency_code: t.currency_code,
     is_manual: t.is_manual,
     is_subscription: t.is_subscription,
@@ -83,15 +83,14 @@ export function renderTransaction(ctx: SimContext, t: TransactionRecord, include
   if (ctx.fault('transaction-includes-ignored')) return out;
   const merchant = t.merchant_guid ? s.merchants.get(t.merchant_guid) : undefined;
   if (includes.has('repeating_transactions')) out.repeating_transaction = t.repeating_transaction_guid ? renderRepeating(s.repeating.get(t.repeating_transaction_guid)) : null;
-  // Resources, Transaction: "Merchant fields: name, logo_url, website_url" (fault: website_url left out).
+  // Resources, Transaction: "Merchant fields: name, logo_url, website_url".
   if (includes.has('merchants')) {
-    out.merchant = merchant ? { guid: merchant.guid, name: merchant.name, logo_url: merchant.logo_url, ...(ctx.fault('included-merchant-without-website-url') ? {} : { website_url: merchant.website_url }) } : null;
+    out.merchant = merchant ? { guid: merchant.guid, name: merchant.name, logo_url: merchant.logo_url, website_url: merchant.website_url } : null;
   }
   if (includes.has('classifications')) out.classification = { name: t.classification };
   if (includes.has('geolocations')) {
-    // Resources, Transaction: "Geolocation fields: country, city, postal_code" (fault: postal_code left out).
-    const postal = ctx.fault('included-geolocation-without-postal-code') ? {} : { postal_code: merchant?.location.postal_code };
-    out.geolocation = merchant ? { country: merchant.location.country, city: merchant.location.city, ...postal, latitude: merchant.location.latitude, longitude: merchant.location.longitude } : null;
+    // Resources, Transaction: "Geolocation fields: country, city, postal_code".
+    out.geolocation = merchant ? { country: merchant.location.country, city: merchant.location.city, postal_code: merchant.location.postal_code, latitude: merchant.location.latitude, longitude: merchant.location.longitude } : null;
   }
   return out;
 }

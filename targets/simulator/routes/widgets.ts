@@ -100,9 +100,8 @@ export function registerWidgetUrls(app: FastifyInstance, ctx: SimContext): void 
     const s = newSession(ctx, user, o, 'widget_url', callbackPayloadOf(request), products);
     // Variations widget-url-201 (no status stated) and widget-user-id-null (nullness not stated; real-service-notes).
     const userId = ctx.variation('widget-user-id-null') ? null : (user.id ?? user.guid);
-    // Resources, Widget URL: the response has type, url and user_id (fault: url left out).
-    const url = ctx.fault('widget-response-url-missing') ? {} : { url: `${baseUrlOf(request)}/_sim/widget/${s.token}` };
-    return reply.code(ctx.variation('widget-url-201') ? 201 : 200).send({ widget_url: { type: s.widgetType, ...url, user_id: userId } });
+    // Resources, Widget URL: the response has type, url and user_id.
+    return reply.code(ctx.variation('widget-url-201') ? 201 : 200).send({ widget_url: { type: s.widgetType, url: `${baseUrlOf(request)}/_sim/widget/${s.token}`, user_id: userId } });
   });
 
   // Versioning: sunset from v20250224 (the route config answers the error).

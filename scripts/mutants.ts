@@ -1,5 +1,6 @@
 /**
- * Running the suite against response mutants (issue 23, part 2):
+ * Running the suite against response mutants (issue 23, part 2; the mutants themselves,
+ * their proxy and report are proof/mutants/):
  *
  *   1. the simulator started as its own process (scripts/real-target.ts), never a remote
  *      target; the suite configured only by SVC_* variables, as a user points it at a
@@ -21,17 +22,17 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadContract } from '../../contracts/index.ts';
-import { playwrightTest, runProcess, PACKAGE_ROOT } from '../../load/process.ts';
-import { SIMULATOR_DEFAULTS } from '../../targets/index.ts';
-import { realTargetEnv, simulatorProcessEnv, startSimulatorProcess } from '../../scripts/real-target.ts';
-import { testsOf, type PwReport, type SuiteTest } from '../run-suite.ts';
-import type { PlaywrightPlan, SelftestEntry } from '../../scenarios/selftest-project.ts';
-import { generateMutants } from './generate.ts';
-import { idsForward } from './apply.ts';
-import { startMutantProxy, startRecordingProxy, type SeenExchange } from './proxy.ts';
-import { STATED_FAMILIES, TOLERATED_FAMILIES, type Family, type Mutant } from './model.ts';
-import { renderMarkdown, type MutantOutcome, type MutantsReport } from './report.ts';
+import { loadContract } from '../contracts/index.ts';
+import { playwrightTest, runProcess, PACKAGE_ROOT } from '../load/process.ts';
+import { SIMULATOR_DEFAULTS } from '../targets/index.ts';
+import { realTargetEnv, simulatorProcessEnv, startSimulatorProcess } from './real-target.ts';
+import { testsOf, type PwReport, type SuiteTest } from '../proof/run-suite.ts';
+import type { PlaywrightPlan, SelftestEntry } from '../scenarios/selftest-project.ts';
+import { generateMutants, sampleMutants } from '../proof/mutants/generate.ts';
+import { idsForward } from '../proof/mutants/apply.ts';
+import { startMutantProxy, startRecordingProxy, type SeenExchange } from '../proof/mutants/proxy.ts';
+import type { Family, Mutant } from '../proof/mutants/model.ts';
+import { renderMarkdown, type MutantOutcome, type MutantsReport } from '../proof/mutants/report.ts';
 
 export interface MutantRunOptions {
   /** A seeded sample of this many mutants (stratified by family); absent: every mutant. */
@@ -88,37 +89,6 @@ const FUZZ_FOLDER = /scenarios[\\/]fuzz[\\/]/;
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const grepOf = (titles: readonly string[]) => `^(?:${titles.map(escapeRe).join('|')})(?: |$)`;
 
-/** A seeded PRNG (mulberry32): the same seed draws the same sample. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** `n` mutants drawn family by family in turn (each family and each round's order shuffled by the seed), so every family is in a sample of at least their count. */
-export function sampleMutants(mutants: readonly Mutant[], n: number, seed = 1): Mutant[] {
-  const rand = rng(seed);
-  const families = [...STATED_FAMILIES, ...TOLERATED_FAMILIES].map((f) => {
-    const list = mutants.filter((m) => m.family === f);
-    for (let i = list.length - 1; i > 0; i--) {
-      const j = Math.floor(rand() * (i + 1));
-      [list[i], list[j]] = [list[j], list[i]];
-    }
-    return list;
-  }).filter((l) => l.length);
-  const out: Mutant[] = [];
-  for (let round = 0; out.length < n && families.some((l) => l.length > round); round++) {
-    // The families' order in a round is drawn too, so a sample smaller than a round is not always the first families.
-    const order = families.map((l, i) => ({ l, k: rand(), i })).sort((a, b) => a.k - b.k).map((x) => x.l);
-    for (const l of order) if (l[round] && out.length < n) out.push(l[round]);
-  }
-  return out.sort((a, b) => a.id.localeCompare(b.id));
-}
 
 /** Every scenario of the folders, as `playwright test --list` sees it. */
 async function listScenarios(folders: readonly string[], grep: string | undefined): Promise<Array<{ title: string; file: string }>> {

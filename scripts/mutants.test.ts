@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runMutants } from './run.ts';
+import { runMutants } from './mutants.ts';
 
 /** Mutants the two scenarios below must tell apart: a contract rule, a scenario assertion, a disagreement; and three freedoms. */
 const KNOWN = {
