@@ -1,7 +1,7 @@
 /**
- * Stated fields of each resource, judged on every record of every answer (issue 23: "a
- * stated field missing from a resource on reads the scenarios fetch (presence is judged
- * for some resources and not others)"). Where the records sit is read from the document
+ * Stated fields of each resource, judged on every record of every answer: a field the
+ * specification names for a resource is present on every read that answers the resource,
+ * not only on the reads some scenario happens to inspect. Where the records sit is read from the document
  * (contracts/records.ts: the component schemas an answer's schema reaches), so every
  * operation that answers a Member is judged the same way, whatever scenario reads it.
  *

@@ -1,5 +1,5 @@
 /**
- * Running the suite against response mutants (issue 23, part 2; the mutants themselves,
+ * Running the suite against response mutants (the mutants themselves,
  * their proxy and report are proof/mutants/):
  *
  *   1. the simulator started as its own process (scripts/real-target.ts), never a remote

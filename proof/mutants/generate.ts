@@ -1,5 +1,5 @@
 /**
- * The response-mutant generator (issue 23, part 1): every mutant derives from a statement
+ * The response-mutant generator: every mutant derives from a statement
  * of the specification as the project encodes it, never from what the simulator does:
  *
  *   - the OpenAPI documents per version (spec/versions/, audience, test host): which

@@ -1,5 +1,5 @@
 /**
- * Response mutants (issue 23): generated from the specification's stated rules, applied by
+ * Response mutants: generated from the specification's stated rules, applied by
  * a mutating proxy in front of a separately started simulator, and judged by the suite in
  * real-target mode by scripts/mutants.ts (`runMutants`, which `svc-conformance mutants` and
  * `npm run mutants` call); the report is reports/out/mutants/mutants.{json,md}.

@@ -1,5 +1,5 @@
 /**
- * Response mutants (issue 23): one change to what a target answers, derived from one
+ * Response mutants: one change to what a target answers, derived from one
  * statement of the specification. A mutant the suite must KILL breaks the statement it
  * carries; a mutant it must TOLERATE plays a freedom the Versioning section (or the
  * specification's silence, ../shared/real-service-notes.md) leaves. Plain data: the

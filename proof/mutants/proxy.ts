@@ -1,5 +1,5 @@
 /**
- * The mutating reverse proxy (issue 23): listens on 127.0.0.1 (one port per mutant, or one
+ * The mutating reverse proxy: listens on 127.0.0.1 (one port per mutant, or one
  * recording port per scenario for the baseline) in front of a separately started target,
  * and forwards every request to it, keeping the client's Host header so the target's own
  * absolute URLs (widget and OAuth pages) point back through the proxy. One mutant in force

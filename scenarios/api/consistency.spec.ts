@@ -1,6 +1,6 @@
 /**
- * One resource, read more than once, answers one state (issue 23: "one member's state
- * disagreeing between two of its reads or across consecutive reads"). A settled member (an
+ * One resource, read more than once, answers one state: one member's reads never disagree,
+ * neither between two kinds of read nor across consecutive reads. A settled member (an
  * end state of the test institution: "success leads to CONNECTED; invalid or locked
  * credentials lead to DENIED"; nothing runs on it any more) is read through every read the
  * specification names for it, twice: the member read, its status read ("CONNECTED | reading
