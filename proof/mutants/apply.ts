@@ -93,9 +93,10 @@ function queryHas(query: string, name: string, value: string): boolean {
   return false;
 }
 
-function holds(when: readonly When[] | undefined, rec: Obj, query: string): boolean {
+function holds(when: readonly When[] | undefined, rec: Obj, query: string, path = ''): boolean {
   for (const w of when ?? []) {
     if ('query' in w) { if (!queryHas(query, w.query, w.has)) return false; }
+    else if ('pathLacks' in w) { const v = rec[w.pathLacks]; if (typeof v !== 'string' || path.split('/').map((x) => { try { return decodeURIComponent(x); } catch { return x; } }).includes(v)) return false; }
     else if ('equals' in w) { if (rec[w.field] !== w.equals) return false; }
     else if (!w.oneOf.includes(rec[w.field])) return false;
   }
@@ -329,7 +330,7 @@ export class MutantRuntime {
           const path = [...site.path, ...c.field.slice(0, -1)];
           const name = c.field[c.field.length - 1];
           for (const rec of objectsAt(body, path)) {
-            if (!holds(c.when, rec, req.query)) continue;
+            if (!holds(c.when, rec, req.query, req.path)) continue;
             if (c.reads === 'even') {
               if (req.method !== 'GET') continue;
               const id = typeof rec.guid === 'string' ? rec.guid : typeof rec.code === 'string' ? rec.code : req.path;
@@ -341,7 +342,7 @@ export class MutantRuntime {
             if (act(rec, name, c.action, dry)) changed = true;
           }
           if (c.action.op === 'drop-matching') {
-            for (const rec of objectsAt(body, site.path)) if (holds(c.when, rec, req.query) && act(rec, '', c.action, dry)) changed = true;
+            for (const rec of objectsAt(body, site.path)) if (holds(c.when, rec, req.query, req.path) && act(rec, '', c.action, dry)) changed = true;
           }
         }
         return { changed, body };

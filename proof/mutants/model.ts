@@ -63,7 +63,8 @@ export interface Site {
 export type When =
   | { field: string; equals: unknown } // record[field] === equals
   | { field: string; oneOf: unknown[] }
-  | { query: string; has: string }; // the request's query parameter carries the value (comma lists split)
+  | { query: string; has: string } // the request's query parameter carries the value (comma lists split)
+  | { pathLacks: string }; // the request path does not name the record's value of this field (a read by another identifier)
 
 export type FieldAction =
   | { op: 'drop' } // leave the field out
