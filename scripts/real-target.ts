@@ -7,7 +7,10 @@
  * profile (isSimulator false) and learn every fact from the environment.
  *
  * Used by scripts/real-target.test.ts; also a CLI that prints the figures:
- *   npx tsx scripts/real-target.ts [--project api] [--project browser]
+ *   npx tsx scripts/real-target.ts [--project api] [--project browser] [--minimal]
+ *
+ * `--minimal`: only SVC_BASE_URL, the credentials, the test passwords and the MFA answer
+ * (minimalTargetEnv): what skips then is what needs an identity the target cannot reveal.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
@@ -166,6 +169,18 @@ export function realTargetEnv(base: string, extra: Record<string, string> = {}):
   };
 }
 
+/**
+ * The least a user sets for a real target (Target profiles): the base URL, the platform
+ * credentials, the test institution's scenario passwords and the MFA answer, nothing else.
+ * What the scenarios can learn from the target itself (institutions, the test
+ * institution, the test user's own data, grants) they must derive; the rest skips and
+ * names its setting. Polling bounds keep their real-target defaults.
+ */
+export function minimalTargetEnv(base: string): NodeJS.ProcessEnv {
+  const keep = ['SVC_CLIENT_ID', 'SVC_API_KEY', 'SVC_CORRECT_ANSWER', ...PASSWORD_SCENARIOS.map((s) => `SVC_TEST_PASSWORD_${s}`)];
+  return { ...cleanEnv(), ...Object.fromEntries(keep.map((k) => [k, RUN_SECRETS[k]])), SVC_BASE_URL: base };
+}
+
 /** The simulator process's own settings: the same secrets, from its environment. */
 export function simulatorProcessEnv(): NodeJS.ProcessEnv {
   return { ...cleanEnv(), ...RUN_SECRETS };
@@ -304,10 +319,13 @@ export async function runPlaywrightBatch(runs: BatchRun[], o: { workers: number 
 
 /**
  * A skip reason that says exactly what the test needs: it names the setting
- * (an SVC_* variable) or it says the scenario can only run on the simulator and why.
+ * (an SVC_* variable) or it says the scenario can only run on the simulator and why;
+ * or the verdict was inconclusive (what the target's state showed could not decide it).
  */
-export function reasonKind(reason: string | undefined): 'setting' | 'simulator-only' | 'unexplained' {
+export function reasonKind(reason: string | undefined): 'setting' | 'simulator-only' | 'inconclusive' | 'unexplained' {
   if (!reason) return 'unexplained';
+  // A verdict the target's state could not decide (scenarios/api/jobs.ts): a skip that says why.
+  if (/^inconclusive: \S/.test(reason)) return 'inconclusive';
   if (/^simulator-only: \S/.test(reason) || /\bonly the simulator\b.*\(.*\/_sim\//.test(reason)) return 'simulator-only';
   if (/\bSVC_[A-Z0-9_]+\b/.test(reason)) return 'setting';
   return 'unexplained';
@@ -325,11 +343,11 @@ export function figures(run: PlaywrightRun): string {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { project: { type: 'string', multiple: true }, grep: { type: 'string' } } });
+  const { values } = parseArgs({ options: { project: { type: 'string', multiple: true }, grep: { type: 'string' }, minimal: { type: 'boolean' } } });
   const sim = await startSimulatorProcess(simulatorProcessEnv());
   try {
     console.log(`simulator process ${sim.pid} on ${sim.base}`);
-    const run = await runPlaywright({ projects: (values.project as string[] | undefined) ?? ['api', 'browser'], grep: values.grep, env: realTargetEnv(sim.base), timeoutMs: 15 * 60_000 });
+    const run = await runPlaywright({ projects: (values.project as string[] | undefined) ?? ['api', 'browser'], grep: values.grep, env: values.minimal ? minimalTargetEnv(sim.base) : realTargetEnv(sim.base), timeoutMs: 15 * 60_000 });
     console.log(figures(run));
     if (run.globalErrors.length) console.log(run.globalErrors.join('\n'));
   } finally {

@@ -151,6 +151,16 @@ export interface TargetProfile {
      * A real target: requestMs unless set. The embedded simulator: 3 s, see loadProfile.
      */
     browserEventMs: number;
+    /**
+     * The shortest time an aggregation-type job of the target runs (aggregation, extended
+     * history, identification), from the request that starts it, when the user knows it
+     * (SVC_MIN_JOB_MS). A scenario that needs a job running reads its state; a read answered
+     * sooner than this after the start request was sent tells whether the job started, and
+     * an answer that soon tells it still ran (scenarios/api/jobs.ts). Unset (a real target
+     * by default): a job not seen running is inconclusive, never a failure. The embedded
+     * simulator: its job duration (SVC_SIM_AGGREGATION_MS, 60 ms by default).
+     */
+    minJobMs?: number;
   };
 
   oauthPage: {
@@ -409,6 +419,9 @@ export function loadProfile(env: Env = process.env): TargetProfile {
         // reference machine at load 18. The bound is also how long a fault that leaves an
         // event out keeps a scenario waiting (the self-test's fault copies), hence not 10 s.
         browserEventMs: int(env, 'SVC_BROWSER_EVENT_TIMEOUT_MS', 3_000),
+        // The simulator settles a job this long after it starts (settings.ts aggregationMs;
+        // the slow-aggregation variation only lengthens it).
+        minJobMs: int(env, 'SVC_MIN_JOB_MS', int(env, 'SVC_SIM_AGGREGATION_MS', d.aggregationMs)),
       },
       oauthPage: {
         authorizeSelector: env.SVC_OAUTH_AUTHORIZE_SELECTOR ?? OAUTH_PAGE_DEFAULTS.authorizeSelector,
@@ -473,6 +486,7 @@ export function loadProfile(env: Env = process.env): TargetProfile {
       requestMs: int(env, 'SVC_REQUEST_TIMEOUT_MS', 30_000),
       // A real target's pages may take as long as a request: requestMs unless set.
       browserEventMs: int(env, 'SVC_BROWSER_EVENT_TIMEOUT_MS', int(env, 'SVC_REQUEST_TIMEOUT_MS', 30_000)),
+      ...(env.SVC_MIN_JOB_MS ? { minJobMs: int(env, 'SVC_MIN_JOB_MS', 0) } : {}),
     },
     oauthPage: {
       authorizeSelector: env.SVC_OAUTH_AUTHORIZE_SELECTOR ?? OAUTH_PAGE_DEFAULTS.authorizeSelector,
