@@ -69,14 +69,17 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * that user's clock instead (simulator control POST /_sim/clock {user_guid, advance_ms},
  * never part of the svc contract): the user's later records carry instants `ms` later at
  * once, and scenarios running in parallel keep the clock they share. What the scenario
- * then asserts is the same on both.
+ * then asserts is the same on both. Returns how far the target's clock for that user was
+ * moved beyond the time that really passed (0 on a real target), for scenarios that
+ * measure time on the target's side.
  */
-export async function letTimePass(profile: TargetProfile, user: string, ms: number): Promise<void> {
+export async function letTimePass(profile: TargetProfile, user: string, ms: number): Promise<number> {
   if (!profile.isSimulator) {
     await sleep(ms);
-    return;
+    return 0;
   }
   await simulatorControl(profile, '/_sim/clock', { user_guid: user, advance_ms: ms });
+  return ms;
 }
 
 /** A simulator control call (POST /_sim/..., never part of the svc contract); anything but 200 is a suite error. */

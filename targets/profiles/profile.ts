@@ -161,6 +161,14 @@ export interface TargetProfile {
      * simulator: its job duration (SVC_SIM_AGGREGATION_MS, 60 ms by default).
      */
     minJobMs?: number;
+    /**
+     * The throttle period a standard aggregation opens on the target (Limits: "only standard
+     * aggregations trigger the throttle period"; its length is not shown), when the user
+     * knows it (SVC_AGGREGATION_THROTTLE_MS). A second standard aggregation is judged
+     * throttled only when it is proven inside the period; unset (a real target by default):
+     * one that runs is inconclusive. The embedded simulator: its own period (1 hour).
+     */
+    throttlePeriodMs?: number;
   };
 
   oauthPage: {
@@ -422,6 +430,7 @@ export function loadProfile(env: Env = process.env): TargetProfile {
         // The simulator settles a job this long after it starts (settings.ts aggregationMs;
         // the slow-aggregation variation only lengthens it).
         minJobMs: int(env, 'SVC_MIN_JOB_MS', int(env, 'SVC_SIM_AGGREGATION_MS', d.aggregationMs)),
+        throttlePeriodMs: int(env, 'SVC_AGGREGATION_THROTTLE_MS', d.aggregationThrottleMs),
       },
       oauthPage: {
         authorizeSelector: env.SVC_OAUTH_AUTHORIZE_SELECTOR ?? OAUTH_PAGE_DEFAULTS.authorizeSelector,
@@ -487,6 +496,7 @@ export function loadProfile(env: Env = process.env): TargetProfile {
       // A real target's pages may take as long as a request: requestMs unless set.
       browserEventMs: int(env, 'SVC_BROWSER_EVENT_TIMEOUT_MS', int(env, 'SVC_REQUEST_TIMEOUT_MS', 30_000)),
       ...(env.SVC_MIN_JOB_MS ? { minJobMs: int(env, 'SVC_MIN_JOB_MS', 0) } : {}),
+      ...(env.SVC_AGGREGATION_THROTTLE_MS ? { throttlePeriodMs: int(env, 'SVC_AGGREGATION_THROTTLE_MS', 0) } : {}),
     },
     oauthPage: {
       authorizeSelector: env.SVC_OAUTH_AUTHORIZE_SELECTOR ?? OAUTH_PAGE_DEFAULTS.authorizeSelector,
