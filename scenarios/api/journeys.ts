@@ -37,13 +37,13 @@ export async function walkList<T = Record<string, unknown>>(
   api: CheckedClient,
   path: string,
   key: string,
-  o: { query?: Record<string, string | number | undefined>; headers?: Record<string, string>; perPage?: number; maxPages?: number } = {},
+  o: { query?: Record<string, string | number | undefined>; headers?: Record<string, string>; perPage?: number; maxPages?: number; version?: string } = {},
 ): Promise<T[]> {
   const perPage = o.perPage ?? 100;
   const all: T[] = [];
   for (let page = 1; page <= (o.maxPages ?? 50); page++) {
     // Errors: "200 normal success for reads, lists".
-    const res = await api.get(path, { query: { ...o.query, page, records_per_page: perPage }, headers: o.headers, expectStatus: 200 });
+    const res = await api.get(path, { query: { ...o.query, page, records_per_page: perPage }, headers: o.headers, version: o.version, expectStatus: 200 });
     const items = need<T[]>(res, key, api);
     expect(Array.isArray(items), `${path}: ${key} is a list`).toBe(true);
     all.push(...items);

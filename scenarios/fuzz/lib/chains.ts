@@ -211,7 +211,7 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
     // paths and payloads are not shown, so these are the vendor reference's (the scenarios' profile
     // defaults); a refusal decides nothing, the answers are judged by contracts/stated-platform.ts.
     const statements = await step('list the member\'s statements', { method: 'GET', path: `/users/${userGuid}/members/${memberGuid}/statements`, version: v });
-    for (const x of ((dig(statements.body, 'statements') as any[]) ?? []).slice(0, 1)) if (typeof x?.guid === 'string') add(scopes.platform, 'statement_file', `${x.guid}.pdf`);
+    for (const x of ((dig(statements.body, 'statements') as any[]) ?? []).slice(0, 1)) if (typeof x?.guid === 'string') add(scopes.platform, 'statement_guid', x.guid);
     await step('create a goal', { method: 'POST', path: `/users/${userGuid}/goals`, version: v, body: { goal: { name: 'fuzz goal', goal_amount: 1000, track_type_name: 'SAVINGS', meta_type_name: 'VACATION' } } });
     const budgetCategory = scopes.platform.category_guid?.[0];
     if (budgetCategory) await step('create a budget', { method: 'POST', path: `/users/${userGuid}/budgets`, version: v, body: { budget: { category_guid: budgetCategory, amount: 250 } } });
