@@ -26,7 +26,7 @@ import { loadProfile, type TargetProfile } from './profiles/profile.ts';
 // Light modules only at the top: every Playwright worker loads this file, and the
 // simulator itself (routes, seed data, Fastify) is loaded when one is started.
 export { loadProfile, profileSecrets, flag, flagValue, simulatorEntriesInForce, CONTRACT_VERSIONS, OAUTH_PAGE_DEFAULTS, PASSWORD_SCENARIOS, PRODUCT_PATH_ENV, PRODUCT_PATH_DEFAULTS, type PasswordScenario, type ProductPaths, type TargetProfile } from './profiles/profile.ts';
-export { ACH_FILTERS, K6_SETTING_ALIASES, WIDGET_CONTROLS, missingControls, type AchFilter, type DataExchangeSettings, type InstitutionSettings, type QueryName, type WidgetControls, type WebhookCaptureSettings } from './profiles/sections.ts';
+export { ACH_FILTERS, K6_SETTING_ALIASES, WIDGET_CONTROLS, missingControls, type AchFilter, type DataExchangeSettings, type InstitutionSettings, type QueryName, type WidgetControls, type WebhookCaptureSettings, type ProcessorTokenRequest } from './profiles/sections.ts';
 export { FULL_CHROMIUM_PATH, HEADLESS_SHELL_PATH } from './profiles/sections.ts';
 export { createRedactor, REDACTED, type Redactor } from './profiles/redact.ts';
 export { runSettings, selftestSettings, needsEmbeddedSimulator, SIMULATOR_URL_VARIABLE, type RunSettings, type SelftestSettings } from './profiles/run-settings.ts';

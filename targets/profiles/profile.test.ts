@@ -90,3 +90,23 @@ test('profileEnv: the k6 scripts get the profile\'s settings; an unset script se
   assert.deepEqual([real.SVC_BASE_URL, real.SVC_RATE_LIMIT_PER_SECOND, real.SVC_429_BODY, real.SVC_RATE_LIMIT_PATHS], ['https://int.example', '20', 'json-error', '/institutions']);
   assert.deepEqual([loadProfile({}).rateLimit.explicit, loadProfile({ SVC_RATE_LIMIT_PER_SECOND: '10' }).rateLimit.explicit], [false, true]);
 });
+
+test('the processor token request: the simulator\'s shape by default (a guess on a real target), the user\'s when set; a shape without {code} is refused', () => {
+  const sim = loadProfile({}).processorToken;
+  assert.deepEqual([sim.method, sim.path, sim.explicit], ['POST', '/token', true]);
+  const guess = loadProfile({ SVC_BASE_URL: 'https://x.example' }).processorToken;
+  assert.deepEqual([guess.method, guess.path, guess.explicit], ['POST', '/token', false]);
+  const set = loadProfile({ SVC_BASE_URL: 'https://x.example', SVC_PROCESSOR_TOKEN_REQUEST: 'GET /tokens?authorization_code={code}' }).processorToken;
+  assert.deepEqual([set.method, set.path, set.body, set.explicit], ['GET', '/tokens?authorization_code={code}', undefined, true]);
+  assert.throws(() => loadProfile({ SVC_BASE_URL: 'https://x.example', SVC_PROCESSOR_TOKEN_REQUEST: 'GET /tokens' }), /no \{code\}/);
+  assert.throws(() => loadProfile({ SVC_BASE_URL: 'https://x.example', SVC_PROCESSOR_TOKEN_REQUEST: 'POST /token {code}' }), /not JSON/);
+});
+
+test('job and throttle durations: the simulator knows its own; a real target only what the user sets', () => {
+  assert.deepEqual([loadProfile({}).timeouts.minJobMs, loadProfile({}).timeouts.throttlePeriodMs], [60, 3_600_000]);
+  assert.equal(loadProfile({ SVC_SIM_AGGREGATION_MS: '200' }).timeouts.minJobMs, 200);
+  const real = loadProfile({ SVC_BASE_URL: 'https://x.example' }).timeouts;
+  assert.deepEqual([real.minJobMs, real.throttlePeriodMs], [undefined, undefined]);
+  const set = loadProfile({ SVC_BASE_URL: 'https://x.example', SVC_MIN_JOB_MS: '1500', SVC_AGGREGATION_THROTTLE_MS: '14400000' }).timeouts;
+  assert.deepEqual([set.minJobMs, set.throttlePeriodMs], [1500, 14_400_000]);
+});

@@ -16,6 +16,8 @@ import {
   runSettingsFrom,
   usedOperationsFrom,
   useCasesFrom,
+  processorTokenFrom,
+  type ProcessorTokenRequest,
   userCategoryPathsFrom,
   webhookCaptureFrom,
   widgetControlsFrom,
@@ -209,6 +211,8 @@ export interface TargetProfile {
   userCategories: UserCategoryPaths;
   /** The client's use cases (SVC_USE_CASES); undefined on a real target that names none. */
   useCases?: string[];
+  /** How a processor token is asked for with an authorization code (SVC_PROCESSOR_TOKEN_REQUEST; sections.ts). */
+  processorToken: ProcessorTokenRequest;
   /** CSS selectors of the widget's controls (SVC_WIDGET_*_SELECTOR; sections.ts). */
   widget: WidgetControls;
   /** The live webhook capture's settings as given (SVC_WEBHOOK_*; sections.ts). */
@@ -533,6 +537,7 @@ function commonSections(env: Env, isSimulator: boolean) {
     achFilters: achFiltersFrom(env),
     userCategories: userCategoryPathsFrom(env),
     useCases: useCasesFrom(env, isSimulator),
+    processorToken: processorTokenFrom(env, isSimulator),
     widget: widgetControlsFrom(env, isSimulator),
     webhookCapture: webhookCaptureFrom(env),
     load: loadScriptSettingsFrom(env),

@@ -233,6 +233,53 @@ export function useCasesFrom(env: Env, isSimulator: boolean): string[] | undefin
   return list(env.SVC_USE_CASES) ?? (isSimulator ? ['MONEY_MOVEMENT', 'PFM'] : undefined);
 }
 
+// ---- processor token request ----------------------------------------------------------
+
+/**
+ * How a processor token is asked for with an authorization code (Authentication: "Request
+ * and response shape of the processor /token endpoint: not shown"; Endpoints names only
+ * "/token (processor token)"; the vendor's reference reads tokens with GET /tokens,
+ * real-service-notes, Request shapes). SVC_PROCESSOR_TOKEN_REQUEST: `<METHOD> <path>`,
+ * optionally followed by a JSON body, with `{code}` where the code goes (in the path, the
+ * query or the body), e.g. `GET /tokens?authorization_code={code}` or
+ * `POST /token {"code":"{code}"}`. Unset: the simulator's own shape, a guess on a real
+ * target (`explicit` false): a guess the target does not answer is a skip naming the
+ * variable, never a failure.
+ */
+export interface ProcessorTokenRequest {
+  method: string;
+  /** Path and query, `{code}` possibly inside. */
+  path: string;
+  /** JSON body template, `{code}` possibly inside; undefined: no body. */
+  body?: string;
+  /** Set by the user, or the embedded simulator's documented shape: a refusal then fails. */
+  explicit: boolean;
+  /** As given (or the default), for messages. */
+  text: string;
+}
+
+export const PROCESSOR_TOKEN_DEFAULT = 'POST /token {"code":"{code}"}';
+
+export function parseProcessorTokenRequest(text: string, explicit: boolean): ProcessorTokenRequest {
+  const m = /^\s*([A-Za-z]+)\s+(\/\S*)(?:\s+(.+?))?\s*$/.exec(text);
+  if (!m) throw new Error(`SVC_PROCESSOR_TOKEN_REQUEST must be "<METHOD> </path>[ <JSON body>]" with {code} where the code goes, got "${text}"`);
+  const body = m[3];
+  if (!`${m[2]} ${body ?? ''}`.includes('{code}')) throw new Error(`SVC_PROCESSOR_TOKEN_REQUEST names no {code} placeholder: "${text}"`);
+  if (body !== undefined) {
+    try {
+      JSON.parse(body.replace(/\{code\}/g, 'x'));
+    } catch {
+      throw new Error(`SVC_PROCESSOR_TOKEN_REQUEST's body is not JSON: "${body}"`);
+    }
+  }
+  return { method: m[1].toUpperCase(), path: m[2], ...(body !== undefined ? { body } : {}), explicit, text: text.trim() };
+}
+
+export function processorTokenFrom(env: Env, isSimulator: boolean): ProcessorTokenRequest {
+  const given = env.SVC_PROCESSOR_TOKEN_REQUEST;
+  return parseProcessorTokenRequest(given || PROCESSOR_TOKEN_DEFAULT, !!given || isSimulator);
+}
+
 /**
  * The widget's own controls are not shown in the specification. A real target's widget
  * is driven only when the profile names them (CSS selectors inside the widget page):
