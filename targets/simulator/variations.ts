@@ -37,6 +37,46 @@ export function registerVariationRoutes(app: FastifyInstance, ctx: SimContext): 
   });
 }
 
+/**
+ * Variation longer-identifiers (Versioning: "changing length or format of opaque strings
+ * (identifiers, messages)" is non-breaking). Every identifier whose shape the
+ * specification does not state (a grant's, a client's, a transaction's, an institution's,
+ * ...: "Other resources also have a guid") is answered longer and in another format
+ * (`GNT-1f0c…` becomes `GNT-L1f0c…`, so the old form is not even a part of the new one);
+ * the stated shapes USR-, MBR- and ACT-<uuid> (Resources, identifier shapes) keep theirs.
+ * Requests take both forms, as a service that lengthened its identifiers still takes the
+ * ones its clients hold.
+ */
+const UUID = '[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}';
+const STATED_SHAPES = new Set(['USR', 'MBR', 'ACT']);
+const SHORT_ID = new RegExp(`^([A-Z]{3})-(${UUID})$`);
+const LONG_ID = new RegExp(`\\b([A-Z]{3})-L(${UUID})(?![0-9A-Fa-f-])`, 'g');
+
+/** The longer form of an opaque identifier, or the value itself. */
+export function lengthenIdentifier(value: string): string {
+  const m = SHORT_ID.exec(value);
+  return m && !STATED_SHAPES.has(m[1]) ? `${m[1]}-L${m[2]}` : value;
+}
+
+/** Every longer identifier in a text (a URL, a body) back in the form the records hold. */
+export function shortenIdentifiers(text: string): string {
+  return text.replace(LONG_ID, '$1-$2');
+}
+
+/** The request's URL with longer identifiers taken back (Fastify rewriteUrl: before routing). */
+export function requestUrlFor(ctx: SimContext, url: string): string {
+  return ctx.variations.has('longer-identifiers') ? shortenIdentifiers(url) : url;
+}
+
+/** A parsed request body with longer identifiers taken back (preValidation). */
+export function requestBodyFor(ctx: SimContext, body: unknown): unknown {
+  if (!ctx.variations.has('longer-identifiers') || body === undefined || body === null || typeof body !== 'object') return body;
+  return JSON.parse(shortenIdentifiers(JSON.stringify(body)));
+}
+
+const lengthenAll = (value: unknown): unknown =>
+  typeof value === 'string' ? lengthenIdentifier(value) : Array.isArray(value) ? value.map(lengthenAll) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, lengthenAll(v)])) : value;
+
 /** Error codes that refuse a request's content (bad input): no status is stated for them (Errors). */
 const REFUSED_INPUT_CODES = new Set(['invalid_json', 'invalid_request', 'invalid_paging', 'unprocessable']);
 
@@ -154,12 +194,14 @@ export async function applyVariations(ctx: SimContext, request: FastifyRequest, 
     return '';
   }
   if (longer) parsed = lengthenMessages(parsed);
+  const longerIds = ctx.variation('longer-identifiers') && isPlatform(request);
+  if (longerIds) parsed = lengthenAll(parsed);
   if (otherShape && simErrorOf(parsed)) {
     const e = simErrorOf(parsed)!;
     parsed = { errors: [{ status: String(reply.statusCode), title: e.code, detail: e.message }] };
   }
   // Media types: v20111101 responses use the v1 vendor type (real-service-notes; Authentication 2).
   if (v1 && /^application\/json/.test(type)) reply.header('content-type', `${V1_VENDOR_MEDIA_TYPE}; charset=utf-8`);
-  if (!(shapeEdits.length || longer || otherShape || simError)) return payload;
+  if (!(shapeEdits.length || longer || otherShape || simError || longerIds)) return payload;
   return JSON.stringify(applyShapeEdits(parsed, shapeEdits));
 }
