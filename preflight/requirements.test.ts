@@ -66,7 +66,7 @@ function neededBySkips(): Map<string, Set<string>> {
 test('every setting a scenario skip needs is in the preflight table, and every table setting is one a skip needs', () => {
   const needed = neededBySkips();
   // The reader saw what it must see, so the comparison means something.
-  for (const v of ['SVC_CLIENT_ID', 'SVC_TEST_PASSWORD_SUCCESS', 'SVC_3DX_USER', 'SVC_PATH_GOALS', 'SVC_WIDGET_OAUTH_SELECTOR', 'SVC_USE_CASES', 'SVC_WEBHOOK_PUBLIC_URL']) {
+  for (const v of ['SVC_CLIENT_ID', 'SVC_TEST_PASSWORD_SUCCESS', 'SVC_3DX_ISSUER_GUID', 'SVC_PATH_GOALS', 'SVC_WIDGET_OAUTH_SELECTOR', 'SVC_USE_CASES', 'SVC_WEBHOOK_PUBLIC_URL']) {
     assert.ok(needed.has(v), `the scenario reader found ${v}`);
   }
   const table = requirementVariables(loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9' }));

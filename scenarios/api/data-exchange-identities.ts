@@ -196,6 +196,6 @@ export async function holder(api: CheckedClient, token: string): Promise<Holder>
 
 /** The holder's member, or a skip naming the setting (a slim account's fields are not shown). */
 export function memberOf(h: Holder): string {
-  if (!h.member) test.skip(true, 'needs SVC_3DX_MEMBER: the slim account carries no member_guid, so its member cannot be read from the target');
+  if (!h.member) test.skip(true, 'the slim account carries no member_guid, so its member cannot be read from the target: set SVC_3DX_MEMBER');
   return h.member!;
 }
