@@ -11,6 +11,7 @@
  *
  * `--minimal`: only SVC_BASE_URL, the credentials, the test passwords and the MFA answer
  * (minimalTargetEnv): what skips then is what needs an identity the target cannot reveal.
+ * `--set NAME=VALUE` adds one variable (repeatable).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
@@ -343,11 +344,17 @@ export function figures(run: PlaywrightRun): string {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { project: { type: 'string', multiple: true }, grep: { type: 'string' }, minimal: { type: 'boolean' } } });
+  const { values } = parseArgs({ options: { project: { type: 'string', multiple: true }, grep: { type: 'string' }, minimal: { type: 'boolean' }, set: { type: 'string', multiple: true } } });
+  // --set NAME=VALUE: one more variable over the chosen environment (e.g. --minimal --set SVC_3DX_ISSUER_GUID=...).
+  const extra = Object.fromEntries(((values.set as string[] | undefined) ?? []).map((kv) => {
+    const i = kv.indexOf('=');
+    if (i < 1) throw new Error(`--set takes NAME=VALUE, got "${kv}"`);
+    return [kv.slice(0, i), kv.slice(i + 1)];
+  }));
   const sim = await startSimulatorProcess(simulatorProcessEnv());
   try {
     console.log(`simulator process ${sim.pid} on ${sim.base}`);
-    const run = await runPlaywright({ projects: (values.project as string[] | undefined) ?? ['api', 'browser'], grep: values.grep, env: values.minimal ? minimalTargetEnv(sim.base) : realTargetEnv(sim.base), timeoutMs: 15 * 60_000 });
+    const run = await runPlaywright({ projects: (values.project as string[] | undefined) ?? ['api', 'browser'], grep: values.grep, env: { ...(values.minimal ? minimalTargetEnv(sim.base) : realTargetEnv(sim.base)), ...extra }, timeoutMs: 15 * 60_000 });
     console.log(figures(run));
     if (run.globalErrors.length) console.log(run.globalErrors.join('\n'));
   } finally {
