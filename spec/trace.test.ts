@@ -105,3 +105,11 @@ test('inferred-only, simulator-only, other-command, tolerance rows are their own
   assert.equal(honestCoverageOf(row({ verified_by: [API] }), f), 'unverified');
   assert.equal(honestCoverageOf(row({ not_shown: true, treatment: 'open' }), f), 'not-checkable');
 });
+
+test('the live delivery check shows the faults its own proof runs, whatever shown_by narrows the self-test to', () => {
+  const live = 'live-delivery (any target; scripts/live-delivery.test.ts): webhook_field_formats';
+  const f = facts({ needsFullSettings: (c) => c.startsWith('live-delivery') });
+  const r = row({ verified_by: ['delivery: test-webhooks', live], proven_by: ['stated-live'], shown_by: { 'stated-live': ['delivery: test-webhooks'] } });
+  assert.equal(honestCoverageOf(r, f), 'verified-full');
+  assert.equal(honestCoverageOf({ ...r, proven_by: ['stated-other'], shown_by: { 'stated-other': ['delivery: test-webhooks'] } }, f), 'simulator-only');
+});

@@ -147,13 +147,19 @@ export function honestCoverageOf(row: TraceRow, facts: ProofFacts): HonestCovera
   if (stated.length === 0) return kinds.includes('inferred') ? 'inferred-only' : encodedInResponseShape(row) ? 'passive' : 'unverified';
   let best: HonestCoverage | undefined;
   const runs = new Set<CheckRun>();
+  const isLive = (check: string) => /^live-delivery\b/.test(check) || /^check: webhook_/.test(check);
   for (const proof of stated) {
-    for (const check of row.shown_by?.[proof] ?? row.verified_by) {
+    // shown_by says which checks the self-test runs a fault on; the live delivery check has
+    // its own proof (scripts/live-delivery.test.ts, against a separately started simulator),
+    // so it shows the faults that proof runs whatever shown_by says.
+    const shown = row.shown_by?.[proof] ?? row.verified_by;
+    const live = facts.provenOnLiveDelivery(proof) ? row.verified_by.filter(isLive) : [];
+    for (const check of new Set([...shown, ...live])) {
       const run = checkRun(check);
       runs.add(run);
       if (run !== 'gate') continue;
-      // A live delivery check shows only the faults its own proof runs (scripts/live-delivery.test.ts).
-      if ((/^live-delivery\b/.test(check) || /^check: webhook_/.test(check)) && !facts.provenOnLiveDelivery(proof)) continue;
+      // A live delivery check shows only the faults its own proof runs.
+      if (isLive(check) && !facts.provenOnLiveDelivery(proof)) continue;
       if (!facts.needsFullSettings(check)) return 'verified-minimal';
       best = 'verified-full';
     }
