@@ -60,14 +60,20 @@ export function candidateIdentifiers(grant: Rec): string[] {
   return [...out];
 }
 
+/** Endpoints, Data exchange: the issuer's and a grantee's grant lists. */
+const GRANT_LISTS = {
+  issuer: (client: string) => `/data_exchange/issuer/${encodeURIComponent(client)}/grants`,
+  grantee: (client: string) => `/data_exchange/grantee/${encodeURIComponent(client)}/grants`,
+};
+
 /** The grants a client's list answers (Basic authentication only: Authentication 3). */
 export async function grantsOf(api: CheckedClient, side: 'issuer' | 'grantee', client: string): Promise<Rec[]> {
-  return walkList<Rec>(api, `/data_exchange/${side}/${encodeURIComponent(client)}/grants`, 'grants');
+  return walkList<Rec>(api, GRANT_LISTS[side](client), 'grants');
 }
 
 /** Whether `client`'s grant list, as the target answers it, holds the grant `guid`. */
 async function listsGrant(api: CheckedClient, side: 'issuer' | 'grantee', client: string, guid: string): Promise<boolean> {
-  const res = await api.get(`/data_exchange/${side}/${encodeURIComponent(client)}/grants`, { query: { records_per_page: 1000 } });
+  const res = await api.get(GRANT_LISTS[side](client), { query: { records_per_page: 1000 } });
   if (res.status < 200 || res.status >= 300) return false;
   const grants = (res.body as Rec | undefined)?.grants;
   return Array.isArray(grants) && grants.some((g) => g && typeof g === 'object' && (g as Rec).guid === guid);
