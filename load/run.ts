@@ -13,12 +13,14 @@
  * (default reports/out/load), and every variable of load/lib/config.ts. Exit code: the
  * first failing script's (k6's codes).
  *
- * JSON summaries: k6 does not create the directories of handleSummary's paths, so this
- * wrapper creates LOAD_REPORT_DIR and passes it as an absolute path (load/lib/report.ts).
+ * JSON summaries: k6 does not create the directories of handleSummary's paths (a
+ * missing one loses the file with an error logged and exit code 0), so this wrapper
+ * creates LOAD_REPORT_DIR and passes it as an absolute path (load/lib/report.ts), and
+ * a project script that wrote no summary fails the run, naming the file.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants, mkdirSync } from 'node:fs';
-import { delimiter, join, resolve } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { basename, delimiter, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadProfile, profileEnv, startTarget } from '../targets/index.ts';
 import { runScript } from './runner/engine.ts';
@@ -37,6 +39,26 @@ export const EMBEDDED_RATE_LIMIT_PER_SECOND = 10;
 
 /** Default LOAD_REPORT_DIR (load/lib/report.ts REPORT_DIR; not imported: that file is k6 code, typed with k6's globals). */
 export const REPORT_DIR = 'reports/out/load';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Why a project script's run left no fresh JSON summary in `reportDir` (load/lib/report.ts
+ * writes `<script>.summary.json`), or undefined when it did. A script of the user's own
+ * may write none: only the project's scripts are checked.
+ */
+export function missingSummary(script: string, reportDir: string, startedAtMs: number): string | undefined {
+  if (!ALL_SCRIPTS.some((s) => resolve(ROOT, s) === resolve(script))) return undefined;
+  const file = join(reportDir, `${basename(script, '.ts')}.summary.json`);
+  let mtimeMs: number;
+  try {
+    mtimeMs = statSync(file).mtimeMs;
+  } catch {
+    return `${script} wrote no JSON summary: ${file} is missing`;
+  }
+  // File times can trail the clock by a tick: a second of slack.
+  return mtimeMs < startedAtMs - 1_000 ? `${script} wrote no JSON summary: ${file} is from an earlier run` : undefined;
+}
 
 export function k6OnPath(env: NodeJS.ProcessEnv = process.env): string | undefined {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
@@ -80,26 +102,42 @@ function runWithK6(k6: string, script: string, env: NodeJS.ProcessEnv): Promise<
   });
 }
 
-async function main(): Promise<number> {
-  const scripts = process.argv.slice(2).filter((a) => a !== '--');
-  const selected = scripts.length ? scripts : ALL_SCRIPTS;
-  const forced = process.env.LOAD_RUNNER;
-  if (forced && forced !== 'k6' && forced !== 'runner') {
-    console.error(`LOAD_RUNNER must be "k6" or "runner", got "${forced}"`);
-    return 2;
-  }
-  const k6 = forced === 'runner' ? undefined : k6OnPath();
-  if (forced === 'k6' && !k6) {
-    console.error('LOAD_RUNNER=k6 but no k6 binary is on the PATH');
-    return 2;
-  }
-  const reportDir = resolve(process.env.LOAD_REPORT_DIR || REPORT_DIR);
+/** The load profiles a run may name (load/lib/profiles.ts; not imported: that file is k6 code). */
+export const LOAD_PROFILES = ['smoke', 'average', 'stress', 'spike'];
+
+/** A script named `rate-limit`/`paging` (or a path to a k6 script), as an absolute path; undefined when none exists. */
+export function scriptPath(name: string): string | undefined {
+  const own = fileURLToPath(new URL(`./${name.replace(/\.ts$/, '')}.ts`, import.meta.url));
+  if (/^[a-z-]+(\.ts)?$/.test(name) && existsSync(own)) return own;
+  const given = resolve(name);
+  return existsSync(given) ? given : undefined;
+}
+
+export interface LoadRunOptions {
+  /** Absolute paths of the scripts (default: every script of ALL_SCRIPTS). */
+  scripts?: string[];
+  /** The run's settings (the profile's SVC_* variables). */
+  env: NodeJS.ProcessEnv;
+  /** Load profile (load/lib/profiles.ts), default smoke. */
+  profile?: string;
+  /** Force k6 or the built-in runner; default k6 when on the PATH. */
+  runner?: 'k6' | 'runner';
+  /** Where the JSON summaries go (created). */
+  reportDir: string;
+}
+
+/** Runs the scripts against the profile's target (starting the embedded simulator when there is none); the first failing script's exit code. */
+export async function runLoad(o: LoadRunOptions): Promise<number> {
+  const selected = o.scripts?.length ? o.scripts : ALL_SCRIPTS.map((s) => resolve(ROOT, s));
+  const k6 = o.runner === 'runner' ? undefined : k6OnPath(o.env);
+  if (o.runner === 'k6' && !k6) throw new Error('the k6 runner was asked for, but no k6 binary is on the PATH');
+  const reportDir = resolve(o.reportDir);
   mkdirSync(reportDir, { recursive: true });
-  let env: NodeJS.ProcessEnv = { ...process.env, PROFILE: process.env.PROFILE || 'smoke', LOAD_REPORT_DIR: reportDir };
+  let env: NodeJS.ProcessEnv = { ...o.env, PROFILE: o.profile ?? o.env.PROFILE ?? 'smoke', LOAD_REPORT_DIR: reportDir };
   let close = async () => {};
-  const profile = loadProfile(process.env);
+  const profile = loadProfile(o.env);
   if (profile.isSimulator) {
-    const embedded = embeddedLoadEnv(process.env);
+    const embedded = embeddedLoadEnv(o.env);
     const target = await startTarget({ env: embedded.env });
     env = { ...env, ...simulatorEnv(target.url, embedded.env) };
     console.log(`load: no SVC_BASE_URL; embedded simulator on ${target.url}, rate limit ${embedded.limit}/s`);
@@ -112,8 +150,11 @@ async function main(): Promise<number> {
   try {
     for (const script of selected) {
       console.log(`\n=== ${script} ===`);
+      const started = Date.now();
       const code = k6 ? await runWithK6(k6, script, env) : (await runScript(script, { env })).exitCode;
-      results.push([script, code]);
+      const missing = missingSummary(script, reportDir, started);
+      if (missing) console.error(`load: ${missing}`);
+      results.push([script, code || (missing ? 1 : 0)]);
     }
   } finally {
     await close();
@@ -122,6 +163,16 @@ async function main(): Promise<number> {
   for (const [script, code] of results) console.log(`  ${code === 0 ? '✓' : '✗'} ${script}${code === 0 ? '' : ` (exit ${code}${code === 99 ? ': thresholds crossed' : ''})`}`);
   console.log(`JSON summaries: ${reportDir}`);
   return results.find(([, c]) => c !== 0)?.[1] ?? 0;
+}
+
+async function main(): Promise<number> {
+  const scripts = process.argv.slice(2).filter((a) => a !== '--');
+  const forced = process.env.LOAD_RUNNER;
+  if (forced && forced !== 'k6' && forced !== 'runner') {
+    console.error(`LOAD_RUNNER must be "k6" or "runner", got "${forced}"`);
+    return 2;
+  }
+  return runLoad({ scripts: scripts.map((s) => resolve(s)), env: process.env, runner: forced as 'k6' | 'runner' | undefined, reportDir: process.env.LOAD_REPORT_DIR || REPORT_DIR });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
