@@ -9,8 +9,8 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { CATALOG, loadProfile, startReceiver, startTarget, BROKEN_VARIANTS, SIMULATOR_DEFAULTS, type BrokenVariant, type CatalogEntry, type TargetProfile } from '../targets/index.ts';
-import { PACKAGE_ROOT, playwrightTest, runChild } from '../scripts/playwright-process.ts';
+import { CATALOG, loadProfile, startReceiver, startTarget, BROKEN_VARIANTS, SIMULATOR_DEFAULTS, simulatorBanner, type BrokenVariant, type CatalogEntry, type TargetProfile } from '../targets/index.ts';
+import { PACKAGE_ROOT, playwrightTest, runChild } from '../load/process.ts';
 import { configJsonSchema, ConfigError, resolveSettings, SETTING_ENTRIES, type ResolvedSettings } from './config/load.ts';
 import { configTemplate, settingsMarkdown } from './config/init.ts';
 
@@ -109,27 +109,7 @@ async function serveSimulator(o: { port: number; fault: string[]; variation: str
   const target = await startTarget({ env: settings.env, faults: o.fault, variations: o.variation, simulator: true, port: o.port }).catch((e: Error) => {
     throw new ConfigError(`simulator: ${e.message}`);
   });
-  const base = target.url;
-  const { settings: sim, faults, variations } = target.simulator!;
-  if (o.quiet) console.log(base);
-  else {
-    const keyNote = settings.env.SVC_API_KEY ? 'from SVC_API_KEY (not printed)' : `${SIMULATOR_DEFAULTS.apiKey} (the documented default; set SVC_API_KEY for another)`;
-    console.log(
-      [
-        `svc simulator listening (started in ${(performance.now() - started).toFixed(0)} ms)`,
-        `  platform API : ${base}`,
-        `  audience     : ${base}${SIMULATOR_DEFAULTS.audiencePrefix}`,
-        `  test host    : ${base}${SIMULATOR_DEFAULTS.testHostPrefix}`,
-        `  client id    : ${sim.clientId}`,
-        `  API key      : ${keyNote}`,
-        `  versions     : ${sim.versions.map((v) => v.name).join(', ')} (default ${sim.defaultVersion})`,
-        `  rate limit   : ${sim.rateLimitPerSecond} requests/s per client`,
-        `  faults       : ${faults.join(', ') || 'none'}`,
-        `  variations   : ${variations.join(', ') || 'none'}`,
-        `Point a run at it: SVC_BASE_URL=${base} SVC_CLIENT_ID=${sim.clientId} SVC_API_KEY=... svc-conformance run`,
-      ].join('\n'),
-    );
-  }
+  console.log(o.quiet ? target.url : simulatorBanner(target, { apiKeyGiven: !!settings.env.SVC_API_KEY, startedMs: performance.now() - started }));
   const stop = async () => {
     await target.close();
     process.exit(0);
@@ -167,19 +147,45 @@ async function runLoadCommand(scripts: string[], o: { profile: string; runner?: 
   return runLoad({ scripts: resolvedScripts, env: settings.env, profile: o.profile, runner: o.runner as 'k6' | 'runner' | undefined, reportDir: out });
 }
 
-async function runNightlyCommand(o: { skip?: string; grep?: string; selftestQuick?: boolean; out?: string }, cmd: Command): Promise<number> {
+async function runNightlyCommand(o: { skip?: string; grep?: string; selftestQuick?: boolean; out?: string; history?: string }, cmd: Command): Promise<number> {
   const settings = await settingsOf(cmd);
   profileOf(settings.env);
   const skip = o.skip?.split(',').map((s) => s.trim()).filter(Boolean) ?? [];
-  const steps = ['conformance', 'load', 'selftest'];
-  for (const s of skip) if (!steps.includes(s)) throw new UsageError(`--skip takes a comma list of ${steps.join(', ')}; got "${s}"`);
-  const { runNightly } = await import('../scripts/nightly.ts');
+  const { runNightly, NIGHTLY_STEPS } = await import('../scripts/nightly.ts');
+  for (const s of skip) if (!(NIGHTLY_STEPS as readonly string[]).includes(s)) throw new UsageError(`--skip takes a comma list of ${NIGHTLY_STEPS.join(', ')}; got "${s}"`);
   const out = o.out ? resolve(o.out) : reportsDir(settings);
-  const summary = await runNightly({ skip, grep: o.grep, selftestQuick: o.selftestQuick, out, env: settings.env as Record<string, string> });
-  console.log(`\nnightly: gate ${summary.gate.toUpperCase()} in ${(summary.wallTimeMs / 1000).toFixed(1)} s; summary ${join(out, 'summary.md')}`);
+  // Trends and Allure's history outlive the reports folder: the project's reports/history
+  // in a checkout, ./svc-history in a user's project (keep it between runs, e.g. a CI cache).
+  const inCheckout = resolve(process.cwd()) === resolve(PACKAGE_ROOT);
+  const historyDir = o.history ? resolve(o.history) : inCheckout ? join(PACKAGE_ROOT, 'reports/history') : resolve('svc-history');
+  const summary = await runNightly({ skip, grep: o.grep, selftestQuick: o.selftestQuick, out, historyDir, env: settings.env as Record<string, string> });
+  const { verdictLine } = await import('../reports/summary.ts');
+  console.log(`\nnightly: ${verdictLine(summary.gate, summary.reasons, summary.leftOut ?? [])} in ${(summary.wallTimeMs / 1000).toFixed(1)} s; summary ${join(out, 'summary.md')}`);
   for (const r of summary.reasons) console.log(`  - ${r.step}: ${r.reason}`);
+  // The redacted file the nightly wrote, never a fresh rendering.
   if (process.env.GITHUB_STEP_SUMMARY) writeFileSync(process.env.GITHUB_STEP_SUMMARY, readFileSync(join(out, 'summary.md')), { flag: 'a' });
-  return summary.gate === 'pass' ? 0 : 1;
+  return summary.gate === 'fail' ? 1 : 0;
+}
+
+async function runVersionsCommand(o: { from?: string; to?: string; fromFile?: string; toFile?: string; out?: string }, cmd: Command): Promise<number> {
+  const byVersion = o.from !== undefined || o.to !== undefined;
+  const byFile = o.fromFile !== undefined || o.toFile !== undefined;
+  if (byVersion === byFile) throw new UsageError('give either --from and --to (versions of the target) or --from-file and --to-file (two OpenAPI documents)');
+  if (byVersion && !(o.from && o.to)) throw new UsageError('--from and --to go together');
+  if (byFile && !(o.fromFile && o.toFile)) throw new UsageError('--from-file and --to-file go together');
+  const settings = await settingsOf(cmd);
+  profileOf(settings.env);
+  const { versionCheck, diffDocumentFiles, versionReportLines, VersionInputError } = await import('../scripts/versions.ts');
+  const out = o.out ? resolve(o.out) : join(reportsDir(settings), 'versions');
+  const common = { env: settings.env, out, allureResults: join(reportsDir(settings), 'allure-results') };
+  try {
+    const report = byVersion ? await versionCheck({ ...common, from: o.from!, to: o.to! }) : await diffDocumentFiles({ ...common, fromFile: resolve(o.fromFile!), toFile: resolve(o.toFile!) });
+    for (const line of versionReportLines(report, out)) console.log(line);
+    return report.blocking.length ? 1 : 0;
+  } catch (e) {
+    if (e instanceof VersionInputError) throw new ConfigError(e.message);
+    throw e;
+  }
 }
 
 async function configCheck(cmd: Command): Promise<number> {
@@ -326,7 +332,19 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
     .option('-g, --grep <regex>', 'restrict the conformance step')
     .option('--selftest-quick', 'the quick self-test')
     .option('--out <dir>', 'output folder (default: the reports folder)')
+    .option('--history <dir>', 'trends and Allure history, kept between runs (default: ./svc-history; reports/history in a checkout)')
     .action(wrap((o, cmd: Command) => runNightlyCommand(o, cmd)));
+
+  program
+    .command('versions')
+    .description("vendor-upgrade check: every difference between two versions of the target (read-only probes and the derived documents), or between two OpenAPI files, classified breaking or not by the specification's Versioning rules")
+    .option('--from <version>', 'the version in use, e.g. v20250224')
+    .option('--to <version>', 'the version to move to, e.g. v20260929')
+    .option('--from-file <openapi>', 'an OpenAPI 3.0/3.1 document (YAML or JSON) instead of a version')
+    .option('--to-file <openapi>', 'the document to compare it with')
+    .option('--out <dir>', 'report folder (default: <reports>/versions)')
+    .addHelpText('after', '\nExit codes: 0 no breaking difference on the operations your integration uses (usedOperations / SVC_USED_OPERATIONS), 1 some, 2 bad input (an unknown version, an unreadable document).')
+    .action(wrap((o, cmd: Command) => runVersionsCommand(o, cmd)));
 
   const config = program.command('config').description('the config file: write a starting one, check one, document every setting');
   config

@@ -164,20 +164,3 @@ export async function runLoad(o: LoadRunOptions): Promise<number> {
   console.log(`JSON summaries: ${reportDir}`);
   return results.find(([, c]) => c !== 0)?.[1] ?? 0;
 }
-
-async function main(): Promise<number> {
-  const scripts = process.argv.slice(2).filter((a) => a !== '--');
-  const forced = process.env.LOAD_RUNNER;
-  if (forced && forced !== 'k6' && forced !== 'runner') {
-    console.error(`LOAD_RUNNER must be "k6" or "runner", got "${forced}"`);
-    return 2;
-  }
-  return runLoad({ scripts: scripts.map((s) => resolve(s)), env: process.env, runner: forced as 'k6' | 'runner' | undefined, reportDir: process.env.LOAD_REPORT_DIR || REPORT_DIR });
-}
-
-if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
-  main().then((code) => process.exit(code), (e) => {
-    console.error(e);
-    process.exit(1);
-  });
-}

@@ -38,7 +38,7 @@
  * --quick (npm run selftest:quick): variations run only the @smoke/@readonly scenarios
  * instead of every suite; faults run exactly as in the full matrix.
  */
-import { runProcess } from '../load/process.ts';
+import { playwrightTest, runProcess } from '../load/process.ts';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -137,7 +137,8 @@ async function runPlaywrightPlan(root: string, workDir: string, plan: Omit<Playw
   delete env.SVC_SIM_VARIATIONS;
   delete env.CI; // forbidOnly is not what the self-test is about
   const started = performance.now();
-  const { code, stderr, timedOut } = await runProcess(join(root, 'node_modules', '.bin', 'playwright'), ['test'], { cwd: root, env, timeoutMs: o.timeoutMs, captureStdout: false, stderrTailBytes: 4000 });
+  const pw = playwrightTest([], env, root, join(root, 'playwright.config.ts'));
+  const { code, stderr, timedOut } = await runProcess(pw.command, pw.args, { cwd: root, env: pw.env, timeoutMs: o.timeoutMs, captureStdout: false, stderrTailBytes: 4000 });
   const durationMs = performance.now() - started;
   if (timedOut) return { tests: [], durationMs, error: `Playwright run timed out after ${o.timeoutMs} ms` };
   if (!existsSync(full.reportFile)) return { tests: [], durationMs, error: `Playwright wrote no JSON report (exit ${code}): ${stderr.trim().slice(-800)}` };

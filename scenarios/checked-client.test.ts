@@ -14,13 +14,19 @@ import { sampleMember, USER_GUID, MEMBER_GUID } from '../contracts/test/samples.
 const API_KEY = 'checked-client-secret-key';
 type Answer = { status: number; headers?: Record<string, string>; body?: string };
 let answer: Answer = { status: 200 };
+/** Answers by path (without the query), before `answer`; every request path is recorded. */
+let byPath: Record<string, Answer> = {};
+let seen: string[] = [];
 let server: Server;
 let baseUrl = '';
 
 before(async () => {
-  server = createServer((_req, res) => {
-    res.writeHead(answer.status, answer.headers ?? {});
-    res.end(answer.body ?? '');
+  server = createServer((req, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    seen.push(`${req.method} ${path}`);
+    const a = byPath[path] ?? answer;
+    res.writeHead(a.status, a.headers ?? {});
+    res.end(a.body ?? '');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const address = server.address();
@@ -97,4 +103,58 @@ test('findings are annotated by tier; only errors gate; strict makes inferred on
   const stated = client();
   await assert.rejects(stated.api.get(MEMBER_PATH), /^Error: Contract check failed|Contract check failed for GET/);
   assert.deepEqual(stated.annotations.map((a) => a.type), [TIER_ANNOTATION.stated]);
+});
+
+const REFUSED: Answer = { status: 401, headers: { 'content-type': 'application/json' }, body: '{"error":{"status":401,"code":"unauthorized"}}' };
+const INSTITUTIONS_PAGE = json({ institutions: [], pagination: { current_page: 1, per_page: 1, total_entries: 0, total_pages: 1 } });
+
+test('a 401 to refused credentials fails naming SVC_CLIENT_ID and SVC_API_KEY, even where the test expected a refusal', async () => {
+  byPath = {};
+  seen = [];
+  answer = REFUSED;
+  const { api } = client();
+  for (const expectStatus of [undefined, 401]) {
+    await assert.rejects(api.get('/data_exchange/users', { expectStatus }), (e: Error) => {
+      assert.match(e.message, /^The target refused the credentials: GET \/data_exchange\/users answered 401 \(platform, Accept-Version v20250224\)\. Check SVC_CLIENT_ID and SVC_API_KEY/);
+      assert.match(e.message, /A control read with the same credentials, GET \/institutions\?records_per_page=1, answered 401/);
+      assert.ok(!e.message.includes(API_KEY));
+      return true;
+    });
+  }
+  assert.deepEqual(seen, ['GET /data_exchange/users', 'GET /institutions', 'GET /data_exchange/users', 'GET /institutions']);
+});
+
+test('a refusal is the request\'s own once the same credentials are shown to work: one control read, then none', async () => {
+  byPath = { '/institutions': INSTITUTIONS_PAGE };
+  seen = [];
+  answer = REFUSED;
+  const { api } = client();
+  // Authentication 3: a data-exchange read without SVC-3DX-TOKEN is refused.
+  assert.equal((await api.get('/data_exchange/users', { expectStatus: 401 })).status, 401);
+  assert.equal((await api.get('/data_exchange/users')).status, 401);
+  assert.deepEqual(seen, ['GET /data_exchange/users', 'GET /institutions', 'GET /data_exchange/users']);
+  // A refusal the test did not expect says the credentials were fine.
+  await assert.rejects(api.get('/data_exchange/users', { expectStatus: 200 }), /expected status 200, received 401 \(the target accepts the same credentials in this test/);
+});
+
+test('credentials the test chose itself are judged by the test, with no control read', async () => {
+  byPath = {};
+  seen = [];
+  answer = REFUSED;
+  const { api } = client();
+  assert.equal((await api.get('/institutions', { auth: 'none' })).status, 401);
+  assert.equal((await api.get('/institutions', { auth: { user: 'client', pass: 'wrong' } })).status, 401);
+  assert.equal((await api.get('/institutions', { headers: { Authorization: 'Basic d3Jvbmc6d3Jvbmc=' } })).status, 401);
+  assert.deepEqual(seen, ['GET /institutions', 'GET /institutions', 'GET /institutions']);
+});
+
+test('a refused audience client names SVC_AUDIENCE_CLIENT_ID and SVC_AUDIENCE_CLIENT_SECRET', async () => {
+  byPath = { '/token': { status: 401, headers: { 'content-type': 'application/json' }, body: '{"error":"invalid_client"}' } };
+  answer = REFUSED;
+  const { api } = client({ SVC_AUDIENCE_BASE_URL: baseUrl, SVC_AUDIENCE_TOKEN_URL: `${baseUrl}/token`, SVC_AUDIENCE_CLIENT_ID: 'aud', SVC_AUDIENCE_CLIENT_SECRET: 'audience-secret-1234' });
+  await assert.rejects(api.call({ api: 'audience', path: '/api/v1/audience/a/list' }), (e: Error) => {
+    assert.match(e.message, /^The target refused the credentials: POST http:\/\/127\.0\.0\.1:\d+\/token answered 401\. Check SVC_AUDIENCE_CLIENT_ID, SVC_AUDIENCE_CLIENT_SECRET and SVC_AUDIENCE_TOKEN_URL/);
+    assert.ok(!e.message.includes('audience-secret-1234'));
+    return true;
+  });
 });

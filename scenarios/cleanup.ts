@@ -30,7 +30,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { request as undiciRequest } from 'undici';
 import { createRedactor, profileSecrets, RUN_ID_PATTERN, runSettings, type Redactor, type TargetProfile } from '../targets/index.ts';
-import { basicAuthorization, currentVersion } from './fixtures/platform.ts';
+import { credentialHeaders, CREDENTIAL_REFUSALS, currentVersion, refusedCredentialsMessage } from '../preflight/credentials.ts';
 
 /** The first word of every `id` the suite sets: names the suite (svc conformance tests). */
 export const SUITE_ID_PREFIX = 'svcct';
@@ -98,8 +98,9 @@ async function boundedText(body: AsyncIterable<Buffer | Uint8Array> & { destroy?
 
 /** One platform request with the profile's credentials and version, bounded in time and size, retried on 429. */
 async function platformRequest(profile: TargetProfile, method: 'GET' | 'DELETE', path: string): Promise<Answer> {
-  if (!profile.clientId || !profile.apiKey) throw new Error('needs SVC_CLIENT_ID and SVC_API_KEY (Authentication 1: platform endpoints use HTTP Basic authentication)');
-  const headers = { accept: 'application/json', 'accept-version': currentVersion(profile), authorization: basicAuthorization(profile.clientId, profile.apiKey) };
+  const credentials = credentialHeaders(profile, 'platform');
+  if (!credentials) throw new Error('needs SVC_CLIENT_ID and SVC_API_KEY (Authentication 1: platform endpoints use HTTP Basic authentication)');
+  const headers = { accept: 'application/json', 'accept-version': currentVersion(profile), ...credentials };
   for (let attempt = 0; ; attempt++) {
     const res = await undiciRequest(`${profile.platformBaseUrl}${path}`, { method, headers, headersTimeout: profile.timeouts.requestMs, bodyTimeout: profile.timeouts.requestMs });
     const text = await boundedText(res.body);
@@ -265,6 +266,7 @@ export async function listUsers(profile: TargetProfile, o: ListUsersOptions = {}
   const users: ListedUser[] = [];
   for (let page = 1; page <= maxPages; page++) {
     const res = await platformRequest(profile, 'GET', `/users?page=${page}&records_per_page=${pageSize}`);
+    if (CREDENTIAL_REFUSALS.includes(res.status)) throw new Error(refusedCredentialsMessage('platform', { request: `GET /users (page ${page})`, status: res.status, target: profile.platformBaseUrl }));
     // Errors: "200 normal success for reads, lists".
     if (res.status !== 200) throw new Error(`GET /users (page ${page}) answered ${res.status}: ${oneLine(res.text)}`);
     const list = dig(res.body, 'users');

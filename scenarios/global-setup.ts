@@ -1,10 +1,18 @@
 /**
- * Starts the embedded simulator for the run when no real environment is configured
- * (../shared/DESIGN.md, "Target profiles": without SVC_BASE_URL the target is the
- * simulator; targets/index.ts needsEmbeddedSimulator). It is built in-process (startTarget,
- * no child process), listens on 127.0.0.1 on a free port, and hands its URL to the workers
- * through the environment: Playwright copies the runner's environment, as set by
- * globalSetup, into every worker it starts (the documented pattern).
+ * Before any test of a run (Playwright's globalSetup):
+ *
+ * - A real target (SVC_BASE_URL): one authenticated read of the platform
+ *   (preflight/preflight.ts assertPlatformUsable). An unreachable platform or refused
+ *   credentials (Authentication 1: HTTP Basic with the client id and API key) stop the
+ *   run here with one error naming the settings to check (SVC_BASE_URL, SVC_CLIENT_ID,
+ *   SVC_API_KEY), instead of every scenario failing on its own 401 minutes later.
+ *
+ * - No real target: starts the embedded simulator (../shared/DESIGN.md, "Target
+ *   profiles": without SVC_BASE_URL the target is the simulator; targets/index.ts
+ *   needsEmbeddedSimulator). It is built in-process (startTarget, no child process),
+ *   listens on 127.0.0.1 on a free port, and hands its URL to the workers through the
+ *   environment: Playwright copies the runner's environment, as set by globalSetup, into
+ *   every worker it starts (the documented pattern).
  *
  * It also names the run (SVC_RUN_ID, unless the user set one) the same way, so every
  * worker's created users carry one id prefix, `svcct-<run id>-` (scenarios/cleanup.ts).
@@ -14,12 +22,17 @@
  * catch one; the self-test has its own per-entry simulators (scenarios/fixtures/selftest.ts).
  */
 import type { FullConfig } from '@playwright/test';
-import { needsEmbeddedSimulator, RUN_ID_VARIABLE, runSettings, SIMULATOR_URL_VARIABLE, startTarget } from '../targets/index.ts';
+import { loadProfile, needsEmbeddedSimulator, RUN_ID_VARIABLE, runSettings, SIMULATOR_URL_VARIABLE, startTarget } from '../targets/index.ts';
+import { assertPlatformUsable } from '../preflight/preflight.ts';
 import { newRunId } from './cleanup.ts';
 
 export default async function globalSetup(_config: FullConfig): Promise<(() => Promise<void>) | void> {
   if (!runSettings().runId) process.env[RUN_ID_VARIABLE] = newRunId();
-  if (!needsEmbeddedSimulator()) return;
+  if (!needsEmbeddedSimulator()) {
+    const profile = loadProfile(process.env);
+    if (!profile.isSimulator) await assertPlatformUsable(profile);
+    return;
+  }
   const target = await startTarget({ env: process.env });
   process.env[SIMULATOR_URL_VARIABLE] = target.url;
   return target.close;

@@ -25,11 +25,10 @@
  * Every text this writes goes through the redactor built from the profile's
  * credentials (targets/profiles/redact.ts).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createRedactor, loadProfile, profileSecrets } from '../targets/index.ts';
-import { runProcess } from '../load/process.ts';
+import { playwrightTest, runProcess } from '../load/process.ts';
 import { listLoadScripts, runLoadScripts } from '../load/load-run.ts';
 import { matrixEntries, type Matrix } from '../reports/matrix.ts';
 import { readConformance } from '../reports/conformance.ts';
@@ -114,7 +113,8 @@ export async function runNightly(o: NightlyOptions = {}): Promise<NightlySummary
   let conformance;
   if (!skip.has('conformance')) {
     log('nightly: conformance (scenarios, browser, properties)');
-    const res = await runProcess('npx', ['playwright', 'test', '-c', 'scripts/playwright.nightly.config.ts', ...(o.grep ? [`--grep=${o.grep}`] : [])], { cwd: root, env, timeoutMs: 15 * 60_000 });
+    const pw = playwrightTest(o.grep ? [`--grep=${o.grep}`] : [], env, root, join(root, 'scripts/playwright.nightly.config.ts'));
+    const res = await runProcess(pw.command, pw.args, { cwd: root, env: pw.env, timeoutMs: 15 * 60_000 });
     conformance = readConformance(join(out, 'playwright.json'));
     const f = conformance?.findings;
     log(`nightly: conformance exit ${res.code}${conformance && f ? `: ${conformance.passed} passed, ${conformance.failed} failed; findings ${f.stated.findings} stated, ${f.inferred.findings} inferred, ${f.informational.findings} informational` : ', no results'}`);
@@ -198,37 +198,4 @@ export async function runNightly(o: NightlyOptions = {}): Promise<NightlySummary
   writeFileSync(join(out, 'summary.md'), md);
   writeFileSync(join(out, 'summary.html'), markdownToHtml(md, `svc conformance — nightly ${summary.at.slice(0, 10)}`));
   return summary;
-}
-
-const isMain = process.argv[1]?.endsWith('scripts/nightly.ts');
-if (isMain) {
-  const { values } = parseArgs({
-    options: {
-      skip: { type: 'string' },
-      grep: { type: 'string' },
-      'selftest-quick': { type: 'boolean', default: false },
-      out: { type: 'string' },
-    },
-  });
-  const skip = values.skip?.split(',').map((s) => s.trim()).filter(Boolean);
-  try {
-    skippedSteps(skip);
-  } catch (e) {
-    console.error((e as Error).message);
-    process.exit(2);
-  }
-  runNightly({ skip, grep: values.grep, selftestQuick: values['selftest-quick'], out: values.out }).then(
-    (s) => {
-      console.log(`\nnightly: ${verdictLine(s.gate, s.reasons, s.leftOut ?? [])} in ${(s.wallTimeMs / 1000).toFixed(1)} s; report ${s.reportPath} (${((s.reportBytes ?? 0) / 1e6).toFixed(1)} MB); summary reports/out/summary.md`);
-      for (const r of s.reasons.slice(0, 20)) console.log(`  - ${r.step}: ${r.reason}`);
-      // The redacted file, never a fresh rendering.
-      if (process.env.GITHUB_STEP_SUMMARY) writeFileSync(process.env.GITHUB_STEP_SUMMARY, readFileSync(join(resolve(values.out ?? join(root, 'reports/out')), 'summary.md')), { flag: 'a' });
-      // Exit code = the gate: only a failure fails (a partial run with none exits 0).
-      process.exit(s.gate === 'fail' ? 1 : 0);
-    },
-    (e) => {
-      console.error(`nightly: ${(e as Error).stack ?? e}`);
-      process.exit(2);
-    },
-  );
 }

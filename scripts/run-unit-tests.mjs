@@ -34,7 +34,7 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 
-const roots = ['cli', 'spec', 'contracts', 'targets', 'scenarios', 'load', 'reports', 'scripts', 'proof'];
+const roots = ['cli', 'spec', 'contracts', 'targets', 'preflight', 'scenarios', 'load', 'reports', 'scripts', 'proof'];
 /**
  * Files run in their own process, in the order they start (per-file wall and CPU of a full
  * run): the long ones, and proof/matrix.test.ts, which sets SVC_SELFTEST_PLAN in
@@ -52,6 +52,8 @@ const OWN_PROCESS = [
   'scripts/redaction-browser.test.ts',
   'targets/receiver/crash.test.ts',
   'proof/receiver-variants.test.ts',
+  // Two Playwright runs against a simulator with refused credentials (about 30 s, mostly waiting).
+  'scripts/wrong-credentials.test.ts',
   'load/runner/runner.test.ts',
   'proof/selftest-mechanism.test.ts',
   'load/scripts.test.ts',

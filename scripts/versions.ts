@@ -18,7 +18,6 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createRedactor, loadProfile, profileSecrets, startTarget, type Redactor } from '../targets/index.ts';
 import { renderVersionMarkdown, type VersionReport } from '../reports/version-diff.ts';
 import { assertVersionName, runVersionCheck, VersionInputError } from '../scenarios/upgrade/version-check.ts';
@@ -107,34 +106,4 @@ export function versionReportLines(r: VersionReport, out = 'reports/out/versions
     '',
     `${r.from} → ${r.to}: ${r.findings.filter((f) => f.breaking).length} breaking, ${r.findings.filter((f) => !f.breaking).length} non-breaking; ${r.blocking.length} breaking on used operations. Report: ${out}/report.md`,
   ];
-}
-
-if (process.argv[1]?.endsWith('scripts/versions.ts')) {
-  const usage = 'usage: npm run versions -- --from v20250224 --to v20260929\n       npm run versions -- --from-file old.yaml --to-file new.json';
-  let values;
-  try {
-    ({ values } = parseArgs({ options: { from: { type: 'string' }, to: { type: 'string' }, 'from-file': { type: 'string' }, 'to-file': { type: 'string' }, out: { type: 'string' } } }));
-  } catch (e) {
-    console.error(`versions: ${(e as Error).message}\n${usage}`);
-    process.exit(2);
-  }
-  const files = values['from-file'] !== undefined || values['to-file'] !== undefined;
-  const versions = values.from !== undefined || values.to !== undefined;
-  if (files === versions || (files ? !values['from-file'] || !values['to-file'] : !values.from || !values.to)) {
-    console.error(usage);
-    process.exit(2);
-  }
-  const run = files
-    ? diffDocumentFiles({ fromFile: values['from-file']!, toFile: values['to-file']!, out: values.out })
-    : versionCheck({ from: values.from!, to: values.to!, out: values.out });
-  run.then(
-    (r) => {
-      for (const line of versionReportLines(r, values.out ?? 'reports/out/versions')) console.log(line);
-      process.exit(r.blocking.length ? 1 : 0);
-    },
-    (e) => {
-      console.error(`versions: ${(e as Error).message}`);
-      process.exit(2);
-    },
-  );
 }

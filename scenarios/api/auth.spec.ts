@@ -113,6 +113,10 @@ test('the audience service refuses a request without a bearer token or with a wr
   // An audience that exists, so a refusal is about the token (Authentication 5: the
   // access token is "used as Authorization: Bearer <ACCESS_TOKEN> on all audience endpoints").
   const audienceId = requireSetting(profile.audience.audienceId, 'SVC_AUDIENCE_ID', 'an audience that exists, so a refusal is about the token');
+  // The profile's own token reads it, so the refusals below are about the token, not about
+  // an audience or a path that does not exist. Its status is not shown: any 2xx.
+  const served = await api.call({ api: 'audience', path: `/api/v1/audience/${audienceId}/list`, only: ['content_type_conformance'] });
+  expect(is2xx(served.status), `the audience list with the profile's token (SVC_AUDIENCE_ID ${audienceId}): ${served.status}`).toBe(true);
   for (const auth of ['none', { bearer: 'scn-not-a-token' }] as const) {
     const res = await api.call({ api: 'audience', path: `/api/v1/audience/${audienceId}/list`, auth, only: ['content_type_conformance'] });
     expectRefused(profile, res, `audience list ${auth === 'none' ? 'without' : 'with a wrong'} bearer token`, { stated: 'Authentication 5', inferred: AUTH_STATUSES, basis: AUTH_BASIS });
@@ -122,7 +126,10 @@ test('the audience service refuses a request without a bearer token or with a wr
 test('the test host refuses requests without its API-key headers or with a wrong key', { tag: ['@auth', '@legacy', '@readonly', '@inferred'] }, async ({ api, profile }) => {
   // Earlier-generation test paths: "Requests carry headers SVC-API-Key ... SVC-Client-ID".
   // That the host refuses requests without them is not stated (it "serves static
-  // data"): the whole expectation is inferred. The path is a listed one that exists.
+  // data"): the whole expectation is inferred. The path is a listed one, and the profile's
+  // own key headers read it first, so a refusal below is about the headers, not the path.
+  const served = await api.call({ api: 'test-host', path: '/users/test_svc/accounts', only: ['content_type_conformance'] });
+  expect(is2xx(served.status), `GET /users/test_svc/accounts with the profile's key headers: ${served.status}`).toBe(true);
   const wrongKey: Record<string, string> = { 'SVC-API-Key': 'scn-wrong-key', 'SVC-Client-ID': profile.clientId ?? 'scn-client' };
   for (const headers of [{}, wrongKey]) {
     const res = await api.call({ api: 'test-host', path: '/users/test_svc/accounts', auth: 'none', headers, only: ['content_type_conformance'] });

@@ -314,6 +314,13 @@ export function fuzzSettings(env: Env): FuzzSettings {
   return { ...(seed !== undefined ? { seed } : {}), runs: int(env, 'SVC_FUZZ_RUNS', 10), seconds: int(env, 'SVC_FUZZ_SECONDS', 30), ...(env.SVC_FUZZ_ONLY ? { only: env.SVC_FUZZ_ONLY } : {}), rateShare };
 }
 
+/**
+ * The OAuth page's controls when SVC_OAUTH_AUTHORIZE_SELECTOR / SVC_OAUTH_DENY_SELECTOR are
+ * unset: the simulator's page (Endpoints: "the authorization screen offers an authorize
+ * action ... and a deny action"; their markup is not shown), a guess on a real target.
+ */
+export const OAUTH_PAGE_DEFAULTS = { authorizeSelector: '[data-action="authorize"]', denySelector: '[data-action="deny"]' } as const;
+
 const PRODUCTION_OPT_IN = 'I_UNDERSTAND_THIS_WRITES_TO_PRODUCTION';
 
 function int(env: Env, name: string, fallback: number): number {
@@ -404,8 +411,8 @@ export function loadProfile(env: Env = process.env): TargetProfile {
         browserEventMs: int(env, 'SVC_BROWSER_EVENT_TIMEOUT_MS', 3_000),
       },
       oauthPage: {
-        authorizeSelector: env.SVC_OAUTH_AUTHORIZE_SELECTOR ?? '[data-action="authorize"]',
-        denySelector: env.SVC_OAUTH_DENY_SELECTOR ?? '[data-action="deny"]',
+        authorizeSelector: env.SVC_OAUTH_AUTHORIZE_SELECTOR ?? OAUTH_PAGE_DEFAULTS.authorizeSelector,
+        denySelector: env.SVC_OAUTH_DENY_SELECTOR ?? OAUTH_PAGE_DEFAULTS.denySelector,
       },
       webhookReceiverUrl: env.WEBHOOK_RECEIVER_URL,
       productPaths: productPathsFrom(env, PRODUCT_PATH_DEFAULTS),
@@ -468,8 +475,8 @@ export function loadProfile(env: Env = process.env): TargetProfile {
       browserEventMs: int(env, 'SVC_BROWSER_EVENT_TIMEOUT_MS', int(env, 'SVC_REQUEST_TIMEOUT_MS', 30_000)),
     },
     oauthPage: {
-      authorizeSelector: env.SVC_OAUTH_AUTHORIZE_SELECTOR ?? '[data-action="authorize"]',
-      denySelector: env.SVC_OAUTH_DENY_SELECTOR ?? '[data-action="deny"]',
+      authorizeSelector: env.SVC_OAUTH_AUTHORIZE_SELECTOR ?? OAUTH_PAGE_DEFAULTS.authorizeSelector,
+      denySelector: env.SVC_OAUTH_DENY_SELECTOR ?? OAUTH_PAGE_DEFAULTS.denySelector,
     },
     webhookReceiverUrl: env.WEBHOOK_RECEIVER_URL,
     productPaths: productPathsFrom(env),

@@ -10,17 +10,23 @@
  */
 import { parseArgs } from 'node:util';
 import { startTarget, type StartedTarget } from '../index.ts';
-import { SIMULATOR_DEFAULTS } from './settings.ts';
+import { simulatorBanner } from './serve.ts';
 
 async function main() {
-  const { values } = parseArgs({
-    options: {
-      port: { type: 'string', default: process.env.SVC_SIM_PORT ?? '4010' },
-      fault: { type: 'string', multiple: true, default: [] },
-      variation: { type: 'string', multiple: true, default: [] },
-      quiet: { type: 'boolean', default: false },
-    },
-  });
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        port: { type: 'string', default: process.env.SVC_SIM_PORT ?? '4010' },
+        fault: { type: 'string', multiple: true, default: [] },
+        variation: { type: 'string', multiple: true, default: [] },
+        quiet: { type: 'boolean', default: false },
+      },
+    }));
+  } catch (e) {
+    console.error(`simulator: ${(e as Error).message}\nusage: targets/simulator/main.ts [--port N] [--fault NAME]... [--variation NAME]... [--quiet] (the installed command: svc-conformance simulator --help)`);
+    process.exit(2);
+  }
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     console.error(`--port must be an integer 0..65535, got "${values.port}"`);
@@ -34,23 +40,8 @@ async function main() {
     console.error(`simulator: ${(e as Error).message}`);
     process.exit(2);
   }
-  const base = target.url;
-  const { settings, faults, variations } = target.simulator!;
-  const ms = (performance.now() - started).toFixed(0);
-  if (!values.quiet) {
-    console.log(`svc simulator listening (started in ${ms} ms)`);
-    console.log(`  platform API : ${base}`);
-    console.log(`  audience     : ${base}${SIMULATOR_DEFAULTS.audiencePrefix}`);
-    console.log(`  test host    : ${base}${SIMULATOR_DEFAULTS.testHostPrefix}`);
-    console.log(`  client id    : ${settings.clientId} (API key from SVC_API_KEY or the documented default; not printed)`);
-    console.log(`  versions     : ${settings.versions.map((v) => v.name).join(', ')} (default ${settings.defaultVersion})`);
-    console.log(`  rate limit   : ${settings.rateLimitPerSecond} requests/s per client`);
-    console.log(`  aggregation  : ${settings.aggregationMs} ms`);
-    console.log(`  faults       : ${faults.join(', ') || 'none'}`);
-    console.log(`  variations   : ${variations.join(', ') || 'none'}`);
-  } else {
-    console.log(base);
-  }
+  if (!values.quiet) console.log(simulatorBanner(target, { apiKeyGiven: !!process.env.SVC_API_KEY, startedMs: performance.now() - started }));
+  else console.log(target.url);
   const stop = async () => {
     await target.close();
     process.exit(0);

@@ -1,0 +1,76 @@
+/**
+ * The target's credentials, as the preflight, the run's global setup and the checked
+ * client (scenarios/fixtures/client.ts) see them: which settings carry them, the one
+ * read that proves them, and the message that names what to check when the target
+ * refuses them.
+ *
+ * Authentication 1: "Platform endpoints use HTTP Basic authentication: client identifier
+ * as user name and API key as password". Earlier-generation test paths: requests carry
+ * `SVC-API-Key` and `SVC-Client-ID`, the same two values. Authentication 5: the audience
+ * service's client_id / client_secret produce the Bearer token of its endpoints.
+ *
+ * Kept free of Playwright and of the contract so that every worker, the global setup and
+ * the lead's CLI load it cheaply.
+ */
+import type { TargetProfile } from '../targets/index.ts';
+
+/** The three services of a target (contracts/ ApiName, repeated here so this file needs no contract). */
+export type ServiceName = 'platform' | 'audience' | 'test-host';
+
+/** HTTP statuses that refuse credentials (RFC 9110 §15.5.2 401 Unauthorized, §15.5.4 403 Forbidden). */
+export const CREDENTIAL_REFUSALS: readonly number[] = [401, 403];
+
+/** The settings the default credentials of each service come from (README, "Pointing the suite at a real environment"). */
+export const CREDENTIAL_VARIABLES: Record<ServiceName, readonly string[]> = {
+  platform: ['SVC_CLIENT_ID', 'SVC_API_KEY'],
+  'test-host': ['SVC_CLIENT_ID', 'SVC_API_KEY'],
+  audience: ['SVC_AUDIENCE_CLIENT_ID', 'SVC_AUDIENCE_CLIENT_SECRET', 'SVC_AUDIENCE_TOKEN_URL'],
+};
+
+/**
+ * The version requests send unless they name one: the profile's (SVC_ACCEPT_VERSION), else
+ * the newest supported (Versioning: version names are dates, v<YYYYMMDD>, so it sorts last).
+ */
+export function currentVersion(profile: TargetProfile): string {
+  return profile.versions.accept ?? [...profile.versions.supported].sort().at(-1)!;
+}
+
+/**
+ * The one read that proves a service's default credentials: a documented list asked for
+ * one record (Endpoints, Institutions: `GET /institutions` takes `records_per_page`;
+ * Errors: "200 normal success for reads, lists"), and the test host's listed
+ * `GET /test_institutions` (Earlier-generation test paths). Read-only on every target.
+ */
+export const CREDENTIAL_PROBE: Record<'platform' | 'test-host', { path: string; query?: Record<string, string> }> = {
+  platform: { path: '/institutions', query: { records_per_page: '1' } },
+  'test-host': { path: '/test_institutions' },
+};
+
+/** The headers that carry a service's default credentials, or undefined when a setting is missing. */
+export function credentialHeaders(profile: TargetProfile, service: 'platform' | 'test-host'): Record<string, string> | undefined {
+  if (!profile.clientId || !profile.apiKey) return undefined;
+  if (service === 'test-host') return { 'SVC-API-Key': profile.apiKey, 'SVC-Client-ID': profile.clientId };
+  return { authorization: `Basic ${Buffer.from(`${profile.clientId}:${profile.apiKey}`).toString('base64')}` };
+}
+
+/** The base URL setting of each service, for messages. */
+const BASE_URL_VARIABLE: Record<ServiceName, string> = { platform: 'SVC_BASE_URL', audience: 'SVC_AUDIENCE_BASE_URL', 'test-host': 'SVC_TEST_HOST_BASE_URL' };
+
+/**
+ * The sentence a run prints when a target refuses its default credentials: what was
+ * asked, what came back, and the settings to check. Never the values themselves.
+ */
+export function refusedCredentialsMessage(service: ServiceName, what: { request: string; status: number; target?: string; body?: string }): string {
+  const variables = CREDENTIAL_VARIABLES[service];
+  const how =
+    service === 'platform'
+      ? 'the platform\'s credentials (HTTP Basic, Authentication 1)'
+      : service === 'test-host'
+        ? 'the test host\'s SVC-Client-ID / SVC-API-Key headers (Earlier-generation test paths)'
+        : 'the audience service\'s client credentials and the access token they produce (Authentication 5)';
+  return (
+    `The target refused the credentials: ${what.request} answered ${what.status}${what.target ? ` (${what.target})` : ''}. ` +
+    `Check ${variables.length > 1 ? `${variables.slice(0, -1).join(', ')} and ${variables.at(-1)}` : variables[0]}: ${how}, for this target (${BASE_URL_VARIABLE[service]}).` +
+    (what.body ? ` Body: ${what.body}` : '')
+  );
+}

@@ -1,0 +1,92 @@
+/**
+ * The preflight's area table (preflight/requirements.ts) says what the scenarios' skips
+ * say: every setting a scenario's skip says it needs is in the table, and every setting
+ * in the table is one a scenario's skip names. Read from the scenario files as text, so
+ * a new requireSetting or "needs SVC_X" skip without its line in the table fails here.
+ *
+ * A skip "needs" a setting when the setting decides before the scenario talks to the
+ * target: requireSetting's variable, a skip reason saying "needs SVC_X" / "need SVC_X",
+ * a product path (pathOf, "SVC_PATH_X is not set") and a widget control
+ * (missingControls). Skips that depend on what the target answers ("set SVC_X" after a
+ * 404, a transaction that has left the window) are not in the table: the preflight
+ * cannot know them before the run.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadProfile, PASSWORD_SCENARIOS, PRODUCT_PATH_ENV, WIDGET_CONTROLS, type ProductPaths, type WidgetControls } from '../targets/index.ts';
+import { AREA_REQUIREMENTS, areaPlan, requirementVariables } from './requirements.ts';
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const SCENARIOS = join(ROOT, 'scenarios');
+
+function sources(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) sources(full, out);
+    else if (name.endsWith('.ts') && !name.endsWith('.test.ts')) out.push(full);
+  }
+  return out;
+}
+
+const VARIABLE = /\bSVC_[A-Z0-9_]*[A-Z0-9]\b/g;
+
+/** The settings the scenarios' skips say they need, with the files that say so. */
+function neededBySkips(): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  const add = (variable: string, file: string) => out.set(variable, (out.get(variable) ?? new Set()).add(relative(ROOT, file)));
+  for (const file of sources(SCENARIOS)) {
+    const text = readFileSync(file, 'utf8');
+    // requireSetting(value, 'SVC_X' | `SVC_X_${...}`, ...)
+    for (const m of text.matchAll(/requireSetting\([^;]*?,\s*(['`])([^'`]*)\1/g)) {
+      if (m[2] === 'SVC_X') continue; // the fixture's own documentation example
+      if (m[2] === 'SVC_TEST_PASSWORD_${scenario}') PASSWORD_SCENARIOS.forEach((s) => add(`SVC_TEST_PASSWORD_${s}`, file));
+      else for (const v of m[2].match(VARIABLE) ?? []) add(v, file);
+    }
+    // "needs SVC_X", "needs SVC_X and SVC_Y", "need SVC_X, SVC_Y and SVC_Z"
+    for (const m of text.matchAll(/\bneeds? ((?:SVC_[A-Z0-9_]+(?:,\s*|\s+and\s+)?)+)/g)) for (const v of m[1].match(VARIABLE) ?? []) add(v, file);
+    // product paths: pathOf(profile, 'key', ...) skips naming PRODUCT_PATH_ENV[key]
+    if (/PRODUCT_PATH_ENV\[key\]} is not set/.test(text)) {
+      for (const key of Object.keys(PRODUCT_PATH_ENV) as Array<keyof ProductPaths>) {
+        // A path used only when set (`if (profile.productPaths.tagging) ...`) never skips.
+        const optional = text.includes(`if (profile.productPaths.${key})`);
+        if (!optional && new RegExp(`pathOf\\(profile, '${key}'|'${key}'(?:,|\\])`).test(text)) add(PRODUCT_PATH_ENV[key], file);
+      }
+    }
+    // widget controls: missingControls(controls, ['oauth', ...])
+    for (const m of text.matchAll(/missingControls\([^,]+,\s*\[([^\]]*)\]/g)) {
+      for (const key of m[1].match(/[a-z]+/g) ?? []) add(WIDGET_CONTROLS[key as keyof WidgetControls][0], file);
+    }
+  }
+  return out;
+}
+
+test('every setting a scenario skip needs is in the preflight table, and every table setting is one a skip needs', () => {
+  const needed = neededBySkips();
+  // The reader saw what it must see, so the comparison means something.
+  for (const v of ['SVC_CLIENT_ID', 'SVC_TEST_PASSWORD_SUCCESS', 'SVC_3DX_USER', 'SVC_PATH_GOALS', 'SVC_WIDGET_OAUTH_SELECTOR', 'SVC_USE_CASES', 'SVC_WEBHOOK_PUBLIC_URL']) {
+    assert.ok(needed.has(v), `the scenario reader found ${v}`);
+  }
+  const table = requirementVariables(loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9' }));
+  const missingFromTable = [...needed.keys()].filter((v) => !table.has(v)).map((v) => `${v} (${[...needed.get(v)!].join(', ')})`);
+  assert.deepEqual(missingFromTable, [], 'settings a scenario skip needs that preflight/requirements.ts does not list');
+  const namedByNoSkip = [...table].filter((v) => !needed.has(v));
+  assert.deepEqual(namedByNoSkip, [], 'settings in preflight/requirements.ts that no scenario skip names');
+});
+
+test('every tag of the table is a tag some scenario carries', () => {
+  const tags = new Set(sources(SCENARIOS).flatMap((f) => readFileSync(f, 'utf8').match(/'@[a-z-]+'/g) ?? []).map((t) => t.slice(1, -1)));
+  const unknown = AREA_REQUIREMENTS.flatMap((r) => r.tags).filter((t) => t !== '(all)' && !tags.has(t));
+  assert.deepEqual(unknown, []);
+});
+
+test('on the simulator every area runs but the two the simulator cannot serve; on a bare real target only the credentials area runs', () => {
+  const sim = areaPlan(loadProfile({}));
+  assert.deepEqual(sim.filter((a) => a.verdict === 'skips').map((a) => a.missing), [['SVC_SECOND_CLIENT_ID', 'SVC_SECOND_API_KEY'], ['SVC_WEBHOOK_PUBLIC_URL']]);
+  const bare = areaPlan(loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9', SVC_CLIENT_ID: 'c', SVC_API_KEY: 'k' }));
+  assert.deepEqual(bare.filter((a) => a.verdict === 'runs').map((a) => a.area), ['every platform and test-host scenario']);
+  const noCredentials = areaPlan(loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9' }));
+  assert.deepEqual(noCredentials[0].missing, ['SVC_CLIENT_ID', 'SVC_API_KEY']);
+});

@@ -1,0 +1,244 @@
+/**
+ * What a profile lets run: each area of scenarios with the settings it needs, named
+ * exactly as the scenarios' skips name them (requireSetting, test.skip and
+ * missingControls messages: "needs SVC_X"). A scenario whose setting is missing skips
+ * with that variable's name; this table says so before the run, per area.
+ *
+ * The table is the scenarios' skips gathered in one place, not a second source of
+ * truth: preflight/requirements.test.ts reads every scenario file and fails when a
+ * variable a skip names is missing here, or when a variable here is named by no scenario.
+ *
+ * On the embedded simulator every setting has its default (targets/profiles), so every
+ * area runs; the table matters for a real target.
+ */
+import { PASSWORD_SCENARIOS, PRODUCT_PATH_ENV, WIDGET_CONTROLS, type PasswordScenario, type ProductPaths, type TargetProfile, type WidgetControls } from '../targets/index.ts';
+
+/** Playwright projects of playwright.config.ts. */
+export type Project = 'api' | 'browser' | 'properties';
+
+export interface AreaRequirement {
+  /** What runs, in words. */
+  area: string;
+  /** Tags of the scenarios concerned (`--grep`), as the scenarios carry them. */
+  tags: string[];
+  project: Project;
+  /** Each setting the area needs, by the variable a skip names, and whether the profile has it. */
+  needs(profile: TargetProfile): Array<[variable: string, set: boolean]>;
+  /** A need that is not one setting (two use cases, two grantees), said in words. */
+  note?: string;
+}
+
+const has = (v: unknown) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0);
+const password = (p: TargetProfile, s: PasswordScenario): [string, boolean] => [`SVC_TEST_PASSWORD_${s}`, has(p.testInstitution.passwords[s])];
+const correctAnswer = (p: TargetProfile): [string, boolean] => ['SVC_CORRECT_ANSWER', has(p.testInstitution.correctAnswer)];
+const credentials = (p: TargetProfile): Array<[string, boolean]> => [
+  ['SVC_CLIENT_ID', has(p.clientId)],
+  ['SVC_API_KEY', has(p.apiKey)],
+];
+const productPaths = (p: TargetProfile, keys: Array<keyof ProductPaths>): Array<[string, boolean]> => keys.map((k) => [PRODUCT_PATH_ENV[k], has(p.productPaths[k])]);
+const controls = (p: TargetProfile, keys: Array<keyof WidgetControls>): Array<[string, boolean]> => keys.map((k) => [WIDGET_CONTROLS[k][0], has(p.widget[k])]);
+const dx = (p: TargetProfile) => p.dataExchange;
+
+/** Members connected with the success password: what aggregation brings is read after it. */
+const CONNECTED_MEMBER_TAGS = ['@members', '@aggregation', '@accounts', '@transactions', '@insights', '@identify', '@processor', '@ach-returns', '@deprecated', '@versions', '@product-areas'];
+
+export const AREA_REQUIREMENTS: readonly AreaRequirement[] = [
+  {
+    area: 'every platform and test-host scenario',
+    tags: ['(all)'],
+    project: 'api',
+    needs: credentials,
+  },
+  {
+    area: 'connected members: accounts, transactions, insights, identify, processor, lifecycle',
+    tags: CONNECTED_MEMBER_TAGS,
+    project: 'api',
+    needs: (p) => [password(p, 'SUCCESS')],
+  },
+  {
+    area: 'text MFA answered right and wrong',
+    tags: ['@mfa', '@members'],
+    project: 'api',
+    needs: (p) => [password(p, 'CHALLENGE'), correctAnswer(p)],
+  },
+  {
+    area: 'option-list MFA answered right and wrong',
+    tags: ['@mfa', '@members', '@versions'],
+    project: 'api',
+    needs: (p) => [password(p, 'OPTIONS'), correctAnswer(p)],
+  },
+  {
+    area: 'image MFA answered right and wrong',
+    tags: ['@mfa', '@members'],
+    project: 'api',
+    needs: (p) => [password(p, 'IMAGE'), correctAnswer(p)],
+  },
+  {
+    area: 'image-options MFA answered right and wrong',
+    tags: ['@mfa', '@members'],
+    project: 'api',
+    needs: (p) => [password(p, 'IMAGE_OPTIONS'), correctAnswer(p)],
+  },
+  {
+    area: 'end states DENIED and HALTED of the test institution',
+    tags: ['@members'],
+    project: 'api',
+    needs: (p) => (['BAD_REQUEST', 'UNAUTHORIZED', 'INVALID', 'LOCKED', 'SERVER_ERROR', 'UNAVAILABLE'] as const).map((s) => password(p, s)),
+  },
+  {
+    area: 'data exchange: grants and the token',
+    tags: ['@data-exchange'],
+    project: 'api',
+    needs: (p) => [
+      ['SVC_3DX_ISSUER_GUID', has(dx(p).issuerClientGuid)],
+      ['SVC_3DX_GRANTEE_GUID', has(dx(p).granteeClientGuid)],
+      ['SVC_3DX_GRANT_GUID', has(dx(p).grantGuid)],
+    ],
+  },
+  {
+    area: 'data exchange: the grant query with every grantee',
+    tags: ['@data-exchange'],
+    project: 'api',
+    needs: (p) => [['SVC_3DX_GRANTEE_GUIDS', dx(p).allGranteeGuids.length >= 2]],
+    note: 'a grant with at least two grantees',
+  },
+  {
+    area: 'data exchange: token-protected reads of a user, member and account',
+    tags: ['@data-exchange', '@paging'],
+    project: 'api',
+    needs: (p) => [
+      ['SVC_3DX_USER', has(dx(p).userIdentifier)],
+      ['SVC_3DX_MEMBER', has(dx(p).memberIdentifier)],
+      ['SVC_3DX_ACCOUNT_GUID', has(dx(p).accountGuid)],
+    ],
+  },
+  {
+    area: 'data exchange: reads by partner-defined ids',
+    tags: ['@data-exchange'],
+    project: 'api',
+    needs: (p) => [
+      ['SVC_3DX_MEMBER_ID', has(dx(p).memberPartnerId)],
+      ['SVC_3DX_ACCOUNT_ID', has(dx(p).accountPartnerId)],
+    ],
+  },
+  {
+    area: 'data exchange: the 90-day default window',
+    tags: ['@data-exchange'],
+    project: 'api',
+    needs: (p) => [['SVC_3DX_WINDOW_TRANSACTION_GUID', has(dx(p).windowTransactionGuid)]],
+  },
+  {
+    area: 'data exchange: manual and out-of-scope transactions answer 404',
+    tags: ['@data-exchange'],
+    project: 'api',
+    needs: (p) => [
+      ['SVC_3DX_MANUAL_TRANSACTION_GUID', has(dx(p).manualTransactionGuid)],
+      ['SVC_3DX_SCOPE_MISMATCH_TRANSACTION_GUID', has(dx(p).scopeMismatchTransactionGuid)],
+      ['SVC_3DX_MANUAL_TRANSACTION_MEMBER', has(dx(p).manualTransactionMember)],
+      ['SVC_3DX_MANUAL_TRANSACTION_ACCOUNT', has(dx(p).manualTransactionAccount)],
+      ['SVC_3DX_SCOPE_MISMATCH_MEMBER', has(dx(p).scopeMismatchMember)],
+      ['SVC_3DX_SCOPE_MISMATCH_ACCOUNT', has(dx(p).scopeMismatchAccount)],
+    ],
+  },
+  {
+    area: 'audience list service',
+    tags: ['@audience'],
+    project: 'api',
+    needs: (p) => [
+      ['SVC_AUDIENCE_BASE_URL', has(p.audienceBaseUrl)],
+      ['SVC_AUDIENCE_TOKEN_URL', has(p.audience.tokenUrl)],
+      ['SVC_AUDIENCE_CLIENT_ID', has(p.audience.clientId)],
+      ['SVC_AUDIENCE_CLIENT_SECRET', has(p.audience.clientSecret)],
+      ['SVC_AUDIENCE_ID', has(p.audience.audienceId)],
+    ],
+  },
+  {
+    area: 'earlier-generation test host',
+    tags: ['@legacy'],
+    project: 'api',
+    needs: (p) => [['SVC_TEST_HOST_BASE_URL', has(p.testHostBaseUrl)]],
+  },
+  {
+    area: 'institutions: country filter, favourites, blocked institutions',
+    tags: ['@institutions'],
+    project: 'api',
+    needs: (p) => [
+      ['SVC_TEST_INSTITUTION_COUNTRY', has(p.institutions.testInstitutionCountry)],
+      ['SVC_FAVORITE_INSTITUTION_CODES', has(p.institutions.favouriteCodes)],
+      ['SVC_BLOCKED_INSTITUTION_CODE', has(p.institutions.blockedCode)],
+    ],
+  },
+  {
+    area: 'cross-client isolation',
+    tags: ['@isolation'],
+    project: 'api',
+    needs: (p) => [
+      ['SVC_SECOND_CLIENT_ID', has(p.secondClient.clientId)],
+      ['SVC_SECOND_API_KEY', has(p.secondClient.apiKey)],
+    ],
+  },
+  {
+    area: 'transactions filtered by use case',
+    tags: ['@transactions'],
+    project: 'api',
+    needs: (p) => [['SVC_USE_CASES', (p.useCases?.length ?? 0) >= 2]],
+    note: 'two or more use cases the client is opted in to',
+  },
+  {
+    area: 'a sunset version answers an error',
+    tags: ['@versions'],
+    project: 'api',
+    needs: (p) => [['SVC_SUNSET_VERSION', has(p.versions.sunset)]],
+  },
+  {
+    area: 'a deprecated version stays usable for 12 months',
+    tags: ['@versions'],
+    project: 'api',
+    needs: (p) => [
+      ['SVC_DEPRECATED_VERSION', has(p.versions.deprecated?.version)],
+      ['SVC_DEPRECATED_ON', has(p.versions.deprecated?.on)],
+    ],
+  },
+  { area: 'product area: notifications', tags: ['@product-areas'], project: 'api', needs: (p) => productPaths(p, ['notifications']) },
+  { area: 'product area: goals', tags: ['@product-areas'], project: 'api', needs: (p) => productPaths(p, ['goals', 'goalsReposition']) },
+  { area: 'product area: budgets', tags: ['@product-areas'], project: 'api', needs: (p) => [...productPaths(p, ['budgets', 'budgetsGenerate']), password(p, 'SUCCESS')] },
+  { area: 'product area: statements', tags: ['@product-areas'], project: 'api', needs: (p) => [...productPaths(p, ['statements', 'statementPdf']), password(p, 'SUCCESS')] },
+  { area: 'product area: tags and taggings', tags: ['@product-areas'], project: 'api', needs: (p) => [...productPaths(p, ['tags', 'taggings']), password(p, 'SUCCESS')] },
+  { area: 'product area: holdings', tags: ['@product-areas'], project: 'api', needs: (p) => [...productPaths(p, ['holdingsByUser', 'holdingsByAccount', 'holdingsByMember']), password(p, 'SUCCESS')] },
+  { area: 'widget: OAuth through the widget', tags: ['@widgets', '@oauth'], project: 'browser', needs: (p) => controls(p, ['oauth']) },
+  { area: 'widget: connect, primary action, delete', tags: ['@widgets'], project: 'browser', needs: (p) => [...controls(p, ['username', 'password', 'connect', 'primary', 'delete']), password(p, 'SUCCESS')] },
+  { area: 'widget: back to search', tags: ['@widgets'], project: 'browser', needs: (p) => controls(p, ['back']) },
+  {
+    area: 'webhook deliveries of a real service',
+    tags: ['@webhooks', '@live'],
+    project: 'properties',
+    needs: (p) => [['SVC_WEBHOOK_PUBLIC_URL', has(p.webhookCapture.publicUrl)], password(p, 'SUCCESS')],
+  },
+];
+
+export interface AreaPlan {
+  area: string;
+  tags: string[];
+  project: Project;
+  /** `runs`: every setting is there; `skips`: the area's scenarios skip, naming `missing`. */
+  verdict: 'runs' | 'skips';
+  /** The missing settings, by the variables the skips name. */
+  missing: string[];
+  note?: string;
+}
+
+/** The area plan of a profile: what runs and what skips, and which settings are missing. */
+export function areaPlan(profile: TargetProfile): AreaPlan[] {
+  return AREA_REQUIREMENTS.map((r) => {
+    const missing = r.needs(profile).filter(([, set]) => !set).map(([variable]) => variable);
+    return { area: r.area, tags: r.tags, project: r.project, verdict: missing.length ? 'skips' : 'runs', missing, ...(r.note && missing.length ? { note: r.note } : {}) };
+  });
+}
+
+/** Every variable the table names (for the consistency test). */
+export function requirementVariables(profile: TargetProfile): Set<string> {
+  return new Set(AREA_REQUIREMENTS.flatMap((r) => r.needs(profile).map(([v]) => v)));
+}
+
+/** Every test password scenario, for the preflight's test-institution line. */
+export { PASSWORD_SCENARIOS };
