@@ -54,8 +54,7 @@ function profileOf(env: NodeJS.ProcessEnv): TargetProfile {
  * project, else ./svc-reports in the user's working directory (never inside node_modules).
  */
 function reportsDir(settings: ResolvedSettings): string {
-  const given = settings.env.SVC_REPORTS_OUT;
-  if (given) return resolve(settings.file ? dirname(settings.file) : process.cwd(), given);
+  if (settings.sources.has('run.reportsDir')) return profileOf(settings.env).run.reportsOut;
   return resolve(process.cwd()) === resolve(PACKAGE_ROOT) ? join(PACKAGE_ROOT, 'reports/out') : resolve(process.cwd(), 'svc-reports');
 }
 
@@ -109,7 +108,7 @@ async function serveSimulator(o: { port: number; fault: string[]; variation: str
   const target = await startTarget({ env: settings.env, faults: o.fault, variations: o.variation, simulator: true, port: o.port }).catch((e: Error) => {
     throw new ConfigError(`simulator: ${e.message}`);
   });
-  console.log(o.quiet ? target.url : simulatorBanner(target, { apiKeyGiven: !!settings.env.SVC_API_KEY, startedMs: performance.now() - started }));
+  console.log(o.quiet ? target.url : simulatorBanner(target, { apiKeyGiven: settings.sources.has('credentials.apiKey'), startedMs: performance.now() - started }));
   const stop = async () => {
     await target.close();
     process.exit(0);
@@ -185,6 +184,26 @@ async function runVersionsCommand(o: { from?: string; to?: string; fromFile?: st
   } catch (e) {
     if (e instanceof VersionInputError) throw new ConfigError(e.message);
     throw e;
+  }
+}
+
+async function runPreflightCommand(o: { markdown?: string; json?: boolean }, cmd: Command): Promise<number> {
+  const settings = await settingsOf(cmd);
+  profileOf(settings.env);
+  const { runPreflight, formatPreflight, preflightExitCode } = await import('../preflight/preflight.ts');
+  // Without a real target, the embedded simulator is what a run would meet: start one.
+  const target = await startTarget({ env: settings.env });
+  try {
+    const report = await runPreflight(target.profile);
+    const text = formatPreflight(report);
+    console.log(o.json ? JSON.stringify(report, null, 2) : text);
+    if (o.markdown) {
+      mkdirSync(dirname(resolve(o.markdown)), { recursive: true });
+      writeFileSync(resolve(o.markdown), `## svc-conformance preflight: ${describeTarget(target.profile)}\n\n\`\`\`\n${text.trimEnd()}\n\`\`\`\n`);
+    }
+    return preflightExitCode(report);
+  } finally {
+    await target.close();
   }
 }
 
@@ -295,6 +314,14 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
     .option('--list', 'list the scenarios that would run, without running them or writing any report')
     .option('--strict', 'inferred expectations fail the run like stated rules (SVC_STRICT=1)')
     .action(wrap((pwArgs: string[], o, cmd: Command) => runGate(pwArgs, o, cmd)));
+
+  program
+    .command('preflight')
+    .description('check the target before a run: reachability, credentials, versions, test institution, passwords, data exchange, audience, test host, page controls; and which areas will run or skip, and why')
+    .option('--markdown <file>', 'also write the table as Markdown (for a CI job summary)')
+    .option('--json', 'print the report as JSON')
+    .addHelpText('after', '\nExit codes: 0 the run can go ahead, 1 the platform is unreachable or refuses the credentials, 2 bad configuration.')
+    .action(wrap((o, cmd: Command) => runPreflightCommand(o, cmd)));
 
   const sim = program
     .command('simulator')

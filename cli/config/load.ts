@@ -10,7 +10,7 @@
  * naming its key and what is accepted (ConfigError; the CLI prints it and exits 2).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { extname, isAbsolute, resolve } from 'node:path';
+import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Ajv, type ErrorObject } from 'ajv';
 import { tsImport } from 'tsx/esm/api';
@@ -55,6 +55,8 @@ export function accepted(s: Setting): string {
       return 'a path starting with / (placeholders such as {user_guid} allowed)';
     case 'selector':
       return 'a non-empty CSS selector';
+    case 'file-path':
+      return "a path (relative to the config file's folder)";
     default:
       return 'a string';
   }
@@ -81,6 +83,7 @@ function leafSchema(s: Setting): Record<string, unknown> {
     case 'path-template':
       return { type: 'string', pattern: '^/' };
     case 'selector':
+    case 'file-path':
       return { type: 'string', minLength: 1 };
     default:
       return { type: 'string' };
@@ -225,20 +228,21 @@ export async function loadConfigFile(file: string): Promise<SvcConfig> {
   return config as SvcConfig;
 }
 
-function envValue(s: Setting, v: unknown): string {
+function envValue(s: Setting, v: unknown, baseDir: string): string {
   if (s.kind === 'boolean') return v ? '1' : '0';
+  if (s.kind === 'file-path') return resolve(baseDir, String(v));
   if (s.kind === 'list') return (v as string[]).join(',');
   return String(v);
 }
 
-/** The SVC_* values a config sets (secrets never: the validator refuses them). */
-export function configEnv(config: SvcConfig): Record<string, string> {
+/** The SVC_* values a config sets (secrets never: the validator refuses them); paths resolved against `baseDir`, the config file's folder. */
+export function configEnv(config: SvcConfig, baseDir = process.cwd()): Record<string, string> {
   const out: Record<string, string> = {};
   for (const e of ENTRIES) {
     if (e.secret) continue;
     let v: unknown = config;
     for (const p of e.key.split('.')) v = (v as Record<string, unknown> | undefined)?.[p];
-    if (v !== undefined) out[e.env] = envValue(e, v);
+    if (v !== undefined) out[e.env] = envValue(e, v, baseDir);
   }
   return out;
 }
@@ -261,7 +265,7 @@ export interface ResolvedSettings {
 export async function resolveSettings(o: { cwd: string; configFile?: string; env?: NodeJS.ProcessEnv; noConfig?: boolean }): Promise<ResolvedSettings> {
   const processEnv = o.env ?? process.env;
   const file = o.noConfig ? undefined : findConfigFile(o.cwd, o.configFile);
-  const fromFile = file ? configEnv(await loadConfigFile(file)) : {};
+  const fromFile = file ? configEnv(await loadConfigFile(file), dirname(file)) : {};
   const sources = new Map<string, SettingSource>();
   for (const e of ENTRIES) {
     if (processEnv[e.env] !== undefined && processEnv[e.env] !== '') sources.set(e.key, 'environment');

@@ -14,7 +14,7 @@
  * from the environment only, so no file in a repository ever carries them.
  */
 
-export type SettingKind = 'string' | 'url' | 'integer' | 'number' | 'boolean' | 'list' | 'enum' | 'date' | 'version' | 'path-template' | 'selector';
+export type SettingKind = 'string' | 'url' | 'integer' | 'number' | 'boolean' | 'list' | 'enum' | 'date' | 'version' | 'path-template' | 'selector' | 'file-path';
 
 export interface Setting<T = unknown> {
   readonly kind: SettingKind;
@@ -47,6 +47,8 @@ const date = setting<string>('date');
 const version = setting<string>('version');
 const pathTemplate = setting<string>('path-template');
 const selector = setting<string>('selector');
+/** A file or folder; relative to the config file's folder when given there. */
+const filePath = setting<string>('file-path');
 function oneOf<V extends string>(env: string, values: readonly V[], doc: string, o: { default?: V } = {}): Setting<V> {
   return { kind: 'enum', env, doc, values, ...o };
 }
@@ -250,9 +252,9 @@ export const SETTINGS = {
   usedOperations: list('SVC_USED_OPERATIONS', 'Operations your integration uses ("METHOD /path/{template}"), for the upgrade check.', { default: 'all' }),
   run: {
     workers: int('SVC_WORKERS', 'Playwright workers of a conformance run.', { min: 1, default: '2' }),
-    chromiumPath: str('SVC_CHROMIUM_PATH', 'Browser of the browser scenarios.', { default: '/usr/bin/chromium-headless-shell when installed, else /usr/bin/chromium' }),
-    reportsDir: str('SVC_REPORTS_OUT', 'Where every report is written (HTML, JUnit, Allure results, traces).', { default: 'svc-reports (installed CLI); reports/out (in the repository)' }),
-    specFile: str('SVC_SPEC_FILE', 'The specification markdown the trace checks read (the project\'s own tests).', { default: '../shared/specification.md' }),
+    chromiumPath: filePath('SVC_CHROMIUM_PATH', 'Browser of the browser scenarios.', { default: '/usr/bin/chromium-headless-shell when installed, else /usr/bin/chromium' }),
+    reportsDir: filePath('SVC_REPORTS_OUT', 'Where every report is written (HTML, JUnit, Allure results, traces).', { default: 'svc-reports (installed CLI); reports/out (in the repository)' }),
+    specFile: filePath('SVC_SPEC_FILE', 'The specification markdown the trace checks read (the project\'s own tests).', { default: '../shared/specification.md' }),
   },
   simulator: {
     faults: list('SVC_SIM_FAULTS', 'Catalogue faults the embedded simulator starts with (svc-conformance simulator --list).'),
