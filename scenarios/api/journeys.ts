@@ -6,10 +6,11 @@
 import { request as undiciRequest } from 'undici';
 import { expect, type CheckedClient, type Poll } from '../fixtures.ts';
 import type { TargetProfile } from '../../targets/index.ts';
-import { createMember, createUser, createdMember, need, waitUntilSettled } from '../helpers.ts';
+import { createMember, createUser, createdMember, need, requireTestInstitution, waitUntilSettled } from '../helpers.ts';
 
 /** A user of its own with a CONNECTED, aggregated member of the test institution. */
 export async function connectedUser(api: CheckedClient, poll: Poll) {
+  requireTestInstitution(api.profile, ['SUCCESS']);
   const user = await createUser(api);
   const member = createdMember(api, await createMember(api, user, { scenario: 'SUCCESS' })).guid;
   const settled = await waitUntilSettled(api, poll, user, member);
