@@ -114,7 +114,7 @@ test('the settings table documents every variable the profile reads, and nothing
 });
 
 test('every command answers --help with 0; bad usage gets a usage line and 2, never a stack trace', () => {
-  for (const args of [['--help'], ['run', '--help'], ['simulator', '--help'], ['receiver', '--help'], ['load', '--help'], ['nightly', '--help'], ['config', 'init', '--help'], ['config', 'check', '--help'], ['config', 'docs', '--help']]) {
+  for (const args of [['--help'], ['run', '--help'], ['simulator', '--help'], ['receiver', '--help'], ['load', '--help'], ['nightly', '--help'], ['preflight', '--help'], ['versions', '--help'], ['cleanup', '--help'], ['config', 'init', '--help'], ['config', 'check', '--help'], ['config', 'docs', '--help']]) {
     const r = cli(args);
     assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
     assert.match(r.out, /^Usage: svc-conformance/, args.join(' '));
@@ -127,6 +127,8 @@ test('every command answers --help with 0; bad usage gets a usage line and 2, ne
     [['config', 'init', '--format', 'yaml'], /--format is ts or json/],
     [['nope'], /unknown command 'nope'/],
     [['nightly', '--skip', 'everything'], /--skip takes a comma list/],
+    [['versions', '--from', 'v20250224'], /--from and --to go together/],
+    [['cleanup'], /cleanup removes leftovers from a real target/],
   ] as const) {
     const r = cli([...args, '--no-config']);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);

@@ -207,6 +207,18 @@ async function runPreflightCommand(o: { markdown?: string; json?: boolean }, cmd
   }
 }
 
+async function runCleanupCommand(o: { runId?: string; dryRun?: boolean }, cmd: Command): Promise<number> {
+  const settings = await settingsOf(cmd);
+  const profile = profileOf(settings.env);
+  if (profile.isSimulator) throw new UsageError('cleanup removes leftovers from a real target: set target.baseUrl (SVC_BASE_URL); the embedded simulator keeps nothing between runs');
+  const { cleanupLeftovers } = await import('../scenarios/cleanup.ts');
+  const r = await cleanupLeftovers(profile, { runId: o.runId, dryRun: o.dryRun, log: (line) => console.log(line) });
+  console.log(
+    `${r.dryRun ? 'dry run: ' : ''}${r.listed} users listed (${r.pagesRead} pages${r.complete ? '' : ', stopped at the page bound: run again'}); ${r.found.length} with the prefix ${r.prefix}; ${r.dryRun ? 'none deleted' : `${r.deleted.length} deleted, ${r.failed.length} failed`}`,
+  );
+  return r.failed.length || !r.complete ? 1 : 0;
+}
+
 async function configCheck(cmd: Command): Promise<number> {
   const settings = await settingsOf(cmd);
   const profile = profileOf(settings.env);
@@ -372,6 +384,14 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
     .option('--out <dir>', 'report folder (default: <reports>/versions)')
     .addHelpText('after', '\nExit codes: 0 no breaking difference on the operations your integration uses (usedOperations / SVC_USED_OPERATIONS), 1 some, 2 bad input (an unknown version, an unreadable document).')
     .action(wrap((o, cmd: Command) => runVersionsCommand(o, cmd)));
+
+  program
+    .command('cleanup')
+    .description("delete what interrupted runs left on the target: users whose id starts with the suite's prefix svcct- (every user the suite creates carries it); never any other user")
+    .option('--run-id <id>', 'only the users of this run (svcct-<run id>-...)')
+    .option('--dry-run', 'list them, delete nothing')
+    .addHelpText('after', '\nExit codes: 0 done, 1 a deletion failed or the listing stopped at its page bound, 2 bad usage or configuration. ACH returns have no delete operation in the specification and stay.')
+    .action(wrap((o, cmd: Command) => runCleanupCommand(o, cmd)));
 
   const config = program.command('config').description('the config file: write a starting one, check one, document every setting');
   config

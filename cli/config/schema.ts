@@ -251,6 +251,7 @@ export const SETTINGS = {
   },
   usedOperations: list('SVC_USED_OPERATIONS', 'Operations your integration uses ("METHOD /path/{template}"), for the upgrade check.', { default: 'all' }),
   run: {
+    runId: str('SVC_RUN_ID', "The run's name inside every created user's id (svcct-<run id>-...); letters and digits, at most 32. The cleanup command removes one run's leftovers by it.", { default: 'drawn per run' }),
     workers: int('SVC_WORKERS', 'Playwright workers of a conformance run.', { min: 1, default: '2' }),
     chromiumPath: filePath('SVC_CHROMIUM_PATH', 'Browser of the browser scenarios.', { default: '/usr/bin/chromium-headless-shell when installed, else /usr/bin/chromium' }),
     reportsDir: filePath('SVC_REPORTS_OUT', 'Where every report is written (HTML, JUnit, Allure results, traces).', { default: 'svc-reports (installed CLI); reports/out (in the repository)' }),
