@@ -28,7 +28,7 @@
  * fails quickly.
  */
 import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
-import { FULL_CHROMIUM_PATH, HEADLESS_SHELL_PATH, runSettings } from './targets/index.ts';
+import { FULL_CHROMIUM_PATH, HEADLESS_SHELL_PATH, loadProfile, runSettings } from './targets/index.ts';
 import { PROPERTIES_PROJECT, readPlan, SELFTEST_FOLDERS, SELFTEST_PROJECT, type PlaywrightPlan } from './scenarios/selftest-project.ts';
 
 const settings = runSettings();
@@ -82,7 +82,10 @@ export default plan ? defineConfig(selftestConfig(plan)) : defineConfig({
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  timeout: 30_000,
+  // The profile's test bound (SVC_TEST_TIMEOUT_MS; the embedded simulator 30 s, a real
+  // target derived from its aggregation and request bounds), always above the request
+  // bound, so a stalled request fails naming itself, not as a bare test timeout.
+  timeout: loadProfile().timeouts.testMs,
   expect: { timeout: 5_000 },
   outputDir: 'reports/out/test-results',
   reporter: [
