@@ -31,7 +31,20 @@ import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
 import { FULL_CHROMIUM_PATH, HEADLESS_SHELL_PATH, loadProfile, runSettings } from './targets/index.ts';
 import { PROPERTIES_PROJECT, readPlan, SELFTEST_FOLDERS, SELFTEST_PROJECT, type PlaywrightPlan } from './scenarios/selftest-project.ts';
 
-const settings = runSettings();
+/**
+ * A setting the profile refuses (a bad value, a request bound not below the test bound)
+ * ends the run with the profile's one-line message, not a stack trace of the config's loading.
+ */
+function orRefuse<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    console.error(`Refused configuration: ${(e as Error).message}`);
+    process.exit(2);
+  }
+}
+
+const settings = orRefuse(() => runSettings());
 
 // The headless shell cannot open a window: a headed run (Playwright's own flags and
 // PWDEBUG) takes the full browser instead (targets/profiles/sections.ts defaultChromiumPath).
@@ -85,7 +98,7 @@ export default plan ? defineConfig(selftestConfig(plan)) : defineConfig({
   // The profile's test bound (SVC_TEST_TIMEOUT_MS; the embedded simulator 30 s, a real
   // target derived from its aggregation and request bounds), always above the request
   // bound, so a stalled request fails naming itself, not as a bare test timeout.
-  timeout: loadProfile().timeouts.testMs,
+  timeout: orRefuse(() => loadProfile().timeouts.testMs),
   expect: { timeout: 5_000 },
   outputDir: 'reports/out/test-results',
   reporter: [
