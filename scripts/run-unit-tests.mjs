@@ -42,6 +42,9 @@ const OWN_PROCESS = [
   'proof/delivery-faults.test.ts',
   'scripts/redaction.test.ts',
   // (the one process of the short files starts here: see BATCH_AFTER)
+  // One Playwright invocation against five misbehaving targets (about 20 s, most of it
+  // worker starts: a worker per target).
+  'scripts/bounded-transport.test.ts',
   'targets/receiver/crash.test.ts',
   'proof/receiver-variants.test.ts',
   'load/runner/runner.test.ts',
