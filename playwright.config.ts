@@ -16,8 +16,10 @@
  * setting). Tags for --grep: @smoke @readonly @destructive and one per area
  * (scenarios/README.md).
  *
- * Reports go under reports/out/: list on the console, HTML, JUnit for CI gates,
- * Allure results for the nightly report.
+ * Reports go under reports/out/ (SVC_REPORTS_OUT moves them): list and the contract
+ * findings by tier on the console, HTML (with html/tier-summary.html), JUnit for CI gates,
+ * Allure results for the nightly report (reports/reporters.ts), the redaction reporter
+ * before all of them. `--list` writes no report.
  *
  * Self-test mode (SVC_SELFTEST_PLAN names a JSON plan, written by proof/selftest.ts;
  * scenarios/selftest-project.ts): one `selftest` project over the api, browser and fuzz
@@ -30,6 +32,7 @@
 import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
 import { FULL_CHROMIUM_PATH, HEADLESS_SHELL_PATH, loadProfile, runSettings } from './targets/index.ts';
 import { PROPERTIES_PROJECT, readPlan, SELFTEST_FOLDERS, SELFTEST_PROJECT, type PlaywrightPlan } from './scenarios/selftest-project.ts';
+import { conformanceReporters, isListing, reportPaths } from './reports/reporters.ts';
 
 /**
  * A setting the profile refuses (a bad value, a request bound not below the test bound)
@@ -45,6 +48,9 @@ function orRefuse<T>(read: () => T): T {
 }
 
 const settings = orRefuse(() => runSettings());
+// Every report under one folder (SVC_REPORTS_OUT, absolute; the project's reports/out by
+// default): the installed CLI points it at the user's own folder, never into node_modules.
+const reportsOut = settings.reportsOut;
 
 // The headless shell cannot open a window: a headed run (Playwright's own flags and
 // PWDEBUG) takes the full browser instead (targets/profiles/sections.ts defaultChromiumPath).
@@ -100,17 +106,10 @@ export default plan ? defineConfig(selftestConfig(plan)) : defineConfig({
   // bound, so a stalled request fails naming itself, not as a bare test timeout.
   timeout: orRefuse(() => loadProfile().timeouts.testMs),
   expect: { timeout: 5_000 },
-  outputDir: 'reports/out/test-results',
-  reporter: [
-    ['list'],
-    ['html', { outputFolder: 'reports/out/html', open: 'never' }],
-    // Annotations as <property> elements: contract findings of each tier (`contract failure`,
-    // `inferred`, `contract warning`) are told apart in CI's JUnit view.
-    ['junit', { outputFile: 'reports/out/junit.xml', embedAnnotationsAsProperties: true }],
-    ['allure-playwright', { resultsDir: 'reports/out/allure-results', detail: false }],
-    // Console: counts of stated failures, inferred deviations and informational warnings.
-    ['./reports/tier-summary-reporter.ts'],
-  ],
+  outputDir: reportPaths(reportsOut).testResults,
+  // Redaction first, console, tier summary, HTML, JUnit, Allure results (reports/reporters.ts);
+  // `--list` runs nothing, so it gets the console list only and leaves the last run's reports alone.
+  reporter: conformanceReporters({ out: reportsOut, listing: isListing() }),
   projects: [
     {
       name: 'api',

@@ -30,12 +30,22 @@ export interface Failure {
   message: string;
 }
 
-/** Report annotation type per tier: the checked client writes them, reports read them. */
-export const TIER_ANNOTATION: Record<Tier, string> = {
-  stated: 'contract failure',
+/**
+ * Report annotation type per tier: the checked client and the scenarios write them, every
+ * report reads them (HTML annotations, JUnit properties, the console's tier summary, the
+ * nightly summary). The type is the tier's own name, so one vocabulary reads the same in
+ * every report and the HTML report's filter `annot:inferred` finds a tier's tests.
+ */
+export const TIER_ANNOTATION: Record<Tier, Tier> = {
+  stated: 'stated',
   inferred: 'inferred',
-  informational: 'contract warning',
+  informational: 'informational',
 };
+
+/** The tier an annotation type names, if it is a tier annotation. */
+export function tierOfAnnotation(type: string): Tier | undefined {
+  return (Object.keys(TIER_ANNOTATION) as Tier[]).find((t) => TIER_ANNOTATION[t] === type);
+}
 
 export function tierOf(f: Failure): Tier {
   return f.tier ?? (f.severity === 'error' ? 'stated' : 'informational');

@@ -17,7 +17,7 @@
  * wrapper creates LOAD_REPORT_DIR and passes it as an absolute path (load/lib/report.ts).
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadProfile, profileEnv, startTarget } from '../targets/index.ts';
@@ -80,26 +80,43 @@ function runWithK6(k6: string, script: string, env: NodeJS.ProcessEnv): Promise<
   });
 }
 
-async function main(): Promise<number> {
-  const scripts = process.argv.slice(2).filter((a) => a !== '--');
-  const selected = scripts.length ? scripts : ALL_SCRIPTS;
-  const forced = process.env.LOAD_RUNNER;
-  if (forced && forced !== 'k6' && forced !== 'runner') {
-    console.error(`LOAD_RUNNER must be "k6" or "runner", got "${forced}"`);
-    return 2;
-  }
-  const k6 = forced === 'runner' ? undefined : k6OnPath();
-  if (forced === 'k6' && !k6) {
-    console.error('LOAD_RUNNER=k6 but no k6 binary is on the PATH');
-    return 2;
-  }
-  const reportDir = resolve(process.env.LOAD_REPORT_DIR || REPORT_DIR);
+/** The load profiles a run may name (load/lib/profiles.ts; not imported: that file is k6 code). */
+export const LOAD_PROFILES = ['smoke', 'average', 'stress', 'spike'];
+
+/** A script named `rate-limit`/`paging` (or a path to a k6 script), as an absolute path; undefined when none exists. */
+export function scriptPath(name: string): string | undefined {
+  const own = fileURLToPath(new URL(`./${name.replace(/\.ts$/, '')}.ts`, import.meta.url));
+  if (/^[a-z-]+(\.ts)?$/.test(name) && existsSync(own)) return own;
+  const given = resolve(name);
+  return existsSync(given) ? given : undefined;
+}
+
+export interface LoadRunOptions {
+  /** Absolute paths of the scripts (default: every script of ALL_SCRIPTS). */
+  scripts?: string[];
+  /** The run's settings (the profile's SVC_* variables). */
+  env: NodeJS.ProcessEnv;
+  /** Load profile (load/lib/profiles.ts), default smoke. */
+  profile?: string;
+  /** Force k6 or the built-in runner; default k6 when on the PATH. */
+  runner?: 'k6' | 'runner';
+  /** Where the JSON summaries go (created). */
+  reportDir: string;
+}
+
+/** Runs the scripts against the profile's target (starting the embedded simulator when there is none); the first failing script's exit code. */
+export async function runLoad(o: LoadRunOptions): Promise<number> {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const selected = o.scripts?.length ? o.scripts : ALL_SCRIPTS.map((s) => resolve(root, s));
+  const k6 = o.runner === 'runner' ? undefined : k6OnPath(o.env);
+  if (o.runner === 'k6' && !k6) throw new Error('the k6 runner was asked for, but no k6 binary is on the PATH');
+  const reportDir = resolve(o.reportDir);
   mkdirSync(reportDir, { recursive: true });
-  let env: NodeJS.ProcessEnv = { ...process.env, PROFILE: process.env.PROFILE || 'smoke', LOAD_REPORT_DIR: reportDir };
+  let env: NodeJS.ProcessEnv = { ...o.env, PROFILE: o.profile ?? o.env.PROFILE ?? 'smoke', LOAD_REPORT_DIR: reportDir };
   let close = async () => {};
-  const profile = loadProfile(process.env);
+  const profile = loadProfile(o.env);
   if (profile.isSimulator) {
-    const embedded = embeddedLoadEnv(process.env);
+    const embedded = embeddedLoadEnv(o.env);
     const target = await startTarget({ env: embedded.env });
     env = { ...env, ...simulatorEnv(target.url, embedded.env) };
     console.log(`load: no SVC_BASE_URL; embedded simulator on ${target.url}, rate limit ${embedded.limit}/s`);
@@ -122,6 +139,16 @@ async function main(): Promise<number> {
   for (const [script, code] of results) console.log(`  ${code === 0 ? '✓' : '✗'} ${script}${code === 0 ? '' : ` (exit ${code}${code === 99 ? ': thresholds crossed' : ''})`}`);
   console.log(`JSON summaries: ${reportDir}`);
   return results.find(([, c]) => c !== 0)?.[1] ?? 0;
+}
+
+async function main(): Promise<number> {
+  const scripts = process.argv.slice(2).filter((a) => a !== '--');
+  const forced = process.env.LOAD_RUNNER;
+  if (forced && forced !== 'k6' && forced !== 'runner') {
+    console.error(`LOAD_RUNNER must be "k6" or "runner", got "${forced}"`);
+    return 2;
+  }
+  return runLoad({ scripts: scripts.map((s) => resolve(s)), env: process.env, runner: forced as 'k6' | 'runner' | undefined, reportDir: process.env.LOAD_REPORT_DIR || REPORT_DIR });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {

@@ -1,6 +1,6 @@
 /**
- * The nightly reads inferred deviations apart from informational warnings and from
- * failures (DESIGN.md, "Checks and failures": three tiers, each shown apart).
+ * The nightly reads contract findings by tier (DESIGN.md, "Checks and failures": three
+ * tiers, each shown apart): inferred apart from informational, and both apart from failures.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,21 +17,26 @@ function report(annotations: { type: string; description: string }[], status = '
   };
 }
 
-test('inferred annotations are counted apart from informational warnings, and the test still passes', () => {
+test('inferred annotations are counted apart from informational ones, and the test still passes', () => {
   const dir = mkdtempSync(join(tmpdir(), 'conf-'));
   const file = join(dir, 'r.json');
   writeFileSync(file, JSON.stringify(report([
     { type: 'inferred', description: '[inferred] an unknown member guid answers 404 / Received: 400' },
-    { type: 'contract warning', description: '[warning] response_schema_conformance ... null' },
+    { type: 'informational', description: '[warning] response_schema_conformance GET /users at response.body.users[0].name: Received: null' },
     { type: 'inferred', description: '[inferred] an unknown member guid answers 404 / Received: 400' },
+    // Not a tier annotation (an old name, or a scenario note): not a finding.
+    { type: 'contract warning', description: '[warning] version_conformance GET /x at y: z' },
   ])));
   const r = readConformance(file)!;
   assert.equal(r.passed, 1);
   assert.equal(r.failed, 0);
-  assert.equal(r.inferred.length, 1, 'duplicates are listed once');
-  assert.equal(r.warnings.length, 1);
+  assert.equal(r.findings.inferred.findings, 1, 'duplicates are listed once');
+  assert.equal(r.findings.informational.findings, 1);
+  assert.equal(r.findings.stated.findings, 0);
   const md = renderSummaryMarkdown({ at: '2026-11-22T00:00:00Z', wallTimeMs: 1, gate: 'pass', reasons: [], conformance: r, load: [], loadErrors: [], trends: [], reportPath: 'x' });
-  assert.match(md, /\| inferred deviations \| 1 /);
-  assert.match(md, /## Inferred deviations/);
-  assert.match(md, /\| informational warnings \| 1 /);
+  assert.match(md, /\| inferred findings \| 1 in 1 test/);
+  assert.match(md, /## Inferred findings: 1 /);
+  assert.match(md, /\| informational findings \| 1 in 1 test/);
+  assert.match(md, /\*\*response_schema_conformance\*\* \(1\)\n  - GET \/users at response\.body\.users\[0\]\.name: Received: null — _in \[api\] api\/members\.spec\.ts › creates a member_/);
+  assert.doesNotMatch(md, /contract warning|version_conformance/);
 });

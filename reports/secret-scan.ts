@@ -50,6 +50,12 @@ export function looksLikeCredential(scheme: string, value: string): boolean {
   return /[0-9._~+/-]/.test(value);
 }
 
+/** A `Basic <base64>` / `Bearer <token>` credential in the text that was not redacted. */
+export function hasUnredactedCredential(text: string): boolean {
+  for (const m of text.matchAll(SCHEME_CREDENTIAL)) if (looksLikeCredential(m[1], m[2])) return true;
+  return false;
+}
+
 function scanText(text: string, file: string, needles: { label: string; value: string }[], hits: SecretHit[]): void {
   for (const n of needles) if (n.value.length >= 4 && text.includes(n.value)) hits.push({ file, what: n.label });
   for (const m of text.matchAll(SCHEME_CREDENTIAL)) if (looksLikeCredential(m[1], m[2])) hits.push({ file, what: `${m[1]} credential not redacted` });

@@ -1,9 +1,15 @@
 /**
  * The one-page summary of a nightly run (issue 7), in Markdown (a chat message, a CI
  * job summary) and HTML (the same content, self-contained, beside the Allure report).
- * The gate's verdict and its reasons come first; warnings are listed but never fail.
+ * The gate's verdict and its reasons come first; inferred and informational findings are
+ * listed (every distinct one, reports/findings.ts) and fail only as their tier says.
+ *
+ * A partial run (a step skipped, the conformance run narrowed by --grep, a quick self-test
+ * matrix) never reads "Gate: PASS": it says what it left out, shows no result of a step it
+ * did not run, and lists only the artifacts it wrote.
  */
 import type { ConformanceResult } from './conformance.ts';
+import { renderFindingsMarkdown, tierMeaning } from './findings.ts';
 import type { LoadResult } from './load-summary.ts';
 import type { Matrix } from './matrix.ts';
 import { trendTable, type TrendPoint } from './trends.ts';
@@ -13,11 +19,47 @@ export interface GateReason {
   reason: string;
 }
 
+/** A part of the nightly this run did not do in full, and how it was asked for. */
+export interface LeftOut {
+  step: 'conformance' | 'load' | 'self-test';
+  /** true: the step did not run at all; false: it ran narrowed (--grep, a quick matrix). */
+  notRun: boolean;
+  /** e.g. "not run (--skip selftest)", "only the tests matching --grep @smoke". */
+  what: string;
+}
+
+/**
+ * pass     every step ran in full and nothing failed
+ * fail     an error-severity failure in what ran (partial or not)
+ * partial  nothing failed in what ran, but a step was left out: no verdict on the whole
+ */
+export type GateVerdict = 'pass' | 'fail' | 'partial';
+
+export function gateVerdict(reasons: readonly GateReason[], leftOut: readonly LeftOut[]): GateVerdict {
+  return reasons.length ? 'fail' : leftOut.length ? 'partial' : 'pass';
+}
+
+/** The verdict in one line, as the console, the Allure gate entry and the summary say it. */
+export function verdictLine(gate: GateVerdict, reasons: readonly GateReason[], leftOut: readonly LeftOut[]): string {
+  const left = leftOut.map((l) => `${l.step} ${l.what}`).join('; ');
+  if (gate === 'pass') return 'Gate: PASS (every step ran in full; no error-severity failure)';
+  if (gate === 'fail') return `Gate: FAIL (${reasons.length} error-severity problem(s)${leftOut.length ? `; partial run, left out: ${left}` : ''})`;
+  return `Partial run: no gate verdict (no error-severity failure in what ran; left out: ${left})`;
+}
+
 export interface NightlySummary {
   at: string;
   wallTimeMs: number;
-  gate: 'pass' | 'fail';
+  gate: GateVerdict;
   reasons: GateReason[];
+  /** What this run did not do in full (empty for a full nightly). */
+  leftOut?: LeftOut[];
+  /** SVC_STRICT=1: inferred findings gate. */
+  strict?: boolean;
+  /** Whether this run was added to the trends (full runs only). */
+  trendRecorded?: boolean;
+  /** The files this run wrote, each checked to exist. */
+  artifacts?: { name: string; path: string }[];
   conformance?: ConformanceResult;
   load: LoadResult[];
   loadErrors: string[];
@@ -30,21 +72,23 @@ export interface NightlySummary {
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const firstLine = (s: string) => s.split('\n').find((l) => l.trim())?.trim().slice(0, 240) ?? '';
-const cell = (s: string) => s.replace(/\|/g, '\\|');
 
-export function gateReasons(s: Pick<NightlySummary, 'conformance' | 'load' | 'loadErrors' | 'matrix'>): GateReason[] {
+/** Error-severity problems of the steps that ran (`skipped`: steps not run, so no "produced nothing" reason). */
+export function gateReasons(s: Pick<NightlySummary, 'conformance' | 'load' | 'loadErrors' | 'matrix'>, skipped: ReadonlySet<LeftOut['step']> = new Set()): GateReason[] {
   const out: GateReason[] = [];
   const c = s.conformance;
-  if (!c) out.push({ step: 'conformance', reason: 'the conformance run produced no results' });
-  else {
+  if (!c) {
+    if (!skipped.has('conformance')) out.push({ step: 'conformance', reason: 'the conformance run produced no results' });
+  } else {
     for (const f of c.failures) out.push({ step: 'conformance', reason: `${f.test} [${f.project}]: ${firstLine(f.message)}` });
     for (const e of c.globalErrors) out.push({ step: 'conformance', reason: firstLine(e) });
   }
   for (const r of s.load) for (const t of r.thresholds) if (!t.ok) out.push({ step: 'load', reason: `${r.script}: threshold ${t.metric} ${t.expression} failed` });
   for (const e of s.loadErrors) out.push({ step: 'load', reason: e });
   const m = s.matrix;
-  if (!m) out.push({ step: 'self-test', reason: 'the self-test produced no matrix' });
-  else
+  if (!m) {
+    if (!skipped.has('self-test')) out.push({ step: 'self-test', reason: 'the self-test produced no matrix' });
+  } else
     for (const r of m.rows) {
       if (r.verdict === 'SURVIVED') out.push({ step: 'self-test', reason: `fault ${r.name} survived: no check caught it` });
       if (r.verdict === 'ALARMED') out.push({ step: 'self-test', reason: `variation ${r.name} raised a false alarm: ${r.failed.slice(0, 2).join('; ')}` });
@@ -56,24 +100,35 @@ export function gateReasons(s: Pick<NightlySummary, 'conformance' | 'load' | 'lo
 export function renderSummaryMarkdown(s: NightlySummary): string {
   const c = s.conformance;
   const m = s.matrix;
-  const lines: string[] = [
-    `# svc conformance — nightly ${s.at.slice(0, 10)}`,
-    '',
-    `**Gate: ${s.gate.toUpperCase()}** — ${s.reasons.length ? `${s.reasons.length} error-severity problem(s)` : 'no error-severity failure'}; wall time ${(s.wallTimeMs / 1000).toFixed(0)} s.`,
-    '',
-  ];
+  const leftOut = s.leftOut ?? [];
+  const notRun = (step: LeftOut['step']) => leftOut.find((l) => l.step === step && l.notRun);
+  const strict = !!s.strict;
+  const wall = `wall time ${(s.wallTimeMs / 1000).toFixed(0)} s`;
+  const lines: string[] = [`# svc conformance — nightly ${s.at.slice(0, 10)}${s.gate === 'partial' || leftOut.length ? ' (partial run)' : ''}`, ''];
+  if (s.gate === 'pass') lines.push(`**Gate: PASS** — every step ran in full; no error-severity failure; ${wall}.`);
+  else if (s.gate === 'fail') lines.push(`**Gate: FAIL** — ${s.reasons.length} error-severity problem(s)${leftOut.length ? ' in what ran (a partial run: see what it left out below)' : ''}; ${wall}.`);
+  else lines.push(`**Partial run: no gate verdict** — no error-severity failure in what ran, but this run left out part of the nightly (below); ${wall}.`);
+  lines.push('');
+  if (leftOut.length) {
+    lines.push('## Left out of this run', '', ...leftOut.map((l) => `- **${l.step}**: ${l.what}`), '');
+  }
   if (s.reasons.length) {
     lines.push('## Why the gate failed', '', ...s.reasons.slice(0, 30).map((r) => `- **${r.step}**: ${r.reason}`));
     if (s.reasons.length > 30) lines.push(`- … and ${s.reasons.length - 30} more (see the Allure report)`);
     lines.push('');
   }
   lines.push('## Results', '', '| part | result |', '|---|---|');
+  const skippedConformance = notRun('conformance');
   if (c) {
     const total = c.passed + c.failed + c.flaky;
+    const f = c.findings;
     lines.push(`| scenarios + properties | ${c.passed} passed, ${c.failed} failed, ${c.flaky} flaky, ${c.skipped} skipped (pass rate ${total ? pct(c.passed / total) : '—'}) |`);
-    lines.push(`| inferred deviations | ${c.inferred.length} (expectations no sentence of the specification states; listed below; gating only with SVC_STRICT=1) |`);
-    lines.push(`| informational warnings | ${c.warnings.length} (listed below; never fail the gate) |`);
-  } else lines.push('| scenarios + properties | no results |');
+    for (const tier of ['stated', 'inferred', 'informational'] as const) {
+      lines.push(`| ${tier} findings | ${f[tier].findings} in ${f[tier].tests} test(s) (${tierMeaning(tier, strict)}) |`);
+    }
+  } else lines.push(`| scenarios + properties | ${skippedConformance ? skippedConformance.what : 'no results'} |`);
+  const skippedLoad = notRun('load');
+  if (skippedLoad) lines.push(`| load | ${skippedLoad.what} |`);
   for (const r of s.load) {
     const bad = r.thresholds.filter((t) => !t.ok);
     const figs = Object.entries(r.figures).slice(0, 6).map(([k, v]) => `${k} ${Number.isInteger(v) ? v : v.toFixed(2)}`).join(', ');
@@ -83,27 +138,19 @@ export function renderSummaryMarkdown(s: NightlySummary): string {
     const t = m.totals;
     lines.push(`| self-test faults | ${t.caught}/${t.faults} caught — detection rate ${pct(t.detectionRate)} |`);
     lines.push(`| self-test variations | ${t.passed}/${t.variations} passed — false-alarm rate ${pct(t.falseAlarmRate)} |`);
+  } else {
+    const skippedSelftest = notRun('self-test');
+    if (skippedSelftest) lines.push(`| self-test | ${skippedSelftest.what} |`);
   }
   if (s.versions) lines.push(`| version upgrade ${s.versions.from} → ${s.versions.to} | ${s.versions.breaking} breaking, ${s.versions.nonBreaking} non-breaking difference(s); gate ${s.versions.gate} |`);
-  lines.push('', '## Trends (last 10 runs)', '', trendTable(s.trends), '');
-  if (c?.inferred.length) {
-    lines.push('## Inferred deviations (not stated by the specification; gate only with SVC_STRICT=1)', '', ...c.inferred.slice(0, 25).map((w) => `- ${cell(w.description)} — _${w.test}_`));
-    if (c.inferred.length > 25) lines.push(`- … and ${c.inferred.length - 25} more`);
-    lines.push('');
-  }
-  if (c?.warnings.length) {
-    lines.push('## Informational warnings (do not fail the gate)', '', ...c.warnings.slice(0, 25).map((w) => `- ${cell(w.description)} — _${w.test}_`));
-    if (c.warnings.length > 25) lines.push(`- … and ${c.warnings.length - 25} more`);
-    lines.push('');
-  }
-  lines.push(
-    '## Artifacts',
-    '',
-    `- Allure report: \`${s.reportPath}/index.html\`${s.reportBytes ? ` (${(s.reportBytes / 1e6).toFixed(1)} MB)` : ''}`,
-    '- JUnit XML: `reports/out/junit.xml`',
-    '- Self-test matrix: `reports/out/selftest/matrix.md`',
-    '',
-  );
+  lines.push('', '## Trends (last 10 full runs)', '');
+  if (s.trendRecorded === false) lines.push('This partial run is not one of them: only a full nightly adds a trend row.', '');
+  lines.push(s.trends.length ? trendTable(s.trends) : '_No full nightly recorded yet._', '');
+  if (c) lines.push(...renderFindingsMarkdown(c.findings, { strict }));
+  const artifacts = s.artifacts ?? [{ name: 'Allure report', path: `${s.reportPath}/index.html` }];
+  lines.push('## Artifacts', '');
+  for (const a of artifacts) lines.push(`- ${a.name}: \`${a.path}\`${a.name === 'Allure report' && s.reportBytes ? ` (${(s.reportBytes / 1e6).toFixed(1)} MB)` : ''}`);
+  lines.push('');
   return lines.join('\n');
 }
 

@@ -1,80 +1,93 @@
 /**
- * Playwright reporter: at the end of a run, prints on the console how many contract
- * findings of each tier the run produced (issue 11, "Inferred expectations are their own
- * tier ... reported apart in the console"):
+ * Playwright reporter: the run-level summary of contract findings by tier (../shared/DESIGN.md,
+ * "Checks and failures": stated, inferred, informational, each shown apart in every report).
+ * The tiers are the annotation types of contracts/failure.ts TIER_ANNOTATION, written by
+ * the checked client (scenarios/fixtures/client.ts), scenarios/inferred.ts and the
+ * delivery properties. Only the last attempt of a retried test counts.
  *
- *   stated failures        `contract failure` annotations: a sentence of the specification
- *                          is broken; the test failed
- *   inferred deviations    `inferred` annotations (the checked client and
- *                          scenarios/inferred.ts): reasonable but unstated; gating only
- *                          under SVC_STRICT=1
- *   informational warnings `contract warning` annotations: never gating
+ *   console      counts per tier, then EVERY distinct finding grouped by tier and check,
+ *                each in full with the tests that show it (reports/findings.ts)
+ *   HTML report  the counts as the report's title (the HTML reporter's documented
+ *                PLAYWRIGHT_HTML_TITLE, which it reads when it builds the report: this
+ *                reporter must come before `html` in the list), and `outputFile`, a
+ *                self-contained page of every finding linking to its tests, written
+ *                into the HTML report's folder once that report is built (onExit)
  *
- * The annotation types are those of scenarios/fixtures.ts (TIER_ANNOTATION). Only the last
- * attempt of a retried test counts. The most frequent distinct findings are listed (five
- * stated, five inferred, three informational), so a reader sees at once what to look at.
+ * Options: `outputFile` (default: tier-summary.html in PLAYWRIGHT_HTML_OUTPUT_DIR when
+ * that is set, as for `playwright merge-reports`; otherwise no page), `htmlTitle`
+ * (default true).
  */
-import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
-import { TIER_ANNOTATION } from '../contracts/failure.ts';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import type { FullConfig, FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import { countsLine, renderFindingsHtml, renderFindingsText, summariseFindings, type AnnotatedTest, type FindingsSummary } from './findings.ts';
 import { loadProfile } from '../targets/index.ts';
 
-const TYPES = TIER_ANNOTATION;
-type TierName = keyof typeof TYPES;
-const LISTED = 5;
+export const SUMMARY_FILE_NAME = 'tier-summary.html';
 
-interface Tally {
-  count: number;
-  tests: Set<string>;
-  distinct: Map<string, number>;
+export interface TierSummaryOptions {
+  outputFile?: string;
+  htmlTitle?: boolean;
+  /** Where the console text goes (default process.stdout; the unit test captures it). */
+  write?: (text: string) => void;
+}
+
+/** The HTML report's title with the run's counts: the user's own title (if any) first. */
+export function reportTitle(summary: FindingsSummary, ownTitle: string | undefined, summaryFile: string | undefined): string {
+  const where = summaryFile ? `; every finding: ${summaryFile.split(/[\\/]/).pop()} in this report's folder` : '';
+  return `${ownTitle ? `${ownTitle} — ` : ''}Contract findings: ${countsLine(summary)} (filter annot:stated, annot:inferred, annot:informational${where})`;
+}
+
+/** `[project] file › describe › title`, as Playwright's list reporter names a test. */
+function testTitle(test: TestCase): string {
+  const [, project, ...rest] = test.titlePath();
+  return `${project ? `[${project}] ` : ''}${rest.filter(Boolean).join(' › ')}`;
 }
 
 export default class TierSummaryReporter implements Reporter {
-  /** test id -> annotations of its latest attempt */
-  private readonly latest = new Map<string, { title: string; annotations: { type: string; description?: string }[] }>();
+  /** test id -> title and annotations of its latest attempt */
+  private readonly latest = new Map<string, AnnotatedTest>();
+  private readonly outputFile: string | undefined;
+  private readonly htmlTitle: boolean;
+  private readonly write: (text: string) => void;
+  private ownTitle: string | undefined;
+  private summary: FindingsSummary | undefined;
+
+  constructor(options: TierSummaryOptions = {}) {
+    const htmlDir = process.env.PLAYWRIGHT_HTML_OUTPUT_DIR;
+    this.outputFile = options.outputFile ? resolve(options.outputFile) : htmlDir ? resolve(htmlDir, SUMMARY_FILE_NAME) : undefined;
+    this.htmlTitle = options.htmlTitle ?? true;
+    this.write = options.write ?? ((text) => process.stdout.write(text));
+  }
 
   printsToStdio(): boolean {
     return false;
   }
 
+  onConfigure(config: FullConfig): void {
+    const html = config.reporter.find(([name]) => name === 'html');
+    this.ownTitle = process.env.PLAYWRIGHT_HTML_TITLE || ((html?.[1] as { title?: string } | undefined)?.title ?? undefined);
+  }
+
   onTestEnd(test: TestCase, result: TestResult): void {
     // Runtime annotations (testInfo.annotations) arrive on the result; static ones on the test.
-    const annotations = [...(result.annotations ?? []), ...test.annotations];
-    this.latest.set(test.id, { title: test.titlePath().slice(1).join(' › '), annotations });
+    this.latest.set(test.id, { title: testTitle(test), id: test.id, annotations: [...(result.annotations ?? []), ...test.annotations] });
   }
 
   onEnd(_result: FullResult): void {
-    const tallies = Object.fromEntries(
-      (Object.keys(TYPES) as TierName[]).map((t) => [t, { count: 0, tests: new Set<string>(), distinct: new Map<string, number>() } satisfies Tally]),
-    ) as Record<TierName, Tally>;
-    for (const [id, { annotations }] of this.latest) {
-      const seen = new Set<string>();
-      for (const a of annotations) {
-        const tier = (Object.keys(TYPES) as TierName[]).find((t) => TYPES[t] === a.type);
-        if (!tier) continue;
-        // A test's annotations may repeat across its own results: count each description once per test.
-        const key = `${tier}\u0000${a.description ?? ''}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        const tally = tallies[tier];
-        tally.count++;
-        tally.tests.add(id);
-        const d = a.description ?? '';
-        tally.distinct.set(d, (tally.distinct.get(d) ?? 0) + 1);
-      }
-    }
-    const s = tallies.stated, i = tallies.inferred, w = tallies.informational;
-    const tests = (t: Tally) => `${t.tests.size} test${t.tests.size === 1 ? '' : 's'}`;
-    const lines = [
-      '',
-      'Contract findings by tier:',
-      `  stated failures:        ${s.count} (${tests(s)}) - a sentence of the specification is broken; these fail the run`,
-      `  inferred deviations:    ${i.count} (${tests(i)}) - reasonable but unstated; ${loadProfile().strict ? 'gating (SVC_STRICT=1)' : 'not gating (SVC_STRICT=1 makes them fail)'}`,
-      `  informational warnings: ${w.count} (${tests(w)}) - non-breaking or not stated; never gating`,
-    ];
-    for (const [name, tally, listed] of [['stated', s, LISTED], ['inferred', i, LISTED], ['informational', w, 3]] as const) {
-      const top = [...tally.distinct.entries()].sort((a, b) => b[1] - a[1]).slice(0, listed);
-      for (const [description, n] of top) lines.push(`    ${name}: ${description.length > 220 ? `${description.slice(0, 217)}...` : description}${n > 1 ? ` (x${n})` : ''}`);
-    }
-    process.stdout.write(`${lines.join('\n')}\n`);
+    const strict = loadProfile().strict;
+    const summary = summariseFindings(this.latest.values());
+    this.summary = summary;
+    const inCwd = this.outputFile && relative(process.cwd(), this.outputFile);
+    const shownPath = inCwd && !inCwd.startsWith('..') ? inCwd : this.outputFile;
+    this.write(renderFindingsText(summary, { strict, summaryFile: shownPath }));
+    if (this.htmlTitle) process.env.PLAYWRIGHT_HTML_TITLE = reportTitle(summary, this.ownTitle, this.outputFile);
+  }
+
+  async onExit(): Promise<void> {
+    if (!this.outputFile || !this.summary) return;
+    mkdirSync(dirname(this.outputFile), { recursive: true });
+    writeFileSync(this.outputFile, renderFindingsHtml(this.summary, { strict: loadProfile().strict, reportIndex: 'index.html' }));
   }
 }
+

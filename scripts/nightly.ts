@@ -12,9 +12,15 @@
  *
  * Exit code = the gate: 1 when any error-severity failure happened (a failed scenario
  * or property, a failed k6 threshold, a fault that survived, a variation that alarmed),
- * 0 otherwise; warnings are listed in the summary and never fail.
+ * 0 otherwise; inferred and informational findings are listed in the summary and fail
+ * only as their tier says.
  *
  *   npm run nightly [-- --skip conformance,load,selftest] [--grep @smoke] [--selftest-quick] [--out reports/out]
+ *
+ * A partial run (--skip, --grep, --selftest-quick) says what it left out and gives no
+ * "Gate: PASS": with no failure in what ran its verdict is "partial" (exit code 0, since
+ * nothing failed). It adds no row to the trends and no run to Allure's history, which
+ * compare full nightlies only; the Allure report still shows the history so far.
  *
  * Every text this writes goes through the redactor built from the profile's
  * credentials (targets/profiles/redact.ts).
@@ -30,13 +36,18 @@ import { readConformance } from '../reports/conformance.ts';
 import { loadEntries, readLoadSummaries, trendFigures } from '../reports/load-summary.ts';
 import { writeAllureEntry } from '../reports/allure/results.ts';
 import { buildAllureReport } from '../reports/allure/build.ts';
-import { appendTrend } from '../reports/trends.ts';
-import { gateReasons, markdownToHtml, renderSummaryMarkdown, type NightlySummary } from '../reports/summary.ts';
+import { appendTrend, readTrends } from '../reports/trends.ts';
+import { gateReasons, gateVerdict, markdownToHtml, renderSummaryMarkdown, verdictLine, type LeftOut, type NightlySummary } from '../reports/summary.ts';
 import { runSelftest } from '../proof/selftest.ts';
 
 const root = resolve(new URL('..', import.meta.url).pathname);
 
+/** The steps `--skip` names. */
+export const NIGHTLY_STEPS = ['conformance', 'load', 'selftest'] as const;
+export type NightlyStep = (typeof NIGHTLY_STEPS)[number];
+
 export interface NightlyOptions {
+  /** Steps not to run (NIGHTLY_STEPS); any other name is an error. */
   skip?: string[];
   /** Restrict the conformance run (Playwright --grep), e.g. `@smoke`. */
   grep?: string;
@@ -61,10 +72,32 @@ function dirBytes(dir: string): number {
   return n;
 }
 
+/** The steps to skip, refusing a name that is not one (a typo must not run the step silently). */
+export function skippedSteps(skip: readonly string[] = []): Set<NightlyStep> {
+  const unknown = skip.filter((s) => !(NIGHTLY_STEPS as readonly string[]).includes(s));
+  if (unknown.length) throw new Error(`nightly: unknown step${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')} in --skip; the steps are ${NIGHTLY_STEPS.join(', ')}`);
+  return new Set(skip as NightlyStep[]);
+}
+
+/** What a run with these options leaves out of the nightly (empty: a full nightly). */
+export function leftOutOf(o: Pick<NightlyOptions, 'skip' | 'grep' | 'selftestQuick'>): LeftOut[] {
+  const skip = skippedSteps(o.skip);
+  const out: LeftOut[] = [];
+  if (skip.has('conformance')) out.push({ step: 'conformance', notRun: true, what: 'not run (--skip conformance)' });
+  else if (o.grep) out.push({ step: 'conformance', notRun: false, what: `only the tests matching --grep ${o.grep}` });
+  if (skip.has('load')) out.push({ step: 'load', notRun: true, what: 'not run (--skip load)' });
+  if (skip.has('selftest')) out.push({ step: 'self-test', notRun: true, what: 'not run (--skip selftest)' });
+  else if (o.selftestQuick) out.push({ step: 'self-test', notRun: false, what: 'the quick matrix (--selftest-quick): variations ran only the @smoke/@readonly scenarios' });
+  return out;
+}
+
 export async function runNightly(o: NightlyOptions = {}): Promise<NightlySummary> {
   const started = performance.now();
   const log = o.log ?? ((l: string) => console.log(l));
-  const skip = new Set(o.skip ?? []);
+  const skip = skippedSteps(o.skip);
+  const leftOut = leftOutOf(o);
+  const partial = leftOut.length > 0;
+  if (partial) log(`nightly: partial run, left out: ${leftOut.map((l) => `${l.step} ${l.what}`).join('; ')}`);
   const out = resolve(o.out ?? join(root, 'reports/out'));
   const historyDir = resolve(o.historyDir ?? join(root, 'reports/history'));
   const env = { ...process.env, ...o.env, FORCE_COLOR: '0', SVC_REPORTS_OUT: out } as NodeJS.ProcessEnv;
@@ -83,7 +116,8 @@ export async function runNightly(o: NightlyOptions = {}): Promise<NightlySummary
     log('nightly: conformance (scenarios, browser, properties)');
     const res = await runProcess('npx', ['playwright', 'test', '-c', 'scripts/playwright.nightly.config.ts', ...(o.grep ? [`--grep=${o.grep}`] : [])], { cwd: root, env, timeoutMs: 15 * 60_000 });
     conformance = readConformance(join(out, 'playwright.json'));
-    log(`nightly: conformance exit ${res.code}${conformance ? `: ${conformance.passed} passed, ${conformance.failed} failed, ${conformance.inferred.length} inferred, ${conformance.warnings.length} warnings` : ', no results'}`);
+    const f = conformance?.findings;
+    log(`nightly: conformance exit ${res.code}${conformance && f ? `: ${conformance.passed} passed, ${conformance.failed} failed; findings ${f.stated.findings} stated, ${f.inferred.findings} inferred, ${f.informational.findings} informational` : ', no results'}`);
   }
 
   // 2. Load, smoke profile.
@@ -107,44 +141,59 @@ export async function runNightly(o: NightlyOptions = {}): Promise<NightlySummary
   for (const e of loadEntries(load)) writeAllureEntry(allureResults, e, redactor);
   if (matrix) for (const e of matrixEntries(matrix)) writeAllureEntry(allureResults, e, redactor);
 
-  const reasons = gateReasons({ conformance, load, loadErrors, matrix });
-  if (skip.has('conformance')) reasons.splice(0, reasons.length, ...reasons.filter((r) => r.step !== 'conformance'));
-  if (skip.has('selftest')) reasons.splice(0, reasons.length, ...reasons.filter((r) => r.step !== 'self-test'));
-  const gate = reasons.length ? 'fail' : 'pass';
+  const reasons = gateReasons({ conformance, load, loadErrors, matrix }, new Set(leftOut.filter((l) => l.notRun).map((l) => l.step)));
+  const gate = gateVerdict(reasons, leftOut);
   const total = conformance ? conformance.passed + conformance.failed + conformance.flaky : 0;
   const wallTimeMs = performance.now() - started;
-  const trends = appendTrend(join(historyDir, 'trends.jsonl'), {
-    at: new Date().toISOString(),
-    passRate: total ? conformance!.passed / total : undefined,
-    tests: total || undefined,
-    durationMs: Math.round(wallTimeMs),
-    ...trendFigures(load),
-    detectionRate: matrix?.totals.detectionRate,
-    falseAlarmRate: matrix?.totals.falseAlarmRate,
-    gate,
-  });
+  // Trends compare full nightlies: a partial run's pass rate, duration or detection rate
+  // would read as a change of the service or of the suite.
+  const trendsFile = join(historyDir, 'trends.jsonl');
+  const trends = partial
+    ? readTrends(trendsFile)
+    : appendTrend(trendsFile, {
+        at: new Date().toISOString(),
+        passRate: total ? conformance!.passed / total : undefined,
+        tests: total || undefined,
+        durationMs: Math.round(wallTimeMs),
+        ...trendFigures(load),
+        detectionRate: matrix?.totals.detectionRate,
+        falseAlarmRate: matrix?.totals.falseAlarmRate,
+        // A full run's verdict is pass or fail (gateVerdict).
+        gate: gate === 'fail' ? 'fail' : 'pass',
+      });
 
   const reportPath = join(out, 'allure-report');
-  const summary: NightlySummary = { at: new Date().toISOString(), wallTimeMs, gate, reasons, conformance, load, loadErrors, matrix, trends, reportPath: relative(root, reportPath) };
+  const summary: NightlySummary = { at: new Date().toISOString(), wallTimeMs, gate, reasons, leftOut, strict: profile.strict, trendRecorded: !partial, conformance, load, loadErrors, matrix, trends, reportPath: relative(root, reportPath) };
   // The trend table as an entry too, so the report itself shows the figures Allure has no chart for.
   writeAllureEntry(
     allureResults,
     {
       fullName: 'nightly:gate',
-      name: `nightly gate: ${gate.toUpperCase()}`,
-      status: gate === 'pass' ? 'passed' : 'failed',
+      name: `nightly ${verdictLine(gate, reasons, leftOut)}`,
+      // A partial run decides nothing about the whole: skipped, never passed.
+      status: gate === 'pass' ? 'passed' : gate === 'fail' ? 'failed' : 'skipped',
       parentSuite: 'nightly',
       severity: 'blocker',
-      message: reasons.slice(0, 20).map((r) => `${r.step}: ${r.reason}`).join('\n') || undefined,
+      message: [...leftOut.map((l) => `left out: ${l.step} ${l.what}`), ...reasons.slice(0, 20).map((r) => `${r.step}: ${r.reason}`)].join('\n') || undefined,
       attachments: [{ name: 'summary.md', contentType: 'text/markdown', body: renderSummaryMarkdown(summary) }],
       durationMs: wallTimeMs,
     },
     redactor,
   );
   log('nightly: building the Allure report');
-  await buildAllureReport({ resultsDirs: [allureResults], output: reportPath, historyPath: join(historyDir, 'allure-history.jsonl') });
+  await buildAllureReport({ resultsDirs: [allureResults], output: reportPath, historyPath: join(historyDir, 'allure-history.jsonl'), appendHistory: !partial });
   summary.wallTimeMs = performance.now() - started;
   summary.reportBytes = dirBytes(reportPath);
+  // Only what this run wrote (a skipped self-test has no matrix to point at).
+  const artifacts = [
+    { name: 'Allure report', path: join(reportPath, 'index.html') },
+    { name: 'Playwright HTML report', path: join(out, 'html', 'index.html') },
+    { name: 'Contract findings by tier', path: join(out, 'html', 'tier-summary.html') },
+    { name: 'JUnit XML', path: join(out, 'junit.xml') },
+    { name: 'Self-test matrix', path: join(out, 'selftest', 'matrix.md') },
+  ];
+  const shown = (p: string) => (relative(root, p).startsWith('..') ? p : relative(root, p));
+  summary.artifacts = artifacts.filter((a) => existsSync(a.path)).map((a) => ({ name: a.name, path: shown(a.path) }));
   const md = redactor.text(renderSummaryMarkdown(summary));
   writeFileSync(join(out, 'summary.md'), md);
   writeFileSync(join(out, 'summary.html'), markdownToHtml(md, `svc conformance — nightly ${summary.at.slice(0, 10)}`));
@@ -161,13 +210,21 @@ if (isMain) {
       out: { type: 'string' },
     },
   });
-  runNightly({ skip: values.skip?.split(',').map((s) => s.trim()), grep: values.grep, selftestQuick: values['selftest-quick'], out: values.out }).then(
+  const skip = values.skip?.split(',').map((s) => s.trim()).filter(Boolean);
+  try {
+    skippedSteps(skip);
+  } catch (e) {
+    console.error((e as Error).message);
+    process.exit(2);
+  }
+  runNightly({ skip, grep: values.grep, selftestQuick: values['selftest-quick'], out: values.out }).then(
     (s) => {
-      console.log(`\nnightly: gate ${s.gate.toUpperCase()} in ${(s.wallTimeMs / 1000).toFixed(1)} s; report ${s.reportPath} (${((s.reportBytes ?? 0) / 1e6).toFixed(1)} MB); summary reports/out/summary.md`);
+      console.log(`\nnightly: ${verdictLine(s.gate, s.reasons, s.leftOut ?? [])} in ${(s.wallTimeMs / 1000).toFixed(1)} s; report ${s.reportPath} (${((s.reportBytes ?? 0) / 1e6).toFixed(1)} MB); summary reports/out/summary.md`);
       for (const r of s.reasons.slice(0, 20)) console.log(`  - ${r.step}: ${r.reason}`);
       // The redacted file, never a fresh rendering.
       if (process.env.GITHUB_STEP_SUMMARY) writeFileSync(process.env.GITHUB_STEP_SUMMARY, readFileSync(join(resolve(values.out ?? join(root, 'reports/out')), 'summary.md')), { flag: 'a' });
-      process.exit(s.gate === 'pass' ? 0 : 1);
+      // Exit code = the gate: only a failure fails (a partial run with none exits 0).
+      process.exit(s.gate === 'fail' ? 1 : 0);
     },
     (e) => {
       console.error(`nightly: ${(e as Error).stack ?? e}`);

@@ -1,33 +1,26 @@
 /**
  * The project's playwright.config.ts plus a JSON reporter (<out>/playwright.json)
- * that the nightly reads for the gate, the warnings and the pass-rate trend. Paths are
- * made absolute because Playwright resolves them against this file's directory.
+ * that the nightly reads for the gate, the findings and the pass-rate trend. Paths are
+ * made absolute because Playwright resolves them against this file's directory; the
+ * reporters of the base configuration already write under SVC_REPORTS_OUT
+ * (profile.run.reportsOut; the redaction test writes beside the nightly's).
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ReporterDescription } from '@playwright/test';
 import base from '../playwright.config.ts';
 import { loadProfile } from '../targets/index.ts';
+import { isListing, JOB_SUMMARY_REPORTER } from '../reports/reporters.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-/** SVC_REPORTS_OUT (profile.run.reportsOut) moves every reporter's output (the redaction test writes beside the nightly's). */
-const reportsOut = loadProfile().run.reportsOut;
-const out = reportsOut ? resolve(reportsOut) : resolve(root, 'reports/out');
-const abs = (p: string | undefined) => (p ? resolve(root, p).replace(resolve(root, 'reports/out'), out) : p);
-type ReporterEntry = [string, Record<string, unknown>?];
-
-const reporters = ((base.reporter ?? []) as unknown as ReporterEntry[]).map(([name, options]): ReporterEntry => {
-  // A reporter given as a file path is resolved against the config's directory: make it absolute.
-  const reporter = name.startsWith('./') ? resolve(root, name) : name;
-  if (!options) return [reporter];
-  const o = { ...options };
-  for (const key of ['outputFile', 'outputFolder', 'resultsDir']) if (typeof o[key] === 'string') o[key] = abs(o[key] as string);
-  return [reporter, o];
-});
+const out = loadProfile().run.reportsOut;
+const abs = (p: string | undefined) => (p ? resolve(root, p) : p);
 
 export default {
   ...base,
   globalSetup: abs(base.globalSetup as string),
-  outputDir: abs(base.outputDir),
-  reporter: [...reporters, ['json', { outputFile: resolve(out, 'playwright.json') }]],
+  // `--list` runs nothing: no JSON report either (reports/reporters.ts).
+  // The nightly writes its own summary.md (and job summary) over every step: not the run's.
+  reporter: isListing() ? base.reporter : [...(base.reporter as ReporterDescription[]).filter(([name]) => name !== JOB_SUMMARY_REPORTER), ['json', { outputFile: resolve(out, 'playwright.json') }]],
   projects: (base.projects ?? []).map((p) => ({ ...p, testDir: abs(p.testDir) })),
 };

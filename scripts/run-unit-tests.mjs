@@ -30,18 +30,22 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 
-const roots = ['spec', 'contracts', 'targets', 'scenarios', 'load', 'reports', 'scripts', 'proof'];
+const roots = ['cli', 'spec', 'contracts', 'targets', 'scenarios', 'load', 'reports', 'scripts', 'proof'];
 /**
  * Files run in their own process, in the order they start (per-file wall and CPU of a full
  * run): the long ones, and proof/matrix.test.ts, which sets SVC_SELFTEST_PLAN in
  * process.env while it imports playwright.config.ts.
  */
 const OWN_PROCESS = [
+  // The packed tarball installed into an empty project and run from there: mostly npm's
+  // waiting, then two short Playwright runs.
+  'scripts/package.test.ts',
   'scripts/real-target.test.ts',
   'scripts/live-delivery.test.ts',
   'proof/delivery-faults.test.ts',
   'scripts/redaction.test.ts',
   // (the one process of the short files starts here: see BATCH_AFTER)
+  'scripts/redaction-browser.test.ts',
   // One Playwright invocation against five misbehaving targets (about 20 s, most of it
   // worker starts: a worker per target).
   'scripts/bounded-transport.test.ts',
@@ -54,6 +58,8 @@ const OWN_PROCESS = [
   'proof/matrix.test.ts',
   'proof/trace-proof.test.ts',
   'contracts/test/spec-documents.test.ts',
+  // Spawns the command some twenty times (--help and usage errors of every subcommand).
+  'cli/cli.test.ts',
 ];
 const args = process.argv.slice(2);
 const concurrencyArg = args.find((a) => a.startsWith('--concurrency='));

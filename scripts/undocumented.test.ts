@@ -138,13 +138,13 @@ const ACT = 'ACT-eea28ace-103c-44d0-b171-6521fda57a6f';
 
 test('the report parser finds undocumented operations once per test, identifiers folded', () => {
   const warn = (method: string, path: string) => ({
-    type: 'contract warning',
+    type: 'informational',
     description: `[warning] undocumented_operation ${method} ${path} at request: No operation of the platform v20260929 document matches ${method} ${path} (rule: not in the documents of spec/ (an unknown operation is reported, never failed))`,
   });
   const a = warn('GET', `/users/${USR}/members/${MBR}/accounts?page=1`);
   const report: PlaywrightJsonReport = {
     suites: [{ title: 'f', suites: [{ specs: [
-      { file: 'accounts.spec.ts', title: 't1', tests: [{ annotations: [a, { type: 'contract warning', description: '[warning] version_conformance ...' }], results: [{ annotations: [a] }] }] },
+      { file: 'accounts.spec.ts', title: 't1', tests: [{ annotations: [a, { type: 'informational', description: '[warning] version_conformance ...' }], results: [{ annotations: [a] }] }] },
       { file: 'accounts.spec.ts', title: 't2', tests: [{ annotations: [warn('GET', `/users/USR-4132b477-4221-4d93-9ac8-5168f825f905/members/MBR-8174fd69-47ab-4849-b83c-b7198dfbe92b/accounts`)], results: [] }] },
       { file: 'x.spec.ts', title: 't3', tests: [{ annotations: [], results: [{ annotations: [warn('POST', `/users/${USR}/accounts`)] }] }] },
     ] }] }],

@@ -3,7 +3,7 @@
  * document of spec/ has (issue 12, "Operations called but not documented").
  *
  * contracts/checks.ts reports such a request as an `undocumented_operation` warning (a
- * `contract warning` annotation, never gating): its response is then checked against
+ * `informational` annotation, never gating): its response is then checked against
  * nothing. Every operation a scenario calls must be in spec/ (open where the
  * specification shows no shape), so a clean run has none of these warnings.
  *

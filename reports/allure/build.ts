@@ -7,7 +7,8 @@
  * draw its trends (status, duration, flakiness) and "new/fixed" markers. The file sits
  * at reports/history/allure-history.jsonl, outside reports/out/ so cleaning the
  * output keeps it; CI restores and saves that directory with its cache (see
- * .github/workflows/conformance.yml).
+ * .github/workflows/conformance.yml). A partial nightly reads the history but adds no run
+ * to it (`appendHistory: false`): Allure's trends compare full nightlies only.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -20,6 +21,8 @@ export interface BuildOptions {
   name?: string;
   /** Keep at most this many runs of history. */
   historyLimit?: number;
+  /** Add this run to the history (default true); false still shows the history so far. */
+  appendHistory?: boolean;
 }
 
 export async function buildAllureReport(o: BuildOptions): Promise<void> {
@@ -30,6 +33,7 @@ export async function buildAllureReport(o: BuildOptions): Promise<void> {
       output: o.output,
       historyPath: o.historyPath,
       historyLimit: o.historyLimit ?? 60,
+      appendHistory: o.appendHistory ?? true,
       plugins: {
         awesome: { options: { singleFile: false, reportLanguage: 'en', groupBy: ['parentSuite', 'suite', 'subSuite'] } },
       },

@@ -43,6 +43,7 @@ import { missingControls } from '../../targets/index.ts';
 import { expectInferred } from '../inferred.ts';
 import { currentVersion } from '../fixtures.ts';
 import { afterAction, suppliesProtocol } from './waits.ts';
+import { typeSecret } from './secrets.ts';
 
 const TAGS = ['@widgets', '@oauth', '@destructive'];
 const PAYLOAD = 'scn-callback-payload-7';
@@ -246,7 +247,8 @@ test('in an iframe inside a WebView (oauth_referral_source APP) the OAuth-reques
  *
  * The controls come from the profile (SVC_WIDGET_USERNAME_SELECTOR, ..._PASSWORD_,
  * ..._CONNECT_, ..._PRIMARY_, ..._DELETE_); the widget opens on the test institution
- * (current_institution_code) and connects with the success password.
+ * (current_institution_code) and connects with the success password, typed so that no
+ * action title or parameter carries it (secrets.ts).
  */
 test('a connected member sends the primary-action event and, deleted, svc/connect/memberDeleted', { tag: TAGS }, async ({ api, page, profile }) => {
   const controls = profile.widget;
@@ -259,7 +261,8 @@ test('a connected member sends the primary-action event and, deleted, svc/connec
     await page.goto(host.url);
     const widget = page.frameLocator('#widget');
     await widget.locator(controls.username!).fill(profile.testInstitution.username);
-    await widget.locator(controls.password!).fill(passwordFor(profile, 'SUCCESS'));
+    // Typed without becoming an action parameter: no report or trace title carries it (secrets.ts).
+    await typeSecret(widget.locator(controls.password!), passwordFor(profile, 'SUCCESS'), 'the success password');
     await widget.locator(controls.connect!).click();
     await widget.locator(controls.primary!).click({ timeout: profile.timeouts.aggregationMs + profile.timeouts.browserEventMs });
     const types = () => messages.map((m) => String(m?.type ?? ''));

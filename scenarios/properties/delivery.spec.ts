@@ -7,7 +7,7 @@
  * (proof/delivery-faults.test.ts).
  */
 import { test, expect } from '@playwright/test';
-import { formatFailure } from '../../contracts/failure.ts';
+import { formatFailure, tierOf, TIER_ANNOTATION } from '../../contracts/failure.ts';
 import { DELIVERY_SCENARIOS, runDeliveryScenario } from './lib/delivery-scenarios.ts';
 import { loadProfile } from '../../targets/index.ts';
 
@@ -27,8 +27,10 @@ for (const scenario of DELIVERY_SCENARIOS) {
     const r = await runDeliveryScenario(scenario, FAULTS, VARIATIONS);
     test.skip(!!r.skipped, r.skipped);
     test.info().annotations.push({ type: 'deliveries', description: String(r.requests) });
-    // Warnings (e.g. a new enum value: Versioning, non-breaking) are reported, never failed.
-    for (const w of r.failures.filter((f) => f.severity === 'warning')) test.info().annotations.push({ type: 'warning', description: formatFailure(w) });
+    // Every finding is an annotation named by its tier, as the checked client writes them;
+    // only errors fail (a new enum value, say, is Versioning's non-breaking change).
+    const findings = new Map(r.failures.map((f) => [formatFailure(f), TIER_ANNOTATION[tierOf(f)]]));
+    for (const [description, type] of findings) test.info().annotations.push({ type, description });
     expect(r.failures.filter((f) => f.severity === 'error').map(formatFailure)).toEqual([]);
   });
 }

@@ -25,7 +25,7 @@
  */
 import { boundsOf, requestBounded } from '../fixtures/http.ts';
 import { test, expect } from '../fixtures.ts';
-import { formatFailure, type Failure } from '../../contracts/failure.ts';
+import { formatFailure, tierOf, TIER_ANNOTATION, type Failure } from '../../contracts/failure.ts';
 import { createMember, createUser, uniqueId, waitUntilSettled } from '../helpers.ts';
 import { CaptureReceiver, type CapturedRequest } from './lib/capture.ts';
 import { loadContract, parseBody, webhook_field_formats, webhook_json_post, webhook_test_shape } from '../../contracts/index.ts';
@@ -177,8 +177,9 @@ test('live delivery: webhooks the target sends for a member created, updated and
     }
 
     note('deliveries', `${rs.length} requests (${ours.length} about the member created), ${new Set(rs.map((r) => r.body.toString('base64'))).size} distinct payloads, types: ${[...byType].map(([t, l]) => `${t}×${l.length}`).join(', ')}; waited ${waitedMs} ms; triggered: ${triggered.join('; ')}`);
-    // Warnings (enum growth, inferred misses outside strict mode) are reported, never failed.
-    for (const w of failures.filter((f) => f.severity === 'warning')) note('warning', formatFailure(w));
+    // Every finding is an annotation named by its tier, as the checked client writes them;
+    // only errors fail (enum growth and inferred misses outside strict mode never do).
+    for (const [description, type] of new Map(failures.map((f) => [formatFailure(f), TIER_ANNOTATION[tierOf(f)]]))) note(type, description);
     expect(failures.filter((f) => f.severity === 'error').map(formatFailure), `delivery checks on ${rs.length} webhook request(s) received at ${where}`).toEqual([]);
   } finally {
     await capture.stop();

@@ -78,7 +78,7 @@ test('the entries in force, the operations used, the run\'s files', () => {
   assert.deepEqual(p.simulatorEntries, { faults: ['a', 'b'], variations: [] });
   assert.deepEqual(p.usedOperations, ['GET /users', 'POST /users']);
   assert.deepEqual([loadProfile({ SVC_USED_OPERATIONS: '*' }).usedOperations, loadProfile({}).usedOperations], ['all', 'all']);
-  assert.deepEqual([p.run.specFile, p.run.reportsOut], ['/tmp/spec.md', '/tmp/out']);
+  assert.deepEqual([p.run.specFile, p.run.reportsOut, p.run.httpTimingDir], ['/tmp/spec.md', '/tmp/out', '/tmp/out/http-timing']);
   assert.match(loadProfile({}).run.specFile, /shared\/specification\.md$/);
 });
 

@@ -577,9 +577,19 @@ function commonSections(env: Env, isSimulator: boolean) {
   } satisfies Partial<TargetProfile>;
 }
 
-/** Every credential value of a profile: what redaction must remove from every artifact. */
+/**
+ * Every credential value of a profile: what redaction must remove from every artifact.
+ * The test institution's passwords and correct-answer word are typed into pages and sent
+ * in request bodies (Endpoints, test-institution table: the specification shows them only
+ * as placeholders), so they are credentials too. The embedded simulator's built-in answer
+ * word is published in this repository and is an ordinary word ("correct"): redacting it
+ * would blank prose, so only an answer given in SVC_CORRECT_ANSWER counts.
+ */
 export function profileSecrets(p: TargetProfile): string[] {
+  const answer = p.testInstitution.correctAnswer;
   const values = [
+    ...Object.values(p.testInstitution.passwords),
+    p.isSimulator && answer === SIMULATOR_DEFAULTS.correctAnswer ? undefined : answer,
     p.apiKey,
     p.audience.clientSecret,
     p.secondClient.apiKey,

@@ -77,9 +77,12 @@ export function createRedactor(secrets: readonly (string | undefined)[] = []): R
   const add = (s: string | undefined) => {
     if (typeof s !== 'string' || s.length < 4 || known.has(s)) return;
     known.add(s);
-    // A Basic header carries the secret base64-encoded; a URL carries it percent-encoded.
+    // A Basic header carries the secret base64-encoded; a URL carries it percent-encoded; a
+    // JSON string (a trace's network log, a serialized request body) carries it escaped.
     const encoded = encodeURIComponent(s);
     if (encoded !== s) known.add(encoded);
+    const escaped = JSON.stringify(s).slice(1, -1);
+    if (escaped !== s) known.add(escaped);
     rebuild();
   };
   secrets.forEach(add);

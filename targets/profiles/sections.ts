@@ -12,6 +12,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { DATA_EXCHANGE_SEED } from '../simulator/data/data-exchange.ts';
 import { simulatorInstitutionSeed } from '../simulator/data/institutions.ts';
 
@@ -373,9 +374,13 @@ export function usedOperationsFrom(env: Env): 'all' | string[] {
 export interface RunSettings {
   /** SVC_SPEC_FILE: the specification the trace and the statement checks read (default ../shared/specification.md). */
   specFile: string;
-  /** SVC_REPORTS_OUT: moves every reporter's output of the nightly (scripts/playwright.nightly.config.ts). */
-  reportsOut?: string;
-  /** SVC_HTTP_TIMING_DIR: where the checked client writes its HTTP timings (default reports/out/http-timing). */
+  /**
+   * SVC_REPORTS_OUT: where every reporter of a run writes (HTML, JUnit, Allure results,
+   * test results, the nightly's files); absolute. Default: the project's reports/out
+   * (reports/reporters.ts).
+   */
+  reportsOut: string;
+  /** SVC_HTTP_TIMING_DIR: where the checked client writes its HTTP timings (default <reportsOut>/http-timing). */
   httpTimingDir: string;
   /**
    * SVC_CHROMIUM_PATH: the browser of the browser project. Default: Debian's
@@ -402,13 +407,16 @@ function defaultChromiumPath(): string {
 }
 
 const DEFAULT_SPEC_FILE = fileURLToPath(new URL('../../../shared/specification.md', import.meta.url));
+/** The project's own report folder: the default when no SVC_REPORTS_OUT names another (the installed CLI always names one). */
+const DEFAULT_REPORTS_OUT = fileURLToPath(new URL('../../reports/out', import.meta.url));
 
 export function runSettingsFrom(env: Env): RunSettings {
+  const reportsOut = resolve(env.SVC_REPORTS_OUT || DEFAULT_REPORTS_OUT);
   const workers = env.SVC_WORKERS ? Number(env.SVC_WORKERS) : undefined;
   return {
     specFile: env.SVC_SPEC_FILE ?? DEFAULT_SPEC_FILE,
-    reportsOut: env.SVC_REPORTS_OUT || undefined,
-    httpTimingDir: env.SVC_HTTP_TIMING_DIR ?? 'reports/out/http-timing',
+    reportsOut,
+    httpTimingDir: env.SVC_HTTP_TIMING_DIR ?? join(reportsOut, 'http-timing'),
     chromiumPath: env.SVC_CHROMIUM_PATH ?? defaultChromiumPath(),
     ...(workers !== undefined ? { workers } : {}),
   };

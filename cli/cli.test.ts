@@ -1,0 +1,156 @@
+/**
+ * The command and its config file: validation messages name the key and what is
+ * accepted, secrets are refused in files, the environment overrides the file, the
+ * settings reference is current and covers every variable the profile reads, and every
+ * command answers --help with 0 and bad usage with a usage line and 2.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { configEnv, configJsonSchema, configProblems, loadConfigFile, resolveSettings, SETTING_ENTRIES } from './config/load.ts';
+import { configTemplate, settingsMarkdown } from './config/init.ts';
+import { CATALOG, loadProfile } from '../targets/index.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, 'cli/bin.mjs');
+
+function cli(args: string[], o: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+  const res = spawnSync(process.execPath, [BIN, ...args], { cwd: o.cwd ?? ROOT, env: { ...process.env, ...o.env }, encoding: 'utf8', timeout: 60_000 });
+  return { code: res.status, out: res.stdout, err: res.stderr };
+}
+
+test('a valid config has no problems; the starting JSON file is valid', () => {
+  assert.deepEqual(configProblems({ target: { baseUrl: 'https://int.example.com', environment: 'integration' }, versions: { supported: ['v20250224'] }, strict: true }), []);
+  assert.deepEqual(configProblems(JSON.parse(configTemplate('json'))), []);
+});
+
+test('each problem names its key and what is accepted, all at once', () => {
+  const problems = configProblems({ target: { baseUrl: 'ftp://x', enviroment: 'integration' }, timeouts: { requestMs: 'fast' }, requestMs: 5, versions: { supported: 'v20250224' } });
+  assert.equal(problems.length, 5, problems.join('\n'));
+  assert.ok(problems.some((p) => p.includes('unknown key "target.enviroment"') && p.includes('Did you mean "target.environment"')));
+  assert.ok(problems.some((p) => p.includes('unknown key "requestMs"') && p.includes('"timeouts.requestMs"')));
+  assert.ok(problems.some((p) => p.includes('"target.baseUrl" must be an http(s) URL, got "ftp://x"')));
+  assert.ok(problems.some((p) => p.includes('"timeouts.requestMs" must be an integer >= 0, got "fast"')));
+  assert.ok(problems.some((p) => p.includes('"versions.supported" must be a list of strings')));
+  assert.ok(configProblems({ target: { environment: 'staging' } })[0].includes('one of "integration", "production"'));
+});
+
+test('secrets are refused in a config file, naming the variable to set instead', () => {
+  const [one] = configProblems({ testInstitution: { correctAnswer: 'x' } });
+  assert.match(one, /"testInstitution\.correctAnswer" is a secret: set SVC_CORRECT_ANSWER in the environment/);
+  const [group] = configProblems({ credentials: { apiKey: 'x' } });
+  assert.match(group, /"credentials" holds secrets only: set SVC_CLIENT_ID, SVC_API_KEY/);
+  assert.match(configProblems({ testInstitution: { passwords: { success: 'x' } } })[0], /SVC_TEST_PASSWORD_SUCCESS/);
+  // Not even offered as a key.
+  assert.ok(!JSON.stringify(configJsonSchema()).includes('"apiKey"'));
+});
+
+test('config values become the profile variables: booleans 1/0, lists comma-joined, numbers as text', () => {
+  const env = configEnv({ strict: true, webhooks: { failFirst: false }, versions: { supported: ['v20250224', 'v20260929'] }, timeouts: { requestMs: 5000 }, target: { baseUrl: 'https://x.example' } });
+  assert.deepEqual(env, { SVC_STRICT: '1', SVC_WEBHOOK_FAIL_FIRST: '0', SVC_VERSIONS: 'v20250224,v20260929', SVC_REQUEST_TIMEOUT_MS: '5000', SVC_BASE_URL: 'https://x.example' });
+  const p = loadProfile(env);
+  assert.deepEqual([p.strict, p.versions.supported, p.timeouts.requestMs, p.platformBaseUrl], [true, ['v20250224', 'v20260929'], 5000, 'https://x.example']);
+});
+
+test('the environment overrides the file; sources are reported', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-cfg-'));
+  try {
+    writeFileSync(join(dir, 'svc-conformance.config.json'), JSON.stringify({ timeouts: { requestMs: 1000, aggregationMs: 2000 } }));
+    const r = await resolveSettings({ cwd: dir, env: { SVC_REQUEST_TIMEOUT_MS: '7000', SVC_API_KEY: 'k' } });
+    assert.equal(r.env.SVC_REQUEST_TIMEOUT_MS, '7000');
+    assert.equal(r.env.SVC_AGGREGATION_TIMEOUT_MS, '2000');
+    assert.equal(r.sources.get('timeouts.requestMs'), 'environment');
+    assert.equal(r.sources.get('timeouts.aggregationMs'), 'config file');
+    assert.equal(r.sources.get('credentials.apiKey'), 'environment');
+    const none = await resolveSettings({ cwd: dir, env: {}, noConfig: true });
+    assert.equal(none.file, undefined);
+    assert.equal(none.env.SVC_AGGREGATION_TIMEOUT_MS, undefined);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a TypeScript config loads in a CommonJS project and an ES module one, with defineConfig from the package', async () => {
+  for (const type of [undefined, 'module']) {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-cfg-'));
+    try {
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'p', ...(type ? { type } : {}) }));
+      const template = configTemplate('ts', { importFrom: join(ROOT, type ? 'cli/index.ts' : 'cli/define-config.cjs') });
+      writeFileSync(join(dir, 'svc-conformance.config.ts'), template);
+      const config = await loadConfigFile(join(dir, 'svc-conformance.config.ts'));
+      assert.equal(config.target?.baseUrl, 'https://int-api.example.com', `type ${type ?? 'commonjs'}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+});
+
+test('docs/settings.md and docs/config.schema.json are current (svc-conformance config docs writes them)', () => {
+  assert.equal(readFileSync(join(ROOT, 'docs/settings.md'), 'utf8'), settingsMarkdown(), 'run: npx tsx cli/main.ts config docs');
+  assert.equal(readFileSync(join(ROOT, 'docs/config.schema.json'), 'utf8'), `${JSON.stringify(configJsonSchema(), null, 2)}\n`, 'run: npx tsx cli/main.ts config docs');
+});
+
+/** Variables of the run's machinery, not settings a user gives. */
+const INTERNAL = new Set(['SVC_SELFTEST', 'SVC_SELFTEST_PLAN', 'SVC_SELFTEST_WORKERS', 'SVC_SELFTEST_TIMEOUT_MINUTES', 'SVC_SELFTEST_EACH_VARIATION', 'SVC_SELFTEST_FULL_SUITES', 'SVC_RUNS_PLAN', 'SVC_SIMULATOR_URL', 'SVC_HTTP_TIMING_DIR', 'SVC_RATE_LIMIT_PATH']);
+
+test('the settings table documents every variable the profile reads, and nothing it does not', () => {
+  const dir = join(ROOT, 'targets/profiles');
+  const read = new Set<string>();
+  for (const f of readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
+    for (const m of readFileSync(join(dir, f), 'utf8').matchAll(/\b(SVC_[A-Z0-9_]*[A-Z0-9]|WEBHOOK_RECEIVER_URL)\b/g)) read.add(m[1]);
+  }
+  // Families the profile reads through tables (the password scenarios, product paths, widget controls, ACH filters).
+  const documented = new Set(SETTING_ENTRIES.map((e) => e.env));
+  const missing = [...read].filter((v) => !documented.has(v) && !INTERNAL.has(v) && !/^SVC_(3DX|ACH|PATH|TEST_PASSWORD|WIDGET|USER|WEBHOOK)$/.test(v));
+  assert.deepEqual(missing, [], 'variables read by targets/profiles/ but absent from cli/config/schema.ts');
+  const simulatorOwn = readFileSync(join(ROOT, 'targets/simulator/settings.ts'), 'utf8');
+  const unread = [...documented].filter((v) => !read.has(v) && !simulatorOwn.includes(v) && !/^SVC_(PATH|WIDGET|TEST_PASSWORD)_/.test(v));
+  assert.deepEqual(unread, [], 'documented variables nothing reads');
+});
+
+test('every command answers --help with 0; bad usage gets a usage line and 2, never a stack trace', () => {
+  for (const args of [['--help'], ['run', '--help'], ['simulator', '--help'], ['receiver', '--help'], ['load', '--help'], ['nightly', '--help'], ['config', 'init', '--help'], ['config', 'check', '--help'], ['config', 'docs', '--help']]) {
+    const r = cli(args);
+    assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
+    assert.match(r.out, /^Usage: svc-conformance/, args.join(' '));
+  }
+  for (const [args, message] of [
+    [['simulator', '--bogus'], /unknown option '--bogus'/],
+    [['run', '--project', 'nope'], /Allowed choices are api, browser, properties, fuzz/],
+    [['run', '--shard', 'x'], /--shard takes current\/total/],
+    [['load', '--profile', 'huge'], /unknown --profile "huge"/],
+    [['config', 'init', '--format', 'yaml'], /--format is ts or json/],
+    [['nope'], /unknown command 'nope'/],
+    [['nightly', '--skip', 'everything'], /--skip takes a comma list/],
+  ] as const) {
+    const r = cli([...args, '--no-config']);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
+    assert.match(r.err, message);
+    assert.match(r.err, /Usage: svc-conformance/);
+    assert.doesNotMatch(r.err, /\n\s+at /, 'no stack trace');
+  }
+});
+
+test('a bad config file stops every command before anything runs, exit 2', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-cfg-'));
+  try {
+    writeFileSync(join(dir, 'svc-conformance.config.json'), JSON.stringify({ timeouts: { requestMs: -1 } }));
+    const r = cli(['run'], { cwd: dir });
+    assert.equal(r.code, 2, r.err);
+    assert.match(r.err, /"timeouts\.requestMs" must be an integer >= 0, got -1/);
+    assert.match(r.err, /nothing was run/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('simulator --list names every fault and variation of the catalogue', () => {
+  const r = cli(['simulator', '--list']);
+  assert.equal(r.code, 0, r.err);
+  for (const e of CATALOG) assert.ok(r.out.includes(`  ${e.name}`), e.name);
+  assert.match(r.out, new RegExp(`Faults \\(${CATALOG.filter((e) => e.kind === 'fault').length}\\)`));
+});

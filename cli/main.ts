@@ -1,0 +1,385 @@
+/**
+ * svc-conformance: the one command (../shared/DESIGN.md, "cli/"). Thin: each subcommand
+ * reads its options, resolves the settings (config file, then the environment) and calls
+ * into the folders that do the work.
+ *
+ * Exit codes: 0 green; 1 the run found failures (the gate is red); 2 bad usage or
+ * configuration (a usage line or a message naming the key; nothing ran).
+ */
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { CATALOG, loadProfile, startReceiver, startTarget, BROKEN_VARIANTS, SIMULATOR_DEFAULTS, type BrokenVariant, type CatalogEntry, type TargetProfile } from '../targets/index.ts';
+import { PACKAGE_ROOT, playwrightTest, runChild } from '../scripts/playwright-process.ts';
+import { configJsonSchema, ConfigError, resolveSettings, SETTING_ENTRIES, type ResolvedSettings } from './config/load.ts';
+import { configTemplate, settingsMarkdown } from './config/init.ts';
+
+/** A mistake in how the command was called: printed with the command's usage line, exit 2. */
+export class UsageError extends Error {}
+
+const PROJECTS = ['api', 'browser', 'properties', 'fuzz'] as const;
+
+function version(): string {
+  return (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+const positiveInt = (name: string) => (raw: string) => {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a positive integer.`);
+  return n;
+};
+const port = (raw: string) => {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('a port is an integer 0..65535 (0: a free one).');
+  return n;
+};
+
+/** Settings of this invocation: the config file (named, or found in the working directory) under the environment. */
+async function settingsOf(cmd: Command): Promise<ResolvedSettings> {
+  const g = cmd.optsWithGlobals() as { config?: string | boolean };
+  return resolveSettings({ cwd: process.cwd(), configFile: typeof g.config === 'string' ? g.config : undefined, noConfig: g.config === false });
+}
+
+/** The profile of the resolved settings, or a ConfigError naming the bad value (the profile's own message). */
+function profileOf(env: NodeJS.ProcessEnv): TargetProfile {
+  try {
+    return loadProfile(env);
+  } catch (e) {
+    throw new ConfigError(`invalid setting: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * Where this run's reports go: the setting if given, else reports/out in a checkout of this
+ * project, else ./svc-reports in the user's working directory (never inside node_modules).
+ */
+function reportsDir(settings: ResolvedSettings): string {
+  const given = settings.env.SVC_REPORTS_OUT;
+  if (given) return resolve(settings.file ? dirname(settings.file) : process.cwd(), given);
+  return resolve(process.cwd()) === resolve(PACKAGE_ROOT) ? join(PACKAGE_ROOT, 'reports/out') : resolve(process.cwd(), 'svc-reports');
+}
+
+function describeTarget(profile: TargetProfile): string {
+  return profile.isSimulator ? 'the embedded simulator' : `${profile.platformBaseUrl} (${profile.name})`;
+}
+
+// ---------------------------------------------------------------------------------------
+
+async function runGate(playwrightArgs: string[], o: { project?: string[]; grep?: string; grepInvert?: string; shard?: string; workers?: number; list?: boolean; strict?: boolean; reporter?: string }, cmd: Command): Promise<number> {
+  const settings = await settingsOf(cmd);
+  const env: NodeJS.ProcessEnv = { ...settings.env };
+  if (o.strict) env.SVC_STRICT = '1';
+  const profile = profileOf(env);
+  const out = reportsDir(settings);
+  env.SVC_REPORTS_OUT = out;
+  for (const p of o.project ?? []) if (!PROJECTS.includes(p as (typeof PROJECTS)[number])) throw new UsageError(`unknown project "${p}"; projects: ${PROJECTS.join(', ')}`);
+  if (o.shard && !/^\d+\/\d+$/.test(o.shard)) throw new UsageError(`--shard takes current/total, e.g. 1/4; got "${o.shard}"`);
+  const args = [
+    ...(o.project ?? []).flatMap((p) => ['--project', p]),
+    ...(o.grep ? ['--grep', o.grep] : []),
+    ...(o.grepInvert ? ['--grep-invert', o.grepInvert] : []),
+    ...(o.shard ? ['--shard', o.shard] : []),
+    ...(o.workers ? ['--workers', String(o.workers)] : []),
+    // A --reporter list replaces the configured one: the redaction reporter stays first
+    // (reports/redaction-reporter.ts: it must see every file before another reporter copies it).
+    ...(o.reporter ? ['--reporter', [join(PACKAGE_ROOT, 'reports/redaction-reporter.ts'), o.reporter].join(',')] : []),
+    ...(o.list ? ['--list'] : []),
+    ...playwrightArgs,
+  ];
+  if (!o.list) {
+    console.log(`svc-conformance: target ${describeTarget(profile)}${settings.file ? `, config ${settings.file}` : ''}; reports in ${out}`);
+  }
+  mkdirSync(out, { recursive: true });
+  return runChild(playwrightTest(args, env, process.cwd()));
+}
+
+async function serveSimulator(o: { port: number; fault: string[]; variation: string[]; list?: boolean; quiet?: boolean }, cmd: Command): Promise<number | 'serving'> {
+  if (o.list) {
+    for (const kind of ['fault', 'variation'] as const) {
+      const entries: readonly CatalogEntry[] = CATALOG.filter((e) => e.kind === kind);
+      console.log(`${kind === 'fault' ? 'Faults' : 'Variations'} (${entries.length}): ${kind === 'fault' ? 'each breaks one statement; the suite must fail on it' : 'each is a freedom the specification leaves; the suite must pass'}`);
+      for (const e of entries) console.log(`  ${e.name}${e.tier === 'inferred' ? ' [inferred]' : ''}  (${e.area}; ${e.section})\n      ${e.description}`);
+      console.log('');
+    }
+    console.log('Start with some in force: svc-conformance simulator --fault NAME --variation NAME');
+    return 0;
+  }
+  const settings = await settingsOf(cmd);
+  const started = performance.now();
+  const target = await startTarget({ env: settings.env, faults: o.fault, variations: o.variation, simulator: true, port: o.port }).catch((e: Error) => {
+    throw new ConfigError(`simulator: ${e.message}`);
+  });
+  const base = target.url;
+  const { settings: sim, faults, variations } = target.simulator!;
+  if (o.quiet) console.log(base);
+  else {
+    const keyNote = settings.env.SVC_API_KEY ? 'from SVC_API_KEY (not printed)' : `${SIMULATOR_DEFAULTS.apiKey} (the documented default; set SVC_API_KEY for another)`;
+    console.log(
+      [
+        `svc simulator listening (started in ${(performance.now() - started).toFixed(0)} ms)`,
+        `  platform API : ${base}`,
+        `  audience     : ${base}${SIMULATOR_DEFAULTS.audiencePrefix}`,
+        `  test host    : ${base}${SIMULATOR_DEFAULTS.testHostPrefix}`,
+        `  client id    : ${sim.clientId}`,
+        `  API key      : ${keyNote}`,
+        `  versions     : ${sim.versions.map((v) => v.name).join(', ')} (default ${sim.defaultVersion})`,
+        `  rate limit   : ${sim.rateLimitPerSecond} requests/s per client`,
+        `  faults       : ${faults.join(', ') || 'none'}`,
+        `  variations   : ${variations.join(', ') || 'none'}`,
+        `Point a run at it: SVC_BASE_URL=${base} SVC_CLIENT_ID=${sim.clientId} SVC_API_KEY=... svc-conformance run`,
+      ].join('\n'),
+    );
+  }
+  const stop = async () => {
+    await target.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return 'serving';
+}
+
+async function serveReceiver(o: { port: number; db: string; broken?: string; slowMs?: number }): Promise<'serving'> {
+  if (o.broken && !BROKEN_VARIANTS.includes(o.broken as BrokenVariant)) throw new UsageError(`unknown --broken "${o.broken}"; variants: ${BROKEN_VARIANTS.join(', ')}`);
+  mkdirSync(dirname(resolve(o.db)), { recursive: true });
+  const receiver = await startReceiver({ dbPath: o.db, port: o.port, broken: o.broken as BrokenVariant | undefined, slowMs: o.slowMs });
+  console.log(`listening ${receiver.url}`);
+  const stop = async () => {
+    await receiver.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return 'serving';
+}
+
+async function runLoadCommand(scripts: string[], o: { profile: string; runner?: string; out?: string }, cmd: Command): Promise<number> {
+  const settings = await settingsOf(cmd);
+  profileOf(settings.env);
+  const { runLoad, LOAD_PROFILES, scriptPath } = await import('../load/run.ts');
+  if (!LOAD_PROFILES.includes(o.profile)) throw new UsageError(`unknown --profile "${o.profile}"; profiles: ${LOAD_PROFILES.join(', ')}`);
+  const resolvedScripts = scripts.map((s) => {
+    const file = scriptPath(s);
+    if (!file) throw new UsageError(`no load script "${s}"; scripts: rate-limit, paging (or a path to a k6 script)`);
+    return file;
+  });
+  const out = o.out ? resolve(o.out) : join(reportsDir(settings), 'load');
+  return runLoad({ scripts: resolvedScripts, env: settings.env, profile: o.profile, runner: o.runner as 'k6' | 'runner' | undefined, reportDir: out });
+}
+
+async function runNightlyCommand(o: { skip?: string; grep?: string; selftestQuick?: boolean; out?: string }, cmd: Command): Promise<number> {
+  const settings = await settingsOf(cmd);
+  profileOf(settings.env);
+  const skip = o.skip?.split(',').map((s) => s.trim()).filter(Boolean) ?? [];
+  const steps = ['conformance', 'load', 'selftest'];
+  for (const s of skip) if (!steps.includes(s)) throw new UsageError(`--skip takes a comma list of ${steps.join(', ')}; got "${s}"`);
+  const { runNightly } = await import('../scripts/nightly.ts');
+  const out = o.out ? resolve(o.out) : reportsDir(settings);
+  const summary = await runNightly({ skip, grep: o.grep, selftestQuick: o.selftestQuick, out, env: settings.env as Record<string, string> });
+  console.log(`\nnightly: gate ${summary.gate.toUpperCase()} in ${(summary.wallTimeMs / 1000).toFixed(1)} s; summary ${join(out, 'summary.md')}`);
+  for (const r of summary.reasons) console.log(`  - ${r.step}: ${r.reason}`);
+  if (process.env.GITHUB_STEP_SUMMARY) writeFileSync(process.env.GITHUB_STEP_SUMMARY, readFileSync(join(out, 'summary.md')), { flag: 'a' });
+  return summary.gate === 'pass' ? 0 : 1;
+}
+
+async function configCheck(cmd: Command): Promise<number> {
+  const settings = await settingsOf(cmd);
+  const profile = profileOf(settings.env);
+  console.log(settings.file ? `config file: ${settings.file} (valid)` : 'config file: none found (svc-conformance config init writes one)');
+  console.log(`target: ${describeTarget(profile)}`);
+  const rows = SETTING_ENTRIES.filter((e) => settings.sources.has(e.key)).map((e) => {
+    const raw = settings.env[e.env] ?? '';
+    const shown = e.secret ? `set (${raw.length} characters, not shown)` : raw;
+    return `  ${e.key.padEnd(36)} ${shown}  [${settings.sources.get(e.key)}: ${e.env}]`;
+  });
+  console.log(rows.length ? `settings in force (${rows.length}):\n${rows.join('\n')}` : 'settings in force: none (the embedded simulator, with its documented defaults)');
+  return 0;
+}
+
+function configInit(o: { format: string; force?: boolean; file?: string }): number {
+  if (o.format !== 'ts' && o.format !== 'json') throw new UsageError(`--format is ts or json, got "${o.format}"`);
+  const file = resolve(o.file ?? `svc-conformance.config.${o.format}`);
+  if (existsSync(file) && !o.force) throw new UsageError(`${file} exists; --force overwrites it`);
+  writeFileSync(file, configTemplate(o.format));
+  console.log(`wrote ${file}\nnext: set SVC_CLIENT_ID and SVC_API_KEY (and the test passwords) in the environment, then: npx svc-conformance preflight`);
+  return 0;
+}
+
+function configDocs(o: { check?: boolean; out?: string }): number {
+  const file = resolve(o.out ?? join(PACKAGE_ROOT, 'docs/settings.md'));
+  const md = settingsMarkdown();
+  if (o.check) {
+    const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    if (current !== md) {
+      console.error(`${file} is stale: run svc-conformance config docs`);
+      return 1;
+    }
+    console.log(`${file} is current`);
+    return 0;
+  }
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, md);
+  writeFileSync(join(dirname(file), 'config.schema.json'), `${JSON.stringify(configJsonSchema(), null, 2)}\n`);
+  console.log(`wrote ${file} and ${join(dirname(file), 'config.schema.json')}`);
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------
+
+/** `svc-conformance config init`: the words that invoke a command. */
+function commandPath(c: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = c; at; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
+}
+
+/** Every command's failure goes through here: a usage line or a message, never a stack trace (unless --debug). */
+type Action = (...args: any[]) => Promise<number | 'serving'> | number | 'serving';
+
+export function buildProgram(exit: (code: number) => void = (c) => process.exit(c)): Command {
+  const program = new Command('svc-conformance');
+  let debug = false;
+  const wrap =
+    (action: Action) =>
+    async (...args: unknown[]) => {
+      const cmd = args.at(-1) as Command;
+      debug = !!cmd.optsWithGlobals().debug;
+      try {
+        const code = await action(...args);
+        if (code !== 'serving') exit(code);
+      } catch (e) {
+        if (e instanceof UsageError) {
+          console.error(`error: ${e.message}\n${cmd.helpInformation().split('\n')[0]}\n(see ${commandPath(cmd)} --help)`);
+          exit(2);
+        } else if (e instanceof ConfigError) {
+          console.error(`error: ${e.message}`);
+          exit(2);
+        } else {
+          console.error(`svc-conformance ${cmd.name()}: ${(e as Error).message ?? e}${debug ? `\n${(e as Error).stack}` : '\n(--debug shows where)'}`);
+          exit(1);
+        }
+      }
+    };
+
+  program
+    .description('Contract-conformance and load-test suite for the svc financial data platform API, with an embedded simulator.')
+    .version(version(), '-V, --version')
+    .option('-c, --config <file>', 'config file (default: svc-conformance.config.{ts,mts,mjs,js,json} in the working directory)')
+    .option('--no-config', 'ignore any config file: settings from the environment only')
+    .option('--debug', 'show stack traces of unexpected errors')
+    .showHelpAfterError('(add --help for usage)')
+    .exitOverride()
+    .addHelpText(
+      'after',
+      `
+Secrets come from the environment only: SVC_CLIENT_ID, SVC_API_KEY, SVC_TEST_PASSWORD_*, SVC_CORRECT_ANSWER, ...
+Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 green, 1 failures found, 2 bad usage or configuration.`,
+    );
+
+  program
+    .command('run')
+    .description('run the gate: the scenario suites against the target (the embedded simulator unless target.baseUrl / SVC_BASE_URL is set)')
+    .argument('[playwright-args...]', 'further Playwright Test arguments, after --')
+    .addOption(new Option('--project <name...>', 'projects to run').choices([...PROJECTS]))
+    .option('-g, --grep <regex>', 'only scenarios whose title or tag matches (tags: @smoke @readonly @members ...)')
+    .option('--grep-invert <regex>', 'leave out scenarios that match')
+    .option('--shard <current/total>', 'run one shard of the suite, e.g. 1/4')
+    .option('--workers <n>', 'Playwright workers', positiveInt('--workers'))
+    .option('--reporter <names>', 'Playwright reporters instead of the configured ones (e.g. dot, line, blob)')
+    .option('--list', 'list the scenarios that would run, without running them or writing any report')
+    .option('--strict', 'inferred expectations fail the run like stated rules (SVC_STRICT=1)')
+    .action(wrap((pwArgs: string[], o, cmd: Command) => runGate(pwArgs, o, cmd)));
+
+  const sim = program
+    .command('simulator')
+    .description(`start the embedded simulator on 127.0.0.1 (default credentials: client id ${SIMULATOR_DEFAULTS.clientId}, API key ${SIMULATOR_DEFAULTS.apiKey}; test passwords sim-pass-success, sim-pass-challenge, ...; see README)`)
+    .option('-p, --port <port>', 'port on 127.0.0.1 (0: a free one)', port, 4010)
+    .option('--fault <name>', 'a catalogue fault in force (repeatable; --list names them)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option('--variation <name>', 'a catalogue variation in force (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option('--list', 'list the catalogue of faults and variations and exit')
+    .option('-q, --quiet', 'print only the base URL')
+    .action(wrap((o, cmd: Command) => serveSimulator(o, cmd)));
+  void sim;
+
+  program
+    .command('receiver')
+    .description('start the reference webhook receiver on 127.0.0.1')
+    .option('-p, --port <port>', 'port on 127.0.0.1 (0: a free one)', port, 4020)
+    .option('--db <file>', 'its durable store', '.tmp/receiver.sqlite')
+    .option('--broken <variant>', `a deliberately broken receiver (${BROKEN_VARIANTS.join(', ')})`)
+    .option('--slow-ms <ms>', 'answer every delivery this late', positiveInt('--slow-ms'))
+    .action(wrap((o) => serveReceiver(o)));
+
+  program
+    .command('load')
+    .description('run the k6 load scripts (429 behaviour, paging limits) with k6 when on the PATH, else the k6-compatible runner')
+    .argument('[scripts...]', 'rate-limit, paging, or paths of k6 scripts (default: all)')
+    .option('--profile <name>', 'load profile: smoke, average, stress, spike', 'smoke')
+    .addOption(new Option('--runner <runner>', 'force k6 or the built-in runner').choices(['k6', 'runner']))
+    .option('--out <dir>', 'where the JSON summaries go (default: <reports>/load)')
+    .action(wrap((scripts: string[], o, cmd: Command) => runLoadCommand(scripts, o, cmd)));
+
+  program
+    .command('nightly')
+    .description('conformance + load (smoke) + self-test, one Allure report with trends and a one-page summary; the exit code is the gate')
+    .option('--skip <steps>', 'comma list of steps to leave out: conformance, load, selftest')
+    .option('-g, --grep <regex>', 'restrict the conformance step')
+    .option('--selftest-quick', 'the quick self-test')
+    .option('--out <dir>', 'output folder (default: the reports folder)')
+    .action(wrap((o, cmd: Command) => runNightlyCommand(o, cmd)));
+
+  const config = program.command('config').description('the config file: write a starting one, check one, document every setting');
+  config
+    .command('init')
+    .description('write a starting config file for a real integration environment')
+    .option('--format <format>', 'ts or json', 'ts')
+    .option('--file <path>', 'where to write it (default svc-conformance.config.<format>)')
+    .option('--force', 'overwrite an existing file')
+    .action(wrap((o) => configInit(o)));
+  config
+    .command('check')
+    .description('validate the config file and the environment, and show every setting in force and where it came from (secrets masked)')
+    .action(wrap((_o, cmd: Command) => configCheck(cmd)));
+  config
+    .command('docs')
+    .description('write the settings reference (docs/settings.md) and the config JSON Schema, generated from the settings table')
+    .option('--check', 'only check that the written reference is current (exit 1 when stale)')
+    .option('--out <file>', 'where to write the markdown')
+    .action(wrap((o) => configDocs(o)));
+  config
+    .command('schema')
+    .description("print the config file's JSON Schema")
+    .action(wrap(() => {
+      console.log(JSON.stringify(configJsonSchema(), null, 2));
+      return 0;
+    }));
+
+  // Every command: usage errors exit 2 with a usage line; --help and --version exit 0.
+  const configureAll = (c: Command) => {
+    c.exitOverride((err: CommanderError) => {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') exit(0);
+      else exit(2);
+      throw err;
+    });
+    c.showHelpAfterError(`${c.helpInformation().split('\n')[0]}\n(see ${commandPath(c)} --help)`);
+    c.commands.forEach(configureAll);
+  };
+  configureAll(program);
+  return program;
+}
+
+export async function main(argv = process.argv): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    // exitOverride already chose the exit code; anything else is a usage error.
+    if (!(e instanceof CommanderError)) {
+      console.error(`error: ${(e as Error).message}`);
+      process.exit(2);
+    }
+  }
+}
+
+const isMain = process.argv[1] && /cli[\\/]main\.ts$/.test(process.argv[1]);
+if (isMain) void main();

@@ -1,0 +1,220 @@
+/**
+ * Contract findings of a run, grouped by tier and check (../shared/DESIGN.md, "Checks and
+ * failures": three tiers, each shown apart in every report). One reading of the tier
+ * annotations (contracts/failure.ts TIER_ANNOTATION: `stated`, `inferred`,
+ * `informational`) for every report that shows them: the console's tier summary and the
+ * run-level HTML summary (reports/tier-summary-reporter.ts), the nightly summary
+ * (reports/summary.ts).
+ *
+ * Every distinct finding is kept: the same finding in several tests (or at several indices
+ * of one list, which the checked client already folds into "(and N more like it ...)") is
+ * one entry that counts its tests and occurrences, never a dropped line.
+ */
+import { tierOfAnnotation, type Tier } from '../contracts/failure.ts';
+
+export const TIERS: readonly Tier[] = ['stated', 'inferred', 'informational'];
+
+/** What each tier means for the gate, as every report words it. */
+export function tierMeaning(tier: Tier, strict: boolean): string {
+  if (tier === 'stated') return 'a sentence of the specification is broken; fails the run';
+  if (tier === 'inferred') return `reasonable but unstated; ${strict ? 'fails the run under SVC_STRICT=1' : 'not gating unless SVC_STRICT=1'}`;
+  return 'non-breaking or not stated; never gating';
+}
+
+/** Findings no registered check raised: scenarios/inferred.ts and scenario-level notes. */
+export const SCENARIO_CHECK = 'scenario expectations';
+
+export interface AnnotatedTest {
+  /** Title path as a person reads it (`api/members.spec.ts › members › ...`). */
+  title: string;
+  /** Playwright's test id, for links into the HTML report (`index.html#?testId=`). */
+  id?: string;
+  annotations: readonly { type: string; description?: string }[];
+}
+
+export interface Finding {
+  tier: Tier;
+  check: string;
+  /** The finding without its `[severity] check` prefix, as a person reads it. */
+  text: string;
+  /** How often it was seen: once per test, plus the other indices the client folded. */
+  occurrences: number;
+  tests: { title: string; id?: string }[];
+}
+
+export interface CheckGroup {
+  check: string;
+  findings: Finding[];
+}
+
+export interface TierFindings {
+  /** Distinct findings. */
+  findings: number;
+  occurrences: number;
+  /** Tests with at least one finding of the tier. */
+  tests: number;
+  byCheck: CheckGroup[];
+}
+
+export type FindingsSummary = Record<Tier, TierFindings>;
+
+// formatFailure (contracts/failure.ts): `[error] check ...`, `[warning, inferred] check ...`.
+const FORMATTED = /^\[(?:error|warning)(?:, [a-z]+)?\] ([a-z][a-z0-9_]*) ([\s\S]*)$/;
+// The checked client's fold of one finding at other indices (scenarios/fixtures/client.ts annotate).
+const MORE_LIKE_IT = / \(and (\d+) more like it at other indices in this test\)$/;
+
+/** The check and the text of one finding's annotation description. */
+export function parseFinding(description: string): { check: string; text: string; more: number } {
+  const more = MORE_LIKE_IT.exec(description);
+  const bare = more ? description.slice(0, more.index) : description;
+  const m = FORMATTED.exec(bare);
+  // scenarios/inferred.ts tags its message `[inferred]`: the tier heading already says so.
+  return { check: m ? m[1] : SCENARIO_CHECK, text: m ? m[2] : bare.replace(/^\[(?:stated|inferred|informational)\] /, ''), more: more ? Number(more[1]) : 0 };
+}
+
+/** The same finding at another index of a list is the same finding. */
+const indexFree = (text: string) => text.replace(/\[\d+\]/g, '[*]');
+
+export function summariseFindings(tests: Iterable<AnnotatedTest>): FindingsSummary {
+  const found = new Map<string, Finding & { variants: Set<string> }>();
+  const testsPerTier = Object.fromEntries(TIERS.map((t) => [t, new Set<string>()])) as Record<Tier, Set<string>>;
+  for (const t of tests) {
+    // A test's annotations may repeat across its own results: each finding once per test.
+    const seen = new Set<string>();
+    for (const a of t.annotations) {
+      const tier = tierOfAnnotation(a.type);
+      if (!tier || !a.description) continue;
+      const { check, text, more } = parseFinding(a.description);
+      const key = `${tier}\u0000${check}\u0000${indexFree(text)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      testsPerTier[tier].add(t.id ?? t.title);
+      const entry = found.get(key) ?? { tier, check, text, occurrences: 0, tests: [], variants: new Set<string>() };
+      entry.occurrences += 1 + more;
+      entry.variants.add(text);
+      entry.tests.push({ title: t.title, ...(t.id ? { id: t.id } : {}) });
+      found.set(key, entry);
+    }
+  }
+  const out = {} as FindingsSummary;
+  for (const tier of TIERS) {
+    const byCheck = new Map<string, Finding[]>();
+    for (const { variants, ...f } of found.values()) {
+      if (f.tier !== tier) continue;
+      // Seen at different indices: show the index-free form rather than one of them.
+      const finding = variants.size > 1 ? { ...f, text: indexFree(f.text) } : f;
+      byCheck.set(f.check, [...(byCheck.get(f.check) ?? []), finding]);
+    }
+    const groups = [...byCheck].map(([check, findings]) => ({
+      check,
+      findings: findings.sort((a, b) => b.tests.length - a.tests.length || a.text.localeCompare(b.text)),
+    }));
+    groups.sort((a, b) => b.findings.length - a.findings.length || a.check.localeCompare(b.check));
+    const findings = groups.flatMap((g) => g.findings);
+    out[tier] = { findings: findings.length, occurrences: findings.reduce((n, f) => n + f.occurrences, 0), tests: testsPerTier[tier].size, byCheck: groups };
+  }
+  return out;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** One line of counts per tier, e.g. for the HTML report's title. */
+export function countsLine(s: FindingsSummary): string {
+  return TIERS.map((t) => `${s[t].findings} ${t}`).join(' · ');
+}
+
+export interface ConsoleOptions {
+  strict: boolean;
+  /** Where the run-level HTML summary was written (named at the end). */
+  summaryFile?: string;
+  /** Test titles shown per finding before "and N more tests" (the findings themselves are never cut). */
+  testsShown?: number;
+}
+
+function testsLine(f: Finding, shown: number): string {
+  const titles = f.tests.slice(0, shown).map((t) => t.title);
+  const rest = f.tests.length - titles.length;
+  const times = f.occurrences > f.tests.length ? `, ${f.occurrences} occurrences` : '';
+  if (f.tests.length === 1) return `in ${titles[0]}${times}`;
+  return `in ${f.tests.length} tests${times}: ${titles.join('; ')}${rest ? `; and ${plural(rest, 'more test')}` : ''}`;
+}
+
+/**
+ * The console's tier summary: counts per tier, then EVERY distinct finding, grouped by
+ * tier and check, each in full with the tests that show it.
+ */
+export function renderFindingsText(s: FindingsSummary, o: ConsoleOptions): string {
+  const shown = o.testsShown ?? 3;
+  const width = Math.max(...TIERS.map((t) => t.length));
+  const lines = ['', 'Contract findings by tier:'];
+  for (const t of TIERS) {
+    const x = s[t];
+    lines.push(`  ${t.padEnd(width)}  ${x.findings ? `${plural(x.findings, 'finding')} in ${plural(x.tests, 'test')}` : '0 findings'} - ${tierMeaning(t, o.strict)}`);
+  }
+  for (const t of TIERS) {
+    if (!s[t].findings) continue;
+    lines.push('', `${t} (${plural(s[t].findings, 'finding')}):`);
+    for (const g of s[t].byCheck) {
+      lines.push(`  ${g.check} (${g.findings.length}):`);
+      for (const f of g.findings) lines.push(`    - ${f.text}`, `        ${testsLine(f, shown)}`);
+    }
+  }
+  if (o.summaryFile) lines.push('', `Every finding with links to its tests: ${o.summaryFile} (in the HTML report, filter annot:stated, annot:inferred or annot:informational)`);
+  return `${lines.join('\n')}\n`;
+}
+
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** The nightly summary's findings sections (Markdown): every distinct finding, grouped. */
+export function renderFindingsMarkdown(s: FindingsSummary, o: { strict: boolean; testsShown?: number }): string[] {
+  const shown = o.testsShown ?? 3;
+  const lines: string[] = [];
+  for (const t of TIERS) {
+    if (!s[t].findings) continue;
+    lines.push(`## ${t[0].toUpperCase()}${t.slice(1)} findings: ${s[t].findings} (${tierMeaning(t, o.strict)})`, '');
+    for (const g of s[t].byCheck) {
+      lines.push(`- **${cell(g.check)}** (${g.findings.length})`);
+      for (const f of g.findings) lines.push(`  - ${cell(f.text)} — _${cell(testsLine(f, shown))}_`);
+    }
+    lines.push('');
+  }
+  return lines;
+}
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * The run-level tier summary beside the Playwright HTML report (its index.html in the same
+ * folder): counts, then every finding with a link to each test that shows it
+ * (`index.html#?testId=`) and per tier a link to the report filtered on that tier's
+ * annotation (`annot:<tier>`). Self-contained: no script, no external resource.
+ */
+export function renderFindingsHtml(s: FindingsSummary, o: { strict: boolean; title?: string; reportIndex?: string }): string {
+  const index = o.reportIndex ?? 'index.html';
+  const filter = (t: Tier) => `${index}#?q=${encodeURIComponent(`annot:${t}`)}`;
+  const testLink = (t: { title: string; id?: string }) => (t.id ? `<a href="${esc(`${index}#?testId=${encodeURIComponent(t.id)}`)}">${esc(t.title)}</a>` : esc(t.title));
+  const rows = TIERS.map((t) => `<tr><th><a href="${esc(filter(t))}">${t}</a></th><td>${s[t].findings}</td><td>${s[t].occurrences}</td><td>${s[t].tests}</td><td>${esc(tierMeaning(t, o.strict))}</td></tr>`);
+  const sections: string[] = [];
+  for (const t of TIERS) {
+    if (!s[t].findings) continue;
+    sections.push(`<h2 id="${t}">${t}: ${plural(s[t].findings, 'finding')} in ${plural(s[t].tests, 'test')}</h2>`);
+    for (const g of s[t].byCheck) {
+      const items = g.findings.map((f) => {
+        const times = f.occurrences > f.tests.length ? ` (${f.occurrences} occurrences)` : '';
+        return `<li><p>${esc(f.text)}</p><p class="tests">${plural(f.tests.length, 'test')}${times}: ${f.tests.map(testLink).join(' · ')}</p></li>`;
+      });
+      sections.push(`<details open><summary><strong>${esc(g.check)}</strong> (${g.findings.length})</summary><ul>${items.join('')}</ul></details>`);
+    }
+  }
+  const title = o.title ?? 'Contract findings by tier';
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title><style>
+body{font:14px/1.45 system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}
+li{margin:.4em 0}li p{margin:0;overflow-wrap:anywhere}.tests{color:#555;font-size:.92em}summary{cursor:pointer;margin:.6em 0}
+</style></head><body><h1>${esc(title)}</h1>
+<p><a href="${esc(index)}">The Playwright HTML report</a>. Each tier's name filters it to the tests with such a finding.</p>
+<table><thead><tr><th>tier</th><th>findings</th><th>occurrences</th><th>tests</th><th>what it means</th></tr></thead><tbody>${rows.join('')}</tbody></table>
+${sections.join('\n') || '<p>No contract finding in this run.</p>'}
+</body></html>
+`;
+}

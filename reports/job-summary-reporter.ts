@@ -1,0 +1,79 @@
+/**
+ * Playwright reporter: the run's one-page summary in Markdown (`summary.md` in the reports
+ * folder), and the same page appended to the CI job summary when the run is inside GitHub
+ * Actions (GITHUB_STEP_SUMMARY). What a reader of a red gate needs first: the verdict, the
+ * counts, every failed scenario with the first line of its error, then the contract
+ * findings by tier.
+ *
+ * It runs after the redaction reporter (reports/reporters.ts), which has already removed
+ * the run's secrets from the errors it reads.
+ */
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import { countsLine, renderFindingsMarkdown, summariseFindings, type AnnotatedTest } from './findings.ts';
+import { loadProfile } from '../targets/index.ts';
+
+export interface JobSummaryOptions {
+  /** Where the Markdown goes. */
+  outputFile: string;
+}
+
+const FIRST_LINE_CHARS = 400;
+const stripAnsi = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
+
+function testTitle(test: TestCase): string {
+  const [, project, ...rest] = test.titlePath();
+  return `${project ? `[${project}] ` : ''}${rest.filter(Boolean).join(' › ')}`;
+}
+
+export default class JobSummaryReporter implements Reporter {
+  private readonly latest = new Map<string, { test: TestCase; result: TestResult }>();
+
+  constructor(private readonly options: JobSummaryOptions) {}
+
+  printsToStdio(): boolean {
+    return false;
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    this.latest.set(test.id, { test, result });
+  }
+
+  onEnd(result: FullResult): void {
+    const profile = loadProfile();
+    const outcomes = { passed: 0, failed: 0, flaky: 0, skipped: 0 };
+    const failed: string[] = [];
+    const annotated: AnnotatedTest[] = [];
+    for (const { test, result: r } of this.latest.values()) {
+      const outcome = test.outcome();
+      if (outcome === 'expected') r.status === 'skipped' ? outcomes.skipped++ : outcomes.passed++;
+      else if (outcome === 'skipped') outcomes.skipped++;
+      else if (outcome === 'flaky') outcomes.flaky++;
+      else {
+        outcomes.failed++;
+        const message = stripAnsi(r.errors[0]?.message ?? r.error?.message ?? r.status).split('\n').find((l) => l.trim()) ?? r.status;
+        const where = test.location ? ` (${test.location.file.split(/[\\/]/).slice(-2).join('/')}:${test.location.line})` : '';
+        failed.push(`- ${testTitle(test)}${where}: ${message.length > FIRST_LINE_CHARS ? `${message.slice(0, FIRST_LINE_CHARS)}…` : message}`);
+      }
+      annotated.push({ title: testTitle(test), id: test.id, annotations: [...(r.annotations ?? []), ...test.annotations] });
+    }
+    const findings = summariseFindings(annotated);
+    const target = profile.isSimulator ? 'the embedded simulator' : `${profile.platformBaseUrl} (${profile.name})`;
+    const verdict = result.status === 'passed' ? 'PASS' : result.status === 'interrupted' ? 'INTERRUPTED' : result.status === 'timedout' ? 'TIMED OUT' : 'FAIL';
+    const lines = [
+      `# svc-conformance: ${verdict}`,
+      '',
+      `Target ${target}; ${outcomes.passed} passed, ${outcomes.failed} failed, ${outcomes.flaky} flaky, ${outcomes.skipped} skipped in ${(result.duration / 1000).toFixed(1)} s.`,
+      `Contract findings: ${countsLine(findings)}.`,
+      '',
+      ...(failed.length ? [`## Failed (${failed.length})`, '', ...failed, ''] : []),
+      ...renderFindingsMarkdown(findings, { strict: profile.strict }),
+    ];
+    const md = `${lines.join('\n')}\n`;
+    mkdirSync(dirname(this.options.outputFile), { recursive: true });
+    writeFileSync(this.options.outputFile, md);
+    const step = process.env.GITHUB_STEP_SUMMARY;
+    if (step) appendFileSync(step, md);
+  }
+}

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Action step: install svc-conformance's runtime dependencies in the action's own checkout
+# ($GITHUB_ACTION_PATH), so `node $GITHUB_ACTION_PATH/cli/bin.mjs` is the installed command.
+set -euo pipefail
+cd "${GITHUB_ACTION_PATH:?the action's checkout}"
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --omit=dev --no-audit --no-fund --loglevel=error
+fi
+node cli/bin.mjs --version
