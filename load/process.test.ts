@@ -14,14 +14,15 @@ import { processGroupMembers, runProcess } from './process.ts';
 
 const PROCESS_TS = fileURLToPath(new URL('./process.ts', import.meta.url));
 
-/** A worker that ignores the stop signals. */
-const WORKER = "process.on('SIGTERM', () => {}); process.on('SIGINT', () => {}); setInterval(() => {}, 1000);";
+/** A worker that ignores the stop signals, and says so once it does. */
+const WORKER = "process.on('SIGTERM', () => {}); process.on('SIGINT', () => {}); setInterval(() => {}, 1000); console.log('ready');";
 /** A runner: starts the worker, prints both ids, exits 100 ms after SIGTERM or SIGINT without stopping the worker. */
 const RUNNER = `
 const { spawn } = require('node:child_process');
-const w = spawn(process.execPath, ['-e', ${JSON.stringify(WORKER)}], { stdio: 'ignore' });
-console.log(JSON.stringify({ runner: process.pid, worker: w.pid }));
 for (const s of ['SIGTERM', 'SIGINT']) process.on(s, () => setTimeout(() => process.exit(0), 100));
+const w = spawn(process.execPath, ['-e', ${JSON.stringify(WORKER)}], { stdio: ['ignore', 'pipe', 'ignore'] });
+// The ids once the worker ignores the signals too (a stop before that is not the case under test).
+w.stdout.once('data', () => console.log(JSON.stringify({ runner: process.pid, worker: w.pid })));
 const runnerKeepsRunning = setInterval(() => {}, 1000);
 `;
 
@@ -109,7 +110,7 @@ test('runProcess: a stop of the parent kills the child\'s group, and the parent 
 });
 
 test('runProcess: what is left of the group when the child ends is killed and reported', { timeout: 30_000 }, async () => {
-  const leaver = RUNNER.replace('const runnerKeepsRunning = setInterval(() => {}, 1000);', 'setTimeout(() => process.exit(0), 300);');
+  const leaver = RUNNER.replace('const runnerKeepsRunning = setInterval(() => {}, 1000);', "w.stdout.once('data', () => setTimeout(() => process.exit(0), 100));");
   assert.notEqual(leaver, RUNNER);
   const res = await runProcess(process.execPath, ['-e', leaver], { cwd: process.cwd(), env: process.env, timeoutMs: 20_000 });
   const { runner, worker } = JSON.parse(/\{"runner":\d+,"worker":\d+\}/.exec(res.stdout)![0]) as { runner: number; worker: number };
@@ -140,3 +141,21 @@ function processTable(): Array<{ pid: number; ppid: number; pgrp: number }> {
   }
   return out;
 }
+
+test('runForwardingSignals without a stop resolves with the child\'s exit; with exitOnStop false a stop resolves too', { timeout: 30_000 }, async () => {
+  const { runForwardingSignals } = await import('./process.ts');
+  const plain = await runForwardingSignals(process.execPath, ['-e', 'process.exit(3)'], { stdio: 'ignore' });
+  assert.deepEqual(plain, { code: 3, signal: null, exitCode: 3, leftover: [] });
+  const run = parent(`
+    import { runForwardingSignals } from ${JSON.stringify(PROCESS_TS)};
+    const r = await runForwardingSignals(process.execPath, ['-e', ${JSON.stringify(RUNNER)}], { stdio: ['ignore', 'inherit', 'inherit'], exitOnStop: false });
+    console.log('resolved', JSON.stringify({ exitCode: r.exitCode, stoppedBy: r.stoppedBy, leftover: r.leftover.length }));
+  `);
+  const { runner } = await run.ids;
+  run.p.kill('SIGTERM');
+  const { code } = await run.exited;
+  assert.equal(code, 0, run.output());
+  assert.match(run.output(), /resolved \{"exitCode":143,"stoppedBy":"SIGTERM","leftover":1\}/);
+  await sleep(100);
+  assert.deepEqual(alive(runner), []);
+});

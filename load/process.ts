@@ -162,23 +162,30 @@ export interface ForwardedRun {
   /** The child's exit code (null when a signal ended it). */
   code: number | null;
   signal: NodeJS.Signals | null;
+  /** The code a shell reports: the child's, else 128 + the number of the signal that ended it or stopped this process. */
+  exitCode: number;
+  /** The stop signal this process received while the child ran (with `exitOnStop: false`). */
+  stoppedBy?: NodeJS.Signals;
   /** Processes of its group still alive after it ended, then killed (see Spawned.leftover). */
   leftover: number[];
 }
+
+const signalNumber = (signal: NodeJS.Signals | null | undefined) => (signal ? (constants.signals[signal] ?? 0) : 0);
 
 /**
  * Runs a long command (a Playwright run) in its own process group with this process's
  * terminal (stdio inherited by default), for a CLI: a SIGINT, SIGTERM or SIGHUP of this
  * process is sent on to the child's whole group, so the runner can stop and write what
  * it has; after `graceMs` (default 10 s) or at a second signal the group is killed. Then
- * this process exits, with 128 + the signal's number, as a shell reports a stopped command.
- * Without a stop, it resolves with the child's exit once the child ended and any process
- * left in its group was killed.
+ * this process exits, with 128 + the signal's number, as a shell reports a stopped command
+ * (`exitOnStop: false`: it resolves instead, with `stoppedBy` and that `exitCode`, for a
+ * caller that has more to do before it exits). Without a stop, it resolves with the child's
+ * exit once the child ended and any process left in its group was killed.
  */
 export function runForwardingSignals(
   cmd: string,
   args: string[],
-  opts: { cwd?: string; env?: NodeJS.ProcessEnv; stdio?: StdioOptions; graceMs?: number } = {},
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv; stdio?: StdioOptions; graceMs?: number; exitOnStop?: boolean } = {},
 ): Promise<ForwardedRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: opts.stdio ?? 'inherit', detached: true });
@@ -199,8 +206,9 @@ export function runForwardingSignals(
     child.once('close', (code, signal) => {
       const stoppedBy = guard.stoppedBy;
       guard.dispose();
-      if (stoppedBy) process.exit(128 + (constants.signals[stoppedBy] ?? 0));
-      resolve({ code, signal, leftover });
+      if (stoppedBy && opts.exitOnStop !== false) process.exit(128 + signalNumber(stoppedBy));
+      const exitCode = stoppedBy ? 128 + signalNumber(stoppedBy) : (code ?? 128 + signalNumber(signal));
+      resolve({ code, signal, exitCode, leftover, ...(stoppedBy ? { stoppedBy } : {}) });
     });
   });
 }
