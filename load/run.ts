@@ -13,12 +13,14 @@
  * (default reports/out/load), and every variable of load/lib/config.ts. Exit code: the
  * first failing script's (k6's codes).
  *
- * JSON summaries: k6 does not create the directories of handleSummary's paths, so this
- * wrapper creates LOAD_REPORT_DIR and passes it as an absolute path (load/lib/report.ts).
+ * JSON summaries: k6 does not create the directories of handleSummary's paths (a
+ * missing one loses the file with an error logged and exit code 0), so this wrapper
+ * creates LOAD_REPORT_DIR and passes it as an absolute path (load/lib/report.ts), and
+ * a project script that wrote no summary fails the run, naming the file.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
-import { delimiter, join, resolve } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { basename, delimiter, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadProfile, profileEnv, startTarget } from '../targets/index.ts';
 import { runScript } from './runner/engine.ts';
@@ -37,6 +39,26 @@ export const EMBEDDED_RATE_LIMIT_PER_SECOND = 10;
 
 /** Default LOAD_REPORT_DIR (load/lib/report.ts REPORT_DIR; not imported: that file is k6 code, typed with k6's globals). */
 export const REPORT_DIR = 'reports/out/load';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Why a project script's run left no fresh JSON summary in `reportDir` (load/lib/report.ts
+ * writes `<script>.summary.json`), or undefined when it did. A script of the user's own
+ * may write none: only the project's scripts are checked.
+ */
+export function missingSummary(script: string, reportDir: string, startedAtMs: number): string | undefined {
+  if (!ALL_SCRIPTS.some((s) => resolve(ROOT, s) === resolve(script))) return undefined;
+  const file = join(reportDir, `${basename(script, '.ts')}.summary.json`);
+  let mtimeMs: number;
+  try {
+    mtimeMs = statSync(file).mtimeMs;
+  } catch {
+    return `${script} wrote no JSON summary: ${file} is missing`;
+  }
+  // File times can trail the clock by a tick: a second of slack.
+  return mtimeMs < startedAtMs - 1_000 ? `${script} wrote no JSON summary: ${file} is from an earlier run` : undefined;
+}
 
 export function k6OnPath(env: NodeJS.ProcessEnv = process.env): string | undefined {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
@@ -106,8 +128,7 @@ export interface LoadRunOptions {
 
 /** Runs the scripts against the profile's target (starting the embedded simulator when there is none); the first failing script's exit code. */
 export async function runLoad(o: LoadRunOptions): Promise<number> {
-  const root = fileURLToPath(new URL('..', import.meta.url));
-  const selected = o.scripts?.length ? o.scripts : ALL_SCRIPTS.map((s) => resolve(root, s));
+  const selected = o.scripts?.length ? o.scripts : ALL_SCRIPTS.map((s) => resolve(ROOT, s));
   const k6 = o.runner === 'runner' ? undefined : k6OnPath(o.env);
   if (o.runner === 'k6' && !k6) throw new Error('the k6 runner was asked for, but no k6 binary is on the PATH');
   const reportDir = resolve(o.reportDir);
@@ -129,8 +150,11 @@ export async function runLoad(o: LoadRunOptions): Promise<number> {
   try {
     for (const script of selected) {
       console.log(`\n=== ${script} ===`);
+      const started = Date.now();
       const code = k6 ? await runWithK6(k6, script, env) : (await runScript(script, { env })).exitCode;
-      results.push([script, code]);
+      const missing = missingSummary(script, reportDir, started);
+      if (missing) console.error(`load: ${missing}`);
+      results.push([script, code || (missing ? 1 : 0)]);
     }
   } finally {
     await close();

@@ -21,13 +21,14 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SIMULATOR_DEFAULTS, startTarget } from '../targets/index.ts';
 import { runScript } from './runner/engine.ts';
-import { EMBEDDED_RATE_LIMIT_PER_SECOND, simulatorEnv } from './run.ts';
-import { summaryPath } from './lib/report.ts';
+import { EMBEDDED_RATE_LIMIT_PER_SECOND, missingSummary, simulatorEnv } from './run.ts';
+import { summaryOutputs, summaryPath } from './lib/report.ts';
+import type { SummaryData } from './lib/summary.ts';
 
 const LIMIT = EMBEDDED_RATE_LIMIT_PER_SECOND;
 /**
@@ -40,7 +41,7 @@ const LIMIT = EMBEDDED_RATE_LIMIT_PER_SECOND;
 const UNHURRIED_LIMIT = SIMULATOR_DEFAULTS.rateLimitPerSecond;
 const reports = mkdtempSync(join(tmpdir(), 'load-scripts-test-'));
 
-async function runAgainstSimulator(script: string, opts: { faults?: string[]; variations?: string[]; env?: Record<string, string>; limit?: number } = {}) {
+async function runAgainstSimulator(script: string, opts: { faults?: string[]; variations?: string[]; env?: Record<string, string>; limit?: number; cwd?: string } = {}) {
   const LIMIT_OF_RUN = opts.limit ?? LIMIT;
   // Only the limit is set: every other setting is the simulator's default, as is the profile's.
   const target = await startTarget({ env: { SVC_RATE_LIMIT_PER_SECOND: String(LIMIT_OF_RUN) }, faults: opts.faults, variations: opts.variations, simulator: true });
@@ -50,7 +51,7 @@ async function runAgainstSimulator(script: string, opts: { faults?: string[]; va
   try {
     // The script expects the limit the simulator enforces: set last, so no option overrides it.
     const env = { ...simulatorEnv(base, { SVC_RATE_LIMIT_PER_SECOND: String(LIMIT_OF_RUN) }), PROFILE: 'smoke', PHASE_SECONDS: '2', SVC_PAGE_P95_MS: '10000', SVC_PAGE_P99_MS: '20000', LOAD_REPORT_DIR: reports, ...opts.env, SVC_RATE_LIMIT_PER_SECOND: String(LIMIT_OF_RUN) };
-    const r = await runScript(script, { env, stdout: (t) => (out += t), stderr: (t) => (err += t) });
+    const r = await runScript(script, { env, stdout: (t) => (out += t), stderr: (t) => (err += t), cwd: opts.cwd });
     const failed = Object.entries(r.summary?.metrics ?? {})
       .filter(([, m]) => m.thresholds && Object.values(m.thresholds).some((t) => !t.ok))
       .map(([name]) => name);
@@ -82,10 +83,15 @@ test('rate-limit.ts passes against the simulator, reports the observed limit and
 // folder, whose paging.summary.json no test reads back (each reads the summary runScript
 // returns), and much of a run is waiting out the limit's 429s.
 describe('paging.ts against the simulator', { concurrency: true }, () => {
-  test('paging.ts passes against the simulator', async () => {
-    const r = await runAgainstSimulator('load/paging.ts');
+  test('paging.ts passes against the simulator; without LOAD_REPORT_DIR its JSON summary goes under reports/out/load, not into the working directory', async () => {
+    // The working directory of a plain `k6 run load/paging.ts` typed at the repository root.
+    const cwd = mkdtempSync(join(tmpdir(), 'load-plain-run-'));
+    const r = await runAgainstSimulator('load/paging.ts', { env: { LOAD_REPORT_DIR: '' }, cwd });
     assert.equal(r.exitCode, 0, `${r.failed.join(', ')} (${r.offered})\n${r.out}\n${r.err}`);
     assert.ok(r.summary!.metrics.page_walks_completed.values.count >= 4, 'every VU walked both lists');
+    assert.deepEqual(readdirSync(cwd), ['reports'], 'nothing but the reports folder in the working directory');
+    assert.equal(JSON.parse(readFileSync(join(cwd, 'reports/out/load/paging.summary.json'), 'utf8')).script, 'paging');
+    assert.match(r.out, /JSON summary: reports\/out\/load\/paging\.summary\.json \(LOAD_REPORT_DIR unset/);
   });
 
   test('paging.ts fails on each paging fault, on the threshold that names it', async () => {
@@ -111,10 +117,35 @@ describe('paging.ts against the simulator', { concurrency: true }, () => {
   });
 });
 
-test('the JSON summary goes where k6 can write it: the working directory unless LOAD_REPORT_DIR names one', () => {
-  // k6 does not create missing directories for handleSummary paths (load/lib/report.ts).
-  assert.equal(summaryPath('paging', {}), 'paging.summary.json');
-  assert.equal(summaryPath('paging', { LOAD_REPORT_DIR: '' }), 'paging.summary.json');
+test('the JSON summary goes under LOAD_REPORT_DIR, else reports/out/load, never into the working directory; the text summary names it', () => {
+  assert.equal(summaryPath('paging', {}), 'reports/out/load/paging.summary.json');
+  assert.equal(summaryPath('paging', { LOAD_REPORT_DIR: '' }), 'reports/out/load/paging.summary.json');
   assert.equal(summaryPath('rate-limit', { LOAD_REPORT_DIR: '/tmp/x/' }), '/tmp/x/rate-limit.summary.json');
+  const data: SummaryData = {
+    root_group: { name: '', path: '', id: '', groups: [], checks: [] },
+    options: { summaryTrendStats: ['avg'], summaryTimeUnit: '', noColor: true },
+    state: { isStdOutTTY: false, isStdErrTTY: false, testRunDurationMs: 1000 },
+    metrics: {},
+    setup_data: { token: 'a token from setup()' },
+  };
+  const plain = summaryOutputs('paging', data, {}, {}, {});
+  assert.deepEqual(Object.keys(plain), ['stdout', 'reports/out/load/paging.summary.json']);
+  assert.match(plain.stdout, /JSON summary: reports\/out\/load\/paging\.summary\.json \(LOAD_REPORT_DIR unset: .*mkdir -p reports\/out\/load/);
+  assert.doesNotMatch(plain['reports/out/load/paging.summary.json'], /a token from setup/);
+  const named = summaryOutputs('paging', data, {}, {}, { LOAD_REPORT_DIR: '/tmp/x' });
+  assert.match(named.stdout, /JSON summary: \/tmp\/x\/paging\.summary\.json\n$/);
+});
+
+test('npm run load fails a project script that left no fresh JSON summary, naming the file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'load-missing-summary-'));
+  const started = Date.now();
+  assert.match(missingSummary('load/paging.ts', dir, started) ?? '', /load\/paging\.ts wrote no JSON summary: .*paging\.summary\.json is missing/);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'paging.summary.json'), '{}');
+  assert.equal(missingSummary('load/paging.ts', dir, started), undefined);
+  const hourAgo = new Date(started - 3_600_000);
+  utimesSync(join(dir, 'paging.summary.json'), hourAgo, hourAgo);
+  assert.match(missingSummary('load/paging.ts', dir, started) ?? '', /is from an earlier run/);
+  assert.equal(missingSummary('my-own-script.ts', dir, started), undefined, "a user's own script may write no summary");
 });
 

@@ -1,8 +1,10 @@
 /**
- * The version-upgrade report (issue 7; ../shared/DESIGN.md "What it is for" 2): the
- * shape of the check's result and its rendering. The check itself, which sends the
- * probes, lives with the suites (scenarios/upgrade/version-check.ts); `npm run versions`
- * (scripts/versions.ts) runs it and writes this report.
+ * The version-upgrade report (../shared/DESIGN.md "What it is for" 2): the shape of the
+ * check's result and its rendering. The check itself, which sends the probes, lives
+ * with the suites (scenarios/upgrade/version-check.ts), and so does the comparison of
+ * two OpenAPI documents (scenarios/upgrade/document-diff.ts), which writes the same
+ * report without probes; `npm run versions` (scripts/versions.ts) runs either and
+ * writes this report.
  */
 import type { Difference } from '../contracts/classifier.ts';
 
@@ -12,7 +14,19 @@ export interface Finding extends Difference {
   used: boolean;
 }
 
+/** An OpenAPI document compared in documents mode. */
+export interface DocumentInfo {
+  file: string;
+  /** The document's `openapi` field (3.0.x or 3.1.x). */
+  openapi: string;
+  title?: string;
+  /** The document's `info.version`. */
+  version?: string;
+}
+
 export interface VersionReport {
+  /** `versions`: two Accept-Version values against a target; `documents`: two OpenAPI files, no target. */
+  mode: 'versions' | 'documents';
   from: string;
   to: string;
   target: string;
@@ -21,7 +35,7 @@ export interface VersionReport {
   /** Breaking findings on used operations: the gate. */
   blocking: Finding[];
   usedOperations: 'all' | string[];
-  documents: { from?: string; to?: string; compared: boolean };
+  documents: { from?: string; to?: string; compared: boolean; fromInfo?: DocumentInfo; toInfo?: DocumentInfo };
 }
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -33,13 +47,32 @@ export function renderVersionMarkdown(r: VersionReport): string {
       : '_no difference_';
   const observed = r.findings.filter((f) => f.source === 'observed');
   const docs = r.findings.filter((f) => f.source === 'documents');
+  const used = `Operations used by the integration (SVC_USED_OPERATIONS): ${r.usedOperations === 'all' ? 'all' : r.usedOperations.join(', ')}.`;
+  const verdict = `**Verdict: ${r.blocking.length ? `BREAKING — ${r.blocking.length} breaking difference(s) on used operations` : 'safe to upgrade for the used operations'}** (${r.findings.filter((f) => f.breaking).length} breaking, ${r.findings.filter((f) => !f.breaking).length} non-breaking in total).`;
+  if (r.mode === 'documents') {
+    const describe = (d: DocumentInfo | undefined, fallback: string) =>
+      d ? `\`${cell(d.file)}\` (OpenAPI ${d.openapi}${d.title ? `, "${cell(d.title)}"` : ''}${d.version ? ` version ${cell(d.version)}` : ''})` : fallback;
+    return [
+      `# OpenAPI document comparison: ${r.from} → ${r.to}`,
+      '',
+      `From ${describe(r.documents.fromInfo, r.from)} to ${describe(r.documents.toInfo, r.to)}; no target asked. Every difference is classified by the specification's Versioning rules.`,
+      used,
+      '',
+      verdict,
+      '',
+      '## Documents',
+      '',
+      table(docs),
+      '',
+    ].join('\n');
+  }
   return [
     `# Version upgrade check: ${r.from} → ${r.to}`,
     '',
     `Target: ${r.target}; ${r.probes} read-only probes under each Accept-Version; derived documents ${r.documents.compared ? 'compared' : 'not found (not compared)'}.`,
-    `Operations used by the integration (SVC_USED_OPERATIONS): ${r.usedOperations === 'all' ? 'all' : r.usedOperations.join(', ')}.`,
+    used,
     '',
-    `**Verdict: ${r.blocking.length ? `BREAKING — ${r.blocking.length} breaking difference(s) on used operations` : 'safe to upgrade for the used operations'}** (${r.findings.filter((f) => f.breaking).length} breaking, ${r.findings.filter((f) => !f.breaking).length} non-breaking in total).`,
+    verdict,
     '',
     '## Observed (probes)',
     '',

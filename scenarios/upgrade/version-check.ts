@@ -19,9 +19,37 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { boundsOf, requestBounded } from '../fixtures/http.ts';
 import { diffDocuments, diffObservations, KINDS, type Difference, type DifferenceKind } from '../../contracts/classifier.ts';
-import { readDocument } from '../../contracts/load.ts';
+import { discoverDocuments, readDocument } from '../../contracts/load.ts';
 import type { TargetProfile } from '../../targets/index.ts';
 import type { Finding, VersionReport } from '../../reports/version-diff.ts';
+
+/**
+ * Input the check cannot run with: a version name that is not `v<YYYYMMDD>`, a version
+ * neither the contract nor the target knows, a document that cannot be read. A command
+ * line maps it to exit code 2 (bad input), apart from exit 1 (breaking differences).
+ */
+export class VersionInputError extends Error {
+  readonly exitCode = 2;
+  constructor(message: string) {
+    super(message);
+    this.name = 'VersionInputError';
+  }
+}
+
+/** Versioning: "version names are dates of the form `v<YYYYMMDD>`". */
+export const VERSION_NAME = /^v\d{8}$/;
+
+export function assertVersionName(version: string): void {
+  if (!VERSION_NAME.test(version)) throw new VersionInputError(`version names are v<YYYYMMDD> (Versioning: "version names are dates of the form v<YYYYMMDD>"), got "${version}"`);
+}
+
+/**
+ * The versions the check knows without asking the target: the contract's (one derived
+ * document per version in spec/versions/) and the profile's (SVC_VERSIONS).
+ */
+export function knownVersions(specDir: string, profile: Pick<TargetProfile, 'versions'>): string[] {
+  return [...new Set([...discoverDocuments(specDir).versions.map((v) => v.version), ...profile.versions.supported])].sort();
+}
 
 export interface Probe {
   /** Operation as the spec names it, e.g. `GET /institutions/{institution_identifier}`. */
@@ -141,8 +169,25 @@ export function isUsed(operation: string | undefined, used: 'all' | string[]): b
   return used.some((u) => norm(u) === norm(operation));
 }
 
+/**
+ * Refuses a version the check would otherwise compare blindly: one that is neither the
+ * contract's nor the profile's is still taken when the target serves it (a vendor's new
+ * version not yet in spec/versions/), else the difference would be the refusal itself
+ * (a 400 against a 200 on every probe, reported as breaking status changes).
+ */
+export async function assertKnownVersion(profile: TargetProfile, version: string, specDir: string, probe: Probe = PROBES[0]): Promise<void> {
+  assertVersionName(version);
+  const known = knownVersions(specDir, profile);
+  if (known.includes(version)) return;
+  const answer = await observe(profile, probe.operation, probe.path(profile), version).catch((e: Error) => ({ status: 0, body: e.message }) as ObservedResponse);
+  if (answer.status >= 200 && answer.status < 300) return;
+  const said = answer.status === 0 ? `could not be asked (${String(answer.body).slice(0, 120)})` : `answered ${answer.status} to ${probe.operation} under it`;
+  throw new VersionInputError(`unknown version "${version}": not one of the known versions ${known.join(', ')} (the contract's spec/versions/ and SVC_VERSIONS), and the target ${said}`);
+}
+
 export async function runVersionCheck(o: { profile: TargetProfile; from: string; to: string; specDir: string; used: 'all' | string[]; probes?: Probe[] }): Promise<VersionReport> {
   const probes = o.probes ?? PROBES;
+  for (const v of new Set([o.from, o.to])) await assertKnownVersion(o.profile, v, o.specDir, probes[0]);
   const lifecycle = [o.profile.versions.deprecationHeader, o.profile.versions.sunsetHeader].map((h) => h.toLowerCase());
   const findings: Finding[] = [];
   for (const p of probes) {
@@ -157,6 +202,7 @@ export async function runVersionCheck(o: { profile: TargetProfile; from: string;
     for (const d of diffDocuments(readDocument(fromDoc), readDocument(toDoc))) findings.push({ ...d, source: 'documents', used: isUsed(d.operation, o.used) });
   }
   return {
+    mode: 'versions',
     from: o.from,
     to: o.to,
     target: o.profile.name,

@@ -1,7 +1,9 @@
 /**
- * Durable store of the reference webhook receiver: SQLite through better-sqlite3, WAL
- * journal, synchronous=FULL, so an answered delivery survives a kill of the process
- * (and, with FULL, a power cut).
+ * Durable store of the reference webhook receiver: SQLite through libsql (libSQL, the
+ * SQLite fork, with better-sqlite3's synchronous API; its native code comes prebuilt in
+ * a per-platform npm package, so installing it compiles nothing), WAL journal,
+ * synchronous=FULL, so an answered delivery survives a kill of the process (and, with
+ * FULL, a power cut).
  *
  * Three tables:
  *   events          every accepted delivery, once (unique delivery key), with
@@ -11,7 +13,7 @@
  *   processing_log  one row per processing of an event; never unique-constrained, so
  *                   a double processing would be visible to the observation API.
  */
-import Database from 'better-sqlite3';
+import Database from 'libsql';
 import { createHash } from 'node:crypto';
 
 export type BrokenVariant = 'answers-500-to-duplicates' | 'keeps-last-not-highest' | 'rejects-added-fields-400' | 'loses-events-on-crash' | 'slow-answers' | 'answers-500-to-malformed';
@@ -120,7 +122,7 @@ export class ReceiverStore {
     // Counters kept in the same transactions as the rows they count, so the observation
     // API answers in constant time however many events the database holds.
     const bump = this.db.prepare('INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value');
-    const alreadyProcessed = this.db.prepare('SELECT 1 FROM processing_log WHERE event_id = ? LIMIT 1').pluck();
+    const alreadyProcessed = this.db.prepare('SELECT 1 FROM processing_log WHERE event_id = ? LIMIT 1');
 
     /** One transaction (one fsync) for every delivery that arrived together; returns "was new" per event. */
     this.acceptBatch = this.db.transaction((events: IncomingEvent[]) => {
@@ -159,7 +161,8 @@ export class ReceiverStore {
 
   object(type: string, guid: string): StoredObject | undefined {
     const row = this.db.prepare('SELECT type, guid, version, event_id, body FROM objects WHERE type = ? AND guid = ?').get(type, guid) as (Omit<StoredObject, 'body'> & { body: string }) | undefined;
-    return row ? { ...row, body: JSON.parse(row.body) } : undefined;
+    // The columns by name: libsql's get() adds a `_metadata` field to the row it returns.
+    return row ? { type: row.type, guid: row.guid, version: row.version, event_id: row.event_id, body: JSON.parse(row.body) } : undefined;
   }
 
   /** Objects of a type whose guid starts with `prefix` (the property suites give each run its own prefix). */
@@ -177,7 +180,7 @@ export class ReceiverStore {
           coalesce(sum((SELECT count(*) FROM processing_log p WHERE p.event_id = e.id) > 1), 0) AS processed_more_than_once
         FROM events e WHERE e.type = ? AND e.object_guid >= ? AND e.object_guid < ?`)
       .get(type, prefix, `${prefix}\uffff`) as { accepted: number; processed: number; queued: number; processed_more_than_once: number };
-    return row;
+    return { accepted: row.accepted, processed: row.processed, queued: row.queued, processed_more_than_once: row.processed_more_than_once };
   }
 
   stats(): { accepted: number; processed: number; queued: number; duplicates_ignored: number; processed_more_than_once: number } {

@@ -32,7 +32,11 @@ export interface TokenRequest {
 export interface CaptureOptions {
   /** Status to answer for the n-th webhook request (0-based); 'timeout' never answers in time. Default 204. */
   answer?: (n: number, req: CapturedRequest) => number | 'timeout';
-  /** How long a 'timeout' answer is held back, ms. */
+  /**
+   * A 'timeout' answer is held until the sender gives up and closes the connection; after
+   * holdMs (default 10 s, generous: only a sender with no timeout at all reaches it) it is
+   * answered 204.
+   */
   holdMs?: number;
   /** `expires_in` of the issued tokens, seconds. */
   tokenExpiresInS?: number;
@@ -68,7 +72,7 @@ export class CaptureReceiver {
         this.requests.push(captured);
         this.notify();
         if (answer === 'timeout') {
-          const t = setTimeout(() => { res.writeHead(204); res.end(); }, this.options.holdMs ?? 1_000);
+          const t = setTimeout(() => { res.writeHead(204); res.end(); }, this.options.holdMs ?? 10_000);
           res.on('close', () => clearTimeout(t));
           return;
         }

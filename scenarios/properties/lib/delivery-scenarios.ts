@@ -179,8 +179,11 @@ export async function runDeliveryScenario(scenario: DeliveryScenario, faults: st
       }
     }
     case 'timeout': {
-      // The first answer is held past the dispatcher's read timeout: rule 4 wants a retry.
-      const h = await harness(faults, variations, { answer: (n) => (n === 0 ? 'timeout' : 204), holdMs: 400 }, { webhookTimeoutMs: 100 });
+      // The first answer is held until the dispatcher's read timeout gives up on it: rule 4
+      // wants a retry. No wall-clock race: the capture answers nothing until the dispatcher
+      // closes the connection, and the dispatcher's timeouts count loop ticks, not time
+      // lost to a stalled process (dispatcher.ts), so the held request always arrives.
+      const h = await harness(faults, variations, { answer: (n) => (n === 0 ? 'timeout' : 204) }, { webhookTimeoutMs: 100 });
       try {
         await sendTest(h.app, 'member');
         await h.idle(100);

@@ -1,10 +1,13 @@
 /**
  * Dispatcher details the capture scenarios do not reach: a connection error (nothing
  * listening) is retried 12 times then dropped (Events rule 4-5), the URL is chosen per
- * type with `*` as the fallback, and a skipped event is recorded, not sent (rule 8).
+ * type with `*` as the fallback, a skipped event is recorded, not sent (rule 8), and a
+ * process that stalls as an attempt starts still delivers it before timing it out.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import diagnosticsChannel from 'node:diagnostics_channel';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { buildSimulator } from '../app.ts';
 import { dispatcherOf, MAX_RETRIES, isDeliverySuccess } from './dispatcher.ts';
@@ -70,5 +73,43 @@ test('without webhook URLs the recording sink stays in place', async () => {
     assert.equal(dispatcherOf(app.sim), undefined);
   } finally {
     await app.close();
+  }
+});
+
+test('a process stalled as an attempt starts still delivers it, then times out the held answer and retries', async () => {
+  // The receiver holds its first answer until the dispatcher gives up (Events rule 4:
+  // a read timeout triggers a retry) and answers the retry at once.
+  const arrived: number[] = [];
+  const server = createHttpServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      arrived.push(performance.now());
+      if (arrived.length > 1) res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const port = (server.address() as { port: number }).port;
+  // The process loses the CPU for 300 ms right after each attempt is created (a GC pause,
+  // a starved core): three times the attempt's 100 ms timeout.
+  const stall = (message: unknown) => {
+    const { request } = message as { request: { origin: string } };
+    if (request.origin !== `http://127.0.0.1:${port}`) return;
+    const end = performance.now() + 300;
+    while (performance.now() < end);
+  };
+  diagnosticsChannel.subscribe('undici:request:create', stall);
+  const app = await buildSimulator({ settings: { webhookUrls: { '*': `http://127.0.0.1:${port}/hooks` }, webhookTimeScale: 1_000_000, webhookTimeoutMs: 100 } });
+  try {
+    const d = dispatcherOf(app.sim)!;
+    d.sendTest('member');
+    await d.idle();
+    assert.equal(arrived.length, 2, 'the first attempt and its retry both reached the receiver');
+    assert.match(d.attempts[0].error ?? '', /timeout/i, 'the held answer timed out');
+    assert.equal(d.attempts[1].status, 204);
+  } finally {
+    diagnosticsChannel.unsubscribe('undici:request:create', stall);
+    await app.close();
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
   }
 });

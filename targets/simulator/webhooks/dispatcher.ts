@@ -214,6 +214,13 @@ export class WebhookDispatcher extends RecordingWebhookSink {
       const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'svc-simulator-webhooks' };
       const authorization = await this.authorization();
       if (authorization) headers.authorization = authorization;
+      // Rule 4's three timeouts (connect, write, read) are undici's own: the agent's connect
+      // timeout, headersTimeout (from the request on the socket to the answer's headers; it
+      // also ends a write that does not drain) and bodyTimeout. Undici counts them in ticks
+      // of its own clock, which a blocked event loop does not advance, so a stalled process
+      // (a GC pause, a starved CPU) never times out an exchange whose bytes are on their way;
+      // a wall-clock bound on the whole exchange (an AbortSignal) did, before the request had
+      // even left, and a receiver then saw nothing at all.
       const res = await request(delivery.url, {
         method: 'POST',
         body: delivery.body,
@@ -221,8 +228,6 @@ export class WebhookDispatcher extends RecordingWebhookSink {
         dispatcher: this.agent,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
-        // One bound on the whole exchange (connect, write, read: rule 4), whatever undici's timer granularity.
-        signal: AbortSignal.timeout(this.timeoutMs),
       });
       await res.body.dump();
       record.status = res.statusCode;

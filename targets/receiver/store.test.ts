@@ -1,0 +1,45 @@
+/**
+ * The receiver's store on its SQLite driver (libsql): the durability settings the
+ * README promises are in force on an opened database, and the observation answers
+ * carry exactly their columns (libsql's get() adds a `_metadata` field to a row).
+ * The kill-at-any-moment guarantee itself is crash.test.ts.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ReceiverStore } from './store.ts';
+
+const event = (version: number) => {
+  const body = { guid: 'MBR-store-1', version };
+  return { type: 'member', body, raw: JSON.stringify(body) };
+};
+
+test('WAL journal, synchronous=FULL and a busy timeout are in force', () => {
+  const store = new ReceiverStore(join(mkdtempSync(join(tmpdir(), 'receiver-store-')), 'db.sqlite'));
+  try {
+    assert.deepEqual(store.db.pragma('journal_mode'), [{ journal_mode: 'wal' }]);
+    assert.deepEqual(store.db.pragma('synchronous'), [{ synchronous: 2 }], 'FULL is 2');
+    assert.deepEqual(store.db.pragma('busy_timeout'), [{ timeout: 5000 }]);
+  } finally {
+    store.close();
+  }
+  assert.equal(store.db.open, false);
+});
+
+test('accepted once, the highest version kept, answers with exactly their fields', () => {
+  const store = new ReceiverStore(join(mkdtempSync(join(tmpdir(), 'receiver-store-')), 'db.sqlite'));
+  try {
+    assert.deepEqual(store.acceptBatch([event(2), event(1), event(2)]), [true, true, false], 'the repeated delivery is a duplicate');
+    assert.equal(store.processBatch(10), 2);
+    assert.equal(store.processBatch(10), 0);
+    assert.deepEqual(store.object('member', 'MBR-store-1'), { type: 'member', guid: 'MBR-store-1', version: 2, event_id: 1, body: { guid: 'MBR-store-1', version: 2 } });
+    assert.deepEqual(store.statsFor('member', 'MBR-store'), { accepted: 2, processed: 2, queued: 0, processed_more_than_once: 0 });
+    assert.deepEqual(store.stats(), { accepted: 2, processed: 2, queued: 0, duplicates_ignored: 1, processed_more_than_once: 0 });
+    const events = store.events({ type: 'member', limit: 10, afterId: 1 }) as Array<Record<string, unknown>>;
+    assert.deepEqual(events.map((e) => Object.keys(e).sort()), [['body', 'guid', 'id', 'processed_at_ms', 'received_at_ms', 'times_processed', 'type', 'version']]);
+  } finally {
+    store.close();
+  }
+});
