@@ -34,7 +34,7 @@ test('each problem names its key and what is accepted, all at once', () => {
   assert.ok(problems.some((p) => p.includes('unknown key "target.enviroment"') && p.includes('Did you mean "target.environment"')));
   assert.ok(problems.some((p) => p.includes('unknown key "requestMs"') && p.includes('"timeouts.requestMs"')));
   assert.ok(problems.some((p) => p.includes('"target.baseUrl" must be an http(s) URL, got "ftp://x"')));
-  assert.ok(problems.some((p) => p.includes('"timeouts.requestMs" must be an integer >= 0, got "fast"')));
+  assert.ok(problems.some((p) => p.includes('"timeouts.requestMs" must be an integer >= 1, got "fast"')));
   assert.ok(problems.some((p) => p.includes('"versions.supported" must be a list of strings')));
   assert.ok(configProblems({ target: { environment: 'staging' } })[0].includes('one of "integration", "production"'));
 });
@@ -144,7 +144,7 @@ test('a bad config file stops every command before anything runs, exit 2', () =>
     writeFileSync(join(dir, 'svc-conformance.config.json'), JSON.stringify({ timeouts: { requestMs: -1 } }));
     const r = cli(['run'], { cwd: dir });
     assert.equal(r.code, 2, r.err);
-    assert.match(r.err, /"timeouts\.requestMs" must be an integer >= 0, got -1/);
+    assert.match(r.err, /"timeouts\.requestMs" must be an integer >= 1, got -1/);
     assert.match(r.err, /nothing was run/);
   } finally {
     rmSync(dir, { recursive: true, force: true });

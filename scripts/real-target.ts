@@ -190,6 +190,8 @@ export interface PlaywrightRun {
   /** Errors outside any test (config, global setup). */
   globalErrors: string[];
   stderrTail: string;
+  /** Processes of the run's group (workers) still alive after the runner ended, then killed (load/process.ts). */
+  leftover: number[];
 }
 
 export interface PwAnnotation { type: string; description?: string }
@@ -240,7 +242,7 @@ async function invokePlaywright<T>(args: (work: string, reportFile: string) => {
   });
   const durationMs = performance.now() - started;
   try {
-    const outcome = { exitCode: res.code, durationMs, timedOut: res.timedOut, stderrTail: stripAnsi(res.stderr).slice(-2000) };
+    const outcome = { exitCode: res.code, durationMs, timedOut: res.timedOut, stderrTail: stripAnsi(res.stderr).slice(-2000), leftover: res.leftover };
     if (!existsSync(reportFile)) return read({ ...outcome, tests: [], globalErrors: [`no JSON report (exit ${res.code}${res.timedOut ? ', timed out' : ''})`] });
     const report = JSON.parse(readFileSync(reportFile, 'utf8')) as PwReport;
     return read({ ...outcome, tests: testsWithReasons(report), globalErrors: (report.errors ?? []).map((e) => stripAnsi(e.message ?? '')).filter(Boolean) });

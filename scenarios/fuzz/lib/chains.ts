@@ -15,7 +15,8 @@
  * On a target where destructive runs are not allowed nothing is created: the known
  * identifiers are the profile's (test institution, data exchange settings, audience).
  */
-import { request as undiciRequest } from 'undici';
+import { randomUUID } from 'node:crypto';
+import { boundsOf, requestBounded } from '../../fixtures/http.ts';
 import type { Failure } from '../../../contracts/failure.ts';
 import { formatFailure } from '../../../contracts/failure.ts';
 import type { GeneratedCase } from '../../../contracts/generated.ts';
@@ -118,12 +119,13 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
   // Audience access token (Authentication 5): the profile's token URL, OAuth 2.0 client credentials.
   if (!credentials.audienceToken && p.audience.tokenUrl && p.audience.clientId && p.audience.clientSecret) {
     try {
-      const res = await undiciRequest(p.audience.tokenUrl, {
+      const res = await requestBounded({
         method: 'POST',
+        url: p.audience.tokenUrl,
         headers: { authorization: `Basic ${Buffer.from(`${p.audience.clientId}:${p.audience.clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body: 'grant_type=client_credentials',
-      });
-      const token = (JSON.parse(await res.body.text()) as { access_token?: unknown }).access_token;
+      }, boundsOf(p));
+      const token = (JSON.parse(res.text) as { access_token?: unknown }).access_token;
       if (typeof token === 'string') { credentials.audienceToken = token; t.redactor.add(token); }
     } catch { /* the audience operations then draw refusals only */ }
   }

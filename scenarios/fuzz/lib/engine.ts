@@ -12,7 +12,7 @@
  *                  the seed that replays it (SVC_FUZZ_SEED)
  */
 import fc from 'fast-check';
-import { request as undiciRequest, Agent } from 'undici';
+import { boundsOf, requestBounded } from '../../fixtures/http.ts';
 import type { Contract } from '../../../contracts/contract.ts';
 import type { Failure } from '../../../contracts/failure.ts';
 import { formatFailure, tierOf } from '../../../contracts/failure.ts';
@@ -54,7 +54,11 @@ export interface Sent {
   payload?: string;
 }
 
-const agent = new Agent({ keepAliveTimeout: 10_000, connections: 8 });
+/** Connections per origin of the fuzzer's pool (scenarios/fixtures/http.ts keeps one pool per size and bounds). */
+const FUZZ_CONNECTIONS = 8;
+
+/** The variable each API's base URL comes from, named when its host cannot be reached. */
+const BASE_URL_SETTING: Record<FuzzCase['api'], string> = { platform: 'SVC_BASE_URL', audience: 'SVC_AUDIENCE_BASE_URL', 'test-host': 'SVC_TEST_HOST_BASE_URL' };
 
 export function baseUrlOf(profile: TargetProfile, api: FuzzCase['api']): string | undefined {
   return api === 'platform' ? profile.platformBaseUrl : api === 'audience' ? profile.audienceBaseUrl : profile.testHostBaseUrl;
@@ -109,24 +113,18 @@ export async function send(c: FuzzCase, spec: OperationSpec, t: FuzzTarget): Pro
   if (c.rawBody !== undefined) payload = c.rawBody;
   else if (c.body !== undefined) payload = JSON.stringify(c.body);
   if (payload !== undefined) requestHeaders['content-type'] = 'application/json';
-  const res = await undiciRequest(url, {
-    method: c.method as 'GET',
-    headers: requestHeaders,
-    body: payload,
-    dispatcher: agent,
-    headersTimeout: t.profile.timeouts.requestMs,
-    bodyTimeout: t.profile.timeouts.requestMs,
-  });
-  const text = await res.body.text();
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+  const res = await requestBounded(
+    { method: c.method, url, headers: requestHeaders, body: payload, operation: c.operation, urlSetting: BASE_URL_SETTING[c.api], redact: (x) => t.redactor.text(x), connections: FUZZ_CONNECTIONS },
+    boundsOf(t.profile),
+  );
+  const { text, headers } = res;
   let body: unknown = text;
   const type = (headers['content-type'] ?? '').toLowerCase();
   if (text.length && (type.includes('json') || (!type && /^[[{]/.test(text)))) {
     try { body = JSON.parse(text); } catch { /* content_type/response_schema checks report it */ }
   }
-  t.createdUsers?.observe({ api: c.api, method: c.method, path: c.path, status: res.statusCode, requestBody: c.body, responseBody: body });
-  return { status: res.statusCode, headers, body, text, url, requestHeaders, payload };
+  t.createdUsers?.observe({ api: c.api, method: c.method, path: c.path, status: res.status, requestBody: c.body, responseBody: body });
+  return { status: res.status, headers, body, text, url, requestHeaders, payload };
 }
 
 /**
