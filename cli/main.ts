@@ -273,7 +273,22 @@ function commandPath(c: Command): string {
 /** Every command's failure goes through here: a usage line or a message, never a stack trace (unless --debug). */
 type Action = (...args: any[]) => Promise<number | 'serving'> | number | 'serving';
 
-export function buildProgram(exit: (code: number) => void = (c) => process.exit(c)): Command {
+/**
+ * Exits once everything written has left: stdout to a pipe that its reader drains slowly
+ * (a CI log, a test) takes the first 64 KiB at once and queues the rest, which a bare
+ * process.exit() would drop (a long `simulator --list` lost its last entries that way).
+ */
+export function exitAfterFlush(code: number): void {
+  process.exitCode = code;
+  let pending = 2;
+  const done = () => {
+    if (--pending === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+}
+
+export function buildProgram(exit: (code: number) => void = exitAfterFlush): Command {
   const program = new Command('svc-conformance');
   let debug = false;
   const wrap =
@@ -441,7 +456,7 @@ export async function main(argv = process.argv): Promise<void> {
     // exitOverride already chose the exit code; anything else is a usage error.
     if (!(e instanceof CommanderError)) {
       console.error(`error: ${(e as Error).message}`);
-      process.exit(2);
+      exitAfterFlush(2);
     }
   }
 }
