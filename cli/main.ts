@@ -11,8 +11,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CATALOG, loadProfile, startReceiver, startTarget, BROKEN_VARIANTS, SIMULATOR_DEFAULTS, simulatorBanner, type BrokenVariant, type CatalogEntry, type TargetProfile } from '../targets/index.ts';
 import { PACKAGE_ROOT, playwrightTest, runChild } from '../load/process.ts';
-import { configJsonSchema, ConfigError, resolveSettings, SETTING_ENTRIES, type ResolvedSettings } from './config/load.ts';
-import { configTemplate, settingsMarkdown } from './config/init.ts';
+import { configFromEnv, configJsonSchema, ConfigError, resolveSettings, SETTING_ENTRIES, type ResolvedSettings } from './config/load.ts';
+import { configFileOf, configTemplate, settingsMarkdown } from './config/init.ts';
 
 /** A mistake in how the command was called: printed with the command's usage line, exit 2. */
 export class UsageError extends Error {}
@@ -233,11 +233,11 @@ async function configCheck(cmd: Command): Promise<number> {
   return 0;
 }
 
-function configInit(o: { format: string; force?: boolean; file?: string }): number {
+function configInit(o: { format: string; force?: boolean; file?: string; fromEnv?: boolean }): number {
   if (o.format !== 'ts' && o.format !== 'json') throw new UsageError(`--format is ts or json, got "${o.format}"`);
   const file = resolve(o.file ?? `svc-conformance.config.${o.format}`);
   if (existsSync(file) && !o.force) throw new UsageError(`${file} exists; --force overwrites it`);
-  writeFileSync(file, configTemplate(o.format));
+  writeFileSync(file, o.fromEnv ? configFileOf(configFromEnv(process.env), o.format) : configTemplate(o.format));
   console.log(`wrote ${file}\nnext: set SVC_CLIENT_ID and SVC_API_KEY (and the test passwords) in the environment, then: npx svc-conformance preflight`);
   return 0;
 }
@@ -415,6 +415,7 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
     .option('--format <format>', 'ts or json', 'ts')
     .option('--file <path>', 'where to write it (default svc-conformance.config.<format>)')
     .option('--force', 'overwrite an existing file')
+    .option('--from-env', 'hold every non-secret SVC_* setting of this environment (moving from variables to a file)')
     .action(wrap((o) => configInit(o)));
   config
     .command('check')
