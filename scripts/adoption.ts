@@ -154,7 +154,12 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   if (r.checkout) {
     console.log(`checkout gate (embedded simulator): ${counts(r.checkout)}`);
     const diff = verdictDifferences(r.installed, r.checkout);
-    console.log(diff.length ? `verdicts that differ (${diff.length}):\n  ${diff.join('\n  ')}` : 'every test has the same verdict in both');
+    // Scenarios that need the embedded simulator's own controls (the 24-hour clock, its
+    // webhook dispatcher) skip on any separately started target, naming why.
+    const skippedOnly = diff.filter((d) => d.includes(': skipped installed, passed in the checkout'));
+    const other = diff.filter((d) => !skippedOnly.includes(d));
+    console.log(`skipped only against the separately started target (${skippedOnly.length}; their skip messages are in the installed project's HTML report):${skippedOnly.map((d) => `\n  ${d}`).join('')}`);
+    console.log(other.length ? `other verdicts that differ (${other.length}):\n  ${other.join('\n  ')}` : 'every other test has the same verdict in both');
   }
   const total = r.steps.reduce((s, x) => s + x.seconds, 0);
   console.log(`steps: ${r.steps.map((s) => `${s.name} ${s.seconds.toFixed(1)} s`).join('; ')}; total ${total.toFixed(1)} s`);
