@@ -40,6 +40,8 @@ export interface AdoptionResult {
   /** The installed project's folder (removed unless `keep`). */
   project: string;
   tarballBytes: number;
+  /** Verdicts of the installed gate against its embedded simulator (no config file). */
+  embedded: JunitCase[];
   /** Verdicts of the installed gate against the separately started simulator. */
   installed: JunitCase[];
   /** Verdicts of the same projects run from this checkout (compare: true). */
@@ -92,6 +94,10 @@ export async function adoptFromTarball(o: AdoptionOptions = {}): Promise<Adoptio
     sh('npm install <tarball>', 'npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], project, env, 420_000);
     const bin = join(project, 'node_modules/.bin/svc-conformance');
     if (!existsSync(bin)) throw new Error(`the install linked no svc-conformance bin:\n${steps.at(-1)!.output}`);
+    sh('--help', bin, ['--help'], project, env, 60_000);
+    // No account yet: the embedded simulator, no config file.
+    sh('run against the embedded simulator', bin, ['run', ...selection], project, { ...env, SVC_REPORTS_OUT: join(work, 'embedded-reports') }, 1_800_000);
+    const embedded = junitCases(join(work, 'embedded-reports/junit.xml'));
 
     // The vendor's environment, played by a simulator the installed command starts, with
     // credentials and test passwords that are not the simulator's documented defaults.
@@ -126,7 +132,7 @@ export async function adoptFromTarball(o: AdoptionOptions = {}): Promise<Adoptio
       sh('the same from the checkout (embedded simulator)', process.execPath, [join(ROOT, 'cli/bin.mjs'), '--no-config', 'run', ...selection], ROOT, { ...env, SVC_REPORTS_OUT: out }, 1_800_000);
       checkout = junitCases(join(out, 'junit.xml'));
     }
-    return { steps, project, tarballBytes: readFileSync(tarball).length, installed, ...(checkout ? { checkout } : {}) };
+    return { steps, project, tarballBytes: readFileSync(tarball).length, embedded, installed, ...(checkout ? { checkout } : {}) };
   } finally {
     if (simulator?.pid) {
       try {
@@ -150,7 +156,7 @@ const counts = (cases: JunitCase[]) => ['passed', 'failed', 'skipped'].map((k) =
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { values } = parseArgs({ options: { project: { type: 'string', multiple: true }, grep: { type: 'string' }, 'no-compare': { type: 'boolean' }, keep: { type: 'boolean' } } });
   const r = await adoptFromTarball({ projects: values.project, grep: values.grep, compare: !values['no-compare'], keep: values.keep, log: (l) => console.log(l) });
-  console.log(`\ntarball ${(r.tarballBytes / 1024).toFixed(0)} KiB; installed gate: ${counts(r.installed)}`);
+  console.log(`\ntarball ${(r.tarballBytes / 1024).toFixed(0)} KiB; installed gate, embedded simulator: ${counts(r.embedded)}; installed gate, separately started simulator: ${counts(r.installed)}`);
   if (r.checkout) {
     console.log(`checkout gate (embedded simulator): ${counts(r.checkout)}`);
     const diff = verdictDifferences(r.installed, r.checkout);

@@ -1,7 +1,7 @@
 /**
  * The package as a user gets it (scripts/adoption.ts): `npm pack`, the tarball installed
- * into an empty project outside the checkout, then from that project only: `--help`,
- * `config init --from-env`, `config check`, `preflight` and the gate (the api smoke
+ * into an empty project outside the checkout, then from that project only: `--help`, the
+ * gate against its embedded simulator, `config init --from-env`, `config check`, `preflight` and the gate (the api smoke
  * scenarios) against a simulator the installed command started separately, configured as
  * a team configures its vendor's environment (a config file, secrets in the
  * environment); its verdicts test by test against the same scenarios run from this
@@ -25,7 +25,7 @@ test('the packed tarball installs into an empty project and its gate gives the c
       assert.ok(s, `step ${name}`);
       return s!;
     };
-    for (const name of ['npm pack', 'npm install <tarball>', 'config init --from-env', 'config check', 'preflight', 'run (the gate)']) assert.equal(step(name).code, 0, `${name}:\n${step(name).output}`);
+    for (const name of ['npm pack', 'npm install <tarball>', '--help', 'run against the embedded simulator', 'config init --from-env', 'config check', 'preflight', 'run (the gate)']) assert.equal(step(name).code, 0, `${name}:\n${step(name).output}`);
     // The config file holds the non-secret settings, and no secret reached it or the check's output.
     const config = readFileSync(join(r.project, 'svc-conformance.config.json'), 'utf8');
     assert.match(config, /"baseUrl": "http:\/\/127\.0\.0\.1:\d+"/);
@@ -37,6 +37,8 @@ test('the packed tarball installs into an empty project and its gate gives the c
     assert.match(step('preflight').output, /platform credentials\s+ok/);
     assert.match(step('run (the gate)').output, /target http:\/\/127\.0\.0\.1:\d+ \(integration\)/);
 
+    assert.match(step('--help').output, /^Usage: svc-conformance/);
+    assert.deepEqual(verdictDifferences(r.embedded, r.checkout!), [], 'the installed gate on its embedded simulator gives the checkout\'s verdicts');
     const passed = r.installed.filter((c) => c.outcome === 'passed').length;
     assert.ok(passed >= 10 && r.installed.every((c) => c.outcome !== 'failed'), JSON.stringify(r.installed));
     assert.deepEqual(verdictDifferences(r.installed, r.checkout!), [], 'the installed gate gives the checkout\'s verdicts');
