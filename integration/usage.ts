@@ -30,6 +30,7 @@ import { loadContract, type ApiName, type Contract, type Difference } from '../c
 import type { RecordedExchange } from './har.ts';
 import { IntegrationInputError } from './har.ts';
 import { locate, type ApiBases } from './judge.ts';
+import type { Finding, VersionReport } from '../reports/version-diff.ts';
 
 export const USAGE_FORMAT = 'svc-conformance-usage/1';
 
@@ -235,4 +236,23 @@ export function touches(d: Pick<Difference, 'kind' | 'operation' | 'location'>, 
 /** Operation keys of a usage file (for SVC_USED_OPERATIONS-style lists in reports). */
 export function usedOperationList(usage: UsageFile): string[] {
   return Object.entries(usage.operations).filter(([, u]) => (u.api ?? 'platform') === 'platform').map(([k]) => k);
+}
+
+/**
+ * A version report judged against a usage file: each finding is used when it touches what
+ * the integration uses (`touches`), the gate (`blocking`) keeps the breaking ones of those,
+ * and the rest stays in the report apart.
+ */
+export function applyUsage(report: VersionReport, usage: UsageFile, file: string): VersionReport {
+  const findings: Finding[] = report.findings.map((f) => {
+    const t = touches(f, usage);
+    return { ...f, used: t.touches, operationUsed: t.operationUsed };
+  });
+  return {
+    ...report,
+    findings,
+    blocking: findings.filter((f) => f.breaking && f.used),
+    usedOperations: usedOperationList(usage),
+    usage: { file, source: usage.source, operations: Object.keys(usage.operations).length },
+  };
 }
