@@ -292,8 +292,8 @@ async function runWebhookCheckCommand(o: { url: string; observeUrl?: string; run
   const out = o.out ? resolve(o.out) : join(reportsDir(settings), 'webhook-check');
   const { runWebhookCheck, WEBHOOK_PROPERTIES } = await import('../integration/webhook-check.ts');
   console.log(`svc-conformance webhook-check: ${o.url}${o.observeUrl ? ` (observation API ${o.observeUrl})` : ''}`);
-  for (const p of WEBHOOK_PROPERTIES) console.log(`  ${p.needsObservation && !o.observeUrl ? '(response level only) ' : ''}${p.property} — ${p.rules}`);
-  const code = await integrationInput(() => runWebhookCheck({ url: o.url, observeUrl: o.observeUrl, runs: o.runs, boundMs: o.boundMs, seed: o.seed, out, env: settings.env }));
+  for (const p of WEBHOOK_PROPERTIES) console.log(`  ${p.needsObservation && !o.observeUrl ? '(skipped: needs --observe-url) ' : ''}${p.property} — ${p.rules}`);
+  const { code } = await integrationInput(() => runWebhookCheck({ url: o.url, observeUrl: o.observeUrl, runs: o.runs, boundMs: o.boundMs, seed: o.seed, out, env: settings.env }));
   console.log(`\nwebhook-check: ${code === 0 ? 'every property holds' : 'a property failed (the shrunk counterexample is above)'}; reports in ${out} (html/, junit.xml, summary.md)`);
   return code;
 }

@@ -37,6 +37,9 @@ export const COMMAND_VARIABLES: ReadonlyArray<{ name: string; what: string }> = 
 export function commandEnv(base: NodeJS.ProcessEnv, t: { baseUrl: string; profile: TargetProfile; variation?: string }): NodeJS.ProcessEnv {
   const p = t.profile;
   const env: NodeJS.ProcessEnv = { ...base, SVC_BASE_URL: t.baseUrl, BASE_URL: t.baseUrl };
+  // node's test runner marks the processes it starts; a team's own `node --test` started
+  // from inside one (this project's tests of the example) must not take itself for one.
+  delete env.NODE_TEST_CONTEXT;
   if (p.clientId) env.SVC_CLIENT_ID = p.clientId;
   if (p.apiKey) env.SVC_API_KEY = p.apiKey;
   if (p.audienceBaseUrl) env.SVC_AUDIENCE_BASE_URL = p.audienceBaseUrl;

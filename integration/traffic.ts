@@ -118,6 +118,8 @@ export interface ProxyRunOptions {
   command?: string[];
   /** Bound on the command (default 30 minutes). */
   commandTimeoutMs?: number;
+  /** The command's output goes to this process's (default true). */
+  echoCommand?: boolean;
   cwd?: string;
   /** Print a line per exchange with findings while it runs (default true). */
   live?: boolean;
@@ -178,7 +180,7 @@ export async function runProxy(o: ProxyRunOptions): Promise<ProxyRun> {
   try {
     if (o.command?.length) {
       const commandProfile: TargetProfile = embedded ? { ...profile, audienceBaseUrl: bases.audience[0], testHostBaseUrl: bases['test-host'][0] } : profile;
-      commandRun = await runCommand(o.command, { env: commandEnv(process.env, { baseUrl: proxy.url, profile: commandProfile }), cwd: o.cwd ?? process.cwd(), timeoutMs: o.commandTimeoutMs ?? 30 * 60_000, echo: true });
+      commandRun = await runCommand(o.command, { env: commandEnv(process.env, { baseUrl: proxy.url, profile: commandProfile }), cwd: o.cwd ?? process.cwd(), timeoutMs: o.commandTimeoutMs ?? 30 * 60_000, echo: o.echoCommand ?? true });
     } else {
       await (o.until ??
         new Promise<void>((resolveStop) => {
