@@ -175,3 +175,14 @@ test('usage: what the traffic sent and was answered, the declared reads kept; a 
   assert.equal(touches({ kind: 'removed-response-field', operation: 'GET /institutions/favorites', location: 'response.200.body.institutions[].x' }, declared).touches, true);
   assert.throws(() => declaredUsage(['GET /nowhere']), IntegrationInputError);
 });
+
+test('no Accept-Version: an inferred request finding, and the answer judged against the version it matches best (no false alarm)', () => {
+  // A v20111101 institution (no guid, no supported_products): what a service answering its default version may send.
+  const legacy = { code: 'svcbank', name: 'SVC Bank', supports_account_verification: true, supports_account_identification: true, supports_transaction_history: true, supports_account_statement: true, supports_oauth: false };
+  const e = ex('GET', `${API}/institutions`, { response: { institutions: [legacy, { ...legacy, code: 'other' }] } });
+  delete e.request.headers['accept-version'];
+  const r = judgeTraffic([e], { bases, check, credentialsRecorded: true }, 'test');
+  assert.deepEqual(allFailures(r).map((f) => [f.check, f.tier]), [['request_version_header', 'inferred']]);
+  assert.match(r.exchanges[0].version ?? '', /none sent; the answer matches v20111101 best/);
+  assert.equal(trafficExitCode(r), 0);
+});

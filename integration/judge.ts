@@ -17,7 +17,7 @@
  * The proxy feeds exchanges one by one (`TrafficJudge.add`, after the answer went out);
  * a HAR file is judged at once (`judgeTraffic`).
  */
-import { countByTier, loadContract, severityOfTier, type ApiName, type CheckOptions, type Contract, type Failure, type Tier } from '../contracts/index.ts';
+import { countByTier, loadContract, REQUEST_CHECKS, severityOfTier, type ApiName, type CheckOptions, type Contract, type Exchange, type Failure, type Tier } from '../contracts/index.ts';
 import type { RecordedExchange } from './har.ts';
 
 /** Absolute URL prefixes of each API (no trailing slash); an exchange belongs to the longest that matches. */
@@ -173,22 +173,47 @@ export class TrafficJudge {
     const version = at.api === 'platform' ? e.request.headers['accept-version'] : undefined;
     if (version && version === this.o.deprecatedVersion?.version) this.usedDeprecated = true;
     const responseBody = response.bodyTruncated ? undefined : parseBody(response.body, response.headers['content-type']);
-    let failures = this.contract.check(
-      {
-        api: at.api,
-        request: { method: e.request.method, url: at.relative, headers: e.request.headers, body: parseBody(e.request.body, e.request.headers['content-type']) },
-        response: { status: response.status, headers: response.headers, body: responseBody ?? '' },
-      },
-      { ...this.o.check, requestChecks: { credentialsRecorded: this.o.credentialsRecorded } },
-    );
+    const exchange: Exchange = {
+      api: at.api,
+      request: { method: e.request.method, url: at.relative, headers: e.request.headers, body: parseBody(e.request.body, e.request.headers['content-type']) },
+      response: { status: response.status, headers: response.headers, body: responseBody ?? '' },
+    };
+    const requestChecks = { credentialsRecorded: this.o.credentialsRecorded };
+    let failures: Failure[];
+    let chosen: string | undefined;
+    if (at.api === 'platform' && !version && this.contract.versions.length > 1) {
+      // No Accept-Version: the service answered the version it chose, which is not shown
+      // (Versioning). The request is judged without a version (request_version_header says
+      // so; no version-bound request rule applies) and the answer against the version it
+      // matches best, so a choice the integration left open raises no false alarm.
+      const requestFailures = this.contract.check(exchange, { ...this.o.check, requestChecks, only: REQUEST_CHECKS });
+      let best: { version: string; failures: Failure[]; errors: number } | undefined;
+      for (const v of [...this.contract.versions].reverse()) {
+        const f = this.contract.check({ ...exchange, version: v }, this.o.check);
+        const errors = f.filter((x) => x.severity === 'error').length;
+        if (!best || errors < best.errors || (errors === best.errors && f.length < best.failures.length)) best = { version: v, failures: f, errors };
+      }
+      failures = [...requestFailures, ...best!.failures];
+      chosen = best!.version;
+    } else {
+      failures = this.contract.check(exchange, { ...this.o.check, requestChecks });
+    }
     // A body above the recording bound was not kept whole: only what does not read it is judged.
     if (response.bodyTruncated) failures = failures.filter((f) => !f.location.startsWith('response.body'));
     for (const { key, value } of urlsIn(responseBody)) {
       this.returned.add(withoutScheme(value));
       if (key === 'oauth_window_uri' && !this.issued.has(value)) this.issued.set(value, base.index);
     }
-    const match = this.contract.findOperation(at.api, e.request.method, at.relative, version && /^v\d{8}$/.test(version) && this.contract.versions.includes(version) ? version : undefined);
-    return { ...base, kind: 'api', api: at.api, operation: match?.operation.key ?? `${e.request.method} ${at.relative.split('?')[0]}`, ...(version ? { version } : {}), status: response.status, failures };
+    const match = this.contract.findOperation(at.api, e.request.method, at.relative, version && /^v\d{8}$/.test(version) && this.contract.versions.includes(version) ? version : chosen);
+    return {
+      ...base,
+      kind: 'api',
+      api: at.api,
+      operation: match?.operation.key ?? `${e.request.method} ${at.relative.split('?')[0]}`,
+      ...(version ? { version } : chosen ? { version: `none sent; the answer matches ${chosen} best` } : {}),
+      status: response.status,
+      failures,
+    };
   }
 
   /** The session's own findings (OAuth window rules) and notes; call once the traffic is complete. */
@@ -225,7 +250,7 @@ export class TrafficJudge {
       out.push(`Accept-Version ${version} is deprecated by the target since ${on}: Versioning, "A deprecated version remains usable for 12 months after its deprecation date" (until ${until.toISOString().slice(0, 10)}); plan the upgrade (svc-conformance versions --from ${version} --to <newer> --usage usage.json).`);
     }
     const other = this.exchanges.filter((x) => x.kind === 'other').length;
-    if (other) out.push(`${other} exchange(s) outside the API base URL(s) were not judged (pages, assets, other services).`);
+    if (other) out.push(`${other} exchange(s) were no API call (pages, assets, other services): judged by the OAuth window rules only.`);
     const unanswered = this.exchanges.filter((x) => x.kind === 'no-answer').length;
     if (unanswered) out.push(`${unanswered} request(s) got no answer (refused, timed out or blocked): not judged.`);
     return { source, exchanges: this.exchanges, session, notes: out, strict };

@@ -20,19 +20,23 @@ import { allFailures, trafficCounts, trafficExitCode, type TrafficReport } from 
 const TIERS: Tier[] = ['stated', 'inferred', 'informational'];
 
 export interface FindingGroup {
+  /** The first finding of the group (its location names the first item where several were found). */
   failure: Failure;
   /** Exchange indexes that showed it (empty for a session finding). */
   exchanges: number[];
+  /** Findings in the group: the same one at several items of a list counts each. */
+  count: number;
 }
 
-/** Distinct findings (check, operation, location, message) in first-seen order, per tier. */
+/** Distinct findings (check, operation, location with list indexes left out, message) in first-seen order, per tier. */
 export function groupFindings(r: TrafficReport): Record<Tier, FindingGroup[]> {
   const byKey = new Map<string, FindingGroup>();
   const add = (f: Failure, index?: number) => {
-    const key = [f.check, f.operation, f.location, f.severity, f.message].join('\u0000');
+    const key = [f.check, f.operation, f.location.replace(/\[\d+\]/g, '[]'), f.severity, f.message].join('\u0000');
     let g = byKey.get(key);
-    if (!g) byKey.set(key, (g = { failure: f, exchanges: [] }));
-    if (index !== undefined) g.exchanges.push(index);
+    if (!g) byKey.set(key, (g = { failure: f, exchanges: [], count: 0 }));
+    g.count++;
+    if (index !== undefined && g.exchanges.at(-1) !== index) g.exchanges.push(index);
   };
   for (const x of r.exchanges) for (const f of x.failures) add(f, x.index);
   for (const f of r.session) add(f);
@@ -47,7 +51,8 @@ const TIER_HEADINGS: Record<Tier, (strict: boolean) => string> = {
   informational: () => 'informational (the specification is silent or calls it non-breaking; never gates)',
 };
 
-const seen = (g: FindingGroup) => (g.exchanges.length ? `${g.exchanges.length} exchange${g.exchanges.length === 1 ? '' : 's'}, first #${g.exchanges[0]}` : 'session');
+const seen = (g: FindingGroup) =>
+  `${g.count > g.exchanges.length && g.exchanges.length ? `${g.count} items over ` : ''}${g.exchanges.length ? `${g.exchanges.length} exchange${g.exchanges.length === 1 ? '' : 's'}, first #${g.exchanges[0]}` : 'session'}`;
 
 export function trafficConsoleLines(r: TrafficReport): string[] {
   const c = trafficCounts(r);
@@ -56,7 +61,7 @@ export function trafficConsoleLines(r: TrafficReport): string[] {
   const lines = [
     `${r.source}`,
     `  ${c.exchanges} exchange(s): ${c.api} API call(s) over ${c.operations} operation(s)${c.returnedUrlLoads ? `, ${c.returnedUrlLoads} load(s) of URLs the service returned` : ''}`,
-    `  findings: ${c.byTier.stated} stated, ${c.byTier.inferred} inferred, ${c.byTier.informational} informational; gate: ${gate ? 'FAIL' : 'pass'}`,
+    `  findings: ${groups.stated.length} stated, ${groups.inferred.length} inferred, ${groups.informational.length} informational; gate: ${gate ? 'FAIL' : 'pass'}`,
   ];
   for (const tier of TIERS) {
     if (!groups[tier].length) continue;
@@ -78,7 +83,7 @@ export function trafficMarkdown(r: TrafficReport): string {
     '',
     `${r.source}. ${c.exchanges} exchange(s): ${c.api} API call(s) over ${c.operations} operation(s), ${c.returnedUrlLoads} load(s) of URLs the service returned.`,
     '',
-    `**Findings: ${c.byTier.stated} stated, ${c.byTier.inferred} inferred, ${c.byTier.informational} informational.** Every request was judged against the contract as the suites judge responses (contracts/requests.ts), and every response too.`,
+    `**Findings: ${groups.stated.length} stated, ${groups.inferred.length} inferred, ${groups.informational.length} informational** (distinct; ${c.byTier.stated + c.byTier.inferred + c.byTier.informational} in all). Every request was judged against the contract as the suites judge responses (contracts/requests.ts), and every response too.`,
     '',
   ];
   for (const tier of TIERS) {
