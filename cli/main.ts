@@ -11,8 +11,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CATALOG, loadProfile, startReceiver, startTarget, BROKEN_VARIANTS, SIMULATOR_DEFAULTS, simulatorBanner, type BrokenVariant, type CatalogEntry, type TargetProfile } from '../targets/index.ts';
 import { PACKAGE_ROOT, playwrightTest, runChild } from '../load/process.ts';
-import { configJsonSchema, ConfigError, resolveSettings, SETTING_ENTRIES, type ResolvedSettings } from './config/load.ts';
-import { configTemplate, settingsMarkdown } from './config/init.ts';
+import { configFromEnv, configJsonSchema, ConfigError, resolveSettings, SETTING_ENTRIES, type ResolvedSettings } from './config/load.ts';
+import { configFileOf, configTemplate, settingsMarkdown } from './config/init.ts';
 
 /** A mistake in how the command was called: printed with the command's usage line, exit 2. */
 export class UsageError extends Error {}
@@ -318,6 +318,18 @@ async function runPreflightCommand(o: { markdown?: string; json?: boolean }, cmd
   }
 }
 
+async function runCleanupCommand(o: { runId?: string; dryRun?: boolean }, cmd: Command): Promise<number> {
+  const settings = await settingsOf(cmd);
+  const profile = profileOf(settings.env);
+  if (profile.isSimulator) throw new UsageError('cleanup removes leftovers from a real target: set target.baseUrl (SVC_BASE_URL); the embedded simulator keeps nothing between runs');
+  const { cleanupLeftovers } = await import('../scenarios/cleanup.ts');
+  const r = await cleanupLeftovers(profile, { runId: o.runId, dryRun: o.dryRun, log: (line) => console.log(line) });
+  console.log(
+    `${r.dryRun ? 'dry run: ' : ''}${r.listed} users listed (${r.pagesRead} pages${r.complete ? '' : ', stopped at the page bound: run again'}); ${r.found.length} with the prefix ${r.prefix}; ${r.dryRun ? 'none deleted' : `${r.deleted.length} deleted, ${r.failed.length} failed`}`,
+  );
+  return r.failed.length || !r.complete ? 1 : 0;
+}
+
 async function configCheck(cmd: Command): Promise<number> {
   const settings = await settingsOf(cmd);
   const profile = profileOf(settings.env);
@@ -332,11 +344,11 @@ async function configCheck(cmd: Command): Promise<number> {
   return 0;
 }
 
-function configInit(o: { format: string; force?: boolean; file?: string }): number {
+function configInit(o: { format: string; force?: boolean; file?: string; fromEnv?: boolean }): number {
   if (o.format !== 'ts' && o.format !== 'json') throw new UsageError(`--format is ts or json, got "${o.format}"`);
   const file = resolve(o.file ?? `svc-conformance.config.${o.format}`);
   if (existsSync(file) && !o.force) throw new UsageError(`${file} exists; --force overwrites it`);
-  writeFileSync(file, configTemplate(o.format));
+  writeFileSync(file, o.fromEnv ? configFileOf(configFromEnv(process.env), o.format) : configTemplate(o.format));
   console.log(`wrote ${file}\nnext: set SVC_CLIENT_ID and SVC_API_KEY (and the test passwords) in the environment, then: npx svc-conformance preflight`);
   return 0;
 }
@@ -372,7 +384,22 @@ function commandPath(c: Command): string {
 /** Every command's failure goes through here: a usage line or a message, never a stack trace (unless --debug). */
 type Action = (...args: any[]) => Promise<number | 'serving'> | number | 'serving';
 
-export function buildProgram(exit: (code: number) => void = (c) => process.exit(c)): Command {
+/**
+ * Exits once everything written has left: stdout to a pipe that its reader drains slowly
+ * (a CI log, a test) takes the first 64 KiB at once and queues the rest, which a bare
+ * process.exit() would drop (a long `simulator --list` lost its last entries that way).
+ */
+export function exitAfterFlush(code: number): void {
+  process.exitCode = code;
+  let pending = 2;
+  const done = () => {
+    if (--pending === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+}
+
+export function buildProgram(exit: (code: number) => void = exitAfterFlush): Command {
   const program = new Command('svc-conformance');
   let debug = false;
   const wrap =
@@ -557,6 +584,14 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
     .addHelpText('after', '\nExit codes: 0 every property holds, 1 one fails (with a shrunk counterexample), 2 bad usage.')
     .action(wrap((o, cmd: Command) => runWebhookCheckCommand(o, cmd)));
 
+  program
+    .command('cleanup')
+    .description("delete what interrupted runs left on the target: users whose id starts with the suite's prefix svcct- (every user the suite creates carries it); never any other user")
+    .option('--run-id <id>', 'only the users of this run (svcct-<run id>-...)')
+    .option('--dry-run', 'list them, delete nothing')
+    .addHelpText('after', '\nExit codes: 0 done, 1 a deletion failed or the listing stopped at its page bound, 2 bad usage or configuration. ACH returns have no delete operation in the specification and stay.')
+    .action(wrap((o, cmd: Command) => runCleanupCommand(o, cmd)));
+
   const config = program.command('config').description('the config file: write a starting one, check one, document every setting');
   config
     .command('init')
@@ -564,6 +599,7 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
     .option('--format <format>', 'ts or json', 'ts')
     .option('--file <path>', 'where to write it (default svc-conformance.config.<format>)')
     .option('--force', 'overwrite an existing file')
+    .option('--from-env', 'hold every non-secret SVC_* setting of this environment (moving from variables to a file)')
     .action(wrap((o) => configInit(o)));
   config
     .command('check')
@@ -605,7 +641,7 @@ export async function main(argv = process.argv): Promise<void> {
     // exitOverride already chose the exit code; anything else is a usage error.
     if (!(e instanceof CommanderError)) {
       console.error(`error: ${(e as Error).message}`);
-      process.exit(2);
+      exitAfterFlush(2);
     }
   }
 }

@@ -207,7 +207,10 @@ export function runChecks(ctx: CheckContext, only?: readonly string[]): Failure[
     }
     if (!applies) continue;
     try {
-      out.push(...def.run(ctx));
+      // A loop, not out.push(...failures): a spread passes every failure as an argument, and
+      // a check of a huge list can return more than the engine's argument limit ("Maximum
+      // call stack size exceeded" on a 20 MB page).
+      for (const f of def.run(ctx)) out.push(f);
     } catch (e) {
       out.push(crashed(def.name, ctx.operationKey, location, 'run', e));
     }

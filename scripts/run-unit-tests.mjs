@@ -50,6 +50,9 @@ const OWN_PROCESS = [
   'scripts/redaction.test.ts',
   // (the one process of the short files starts here: see BATCH_AFTER)
   'scripts/redaction-browser.test.ts',
+  // One Playwright invocation against five misbehaving targets (about 20 s, most of it
+  // worker starts: a worker per target).
+  'scripts/bounded-transport.test.ts',
   'targets/receiver/crash.test.ts',
   'proof/receiver-variants.test.ts',
   // Two Playwright runs against a simulator with refused credentials (about 30 s, mostly waiting).

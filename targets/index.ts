@@ -28,9 +28,9 @@ import { VARIATIONS } from './simulator/catalog.ts';
 // simulator itself (routes, seed data, Fastify) is loaded when one is started.
 export { loadProfile, profileSecrets, flag, flagValue, simulatorEntriesInForce, CONTRACT_VERSIONS, OAUTH_PAGE_DEFAULTS, PASSWORD_SCENARIOS, PRODUCT_PATH_ENV, PRODUCT_PATH_DEFAULTS, type PasswordScenario, type ProductPaths, type TargetProfile } from './profiles/profile.ts';
 export { ACH_FILTERS, K6_SETTING_ALIASES, WIDGET_CONTROLS, missingControls, type AchFilter, type DataExchangeSettings, type InstitutionSettings, type QueryName, type WidgetControls, type WebhookCaptureSettings } from './profiles/sections.ts';
-export { FULL_CHROMIUM_PATH, HEADLESS_SHELL_PATH } from './profiles/sections.ts';
+export { FULL_CHROMIUM_PATH, HEADLESS_SHELL_PATH, RUN_ID_PATTERN } from './profiles/sections.ts';
 export { createRedactor, REDACTED, type Redactor } from './profiles/redact.ts';
-export { runSettings, selftestSettings, needsEmbeddedSimulator, SIMULATOR_URL_VARIABLE, type RunSettings, type SelftestSettings } from './profiles/run-settings.ts';
+export { runSettings, selftestSettings, needsEmbeddedSimulator, SIMULATOR_URL_VARIABLE, RUN_ID_VARIABLE, type RunSettings, type SelftestSettings } from './profiles/run-settings.ts';
 export { CATALOG, FAULTS, VARIATIONS, catalogEntry, tierOfEntry, assertKnown, type CatalogEntry, type CatalogTier, type CatalogArea } from './simulator/catalog.ts';
 export { SIMULATOR_DEFAULTS, settingsFromEnv, type SimulatorSettings, type VersionEntry } from './simulator/settings.ts';
 export { DATA_EXCHANGE_SEED } from './simulator/data/data-exchange.ts';

@@ -10,11 +10,12 @@
  * real targets (seconds) is inside the job.
  */
 import { test, expect, type CheckedClient, type Poll } from '../fixtures.ts';
-import { ANY_2XX, createMember, createUser, createdMember, need, waitUntilSettled } from '../helpers.ts';
+import { ANY_2XX, createMember, createUser, createdMember, need, requireTestInstitution, waitUntilSettled } from '../helpers.ts';
 
 const TAGS = ['@identify', '@members', '@destructive'];
 
 async function connectedMember(api: CheckedClient, poll: Poll) {
+  requireTestInstitution(api.profile, ['SUCCESS']);
   const user = await createUser(api);
   const member = createdMember(api, await createMember(api, user, { scenario: 'SUCCESS' })).guid;
   const settled = await waitUntilSettled(api, poll, user, member);

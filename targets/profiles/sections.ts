@@ -414,7 +414,17 @@ export interface RunSettings {
   chromiumPath: string;
   /** SVC_WORKERS: Playwright workers of a conformance run (unset: the configuration's default). */
   workers?: number;
+  /**
+   * SVC_RUN_ID: the run's name inside the client-supplied `id` of every user the suite
+   * creates (`svcct-<run id>-<purpose>-<random>`, scenarios/cleanup.ts), so one run's
+   * leftovers can be told from another's. Letters and digits only (a dash would let one
+   * run's prefix match another's). Unset: scenarios/global-setup.ts draws one per run.
+   */
+  runId?: string;
 }
+
+/** A run id: letters and digits, at most 32 (it is part of every created user's `id`). */
+export const RUN_ID_PATTERN = /^[A-Za-z0-9]{1,32}$/;
 
 /**
  * Debian packages both of Chromium's headless builds: `chromium` (the full browser, whose
@@ -438,11 +448,16 @@ const DEFAULT_REPORTS_OUT = fileURLToPath(new URL('../../reports/out', import.me
 export function runSettingsFrom(env: Env): RunSettings {
   const reportsOut = resolve(env.SVC_REPORTS_OUT || DEFAULT_REPORTS_OUT);
   const workers = env.SVC_WORKERS ? Number(env.SVC_WORKERS) : undefined;
+  const runId = env.SVC_RUN_ID || undefined;
+  if (runId !== undefined && !RUN_ID_PATTERN.test(runId)) {
+    throw new Error(`SVC_RUN_ID must be 1 to 32 letters or digits (it becomes part of every created user's id), got "${runId.slice(0, 40)}"`);
+  }
   return {
     specFile: env.SVC_SPEC_FILE ?? DEFAULT_SPEC_FILE,
     reportsOut,
     httpTimingDir: env.SVC_HTTP_TIMING_DIR ?? join(reportsOut, 'http-timing'),
     chromiumPath: env.SVC_CHROMIUM_PATH ?? defaultChromiumPath(),
     ...(workers !== undefined ? { workers } : {}),
+    ...(runId !== undefined ? { runId } : {}),
   };
 }
