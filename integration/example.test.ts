@@ -8,7 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,18 +61,7 @@ test('the example through the proxy: its own test passes, the planted request er
 test('through the proxy, the simulator\'s OAuth window URIs point at the proxy: a second load and a stored URI are stated findings', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-oauth-'));
   try {
-    // An integration that creates an OAuth member, loads its window twice, then a URI it kept from another session.
-    const script = join(dir, 'oauth-flow.mjs');
-    writeFileSync(script, `
-      const env = process.env;
-      const headers = { authorization: 'Basic ' + Buffer.from(env.SVC_CLIENT_ID + ':' + env.SVC_API_KEY).toString('base64'), 'accept-version': 'v20250224', 'content-type': 'application/json' };
-      const post = async (path, body) => (await fetch(env.SVC_BASE_URL + path, { method: 'POST', headers, body: JSON.stringify(body) })).json();
-      const { user } = await post('/users', { user: { id: 'oauth-flow' } });
-      const { member } = await post('/users/' + user.guid + '/members', { member: { institution_code: 'svc_bank_oauth', is_oauth: true }, data_request: { products: ['transactions'] } });
-      const uri = member.oauth_window_uri;
-      if (!uri.startsWith(env.SVC_BASE_URL)) throw new Error('the window is not behind the proxy: ' + uri);
-      for (const url of [uri, uri, uri.replace(/[^/]+$/, '0123456789abcdef0123456789abcdef')]) await (await fetch(url)).text();
-    `);
+    const script = join(ROOT, 'examples/integration/oauth-window-misuse.mjs');
     const run = await runProxy({ env: {}, out: join(dir, 'out'), command: ['node', script], cwd: ROOT, live: false, echoCommand: false, commandTimeoutMs: 30_000 });
     assert.equal(run.command?.code, 0, run.command?.tail);
     assert.deepEqual(run.report.exchanges.flatMap((x) => x.failures), [], 'the two API calls are correct');

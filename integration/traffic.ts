@@ -160,6 +160,9 @@ export async function runProxy(o: ProxyRunOptions): Promise<ProxyRun> {
     // The simulator's returned URLs then point at the proxy, so their loads are seen (proxy.ts).
     preserveHost: embedded,
     timeoutMs: profile.timeouts.requestMs,
+    // The profile's one body bound (SVC_MAX_BODY_BYTES) for what the proxy buffers and records.
+    maxRequestBytes: profile.limits.maxBodyBytes,
+    maxRecordedBytes: profile.limits.maxBodyBytes,
     onExchange: (e) => {
       if (!judge) return void pending.push(e);
       const j = judge.add(e);
