@@ -18,6 +18,7 @@
  *                                                 (tolerance; empty for the baseline run)
  */
 import { spawn } from 'node:child_process';
+import { guardProcessGroup } from '../load/process.ts';
 import type { TargetProfile } from '../targets/index.ts';
 
 export const COMMAND_VARIABLES: ReadonlyArray<{ name: string; what: string }> = [
@@ -59,12 +60,16 @@ export interface CommandRun {
   durationMs: number;
   /** The last bytes of stdout and stderr together, in order. */
   tail: string;
+  /** A stop (Ctrl-C, a cancelled CI job) this process received while the command ran: it was passed on to the command's group. */
+  stoppedBy?: NodeJS.Signals;
 }
 
 /**
  * Runs `argv` (one element: a shell command line, e.g. "npm test"; several: the program
- * and its arguments, no shell) in its own process group, killed whole after `timeoutMs`.
- * With `echo` its output also goes to this process's.
+ * and its arguments, no shell) in its own process group, killed whole after `timeoutMs`
+ * and when it ends (whatever it left running). A stop of this process goes to the group
+ * (load/process.ts guardProcessGroup, killed after 5 s) and is reported in `stoppedBy`, so
+ * the caller still writes its reports. With `echo` its output also goes to this process's.
  */
 export function runCommand(argv: readonly string[], o: { env: NodeJS.ProcessEnv; cwd: string; timeoutMs: number; tailBytes?: number; echo?: boolean }): Promise<CommandRun> {
   const tailBytes = o.tailBytes ?? 8_000;
@@ -73,6 +78,12 @@ export function runCommand(argv: readonly string[], o: { env: NodeJS.ProcessEnv;
     const child = argv.length === 1
       ? spawn(argv[0], { cwd: o.cwd, env: o.env, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
       : spawn(argv[0], argv.slice(1), { cwd: o.cwd, env: o.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (child.pid === undefined) {
+      child.once('error', (e) => reject(new Error(`could not start ${argv.join(' ')}: ${e.message}`)));
+      return;
+    }
+    const pgid = child.pid;
+    const guard = guardProcessGroup(pgid, { graceMs: 5_000, onStop: () => {} });
     let tail = '';
     let timedOut = false;
     const take = (stream: NodeJS.WriteStream) => (d: Buffer) => {
@@ -81,33 +92,30 @@ export function runCommand(argv: readonly string[], o: { env: NodeJS.ProcessEnv;
     };
     child.stdout!.on('data', take(process.stdout));
     child.stderr!.on('data', take(process.stderr));
-    const killGroup = (signal: NodeJS.Signals) => {
+    const killGroup = () => {
       try {
-        process.kill(-child.pid!, signal);
+        process.kill(-pgid, 'SIGKILL');
       } catch {
         /* already gone */
       }
     };
     const timer = setTimeout(() => {
       timedOut = true;
-      killGroup('SIGKILL');
+      killGroup();
     }, o.timeoutMs);
-    const onSignal = () => killGroup('SIGKILL');
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
     child.on('error', (e) => {
       clearTimeout(timer);
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      guard.dispose();
       reject(new Error(`could not start ${argv.join(' ')}: ${e.message}`));
     });
+    // Whatever the command left running in its group goes with it (at exit: a leftover
+    // holding its output open would hold 'close' back).
+    child.on('exit', killGroup);
     child.on('close', (code) => {
       clearTimeout(timer);
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      // Whatever the command left running in its group goes with it.
-      killGroup('SIGKILL');
-      resolve({ code, timedOut, durationMs: performance.now() - started, tail });
+      const stoppedBy = guard.stoppedBy;
+      guard.dispose();
+      resolve({ code, timedOut, durationMs: performance.now() - started, tail, ...(stoppedBy ? { stoppedBy } : {}) });
     });
   });
 }

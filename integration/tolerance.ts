@@ -49,6 +49,8 @@ export interface ToleranceReport {
   breaking: string[];
   flaky: string[];
   timeoutMs: number;
+  /** A stop this process received (Ctrl-C): the matrix ended there, the rows decided so far kept. */
+  stoppedBy?: string;
 }
 
 export interface ToleranceOptions {
@@ -82,6 +84,7 @@ export async function runTolerance(o: ToleranceOptions): Promise<ToleranceReport
   const retries = o.retries ?? 1;
   const started = performance.now();
   let secrets: string[] = [];
+  let stoppedBy: string | undefined;
 
   const attempt = async (variation: string | undefined): Promise<CommandRun> => {
     const target = await startTarget({ env: simulatorEnv, variations: variation ? [variation] : [], simulator: true });
@@ -102,8 +105,9 @@ export async function runTolerance(o: ToleranceOptions): Promise<ToleranceReport
       last = await attempt(variation);
       attempts++;
       durationMs += last.durationMs;
+      if (last.stoppedBy) stoppedBy = last.stoppedBy;
       const ok = !last.timedOut && last.code === 0;
-      if (ok) break;
+      if (ok || stoppedBy) break;
       failedOnce = true;
       if (attempts > retries) break;
     }
@@ -124,14 +128,18 @@ export async function runTolerance(o: ToleranceOptions): Promise<ToleranceReport
 
   const baseline = await runRow(undefined);
   const rows: ToleranceRow[] = [];
-  if (baseline.outcome === 'pass' || baseline.outcome === 'FLAKY') {
+  if ((baseline.outcome === 'pass' || baseline.outcome === 'FLAKY') && !stoppedBy) {
     const queue = [...asked];
     const byName = new Map<string, ToleranceRow>();
     const worker = async () => {
-      for (let v = queue.shift(); v !== undefined; v = queue.shift()) byName.set(v, await runRow(v));
+      for (let v = queue.shift(); v !== undefined && !stoppedBy; v = queue.shift()) {
+        const row = await runRow(v);
+        // A run a stop cut short decides nothing about its variation.
+        if (!stoppedBy) byName.set(v, row);
+      }
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency ?? 1, asked.length)) }, worker));
-    for (const v of asked) rows.push(byName.get(v)!);
+    for (const v of asked) if (byName.has(v)) rows.push(byName.get(v)!);
   }
   return {
     command: commandText(o.command),
@@ -141,12 +149,13 @@ export async function runTolerance(o: ToleranceOptions): Promise<ToleranceReport
     breaking: rows.filter((r) => r.outcome === 'FAIL' || r.outcome === 'TIMEOUT').map((r) => r.variation),
     flaky: rows.filter((r) => r.outcome === 'FLAKY').map((r) => r.variation),
     timeoutMs: o.timeoutMs,
+    ...(stoppedBy ? { stoppedBy } : {}),
   };
 }
 
 /** 0 when the baseline passes and no variation breaks the command, else 1. */
 export function toleranceExitCode(r: ToleranceReport): 0 | 1 {
-  return r.baseline.outcome === 'FAIL' || r.baseline.outcome === 'TIMEOUT' || r.breaking.length ? 1 : 0;
+  return r.stoppedBy || r.baseline.outcome === 'FAIL' || r.baseline.outcome === 'TIMEOUT' || r.breaking.length ? 1 : 0;
 }
 
 /** The lines of a failing run worth showing: assertion and error lines, else the last ones. */
@@ -180,8 +189,9 @@ export function toleranceConsoleLines(r: ToleranceReport, o: { rows?: boolean } 
     for (const row of r.rows.filter((x) => r.breaking.includes(x.variation))) {
       lines.push(`  - ${row.variation} (${row.area}): ${row.description}`, `      the freedom: ${row.section}`, ...tellingLines(row.tail).map((l) => `      | ${l}`));
     }
-  } else lines.push(`Tolerates all ${r.rows.length} variations.`);
+  } else if (!r.stoppedBy) lines.push(`Tolerates all ${r.rows.length} variations.`);
   if (r.flaky.length) lines.push(`Flaky (failed, then passed when run again; not gating): ${r.flaky.join(', ')}`);
+  if (r.stoppedBy) lines.push(`Stopped by ${r.stoppedBy}: ${r.rows.length} variation(s) decided, the rest not run.`);
   lines.push(`Wall time ${seconds(r.wallMs)}.`);
   return lines;
 }
@@ -196,7 +206,7 @@ export function toleranceMarkdown(r: ToleranceReport): string {
     '',
     `Command \`${r.command}\`, run against the embedded simulator without any variation (baseline: **${r.baseline.outcome}**) and once per catalogue variation, each a freedom the specification leaves. Each run bounded at ${seconds(r.timeoutMs)}; wall time ${seconds(r.wallMs)}.`,
     '',
-    r.breaking.length ? `**Breaks the integration: ${r.breaking.join(', ')}.**` : r.rows.length ? `**Tolerates all ${r.rows.length} variations.**` : '**The baseline failed: no variation was run.**',
+    r.breaking.length ? `**Breaks the integration: ${r.breaking.join(', ')}.**` : r.stoppedBy ? `**Stopped by ${r.stoppedBy} after ${r.rows.length} variation(s).**` : r.rows.length ? `**Tolerates all ${r.rows.length} variations.**` : '**The baseline failed: no variation was run.**',
     '',
     '| variation | outcome | area | the freedom | time |',
     '|---|---|---|---|---|',

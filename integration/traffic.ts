@@ -203,7 +203,10 @@ export async function runProxy(o: ProxyRunOptions): Promise<ProxyRun> {
   // Exchanges whose judging was still queued (setImmediate) are judged before the report.
   await new Promise((r) => setImmediate(r));
   const notes: string[] = [];
-  if (commandRun) notes.push(commandRun.timedOut ? `The test command was stopped at its bound after ${(commandRun.durationMs / 1000).toFixed(1)} s.` : `The test command exited ${commandRun.code} after ${(commandRun.durationMs / 1000).toFixed(1)} s.`);
+  if (commandRun) {
+    const after = `after ${(commandRun.durationMs / 1000).toFixed(1)} s`;
+    notes.push(commandRun.stoppedBy ? `The test command was stopped (${commandRun.stoppedBy}) ${after}: the report holds the traffic until then.` : commandRun.timedOut ? `The test command was stopped at its bound ${after}.` : `The test command exited ${commandRun.code} ${after}.`);
+  }
   const report = judge.finish(`proxy ${proxy.url} → ${embedded ? `the embedded simulator (${upstream})` : upstream}`, notes);
   const secrets = profileSecrets(profile);
   const written = writeTrafficReports(report, o.out, { secrets, recording: proxy.exchanges, version: o.version });
