@@ -58,6 +58,12 @@ export interface CheckOptions {
    * the Schemathesis-style checks of generated.ts. Absent on every other exchange.
    */
   generated?: import('./generated.ts').GeneratedCase;
+  /**
+   * The exchange is an integration's own traffic (integration/: the recording proxy, the
+   * HAR check): its REQUEST is judged too (contracts/requests.ts). Absent on every suite
+   * exchange, whose requests break rules on purpose.
+   */
+  requestChecks?: import('./requests.ts').RequestCheckOptions;
 }
 
 /**

@@ -22,6 +22,7 @@
  */
 import { settingsFromEnv, type SimulatorSettings } from './simulator/settings.ts';
 import { loadProfile, type TargetProfile } from './profiles/profile.ts';
+import { VARIATIONS } from './simulator/catalog.ts';
 
 // Light modules only at the top: every Playwright worker loads this file, and the
 // simulator itself (routes, seed data, Fastify) is loaded when one is started.
@@ -57,7 +58,7 @@ export interface StartTargetOptions {
   env?: Env;
   /** Faults in force, after those of the environment's SVC_SIM_FAULTS. */
   faults?: readonly string[];
-  /** Variations in force, after those of SVC_SIM_VARIATIONS. */
+  /** Variations in force, after those of SVC_SIM_VARIATIONS; `all` names every variation of the catalogue. */
   variations?: readonly string[];
   /**
    * Start the embedded simulator even when SVC_BASE_URL names a real environment: the
@@ -85,7 +86,9 @@ export async function startTarget(o: StartTargetOptions = {}): Promise<StartedTa
   const settings = settingsFromEnv(env);
   const inForce = asked.simulatorEntries;
   const faults = [...inForce.faults, ...(o.faults ?? [])];
-  const variations = [...inForce.variations, ...(o.variations ?? [])];
+  // `all` stands for every variation of the catalogue (simulator --variation all, SVC_SIM_VARIATIONS=all):
+  // together they are still legitimate behaviour (the self-test's joint run proves the suite passes them).
+  const variations = [...new Set([...inForce.variations, ...(o.variations ?? [])].flatMap((v) => (v === 'all' ? VARIATIONS().map((e) => e.name) : [v])))];
   const { buildSimulator } = await import('./simulator/app.ts');
   const app = await buildSimulator({ settings, faults, variations });
   try {

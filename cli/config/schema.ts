@@ -254,6 +254,11 @@ export const SETTINGS = {
     rateShare: num('SVC_FUZZ_RATE_SHARE', "Share of the target's request limit the fuzzer paces itself to, in (0, 1].", { min: 0, max: 1, default: '0.5' }),
   },
   usedOperations: list('SVC_USED_OPERATIONS', 'Operations your integration uses ("METHOD /path/{template}"), for the upgrade check.', { default: 'all' }),
+  integration: {
+    testCommand: str('SVC_INTEGRATION_COMMAND', "Your integration's own test command (a shell command line, e.g. \"npm test\"): proxy runs it through the recording proxy and tolerance once per variation when no command follows --."),
+    usageFile: filePath('SVC_USAGE_FILE', "Your integration's usage file (svc-conformance usage writes it): versions judges differences against the operations, parameters and fields it names when --usage is not given."),
+    variationTimeoutMs: int('SVC_TOLERANCE_TIMEOUT_MS', 'Bound on one run of the test command in the tolerance matrix.', { min: 1, default: '120000' }),
+  },
   run: {
     runId: str('SVC_RUN_ID', "The run's name inside every created user's id (svcct-<run id>-...); letters and digits, at most 32. The cleanup command removes one run's leftovers by it.", { default: 'drawn per run' }),
     workers: int('SVC_WORKERS', 'Playwright workers of a conformance run.', { min: 1, default: '2' }),
@@ -323,6 +328,7 @@ export const GROUP_TITLES: Record<string, string> = {
   load: 'Load scripts',
   fuzz: 'Fuzz project',
   usedOperations: 'Upgrade check',
+  integration: "Your integration's gate (proxy, check-har, usage, tolerance)",
   run: 'Run',
   simulator: 'Embedded simulator',
 };

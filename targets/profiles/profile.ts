@@ -15,6 +15,8 @@ import {
   loadScriptSettingsFrom,
   runSettingsFrom,
   usedOperationsFrom,
+  integrationSettingsFrom,
+  type IntegrationSettings,
   useCasesFrom,
   userCategoryPathsFrom,
   webhookCaptureFrom,
@@ -215,6 +217,8 @@ export interface TargetProfile {
   load: LoadScriptSettings;
   /** Operations the integration uses, for the upgrade check (SVC_USED_OPERATIONS). */
   usedOperations: 'all' | string[];
+  /** The gate of the team's own integration: its test command, usage file, tolerance bound (SVC_INTEGRATION_COMMAND, SVC_USAGE_FILE, SVC_TOLERANCE_TIMEOUT_MS; sections.ts). */
+  integration: IntegrationSettings;
   /**
    * Catalogue entries (targets/simulator/catalog.ts) the embedded simulator is started
    * with: SVC_SIM_FAULTS and SVC_SIM_VARIATIONS, comma lists (empty on a real target's
@@ -579,6 +583,7 @@ function commonSections(env: Env, isSimulator: boolean) {
     webhookCapture: webhookCaptureFrom(env),
     load: loadScriptSettingsFrom(env),
     usedOperations: usedOperationsFrom(env),
+    integration: integrationSettingsFrom(env),
     simulatorEntries: simulatorEntriesInForce(env),
     run: runSettingsFrom(env),
   } satisfies Partial<TargetProfile>;

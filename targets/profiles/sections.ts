@@ -369,6 +369,31 @@ export function usedOperationsFrom(env: Env): 'all' | string[] {
   return raw.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
 }
 
+// ---- the gate of the team's own integration (integration/) ---------------------------------
+
+export interface IntegrationSettings {
+  /**
+   * SVC_INTEGRATION_COMMAND: the team's own test command (a shell command line), run by
+   * `proxy` (through the proxy) and `tolerance` (once per variation) when none follows `--`.
+   */
+  testCommand?: string;
+  /** SVC_USAGE_FILE: the integration's usage file; `versions` judges differences against it when --usage is not given. */
+  usageFile?: string;
+  /** SVC_TOLERANCE_TIMEOUT_MS: bound on one run of the test command in the tolerance matrix (default 120000). */
+  variationTimeoutMs: number;
+}
+
+export function integrationSettingsFrom(env: Env): IntegrationSettings {
+  const raw = env.SVC_TOLERANCE_TIMEOUT_MS;
+  const variationTimeoutMs = raw === undefined || raw === '' ? 120_000 : Number(raw);
+  if (!Number.isInteger(variationTimeoutMs) || variationTimeoutMs < 1) throw new Error(`SVC_TOLERANCE_TIMEOUT_MS must be a positive whole number of milliseconds, got "${raw}"`);
+  return {
+    ...(env.SVC_INTEGRATION_COMMAND?.trim() ? { testCommand: env.SVC_INTEGRATION_COMMAND.trim() } : {}),
+    ...(env.SVC_USAGE_FILE ? { usageFile: resolve(env.SVC_USAGE_FILE) } : {}),
+    variationTimeoutMs,
+  };
+}
+
 // ---- where a run reads and writes ---------------------------------------------------------
 
 export interface RunSettings {
