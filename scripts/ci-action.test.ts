@@ -120,7 +120,9 @@ function runAction(workspace: string, given: Record<string, string>, env: NodeJS
     const cwd = resolve(workspace, substitute(step['working-directory'] ?? '.', inputs, outputs));
     const r = spawnSync('bash', ['-e', '-c', step.run!], {
       cwd,
-      env: { ...env, ...readKeyValues(files.env), ...stepEnv, GITHUB_ACTION_PATH: ROOT, GITHUB_WORKSPACE: workspace, GITHUB_OUTPUT: files.output, GITHUB_ENV: files.env, GITHUB_STEP_SUMMARY: files.summary },
+      // The action's checkout is this one: npm may look, never change it (a worktree whose
+      // node_modules links to another checkout would have that one emptied by `npm ci`).
+      env: { ...env, ...readKeyValues(files.env), ...stepEnv, npm_config_dry_run: 'true', GITHUB_ACTION_PATH: ROOT, GITHUB_WORKSPACE: workspace, GITHUB_OUTPUT: files.output, GITHUB_ENV: files.env, GITHUB_STEP_SUMMARY: files.summary },
       encoding: 'utf8',
       timeout: 300_000,
     });
