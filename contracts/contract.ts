@@ -15,6 +15,7 @@ import './checks.ts';
 import './generated.ts';
 import './stated-partners.ts';
 import './stated-platform.ts';
+import './requests.ts';
 
 export interface Contract {
   /** Versions with a derived document in spec/versions/, oldest first. */

@@ -219,8 +219,9 @@ registerCheck(exchangeCheck({
     if (!Array.isArray(list)) return [];
     const days = list.map((t) => (isObj(t) ? dayOf(t.date) : undefined)).filter((d): d is number => d !== undefined);
     if (days.length < 2) return [];
-    const min = Math.min(...days);
-    const max = Math.max(...days);
+    // A reduce, not Math.min(...days): a spread of a misbehaving target's huge page exceeds the engine's argument limit.
+    const min = days.reduce((a, b) => Math.min(a, b));
+    const max = days.reduce((a, b) => Math.max(a, b));
     const span = Math.round((max - min) / 86_400_000);
     if (span <= DEFAULT_WINDOW_DAYS + WINDOW_SLACK_DAYS) return [];
     const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);

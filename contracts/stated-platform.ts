@@ -133,13 +133,15 @@ function transactionFailures(c: ExchangeContext, body: unknown): Failure[] {
   }
   const objects = (singular: string, plural: string): Rec[] => {
     const list: unknown[] = [];
-    if (isRec(body) && Array.isArray(body[plural])) list.push(...(body[plural] as unknown[]));
-    for (const t of txs) { list.push(t[singular]); if (Array.isArray(t[plural])) list.push(...(t[plural] as unknown[])); }
+    // Loops, not push(...list): a spread passes every element as an argument, and a page
+    // of a misbehaving target can hold more than the engine's argument limit.
+    if (isRec(body) && Array.isArray(body[plural])) for (const x of body[plural] as unknown[]) list.push(x);
+    for (const t of txs) { list.push(t[singular]); if (Array.isArray(t[plural])) for (const x of t[plural] as unknown[]) list.push(x); }
     return list.filter(isRec);
   };
-  if (includes.has('merchants')) out.push(...missingFields(c, objects('merchant', 'merchants'), ['name', 'logo_url', 'website_url'], 'included merchant', STATED_PLATFORM_RULES.merchantFields));
-  if (includes.has('geolocations')) out.push(...missingFields(c, objects('geolocation', 'geolocations'), ['country', 'city', 'postal_code'], 'included geolocation', STATED_PLATFORM_RULES.geolocationFields));
-  return out;
+  const merchants = includes.has('merchants') ? missingFields(c, objects('merchant', 'merchants'), ['name', 'logo_url', 'website_url'], 'included merchant', STATED_PLATFORM_RULES.merchantFields) : [];
+  const geolocations = includes.has('geolocations') ? missingFields(c, objects('geolocation', 'geolocations'), ['country', 'city', 'postal_code'], 'included geolocation', STATED_PLATFORM_RULES.geolocationFields) : [];
+  return out.concat(merchants, geolocations);
 }
 
 function insightFailures(c: ExchangeContext, body: unknown): Failure[] {

@@ -6,8 +6,9 @@
  * SVC_SIMULATOR_URL, no SVC_SIM_*, so the suites take the real-target path of the
  * profile (isSimulator false) and learn every fact from the environment.
  *
- * Used by scripts/real-target.test.ts; also a CLI that prints the figures:
- *   npx tsx scripts/real-target.ts [--project api] [--project browser] [--minimal]
+ * Used by scripts/real-target.test.ts; also a CLI that prints the figures and the users
+ * the run left on the target (GET /users before and after, scenarios/cleanup.ts listUsers):
+ *   npx tsx scripts/real-target.ts [--project api] [--project browser] [--minimal] [--set NAME=VALUE]
  *
  * `--minimal`: only SVC_BASE_URL, the credentials, the test passwords and the MFA answer
  * (minimalTargetEnv): what skips then is what needs an identity the target cannot reveal.
@@ -21,7 +22,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runProcess } from '../load/process.ts';
 import { testsOf, type PwReport, type SuiteTest } from '../proof/run-suite.ts';
-import { DATA_EXCHANGE_SEED, PASSWORD_SCENARIOS, PRODUCT_PATH_DEFAULTS, PRODUCT_PATH_ENV, SIMULATOR_DEFAULTS, simulatorInstitutionSeed } from '../targets/index.ts';
+import { DATA_EXCHANGE_SEED, loadProfile, PASSWORD_SCENARIOS, PRODUCT_PATH_DEFAULTS, PRODUCT_PATH_ENV, SIMULATOR_DEFAULTS, simulatorInstitutionSeed } from '../targets/index.ts';
+import { listUsers } from '../scenarios/cleanup.ts';
 
 export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const PLAYWRIGHT = join(ROOT, 'node_modules', '.bin', 'playwright');
@@ -204,6 +206,8 @@ export interface PlaywrightRun {
   /** Errors outside any test (config, global setup). */
   globalErrors: string[];
   stderrTail: string;
+  /** Processes of the run's group (workers) still alive after the runner ended, then killed (load/process.ts). */
+  leftover: number[];
 }
 
 export interface PwAnnotation { type: string; description?: string }
@@ -254,7 +258,7 @@ async function invokePlaywright<T>(args: (work: string, reportFile: string) => {
   });
   const durationMs = performance.now() - started;
   try {
-    const outcome = { exitCode: res.code, durationMs, timedOut: res.timedOut, stderrTail: stripAnsi(res.stderr).slice(-2000) };
+    const outcome = { exitCode: res.code, durationMs, timedOut: res.timedOut, stderrTail: stripAnsi(res.stderr).slice(-2000), leftover: res.leftover };
     if (!existsSync(reportFile)) return read({ ...outcome, tests: [], globalErrors: [`no JSON report (exit ${res.code}${res.timedOut ? ', timed out' : ''})`] });
     const report = JSON.parse(readFileSync(reportFile, 'utf8')) as PwReport;
     return read({ ...outcome, tests: testsWithReasons(report), globalErrors: (report.errors ?? []).map((e) => stripAnsi(e.message ?? '')).filter(Boolean) });
@@ -354,9 +358,16 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const sim = await startSimulatorProcess(simulatorProcessEnv());
   try {
     console.log(`simulator process ${sim.pid} on ${sim.base}`);
-    const run = await runPlaywright({ projects: (values.project as string[] | undefined) ?? ['api', 'browser'], grep: values.grep, env: { ...(values.minimal ? minimalTargetEnv(sim.base) : realTargetEnv(sim.base)), ...extra }, timeoutMs: 15 * 60_000 });
+    const env = { ...(values.minimal ? minimalTargetEnv(sim.base) : realTargetEnv(sim.base)), ...extra };
+    const profile = loadProfile(env);
+    const before = await listUsers(profile);
+    const run = await runPlaywright({ projects: (values.project as string[] | undefined) ?? ['api', 'browser'], grep: values.grep, env, timeoutMs: 15 * 60_000 });
+    const after = await listUsers(profile);
     console.log(figures(run));
     if (run.globalErrors.length) console.log(run.globalErrors.join('\n'));
+    const known = new Set(before.users.map((u) => u.guid));
+    const left = after.users.filter((u) => !known.has(u.guid));
+    console.log(`users on the target: ${before.users.length} before the run, ${after.users.length} after; left behind ${left.length}${left.length ? `: ${left.slice(0, 5).map((u) => u.id ?? u.guid).join(', ')}${left.length > 5 ? ', …' : ''}` : ''}`);
   } finally {
     await sim.stop();
   }

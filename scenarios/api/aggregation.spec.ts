@@ -19,7 +19,7 @@
  */
 import { test, expect, type CheckedClient, type Poll } from '../fixtures.ts';
 import type { TargetProfile } from '../../targets/index.ts';
-import { ANY_2XX, createMember, createUser, createdMember, is2xx, need, readMember, waitUntilSettled, type MemberStatus } from '../helpers.ts';
+import { ANY_2XX, createMember, createUser, createdMember, is2xx, need, readMember, requireTestInstitution, waitUntilSettled, type MemberStatus } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, letTimePass, settle, simulatorControl, sleep, walkList } from './journeys.ts';
 import { inconclusive } from './jobs.ts';
@@ -172,6 +172,7 @@ async function observe(api: CheckedClient, profile: TargetProfile, user: string,
 test('v20111101: a member created with skip_aggregation true is not aggregated', { tag: [...TAGS, '@versions'] }, async ({ api, profile }) => {
   const version = 'v20111101';
   test.skip(!profile.versions.supported.includes(version), `${version} is not among the target's versions (SVC_VERSIONS)`);
+  requireTestInstitution(profile, ['SUCCESS']);
   const user = await createUser(api, { version });
   const member = createdMember(api, await createMember(api, user, { scenario: 'SUCCESS', version, extra: { skip_aggregation: true } })).guid;
   const reads = await observe(api, profile, user, member, version);
@@ -193,6 +194,7 @@ test('v20111101: a member created with skip_aggregation true is not aggregated',
 test('v20250224: aggregation is assumed without skip_aggregation; every named product is accepted', { tag: [...TAGS, '@versions'] }, async ({ api, poll, profile }) => {
   const version = 'v20250224';
   test.skip(!profile.versions.supported.includes(version), `${version} is not among the target's versions (SVC_VERSIONS)`);
+  requireTestInstitution(profile, ['SUCCESS']);
   const user = await createUser(api, { version });
   const products = ['account_verification', 'identity_verification', 'transactions', 'history'];
   const member = createdMember(api, await createMember(api, user, { scenario: 'SUCCESS', version, extra: { data_request: { products } } })).guid;
@@ -216,6 +218,7 @@ test('v20250224: aggregation is assumed without skip_aggregation; every named pr
 test('v20250224: products naming neither transactions nor history bring no transactions', { tag: [...TAGS, '@versions', '@inferred'] }, async ({ api, poll, profile }) => {
   const version = 'v20250224';
   test.skip(!profile.versions.supported.includes(version), `${version} is not among the target's versions (SVC_VERSIONS)`);
+  requireTestInstitution(profile, ['SUCCESS']);
   const user = await createUser(api, { version });
   const member = createdMember(api, await createMember(api, user, { scenario: 'SUCCESS', version, extra: { data_request: { products: ['account_verification'] } } })).guid;
   const settled = await waitUntilSettled(api, poll, user, member, version);

@@ -13,12 +13,13 @@
  * 409 was expected, and the other way round.
  */
 import { test, expect, type CheckedClient, type Poll } from '../fixtures.ts';
-import { ANY_2XX, createMember, createUser, createdMember, is2xx, need, readMember, waitUntilSettled } from '../helpers.ts';
+import { ANY_2XX, createMember, createUser, createdMember, is2xx, need, readMember, requireTestInstitution, waitUntilSettled } from '../helpers.ts';
 import { inconclusive, insideShortestJob, MIN_JOB_HINT, since, startAndRead, worthAnotherTry, type JobStart } from './jobs.ts';
 
 const TAGS = ['@identify', '@members', '@destructive'];
 
 async function connectedMember(api: CheckedClient, poll: Poll) {
+  requireTestInstitution(api.profile, ['SUCCESS']);
   const user = await createUser(api);
   const member = createdMember(api, await createMember(api, user, { scenario: 'SUCCESS' })).guid;
   const settled = await waitUntilSettled(api, poll, user, member);

@@ -3,13 +3,14 @@
  * scenarios of this directory (not a spec file: Playwright runs only *.spec.ts). Every
  * call goes through the checked client, so the contract checks each response.
  */
-import { request as undiciRequest } from 'undici';
+import { boundsOf, requestBounded } from '../fixtures/http.ts';
 import { test, expect, type CheckedClient, type CheckedResponse, type Poll } from '../fixtures.ts';
 import type { TargetProfile } from '../../targets/index.ts';
-import { createMember, createUser, createdMember, need, waitUntilSettled } from '../helpers.ts';
+import { createMember, createUser, createdMember, need, requireTestInstitution, waitUntilSettled } from '../helpers.ts';
 
 /** A user of its own with a CONNECTED, aggregated member of the test institution. */
 export async function connectedUser(api: CheckedClient, poll: Poll) {
+  requireTestInstitution(api.profile, ['SUCCESS']);
   const user = await createUser(api);
   const member = createdMember(api, await createMember(api, user, { scenario: 'SUCCESS' })).guid;
   const settled = await waitUntilSettled(api, poll, user, member);
@@ -84,13 +85,8 @@ export async function letTimePass(profile: TargetProfile, user: string, ms: numb
 
 /** A simulator control call (POST /_sim/..., never part of the svc contract); anything but 200 is a suite error. */
 export async function simulatorControl(profile: TargetProfile, path: string, body: Record<string, unknown>): Promise<void> {
-  const res = await undiciRequest(`${profile.platformBaseUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const text = await res.body.text();
-  if (res.statusCode !== 200) throw new Error(`POST ${path} answered ${res.statusCode}: ${text.slice(0, 200)}`);
+  const res = await requestBounded({ method: 'POST', url: `${profile.platformBaseUrl}${path}`, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }, boundsOf(profile));
+  if (res.status !== 200) throw new Error(`POST ${path} answered ${res.status}: ${res.text.slice(0, 200)}`);
 }
 
 /** The first value under one of these keys, at the top level or inside one nested object. */

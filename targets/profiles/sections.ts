@@ -416,6 +416,31 @@ export function usedOperationsFrom(env: Env): 'all' | string[] {
   return raw.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
 }
 
+// ---- the gate of the team's own integration (integration/) ---------------------------------
+
+export interface IntegrationSettings {
+  /**
+   * SVC_INTEGRATION_COMMAND: the team's own test command (a shell command line), run by
+   * `proxy` (through the proxy) and `tolerance` (once per variation) when none follows `--`.
+   */
+  testCommand?: string;
+  /** SVC_USAGE_FILE: the integration's usage file; `versions` judges differences against it when --usage is not given. */
+  usageFile?: string;
+  /** SVC_TOLERANCE_TIMEOUT_MS: bound on one run of the test command in the tolerance matrix (default 120000). */
+  variationTimeoutMs: number;
+}
+
+export function integrationSettingsFrom(env: Env): IntegrationSettings {
+  const raw = env.SVC_TOLERANCE_TIMEOUT_MS;
+  const variationTimeoutMs = raw === undefined || raw === '' ? 120_000 : Number(raw);
+  if (!Number.isInteger(variationTimeoutMs) || variationTimeoutMs < 1) throw new Error(`SVC_TOLERANCE_TIMEOUT_MS must be a positive whole number of milliseconds, got "${raw}"`);
+  return {
+    ...(env.SVC_INTEGRATION_COMMAND?.trim() ? { testCommand: env.SVC_INTEGRATION_COMMAND.trim() } : {}),
+    ...(env.SVC_USAGE_FILE ? { usageFile: resolve(env.SVC_USAGE_FILE) } : {}),
+    variationTimeoutMs,
+  };
+}
+
 // ---- where a run reads and writes ---------------------------------------------------------
 
 export interface RunSettings {
@@ -436,7 +461,17 @@ export interface RunSettings {
   chromiumPath: string;
   /** SVC_WORKERS: Playwright workers of a conformance run (unset: the configuration's default). */
   workers?: number;
+  /**
+   * SVC_RUN_ID: the run's name inside the client-supplied `id` of every user the suite
+   * creates (`svcct-<run id>-<purpose>-<random>`, scenarios/cleanup.ts), so one run's
+   * leftovers can be told from another's. Letters and digits only (a dash would let one
+   * run's prefix match another's). Unset: scenarios/global-setup.ts draws one per run.
+   */
+  runId?: string;
 }
+
+/** A run id: letters and digits, at most 32 (it is part of every created user's `id`). */
+export const RUN_ID_PATTERN = /^[A-Za-z0-9]{1,32}$/;
 
 /**
  * Debian packages both of Chromium's headless builds: `chromium` (the full browser, whose
@@ -460,11 +495,16 @@ const DEFAULT_REPORTS_OUT = fileURLToPath(new URL('../../reports/out', import.me
 export function runSettingsFrom(env: Env): RunSettings {
   const reportsOut = resolve(env.SVC_REPORTS_OUT || DEFAULT_REPORTS_OUT);
   const workers = env.SVC_WORKERS ? Number(env.SVC_WORKERS) : undefined;
+  const runId = env.SVC_RUN_ID || undefined;
+  if (runId !== undefined && !RUN_ID_PATTERN.test(runId)) {
+    throw new Error(`SVC_RUN_ID must be 1 to 32 letters or digits (it becomes part of every created user's id), got "${runId.slice(0, 40)}"`);
+  }
   return {
     specFile: env.SVC_SPEC_FILE ?? DEFAULT_SPEC_FILE,
     reportsOut,
     httpTimingDir: env.SVC_HTTP_TIMING_DIR ?? join(reportsOut, 'http-timing'),
     chromiumPath: env.SVC_CHROMIUM_PATH ?? defaultChromiumPath(),
     ...(workers !== undefined ? { workers } : {}),
+    ...(runId !== undefined ? { runId } : {}),
   };
 }
