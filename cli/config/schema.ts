@@ -166,6 +166,8 @@ export const SETTINGS = {
     testMs: int('SVC_TEST_TIMEOUT_MS', 'Bound of one scenario; must be above requestMs.', { min: 1, default: '2 x aggregationMs + 4 x requestMs on a real target (360000); simulator 30000' }),
     aggregationMs: int('SVC_AGGREGATION_TIMEOUT_MS', 'Bound on polling a member until its aggregation settles.', { ...ms, default: '120000 (simulator 10000)' }),
     pollIntervalMs: int('SVC_POLL_INTERVAL_MS', 'Interval between polls of a member.', { ...ms, default: '2000 (simulator 25)' }),
+    minJobMs: int('SVC_MIN_JOB_MS', "The target's shortest aggregation-type job, if you know it: an answer sooner than this after a job started proves the job was still running, so job-state verdicts (identify's 202/409) become conclusive instead of inconclusive.", { min: 1, default: 'unset on a real target; the simulator: its job time' }),
+    aggregationThrottleMs: int('SVC_AGGREGATION_THROTTLE_MS', "The target's throttle period after a standard aggregation (Limits: only standard aggregations trigger it; its length is not shown): the throttle verdict is judged only inside it.", { min: 1, default: 'unset on a real target; the simulator: 3600000' }),
     browserEventMs: int('SVC_BROWSER_EVENT_TIMEOUT_MS', "Bound on a browser scenario's wait for a widget event, postMessage or redirect.", { ...ms, default: 'requestMs (simulator 3000)' }),
   },
   limits: {
@@ -201,6 +203,9 @@ export const SETTINGS = {
     createPath: pathTemplate('SVC_USER_CATEGORY_CREATE_PATH', 'Path that creates a custom category (not shown).', { default: 'userCategories.allPath' }),
   },
   useCases: list('SVC_USE_CASES', 'Use cases the client is opted in to (Member: use_cases "only for clients opted in"); the use-case filter scenario needs two.'),
+  processor: {
+    tokenRequest: str('SVC_PROCESSOR_TOKEN_REQUEST', 'How the target issues a processor token ("Request and response shape of the processor /token endpoint: not shown"): METHOD /path [JSON body] with {code}, e.g. GET /tokens?authorization_code={code}. Unset: POST /token {"code":"{code}"} is tried as a guess and an unanswered guess skips.', { default: 'POST /token {"code":"{code}"} (a guess)' }),
+  },
   dataExchange: {
     issuerGuid: str('SVC_3DX_ISSUER_GUID', 'Issuer client GUID of the grant the scenarios read through.'),
     granteeGuid: str('SVC_3DX_GRANTEE_GUID', 'Grantee client GUID of that grant.'),
@@ -322,6 +327,7 @@ export const GROUP_TITLES: Record<string, string> = {
   achFilters: 'ACH return list filters',
   userCategories: 'User categories',
   useCases: 'Use cases',
+  processor: 'Processor tokens',
   dataExchange: 'Data exchange',
   audience: 'Audience service',
   webhooks: 'Webhooks',
