@@ -30,11 +30,24 @@
  * fails quickly.
  */
 import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
-import { FULL_CHROMIUM_PATH, HEADLESS_SHELL_PATH, runSettings } from './targets/index.ts';
+import { FULL_CHROMIUM_PATH, HEADLESS_SHELL_PATH, loadProfile, runSettings } from './targets/index.ts';
 import { PROPERTIES_PROJECT, readPlan, SELFTEST_FOLDERS, SELFTEST_PROJECT, type PlaywrightPlan } from './scenarios/selftest-project.ts';
 import { conformanceReporters, isListing, reportPaths } from './reports/reporters.ts';
 
-const settings = runSettings();
+/**
+ * A setting the profile refuses (a bad value, a request bound not below the test bound)
+ * ends the run with the profile's one-line message, not a stack trace of the config's loading.
+ */
+function orRefuse<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    console.error(`Refused configuration: ${(e as Error).message}`);
+    process.exit(2);
+  }
+}
+
+const settings = orRefuse(() => runSettings());
 // Every report under one folder (SVC_REPORTS_OUT, absolute; the project's reports/out by
 // default): the installed CLI points it at the user's own folder, never into node_modules.
 const reportsOut = settings.reportsOut;
@@ -88,7 +101,10 @@ export default plan ? defineConfig(selftestConfig(plan)) : defineConfig({
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  timeout: 30_000,
+  // The profile's test bound (SVC_TEST_TIMEOUT_MS; the embedded simulator 30 s, a real
+  // target derived from its aggregation and request bounds), always above the request
+  // bound, so a stalled request fails naming itself, not as a bare test timeout.
+  timeout: orRefuse(() => loadProfile().timeouts.testMs),
   expect: { timeout: 5_000 },
   outputDir: reportPaths(reportsOut).testResults,
   // Redaction first, console, tier summary, HTML, JUnit, Allure results (reports/reporters.ts);

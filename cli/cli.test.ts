@@ -34,7 +34,7 @@ test('each problem names its key and what is accepted, all at once', () => {
   assert.ok(problems.some((p) => p.includes('unknown key "target.enviroment"') && p.includes('Did you mean "target.environment"')));
   assert.ok(problems.some((p) => p.includes('unknown key "requestMs"') && p.includes('"timeouts.requestMs"')));
   assert.ok(problems.some((p) => p.includes('"target.baseUrl" must be an http(s) URL, got "ftp://x"')));
-  assert.ok(problems.some((p) => p.includes('"timeouts.requestMs" must be an integer >= 0, got "fast"')));
+  assert.ok(problems.some((p) => p.includes('"timeouts.requestMs" must be an integer >= 1, got "fast"')));
   assert.ok(problems.some((p) => p.includes('"versions.supported" must be a list of strings')));
   assert.ok(configProblems({ target: { environment: 'staging' } })[0].includes('one of "integration", "production"'));
 });
@@ -114,7 +114,7 @@ test('the settings table documents every variable the profile reads, and nothing
 });
 
 test('every command answers --help with 0; bad usage gets a usage line and 2, never a stack trace', () => {
-  for (const args of [['--help'], ['run', '--help'], ['simulator', '--help'], ['receiver', '--help'], ['load', '--help'], ['nightly', '--help'], ['config', 'init', '--help'], ['config', 'check', '--help'], ['config', 'docs', '--help']]) {
+  for (const args of [['--help'], ['run', '--help'], ['simulator', '--help'], ['receiver', '--help'], ['load', '--help'], ['nightly', '--help'], ['preflight', '--help'], ['versions', '--help'], ['cleanup', '--help'], ['config', 'init', '--help'], ['config', 'check', '--help'], ['config', 'docs', '--help'], ['proxy', '--help'], ['check-har', '--help'], ['usage', '--help'], ['tolerance', '--help'], ['webhook-check', '--help']]) {
     const r = cli(args);
     assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
     assert.match(r.out, /^Usage: svc-conformance/, args.join(' '));
@@ -127,6 +127,12 @@ test('every command answers --help with 0; bad usage gets a usage line and 2, ne
     [['config', 'init', '--format', 'yaml'], /--format is ts or json/],
     [['nope'], /unknown command 'nope'/],
     [['nightly', '--skip', 'everything'], /--skip takes a comma list/],
+    [['versions', '--from', 'v20250224'], /--from and --to go together/],
+    [['cleanup'], /cleanup removes leftovers from a real target/],
+    [['usage'], /give either --from-har <file.har>/],
+    [['tolerance'], /give the test command after --/],
+    [['webhook-check'], /required option '--url <url>'/],
+    [['tolerance', '--concurrency', '0', '--', 'true'], /--concurrency must be a positive integer/],
   ] as const) {
     const r = cli([...args, '--no-config']);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
@@ -142,10 +148,25 @@ test('a bad config file stops every command before anything runs, exit 2', () =>
     writeFileSync(join(dir, 'svc-conformance.config.json'), JSON.stringify({ timeouts: { requestMs: -1 } }));
     const r = cli(['run'], { cwd: dir });
     assert.equal(r.code, 2, r.err);
-    assert.match(r.err, /"timeouts\.requestMs" must be an integer >= 0, got -1/);
+    assert.match(r.err, /"timeouts\.requestMs" must be an integer >= 1, got -1/);
     assert.match(r.err, /nothing was run/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('integration commands refuse bad input with a message naming it, exit 2, no stack trace', () => {
+  for (const [args, message] of [
+    [['check-har', '/nonexistent/traffic.har'], /no HAR file at \/nonexistent\/traffic\.har/],
+    [['tolerance', '--variation', 'not-a-variation', '--', 'true'], /unknown variation\(s\) not-a-variation/],
+    [['usage', '--declare', 'GET /nowhere'], /no platform operation of spec\/ has that method and path/],
+    [['versions', '--from', 'v20111101', '--to', 'v20250224', '--usage', '/nonexistent/usage.json'], /no usage file at \/nonexistent\/usage\.json/],
+    [['webhook-check', '--url', 'ftp://x'], /--url must be an http\(s\) URL/],
+  ] as const) {
+    const r = cli([...args, '--no-config']);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
+    assert.match(r.err, message);
+    assert.doesNotMatch(r.err, /\n\s+at /, 'no stack trace');
   }
 });
 

@@ -11,8 +11,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CATALOG, loadProfile, startReceiver, startTarget, BROKEN_VARIANTS, SIMULATOR_DEFAULTS, simulatorBanner, type BrokenVariant, type CatalogEntry, type TargetProfile } from '../targets/index.ts';
 import { PACKAGE_ROOT, playwrightTest, runChild } from '../load/process.ts';
-import { configJsonSchema, ConfigError, resolveSettings, SETTING_ENTRIES, type ResolvedSettings } from './config/load.ts';
-import { configTemplate, settingsMarkdown } from './config/init.ts';
+import { configFromEnv, configJsonSchema, ConfigError, resolveSettings, SETTING_ENTRIES, type ResolvedSettings } from './config/load.ts';
+import { configFileOf, configTemplate, settingsMarkdown } from './config/init.ts';
 import type { Family } from '../proof/mutants/index.ts';
 
 /** A mistake in how the command was called: printed with the command's usage line, exit 2. */
@@ -93,7 +93,7 @@ async function runGate(playwrightArgs: string[], o: { project?: string[]; grep?:
   return runChild(playwrightTest(args, env, process.cwd()));
 }
 
-async function serveSimulator(o: { port: number; fault: string[]; variation: string[]; list?: boolean; quiet?: boolean }, cmd: Command): Promise<number | 'serving'> {
+async function serveSimulator(o: { port: number; fault: string[]; variation: string[]; variations?: string; list?: boolean; quiet?: boolean }, cmd: Command): Promise<number | 'serving'> {
   if (o.list) {
     for (const kind of ['fault', 'variation'] as const) {
       const entries: readonly CatalogEntry[] = CATALOG.filter((e) => e.kind === kind);
@@ -106,7 +106,8 @@ async function serveSimulator(o: { port: number; fault: string[]; variation: str
   }
   const settings = await settingsOf(cmd);
   const started = performance.now();
-  const target = await startTarget({ env: settings.env, faults: o.fault, variations: o.variation, simulator: true, port: o.port }).catch((e: Error) => {
+  const variations = [...o.variation, ...(o.variations ?? '').split(',').map((v) => v.trim()).filter(Boolean)];
+  const target = await startTarget({ env: settings.env, faults: o.fault, variations, simulator: true, port: o.port }).catch((e: Error) => {
     throw new ConfigError(`simulator: ${e.message}`);
   });
   console.log(o.quiet ? target.url : simulatorBanner(target, { apiKeyGiven: settings.sources.has('credentials.apiKey'), startedMs: performance.now() - started }));
@@ -167,7 +168,7 @@ async function runNightlyCommand(o: { skip?: string; grep?: string; selftestQuic
   return summary.gate === 'fail' ? 1 : 0;
 }
 
-async function runVersionsCommand(o: { from?: string; to?: string; fromFile?: string; toFile?: string; out?: string }, cmd: Command): Promise<number> {
+async function runVersionsCommand(o: { from?: string; to?: string; fromFile?: string; toFile?: string; out?: string; usage?: string }, cmd: Command): Promise<number> {
   const byVersion = o.from !== undefined || o.to !== undefined;
   const byFile = o.fromFile !== undefined || o.toFile !== undefined;
   if (byVersion === byFile) throw new UsageError('give either --from and --to (versions of the target) or --from-file and --to-file (two OpenAPI documents)');
@@ -177,7 +178,8 @@ async function runVersionsCommand(o: { from?: string; to?: string; fromFile?: st
   profileOf(settings.env);
   const { versionCheck, diffDocumentFiles, versionReportLines, VersionInputError } = await import('../scripts/versions.ts');
   const out = o.out ? resolve(o.out) : join(reportsDir(settings), 'versions');
-  const common = { env: settings.env, out, allureResults: join(reportsDir(settings), 'allure-results') };
+  const usageFile = o.usage ? resolve(o.usage) : profileOf(settings.env).integration.usageFile;
+  const common = { env: settings.env, out, allureResults: join(reportsDir(settings), 'allure-results'), ...(usageFile ? { usageFile } : {}) };
   try {
     const report = byVersion ? await versionCheck({ ...common, from: o.from!, to: o.to! }) : await diffDocumentFiles({ ...common, fromFile: resolve(o.fromFile!), toFile: resolve(o.toFile!) });
     for (const line of versionReportLines(report, out)) console.log(line);
@@ -214,6 +216,115 @@ async function runMutantsCommand(o: { sample?: number; seed?: number; only?: str
   return scoreOf(report.outcomes).ratio < SCORE_GOAL || alarms ? 1 : 0;
 }
 
+// ---- the team's own integration (integration/) -------------------------------------------
+
+/** A bad input of the integration commands (a file that is not HAR, an unknown variation): a message, exit 2. */
+async function integrationInput<T>(run: () => Promise<T>): Promise<T> {
+  const { IntegrationInputError } = await import('../integration/har.ts');
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof IntegrationInputError) throw new ConfigError(e.message);
+    throw e;
+  }
+}
+
+/** The test command: after --, else the config's integration.testCommand (SVC_INTEGRATION_COMMAND). */
+function testCommandOf(args: string[], profile: TargetProfile): string[] {
+  return args.length ? args : profile.integration.testCommand ? [profile.integration.testCommand] : [];
+}
+
+async function runProxyCommand(args: string[], o: { upstream?: string; port: number; variation: string[]; out?: string; usageOut?: string; strict?: boolean; quiet?: boolean }, cmd: Command): Promise<number> {
+  const settings = await settingsOf(cmd);
+  const profile = profileOf(settings.env);
+  const command = testCommandOf(args, profile);
+  const out = o.out ? resolve(o.out) : join(reportsDir(settings), 'proxy');
+  const { runProxy } = await import('../integration/traffic.ts');
+  const run = await integrationInput(() =>
+    runProxy({
+      env: settings.env,
+      upstream: o.upstream,
+      port: o.port,
+      variations: o.variation,
+      out,
+      ...(o.usageOut ? { usageOut: resolve(o.usageOut) } : {}),
+      strict: o.strict,
+      command,
+      live: !o.quiet,
+      version: version(),
+      onListening: ({ url, upstream }) =>
+        console.log(`svc-conformance proxy: ${url} → ${upstream}${command.length ? `; running: ${command.join(' ')}` : '; Ctrl-C stops it and writes the reports'}`),
+    }),
+  );
+  console.log(['', ...run.lines, '', `Reports: ${run.written.files.join(', ')}${run.usage ? `; usage file ${resolve(o.usageOut!)}` : ''}`].join('\n'));
+  return run.exitCode;
+}
+
+async function runCheckHarCommand(file: string, o: { baseUrl?: string; audienceBaseUrl?: string; testHostBaseUrl?: string; out?: string; usageOut?: string; strict?: boolean; maxHarMb?: number }, cmd: Command): Promise<number> {
+  const settings = await settingsOf(cmd);
+  profileOf(settings.env);
+  const out = o.out ? resolve(o.out) : join(reportsDir(settings), 'check-har');
+  const { checkHar } = await import('../integration/traffic.ts');
+  const run = await integrationInput(async () =>
+    checkHar({ file: resolve(file), env: settings.env, baseUrl: o.baseUrl, audienceBaseUrl: o.audienceBaseUrl, testHostBaseUrl: o.testHostBaseUrl, out, strict: o.strict, ...(o.usageOut ? { usageOut: resolve(o.usageOut) } : {}), ...(o.maxHarMb ? { maxBytes: o.maxHarMb * 1024 * 1024 } : {}) }),
+  );
+  console.log([...run.lines, '', `Reports: ${run.written.files.join(', ')}${run.usage ? `; usage file ${resolve(o.usageOut!)}` : ''}`].join('\n'));
+  return run.exitCode;
+}
+
+async function runUsageCommand(o: { fromHar?: string; declare: string[]; out: string; baseUrl?: string }, cmd: Command): Promise<number> {
+  if (!!o.fromHar === o.declare.length > 0) throw new UsageError('give either --from-har <file.har> (recorded traffic, e.g. the proxy\'s recording.har) or --declare "<METHOD /path>" (repeatable)');
+  const settings = await settingsOf(cmd);
+  const profile = profileOf(settings.env);
+  const file = resolve(o.out);
+  const usage = await integrationInput(async () => {
+    if (o.declare.length) {
+      const { declaredUsage } = await import('../integration/usage.ts');
+      const declared = declaredUsage(o.declare);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, `${JSON.stringify(declared, null, 2)}\n`);
+      return declared;
+    }
+    const [{ readHar }, { harBases, writeUsage }] = await Promise.all([import('../integration/har.ts'), import('../integration/traffic.ts')]);
+    const har = readHar(resolve(o.fromHar!));
+    return writeUsage(har.exchanges, { bases: harBases(har.exchanges, profile, { baseUrl: o.baseUrl }), source: `HAR file ${o.fromHar}`, file });
+  });
+  const ops = Object.entries(usage.operations);
+  console.log(`wrote ${file}: ${ops.length} operation(s)${usage.versions.length ? ` under ${usage.versions.join(', ')}` : ''}`);
+  for (const [key, u] of ops) console.log(`  ${key}${u.declared ? ' (declared: every field)' : `: ${u.query.length} query parameter(s), ${u.requestFields.length} request field(s), ${(u.reads ?? u.responseFields).length} response field(s)${u.reads ? ' (declared reads)' : ''}`}`);
+  console.log('Commit it; narrow what your code reads with "reads" per operation (kept when the file is written again). Then: svc-conformance versions --from <version> --to <version> --usage ' + o.out);
+  return 0;
+}
+
+async function runToleranceCommand(args: string[], o: { variation: string[]; timeout?: number; concurrency: number; retries: number; out?: string }, cmd: Command): Promise<number> {
+  const settings = await settingsOf(cmd);
+  const profile = profileOf(settings.env);
+  const command = testCommandOf(args, profile);
+  if (!command.length) throw new UsageError('give the test command after --, e.g. svc-conformance tolerance -- npm test (or set integration.testCommand)');
+  const out = o.out ? resolve(o.out) : join(reportsDir(settings), 'tolerance');
+  const { runTolerance, toleranceConsoleLines, toleranceExitCode, writeToleranceReports, rowLine } = await import('../integration/tolerance.ts');
+  console.log(`svc-conformance tolerance: running ${command.join(' ')} against the embedded simulator, once without and once per variation`);
+  const report = await integrationInput(() =>
+    // One at a time, each row is printed as it is decided, in the catalogue's order; side by side, the matrix comes at the end.
+    runTolerance({ command, env: settings.env, variations: o.variation, timeoutMs: o.timeout ?? profile.integration.variationTimeoutMs, concurrency: o.concurrency, retries: o.retries, cwd: process.cwd(), ...(o.concurrency === 1 ? { onRow: (row) => console.log(rowLine(row)) } : {}) }),
+  );
+  const files = writeToleranceReports(report, out);
+  console.log(['', ...toleranceConsoleLines(report, { rows: o.concurrency !== 1 }), `Reports: ${files.join(', ')}`].join('\n'));
+  return toleranceExitCode(report);
+}
+
+async function runWebhookCheckCommand(o: { url: string; observeUrl?: string; runs?: number; boundMs?: number; seed?: number; out?: string }, cmd: Command): Promise<number> {
+  const settings = await settingsOf(cmd);
+  profileOf(settings.env);
+  const out = o.out ? resolve(o.out) : join(reportsDir(settings), 'webhook-check');
+  const { runWebhookCheck, WEBHOOK_PROPERTIES } = await import('../integration/webhook-check.ts');
+  console.log(`svc-conformance webhook-check: ${o.url}${o.observeUrl ? ` (observation API ${o.observeUrl})` : ''}`);
+  for (const p of WEBHOOK_PROPERTIES) console.log(`  ${p.needsObservation && !o.observeUrl ? '(skipped: needs --observe-url) ' : ''}${p.property} — ${p.rules}`);
+  const { code } = await integrationInput(() => runWebhookCheck({ url: o.url, observeUrl: o.observeUrl, runs: o.runs, boundMs: o.boundMs, seed: o.seed, out, env: settings.env }));
+  console.log(`\nwebhook-check: ${code === 0 ? 'every property holds' : 'a property failed (the shrunk counterexample is above)'}; reports in ${out} (html/, junit.xml, summary.md)`);
+  return code;
+}
+
 async function runPreflightCommand(o: { markdown?: string; json?: boolean }, cmd: Command): Promise<number> {
   const settings = await settingsOf(cmd);
   profileOf(settings.env);
@@ -234,6 +345,18 @@ async function runPreflightCommand(o: { markdown?: string; json?: boolean }, cmd
   }
 }
 
+async function runCleanupCommand(o: { runId?: string; dryRun?: boolean }, cmd: Command): Promise<number> {
+  const settings = await settingsOf(cmd);
+  const profile = profileOf(settings.env);
+  if (profile.isSimulator) throw new UsageError('cleanup removes leftovers from a real target: set target.baseUrl (SVC_BASE_URL); the embedded simulator keeps nothing between runs');
+  const { cleanupLeftovers } = await import('../scenarios/cleanup.ts');
+  const r = await cleanupLeftovers(profile, { runId: o.runId, dryRun: o.dryRun, log: (line) => console.log(line) });
+  console.log(
+    `${r.dryRun ? 'dry run: ' : ''}${r.listed} users listed (${r.pagesRead} pages${r.complete ? '' : ', stopped at the page bound: run again'}); ${r.found.length} with the prefix ${r.prefix}; ${r.dryRun ? 'none deleted' : `${r.deleted.length} deleted, ${r.failed.length} failed`}`,
+  );
+  return r.failed.length || !r.complete ? 1 : 0;
+}
+
 async function configCheck(cmd: Command): Promise<number> {
   const settings = await settingsOf(cmd);
   const profile = profileOf(settings.env);
@@ -248,11 +371,11 @@ async function configCheck(cmd: Command): Promise<number> {
   return 0;
 }
 
-function configInit(o: { format: string; force?: boolean; file?: string }): number {
+function configInit(o: { format: string; force?: boolean; file?: string; fromEnv?: boolean }): number {
   if (o.format !== 'ts' && o.format !== 'json') throw new UsageError(`--format is ts or json, got "${o.format}"`);
   const file = resolve(o.file ?? `svc-conformance.config.${o.format}`);
   if (existsSync(file) && !o.force) throw new UsageError(`${file} exists; --force overwrites it`);
-  writeFileSync(file, configTemplate(o.format));
+  writeFileSync(file, o.fromEnv ? configFileOf(configFromEnv(process.env), o.format) : configTemplate(o.format));
   console.log(`wrote ${file}\nnext: set SVC_CLIENT_ID and SVC_API_KEY (and the test passwords) in the environment, then: npx svc-conformance preflight`);
   return 0;
 }
@@ -288,7 +411,22 @@ function commandPath(c: Command): string {
 /** Every command's failure goes through here: a usage line or a message, never a stack trace (unless --debug). */
 type Action = (...args: any[]) => Promise<number | 'serving'> | number | 'serving';
 
-export function buildProgram(exit: (code: number) => void = (c) => process.exit(c)): Command {
+/**
+ * Exits once everything written has left: stdout to a pipe that its reader drains slowly
+ * (a CI log, a test) takes the first 64 KiB at once and queues the rest, which a bare
+ * process.exit() would drop (a long `simulator --list` lost its last entries that way).
+ */
+export function exitAfterFlush(code: number): void {
+  process.exitCode = code;
+  let pending = 2;
+  const done = () => {
+    if (--pending === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+}
+
+export function buildProgram(exit: (code: number) => void = exitAfterFlush): Command {
   const program = new Command('svc-conformance');
   let debug = false;
   const wrap =
@@ -355,7 +493,8 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
     .description(`start the embedded simulator on 127.0.0.1 (default credentials: client id ${SIMULATOR_DEFAULTS.clientId}, API key ${SIMULATOR_DEFAULTS.apiKey}; test passwords sim-pass-success, sim-pass-challenge, ...; see README)`)
     .option('-p, --port <port>', 'port on 127.0.0.1 (0: a free one)', port, 4010)
     .option('--fault <name>', 'a catalogue fault in force (repeatable; --list names them)', (v: string, acc: string[]) => [...acc, v], [] as string[])
-    .option('--variation <name>', 'a catalogue variation in force (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option('--variation <name>', 'a catalogue variation in force (repeatable; all: every variation at once)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option('--variations <names>', 'catalogue variations in force, a comma list or all (your integration\'s own tests against every freedom the specification leaves)')
     .option('--list', 'list the catalogue of faults and variations and exit')
     .option('-q, --quiet', 'print only the base URL')
     .action(wrap((o, cmd: Command) => serveSimulator(o, cmd)));
@@ -397,7 +536,8 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
     .option('--from-file <openapi>', 'an OpenAPI 3.0/3.1 document (YAML or JSON) instead of a version')
     .option('--to-file <openapi>', 'the document to compare it with')
     .option('--out <dir>', 'report folder (default: <reports>/versions)')
-    .addHelpText('after', '\nExit codes: 0 no breaking difference on the operations your integration uses (usedOperations / SVC_USED_OPERATIONS), 1 some, 2 bad input (an unknown version, an unreadable document).')
+    .option('--usage <file>', "your integration's usage file (svc-conformance usage): only breaking differences that touch an operation, parameter or field it uses gate; the rest is listed apart (default: integration.usageFile)")
+    .addHelpText('after', '\nExit codes: 0 no breaking difference on what your integration uses (the usage file, else usedOperations / SVC_USED_OPERATIONS), 1 some, 2 bad input (an unknown version, an unreadable document or usage file).')
     .action(wrap((o, cmd: Command) => runVersionsCommand(o, cmd)));
 
   program
@@ -416,6 +556,85 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
     .addHelpText('after', '\nExit codes: 0 at least 95% of the stated mutants killed and no tolerated mutant failed a scenario, 1 otherwise, 2 bad usage.')
     .action(wrap((o, cmd: Command) => runMutantsCommand(o, cmd)));
 
+  const commandVariables = `The test command gets (integration/README.md): SVC_BASE_URL and BASE_URL (the target's base URL), SVC_CLIENT_ID, SVC_API_KEY, SVC_AUDIENCE_BASE_URL and SVC_TEST_HOST_BASE_URL when known; with the embedded simulator SVC_TEST_INSTITUTION_CODE, SVC_TEST_USERNAME, SVC_TEST_PASSWORD_SUCCESS; in tolerance SVC_VARIATION (empty for the baseline).`;
+
+  program
+    .command('proxy')
+    .description("a recording, validating proxy on 127.0.0.1 for your integration's tests: every request and response judged against the contract (same tiers and reports as the suites), the recording kept as HAR")
+    .argument('[command...]', 'your test command, after --: run through the proxy, then the proxy stops (default: integration.testCommand; none: serve until Ctrl-C)')
+    .option('--upstream <url>', 'forward to this base URL (default: the target of the settings, the embedded simulator unless target.baseUrl is set)')
+    .option('-p, --port <port>', 'port on 127.0.0.1 (0: a free one)', port, 0)
+    .option('--variation <name>', 'a catalogue variation of the embedded simulator (repeatable; all: every one)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option('--out <dir>', 'report folder (default: <reports>/proxy): report.html, junit.xml, report.json, report.md, recording.har')
+    .option('--usage-out <file>', "also write the integration's usage file from the recording (keeps its declared reads)")
+    .option('--strict', 'inferred findings fail the gate like stated ones (SVC_STRICT=1)')
+    .option('-q, --quiet', 'no line per exchange with findings while it runs')
+    .addHelpText('after', `\n${commandVariables}\nExit codes: 0 green, 1 a stated finding (inferred too with --strict) or the test command failed, 2 bad usage or configuration.`)
+    .action(wrap((args: string[], o, cmd: Command) => runProxyCommand(args, o, cmd)));
+
+  program
+    .command('check-har')
+    .description("judge a HAR file of your integration's traffic (browser devtools, Playwright's recordHar, mitmproxy, the proxy's recording.har) against the contract: requests and responses, same tiers and reports")
+    .argument('<file>', 'the HAR file')
+    .option('--base-url <url>', 'the platform API base URL in the HAR (default: target.baseUrl of a real target, else the origins whose requests carry Accept-Version)')
+    .option('--audience-base-url <url>', 'the audience service base URL in the HAR')
+    .option('--test-host-base-url <url>', 'the test host base URL in the HAR')
+    .option('--out <dir>', 'report folder (default: <reports>/check-har)')
+    .option('--usage-out <file>', "also write the integration's usage file")
+    .option('--strict', 'inferred findings fail the gate like stated ones (SVC_STRICT=1)')
+    .option('--max-har-mb <mb>', 'bound on the HAR file read (default 256)', positiveInt('--max-har-mb'))
+    .addHelpText('after', '\nExit codes: 0 green, 1 a stated finding (inferred too with --strict), 2 bad usage or an unreadable HAR.')
+    .action(wrap((file: string, o, cmd: Command) => runCheckHarCommand(file, o, cmd)));
+
+  program
+    .command('usage')
+    .description('write the usage file of your integration: the operations, parameters and fields its traffic touches (commit it; versions --usage reads it)')
+    .option('--from-har <file>', 'recorded traffic (a HAR, e.g. the proxy\'s recording.har)')
+    .option('--declare <operation>', 'a declared operation, "METHOD /path/{template}" (repeatable): every field of it counts as used', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option('--base-url <url>', 'the platform API base URL in the HAR (as check-har)')
+    .option('--out <file>', 'the usage file', 'usage.json')
+    .action(wrap((o, cmd: Command) => runUsageCommand(o, cmd)));
+
+  program
+    .command('tolerance')
+    .description('run your test command against the embedded simulator once per catalogue variation (every freedom the specification leaves) and print the matrix: which legitimate behaviours your integration cannot handle')
+    .argument('[command...]', 'your test command, after -- (default: integration.testCommand)')
+    .option('--variation <name>', 'only these variations (repeatable; default: all)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option('--timeout <ms>', 'bound on one run of the command (default: integration.variationTimeoutMs, 120000)', positiveInt('--timeout'))
+    .option('--concurrency <n>', 'runs at once, each with its own simulator (only when your tests can run side by side)', positiveInt('--concurrency'), 1)
+    .option('--retries <n>', 'runs again of a failing variation (failing then passing: flaky, not gating)', (raw: string) => {
+      const n = Number(raw);
+      if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('--retries must be a whole number >= 0.');
+      return n;
+    }, 1)
+    .option('--out <dir>', 'report folder (default: <reports>/tolerance): tolerance.md, tolerance.html, tolerance.json, junit.xml')
+    .addHelpText('after', `\n${commandVariables}\nExit codes: 0 the baseline and every variation pass, 1 a variation breaks the command (or the baseline fails), 2 bad usage.`)
+    .action(wrap((args: string[], o, cmd: Command) => runToleranceCommand(args, o, cmd)));
+
+  program
+    .command('webhook-check')
+    .description("the receiver-side properties of the Events section against your webhook handler: unknown fields, bad JSON, duplicates (retries with the same payload), late and out-of-order deliveries, answer time")
+    .requiredOption('--url <url>', 'your webhook URL ({type} in it is replaced by the webhook type)')
+    .option('--observe-url <url>', 'its observation API, if it has one (targets/receiver/README.md): then duplicates processed once and the highest version stored are checked too')
+    .option('--runs <n>', 'cases per property (default 200)', positiveInt('--runs'))
+    .option('--bound-ms <ms>', 'answer bound ("answer quickly"; default 1000)', positiveInt('--bound-ms'))
+    .option('--seed <n>', 'replay a run', (raw: string) => {
+      const n = Number(raw);
+      if (!Number.isInteger(n)) throw new InvalidArgumentError('--seed must be an integer.');
+      return n;
+    })
+    .option('--out <dir>', 'report folder (default: <reports>/webhook-check)')
+    .addHelpText('after', '\nExit codes: 0 every property holds, 1 one fails (with a shrunk counterexample), 2 bad usage.')
+    .action(wrap((o, cmd: Command) => runWebhookCheckCommand(o, cmd)));
+
+  program
+    .command('cleanup')
+    .description("delete what interrupted runs left on the target: users whose id starts with the suite's prefix svcct- (every user the suite creates carries it); never any other user")
+    .option('--run-id <id>', 'only the users of this run (svcct-<run id>-...)')
+    .option('--dry-run', 'list them, delete nothing')
+    .addHelpText('after', '\nExit codes: 0 done, 1 a deletion failed or the listing stopped at its page bound, 2 bad usage or configuration. ACH returns have no delete operation in the specification and stay.')
+    .action(wrap((o, cmd: Command) => runCleanupCommand(o, cmd)));
+
   const config = program.command('config').description('the config file: write a starting one, check one, document every setting');
   config
     .command('init')
@@ -423,6 +642,7 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
     .option('--format <format>', 'ts or json', 'ts')
     .option('--file <path>', 'where to write it (default svc-conformance.config.<format>)')
     .option('--force', 'overwrite an existing file')
+    .option('--from-env', 'hold every non-secret SVC_* setting of this environment (moving from variables to a file)')
     .action(wrap((o) => configInit(o)));
   config
     .command('check')
@@ -464,7 +684,7 @@ export async function main(argv = process.argv): Promise<void> {
     // exitOverride already chose the exit code; anything else is a usage error.
     if (!(e instanceof CommanderError)) {
       console.error(`error: ${(e as Error).message}`);
-      process.exit(2);
+      exitAfterFlush(2);
     }
   }
 }

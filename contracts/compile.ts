@@ -246,10 +246,26 @@ export function schemaRule(e: ErrorObject, displayName: DisplayName = defaultDis
 }
 
 /**
+ * A bounded report (every body is bounded, and so is what is said about it): of each kind
+ * of mismatch (the same keyword of the same schema at the same place of every record,
+ * `institutions[*].guid`), the first SCHEMA_FAILURES_PER_KIND are listed and one more
+ * failure counts the rest; kinds beyond SCHEMA_FAILURE_KINDS are counted in one failure
+ * whose tier is the strongest among them, so a gating mismatch is never hidden. A page of
+ * 1000 records with the same defect in each gives 11 failures, not 1000; a 20 MB page of
+ * broken records no longer gives half a million.
+ */
+export const SCHEMA_FAILURES_PER_KIND = 10;
+export const SCHEMA_FAILURE_KINDS = 200;
+
+/** The same place in every record of a list: array indices as `*`. */
+const anyIndex = (instancePath: string) => instancePath.replace(/\/\d+(?=\/|$)/g, '/*');
+
+/**
  * Turns ajv errors into failures, each with its tier (tierOfError) and the severity the
  * tier gives under the profile (`strict`: inferred failures gate). A combinator
  * (`anyOf`/`oneOf`/`if`) takes the strongest tier of its causes at or below its location,
- * so `type: [string, null]` + enum still tolerates a new value.
+ * so `type: [string, null]` + enum still tolerates a new value. The report is bounded
+ * (SCHEMA_FAILURES_PER_KIND, SCHEMA_FAILURE_KINDS) and its cost linear in the errors.
  */
 export function schemaFailures(
   errors: readonly ErrorObject[] | null | undefined,
@@ -261,21 +277,43 @@ export function schemaFailures(
 ): Failure[] {
   if (!errors || errors.length === 0) return [];
   const tiers = errors.map(tierOfError);
+  // The strongest tier of the non-combinator errors at or below each location: every
+  // error raises its own path and each ancestor path (linear in errors times depth).
+  const strongestAt = new Map<string, number>();
+  for (let j = 0; j < errors.length; j++) {
+    if (COMBINATORS.has(errors[j].keyword)) continue;
+    const p = errors[j].instancePath;
+    const rank = RANK[tiers[j]];
+    for (let cut = p.length; cut >= 0; cut = cut === 0 ? -1 : p.lastIndexOf('/', cut - 1)) {
+      const at = p.slice(0, cut);
+      if ((strongestAt.get(at) ?? -1) < rank) strongestAt.set(at, rank);
+      if (cut === 0) break;
+    }
+  }
   const out: Failure[] = [];
+  const kinds = new Map<string, { first: Failure; pattern: string; more: number }>();
+  const otherKinds = new Set<string>();
+  const otherTiers: Record<Tier, number> = { stated: 0, inferred: 0, informational: 0 };
   for (let i = 0; i < errors.length; i++) {
     const e = errors[i];
     let tier = tiers[i];
     if (COMBINATORS.has(e.keyword)) {
-      const under = e.instancePath;
-      let strongest = -1;
-      for (let j = 0; j < errors.length; j++) {
-        if (j === i || COMBINATORS.has(errors[j].keyword)) continue;
-        const p = errors[j].instancePath;
-        if (p === under || p.startsWith(under + '/')) strongest = Math.max(strongest, RANK[tiers[j]]);
-      }
+      const strongest = strongestAt.get(e.instancePath) ?? -1;
       if (strongest >= 0) tier = strongest === 2 ? 'stated' : strongest === 1 ? 'inferred' : 'informational';
     }
     const missing = e.keyword === 'required' ? (e.params as any).missingProperty : undefined;
+    const pattern = anyIndex(e.instancePath);
+    const kindKey = `${tier}\u0000${e.keyword}\u0000${e.schemaPath}\u0000${pattern}\u0000${missing ?? ''}`;
+    const kind = kinds.get(kindKey);
+    if (kind && kind.more + 1 >= SCHEMA_FAILURES_PER_KIND) {
+      kind.more++;
+      continue;
+    }
+    if (!kind && kinds.size >= SCHEMA_FAILURE_KINDS) {
+      otherKinds.add(kindKey);
+      otherTiers[tier]++;
+      continue;
+    }
     const where = schemaRule(e, displayName);
     const parent = e.parentSchema as Record<string, unknown> | undefined;
     const rule =
@@ -285,7 +323,7 @@ export function schemaFailures(
       : tier === 'informational' && e.keyword === 'type' ? `${where} (${RULE_NULL})`
       : tier === 'inferred' && typeof parent?.['x-svc-inferred'] === 'string' ? `${where} (inferred: ${parent['x-svc-inferred']})`
       : where;
-    out.push({
+    const failure: Failure = {
       check,
       operation,
       location: locationOf(prefix, e.instancePath, missing),
@@ -295,6 +333,27 @@ export function schemaFailures(
       message: missing !== undefined
         ? `Received: no property "${missing}" / Expected: ${expected(e)}`
         : `Received: ${shortJson(e.data)} / Expected: ${expected(e)}`,
+    };
+    out.push(failure);
+    if (kind) kind.more++;
+    else kinds.set(kindKey, { first: failure, pattern: failure.location.replace(/\[\d+\]/g, '[*]'), more: 0 });
+  }
+  for (const { first, pattern, more } of kinds.values()) {
+    const unlisted = more + 1 - SCHEMA_FAILURES_PER_KIND;
+    if (unlisted <= 0) continue;
+    out.push({ ...first, location: pattern, message: `${unlisted} more at other indices, not listed (the first ${SCHEMA_FAILURES_PER_KIND} of each kind are): ${first.message}` });
+  }
+  if (otherKinds.size) {
+    const tier: Tier = otherTiers.stated ? 'stated' : otherTiers.inferred ? 'inferred' : 'informational';
+    const count = otherTiers.stated + otherTiers.inferred + otherTiers.informational;
+    out.push({
+      check,
+      operation,
+      location: prefix,
+      rule: `the documented schema (a bounded report: ${SCHEMA_FAILURE_KINDS} kinds of mismatch are listed, the others counted)`,
+      severity: severityOfTier(tier, strict),
+      tier,
+      message: `${count} more mismatches of ${otherKinds.size} other kinds not listed: ${otherTiers.stated} stated, ${otherTiers.inferred} inferred, ${otherTiers.informational} informational`,
     });
   }
   return out;

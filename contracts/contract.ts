@@ -16,6 +16,7 @@ import './generated.ts';
 import './stated-partners.ts';
 import './stated-platform.ts';
 import './stated-fields.ts';
+import './requests.ts';
 
 export interface Contract {
   /** Versions with a derived document in spec/versions/, oldest first. */

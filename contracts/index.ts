@@ -22,3 +22,4 @@ export { diffSchemas, diffDocuments, diffObservations } from './classifier.ts';
 export type { GeneratedCase, GeneratedKind } from './generated.ts';
 export { GENERATED_CHECKS, FUZZ_CHECKS, GENERATED_RULES } from './generated.ts';
 export * from './delivery.ts';
+export { REQUEST_CHECKS, REQUEST_RULES, type RequestCheckOptions } from './requests.ts';

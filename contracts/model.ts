@@ -65,8 +65,11 @@ export interface OperationInfo {
   responses: Map<string, DocumentedResponse>;
   /** Documented statuses in document order, for messages. */
   documentedStatuses: string[];
-  /** Matching: literal segments or parameter names. */
-  segments: { literal?: string; param?: string }[];
+  /**
+   * Matching: literal segments or parameter names; a parameter may end in a literal suffix
+   * (`{statement_guid}.pdf`, a file name in one segment).
+   */
+  segments: { literal?: string; param?: string; suffix?: string }[];
   /**
    * The success statuses the operation states (`200`, `201`, `2XX`, in document order).
    * When there is one, `default` no longer covers a 2xx (see documentedResponse).
@@ -160,8 +163,8 @@ export class DocumentModel {
           successStatuses: [],
           statedSuccessStatuses: [],
           segments: splitPath(path).map((s) => {
-            const m = /^\{([^}]+)\}$/.exec(s);
-            return m ? { param: m[1] } : { literal: s };
+            const m = /^\{([^}]+)\}([^{}]*)$/.exec(s);
+            return m ? { param: m[1], ...(m[2] ? { suffix: m[2] } : {}) } : { literal: s };
           }),
         };
         for (const [status, rawResponse] of Object.entries((op.responses ?? {}) as Record<string, unknown>)) {
@@ -183,13 +186,15 @@ export class DocumentModel {
       list.push(op);
     }
     // A literal segment wins over a parameter at the same place (OpenAPI: "concrete
-    // paths are matched before templated ones"), so sort by literal-first specificity.
+    // paths are matched before templated ones"), and a parameter with a literal suffix
+    // over a bare one, so sort by literal-first specificity.
+    const rank = (seg: { literal?: string; suffix?: string }) => (seg.literal !== undefined ? 0 : seg.suffix ? 1 : 2);
     for (const list of this.byMethod.values()) {
       list.sort((a, b) => {
         const n = Math.min(a.segments.length, b.segments.length);
         for (let i = 0; i < n; i++) {
-          const la = a.segments[i].literal !== undefined, lb = b.segments[i].literal !== undefined;
-          if (la !== lb) return la ? -1 : 1;
+          const ra = rank(a.segments[i]), rb = rank(b.segments[i]);
+          if (ra !== rb) return ra - rb;
         }
         return 0;
       });
@@ -246,6 +251,10 @@ export class DocumentModel {
           if (seg.literal !== parts[i]) { ok = false; break; }
         } else {
           let value = parts[i];
+          if (seg.suffix) {
+            if (!value.endsWith(seg.suffix) || value.length === seg.suffix.length) { ok = false; break; }
+            value = value.slice(0, -seg.suffix.length);
+          }
           try { value = decodeURIComponent(value); } catch { /* keep it raw */ }
           (params ??= {})[seg.param!] = value;
         }

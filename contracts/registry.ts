@@ -58,6 +58,12 @@ export interface CheckOptions {
    * the Schemathesis-style checks of generated.ts. Absent on every other exchange.
    */
   generated?: import('./generated.ts').GeneratedCase;
+  /**
+   * The exchange is an integration's own traffic (integration/: the recording proxy, the
+   * HAR check): its REQUEST is judged too (contracts/requests.ts). Absent on every suite
+   * exchange, whose requests break rules on purpose.
+   */
+  requestChecks?: import('./requests.ts').RequestCheckOptions;
 }
 
 /**
@@ -201,7 +207,10 @@ export function runChecks(ctx: CheckContext, only?: readonly string[]): Failure[
     }
     if (!applies) continue;
     try {
-      out.push(...def.run(ctx));
+      // A loop, not out.push(...failures): a spread passes every failure as an argument, and
+      // a check of a huge list can return more than the engine's argument limit ("Maximum
+      // call stack size exceeded" on a 20 MB page).
+      for (const f of def.run(ctx)) out.push(f);
     } catch (e) {
       out.push(crashed(def.name, ctx.operationKey, location, 'run', e));
     }

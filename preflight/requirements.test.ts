@@ -17,7 +17,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadProfile, PASSWORD_SCENARIOS, PRODUCT_PATH_ENV, WIDGET_CONTROLS, type ProductPaths, type WidgetControls } from '../targets/index.ts';
-import { AREA_REQUIREMENTS, areaPlan, requirementVariables } from './requirements.ts';
+import { AREA_REQUIREMENTS, areaPlan, MINIMAL_SETTINGS, needsFullSettings, requirementVariables } from './requirements.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const SCENARIOS = join(ROOT, 'scenarios');
@@ -66,7 +66,7 @@ function neededBySkips(): Map<string, Set<string>> {
 test('every setting a scenario skip needs is in the preflight table, and every table setting is one a skip needs', () => {
   const needed = neededBySkips();
   // The reader saw what it must see, so the comparison means something.
-  for (const v of ['SVC_CLIENT_ID', 'SVC_TEST_PASSWORD_SUCCESS', 'SVC_3DX_USER', 'SVC_PATH_GOALS', 'SVC_WIDGET_OAUTH_SELECTOR', 'SVC_USE_CASES', 'SVC_WEBHOOK_PUBLIC_URL']) {
+  for (const v of ['SVC_CLIENT_ID', 'SVC_TEST_PASSWORD_SUCCESS', 'SVC_3DX_ISSUER_GUID', 'SVC_PATH_GOALS', 'SVC_WIDGET_OAUTH_SELECTOR', 'SVC_USE_CASES', 'SVC_WEBHOOK_PUBLIC_URL']) {
     assert.ok(needed.has(v), `the scenario reader found ${v}`);
   }
   const table = requirementVariables(loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9' }));
@@ -89,4 +89,27 @@ test('on the simulator every area runs but the two the simulator cannot serve; o
   assert.deepEqual(bare.filter((a) => a.verdict === 'runs').map((a) => a.area), ['every platform and test-host scenario']);
   const noCredentials = areaPlan(loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9' }));
   assert.deepEqual(noCredentials[0].missing, ['SVC_CLIENT_ID', 'SVC_API_KEY']);
+});
+
+/** `<file> > <title>` of every scenario declared with a literal title (the way spec/trace.yaml names checks). */
+function declaredChecks(): string[] {
+  const out: string[] = [];
+  for (const file of sources(SCENARIOS)) {
+    for (const m of readFileSync(file, 'utf8').matchAll(/\btest\((['`])((?:(?!\1)[^\\]|\\.)*)\1/g)) out.push(`${relative(ROOT, file)} > ${m[2].replace(/\\'/g, "'")}`);
+  }
+  return out;
+}
+
+test('every area needing more than the minimal settings names its scenarios, and each such name is a declared scenario', () => {
+  const bare = loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9' });
+  const checks = declaredChecks();
+  assert.ok(checks.length > 100, `scenarios read: ${checks.length}`);
+  const unnamed = AREA_REQUIREMENTS.filter((r) => r.needs(bare).some(([v]) => !MINIMAL_SETTINGS.has(v)) && !r.scenarios).map((r) => r.area);
+  assert.deepEqual(unnamed, [], 'areas beyond the minimal settings whose scenarios are not named');
+  const matchingNone = AREA_REQUIREMENTS.filter((r) => r.scenarios && !checks.some((c) => r.scenarios!.test(c))).map((r) => `${r.area}: ${r.scenarios}`);
+  assert.deepEqual(matchingNone, [], 'areas whose scenarios match no declared scenario');
+  // What the table says, read back: a data-exchange scenario needs a client GUID; an identify one runs with minimal settings.
+  assert.equal(needsFullSettings('scenarios/api/data-exchange.spec.ts > the token endpoint answers 201 and its token opens the protected reads'), true);
+  assert.equal(needsFullSettings('scenarios/api/identify.spec.ts > identify while an identification runs answers 202'), false);
+  assert.equal(needsFullSettings('scenarios/api/legacy.spec.ts > the test institutions are svcbank and svc_bank_oauth'), false, 'the test host needs only its base URL');
 });

@@ -11,7 +11,7 @@
  * On the embedded simulator every setting has its default (targets/profiles), so every
  * area runs; the table matters for a real target.
  */
-import { PASSWORD_SCENARIOS, PRODUCT_PATH_ENV, WIDGET_CONTROLS, type PasswordScenario, type ProductPaths, type TargetProfile, type WidgetControls } from '../targets/index.ts';
+import { loadProfile, PASSWORD_SCENARIOS, PRODUCT_PATH_ENV, WIDGET_CONTROLS, type PasswordScenario, type ProductPaths, type TargetProfile, type WidgetControls } from '../targets/index.ts';
 
 /** Playwright projects of playwright.config.ts. */
 export type Project = 'api' | 'browser' | 'properties';
@@ -26,7 +26,27 @@ export interface AreaRequirement {
   needs(profile: TargetProfile): Array<[variable: string, set: boolean]>;
   /** A need that is not one setting (two use cases, two grantees), said in words. */
   note?: string;
+  /**
+   * The scenarios that skip without the area's settings, as `<file> > <title>` (the way
+   * spec/trace.yaml names them): where an area's settings go beyond the minimal ones
+   * (MINIMAL_SETTINGS), `npm run spec:stats` counts what only these scenarios prove under
+   * full settings only. Unset: the area's tags say which scenarios (every one runs with
+   * minimal settings, or the area is not about one scenario).
+   */
+  scenarios?: RegExp;
 }
+
+/**
+ * The settings of a minimal profile (issue 23, honest figures): the base URLs, the
+ * credentials and the test institution's scenario passwords with the MFA answer. What a
+ * target cannot reveal beyond these (a client's GUID, an audience, a version it has
+ * sunset, the paths the specification does not show, ...) is a full-settings need.
+ */
+export const MINIMAL_SETTINGS: ReadonlySet<string> = new Set([
+  'SVC_BASE_URL', 'SVC_AUDIENCE_BASE_URL', 'SVC_TEST_HOST_BASE_URL', 'SVC_AUDIENCE_TOKEN_URL',
+  'SVC_CLIENT_ID', 'SVC_API_KEY', 'SVC_AUDIENCE_CLIENT_ID', 'SVC_AUDIENCE_CLIENT_SECRET',
+  ...PASSWORD_SCENARIOS.map((s) => `SVC_TEST_PASSWORD_${s}`), 'SVC_CORRECT_ANSWER',
+]);
 
 const has = (v: unknown) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0);
 const password = (p: TargetProfile, s: PasswordScenario): [string, boolean] => [`SVC_TEST_PASSWORD_${s}`, has(p.testInstitution.passwords[s])];
@@ -86,51 +106,35 @@ export const AREA_REQUIREMENTS: readonly AreaRequirement[] = [
     needs: (p) => (['BAD_REQUEST', 'UNAUTHORIZED', 'INVALID', 'LOCKED', 'SERVER_ERROR', 'UNAVAILABLE'] as const).map((s) => password(p, s)),
   },
   {
-    area: 'data exchange: grants and the token',
-    tags: ['@data-exchange'],
-    project: 'api',
-    needs: (p) => [
-      ['SVC_3DX_ISSUER_GUID', has(dx(p).issuerClientGuid)],
-      ['SVC_3DX_GRANTEE_GUID', has(dx(p).granteeClientGuid)],
-      ['SVC_3DX_GRANT_GUID', has(dx(p).grantGuid)],
-    ],
-  },
-  {
-    area: 'data exchange: the grant query with every grantee',
-    tags: ['@data-exchange'],
-    project: 'api',
-    needs: (p) => [['SVC_3DX_GRANTEE_GUIDS', dx(p).allGranteeGuids.length >= 2]],
-    note: 'a grant with at least two grantees',
-  },
-  {
-    area: 'data exchange: token-protected reads of a user, member and account',
+    // One client GUID is the entry point: the grant, its issuer and grantees, a user, an
+    // account and its member are read from the target (scenarios/api/data-exchange-identities.ts).
+    area: 'data exchange: grants, the token, users, accounts and members (read from the grant lists)',
     tags: ['@data-exchange', '@paging'],
     project: 'api',
-    needs: (p) => [
-      ['SVC_3DX_USER', has(dx(p).userIdentifier)],
-      ['SVC_3DX_MEMBER', has(dx(p).memberIdentifier)],
-      ['SVC_3DX_ACCOUNT_GUID', has(dx(p).accountGuid)],
-    ],
+    scenarios: /^scenarios\/api\/data-exchange\.spec\.ts > /,
+    needs: (p) => [['SVC_3DX_ISSUER_GUID', has(dx(p).issuerClientGuid) || has(dx(p).granteeClientGuid)]],
+    note: 'or SVC_3DX_GRANTEE_GUID: no endpoint reveals a client\'s own GUID',
   },
   {
     area: 'data exchange: reads by partner-defined ids',
     tags: ['@data-exchange'],
     project: 'api',
-    needs: (p) => [
-      ['SVC_3DX_MEMBER_ID', has(dx(p).memberPartnerId)],
-      ['SVC_3DX_ACCOUNT_ID', has(dx(p).accountPartnerId)],
-    ],
+    scenarios: /^scenarios\/api\/data-exchange\.spec\.ts > slim user, accounts and transactions read with GUIDs and partner ids$/,
+    needs: (p) => [['SVC_3DX_MEMBER_ID', has(dx(p).memberPartnerId)]],
+    note: 'no data-exchange read answers a member, so its partner id is a setting',
   },
   {
     area: 'data exchange: the 90-day default window',
     tags: ['@data-exchange'],
     project: 'api',
+    scenarios: /^scenarios\/api\/data-exchange\.spec\.ts > the default window reaches back the full 90 days/,
     needs: (p) => [['SVC_3DX_WINDOW_TRANSACTION_GUID', has(dx(p).windowTransactionGuid)]],
   },
   {
     area: 'data exchange: manual and out-of-scope transactions answer 404',
     tags: ['@data-exchange'],
     project: 'api',
+    scenarios: /^scenarios\/api\/data-exchange\.spec\.ts > (a manual transaction and one outside the grant scope answer 404|the member-account transaction read answers 404 for a manual or out-of-scope transaction)$/,
     needs: (p) => [
       ['SVC_3DX_MANUAL_TRANSACTION_GUID', has(dx(p).manualTransactionGuid)],
       ['SVC_3DX_SCOPE_MISMATCH_TRANSACTION_GUID', has(dx(p).scopeMismatchTransactionGuid)],
@@ -144,6 +148,7 @@ export const AREA_REQUIREMENTS: readonly AreaRequirement[] = [
     area: 'audience list service',
     tags: ['@audience'],
     project: 'api',
+    scenarios: /^scenarios\/api\/(audience\.spec\.ts > |auth\.spec\.ts > the audience service refuses)/,
     needs: (p) => [
       ['SVC_AUDIENCE_BASE_URL', has(p.audienceBaseUrl)],
       ['SVC_AUDIENCE_TOKEN_URL', has(p.audience.tokenUrl)],
@@ -156,22 +161,25 @@ export const AREA_REQUIREMENTS: readonly AreaRequirement[] = [
     area: 'earlier-generation test host',
     tags: ['@legacy'],
     project: 'api',
+    scenarios: /^scenarios\/api\/(legacy\.spec\.ts > |auth\.spec\.ts > the test host refuses)/,
     needs: (p) => [['SVC_TEST_HOST_BASE_URL', has(p.testHostBaseUrl)]],
   },
   {
-    area: 'institutions: country filter, favourites, blocked institutions',
+    // A blocked institution is read from the list (is_disabled_by_client) when none is named.
+    area: 'institutions: the test institution\'s country, favourites in popularity order',
     tags: ['@institutions'],
     project: 'api',
+    scenarios: /^scenarios\/api\/institutions\.spec\.ts > (the institution list filtered by the test institution's country code keeps it|favourite institutions are listed by popularity)$/,
     needs: (p) => [
       ['SVC_TEST_INSTITUTION_COUNTRY', has(p.institutions.testInstitutionCountry)],
       ['SVC_FAVORITE_INSTITUTION_CODES', has(p.institutions.favouriteCodes)],
-      ['SVC_BLOCKED_INSTITUTION_CODE', has(p.institutions.blockedCode)],
     ],
   },
   {
     area: 'cross-client isolation',
     tags: ['@isolation'],
     project: 'api',
+    scenarios: /^scenarios\/api\/isolation\.spec\.ts > /,
     needs: (p) => [
       ['SVC_SECOND_CLIENT_ID', has(p.secondClient.clientId)],
       ['SVC_SECOND_API_KEY', has(p.secondClient.apiKey)],
@@ -181,6 +189,7 @@ export const AREA_REQUIREMENTS: readonly AreaRequirement[] = [
     area: 'transactions filtered by use case',
     tags: ['@transactions'],
     project: 'api',
+    scenarios: /^scenarios\/api\/transactions\.spec\.ts > .*use.case/,
     needs: (p) => [['SVC_USE_CASES', (p.useCases?.length ?? 0) >= 2]],
     note: 'two or more use cases the client is opted in to',
   },
@@ -188,30 +197,33 @@ export const AREA_REQUIREMENTS: readonly AreaRequirement[] = [
     area: 'a sunset version answers an error',
     tags: ['@versions'],
     project: 'api',
+    scenarios: /^scenarios\/api\/versions\.spec\.ts > a sunset version answers an error$/,
     needs: (p) => [['SVC_SUNSET_VERSION', has(p.versions.sunset)]],
   },
   {
     area: 'a deprecated version stays usable for 12 months',
     tags: ['@versions'],
     project: 'api',
+    scenarios: /^scenarios\/api\/versions\.spec\.ts > a deprecated version stays usable for 12 months/,
     needs: (p) => [
       ['SVC_DEPRECATED_VERSION', has(p.versions.deprecated?.version)],
       ['SVC_DEPRECATED_ON', has(p.versions.deprecated?.on)],
     ],
   },
-  { area: 'product area: notifications', tags: ['@product-areas'], project: 'api', needs: (p) => productPaths(p, ['notifications']) },
-  { area: 'product area: goals', tags: ['@product-areas'], project: 'api', needs: (p) => productPaths(p, ['goals', 'goalsReposition']) },
-  { area: 'product area: budgets', tags: ['@product-areas'], project: 'api', needs: (p) => [...productPaths(p, ['budgets', 'budgetsGenerate']), password(p, 'SUCCESS')] },
-  { area: 'product area: statements', tags: ['@product-areas'], project: 'api', needs: (p) => [...productPaths(p, ['statements', 'statementPdf']), password(p, 'SUCCESS')] },
-  { area: 'product area: tags and taggings', tags: ['@product-areas'], project: 'api', needs: (p) => [...productPaths(p, ['tags', 'taggings']), password(p, 'SUCCESS')] },
-  { area: 'product area: holdings', tags: ['@product-areas'], project: 'api', needs: (p) => [...productPaths(p, ['holdingsByUser', 'holdingsByAccount', 'holdingsByMember']), password(p, 'SUCCESS')] },
-  { area: 'widget: OAuth through the widget', tags: ['@widgets', '@oauth'], project: 'browser', needs: (p) => controls(p, ['oauth']) },
-  { area: 'widget: connect, primary action, delete', tags: ['@widgets'], project: 'browser', needs: (p) => [...controls(p, ['username', 'password', 'connect', 'primary', 'delete']), password(p, 'SUCCESS')] },
-  { area: 'widget: back to search', tags: ['@widgets'], project: 'browser', needs: (p) => controls(p, ['back']) },
+  { area: 'product area: notifications', tags: ['@product-areas'], project: 'api', scenarios: /^scenarios\/api\/product-areas\.spec\.ts > /, needs: (p) => productPaths(p, ['notifications']) },
+  { area: 'product area: goals', tags: ['@product-areas'], project: 'api', scenarios: /^scenarios\/api\/product-areas\.spec\.ts > /, needs: (p) => productPaths(p, ['goals', 'goalsReposition']) },
+  { area: 'product area: budgets', tags: ['@product-areas'], project: 'api', scenarios: /^scenarios\/api\/product-areas\.spec\.ts > /, needs: (p) => [...productPaths(p, ['budgets', 'budgetsGenerate']), password(p, 'SUCCESS')] },
+  { area: 'product area: statements', tags: ['@product-areas'], project: 'api', scenarios: /^scenarios\/api\/product-areas\.spec\.ts > /, needs: (p) => [...productPaths(p, ['statements', 'statementPdf']), password(p, 'SUCCESS')] },
+  { area: 'product area: tags and taggings', tags: ['@product-areas'], project: 'api', scenarios: /^scenarios\/api\/product-areas\.spec\.ts > /, needs: (p) => [...productPaths(p, ['tags', 'taggings']), password(p, 'SUCCESS')] },
+  { area: 'product area: holdings', tags: ['@product-areas'], project: 'api', scenarios: /^scenarios\/api\/product-areas\.spec\.ts > /, needs: (p) => [...productPaths(p, ['holdingsByUser', 'holdingsByAccount', 'holdingsByMember']), password(p, 'SUCCESS')] },
+  { area: 'widget: OAuth through the widget', tags: ['@widgets', '@oauth'], project: 'browser', scenarios: /^scenarios\/browser\/widget\.spec\.ts > /, needs: (p) => controls(p, ['oauth']) },
+  { area: 'widget: connect, primary action, delete', tags: ['@widgets'], project: 'browser', scenarios: /^scenarios\/browser\/widget\.spec\.ts > /, needs: (p) => [...controls(p, ['username', 'password', 'connect', 'primary', 'delete']), password(p, 'SUCCESS')] },
+  { area: 'widget: back to search', tags: ['@widgets'], project: 'browser', scenarios: /^scenarios\/browser\/widget\.spec\.ts > /, needs: (p) => controls(p, ['back']) },
   {
     area: 'webhook deliveries of a real service',
     tags: ['@webhooks', '@live'],
     project: 'properties',
+    scenarios: /^(scenarios\/properties\/live-delivery\.spec\.ts > |live-delivery\b|check: webhook_)/,
     needs: (p) => [['SVC_WEBHOOK_PUBLIC_URL', has(p.webhookCapture.publicUrl)], password(p, 'SUCCESS')],
   },
 ];
@@ -233,6 +245,16 @@ export function areaPlan(profile: TargetProfile): AreaPlan[] {
     const missing = r.needs(profile).filter(([, set]) => !set).map(([variable]) => variable);
     return { area: r.area, tags: r.tags, project: r.project, verdict: missing.length ? 'skips' : 'runs', missing, ...(r.note && missing.length ? { note: r.note } : {}) };
   });
+}
+
+/**
+ * Whether a check of spec/trace.yaml (`<file> > <title>`, `live-delivery ...`) skips
+ * unless settings beyond the minimal ones are given: an area whose scenarios it is needs
+ * such a setting. Read on a real target's bare profile, where nothing has a default.
+ */
+export function needsFullSettings(check: string): boolean {
+  const bare = loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9' });
+  return AREA_REQUIREMENTS.some((r) => r.scenarios?.test(check) && r.needs(bare).some(([variable]) => !MINIMAL_SETTINGS.has(variable)));
 }
 
 /** Every variable the table names (for the consistency test). */

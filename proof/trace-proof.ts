@@ -23,7 +23,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseDocument, isMap, isSeq, type YAMLMap } from 'yaml';
-import { coverageOf, loadTrace, PROJECT_ROOT, TRACE_FILE, type TraceRow } from '../spec/trace.ts';
+import { coverageOf, loadTrace, PROJECT_ROOT, TRACE_FILE, type TraceRow, MUTANT_PROOF_PREFIX } from '../spec/trace.ts';
 import type { MatrixRow } from './matrix.ts';
 
 function words(text: string): string {
@@ -73,8 +73,8 @@ export interface ProofReport {
  * mutation run (`svc-conformance mutants`, reports/out/mutants/mutants.json), never by the
  * self-test's matrix, which runs catalogue entries only.
  */
-export const MUTANT_PROOF = 'mutant:';
-export const isMutantProof = (name: string) => name.startsWith(MUTANT_PROOF);
+export const MUTANT_PROOF = MUTANT_PROOF_PREFIX;
+export const isMutantProof = (name: string) => name.startsWith(MUTANT_PROOF_PREFIX);
 const catalogueProofs = (row: TraceRow) => row.proven_by.filter((n) => !isMutantProof(n));
 
 export function confirmProofs(rows: readonly TraceRow[], matrixRows: readonly MatrixRow[]): ProofReport {

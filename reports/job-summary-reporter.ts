@@ -10,7 +10,7 @@
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import type { FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { countsLine, renderFindingsMarkdown, summariseFindings, type AnnotatedTest } from './findings.ts';
 import { loadProfile } from '../targets/index.ts';
 
@@ -29,6 +29,8 @@ function testTitle(test: TestCase): string {
 
 export default class JobSummaryReporter implements Reporter {
   private readonly latest = new Map<string, { test: TestCase; result: TestResult }>();
+  /** Errors outside any test: a global setup that stopped the run (refused credentials, an unreachable target). */
+  private readonly errors: string[] = [];
 
   constructor(private readonly options: JobSummaryOptions) {}
 
@@ -38,6 +40,11 @@ export default class JobSummaryReporter implements Reporter {
 
   onTestEnd(test: TestCase, result: TestResult): void {
     this.latest.set(test.id, { test, result });
+  }
+
+  onError(error: TestError): void {
+    const first = stripAnsi(error.message ?? error.value ?? '').split('\n').find((l) => l.trim());
+    if (first) this.errors.push(`- ${first.length > FIRST_LINE_CHARS * 2 ? `${first.slice(0, FIRST_LINE_CHARS * 2)}…` : first}`);
   }
 
   onEnd(result: FullResult): void {
@@ -67,6 +74,7 @@ export default class JobSummaryReporter implements Reporter {
       `Target ${target}; ${outcomes.passed} passed, ${outcomes.failed} failed, ${outcomes.flaky} flaky, ${outcomes.skipped} skipped in ${(result.duration / 1000).toFixed(1)} s.`,
       `Contract findings: ${countsLine(findings)}.`,
       '',
+      ...(this.errors.length ? [`## Stopped before or outside the scenarios (${this.errors.length})`, '', ...this.errors, ''] : []),
       ...(failed.length ? [`## Failed (${failed.length})`, '', ...failed, ''] : []),
       ...renderFindingsMarkdown(findings, { strict: profile.strict }),
     ];

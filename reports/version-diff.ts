@@ -10,8 +10,14 @@ import type { Difference } from '../contracts/classifier.ts';
 
 export interface Finding extends Difference {
   source: 'observed' | 'documents';
-  /** True when the operation is in the user's list of used operations. */
+  /**
+   * True when the difference touches what the integration uses: its operation is in the
+   * list of used operations or, with a usage file (integration/usage.ts), the parameter or
+   * field the difference is about is one the integration sends or reads.
+   */
   used: boolean;
+  /** With a usage file: the operation is used, whether or not this difference touches it. */
+  operationUsed?: boolean;
 }
 
 /** An OpenAPI document compared in documents mode. */
@@ -35,20 +41,52 @@ export interface VersionReport {
   /** Breaking findings on used operations: the gate. */
   blocking: Finding[];
   usedOperations: 'all' | string[];
+  /** The usage file the findings were judged against (versions --usage). */
+  usage?: { file: string; source: string; operations: number };
   documents: { from?: string; to?: string; compared: boolean; fromInfo?: DocumentInfo; toInfo?: DocumentInfo };
 }
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 export function renderVersionMarkdown(r: VersionReport): string {
+  const usedCell = (f: Finding) => (f.used ? 'yes' : f.operationUsed ? 'the operation, not this' : 'no');
   const table = (list: Finding[]) =>
     list.length
-      ? ['| breaking | operation | location | kind | rule | detail | used |', '|---|---|---|---|---|---|---|', ...list.map((f) => `| ${f.breaking ? '**yes**' : 'no'} | ${cell(f.operation ?? '—')} | ${cell(f.location)} | ${f.kind} | ${cell(f.rule)} | ${cell(f.detail)} | ${f.used ? 'yes' : 'no'} |`)].join('\n')
+      ? r.usage
+        ? ['| breaking | source | operation | location | kind | rule | detail | touches the integration |', '|---|---|---|---|---|---|---|---|', ...list.map((f) => `| ${f.breaking ? '**yes**' : 'no'} | ${f.source} | ${cell(f.operation ?? '—')} | ${cell(f.location)} | ${f.kind} | ${cell(f.rule)} | ${cell(f.detail)} | ${usedCell(f)} |`)].join('\n')
+        : ['| breaking | operation | location | kind | rule | detail | used |', '|---|---|---|---|---|---|---|', ...list.map((f) => `| ${f.breaking ? '**yes**' : 'no'} | ${cell(f.operation ?? '—')} | ${cell(f.location)} | ${f.kind} | ${cell(f.rule)} | ${cell(f.detail)} | ${f.used ? 'yes' : 'no'} |`)].join('\n')
       : '_no difference_';
   const observed = r.findings.filter((f) => f.source === 'observed');
   const docs = r.findings.filter((f) => f.source === 'documents');
-  const used = `Operations used by the integration (SVC_USED_OPERATIONS): ${r.usedOperations === 'all' ? 'all' : r.usedOperations.join(', ')}.`;
+  const used = r.usage
+    ? `Usage file \`${cell(r.usage.file)}\` (${cell(r.usage.source)}; ${r.usage.operations} operation(s)): a difference counts when it touches an operation, parameter or field the integration uses.`
+    : `Operations used by the integration (SVC_USED_OPERATIONS): ${r.usedOperations === 'all' ? 'all' : r.usedOperations.join(', ')}.`;
   const verdict = `**Verdict: ${r.blocking.length ? `BREAKING — ${r.blocking.length} breaking difference(s) on used operations` : 'safe to upgrade for the used operations'}** (${r.findings.filter((f) => f.breaking).length} breaking, ${r.findings.filter((f) => !f.breaking).length} non-breaking in total).`;
+  if (r.usage) {
+    // Versions --usage: what touches the integration first, the rest apart.
+    const apart = r.findings.filter((f) => f.breaking && !f.used);
+    return [
+      `# ${r.mode === 'documents' ? 'OpenAPI document comparison' : 'Version upgrade check'}: ${r.from} → ${r.to}`,
+      '',
+      r.mode === 'documents' ? `Two OpenAPI documents compared; no target asked.` : `Target: ${r.target}; ${r.probes} read-only probes under each Accept-Version; derived documents ${r.documents.compared ? 'compared' : 'not found (not compared)'}.`,
+      used,
+      '',
+      verdict,
+      '',
+      '## Breaking differences that touch what the integration uses',
+      '',
+      table(r.blocking),
+      '',
+      '## Breaking differences apart (operations, parameters or fields the integration does not use)',
+      '',
+      table(apart),
+      '',
+      '## Non-breaking differences',
+      '',
+      table(r.findings.filter((f) => !f.breaking)),
+      '',
+    ].join('\n');
+  }
   if (r.mode === 'documents') {
     const describe = (d: DocumentInfo | undefined, fallback: string) =>
       d ? `\`${cell(d.file)}\` (OpenAPI ${d.openapi}${d.title ? `, "${cell(d.title)}"` : ''}${d.version ? ` version ${cell(d.version)}` : ''})` : fallback;

@@ -158,3 +158,23 @@ test('a refused audience client names SVC_AUDIENCE_CLIENT_ID and SVC_AUDIENCE_CL
     return true;
   });
 });
+
+test('a redirect nobody documented: the first line names its Location; an expected one is returned', async () => {
+  answer = { status: 302, headers: { location: `https://login.example/sso?key=${API_KEY}`, 'content-type': 'text/html' }, body: '<a href="/sso">Sign in</a>' };
+  const { api } = client();
+  await assert.rejects(api.get('/institutions'), (e: Error) => {
+    assert.match(e.message, /^The service answered 302 \(Location: https:\/\/login\.example\/sso\?key=\S+\) to GET \/institutions \(platform, Accept-Version v20250224\), where no redirect is documented and the suite follows none\. Body: <a href="\/sso">Sign in<\/a>$/);
+    assert.ok(!e.message.includes(API_KEY), 'the Location is redacted');
+    return true;
+  });
+  assert.equal((await api.get('/institutions', { expectStatus: 302 })).status, 302);
+});
+
+test('a body above SVC_MAX_BODY_BYTES fails the call naming the operation, the limit and the setting', async () => {
+  answer = json({ institutions: Array.from({ length: 200 }, (_, i) => ({ code: `bank_${i}`, name: `Bank ${i}` })) });
+  const { api } = client({ SVC_MAX_BODY_BYTES: '1000' });
+  await assert.rejects(api.get('/institutions', { query: { records_per_page: 200 } }), (e: Error) => {
+    assert.match(e.message, /^GET http:\/\/127\.0\.0\.1:\d+\/institutions\?records_per_page=200 \(operation GET \/institutions\): the 200 application\/json answer's body is larger than the limit of 1000 bytes \(1000 bytes, SVC_MAX_BODY_BYTES\); reading stopped at the limit \(no Content-Length\)\. Raise SVC_MAX_BODY_BYTES if a body this large is legitimate\.$/);
+    return true;
+  });
+});

@@ -22,6 +22,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { createRedactor, loadProfile, profileSecrets, runSettings, type TargetProfile } from '../targets/index.ts';
 import { loadContract, type Contract } from '../contracts/index.ts';
 import { CheckedClient } from './fixtures/client.ts';
+import { CLEANUP_FAILED_ANNOTATION, CREATED_BEFORE_SKIP_ANNOTATION, describeTeardownFailure } from './cleanup.ts';
 import { makePoll, type Poll } from './fixtures/poll.ts';
 import { EntrySimulators, declarePerEntry, selftestEntryNamed, SELFTEST_PLAN } from './fixtures/selftest.ts';
 import { expectsFailures, SELFTEST_FAILURE_ANNOTATION } from './selftest-project.ts';
@@ -111,6 +112,22 @@ const withClient = withTarget.extend<{ api: CheckedClient; poll: Poll }>({
     // The self-test reads only pass/fail and the error: no exchange attachments there.
     const client = new CheckedClient(profile, contract, redactor, testInfo, selftestEntry === undefined);
     await use(client);
+    // Leave nothing behind: the users the test created, deleted whether it passed, failed
+    // or skipped. A user that could not be deleted is named in an annotation and on the
+    // console, and does not fail the test: the scenario's verdict is about the target's
+    // behaviour, and cleanupLeftovers (scenarios/cleanup.ts) removes it later by its id.
+    const created = client.createdUsers.pending.length;
+    // A scenario checks the settings it needs before it creates anything: one that created
+    // users and then skipped is named (scripts/real-target.test.ts asserts there is none).
+    if (testInfo.status === 'skipped' && created) {
+      testInfo.annotations.push({ type: CREATED_BEFORE_SKIP_ANNOTATION, description: `${created} user(s) created before the test skipped: check the setting before creating anything` });
+    }
+    const outcome = await client.createdUsers.deleteAll();
+    for (const failure of outcome.failed) {
+      const line = describeTeardownFailure(failure);
+      testInfo.annotations.push({ type: CLEANUP_FAILED_ANNOTATION, description: line });
+      console.warn(line);
+    }
     if (client.requests) {
       // Sum of time spent inside HTTP requests, per test (npm run bench:suite reads it).
       const dir = runSettings().httpTimingDir;

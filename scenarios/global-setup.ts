@@ -14,15 +14,20 @@
  *   environment: Playwright copies the runner's environment, as set by globalSetup, into
  *   every worker it starts (the documented pattern).
  *
+ * It also names the run (SVC_RUN_ID, unless the user set one) the same way, so every
+ * worker's created users carry one id prefix, `svcct-<run id>-` (scenarios/cleanup.ts).
+ *
  * SVC_SIM_FAULTS / SVC_SIM_VARIATIONS (comma lists of targets/simulator/catalog.ts names)
  * start it with faults or variations in force, for a user who wants to watch the suite
  * catch one; the self-test has its own per-entry simulators (scenarios/fixtures/selftest.ts).
  */
 import type { FullConfig } from '@playwright/test';
-import { loadProfile, needsEmbeddedSimulator, SIMULATOR_URL_VARIABLE, startTarget } from '../targets/index.ts';
+import { loadProfile, needsEmbeddedSimulator, RUN_ID_VARIABLE, runSettings, SIMULATOR_URL_VARIABLE, startTarget } from '../targets/index.ts';
 import { assertPlatformUsable } from '../preflight/preflight.ts';
+import { newRunId } from './cleanup.ts';
 
 export default async function globalSetup(_config: FullConfig): Promise<(() => Promise<void>) | void> {
+  if (!runSettings().runId) process.env[RUN_ID_VARIABLE] = newRunId();
   if (!needsEmbeddedSimulator()) {
     const profile = loadProfile(process.env);
     if (!profile.isSimulator) await assertPlatformUsable(profile);

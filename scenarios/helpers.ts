@@ -15,10 +15,10 @@
  * status and what was missing when a target answers something unexpected (a truncated
  * body, an HTML error page) instead of a TypeError from deep inside a helper.
  */
-import { randomUUID } from 'node:crypto';
 import type { PasswordScenario, TargetProfile } from '../targets/index.ts';
 import { requireSetting, currentVersion, expect, type CheckedClient, type CheckedResponse, type Poll } from './fixtures.ts';
 import { expectInferred } from './inferred.ts';
+import { suiteId } from './cleanup.ts';
 
 /** Versioning, "Changes in v20250224": create member and widget URL take a required data_request. */
 export const DATA_REQUEST_FROM = 'v20250224';
@@ -53,8 +53,14 @@ export interface MemberStatus {
   [k: string]: unknown;
 }
 
-export function uniqueId(prefix: string): string {
-  return `${prefix}-${randomUUID().slice(0, 12)}`;
+/**
+ * A client-supplied `id` for what a scenario creates (Resources and their fields: "Clients
+ * are advised to set their own `id` (string) on every resource they create"), in the
+ * suite's form `svcct-<run id>-<purpose>-<random>` (scenarios/cleanup.ts), so whatever a
+ * run leaves on a target can be recognised.
+ */
+export function uniqueId(purpose: string): string {
+  return suiteId(purpose);
 }
 
 /** The request line of a response, for messages ("POST /users/USR-… → 500"). */
@@ -109,7 +115,10 @@ export function expectRefused(
   });
 }
 
-/** A user of its own for each scenario, so scenarios run in parallel and alone. */
+/**
+ * A user of its own for each scenario, so scenarios run in parallel and alone; the `api`
+ * fixture deletes it when the test ends (scenarios/fixtures.ts).
+ */
 export async function createUser(api: CheckedClient, o: { version?: string } = {}): Promise<string> {
   // The user-create status is not shown (Errors lists none for it): any 2xx.
   const res = await api.post('/users', { user: { id: uniqueId('scn-user'), metadata: 'created by the conformance suite' } }, { version: o.version, expectStatus: ANY_2XX });
@@ -123,6 +132,16 @@ export async function deleteUser(api: CheckedClient, userGuid: string): Promise<
 
 export function passwordFor(profile: TargetProfile, scenario: PasswordScenario): string {
   return requireSetting(profile.testInstitution.passwords[scenario], `SVC_TEST_PASSWORD_${scenario}`);
+}
+
+/**
+ * Skips the running test NOW, before it creates anything, when a scenario password it will
+ * use is missing (and the correct MFA answer, when asked): a test that created a user and
+ * then skipped would only leave work for the teardown, or a user behind if interrupted.
+ */
+export function requireTestInstitution(profile: TargetProfile, scenarios: PasswordScenario[], o: { correctAnswer?: boolean } = {}): void {
+  for (const scenario of scenarios) passwordFor(profile, scenario);
+  if (o.correctAnswer) requireSetting(profile.testInstitution.correctAnswer, 'SVC_CORRECT_ANSWER');
 }
 
 /** The credential fields of an institution (username, password), by their guids. */

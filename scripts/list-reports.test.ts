@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { conformanceReporters, FRESH_ALLURE_REPORTER, isListing, reportPaths, TIER_SUMMARY_REPORTER } from '../reports/reporters.ts';
+import { conformanceReporters, FRESH_ALLURE_REPORTER, isListing, reportPaths, TIER_SUMMARY_REPORTER, REDACTION_REPORTER, JOB_SUMMARY_REPORTER } from '../reports/reporters.ts';
 import { clearAllureResults } from '../reports/allure/reporter.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -62,7 +62,7 @@ test('the reporters: --list gets the console list only; a run writes every repor
 test('merging shard reports uses the same reporters, without Allure (allure-playwright needs the run\'s projects)', async () => {
   const merge = (await import('./playwright.merge.config.ts')).default;
   const names = merge.reporter.map(([name]) => name);
-  assert.deepEqual(names, ['list', TIER_SUMMARY_REPORTER, 'html', 'junit']);
+  assert.deepEqual(names, [REDACTION_REPORTER, 'list', TIER_SUMMARY_REPORTER, JOB_SUMMARY_REPORTER, 'html', 'junit']);
   assert.equal(merge.testDir, root);
 });
 

@@ -27,7 +27,7 @@
  * name = 'SVC_X' elsewhere). The profile keeps such tables (PRODUCT_PATH_ENV, the ACH
  * filter names) inside targets/profiles/, so none is needed outside.
  *
- * Two exemptions, each with its reason:
+ * Three exemptions, each with its reason:
  *   - k6 scripts (files under load/ that import a `k6` module): k6 code reads its
  *     settings from `__ENV` (load/lib/config.ts), which the Node side fills from the
  *     profile with profileEnv(profile); their reads are checked instead against
@@ -39,7 +39,12 @@
  *     started service does (`npm run simulator`, the real-target check); startTarget
  *     (targets/index.ts) hands it the environment and decides nothing from it.
  *
- * No file outside those two is allowed to read: no allowlist.
+ *   - examples/: a team's own integration, the worked example of the integration gate
+ *     (integration/README.md). It reads the variables the proxy and tolerance commands
+ *     hand a team's test command (integration/command.ts COMMAND_VARIABLES), as any
+ *     team's code would; it is the subject of the gate, not a part of the suite.
+ *
+ * No file outside those three is allowed to read: no allowlist.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -57,6 +62,8 @@ const SKIP_DIRS = new Set(['node_modules', '.git', 'reports/out', 'test-results'
 const PROFILE_DIR = 'targets/profiles/';
 /** The embedded target itself, configured like a separately started service (see the header). */
 const THE_TARGET = 'targets/simulator/';
+/** A team's own code under test (see the header). */
+const TEAM_CODE = 'examples/';
 
 export interface Read {
   file: string;
@@ -208,7 +215,7 @@ export function scan(root = ROOT): { reads: Read[]; k6Reads: Read[] } {
   const reads: Read[] = [];
   const k6Reads: Read[] = [];
   for (const file of sourceFiles(root, root)) {
-    if (file.startsWith(PROFILE_DIR) || file.startsWith(THE_TARGET)) continue;
+    if (file.startsWith(PROFILE_DIR) || file.startsWith(THE_TARGET) || file.startsWith(TEAM_CODE)) continue;
     const source = readFileSync(join(root, file), 'utf8');
     (isK6File(file, source) ? k6Reads : reads).push(...readsIn(file, source));
   }

@@ -8,6 +8,13 @@
  *      variable, or "simulator-only: <why>"); the passed set equals the scenario list
  *      (every test of the run's report, the list `playwright test --list` prints)
  *      minus the tests that skipped as simulator-only.
+ *      It leaves nothing behind (../shared/DESIGN.md: "everything it creates carries a
+ *      recognisable `id` and is deleted"): the simulator's users, listed through its own
+ *      HTTP API (GET /users, paged), are the same before and after the run; no test
+ *      created a user and then skipped, and no teardown failed to delete one. Users left
+ *      by an "interrupted" earlier run (ids `svcct-<that run>-…`) survive the run and are
+ *      then removed by cleanupLeftovers (scenarios/cleanup.ts), which leaves every user
+ *      without the suite's prefix where it was.
  *   2. A misbehaving target names the cause first: against a server answering truncated
  *      JSON, every failed @smoke scenario's first message starts with "The service
  *      answered a body that is not valid JSON"; against an HTML 503 page, with "The
@@ -26,10 +33,26 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { figures, realTargetEnv, reasonKind, runPlaywright, runPlaywrightBatch, simulatorProcessEnv, startSimulatorProcess, type PlaywrightRun, type RunTest } from './real-target.ts';
+import { request } from 'undici';
+import { figures, realTargetEnv, reasonKind, RUN_SECRETS, runPlaywright, runPlaywrightBatch, simulatorProcessEnv, startSimulatorProcess, type PlaywrightRun, type RunTest } from './real-target.ts';
+import { loadProfile } from '../targets/index.ts';
+import { CLEANUP_FAILED_ANNOTATION, CREATED_BEFORE_SKIP_ANNOTATION, cleanupLeftovers, listUsers } from '../scenarios/cleanup.ts';
 
 const PROJECTS = ['api', 'browser'];
 const RUN_TIMEOUT_MS = 12 * 60_000;
+
+/** Creates users with these client ids on the target (POST /users through its HTTP API); their guids. */
+async function createUsers(base: string, ids: Array<string | undefined>): Promise<string[]> {
+  const authorization = `Basic ${Buffer.from(`${RUN_SECRETS.SVC_CLIENT_ID}:${RUN_SECRETS.SVC_API_KEY}`).toString('base64')}`;
+  const guids: string[] = [];
+  for (const id of ids) {
+    const res = await request(`${base}/users`, { method: 'POST', headers: { authorization, 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ user: id === undefined ? {} : { id } }), headersTimeout: 10_000, bodyTimeout: 10_000 });
+    const body = (await res.body.json()) as { user?: { guid?: string } };
+    assert.ok(res.statusCode < 300 && body.user?.guid, `POST /users answered ${res.statusCode}`);
+    guids.push(body.user!.guid!);
+  }
+  return guids;
+}
 
 /** A one-answer HTTP server on 127.0.0.1. */
 async function misbehaving(answer: (res: import('node:http').ServerResponse) => void): Promise<{ base: string; close: () => Promise<void>; requests: () => number }> {
@@ -59,6 +82,8 @@ test('skip reasons are classified by what they say the test needs', () => {
   assert.equal(reasonKind("simulator-only: drives the simulator widget's controls"), 'simulator-only');
   assert.equal(reasonKind('the 24-hour refresh needs a day to pass: only the simulator can be moved (POST /_sim/refresh); on a real target observe it over a day instead'), 'simulator-only');
   assert.equal(reasonKind('simulator-only:'), 'unexplained', 'simulator-only must say why');
+  assert.equal(reasonKind('inconclusive: the member read 80 ms after POST aggregate was sent showed no job running'), 'inconclusive');
+  assert.equal(reasonKind('inconclusive:'), 'unexplained', 'inconclusive must say why');
   assert.equal(reasonKind('not on this target'), 'unexplained');
   assert.equal(reasonKind(undefined), 'unexplained');
   assert.equal(firstLine({ firstError: 'Error: The service answered 503 to GET /users\n  at x' } as RunTest), 'The service answered 503 to GET /users');
@@ -90,14 +115,35 @@ describe('the suite against a real-target path: the simulator process and two mi
   test('against a separately started simulator, configured only by SVC_* variables, the suite gives the embedded verdicts', { timeout: 25 * 60_000 }, async () => {
     const started = performance.now();
     let run;
+    let usersBefore, usersAfter, leftovers, cleanup, usersInTheEnd;
     const sim = await startSimulatorProcess(simulatorProcessEnv());
     try {
+      const profile = loadProfile(realTargetEnv(sim.base));
+      // The users a team keeps on its integration environment, and those an earlier run
+      // left when it was interrupted.
+      const foreign = await createUsers(sim.base, ['customer-7', 'svcct', 'my-svcct-earlier-user', undefined]);
+      leftovers = await createUsers(sim.base, ['svcct-interrupted1-scn-user-000000000001', 'svcct-interrupted1-fuzz-user-000000000002']);
+      usersBefore = await listUsers(profile);
       run = await runPlaywright({ projects: PROJECTS, env: realTargetEnv(sim.base), timeoutMs: RUN_TIMEOUT_MS });
+      usersAfter = await listUsers(profile);
+      cleanup = await cleanupLeftovers(profile);
+      usersInTheEnd = await listUsers(profile);
+      assert.deepEqual(usersInTheEnd.users.map((u) => u.guid).sort(), [...foreign].sort(), 'cleanupLeftovers removed the interrupted run\'s users and only them');
     } finally {
       await sim.stop();
     }
     const wallS = ((performance.now() - started) / 1000).toFixed(1);
     console.log(`real-environment mode (simulator process, SVC_* only): ${figures(run)}\n  wall time ${wallS} s (simulator start + run)`);
+    console.log(`users on the target: ${usersBefore.users.length} before the run, ${usersAfter.users.length} after; cleanupLeftovers deleted ${cleanup.deleted.length}, ${usersInTheEnd.users.length} remain`);
+
+    // Leave nothing behind: the same users, listed through the target's own API.
+    assert.equal(usersAfter.complete && usersBefore.complete, true);
+    assert.deepEqual(usersAfter.users.map((u) => u.guid).sort(), usersBefore.users.map((u) => u.guid).sort(), 'the run left no user behind and deleted none it had not created');
+    assert.deepEqual(cleanup.deleted.map((u) => u.guid).sort(), [...leftovers].sort());
+    assert.deepEqual(cleanup.failed, []);
+    const noted = (type: string) => run.tests.filter((t) => (t.annotations ?? []).some((a) => a.type === type)).map((t) => `${t.name}: ${t.annotations!.find((a) => a.type === type)!.description}`);
+    assert.deepEqual(noted(CREATED_BEFORE_SKIP_ANNOTATION), [], 'no test created a user and then skipped');
+    assert.deepEqual(noted(CLEANUP_FAILED_ANNOTATION), [], 'every teardown deleted what its test created');
 
     assert.equal(run.timedOut, false, `the run exceeded ${RUN_TIMEOUT_MS} ms`);
     assert.deepEqual(run.globalErrors, [], run.globalErrors.join('\n') + run.stderrTail);
@@ -116,7 +162,9 @@ describe('the suite against a real-target path: the simulator process and two mi
     const needsSetting = skipped.filter((t) => reasonKind(t.skipReason) === 'setting' && !needsSecondClient.includes(t));
     assert.deepEqual(needsSetting.map((t) => `${t.name}: ${t.skipReason}`), [], 'no scenario lacks a setting when every documented variable is set');
 
-    const simulatorOnly = new Set(skipped.filter((t) => reasonKind(t.skipReason) === 'simulator-only').map((t) => t.name));
+    // A verdict that depends on a job still running is inconclusive when the reads cannot
+    // prove it ran (scenarios/api/jobs.ts): a skip with its reason, never a failure.
+    const simulatorOnly = new Set(skipped.filter((t) => reasonKind(t.skipReason) === 'simulator-only' || reasonKind(t.skipReason) === 'inconclusive').map((t) => t.name));
     const secondClient = new Set(needsSecondClient.map((t) => t.name));
     // The run's report holds every test the projects declare, run or not (a test the run
     // never reached has no passed result): it is the scenario list itself.

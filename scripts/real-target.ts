@@ -6,8 +6,13 @@
  * SVC_SIMULATOR_URL, no SVC_SIM_*, so the suites take the real-target path of the
  * profile (isSimulator false) and learn every fact from the environment.
  *
- * Used by scripts/real-target.test.ts; also a CLI that prints the figures:
- *   npx tsx scripts/real-target.ts [--project api] [--project browser]
+ * Used by scripts/real-target.test.ts; also a CLI that prints the figures and the users
+ * the run left on the target (GET /users before and after, scenarios/cleanup.ts listUsers):
+ *   npx tsx scripts/real-target.ts [--project api] [--project browser] [--minimal] [--set NAME=VALUE]
+ *
+ * `--minimal`: only SVC_BASE_URL, the credentials, the test passwords and the MFA answer
+ * (minimalTargetEnv): what skips then is what needs an identity the target cannot reveal.
+ * `--set NAME=VALUE` adds one variable (repeatable).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
@@ -17,7 +22,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runProcess } from '../load/process.ts';
 import { testsOf, type PwReport, type SuiteTest } from '../proof/run-suite.ts';
-import { DATA_EXCHANGE_SEED, PASSWORD_SCENARIOS, PRODUCT_PATH_DEFAULTS, PRODUCT_PATH_ENV, SIMULATOR_DEFAULTS, simulatorInstitutionSeed } from '../targets/index.ts';
+import { DATA_EXCHANGE_SEED, loadProfile, PASSWORD_SCENARIOS, PRODUCT_PATH_DEFAULTS, PRODUCT_PATH_ENV, SIMULATOR_DEFAULTS, simulatorInstitutionSeed } from '../targets/index.ts';
+import { listUsers } from '../scenarios/cleanup.ts';
 
 export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const PLAYWRIGHT = join(ROOT, 'node_modules', '.bin', 'playwright');
@@ -166,6 +172,18 @@ export function realTargetEnv(base: string, extra: Record<string, string> = {}):
   };
 }
 
+/**
+ * The least a user sets for a real target (Target profiles): the base URL, the platform
+ * credentials, the test institution's scenario passwords and the MFA answer, nothing else.
+ * What the scenarios can learn from the target itself (institutions, the test
+ * institution, the test user's own data, grants) they must derive; the rest skips and
+ * names its setting. Polling bounds keep their real-target defaults.
+ */
+export function minimalTargetEnv(base: string): NodeJS.ProcessEnv {
+  const keep = ['SVC_CLIENT_ID', 'SVC_API_KEY', 'SVC_CORRECT_ANSWER', ...PASSWORD_SCENARIOS.map((s) => `SVC_TEST_PASSWORD_${s}`)];
+  return { ...cleanEnv(), ...Object.fromEntries(keep.map((k) => [k, RUN_SECRETS[k]])), SVC_BASE_URL: base };
+}
+
 /** The simulator process's own settings: the same secrets, from its environment. */
 export function simulatorProcessEnv(): NodeJS.ProcessEnv {
   return { ...cleanEnv(), ...RUN_SECRETS };
@@ -188,6 +206,8 @@ export interface PlaywrightRun {
   /** Errors outside any test (config, global setup). */
   globalErrors: string[];
   stderrTail: string;
+  /** Processes of the run's group (workers) still alive after the runner ended, then killed (load/process.ts). */
+  leftover: number[];
 }
 
 export interface PwAnnotation { type: string; description?: string }
@@ -238,7 +258,7 @@ async function invokePlaywright<T>(args: (work: string, reportFile: string) => {
   });
   const durationMs = performance.now() - started;
   try {
-    const outcome = { exitCode: res.code, durationMs, timedOut: res.timedOut, stderrTail: stripAnsi(res.stderr).slice(-2000) };
+    const outcome = { exitCode: res.code, durationMs, timedOut: res.timedOut, stderrTail: stripAnsi(res.stderr).slice(-2000), leftover: res.leftover };
     if (!existsSync(reportFile)) return read({ ...outcome, tests: [], globalErrors: [`no JSON report (exit ${res.code}${res.timedOut ? ', timed out' : ''})`] });
     const report = JSON.parse(readFileSync(reportFile, 'utf8')) as PwReport;
     return read({ ...outcome, tests: testsWithReasons(report), globalErrors: (report.errors ?? []).map((e) => stripAnsi(e.message ?? '')).filter(Boolean) });
@@ -304,10 +324,13 @@ export async function runPlaywrightBatch(runs: BatchRun[], o: { workers: number 
 
 /**
  * A skip reason that says exactly what the test needs: it names the setting
- * (an SVC_* variable) or it says the scenario can only run on the simulator and why.
+ * (an SVC_* variable) or it says the scenario can only run on the simulator and why;
+ * or the verdict was inconclusive (what the target's state showed could not decide it).
  */
-export function reasonKind(reason: string | undefined): 'setting' | 'simulator-only' | 'unexplained' {
+export function reasonKind(reason: string | undefined): 'setting' | 'simulator-only' | 'inconclusive' | 'unexplained' {
   if (!reason) return 'unexplained';
+  // A verdict the target's state could not decide (scenarios/api/jobs.ts): a skip that says why.
+  if (/^inconclusive: \S/.test(reason)) return 'inconclusive';
   if (/^simulator-only: \S/.test(reason) || /\bonly the simulator\b.*\(.*\/_sim\//.test(reason)) return 'simulator-only';
   if (/\bSVC_[A-Z0-9_]+\b/.test(reason)) return 'setting';
   return 'unexplained';
@@ -325,13 +348,26 @@ export function figures(run: PlaywrightRun): string {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { project: { type: 'string', multiple: true }, grep: { type: 'string' } } });
+  const { values } = parseArgs({ options: { project: { type: 'string', multiple: true }, grep: { type: 'string' }, minimal: { type: 'boolean' }, set: { type: 'string', multiple: true } } });
+  // --set NAME=VALUE: one more variable over the chosen environment (e.g. --minimal --set SVC_3DX_ISSUER_GUID=...).
+  const extra = Object.fromEntries(((values.set as string[] | undefined) ?? []).map((kv) => {
+    const i = kv.indexOf('=');
+    if (i < 1) throw new Error(`--set takes NAME=VALUE, got "${kv}"`);
+    return [kv.slice(0, i), kv.slice(i + 1)];
+  }));
   const sim = await startSimulatorProcess(simulatorProcessEnv());
   try {
     console.log(`simulator process ${sim.pid} on ${sim.base}`);
-    const run = await runPlaywright({ projects: (values.project as string[] | undefined) ?? ['api', 'browser'], grep: values.grep, env: realTargetEnv(sim.base), timeoutMs: 15 * 60_000 });
+    const env = { ...(values.minimal ? minimalTargetEnv(sim.base) : realTargetEnv(sim.base)), ...extra };
+    const profile = loadProfile(env);
+    const before = await listUsers(profile);
+    const run = await runPlaywright({ projects: (values.project as string[] | undefined) ?? ['api', 'browser'], grep: values.grep, env, timeoutMs: 15 * 60_000 });
+    const after = await listUsers(profile);
     console.log(figures(run));
     if (run.globalErrors.length) console.log(run.globalErrors.join('\n'));
+    const known = new Set(before.users.map((u) => u.guid));
+    const left = after.users.filter((u) => !known.has(u.guid));
+    console.log(`users on the target: ${before.users.length} before the run, ${after.users.length} after; left behind ${left.length}${left.length ? `: ${left.slice(0, 5).map((u) => u.id ?? u.guid).join(', ')}${left.length > 5 ? ', …' : ''}` : ''}`);
   } finally {
     await sim.stop();
   }

@@ -34,7 +34,7 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 
-const roots = ['cli', 'spec', 'contracts', 'targets', 'preflight', 'scenarios', 'load', 'reports', 'scripts', 'proof'];
+const roots = ['cli', 'spec', 'contracts', 'targets', 'preflight', 'integration', 'scenarios', 'load', 'reports', 'scripts', 'proof'];
 /**
  * Files run in their own process, in the order they start (per-file wall and CPU of a full
  * run): the long ones, and proof/matrix.test.ts, which sets SVC_SELFTEST_PLAN in
@@ -50,6 +50,9 @@ const OWN_PROCESS = [
   'scripts/redaction.test.ts',
   // (the one process of the short files starts here: see BATCH_AFTER)
   'scripts/redaction-browser.test.ts',
+  // One Playwright invocation against five misbehaving targets (about 20 s, most of it
+  // worker starts: a worker per target).
+  'scripts/bounded-transport.test.ts',
   'targets/receiver/crash.test.ts',
   'proof/receiver-variants.test.ts',
   // Two Playwright runs against a simulator with refused credentials (about 30 s, mostly waiting).
@@ -66,6 +69,13 @@ const OWN_PROCESS = [
   'contracts/test/spec-documents.test.ts',
   // Spawns the command some twenty times (--help and usage errors of every subcommand).
   'cli/cli.test.ts',
+  // The worked example's tolerance matrix: its test command once per catalogue variation, two
+  // at a time, each with its own simulator (about 30 s, mostly child processes).
+  'integration/tolerance-example.test.ts',
+  // Two Playwright runs of the receiver property suites against a team's URL (about 20 s).
+  'integration/webhook-check.test.ts',
+  // The example's own test command through the proxy (a child process, signal handlers).
+  'integration/example.test.ts',
 ];
 const args = process.argv.slice(2);
 const concurrencyArg = args.find((a) => a.startsWith('--concurrency='));

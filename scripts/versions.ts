@@ -24,6 +24,8 @@ import { assertVersionName, runVersionCheck, VersionInputError } from '../scenar
 import { compareOpenApiFiles } from '../scenarios/upgrade/document-diff.ts';
 import { markdownToHtml } from '../reports/summary.ts';
 import { writeAllureEntry } from '../reports/allure/results.ts';
+import { applyUsage, readUsageFile } from '../integration/usage.ts';
+import { IntegrationInputError } from '../integration/har.ts';
 
 export { VersionInputError };
 
@@ -36,6 +38,23 @@ interface ReportOutput {
   out?: string;
   /** Folder of the Allure result entry (default reports/out/allure-results). */
   allureResults?: string;
+  /**
+   * The integration's usage file (integration/usage.ts): a difference then counts when it
+   * touches an operation, parameter or field the integration uses, instead of a whole
+   * operation of SVC_USED_OPERATIONS; the rest is reported apart.
+   */
+  usageFile?: string;
+}
+
+/** The usage file of the options, read (a bad one is a VersionInputError: exit 2). */
+function usageOf(o: ReportOutput) {
+  if (!o.usageFile) return undefined;
+  try {
+    return { file: o.usageFile, usage: readUsageFile(o.usageFile) };
+  } catch (e) {
+    if (e instanceof IntegrationInputError) throw new VersionInputError(e.message);
+    throw e;
+  }
 }
 
 export interface VersionCheckOptions extends ReportOutput {
@@ -54,10 +73,12 @@ export interface DocumentDiffOptions extends ReportOutput {
 export async function versionCheck(o: VersionCheckOptions): Promise<VersionReport> {
   const env = { ...process.env, ...o.env };
   for (const v of [o.from, o.to]) assertVersionName(v);
+  const usage = usageOf(o);
   const target = await startTarget({ env });
   try {
     const profile = target.profile;
-    const report = await runVersionCheck({ profile, from: o.from, to: o.to, specDir: join(root, 'spec'), used: profile.usedOperations });
+    const checked = await runVersionCheck({ profile, from: o.from, to: o.to, specDir: join(root, 'spec'), used: profile.usedOperations });
+    const report = usage ? applyUsage(checked, usage.usage, usage.file) : checked;
     writeVersionReport(report, o, createRedactor(profileSecrets(profile)), `Version upgrade ${o.from} → ${o.to}`);
     return report;
   } finally {
@@ -69,7 +90,9 @@ export async function versionCheck(o: VersionCheckOptions): Promise<VersionRepor
 export async function diffDocumentFiles(o: DocumentDiffOptions): Promise<VersionReport> {
   const env = { ...process.env, ...o.env };
   const profile = loadProfile(env);
-  const report = compareOpenApiFiles({ fromFile: o.fromFile, toFile: o.toFile, used: profile.usedOperations });
+  const usage = usageOf(o);
+  const compared = compareOpenApiFiles({ fromFile: o.fromFile, toFile: o.toFile, used: profile.usedOperations });
+  const report = usage ? applyUsage(compared, usage.usage, usage.file) : compared;
   writeVersionReport(report, o, createRedactor(profileSecrets(profile)), `OpenAPI documents ${report.from} → ${report.to}`);
   return report;
 }
@@ -99,11 +122,22 @@ function writeVersionReport(report: VersionReport, o: ReportOutput, redactor: Re
   );
 }
 
-/** The console form of a report: one line per finding and the totals. */
+/** The console form of a report: one line per finding and the totals; with a usage file, what touches the integration first and the rest apart. */
 export function versionReportLines(r: VersionReport, out = 'reports/out/versions'): string[] {
+  const line = (f: VersionReport['findings'][number]) => `${f.breaking ? 'BREAKING    ' : 'non-breaking'} ${f.source.padEnd(9)} ${f.operation ?? ''} ${f.location} ${f.kind}: ${f.detail}`;
+  const totals = `${r.from} → ${r.to}: ${r.findings.filter((f) => f.breaking).length} breaking, ${r.findings.filter((f) => !f.breaking).length} non-breaking; ${r.blocking.length} breaking on used operations. Report: ${out}/report.md`;
+  if (!r.usage) return [...r.findings.map(line), '', totals];
+  const apart = r.findings.filter((f) => f.breaking && !f.used);
+  const byOperation = new Map<string, number>();
+  for (const f of apart) byOperation.set(f.operation ?? '(the document)', (byOperation.get(f.operation ?? '(the document)') ?? 0) + 1);
   return [
-    ...r.findings.map((f) => `${f.breaking ? 'BREAKING    ' : 'non-breaking'} ${f.source.padEnd(9)} ${f.operation ?? ''} ${f.location} ${f.kind}: ${f.detail}`),
+    `Breaking differences that touch what the integration uses (usage file ${r.usage.file}, ${r.usage.operations} operation(s)):`,
+    ...(r.blocking.length ? r.blocking.map((f) => `  ${line(f)}`) : ['  none']),
     '',
-    `${r.from} → ${r.to}: ${r.findings.filter((f) => f.breaking).length} breaking, ${r.findings.filter((f) => !f.breaking).length} non-breaking; ${r.blocking.length} breaking on used operations. Report: ${out}/report.md`,
+    `Apart: ${apart.length} breaking difference(s) on what the integration does not use${apart.length ? ':' : ''}`,
+    ...[...byOperation].map(([op, n]) => `  ${op}: ${n}${apart.some((f) => f.operation === op && f.operationUsed) ? ' (an operation it uses, other parameters or fields)' : ''}`),
+    `and ${r.findings.filter((f) => !f.breaking).length} non-breaking difference(s) (report.md lists every one).`,
+    '',
+    totals.replace('breaking on used operations', 'breaking that touch the integration'),
   ];
 }

@@ -50,3 +50,66 @@ test('every "not shown" line of the specification has a not_shown row', { skip: 
   const notShownRows = rows.filter((r) => r.not_shown).length;
   assert.ok(notShownRows >= lines.length, `${lines.length} "not shown" statements in the specification but only ${notShownRows} not_shown rows`);
 });
+
+// ---- honest figures (issue 23, part 5) ---------------------------------------------------
+
+import { checkRun, honestCoverageOf, type ProofFacts, type TraceRow } from './trace.ts';
+
+const facts = (o: Partial<ProofFacts> = {}): ProofFacts => ({
+  kindOf: (e) => (e.startsWith('stated-') || e.startsWith('receiver:') || e.startsWith('mutant:') ? 'stated' : e.startsWith('inferred-') ? 'inferred' : e.startsWith('variation-') ? 'tolerance' : undefined),
+  needsFullSettings: (c) => c.includes('data-exchange'),
+  provenOnLiveDelivery: (f) => f === 'stated-live',
+  ...o,
+});
+const row = (o: Partial<TraceRow>): TraceRow => ({ id: 'x.row', section: 'S', statement: 's', encoded_in: [], verified_by: [], proven_by: [], ...o });
+const API = 'scenarios/api/identify.spec.ts > identify while an identification runs answers 202';
+const DX = 'scenarios/api/data-exchange.spec.ts > the token endpoint answers 201 and its token opens the protected reads';
+
+test('checks run in a gate run, only on the simulator\'s dispatcher, or only under another command', () => {
+  assert.equal(checkRun(API), 'gate');
+  assert.equal(checkRun('scenarios/browser/oauth.spec.ts > authorize'), 'gate');
+  assert.equal(checkRun('properties: a duplicate delivery gets a 2xx and is processed once'), 'gate');
+  assert.equal(checkRun('live-delivery (any target; scripts/live-delivery.test.ts): webhook_rule9_fields'), 'gate');
+  assert.equal(checkRun('delivery: member-events (webhook_payload_conformance)'), 'simulator');
+  assert.equal(checkRun('versions: response field removed'), 'command');
+  assert.equal(checkRun('load: rate-limit (429 within the limit)'), 'command');
+  assert.equal(checkRun('unit: contracts/test/classifier.test.ts > documents'), 'command');
+});
+
+test('a row is verified on any target only by a stated proof on a gate-run check; minimal or full settings by the check', () => {
+  const f = facts();
+  assert.equal(honestCoverageOf(row({ verified_by: [API], proven_by: ['stated-a'] }), f), 'verified-minimal');
+  assert.equal(honestCoverageOf(row({ verified_by: [DX], proven_by: ['stated-a'] }), f), 'verified-full');
+  assert.equal(honestCoverageOf(row({ verified_by: [DX, API], proven_by: ['stated-a'] }), f), 'verified-minimal', 'one check that runs with minimal settings is enough');
+  // shown_by narrows a fault to the checks that show it.
+  assert.equal(honestCoverageOf(row({ verified_by: [DX, API], proven_by: ['stated-a'], shown_by: { 'stated-a': [DX] } }), f), 'verified-full');
+  // A generated mutant and a broken reference receiver are stated proofs (the mutation command's extension point).
+  assert.equal(honestCoverageOf(row({ verified_by: [API], proven_by: ['mutant:drop-field/member.guid'] }), f), 'verified-minimal');
+  assert.equal(honestCoverageOf(row({ verified_by: ['properties: a duplicate delivery gets a 2xx'], proven_by: ['receiver:answers-500-to-duplicates'] }), f), 'verified-minimal');
+});
+
+test('inferred-only, simulator-only, other-command, tolerance rows are their own columns', () => {
+  const f = facts();
+  assert.equal(honestCoverageOf(row({ verified_by: [API], proven_by: ['inferred-a'] }), f), 'inferred-only');
+  assert.equal(honestCoverageOf(row({ verified_by: [API], proven_by: ['inferred-a', 'stated-b'] }), f), 'verified-minimal');
+  assert.equal(honestCoverageOf(row({ verified_by: ['delivery: member-events'], proven_by: ['stated-a'] }), f), 'simulator-only');
+  assert.equal(honestCoverageOf(row({ verified_by: [API], proven_by: ['stated-a'], scope: 'simulator-only: a day must pass' }), f), 'simulator-only');
+  assert.equal(honestCoverageOf(row({ verified_by: ['versions: field removed'], proven_by: ['stated-a'] }), f), 'other-command');
+  assert.equal(honestCoverageOf(row({ id: 'ver.non-breaking.3', verified_by: [API], proven_by: ['stated-a'] }), f), 'tolerance');
+  assert.equal(honestCoverageOf(row({ verified_by: [API], proven_by: ['variation-a'] }), f), 'tolerance');
+  // A live delivery check counts only for the faults its own proof runs, and only with full settings.
+  const live = 'live-delivery (any target; scripts/live-delivery.test.ts): webhook_rule9_fields';
+  const liveFacts = facts({ needsFullSettings: (c) => c.startsWith('live-delivery') });
+  assert.equal(honestCoverageOf(row({ verified_by: ['delivery: rule9-payloads', live], proven_by: ['stated-live'] }), liveFacts), 'verified-full');
+  assert.equal(honestCoverageOf(row({ verified_by: ['delivery: rule9-payloads', live], proven_by: ['stated-other'] }), liveFacts), 'simulator-only');
+  assert.equal(honestCoverageOf(row({ verified_by: [API] }), f), 'unverified');
+  assert.equal(honestCoverageOf(row({ not_shown: true, treatment: 'open' }), f), 'not-checkable');
+});
+
+test('the live delivery check shows the faults its own proof runs, whatever shown_by narrows the self-test to', () => {
+  const live = 'live-delivery (any target; scripts/live-delivery.test.ts): webhook_field_formats';
+  const f = facts({ needsFullSettings: (c) => c.startsWith('live-delivery') });
+  const r = row({ verified_by: ['delivery: test-webhooks', live], proven_by: ['stated-live'], shown_by: { 'stated-live': ['delivery: test-webhooks'] } });
+  assert.equal(honestCoverageOf(r, f), 'verified-full');
+  assert.equal(honestCoverageOf({ ...r, proven_by: ['stated-other'], shown_by: { 'stated-other': ['delivery: test-webhooks'] } }, f), 'simulator-only');
+});

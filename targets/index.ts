@@ -22,14 +22,15 @@
  */
 import { settingsFromEnv, type SimulatorSettings } from './simulator/settings.ts';
 import { loadProfile, type TargetProfile } from './profiles/profile.ts';
+import { VARIATIONS } from './simulator/catalog.ts';
 
 // Light modules only at the top: every Playwright worker loads this file, and the
 // simulator itself (routes, seed data, Fastify) is loaded when one is started.
 export { loadProfile, profileSecrets, flag, flagValue, simulatorEntriesInForce, CONTRACT_VERSIONS, OAUTH_PAGE_DEFAULTS, PASSWORD_SCENARIOS, PRODUCT_PATH_ENV, PRODUCT_PATH_DEFAULTS, type PasswordScenario, type ProductPaths, type TargetProfile } from './profiles/profile.ts';
-export { ACH_FILTERS, K6_SETTING_ALIASES, WIDGET_CONTROLS, missingControls, type AchFilter, type DataExchangeSettings, type InstitutionSettings, type QueryName, type WidgetControls, type WebhookCaptureSettings } from './profiles/sections.ts';
-export { FULL_CHROMIUM_PATH, HEADLESS_SHELL_PATH } from './profiles/sections.ts';
+export { ACH_FILTERS, K6_SETTING_ALIASES, WIDGET_CONTROLS, missingControls, type AchFilter, type DataExchangeSettings, type InstitutionSettings, type QueryName, type WidgetControls, type WebhookCaptureSettings, type ProcessorTokenRequest } from './profiles/sections.ts';
+export { FULL_CHROMIUM_PATH, HEADLESS_SHELL_PATH, RUN_ID_PATTERN } from './profiles/sections.ts';
 export { createRedactor, REDACTED, type Redactor } from './profiles/redact.ts';
-export { runSettings, selftestSettings, needsEmbeddedSimulator, SIMULATOR_URL_VARIABLE, type RunSettings, type SelftestSettings } from './profiles/run-settings.ts';
+export { runSettings, selftestSettings, needsEmbeddedSimulator, SIMULATOR_URL_VARIABLE, RUN_ID_VARIABLE, type RunSettings, type SelftestSettings } from './profiles/run-settings.ts';
 export { CATALOG, FAULTS, VARIATIONS, catalogEntry, tierOfEntry, assertKnown, type CatalogEntry, type CatalogTier, type CatalogArea } from './simulator/catalog.ts';
 export { SIMULATOR_DEFAULTS, settingsFromEnv, type SimulatorSettings, type VersionEntry } from './simulator/settings.ts';
 export { DATA_EXCHANGE_SEED } from './simulator/data/data-exchange.ts';
@@ -57,7 +58,7 @@ export interface StartTargetOptions {
   env?: Env;
   /** Faults in force, after those of the environment's SVC_SIM_FAULTS. */
   faults?: readonly string[];
-  /** Variations in force, after those of SVC_SIM_VARIATIONS. */
+  /** Variations in force, after those of SVC_SIM_VARIATIONS; `all` names every variation of the catalogue. */
   variations?: readonly string[];
   /**
    * Start the embedded simulator even when SVC_BASE_URL names a real environment: the
@@ -85,7 +86,9 @@ export async function startTarget(o: StartTargetOptions = {}): Promise<StartedTa
   const settings = settingsFromEnv(env);
   const inForce = asked.simulatorEntries;
   const faults = [...inForce.faults, ...(o.faults ?? [])];
-  const variations = [...inForce.variations, ...(o.variations ?? [])];
+  // `all` stands for every variation of the catalogue (simulator --variation all, SVC_SIM_VARIATIONS=all):
+  // together they are still legitimate behaviour (the self-test's joint run proves the suite passes them).
+  const variations = [...new Set([...inForce.variations, ...(o.variations ?? [])].flatMap((v) => (v === 'all' ? VARIATIONS().map((e) => e.name) : [v])))];
   const { buildSimulator } = await import('./simulator/app.ts');
   const app = await buildSimulator({ settings, faults, variations });
   try {

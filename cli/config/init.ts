@@ -3,7 +3,14 @@
  * environment, and the settings reference generated from the settings table.
  */
 import { accepted } from './load.ts';
-import { GROUP_TITLES, settingEntries, type SettingEntry } from './schema.ts';
+import { GROUP_TITLES, settingEntries, type SettingEntry, type SvcConfig } from './schema.ts';
+
+/** A config file holding exactly `config` (config init --from-env). */
+export function configFileOf(config: SvcConfig, format: 'ts' | 'json', o: { importFrom?: string } = {}): string {
+  const json = JSON.stringify(config, null, 2);
+  if (format === 'json') return `${json}\n`;
+  return `// svc-conformance configuration (secrets stay in the environment: SVC_CLIENT_ID, SVC_API_KEY, SVC_TEST_PASSWORD_*, ...).\nimport { defineConfig } from '${o.importFrom ?? 'svc-conformance'}';\n\nexport default defineConfig(${json});\n`;
+}
 
 /** The starting file: the settings a team fills in first, the rest one `config docs` away. */
 export function configTemplate(format: 'ts' | 'json', o: { importFrom?: string } = {}): string {

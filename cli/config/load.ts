@@ -247,6 +247,30 @@ export function configEnv(config: SvcConfig, baseDir = process.cwd()): Record<st
   return out;
 }
 
+/**
+ * The config file that holds the non-secret SVC_* settings of an environment (`config
+ * init --from-env`: a team moving from variables to a file). Values are read as the
+ * profile reads them: booleans 1/true/yes, lists comma-separated, numbers as numbers.
+ */
+export function configFromEnv(env: NodeJS.ProcessEnv): SvcConfig {
+  const out: Record<string, unknown> = {};
+  for (const e of ENTRIES) {
+    const raw = env[e.env];
+    if (e.secret || raw === undefined || raw === '') continue;
+    let value: unknown = raw;
+    if (e.kind === 'boolean') value = ['1', 'true', 'yes'].includes(raw);
+    else if (e.kind === 'integer' || e.kind === 'number') value = Number(raw);
+    else if (e.kind === 'list') value = raw.split(',').map((x) => x.trim()).filter(Boolean);
+    const path = e.key.split('.');
+    let node = out;
+    for (const part of path.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
+    node[path.at(-1)!] = value;
+  }
+  const problems = configProblems(out);
+  if (problems.length) throw new ConfigError('the environment holds settings a config file cannot take:', problems);
+  return out as SvcConfig;
+}
+
 export type SettingSource = 'environment' | 'config file' | 'default';
 
 export interface ResolvedSettings {

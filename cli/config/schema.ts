@@ -162,10 +162,16 @@ export const SETTINGS = {
   },
   strict: bool('SVC_STRICT', 'Inferred expectations (an unknown id is 404, ...) fail the run like stated rules. Default: reported apart as warnings.', { default: 'false' }),
   timeouts: {
-    requestMs: int('SVC_REQUEST_TIMEOUT_MS', 'Bound on one request (headers and body).', { ...ms, default: '30000 (simulator 10000)' }),
+    requestMs: int('SVC_REQUEST_TIMEOUT_MS', 'Bound on one whole request, connect to last byte; below the test timeout. A stall names the request, this limit and this setting.', { min: 1, default: '30000 (simulator 10000)' }),
+    testMs: int('SVC_TEST_TIMEOUT_MS', 'Bound of one scenario; must be above requestMs.', { min: 1, default: '2 x aggregationMs + 4 x requestMs on a real target (360000); simulator 30000' }),
     aggregationMs: int('SVC_AGGREGATION_TIMEOUT_MS', 'Bound on polling a member until its aggregation settles.', { ...ms, default: '120000 (simulator 10000)' }),
     pollIntervalMs: int('SVC_POLL_INTERVAL_MS', 'Interval between polls of a member.', { ...ms, default: '2000 (simulator 25)' }),
+    minJobMs: int('SVC_MIN_JOB_MS', "The target's shortest aggregation-type job, if you know it: an answer sooner than this after a job started proves the job was still running, so job-state verdicts (identify's 202/409) become conclusive instead of inconclusive.", { min: 1, default: 'unset on a real target; the simulator: its job time' }),
+    aggregationThrottleMs: int('SVC_AGGREGATION_THROTTLE_MS', "The target's throttle period after a standard aggregation (Limits: only standard aggregations trigger it; its length is not shown): the throttle verdict is judged only inside it.", { min: 1, default: 'unset on a real target; the simulator: 3600000' }),
     browserEventMs: int('SVC_BROWSER_EVENT_TIMEOUT_MS', "Bound on a browser scenario's wait for a widget event, postMessage or redirect.", { ...ms, default: 'requestMs (simulator 3000)' }),
+  },
+  limits: {
+    maxBodyBytes: int('SVC_MAX_BODY_BYTES', 'Largest response body read from the target; a larger one fails the request, naming the operation, this limit and this setting.', { min: 1, default: '16777216 (16 MiB)' }),
   },
   oauthPage: {
     authorizeSelector: selector('SVC_OAUTH_AUTHORIZE_SELECTOR', "CSS selector of the OAuth test institution's authorize action.", { default: '[data-action="authorize"]' }),
@@ -197,6 +203,9 @@ export const SETTINGS = {
     createPath: pathTemplate('SVC_USER_CATEGORY_CREATE_PATH', 'Path that creates a custom category (not shown).', { default: 'userCategories.allPath' }),
   },
   useCases: list('SVC_USE_CASES', 'Use cases the client is opted in to (Member: use_cases "only for clients opted in"); the use-case filter scenario needs two.'),
+  processor: {
+    tokenRequest: str('SVC_PROCESSOR_TOKEN_REQUEST', 'How the target issues a processor token ("Request and response shape of the processor /token endpoint: not shown"): METHOD /path [JSON body] with {code}, e.g. GET /tokens?authorization_code={code}. Unset: POST /token {"code":"{code}"} is tried as a guess and an unanswered guess skips.', { default: 'POST /token {"code":"{code}"} (a guess)' }),
+  },
   dataExchange: {
     issuerGuid: str('SVC_3DX_ISSUER_GUID', 'Issuer client GUID of the grant the scenarios read through.'),
     granteeGuid: str('SVC_3DX_GRANTEE_GUID', 'Grantee client GUID of that grant.'),
@@ -250,7 +259,13 @@ export const SETTINGS = {
     rateShare: num('SVC_FUZZ_RATE_SHARE', "Share of the target's request limit the fuzzer paces itself to, in (0, 1].", { min: 0, max: 1, default: '0.5' }),
   },
   usedOperations: list('SVC_USED_OPERATIONS', 'Operations your integration uses ("METHOD /path/{template}"), for the upgrade check.', { default: 'all' }),
+  integration: {
+    testCommand: str('SVC_INTEGRATION_COMMAND', "Your integration's own test command (a shell command line, e.g. \"npm test\"): proxy runs it through the recording proxy and tolerance once per variation when no command follows --."),
+    usageFile: filePath('SVC_USAGE_FILE', "Your integration's usage file (svc-conformance usage writes it): versions judges differences against the operations, parameters and fields it names when --usage is not given."),
+    variationTimeoutMs: int('SVC_TOLERANCE_TIMEOUT_MS', 'Bound on one run of the test command in the tolerance matrix.', { min: 1, default: '120000' }),
+  },
   run: {
+    runId: str('SVC_RUN_ID', "The run's name inside every created user's id (svcct-<run id>-...); letters and digits, at most 32. The cleanup command removes one run's leftovers by it.", { default: 'drawn per run' }),
     workers: int('SVC_WORKERS', 'Playwright workers of a conformance run.', { min: 1, default: '2' }),
     chromiumPath: filePath('SVC_CHROMIUM_PATH', 'Browser of the browser scenarios.', { default: '/usr/bin/chromium-headless-shell when installed, else /usr/bin/chromium' }),
     reportsDir: filePath('SVC_REPORTS_OUT', 'Where every report is written (HTML, JUnit, Allure results, traces).', { default: 'svc-reports (installed CLI); reports/out (in the repository)' }),
@@ -304,6 +319,7 @@ export const GROUP_TITLES: Record<string, string> = {
   rateLimit: 'Rate limit',
   strict: 'Tiers',
   timeouts: 'Timeouts',
+  limits: 'Limits',
   oauthPage: 'OAuth page',
   widget: 'Widget controls',
   productPaths: 'Product-area paths',
@@ -311,12 +327,14 @@ export const GROUP_TITLES: Record<string, string> = {
   achFilters: 'ACH return list filters',
   userCategories: 'User categories',
   useCases: 'Use cases',
+  processor: 'Processor tokens',
   dataExchange: 'Data exchange',
   audience: 'Audience service',
   webhooks: 'Webhooks',
   load: 'Load scripts',
   fuzz: 'Fuzz project',
   usedOperations: 'Upgrade check',
+  integration: "Your integration's gate (proxy, check-har, usage, tolerance)",
   run: 'Run',
   simulator: 'Embedded simulator',
 };

@@ -123,3 +123,18 @@ test('spec/: the classifier names the v20250224 changes the Versioning section l
   assert.ok(has('removed-endpoint', 'POST /payment_processor_authorization_code', /./));
   assert.ok(d.some((x) => x.kind === 'deprecated-endpoint' && x.operation === 'GET /managed_institutions'));
 });
+
+test('spec/: a statement read is JSON and its .pdf download a PDF (real-service-notes, Paths; the specification shows neither path)', () => {
+  const base = `/users/${USER_GUID}/members/${MEMBER_GUID}/statements`;
+  const read = (path: string, type: string, body: unknown): Exchange => ({
+    api: 'platform', version: 'v20250224',
+    request: { method: 'GET', url: path, headers: {} },
+    response: { status: 200, headers: { 'content-type': type }, body },
+  });
+  const model = contract.model('platform', 'v20250224');
+  assert.equal(model.match('GET', `${base}/STA-1`)?.operation.operationId, 'readStatement');
+  assert.deepEqual(model.match('GET', `${base}/STA-1.pdf`)?.params, { user_guid: USER_GUID, member_guid: MEMBER_GUID, statement_guid: 'STA-1' });
+  assert.equal(model.match('GET', `${base}/STA-1.pdf`)?.operation.operationId, 'downloadStatement');
+  assert.deepEqual(contract.check(read(`${base}/STA-1`, 'application/json', { statement: { guid: 'STA-1' } })).filter((f) => f.severity === 'error'), [], 'the JSON read is not judged as the PDF download');
+  assert.ok(contract.check(read(`${base}/STA-1.pdf`, 'application/json', { statement: { guid: 'STA-1' } })).some((f) => f.severity === 'error'), 'JSON where the PDF is due fails');
+});

@@ -68,6 +68,12 @@ test('grant_grantees: a grantee\'s list names that grantee; the grant query answ
   assert.equal(query('issuer_guid=CLT-1&grantee_guids=CLT-2').length, 1);
   assert.deepEqual(query('issuer_guid=CLT-1&grantee_guids=CLT-2,CLT-3'), []);
   assert.deepEqual(query('issuer_guid=CLT-1&grantee=CLT-3&grantee=CLT-2'), []);
+  // Versioning: an identifier's length or format may change. Written in another form than
+  // the path or query, a grantee cannot be told from another one: inferred, never gating.
+  const longer = of(ex({ url: '/data_exchange/grantee/CLT-2/grants', body: { grants: [{ guid: 'GNT-L1', issuer_guid: 'CLT-L1', grantee_guids: ['CLT-L2'] }] } }), 'grant_grantees');
+  assert.deepEqual(longer.map((f) => [f.tier, f.severity]), [['inferred', 'warning']]);
+  const queried = of(ex({ url: '/data_exchange/grant?issuer_guid=CLT-1&grantee_guids=CLT-2,CLT-3', body: { grant: { guid: 'GNT-L1', grantee_guids: ['CLT-L2', 'CLT-L3'] } } }), 'grant_grantees');
+  assert.deepEqual(queried.map((f) => [f.tier, f.severity]), [['inferred', 'warning']]);
 });
 
 test('dx_default_window: a default-window page spanning more than 90 days fails; window parameters or a 90-day span pass', () => {

@@ -11,8 +11,8 @@ const contract = loadContract();
 const U = 'USR-2b3c4d5e-6f70-4a8b-9cad-1e2f3a4b5c6d';
 const M = 'MBR-2b3c4d5e-6f70-4a8b-9cad-1e2f3a4b5c6d';
 
-function ex(url: string, body: unknown, o: { method?: string; status?: number; api?: Exchange['api'] } = {}): Exchange {
-  return { api: o.api ?? 'platform', version: 'v20250224', request: { method: o.method ?? 'GET', url, headers: {} }, response: { status: o.status ?? 200, headers: { 'content-type': 'application/json' }, body } };
+function ex(url: string, body: unknown, o: { method?: string; status?: number; api?: Exchange['api']; version?: string } = {}): Exchange {
+  return { api: o.api ?? 'platform', version: o.version ?? 'v20250224', request: { method: o.method ?? 'GET', url, headers: {} }, response: { status: o.status ?? 200, headers: { 'content-type': 'application/json' }, body } };
 }
 const found = (e: Exchange) => contract.check(e).filter((f) => f.check === 'stated_platform_fields');
 
@@ -25,7 +25,12 @@ test('accounts: balance, a *_set_by and a feed_* field are elements (null allowe
   assert.equal(f.severity, 'error');
   assert.equal(f.tier, 'stated');
   assert.match(f.message, /without balance/);
-  assert.equal(found(ex(`/users/${U}/accounts/ACT-1`, { account: { guid: 'ACT-1', balance: 1 } })).length, 2);
+  // The *_set_by and feed_* variants are stated on v20111101 only: the field list has no
+  // version, and the vendor's v20250224 accounts carry neither (real-service-notes).
+  const plain = { account: { guid: 'ACT-1', balance: 1 } };
+  assert.equal(found(ex(`/users/${U}/accounts/ACT-1`, plain, { version: 'v20111101' })).length, 2);
+  assert.deepEqual(found(ex(`/users/${U}/accounts/ACT-1`, plain)), [], 'v20250224: presence of the variants is not stated');
+  assert.deepEqual(found(ex(`/users/${U}/accounts/ACT-1`, plain, { version: 'v20260929' })), [], 'v20260929: presence of the variants is not stated');
   const manual = { ...account, is_manual: true };
   assert.match(found(ex(`/users/${U}/accounts`, { account: manual }, { method: 'POST' }))[0].message, /manual account/);
   assert.deepEqual(found(ex(`/users/${U}/accounts`, { account: { ...manual, feed_balance: null, balance_set_by: 'USER' } }, { method: 'POST' })), []);

@@ -365,7 +365,10 @@ export default function () {
   assert.equal(firsts.count, 3, 'three VUs ran');
   assert.ok(firsts.min >= 380, `no VU starts before the first step (400 ms): ${JSON.stringify(firsts)}`);
   assert.ok(firsts.max >= 1180, `the third VU starts at 1200 ms: ${JSON.stringify(firsts)}`);
-  assert.ok(m.iteration_at_ms.values.max < 2000, `no iteration starts after the stages end: ${JSON.stringify(m.iteration_at_ms.values)}`);
+  // Upper bound: the stages end at 2000 ms and k6 stops the scenario within its gracefulStop
+  // (1 s); an iteration the runner started before 2000 ms may run its first line later on a
+  // loaded machine, so only the graceful stop bounds what a clock inside it reads.
+  assert.ok(m.iteration_at_ms.values.max < 3000, `no iteration runs past the stages and their graceful stop: ${JSON.stringify(m.iteration_at_ms.values)}`);
   assert.ok(m.vus_max.values.max <= 3, `vus_max ${JSON.stringify(m.vus_max.values)}`);
 });
 

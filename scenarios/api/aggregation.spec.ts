@@ -19,14 +19,20 @@
  */
 import { test, expect, type CheckedClient, type Poll } from '../fixtures.ts';
 import type { TargetProfile } from '../../targets/index.ts';
-import { ANY_2XX, createMember, createUser, createdMember, is2xx, need, readMember, waitUntilSettled, type MemberStatus } from '../helpers.ts';
+import { ANY_2XX, createMember, createUser, createdMember, is2xx, need, readMember, requireTestInstitution, waitUntilSettled, type MemberStatus } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, letTimePass, settle, simulatorControl, sleep, walkList } from './journeys.ts';
+import { inconclusive } from './jobs.ts';
 
 const TAGS = ['@members', '@aggregation', '@destructive'];
 const DAY_MS = 86_400_000;
 
 test('a second standard aggregation is throttled; extended history, verification and identification are not', { tag: [...TAGS, '@inferred'] }, async ({ api, poll, profile }) => {
+  // The period's length is not shown: the time from the member's creation (no throttle
+  // period that covers the second aggregation can have begun earlier) to the second
+  // aggregation's answer is measured, and the second is judged throttled only when that is
+  // inside the period the profile knows (SVC_AGGREGATION_THROTTLE_MS; the simulator's own).
+  const createdAt = performance.now();
   const { user, member } = await connectedUser(api, poll);
   const base = `/users/${user}/members/${member}`;
   // The first explicit aggregation: started, or already inside the throttle period the
@@ -35,24 +41,35 @@ test('a second standard aggregation is throttled; extended history, verification
   await api.post(`${base}/aggregate`);
   await settle(api, poll, user, member);
   const before = await readMember(api, user, member);
-  await letTimePass(profile, user, 1100); // aggregated_at may have whole-second resolution
+  const moved = await letTimePass(profile, user, 1100); // aggregated_at may have whole-second resolution
   const second = await api.post(`${base}/aggregate`);
+  const elapsedMs = performance.now() - createdAt + moved;
   // Limits, aggregation throttle: "only standard aggregations trigger the throttle period".
   const right = await readMember(api, user, member);
-  expect(right.is_being_aggregated, 'an aggregation started by a standard aggregation inside the throttle period').not.toBe(true);
   const after = await settle(api, poll, user, member);
-  expect(after.aggregated_at, 'aggregated_at after a throttled standard aggregation').toBe(before.aggregated_at);
-  expectInferred(profile, second.status >= 400 && second.status < 500, {
-    expectation: 'a throttled standard aggregation is refused with a 4xx',
-    basis: 'Limits name the throttle, not how a throttled request is answered',
-    received: String(second.status),
-  });
+  const ran = right.is_being_aggregated === true || after.aggregated_at !== before.aggregated_at;
+  const period = profile.timeouts.throttlePeriodMs;
+  let undecided: string | undefined;
+  if (ran && period !== undefined && elapsedMs < period) {
+    expect(right.is_being_aggregated, `an aggregation started by a standard aggregation ${Math.round(elapsedMs)} ms after the member was created, inside the throttle period (${period} ms)`).not.toBe(true);
+    expect(after.aggregated_at, 'aggregated_at after a throttled standard aggregation').toBe(before.aggregated_at);
+  } else if (ran) {
+    undecided = `the second standard aggregation ran ${Math.round(elapsedMs)} ms after the member was created; the throttle period's length is not shown (Limits), so it may have ended: set SVC_AGGREGATION_THROTTLE_MS (this target's period) to judge it`;
+  } else {
+    expectInferred(profile, second.status >= 400 && second.status < 500, {
+      expectation: 'a throttled standard aggregation is refused with a 4xx',
+      basis: 'Limits name the throttle, not how a throttled request is answered',
+      received: String(second.status),
+    });
+  }
   // "Other aggregation-type jobs are not throttled": each is accepted (status not shown: any 2xx).
   for (const job of ['extend_history', 'verify', 'identify']) {
     const res = await api.post(`${base}/${job}`);
     expect(is2xx(res.status), `POST ${job} inside the throttle period of a standard aggregation answered ${res.status}`).toBe(true);
     await settle(api, poll, user, member);
   }
+  // The half the reads decided has passed; the other is inconclusive, not passed.
+  if (undecided) inconclusive(undecided);
 });
 
 /** Simulator control: run the 24-hour refresh of one user's members as if `elapsedMs` had passed. */
@@ -155,6 +172,7 @@ async function observe(api: CheckedClient, profile: TargetProfile, user: string,
 test('v20111101: a member created with skip_aggregation true is not aggregated', { tag: [...TAGS, '@versions'] }, async ({ api, profile }) => {
   const version = 'v20111101';
   test.skip(!profile.versions.supported.includes(version), `${version} is not among the target's versions (SVC_VERSIONS)`);
+  requireTestInstitution(profile, ['SUCCESS']);
   const user = await createUser(api, { version });
   const member = createdMember(api, await createMember(api, user, { scenario: 'SUCCESS', version, extra: { skip_aggregation: true } })).guid;
   const reads = await observe(api, profile, user, member, version);
@@ -176,6 +194,7 @@ test('v20111101: a member created with skip_aggregation true is not aggregated',
 test('v20250224: aggregation is assumed without skip_aggregation; every named product is accepted', { tag: [...TAGS, '@versions'] }, async ({ api, poll, profile }) => {
   const version = 'v20250224';
   test.skip(!profile.versions.supported.includes(version), `${version} is not among the target's versions (SVC_VERSIONS)`);
+  requireTestInstitution(profile, ['SUCCESS']);
   const user = await createUser(api, { version });
   const products = ['account_verification', 'identity_verification', 'transactions', 'history'];
   const member = createdMember(api, await createMember(api, user, { scenario: 'SUCCESS', version, extra: { data_request: { products } } })).guid;
@@ -199,6 +218,7 @@ test('v20250224: aggregation is assumed without skip_aggregation; every named pr
 test('v20250224: products naming neither transactions nor history bring no transactions', { tag: [...TAGS, '@versions', '@inferred'] }, async ({ api, poll, profile }) => {
   const version = 'v20250224';
   test.skip(!profile.versions.supported.includes(version), `${version} is not among the target's versions (SVC_VERSIONS)`);
+  requireTestInstitution(profile, ['SUCCESS']);
   const user = await createUser(api, { version });
   const member = createdMember(api, await createMember(api, user, { scenario: 'SUCCESS', version, extra: { data_request: { products: ['account_verification'] } } })).guid;
   const settled = await waitUntilSettled(api, poll, user, member, version);

@@ -3,13 +3,14 @@
  * scenarios of this directory (not a spec file: Playwright runs only *.spec.ts). Every
  * call goes through the checked client, so the contract checks each response.
  */
-import { request as undiciRequest } from 'undici';
-import { expect, type CheckedClient, type Poll } from '../fixtures.ts';
+import { boundsOf, requestBounded } from '../fixtures/http.ts';
+import { test, expect, type CheckedClient, type CheckedResponse, type Poll } from '../fixtures.ts';
 import type { TargetProfile } from '../../targets/index.ts';
-import { createMember, createUser, createdMember, need, waitUntilSettled } from '../helpers.ts';
+import { createMember, createUser, createdMember, need, requireTestInstitution, waitUntilSettled } from '../helpers.ts';
 
 /** A user of its own with a CONNECTED, aggregated member of the test institution. */
 export async function connectedUser(api: CheckedClient, poll: Poll) {
+  requireTestInstitution(api.profile, ['SUCCESS']);
   const user = await createUser(api);
   const member = createdMember(api, await createMember(api, user, { scenario: 'SUCCESS' })).guid;
   const settled = await waitUntilSettled(api, poll, user, member);
@@ -37,13 +38,13 @@ export async function walkList<T = Record<string, unknown>>(
   api: CheckedClient,
   path: string,
   key: string,
-  o: { query?: Record<string, string | number | undefined>; headers?: Record<string, string>; perPage?: number; maxPages?: number } = {},
+  o: { query?: Record<string, string | number | undefined>; headers?: Record<string, string>; perPage?: number; maxPages?: number; version?: string } = {},
 ): Promise<T[]> {
   const perPage = o.perPage ?? 100;
   const all: T[] = [];
   for (let page = 1; page <= (o.maxPages ?? 50); page++) {
     // Errors: "200 normal success for reads, lists".
-    const res = await api.get(path, { query: { ...o.query, page, records_per_page: perPage }, headers: o.headers, expectStatus: 200 });
+    const res = await api.get(path, { query: { ...o.query, page, records_per_page: perPage }, headers: o.headers, version: o.version, expectStatus: 200 });
     const items = need<T[]>(res, key, api);
     expect(Array.isArray(items), `${path}: ${key} is a list`).toBe(true);
     all.push(...items);
@@ -69,25 +70,23 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * that user's clock instead (simulator control POST /_sim/clock {user_guid, advance_ms},
  * never part of the svc contract): the user's later records carry instants `ms` later at
  * once, and scenarios running in parallel keep the clock they share. What the scenario
- * then asserts is the same on both.
+ * then asserts is the same on both. Returns how far the target's clock for that user was
+ * moved beyond the time that really passed (0 on a real target), for scenarios that
+ * measure time on the target's side.
  */
-export async function letTimePass(profile: TargetProfile, user: string, ms: number): Promise<void> {
+export async function letTimePass(profile: TargetProfile, user: string, ms: number): Promise<number> {
   if (!profile.isSimulator) {
     await sleep(ms);
-    return;
+    return 0;
   }
   await simulatorControl(profile, '/_sim/clock', { user_guid: user, advance_ms: ms });
+  return ms;
 }
 
 /** A simulator control call (POST /_sim/..., never part of the svc contract); anything but 200 is a suite error. */
 export async function simulatorControl(profile: TargetProfile, path: string, body: Record<string, unknown>): Promise<void> {
-  const res = await undiciRequest(`${profile.platformBaseUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const text = await res.body.text();
-  if (res.statusCode !== 200) throw new Error(`POST ${path} answered ${res.statusCode}: ${text.slice(0, 200)}`);
+  const res = await requestBounded({ method: 'POST', url: `${profile.platformBaseUrl}${path}`, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }, boundsOf(profile));
+  if (res.status !== 200) throw new Error(`POST ${path} answered ${res.status}: ${res.text.slice(0, 200)}`);
 }
 
 /** The first value under one of these keys, at the top level or inside one nested object. */
@@ -99,4 +98,36 @@ export function fieldAnywhere(body: unknown, key: string): unknown {
     if (v && typeof v === 'object' && !Array.isArray(v) && key in (v as Record<string, unknown>)) return (v as Record<string, unknown>)[key];
   }
   return undefined;
+}
+
+/**
+ * Exchanges an authorization code for a processor token, as the profile says
+ * (profile.processorToken, SVC_PROCESSOR_TOKEN_REQUEST): Authentication, "Request and
+ * response shape of the processor /token endpoint: not shown", so the method, path and
+ * body are a setting. `path` replaces the setting's path (the deprecated
+ * /payment_processor_token, "in favour of /token", goes the same way). Under a guessed
+ * shape (the setting unset on a real target) an answer without an access_token skips
+ * the scenario and names the setting; under a shape the user set, it fails. Returns the
+ * response and its access_token.
+ */
+export async function exchangeCode(api: CheckedClient, code: string, o: { path?: string } = {}): Promise<{ res: CheckedResponse; access: string }> {
+  const shape = api.profile.processorToken;
+  const fill = (t: string, encode: (s: string) => string) => t.replace(/\{code\}/g, encode(code));
+  const path = o.path ?? shape.path;
+  const res = await api.call({
+    method: shape.method,
+    path: fill(path, encodeURIComponent),
+    ...(shape.body !== undefined ? { body: JSON.parse(fill(shape.body, (s) => JSON.stringify(s).slice(1, -1))) } : {}),
+  });
+  const access = fieldAnywhere(res.body, 'access_token');
+  const ok = res.status >= 200 && res.status < 300 && typeof access === 'string';
+  const asked = `${shape.method} ${path.split('?')[0]}`;
+  if (!ok && !shape.explicit) {
+    test.skip(true, `${asked} answered ${res.status}${typeof access === 'string' ? '' : ' without an access_token'}: the processor token request is not shown (Authentication: "Request and response shape of the processor /token endpoint: not shown"; the vendor reference reads GET /tokens), and "${shape.text}" is a guess: set SVC_PROCESSOR_TOKEN_REQUEST to this target's`);
+  }
+  // The statuses of /token and its deprecated predecessor are not shown: any 2xx.
+  expect(res.status >= 200 && res.status < 300, `${asked} (SVC_PROCESSOR_TOKEN_REQUEST "${shape.text}") answered ${res.status}`).toBe(true);
+  expect(typeof access, `an access_token in the ${asked} response`).toBe('string');
+  api.secret(access as string);
+  return { res, access: access as string };
 }

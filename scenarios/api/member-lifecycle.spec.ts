@@ -18,7 +18,7 @@
  * (real-service-notes, "Nullability"): it is reported, never failed.
  */
 import { test, expect, currentVersion, type CheckedClient } from '../fixtures.ts';
-import { ANY_2XX, createMember, createdMember, expectRefused, institutionCredentials, is2xx, need, readMember, uniqueId, waitUntilSettled } from '../helpers.ts';
+import { ANY_2XX, createMember, createdMember, expectRefused, institutionCredentials, is2xx, need, readMember, requireTestInstitution, uniqueId, waitUntilSettled } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, memberAccounts, settle, walkList } from './journeys.ts';
 import { TIER_ANNOTATION } from '../../contracts/failure.ts';
@@ -56,6 +56,7 @@ async function userWithId(api: CheckedClient) {
 }
 
 test('a member reads back its client id, owner, institution and the stated field types', { tag: TAGS }, async ({ api, poll, profile }) => {
+  requireTestInstitution(profile, ['SUCCESS']);
   const user = await userWithId(api);
   expectIdShape(user.guid, 'USR', 'user guid shape');
   const memberId = uniqueId('scn-member');
@@ -131,6 +132,7 @@ async function expectGone(api: CheckedClient, profile: CheckedClient['profile'],
 test('SVC-SKIP-WEBHOOK is accepted on update and delete; X-CALLBACK-PAYLOAD on create, update, aggregate and verify', { tag: [...TAGS, '@inferred'] }, async ({ api, poll, profile }) => {
   const callback = { 'X-CALLBACK-PAYLOAD': `scn-callback-${uniqueId('cb')}` };
   const skip = { 'SVC-SKIP-WEBHOOK': 'true' };
+  requireTestInstitution(profile, ['SUCCESS']);
   const user = (await userWithId(api)).guid;
   // Endpoints: create member, "Header X-CALLBACK-PAYLOAD is accepted".
   const member = createdMember(api, await createMember(api, user, { scenario: 'SUCCESS', headers: callback })).guid;

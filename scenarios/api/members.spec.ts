@@ -13,7 +13,7 @@
  */
 import type { PasswordScenario } from '../../targets/index.ts';
 import { test, expect, type CheckedClient, type Poll } from '../fixtures.ts';
-import { answersFor, createMember, createUser, createdMember, need, readMember, resume, waitUntilSettled, type MemberStatus } from '../helpers.ts';
+import { answersFor, createMember, createUser, createdMember, need, readMember, requireTestInstitution, resume, waitUntilSettled, type MemberStatus } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
 
 const TAGS = ['@members', '@destructive'];
@@ -30,6 +30,8 @@ function expectConsistentHistory(history: MemberStatus[]) {
 }
 
 async function start(api: CheckedClient, poll: Poll, scenario: PasswordScenario) {
+  // An MFA password leads to challenges the scenario answers with the correct-answer word.
+  requireTestInstitution(api.profile, [scenario], { correctAnswer: MFA.some(([s]) => s === scenario) });
   const user = await createUser(api);
   const created = createdMember(api, await createMember(api, user, { scenario }));
   // Resources, identifier shapes: "MBR-<uuid> member".

@@ -18,7 +18,7 @@
  * v20250224 and later, ISO 8601 timestamps before.
  */
 import { test, expect, currentVersion, type CheckedClient } from '../fixtures.ts';
-import { ANY_2XX, createMember, createUser, createdMember, need, readMember } from '../helpers.ts';
+import { ANY_2XX, createMember, createUser, createdMember, need, readMember, requireTestInstitution } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, letTimePass, settle, walkList } from './journeys.ts';
 
@@ -225,6 +225,7 @@ test('use_case selects the transactions of members with that use case', { tag: T
   const useCases = profile.useCases;
   test.skip(!useCases || useCases.length < 2, 'needs SVC_USE_CASES: two or more use cases the client is opted in to (Endpoints: use_case is for "opted-in clients"; which clients are opted in is not shown)');
   const [mine, other] = useCases!;
+  requireTestInstitution(profile, ['SUCCESS']);
   const user = await createUser(api);
   const member = createdMember(api, await createMember(api, user, { scenario: 'SUCCESS', extra: { use_cases: [mine] } })).guid;
   await settle(api, poll, user, member);

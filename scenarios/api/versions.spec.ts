@@ -5,7 +5,7 @@
  * not shown in the specification); sunset endpoints are refused.
  */
 import { test, expect, requireSetting } from '../fixtures.ts';
-import { ANY_2XX, CREATE_MEMBER_STATUSES, createMember, createUser, createdMember, expectRefused, is2xx, need, waitUntilSettled } from '../helpers.ts';
+import { ANY_2XX, CREATE_MEMBER_STATUSES, createMember, createUser, createdMember, expectRefused, is2xx, need, requireTestInstitution, waitUntilSettled } from '../helpers.ts';
 import { expectDeprecationHeader, expectInferred } from '../inferred.ts';
 
 const OLD = 'v20111101';
@@ -45,6 +45,7 @@ test(`${V2025} list institutions filters by supported_products`, { tag: ['@versi
 
 test(`${V2025} create member requires data_request`, { tag: ['@versions', '@members', '@destructive', '@inferred'] }, async ({ api, profile }) => {
   supports(profile, V2025);
+  requireTestInstitution(profile, ['SUCCESS']);
   const user = await createUser(api, { version: V2025 });
   // Versioning, changes in v20250224: "create member ... take a required data_request".
   // Required means the request without it must not succeed; its status is not shown.
@@ -75,6 +76,7 @@ test(`${OLD} create member needs no data_request`, { tag: ['@versions', '@member
   supports(profile, OLD);
   // Versioning: data_request became required in v20250224, so the earlier version
   // creates a member without it (200, 201 or 202: helpers.ts CREATE_MEMBER_STATUSES).
+  requireTestInstitution(profile, ['SUCCESS']);
   const user = await createUser(api, { version: OLD });
   const created = createdMember(api, await createMember(api, user, { scenario: 'SUCCESS', version: OLD, expectStatus: CREATE_MEMBER_STATUSES }));
   expect(created.guid).toMatch(/^MBR-/);
@@ -84,6 +86,7 @@ test(`${V2025} MFA option entries carry a guid`, { tag: ['@versions', '@members'
   supports(profile, V2025);
   // Resources, Credential: "MFA challenges of type text, options, image and image_options
   // carry a guid on option entries (v20250224)".
+  requireTestInstitution(profile, ['OPTIONS']);
   const user = await createUser(api, { version: V2025 });
   const member = createdMember(api, await createMember(api, user, { scenario: 'OPTIONS', version: V2025 })).guid;
   const { value } = await waitUntilSettled(api, poll, user, member, V2025);

@@ -254,6 +254,7 @@ test('a connected member sends the primary-action event and, deleted, svc/connec
   const controls = profile.widget;
   const missing = missingControls(controls, ['username', 'password', 'connect', 'primary', 'delete']);
   test.skip(!!missing, missing);
+  const password = passwordFor(profile, 'SUCCESS');
   const user = await createUser(api);
   const url = await widgetUrl(api, user, { is_mobile_webview: false, current_institution_code: profile.testInstitution.code });
   const { messages, host } = await widgetInClientIframe(page, url);
@@ -262,7 +263,7 @@ test('a connected member sends the primary-action event and, deleted, svc/connec
     const widget = page.frameLocator('#widget');
     await widget.locator(controls.username!).fill(profile.testInstitution.username);
     // Typed without becoming an action parameter: no report or trace title carries it (secrets.ts).
-    await typeSecret(widget.locator(controls.password!), passwordFor(profile, 'SUCCESS'), 'the success password');
+    await typeSecret(widget.locator(controls.password!), password, 'the success password');
     await widget.locator(controls.connect!).click();
     await widget.locator(controls.primary!).click({ timeout: profile.timeouts.aggregationMs + profile.timeouts.browserEventMs });
     const types = () => messages.map((m) => String(m?.type ?? ''));

@@ -22,6 +22,7 @@ import { createRedactor } from '../../targets/index.ts';
 import { profileSecrets, type TargetProfile } from '../../targets/index.ts';
 import { renderCounterexample } from './lib/engine.ts';
 import { renderStats, runFuzz, type FuzzRunResult } from './lib/run.ts';
+import type { CreatedUsers } from '../cleanup.ts';
 
 /** A fresh seed unless SVC_FUZZ_SEED replays one. */
 function seedOf(profile: TargetProfile): number {
@@ -40,14 +41,14 @@ export function verdict(r: FuzzRunResult): string | undefined {
   ].join('\n');
 }
 
-async function fuzz(profile: TargetProfile, destructive: boolean, contract: Parameters<typeof runFuzz>[0]['contract']) {
+async function fuzz(profile: TargetProfile, destructive: boolean, contract: Parameters<typeof runFuzz>[0]['contract'], createdUsers: CreatedUsers) {
   const seed = seedOf(profile);
   const info = test.info();
   info.setTimeout(profile.fuzz.seconds * 1000 + 90_000);
   info.annotations.push({ type: 'fuzz seed', description: `${seed} (replay: SVC_FUZZ_SEED=${seed})` });
   console.log(`fuzz seed ${seed} (replay: SVC_FUZZ_SEED=${seed}); runs ${profile.fuzz.runs} per operation, ${profile.fuzz.seconds} s`);
   const redactor = createRedactor([...profileSecrets(profile), ...Object.values(profile.testInstitution.passwords)]);
-  const r = await runFuzz({ profile, contract, redactor, seed, runs: profile.fuzz.runs, seconds: profile.fuzz.seconds, destructive, only: profile.fuzz.only });
+  const r = await runFuzz({ profile, contract, redactor, seed, runs: profile.fuzz.runs, seconds: profile.fuzz.seconds, destructive, only: profile.fuzz.only, createdUsers });
   const lines = renderStats(r);
   for (const l of lines) console.log(l);
   info.annotations.push({ type: 'fuzz run', description: lines.join(' | ') });
@@ -57,12 +58,14 @@ async function fuzz(profile: TargetProfile, destructive: boolean, contract: Para
   if (v) throw new Error(v);
 }
 
-test('fuzz: every operation from its description, after stateful chains', { tag: ['@fuzz', '@destructive'] }, async ({ profile, contract }) => {
+// The users a run creates are recorded by the `api` fixture's client, which deletes them at
+// the test's teardown (scenarios/fixtures.ts), as for every scenario.
+test('fuzz: every operation from its description, after stateful chains', { tag: ['@fuzz', '@destructive'] }, async ({ profile, contract, api }) => {
   test.skip(!profile.allowDestructive, 'destructive runs are not allowed on this target (SVC_ALLOW_DESTRUCTIVE); the read-only fuzz test runs instead');
-  await fuzz(profile, true, contract);
+  await fuzz(profile, true, contract, api.createdUsers);
 });
 
-test('fuzz: read operations from their descriptions (read-only target)', { tag: ['@fuzz', '@readonly'] }, async ({ profile, contract }) => {
+test('fuzz: read operations from their descriptions (read-only target)', { tag: ['@fuzz', '@readonly'] }, async ({ profile, contract, api }) => {
   test.skip(profile.allowDestructive, 'this target allows destructive runs (SVC_ALLOW_DESTRUCTIVE): the full fuzz test covers the read operations');
-  await fuzz(profile, false, contract);
+  await fuzz(profile, false, contract, api.createdUsers);
 });

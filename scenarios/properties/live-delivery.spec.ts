@@ -23,7 +23,7 @@
  * on at least one delivery is a `verified` annotation. Settings: README.md, "Webhook
  * deliveries of a real service".
  */
-import { request as undiciRequest } from 'undici';
+import { boundsOf, requestBounded } from '../fixtures/http.ts';
 import { test, expect } from '../fixtures.ts';
 import { formatFailure, tierOf, TIER_ANNOTATION, type Failure } from '../../contracts/failure.ts';
 import { createMember, createUser, uniqueId, waitUntilSettled } from '../helpers.ts';
@@ -75,9 +75,8 @@ test('live delivery: webhooks the target sends for a member created, updated and
     // is not shown, so only a URL the user names asks for them.
     if (s.testUrl) {
       for (const type of s.testTypes) {
-        const res = await undiciRequest(s.testUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type }), headersTimeout: profile.timeouts.requestMs, bodyTimeout: profile.timeouts.requestMs });
-        const text = await res.body.text();
-        if (res.statusCode < 200 || res.statusCode > 299) throw new Error(`SVC_WEBHOOK_TEST_URL ${s.testUrl} answered ${res.statusCode} to {"type":"${type}"}: ${text.slice(0, 200)}`);
+        const res = await requestBounded({ method: 'POST', url: s.testUrl, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type }), urlSetting: 'SVC_WEBHOOK_TEST_URL' }, boundsOf(profile));
+        if (res.status < 200 || res.status > 299) throw new Error(`SVC_WEBHOOK_TEST_URL ${s.testUrl} answered ${res.status} to {"type":"${type}"}: ${res.text.slice(0, 200)}`);
         testTypesAsked.push(type);
       }
       triggered.push(`test webhooks asked at SVC_WEBHOOK_TEST_URL: ${testTypesAsked.join(', ')}`);

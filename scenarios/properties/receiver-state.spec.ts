@@ -1,8 +1,10 @@
 /**
  * Stored-state webhook properties (specification, Events, Webhooks rules 3, 4, 6),
  * read through the observation API (targets/receiver/README.md). The reference
- * receiver is started here; a team's receiver takes part when it implements the API
- * (WEBHOOK_OBSERVE_URL). The model-based test is in receiver-model.spec.ts.
+ * receiver is started here; against a team's receiver without the API
+ * (WEBHOOK_RECEIVER_URL alone) every delivery is still judged by its answer (a 2xx), and
+ * the stored state is reported not verified. The model-based test is in
+ * receiver-model.spec.ts.
  */
 import { test } from '@playwright/test';
 import { receiverFromEnv, type ReceiverUnderTest } from './lib/client.ts';
@@ -19,11 +21,19 @@ test.afterAll(async () => {
   await receiver?.close();
 });
 
+/** Without the observation API only the answers are judged: say so in the report, not silently. */
+function storedStateNotVerified() {
+  if (!receiver.observeUrl) test.info().annotations.push({ type: 'not verified', description: 'the stored state needs the observation API (WEBHOOK_OBSERVE_URL); every answer was checked to be a 2xx' });
+}
+
 test('a duplicate delivery gets a 2xx and is processed once @webhooks', async () => {
+  storedStateNotVerified();
   await assertProperty(duplicateProcessedOnce(receiver));
 });
 
+// Late and out-of-order deliveries (rule 6) must each get a 2xx whatever the receiver
+// offers; the stored version (rule 3) is read through the observation API when there is one.
 test('after any order of deliveries the stored object has the highest version @webhooks', async () => {
-  test.skip(!receiver.observeUrl, 'needs the observation API (WEBHOOK_OBSERVE_URL)');
+  storedStateNotVerified();
   await assertProperty(highestVersionWins(receiver));
 });

@@ -17,7 +17,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { request } from 'undici';
+import { boundsOf, requestBounded } from '../fixtures/http.ts';
 import { diffDocuments, diffObservations, KINDS, type Difference, type DifferenceKind } from '../../contracts/classifier.ts';
 import { discoverDocuments, readDocument } from '../../contracts/load.ts';
 import type { TargetProfile } from '../../targets/index.ts';
@@ -76,24 +76,20 @@ export interface ObservedResponse {
   body: unknown;
 }
 
-async function observe(profile: TargetProfile, path: string, version: string): Promise<ObservedResponse> {
+async function observe(profile: TargetProfile, operation: string, path: string, version: string): Promise<ObservedResponse> {
   const auth = `Basic ${Buffer.from(`${profile.clientId}:${profile.apiKey}`).toString('base64')}`;
-  const res = await request(`${profile.platformBaseUrl}${path}`, {
-    method: 'GET',
-    headers: { accept: 'application/json', 'accept-version': version, authorization: auth },
-    headersTimeout: profile.timeouts.requestMs,
-    bodyTimeout: profile.timeouts.requestMs,
-  });
-  const text = await res.body.text();
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+  const res = await requestBounded(
+    { method: 'GET', url: `${profile.platformBaseUrl}${path}`, headers: { accept: 'application/json', 'accept-version': version, authorization: auth }, operation: `${operation}, Accept-Version ${version}`, urlSetting: 'SVC_BASE_URL' },
+    boundsOf(profile),
+  );
+  const { text, headers } = res;
   let body: unknown = text;
   try {
     body = JSON.parse(text);
   } catch {
     /* not JSON: compared as a string */
   }
-  return { status: res.statusCode, headers, body };
+  return { status: res.status, headers, body };
 }
 
 const ENUM_LIKE = /^[A-Z][A-Z0-9_]{1,40}$/;
@@ -134,7 +130,7 @@ export function compareProbe(operation: string, a: ObservedResponse, b: Observed
     // Versioning, breaking: "removing, moving or changing endpoint paths".
     out.push(make('removed-endpoint', operation, 'path', `answered ${a.status} under the old version, 404 under the new one: the path moved or was removed`));
   } else if (aOk && bOk) {
-    out.push(...diffObservations({ status: a.status, headers: strip(a.headers), body: a.body }, { status: b.status, headers: strip(b.headers), body: b.body }, { operation }));
+    for (const d of diffObservations({ status: a.status, headers: strip(a.headers), body: a.body }, { status: b.status, headers: strip(b.headers), body: b.body }, { operation })) out.push(d);
     const ea = enumValues(a.body);
     const eb = enumValues(b.body);
     for (const [at, va] of ea) {
@@ -183,7 +179,7 @@ export async function assertKnownVersion(profile: TargetProfile, version: string
   assertVersionName(version);
   const known = knownVersions(specDir, profile);
   if (known.includes(version)) return;
-  const answer = await observe(profile, probe.path(profile), version).catch((e: Error) => ({ status: 0, body: e.message }) as ObservedResponse);
+  const answer = await observe(profile, probe.operation, probe.path(profile), version).catch((e: Error) => ({ status: 0, body: e.message }) as ObservedResponse);
   if (answer.status >= 200 && answer.status < 300) return;
   const said = answer.status === 0 ? `could not be asked (${String(answer.body).slice(0, 120)})` : `answered ${answer.status} to ${probe.operation} under it`;
   throw new VersionInputError(`unknown version "${version}": not one of the known versions ${known.join(', ')} (the contract's spec/versions/ and SVC_VERSIONS), and the target ${said}`);
@@ -196,8 +192,8 @@ export async function runVersionCheck(o: { profile: TargetProfile; from: string;
   const findings: Finding[] = [];
   for (const p of probes) {
     const path = p.path(o.profile);
-    const a = await observe(o.profile, path, o.from);
-    const b = await observe(o.profile, path, o.to);
+    const a = await observe(o.profile, p.operation, path, o.from);
+    const b = await observe(o.profile, p.operation, path, o.to);
     for (const d of compareProbe(p.operation, a, b, lifecycle)) findings.push({ ...d, source: 'observed', used: isUsed(d.operation, o.used) });
   }
   const fromDoc = derivedDocument(o.specDir, o.from);

@@ -90,3 +90,47 @@ test('profileEnv: the k6 scripts get the profile\'s settings; an unset script se
   assert.deepEqual([real.SVC_BASE_URL, real.SVC_RATE_LIMIT_PER_SECOND, real.SVC_429_BODY, real.SVC_RATE_LIMIT_PATHS], ['https://int.example', '20', 'json-error', '/institutions']);
   assert.deepEqual([loadProfile({}).rateLimit.explicit, loadProfile({ SVC_RATE_LIMIT_PER_SECOND: '10' }).rateLimit.explicit], [false, true]);
 });
+
+test('the processor token request: the simulator\'s shape by default (a guess on a real target), the user\'s when set; a shape without {code} is refused', () => {
+  const sim = loadProfile({}).processorToken;
+  assert.deepEqual([sim.method, sim.path, sim.explicit], ['POST', '/token', true]);
+  const guess = loadProfile({ SVC_BASE_URL: 'https://x.example' }).processorToken;
+  assert.deepEqual([guess.method, guess.path, guess.explicit], ['POST', '/token', false]);
+  const set = loadProfile({ SVC_BASE_URL: 'https://x.example', SVC_PROCESSOR_TOKEN_REQUEST: 'GET /tokens?authorization_code={code}' }).processorToken;
+  assert.deepEqual([set.method, set.path, set.body, set.explicit], ['GET', '/tokens?authorization_code={code}', undefined, true]);
+  assert.throws(() => loadProfile({ SVC_BASE_URL: 'https://x.example', SVC_PROCESSOR_TOKEN_REQUEST: 'GET /tokens' }), /no \{code\}/);
+  assert.throws(() => loadProfile({ SVC_BASE_URL: 'https://x.example', SVC_PROCESSOR_TOKEN_REQUEST: 'POST /token {code}' }), /not JSON/);
+});
+
+test('job and throttle durations: the simulator knows its own; a real target only what the user sets', () => {
+  assert.deepEqual([loadProfile({}).timeouts.minJobMs, loadProfile({}).timeouts.throttlePeriodMs], [60, 3_600_000]);
+  assert.equal(loadProfile({ SVC_SIM_AGGREGATION_MS: '200' }).timeouts.minJobMs, 200);
+  const real = loadProfile({ SVC_BASE_URL: 'https://x.example' }).timeouts;
+  assert.deepEqual([real.minJobMs, real.throttlePeriodMs], [undefined, undefined]);
+  const set = loadProfile({ SVC_BASE_URL: 'https://x.example', SVC_MIN_JOB_MS: '1500', SVC_AGGREGATION_THROTTLE_MS: '14400000' }).timeouts;
+  assert.deepEqual([set.minJobMs, set.throttlePeriodMs], [1500, 14_400_000]);
+});
+
+test('the test bound: the simulator 30 s; a real target two aggregation waits and four requests, or SVC_TEST_TIMEOUT_MS', () => {
+  assert.equal(loadProfile({}).timeouts.testMs, 30_000);
+  const real = loadProfile({ SVC_BASE_URL: 'https://int.example' });
+  assert.equal(real.timeouts.requestMs, 30_000);
+  assert.equal(real.timeouts.testMs, 2 * 120_000 + 4 * 30_000);
+  assert.equal(loadProfile({ SVC_BASE_URL: 'https://int.example', SVC_AGGREGATION_TIMEOUT_MS: '10000', SVC_REQUEST_TIMEOUT_MS: '10000' }).timeouts.testMs, 60_000);
+  assert.equal(loadProfile({ SVC_BASE_URL: 'https://int.example', SVC_TEST_TIMEOUT_MS: '45000' }).timeouts.testMs, 45_000);
+});
+
+test('a request bound at or above the test bound is refused, naming both settings and values', () => {
+  assert.throws(() => loadProfile({ SVC_BASE_URL: 'https://int.example', SVC_TEST_TIMEOUT_MS: '30000' }), {
+    message: 'SVC_REQUEST_TIMEOUT_MS (30000 ms) must be below the test timeout (SVC_TEST_TIMEOUT_MS=30000): a stalled request would end as "Test timeout of 30000ms exceeded" instead of naming the request. Lower SVC_REQUEST_TIMEOUT_MS or raise SVC_TEST_TIMEOUT_MS.',
+  });
+  assert.throws(() => loadProfile({ SVC_REQUEST_TIMEOUT_MS: '30000' }), /^Error: SVC_REQUEST_TIMEOUT_MS \(30000 ms\) must be below the test timeout \(the default for this target, 30000 ms\)/);
+  assert.throws(() => loadProfile({ SVC_BASE_URL: 'https://int.example', SVC_REQUEST_TIMEOUT_MS: '0' }), /SVC_REQUEST_TIMEOUT_MS must be a positive number of milliseconds, got "0"/);
+});
+
+test('the body limit: 16 MiB unless SVC_MAX_BODY_BYTES says otherwise; a bad value is refused', () => {
+  assert.equal(loadProfile({}).limits.maxBodyBytes, 16 * 1024 * 1024);
+  assert.equal(loadProfile({ SVC_BASE_URL: 'https://int.example' }).limits.maxBodyBytes, 16 * 1024 * 1024);
+  assert.equal(loadProfile({ SVC_BASE_URL: 'https://int.example', SVC_MAX_BODY_BYTES: '1048576' }).limits.maxBodyBytes, 1_048_576);
+  for (const bad of ['0', '1.5', 'lots']) assert.throws(() => loadProfile({ SVC_MAX_BODY_BYTES: bad }), /SVC_MAX_BODY_BYTES must be/);
+});

@@ -15,7 +15,11 @@ import {
   loadScriptSettingsFrom,
   runSettingsFrom,
   usedOperationsFrom,
+  integrationSettingsFrom,
+  type IntegrationSettings,
   useCasesFrom,
+  processorTokenFrom,
+  type ProcessorTokenRequest,
   userCategoryPathsFrom,
   webhookCaptureFrom,
   widgetControlsFrom,
@@ -151,7 +155,41 @@ export interface TargetProfile {
      * A real target: requestMs unless set. The embedded simulator: 3 s, see loadProfile.
      */
     browserEventMs: number;
+    /**
+     * The shortest time an aggregation-type job of the target runs (aggregation, extended
+     * history, identification), from the request that starts it, when the user knows it
+     * (SVC_MIN_JOB_MS). A scenario that needs a job running reads its state; a read answered
+     * sooner than this after the start request was sent tells whether the job started, and
+     * an answer that soon tells it still ran (scenarios/api/jobs.ts). Unset (a real target
+     * by default): a job not seen running is inconclusive, never a failure. The embedded
+     * simulator: its job duration (SVC_SIM_AGGREGATION_MS, 60 ms by default).
+     */
+    minJobMs?: number;
+    /**
+     * The throttle period a standard aggregation opens on the target (Limits: "only standard
+     * aggregations trigger the throttle period"; its length is not shown), when the user
+     * knows it (SVC_AGGREGATION_THROTTLE_MS). A second standard aggregation is judged
+     * throttled only when it is proven inside the period; unset (a real target by default):
+     * one that runs is inconclusive. The embedded simulator: its own period (1 hour).
+     */
+    throttlePeriodMs?: number;
+    /**
+     * Bound of one Playwright test (SVC_TEST_TIMEOUT_MS; playwright.config.ts through
+     * runSettings). Always above requestMs (loadProfile refuses otherwise), so a stalled
+     * request fails with its own message naming the request and SVC_REQUEST_TIMEOUT_MS
+     * before the test's bound ends it as a bare "Test timeout ... exceeded". Default: the
+     * embedded simulator 30 s; a real target testTimeoutDefault (two aggregation waits and
+     * four requests).
+     */
+    testMs: number;
   };
+
+  /**
+   * Bounds on what the suite reads from a target (scenarios/fixtures/http.ts): a response
+   * body larger than maxBodyBytes (SVC_MAX_BODY_BYTES) fails the request with a message
+   * naming it, instead of a worker holding gigabytes.
+   */
+  limits: { maxBodyBytes: number };
 
   oauthPage: {
     authorizeSelector: string;
@@ -191,6 +229,8 @@ export interface TargetProfile {
   userCategories: UserCategoryPaths;
   /** The client's use cases (SVC_USE_CASES); undefined on a real target that names none. */
   useCases?: string[];
+  /** How a processor token is asked for with an authorization code (SVC_PROCESSOR_TOKEN_REQUEST; sections.ts). */
+  processorToken: ProcessorTokenRequest;
   /** CSS selectors of the widget's controls (SVC_WIDGET_*_SELECTOR; sections.ts). */
   widget: WidgetControls;
   /** The live webhook capture's settings as given (SVC_WEBHOOK_*; sections.ts). */
@@ -199,6 +239,8 @@ export interface TargetProfile {
   load: LoadScriptSettings;
   /** Operations the integration uses, for the upgrade check (SVC_USED_OPERATIONS). */
   usedOperations: 'all' | string[];
+  /** The gate of the team's own integration: its test command, usage file, tolerance bound (SVC_INTEGRATION_COMMAND, SVC_USAGE_FILE, SVC_TOLERANCE_TIMEOUT_MS; sections.ts). */
+  integration: IntegrationSettings;
   /**
    * Catalogue entries (targets/simulator/catalog.ts) the embedded simulator is started
    * with: SVC_SIM_FAULTS and SVC_SIM_VARIATIONS, comma lists (empty on a real target's
@@ -323,6 +365,47 @@ export const OAUTH_PAGE_DEFAULTS = { authorizeSelector: '[data-action="authorize
 
 const PRODUCTION_OPT_IN = 'I_UNDERSTAND_THIS_WRITES_TO_PRODUCTION';
 
+/**
+ * Default of SVC_MAX_BODY_BYTES: 16 MiB. A page of 1000 institutions, the largest page the
+ * specification allows (Limits: "records_per_page maximum 1000"), is 0.69 MB from the
+ * embedded simulator (694 454 bytes, 694 bytes a record): the bound leaves about 24 times
+ * that for records a real service fills with more fields, and stops a body of hundreds of
+ * megabytes after 16 MiB.
+ */
+export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/** The embedded simulator's test bound: its scenarios finish in seconds. */
+const SIMULATOR_TEST_TIMEOUT_MS = 30_000;
+
+/**
+ * A real target's test bound when SVC_TEST_TIMEOUT_MS is unset: a scenario waits for at
+ * most two aggregations (an aggregate, then a verify or resume) and sends a few requests
+ * around them, each bounded by the request timeout, so it ends on the poll's or the
+ * request's own message rather than on the test's bound.
+ */
+export function testTimeoutDefault(aggregationMs: number, requestMs: number): number {
+  return 2 * aggregationMs + 4 * requestMs;
+}
+
+/**
+ * The request and test bounds and the body limit, checked together: a test bound at or
+ * below the request bound would end a stalled request as "Test timeout of N ms exceeded",
+ * naming neither the request nor the setting.
+ */
+function boundsFrom(env: Env, o: { requestMs: number; testMsDefault: number }): { testMs: number; maxBodyBytes: number } {
+  if (!(o.requestMs > 0)) throw new Error(`SVC_REQUEST_TIMEOUT_MS must be a positive number of milliseconds, got "${env.SVC_REQUEST_TIMEOUT_MS}" (0 would leave a request unbounded)`);
+  const testMs = int(env, 'SVC_TEST_TIMEOUT_MS', o.testMsDefault);
+  if (o.requestMs >= testMs) {
+    const source = env.SVC_TEST_TIMEOUT_MS ? `SVC_TEST_TIMEOUT_MS=${env.SVC_TEST_TIMEOUT_MS}` : `the default for this target, ${testMs} ms`;
+    throw new Error(
+      `SVC_REQUEST_TIMEOUT_MS (${o.requestMs} ms) must be below the test timeout (${source}): a stalled request would end as "Test timeout of ${testMs}ms exceeded" instead of naming the request. Lower SVC_REQUEST_TIMEOUT_MS or raise SVC_TEST_TIMEOUT_MS.`,
+    );
+  }
+  const maxBodyBytes = int(env, 'SVC_MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES);
+  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) throw new Error(`SVC_MAX_BODY_BYTES must be a positive whole number of bytes, got "${env.SVC_MAX_BODY_BYTES}"`);
+  return { testMs, maxBodyBytes };
+}
+
 function int(env: Env, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -363,6 +446,8 @@ export function loadProfile(env: Env = process.env): TargetProfile {
   if (!realBase) {
     const base = (env.SVC_SIMULATOR_URL ?? 'http://127.0.0.1:4010').replace(/\/$/, '');
     const d = SIMULATOR_DEFAULTS;
+    const requestMs = int(env, 'SVC_REQUEST_TIMEOUT_MS', 10_000);
+    const bounds = boundsFrom(env, { requestMs, testMsDefault: SIMULATOR_TEST_TIMEOUT_MS });
     return {
       name: 'simulator',
       isSimulator: true,
@@ -403,13 +488,19 @@ export function loadProfile(env: Env = process.env): TargetProfile {
       timeouts: {
         aggregationMs: int(env, 'SVC_AGGREGATION_TIMEOUT_MS', 10_000),
         pollIntervalMs: int(env, 'SVC_POLL_INTERVAL_MS', 25),
-        requestMs: int(env, 'SVC_REQUEST_TIMEOUT_MS', 10_000),
+        requestMs,
         // The in-process simulator's widget and OAuth pages act at once (the widget polls
         // its member every 100 ms); what remains is Chromium's own latency, under 1 s on the
         // reference machine at load 18. The bound is also how long a fault that leaves an
         // event out keeps a scenario waiting (the self-test's fault copies), hence not 10 s.
         browserEventMs: int(env, 'SVC_BROWSER_EVENT_TIMEOUT_MS', 3_000),
+        // The simulator settles a job this long after it starts (settings.ts aggregationMs;
+        // the slow-aggregation variation only lengthens it).
+        minJobMs: int(env, 'SVC_MIN_JOB_MS', int(env, 'SVC_SIM_AGGREGATION_MS', d.aggregationMs)),
+        throttlePeriodMs: int(env, 'SVC_AGGREGATION_THROTTLE_MS', d.aggregationThrottleMs),
+        testMs: bounds.testMs,
       },
+      limits: { maxBodyBytes: bounds.maxBodyBytes },
       oauthPage: {
         authorizeSelector: env.SVC_OAUTH_AUTHORIZE_SELECTOR ?? OAUTH_PAGE_DEFAULTS.authorizeSelector,
         denySelector: env.SVC_OAUTH_DENY_SELECTOR ?? OAUTH_PAGE_DEFAULTS.denySelector,
@@ -423,6 +514,9 @@ export function loadProfile(env: Env = process.env): TargetProfile {
 
   const name = env.SVC_ENVIRONMENT ?? 'integration';
   const isProduction = name === 'production';
+  const aggregationMs = int(env, 'SVC_AGGREGATION_TIMEOUT_MS', 120_000);
+  const requestMs = int(env, 'SVC_REQUEST_TIMEOUT_MS', 30_000);
+  const bounds = boundsFrom(env, { requestMs, testMsDefault: testTimeoutDefault(aggregationMs, requestMs) });
   const allowDestructive = isProduction
     ? env.SVC_ALLOW_DESTRUCTIVE === PRODUCTION_OPT_IN
     : env.SVC_ALLOW_DESTRUCTIVE !== 'no';
@@ -468,12 +562,16 @@ export function loadProfile(env: Env = process.env): TargetProfile {
     rateLimit: { perSecond: env.SVC_RATE_LIMIT_PER_SECOND ? int(env, 'SVC_RATE_LIMIT_PER_SECOND', 0) : undefined, explicit: !!env.SVC_RATE_LIMIT_PER_SECOND },
     strict: flag(env, 'SVC_STRICT'),
     timeouts: {
-      aggregationMs: int(env, 'SVC_AGGREGATION_TIMEOUT_MS', 120_000),
+      aggregationMs,
       pollIntervalMs: int(env, 'SVC_POLL_INTERVAL_MS', 2_000),
-      requestMs: int(env, 'SVC_REQUEST_TIMEOUT_MS', 30_000),
+      requestMs,
       // A real target's pages may take as long as a request: requestMs unless set.
-      browserEventMs: int(env, 'SVC_BROWSER_EVENT_TIMEOUT_MS', int(env, 'SVC_REQUEST_TIMEOUT_MS', 30_000)),
+      browserEventMs: int(env, 'SVC_BROWSER_EVENT_TIMEOUT_MS', requestMs),
+      testMs: bounds.testMs,
+      ...(env.SVC_MIN_JOB_MS ? { minJobMs: int(env, 'SVC_MIN_JOB_MS', 0) } : {}),
+      ...(env.SVC_AGGREGATION_THROTTLE_MS ? { throttlePeriodMs: int(env, 'SVC_AGGREGATION_THROTTLE_MS', 0) } : {}),
     },
+    limits: { maxBodyBytes: bounds.maxBodyBytes },
     oauthPage: {
       authorizeSelector: env.SVC_OAUTH_AUTHORIZE_SELECTOR ?? OAUTH_PAGE_DEFAULTS.authorizeSelector,
       denySelector: env.SVC_OAUTH_DENY_SELECTOR ?? OAUTH_PAGE_DEFAULTS.denySelector,
@@ -509,10 +607,12 @@ function commonSections(env: Env, isSimulator: boolean) {
     achFilters: achFiltersFrom(env),
     userCategories: userCategoryPathsFrom(env),
     useCases: useCasesFrom(env, isSimulator),
+    processorToken: processorTokenFrom(env, isSimulator),
     widget: widgetControlsFrom(env, isSimulator),
     webhookCapture: webhookCaptureFrom(env),
     load: loadScriptSettingsFrom(env),
     usedOperations: usedOperationsFrom(env),
+    integration: integrationSettingsFrom(env),
     simulatorEntries: simulatorEntriesInForce(env),
     run: runSettingsFrom(env),
   } satisfies Partial<TargetProfile>;

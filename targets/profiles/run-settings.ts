@@ -46,6 +46,12 @@ export function needsEmbeddedSimulator(env: Env = process.env): boolean {
  */
 export const SIMULATOR_URL_VARIABLE = 'SVC_SIMULATOR_URL';
 
+/**
+ * The environment that hands the run id (RunSettings.runId) to the workers, set by
+ * globalSetup when the user gave none, so every worker of one run names its users alike.
+ */
+export const RUN_ID_VARIABLE = 'SVC_RUN_ID';
+
 /** The self-test's own switches (proof/selftest.ts), for callers such as `npm test` and CI that cannot pass flags. */
 export interface SelftestSettings {
   /**

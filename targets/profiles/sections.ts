@@ -233,6 +233,53 @@ export function useCasesFrom(env: Env, isSimulator: boolean): string[] | undefin
   return list(env.SVC_USE_CASES) ?? (isSimulator ? ['MONEY_MOVEMENT', 'PFM'] : undefined);
 }
 
+// ---- processor token request ----------------------------------------------------------
+
+/**
+ * How a processor token is asked for with an authorization code (Authentication: "Request
+ * and response shape of the processor /token endpoint: not shown"; Endpoints names only
+ * "/token (processor token)"; the vendor's reference reads tokens with GET /tokens,
+ * real-service-notes, Request shapes). SVC_PROCESSOR_TOKEN_REQUEST: `<METHOD> <path>`,
+ * optionally followed by a JSON body, with `{code}` where the code goes (in the path, the
+ * query or the body), e.g. `GET /tokens?authorization_code={code}` or
+ * `POST /token {"code":"{code}"}`. Unset: the simulator's own shape, a guess on a real
+ * target (`explicit` false): a guess the target does not answer is a skip naming the
+ * variable, never a failure.
+ */
+export interface ProcessorTokenRequest {
+  method: string;
+  /** Path and query, `{code}` possibly inside. */
+  path: string;
+  /** JSON body template, `{code}` possibly inside; undefined: no body. */
+  body?: string;
+  /** Set by the user, or the embedded simulator's documented shape: a refusal then fails. */
+  explicit: boolean;
+  /** As given (or the default), for messages. */
+  text: string;
+}
+
+export const PROCESSOR_TOKEN_DEFAULT = 'POST /token {"code":"{code}"}';
+
+export function parseProcessorTokenRequest(text: string, explicit: boolean): ProcessorTokenRequest {
+  const m = /^\s*([A-Za-z]+)\s+(\/\S*)(?:\s+(.+?))?\s*$/.exec(text);
+  if (!m) throw new Error(`SVC_PROCESSOR_TOKEN_REQUEST must be "<METHOD> </path>[ <JSON body>]" with {code} where the code goes, got "${text}"`);
+  const body = m[3];
+  if (!`${m[2]} ${body ?? ''}`.includes('{code}')) throw new Error(`SVC_PROCESSOR_TOKEN_REQUEST names no {code} placeholder: "${text}"`);
+  if (body !== undefined) {
+    try {
+      JSON.parse(body.replace(/\{code\}/g, 'x'));
+    } catch {
+      throw new Error(`SVC_PROCESSOR_TOKEN_REQUEST's body is not JSON: "${body}"`);
+    }
+  }
+  return { method: m[1].toUpperCase(), path: m[2], ...(body !== undefined ? { body } : {}), explicit, text: text.trim() };
+}
+
+export function processorTokenFrom(env: Env, isSimulator: boolean): ProcessorTokenRequest {
+  const given = env.SVC_PROCESSOR_TOKEN_REQUEST;
+  return parseProcessorTokenRequest(given || PROCESSOR_TOKEN_DEFAULT, !!given || isSimulator);
+}
+
 /**
  * The widget's own controls are not shown in the specification. A real target's widget
  * is driven only when the profile names them (CSS selectors inside the widget page):
@@ -369,6 +416,31 @@ export function usedOperationsFrom(env: Env): 'all' | string[] {
   return raw.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
 }
 
+// ---- the gate of the team's own integration (integration/) ---------------------------------
+
+export interface IntegrationSettings {
+  /**
+   * SVC_INTEGRATION_COMMAND: the team's own test command (a shell command line), run by
+   * `proxy` (through the proxy) and `tolerance` (once per variation) when none follows `--`.
+   */
+  testCommand?: string;
+  /** SVC_USAGE_FILE: the integration's usage file; `versions` judges differences against it when --usage is not given. */
+  usageFile?: string;
+  /** SVC_TOLERANCE_TIMEOUT_MS: bound on one run of the test command in the tolerance matrix (default 120000). */
+  variationTimeoutMs: number;
+}
+
+export function integrationSettingsFrom(env: Env): IntegrationSettings {
+  const raw = env.SVC_TOLERANCE_TIMEOUT_MS;
+  const variationTimeoutMs = raw === undefined || raw === '' ? 120_000 : Number(raw);
+  if (!Number.isInteger(variationTimeoutMs) || variationTimeoutMs < 1) throw new Error(`SVC_TOLERANCE_TIMEOUT_MS must be a positive whole number of milliseconds, got "${raw}"`);
+  return {
+    ...(env.SVC_INTEGRATION_COMMAND?.trim() ? { testCommand: env.SVC_INTEGRATION_COMMAND.trim() } : {}),
+    ...(env.SVC_USAGE_FILE ? { usageFile: resolve(env.SVC_USAGE_FILE) } : {}),
+    variationTimeoutMs,
+  };
+}
+
 // ---- where a run reads and writes ---------------------------------------------------------
 
 export interface RunSettings {
@@ -389,7 +461,17 @@ export interface RunSettings {
   chromiumPath: string;
   /** SVC_WORKERS: Playwright workers of a conformance run (unset: the configuration's default). */
   workers?: number;
+  /**
+   * SVC_RUN_ID: the run's name inside the client-supplied `id` of every user the suite
+   * creates (`svcct-<run id>-<purpose>-<random>`, scenarios/cleanup.ts), so one run's
+   * leftovers can be told from another's. Letters and digits only (a dash would let one
+   * run's prefix match another's). Unset: scenarios/global-setup.ts draws one per run.
+   */
+  runId?: string;
 }
+
+/** A run id: letters and digits, at most 32 (it is part of every created user's `id`). */
+export const RUN_ID_PATTERN = /^[A-Za-z0-9]{1,32}$/;
 
 /**
  * Debian packages both of Chromium's headless builds: `chromium` (the full browser, whose
@@ -413,11 +495,16 @@ const DEFAULT_REPORTS_OUT = fileURLToPath(new URL('../../reports/out', import.me
 export function runSettingsFrom(env: Env): RunSettings {
   const reportsOut = resolve(env.SVC_REPORTS_OUT || DEFAULT_REPORTS_OUT);
   const workers = env.SVC_WORKERS ? Number(env.SVC_WORKERS) : undefined;
+  const runId = env.SVC_RUN_ID || undefined;
+  if (runId !== undefined && !RUN_ID_PATTERN.test(runId)) {
+    throw new Error(`SVC_RUN_ID must be 1 to 32 letters or digits (it becomes part of every created user's id), got "${runId.slice(0, 40)}"`);
+  }
   return {
     specFile: env.SVC_SPEC_FILE ?? DEFAULT_SPEC_FILE,
     reportsOut,
     httpTimingDir: env.SVC_HTTP_TIMING_DIR ?? join(reportsOut, 'http-timing'),
     chromiumPath: env.SVC_CHROMIUM_PATH ?? defaultChromiumPath(),
     ...(workers !== undefined ? { workers } : {}),
+    ...(runId !== undefined ? { runId } : {}),
   };
 }

@@ -18,7 +18,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { createContext, type SimContext } from './context.ts';
 import { settingsFromEnv, SIMULATOR_DEFAULTS, type SimulatorSettings, type VersionEntry } from './settings.ts';
 import { errorBody, sendError, SimError } from './errors.ts';
-import { applyVariations } from './variations.ts';
+import { applyVariations, requestBodyFor, requestUrlFor } from './variations.ts';
 import { WebhookDispatcher, dispatcherOf } from './webhooks/dispatcher.ts';
 import { PLATFORM_ROUTES, AUDIENCE_ROUTES, TEST_HOST_ROUTES, SIM_PAGE_ROUTES } from './routes/index.ts';
 
@@ -176,6 +176,11 @@ export async function buildSimulator(options: SimulatorOptions = {}): Promise<Fa
     bodyLimit: SIMULATOR_DEFAULTS.maxBodyBytes,
     // Paths like /institutions/{code} must not be lower-cased or trimmed.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Variation longer-identifiers: a request may name a record by its longer identifier.
+    rewriteUrl: (req) => requestUrlFor(ctx, req.url ?? '/'),
+  });
+  app.addHook('preValidation', async (request) => {
+    if (request.body !== undefined) request.body = requestBodyFor(ctx, request.body);
   });
   // Events: deliver webhooks when a URL is configured; otherwise keep recording them.
   if (Object.keys(settings.webhookUrls ?? {}).length > 0) ctx.webhooks = new WebhookDispatcher(ctx);

@@ -425,3 +425,40 @@ test('ACH return create: formats first (400), then the named user, member and ac
     }
   });
 });
+
+// ---- latency and identifiers (issue 23: no verdict depends on timing; opaque identifiers) ----
+
+test('latency-100ms: a request that starts a job and a read while it runs answer 100 ms late; a read with no job runs on time', async () => {
+  await withVariations(['latency-100ms'], async (sim) => {
+    const { user, member } = await sim.connected();
+    let t = performance.now();
+    await sim.read(user, member);
+    assert.ok(performance.now() - t < 90, 'a read while no job runs is not delayed');
+    t = performance.now();
+    const r = await sim.req('POST', `/users/${user}/members/${member}/identify`);
+    assert.equal(r.status, 202);
+    assert.ok(performance.now() - t >= 95, `identify that started a job answered after ${Math.round(performance.now() - t)} ms`);
+  }, { aggregationMs: 1_000 });
+});
+
+test('latency-3s is catalogued for the job starts of the identify rules only (its 3 s is not waited out here)', () => {
+  const entry = catalogEntry('latency-3s')!;
+  assert.equal(entry.kind, 'variation');
+  assert.deepEqual([...entry.suites].sort(), ['@identify', '@members']);
+});
+
+test('longer-identifiers: unstated identifier shapes answer longer and reformatted, stated shapes keep theirs, requests take both forms', async () => {
+  const grant = 'GNT-1f0c5e4a-0000-4000-8000-000000000001';
+  const grantee = 'CLT-1f0c5e4a-0000-4000-8000-000000000002';
+  await withVariations(['longer-identifiers'], async (sim) => {
+    const short = await sim.req('GET', `/data_exchange/grantee/${grantee}/grants`);
+    assert.equal(short.status, 200);
+    const g = short.body.grants.find((x: { guid: string }) => x.guid === grant.replace('GNT-', 'GNT-L'));
+    assert.ok(g, `the grant answered as GNT-L…: ${JSON.stringify(short.body.grants.map((x: { guid: string }) => x.guid))}`);
+    assert.ok(!JSON.stringify(short.body).includes(grant), 'the old form is not a part of the new one');
+    const long = await sim.req('GET', `/data_exchange/grantee/${grantee.replace('CLT-', 'CLT-L')}/grants`);
+    assert.deepEqual(long.body.grants, short.body.grants, 'the longer form names the same grantee');
+    const user = await sim.user();
+    assert.match(user, /^USR-[0-9a-f-]{36}$/, 'USR-<uuid> is stated and kept');
+  });
+});

@@ -72,6 +72,8 @@ export const SIMULATOR_DEFAULTS = {
   rateLimitPerSecond: 300,
   /** How long an aggregation job runs before it settles. */
   aggregationMs: 60,
+  /** Throttle period after a standard aggregation, simulator ms (Limits: its length is not shown; domain/aggregation.ts). */
+  aggregationThrottleMs: 3_600_000,
   institutionCount: 2600,
   dataExchange: {
     issuerClientGuid: 'CLT-1f0c5e4a-0000-4000-8000-000000000001',

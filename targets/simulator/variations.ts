@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SimContext } from './context.ts';
 import { SimError } from './errors.ts';
 import { applyShapeEdits, shapeEditsInForce } from './shape.ts';
+import { coreState } from './domain/store.ts';
 
 /** What longer-error-messages appends: messages are opaque strings (Versioning). */
 export const LONGER_MESSAGE_SUFFIX = ` (longer-error-messages variation: ${'this message is longer than before, which the Versioning section allows for opaque strings. '.repeat(2).trim()})`;
@@ -36,6 +37,46 @@ export function registerVariationRoutes(app: FastifyInstance, ctx: SimContext): 
   });
 }
 
+/**
+ * Variation longer-identifiers (Versioning: "changing length or format of opaque strings
+ * (identifiers, messages)" is non-breaking). Every identifier whose shape the
+ * specification does not state (a grant's, a client's, a transaction's, an institution's,
+ * ...: "Other resources also have a guid") is answered longer and in another format
+ * (`GNT-1f0c…` becomes `GNT-L1f0c…`, so the old form is not even a part of the new one);
+ * the stated shapes USR-, MBR- and ACT-<uuid> (Resources, identifier shapes) keep theirs.
+ * Requests take both forms, as a service that lengthened its identifiers still takes the
+ * ones its clients hold.
+ */
+const UUID = '[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}';
+const STATED_SHAPES = new Set(['USR', 'MBR', 'ACT']);
+const SHORT_ID = new RegExp(`^([A-Z]{3})-(${UUID})$`);
+const LONG_ID = new RegExp(`\\b([A-Z]{3})-L(${UUID})(?![0-9A-Fa-f-])`, 'g');
+
+/** The longer form of an opaque identifier, or the value itself. */
+export function lengthenIdentifier(value: string): string {
+  const m = SHORT_ID.exec(value);
+  return m && !STATED_SHAPES.has(m[1]) ? `${m[1]}-L${m[2]}` : value;
+}
+
+/** Every longer identifier in a text (a URL, a body) back in the form the records hold. */
+export function shortenIdentifiers(text: string): string {
+  return text.replace(LONG_ID, '$1-$2');
+}
+
+/** The request's URL with longer identifiers taken back (Fastify rewriteUrl: before routing). */
+export function requestUrlFor(ctx: SimContext, url: string): string {
+  return ctx.variations.has('longer-identifiers') ? shortenIdentifiers(url) : url;
+}
+
+/** A parsed request body with longer identifiers taken back (preValidation). */
+export function requestBodyFor(ctx: SimContext, body: unknown): unknown {
+  if (!ctx.variations.has('longer-identifiers') || body === undefined || body === null || typeof body !== 'object') return body;
+  return JSON.parse(shortenIdentifiers(JSON.stringify(body)));
+}
+
+const lengthenAll = (value: unknown): unknown =>
+  typeof value === 'string' ? lengthenIdentifier(value) : Array.isArray(value) ? value.map(lengthenAll) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, lengthenAll(v)])) : value;
+
 /** Error codes that refuse a request's content (bad input): no status is stated for them (Errors). */
 const REFUSED_INPUT_CODES = new Set(['invalid_json', 'invalid_request', 'invalid_paging', 'unprocessable']);
 
@@ -63,8 +104,57 @@ function isPlatform(request: FastifyRequest): boolean {
 
 export const V1_VENDOR_MEDIA_TYPE = 'application/vnd.svc.api.v1+json';
 
+const MEMBER = '/users/:user_guid/members/:member_guid';
+/** Requests that start an aggregation-type job (create, update with credentials, resume, aggregate, verify, extended history, identify). */
+const JOB_STARTS = new Set([`POST /users/:user_guid/members`, `PUT ${MEMBER}`, `PUT ${MEMBER}/resume`, ...['aggregate', 'verify', 'extend_history', 'identify'].map((j) => `POST ${MEMBER}/${j}`)]);
+/** The jobs the identify rules name (Endpoints, identify behaviour: identification; standard aggregation, extended transaction history). */
+const IDENTIFY_RULE_JOB_STARTS = new Set(['aggregate', 'extend_history', 'identify'].map((j) => `POST ${MEMBER}/${j}`));
+/** Reads of a job's state (Resources, Member: is_being_aggregated). */
+const JOB_READS = new Set([`GET ${MEMBER}`, `GET ${MEMBER}/status`]);
+
+/** Latencies of the latency variations, ms. */
+export const JOB_LATENCY_MS = { 'latency-100ms': 100, 'latency-3s': 3_000 } as const;
+
+/** Whether an aggregation-type job runs, after this request, on the member it names (path, or the created member's guid). */
+function jobRunsOnMember(ctx: SimContext, request: FastifyRequest, payload: unknown): boolean {
+  let guid = (request.params as { member_guid?: string } | undefined)?.member_guid;
+  if (!guid && typeof payload === 'string') {
+    try {
+      guid = (JSON.parse(payload) as { member?: { guid?: string } }).member?.guid;
+    } catch {
+      return false;
+    }
+  }
+  return !!guid && !!coreState(ctx).members.get(guid)?.job;
+}
+
+/**
+ * Variations latency-100ms and latency-3s (Latency: a real integration environment answers
+ * in tens to thousands of milliseconds, and its jobs run for seconds to minutes; no
+ * response time is stated anywhere): the answer comes late, the work is done on time. A
+ * verdict can change with latency only where a job's state decides it (Endpoints, identify
+ * behaviour: 202 while an identification runs, 409 while another aggregation-type job
+ * runs): the delay goes where a job is started or read, so the self-test's other
+ * scenarios (and the fuzz baseline's two thousand sequential requests) keep their pace.
+ */
+function jobLatencyMs(ctx: SimContext, request: FastifyRequest, payload: unknown): number {
+  const slow = ctx.variation('latency-3s');
+  const fast = ctx.variation('latency-100ms');
+  if (!slow && !fast) return 0;
+  const route = `${request.method} ${request.routeOptions?.url ?? ''}`;
+  const starts = JOB_STARTS.has(route);
+  if (!starts && !JOB_READS.has(route)) return 0;
+  if (!jobRunsOnMember(ctx, request, payload)) return 0;
+  let ms = 0;
+  if (fast) ms = JOB_LATENCY_MS['latency-100ms'];
+  if (slow && IDENTIFY_RULE_JOB_STARTS.has(route)) ms = JOB_LATENCY_MS['latency-3s'];
+  return ms;
+}
+
 export async function applyVariations(ctx: SimContext, request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
   if (ctx.variations.size === 0) return payload;
+  const lateMs = jobLatencyMs(ctx, request, payload);
+  if (lateMs > 0) await new Promise((r) => setTimeout(r, lateMs));
   // Versioning: "adding a response header" is non-breaking.
   if (ctx.variation('new-response-header')) reply.header('X-Svc-Sim-Added', 'added by the new-response-header variation');
   // Errors: 429 names no header ("Request rate limit values: not shown"); the reference declares none.
@@ -104,12 +194,14 @@ export async function applyVariations(ctx: SimContext, request: FastifyRequest, 
     return '';
   }
   if (longer) parsed = lengthenMessages(parsed);
+  const longerIds = ctx.variation('longer-identifiers') && isPlatform(request);
+  if (longerIds) parsed = lengthenAll(parsed);
   if (otherShape && simErrorOf(parsed)) {
     const e = simErrorOf(parsed)!;
     parsed = { errors: [{ status: String(reply.statusCode), title: e.code, detail: e.message }] };
   }
   // Media types: v20111101 responses use the v1 vendor type (real-service-notes; Authentication 2).
   if (v1 && /^application\/json/.test(type)) reply.header('content-type', `${V1_VENDOR_MEDIA_TYPE}; charset=utf-8`);
-  if (!(shapeEdits.length || longer || otherShape || simError)) return payload;
+  if (!(shapeEdits.length || longer || otherShape || simError || longerIds)) return payload;
   return JSON.stringify(applyShapeEdits(parsed, shapeEdits));
 }

@@ -16,13 +16,14 @@
  * identifiers are the profile's (test institution, data exchange settings, audience).
  */
 import { randomUUID } from 'node:crypto';
-import { request as undiciRequest } from 'undici';
+import { boundsOf, requestBounded } from '../../fixtures/http.ts';
 import type { Failure } from '../../../contracts/failure.ts';
 import { formatFailure } from '../../../contracts/failure.ts';
 import type { GeneratedCase } from '../../../contracts/generated.ts';
 import { GENERATED_RULES } from '../../../contracts/generated.ts';
 import { SIMULATOR_DEFAULTS } from '../../../targets/index.ts';
 import { curlOf, judge, sendPaced, type Credentials, type FuzzTarget } from './engine.ts';
+import { suiteId } from '../../cleanup.ts';
 import { STATED_IDENTIFIERS, type Example, type FuzzCase, type KnownIds, type OperationSpec, type SecurityNeed } from './requests.ts';
 
 /** Known identifiers per namespace: the platform's own paths, data exchange paths, the audience host. */
@@ -118,12 +119,13 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
   // Audience access token (Authentication 5): the profile's token URL, OAuth 2.0 client credentials.
   if (!credentials.audienceToken && p.audience.tokenUrl && p.audience.clientId && p.audience.clientSecret) {
     try {
-      const res = await undiciRequest(p.audience.tokenUrl, {
+      const res = await requestBounded({
         method: 'POST',
+        url: p.audience.tokenUrl,
         headers: { authorization: `Basic ${Buffer.from(`${p.audience.clientId}:${p.audience.clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body: 'grant_type=client_credentials',
-      });
-      const token = (JSON.parse(await res.body.text()) as { access_token?: unknown }).access_token;
+      }, boundsOf(p));
+      const token = (JSON.parse(res.text) as { access_token?: unknown }).access_token;
       if (typeof token === 'string') { credentials.audienceToken = token; t.redactor.add(token); }
     } catch { /* the audience operations then draw refusals only */ }
   }
@@ -157,7 +159,7 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
   }
 
   // user -> member -> accounts -> transactions
-  const user = await step('create a user', { method: 'POST', path: '/users', version: v, body: { user: { id: `fuzz-user-${randomUUID().slice(0, 8)}` } } });
+  const user = await step('create a user', { method: 'POST', path: '/users', version: v, body: { user: { id: suiteId('fuzz-user') } } });
   const userGuid = dig(user.body, 'user', 'guid') as string | undefined;
   if (!ok(user) || !userGuid) return { scopes, credentials, steps, failures };
   // Accepted requests the reach pass sends again with each optional header the description
@@ -175,7 +177,7 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
   const fields = ((dig(creds.body, 'credentials') as any[]) ?? []);
   const pass = fields.find((c) => /pass/i.test(`${c?.field_name ?? ''} ${c?.label ?? ''} ${c?.type ?? ''}`));
   const name = fields.find((c) => c !== pass);
-  const member: Record<string, unknown> = { institution_code: p.testInstitution.code, id: `fuzz-member-${randomUUID().slice(0, 8)}` };
+  const member: Record<string, unknown> = { institution_code: p.testInstitution.code, id: suiteId('fuzz-member') };
   if (pass && name && p.testInstitution.passwords.SUCCESS) member.credentials = [{ guid: name.guid, value: p.testInstitution.username }, { guid: pass.guid, value: p.testInstitution.passwords.SUCCESS }];
   // Versioning, changes in v20250224: create member takes a required data_request; account_verification
   // makes the member eligible for a processor authorization code ("must already have been verified").
@@ -218,14 +220,14 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
     // paths and payloads are not shown, so these are the vendor reference's (the scenarios' profile
     // defaults); a refusal decides nothing, the answers are judged by contracts/stated-platform.ts.
     const statements = await step('list the member\'s statements', { method: 'GET', path: `/users/${userGuid}/members/${memberGuid}/statements`, version: v });
-    for (const x of ((dig(statements.body, 'statements') as any[]) ?? []).slice(0, 1)) if (typeof x?.guid === 'string') add(scopes.platform, 'statement_file', `${x.guid}.pdf`);
+    for (const x of ((dig(statements.body, 'statements') as any[]) ?? []).slice(0, 1)) if (typeof x?.guid === 'string') add(scopes.platform, 'statement_guid', x.guid);
     await step('create a goal', { method: 'POST', path: `/users/${userGuid}/goals`, version: v, body: { goal: { name: 'fuzz goal', goal_amount: 1000, track_type_name: 'SAVINGS', meta_type_name: 'VACATION' } } });
     const budgetCategory = scopes.platform.category_guid?.[0];
     if (budgetCategory) await step('create a budget', { method: 'POST', path: `/users/${userGuid}/budgets`, version: v, body: { budget: { category_guid: budgetCategory, amount: 250 } } });
     const accountGuid = scopes.platform.account_guid?.[0];
     if (accountGuid) {
       // ACH return from the identifiers fed forward (Resources, ACH return: every field in its stated format).
-      const achId = `fuzz-ach-${randomUUID().slice(0, 8)}`;
+      const achId = suiteId('fuzz-ach');
       const achBody = { ach_return: {
         account_guid: accountGuid, account_number_last_four: '1234', ach_initiated_at: '2026-01-05T10:00:00+00:00', id: achId, member_guid: memberGuid,
         return_code: 'R01', returned_at: '2026-01-07T09:30:00-05:00', sec_code: 'PPD', transaction_amount: 12.5, transaction_amount_range: 1, user_guid: userGuid } };
@@ -264,17 +266,17 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
   // An OAuth member (OAuth procedure 1: "Create a member with is_oauth true") on the profile's OAuth test
   // institution: its answer shows oauth_window_uri (member_oauth_window_uri judges its protocol prefix).
   if (p.testInstitution.oauthCode) {
-    await step('create an OAuth member', { method: 'POST', path: `/users/${userGuid}/members`, version: v, body: { member: { institution_code: p.testInstitution.oauthCode, is_oauth: true, id: `fuzz-oauth-${randomUUID().slice(0, 8)}` }, data_request: { products: ['transactions'] } } });
+    await step('create an OAuth member', { method: 'POST', path: `/users/${userGuid}/members`, version: v, body: { member: { institution_code: p.testInstitution.oauthCode, is_oauth: true, id: suiteId('fuzz-oauth') }, data_request: { products: ['transactions'] } } });
   }
 
   // Deletes: a second user and member, each read after its delete (use_after_free).
-  const doomed = await step('create a user to delete', { method: 'POST', path: '/users', version: v, body: { user: { id: `fuzz-doomed-${randomUUID().slice(0, 8)}` } } });
+  const doomed = await step('create a user to delete', { method: 'POST', path: '/users', version: v, body: { user: { id: suiteId('fuzz-doomed') } } });
   const doomedGuid = dig(doomed.body, 'user', 'guid') as string | undefined;
   if (ok(doomed) && doomedGuid) {
     // A manual account (What the service does: manual accounts "receive no data feed"), on the user
     // about to be deleted so the main user's reads stay as they were; its answer is judged as it comes.
     await step('create a manual account', { method: 'POST', path: `/users/${doomedGuid}/accounts`, version: v, body: { account: { name: 'fuzz manual account', account_type: 'CASH', balance: 10 } } });
-    const m = await step('create a member to delete', { method: 'POST', path: `/users/${doomedGuid}/members`, version: v, body: { member: { ...member, id: `fuzz-doomed-m-${randomUUID().slice(0, 6)}` }, data_request: { products: ['transactions'] } } });
+    const m = await step('create a member to delete', { method: 'POST', path: `/users/${doomedGuid}/members`, version: v, body: { member: { ...member, id: suiteId('fuzz-doomed-member') }, data_request: { products: ['transactions'] } } });
     const mGuid = dig(m.body, 'member', 'guid') as string | undefined;
     if (ok(m) && mGuid) {
       const del = await step('delete the member', { method: 'DELETE', path: `/users/${doomedGuid}/members/${mGuid}`, version: v });

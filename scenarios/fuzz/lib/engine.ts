@@ -12,13 +12,14 @@
  *                  the seed that replays it (SVC_FUZZ_SEED)
  */
 import fc from 'fast-check';
-import { request as undiciRequest, Agent } from 'undici';
+import { boundsOf, requestBounded } from '../../fixtures/http.ts';
 import type { Contract } from '../../../contracts/contract.ts';
 import type { Failure } from '../../../contracts/failure.ts';
 import { formatFailure, tierOf } from '../../../contracts/failure.ts';
 import type { TargetProfile } from '../../../targets/index.ts';
 import type { Redactor } from '../../../targets/index.ts';
 import { caseArbitrary, reachCases, statedCases, type Example, type FuzzCase, type KnownIds, type OperationSpec, type RequestContext } from './requests.ts';
+import { currentRunId, suiteId, suitePrefix, type CreatedUsers } from '../../cleanup.ts';
 
 export interface Credentials {
   /** Data exchange token (chains: POST .../token). */
@@ -39,6 +40,8 @@ export interface FuzzTarget {
   example?: (spec: OperationSpec) => Example | undefined;
   credentials: Credentials;
   ctx: RequestContext;
+  /** Records every user a case or a chain step created, for the teardown (scenarios/cleanup.ts). */
+  createdUsers?: CreatedUsers;
 }
 
 export interface Sent {
@@ -51,7 +54,11 @@ export interface Sent {
   payload?: string;
 }
 
-const agent = new Agent({ keepAliveTimeout: 10_000, connections: 8 });
+/** Connections per origin of the fuzzer's pool (scenarios/fixtures/http.ts keeps one pool per size and bounds). */
+const FUZZ_CONNECTIONS = 8;
+
+/** The variable each API's base URL comes from, named when its host cannot be reached. */
+const BASE_URL_SETTING: Record<FuzzCase['api'], string> = { platform: 'SVC_BASE_URL', audience: 'SVC_AUDIENCE_BASE_URL', 'test-host': 'SVC_TEST_HOST_BASE_URL' };
 
 export function baseUrlOf(profile: TargetProfile, api: FuzzCase['api']): string | undefined {
   return api === 'platform' ? profile.platformBaseUrl : api === 'audience' ? profile.audienceBaseUrl : profile.testHostBaseUrl;
@@ -106,23 +113,38 @@ export async function send(c: FuzzCase, spec: OperationSpec, t: FuzzTarget): Pro
   if (c.rawBody !== undefined) payload = c.rawBody;
   else if (c.body !== undefined) payload = JSON.stringify(c.body);
   if (payload !== undefined) requestHeaders['content-type'] = 'application/json';
-  const res = await undiciRequest(url, {
-    method: c.method as 'GET',
-    headers: requestHeaders,
-    body: payload,
-    dispatcher: agent,
-    headersTimeout: t.profile.timeouts.requestMs,
-    bodyTimeout: t.profile.timeouts.requestMs,
-  });
-  const text = await res.body.text();
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+  const res = await requestBounded(
+    { method: c.method, url, headers: requestHeaders, body: payload, operation: c.operation, urlSetting: BASE_URL_SETTING[c.api], redact: (x) => t.redactor.text(x), connections: FUZZ_CONNECTIONS },
+    boundsOf(t.profile),
+  );
+  const { text, headers } = res;
   let body: unknown = text;
   const type = (headers['content-type'] ?? '').toLowerCase();
   if (text.length && (type.includes('json') || (!type && /^[[{]/.test(text)))) {
     try { body = JSON.parse(text); } catch { /* content_type/response_schema checks report it */ }
   }
-  return { status: res.statusCode, headers, body, text, url, requestHeaders, payload };
+  t.createdUsers?.observe({ api: c.api, method: c.method, path: c.path, status: res.status, requestBody: c.body, responseBody: body });
+  return { status: res.status, headers, body, text, url, requestHeaders, payload };
+}
+
+/**
+ * A drawn create-user case with the suite's `id` (scenarios/cleanup.ts): a user the fuzzer
+ * creates is deleted at teardown, and one an interrupted run leaves is found by its `id`
+ * (Resources: "Clients are advised to set their own `id` (string) on every resource they
+ * create"). A drawn string id is kept after the run's prefix, so the case still sends
+ * what was drawn and two equal drawn ids stay equal (a second create with one id may be
+ * refused, as before); a user object without an id gets a fresh one. Any other case is
+ * returned as is: an id of another type is the case's point (a refused request creates
+ * nothing, and a user it creates anyway is deleted by its guid).
+ */
+export function withSuiteUserId(c: FuzzCase): FuzzCase {
+  if (c.api !== 'platform' || c.method !== 'POST' || c.path.split('?')[0] !== '/users' || c.rawBody !== undefined) return c;
+  const body = c.body as { user?: unknown } | undefined;
+  if (!body || typeof body !== 'object' || Array.isArray(body) || !body.user || typeof body.user !== 'object' || Array.isArray(body.user)) return c;
+  const user = body.user as Record<string, unknown>;
+  if (user.id !== undefined && typeof user.id !== 'string') return c;
+  const id = user.id === undefined ? suiteId('fuzz-user') : `${suitePrefix(currentRunId())}fuzz-${user.id}`;
+  return { ...c, body: { ...body, user: { ...user, id } } };
 }
 
 /** Every finding of one exchange: the contract's response checks and the generated-case checks. */
@@ -276,10 +298,10 @@ export async function fuzzOperation(spec: OperationSpec, t: FuzzTarget, o: FuzzO
   const caseOptions = { known: t.known(spec), example: t.example?.(spec), pathMethods, otherVersions: t.otherVersions };
   const arb = caseArbitrary(spec, t.ctx, caseOptions);
   // Every stated requirement broken alone, tried first in every run (then shrunk like any case).
-  const examples = statedCases(spec, t.ctx, caseOptions).map((c) => [c] as [FuzzCase]);
+  const examples = statedCases(spec, t.ctx, caseOptions).map((c) => [withSuiteUserId(c)] as [FuzzCase]);
   const remaining = Math.max(0, o.deadline - performance.now());
   if (remaining < 50) return undefined;
-  const property = fc.asyncProperty(arb, async (c) => {
+  const property = fc.asyncProperty(arb.map(withSuiteUserId), async (c) => {
     const sent = await sendPaced(c, spec, t, o.retries429 ?? 3);
     const failures = judge(c, sent, t);
     tally(o.stats, c, sent.status, failures);
@@ -312,7 +334,7 @@ export async function fuzzOperation(spec: OperationSpec, t: FuzzTarget, o: FuzzO
  * counterexample (already minimal: one read, one bound, one rule broken).
  */
 export async function reachOperation(spec: OperationSpec, t: FuzzTarget, o: Pick<FuzzOptions, 'deadline' | 'stats' | 'retries429'>, pathMethods?: Set<string>): Promise<Counterexample | undefined> {
-  const cases = reachCases(spec, t.ctx, { known: t.known(spec), example: t.example?.(spec), pathMethods, otherVersions: t.otherVersions });
+  const cases = reachCases(spec, t.ctx, { known: t.known(spec), example: t.example?.(spec), pathMethods, otherVersions: t.otherVersions }).map(withSuiteUserId);
   for (const c of cases) {
     if (performance.now() >= o.deadline) return undefined;
     const sent = await sendPaced(c, spec, t, o.retries429 ?? 3);

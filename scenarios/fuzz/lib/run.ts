@@ -12,6 +12,7 @@ import type { Redactor } from '../../../targets/index.ts';
 import { assertLoopback, fuzzOperation, newStats, reachOperation, seedFor, type Counterexample, type FuzzStats, type FuzzTarget } from './engine.ts';
 import { knownFor, runChains, type ChainResult } from './chains.ts';
 import { methodsByPath, operationsOf, requestContext, type OperationSpec } from './requests.ts';
+import { CreatedUsers, describeTeardownFailure, type TeardownOutcome } from '../../cleanup.ts';
 
 export interface FuzzRunOptions {
   profile: TargetProfile;
@@ -31,6 +32,12 @@ export interface FuzzRunOptions {
   /** Operations fuzzed at once (default 4): requests overlap while the target works. */
   concurrency?: number;
   log?: (line: string) => void;
+  /**
+   * Where the users the run creates are recorded; the caller deletes them (the spec hands
+   * the `api` fixture's, deleted at the test's teardown). Absent: the run deletes its own
+   * before it returns (FuzzRunResult.teardown).
+   */
+  createdUsers?: CreatedUsers;
 }
 
 export interface FuzzRunResult {
@@ -45,6 +52,8 @@ export interface FuzzRunResult {
   skippedWrites: number;
   durationMs: number;
   casesMs: number;
+  /** The deletion of the users the run created, when it owned their record (no createdUsers given). */
+  teardown?: TeardownOutcome;
 }
 
 /** Every operation the run covers: platform per supported version, audience, test host. */
@@ -68,6 +77,25 @@ export const REACH_BOUND_MS = 60_000;
 export const operationId = (s: Pick<OperationSpec, 'api' | 'key'>) => `${s.api} ${s.key}`;
 
 export async function runFuzz(o: FuzzRunOptions): Promise<FuzzRunResult> {
+  if (o.createdUsers) return fuzzRun(o, o.createdUsers);
+  // Leave nothing behind: whatever the run created goes, also when the run throws.
+  const createdUsers = new CreatedUsers(o.profile, o.redactor);
+  const deleteCreated = async () => {
+    const teardown = await createdUsers.deleteAll();
+    for (const f of teardown.failed) o.log?.(describeTeardownFailure(f));
+    return teardown;
+  };
+  let result: FuzzRunResult;
+  try {
+    result = await fuzzRun(o, createdUsers);
+  } catch (e) {
+    await deleteCreated();
+    throw e;
+  }
+  return { ...result, teardown: await deleteCreated() };
+}
+
+async function fuzzRun(o: FuzzRunOptions, createdUsers: CreatedUsers): Promise<FuzzRunResult> {
   const started = performance.now();
   assertLoopback(o.profile);
   const apis = o.apis ?? ['platform', 'audience', 'test-host'];
@@ -75,11 +103,11 @@ export async function runFuzz(o: FuzzRunOptions): Promise<FuzzRunResult> {
   const newest = [...o.profile.versions.supported].sort().at(-1)!;
   // The chains run on a version whose changes are stated (data_request required from v20250224).
   const chainVersion = o.profile.versions.supported.filter((v) => ctx.statedVersions.has(v)).sort().at(-1) ?? newest;
-  const chain = await runChains({ profile: o.profile, contract: o.contract, redactor: o.redactor, credentials: {}, ctx }, { destructive: o.destructive, version: chainVersion, log: o.log });
+  const chain = await runChains({ profile: o.profile, contract: o.contract, redactor: o.redactor, credentials: {}, ctx, createdUsers }, { destructive: o.destructive, version: chainVersion, log: o.log });
   // Versioning: a version the target has sunset answers an error (stated); a version no
   // document names is refused (inferred). Drawn on every platform operation.
   const otherVersions = { ...(o.profile.versions.sunset ? { sunset: o.profile.versions.sunset } : {}), unknown: 'v19990101' };
-  const target: FuzzTarget = { otherVersions, profile: o.profile, contract: o.contract, redactor: o.redactor, credentials: chain.credentials, ctx, known: (spec) => knownFor(chain.scopes, spec), example: (spec) => (spec.api === 'platform' ? chain.scopes.examples.get(spec.key) : undefined) };
+  const target: FuzzTarget = { otherVersions, profile: o.profile, contract: o.contract, redactor: o.redactor, credentials: chain.credentials, ctx, createdUsers, known: (spec) => knownFor(chain.scopes, spec), example: (spec) => (spec.api === 'platform' ? chain.scopes.examples.get(spec.key) : undefined) };
 
   const all = plannedOperations(o.contract, o.profile, apis);
   const documented = [...new Set(all.map(operationId))].sort();

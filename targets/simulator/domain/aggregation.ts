@@ -38,9 +38,10 @@ import type { ChallengeRecord, JobRecord, JobType, MemberRecord, ScenarioKey } f
 import { coreState, DAY_MS, isoNow, userIdOf } from './store.ts';
 import { emitMember, emitTyped, setStatus } from './events.ts';
 import { aggregateData, identifyOwners, verifyAccounts } from './feed.ts';
+import { SIMULATOR_DEFAULTS } from '../settings.ts';
 
 /** Default throttle period (simulator milliseconds): one hour. Not shown in the specification. */
-export const DEFAULT_THROTTLE_MS = 3_600_000;
+export const DEFAULT_THROTTLE_MS = SIMULATOR_DEFAULTS.aggregationThrottleMs;
 
 const MFA_SCENARIOS: ReadonlySet<ScenarioKey> = new Set(['CHALLENGE', 'OPTIONS', 'IMAGE', 'IMAGE_OPTIONS']);
 

@@ -30,7 +30,7 @@ import { createManualAccount, deleteManualAccount, findMemberAccount, mergeAccou
 /** Fault account-member-guid-wrong: a well-formed member guid that names no member of the user. */
 const NOBODY_MEMBER_GUID = 'MBR-00000000-0000-4000-8000-000000000000';
 
-export function renderAccount(ctx: SimContext, a: AccountRecord): Record<string, unknown> {
+export function renderAccount(ctx: SimContext, a: AccountRecord, version?: string): Record<string, unknown> {
   const m = coreState(ctx).members.get(a.member_guid);
   const holdingsValue = [...coreState(ctx).holdings.values()].filter((h) => h.account_guid === a.guid).reduce((s, h) => s + h.market_value, 0);
   const credit = a.type === 'CREDIT_CARD';
@@ -90,6 +90,12 @@ export function renderAccount(ctx: SimContext, a: AccountRecord): Record<string,
   };
   // Resources, Account: "plus *_set_by and feed_* variants" (fault account-set-by-feed-fields-removed).
   if (ctx.fault('account-set-by-feed-fields-removed')) for (const k of Object.keys(out)) if (k.endsWith('_set_by') || k.startsWith('feed_')) delete out[k];
+  // Variation v20250224-accounts-without-variants (Resources, Account: the field list names no
+  // version; real-service-notes, Enumerations: the vendor's v20250224 accounts carry no
+  // *_set_by and no feed_* field, nor institution_guid, calculated_apr or holdings_value).
+  if (ctx.variation('v20250224-accounts-without-variants') && version !== undefined && version >= 'v20250224') {
+    for (const k of Object.keys(out)) if (k.endsWith('_set_by') || k.startsWith('feed_') || ['institution_guid', 'calculated_apr', 'holdings_value'].includes(k)) delete out[k];
+  }
   // Variation account-fields-null (Resources, Account: no nullness stated; real-service-notes, Nullability).
   if (ctx.variation('account-fields-null')) for (const k of ['available_balance', 'is_personal', 'institution_guid', 'member_is_managed_by_user']) out[k] = null;
   if (ctx.variation('new-enum-values')) {
@@ -118,7 +124,7 @@ export function registerAccounts(app: FastifyInstance, ctx: SimContext): void {
   const state = () => coreState(ctx);
   const list = (request: FastifyRequest, items: AccountRecord[]) => {
     const page = pageList(ctx, items, request.query as Record<string, unknown>);
-    return { accounts: page.items.map((a) => renderAccount(ctx, a)), pagination: page.pagination };
+    return { accounts: page.items.map((a) => renderAccount(ctx, a, request.svcVersion)), pagination: page.pagination };
   };
 
   app.get<UserParams>('/users/:user_guid/accounts', async (request) => {
@@ -128,7 +134,7 @@ export function registerAccounts(app: FastifyInstance, ctx: SimContext): void {
   });
   app.get<AccountParams>('/users/:user_guid/accounts/:account_guid', async (request) => {
     const user = findUser(ctx, request.params.user_guid);
-    return { account: renderAccount(ctx, findAccount(ctx, user, request.params.account_guid)) };
+    return { account: renderAccount(ctx, findAccount(ctx, user, request.params.account_guid), request.svcVersion) };
   });
   app.get<{ Params: { user_guid: string; member_guid: string } }>('/users/:user_guid/members/:member_guid/accounts', async (request) => {
     runDueRefreshes(ctx);
@@ -140,7 +146,7 @@ export function registerAccounts(app: FastifyInstance, ctx: SimContext): void {
     const user = findUser(ctx, request.params.user_guid);
     return findMemberAccount(ctx, user, findMember(ctx, user, request.params.member_guid!), request.params.account_guid);
   };
-  app.get<AccountParams>('/users/:user_guid/members/:member_guid/accounts/:account_guid', async (request) => ({ account: renderAccount(ctx, memberAccount(request)) }));
+  app.get<AccountParams>('/users/:user_guid/members/:member_guid/accounts/:account_guid', async (request) => ({ account: renderAccount(ctx, memberAccount(request), request.svcVersion) }));
 
   app.post<UserParams>('/users/:user_guid/accounts', async (request) => {
     const user = findUser(ctx, request.params.user_guid);
@@ -150,19 +156,19 @@ export function registerAccounts(app: FastifyInstance, ctx: SimContext): void {
       f.type ??= 'OTHER';
       f.balance ??= 0;
     }
-    return { account: renderAccount(ctx, createManualAccount(ctx, user, f)) };
+    return { account: renderAccount(ctx, createManualAccount(ctx, user, f), request.svcVersion) };
   });
 
   app.put<AccountParams>('/users/:user_guid/accounts/:account_guid', async (request) => {
     const user = findUser(ctx, request.params.user_guid);
     const a = findAccount(ctx, user, request.params.account_guid);
     updateAccount(ctx, a, parseAccountFields(wrapper(request.body, 'account')));
-    return { account: renderAccount(ctx, a) };
+    return { account: renderAccount(ctx, a, request.svcVersion) };
   });
   app.put<AccountParams>('/users/:user_guid/members/:member_guid/accounts/:account_guid', async (request) => {
     const a = memberAccount(request);
     updateAccount(ctx, a, parseAccountFields(wrapper(request.body, 'account')));
-    return { account: renderAccount(ctx, a) };
+    return { account: renderAccount(ctx, a, request.svcVersion) };
   });
 
   app.delete<AccountParams>('/users/:user_guid/accounts/:account_guid', async (request, reply) => {
@@ -175,7 +181,7 @@ export function registerAccounts(app: FastifyInstance, ctx: SimContext): void {
   app.post<UserParams>('/users/:user_guid/accounts/merge', async (request) => {
     const user = findUser(ctx, request.params.user_guid);
     const guids = optStringArray(wrapper(request.body, 'account'), 'account_guids', 'account');
-    return { account: renderAccount(ctx, mergeAccounts(ctx, user, guids)) };
+    return { account: renderAccount(ctx, mergeAccounts(ctx, user, guids), request.svcVersion) };
   });
 
   // ---- holdings --------------------------------------------------------------------

@@ -128,12 +128,12 @@ export function registerManaged(app: FastifyInstance, ctx: SimContext): void {
     const balance = optNumber(o, 'balance', 'account');
     if (!name || !type || balance === undefined) throw new SimError('invalid_request', 'account.name, account.account_type and account.balance are required');
     const a = createManagedAccount(ctx, m, { name, type, balance, subtype: optString(o, 'account_subtype', 'account'), id: optString(o, 'id', 'account') });
-    return { account: renderAccount(ctx, a) };
+    return { account: renderAccount(ctx, a, request.svcVersion) };
   });
   app.get<P>('/users/:user_guid/managed_members/:member_guid/accounts', DEPRECATED, async (request) => {
     const { m } = member(request);
     const page = pageList(ctx, [...s().accounts.values()].filter((a) => a.member_guid === m.guid), request.query as Query);
-    return { accounts: page.items.map((a) => renderAccount(ctx, a)), pagination: page.pagination };
+    return { accounts: page.items.map((a) => renderAccount(ctx, a, request.svcVersion)), pagination: page.pagination };
   });
   app.get<P>('/users/:user_guid/managed_members/:member_guid/transactions', DEPRECATED, async (request) => {
     const { m } = member(request);
@@ -141,13 +141,13 @@ export function registerManaged(app: FastifyInstance, ctx: SimContext): void {
     const page = pageList(ctx, [...s().transactions.values()].filter((t) => accounts.has(t.account_guid)).reverse(), request.query as Query);
     return { transactions: page.items.map((t) => renderTransaction(ctx, t)), pagination: page.pagination };
   });
-  app.get<P>('/users/:user_guid/managed_members/:member_guid/accounts/:account_guid', DEPRECATED, async (request) => ({ account: renderAccount(ctx, account(request)) }));
+  app.get<P>('/users/:user_guid/managed_members/:member_guid/accounts/:account_guid', DEPRECATED, async (request) => ({ account: renderAccount(ctx, account(request), request.svcVersion) }));
   app.put<P>('/users/:user_guid/managed_members/:member_guid/accounts/:account_guid', DEPRECATED, async (request) => {
     const a = account(request);
     const o = wrapper(request.body, 'account');
     const balance = optNumber(o, 'balance', 'account');
     updateManagedAccount(ctx, a, { ...parseAccountFields({ ...o, balance: undefined }), balance });
-    return { account: renderAccount(ctx, a) };
+    return { account: renderAccount(ctx, a, request.svcVersion) };
   });
   app.delete<P>('/users/:user_guid/managed_members/:member_guid/accounts/:account_guid', DEPRECATED, async (request, reply) => {
     deleteAccount(ctx, account(request));

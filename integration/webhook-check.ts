@@ -1,0 +1,85 @@
+/**
+ * The team's webhook handler against the receiver-side properties of the Events section
+ * (../shared/DESIGN.md, "What it is for" 1: "does the team's own webhook handler cope with
+ * what the service sends?"). It reuses the project's receiver property suites as they are
+ * (scenarios/properties/receiver-responses, receiver-state, receiver-model: fast-check
+ * properties, shrunk counterexamples, the project's reporters: console, HTML, JUnit), run
+ * by Playwright against the team's URL (WEBHOOK_RECEIVER_URL) instead of the reference
+ * receiver:
+ *
+ *   unknown fields, nulls, any order, unknown types get a 2xx          rules 2, 4, 6
+ *   a body that is not JSON gets a 2xx or a 4xx, never a 5xx           rule 6
+ *   a retry with the same payload (a duplicate) gets a 2xx             rules 4, 6
+ *   late and out-of-order deliveries get a 2xx                         rules 3, 6
+ *   every answer within the bound ("answer quickly"; the bound is a setting)  rule 6
+ * and, when the handler offers the observation API (targets/receiver/README.md) at
+ * --observe-url: a duplicate is processed once, the highest version is stored whatever
+ * the order, and a model-based sequence of deliveries, retries and malformed bodies.
+ */
+import { join } from 'node:path';
+import { PACKAGE_ROOT, playwrightTest, runChild, runProcess } from '../load/process.ts';
+import { IntegrationInputError } from './har.ts';
+
+type Env = Record<string, string | undefined>;
+
+export const RECEIVER_SUITES = ['scenarios/properties/receiver-responses.spec.ts', 'scenarios/properties/receiver-state.spec.ts', 'scenarios/properties/receiver-model.spec.ts'];
+
+export const WEBHOOK_PROPERTIES: ReadonlyArray<{ property: string; rules: string; needsObservation?: boolean }> = [
+  { property: 'every valid payload (nulls, unknown fields, any order, unknown types) gets a 2xx', rules: 'Events rules 2, 4, 6' },
+  { property: 'a body that is not valid JSON gets a 2xx or a 4xx, never a 5xx', rules: 'Events rule 6' },
+  { property: 'every answer comes within the bound (--bound-ms)', rules: 'Events rule 6, "answer quickly" (the bound is a setting)' },
+  { property: 'a retry with the same payload (a duplicate) gets a 2xx; with the observation API it is processed once', rules: 'Events rules 4, 6' },
+  { property: 'late and out-of-order deliveries get a 2xx; with the observation API the highest version is stored', rules: 'Events rules 3, 6' },
+  { property: 'a random sequence of deliveries, retries and malformed bodies matches the model', rules: 'Events rules 3, 4, 6', needsObservation: true },
+];
+
+export interface WebhookCheckOptions {
+  /** The team's webhook URL; `{type}` in it is replaced by the webhook type. */
+  url: string;
+  /** Its observation API, if it offers one. */
+  observeUrl?: string;
+  /** Cases per property (default 200). */
+  runs?: number;
+  /** Answer bound in ms (default 1000). */
+  boundMs?: number;
+  seed?: number;
+  /** Report folder (Playwright's HTML, JUnit, summary.md). */
+  out: string;
+  /** Settings (config file and environment). */
+  env: Env;
+  /**
+   * Keep Playwright's console output instead of showing it (the project's tests), bounded
+   * by this many ms; it is returned as `output`.
+   */
+  captureWithinMs?: number;
+}
+
+function httpUrl(name: string, raw: string): string {
+  try {
+    if (/^https?:$/.test(new URL(raw.replace(/\{type\}/g, 'member')).protocol)) return raw;
+  } catch {
+    /* below */
+  }
+  throw new IntegrationInputError(`${name} must be an http(s) URL, got "${raw}"`);
+}
+
+/** Runs the receiver property suites against the team's URL; resolves with Playwright's exit code (and its output when captured). */
+export async function runWebhookCheck(o: WebhookCheckOptions): Promise<{ code: number; output?: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const [k, v] of Object.entries(o.env)) if (v !== undefined) env[k] = v;
+  // The properties need no platform: the run's global setup then starts the embedded
+  // simulator, instead of checking a configured real target's credentials.
+  delete env.SVC_BASE_URL;
+  env.WEBHOOK_RECEIVER_URL = httpUrl('--url', o.url);
+  if (o.observeUrl) env.WEBHOOK_OBSERVE_URL = httpUrl('--observe-url', o.observeUrl);
+  else delete env.WEBHOOK_OBSERVE_URL;
+  env.WEBHOOK_PROPERTY_RUNS = String(o.runs ?? 200);
+  env.WEBHOOK_RESPONSE_BOUND_MS = String(o.boundMs ?? 1000);
+  if (o.seed !== undefined) env.WEBHOOK_PROPERTY_SEED = String(o.seed);
+  env.SVC_REPORTS_OUT = o.out;
+  const files = RECEIVER_SUITES.map((f) => join(PACKAGE_ROOT, f));
+  const run = playwrightTest(['--project', 'properties', '--workers', '1', ...files], env, PACKAGE_ROOT);
+  if (o.captureWithinMs === undefined) return { code: await runChild(run) };
+  const done = await runProcess(run.command, run.args, { cwd: run.cwd, env: run.env, timeoutMs: o.captureWithinMs });
+  return { code: done.timedOut ? 1 : (done.code ?? 1), output: `${done.stdout}${done.stderr}` };
+}
