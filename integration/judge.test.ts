@@ -178,7 +178,11 @@ test('usage: what the traffic sent and was answered, the declared reads kept; a 
 
 test('no Accept-Version: an inferred request finding, and the answer judged against the version it matches best (no false alarm)', () => {
   // A v20111101 institution (no guid, no supported_products): what a service answering its default version may send.
-  const legacy = { code: 'svcbank', name: 'SVC Bank', supports_account_verification: true, supports_account_identification: true, supports_transaction_history: true, supports_account_statement: true, supports_oauth: false };
+  const legacy = {
+    code: 'svcbank', name: 'SVC Bank', status: 'ACTIVE', client_status: 'ACTIVE', is_disabled_by_client: false, instructional_text: null, instructional_text_steps: null,
+    forgot_password_url: null, forgot_username_url: null, trouble_signing_in_url: null,
+    supports_account_verification: true, supports_account_identification: true, supports_transaction_history: true, supports_account_statement: true, supports_oauth: false,
+  };
   const e = ex('GET', `${API}/institutions`, { response: { institutions: [legacy, { ...legacy, code: 'other' }] } });
   delete e.request.headers['accept-version'];
   const r = judgeTraffic([e], { bases, check, credentialsRecorded: true }, 'test');

@@ -31,7 +31,12 @@ const LOCATION = 'https://login.example/sso?next=%2Finstitutions';
 
 /** The test institution as a conforming target answers it (GET /institutions/{code}). */
 const INSTITUTION = JSON.stringify({
-  institution: { code: 'svcbank', guid: 'INS-0c82095a-7f4b-5f38-bfe5-c0093aa9bf3b', name: 'SVC Bank', supports_oauth: false, supported_products: ['transactions'] },
+  // Resources, Institution: every field the specification names (values nullable).
+  institution: {
+    code: 'svcbank', guid: 'INS-0c82095a-7f4b-5f38-bfe5-c0093aa9bf3b', name: 'SVC Bank', created_at: '2025-01-01T00:00:00+00:00', is_hidden: false, status: 'ACTIVE', client_status: 'ACTIVE',
+    is_disabled_by_client: false, instructional_text: null, instructional_text_steps: null, forgot_password_url: null, forgot_username_url: null, trouble_signing_in_url: null,
+    supports_oauth: false, supported_products: ['transactions'],
+  },
 });
 
 interface Target {
