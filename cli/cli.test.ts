@@ -114,7 +114,7 @@ test('the settings table documents every variable the profile reads, and nothing
 });
 
 test('every command answers --help with 0; bad usage gets a usage line and 2, never a stack trace', () => {
-  for (const args of [['--help'], ['run', '--help'], ['simulator', '--help'], ['receiver', '--help'], ['load', '--help'], ['nightly', '--help'], ['preflight', '--help'], ['versions', '--help'], ['cleanup', '--help'], ['config', 'init', '--help'], ['config', 'check', '--help'], ['config', 'docs', '--help'], ['proxy', '--help'], ['check-har', '--help'], ['usage', '--help'], ['tolerance', '--help'], ['webhook-check', '--help']]) {
+  for (const args of [['--help'], ['run', '--help'], ['simulator', '--help'], ['receiver', '--help'], ['load', '--help'], ['nightly', '--help'], ['preflight', '--help'], ['versions', '--help'], ['cleanup', '--help'], ['mutants', '--help'], ['config', 'init', '--help'], ['config', 'check', '--help'], ['config', 'docs', '--help'], ['proxy', '--help'], ['check-har', '--help'], ['usage', '--help'], ['tolerance', '--help'], ['webhook-check', '--help']]) {
     const r = cli(args);
     assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
     assert.match(r.out, /^Usage: svc-conformance/, args.join(' '));
