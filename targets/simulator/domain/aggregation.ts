@@ -130,6 +130,38 @@ export interface JobOptions {
 
 const INTERMEDIATE_STATUS = { create: 'CREATED', resume: 'RESUMED', update: 'UPDATED' } as const;
 
+/**
+ * Variation intermediate-connection-statuses: the intermediate status is held until a read
+ * has shown it, so the variation is what a client meets whatever its pace (a client that
+ * polls 40 ms after create met CONNECTED on a loaded machine and passed by luck). The job
+ * settles no sooner than that read, and at the latest after INTERMEDIATE_HOLD_BOUND_MS when
+ * nobody reads the member (a scenario that waits for webhooks only).
+ */
+interface IntermediateHold {
+  job: JobRecord;
+  status: string;
+  accepted: boolean;
+  seen: boolean;
+  halfway: boolean;
+  settleWhenSeen: boolean;
+}
+const intermediateHolds = new WeakMap<MemberRecord, IntermediateHold>();
+const INTERMEDIATE_HOLD_BOUND_MS = 2_000;
+
+function advanceIntermediate(ctx: SimContext, m: MemberRecord, hold: IntermediateHold): void {
+  if (m.job !== hold.job || !hold.seen) return;
+  if (hold.settleWhenSeen) settle(ctx, m, hold.job);
+  else if (hold.halfway && hold.accepted && m.connection_status === hold.status) setStatus(ctx, m, 'CONNECTED');
+}
+
+/** A read of the member has shown its current state (routes call it after rendering a member). */
+export function memberRead(ctx: SimContext, m: MemberRecord): void {
+  const hold = intermediateHolds.get(m);
+  if (!hold || m.job !== hold.job) return;
+  hold.seen = true;
+  advanceIntermediate(ctx, m, hold);
+}
+
 /** Variation slow-aggregation: jobs run four times as long (their duration is not stated). */
 export function jobDurationMs(ctx: SimContext): number {
   return ctx.settings.aggregationMs * (ctx.variation('slow-aggregation') ? 4 : 1);
@@ -151,19 +183,31 @@ export function startJob(ctx: SimContext, m: MemberRecord, type: JobType, opts: 
   // "not shown"; real-service-notes, Enumerations): CREATED / RESUMED / UPDATED first; an
   // accepted member turns CONNECTED half-way through the job (is_being_aggregated still true).
   const intermediate = opts.cause && !m.is_oauth && ctx.variation('intermediate-connection-statuses') ? INTERMEDIATE_STATUS[opts.cause] : undefined;
+  let hold: IntermediateHold | undefined;
   if (type === 'aggregation' || type === 'history') {
     const accepted = acceptedAtStart(ctx, m);
     if (intermediate) {
       setStatus(ctx, m, intermediate);
-      if (accepted) ctx.later(Math.floor(jobDurationMs(ctx) / 2), () => {
-        if (m.job === job && m.connection_status === intermediate) setStatus(ctx, m, 'CONNECTED');
+      hold = { job, status: intermediate, accepted, seen: false, halfway: false, settleWhenSeen: false };
+      intermediateHolds.set(m, hold);
+      const h = hold;
+      ctx.later(Math.floor(jobDurationMs(ctx) / 2), () => {
+        h.halfway = true;
+        advanceIntermediate(ctx, m, h);
       });
     } else if (accepted) setStatus(ctx, m, 'CONNECTED');
     else if (m.connection_status !== 'CHALLENGED' || m.challenges.length === 0) setStatus(ctx, m, 'PENDING');
     m.challenges = [];
   }
   emitMember(ctx, m, 'updated', opts.skipWebhook);
-  ctx.later(jobDurationMs(ctx), () => settle(ctx, m, job));
+  ctx.later(jobDurationMs(ctx), () => {
+    if (hold && !hold.seen) {
+      hold.settleWhenSeen = true;
+      ctx.later(INTERMEDIATE_HOLD_BOUND_MS, () => settle(ctx, m, job));
+      return;
+    }
+    settle(ctx, m, job);
+  });
   return job;
 }
 

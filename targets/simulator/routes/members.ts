@@ -38,7 +38,7 @@ import { institutionCredentials, TEST_INSTITUTION_CODE } from '../data/instituti
 import { baseUrlOf, callbackPayloadOf, dataRequestProducts, optBool, optMetadata, optString, optStringArray, skipWebhookOf } from './request.ts';
 import { V2025, type ChallengeRecord, type MemberRecord } from '../domain/records.ts';
 import { coreState, findInstitution, findMember, findUser, userIdOf } from '../domain/store.ts';
-import { runDueRefreshes } from '../domain/aggregation.ts';
+import { memberRead, runDueRefreshes } from '../domain/aggregation.ts';
 import { issueOauthWindow } from '../domain/oauth.ts';
 import {
   assertAggregatable,
@@ -82,6 +82,8 @@ export function renderMember(ctx: SimContext, m: MemberRecord, version: string):
   else if (ctx.variation('oauth-window-uri-null-for-non-oauth')) out.oauth_window_uri = null;
   if (m.use_cases) out.use_cases = m.use_cases;
   if (version >= V2025 && m.products) out.data_request = { products: m.products };
+  // Variation intermediate-connection-statuses: a read that showed the held status releases it.
+  memberRead(ctx, m);
   return out;
 }
 
@@ -271,6 +273,7 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
     };
     // Endpoints: "when MFA is required the response has a challenges array".
     if (m.connection_status === 'CHALLENGED' && !ctx.fault('challenge-missing-on-mfa')) out.challenges = m.challenges.map((c) => renderChallenge(ctx, c, request.svcVersion));
+    memberRead(ctx, m);
     return { member: out };
   });
 
