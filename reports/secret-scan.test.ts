@@ -26,3 +26,14 @@ test('an unredacted Basic or Bearer credential is found, prose is not', () => {
   assert.equal(looksLikeCredential('Bearer', 'eyJhbGciOi.x-1'), true);
   assert.equal(looksLikeCredential('Bearer', 'authentication'), false);
 });
+
+test('an archive that cannot be opened is reported, never passed as clean, and its bytes are still searched', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'scan-'));
+  const zip = new AdmZip();
+  zip.addFile('trace/network.json', Buffer.from('{"authorization":"x marker-key-1"}'));
+  const whole = zip.toBuffer();
+  // A trace zip cut short (a writer still at work, a disk full): no end-of-archive record.
+  writeFileSync(join(dir, 'cut.zip'), whole.subarray(0, whole.length - 30));
+  const r = scanForSecrets(dir, ['marker-key-1']);
+  assert.ok(r.hits.some((h) => h.file === 'cut.zip' && /could not be opened/.test(h.what)), JSON.stringify(r.hits));
+});

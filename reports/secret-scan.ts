@@ -64,8 +64,17 @@ function scanText(text: string, file: string, needles: { label: string; value: s
 function scanBuffer(buf: Buffer, name: string, needles: { label: string; value: string }[], hits: SecretHit[], count: () => void): void {
   count();
   if (buf.length >= 4 && buf.readUInt32LE(0) === 0x04034b50) {
-    // A zip archive: scan every entry.
-    for (const entry of new AdmZip(buf).getEntries()) {
+    // A zip archive: scan every entry. One that cannot be opened cannot be shown clean: it
+    // is reported, and its bytes are still searched as they are.
+    let entries;
+    try {
+      entries = new AdmZip(buf).getEntries();
+    } catch (e) {
+      hits.push({ file: name, what: `an archive that could not be opened (${(e as Error).message}), so not scanned inside` });
+      scanText(buf.toString('latin1'), name, needles, hits);
+      return;
+    }
+    for (const entry of entries) {
       if (!entry.isDirectory) scanBuffer(entry.getData(), `${name}!${entry.entryName}`, needles, hits, count);
     }
     return;

@@ -46,7 +46,9 @@ test('a pipeline run with marker credentials leaves none of them in any artifact
     Buffer.from(`${markers.SVC_CLIENT_ID}:${markers.SVC_API_KEY}`).toString('base64'),
     Buffer.from(`${markers.SVC_AUDIENCE_CLIENT_ID}:${markers.SVC_AUDIENCE_CLIENT_SECRET}`).toString('base64'),
   ];
-  const result = scanForSecrets(join(root, 'reports/out'), secrets);
+  // Its own output only: other tests of the same unit run write beside it in reports/out
+  // meanwhile (a trace zip half written is not this run's artefact).
+  const result = scanForSecrets(out, secrets);
   const line = `redaction: ${result.artifacts} artifacts scanned (${(result.bytes / 1e6).toFixed(1)} MB, zip entries included), secrets found: ${result.hits.length}`;
   console.log(line);
   mkdirSync(out, { recursive: true });
