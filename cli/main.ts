@@ -426,7 +426,14 @@ export function exitAfterFlush(code: number): void {
   process.stderr.write('', done);
 }
 
-export function buildProgram(exit: (code: number) => void = exitAfterFlush): Command {
+/** Where the command's own messages go (a test captures them; the default is the terminal). */
+export interface ProgramOutput {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+const TERMINAL: ProgramOutput = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
+
+export function buildProgram(exit: (code: number) => void = exitAfterFlush, output: ProgramOutput = TERMINAL): Command {
   const program = new Command('svc-conformance');
   let debug = false;
   const wrap =
@@ -439,13 +446,13 @@ export function buildProgram(exit: (code: number) => void = exitAfterFlush): Com
         if (code !== 'serving') exit(code);
       } catch (e) {
         if (e instanceof UsageError) {
-          console.error(`error: ${e.message}\n${cmd.helpInformation().split('\n')[0]}\n(see ${commandPath(cmd)} --help)`);
+          output.err(`error: ${e.message}\n${cmd.helpInformation().split('\n')[0]}\n(see ${commandPath(cmd)} --help)\n`);
           exit(2);
         } else if (e instanceof ConfigError) {
-          console.error(`error: ${e.message}`);
+          output.err(`error: ${e.message}\n`);
           exit(2);
         } else {
-          console.error(`svc-conformance ${cmd.name()}: ${(e as Error).message ?? e}${debug ? `\n${(e as Error).stack}` : '\n(--debug shows where)'}`);
+          output.err(`svc-conformance ${cmd.name()}: ${(e as Error).message ?? e}${debug ? `\n${(e as Error).stack}` : '\n(--debug shows where)'}\n`);
           exit(1);
         }
       }
@@ -664,6 +671,7 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
 
   // Every command: usage errors exit 2 with a usage line; --help and --version exit 0.
   const configureAll = (c: Command) => {
+    c.configureOutput({ writeOut: output.out, writeErr: output.err });
     c.exitOverride((err: CommanderError) => {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') exit(0);
       else exit(2);
