@@ -1,13 +1,15 @@
 /**
  * The catalogue's own rules (issue 8): every entry is described, names the
- * specification section it breaks or plays, and names suites that exist — an entry
- * whose suites do not exist would be "proven" by nothing.
+ * specification section it breaks or plays; every variation names suites that exist and
+ * every fault has a trace row naming a check that runs — an entry without them would be
+ * "proven" by nothing.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { CATALOG, FAULTS, VARIATIONS } from '../targets/index.ts';
-import { discoverSuiteTags, kindOfTag } from './plan.ts';
+import { discoverSuiteTags, kindOfTag, planFault } from './plan.ts';
+import { loadTrace } from '../spec/trace.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -24,10 +26,14 @@ test('every catalogue entry has a unique kebab-case name, a description, a secti
   }
 });
 
-test('every suite tag of the catalogue has a known form and names a suite that exists', () => {
+test('every suite tag of a variation has a known form and names a suite that exists; faults carry none', () => {
   const known = discoverSuiteTags(root);
   const problems: string[] = [];
   for (const e of CATALOG) {
+    if (e.kind === 'fault') {
+      if ('suites' in e) problems.push(`${e.name}: a fault's checks are its spec/trace.yaml rows, not suites`);
+      continue;
+    }
     if (e.suites.length === 0) problems.push(`${e.name}: no suites`);
     for (const tag of e.suites) {
       if (!kindOfTag(tag)) problems.push(`${e.name}: tag "${tag}" has no known form (@tag, delivery, load:<script>, upgrade, *)`);
@@ -35,6 +41,13 @@ test('every suite tag of the catalogue has a known form and names a suite that e
     }
   }
   assert.deepEqual(problems, [], `catalogue entries with unknown suites:\n${problems.join('\n')}`);
+});
+
+// One source per fault: the trace rows say which checks prove it (proof/plan.ts planFault).
+test('every fault is proven by a trace row that names a check the self-test runs', () => {
+  const rows = loadTrace();
+  const unproven = FAULTS().filter((e) => planFault(e, rows).runs.length === 0).map((e) => e.name);
+  assert.deepEqual(unproven, [], 'faults no row of spec/trace.yaml names in proven_by with a scenario, delivery:, load: or versions: check in verified_by');
 });
 
 test('the catalogue has at least 60 faults and 10 variations (issue 8)', () => {

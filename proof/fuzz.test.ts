@@ -4,33 +4,41 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CATALOG } from '../targets/index.ts';
-import { planEntry } from './plan.ts';
-import { checksOfCatch, fuzzColumn, fuzzPlan, fuzzable, renderFuzzColumn, FUZZ_TAG, NOT_FUZZABLE } from './fuzz.ts';
+import { CATALOG, type FaultEntry } from '../targets/index.ts';
+import { loadTrace, type TraceRow } from '../spec/trace.ts';
+import { planEntry, planFault } from './plan.ts';
+import { checksOfCatch, fuzzColumn, fuzzPlan, fuzzable, renderFuzzColumn, FUZZ_TAG, NOT_FUZZABLE, NOT_FUZZABLE_REASONS } from './fuzz.ts';
 import type { MatrixRow } from './matrix.ts';
 
+const fault = (name: string): FaultEntry => ({ name, kind: 'fault', area: 'errors', section: 'S', description: 'a fault for tests' });
+const traceRow = (o: Partial<TraceRow>): TraceRow => ({ id: 'r.x', section: 'S', statement: 's', encoded_in: [], verified_by: [], proven_by: [], ...o });
 const row = (name: string, kind: 'fault' | 'variation', verdict: MatrixRow['verdict'], failed: string[]): MatrixRow =>
   ({ name, kind, area: 'errors', section: '', description: '', suites: ['@x'], verdict, failed, executed: 1, errors: [], durationMs: 1 });
 
 test('entries a scenario can notice run the fuzz project alone; delivery-only ones are left out', () => {
-  const webhookOnly = CATALOG.find((e) => e.suites.every((s) => s === 'delivery'));
-  if (webhookOnly) assert.equal(fuzzable(webhookOnly), false, webhookOnly.name);
-  const scenario = CATALOG.find((e) => e.suites.some((s) => s.startsWith('@')))!;
-  assert.equal(fuzzable(scenario), true);
-  const p = fuzzPlan(planEntry(scenario));
-  assert.deepEqual(p.runs, [{ kind: 'playwright', selectors: [FUZZ_TAG], all: false }]);
+  const rows = [
+    traceRow({ verified_by: ['delivery: timeout'], proven_by: ['webhook-only'] }),
+    traceRow({ verified_by: ['scenarios/api/a.spec.ts > the rule holds'], proven_by: ['seen', 'seen-over-time'] }),
+  ];
+  assert.equal(fuzzable(planFault(fault('webhook-only'), rows)), false);
+  const seen = planFault(fault('seen'), rows);
+  assert.equal(fuzzable(seen), true);
+  assert.equal(fuzzable(planFault({ ...fault('seen-over-time'), notFuzzable: 'time' }, rows)), false, 'a reason in the catalogue leaves it out');
+  assert.deepEqual(fuzzPlan(seen), { entry: seen.entry, runs: [{ kind: 'playwright', selectors: [FUZZ_TAG], all: false }] }, 'the fuzz project alone, not the named scenarios');
 });
 
-test('faults no single response shows are left out by name, each a fault of the catalogue a scenario can notice', () => {
+test('faults no single response shows are left out by reason, each a fault of the catalogue a scenario can notice', () => {
+  const trace = loadTrace();
+  assert.ok(NOT_FUZZABLE.size > 0);
   for (const [name, reason] of NOT_FUZZABLE) {
-    const e = CATALOG.find((x) => x.name === name);
-    assert.ok(e, `${name} (${reason}) is in the catalogue`);
-    assert.equal(e!.kind, 'fault', name);
-    assert.ok(e!.suites.some((s) => s.startsWith('@')), `${name}: a scenario suite would otherwise run it`);
-    assert.equal(fuzzable(e!), false, name);
+    const e = CATALOG.find((x) => x.name === name)!;
+    assert.ok(NOT_FUZZABLE_REASONS[reason], `${name}: reason ${reason} is described`);
+    const p = planEntry(e, trace);
+    assert.ok(p.runs.some((r) => r.kind === 'playwright'), `${name}: a named scenario would otherwise run it`);
+    assert.equal(fuzzable(p), false, name);
   }
   // Variations are never left out: none may make the fuzz project fail.
-  for (const v of CATALOG.filter((x) => x.kind === 'variation' && x.suites.some((s) => s === '*' || s.startsWith('@')))) assert.equal(fuzzable(v), true, v.name);
+  for (const v of CATALOG.filter((x) => x.kind === 'variation' && x.suites.some((s) => s === '*' || s.startsWith('@')))) assert.equal(fuzzable(planEntry(v, trace)), true, v.name);
 });
 
 test('the checks of a catcher come from the fuzz test\'s first error line', () => {

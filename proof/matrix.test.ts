@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CatalogEntry } from '../targets/index.ts';
+import type { CatalogEntry, FaultEntry, VariationEntry } from '../targets/index.ts';
+import type { TraceRow } from '../spec/trace.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,8 @@ import {
   kindOfTag,
   mergeRuns,
   planEntry,
+  planFault,
+  planVariation,
   selftestEntryFor,
   selftestEntryOf,
   PROPERTIES_PROJECT,
@@ -23,8 +26,15 @@ import {
 } from './plan.ts';
 import { testsOf } from './run-suite.ts';
 
-const fault: CatalogEntry = { name: 'f', kind: 'fault', area: 'auth', section: 'S', description: 'a fault for tests', suites: ['@auth', 'load:rate-limit'] };
-const variation: CatalogEntry = { name: 'v', kind: 'variation', area: 'errors', section: 'S', description: 'a variation', suites: ['*'] };
+const fault: FaultEntry = { name: 'f', kind: 'fault', area: 'auth', section: 'S', description: 'a fault for tests' };
+const variation: VariationEntry = { name: 'v', kind: 'variation', area: 'errors', section: 'S', description: 'a variation', suites: ['*'] };
+/** A variation of some suites (its plan is its tags). */
+const tagged: VariationEntry = { ...variation, name: 't', suites: ['@auth', 'load:rate-limit'] };
+const API = 'scenarios/api/auth.spec.ts > every platform endpoint refuses requests without credentials';
+const API2 = 'scenarios/api/auth.spec.ts > a wrong key is refused';
+const traceRow = (o: Partial<TraceRow>): TraceRow => ({ id: 'r.x', section: 'S', statement: 's', encoded_in: [], verified_by: [], proven_by: [], ...o });
+/** The fault `f` proven by one row naming one scenario and the rate-limit load script. */
+const rows = [traceRow({ verified_by: [API, 'load: rate-limit (load/rate-limit.ts thresholds server_errors)'], proven_by: ['f'] })];
 const ok = (n = 3): RunOutcome => ({ kind: 'playwright', executed: n, failed: [], durationMs: 10 });
 const bad = (...failed: string[]): RunOutcome => ({ kind: 'playwright', executed: 3, failed, durationMs: 10 });
 
@@ -50,14 +60,30 @@ test('totals, rates and the gate', () => {
   assert.equal(matrixPasses(buildMatrix([rows[0], rows[2]], 1, 2)), true);
 });
 
-test('planning groups tags per suite kind; * runs every kind', () => {
-  const p = planEntry(fault);
+test('planning a variation groups its tags per suite kind; * runs every kind', () => {
+  const p = planVariation(tagged);
   assert.deepEqual(p.runs.map((r) => [r.kind, r.selectors]), [['playwright', ['@auth']], ['load', ['rate-limit']]]);
-  assert.deepEqual(planEntry(variation).runs.map((r) => r.kind).sort(), ['delivery', 'load', 'playwright', 'upgrade']);
-  assert.throws(() => planEntry({ ...fault, suites: ['nonsense'] }), /unknown suite tag/);
+  assert.deepEqual(planEntry(variation, []).runs.map((r) => r.kind).sort(), ['delivery', 'load', 'playwright', 'upgrade']);
+  assert.throws(() => planVariation({ ...tagged, suites: ['nonsense'] }), /unknown suite tag/);
   // Forms with no runner are refused, not run as nothing (issue 13: no adapter that runs no file).
   assert.equal(kindOfTag('unit'), undefined);
   assert.equal(kindOfTag('properties'), undefined);
+});
+
+test('a fault runs exactly the checks its trace rows name, by kind; shown_by narrows them unless every check is asked for', () => {
+  const trace = [
+    traceRow({ id: 'r.a', verified_by: [API, API2, 'delivery: timeout (webhook_retry_on_failure)', 'versions: removed-endpoint GET /x', 'load: paging', 'check: undocumented_operation', 'unit: contracts/x.test.ts > y'], proven_by: ['f', 'g'], shown_by: { f: [API, 'delivery: timeout (webhook_retry_on_failure)'] } }),
+    traceRow({ id: 'r.b', verified_by: ['delivery: member-events'], proven_by: ['f'] }),
+    traceRow({ id: 'r.c', verified_by: [API2], proven_by: ['other'] }),
+  ];
+  const f = planFault(fault, trace);
+  assert.deepEqual(f.runs, [{ kind: 'playwright', selectors: [], all: true }, { kind: 'delivery', selectors: ['timeout', 'member-events'], all: false }]);
+  assert.deepEqual(f.onlyTitles, ['every platform endpoint refuses requests without credentials']);
+  const every = planFault(fault, trace, { everyCheck: true });
+  assert.deepEqual(every.onlyTitles, ['every platform endpoint refuses requests without credentials', 'a wrong key is refused']);
+  assert.deepEqual(every.runs.map((r) => [r.kind, r.selectors]), [['playwright', []], ['delivery', ['timeout', 'member-events']], ['load', ['paging']], ['upgrade', []]]);
+  // A fault no row names runs nothing (the catalogue test requires a row for every fault).
+  assert.deepEqual(planFault({ ...fault, name: 'unnamed' }, trace), { entry: { ...fault, name: 'unnamed' }, runs: [] });
 });
 
 test('the grep pattern matches a tag, not a longer tag that starts with it', () => {
@@ -78,23 +104,27 @@ test('the clean baseline gates the matrix: a scenario failing with nothing in fo
 });
 
 test('merged runs take the union of selectors per kind, and `all` wins', () => {
-  const merged = mergeRuns([planEntry(fault).runs, planEntry({ ...fault, name: 'h', suites: ['@members', 'load:paging', 'delivery'] }).runs]);
+  const merged = mergeRuns([planVariation(tagged).runs, planVariation({ ...tagged, name: 'h', suites: ['@members', 'load:paging', 'delivery'] }).runs]);
   const byKind = Object.fromEntries(merged.map((r) => [r.kind, r]));
   assert.deepEqual(byKind.playwright.selectors.sort(), ['@auth', '@members']);
   assert.deepEqual(byKind.load.selectors.sort(), ['paging', 'rate-limit']);
   assert.equal(byKind.delivery.all, true);
-  const withAll = mergeRuns([planEntry(fault).runs, planEntry(variation).runs]);
+  const withAll = mergeRuns([planVariation(tagged).runs, planVariation(variation).runs]);
   assert.ok(withAll.every((r) => r.all && r.selectors.length === 0));
 });
 
-test('a Playwright plan project carries the grep of the entry tags and its faults or variations', () => {
-  const p = selftestEntryOf(planEntry(fault))!;
+test('a Playwright plan project carries the grep of the entry tags or named titles and its faults or variations', () => {
+  const p = selftestEntryOf(planFault(fault, rows))!;
   assert.equal(p.name, 'f');
   assert.deepEqual([p.faults, p.variations], [['f'], []]);
-  assert.ok(new RegExp(p.grep!).test('refuses without credentials @auth @destructive'));
-  assert.equal(selftestEntryOf(planEntry(variation))!.grep, undefined, '* runs every scenario');
-  assert.equal(selftestEntryOf(planEntry({ ...fault, suites: ['delivery'] })), undefined, 'no scenario tag, no project');
-  assert.equal(selftestEntryFor('g', [], ['v', 'w'], mergeRuns([planEntry(variation).runs]))!.variations.length, 2);
+  assert.ok(new RegExp(p.grep!).test('auth.spec.ts every platform endpoint refuses requests without credentials @auth'));
+  assert.ok(!new RegExp(p.grep!).test('auth.spec.ts a wrong key is refused @auth'), 'a scenario its rows do not name');
+  const v = selftestEntryOf(planVariation(tagged))!;
+  assert.deepEqual([v.faults, v.variations], [[], ['t']]);
+  assert.ok(new RegExp(v.grep!).test('refuses without credentials @auth @destructive'));
+  assert.equal(selftestEntryOf(planEntry(variation, []))!.grep, undefined, '* runs every scenario');
+  assert.equal(selftestEntryOf(planFault(fault, [traceRow({ verified_by: ['delivery: timeout'], proven_by: ['f'] })])), undefined, 'no named scenario, no project');
+  assert.equal(selftestEntryFor('g', [], ['v', 'w'], mergeRuns([planVariation(variation).runs]))!.variations.length, 2);
 });
 
 test('the JSON report reader counts a self-test failure marked expected (to keep its worker) as failed', () => {
@@ -168,26 +198,27 @@ test('testsOf reports a self-test copy under its entry and its spec file', () =>
 
 test('a phase-2 project greps the failing titles within the entry tags', () => {
   const title = 'in a mobile WebView events go to {scheme}://{event path}?metadata={json} and no OAuth window';
-  const p = selftestEntryFor('v', [], ['v'], planEntry({ ...variation, suites: ['@widgets'] }).runs, [title])!;
+  const p = selftestEntryFor('v', [], ['v'], planVariation({ ...variation, suites: ['@widgets'] }).runs, [title])!;
   const re = new RegExp(p.grep!);
   assert.ok(re.test(`widget.spec.ts ${title} @widgets @oauth`));
   assert.ok(!re.test('widget.spec.ts another scenario @widgets'), 'another title');
   assert.ok(!re.test(`widget.spec.ts ${title} @members`), 'outside the entry tags');
-  const all = selftestEntryFor('w', [], ['w'], planEntry(variation).runs, [title])!;
+  const all = selftestEntryFor('w', [], ['w'], planVariation(variation).runs, [title])!;
   assert.ok(new RegExp(all.grep!).test(`x ${title} @anything`));
   assert.ok(!new RegExp(titlesGrep(['a.b'])).test('axb'), 'titles are literal');
 });
 
 test('an inferred fault shows its tier and env in the matrix and carries the env into its Playwright project', () => {
   const inferred: CatalogEntry = { ...fault, name: 'i', tier: 'inferred', env: { SVC_STRICT: '1' } };
+  const inferredRows = [traceRow({ verified_by: [API], proven_by: ['i', 'f'] })];
   const row = rowOf(inferred, [bad('x')]);
   assert.equal(row.tier, 'inferred');
   assert.deepEqual(row.env, { SVC_STRICT: '1' });
   assert.equal(rowOf(fault, [bad('x')]).tier, 'stated');
   assert.equal(rowOf(variation, [ok()]).tier, undefined);
   assert.match(renderMarkdown(buildMatrix([row], 1, 2)), /\| i \| inferred \(SVC_STRICT=1\) \| auth \| CAUGHT \|/);
-  assert.deepEqual(selftestEntryOf(planEntry(inferred))!.env, { SVC_STRICT: '1' });
-  assert.equal(selftestEntryOf(planEntry(fault))!.env, undefined);
+  assert.deepEqual(selftestEntryOf(planEntry(inferred, inferredRows))!.env, { SVC_STRICT: '1' });
+  assert.equal(selftestEntryOf(planEntry(fault, inferredRows))!.env, undefined);
 });
 
 test('all variations together gate the matrix: an interaction alarm fails it, a flaky joint failure does not', () => {

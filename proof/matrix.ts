@@ -26,7 +26,8 @@ export function verdictOf(entry: CatalogEntry, outcomes: readonly RunOutcome[]):
   return broken || outcomes.reduce((n, o) => n + o.executed, 0) === 0 ? 'ERROR' : 'PASSED';
 }
 
-export function rowOf(entry: CatalogEntry, outcomes: readonly RunOutcome[]): MatrixRow {
+/** An entry's matrix row; `suites` says what it ran (a variation's suites, a fault's named checks). */
+export function rowOf(entry: CatalogEntry, outcomes: readonly RunOutcome[], suites: readonly string[] = entry.suites ?? []): MatrixRow {
   const tier = tierOfEntry(entry);
   return {
     name: entry.name,
@@ -36,7 +37,7 @@ export function rowOf(entry: CatalogEntry, outcomes: readonly RunOutcome[]): Mat
     area: entry.area,
     section: entry.section,
     description: entry.description,
-    suites: [...entry.suites],
+    suites: [...suites],
     verdict: verdictOf(entry, outcomes),
     failed: [...new Set(outcomes.flatMap((o) => o.failed))],
     executed: outcomes.reduce((n, o) => n + o.executed, 0),

@@ -1,20 +1,28 @@
 /**
- * The self-test's plan (issue 8; ../shared/DESIGN.md, "Proving the suite"): which
- * suite runs each catalogue entry needs, decided by the entry's `suites` tags, so an
- * entry runs only what it can affect.
+ * The self-test's plan (../shared/DESIGN.md, "Proving the suite"): which suite runs each
+ * catalogue entry needs, so an entry runs only what it can affect.
  *
- * Suite kinds (the adapter table of proof/selftest.ts runs one per kind):
- *   playwright  `@<tag>` scenario tags: the entry's project in the single Playwright
- *               invocation, with the union of its tags as grep
- *   delivery    `delivery` — the webhook delivery conformance scenarios, in-process
- *   load        `load:<script>` — the load runner, smoke profile
- *   upgrade     `upgrade` — the version-upgrade check (npm run versions) from the
- *               previous to the newest version; a breaking finding is a catch
+ * A fault runs the checks spec/trace.yaml names for it, and nothing else (`planFault`): the
+ * `verified_by` entries of every row whose `proven_by` lists it (only its `shown_by`
+ * entries for that fault, where the generated sidecar names some). The run then proves
+ * exactly what the trace claims; a fault those checks miss SURVIVES, and the trace is
+ * corrected rather than the gate weakened. A variation runs every suite its `suites` tags
+ * name (`planVariation`): all of them must pass under it.
+ *
+ * Suite kinds (proof/adapters.ts runs one per kind beside the Playwright invocation):
+ *   playwright  scenarios: a fault's named titles (`scenarios/<folder>/<file> > <title>`),
+ *               a variation's `@<tag>`s, in the single Playwright invocation
+ *   delivery    `delivery: <scenario>` / `delivery` — the webhook delivery conformance
+ *               scenarios, in-process
+ *   load        `load: <script>` / `load:<script>` — the load runner, smoke profile
+ *   upgrade     `versions: ...` / `upgrade` — the version-upgrade check (npm run versions)
+ *               from the previous to the newest version; a breaking finding is a catch
  *   `*`         every kind (variations must pass everything)
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { CatalogEntry } from '../targets/index.ts';
+import type { CatalogEntry, FaultEntry, VariationEntry } from '../targets/index.ts';
+import type { TraceRow } from '../spec/trace.ts';
 import type { SelftestEntry } from '../scenarios/selftest-project.ts';
 
 import type { SuiteKind } from '../reports/matrix.ts';
@@ -31,6 +39,8 @@ export interface SuiteRun {
 export interface PlannedEntry {
   entry: CatalogEntry;
   runs: SuiteRun[];
+  /** The Playwright run selects only these scenario titles (a fault's named scenarios). */
+  onlyTitles?: string[];
 }
 
 /** Returns the suite kind of one `suites` tag, or undefined when the tag is not a known form. */
@@ -43,7 +53,53 @@ export function kindOfTag(tag: string): SuiteKind | '*' | undefined {
   return undefined;
 }
 
-export function planEntry(entry: CatalogEntry): PlannedEntry {
+/**
+ * What the trace names for one fault, by kind, from the `verified_by` entries of every row
+ * whose `proven_by` lists it (only its `shown_by` entries, where the row has some for it,
+ * unless `everyCheck`): scenario titles, delivery scenarios, load scripts, the upgrade check.
+ * Entries of other kinds (a contract check, a unit test, a live-delivery run) are proven
+ * elsewhere and give the self-test nothing to run.
+ */
+export function namedChecks(fault: string, rows: readonly TraceRow[], o: { everyCheck?: boolean } = {}) {
+  const titles = new Set<string>();
+  const delivery = new Set<string>();
+  const load = new Set<string>();
+  let upgrade = false;
+  for (const row of rows) {
+    if (!row.proven_by.includes(fault)) continue;
+    for (const v of (o.everyCheck ? undefined : row.shown_by?.[fault]) ?? row.verified_by) {
+      if (v.startsWith('scenarios/')) titles.add(v.split(' > ').at(-1)!);
+      else if (/^delivery: [a-z0-9-]+/.test(v)) delivery.add(/^delivery: ([a-z0-9-]+)/.exec(v)![1]);
+      else if (/^load: [a-z0-9-]+/.test(v)) load.add(/^load: ([a-z0-9-]+)/.exec(v)![1]);
+      else if (v.startsWith('versions:')) upgrade = true;
+    }
+  }
+  return { titles: [...titles], delivery: [...delivery], load: [...load], upgrade };
+}
+
+/**
+ * A fault's runs: exactly the checks its trace rows name (namedChecks). With `everyCheck`
+ * (`--full-suites`) every check of those rows, shown_by left aside: the matrix from which
+ * `npx tsx proof/trace-proof.ts --shown-by` chooses again.
+ */
+export function planFault(entry: FaultEntry, rows: readonly TraceRow[], o: { everyCheck?: boolean } = {}): PlannedEntry {
+  const named = namedChecks(entry.name, rows, o);
+  const runs: SuiteRun[] = [
+    ...(named.titles.length ? [{ kind: 'playwright' as const, selectors: [], all: true }] : []),
+    ...(named.delivery.length ? [{ kind: 'delivery' as const, selectors: named.delivery, all: false }] : []),
+    ...(named.load.length ? [{ kind: 'load' as const, selectors: named.load, all: false }] : []),
+    ...(named.upgrade ? [{ kind: 'upgrade' as const, selectors: [], all: true }] : []),
+  ];
+  return { entry, runs, ...(named.titles.length ? { onlyTitles: named.titles } : {}) };
+}
+
+/** A catalogue entry's plan: a fault's from the trace (planFault), a variation's from its suites. */
+export function planEntry(entry: CatalogEntry, rows: readonly TraceRow[], o: { everyCheck?: boolean } = {}): PlannedEntry {
+  return entry.kind === 'fault' ? planFault(entry, rows, o) : planVariation(entry);
+}
+
+/** A variation's runs: every suite its `suites` tags name. */
+export function planVariation(entry: VariationEntry): PlannedEntry {
   const byKind = new Map<SuiteKind, SuiteRun>();
   const run = (kind: SuiteKind) => {
     let r = byKind.get(kind);
@@ -52,7 +108,7 @@ export function planEntry(entry: CatalogEntry): PlannedEntry {
   };
   for (const tag of entry.suites) {
     const kind = kindOfTag(tag);
-    if (kind === undefined) throw new Error(`Catalogue entry ${entry.name}: unknown suite tag "${tag}" (see proof/plan.ts)`);
+    if (kind === undefined) throw new Error(`Catalogue variation ${entry.name}: unknown suite tag "${tag}" (see proof/plan.ts)`);
     if (kind === '*') {
       for (const k of ['playwright', 'delivery', 'load', 'upgrade'] as const) run(k).all = true;
     } else if (kind === 'playwright') {
@@ -151,7 +207,7 @@ export function titlesGrep(titles: readonly string[]): string {
 }
 
 export function selftestEntryOf(p: PlannedEntry): SelftestEntry | undefined {
-  return selftestEntryFor(p.entry.name, p.entry.kind === 'fault' ? [p.entry.name] : [], p.entry.kind === 'variation' ? [p.entry.name] : [], p.runs, undefined, p.entry.env);
+  return selftestEntryFor(p.entry.name, p.entry.kind === 'fault' ? [p.entry.name] : [], p.entry.kind === 'variation' ? [p.entry.name] : [], p.runs, p.onlyTitles, p.entry.kind === 'fault' ? p.entry.env : undefined);
 }
 
 /** The union of several plans' runs, one run per kind (`all` wins over selectors). */

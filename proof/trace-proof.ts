@@ -13,17 +13,16 @@
  *                                                                    # rows without proven_by
  *   npx tsx proof/trace-proof.ts --shown-by [matrix.json] # writes each row's shown_by
  *
- * `--shown-by` states in spec/trace.yaml, per (row, fault), which of the row's checks show
- * the fault when only some of them do; the self-test then runs the fault on those alone
- * (proof/selftest.ts `provingNames`). It never widens a claim: a matrix whose faults ran
+ * `--shown-by` writes the generated sidecar spec/trace.shown-by.yaml: per (row, fault), which
+ * of the row's checks show the fault when only some of them do; the self-test then runs the
+ * fault on those alone (proof/plan.ts `planFault`). It never widens a claim: a matrix whose faults ran
  * narrowed can only confirm or shrink it. To look again at every check of every row, give
  * it a matrix of `npm run selftest -- --full-suites`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseDocument, isMap, isSeq, type YAMLMap } from 'yaml';
-import { coverageOf, loadTrace, PROJECT_ROOT, TRACE_FILE, type TraceRow, MUTANT_PROOF_PREFIX } from '../spec/trace.ts';
+import { coverageOf, loadTrace, PROJECT_ROOT, renderShownBy, SHOWN_BY_FILE, type ShownBy, type TraceRow, MUTANT_PROOF_PREFIX } from '../spec/trace.ts';
 import type { MatrixRow } from './matrix.ts';
 
 function words(text: string): string {
@@ -158,30 +157,20 @@ export function chooseShownBy(rows: readonly TraceRow[], matrixRows: readonly Ma
   return out;
 }
 
-/** Writes chooseShownBy's choice into the trace file, keeping its comments and order. */
-export function writeShownBy(matrixRows: readonly MatrixRow[], file: string = TRACE_FILE): { rows: number; pairs: number } {
-  const trace = loadTrace(file);
-  const rows = new Map(trace.map((r) => [r.id, r]));
+/**
+ * Writes chooseShownBy's choice to the generated sidecar (spec/trace.shown-by.yaml): the
+ * hand-written trace is never rewritten.
+ */
+export function writeShownBy(matrixRows: readonly MatrixRow[], file: string = SHOWN_BY_FILE): { rows: number; pairs: number } {
+  const trace = loadTrace();
   const choice = chooseShownBy(trace, matrixRows);
-  const doc = parseDocument(readFileSync(file, 'utf8'));
-  const seq = doc.get('rows');
-  if (!isSeq(seq)) throw new Error(`${file}: expected a top-level "rows" list`);
-  let changedRows = 0;
-  let pairs = 0;
-  for (const node of seq.items) {
-    if (!isMap(node)) continue;
-    const map = node as YAMLMap;
-    const row = rows.get(String(map.get('id')));
-    if (!row) continue;
+  const shownBy: ShownBy = {};
+  for (const row of trace) {
     const shown = choice.get(row.id);
-    if (shown) {
-      map.set('shown_by', doc.createNode(shown));
-      changedRows++;
-      pairs += Object.keys(shown).length;
-    } else map.delete('shown_by');
+    if (shown) shownBy[row.id] = shown;
   }
-  writeFileSync(file, doc.toString({ lineWidth: 0, indentSeq: false }));
-  return { rows: changedRows, pairs };
+  writeFileSync(file, renderShownBy(shownBy));
+  return { rows: Object.keys(shownBy).length, pairs: Object.values(shownBy).reduce((n, s) => n + Object.keys(s).length, 0) };
 }
 
 const STOP_WORDS = new Set(['the', 'a', 'an', 'of', 'and', 'or', 'is', 'are', 'in', 'on', 'to', 'for', 'with', 'by', 'be', 'as', 'at', 'it', 'its', 'not', 'no']);
@@ -214,7 +203,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const rows = loadTrace();
   if (writeShown) {
     const { rows: n, pairs } = writeShownBy(matrix.rows);
-    console.log(`spec/trace.yaml: shown_by on ${n} rows (${pairs} row-fault pairs shown by only some of the row's checks), from ${file}`);
+    console.log(`spec/trace.shown-by.yaml: shown_by on ${n} rows (${pairs} row-fault pairs shown by only some of the row's checks), from ${file}`);
   } else if (suggest) {
     for (const row of rows) {
       if (row.proven_by.length > 0 || row.verified_by.length === 0 || coverageOf(row) === 'not-checkable') continue;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { loadProfile } from '../targets/index.ts';
-import { loadTrace, resolveEncoding } from './trace.ts';
+import { loadShownBy, loadTrace, renderShownBy, resolveEncoding, SHOWN_BY_FILE, TRACE_FILE } from './trace.ts';
 
 const rows = loadTrace();
 
@@ -13,6 +13,27 @@ test('trace ids are unique and stable-looking', () => {
     assert.ok(!seen.has(row.id), `duplicate id ${row.id}`);
     seen.add(row.id);
   }
+});
+
+// shown_by is generated (proof/trace-proof.ts --shown-by) into a sidecar, as spec/versions/ is
+// derived: the hand-written trace never carries it, and the sidecar never names what the trace lost.
+test('the shown_by sidecar is in its generated form and current with trace.yaml (rerun npx tsx proof/trace-proof.ts --shown-by)', () => {
+  assert.doesNotMatch(readFileSync(TRACE_FILE, 'utf8'), /^\s+shown_by:/m, 'spec/trace.yaml carries shown_by: it belongs to the generated spec/trace.shown-by.yaml');
+  const text = readFileSync(SHOWN_BY_FILE, 'utf8');
+  const shownBy = loadShownBy();
+  assert.ok(Object.keys(shownBy).length > 0, 'an empty sidecar would prove nothing here');
+  assert.equal(text, renderShownBy(shownBy), `${SHOWN_BY_FILE} was edited by hand`);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const stale = Object.entries(shownBy).flatMap(([id, faults]) => {
+    const row = byId.get(id);
+    if (!row) return [`${id}: no such row`];
+    return Object.entries(faults).flatMap(([fault, checks]) => [
+      ...(row.proven_by.includes(fault) ? [] : [`${id}: ${fault} is not in proven_by`]),
+      ...(checks.length ? [] : [`${id}: ${fault} is shown by no check`]),
+      ...checks.filter((c) => !row.verified_by.includes(c)).map((c) => `${id}: ${fault} shown by "${c}", not in verified_by`),
+    ]);
+  });
+  assert.deepEqual(stale, []);
 });
 
 test('every row is encoded, or is not_shown / explicitly unencoded with a treatment', () => {
