@@ -27,6 +27,7 @@ import { playwrightTest, runProcess, PACKAGE_ROOT } from '../load/process.ts';
 import { SIMULATOR_DEFAULTS } from '../targets/index.ts';
 import { realTargetEnv, simulatorProcessEnv, startSimulatorProcess } from './real-target.ts';
 import { testsOf, type PwReport, type SuiteTest } from '../proof/run-suite.ts';
+import { runPlaywrightPlan, type PlaywrightRunResult } from '../proof/execute.ts';
 import type { PlaywrightPlan, SelftestEntry } from '../scenarios/selftest-project.ts';
 import { generateMutants, sampleMutants } from '../proof/mutants/generate.ts';
 import { idsForward } from '../proof/mutants/apply.ts';
@@ -111,23 +112,23 @@ async function listScenarios(folders: readonly string[], grep: string | undefine
   }
 }
 
-/** One Playwright invocation of a plan (the self-test's configuration), its tests read from the JSON report. */
-async function runPlan(entries: SelftestEntry[], o: { workers: number; folders: readonly string[]; testTimeoutMs: number; timeoutMs: number }): Promise<{ tests: SuiteTest[]; error?: string; durationMs: number }> {
+/**
+ * One Playwright invocation of a plan: the self-test pipeline's execute stage
+ * (proof/execute.ts runPlaywrightPlan), each entry a mutant with the proxy in front of the
+ * simulator process as its target.
+ */
+async function runPlan(entries: SelftestEntry[], o: { workers: number; folders: readonly string[]; testTimeoutMs: number; timeoutMs: number }): Promise<PlaywrightRunResult> {
   const work = mkdtempSync(join(tmpdir(), 'svc-mutants-run-'));
   try {
-    const plan: PlaywrightPlan = { reportFile: join(work, 'report.json'), outputDir: join(work, 'results'), workers: o.workers, testTimeoutMs: o.testTimeoutMs, entries, folders: o.folders as PlaywrightPlan['folders'] };
-    writeFileSync(join(work, 'plan.json'), JSON.stringify(plan));
-    // The runner's own environment: no target of its own (each entry names one), never CI's forbidOnly.
-    const env: NodeJS.ProcessEnv = { ...realTargetEnv('http://127.0.0.1:9'), FORCE_COLOR: '0', SVC_SELFTEST_PLAN: join(work, 'plan.json'), SVC_HTTP_TIMING_DIR: join(work, 'http-timing') };
-    delete env.SVC_BASE_URL;
-    const pw = playwrightTest([], env, PACKAGE_ROOT);
-    const started = performance.now();
-    const r = await runProcess(pw.command, pw.args, { cwd: PACKAGE_ROOT, env: pw.env, timeoutMs: o.timeoutMs, captureStdout: false, stderrTailBytes: 4000 });
-    const durationMs = performance.now() - started;
-    if (!existsSync(plan.reportFile)) return { tests: [], durationMs, error: `Playwright wrote no report (exit ${r.code}${r.timedOut ? ', timed out' : ''}): ${r.stderr.slice(-800)}` };
-    const report = JSON.parse(readFileSync(plan.reportFile, 'utf8')) as PwReport;
-    const globalErrors = (report.errors ?? []).map((e) => (e.message ?? '').replace(/\x1b\[[0-9;]*m/g, '')).filter(Boolean);
-    return { tests: testsOf(report), durationMs, ...(globalErrors.length ? { error: globalErrors.join('\n').slice(0, 1500) } : {}) };
+    return await runPlaywrightPlan(PACKAGE_ROOT, work, { workers: o.workers, testTimeoutMs: o.testTimeoutMs, entries, folders: o.folders as PlaywrightPlan['folders'] }, {
+      timeoutMs: o.timeoutMs,
+      env: (planFile) => {
+        // The runner's own environment: no target of its own (each entry names one), never CI's forbidOnly.
+        const env: NodeJS.ProcessEnv = { ...realTargetEnv('http://127.0.0.1:9'), FORCE_COLOR: '0', SVC_SELFTEST_PLAN: planFile, SVC_HTTP_TIMING_DIR: join(work, 'http-timing') };
+        delete env.SVC_BASE_URL;
+        return env;
+      },
+    });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
