@@ -349,7 +349,8 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
   app.get<MemberParams>('/users/:user_guid/members/:member_guid/credentials', async (request) => {
     const { member: m } = lookup(request);
     // What the service does: manual accounts "carry no credentials" (fault manual-member-has-credentials).
-    const none = m.is_oauth || (m.is_manual && !ctx.fault('manual-member-has-credentials')) || m.is_managed;
+    // Endpoints: "GET .../credentials: list of member credentials" (fault member-credentials-list-empty: none listed).
+    const none = m.is_oauth || (m.is_manual && !ctx.fault('manual-member-has-credentials')) || m.is_managed || ctx.fault('member-credentials-list-empty');
     const fields = none ? [] : institutionCredentials(m.is_manual ? TEST_INSTITUTION_CODE : m.institution_code);
     const page = pageList(ctx, fields, request.query as Record<string, unknown>);
     // Resources, Credential: "Has a type field"; other resources "also have a guid".
