@@ -65,7 +65,7 @@ export interface SelftestSettings {
   timeoutMinutes?: number;
   /** Every variation also on its own (SVC_SELFTEST_EACH_VARIATION=1). */
   eachVariation: boolean;
-  /** Every fault on its whole suites (SVC_SELFTEST_FULL_SUITES=1), the nightly's thorough run. */
+  /** Every fault on every check of its trace rows, the generated shown_by left aside (SVC_SELFTEST_FULL_SUITES=1): the matrix `proof/trace-proof.ts --shown-by` chooses from. */
   fullSuites: boolean;
   /** The matrix as a unit test (proof/gate.test.ts, SVC_SELFTEST=1 or quick); absent: that test skips. */
   asUnitTest?: 'full' | 'quick';
