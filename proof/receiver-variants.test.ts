@@ -24,6 +24,7 @@ const PROOF: Record<BrokenVariant, string> = {
   'answers-500-to-duplicates': 'duplicate gets a 2xx and is processed once',
   'keeps-last-not-highest': 'stored object is the highest version',
   'rejects-added-fields-400': 'valid payload gets a 2xx',
+  'rejects-null-fields-400': 'valid payload gets a 2xx',
   'answers-500-to-malformed': 'malformed body gets a 4xx',
   'slow-answers': 'answer within the bound',
   'loses-events-on-crash': 'delivery sequence with kill and restart matches the model',

@@ -156,6 +156,11 @@ export async function startReceiver(options: ReceiverOptions & { port?: number; 
       // BROKEN: fails added fields, which Events rule 2 says may appear at any time.
       if (unknown.length) return send(res, 400, { error: 'unknown_fields', message: `Unknown field(s): ${unknown.join(', ')}` });
     }
+    if (options.broken === 'rejects-null-fields-400') {
+      const nulls = Object.keys(object).filter((k) => object[k] === null);
+      // BROKEN: fails a null field, which Events rule 2 allows ("Fields can be null").
+      if (nulls.length) return send(res, 400, { error: 'null_fields', message: `Null field(s): ${nulls.join(', ')}` });
+    }
     const type = typeFromPath ?? (typeof object.type === 'string' && TYPE_PATTERN.test(object.type) ? object.type : 'unknown');
     const fresh = await enqueue({ type, body: object, raw });
     if (fresh instanceof Error) return send(res, 503, { error: 'storage_unavailable', message: 'Not stored; please retry' });
