@@ -142,6 +142,8 @@ const PROBES: Record<string, Probe> = {
     const b = await sim.req('POST', `/users/${user}/accounts`, { account: { name: 'b', account_type: 'CASH', balance: 1 } });
     return a.body.account.member_guid === b.body.account.member_guid;
   },
+  'member-create-refuses-enable-app2app': async (sim) => (await sim.member(await sim.user(), 'SUCCESS', { extra: { enable_app2app: false } })).status,
+  'managed-institutions-removed-on-v20250224': async (sim) => (await sim.req('GET', '/managed_institutions', undefined, { 'accept-version': V_NEW })).status,
   'merge-keeps-source-accounts': async (sim) => {
     const { user } = await sim.connected();
     const accounts = (await sim.req('GET', `/users/${user}/accounts`)).body.accounts;
