@@ -162,6 +162,8 @@ describe('ACH return faults change the behaviour', () => {
     ['ach-initiated-at-well-formed-refused', 'ach_initiated_at'],
     ['ach-member-guid-well-formed-refused', 'member_guid'],
     ['ach-returned-at-well-formed-refused', 'returned_at'],
+    ['ach-return-code-well-formed-refused', 'return_code'],
+    ['ach-sec-code-well-formed-refused', 'sec_code'],
     ['ach-transaction-amount-well-formed-refused', 'transaction_amount'],
     ['ach-transaction-amount-range-well-formed-refused', 'transaction_amount_range'],
     ['ach-user-guid-well-formed-refused', 'user_guid'],

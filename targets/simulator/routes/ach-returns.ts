@@ -69,7 +69,8 @@ export function formatFaultOf(field: string): FaultName | undefined {
  * field: under one, the service accepts a narrower form than the table states and
  * refuses the rest, as a too-strict parser would: the GUIDs only without their stated
  * prefix, four digits only as a number, timestamps only in UTC (`Z`, no other offset),
- * the amount only whole, the range only as a string.
+ * return codes only from R10, SEC codes only from a short list, the amount only whole,
+ * the range only as a string.
  */
 const WELL_FORMED_REFUSED: Partial<Record<string, { fault: FaultName; accepts: (v: unknown) => boolean; expected: string }>> = {
   account_guid: { fault: 'ach-account-guid-well-formed-refused', accepts: (v) => typeof v === 'string' && !v.startsWith('ACT-'), expected: 'a bare uuid' },
@@ -78,6 +79,8 @@ const WELL_FORMED_REFUSED: Partial<Record<string, { fault: FaultName; accepts: (
   account_number_last_four: { fault: 'ach-account-number-last-four-well-formed-refused', accepts: (v) => typeof v === 'number', expected: 'a number' },
   ach_initiated_at: { fault: 'ach-initiated-at-well-formed-refused', accepts: (v) => typeof v === 'string' && v.endsWith('Z'), expected: 'a UTC timestamp ending in Z' },
   returned_at: { fault: 'ach-returned-at-well-formed-refused', accepts: (v) => typeof v === 'string' && v.endsWith('Z'), expected: 'a UTC timestamp ending in Z' },
+  return_code: { fault: 'ach-return-code-well-formed-refused', accepts: (v) => typeof v === 'string' && /^R[1-9]\d$/.test(v), expected: 'R followed by a number from 10 to 99' },
+  sec_code: { fault: 'ach-sec-code-well-formed-refused', accepts: (v) => v === 'WEB' || v === 'TEL' || v === 'CCD', expected: 'one of WEB, TEL, CCD' },
   transaction_amount: { fault: 'ach-transaction-amount-well-formed-refused', accepts: (v) => Number.isInteger(v), expected: 'a whole number' },
   transaction_amount_range: { fault: 'ach-transaction-amount-range-well-formed-refused', accepts: (v) => typeof v === 'string', expected: 'a string' },
 };
