@@ -155,8 +155,8 @@ describe('the suite against a real-target path: the simulator process and two mi
     assert.deepEqual(unexplained.map((t) => `${t.name}: ${t.skipReason ?? '(no reason)'}`), [], 'every skip names the setting it needs or says simulator-only and why');
     // Every SVC_* variable the suite reads is set here: a skip naming one is a setting this
     // test (or the README's table) forgot, and would hide a scenario on a real target.
-    // The one setting no simulator can give: a second client's credentials (the simulator
-    // serves one client; the isolation scenario says so when it skips).
+    // The one setting this run leaves out: a second client's credentials (the simulator
+    // serves one, but a real target's are another client's; the isolation scenario says so when it skips).
     const needsSecondClient = skipped.filter((t) => /SVC_SECOND_CLIENT_ID/.test(t.skipReason ?? ''));
     assert.deepEqual(needsSecondClient.map((t) => t.name.replace(/^\[[^\]]*\] /, '')), ['scenarios/api/isolation.spec.ts > a user of one client is invisible to another client']);
     const needsSetting = skipped.filter((t) => reasonKind(t.skipReason) === 'setting' && !needsSecondClient.includes(t));

@@ -70,7 +70,9 @@ test('a second client\'s credentials are settings and secrets', () => {
   assert.deepEqual(p.secondClient, { clientId: 'other', apiKey: 'other-key-1234' });
   assert.ok(profileSecrets(p).includes('other-key-1234'));
   assert.ok(profileSecrets(p).includes(Buffer.from('other:other-key-1234').toString('base64')));
-  assert.deepEqual(loadProfile({}).secondClient, { clientId: undefined, apiKey: undefined });
+  // The simulator serves a second client by default; a real target's is a setting.
+  assert.deepEqual(loadProfile({}).secondClient, { clientId: 'sim-second-client', apiKey: 'sim-second-key-0000' });
+  assert.deepEqual(loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9' }).secondClient, { clientId: undefined, apiKey: undefined });
 });
 
 test('the entries in force, the operations used, the run\'s files', () => {

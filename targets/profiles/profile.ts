@@ -90,7 +90,7 @@ export interface TargetProfile {
 
   /**
    * A second client of the same environment (SVC_SECOND_CLIENT_ID, SVC_SECOND_API_KEY),
-   * for cross-client isolation; the embedded simulator serves one client.
+   * for cross-client isolation; the embedded simulator serves a second one by default (SIMULATOR_DEFAULTS.secondClientId).
    */
   secondClient: { clientId?: string; apiKey?: string };
 
@@ -466,7 +466,7 @@ export function loadProfile(env: Env = process.env): TargetProfile {
         institutionPublicId: d.audienceInstitutionPublicId,
       },
       dataExchange: dataExchangeFrom(env, true, d.dataExchange),
-      secondClient: secondClientFrom(env),
+      secondClient: { clientId: env.SVC_SECOND_CLIENT_ID || d.secondClientId, apiKey: env.SVC_SECOND_API_KEY || d.secondApiKey },
       testInstitution: {
         code: 'svcbank',
         oauthCode: 'svc_bank_oauth',
