@@ -23,7 +23,7 @@ const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const SKIP_DIRS = new Set(['node_modules', '.git', 'reports/out', 'test-results', 'playwright-report', 'blob-report', 'allure-results', '.tmp']);
 
 /** Source, script, configuration and documentation files: where a comment or prose lives. */
-const EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs', '.sh', '.md', '.yaml', '.yml', '.json']);
+const EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs', '.sh', '.md', '.yaml', '.yml', '.json', '.jsonc']);
 
 /** "issue" or "issues", then a number, with or without `#` (the forms are in the first test). */
 export const ISSUE_REFERENCE = /\bissues?\s*#?\d+/i;
