@@ -1,5 +1,5 @@
 /**
- * Proof of the property suites (issue 5): the reference receiver passes every
+ * Proof of the property suites (Events, Webhooks rules 3, 4 and 6): the reference receiver passes every
  * property, and each broken variant makes the property written for it fail, with a
  * counterexample found by fast-check.
  */

@@ -1,5 +1,5 @@
 /**
- * Real-environment mode is as strong as the embedded one (issue 11, item 4), as a test
+ * Real-environment mode is as strong as the embedded one (DESIGN.md, "The layout": the same suites run unchanged against a real environment), as a test
  * of the project: the simulator runs as a SEPARATE process (targets/simulator/main.ts,
  * what `npm run simulator` starts) and the api and browser projects run against it
  * configured only through the SVC_* variables a user sets (scripts/real-target.ts).
@@ -22,7 +22,7 @@
  *
  * Bounded: every process has a timeout and everything listens on 127.0.0.1.
  *
- * Cost (issue 13, speed): the run's own report is the scenario list (a separate
+ * Cost (kept low, it runs in every `npm test`): the run's own report is the scenario list (a separate
  * `playwright test --list` printed the same tests for about 5 CPU-s). The two
  * misbehaving targets are one Playwright invocation
  * (scripts/real-target.ts `runPlaywrightBatch`: a project per target, each read from its

@@ -112,8 +112,8 @@ export interface TargetProfile {
     sunsetHeader: string;
     /**
      * The header names were set explicitly (SVC_DEPRECATION_HEADER / SVC_SUNSET_HEADER):
-     * a missing header is then enforced (issue 11: "a header name that the user sets
-     * explicitly in the profile is enforced"). The simulator's defaults do not count.
+     * a missing header is then enforced (a name the user sets explicitly is their statement
+     * that the target sends it). The simulator's defaults do not count.
      * Otherwise the name is a guess and a missing header is an inferred failure
      * (Versioning: "Names of the deprecation and sunset response headers: not shown").
      */
@@ -212,7 +212,7 @@ export interface TargetProfile {
   productPaths: Partial<ProductPaths>;
 
   /**
-   * Bounds of the fuzz project (scenarios/fuzz, issue 14): SVC_FUZZ_SEED replays a run
+   * Bounds of the fuzz project (scenarios/fuzz): SVC_FUZZ_SEED replays a run
    * (default: a fresh seed, printed), SVC_FUZZ_RUNS cases per operation and version,
    * SVC_FUZZ_SECONDS the time budget of the generated cases, SVC_FUZZ_ONLY one
    * operation (`GET /institutions`) to replay, SVC_FUZZ_RATE_SHARE the share of the

@@ -1,5 +1,5 @@
 /**
- * The reference webhook receiver (issue 5): what the specification's Events section
+ * The reference webhook receiver (DESIGN.md, "What it is for" 1): what the specification's Events section
  * asks of a receiver, done plainly.
  *
  *   - answers fast: a delivery is parsed, stored durably, then answered 204 (rule 4

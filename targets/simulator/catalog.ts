@@ -36,7 +36,7 @@ export type CatalogArea =
   | 'product-areas';
 
 /**
- * How strongly the specification backs a fault (issue 11; contracts/failure.ts `Tier`):
+ * How strongly the specification backs a fault (DESIGN.md, "Checks and failures"; contracts/failure.ts `Tier`):
  *   stated    the entry breaks a sentence of the specification: the suite fails on it as
  *             configured for any target;
  *   inferred  the entry breaks a reasonable expectation no sentence states (an unknown
@@ -132,7 +132,7 @@ export const CATALOG = [
   { name: 'refresh-for-disabled-users', kind: 'fault', area: 'members', section: 'What the service does; Limits: refresh every 24 hours unless the user is disabled', description: 'Members of disabled users are refreshed after 24 hours', suites: ['@members'] },
   { name: 'x-callback-payload-missing-in-member-webhook', kind: 'fault', area: 'members', section: 'Events, rule 8: X-CALLBACK-PAYLOAD appears in member and member data updated webhooks', description: 'Member and member_data_updated webhooks lack x_callback_payload', suites: ['@members', 'delivery'] },
   { name: 'aggregation-webhook-missing-job-guid', kind: 'fault', area: 'members', section: 'Events, rule 9: aggregation payloads include job_guid, is_background, user_id', description: 'Aggregation webhooks lack job_guid', suites: ['@members', 'delivery'] },
-  // Resources, Member: one fault per stated field (issue 12), each caught by the scenario that reads the field.
+  // Resources, Member: one fault per stated field (each stated field proven checked), each caught by the scenario that reads the field.
   { name: 'member-client-id-dropped', kind: 'fault', area: 'members', section: 'Resources, Member: id string, client-supplied identifier; clients are advised to set their own id on every resource they create', description: 'A member created with an id reads back with id null', suites: ['@members'] },
   { name: 'member-user-guid-wrong', kind: 'fault', area: 'members', section: 'Resources, Member: user_guid string, owning user; What the service does: a member is the connection between a user and an institution', description: 'Members name a well-formed user guid that is not their owner', suites: ['@members'] },
   { name: 'member-user-id-missing', kind: 'fault', area: 'members', section: 'Resources, Member: user_id string, client identifier of the user', description: 'Members of a user created with an id carry user_id null', suites: ['@members'] },
@@ -327,7 +327,7 @@ export const CATALOG = [
   { name: 'required-parameter-made-optional', kind: 'variation', area: 'accounts', section: 'Versioning, non-breaking: making a required parameter optional', description: 'Manual account creation no longer needs balance or account_type (defaults 0 and OTHER)', suites: ['@accounts'] },
   { name: 'added-optional-query-parameter', kind: 'variation', area: 'transactions', section: 'Versioning, non-breaking: adding optional parameters', description: 'Transaction lists accept a new optional query parameter sim_min_amount (absolute amount at least)', suites: ['@transactions', '@members'] },
   { name: 'new-endpoint', kind: 'variation', area: 'errors', section: 'Versioning, non-breaking: adding endpoints', description: 'The platform serves an extra endpoint GET /users/{user_guid}/sim_added_resources (Basic authentication like the others)', suites: ['@auth', '@errors'] },
-  // ---- legitimate freedoms (issue 11): what the specification leaves open and a real
+  // ---- legitimate freedoms (DESIGN.md, "Proving the suite"): what the specification leaves open and a real
   // service does (../shared/real-service-notes.md). Each names the statement (or its
   // absence) and the notes' line; the stated rules still hold under every one of them.
   { name: 'member-create-200', kind: 'variation', area: 'members', section: 'Endpoints, Widgets and members: "On v20250224, a 201 created response exists" (not that 200 is wrong); Errors lists 201 without excluding others; real-service-notes, Status codes: create member declares 200 and 202 in both versions', description: 'Create member answers 200 in every version (v20250224 and v20260929 included)', suites: MEMBER_CREATING },
