@@ -159,7 +159,7 @@ export async function execute(units: readonly Unit[], o: ExecuteOptions): Promis
   // scenarios/properties/delivery.spec.ts runs every delivery scenario against a clean
   // in-process simulator, which is exactly the clean delivery baseline when that covers
   // every scenario (the delivery adapter, proof/adapters.ts): the properties project leaves
-  // the file out then, instead of running the 12 scenarios twice (issue 13, speed).
+  // the file out then, instead of running the 12 scenarios twice.
   const deliveryBaselineCoversAll = baselines.some((r) => r.kind === 'delivery' && (r.all || r.selectors.length === 0));
   const propertiesIgnore = deliveryBaselineCoversAll ? ['**/delivery.spec.ts'] : [];
   o.log(`selftest: Playwright ${entries.length} entries${withProperties ? ' and the properties project' : ''} (${o.workers} workers), ${sideJobs.length} side runs${baselines.length ? ` (${baselines.length} clean baselines)` : ''}`);

@@ -122,7 +122,10 @@ test('judge variations, phase 2: the variation that fails alone alarms; a failur
   assert.deepEqual(joint.alarms, [`${C} — fails only with all variations together (no variation alone), and again on a second run`]);
   // judgeVariations runs phase 2 through the function it is given.
   let asked: string[] = [];
-  const judged = await judgeVariations(p, ex1, b, async (units) => ((asked = units.map((u) => u.name)), ex2));
+  const judged = await judgeVariations(p, ex1, b, async (units) => {
+    asked = units.map((u) => u.name);
+    return ex2;
+  });
   assert.deepEqual(asked, ['v-1', 'v-2', CONTROL_PROJECT, JOINT_RERUN_PROJECT]);
   assert.deepEqual(judged.joint?.alarms, joint.alarms);
 });

@@ -1,5 +1,5 @@
 /**
- * npm run selftest — the fault-detection matrix (issue 8), as a pipeline of named stages
+ * npm run selftest — the fault-detection matrix (DESIGN.md, "Proving the suite"), as a pipeline of named stages
  * (proof/README.md opens with its picture):
  *
  *   planSelftest → execute → baselinesOf → judgeFaults → judgeVariations → confirmTraceProofs → writeMatrix
@@ -15,7 +15,7 @@
  *                    [--workers 3] [--separate-variations] [--each-variation] [--full-suites]
  *                    [--fuzz-only] [--out reports/out/selftest]
  *
- * How (issue 13's goal: the whole matrix in at most 120 s on a quiet 2-core machine):
+ * How (goal: the whole matrix in at most 120 s on a quiet 2-core machine, so it runs in every `npm test`):
  *   - ONE Playwright invocation for every scenario entry (proof/execute.ts): the plan lists
  *     the entries plus `clean`, the baseline with nothing in force; the scenarios' fixtures
  *     declare each scenario once per entry that selects it (scenarios/fixtures/selftest.ts),
@@ -73,7 +73,7 @@ export interface SelftestOptions {
   /**
    * Run the variations both together (one simulator with all of them) and each on its own
    * (its declared suites only), in the same invocation: the self-test then proves both
-   * "all variations pass together" and "each passes alone" (issue 11). CLI
+   * "all variations pass together" and "each passes alone" (DESIGN.md, "Proving the suite"). CLI
    * --each-variation, or SVC_SELFTEST_EACH_VARIATION=1 for callers such as npm test.
    */
   eachVariation?: boolean;
@@ -138,7 +138,7 @@ export function planSelftest(o: SelftestOptions, catalog: readonly CatalogEntry[
   // Pacing: every worker has a simulator of its own per entry (scenarios/fixtures/selftest.ts)
   // that serves one test at a time, so the fuzz test may take 0.9 of the request limit, not
   // the 0.5 it leaves other workers on a shared target: the same cases, 2007 in about 9.5 s
-  // instead of 15 s (issue 13).
+  // instead of 15 s.
   const fuzzBounds = { SVC_FUZZ_RATE_SHARE: '0.9', ...(o.fuzzOnly ? { SVC_FUZZ_SEED: '1', SVC_FUZZ_RUNS: '6', SVC_FUZZ_SECONDS: '15' } : { SVC_FUZZ_SEED: '1', SVC_FUZZ_RUNS: '3', SVC_FUZZ_SECONDS: '120' }) };
   const env = { ...fuzzBounds, ...pick(processEnv, ['SVC_FUZZ_SEED', 'SVC_FUZZ_RUNS', 'SVC_FUZZ_SECONDS', 'SVC_FUZZ_RATE_SHARE']), ...o.env };
 
@@ -181,7 +181,8 @@ export async function judgeVariations(plan: SelftestPlan, ex1: Execution, b: Bas
 
 /**
  * Stage 6, confirm proofs: every trace row's proof names a check its catalogue entry makes
- * fail (issue 12; proof/trace-proof.ts). Not in the fuzz column: it runs the fuzz project
+ * fail (each verified row names the scenario and the catalogue fault that proves it;
+ * proof/trace-proof.ts). Not in the fuzz column: it runs the fuzz project
  * alone, never the checks the rows name.
  */
 export function confirmTraceProofs(rows: readonly MatrixRow[], trace: readonly TraceRow[]): NonNullable<Matrix['traceProofs']> {
@@ -237,7 +238,7 @@ export async function runSelftest(o: SelftestOptions = {}): Promise<Matrix> {
 }
 
 /**
- * The fuzz column (issue 14; proof/fuzz.ts) on the same pipeline: every entry a scenario can
+ * The fuzz column (proof/fuzz.ts) on the same pipeline: every entry a scenario can
  * notice runs the fuzz project alone (tag @fuzz), the clean baseline too; writes fuzz.md and
  * fuzz.json next to the matrix (per check: faults caught, and caught by it alone).
  */

@@ -26,7 +26,7 @@ import { loadContract } from '../contracts/index.ts';
 import { playwrightTest, runProcess, PACKAGE_ROOT } from '../load/process.ts';
 import { SIMULATOR_DEFAULTS } from '../targets/index.ts';
 import { realTargetEnv, simulatorProcessEnv, startSimulatorProcess } from './real-target.ts';
-import { testsOf, type PwReport, type SuiteTest } from '../proof/run-suite.ts';
+import type { PwReport, SuiteTest } from '../proof/run-suite.ts';
 import { runPlaywrightPlan, type PlaywrightRunResult } from '../proof/execute.ts';
 import type { PlaywrightPlan, SelftestEntry } from '../scenarios/selftest-project.ts';
 import { generateMutants, sampleMutants } from '../proof/mutants/generate.ts';
@@ -174,7 +174,7 @@ export async function runMutants(o: MutantRunOptions = {}): Promise<MutantsRepor
     // ---- baseline: each scenario through its own recording port ----
     log(`baseline: ${scenarios.length} scenarios against the simulator process ${sim.pid} (${sim.base}), each through a recording proxy`);
     const recorders = await Promise.all(scenarios.map(() => startRecordingProxy({ target: sim.base, prefixes, mutants, currentVersion: current, contract })));
-    let baseRun;
+    let baseRun: PlaywrightRunResult;
     try {
       const entries: SelftestEntry[] = scenarios.map((s, i) => ({ name: `baseline-${i}`, grep: grepOf([s.title]), faults: [], variations: [], targetEnv: envFor(recorders[i].url) }));
       baseRun = await runPlan(entries, { workers, folders, testTimeoutMs: 60_000, timeoutMs: 30 * 60_000 });
@@ -252,7 +252,7 @@ export async function runMutants(o: MutantRunOptions = {}): Promise<MutantsRepor
       if (batch.length) batches.push(batch);
       for (const [i, b] of batches.entries()) {
         const proxies = await Promise.all(b.map((w) => startMutantProxy({ target: sim.base, prefixes, mutant: w.m, currentVersion: current, contract })));
-        let run;
+        let run: PlaywrightRunResult;
         try {
           const entries: SelftestEntry[] = b.map((w, j) => ({ name: `m${j}`, grep: grepOf(w.tests.map((t) => t.title)), faults: [], variations: [], targetEnv: envFor(proxies[j].url, w.m), expectFailures: w.m.expect === 'killed' }));
           const slow = b.some((w) => w.m.change.kind === 'latency' && w.m.change.ms >= 1000);

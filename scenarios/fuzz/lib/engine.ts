@@ -1,5 +1,5 @@
 /**
- * The fuzz engine (issue 14), independent of Playwright so the bench (scenarios/fuzz/
+ * The fuzz engine, independent of Playwright so the bench (scenarios/fuzz/
  * bench.ts) and the spec (scenarios/fuzz/fuzz.spec.ts) run the same code:
  *
  *   send(case)     one HTTP request (undici), credentials from the profile and the chains
@@ -65,7 +65,7 @@ export function baseUrlOf(profile: TargetProfile, api: FuzzCase['api']): string 
 }
 
 /**
- * Loopback only for the embedded simulator (issue 14): a simulator profile whose URL
+ * Loopback only for the embedded simulator (fuzzing sends invalid and unbounded requests): a simulator profile whose URL
  * is not 127.0.0.1/localhost/::1 is refused, never fuzzed.
  */
 export function assertLoopback(profile: TargetProfile): void {
