@@ -10,7 +10,7 @@ export type { ApiName } from './load.ts';
 export { API_NAMES, DEFAULT_SPEC_DIR } from './load.ts';
 export type { Failure, Severity, Tier } from './failure.ts';
 export { formatFailure, hasErrors, tierOf, inferredSeverity, severityOfTier, countByTier, TIER_ANNOTATION, tierOfAnnotation } from './failure.ts';
-export type { Contract } from './contract.ts';
+export type { Contract, ReceivedExchange, CheckedExchange } from './contract.ts';
 export { loadContract, CHECK_TIMING_SINK } from './contract.ts';
 export type { CheckTimingSink } from './contract.ts';
 export type { Exchange, CheckOptions, CheckDefinition, CheckContext, ExchangeContext, WebhookContext } from './registry.ts';

@@ -23,7 +23,7 @@
  * on at least one delivery is a `verified` annotation. Settings: README.md, "Webhook
  * deliveries of a real service".
  */
-import { boundsOf, requestBounded } from '../fixtures/http.ts';
+import { boundsOf, requestBounded } from '../../targets/index.ts';
 import { test, expect } from '../fixtures.ts';
 import { formatFailure, tierOf, TIER_ANNOTATION, type Failure } from '../../contracts/failure.ts';
 import { createMember, createUser, uniqueId, waitUntilSettled } from '../helpers.ts';

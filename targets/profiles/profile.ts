@@ -185,7 +185,7 @@ export interface TargetProfile {
   };
 
   /**
-   * Bounds on what the suite reads from a target (scenarios/fixtures/http.ts): a response
+   * Bounds on what the suite reads from a target (targets/http.ts): a response
    * body larger than maxBodyBytes (SVC_MAX_BODY_BYTES) fails the request with a message
    * naming it, instead of a worker holding gigabytes.
    */
