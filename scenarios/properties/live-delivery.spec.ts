@@ -25,10 +25,9 @@
  */
 import { boundsOf, requestBounded } from '../../targets/index.ts';
 import { test, expect } from '../fixtures.ts';
-import { formatFailure, tierOf, TIER_ANNOTATION, type Failure } from '../../contracts/failure.ts';
+import { formatFailure, tierOf, TIER_ANNOTATION, type Failure, loadContract, parseBody, webhook_field_formats, webhook_json_post, webhook_test_shape } from '../../contracts/index.ts';
 import { createMember, createUser, uniqueId, waitUntilSettled } from '../helpers.ts';
 import { CaptureReceiver, type CapturedRequest } from './lib/capture.ts';
-import { loadContract, parseBody, webhook_field_formats, webhook_json_post, webhook_test_shape } from '../../contracts/index.ts';
 import { awaitingRetry, deliveryType, failFirstAnswer, liveCallbackPayload, liveDeliverySettings, liveHttps, livePlatformTypes, liveRetries, liveRule9, liveVersionRises } from './lib/live-delivery.ts';
 
 const TAGS = ['@webhooks', '@delivery', '@live', '@destructive'];

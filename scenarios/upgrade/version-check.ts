@@ -18,8 +18,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { boundsOf, requestBounded } from '../../targets/index.ts';
-import { diffDocuments, diffObservations, KINDS, type Difference, type DifferenceKind } from '../../contracts/classifier.ts';
-import { discoverDocuments, readDocument } from '../../contracts/load.ts';
+import { diffDocuments, diffObservations, KINDS, type Difference, type DifferenceKind, discoverDocuments, readDocument } from '../../contracts/index.ts';
 import type { TargetProfile } from '../../targets/index.ts';
 import type { Finding, VersionReport } from '../../reports/version-diff.ts';
 

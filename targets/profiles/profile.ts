@@ -7,7 +7,7 @@
  * same suites run unchanged against the simulator and a real environment.
  */
 import { SIMULATOR_DEFAULTS } from '../simulator/settings.ts';
-import { DEFAULT_SPEC_DIR, discoverDocuments } from '../../contracts/load.ts';
+import { DEFAULT_SPEC_DIR, discoverDocuments } from '../../contracts/index.ts';
 import {
   achFiltersFrom,
   dataExchangeFrom,
