@@ -2,7 +2,7 @@
  * npm run bench:contracts: validations per second of the contract layer
  * (`contract.check`, every registered check) against raw compiled ajv on the same
  * schema and body, measured in the same run. A figure for whoever changes contracts/,
- * with no goal: issue 13 retired issue 2's "at most 1.5x raw ajv" (a check follows a
+ * with no goal: "at most 1.5x raw ajv" would measure the wrong thing (a check follows a
  * millisecond HTTP round trip); the figure that matters is the share of a conformance
  * run spent in contract checks, printed by npm run bench:suite. Bodies: one member
  * (GET /users/{user_guid}/members/{member_guid}) and a page of 1000 institutions

@@ -72,7 +72,7 @@ export interface DeliveryParams {
 /**
  * The context of a delivery check: the requests of one webhook type (or one delivery),
  * or, with `type` MIXED_TYPES, everything a receiver saw from a service (several types,
- * several deliveries, retries among them: a real service's deliveries, issue 12): each
+ * several deliveries, retries among them: a real service's deliveries, scenarios/properties/live-delivery.spec.ts): each
  * request's type is then told by `deliveryType`.
  */
 export interface DeliveryContext {

@@ -1,5 +1,5 @@
 /**
- * Schemathesis-style checks of generated requests (issue 14; ../shared/DESIGN.md,
+ * Schemathesis-style checks of generated requests (the fuzz project; ../shared/DESIGN.md,
  * "Checks and failures"). The response checks that Schemathesis names and this registry
  * already has are reused as they are (`status_code_conformance`,
  * `content_type_conformance`, `response_headers_conformance`,

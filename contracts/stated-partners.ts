@@ -1,6 +1,6 @@
 /**
- * Stated properties of one answer that the document's schemas cannot say (issue 14, the
- * fuzz column's survivors in the partner areas: OAuth members, processors, ACH returns,
+ * Stated properties of one answer that the document's schemas cannot say (what the
+ * fuzz column's survivors broke in the partner areas: OAuth members, processors, ACH returns,
  * data exchange, audience). Each check quotes the sentence it rests on; it runs on every
  * exchange of every project (api, browser, fuzz), so each one judges only what a single
  * answer shows and never what the specification leaves open:

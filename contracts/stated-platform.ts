@@ -1,6 +1,6 @@
 /**
- * Stated properties of platform resources that one response shows (issue 14, helper G:
- * the fuzz project's survivors of the platform half). Each check quotes the sentence of
+ * Stated properties of platform resources that one response shows (what
+ * the fuzz project's survivors of the platform half broke). Each check quotes the sentence of
  * ../shared/specification.md it rests on and judges only what that sentence states:
  *
  *   - a field the specification says a resource carries is an element of each record

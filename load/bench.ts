@@ -8,7 +8,7 @@
  * and after it. The table shows medians of the rounds, and the load average is printed
  * because other sessions share the CPU.
  *
- * Goals (issue 6): achieved arrival rate within 5% of the asked rate up to 2,000/s;
+ * Goals (the runner must stand in for k6 on a machine without it): achieved arrival rate within 5% of the asked rate up to 2,000/s;
  * runner full speed at least half of autocannon's with as many VUs as connections.
  *
  *   BENCH_ROUNDS (3), BENCH_SECONDS (2), BENCH_CONNECTIONS (8), BENCH_RATES (500,1000,2000), BENCH_PATH

@@ -9,7 +9,7 @@
  * page-read latency thresholds, target settings proven by the runner's threshold tests,
  * are set far above what a starved machine shows, since what these tests prove is paging.
  *
- * What the self-test's load column proves is not run again here (issue 13, speed;
+ * What the self-test's load column proves is not run again here (to keep `npm test` fast;
  * proof/adapters.ts `load`, `npm run selftest`): both scripts pass clean (the column's
  * clean baseline, default settings, no SVC_429_BODY); both pass with every variation of
  * the catalogue in force at once (entry all-variations); rate-limit.ts fails on

@@ -87,9 +87,9 @@ test('every tag of the table is a tag some scenario carries', () => {
   assert.deepEqual(unknown, []);
 });
 
-test('on the simulator every area runs but the two the simulator cannot serve; on a bare real target only the credentials area runs', () => {
+test('on the simulator every area runs but the one the simulator cannot serve (a public webhook URL); on a bare real target only the credentials area runs', () => {
   const sim = areaPlan(loadProfile({}));
-  assert.deepEqual(sim.filter((a) => a.verdict === 'skips').map((a) => a.missing), [['SVC_SECOND_CLIENT_ID', 'SVC_SECOND_API_KEY'], ['SVC_WEBHOOK_PUBLIC_URL']]);
+  assert.deepEqual(sim.filter((a) => a.verdict === 'skips').map((a) => a.missing), [['SVC_WEBHOOK_PUBLIC_URL']]);
   const bare = areaPlan(loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9', SVC_CLIENT_ID: 'c', SVC_API_KEY: 'k' }));
   assert.deepEqual(bare.filter((a) => a.verdict === 'runs').map((a) => a.area), ['every platform and test-host scenario']);
   const noCredentials = areaPlan(loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9' }));

@@ -37,7 +37,7 @@ export interface AreaRequirement {
 }
 
 /**
- * The settings of a minimal profile (issue 23, honest figures): the base URLs, the
+ * The settings of a minimal profile (the honest coverage figures count what runs with these alone): the base URLs, the
  * credentials and the test institution's scenario passwords with the MFA answer. What a
  * target cannot reveal beyond these (a client's GUID, an audience, a version it has
  * sunset, the paths the specification does not show, ...) is a full-settings need.

@@ -1,9 +1,9 @@
 /**
- * Proof of the delivery conformance scenarios (issue 5): every fault of the catalogue's
+ * Proof of the delivery conformance scenarios (Events, Webhooks): every fault of the catalogue's
  * webhooks section makes the scenario named for it fail with the named check.
  *
  * The rest is the self-test's delivery column (proof/adapters.ts `delivery`, `npm run
- * selftest`), not run again here (issue 13, speed): the clean simulator passes every
+ * selftest`), not run again here (to keep `npm test` fast): the clean simulator passes every
  * delivery scenario (its clean baseline: a failure fails the self-test, and a fault only
  * counts as caught by a check that passed clean), and the webhook variations pass every
  * delivery scenario (entry all-variations, every variation in force at once). The column

@@ -1,5 +1,5 @@
 /**
- * The self-test's fuzz column (issue 14): `npx tsx proof/selftest.ts --fuzz-only`
+ * The self-test's fuzz column: `npx tsx proof/selftest.ts --fuzz-only`
  * runs the fuzz project (scenarios/fuzz, tag @fuzz) alone against every catalogue entry
  * that a Playwright scenario can notice (faults and variations whose suites name a
  * scenario tag or `*`), so the matrix says which faults the fuzz project catches on its
@@ -19,9 +19,9 @@ export const FUZZ_TAG = '@fuzz';
 export const FUZZ_RUN: SuiteRun = { kind: 'playwright', selectors: [FUZZ_TAG], all: false };
 
 /**
- * Faults no single response of the API shows (issue 14: the fuzz column counts "every
- * catalogue fault visible in one response (a status, a field, a type, a header, a
- * refusal)"), by reason. The fuzz project sends independent requests and judges each
+ * Faults no single response of the API shows (the fuzz column counts every catalogue
+ * fault visible in one response: a status, a field, a type, a header, a
+ * refusal), by reason. The fuzz project sends independent requests and judges each
  * answer alone; these need a browser, a webhook receiver, the clock, or a comparison of
  * several answers (an effect of an earlier request, a list against another list or
  * against data the answer does not carry). The scenarios of their suites catch them.

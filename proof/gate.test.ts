@@ -1,6 +1,6 @@
 /**
- * The self-test as a unit test (issue 8: "the project's tests fail when any fault
- * survives or any variation raises an alarm"). `npm test` already runs the whole matrix
+ * The self-test as a unit test (DESIGN.md, "Proving the suite": the project's tests fail when
+ * any fault survives or any variation raises an alarm). `npm test` already runs the whole matrix
  * as its last step (`npm run selftest`, which exits non-zero on a survivor, a false
  * alarm, a broken run or a failing clean baseline), so here it runs only on request:
  * SVC_SELFTEST=1 (whole matrix) or SVC_SELFTEST=quick (`--quick`: variations on the

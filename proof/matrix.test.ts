@@ -55,7 +55,7 @@ test('planning groups tags per suite kind; * runs every kind', () => {
   assert.deepEqual(p.runs.map((r) => [r.kind, r.selectors]), [['playwright', ['@auth']], ['load', ['rate-limit']]]);
   assert.deepEqual(planEntry(variation).runs.map((r) => r.kind).sort(), ['delivery', 'load', 'playwright', 'upgrade']);
   assert.throws(() => planEntry({ ...fault, suites: ['nonsense'] }), /unknown suite tag/);
-  // Forms with no runner are refused, not run as nothing (issue 13: no adapter that runs no file).
+  // Forms with no runner are refused, not run as nothing (an adapter that runs no file would prove nothing).
   assert.equal(kindOfTag('unit'), undefined);
   assert.equal(kindOfTag('properties'), undefined);
 });

@@ -1,5 +1,5 @@
 /**
- * The fault-detection matrix (issue 8): what each catalogue entry did to the suites.
+ * The fault-detection matrix (DESIGN.md, "Proving the suite"): what each catalogue entry did to the suites.
  *
  * A fault is CAUGHT when at least one check or scenario failed under it, and SURVIVED
  * when every suite that could notice it passed (or none ran). A variation PASSED when

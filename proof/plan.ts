@@ -1,5 +1,5 @@
 /**
- * The self-test's plan (issue 8; ../shared/DESIGN.md, "Proving the suite"): which
+ * The self-test's plan (../shared/DESIGN.md, "Proving the suite"): which
  * suite runs each catalogue entry needs, decided by the entry's `suites` tags, so an
  * entry runs only what it can affect.
  *

@@ -1,5 +1,5 @@
 /**
- * Proof of the property suites (issue 5): the reference receiver passes every
+ * Proof of the property suites (Events, Webhooks rules 3, 4 and 6): the reference receiver passes every
  * property, and each broken variant makes the property written for it fail, with a
  * counterexample found by fast-check.
  */
@@ -24,6 +24,7 @@ const PROOF: Record<BrokenVariant, string> = {
   'answers-500-to-duplicates': 'duplicate gets a 2xx and is processed once',
   'keeps-last-not-highest': 'stored object is the highest version',
   'rejects-added-fields-400': 'valid payload gets a 2xx',
+  'rejects-null-fields-400': 'valid payload gets a 2xx',
   'answers-500-to-malformed': 'malformed body gets a 4xx',
   'slow-answers': 'answer within the bound',
   'loses-events-on-crash': 'delivery sequence with kill and restart matches the model',

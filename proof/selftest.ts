@@ -1,5 +1,5 @@
 /**
- * npm run selftest — the fault-detection matrix (issue 8).
+ * npm run selftest — the fault-detection matrix (DESIGN.md, "Proving the suite").
  *
  * Runs the suites an entry can affect (its `suites` tags) against the simulator once
  * per fault and once per variation of targets/simulator/catalog.ts, and prints which
@@ -10,7 +10,7 @@
  *   npm run selftest [-- --only name,name] [--kind fault|variation] [--quick]
  *                    [--workers 3] [--separate-variations] [--each-variation] [--out reports/out/selftest]
  *
- * How (issue 13's goal: the whole matrix in at most 120 s on a quiet 2-core machine):
+ * How (goal: the whole matrix in at most 120 s on a quiet 2-core machine, so it runs in every `npm test`):
  *   - ONE Playwright invocation for every scenario entry: the plan (proof/plan.ts,
  *     scenarios/selftest-project.ts) lists the entries plus `clean`, the baseline with
  *     nothing in force; the scenarios' fixtures declare each scenario once per entry that
@@ -68,7 +68,7 @@ export interface SelftestOptions {
   /**
    * Run the variations both together (one simulator with all of them) and each on its own
    * (its declared suites only), in the same invocation: the self-test then proves both
-   * "all variations pass together" and "each passes alone" (issue 11). CLI
+   * "all variations pass together" and "each passes alone" (DESIGN.md, "Proving the suite"). CLI
    * --each-variation, or SVC_SELFTEST_EACH_VARIATION=1 for callers such as npm test.
    */
   eachVariation?: boolean;
@@ -83,7 +83,7 @@ export interface SelftestOptions {
   env?: Record<string, string>;
   log?: (line: string) => void;
   /**
-   * The fuzz column (issue 14; proof/fuzz.ts): every entry a scenario can notice
+   * The fuzz column (proof/fuzz.ts): every entry a scenario can notice
    * runs the fuzz project alone (tag @fuzz), the clean baseline too; writes fuzz.md and
    * fuzz.json next to the matrix (per check: faults caught, and caught by it alone).
    */
@@ -196,9 +196,9 @@ const unitOf = (p: PlannedEntry): Unit => ({ name: p.entry.name, ...namesOf(p.en
 
 /**
  * The scenarios spec/trace.yaml names for each fault: the `verified_by` scenarios of every
- * row whose `proven_by` lists it (issue 12: "each verified row names the scenario and the
- * catalogue fault that proves it"). By default a fault runs only those (issue 13's speed
- * goal): the run proves exactly what the trace claims, and a fault the named scenarios
+ * row whose `proven_by` lists it (each verified row names the scenario and the
+ * catalogue fault that proves it). By default a fault runs only those (for the self-test's
+ * speed): the run proves exactly what the trace claims, and a fault the named scenarios
  * miss SURVIVES, so the trace is corrected rather than the gate weakened. Faults no row
  * names run on their whole `suites`, as do all of them with --full-suites.
  */
@@ -320,7 +320,7 @@ async function execute(units: Unit[], o: ExecuteOptions): Promise<Execution> {
   // scenarios/properties/delivery.spec.ts runs every delivery scenario against a clean
   // in-process simulator, which is exactly the clean delivery baseline when that covers
   // every scenario (the delivery adapter, proof/adapters.ts): the properties project leaves
-  // the file out then, instead of running the 12 scenarios twice (issue 13, speed).
+  // the file out then, instead of running the 12 scenarios twice.
   const deliveryBaselineCoversAll = baselines.some((r) => r.kind === 'delivery' && (r.all || r.selectors.length === 0));
   const propertiesIgnore = deliveryBaselineCoversAll ? ['**/delivery.spec.ts'] : [];
   o.log(`selftest: Playwright ${entries.length} entries${withProperties ? ' and the properties project' : ''} (${o.workers} workers), ${sideJobs.length} side runs${baselines.length ? ` (${baselines.length} clean baselines)` : ''}`);
@@ -404,7 +404,7 @@ export async function runSelftest(o: SelftestOptions = {}) {
   // Pacing: every worker has a simulator of its own per entry (scenarios/fixtures/selftest.ts)
   // that serves one test at a time, so the fuzz test may take 0.9 of the request limit, not
   // the 0.5 it leaves other workers on a shared target: the same cases, 2007 in about 9.5 s
-  // instead of 15 s (issue 13).
+  // instead of 15 s.
   const fuzzBounds = { SVC_FUZZ_RATE_SHARE: '0.9', ...(o.fuzzOnly ? { SVC_FUZZ_SEED: '1', SVC_FUZZ_RUNS: '6', SVC_FUZZ_SECONDS: '15' } : { SVC_FUZZ_SEED: '1', SVC_FUZZ_RUNS: '3', SVC_FUZZ_SECONDS: '120' }) };
   const env = { ...fuzzBounds, ...pick(process.env, ['SVC_FUZZ_SEED', 'SVC_FUZZ_RUNS', 'SVC_FUZZ_SECONDS', 'SVC_FUZZ_RATE_SHARE']), ...o.env };
   const common = { root, workers, timeoutMs, env, log, ...(o.fuzzOnly ? { cleanGrep: grepFor([FUZZ_TAG]) } : {}) };
@@ -553,7 +553,7 @@ export async function runSelftest(o: SelftestOptions = {}) {
   const rows = plans.map((p) => rowsByName.get(p.entry.name)!);
   const matrix = buildMatrix(rows, performance.now() - started, workers, new Date(), baseline);
   if (joint) matrix.joint = joint;
-  // Issue 12: every trace row's proof names a check its catalogue entry makes fail. Not in
+  // Every trace row's proof names a check its catalogue entry makes fail. Not in
   // the fuzz column: it runs the fuzz project alone, never the scenarios the rows name.
   if (!o.fuzzOnly) {
     const proofs = confirmProofs(loadTrace(), rows);

@@ -1,6 +1,6 @@
 /**
- * Confirms the proofs of spec/trace.yaml against a self-test matrix (issue 12: "each verified
- * row names the scenario and the catalogue fault that proves it").
+ * Confirms the proofs of spec/trace.yaml against a self-test matrix (each verified
+ * row names the scenario and the catalogue fault that proves it).
  *
  * A row's proof is confirmed when one of its `proven_by` entries ran in the matrix and
  *   - a fault: was CAUGHT, and one of the checks that caught it is named in `verified_by`;

@@ -1,8 +1,8 @@
 /**
  * Turns the load scripts' k6 summaries (k6 `handleSummary` JSON: `metrics.<name>.values`
  * and `metrics.<name>.thresholds.<expression>.ok`; the project's runner writes the same
- * shape under reports/out/load/) into report entries and trend figures (issue 7:
- * "k6 thresholds and summary figures as report entries").
+ * shape under reports/out/load/) into report entries and trend figures (the nightly
+ * report shows k6 thresholds and summary figures as report entries).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';

@@ -78,8 +78,8 @@ export interface BaselineResult {
 }
 
 /**
- * Every variation in force at once (issue 11: "the self-test passes with all variations
- * together and each alone"). `failed`: scenarios/checks that failed together;
+ * Every variation in force at once (DESIGN.md, "Proving the suite": no variation may make
+ * the suite fail, together or alone). `failed`: scenarios/checks that failed together;
  * `alarms`: failures no variation reproduces alone that repeat together (an interaction;
  * gating); `flaky`: failures that did not repeat or failed clean too (reported, not gating).
  */
@@ -208,8 +208,8 @@ export function renderConsole(m: Matrix): string {
 }
 
 /**
- * Report entries of the matrix (issue 8: "the matrix goes into the nightly report, with
- * the detection rate and the false-alarm rate as trend figures"): one per catalogue
+ * Report entries of the matrix (the nightly report carries it, with
+ * the detection rate and the false-alarm rate as trend figures): one per catalogue
  * entry, failed when it SURVIVED, ALARMED or broke, and one with the rates.
  */
 export function matrixEntries(m: Matrix): import('./allure/results.ts').AllureEntry[] {

@@ -1,7 +1,7 @@
 /**
- * Scans every artifact under a directory for credentials (issue 7: "the API key,
- * client secrets, data-exchange tokens, bearer tokens and Basic credentials never
- * appear in any file under reports/out/").
+ * Scans every artifact under a directory for credentials (DESIGN.md, "What it is for": it "leaks
+ * nothing"; the API key, client secrets, data-exchange tokens, bearer tokens and Basic
+ * credentials never appear in any file under reports/out/).
  *
  * Looks inside what a plain grep would miss: zip archives (Playwright traces, blob
  * reports) and the base64 zip Playwright's HTML report embeds in its index.html.

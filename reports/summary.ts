@@ -1,5 +1,5 @@
 /**
- * The one-page summary of a nightly run (issue 7), in Markdown (a chat message, a CI
+ * The one-page summary of a nightly run (DESIGN.md, "What it is for" 3), in Markdown (a chat message, a CI
  * job summary) and HTML (the same content, self-contained, beside the Allure report).
  * The gate's verdict and its reasons come first; inferred and informational findings are
  * listed (every distinct one, reports/findings.ts) and fail only as their tier says.

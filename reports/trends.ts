@@ -1,6 +1,6 @@
 /**
- * The nightly's own trend figures (issue 7: "trends of pass rate, duration, observed
- * rate limit, p95 page latency" and issue 8: detection and false-alarm rates), one JSON
+ * The nightly's own trend figures (DESIGN.md, "What it is for" 3: pass rate, duration, observed
+ * rate limit, p95 page latency; and the self-test's detection and false-alarm rates), one JSON
  * line per run in reports/history/trends.jsonl. Allure keeps its own history beside it
  * (reports/allure/build.ts); these are the figures Allure has no chart for.
  */

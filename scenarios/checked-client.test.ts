@@ -1,6 +1,6 @@
 /**
  * The checked client of scenarios/fixtures.ts against a local stand-in target (127.0.0.1):
- * the cause comes first when the service misbehaves (issue 11, item 4), gating follows
+ * the cause comes first when the service misbehaves (DESIGN.md, "Checks and failures": a message a person can act on), gating follows
  * severity, and every finding is annotated by its tier.
  */
 import { test, after, before } from 'node:test';

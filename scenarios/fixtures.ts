@@ -15,8 +15,8 @@
  *
  * Guards, decided before a test body runs:
  *   - production: unless the user opted in (SVC_ALLOW_DESTRUCTIVE, see profile.ts),
- *     only tests tagged @readonly run (issue 4: "A production base URL runs only
- *     scenarios tagged read-only unless the user opts in explicitly"); @destructive
+ *     only tests tagged @readonly run (DESIGN.md, "Target profiles": "Production is
+ *     read-only unless the user says otherwise in so many words"); @destructive
  *     tests are skipped with a message.
  *   - requireSetting(value, 'SVC_X') skips a test that needs a setting the profile
  *     lacks, naming the variable; never a crash.

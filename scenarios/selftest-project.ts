@@ -5,10 +5,10 @@
  * scenario once per entry that selects it. Here, with the scenarios, because they and the
  * configuration read it: the self-test imports it, and nothing here imports proof/.
  *
- * One mechanism puts faults in force (issue 13): an entry is a test-scoped option
+ * One mechanism puts faults in force: an entry is a test-scoped option
  * (`selftestEntry`) set on a describe block per entry, and each worker keeps one simulator
  * per entry it has met. Workers are therefore shared by every entry: no worker start, no
- * contract compilation and no browser launch per catalogue entry (issue 13's speed goal:
+ * contract compilation and no browser launch per catalogue entry (for speed:
  * half the self-test's CPU went to starting a worker per entry).
  */
 import { readFileSync } from 'node:fs';

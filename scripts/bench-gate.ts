@@ -1,6 +1,6 @@
 /**
  * npm run bench:gate — the wall time of the three commands a deploy gate waits for
- * (issue 13, "Speed, as part of the same step"), each measured in this one sitting with
+ * (a CI gate is only used if it is fast), each measured in this one sitting with
  * the load average before and after, so a figure taken on a busy machine says so:
  *
  *   conformance   `npm run conformance -- --project api --project browser` (goal ≤ 25 s)

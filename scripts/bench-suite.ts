@@ -4,7 +4,7 @@
  *   - the wall time;
  *   - the time spent inside contract checks (contract.check and checkWebhook, summed in
  *     every Playwright worker) and its share of the run: that sum over the workers' time
- *     (workers x wall). Goal (issue 13): under 3%;
+ *     (workers x wall). Goal: under 3%;
  *   - the time spent inside HTTP requests (measured by the checked client of
  *     scenarios/fixtures.ts), for scale.
  * A figure, never a timed test.

@@ -1,5 +1,5 @@
 /**
- * npm run bench:webhooks — figures for issue 5, printed, never asserted:
+ * npm run bench:webhooks — figures of webhook handling (Events, Webhooks), printed, never asserted:
  *
  * 1. Deliveries per second through the reference receiver (generated payloads from
  *    the property generators, 16 in flight, 127.0.0.1), against a baseline measured in

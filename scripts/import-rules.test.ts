@@ -1,6 +1,6 @@
 /**
- * The import rules that keep the project's shape (../shared/DESIGN.md, "The layout";
- * issue 13), checked on every relative import of every source and test file:
+ * The import rules that keep the project's shape (../shared/DESIGN.md, "The layout":
+ * data flows one way), checked on every relative import of every source and test file:
  *
  *   1. targets/ has one door: a file outside targets/ imports targets/index.ts and no
  *      other file of targets/ (the suites know the target only through the profile).

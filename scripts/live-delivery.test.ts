@@ -1,5 +1,5 @@
 /**
- * Webhook deliveries of a real service (issue 12, item 1), proved as a test of the
+ * Webhook deliveries of a real service (Events, Webhooks), proved as a test of the
  * project: the simulator runs as a SEPARATE process (targets/simulator/main.ts)
  * told to deliver every webhook type to one URL (SVC_SIM_WEBHOOK_URL, the way a
  * service is configured out of band), and scenarios/properties/live-delivery.spec.ts
@@ -17,7 +17,7 @@
  *
  * Bounded (every run has a timeout) and on 127.0.0.1 only.
  *
- * Cost (issue 13, speed): most of a run is waiting (aggregations, retries, the quiet
+ * Cost (kept low, it runs in every `npm test`): most of a run is waiting (aggregations, retries, the quiet
  * period of the capture), and starting Playwright costs about 4.5 CPU-s. Only the clean
  * run starts the simulator as a separate process and runs Playwright with the SVC_*
  * variables in its own environment (what `npm run simulator` and a user's run do, the

@@ -1,5 +1,5 @@
 /**
- * A partial nightly says what it left out and claims nothing about it (issue 7's gate):
+ * A partial nightly says what it left out and claims nothing about it (the nightly report's gate):
  * no "Gate: PASS" for steps it did not run, no self-test matrix or JUnit file it did not
  * write, no row in the trends and no run in Allure's history, which compare full nightlies.
  * A full run's summary still says PASS, and Allure's history still grows on a full run

@@ -1,5 +1,5 @@
 /**
- * npm run nightly — one command for the nightly run (issue 7):
+ * npm run nightly — one command for the nightly run (DESIGN.md, "What it is for" 3):
  *
  *   1. conformance: every Playwright project (scenarios, browser, properties) with the
  *      project's reporters (JUnit reports/out/junit.xml, Allure results) plus JSON;

@@ -1,5 +1,5 @@
 /**
- * A batch of Playwright runs in one invocation (issue 13, speed): each run is a project
+ * A batch of Playwright runs in one invocation (one Playwright start instead of several): each run is a project
  * whose profile is read from the environment it gives (the `targetEnv` fixture,
  * scenarios/fixtures.ts) exactly as a separate `playwright test` process with that
  * environment would read it. Used by the project's own tests that run a spec against

@@ -1,6 +1,6 @@
 /**
- * One profile (issue 13, "Done when": "no `SVC_*` variable is read outside the
- * profile (command-line flags of scripts aside)"): on the Node side the target profile
+ * One profile (DESIGN.md, "Target profiles": no `SVC_*` variable is read outside the
+ * profile, command-line flags of scripts aside): on the Node side the target profile
  * (targets/profiles/, exported through targets/index.ts) is the only reader of `SVC_*`
  * environment variables. Every other file takes its settings from a profile object.
  *

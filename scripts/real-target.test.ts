@@ -1,5 +1,5 @@
 /**
- * Real-environment mode is as strong as the embedded one (issue 11, item 4), as a test
+ * Real-environment mode is as strong as the embedded one (DESIGN.md, "The layout": the same suites run unchanged against a real environment), as a test
  * of the project: the simulator runs as a SEPARATE process (targets/simulator/main.ts,
  * what `npm run simulator` starts) and the api and browser projects run against it
  * configured only through the SVC_* variables a user sets (scripts/real-target.ts).
@@ -22,7 +22,7 @@
  *
  * Bounded: every process has a timeout and everything listens on 127.0.0.1.
  *
- * Cost (issue 13, speed): the run's own report is the scenario list (a separate
+ * Cost (kept low, it runs in every `npm test`): the run's own report is the scenario list (a separate
  * `playwright test --list` printed the same tests for about 5 CPU-s). The two
  * misbehaving targets are one Playwright invocation
  * (scripts/real-target.ts `runPlaywrightBatch`: a project per target, each read from its
@@ -155,8 +155,8 @@ describe('the suite against a real-target path: the simulator process and two mi
     assert.deepEqual(unexplained.map((t) => `${t.name}: ${t.skipReason ?? '(no reason)'}`), [], 'every skip names the setting it needs or says simulator-only and why');
     // Every SVC_* variable the suite reads is set here: a skip naming one is a setting this
     // test (or the README's table) forgot, and would hide a scenario on a real target.
-    // The one setting no simulator can give: a second client's credentials (the simulator
-    // serves one client; the isolation scenario says so when it skips).
+    // The one setting this run leaves out: a second client's credentials (the simulator
+    // serves one, but a real target's are another client's; the isolation scenario says so when it skips).
     const needsSecondClient = skipped.filter((t) => /SVC_SECOND_CLIENT_ID/.test(t.skipReason ?? ''));
     assert.deepEqual(needsSecondClient.map((t) => t.name.replace(/^\[[^\]]*\] /, '')), ['scenarios/api/isolation.spec.ts > a user of one client is invisible to another client']);
     const needsSetting = skipped.filter((t) => reasonKind(t.skipReason) === 'setting' && !needsSecondClient.includes(t));

@@ -1,5 +1,5 @@
 /**
- * Real-environment mode, exercised end to end (issue 11, item 4): the simulator started
+ * Real-environment mode, exercised end to end (DESIGN.md, "The layout": the same suites run unchanged against a real environment): the simulator started
  * as a separate process (`targets/simulator/main.ts`, what `npm run simulator` runs),
  * and Playwright runs configured ONLY through the `SVC_*` variables a user sets for a
  * real target (README, "Target profiles"; targets/profiles/profile.ts): no

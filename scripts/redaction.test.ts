@@ -1,5 +1,5 @@
 /**
- * Secrets never land in reports/out (issue 7; Developers' guide, Standards). Runs a
+ * Secrets never land in reports/out (DESIGN.md, "What it is for": it leaks nothing; Developers' guide, Standards). Runs a
  * reduced nightly — conformance @smoke, load smoke, report build — with MARKER
  * credentials given to the simulator and the suites through the same env vars a real
  * environment uses, then scans every file under reports/out (inside zips and the HTML

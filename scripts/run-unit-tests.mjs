@@ -4,7 +4,7 @@
 // are listed here; an argument narrows the run to paths that contain it, and one that
 // starts with --test- goes to node as given (--test-reporter=spec, --test-name-pattern=...).
 //
-// Order and concurrency (issue 13, speed): node --test runs the files three at a time
+// Order and concurrency (for the shortest wall time on 2 cores): node --test runs the files three at a time
 // (`--concurrency=N` changes it), in the order OWN_PROCESS gives (see `ordered` below: node
 // sorts the paths it is given, so each file goes through an entry named by its place).
 // The two long Playwright files go first, beside a third slot of files that mostly wait

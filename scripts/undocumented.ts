@@ -1,6 +1,6 @@
 /**
  * `npm run spec:undocumented`: which operations the conformance scenarios send that no
- * document of spec/ has (issue 12, "Operations called but not documented").
+ * document of spec/ has: their responses are checked against nothing.
  *
  * contracts/checks.ts reports such a request as an `undocumented_operation` warning (a
  * `informational` annotation, never gating): its response is then checked against

@@ -1,5 +1,5 @@
 /**
- * The version-upgrade check proven against the simulator (issue 7): same version twice
+ * The version-upgrade check proven against the simulator (DESIGN.md, "What it is for" 2): same version twice
  * gives nothing; the stated v20111101 -> v20250224 changes are found and classified; a
  * non-breaking upgrade gives only non-breaking findings; each breaking upgrade fault is
  * found and classified breaking, by the rule of the Versioning section. An unknown version

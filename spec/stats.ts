@@ -1,7 +1,7 @@
 /**
  * Prints the figures quoted in spec/README.md: operations per document and per derived
  * version, webhook types, trace rows and not-shown rows, and how far the checkable
- * statements are verified (issue 12; honest categories of issue 23 in spec/trace.ts
+ * statements are verified (every statement traced to a check and a proof; honest categories in spec/trace.ts
  * `honestCoverageOf`).
  *
  *   npm run spec:stats [-- --list verified-minimal|verified-full|inferred-only|simulator-only|other-command|tolerance|passive|unverified]
@@ -19,7 +19,7 @@ import { coverageOf, honestCoverageOf, loadTrace, MUTANT_PROOF_PREFIX, PROJECT_R
 import { CATALOG, tierOfEntry } from '../targets/index.ts';
 import { needsFullSettings } from '../preflight/requirements.ts';
 
-/** Issue 23's goals: verified on any target with minimal settings at least 75 %, with full settings at least 90 % of the checkable statements. */
+/** Goals: verified on any target with minimal settings at least 75 %, with full settings at least 90 % of the checkable statements. */
 export const COVERAGE_GOALS = { minimalAtLeast: 0.75, fullAtLeast: 0.9 } as const;
 
 export interface SpecStats {
@@ -30,7 +30,7 @@ export interface SpecStats {
   verifiedRows: number;
   /** Rows per honest category. */
   honest: Record<HonestCoverage, number>;
-  /** Rows per category of the earlier count (any proof, any command): what issue 23 found over-claims. */
+  /** Rows per category of the earlier count (any proof, any command): it over-claims, counting proofs that fail no default run and checks that run only on the simulator. */
   coverage: Record<Coverage, number>;
   /** Rows that can fail a run at all: everything but `not-checkable`. */
   checkable: number;

@@ -40,7 +40,7 @@ test('the loader rejects a missing location', () => {
   assert.throws(() => resolveEncoding('spec/platform.openapi.yaml#/paths/~1no_such_path'), /no such location/);
 });
 
-// The specification lives next to the checkout (../shared/specification.md, see the issue);
+// The specification lives next to the checkout (../shared/specification.md, as ../shared/DESIGN.md names it);
 // SVC_SPEC_FILE points elsewhere. Without it the comparison cannot run and is skipped, not passed.
 const SPEC_FILE = loadProfile().run.specFile; // SVC_SPEC_FILE, default ../shared/specification.md
 
@@ -51,7 +51,7 @@ test('every "not shown" line of the specification has a not_shown row', { skip: 
   assert.ok(notShownRows >= lines.length, `${lines.length} "not shown" statements in the specification but only ${notShownRows} not_shown rows`);
 });
 
-// ---- honest figures (issue 23, part 5) ---------------------------------------------------
+// ---- honest figures: a proof counts by its kind, a verification by where it runs -----------
 
 import { checkRun, honestCoverageOf, type ProofFacts, type TraceRow } from './trace.ts';
 

@@ -29,7 +29,7 @@ export interface TraceRow {
   /**
    * Catalogue entries (targets/simulator/catalog.ts) that prove a `verified_by` check can fail:
    * a fault whose presence makes one of the named scenarios/checks fail, or, for a tolerance
-   * row ("Non-breaking: ..."), a variation the named check passes (issue 12). For the rules a
+   * row ("Non-breaking: ..."), a variation the named check passes (DESIGN.md, "Proving the suite"). For the rules a
    * webhook receiver must follow (Events rules 2 and 6), `receiver:<variant>` names a broken
    * variant of the reference receiver (targets/receiver/store.ts) that makes the named
    * property fail, proven by proof/receiver-variants.test.ts.
@@ -37,7 +37,7 @@ export interface TraceRow {
   proven_by: string[];
   /**
    * Per fault of `proven_by`, the `verified_by` entries that show it, where only some of
-   * them do (issue 13): the self-test runs the fault on these alone, so the trace states
+   * them do (so the self-test need not run every scenario per fault): it runs the fault on these alone, so the trace states
    * exactly which scenario catches which fault. Absent for a fault: every `verified_by`
    * entry shows it. Written from a matrix by `npx tsx proof/trace-proof.ts --shown-by`.
    */
@@ -50,7 +50,7 @@ export interface TraceRow {
 }
 
 /**
- * How far a statement is verified (issue 12, `npm run spec:stats`):
+ * How far a statement is verified (`npm run spec:stats`):
  *   not-checkable   informative, or a "not shown" line: no rule to fail on;
  *   verified        a named scenario/check on any target, proven by a named catalogue entry;
  *   simulator-only  verified and proven, but only against the embedded simulator/receiver;
@@ -80,7 +80,7 @@ export function coverageOf(row: TraceRow): Coverage {
 }
 
 /**
- * What a `proven_by` entry is, for the honest figures (issue 23, part 5):
+ * What a `proven_by` entry is, for the honest figures (only a stated proof backs a rule that fails a default run):
  *   stated     a catalogue fault of tier stated (it fails a default run), a broken
  *              reference receiver (`receiver:<variant>`, a stated rule of Events), or a
  *              generated mutant (`mutant:<mutant id>`, e.g. `mutant:drop-field:Member.guid`,

@@ -16,7 +16,7 @@
  * nothing is started and close() does nothing.
  *
  * The profile (targets/profiles/) is the only reader of SVC_* variables on the Node
- * side (issue 13; scripts/profile-only.test.ts): this file decides from the profile,
+ * side (DESIGN.md, "Target profiles"; scripts/profile-only.test.ts): this file decides from the profile,
  * and hands the environment on only to the simulator's own configuration
  * (settingsFromEnv), as a separately started simulator reads its own.
  */

@@ -1,5 +1,5 @@
 /**
- * The Schemathesis-style checks of contracts/generated.ts (issue 14): each fires only on
+ * The Schemathesis-style checks of contracts/generated.ts, the fuzz project's: each fires only on
  * a generated exchange of its kind, with the severity of the tier the case carries
  * (stated: error; inferred: warning, error under strict; informational: never gating),
  * and a 429 decides nothing.

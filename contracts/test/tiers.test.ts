@@ -1,5 +1,5 @@
 /**
- * Issue 11, "Trust on a real service": against the real documents of spec/, every rule
+ * Trust on a real service (DESIGN.md, "Checks and failures": the authority of a rule is its sentence): against the real documents of spec/, every rule
  * the specification does not state is relaxed (passes), inferred (a warning unless the
  * profile is strict) or informational (never gating), and every stated rule still fails.
  * Each test names the statement, or its absence, that decides it.

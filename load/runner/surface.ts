@@ -2,7 +2,7 @@
  * The k6 API surface this runner implements, in one place: the bundler refuses any
  * other import, the options validator any other option key, and load/README.md lists
  * the same. It is the surface the scripts in load/ and a typical user script need
- * (issue 13); adding something means implementing it first, then listing it here.
+ * (no more, so the runner stays small); adding something means implementing it first, then listing it here.
  */
 export const SUPPORTED_MODULES: Record<string, string[]> = {
   k6: ['check', 'group', 'sleep', 'fail', 'default'],

@@ -8,5 +8,5 @@ export { generateMutants, byFamily, sampleMutants, EXCLUSIONS, type GeneratedMut
 export { renderMarkdown, scoreOf, summaryLine, type MutantsReport, type MutantOutcome, type Verdict } from './report.ts';
 export { STATED_FAMILIES, TOLERATED_FAMILIES, type Mutant, type Family, type Change, type Exclusion } from './model.ts';
 
-/** Issue 23, "Done when": at least 95% of the stated-rule mutants killed by a failing scenario. */
+/** Goal: at least 95% of the stated-rule mutants killed by a failing scenario. */
 export const SCORE_GOAL = 0.95;

@@ -1,5 +1,5 @@
 /**
- * Builds the one Allure 3 report of the nightly run (issue 7) with the `allure` npm
+ * Builds the one Allure 3 report of the nightly run (DESIGN.md, "What it is for" 3) with the `allure` npm
  * package's engine (@allurereport/core; no Java), in-process — the same engine
  * `npx allure generate` drives, without a config file to keep in step.
  *

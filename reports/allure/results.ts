@@ -1,7 +1,7 @@
 /**
  * Writes Allure result files (the allure2 JSON format every Allure 3 reader takes)
  * for report entries that are not Playwright tests: k6 threshold verdicts and summary
- * figures, the self-test matrix, the version-upgrade check (issue 7). Each entry is a
+ * figures, the self-test matrix, the version-upgrade check (DESIGN.md, "What it is for" 2 and 3). Each entry is a
  * `<uuid>-result.json` plus its attachments in the same results directory, beside the
  * ones allure-playwright writes.
  *

@@ -17,7 +17,8 @@ import { expectInferred } from '../inferred.ts';
 import { connectedUser, memberAccounts, settle, walkList } from './journeys.ts';
 
 function achReturn(userGuid: string, memberGuid: string, accountGuid: string) {
-  // Resources, ACH return (create request): every field in its stated format.
+  // Resources, ACH return (create request): every field in its stated format, the whole
+  // of it: a decimal amount, timestamps with a non-UTC offset, four digits as a string.
   return {
     account_guid: accountGuid,
     account_number_last_four: '1234',

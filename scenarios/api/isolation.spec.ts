@@ -4,7 +4,7 @@
  *
  * A second client's credentials are needed (SVC_SECOND_CLIENT_ID, SVC_SECOND_API_KEY:
  * another client of the same environment). Without them the scenario is skipped with
- * that message; the embedded simulator serves one client, so it is skipped there too.
+ * that message; the embedded simulator serves a second client (its profile's defaults).
  *
  * Stated: a user of the first client is not a user of the second, so the second client
  * neither lists it nor reads it (a read must not succeed). The refusal's status is not
@@ -17,7 +17,7 @@ const TAGS = ['@isolation', '@destructive', '@inferred'];
 
 test('a user of one client is invisible to another client', { tag: TAGS }, async ({ api }) => {
   const { clientId: user, apiKey: pass } = api.profile.secondClient;
-  test.skip(!user || !pass, 'needs SVC_SECOND_CLIENT_ID and SVC_SECOND_API_KEY: the credentials of a second client of this environment (What the service does: a user "belongs to exactly one client"; the embedded simulator serves one client)');
+  test.skip(!user || !pass, 'needs SVC_SECOND_CLIENT_ID and SVC_SECOND_API_KEY: the credentials of a second client of this environment (What the service does: a user "belongs to exactly one client"; no endpoint reveals another client\'s credentials)');
   const other = { user: user!, pass: pass! };
   const mine = await createUser(api);
   // The second client's credentials work (its own user list answers 200), so a refusal below is about the user.

@@ -1,6 +1,6 @@
 /**
  * How the browser scenarios wait for what a page does after an action: a widget event, a
- * postMessage, a redirect (issue 13, speed: waits that return as soon as the condition
+ * postMessage, a redirect (for speed: waits that return as soon as the condition
  * holds, bounded by the profile, never fixed sleeps).
  *
  * The bound is profile.timeouts.browserEventMs (SVC_BROWSER_EVENT_TIMEOUT_MS): a real

@@ -1,11 +1,11 @@
 /**
- * npm run bench:fuzz (issue 14): the fuzz run of the fuzz project, against the embedded
+ * npm run bench:fuzz: the fuzz run of the fuzz project, against the embedded
  * simulator (targets/simulator/main.ts, a child process on 127.0.0.1), without Playwright. Prints cases per second
  * and the number of operations exercised of the total documented.
  *
  *   npm run bench:fuzz [-- --runs 12 --seconds 30 --seed 1]
  *
- * Goals (issue 14): every documented operation exercised; at least 200 cases/s on 2 cores.
+ * Goals: every documented operation exercised; at least 200 cases/s on 2 cores.
  * Defaults are the profile's (SVC_FUZZ_RUNS, SVC_FUZZ_SECONDS); the seed is fixed (1)
  * unless given, so two runs compare.
  */

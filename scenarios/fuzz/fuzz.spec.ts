@@ -1,5 +1,5 @@
 /**
- * The fuzz project (issue 14; `npx playwright test --project fuzz`, tag @fuzz):
+ * The fuzz project (`npx playwright test --project fuzz`, tag @fuzz):
  * every operation of the platform (each supported version), audience and test-host
  * documents, fuzzed with requests drawn from its description (scenarios/fuzz/lib), each
  * response judged by the contract's checks plus the Schemathesis-style checks of

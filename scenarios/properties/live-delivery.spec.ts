@@ -1,5 +1,5 @@
 /**
- * Webhook deliveries of a real service (issue 12, item 1; specification, Events,
+ * Webhook deliveries of a real service (specification, Events,
  * Webhooks rules 1, 3, 4, 5, 7, 8, 9 and "The service sends HTTPS POST requests").
  *
  * delivery.spec.ts checks the simulator's own dispatcher, which it can steer. A real

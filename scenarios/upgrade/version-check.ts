@@ -1,5 +1,5 @@
 /**
- * The version-upgrade regression check (issue 7; ../shared/DESIGN.md "What it is for"
+ * The version-upgrade regression check (../shared/DESIGN.md "What it is for"
  * 2), the suite part: sends the same read-only probes under two Accept-Version
  * values, compares what came back structurally (status, headers, fields, types, enumerations, paths) with the
  * contracts classifier, and diffs the two derived OpenAPI documents the same way. Every

@@ -1,5 +1,5 @@
 /**
- * Product-area paths of the target profile (issue 12, item 15): the simulator profile
+ * Product-area paths of the target profile (the specification does not show them): the simulator profile
  * has every documented default; a real target has only the paths its SVC_PATH_*
  * variables set, so a scenario whose path is unset skips naming the variable.
  */
@@ -31,7 +31,7 @@ test('a deprecated version: the simulator names its own; a real target sets both
   assert.throws(() => loadProfile({ SVC_BASE_URL: 'https://int.example', SVC_DEPRECATED_VERSION: 'v20111101' }), /go together/);
 });
 
-// ---- sections formerly in scenarios/settings.ts and scenarios/area-settings.ts (issue 13) ----
+// ---- sections formerly in scenarios/settings.ts and scenarios/area-settings.ts (the profile reads every SVC_* variable) ----
 
 test('data-exchange identities: the simulator\'s seeded records by default, a real target\'s only from its variables', async () => {
   const { DATA_EXCHANGE_SEED } = await import('../simulator/data/data-exchange.ts');
@@ -70,7 +70,9 @@ test('a second client\'s credentials are settings and secrets', () => {
   assert.deepEqual(p.secondClient, { clientId: 'other', apiKey: 'other-key-1234' });
   assert.ok(profileSecrets(p).includes('other-key-1234'));
   assert.ok(profileSecrets(p).includes(Buffer.from('other:other-key-1234').toString('base64')));
-  assert.deepEqual(loadProfile({}).secondClient, { clientId: undefined, apiKey: undefined });
+  // The simulator serves a second client by default; a real target's is a setting.
+  assert.deepEqual(loadProfile({}).secondClient, { clientId: 'sim-second-client', apiKey: 'sim-second-key-0000' });
+  assert.deepEqual(loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9' }).secondClient, { clientId: undefined, apiKey: undefined });
 });
 
 test('the entries in force, the operations used, the run\'s files', () => {

@@ -90,7 +90,7 @@ export interface TargetProfile {
 
   /**
    * A second client of the same environment (SVC_SECOND_CLIENT_ID, SVC_SECOND_API_KEY),
-   * for cross-client isolation; the embedded simulator serves one client.
+   * for cross-client isolation; the embedded simulator serves a second one by default (SIMULATOR_DEFAULTS.secondClientId).
    */
   secondClient: { clientId?: string; apiKey?: string };
 
@@ -112,8 +112,8 @@ export interface TargetProfile {
     sunsetHeader: string;
     /**
      * The header names were set explicitly (SVC_DEPRECATION_HEADER / SVC_SUNSET_HEADER):
-     * a missing header is then enforced (issue 11: "a header name that the user sets
-     * explicitly in the profile is enforced"). The simulator's defaults do not count.
+     * a missing header is then enforced (a name the user sets explicitly is their statement
+     * that the target sends it). The simulator's defaults do not count.
      * Otherwise the name is a guess and a missing header is an inferred failure
      * (Versioning: "Names of the deprecation and sunset response headers: not shown").
      */
@@ -212,7 +212,7 @@ export interface TargetProfile {
   productPaths: Partial<ProductPaths>;
 
   /**
-   * Bounds of the fuzz project (scenarios/fuzz, issue 14): SVC_FUZZ_SEED replays a run
+   * Bounds of the fuzz project (scenarios/fuzz): SVC_FUZZ_SEED replays a run
    * (default: a fresh seed, printed), SVC_FUZZ_RUNS cases per operation and version,
    * SVC_FUZZ_SECONDS the time budget of the generated cases, SVC_FUZZ_ONLY one
    * operation (`GET /institutions`) to replay, SVC_FUZZ_RATE_SHARE the share of the
@@ -466,7 +466,7 @@ export function loadProfile(env: Env = process.env): TargetProfile {
         institutionPublicId: d.audienceInstitutionPublicId,
       },
       dataExchange: dataExchangeFrom(env, true, d.dataExchange),
-      secondClient: secondClientFrom(env),
+      secondClient: { clientId: env.SVC_SECOND_CLIENT_ID || d.secondClientId, apiKey: env.SVC_SECOND_API_KEY || d.secondApiKey },
       testInstitution: {
         code: 'svcbank',
         oauthCode: 'svc_bank_oauth',

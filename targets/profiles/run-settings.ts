@@ -3,7 +3,7 @@
  * Chromium, where the checked client writes its timings, which self-test plan is in
  * force, and whether the run must start the embedded simulator. Read here, next to the
  * target profile, because the profile's folder is the one reader of `SVC_*` variables on
- * the Node side (issue 13); playwright.config.ts, the scenarios' fixtures and globalSetup
+ * the Node side (DESIGN.md, "Target profiles"); playwright.config.ts, the scenarios' fixtures and globalSetup
  * call these functions instead of reading process.env.
  */
 import { runSettingsFrom, type RunSettings as ProfileRunSettings } from './sections.ts';
@@ -57,7 +57,7 @@ export interface SelftestSettings {
   /**
    * Playwright workers (SVC_SELFTEST_WORKERS); default 3 on the 2-core reference machine:
    * a self-test worker spends about a third of its time waiting (browser events, the
-   * simulator's timers, fuzz pacing), and a third worker fills it (issue 13: 112 s and
+   * simulator's timers, fuzz pacing), and a third worker fills it (measured: 112 s and
    * 199 CPU-s against 126.5 s and 187 CPU-s with two, same verdicts; four: 115 s).
    */
   workers: number;

@@ -8,7 +8,7 @@
  * to exist, and a real target without a setting skips exactly the scenarios that need
  * it (the skip names the variable). Formerly scenarios/settings.ts and
  * scenarios/area-settings.ts: read here so that the profile is the only reader of
- * SVC_* variables (issue 13; scripts/profile-only.test.ts).
+ * SVC_* variables (DESIGN.md, "Target profiles"; scripts/profile-only.test.ts).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -477,7 +477,7 @@ export const RUN_ID_PATTERN = /^[A-Za-z0-9]{1,32}$/;
  * Debian packages both of Chromium's headless builds: `chromium` (the full browser, whose
  * headless mode renders as a headed one does) and `chromium-headless-shell` (the build
  * Playwright itself runs for headless tests). The shell runs the browser scenarios in
- * about 40% of the CPU of the full browser on the reference machine (issue 13: 18-21
+ * about 40% of the CPU of the full browser on the reference machine (measured: 18-21
  * against 45-46 CPU-s for the browser project), with the same verdicts. A headed run
  * (`--headed`, `--debug`, `--ui`, PWDEBUG) needs the full browser.
  */

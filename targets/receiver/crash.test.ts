@@ -1,5 +1,5 @@
 /**
- * kill -9 at random moments (issue 5): the reference receiver runs as a child process,
+ * kill -9 at random moments (Events, Webhooks rules 3 and 6: a success means received, duplicates ignored, the highest version kept): the reference receiver runs as a child process,
  * deliveries are fired at it concurrently, it is SIGKILLed at a random moment, started
  * again on the same database, and then:
  *   - every delivery it answered 2xx is stored (none lost),

@@ -1,5 +1,5 @@
 /**
- * The reference webhook receiver (issue 5): what the specification's Events section
+ * The reference webhook receiver (DESIGN.md, "What it is for" 1): what the specification's Events section
  * asks of a receiver, done plainly.
  *
  *   - answers fast: a delivery is parsed, stored durably, then answered 204 (rule 4
@@ -155,6 +155,11 @@ export async function startReceiver(options: ReceiverOptions & { port?: number; 
       const unknown = Object.keys(object).filter((k) => !knownFields.has(k));
       // BROKEN: fails added fields, which Events rule 2 says may appear at any time.
       if (unknown.length) return send(res, 400, { error: 'unknown_fields', message: `Unknown field(s): ${unknown.join(', ')}` });
+    }
+    if (options.broken === 'rejects-null-fields-400') {
+      const nulls = Object.keys(object).filter((k) => object[k] === null);
+      // BROKEN: fails a null field, which Events rule 2 allows ("Fields can be null").
+      if (nulls.length) return send(res, 400, { error: 'null_fields', message: `Null field(s): ${nulls.join(', ')}` });
     }
     const type = typeFromPath ?? (typeof object.type === 'string' && TYPE_PATTERN.test(object.type) ? object.type : 'unknown');
     const fresh = await enqueue({ type, body: object, raw });

@@ -16,8 +16,8 @@
 import Database from 'libsql';
 import { createHash } from 'node:crypto';
 
-export type BrokenVariant = 'answers-500-to-duplicates' | 'keeps-last-not-highest' | 'rejects-added-fields-400' | 'loses-events-on-crash' | 'slow-answers' | 'answers-500-to-malformed';
-export const BROKEN_VARIANTS: readonly BrokenVariant[] = ['answers-500-to-duplicates', 'keeps-last-not-highest', 'rejects-added-fields-400', 'loses-events-on-crash', 'slow-answers', 'answers-500-to-malformed'];
+export type BrokenVariant = 'answers-500-to-duplicates' | 'keeps-last-not-highest' | 'rejects-added-fields-400' | 'rejects-null-fields-400' | 'loses-events-on-crash' | 'slow-answers' | 'answers-500-to-malformed';
+export const BROKEN_VARIANTS: readonly BrokenVariant[] = ['answers-500-to-duplicates', 'keeps-last-not-highest', 'rejects-added-fields-400', 'rejects-null-fields-400', 'loses-events-on-crash', 'slow-answers', 'answers-500-to-malformed'];
 
 export interface IncomingEvent {
   type: string;

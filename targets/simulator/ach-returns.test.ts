@@ -155,6 +155,27 @@ describe('ACH return faults change the behaviour', () => {
       });
     });
   }
+  // One well-formed-refused fault per field: the value VALID sends in the stated format is refused.
+  const WELL_FORMED: Array<[string, string]> = [
+    ['ach-account-guid-well-formed-refused', 'account_guid'],
+    ['ach-account-number-last-four-well-formed-refused', 'account_number_last_four'],
+    ['ach-initiated-at-well-formed-refused', 'ach_initiated_at'],
+    ['ach-member-guid-well-formed-refused', 'member_guid'],
+    ['ach-returned-at-well-formed-refused', 'returned_at'],
+    ['ach-return-code-well-formed-refused', 'return_code'],
+    ['ach-sec-code-well-formed-refused', 'sec_code'],
+    ['ach-transaction-amount-well-formed-refused', 'transaction_amount'],
+    ['ach-transaction-amount-range-well-formed-refused', 'transaction_amount_range'],
+    ['ach-user-guid-well-formed-refused', 'user_guid'],
+  ];
+  for (const [fault, field] of WELL_FORMED) {
+    test(fault, () => withFault(fault, async (sim) => {
+      seedReferences(sim);
+      const r = await sim.post('/ach_returns', { ach_return: VALID });
+      assert.equal(r.status, 400);
+      assert.match(JSON.stringify(r.json), new RegExp(field));
+    }));
+  }
   test('ach-create-reads-top-level', () => withFault('ach-create-reads-top-level', async (sim) => {
     seedReferences(sim);
     const r = await sim.post('/ach_returns', { ach_return: VALID });

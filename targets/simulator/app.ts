@@ -18,6 +18,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { createContext, type SimContext } from './context.ts';
 import { settingsFromEnv, SIMULATOR_DEFAULTS, type SimulatorSettings, type VersionEntry } from './settings.ts';
 import { errorBody, sendError, SimError } from './errors.ts';
+import { assertOwnUser } from './domain/owners.ts';
 import { applyVariations, requestBodyFor, requestUrlFor } from './variations.ts';
 import { WebhookDispatcher, dispatcherOf } from './webhooks/dispatcher.ts';
 import { PLATFORM_ROUTES, AUDIENCE_ROUTES, TEST_HOST_ROUTES, SIM_PAGE_ROUTES } from './routes/index.ts';
@@ -157,7 +158,10 @@ class RateLimiter {
 function authPlatform(ctx: SimContext, request: FastifyRequest, reply: FastifyReply): boolean {
   if ((request.routeOptions.config as RouteVersionConfig | undefined)?.processorBearer && /^bearer /i.test(request.headers.authorization ?? '')) return true;
   const creds = basicCredentials(request);
-  const ok = creds?.user === ctx.settings.clientId && (creds?.pass === ctx.settings.apiKey || ctx.fault('basic-auth-wrong-key-accepted'));
+  const ok =
+    (creds?.user === ctx.settings.clientId && (creds?.pass === ctx.settings.apiKey || ctx.fault('basic-auth-wrong-key-accepted'))) ||
+    // A second client of the same service (What the service does: a user belongs to exactly one client).
+    (creds?.user === SIMULATOR_DEFAULTS.secondClientId && creds?.pass === SIMULATOR_DEFAULTS.secondApiKey);
   if (ok) {
     request.svcClientId = creds!.user;
     return true;
@@ -250,6 +254,7 @@ export async function buildSimulator(options: SimulatorOptions = {}): Promise<Fa
       if (!resolveVersion(ctx, request, reply)) return reply;
       if (!routeLifecycle(ctx, request, reply)) return reply;
     });
+    platform.addHook('preHandler', async (request) => assertOwnUser(ctx, request));
     for (const register of PLATFORM_ROUTES) await register(platform, ctx);
   });
   await app.register(async (audience) => {

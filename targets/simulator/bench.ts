@@ -3,7 +3,7 @@
  *
  * Requests per second of the simulator on a list endpoint (GET /institutions, 25
  * records a page, keep-alive) against a bare node:http server that sends the very same
- * bytes, measured side by side in one run (issue 3, "Measured, not claimed"; goal: at
+ * bytes, measured side by side in one run (a figure measured, not claimed; goal: at
  * least 50% of the bare server). Also prints the simulator's start-up time (median of
  * several buildSimulator + listen).
  *

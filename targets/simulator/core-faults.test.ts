@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CATALOG } from './catalog.ts';
+import { SIMULATOR_DEFAULTS } from './settings.ts';
 import { PW, Sim, V_NEW, V_OLD, sleep, AGG_MS, decide, oauthMember } from './core-helpers.test-support.ts';
 
 type Probe = (sim: Sim) => Promise<unknown>;
@@ -141,6 +142,14 @@ const PROBES: Record<string, Probe> = {
     const a = await sim.req('POST', `/users/${user}/accounts`, { account: { name: 'a', account_type: 'CASH', balance: 1 } });
     const b = await sim.req('POST', `/users/${user}/accounts`, { account: { name: 'b', account_type: 'CASH', balance: 1 } });
     return a.body.account.member_guid === b.body.account.member_guid;
+  },
+  'member-create-refuses-enable-app2app': async (sim) => (await sim.member(await sim.user(), 'SUCCESS', { extra: { enable_app2app: false } })).status,
+  'managed-institutions-removed-on-v20250224': async (sim) => (await sim.req('GET', '/managed_institutions', undefined, { 'accept-version': V_NEW })).status,
+  'users-shared-across-clients': async (sim) => {
+    const user = await sim.user();
+    const second = { authorization: 'Basic ' + Buffer.from(`${SIMULATOR_DEFAULTS.secondClientId}:${SIMULATOR_DEFAULTS.secondApiKey}`).toString('base64') };
+    const listed = (await sim.req('GET', '/users?records_per_page=100', undefined, second)).body.users.some((u: { guid: string }) => u.guid === user);
+    return [(await sim.req('GET', `/users/${user}`, undefined, second)).status, (await sim.req('GET', `/users/${user}/members`, undefined, second)).status, listed];
   },
   'merge-keeps-source-accounts': async (sim) => {
     const { user } = await sim.connected();

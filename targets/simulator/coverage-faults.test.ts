@@ -1,5 +1,5 @@
 /**
- * Faults and variations added to close the scenario coverage gaps (issues 4 and 8):
+ * Faults and variations added to close the scenario coverage gaps (DESIGN.md, "Proving the suite": every check proven by a fault it catches):
  * each fault changes the behaviour it names (clean and faulty results differ, the clean
  * one is the specified one); each variation changes the response in its Versioning way
  * and nothing else; the scoped 24-hour refresh control judges one user only.

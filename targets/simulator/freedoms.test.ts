@@ -1,5 +1,5 @@
 /**
- * The "legitimate freedoms" variations of the catalogue (issue 11): each does what its
+ * The "legitimate freedoms" variations of the catalogue (DESIGN.md, "Proving the suite"; real-service-notes.md): each does what its
  * description says, the clean simulator does not, and the stated rules still hold under
  * it. Plus the real request shapes the simulator accepts (real-service-notes, "Request
  * shapes"): top-level create-member fields, Unix-timestamp transaction filters, ACH
@@ -426,7 +426,7 @@ test('ACH return create: formats first (400), then the named user, member and ac
   });
 });
 
-// ---- latency and identifiers (issue 23: no verdict depends on timing; opaque identifiers) ----
+// ---- latency and identifiers (no verdict depends on timing; Versioning: opaque strings may change length) ----
 
 test('latency-100ms: a request that starts a job and a read while it runs answer 100 ms late; a read with no job runs on time', async () => {
   await withVariations(['latency-100ms'], async (sim) => {

@@ -20,6 +20,9 @@ export interface VersionEntry {
 export const SIMULATOR_DEFAULTS = {
   clientId: 'sim-client-id',
   apiKey: 'sim-api-key-0000',
+  /** A second client of the same service: its users are not the first client's (What the service does). */
+  secondClientId: 'sim-second-client',
+  secondApiKey: 'sim-second-key-0000',
   audienceClientId: 'sim-audience-client',
   audienceClientSecret: 'sim-audience-secret-0000',
   audienceId: 'aud-primary',

@@ -1,6 +1,6 @@
 /**
  * "Upgrade" faults: a breaking vendor upgrade played by the simulator, for the
- * version-upgrade regression check (issue 7; npm run versions). Each one is in force
+ * version-upgrade regression check (DESIGN.md, "What it is for" 2; npm run versions). Each one is in force
  * only for requests under the NEWEST version the simulator serves (v20260929), so the
  * check that compares an older Accept-Version with the newest must find it and call it
  * breaking by the Versioning section's list ("removing or renaming a response field;

@@ -1,5 +1,5 @@
 /**
- * Stateful chains of the fuzz project (issue 14): the resources later operations need
+ * Stateful chains of the fuzz project: the resources later operations need
  * are created first and their identifiers fed forward, as Schemathesis does through
  * OpenAPI links:
  *

@@ -1,5 +1,5 @@
 /**
- * The fuzz engine (issue 14), independent of Playwright so the bench (scenarios/fuzz/
+ * The fuzz engine, independent of Playwright so the bench (scenarios/fuzz/
  * bench.ts) and the spec (scenarios/fuzz/fuzz.spec.ts) run the same code:
  *
  *   send(case)     one HTTP request (the bounded transport of targets/), base URL and
@@ -54,7 +54,7 @@ export interface Sent {
 const FUZZ_CONNECTIONS = 8;
 
 /**
- * Loopback only for the embedded simulator (issue 14): a simulator profile whose URL
+ * Loopback only for the embedded simulator (fuzzing sends invalid and unbounded requests): a simulator profile whose URL
  * is not 127.0.0.1/localhost/::1 is refused, never fuzzed.
  */
 export function assertLoopback(profile: TargetProfile): void {

@@ -1,5 +1,5 @@
 /**
- * The fuzz project's generators (issue 14): derived from the contract's documents, valid
+ * The fuzz project's generators: derived from the contract's documents, valid
  * values are valid by the request schema (checked by ajv, the contract's validator), every
  * mutation makes a value invalid, the stated tier appears only where the specification
  * states the requirement for that version, and every case names its operation.

@@ -1,5 +1,5 @@
 /**
- * Request generators of the fuzz project (issue 14): for every operation of the
+ * Request generators of the fuzz project: for every operation of the
  * platform (each supported version), audience and test-host documents, fast-check
  * arbitraries of whole requests (path, query, headers, body) drawn from the operation's
  * description in the loaded contract (contracts/: the same documents, models and `$ref`

@@ -1,5 +1,5 @@
 /**
- * One fuzz run (issue 14): the chains first (identifiers fed forward), then every
+ * One fuzz run: the chains first (identifiers fed forward), then every
  * operation of every document (the platform in each supported version with a document,
  * the audience and test hosts when the profile names them) fuzzed with its own seed
  * derived from the run seed, within the run's bounds (runs per operation, seconds).

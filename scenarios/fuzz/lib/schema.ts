@@ -1,5 +1,5 @@
 /**
- * JSON Schema (the request schemas of spec/) -> fast-check arbitraries (issue 14).
+ * JSON Schema (the request schemas of spec/) -> fast-check arbitraries.
  *
  *   valueOf(node)      values valid by what the schema states: `type`, `enum`, `const`,
  *                      `pattern`, `format`, `required`, `items`; a schema without a

@@ -1,5 +1,5 @@
 /**
- * stated-reach.ts: the reach pass's stated-parameter cases (issue 14, helper G) are
+ * stated-reach.ts: the reach pass's stated-parameter cases are
  * positive and stated, quote the sentence that names the parameter, and are sent only
  * where every path parameter names something that exists.
  */

@@ -1,5 +1,5 @@
 /**
- * Reach cases for stated platform properties one response shows (issue 14, helper G):
+ * Reach cases for stated platform properties one response shows:
  * requests a random draw among dozens reaches rarely, sent once per operation by the
  * reach pass (requests.ts reachCases). Each is a positive case: the specification names
  * the parameter and its value, so a refusal breaks the quoted sentence (positive_data_acceptance,

@@ -1,5 +1,5 @@
 /**
- * Delivery conformance scenarios (issue 5, "Delivery conformance"): each starts a
+ * Delivery conformance scenarios (Events, Webhooks): each starts a
  * capture receiver, drives the embedded simulator in-process with its webhook URLs
  * pointing at the capture, and checks every delivery with the contract's webhook
  * check and its delivery checks (contracts/delivery.ts).

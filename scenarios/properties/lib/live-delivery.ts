@@ -1,5 +1,5 @@
 /**
- * Webhook deliveries of a real service (issue 12, item 1): the settings, the capture's
+ * Webhook deliveries of a real service (Events, Webhooks): the settings, the capture's
  * answers, and the calls of scenarios/properties/live-delivery.spec.ts into the registered
  * delivery checks (contracts/delivery.ts) with what a CaptureReceiver (./capture.ts) saw,
  * each with the count of deliveries its rule could judge. They return Failures and never

@@ -1,5 +1,5 @@
 /**
- * The webhook-handling properties (issue 5), as functions of the receiver under test
+ * The webhook-handling properties (Events, Webhooks rules 3, 4 and 6), as functions of the receiver under test
  * so the spec files, the broken-variant proofs and the benchmark share them.
  *
  * Response-level (any receiver): every valid payload gets a 2xx; a malformed body

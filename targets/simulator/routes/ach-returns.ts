@@ -63,6 +63,28 @@ export function formatFaultOf(field: string): FaultName | undefined {
   return catalogEntry(name)?.kind === 'fault' ? faultNamed(name) : undefined;
 }
 
+/**
+ * The catalogue's well-formed-refused faults (stated: a request in the stated format is
+ * created with 200, Errors "200 normal success for ... ACH return creation"), one per
+ * field: under one, the service accepts a narrower form than the table states and
+ * refuses the rest, as a too-strict parser would: the GUIDs only without their stated
+ * prefix, four digits only as a number, timestamps only in UTC (`Z`, no other offset),
+ * return codes only from R10, SEC codes only from a short list, the amount only whole,
+ * the range only as a string.
+ */
+const WELL_FORMED_REFUSED: Partial<Record<string, { fault: FaultName; accepts: (v: unknown) => boolean; expected: string }>> = {
+  account_guid: { fault: 'ach-account-guid-well-formed-refused', accepts: (v) => typeof v === 'string' && !v.startsWith('ACT-'), expected: 'a bare uuid' },
+  member_guid: { fault: 'ach-member-guid-well-formed-refused', accepts: (v) => typeof v === 'string' && !v.startsWith('MBR-'), expected: 'a bare uuid' },
+  user_guid: { fault: 'ach-user-guid-well-formed-refused', accepts: (v) => typeof v === 'string' && !v.startsWith('USR-'), expected: 'a bare uuid' },
+  account_number_last_four: { fault: 'ach-account-number-last-four-well-formed-refused', accepts: (v) => typeof v === 'number', expected: 'a number' },
+  ach_initiated_at: { fault: 'ach-initiated-at-well-formed-refused', accepts: (v) => typeof v === 'string' && v.endsWith('Z'), expected: 'a UTC timestamp ending in Z' },
+  returned_at: { fault: 'ach-returned-at-well-formed-refused', accepts: (v) => typeof v === 'string' && v.endsWith('Z'), expected: 'a UTC timestamp ending in Z' },
+  return_code: { fault: 'ach-return-code-well-formed-refused', accepts: (v) => typeof v === 'string' && /^R[1-9]\d$/.test(v), expected: 'R followed by a number from 10 to 99' },
+  sec_code: { fault: 'ach-sec-code-well-formed-refused', accepts: (v) => v === 'WEB' || v === 'TEL' || v === 'CCD', expected: 'one of WEB, TEL, CCD' },
+  transaction_amount: { fault: 'ach-transaction-amount-well-formed-refused', accepts: (v) => Number.isInteger(v), expected: 'a whole number' },
+  transaction_amount_range: { fault: 'ach-transaction-amount-range-well-formed-refused', accepts: (v) => typeof v === 'string', expected: 'a string' },
+};
+
 /** Prefix of each GUID field: a fault accepting a malformed GUID resolves it by its uuid part, as a lenient parser would. */
 const GUID_PREFIX: Record<string, string> = { account_guid: 'ACT', member_guid: 'MBR', user_guid: 'USR' };
 
@@ -78,6 +100,10 @@ function validate(ctx: SimContext, input: Record<string, unknown>): Record<strin
     if (!(field in input) || input[field] === null) continue;
     const v = input[field];
     const valid = rule.test(v);
+    const narrow = WELL_FORMED_REFUSED[field];
+    if (valid && narrow && ctx.fault(narrow.fault) && !narrow.accepts(v)) {
+      throw new SimError('invalid_request', `ach_return.${field} must be ${narrow.expected}, got ${JSON.stringify(v)?.slice(0, 60)}`);
+    }
     const fault = valid ? undefined : formatFaultOf(field);
     if (valid) out[field] = v;
     else if (fault && ctx.fault(fault)) {

@@ -13,7 +13,7 @@ import { registerAchReturns } from './ach-returns.ts';
 import { registerAudience } from './audience.ts';
 import { registerTestHost } from './test-host.ts';
 import { registerWebhookControl } from '../webhooks/routes.ts';
-// Simulator core (issue 3): users, members, aggregation, OAuth, widgets, accounts, processor.
+// Simulator core (What the service does): users, members, aggregation, OAuth, widgets, accounts, processor.
 import { registerUsers } from './users.ts';
 import { registerMembers } from './members.ts';
 import { registerCoreControl } from './control.ts';
@@ -24,11 +24,11 @@ import { registerTransactions } from './transactions.ts';
 import { registerInsights } from './insights.ts';
 import { registerProcessor } from './processor.ts';
 import { registerManaged } from './managed.ts';
-// Product areas whose paths the specification does not show (issue 12, item 15); before the accounts routes, so its holdings hooks cover them.
+// Product areas whose paths the specification does not show (paths from the target profile); before the accounts routes, so its holdings hooks cover them.
 import { registerProductAreas } from './product-areas.ts';
 // Protocol faults (Accept, Accept-Version, JSON bodies): hooks over every platform route.
 import { registerProtocolFaults } from './protocol-faults.ts';
-// Version-upgrade check (issue 7): breaking upgrade faults under the newest version; first, so its hooks cover every route.
+// Version-upgrade check (DESIGN.md, "What it is for" 2): breaking upgrade faults under the newest version; first, so its hooks cover every route.
 import { registerUpgradeFaults } from '../upgrade.ts';
 // Catalogue variations that add routes (new-endpoint).
 import { registerVariationRoutes } from '../variations.ts';

@@ -40,7 +40,8 @@ const DEPRECATED_FROM = 'v20250224';
  * Route options of a deprecated managed endpoint: the shell adds the deprecation headers
  * (config.deprecatedFrom). Two faults touch only the managed_members paths:
  * managed-members-removed-on-v20250224 answers them 404 from v20250224 as if they had
- * sunset (they are deprecated there, not sunset), and managed-members-deprecation-header-missing
+ * sunset (they are deprecated there, not sunset; managed-institutions-removed-on-v20250224
+ * does the same to /managed_institutions), and managed-members-deprecation-header-missing
  * strips the deprecation header from their answers.
  */
 function deprecated(ctx: SimContext) {
@@ -49,6 +50,9 @@ function deprecated(ctx: SimContext) {
     config: { deprecatedFrom: DEPRECATED_FROM },
     preHandler: async (request: FastifyRequest) => {
       if (managedMembers(request) && request.svcVersion >= DEPRECATED_FROM && ctx.fault('managed-members-removed-on-v20250224')) {
+        throw new SimError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`);
+      }
+      if (request.routeOptions.url === '/managed_institutions' && request.svcVersion >= DEPRECATED_FROM && ctx.fault('managed-institutions-removed-on-v20250224')) {
         throw new SimError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`);
       }
     },

@@ -202,6 +202,8 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
     const refused = products?.find((p) => p === 'history' || p === 'identity_verification');
     if (refused && ctx.fault('data-request-product-refused')) throw new SimError('invalid_request', `member.data_request.products: unknown product "${refused}"`);
     const skipAggregation = optBool(body, 'skip_aggregation', 'member');
+    // Fault member-create-refuses-enable-app2app: a create-member field Resources, Member names is refused.
+    if (body.enable_app2app !== undefined && ctx.fault('member-create-refuses-enable-app2app')) throw new SimError('invalid_request', 'member.enable_app2app: unknown field');
     optBool(body, 'enable_app2app', 'member');
     optString(body, 'referral_source', 'member');
     const redirect = redirectSettings(body, 'member');

@@ -18,6 +18,7 @@ import { optBool, optMetadata, optString, skipWebhookOf } from './request.ts';
 import type { UserRecord } from '../domain/records.ts';
 import { coreState, findUser } from '../domain/store.ts';
 import { createUser, deleteUser, updateUser, type UserFields } from '../domain/users.ts';
+import { ownsUser, recordOwner } from '../domain/owners.ts';
 
 export function renderUser(u: UserRecord): Record<string, unknown> {
   return { guid: u.guid, id: u.id, email: u.email, metadata: u.metadata, is_disabled: u.is_disabled };
@@ -29,10 +30,15 @@ function userFields(body: unknown): UserFields {
 }
 
 export function registerUsers(app: FastifyInstance, ctx: SimContext): void {
-  app.post('/users', async (request) => ({ user: renderUser(createUser(ctx, userFields(request.body))) }));
+  app.post('/users', async (request) => {
+    const u = createUser(ctx, userFields(request.body));
+    recordOwner(ctx, request, u);
+    return { user: renderUser(u) };
+  });
 
   app.get('/users', async (request) => {
-    const page = pageList(ctx, [...coreState(ctx).users.values()], request.query as Record<string, unknown>);
+    // What the service does: a user belongs to exactly one client, so a client lists its own.
+    const page = pageList(ctx, [...coreState(ctx).users.values()].filter((u) => ownsUser(ctx, request, u)), request.query as Record<string, unknown>);
     return { users: page.items.map(renderUser), pagination: page.pagination };
   });
 

@@ -1,0 +1,42 @@
+/**
+ * Which client a user belongs to (What the service does: "A user is an end user created
+ * by a client and belongs to exactly one client"). The simulator serves its client and a
+ * second one (SIMULATOR_DEFAULTS.secondClientId), so cross-client isolation can be shown:
+ * a user is visible only to the client that created it. Users the simulator seeds belong
+ * to the first client. Fault users-shared-across-clients lets every client see every user.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { SimContext } from '../context.ts';
+import { SimError } from '../errors.ts';
+import type { UserRecord } from './records.ts';
+import { coreState } from './store.ts';
+
+const owners = (ctx: SimContext) => ctx.collection<string>('user-owners');
+
+/** The client a request authenticated as (Basic), else the simulator's first client. */
+const clientOf = (ctx: SimContext, request: FastifyRequest) => request.svcClientId ?? ctx.settings.clientId;
+
+export function recordOwner(ctx: SimContext, request: FastifyRequest, user: UserRecord): void {
+  owners(ctx).set(user.guid, clientOf(ctx, request));
+}
+
+/** Whether the requesting client may see the user. */
+export function ownsUser(ctx: SimContext, request: FastifyRequest, user: UserRecord): boolean {
+  if (ctx.fault('users-shared-across-clients')) return true;
+  return (owners(ctx).get(user.guid) ?? ctx.settings.clientId) === clientOf(ctx, request);
+}
+
+/**
+ * Platform preHandler: a path naming another client's user answers 404, as for a user
+ * that does not exist (the status is not shown; 404 keeps the user's existence private).
+ * Data exchange paths are left out: a grantee reads the issuer's users by design.
+ */
+export function assertOwnUser(ctx: SimContext, request: FastifyRequest): void {
+  if ((request.routeOptions.url ?? '').startsWith('/data_exchange')) return;
+  const params = (request.params ?? {}) as Record<string, string | undefined>;
+  const identifier = params.user_guid ?? params.user_identifier;
+  if (!identifier) return;
+  const users = coreState(ctx).users;
+  const user = users.get(identifier) ?? [...users.values()].find((u) => u.id !== null && u.id === identifier);
+  if (user && !ownsUser(ctx, request, user)) throw new SimError('not_found', `No user "${identifier.slice(0, 80)}"`);
+}
