@@ -85,7 +85,7 @@ export interface ClientFixtures {
 }
 
 /** The client's concern: the checked client and the poller. */
-export const clientFixtures: Fixtures<ClientFixtures, {}, TargetFixtures, TargetWorkerFixtures> = {
+export const clientFixtures: Fixtures<ClientFixtures, object, TargetFixtures, TargetWorkerFixtures> = {
   attachExchanges: [true, { option: true }],
   api: async ({ profile, contract, attachExchanges }, use, testInfo) => {
     const redactor = createRedactor([...profileSecrets(profile), ...Object.values(profile.testInstitution.passwords)]);
