@@ -9,7 +9,7 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Failure } from './failure.ts';
 import { Validators, type SchemaAt } from './compile.ts';
 import { DEFAULT_SPEC_DIR, discoverDocuments, fileUri, readDocument, type ApiName, type DocumentFiles } from './load.ts';
-import { DocumentModel, documentedMedia, documentedResponse, type OperationMatch } from './model.ts';
+import { DocumentModel, documentedMedia, documentedResponse, type OperationInfo, type OperationMatch } from './model.ts';
 import { runChecks, type CheckOptions, type Exchange, type ExchangeContext, type WebhookContext } from './registry.ts';
 import './checks.ts';
 import './generated.ts';
@@ -27,12 +27,39 @@ export interface Contract {
   sourceDocument(api: ApiName): OpenAPIV3_1.Document;
   findOperation(api: ApiName, method: string, path: string, version?: string): OperationMatch | undefined;
   check(exchange: Exchange, options?: CheckOptions): Failure[];
+  /**
+   * An exchange as received, its response body as text: parsed as the documented media
+   * type says, checked as `check` does, and returned with the body as the checks read it
+   * and the operation the request matched, so a caller routes nothing itself.
+   */
+  checkReceived(exchange: ReceivedExchange, options?: CheckOptions): CheckedExchange;
   /** `options.strict` makes inferred failures errors (the other options concern exchanges). */
   checkWebhook(type: string, payload: unknown, version?: string, options?: CheckOptions): Failure[];
   /** Compiles every schema of every document now; returns what failed to compile. */
   compileAll(): string[];
   /** The loaded document model (operations, webhooks), for tools that list them. */
   model(api: ApiName, version?: string): DocumentModel;
+}
+
+/** An exchange whose response body is the text received (`checkReceived` parses it). */
+export interface ReceivedExchange extends Omit<Exchange, 'response'> {
+  response: Omit<Exchange['response'], 'body'> & { text: string };
+}
+
+/** What `checkReceived` found and read. */
+export interface CheckedExchange {
+  failures: Failure[];
+  /**
+   * The body as the checks read it: parsed JSON when the received Content-Type is JSON or
+   * a JSON-family type (RFC 6839), or when it is not (or absent) but the document expects
+   * JSON for this status (Endpoints: "Request and response bodies are JSON"); else the
+   * text. content_type_conformance still reports a wrong or missing Content-Type.
+   */
+  body: unknown;
+  /** JSON.parse's message when the body was to be JSON and is not (the body is then the text). */
+  invalidJson?: string;
+  /** The operation the request matched; undefined when the document has none for it. */
+  operation?: OperationInfo;
 }
 
 /**
@@ -70,6 +97,11 @@ export function headerValue(headers: Record<string, string> | undefined, lowerNa
   if (!headers) return undefined;
   for (const k in headers) if (k.toLowerCase() === lowerName) return headers[k];
   return undefined;
+}
+
+/** JSON, or a JSON-family type such as `application/vnd.svc.api.v1+json` (RFC 6839). */
+function isJsonFamily(mediaType: string | undefined): boolean {
+  return mediaType !== undefined && (mediaType === 'application/json' || mediaType.endsWith('+json') || mediaType === 'text/json');
 }
 
 /** `/a/b?x=1` -> path and query; absolute URLs are reduced to their path. */
@@ -142,40 +174,66 @@ class ContractImpl implements Contract {
   }
 
   check(exchange: Exchange, options: CheckOptions = {}): Failure[] {
-    if (!this.timing) return this.checkExchange(exchange, options);
+    return this.timed(() => this.checkExchange(exchange, options).failures);
+  }
+
+  checkReceived(exchange: ReceivedExchange, options: CheckOptions = {}): CheckedExchange {
+    return this.timed(() => this.checkExchange(exchange, options));
+  }
+
+  private timed<T>(run: () => T): T {
+    if (!this.timing) return run();
     const started = performance.now();
     try {
-      return this.checkExchange(exchange, options);
+      return run();
     } finally {
       this.timing.ms += performance.now() - started;
       this.timing.calls++;
     }
   }
 
-  private checkExchange(exchange: Exchange, options: CheckOptions): Failure[] {
-    const request = exchange?.request;
-    const response = exchange?.response;
-    if (!request || typeof request.method !== 'string' || typeof request.url !== 'string') return unreadable(exchange, 'request.method and request.url are required');
-    if (!response || typeof response.status !== 'number') return unreadable(exchange, 'response.status is required');
-    if (exchange.api !== 'platform' && exchange.api !== 'audience' && exchange.api !== 'test-host') {
-      return unreadable(exchange, `unknown api "${String(exchange.api)}" (platform, audience, test-host)`);
+  /**
+   * The one pipeline of `check` (a body already read) and `checkReceived` (the text
+   * received, parsed here once the route and the documented response are known).
+   */
+  private checkExchange(given: Exchange | ReceivedExchange, options: CheckOptions): CheckedExchange {
+    const request = given?.request;
+    const response = given?.response as (Partial<Exchange['response']> & { text?: string }) | undefined;
+    const received = response && !('body' in response) && typeof response.text === 'string' ? response.text : undefined;
+    let body: unknown = received ?? response?.body;
+    const unreadableAs = (why: string): CheckedExchange => ({ failures: unreadable(given as Exchange, why), body });
+    if (!request || typeof request.method !== 'string' || typeof request.url !== 'string') return unreadableAs('request.method and request.url are required');
+    if (!response || typeof response.status !== 'number') return unreadableAs('response.status is required');
+    if (given.api !== 'platform' && given.api !== 'audience' && given.api !== 'test-host') {
+      return unreadableAs(`unknown api "${String(given.api)}" (platform, audience, test-host)`);
     }
+    let invalidJson: string | undefined;
+    let operation: OperationInfo | undefined;
     try {
       // 1. Version -> document. A version without a document (unknown, or sunset and
       // removed) is checked against the newest one; version_conformance judges it.
-      const requestedVersion = exchange.api === 'platform' ? exchange.version ?? headerValue(request.headers, 'accept-version') : undefined;
+      const requestedVersion = given.api === 'platform' ? given.version ?? headerValue(request.headers, 'accept-version') : undefined;
       const versionKnown = requestedVersion === undefined || this.versions.length === 0 || this.versions.includes(requestedVersion);
       const versionSunset = requestedVersion !== undefined && (options.sunsetVersions ?? []).includes(requestedVersion);
-      const model = this.model(exchange.api, versionKnown ? requestedVersion : undefined);
+      const model = this.model(given.api, versionKnown ? requestedVersion : undefined);
       // 2. Route -> operation.
       const method = request.method.toUpperCase();
       const { path, query } = splitUrl(request.url);
       const match = model.match(method, path);
-      const operation = match?.operation;
+      operation = match?.operation;
       // 3. Status -> documented response; Content-Type -> documented media type.
       const status = response.status;
       const documented = operation ? documentedResponse(operation, status) : undefined;
       const mediaType = mediaTypeOf(headerValue(response.headers, 'content-type'));
+      // A body received as text is JSON when its type says so or the document expects JSON here.
+      if (received && (isJsonFamily(mediaType) || documented?.media.some((m) => m.isJson))) {
+        try {
+          body = JSON.parse(received);
+        } catch (e) {
+          invalidJson = (e as Error).message;
+        }
+      }
+      const exchange: Exchange = received === undefined ? (given as Exchange) : { ...given, response: { status, headers: response.headers ?? {}, body, ...(response.durationMs !== undefined ? { durationMs: response.durationMs } : {}) } };
       const selected = documented ? documentedMedia(documented, mediaType) : undefined;
       const jsonMedia = documented?.media.find((m) => m.isJson);
       const ctx: ExchangeContext = {
@@ -200,13 +258,13 @@ class ContractImpl implements Contract {
         jsonMedia,
         mediaExact: selected?.exact ?? false,
         mediaCompatible: selected?.media !== undefined,
-        media: selected?.media ?? (typeof response.body !== 'string' ? jsonMedia : undefined),
+        media: selected?.media ?? (typeof body !== 'string' ? jsonMedia : undefined),
         validator: this.validator,
       };
       // 4. Every registered exchange check that applies.
-      return runChecks(ctx, options.only);
+      return { failures: runChecks(ctx, options.only), body, ...(invalidJson !== undefined ? { invalidJson } : {}), ...(operation ? { operation } : {}) };
     } catch (e) {
-      return unreadable(exchange, (e as Error).message);
+      return { ...unreadableAs((e as Error).message), ...(operation ? { operation } : {}) };
     }
   }
 

@@ -1,16 +1,18 @@
 /**
  * contracts/: the machine-readable contract built from spec/ (../shared/DESIGN.md,
- * "Checks and failures"). Suites import from here only.
+ * "Checks and failures"). The one door: outside contracts/, every file imports this one
+ * and no other file of contracts/ (scripts/import-rules.test.ts keeps it so), so the
+ * contract's insides can change without touching the suites.
  *
  *   const contract = loadContract();
  *   const failures = contract.check({ api: 'platform', version: 'v20250224', request, response });
  *   if (hasErrors(failures)) ...
  */
 export type { ApiName } from './load.ts';
-export { API_NAMES, DEFAULT_SPEC_DIR } from './load.ts';
+export { API_NAMES, DEFAULT_SPEC_DIR, discoverDocuments, follow, inlineRefs, loadDocument, locateNode, pointerOf, readDocument, readYamlFile, resolveRef } from './load.ts';
 export type { Failure, Severity, Tier } from './failure.ts';
 export { formatFailure, hasErrors, tierOf, inferredSeverity, severityOfTier, countByTier, TIER_ANNOTATION, tierOfAnnotation } from './failure.ts';
-export type { Contract } from './contract.ts';
+export type { Contract, ReceivedExchange, CheckedExchange } from './contract.ts';
 export { loadContract, CHECK_TIMING_SINK } from './contract.ts';
 export type { CheckTimingSink } from './contract.ts';
 export type { Exchange, CheckOptions, CheckDefinition, CheckContext, ExchangeContext, WebhookContext } from './registry.ts';
@@ -18,7 +20,12 @@ export { registerCheck, registeredChecks, exchangeCheck } from './registry.ts';
 export type { OperationMatch, OperationInfo } from './model.ts';
 export { RULES } from './checks.ts';
 export type { Difference, DifferenceKind } from './classifier.ts';
-export { diffSchemas, diffDocuments, diffObservations } from './classifier.ts';
+export { diffSchemas, diffDocuments, diffObservations, KINDS } from './classifier.ts';
+export { createAjv, compileAt } from './compile.ts';
+export { responseRecords, type RecordSite } from './records.ts';
+export { STATED_PLATFORM_RULES } from './stated-platform.ts';
+export { PARTNER_RULES, PROCESSOR_TOKEN_LIFETIME_S } from './stated-partners.ts';
+export { STATED_FIELDS } from './stated-fields.ts';
 export type { GeneratedCase, GeneratedKind } from './generated.ts';
 export { GENERATED_CHECKS, FUZZ_CHECKS, GENERATED_RULES } from './generated.ts';
 export * from './delivery.ts';

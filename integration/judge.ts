@@ -17,15 +17,12 @@
  * The proxy feeds exchanges one by one (`TrafficJudge.add`, after the answer went out);
  * a HAR file is judged at once (`judgeTraffic`).
  */
-import { countByTier, loadContract, REQUEST_CHECKS, severityOfTier, type ApiName, type CheckOptions, type Contract, type Exchange, type Failure, type Tier } from '../contracts/index.ts';
+import { countByTier, loadContract, REQUEST_CHECKS, severityOfTier, type ApiName, type CheckedExchange, type CheckOptions, type Contract, type Failure, type ReceivedExchange, type Tier } from '../contracts/index.ts';
+import { locateApi, type ApiBases } from '../targets/index.ts';
 import type { RecordedExchange } from './har.ts';
 
-/** Absolute URL prefixes of each API (no trailing slash); an exchange belongs to the longest that matches. */
-export interface ApiBases {
-  platform: string[];
-  audience: string[];
-  'test-host': string[];
-}
+/** Absolute URL prefixes of each API (targets/client.ts): an exchange belongs to the longest that matches. */
+export type { ApiBases };
 
 export interface JudgeOptions {
   bases: ApiBases;
@@ -76,6 +73,7 @@ export const SESSION_RULES = {
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 
+/** A recorded request body: JSON when its type says so or it looks like JSON (the answer's body is parsed by contract.checkReceived). */
 function parseBody(text: string | undefined, contentType: string | undefined): unknown {
   if (text === undefined || text === '') return text;
   const looksJson = (contentType && JSON_TYPE.test(contentType)) || /^\s*[[{]/.test(text);
@@ -110,23 +108,6 @@ function urlsIn(body: unknown, out: Array<{ key: string; value: string }> = [], 
   return out;
 }
 
-const trimSlash = (s: string) => s.replace(/\/+$/, '');
-
-/** The API of a URL and its path relative to that API's base: the longest base the URL starts with. */
-export function locate(bases: ApiBases, url: string): { api: ApiName; relative: string } | undefined {
-  let best: { api: ApiName; relative: string; length: number } | undefined;
-  for (const api of ['platform', 'audience', 'test-host'] as const) {
-    for (const raw of bases[api]) {
-      const base = trimSlash(raw);
-      if (!(url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`))) continue;
-      if (best && best.length >= base.length) continue;
-      const rest = url.slice(base.length);
-      best = { api, relative: rest.startsWith('/') ? rest : `/${rest}`, length: base.length };
-    }
-  }
-  return best && { api: best.api, relative: best.relative };
-}
-
 export class TrafficJudge {
   readonly exchanges: JudgedExchange[] = [];
   private readonly contract: Contract;
@@ -153,7 +134,7 @@ export class TrafficJudge {
       judged = { ...base, kind: 'returned-url', status: e.response.status };
       this.loads.push({ index, url: e.request.url });
     } else {
-      const at = locate(this.o.bases, e.request.url);
+      const at = locateApi(this.o.bases, e.request.url);
       // A page under the API's host that no operation describes (an OAuth window, a widget
       // page the service serves there): a load, not an API call.
       const page = at && e.request.method === 'GET' && !JSON_TYPE.test(e.response.headers['content-type'] ?? '') && !this.contract.findOperation(at.api, 'GET', at.relative);
@@ -172,44 +153,45 @@ export class TrafficJudge {
     const response = e.response!;
     const version = at.api === 'platform' ? e.request.headers['accept-version'] : undefined;
     if (version && version === this.o.deprecatedVersion?.version) this.usedDeprecated = true;
-    const responseBody = response.bodyTruncated ? undefined : parseBody(response.body, response.headers['content-type']);
-    const exchange: Exchange = {
+    const exchange: ReceivedExchange = {
       api: at.api,
       request: { method: e.request.method, url: at.relative, headers: e.request.headers, body: parseBody(e.request.body, e.request.headers['content-type']) },
-      response: { status: response.status, headers: response.headers, body: responseBody ?? '' },
+      // A body above the recording bound is not read (judged empty: see below).
+      response: { status: response.status, headers: response.headers, text: response.bodyTruncated ? '' : (response.body ?? '') },
     };
     const requestChecks = { credentialsRecorded: this.o.credentialsRecorded };
-    let failures: Failure[];
+    let checked: CheckedExchange;
     let chosen: string | undefined;
     if (at.api === 'platform' && !version && this.contract.versions.length > 1) {
       // No Accept-Version: the service answered the version it chose, which is not shown
       // (Versioning). The request is judged without a version (request_version_header says
       // so; no version-bound request rule applies) and the answer against the version it
       // matches best, so a choice the integration left open raises no false alarm.
-      const requestFailures = this.contract.check(exchange, { ...this.o.check, requestChecks, only: REQUEST_CHECKS });
-      let best: { version: string; failures: Failure[]; errors: number } | undefined;
+      const requestFailures = this.contract.checkReceived(exchange, { ...this.o.check, requestChecks, only: REQUEST_CHECKS }).failures;
+      let best: { version: string; checked: CheckedExchange; errors: number } | undefined;
       for (const v of [...this.contract.versions].reverse()) {
-        const f = this.contract.check({ ...exchange, version: v }, this.o.check);
-        const errors = f.filter((x) => x.severity === 'error').length;
-        if (!best || errors < best.errors || (errors === best.errors && f.length < best.failures.length)) best = { version: v, failures: f, errors };
+        const c = this.contract.checkReceived({ ...exchange, version: v }, this.o.check);
+        const errors = c.failures.filter((x) => x.severity === 'error').length;
+        if (!best || errors < best.errors || (errors === best.errors && c.failures.length < best.checked.failures.length)) best = { version: v, checked: c, errors };
       }
-      failures = [...requestFailures, ...best!.failures];
+      checked = { ...best!.checked, failures: [...requestFailures, ...best!.checked.failures] };
       chosen = best!.version;
     } else {
-      failures = this.contract.check(exchange, { ...this.o.check, requestChecks });
+      checked = this.contract.checkReceived(exchange, { ...this.o.check, requestChecks });
     }
+    let failures = checked.failures;
+    const responseBody = checked.body;
     // A body above the recording bound was not kept whole: only what does not read it is judged.
     if (response.bodyTruncated) failures = failures.filter((f) => !f.location.startsWith('response.body'));
     for (const { key, value } of urlsIn(responseBody)) {
       this.returned.add(withoutScheme(value));
       if (key === 'oauth_window_uri' && !this.issued.has(value)) this.issued.set(value, base.index);
     }
-    const match = this.contract.findOperation(at.api, e.request.method, at.relative, version && /^v\d{8}$/.test(version) && this.contract.versions.includes(version) ? version : chosen);
     return {
       ...base,
       kind: 'api',
       api: at.api,
-      operation: match?.operation.key ?? `${e.request.method} ${at.relative.split('?')[0]}`,
+      operation: checked.operation?.key ?? `${e.request.method} ${at.relative.split('?')[0]}`,
       ...(version ? { version } : chosen ? { version: `none sent; the answer matches ${chosen} best` } : {}),
       status: response.status,
       failures,

@@ -8,7 +8,7 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { loadProfile, profileSecrets, SIMULATOR_DEFAULTS, startTarget, type StartedTarget, type TargetProfile } from '../targets/index.ts';
+import { checkOptionsOf, loadProfile, profileSecrets, SIMULATOR_DEFAULTS, startTarget, type StartedTarget, type TargetProfile } from '../targets/index.ts';
 import { formatFailure } from '../contracts/index.ts';
 import { commandEnv, runCommand, type CommandRun } from './command.ts';
 import { readHar, IntegrationInputError, type RecordedExchange } from './har.ts';
@@ -24,13 +24,7 @@ export function judgeOptionsOf(profile: TargetProfile, bases: ApiBases, credenti
   return {
     bases,
     credentialsRecorded,
-    check: {
-      strict: strict ?? profile.strict,
-      deprecationHeader: profile.versions.deprecationHeader,
-      sunsetHeader: profile.versions.sunsetHeader,
-      sunsetVersions: profile.versions.sunset ? [profile.versions.sunset] : [],
-      headerNamesExplicit: profile.versions.headerNamesExplicit,
-    },
+    check: { ...checkOptionsOf(profile), strict: strict ?? profile.strict },
     ...(profile.versions.deprecated ? { deprecatedVersion: profile.versions.deprecated } : {}),
   };
 }

@@ -29,7 +29,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { loadContract, type ApiName, type Contract, type Difference } from '../contracts/index.ts';
 import type { RecordedExchange } from './har.ts';
 import { IntegrationInputError } from './har.ts';
-import { locate, type ApiBases } from './judge.ts';
+import { locateApi, type ApiBases } from '../targets/index.ts';
 import type { Finding, VersionReport } from '../reports/version-diff.ts';
 
 export const USAGE_FORMAT = 'svc-conformance-usage/1';
@@ -114,7 +114,7 @@ export function usageFromExchanges(exchanges: readonly RecordedExchange[], o: { 
   const versions = new Set<string>();
   for (const e of exchanges) {
     if (!e.response) continue;
-    const at = locate(o.bases, e.request.url);
+    const at = locateApi(o.bases, e.request.url);
     if (!at) continue;
     const version = at.api === 'platform' ? e.request.headers['accept-version'] : undefined;
     const known = version && contract.versions.includes(version) ? version : undefined;

@@ -12,7 +12,7 @@
  * Kept free of Playwright and of the contract so that every worker, the global setup and
  * the lead's CLI load it cheaply.
  */
-import type { TargetProfile } from '../targets/index.ts';
+import { defaultCredentials, MissingSetting, type TargetProfile } from '../targets/index.ts';
 
 /** The three services of a target (contracts/ ApiName, repeated here so this file needs no contract). */
 export type ServiceName = 'platform' | 'audience' | 'test-host';
@@ -48,9 +48,12 @@ export const CREDENTIAL_PROBE: Record<'platform' | 'test-host', { path: string; 
 
 /** The headers that carry a service's default credentials, or undefined when a setting is missing. */
 export function credentialHeaders(profile: TargetProfile, service: 'platform' | 'test-host'): Record<string, string> | undefined {
-  if (!profile.clientId || !profile.apiKey) return undefined;
-  if (service === 'test-host') return { 'SVC-API-Key': profile.apiKey, 'SVC-Client-ID': profile.clientId };
-  return { authorization: `Basic ${Buffer.from(`${profile.clientId}:${profile.apiKey}`).toString('base64')}` };
+  try {
+    return defaultCredentials(profile, service);
+  } catch (e) {
+    if (e instanceof MissingSetting) return undefined;
+    throw e;
+  }
 }
 
 /** The base URL setting of each service, for messages. */

@@ -21,6 +21,8 @@ import { AREA_REQUIREMENTS, areaPlan, MINIMAL_SETTINGS, needsFullSettings, requi
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const SCENARIOS = join(ROOT, 'scenarios');
+/** The client module whose missing credentials the checked client skips on, naming them (MissingSetting). */
+const CLIENT_MODULE = join(ROOT, 'targets', 'client.ts');
 
 function sources(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -60,6 +62,9 @@ function neededBySkips(): Map<string, Set<string>> {
       for (const key of m[1].match(/[a-z]+/g) ?? []) add(WIDGET_CONTROLS[key as keyof WidgetControls][0], file);
     }
   }
+  // The checked client's credentials: targets/client.ts setting(value, 'SVC_X'), a skip naming SVC_X.
+  const client = readFileSync(CLIENT_MODULE, 'utf8');
+  for (const m of client.matchAll(/\bsetting\([^;]*?,\s*'(SVC_[A-Z0-9_]+)'\)/g)) add(m[1], CLIENT_MODULE);
   return out;
 }
 

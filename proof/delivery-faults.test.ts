@@ -13,7 +13,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CATALOG } from '../targets/index.ts';
-import { formatFailure } from '../contracts/failure.ts';
+import { formatFailure } from '../contracts/index.ts';
 import { runDeliveryScenario, type DeliveryScenario } from '../scenarios/properties/lib/delivery-scenarios.ts';
 
 const PROOF: Record<string, { scenario: DeliveryScenario; check: string }> = {

@@ -10,7 +10,7 @@
  * of one list, which the checked client already folds into "(and N more like it ...)") is
  * one entry that counts its tests and occurrences, never a dropped line.
  */
-import { tierOfAnnotation, type Tier } from '../contracts/failure.ts';
+import { tierOfAnnotation, type Tier } from '../contracts/index.ts';
 
 export const TIERS: readonly Tier[] = ['stated', 'inferred', 'informational'];
 

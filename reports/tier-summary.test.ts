@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FullConfig, FullResult, TestCase, TestResult } from '@playwright/test/reporter';
-import { TIER_ANNOTATION, tierOfAnnotation } from '../contracts/failure.ts';
+import { TIER_ANNOTATION, tierOfAnnotation } from '../contracts/index.ts';
 import { parseFinding, renderFindingsHtml, renderFindingsText, SCENARIO_CHECK, summariseFindings, type AnnotatedTest } from './findings.ts';
 import TierSummaryReporter from './tier-summary-reporter.ts';
 

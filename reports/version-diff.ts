@@ -6,7 +6,7 @@
  * report without probes; `npm run versions` (scripts/versions.ts) runs either and
  * writes this report.
  */
-import type { Difference } from '../contracts/classifier.ts';
+import type { Difference } from '../contracts/index.ts';
 
 export interface Finding extends Difference {
   source: 'observed' | 'documents';

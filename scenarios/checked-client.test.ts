@@ -7,9 +7,31 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { CheckedClient, TIER_ANNOTATION } from './fixtures.ts';
-import { loadContract } from '../contracts/contract.ts';
+import { loadContract } from '../contracts/index.ts';
 import { createRedactor, loadProfile } from '../targets/index.ts';
-import { sampleMember, USER_GUID, MEMBER_GUID } from '../contracts/test/samples.ts';
+
+const USER_GUID = 'USR-0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d';
+const MEMBER_GUID = 'MBR-1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
+
+/** A member shaped as the specification states (Resources: Member); outside contracts/ its test samples are not reached. */
+function sampleMember(): Record<string, unknown> {
+  return {
+    guid: MEMBER_GUID,
+    id: 'client-member-1',
+    user_guid: USER_GUID,
+    user_id: 'client-user-1',
+    institution_code: 'svcbank',
+    name: 'SVC Bank',
+    connection_status: 'CONNECTED',
+    is_being_aggregated: false,
+    aggregated_at: '2025-03-01T10:00:00+00:00',
+    successfully_aggregated_at: '2025-03-01T10:00:05+00:00',
+    is_managed_by_user: false,
+    is_oauth: false,
+    metadata: null,
+    use_cases: [],
+  };
+}
 
 const API_KEY = 'checked-client-secret-key';
 type Answer = { status: number; headers?: Record<string, string>; body?: string };

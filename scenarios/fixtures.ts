@@ -1,13 +1,17 @@
 /**
- * Fixtures every scenario uses (../shared/DESIGN.md, "scenarios/"), composed with
- * Playwright's `.extend()` one concern at a time:
+ * Fixtures every scenario uses (../shared/DESIGN.md, "scenarios/"), composed as
+ * Playwright's own tests compose theirs (tests/config/baseTest.ts): one typed fixture
+ * object per concern, chained with `.extend()`.
  *
- *   target   `profile` (targets/index.ts: URLs and settings) and `contract` (contracts/),
- *            plus the production guard
- *   client   `api`, the CHECKED client (scenarios/fixtures/client.ts): every response goes
- *            through the contract checks; `poll`, a bounded poller (fixtures/poll.ts)
- *   selftest the self-test's entry and its simulator (fixtures/selftest.ts); inert
- *            outside the self-test
+ *   target    `profile` (targets/index.ts: URLs and settings) and `contract` (contracts/),
+ *             plus the production guard
+ *   client    `api`, the CHECKED client (scenarios/fixtures/client.ts): every response goes
+ *             through the contract checks; `poll`, a bounded poller (fixtures/poll.ts)
+ *   outcome   a run whose failures are its expected outcome keeps its worker
+ *
+ * The self-test adds its own concern (which catalogue entry a scenario runs under, one
+ * simulator per entry) only where it runs: with a self-test plan in force, `test` is the
+ * self-test's (scenarios/fixtures/selftest.ts), built on this one.
  *
  * Guards, decided before a test body runs:
  *   - production: unless the user opted in (SVC_ALLOW_DESTRUCTIVE, see profile.ts),
@@ -17,78 +21,42 @@
  *   - requireSetting(value, 'SVC_X') skips a test that needs a setting the profile
  *     lacks, naming the variable; never a crash.
  */
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type Fixtures } from '@playwright/test';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { createRedactor, loadProfile, profileSecrets, runSettings, type TargetProfile } from '../targets/index.ts';
 import { loadContract, type Contract } from '../contracts/index.ts';
 import { CheckedClient } from './fixtures/client.ts';
 import { CLEANUP_FAILED_ANNOTATION, CREATED_BEFORE_SKIP_ANNOTATION, describeTeardownFailure } from './cleanup.ts';
 import { makePoll, type Poll } from './fixtures/poll.ts';
-import { EntrySimulators, declarePerEntry, selftestEntryNamed, SELFTEST_PLAN } from './fixtures/selftest.ts';
-import { expectsFailures, SELFTEST_FAILURE_ANNOTATION } from './selftest-project.ts';
+import { SELFTEST_PLAN, selftestTest } from './fixtures/selftest.ts';
+import { SELFTEST_FAILURE_ANNOTATION } from './selftest-project.ts';
 
 export { expect };
 export { CheckedClient, currentVersion, requireSetting, TIER_ANNOTATION, ALLURE_TIER_LABEL } from './fixtures/client.ts';
 export type { ApiName, CallOptions, CheckedResponse, Exchange } from './fixtures/client.ts';
 export type { Poll, PollOptions } from './fixtures/poll.ts';
 
-/** The self-test's concern: which entry a test runs under, and the worker's simulators. */
-const withSelftest = base.extend<{ selftestEntry: string | undefined; selftestKeepWorker: void }, { selftestSimulators: EntrySimulators; failuresExpected: boolean }>({
-  selftestEntry: [undefined, { option: true }],
-  /**
-   * A run whose failures are its expected outcome outside the self-test (a batch project
-   * against a misbehaving target, scripts/playwright.runs.config.ts): its failed scenarios
-   * keep the worker as a fault entry's do (below), and are reported failed all the same.
-   */
-  failuresExpected: [false, { option: true, scope: 'worker' }],
-  selftestSimulators: [
-    async ({}, use) => {
-      const simulators = new EntrySimulators();
-      try {
-        await use(simulators);
-      } finally {
-        await simulators.closeAll();
-      }
-    },
-    { scope: 'worker' },
-  ],
-  /**
-   * A fault entry's failed or timed-out scenario is the outcome the fault is expected to
-   * produce; the self-test reads each result from the JSON report. Marking it expected here
-   * (after the body, before Playwright decides) keeps the worker: Playwright discards a
-   * worker after every unexpected failure, and a new worker costs seconds. The worker's
-   * simulators and contract hold no per-test state a failure could spoil: every scenario
-   * creates its own user.
-   */
-  selftestKeepWorker: [
-    async ({ selftestEntry, failuresExpected }, use, testInfo) => {
-      await use();
-      const entry = selftestEntryNamed(selftestEntry);
-      if (((entry && expectsFailures(entry)) || failuresExpected) && (testInfo.status === 'failed' || testInfo.status === 'timedOut') && testInfo.expectedStatus === 'passed') {
-        testInfo.annotations.push({ type: SELFTEST_FAILURE_ANNOTATION, description: testInfo.status });
-        testInfo.expectedStatus = testInfo.status;
-      }
-    },
-    { auto: true },
-  ],
-});
-
-/** The target's concern: the profile (the self-test entry's simulator, or the run's target) and the contract. */
-const withTarget = withSelftest.extend<{ profile: TargetProfile; targetGuard: void }, { contract: Contract; runProfile: TargetProfile; targetEnv: Record<string, string> | undefined }>({
+export interface TargetFixtures {
+  profile: TargetProfile;
+  targetGuard: void;
+}
+export interface TargetWorkerFixtures {
+  contract: Contract;
+  /** The run's profile (the process's environment, or the project's `targetEnv`). */
+  runProfile: TargetProfile;
   /**
    * The environment the profile is read from, when a project gives one instead of the
    * process's (scripts/playwright.runs.config.ts: a batch of runs against different
    * targets in one invocation, each project read exactly as a process with that env).
    */
+  targetEnv: Record<string, string> | undefined;
+}
+
+/** The target's concern: the profile and the contract. */
+export const targetFixtures: Fixtures<TargetFixtures, TargetWorkerFixtures> = {
   targetEnv: [undefined, { option: true, scope: 'worker' }],
   runProfile: [async ({ targetEnv }, use) => use(loadProfile(targetEnv ?? process.env)), { scope: 'worker' }],
-  profile: async ({ selftestEntry, selftestSimulators, runProfile }, use) => {
-    const entry = selftestEntryNamed(selftestEntry);
-    // An entry naming a separately started target (its own SVC_* environment) reads its
-    // profile from that environment alone; any other entry gets a simulator of its own.
-    if (entry?.targetEnv) await use(loadProfile(entry.targetEnv));
-    else await use(entry ? (await selftestSimulators.target(entry)).profile : runProfile);
-  },
+  profile: async ({ runProfile }, use) => use(runProfile),
   contract: [async ({}, use) => use(await loadContract()), { scope: 'worker' }],
   targetGuard: [
     async ({ profile }, use, testInfo) => {
@@ -103,14 +71,25 @@ const withTarget = withSelftest.extend<{ profile: TargetProfile; targetGuard: vo
     },
     { auto: true },
   ],
-});
+};
+
+export interface ClientFixtures {
+  api: CheckedClient;
+  poll: Poll;
+  /**
+   * Attach every exchange to the report (the default). The self-test turns it off: it
+   * reads only pass/fail and the error, and 15 000 attachments per matrix cost more
+   * runner time and report size (50 MB) than the scenarios themselves.
+   */
+  attachExchanges: boolean;
+}
 
 /** The client's concern: the checked client and the poller. */
-const withClient = withTarget.extend<{ api: CheckedClient; poll: Poll }>({
-  api: async ({ profile, contract, selftestEntry }, use, testInfo) => {
+export const clientFixtures: Fixtures<ClientFixtures, object, TargetFixtures, TargetWorkerFixtures> = {
+  attachExchanges: [true, { option: true }],
+  api: async ({ profile, contract, attachExchanges }, use, testInfo) => {
     const redactor = createRedactor([...profileSecrets(profile), ...Object.values(profile.testInstitution.passwords)]);
-    // The self-test reads only pass/fail and the error: no exchange attachments there.
-    const client = new CheckedClient(profile, contract, redactor, testInfo, selftestEntry === undefined);
+    const client = new CheckedClient(profile, contract, redactor, testInfo, attachExchanges);
     await use(client);
     // Leave nothing behind: the users the test created, deleted whether it passed, failed
     // or skipped. A user that could not be deleted is named in an annotation and on the
@@ -139,7 +118,44 @@ const withClient = withTarget.extend<{ api: CheckedClient; poll: Poll }>({
     }
   },
   poll: async ({ profile }, use) => use(makePoll(profile)),
-});
+};
 
-/** The scenarios' test: under a self-test plan, each declaration becomes one copy per selecting entry. */
-export const test = SELFTEST_PLAN ? declarePerEntry(withClient, SELFTEST_PLAN) : withClient;
+export interface OutcomeFixtures {
+  /**
+   * Failures are this run's expected outcome: a self-test fault entry (set per entry by
+   * scenarios/fixtures/selftest.ts), or a batch project against a misbehaving target
+   * (scripts/playwright.runs.config.ts). Its failed scenarios are reported failed all the
+   * same.
+   */
+  failuresExpected: boolean;
+  keepWorkerOnExpectedFailure: void;
+}
+
+/** The outcome's concern: an expected failure keeps the worker. */
+export const outcomeFixtures: Fixtures<OutcomeFixtures> = {
+  failuresExpected: [false, { option: true }],
+  /**
+   * A failed or timed-out scenario of a run that expects failures is marked expected after
+   * the body, before Playwright decides: Playwright discards a worker after every unexpected
+   * failure, and a new worker costs seconds. The JSON report's readers count it as failed
+   * by its annotation. The worker's simulators and contract hold no per-test state a failure
+   * could spoil: every scenario creates its own user.
+   */
+  keepWorkerOnExpectedFailure: [
+    async ({ failuresExpected }, use, testInfo) => {
+      await use();
+      if (failuresExpected && (testInfo.status === 'failed' || testInfo.status === 'timedOut') && testInfo.expectedStatus === 'passed') {
+        testInfo.annotations.push({ type: SELFTEST_FAILURE_ANNOTATION, description: testInfo.status });
+        testInfo.expectedStatus = testInfo.status;
+      }
+    },
+    { auto: true },
+  ],
+};
+
+/** Every scenario's test: target, client, outcome. */
+export const scenarioTest = base.extend<TargetFixtures, TargetWorkerFixtures>(targetFixtures).extend<ClientFixtures>(clientFixtures).extend<OutcomeFixtures>(outcomeFixtures);
+export type ScenarioTest = typeof scenarioTest;
+
+/** The scenarios' test: under a self-test plan, the self-test's, which declares each scenario once per selecting entry. */
+export const test: ScenarioTest = SELFTEST_PLAN ? selftestTest(scenarioTest, SELFTEST_PLAN) : scenarioTest;

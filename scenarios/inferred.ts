@@ -10,7 +10,7 @@
  */
 import { expect, test } from '@playwright/test';
 import type { TargetProfile } from '../targets/index.ts';
-import { TIER_ANNOTATION } from '../contracts/failure.ts';
+import { TIER_ANNOTATION } from '../contracts/index.ts';
 
 export const INFERRED_ANNOTATION = TIER_ANNOTATION.inferred;
 

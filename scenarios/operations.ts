@@ -6,7 +6,7 @@
  * says whether every parameter of the path names something that exists, so a scenario
  * can tell a refusal about authentication from one about a missing resource.
  */
-import { loadDocument } from '../contracts/load.ts';
+import { loadDocument } from '../contracts/index.ts';
 
 export interface DocOperation {
   method: string;

@@ -10,6 +10,9 @@
  *      as playwright.config.ts, count as one more folder, `(root)`).
  *   4. The simulator's domain (targets/simulator/domain: records, state, the aggregation
  *      engine) knows nothing of HTTP: it imports neither its routes nor Fastify.
+ *   5. contracts/ has one door: a file outside contracts/ imports contracts/index.ts and no
+ *      other file of contracts/ (the suites, the fuzzer, the integration and the self-test
+ *      know the contract only through `check`, `checkReceived` and what index.ts exports).
  *
  * A small reader of import specifiers rather than a dependency tool: the project's
  * imports are all relative, written with their `.ts` extension, so the path is the
@@ -75,6 +78,7 @@ export function violations(imports: readonly Import[]): string[] {
     const a = top(from);
     const b = top(to);
     if (a !== 'targets' && b === 'targets' && to !== 'targets/index.ts') out.push(`${from} imports ${to}: outside targets/, import targets/index.ts only`);
+    if (a !== 'contracts' && b === 'contracts' && to !== 'contracts/index.ts') out.push(`${from} imports ${to}: outside contracts/, import contracts/index.ts only`);
     if (a === 'reports' && SUITES_AND_RUNNERS.includes(b)) out.push(`${from} imports ${to}: reports/ reads results and renders; it imports no ${b}/`);
     if (from.startsWith(DOMAIN) && (to.startsWith('targets/simulator/routes/') || to === 'npm:fastify')) out.push(`${from} imports ${to}: the simulator's domain knows nothing of HTTP (no routes, no Fastify)`);
   }
@@ -112,10 +116,12 @@ export function violations(imports: readonly Import[]): string[] {
   return out;
 }
 
-test('the project keeps its import rules (one door into targets/, reports/ runs nothing, no circle between folders)', () => {
+test('the project keeps its import rules (one door into targets/ and into contracts/, reports/ runs nothing, no circle between folders)', () => {
   const imports = projectImports();
   // The reader found the imports it must see, so an empty violation list means something.
   assert.ok(imports.some((i) => i.from === 'scenarios/fixtures.ts' && i.to === 'targets/index.ts'), 'the scenarios fixture imports targets/index.ts');
+  assert.ok(imports.some((i) => i.from === 'scenarios/fixtures.ts' && i.to === 'contracts/index.ts'), 'the scenarios fixture imports contracts/index.ts');
+  assert.ok(imports.some((i) => i.from === 'contracts/contract.ts' && i.to === 'contracts/registry.ts'), 'imports inside contracts/ were read (and are allowed)');
   assert.ok(imports.length > 300, `only ${imports.length} relative imports found`);
   assert.ok(imports.some((i) => i.from.startsWith(DOMAIN)) && imports.some((i) => i.to === 'npm:fastify'), 'the domain files and the Fastify imports were read');
   assert.deepEqual(violations(imports), []);
@@ -130,12 +136,23 @@ test('each rule catches what it forbids', () => {
     { from: 'scripts/nightly.ts', to: 'load/run.ts' },
     { from: 'targets/simulator/domain/members.ts', to: 'targets/simulator/routes/members.ts' },
     { from: 'targets/simulator/domain/store.ts', to: 'npm:fastify' },
+    { from: 'scenarios/fuzz/lib/engine.ts', to: 'contracts/failure.ts' },
   ]);
-  assert.equal(bad.length, 5, bad.join('\n'));
+  assert.equal(bad.length, 6, bad.join('\n'));
   assert.match(bad[0], /scenarios\/fixtures\.ts imports targets\/simulator\/app\.ts/);
   assert.match(bad[1], /reports\/ reads results and renders/);
   assert.match(bad[2], /domain\/members\.ts imports targets\/simulator\/routes\/members\.ts: the simulator's domain knows nothing of HTTP/);
   assert.match(bad[3], /domain\/store\.ts imports npm:fastify/);
-  assert.match(bad[4], /circle: load -> scripts \(load\/run\.ts\); scripts -> load \(scripts\/nightly\.ts\)/);
-  assert.deepEqual(violations([{ from: 'scenarios/fixtures.ts', to: 'targets/index.ts' }, { from: 'targets/simulator/app.ts', to: 'targets/simulator/settings.ts' }]), []);
+  assert.match(bad[4], /scenarios\/fuzz\/lib\/engine\.ts imports contracts\/failure\.ts: outside contracts\/, import contracts\/index\.ts only/);
+  assert.match(bad[5], /circle: load -> scripts \(load\/run\.ts\); scripts -> load \(scripts\/nightly\.ts\)/);
+  assert.deepEqual(
+    violations([
+      { from: 'scenarios/fixtures.ts', to: 'targets/index.ts' },
+      { from: 'targets/simulator/app.ts', to: 'targets/simulator/settings.ts' },
+      { from: 'integration/judge.ts', to: 'contracts/index.ts' },
+      { from: 'contracts/contract.ts', to: 'contracts/model.ts' },
+      { from: 'contracts/test/checks.test.ts', to: 'contracts/load.ts' },
+    ]),
+    [],
+  );
 });

@@ -17,7 +17,7 @@ const file = runSettings().runsPlanFile;
 if (!file) throw new Error('scripts/playwright.runs.config.ts needs SVC_RUNS_PLAN (written by scripts/real-target.ts runPlaywrightBatch)');
 const plan = JSON.parse(readFileSync(file, 'utf8')) as RunsPlan;
 
-export default defineConfig<{}, { targetEnv: Record<string, string> | undefined; failuresExpected: boolean }>({
+export default defineConfig<{ failuresExpected: boolean }, { targetEnv: Record<string, string> | undefined }>({
   testDir: '../scenarios',
   workers: plan.workers,
   fullyParallel: true,
@@ -31,7 +31,7 @@ export default defineConfig<{}, { targetEnv: Record<string, string> | undefined;
     timeout: r.timeoutMs,
     ...(r.grep ? { grep: new RegExp(r.grep) } : {}),
     // A run expected to fail (a misbehaving target) keeps its worker after each failure
-    // (scenarios/fixtures.ts failuresExpected): a new worker per failed scenario costs
+    // (scenarios/fixtures.ts, the outcome fixtures): a new worker per failed scenario costs
     // about 2 CPU-s; the failures are reported as failed all the same.
     use: { targetEnv: r.env, failuresExpected: !!r.failuresExpected },
   })),

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
-import { readYamlFile } from '../contracts/load.ts';
+import { readYamlFile } from '../contracts/index.ts';
 
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const TRACE_FILE = join(PROJECT_ROOT, 'spec', 'trace.yaml');

@@ -39,6 +39,8 @@ export { startReceiver, type RunningReceiver, type ReceiverOptions } from './rec
 export { canonicalJson, BROKEN_VARIANTS, type BrokenVariant } from './receiver/store.ts';
 export type { SimulatorOptions } from './simulator/app.ts';
 export { simulatorBanner } from './simulator/serve.ts';
+export { boundsOf, requestBounded, transportFailure, TransportError, type BoundedRequest, type BoundedResponse, type HttpBounds, type ExchangePhase } from './http.ts';
+export { BASE_URL_SETTING, baseUrlOf, basesOf, locateApi, basicAuthorization, defaultCredentials, audienceTokenSettings, requestAudienceToken, checkOptionsOf, MissingSetting, type ApiBases } from './client.ts';
 
 /**
  * The simulator as an in-process app and its webhook dispatcher, for the suites that

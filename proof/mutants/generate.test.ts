@@ -6,8 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadContract } from '../../contracts/index.ts';
-import { STATED_FIELDS } from '../../contracts/stated-fields.ts';
+import { loadContract, STATED_FIELDS } from '../../contracts/index.ts';
 import { loadTrace } from '../../spec/trace.ts';
 import { generateMutants, sampleMutants } from './generate.ts';
 import { STATED_FAMILIES, TOLERATED_FAMILIES } from './model.ts';

@@ -19,11 +19,7 @@
  * come from the Versioning section's non-breaking list and the notes on what a real
  * service does where the specification is silent.
  */
-import { loadContract, type ApiName, type Contract, type OperationInfo } from '../../contracts/index.ts';
-import { responseRecords, type RecordSite } from '../../contracts/records.ts';
-import { resolveRef } from '../../contracts/load.ts';
-import { STATED_PLATFORM_RULES } from '../../contracts/stated-platform.ts';
-import { PARTNER_RULES, PROCESSOR_TOKEN_LIFETIME_S } from '../../contracts/stated-partners.ts';
+import { loadContract, type ApiName, type Contract, type OperationInfo, responseRecords, type RecordSite, resolveRef, STATED_PLATFORM_RULES, PARTNER_RULES, PROCESSOR_TOKEN_LIFETIME_S } from '../../contracts/index.ts';
 import { loadTrace, resolveEncoding, type TraceRow } from '../../spec/trace.ts';
 import { PRODUCT_PATH_DEFAULTS } from '../../targets/index.ts';
 import { opRef, STATED_FAMILIES, TOLERATED_FAMILIES, type Change, type Exclusion, type Family, type Mutant, type OpRef, type Site, type When } from './model.ts';

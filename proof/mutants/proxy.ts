@@ -14,6 +14,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadContract, type ApiName, type Contract } from '../../contracts/index.ts';
+import { locateApi } from '../../targets/index.ts';
 import { MutantRuntime, type Matched, type ProxyRequest, type ProxyResponse } from './apply.ts';
 import { opRef, type Mutant, type OpRef } from './model.ts';
 
@@ -50,12 +51,10 @@ function readBody(stream: IncomingMessage): Promise<Buffer> {
   });
 }
 
-/** Splits `/audience/api/v1/...` into the API and its own path. */
+/** Splits `/audience/api/v1/...` into the API and its own path (targets/client.ts locateApi, the target's prefixes as its bases). */
 export function apiOf(path: string, prefixes: TargetPrefixes): { api: ApiName; path: string } {
-  const under = (p: string) => path === p || path.startsWith(`${p}/`);
-  if (under(prefixes.audience)) return { api: 'audience', path: path.slice(prefixes.audience.length) || '/' };
-  if (under(prefixes.testHost)) return { api: 'test-host', path: path.slice(prefixes.testHost.length) || '/' };
-  return { api: 'platform', path };
+  const at = locateApi({ platform: [''], audience: [prefixes.audience], 'test-host': [prefixes.testHost] }, path);
+  return at ? { api: at.api, path: at.relative } : { api: 'platform', path };
 }
 
 /** The operation and version a request matched (undefined op: none of the documents has it). */

@@ -3,7 +3,7 @@
  * scenarios of this directory (not a spec file: Playwright runs only *.spec.ts). Every
  * call goes through the checked client, so the contract checks each response.
  */
-import { boundsOf, requestBounded } from '../fixtures/http.ts';
+import { boundsOf, requestBounded } from '../../targets/index.ts';
 import { test, expect, type CheckedClient, type CheckedResponse, type Poll } from '../fixtures.ts';
 import type { TargetProfile } from '../../targets/index.ts';
 import { createMember, createUser, createdMember, need, requireTestInstitution, waitUntilSettled } from '../helpers.ts';

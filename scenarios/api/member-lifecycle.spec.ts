@@ -21,7 +21,7 @@ import { test, expect, currentVersion, type CheckedClient } from '../fixtures.ts
 import { ANY_2XX, createMember, createdMember, expectRefused, institutionCredentials, is2xx, need, readMember, requireTestInstitution, uniqueId, waitUntilSettled } from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, memberAccounts, settle, walkList } from './journeys.ts';
-import { TIER_ANNOTATION } from '../../contracts/failure.ts';
+import { TIER_ANNOTATION } from '../../contracts/index.ts';
 
 const TAGS = ['@members', '@destructive'];
 

@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadProfile, profileSecrets } from '../../targets/index.ts';
 import { createRedactor } from '../../targets/index.ts';
-import { loadContract } from '../../contracts/contract.ts';
+import { loadContract } from '../../contracts/index.ts';
 import { renderStats, runFuzz } from './lib/run.ts';
 import { renderCounterexample } from './lib/engine.ts';
 

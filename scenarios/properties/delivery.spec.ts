@@ -7,7 +7,7 @@
  * (proof/delivery-faults.test.ts).
  */
 import { test, expect } from '@playwright/test';
-import { formatFailure, tierOf, TIER_ANNOTATION } from '../../contracts/failure.ts';
+import { formatFailure, tierOf, TIER_ANNOTATION } from '../../contracts/index.ts';
 import { DELIVERY_SCENARIOS, runDeliveryScenario } from './lib/delivery-scenarios.ts';
 import { loadProfile } from '../../targets/index.ts';
 

@@ -23,12 +23,11 @@
  * on at least one delivery is a `verified` annotation. Settings: README.md, "Webhook
  * deliveries of a real service".
  */
-import { boundsOf, requestBounded } from '../fixtures/http.ts';
+import { boundsOf, requestBounded } from '../../targets/index.ts';
 import { test, expect } from '../fixtures.ts';
-import { formatFailure, tierOf, TIER_ANNOTATION, type Failure } from '../../contracts/failure.ts';
+import { formatFailure, tierOf, TIER_ANNOTATION, type Failure, loadContract, parseBody, webhook_field_formats, webhook_json_post, webhook_test_shape } from '../../contracts/index.ts';
 import { createMember, createUser, uniqueId, waitUntilSettled } from '../helpers.ts';
 import { CaptureReceiver, type CapturedRequest } from './lib/capture.ts';
-import { loadContract, parseBody, webhook_field_formats, webhook_json_post, webhook_test_shape } from '../../contracts/index.ts';
 import { awaitingRetry, deliveryType, failFirstAnswer, liveCallbackPayload, liveDeliverySettings, liveHttps, livePlatformTypes, liveRetries, liveRule9, liveVersionRises } from './lib/live-delivery.ts';
 
 const TAGS = ['@webhooks', '@delivery', '@live', '@destructive'];

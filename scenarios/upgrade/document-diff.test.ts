@@ -11,8 +11,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
-import { diffDocuments } from '../../contracts/classifier.ts';
-import { readDocument } from '../../contracts/load.ts';
+import { diffDocuments, readDocument } from '../../contracts/index.ts';
 import { compareOpenApiFiles } from './document-diff.ts';
 import { VersionInputError } from './version-check.ts';
 

@@ -14,8 +14,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { diffDocuments } from '../../contracts/classifier.ts';
-import { readDocument } from '../../contracts/load.ts';
+import { diffDocuments, readDocument } from '../../contracts/index.ts';
 import type { DocumentInfo, Finding, VersionReport } from '../../reports/version-diff.ts';
 import { isUsed, VersionInputError } from './version-check.ts';
 

@@ -17,9 +17,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { boundsOf, requestBounded } from '../fixtures/http.ts';
-import { diffDocuments, diffObservations, KINDS, type Difference, type DifferenceKind } from '../../contracts/classifier.ts';
-import { discoverDocuments, readDocument } from '../../contracts/load.ts';
+import { boundsOf, defaultCredentials, requestBounded } from '../../targets/index.ts';
+import { diffDocuments, diffObservations, KINDS, type Difference, type DifferenceKind, discoverDocuments, readDocument } from '../../contracts/index.ts';
 import type { TargetProfile } from '../../targets/index.ts';
 import type { Finding, VersionReport } from '../../reports/version-diff.ts';
 
@@ -77,9 +76,8 @@ export interface ObservedResponse {
 }
 
 async function observe(profile: TargetProfile, operation: string, path: string, version: string): Promise<ObservedResponse> {
-  const auth = `Basic ${Buffer.from(`${profile.clientId}:${profile.apiKey}`).toString('base64')}`;
   const res = await requestBounded(
-    { method: 'GET', url: `${profile.platformBaseUrl}${path}`, headers: { accept: 'application/json', 'accept-version': version, authorization: auth }, operation: `${operation}, Accept-Version ${version}`, urlSetting: 'SVC_BASE_URL' },
+    { method: 'GET', url: `${profile.platformBaseUrl}${path}`, headers: { accept: 'application/json', 'accept-version': version, ...defaultCredentials(profile, 'platform') }, operation: `${operation}, Accept-Version ${version}`, urlSetting: 'SVC_BASE_URL' },
     boundsOf(profile),
   );
   const { text, headers } = res;

@@ -7,7 +7,7 @@
  * same suites run unchanged against the simulator and a real environment.
  */
 import { SIMULATOR_DEFAULTS } from '../simulator/settings.ts';
-import { DEFAULT_SPEC_DIR, discoverDocuments } from '../../contracts/load.ts';
+import { DEFAULT_SPEC_DIR, discoverDocuments } from '../../contracts/index.ts';
 import {
   achFiltersFrom,
   dataExchangeFrom,
@@ -185,7 +185,7 @@ export interface TargetProfile {
   };
 
   /**
-   * Bounds on what the suite reads from a target (scenarios/fixtures/http.ts): a response
+   * Bounds on what the suite reads from a target (targets/http.ts): a response
    * body larger than maxBodyBytes (SVC_MAX_BODY_BYTES) fails the request with a message
    * naming it, instead of a worker holding gigabytes.
    */

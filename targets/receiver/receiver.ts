@@ -21,7 +21,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadDocument } from '../../contracts/load.ts';
+import { loadDocument } from '../../contracts/index.ts';
 import { ReceiverStore, type BrokenVariant, type IncomingEvent } from './store.ts';
 
 export interface ReceiverOptions {

@@ -16,13 +16,9 @@
  * identifiers are the profile's (test institution, data exchange settings, audience).
  */
 import { randomUUID } from 'node:crypto';
-import { boundsOf, requestBounded } from '../../fixtures/http.ts';
-import type { Failure } from '../../../contracts/failure.ts';
-import { formatFailure } from '../../../contracts/failure.ts';
-import type { GeneratedCase } from '../../../contracts/generated.ts';
-import { GENERATED_RULES } from '../../../contracts/generated.ts';
-import { SIMULATOR_DEFAULTS } from '../../../targets/index.ts';
-import { curlOf, judge, sendPaced, type Credentials, type FuzzTarget } from './engine.ts';
+import { requestAudienceToken, SIMULATOR_DEFAULTS } from '../../../targets/index.ts';
+import { formatFailure, GENERATED_RULES, type Failure, type GeneratedCase } from '../../../contracts/index.ts';
+import { curlOf, exchange, type Credentials, type FuzzTarget } from './engine.ts';
 import { suiteId } from '../../cleanup.ts';
 import { STATED_IDENTIFIERS, type Example, type FuzzCase, type KnownIds, type OperationSpec, type SecurityNeed } from './requests.ts';
 
@@ -84,10 +80,9 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
       generated: c.generated ?? { kind: 'valid', tier: 'informational', rule: 'chain step', what },
     };
     const spec = { security: c.security ?? BASIC } as OperationSpec;
-    const sent = await sendPaced(fc, spec, target, 5);
-    const found = judge(fc, sent, target);
-    for (const f of found) failures.push(f);
-    const errors = found.filter((f) => f.severity === 'error').map((f) => t.redactor.text(formatFailure(f)));
+    const sent = await exchange(fc, spec, target, 5);
+    for (const f of sent.failures) failures.push(f);
+    const errors = sent.failures.filter((f) => f.severity === 'error').map((f) => t.redactor.text(formatFailure(f)));
     steps.push({ what, status: sent.status, errors, curl: curlOf(sent, fc.method, t.redactor) });
     o.log?.(`chain: ${what} -> ${sent.status}${errors.length ? ` (${errors.length} failures)` : ''}`);
     return sent;
@@ -119,14 +114,8 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
   // Audience access token (Authentication 5): the profile's token URL, OAuth 2.0 client credentials.
   if (!credentials.audienceToken && p.audience.tokenUrl && p.audience.clientId && p.audience.clientSecret) {
     try {
-      const res = await requestBounded({
-        method: 'POST',
-        url: p.audience.tokenUrl,
-        headers: { authorization: `Basic ${Buffer.from(`${p.audience.clientId}:${p.audience.clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-        body: 'grant_type=client_credentials',
-      }, boundsOf(p));
-      const token = (JSON.parse(res.text) as { access_token?: unknown }).access_token;
-      if (typeof token === 'string') { credentials.audienceToken = token; t.redactor.add(token); }
+      const { token } = await requestAudienceToken(p, (x) => t.redactor.text(x));
+      if (token !== undefined) { credentials.audienceToken = token; t.redactor.add(token); }
     } catch { /* the audience operations then draw refusals only */ }
   }
   // The grant query with one grantee of the profile's grant only (Endpoints, Data exchange: "every grantee

@@ -2,22 +2,19 @@
  * The fuzz engine, independent of Playwright so the bench (scenarios/fuzz/
  * bench.ts) and the spec (scenarios/fuzz/fuzz.spec.ts) run the same code:
  *
- *   send(case)     one HTTP request (undici), credentials from the profile and the chains
- *   judge(case)    contract.check with `generated` set: the response checks of
- *                  contracts/checks.ts plus the Schemathesis-style checks of
- *                  contracts/generated.ts; the profile decides the severity of inferred
- *                  rules (strict) as everywhere
+ *   send(case)     one HTTP request (the bounded transport of targets/), base URL and
+ *                  credentials from the profile (targets/client.ts) and the chains
+ *   exchange(case) send, then contract.checkReceived with `generated` set: the body parsed
+ *                  as the document says, the response checks of contracts/checks.ts plus
+ *                  the Schemathesis-style checks of contracts/generated.ts; the profile's
+ *                  check options (targets/client.ts checkOptionsOf) as everywhere
  *   fuzzOperation  fc.check of one operation's case arbitrary: a failing case is shrunk
  *                  to a minimal one, reported as a curl line with secrets redacted and
  *                  the seed that replays it (SVC_FUZZ_SEED)
  */
 import fc from 'fast-check';
-import { boundsOf, requestBounded } from '../../fixtures/http.ts';
-import type { Contract } from '../../../contracts/contract.ts';
-import type { Failure } from '../../../contracts/failure.ts';
-import { formatFailure, tierOf } from '../../../contracts/failure.ts';
-import type { TargetProfile } from '../../../targets/index.ts';
-import type { Redactor } from '../../../targets/index.ts';
+import { BASE_URL_SETTING, baseUrlOf, basicAuthorization, boundsOf, checkOptionsOf, requestBounded, type Redactor, type TargetProfile } from '../../../targets/index.ts';
+import { formatFailure, tierOf, type Contract, type Failure } from '../../../contracts/index.ts';
 import { caseArbitrary, reachCases, statedCases, type Example, type FuzzCase, type KnownIds, type OperationSpec, type RequestContext } from './requests.ts';
 import { currentRunId, suiteId, suitePrefix, type CreatedUsers } from '../../cleanup.ts';
 
@@ -47,7 +44,6 @@ export interface FuzzTarget {
 export interface Sent {
   status: number;
   headers: Record<string, string>;
-  body: unknown;
   text: string;
   url: string;
   requestHeaders: Record<string, string>;
@@ -56,13 +52,6 @@ export interface Sent {
 
 /** Connections per origin of the fuzzer's pool (scenarios/fixtures/http.ts keeps one pool per size and bounds). */
 const FUZZ_CONNECTIONS = 8;
-
-/** The variable each API's base URL comes from, named when its host cannot be reached. */
-const BASE_URL_SETTING: Record<FuzzCase['api'], string> = { platform: 'SVC_BASE_URL', audience: 'SVC_AUDIENCE_BASE_URL', 'test-host': 'SVC_TEST_HOST_BASE_URL' };
-
-export function baseUrlOf(profile: TargetProfile, api: FuzzCase['api']): string | undefined {
-  return api === 'platform' ? profile.platformBaseUrl : api === 'audience' ? profile.audienceBaseUrl : profile.testHostBaseUrl;
-}
 
 /**
  * Loopback only for the embedded simulator (fuzzing sends invalid and unbounded requests): a simulator profile whose URL
@@ -91,7 +80,7 @@ export function headersOf(c: FuzzCase, spec: Pick<OperationSpec, 'security' | 'a
   for (const s of spec.security) {
     if (c.auth === 'none') break;
     const wrong = c.auth === 'wrong';
-    if (s.type === 'basic' && p.clientId && p.apiKey) h.authorization = `Basic ${Buffer.from(`${p.clientId}:${wrong ? `${p.apiKey}-wrong` : p.apiKey}`).toString('base64')}`;
+    if (s.type === 'basic' && p.clientId && p.apiKey) h.authorization = basicAuthorization(p.clientId, wrong ? `${p.apiKey}-wrong` : p.apiKey);
     else if (s.type === 'bearer' && t.credentials.audienceToken) h.authorization = `Bearer ${wrong ? `${t.credentials.audienceToken}-wrong` : t.credentials.audienceToken}`;
     else if (s.type === 'header' && s.header) {
       const lower = s.header.toLowerCase();
@@ -117,14 +106,13 @@ export async function send(c: FuzzCase, spec: OperationSpec, t: FuzzTarget): Pro
     { method: c.method, url, headers: requestHeaders, body: payload, operation: c.operation, urlSetting: BASE_URL_SETTING[c.api], redact: (x) => t.redactor.text(x), connections: FUZZ_CONNECTIONS },
     boundsOf(t.profile),
   );
-  const { text, headers } = res;
-  let body: unknown = text;
-  const type = (headers['content-type'] ?? '').toLowerCase();
-  if (text.length && (type.includes('json') || (!type && /^[[{]/.test(text)))) {
-    try { body = JSON.parse(text); } catch { /* content_type/response_schema checks report it */ }
-  }
-  t.createdUsers?.observe({ api: c.api, method: c.method, path: c.path, status: res.status, requestBody: c.body, responseBody: body });
-  return { status: res.status, headers, body, text, url, requestHeaders, payload };
+  return { status: res.status, headers: res.headers, text: res.text, url, requestHeaders, payload };
+}
+
+/** A case sent and judged: its answer, the body as the contract read it, and every finding. */
+export interface Judged extends Sent {
+  body: unknown;
+  failures: Failure[];
 }
 
 /**
@@ -147,22 +135,28 @@ export function withSuiteUserId(c: FuzzCase): FuzzCase {
   return { ...c, body: { ...body, user: { ...user, id } } };
 }
 
-/** Every finding of one exchange: the contract's response checks and the generated-case checks. */
-export function judge(c: FuzzCase, sent: Sent, t: Pick<FuzzTarget, 'profile' | 'contract'>): Failure[] {
-  const p = t.profile;
-  return t.contract.check({
-    api: c.api,
-    ...(c.version ? { version: c.version } : {}),
-    request: { method: c.method, url: `${c.path}${queryString(c.query)}`, headers: sent.requestHeaders, body: c.rawBody ?? c.body },
-    response: { status: sent.status, headers: sent.headers, body: sent.body },
-  }, {
-    deprecationHeader: p.versions.deprecationHeader,
-    sunsetHeader: p.versions.sunsetHeader,
-    sunsetVersions: p.versions.sunset ? [p.versions.sunset] : [],
-    strict: p.strict,
-    headerNamesExplicit: p.versions.headerNamesExplicit,
-    generated: c.generated,
-  });
+/**
+ * Every finding of one answer: the contract's response checks and the generated-case
+ * checks, the body parsed as the document says (contract.checkReceived). A user the case
+ * created is recorded for the teardown.
+ */
+export function judge(c: FuzzCase, sent: Sent, t: Pick<FuzzTarget, 'profile' | 'contract' | 'createdUsers'>): Judged {
+  const { failures, body } = t.contract.checkReceived(
+    {
+      api: c.api,
+      ...(c.version ? { version: c.version } : {}),
+      request: { method: c.method, url: `${c.path}${queryString(c.query)}`, headers: sent.requestHeaders, body: c.rawBody ?? c.body },
+      response: { status: sent.status, headers: sent.headers, text: sent.text },
+    },
+    { ...checkOptionsOf(t.profile), generated: c.generated },
+  );
+  t.createdUsers?.observe({ api: c.api, method: c.method, path: c.path, status: sent.status, requestBody: c.body, responseBody: body });
+  return { ...sent, body, failures };
+}
+
+/** Sends a case (paced, 429 retried) and judges its answer. */
+export async function exchange(c: FuzzCase, spec: OperationSpec, t: FuzzTarget, retries = 3): Promise<Judged> {
+  return judge(c, await sendPaced(c, spec, t, retries), t);
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -302,10 +296,9 @@ export async function fuzzOperation(spec: OperationSpec, t: FuzzTarget, o: FuzzO
   const remaining = Math.max(0, o.deadline - performance.now());
   if (remaining < 50) return undefined;
   const property = fc.asyncProperty(arb.map(withSuiteUserId), async (c) => {
-    const sent = await sendPaced(c, spec, t, o.retries429 ?? 3);
-    const failures = judge(c, sent, t);
-    tally(o.stats, c, sent.status, failures);
-    const errors = failures.filter((f) => f.severity === 'error');
+    const sent = await exchange(c, spec, t, o.retries429 ?? 3);
+    tally(o.stats, c, sent.status, sent.failures);
+    const errors = sent.failures.filter((f) => f.severity === 'error');
     if (errors.length) throw new CaseFailed(errors, curlOf(sent, c.method, t.redactor), c);
   });
   const out = await fc.check(property, { seed: o.seed, numRuns: o.numRuns, examples, interruptAfterTimeLimit: remaining, markInterruptAsFailure: false, endOnFailure: false });
@@ -337,10 +330,9 @@ export async function reachOperation(spec: OperationSpec, t: FuzzTarget, o: Pick
   const cases = reachCases(spec, t.ctx, { known: t.known(spec), example: t.example?.(spec), pathMethods, otherVersions: t.otherVersions }).map(withSuiteUserId);
   for (const c of cases) {
     if (performance.now() >= o.deadline) return undefined;
-    const sent = await sendPaced(c, spec, t, o.retries429 ?? 3);
-    const failures = judge(c, sent, t);
-    tally(o.stats, c, sent.status, failures);
-    const errors = failures.filter((f) => f.severity === 'error');
+    const sent = await exchange(c, spec, t, o.retries429 ?? 3);
+    tally(o.stats, c, sent.status, sent.failures);
+    const errors = sent.failures.filter((f) => f.severity === 'error');
     if (errors.length) {
       return { operation: c.operation, checks: [...new Set(errors.map((f) => f.check))], failures: errors.map((f) => t.redactor.text(formatFailure(f))), curl: curlOf(sent, c.method, t.redactor), seed: 0, kind: c.generated.kind, numShrinks: 0 };
     }

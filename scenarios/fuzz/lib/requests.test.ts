@@ -7,9 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { loadContract } from '../../../contracts/contract.ts';
-import { createAjv, compileAt } from '../../../contracts/compile.ts';
-import { locateNode } from '../../../contracts/load.ts';
+import { loadContract, createAjv, compileAt, locateNode } from '../../../contracts/index.ts';
 import { createRedactor } from '../../../targets/index.ts';
 import { loadProfile } from '../../../targets/index.ts';
 import { applyMutation, mutationsOf, namedValuesOf, nearMisses, resolveSchema, valueOf, patternArb } from './schema.ts';

@@ -19,12 +19,7 @@
  */
 import fc from 'fast-check';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import type { Contract } from '../../../contracts/contract.ts';
-import type { ApiName } from '../../../contracts/load.ts';
-import { follow, pointerOf } from '../../../contracts/load.ts';
-import type { OperationInfo } from '../../../contracts/model.ts';
-import type { GeneratedCase } from '../../../contracts/generated.ts';
-import { GENERATED_RULES } from '../../../contracts/generated.ts';
+import { type Contract, type ApiName, follow, pointerOf, type OperationInfo, type GeneratedCase, GENERATED_RULES } from '../../../contracts/index.ts';
 import { statedPlatformReach } from './stated-reach.ts';
 import { applyMutation, mutationsOf, namedValuesOf, nearMisses, resolveSchema, safeString, valueAt, valueOf, type Mutation, type SchemaAt } from './schema.ts';
 

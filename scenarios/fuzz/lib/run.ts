@@ -5,8 +5,7 @@
  * derived from the run seed, within the run's bounds (runs per operation, seconds).
  * The spec and the bench call this; neither re-implements any of it.
  */
-import type { Contract } from '../../../contracts/contract.ts';
-import type { ApiName } from '../../../contracts/load.ts';
+import type { Contract, ApiName } from '../../../contracts/index.ts';
 import type { TargetProfile } from '../../../targets/index.ts';
 import type { Redactor } from '../../../targets/index.ts';
 import { assertLoopback, fuzzOperation, newStats, reachOperation, seedFor, type Counterexample, type FuzzStats, type FuzzTarget } from './engine.ts';

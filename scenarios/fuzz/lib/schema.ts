@@ -17,8 +17,7 @@
  * `$ref`s are followed with the contract's loader (contracts/load.ts), never re-read.
  */
 import fc from 'fast-check';
-import { follow } from '../../../contracts/load.ts';
-import type { Tier } from '../../../contracts/failure.ts';
+import { follow, type Tier } from '../../../contracts/index.ts';
 
 /** A schema node and the document it lives in (its `$ref`s resolve against `uri`). */
 export interface SchemaAt {

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadContract } from '../../../contracts/contract.ts';
+import { loadContract } from '../../../contracts/index.ts';
 import { operationsOf, reachCases, requestContext, type OperationSpec } from './requests.ts';
 import { statedPlatformReach, INCLUDES_RULE, AGGREGATE_PARAMS_RULE, LOCALIZATION_RULE } from './stated-reach.ts';
 

@@ -12,9 +12,8 @@
  * arrive as "not verified", and makes a missing retry an inferred failure.
  */
 import { createHash } from 'node:crypto';
-import type { Failure } from '../../../contracts/failure.ts';
+import { type Failure, deliveryType as contractDeliveryType, MIXED_TYPES, objectGuid, parseBody, RULE9_FIELDS, runDeliveryChecks, streamRetries } from '../../../contracts/index.ts';
 import type { CapturedRequest } from './capture.ts';
-import { deliveryType as contractDeliveryType, MIXED_TYPES, objectGuid, parseBody, RULE9_FIELDS, runDeliveryChecks, streamRetries } from '../../../contracts/index.ts';
 import { flagValue, type WebhookCaptureSettings } from '../../../targets/index.ts';
 
 

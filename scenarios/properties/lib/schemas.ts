@@ -4,7 +4,7 @@
  * requestBody.content.application/json.schema`), read by the contract's document reader
  * (contracts/load.ts) with every `$ref` inlined, since a generator needs plain schemas.
  */
-import { inlineRefs, loadDocument } from '../../../contracts/load.ts';
+import { inlineRefs, loadDocument } from '../../../contracts/index.ts';
 
 export type JsonSchema = {
   type?: string | string[];
