@@ -254,7 +254,12 @@ export async function buildSimulator(options: SimulatorOptions = {}): Promise<Fa
       if (!resolveVersion(ctx, request, reply)) return reply;
       if (!routeLifecycle(ctx, request, reply)) return reply;
     });
-    platform.addHook('preHandler', async (request) => assertOwnUser(ctx, request));
+    platform.addHook('preHandler', async (request) => {
+      // Data exchange paths are left out: a grantee reads the issuer's users by design.
+      if ((request.routeOptions.url ?? '').startsWith('/data_exchange')) return;
+      const params = (request.params ?? {}) as Record<string, string | undefined>;
+      assertOwnUser(ctx, request.svcClientId, params.user_guid ?? params.user_identifier);
+    });
     for (const register of PLATFORM_ROUTES) await register(platform, ctx);
   });
   await app.register(async (audience) => {

@@ -5,7 +5,6 @@
  * a user is visible only to the client that created it. Users the simulator seeds belong
  * to the first client. Fault users-shared-across-clients lets every client see every user.
  */
-import type { FastifyRequest } from 'fastify';
 import type { SimContext } from '../context.ts';
 import { SimError } from '../errors.ts';
 import type { UserRecord } from './records.ts';
@@ -13,30 +12,32 @@ import { coreState } from './store.ts';
 
 const owners = (ctx: SimContext) => ctx.collection<string>('user-owners');
 
-/** The client a request authenticated as (Basic), else the simulator's first client. */
-const clientOf = (ctx: SimContext, request: FastifyRequest) => request.svcClientId ?? ctx.settings.clientId;
+/**
+ * The client a request authenticated as (Basic; the routes pass `request.svcClientId`),
+ * else the simulator's first client. The domain takes the id, not the request: it knows
+ * nothing of HTTP (DESIGN.md, "The layout").
+ */
+const clientOf = (ctx: SimContext, clientId: string | undefined) => clientId ?? ctx.settings.clientId;
 
-export function recordOwner(ctx: SimContext, request: FastifyRequest, user: UserRecord): void {
-  owners(ctx).set(user.guid, clientOf(ctx, request));
+export function recordOwner(ctx: SimContext, clientId: string | undefined, user: UserRecord): void {
+  owners(ctx).set(user.guid, clientOf(ctx, clientId));
 }
 
 /** Whether the requesting client may see the user. */
-export function ownsUser(ctx: SimContext, request: FastifyRequest, user: UserRecord): boolean {
+export function ownsUser(ctx: SimContext, clientId: string | undefined, user: UserRecord): boolean {
   if (ctx.fault('users-shared-across-clients')) return true;
-  return (owners(ctx).get(user.guid) ?? ctx.settings.clientId) === clientOf(ctx, request);
+  return (owners(ctx).get(user.guid) ?? ctx.settings.clientId) === clientOf(ctx, clientId);
 }
 
 /**
- * Platform preHandler: a path naming another client's user answers 404, as for a user
- * that does not exist (the status is not shown; 404 keeps the user's existence private).
- * Data exchange paths are left out: a grantee reads the issuer's users by design.
+ * For the platform's preHandler: a path naming another client's user answers 404, as for
+ * a user that does not exist (the status is not shown; 404 keeps the user's existence
+ * private). The caller leaves data exchange paths out: a grantee reads the issuer's users
+ * by design.
  */
-export function assertOwnUser(ctx: SimContext, request: FastifyRequest): void {
-  if ((request.routeOptions.url ?? '').startsWith('/data_exchange')) return;
-  const params = (request.params ?? {}) as Record<string, string | undefined>;
-  const identifier = params.user_guid ?? params.user_identifier;
+export function assertOwnUser(ctx: SimContext, clientId: string | undefined, identifier: string | undefined): void {
   if (!identifier) return;
   const users = coreState(ctx).users;
   const user = users.get(identifier) ?? [...users.values()].find((u) => u.id !== null && u.id === identifier);
-  if (user && !ownsUser(ctx, request, user)) throw new SimError('not_found', `No user "${identifier.slice(0, 80)}"`);
+  if (user && !ownsUser(ctx, clientId, user)) throw new SimError('not_found', `No user "${identifier.slice(0, 80)}"`);
 }

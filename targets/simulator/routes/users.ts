@@ -32,13 +32,13 @@ function userFields(body: unknown): UserFields {
 export function registerUsers(app: FastifyInstance, ctx: SimContext): void {
   app.post('/users', async (request) => {
     const u = createUser(ctx, userFields(request.body));
-    recordOwner(ctx, request, u);
+    recordOwner(ctx, request.svcClientId, u);
     return { user: renderUser(u) };
   });
 
   app.get('/users', async (request) => {
     // What the service does: a user belongs to exactly one client, so a client lists its own.
-    const page = pageList(ctx, [...coreState(ctx).users.values()].filter((u) => ownsUser(ctx, request, u)), request.query as Record<string, unknown>);
+    const page = pageList(ctx, [...coreState(ctx).users.values()].filter((u) => ownsUser(ctx, request.svcClientId, u)), request.query as Record<string, unknown>);
     return { users: page.items.map(renderUser), pagination: page.pagination };
   });
 
