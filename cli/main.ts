@@ -292,7 +292,7 @@ async function runUsageCommand(o: { fromHar?: string; declare: string[]; out: st
   const ops = Object.entries(usage.operations);
   console.log(`wrote ${file}: ${ops.length} operation(s)${usage.versions.length ? ` under ${usage.versions.join(', ')}` : ''}`);
   for (const [key, u] of ops) console.log(`  ${key}${u.declared ? ' (declared: every field)' : `: ${u.query.length} query parameter(s), ${u.requestFields.length} request field(s), ${(u.reads ?? u.responseFields).length} response field(s)${u.reads ? ' (declared reads)' : ''}`}`);
-  console.log('Commit it; narrow what your code reads with "reads" per operation (kept when the file is written again). Then: svc-conformance versions --from <version> --to <version> --usage ' + o.out);
+  console.log(`Commit it; narrow what your code reads with "reads" per operation (kept when the file is written again). Then: svc-conformance versions --from <version> --to <version> --usage ${o.out}`);
   return 0;
 }
 

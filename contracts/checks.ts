@@ -221,7 +221,7 @@ registerCheck(exchangeCheck({
     const count = ((c.exchange.response.body as any)[op.listKey!] as unknown[]).length;
     const out: Failure[] = [];
     const asked = recordsPerPageAsked(c.query);
-    const location = locationOf('response.body', '/' + op.listKey!);
+    const location = locationOf('response.body', `/${op.listKey!}`);
     if (asked !== undefined && count > asked) {
       // Asked for fewer than PAGE_SIZE_STATED_FROM: a real service may answer its default page
       // (real-service-notes, Paging), so the rule is inferred there; stated from 10 up.

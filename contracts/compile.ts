@@ -197,7 +197,7 @@ function shortJson(value: unknown): string {
   } catch {
     text = String(value);
   }
-  return text.length > 80 ? text.slice(0, 77) + '...' : text;
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
 /** What the failing keyword asked for, in words (the ajv `params` of each keyword). */

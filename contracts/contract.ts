@@ -301,7 +301,7 @@ class ContractImpl implements Contract {
     if (this.files.sources.audience) models.push(this.model('audience'));
     if (this.files.sources['test-host']) models.push(this.model('test-host'));
     for (const m of models) {
-      const where = `${m.api}${m.version ? ' ' + m.version : ''}`;
+      const where = `${m.api}${m.version ? ` ${m.version}` : ''}`;
       for (const p of m.problems) errors.push(`${where}: ${p}`);
       for (const op of m.operations) {
         for (const r of op.responses.values()) {

@@ -218,7 +218,7 @@ deliveryCheck({
     // Epoch seconds stay below 1e11 until the year 5138; epoch milliseconds of any date after 1973 exceed it.
     const MAX_EPOCH_SECONDS = 1e11;
     const walk = (v: unknown, path: string, i: number) => {
-      if (Array.isArray(v)) return v.forEach((x, j) => walk(x, `${path}[${j}]`, i));
+      if (Array.isArray(v)) return v.forEach((x, j) => { walk(x, `${path}[${j}]`, i); });
       if (!v || typeof v !== 'object') return;
       for (const [k, x] of Object.entries(v)) {
         const at = `${path}.${k}`;
@@ -229,7 +229,7 @@ deliveryCheck({
         } else walk(x, at, i);
       }
     };
-    requests.forEach((r, i) => walk(parseBody(r), 'body', i));
+    requests.forEach((r, i) => { walk(parseBody(r), 'body', i); });
     return out;
   },
 });

@@ -114,7 +114,7 @@ export function escapePointerSegment(segment: string): string {
 }
 
 export function pointerOf(segments: readonly (string | number)[]): string {
-  return segments.map((s) => '/' + escapePointerSegment(String(s))).join('');
+  return segments.map((s) => `/${escapePointerSegment(String(s))}`).join('');
 }
 
 /** A pointer as a URI fragment: percent-encoded (paths hold `{}`), as ajv expects. */

@@ -141,7 +141,7 @@ export class DocumentModel {
     const paths = (this.doc.paths ?? {}) as Record<string, any>;
     for (const [path, rawItem] of Object.entries(paths)) {
       const item = follow<any>(rawItem, this.uri, pointerOf(['paths', path]));
-      if (!item || !item.value) { this.problems.push(`unresolved path item ${path}`); continue; }
+      if (!item?.value) { this.problems.push(`unresolved path item ${path}`); continue; }
       for (const method of METHODS) {
         const op = item.value[method];
         if (!op || typeof op !== 'object') continue;
@@ -169,7 +169,7 @@ export class DocumentModel {
         };
         for (const [status, rawResponse] of Object.entries((op.responses ?? {}) as Record<string, unknown>)) {
           const located = follow<any>(rawResponse, item.uri, `${opPointer}/responses/${status}`);
-          if (!located || !located.value) { this.problems.push(`${info.key}: unresolved response ${status}`); continue; }
+          if (!located?.value) { this.problems.push(`${info.key}: unresolved response ${status}`); continue; }
           info.responses.set(status.toUpperCase() === 'DEFAULT' ? 'default' : status.toUpperCase(), this.readResponse(status, located.value, located.uri, located.pointer, info.key));
           info.documentedStatuses.push(status);
           if (/^2(\d\d|XX)$/i.test(status)) {
@@ -205,7 +205,7 @@ export class DocumentModel {
     const headers: DocumentedHeader[] = [];
     for (const [name, rawHeader] of Object.entries((response.headers ?? {}) as Record<string, unknown>)) {
       const h = follow<any>(rawHeader, uri, `${pointer}/headers/${pointerOf([name]).slice(1)}`);
-      if (!h || !h.value) { this.problems.push(`${key}: unresolved header ${name} of ${status}`); continue; }
+      if (!h?.value) { this.problems.push(`${key}: unresolved header ${name} of ${status}`); continue; }
       headers.push({ name, lower: name.toLowerCase(), required: h.value.required === true });
     }
     const media: DocumentedMedia[] = [];
@@ -302,7 +302,7 @@ export function documentedMedia(response: DocumentedResponse, received: string |
   if (received) {
     for (const m of list) if (m.type === received) return { received, media: m, exact: true };
     const slash = received.indexOf('/');
-    const family = slash > 0 ? received.slice(0, slash) + '/*' : '';
+    const family = slash > 0 ? `${received.slice(0, slash)}/*` : '';
     for (const m of list) if (m.type === family || m.type === '*/*') return { received, media: m, exact: true };
     if (isJsonMedia(received)) for (const m of list) if (m.isJson) return { received, media: m, exact: false };
     return { received, exact: false };

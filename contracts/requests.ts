@@ -183,7 +183,7 @@ registerCheck(exchangeCheck({
     const out: Failure[] = [];
     if (!requestHeader(c, 'svc-client-id')) out.push(fail(c, 'request_required_headers', 'request.headers.svc-client-id', REQUEST_RULES.testHostHeaders, 'stated', 'Received: no SVC-Client-ID header / Expected: SVC-Client-ID: <CLIENT_ID>'));
     const accept = requestHeader(c, 'accept');
-    if (!accept || !accept.toLowerCase().includes('application/vnd.svc.legacy.v1+json')) {
+    if (!accept?.toLowerCase().includes('application/vnd.svc.legacy.v1+json')) {
       out.push(fail(c, 'request_required_headers', 'request.headers.accept', REQUEST_RULES.testHostHeaders, 'stated', `Received: ${accept ? `Accept ${describe(accept)}` : 'no Accept header'} / Expected: Accept: application/vnd.svc.legacy.v1+json`));
     }
     return out;

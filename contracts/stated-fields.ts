@@ -37,7 +37,7 @@ const CHECK = 'stated_resource_fields';
 
 type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => v !== null && typeof v === 'object' && !Array.isArray(v);
-const has = (r: Rec, k: string) => Object.prototype.hasOwnProperty.call(r, k);
+const has = (r: Rec, k: string) => Object.hasOwn(r, k);
 
 interface FieldRule {
   fields: readonly string[];

@@ -63,7 +63,9 @@ function membersOf(body: unknown): Array<{ at: string; m: Obj }> {
   if (!isObj(body)) return [];
   const out: Array<{ at: string; m: Obj }> = [];
   if (isObj(body.member)) out.push({ at: 'response.body.member', m: body.member });
-  if (Array.isArray(body.members)) body.members.forEach((m, i) => isObj(m) && out.push({ at: `response.body.members[${i}]`, m }));
+  if (Array.isArray(body.members)) body.members.forEach((m, i) => {
+    if (isObj(m)) out.push({ at: `response.body.members[${i}]`, m });
+  });
   return out;
 }
 

@@ -39,7 +39,7 @@ const SUPPORTED_LOCALIZATION_TEMPLATES = new Set(['BillAmountNotStandard', 'Mont
 
 type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => v !== null && typeof v === 'object' && !Array.isArray(v);
-const has = (r: Rec, k: string) => Object.prototype.hasOwnProperty.call(r, k);
+const has = (r: Rec, k: string) => Object.hasOwn(r, k);
 
 /** Records of an envelope: `{<singular>: {...}}` or `{<plural>: [...]}` at the top level. */
 function recordsOf(body: unknown, singular: string, plural: string): Rec[] {

@@ -142,7 +142,7 @@ export function learnSecrets(redactor: Redactor, exchanges: readonly RecordedExc
       const walk = (v: unknown, key = '', parent = ''): void => {
         if (typeof v === 'string' || typeof v === 'number') {
           if (keys.test(key) || (key === 'value' && /credentials|challenges/.test(parent))) redactor.add(String(v));
-        } else if (Array.isArray(v)) v.forEach((x) => walk(x, '', key || parent));
+        } else if (Array.isArray(v)) v.forEach((x) => { walk(x, '', key || parent); });
         else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k, key || parent);
       };
       walk(JSON.parse(text));

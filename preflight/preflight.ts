@@ -72,8 +72,6 @@ export interface PreflightOptions {
   timeoutMs?: number;
 }
 
-type Service = 'platform' | 'audience' | 'test-host';
-
 const is2xx = (s: number) => s >= 200 && s < 300;
 const ms = (p: Probe) => `${Math.round(p.ms)} ms`;
 

@@ -44,7 +44,7 @@ function neededBySkips(): Map<string, Set<string>> {
     // requireSetting(value, 'SVC_X' | `SVC_X_${...}`, ...)
     for (const m of text.matchAll(/requireSetting\([^;]*?,\s*(['`])([^'`]*)\1/g)) {
       if (m[2] === 'SVC_X') continue; // the fixture's own documentation example
-      if (m[2] === 'SVC_TEST_PASSWORD_${scenario}') PASSWORD_SCENARIOS.forEach((s) => add(`SVC_TEST_PASSWORD_${s}`, file));
+      if (m[2] === 'SVC_TEST_PASSWORD_${scenario}') PASSWORD_SCENARIOS.forEach((s) => { add(`SVC_TEST_PASSWORD_${s}`, file); });
       else for (const v of m[2].match(VARIABLE) ?? []) add(v, file);
     }
     // "needs SVC_X", "needs SVC_X and SVC_Y", "need SVC_X, SVC_Y and SVC_Z"

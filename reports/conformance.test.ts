@@ -37,6 +37,6 @@ test('inferred annotations are counted apart from informational ones, and the te
   assert.match(md, /\| inferred findings \| 1 in 1 test/);
   assert.match(md, /## Inferred findings: 1 /);
   assert.match(md, /\| informational findings \| 1 in 1 test/);
-  assert.match(md, /\*\*response_schema_conformance\*\* \(1\)\n  - GET \/users at response\.body\.users\[0\]\.name: Received: null — _in \[api\] api\/members\.spec\.ts › creates a member_/);
+  assert.match(md, /\*\*response_schema_conformance\*\* \(1\)\n {2}- GET \/users at response\.body\.users\[0\]\.name: Received: null — _in \[api\] api\/members\.spec\.ts › creates a member_/);
   assert.doesNotMatch(md, /contract warning|version_conformance/);
 });

@@ -210,7 +210,7 @@ describe('CreatedUsers (the teardown)', () => {
     const { ours } = seed(['svcct-run1-scn-user-000000000001', 'svcct-run1-scn-user-000000000002', 'svcct-run1-scn-user-000000000003']);
     const created = new CreatedUsers(profile);
     const post = (u: FakeUser, status = 200) => created.observe({ api: 'platform', method: 'POST', path: '/users', status, requestBody: { user: { id: u.id } }, responseBody: { user: { guid: u.guid, id: u.id } } });
-    ours.forEach((u) => post(u));
+    ours.forEach((u) => { post(u); });
     post({ guid: guidOf(99), id: 'refused' }, 409);
     created.observe({ api: 'audience', method: 'POST', path: '/users', status: 200, responseBody: { user: { guid: guidOf(98) } } });
     created.observe({ api: 'platform', method: 'POST', path: '/users/USR-x/members', status: 200, responseBody: { member: { guid: 'MBR-x' } } });

@@ -161,7 +161,7 @@ export function withoutComments(src: string): string {
 
 /** An environment object: process.env, __ENV, or a name ending in env/Env/ENV (env, o.env, simEnv). */
 const ENV = String.raw`(?:\b(?:[\w$]+\s*\??\.\s*)*[\w$]*(?:env|Env|ENV)\b)`;
-const KEY = String.raw`(SVC_[A-Z0-9_]*)`;
+const KEY = '(SVC_[A-Z0-9_]*)';
 const R1 = new RegExp(String.raw`${ENV}\s*(?:\?\.\s*|\.\s*)${KEY}\b|${ENV}\s*(?:\?\.\s*)?\[\s*['"\`]${KEY}`, 'g');
 const R2 = new RegExp(String.raw`\{([^{}]*\bSVC_[A-Z0-9_]*\b[^{}]*)\}\s*=(?![=>])\s*${ENV}\b`, 'g');
 const R3 = new RegExp(String.raw`${ENV}\s*,\s*['"\`]${KEY}`, 'g');

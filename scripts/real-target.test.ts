@@ -182,7 +182,7 @@ describe('the suite against a real-target path: the simulator process and two mi
       const servers = await Promise.all(CASES.map((c) => misbehaving(c.answer)));
       try {
         const runs = await runPlaywrightBatch(
-          CASES.map((c, i) => ({ name: `misbehaving-${i}`, folder: 'api', grep: '@smoke', env: realTargetEnv(servers[i]!.base, { SVC_REQUEST_TIMEOUT_MS: '5000', SVC_AGGREGATION_TIMEOUT_MS: '5000' }), timeoutMs: 5 * 60_000, failuresExpected: true })),
+          CASES.map((_case, i) => ({ name: `misbehaving-${i}`, folder: 'api', grep: '@smoke', env: realTargetEnv(servers[i]!.base, { SVC_REQUEST_TIMEOUT_MS: '5000', SVC_AGGREGATION_TIMEOUT_MS: '5000' }), timeoutMs: 5 * 60_000, failuresExpected: true })),
           { workers: 2 },
         );
         return { runs, requests: servers.map((s) => s.requests()) };

@@ -74,8 +74,8 @@ const PATTERNS: { re: RegExp; method: (m: RegExpExecArray) => string; literal: (
     api: (m) => (/\bapi:\s*'([\w-]+)'/.exec(m[0])?.[1] as ApiName | undefined),
   },
   // k6 load scripts (load/): GET or a named method on `${cfg.baseUrl}/...`
-  { re: new RegExp(String.raw`\b(?:getWithBackoff|http\.get)\(\s*\x60\$\{cfg\.baseUrl\}(/[^\x60]*)\x60`, 'g'), method: () => 'GET', literal: (m) => m[1] },
-  { re: new RegExp(String.raw`\brequestWithBackoff\(\s*'(\w+)'\s*,\s*\x60\$\{cfg\.baseUrl\}(/[^\x60]*)\x60`, 'g'), method: (m) => m[1], literal: (m) => m[2] },
+  { re: /\b(?:getWithBackoff|http\.get)\(\s*\x60\$\{cfg\.baseUrl\}(\/[^\x60]*)\x60/g, method: () => 'GET', literal: (m) => m[1] },
+  { re: /\brequestWithBackoff\(\s*'(\w+)'\s*,\s*\x60\$\{cfg\.baseUrl\}(\/[^\x60]*)\x60/g, method: (m) => m[1], literal: (m) => m[2] },
 ];
 
 function callSites(): CallSite[] {

@@ -37,7 +37,7 @@ test('the shown_by sidecar is in its generated form and current with trace.yaml 
 });
 
 test('every row is encoded, or is not_shown / explicitly unencoded with a treatment', () => {
-  const unaccounted = rows.filter((r) => r.encoded_in.length === 0 && !(r.treatment && r.treatment.trim()));
+  const unaccounted = rows.filter((r) => r.encoded_in.length === 0 && !(r.treatment?.trim()));
   assert.deepEqual(unaccounted.map((r) => r.id), [], 'rows with neither an encoding nor a treatment');
   const notShownWithoutTreatment = rows.filter((r) => r.not_shown && !r.treatment);
   assert.deepEqual(notShownWithoutTreatment.map((r) => r.id), [], 'not_shown rows must say how the suite treats them');

@@ -249,7 +249,7 @@ export function resolvePointer(root: unknown, pointer: string): unknown {
     const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     if (Array.isArray(node)) node = node[Number(segment)];
     else if (node !== null && typeof node === 'object') {
-      if (!Object.prototype.hasOwnProperty.call(node, segment)) return undefined;
+      if (!Object.hasOwn(node, segment)) return undefined;
       node = (node as Record<string, unknown>)[segment];
     } else return undefined;
     if (node === undefined) return undefined;

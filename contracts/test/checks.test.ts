@@ -156,7 +156,7 @@ test('response_schema_conformance: new enum values and changed opaque strings ar
   const enumFailures = contract.check(exchange({ body: { member: member({ connection_status: 'RECONNECTING' }) } }));
   assert.equal(hasErrors(enumFailures), false);
   assert.equal(only(enumFailures, 'response_schema_conformance')[0]?.severity, 'warning');
-  const longCode = institution({ code: 'x'.repeat(100) + '-New-Format', guid: 'INS-longer-and-different-0000000000000000000000000', supported_products: ['brand_new_product'] });
+  const longCode = institution({ code: `${'x'.repeat(100)}-New-Format`, guid: 'INS-longer-and-different-0000000000000000000000000', supported_products: ['brand_new_product'] });
   const f = contract.check(exchange({ url: '/institutions', body: { institutions: [longCode] } }));
   assert.equal(hasErrors(f), false, JSON.stringify(f));
   assert.ok(only(f, 'response_schema_conformance').length >= 3);
@@ -259,7 +259,7 @@ test('non-breaking variations never produce an error (Versioning)', () => {
     exchange({ body: { member: reordered } }),
     exchange({ headers: { 'content-type': 'application/json', 'X-Svc-Sim-Added': '1' } }),
     exchange({ body: { member: member({ connection_status: 'BRAND_NEW_STATUS' }) } }),
-    exchange({ url: '/institutions', body: { institutions: [institution({ guid: 'INS-' + 'f'.repeat(60), supported_products: ['new_product'] })] } }),
+    exchange({ url: '/institutions', body: { institutions: [institution({ guid: `INS-${'f'.repeat(60)}`, supported_products: ['new_product'] })] } }),
   ];
   for (const c of cases) assert.equal(hasErrors(contract.check(c)), false, JSON.stringify(contract.check(c)));
 });

@@ -81,7 +81,7 @@ function metricLine(name: string, m: SummaryMetric, stats: string[], width: numb
 }
 
 function checkLines(g: SummaryGroup, depth: number, out: string[]): void {
-  const pad = '    ' + '  '.repeat(depth);
+  const pad = `    ${'  '.repeat(depth)}`;
   if (g.name) out.push(`${pad}█ ${g.name}`, '');
   for (const c of g.checks) {
     const total = c.passes + c.fails;

@@ -244,7 +244,7 @@ class RunControl {
 
   abort(message: string): void {
     this.aborted ??= message;
-    this.controls.forEach((c) => RunControl.raise(c, STOP_ABORT));
+    this.controls.forEach((c) => { RunControl.raise(c, STOP_ABORT); });
   }
 }
 

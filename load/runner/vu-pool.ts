@@ -101,12 +101,12 @@ export class Vu {
       worker.once('error', reject);
       worker.once('message', (m: { kind: string; error?: string; metrics?: MetricDefinition[] }) => {
         if (m.kind === 'initError') return reject(new Error(`init of VU ${id} failed: ${m.error}`));
-        (m.metrics ?? []).forEach((d) => ctx.store.define(d));
+        (m.metrics ?? []).forEach((d) => { ctx.store.define(d); });
         resolve();
       });
     });
     worker.on('message', function onVuMessage(m: VuMessage) {
-      m.metrics?.forEach((d) => ctx.store.define(d));
+      m.metrics?.forEach((d) => { ctx.store.define(d); });
       if (m.samples?.length) storeSamples(ctx.store, m.samples);
       if (m.kind === 'samples') return;
       if (m.kind === 'error') {

@@ -28,7 +28,7 @@ export interface VuWorkerData {
 const data = workerData as VuWorkerData;
 const signal = new Int32Array(data.signal);
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
-let samples: WireSample[] = [];
+const samples: WireSample[] = [];
 const newMetrics: MetricDefinition[] = [];
 const vuState = { vu: data.vuId, iter: 0, env: data.env };
 

@@ -133,9 +133,9 @@ function act(rec: Obj, name: string, action: FieldAction, dry: boolean): boolean
         continue;
       case 'set': next = action.value; break;
       case 'recase': next = typeof v === 'string' ? (v === v.toUpperCase() ? v.toLowerCase() : v.toUpperCase()) : v; break;
-      case 'map': next = Object.prototype.hasOwnProperty.call(action.values, String(v)) ? action.values[String(v)] : v; break;
+      case 'map': next = Object.hasOwn(action.values, String(v)) ? action.values[String(v)] : v; break;
       case 'date': { const d = dateTo(v, action.to); next = d === undefined ? v : d; break; }
-      case 'add-days': next = typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v) ? new Date(Date.parse(v.slice(0, 10) + 'T00:00:00Z') + action.days * 86_400_000).toISOString().slice(0, 10) : v; break;
+      case 'add-days': next = typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v) ? new Date(Date.parse(`${v.slice(0, 10)}T00:00:00Z`) + action.days * 86_400_000).toISOString().slice(0, 10) : v; break;
       case 'add-number': next = typeof v === 'number' ? v + action.delta : v; break;
       case 'append-enum': next = Array.isArray(v) ? [...v, action.value] : v; break;
     }
@@ -364,7 +364,7 @@ export class MutantRuntime {
         if ((c.onlyWithoutQuery ?? []).some((q) => new URLSearchParams(req.query).has(q))) return { changed: false, body };
         const dated = list.filter((x): x is Obj => isObj(x) && typeof x[c.dateField] === 'string' && /^\d{4}-\d{2}-\d{2}/.test(x[c.dateField] as string));
         if (dated.length < 2) return { changed: false, body };
-        const newest = Math.max(...dated.map((x) => Date.parse((x[c.dateField] as string).slice(0, 10) + 'T00:00:00Z')));
+        const newest = Math.max(...dated.map((x) => Date.parse(`${(x[c.dateField] as string).slice(0, 10)}T00:00:00Z`)));
         if (!dry) dated[dated.length - 1][c.dateField] = new Date(newest - c.days * 86_400_000).toISOString().slice(0, 10);
         return { changed: true, body };
       }

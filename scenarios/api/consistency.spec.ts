@@ -47,7 +47,7 @@ async function readsOf(api: CheckedClient, user: string, member: string): Promis
 }
 
 function expectAgreement(reads: Array<{ read: string; m: Record<string, unknown> }>, field: string) {
-  const shown = reads.filter((r) => Object.prototype.hasOwnProperty.call(r.m, field));
+  const shown = reads.filter((r) => Object.hasOwn(r.m, field));
   const values = [...new Set(shown.map((r) => JSON.stringify(r.m[field])))];
   expect(values.length, `every read of one settled member shows one ${field}; seen: ${shown.map((r) => `${r.read} ${JSON.stringify(r.m[field])}`).join(', ')}`).toBeLessThanOrEqual(1);
 }

@@ -65,7 +65,7 @@ function stringsIn(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
-function guidOf(api: CheckedClient, r: Rec, what: string): string {
+function guidOf(r: Rec, what: string): string {
   // Resources: "Other resources also have a guid".
   expect(typeof r.guid === 'string' && r.guid !== '', `${what} carries a guid: ${JSON.stringify(r).slice(0, 200)}`).toBe(true);
   return r.guid as string;
@@ -82,7 +82,7 @@ test('notifications created through the interface have type API_NOTIFICATION, ch
   const user = await createUser(api);
   const path = pathOf(profile, 'notifications', { user_guid: user });
   const created = single(api, await api.post(path, { notification: { title: 'scn check', content: `scn notification ${uniqueId('n')}` } }, { expectStatus: ANY_2XX }), 'notification');
-  const guid = guidOf(api, created, 'the created notification');
+  const guid = guidOf(created, 'the created notification');
   // What the service does: "Notifications created through the interface always have type
   // API_NOTIFICATION, channel PUSH, and no associated entity."
   const judge = (n: Rec, where: string) => {
@@ -112,8 +112,8 @@ test('goals carry track_type_name and meta_type_name and can be repositioned to 
     single(api, await api.post(path, { goal: { name, goal_amount: 1000, track_type_name: track, meta_type_name: meta } }, { expectStatus: ANY_2XX }), 'goal');
   const first = await make('scn house', 'SAVINGS', 'HOUSE');
   const second = await make('scn college', 'SAVINGS', 'COLLEGE');
-  const a = guidOf(api, first, 'the first goal');
-  const b = guidOf(api, second, 'the second goal');
+  const a = guidOf(first, 'the first goal');
+  const b = guidOf(second, 'the second goal');
   // What the service does: goals "each with track_type_name ... and meta_type_name".
   for (const g of [first, second]) {
     expect(typeof g.track_type_name, `goal ${g.guid}: track_type_name`).toBe('string');
@@ -151,7 +151,7 @@ test('budgets carry a category_guid; generated budgets come from the user\'s exi
   const path = pathOf(profile, 'budgets', { user_guid: user });
   // What the service does: "Budgets (each with a category_guid, single-category ...)".
   const made = single(api, await api.post(path, { budget: { category_guid: category, amount: 250 } }, { expectStatus: ANY_2XX }), 'budget');
-  const manual = guidOf(api, made, 'the created budget');
+  const manual = guidOf(made, 'the created budget');
   expect(made.category_guid, 'the created budget\'s category_guid').toBe(category);
   // Budgets "are managed per user": the user's budget list (a read: Errors, 200) holds the one created.
   expect((await listAll(api, path, 'budgets')).map((b) => b.guid), 'the user\'s budgets').toContain(manual);
@@ -171,7 +171,7 @@ test('statements of a member are served as PDF', { tag: TAGS }, async ({ api, po
   const { user, member } = await connectedUser(api, poll);
   const statements = await listAll(api, pathOf(profile, 'statements', { user_guid: user, member_guid: member }), 'statements');
   test.skip(statements.length === 0, 'the aggregated test member has no statements on this target, so their format cannot be observed');
-  const guid = guidOf(api, statements[0], 'a statement');
+  const guid = guidOf(statements[0], 'a statement');
   // What the service does: "Statements provide a user's monthly account statements as PDF".
   const pdf = await api.call({ path: pathOf(profile, 'statementPdf', { user_guid: user, member_guid: member, statement_guid: guid }), headers: { accept: 'application/pdf' }, expectStatus: ANY_2XX });
   expect((pdf.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase(), `Content-Type of statement ${guid}`).toBe('application/pdf');
@@ -185,11 +185,11 @@ test('a tagging applies a user-defined tag to one transaction', { tag: TAGS }, a
   const { user } = await connectedUser(api, poll);
   const transactions = await walkList<Rec>(api, `/users/${user}/transactions`, 'transactions');
   expect(transactions.length, 'transactions of the aggregated member (a tagging needs two to tell one from another)').toBeGreaterThan(1);
-  const ids = transactions.map((t) => guidOf(api, t, 'a transaction'));
+  const ids = transactions.map((t) => guidOf(t, 'a transaction'));
   // What the service does: "Tags are user-defined labels": the label given is the tag's.
   const name = uniqueId('scn-tag');
   const tag = single(api, await api.post(pathOf(profile, 'tags', { user_guid: user }), { tag: { name } }, { expectStatus: ANY_2XX }), 'tag');
-  const tagGuid = guidOf(api, tag, 'the created tag');
+  const tagGuid = guidOf(tag, 'the created tag');
   expect(stringsIn(tag), `the created tag carries its label ${name}`).toContain(name);
   expect((await listAll(api, pathOf(profile, 'tags', { user_guid: user }), 'tags')).map((t) => t.guid), 'the user\'s tags').toContain(tagGuid);
   // "A tagging applies a tag to one transaction": the tagging refers to the tag and to the
@@ -202,7 +202,7 @@ test('a tagging applies a user-defined tag to one transaction', { tag: TAGS }, a
   };
   const tagging = single(api, await api.post(pathOf(profile, 'taggings', { user_guid: user }), { tagging: { tag_guid: tagGuid, transaction_guid: target } }, { expectStatus: ANY_2XX }), 'tagging');
   judge(tagging, 'the created tagging');
-  const taggingGuid = guidOf(api, tagging, 'the created tagging');
+  const taggingGuid = guidOf(tagging, 'the created tagging');
   // The user's taggings (a list read) hold the one created.
   expect((await listAll(api, pathOf(profile, 'taggings', { user_guid: user }), 'taggings')).map((t) => t.guid), 'the user\'s taggings').toContain(taggingGuid);
   if (profile.productPaths.tagging) judge(single(api, await api.get(pathOf(profile, 'tagging', { user_guid: user, tagging_guid: taggingGuid }), { expectStatus: ANY_2XX }), 'tagging'), 'the tagging read back');
@@ -212,15 +212,15 @@ test('holdings read per user, per account and per member agree', { tag: TAGS }, 
   for (const key of ['holdingsByUser', 'holdingsByAccount', 'holdingsByMember'] as const) pathOf(profile, key, { user_guid: 'probe', account_guid: 'probe', member_guid: 'probe' });
   const { user, member } = await connectedUser(api, poll);
   // What the service does: "Investment holdings are read per user, account or member".
-  const byUser = (await walkList<Rec>(api, pathOf(profile, 'holdingsByUser', { user_guid: user }), 'holdings')).map((h) => guidOf(api, h, 'a holding'));
+  const byUser = (await walkList<Rec>(api, pathOf(profile, 'holdingsByUser', { user_guid: user }), 'holdings')).map((h) => guidOf(h, 'a holding'));
   test.skip(byUser.length === 0, 'the aggregated test member has no holdings on this target, so the three reads cannot be compared');
-  const byMember = (await walkList<Rec>(api, pathOf(profile, 'holdingsByMember', { user_guid: user, member_guid: member }), 'holdings')).map((h) => guidOf(api, h, 'a holding'));
+  const byMember = (await walkList<Rec>(api, pathOf(profile, 'holdingsByMember', { user_guid: user, member_guid: member }), 'holdings')).map((h) => guidOf(h, 'a holding'));
   // The user has this one member: its holdings are the user's.
   expect([...byMember].sort(), `holdings of member ${member} vs holdings of its user (the user's only member)`).toEqual([...byUser].sort());
   // Each account's holdings are its own: the per-account reads partition the member's.
   const perAccount: string[] = [];
   for (const account of await memberAccounts(api, user, member)) {
-    perAccount.push(...(await walkList<Rec>(api, pathOf(profile, 'holdingsByAccount', { user_guid: user, account_guid: account.guid }), 'holdings')).map((h) => guidOf(api, h, 'a holding')));
+    perAccount.push(...(await walkList<Rec>(api, pathOf(profile, 'holdingsByAccount', { user_guid: user, account_guid: account.guid }), 'holdings')).map((h) => guidOf(h, 'a holding')));
   }
   expect([...perAccount].sort(), 'holdings read account by account (each once) vs holdings of the member').toEqual([...byMember].sort());
 });

@@ -111,7 +111,7 @@ for (const filter of ['category_guid', 'top_level_category_guid'] as const) {
 
 /** Every value under a key of one of these names, at any depth. */
 function valuesUnder(value: unknown, names: string[], out: unknown[] = []): unknown[] {
-  if (Array.isArray(value)) value.forEach((v) => valuesUnder(v, names, out));
+  if (Array.isArray(value)) value.forEach((v) => { valuesUnder(v, names, out); });
   else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
       if (names.includes(k)) out.push(v);

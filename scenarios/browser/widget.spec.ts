@@ -166,7 +166,10 @@ test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} a
   opening.catch(() => {});
   let seen: string[] = [];
   const requestedUrl = () => seen.find((u) => u.startsWith('scnapp://') && /oauthRequested/i.test(u));
-  await expect.poll(async () => ((seen = await asked()), requestedUrl()), afterAction(profile, 'a scnapp:// location for the OAuth-requested event', 100)).toBeTruthy();
+  await expect.poll(async () => {
+    seen = await asked();
+    return requestedUrl();
+  }, afterAction(profile, 'a scnapp:// location for the OAuth-requested event', 100)).toBeTruthy();
   const events = [...new Set(seen.filter((u) => u.startsWith('scnapp://')))];
   for (const e of events) {
     const metadata = new URL(e).searchParams.get('metadata');

@@ -73,7 +73,7 @@ function as31<T>(node: T, seen = new Set<unknown>()): T {
   if (!node || typeof node !== 'object' || seen.has(node)) return node;
   seen.add(node);
   if (Array.isArray(node)) {
-    node.forEach((x) => as31(x, seen));
+    node.forEach((x) => { as31(x, seen); });
     return node;
   }
   const s = node as Record<string, unknown>;

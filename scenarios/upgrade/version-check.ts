@@ -96,7 +96,7 @@ const ENUM_LIKE = /^[A-Z][A-Z0-9_]{1,40}$/;
 function enumValues(body: unknown): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   const walk = (v: unknown, at: string) => {
-    if (Array.isArray(v)) v.forEach((x) => walk(x, `${at}[]`));
+    if (Array.isArray(v)) v.forEach((x) => { walk(x, `${at}[]`); });
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, `${at}.${k}`);
     else if (typeof v === 'string') {
       let s = out.get(at);

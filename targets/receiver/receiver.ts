@@ -53,7 +53,10 @@ const WORKER_BATCH = 256;
 function documentedFieldNames(): Set<string> {
   const names = new Set(['action', 'type', 'version', 'guid', 'member_guid', 'user_guid', 'user_id', 'job_guid', 'is_background', 'is_oauth', 'use_cases', 'is_being_aggregated', 'accounts', 'connection_status', 'updated_at', 'created_at', 'created_on']);
   const walk = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(walk);
+    if (Array.isArray(node)) {
+      node.forEach(walk);
+      return;
+    }
     if (node === null || typeof node !== 'object') return;
     for (const [key, value] of Object.entries(node)) {
       if (key === 'properties' && value !== null && typeof value === 'object' && !Array.isArray(value)) for (const name of Object.keys(value)) names.add(name);
@@ -92,9 +95,9 @@ export async function startReceiver(options: ReceiverOptions & { port?: number; 
     pending = [];
     try {
       const fresh = store.acceptBatch(batch.map((b) => b.event));
-      batch.forEach((b, i) => b.done(fresh[i]));
+      batch.forEach((b, i) => { b.done(fresh[i]); });
     } catch (e) {
-      batch.forEach((b) => b.done(e as Error));
+      batch.forEach((b) => { b.done(e as Error); });
     }
     kickWorker();
   };

@@ -415,7 +415,7 @@ export function catalogEntry(name: string): CatalogEntry | undefined {
  */
 export function faultNamed(name: string): FaultName {
   const entry = catalogEntry(name);
-  if (!entry || entry.kind !== 'fault') throw new Error(`${name} is not a fault of targets/simulator/catalog.ts`);
+  if (entry?.kind !== 'fault') throw new Error(`${name} is not a fault of targets/simulator/catalog.ts`);
   return name as FaultName;
 }
 

@@ -147,7 +147,7 @@ const PROBES: Record<string, Probe> = {
   'managed-institutions-removed-on-v20250224': async (sim) => (await sim.req('GET', '/managed_institutions', undefined, { 'accept-version': V_NEW })).status,
   'users-shared-across-clients': async (sim) => {
     const user = await sim.user();
-    const second = { authorization: 'Basic ' + Buffer.from(`${SIMULATOR_DEFAULTS.secondClientId}:${SIMULATOR_DEFAULTS.secondApiKey}`).toString('base64') };
+    const second = { authorization: `Basic ${Buffer.from(`${SIMULATOR_DEFAULTS.secondClientId}:${SIMULATOR_DEFAULTS.secondApiKey}`).toString('base64')}` };
     const listed = (await sim.req('GET', '/users?records_per_page=100', undefined, second)).body.users.some((u: { guid: string }) => u.guid === user);
     return [(await sim.req('GET', `/users/${user}`, undefined, second)).status, (await sim.req('GET', `/users/${user}/members`, undefined, second)).status, listed];
   },

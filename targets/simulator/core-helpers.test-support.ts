@@ -27,7 +27,7 @@ export class Sim {
     return new Sim(await buildSimulator({ faults, settings: { aggregationMs: AGG_MS, rateLimitPerSecond: 0, ...settings } }));
   }
   async req(method: string, url: string, payload?: unknown, headers: Record<string, string> = {}): Promise<Res> {
-    const auth = 'Basic ' + Buffer.from(`${SIMULATOR_DEFAULTS.clientId}:${SIMULATOR_DEFAULTS.apiKey}`).toString('base64');
+    const auth = `Basic ${Buffer.from(`${SIMULATOR_DEFAULTS.clientId}:${SIMULATOR_DEFAULTS.apiKey}`).toString('base64')}`;
     const r = await this.app.inject({
       method: method as 'GET',
       url,

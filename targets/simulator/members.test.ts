@@ -3,7 +3,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AGG_MS, PW, Sim, V_NEW, V_OLD, sleep, withSim } from './core-helpers.test-support.ts';
+import { AGG_MS, PW, type Sim, V_NEW, V_OLD, sleep, withSim } from './core-helpers.test-support.ts';
 
 test('users: create, read by guid and id, list, update, delete; duplicate id 409; unknown 404', () =>
   withSim([], async (sim) => {

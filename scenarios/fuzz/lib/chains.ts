@@ -1,21 +1,4 @@
-/**
- * Stateful chains of the fuzz project: the resources later operations need
- * are created first and their identifiers fed forward, as Schemathesis does through
- * OpenAPI links:
- *
- *   user -> member (test institution, success password) -> its accounts -> transactions
- *   ACH return (created from those identifiers, read back by guid and by id)
- *   data exchange token (grant of the profile) -> SVC-3DX-TOKEN for the protected reads
- *   processor authorization code (scope of that user, member, account) -> /token -> access_token
- *   a second user and member, deleted: each read after its delete (use_after_free)
- *
- * Every create is followed by a read of what it created (ensure_resource_availability),
- * every delete by a read of what it deleted (use_after_free); both go through the same
- * judge as the generated cases, so the contract checks every response of a chain too.
- * On a target where destructive runs are not allowed nothing is created: the known
- * identifiers are the profile's (test institution, data exchange settings, audience).
- */
-import { randomUUID } from 'node:crypto';
+
 import { requestAudienceToken, SIMULATOR_DEFAULTS } from '../../../targets/index.ts';
 import { formatFailure, GENERATED_RULES, type Failure, type GeneratedCase } from '../../../contracts/index.ts';
 import { curlOf, exchange, type Credentials, type FuzzTarget } from './engine.ts';

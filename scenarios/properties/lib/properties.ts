@@ -12,7 +12,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { deliveryArb, malformedBodyArb, versionedDeliveryArb, type Delivery } from './arbitraries.ts';
+import { deliveryArb, malformedBodyArb, type Delivery } from './arbitraries.ts';
 import { post, settledStats, type ReceiverUnderTest } from './client.ts';
 import { emptyModel, MODEL_TYPE, assertMatchesModel, type ReceiverModel, type ReceiverReal } from './model/model.ts';
 import { DeliverNewCommand } from './model/deliver-new.ts';
@@ -73,7 +73,7 @@ export function duplicateProcessedOnce(r: ReceiverUnderTest) {
     // The first delivery, then the retries at once (late retries can overlap: rule 6).
     const first = await post(r.deliveryUrl(MODEL_TYPE), raw);
     const retries = await Promise.all(Array.from({ length: copies - 1 }, () => post(r.deliveryUrl(MODEL_TYPE), raw)));
-    [first, ...retries].forEach((a, i) => assert.ok(is2xx(a.status), `copy ${i + 1} of ${copies} answered ${a.status}; expected 200-206 (duplicates still get success)`));
+    [first, ...retries].forEach((a, i) => { assert.ok(is2xx(a.status), `copy ${i + 1} of ${copies} answered ${a.status}; expected 200-206 (duplicates still get success)`); });
     if (!r.observeUrl) return;
     const stats = await settledStats(r, { type: MODEL_TYPE, guidPrefix: guid });
     assert.equal(stats.accepted, 1, `${copies} identical deliveries stored as ${stats.accepted} events`);
@@ -96,7 +96,7 @@ export function highestVersionWins(r: ReceiverUnderTest) {
     for (const v of order) if (!bodies.has(v)) bodies.set(v, JSON.stringify({ guid, version: v, name: `update ${v}` }));
     const send = (v: number) => post(r.deliveryUrl(MODEL_TYPE), bodies.get(v)!);
     const answers = concurrently ? await Promise.all(order.map(send)) : await order.reduce(async (acc, v) => [...(await acc), await send(v)], Promise.resolve([] as Awaited<ReturnType<typeof send>>[]));
-    answers.forEach((a, i) => assert.ok(is2xx(a.status), `delivery of v${order[i]} answered ${a.status}`));
+    answers.forEach((a, i) => { assert.ok(is2xx(a.status), `delivery of v${order[i]} answered ${a.status}`); });
     if (!r.observeUrl) return;
     const stored = { version: (await settledStats(r, { type: MODEL_TYPE, guidPrefix: guid })).objects?.[guid] };
     const highest = Math.max(...order);

@@ -138,7 +138,7 @@ export function institutionCatalog(count: number): InstitutionCatalog {
   for (let i = 1; all.length < Math.max(count, 2); i++) all.push(generated(i));
   // Favourites: a vendor-curated list (Endpoints: "set up by the vendor on request").
   const favorites = [all[0], all[1], ...all.filter((r, i) => i > 1 && i % 97 === 3 && !r.is_disabled_by_client).slice(0, 23)];
-  favorites.forEach((r, i) => (r.favoriteRank = i + 1));
+  favorites.forEach((r, i) => { r.favoriteRank = i + 1; });
   const catalog: InstitutionCatalog = {
     all,
     byCode: new Map(all.map((r) => [r.code, r])),

@@ -153,7 +153,7 @@ export function aggregateData(ctx: SimContext, m: MemberRecord, job: JobRecord):
   if (accounts.length === 0) {
     for (const kind of ACCOUNT_KINDS) {
       const a = newAccount(ctx, m, kind, false);
-      if (job.includeTransactions && makeTxns) kind.kinds.forEach((k, i) => makeTransaction(ctx, a, k, 3 + i * 6));
+      if (job.includeTransactions && makeTxns) kind.kinds.forEach((k, i) => { makeTransaction(ctx, a, k, 3 + i * 6); });
       if (kind.type === 'INVESTMENT') makeHoldings(ctx, a);
       if (kind.type === 'CHECKING') makeRepeating(ctx, a, 'Acme Payroll Direct Deposit', 2150, 'twice_a_month', 'CREDIT', 'income');
       if (kind.type === 'CREDIT_CARD') makeRepeating(ctx, a, 'StreamFlix Subscription', 15.99, 'monthly', 'DEBIT', 'subscription');
@@ -167,7 +167,7 @@ export function aggregateData(ctx: SimContext, m: MemberRecord, job: JobRecord):
     if (a.is_manual && !ctx.fault('manual-member-aggregates')) continue;
     if (job.type === 'history') {
       // Extended history: older transactions, a year back and more.
-      if (!m.historyExtended && makeTxns) ACCOUNT_KINDS.find((k) => k.type === a.type)?.kinds.slice(0, 2).forEach((k, i) => makeTransaction(ctx, a, k, 400 + i * 30));
+      if (!m.historyExtended && makeTxns) ACCOUNT_KINDS.find((k) => k.type === a.type)?.kinds.slice(0, 2).forEach((k, i) => { makeTransaction(ctx, a, k, 400 + i * 30); });
       continue;
     }
     const previous = a.balance;

@@ -145,7 +145,9 @@ export function registerInstitutions(app: FastifyInstance, ctx: SimContext): voi
 
   app.get('/institutions/favorites', async (request, reply) => {
     const query = (request.query ?? {}) as Query;
-    const country = ctx.fault('favorites-country-filter-ignored') ? (countryFilter(query), undefined) : countryFilter(query);
+    // The filter is read (and a malformed country refused) even when the fault ignores it.
+    const requested = countryFilter(query);
+    const country = ctx.fault('favorites-country-filter-ignored') ? undefined : requested;
     // Endpoints: "ordered by popularity" (fault favorites-not-by-popularity: by name).
     const favorites = ctx.fault('favorites-not-by-popularity') ? [...catalogOf(ctx).favorites].sort((a, b) => a.name.localeCompare(b.name)) : catalogOf(ctx).favorites;
     const page = pageList(ctx, country ? favorites.filter(country) : favorites, query, { statedMaximum: true });

@@ -27,7 +27,7 @@ export function registerWebhookControl(app: FastifyInstance, ctx: SimContext): v
       return sendError(reply, 'invalid_request', '"object", when sent, must be a JSON object');
     }
     const dispatcher = dispatcherOf(ctx);
-    if (!dispatcher || !dispatcher.urlFor(body.type)) {
+    if (!dispatcher?.urlFor(body.type)) {
       return sendError(reply, 'conflict', `No webhook URL is configured for type "${body.type}" (settings.webhookUrls or SVC_SIM_WEBHOOK_URL)`);
     }
     const event = dispatcher.sendTest(body.type, (body.object as Record<string, unknown>) ?? {});
