@@ -79,7 +79,16 @@ function selftestConfig(plan: PlaywrightPlan): PlaywrightTestConfig {
     outputDir: plan.outputDir,
     reporter: [['json', { outputFile: plan.reportFile }]],
     projects: [
-      ...(plan.properties ? [{ name: PROPERTIES_PROJECT, testDir: './scenarios/properties', retries: 1, ...(plan.propertiesIgnore?.length ? { testIgnore: plan.propertiesIgnore } : {}) }] : []),
+      ...(plan.properties
+        ? [
+            {
+              name: PROPERTIES_PROJECT,
+              testDir: './scenarios/properties',
+              retries: 1,
+              ...(plan.propertiesIgnore?.length ? { testIgnore: plan.propertiesIgnore } : {}),
+            },
+          ]
+        : []),
       {
         name: SELFTEST_PROJECT,
         testDir: './scenarios',
@@ -93,46 +102,48 @@ function selftestConfig(plan: PlaywrightPlan): PlaywrightTestConfig {
 
 const plan = settings.selftestPlanFile ? readPlan(settings.selftestPlanFile) : undefined;
 
-export default plan ? defineConfig(selftestConfig(plan)) : defineConfig({
-  globalSetup: './scenarios/global-setup.ts',
-  // Two cores on the reference machine (Developers guide): two workers, tests in
-  // parallel within files too, since every scenario creates its own user.
-  workers: settings.workers,
-  fullyParallel: true,
-  forbidOnly: !!process.env.CI,
-  retries: 0,
-  // The profile's test bound (SVC_TEST_TIMEOUT_MS; the embedded simulator 30 s, a real
-  // target derived from its aggregation and request bounds), always above the request
-  // bound, so a stalled request fails naming itself, not as a bare test timeout.
-  timeout: orRefuse(() => loadProfile().timeouts.testMs),
-  expect: { timeout: 5_000 },
-  outputDir: reportPaths(reportsOut).testResults,
-  // Redaction first, console, tier summary, HTML, JUnit, Allure results (reports/reporters.ts);
-  // `--list` runs nothing, so it gets the console list only and leaves the last run's reports alone.
-  reporter: conformanceReporters({ out: reportsOut, listing: isListing() }),
-  projects: [
-    {
-      name: 'api',
-      testDir: './scenarios/api',
-    },
-    {
-      name: 'browser',
-      testDir: './scenarios/browser',
-      use: { ...BROWSER_USE, trace: 'retain-on-failure' },
-      // No retry: the mobile-WebView widget scenario's lost click (Chromium's
-      // external-protocol prompt swallowing input, scenarios/browser/widget.spec.ts) is
-      // fixed at its cause; a failure here is a finding, not noise.
+export default plan
+  ? defineConfig(selftestConfig(plan))
+  : defineConfig({
+      globalSetup: './scenarios/global-setup.ts',
+      // Two cores on the reference machine (Developers guide): two workers, tests in
+      // parallel within files too, since every scenario creates its own user.
+      workers: settings.workers,
+      fullyParallel: true,
+      forbidOnly: !!process.env.CI,
       retries: 0,
-    },
-    {
-      name: 'properties',
-      testDir: './scenarios/properties',
-    },
-    {
-      name: 'fuzz',
-      testDir: './scenarios/fuzz',
-      // Only the spec: scenarios/fuzz/lib holds node:test unit tests (npm run test:unit).
-      testMatch: /\.spec\.ts$/,
-    },
-  ],
-});
+      // The profile's test bound (SVC_TEST_TIMEOUT_MS; the embedded simulator 30 s, a real
+      // target derived from its aggregation and request bounds), always above the request
+      // bound, so a stalled request fails naming itself, not as a bare test timeout.
+      timeout: orRefuse(() => loadProfile().timeouts.testMs),
+      expect: { timeout: 5_000 },
+      outputDir: reportPaths(reportsOut).testResults,
+      // Redaction first, console, tier summary, HTML, JUnit, Allure results (reports/reporters.ts);
+      // `--list` runs nothing, so it gets the console list only and leaves the last run's reports alone.
+      reporter: conformanceReporters({ out: reportsOut, listing: isListing() }),
+      projects: [
+        {
+          name: 'api',
+          testDir: './scenarios/api',
+        },
+        {
+          name: 'browser',
+          testDir: './scenarios/browser',
+          use: { ...BROWSER_USE, trace: 'retain-on-failure' },
+          // No retry: the mobile-WebView widget scenario's lost click (Chromium's
+          // external-protocol prompt swallowing input, scenarios/browser/widget.spec.ts) is
+          // fixed at its cause; a failure here is a finding, not noise.
+          retries: 0,
+        },
+        {
+          name: 'properties',
+          testDir: './scenarios/properties',
+        },
+        {
+          name: 'fuzz',
+          testDir: './scenarios/fuzz',
+          // Only the spec: scenarios/fuzz/lib holds node:test unit tests (npm run test:unit).
+          testMatch: /\.spec\.ts$/,
+        },
+      ],
+    });

@@ -26,12 +26,20 @@ function cli(args: string[], o: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) 
 }
 
 test('a valid config has no problems; the starting JSON file is valid', () => {
-  assert.deepEqual(configProblems({ target: { baseUrl: 'https://int.example.com', environment: 'integration' }, versions: { supported: ['v20250224'] }, strict: true }), []);
+  assert.deepEqual(
+    configProblems({ target: { baseUrl: 'https://int.example.com', environment: 'integration' }, versions: { supported: ['v20250224'] }, strict: true }),
+    [],
+  );
   assert.deepEqual(configProblems(JSON.parse(configTemplate('json'))), []);
 });
 
 test('each problem names its key and what is accepted, all at once', () => {
-  const problems = configProblems({ target: { baseUrl: 'ftp://x', enviroment: 'integration' }, timeouts: { requestMs: 'fast' }, requestMs: 5, versions: { supported: 'v20250224' } });
+  const problems = configProblems({
+    target: { baseUrl: 'ftp://x', enviroment: 'integration' },
+    timeouts: { requestMs: 'fast' },
+    requestMs: 5,
+    versions: { supported: 'v20250224' },
+  });
   assert.equal(problems.length, 5, problems.join('\n'));
   assert.ok(problems.some((p) => p.includes('unknown key "target.enviroment"') && p.includes('Did you mean "target.environment"')));
   assert.ok(problems.some((p) => p.includes('unknown key "requestMs"') && p.includes('"timeouts.requestMs"')));
@@ -52,8 +60,20 @@ test('secrets are refused in a config file, naming the variable to set instead',
 });
 
 test('config values become the profile variables: booleans 1/0, lists comma-joined, numbers as text', () => {
-  const env = configEnv({ strict: true, webhooks: { failFirst: false }, versions: { supported: ['v20250224', 'v20260929'] }, timeouts: { requestMs: 5000 }, target: { baseUrl: 'https://x.example' } });
-  assert.deepEqual(env, { SVC_STRICT: '1', SVC_WEBHOOK_FAIL_FIRST: '0', SVC_VERSIONS: 'v20250224,v20260929', SVC_REQUEST_TIMEOUT_MS: '5000', SVC_BASE_URL: 'https://x.example' });
+  const env = configEnv({
+    strict: true,
+    webhooks: { failFirst: false },
+    versions: { supported: ['v20250224', 'v20260929'] },
+    timeouts: { requestMs: 5000 },
+    target: { baseUrl: 'https://x.example' },
+  });
+  assert.deepEqual(env, {
+    SVC_STRICT: '1',
+    SVC_WEBHOOK_FAIL_FIRST: '0',
+    SVC_VERSIONS: 'v20250224,v20260929',
+    SVC_REQUEST_TIMEOUT_MS: '5000',
+    SVC_BASE_URL: 'https://x.example',
+  });
   const p = loadProfile(env);
   assert.deepEqual([p.strict, p.versions.supported, p.timeouts.requestMs, p.platformBaseUrl], [true, ['v20250224', 'v20260929'], 5000, 'https://x.example']);
 });
@@ -94,11 +114,26 @@ test('a TypeScript config loads in a CommonJS project and an ES module one, with
 
 test('docs/settings.md and docs/config.schema.json are current (svc-conformance config docs writes them)', () => {
   assert.equal(readFileSync(join(ROOT, 'docs/settings.md'), 'utf8'), settingsMarkdown(), 'run: npx tsx cli/main.ts config docs');
-  assert.equal(readFileSync(join(ROOT, 'docs/config.schema.json'), 'utf8'), `${JSON.stringify(configJsonSchema(), null, 2)}\n`, 'run: npx tsx cli/main.ts config docs');
+  assert.equal(
+    readFileSync(join(ROOT, 'docs/config.schema.json'), 'utf8'),
+    `${JSON.stringify(configJsonSchema(), null, 2)}\n`,
+    'run: npx tsx cli/main.ts config docs',
+  );
 });
 
 /** Variables of the run's machinery, not settings a user gives. */
-const INTERNAL = new Set(['SVC_SELFTEST', 'SVC_SELFTEST_PLAN', 'SVC_SELFTEST_WORKERS', 'SVC_SELFTEST_TIMEOUT_MINUTES', 'SVC_SELFTEST_EACH_VARIATION', 'SVC_SELFTEST_FULL_SUITES', 'SVC_RUNS_PLAN', 'SVC_SIMULATOR_URL', 'SVC_HTTP_TIMING_DIR', 'SVC_RATE_LIMIT_PATH']);
+const INTERNAL = new Set([
+  'SVC_SELFTEST',
+  'SVC_SELFTEST_PLAN',
+  'SVC_SELFTEST_WORKERS',
+  'SVC_SELFTEST_TIMEOUT_MINUTES',
+  'SVC_SELFTEST_EACH_VARIATION',
+  'SVC_SELFTEST_FULL_SUITES',
+  'SVC_RUNS_PLAN',
+  'SVC_SIMULATOR_URL',
+  'SVC_HTTP_TIMING_DIR',
+  'SVC_RATE_LIMIT_PATH',
+]);
 
 test('the settings table documents every variable the profile reads, and nothing it does not', () => {
   const dir = join(ROOT, 'targets/profiles');

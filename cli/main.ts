@@ -9,7 +9,18 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { CATALOG, loadProfile, startReceiver, startTarget, BROKEN_VARIANTS, SIMULATOR_DEFAULTS, simulatorBanner, type BrokenVariant, type CatalogEntry, type TargetProfile } from '../targets/index.ts';
+import {
+  CATALOG,
+  loadProfile,
+  startReceiver,
+  startTarget,
+  BROKEN_VARIANTS,
+  SIMULATOR_DEFAULTS,
+  simulatorBanner,
+  type BrokenVariant,
+  type CatalogEntry,
+  type TargetProfile,
+} from '../targets/index.ts';
 import { PACKAGE_ROOT, playwrightTest, runChild } from '../load/process.ts';
 import { configFromEnv, configJsonSchema, ConfigError, resolveSettings, SETTING_ENTRIES, type ResolvedSettings } from './config/load.ts';
 import { configFileOf, configTemplate, settingsMarkdown } from './config/init.ts';
@@ -65,14 +76,19 @@ function describeTarget(profile: TargetProfile): string {
 
 // ---------------------------------------------------------------------------------------
 
-async function runGate(playwrightArgs: string[], o: { project?: string[]; grep?: string; grepInvert?: string; shard?: string; workers?: number; list?: boolean; strict?: boolean; reporter?: string }, cmd: Command): Promise<number> {
+async function runGate(
+  playwrightArgs: string[],
+  o: { project?: string[]; grep?: string; grepInvert?: string; shard?: string; workers?: number; list?: boolean; strict?: boolean; reporter?: string },
+  cmd: Command,
+): Promise<number> {
   const settings = await settingsOf(cmd);
   const env: NodeJS.ProcessEnv = { ...settings.env };
   if (o.strict) env.SVC_STRICT = '1';
   const profile = profileOf(env);
   const out = reportsDir(settings);
   env.SVC_REPORTS_OUT = out;
-  for (const p of o.project ?? []) if (!PROJECTS.includes(p as (typeof PROJECTS)[number])) throw new UsageError(`unknown project "${p}"; projects: ${PROJECTS.join(', ')}`);
+  for (const p of o.project ?? [])
+    if (!PROJECTS.includes(p as (typeof PROJECTS)[number])) throw new UsageError(`unknown project "${p}"; projects: ${PROJECTS.join(', ')}`);
   if (o.shard && !/^\d+\/\d+$/.test(o.shard)) throw new UsageError(`--shard takes current/total, e.g. 1/4; got "${o.shard}"`);
   const args = [
     ...(o.project ?? []).flatMap((p) => ['--project', p]),
@@ -93,11 +109,16 @@ async function runGate(playwrightArgs: string[], o: { project?: string[]; grep?:
   return runChild(playwrightTest(args, env, process.cwd()));
 }
 
-async function serveSimulator(o: { port: number; fault: string[]; variation: string[]; variations?: string; list?: boolean; quiet?: boolean }, cmd: Command): Promise<number | 'serving'> {
+async function serveSimulator(
+  o: { port: number; fault: string[]; variation: string[]; variations?: string; list?: boolean; quiet?: boolean },
+  cmd: Command,
+): Promise<number | 'serving'> {
   if (o.list) {
     for (const kind of ['fault', 'variation'] as const) {
       const entries: readonly CatalogEntry[] = CATALOG.filter((e) => e.kind === kind);
-      console.log(`${kind === 'fault' ? 'Faults' : 'Variations'} (${entries.length}): ${kind === 'fault' ? 'each breaks one statement; the suite must fail on it' : 'each is a freedom the specification leaves; the suite must pass'}`);
+      console.log(
+        `${kind === 'fault' ? 'Faults' : 'Variations'} (${entries.length}): ${kind === 'fault' ? 'each breaks one statement; the suite must fail on it' : 'each is a freedom the specification leaves; the suite must pass'}`,
+      );
       for (const e of entries) console.log(`  ${e.name}${e.tier === 'inferred' ? ' [inferred]' : ''}  (${e.area}; ${e.section})\n      ${e.description}`);
       console.log('');
     }
@@ -106,11 +127,19 @@ async function serveSimulator(o: { port: number; fault: string[]; variation: str
   }
   const settings = await settingsOf(cmd);
   const started = performance.now();
-  const variations = [...o.variation, ...(o.variations ?? '').split(',').map((v) => v.trim()).filter(Boolean)];
+  const variations = [
+    ...o.variation,
+    ...(o.variations ?? '')
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean),
+  ];
   const target = await startTarget({ env: settings.env, faults: o.fault, variations, simulator: true, port: o.port }).catch((e: Error) => {
     throw new ConfigError(`simulator: ${e.message}`);
   });
-  console.log(o.quiet ? target.url : simulatorBanner(target, { apiKeyGiven: settings.sources.has('credentials.apiKey'), startedMs: performance.now() - started }));
+  console.log(
+    o.quiet ? target.url : simulatorBanner(target, { apiKeyGiven: settings.sources.has('credentials.apiKey'), startedMs: performance.now() - started }),
+  );
   const stop = async () => {
     await target.close();
     process.exit(0);
@@ -121,7 +150,8 @@ async function serveSimulator(o: { port: number; fault: string[]; variation: str
 }
 
 async function serveReceiver(o: { port: number; db: string; broken?: string; slowMs?: number }): Promise<'serving'> {
-  if (o.broken && !BROKEN_VARIANTS.includes(o.broken as BrokenVariant)) throw new UsageError(`unknown --broken "${o.broken}"; variants: ${BROKEN_VARIANTS.join(', ')}`);
+  if (o.broken && !BROKEN_VARIANTS.includes(o.broken as BrokenVariant))
+    throw new UsageError(`unknown --broken "${o.broken}"; variants: ${BROKEN_VARIANTS.join(', ')}`);
   mkdirSync(dirname(resolve(o.db)), { recursive: true });
   const receiver = await startReceiver({ dbPath: o.db, port: o.port, broken: o.broken as BrokenVariant | undefined, slowMs: o.slowMs });
   console.log(`listening ${receiver.url}`);
@@ -151,9 +181,14 @@ async function runLoadCommand(scripts: string[], o: { profile: string; runner?: 
 async function runNightlyCommand(o: { skip?: string; grep?: string; selftestQuick?: boolean; out?: string; history?: string }, cmd: Command): Promise<number> {
   const settings = await settingsOf(cmd);
   profileOf(settings.env);
-  const skip = o.skip?.split(',').map((s) => s.trim()).filter(Boolean) ?? [];
+  const skip =
+    o.skip
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean) ?? [];
   const { runNightly, NIGHTLY_STEPS } = await import('../scripts/nightly.ts');
-  for (const s of skip) if (!(NIGHTLY_STEPS as readonly string[]).includes(s)) throw new UsageError(`--skip takes a comma list of ${NIGHTLY_STEPS.join(', ')}; got "${s}"`);
+  for (const s of skip)
+    if (!(NIGHTLY_STEPS as readonly string[]).includes(s)) throw new UsageError(`--skip takes a comma list of ${NIGHTLY_STEPS.join(', ')}; got "${s}"`);
   const out = o.out ? resolve(o.out) : reportsDir(settings);
   // Trends and Allure's history outlive the reports folder: the project's reports/history
   // in a checkout, ./svc-history in a user's project (keep it between runs, e.g. a CI cache).
@@ -161,14 +196,19 @@ async function runNightlyCommand(o: { skip?: string; grep?: string; selftestQuic
   const historyDir = o.history ? resolve(o.history) : inCheckout ? join(PACKAGE_ROOT, 'reports/history') : resolve('svc-history');
   const summary = await runNightly({ skip, grep: o.grep, selftestQuick: o.selftestQuick, out, historyDir, env: settings.env as Record<string, string> });
   const { verdictLine } = await import('../reports/summary.ts');
-  console.log(`\nnightly: ${verdictLine(summary.gate, summary.reasons, summary.leftOut ?? [])} in ${(summary.wallTimeMs / 1000).toFixed(1)} s; summary ${join(out, 'summary.md')}`);
+  console.log(
+    `\nnightly: ${verdictLine(summary.gate, summary.reasons, summary.leftOut ?? [])} in ${(summary.wallTimeMs / 1000).toFixed(1)} s; summary ${join(out, 'summary.md')}`,
+  );
   for (const r of summary.reasons) console.log(`  - ${r.step}: ${r.reason}`);
   // The redacted file the nightly wrote, never a fresh rendering.
   if (process.env.GITHUB_STEP_SUMMARY) writeFileSync(process.env.GITHUB_STEP_SUMMARY, readFileSync(join(out, 'summary.md')), { flag: 'a' });
   return summary.gate === 'fail' ? 1 : 0;
 }
 
-async function runVersionsCommand(o: { from?: string; to?: string; fromFile?: string; toFile?: string; out?: string; usage?: string }, cmd: Command): Promise<number> {
+async function runVersionsCommand(
+  o: { from?: string; to?: string; fromFile?: string; toFile?: string; out?: string; usage?: string },
+  cmd: Command,
+): Promise<number> {
   const byVersion = o.from !== undefined || o.to !== undefined;
   const byFile = o.fromFile !== undefined || o.toFile !== undefined;
   if (byVersion === byFile) throw new UsageError('give either --from and --to (versions of the target) or --from-file and --to-file (two OpenAPI documents)');
@@ -181,7 +221,9 @@ async function runVersionsCommand(o: { from?: string; to?: string; fromFile?: st
   const usageFile = o.usage ? resolve(o.usage) : profileOf(settings.env).integration.usageFile;
   const common = { env: settings.env, out, allureResults: join(reportsDir(settings), 'allure-results'), ...(usageFile ? { usageFile } : {}) };
   try {
-    const report = byVersion ? await versionCheck({ ...common, from: o.from!, to: o.to! }) : await diffDocumentFiles({ ...common, fromFile: resolve(o.fromFile!), toFile: resolve(o.toFile!) });
+    const report = byVersion
+      ? await versionCheck({ ...common, from: o.from!, to: o.to! })
+      : await diffDocumentFiles({ ...common, fromFile: resolve(o.fromFile!), toFile: resolve(o.toFile!) });
     for (const line of versionReportLines(report, out)) console.log(line);
     return report.blocking.length ? 1 : 0;
   } catch (e) {
@@ -190,19 +232,39 @@ async function runVersionsCommand(o: { from?: string; to?: string; fromFile?: st
   }
 }
 
-async function runMutantsCommand(o: { sample?: number; seed?: number; only?: string; family?: string; grep?: string; workers?: number; testsPerMutant?: number; confirm: boolean; rerun?: string; out?: string }, cmd: Command): Promise<number> {
+async function runMutantsCommand(
+  o: {
+    sample?: number;
+    seed?: number;
+    only?: string;
+    family?: string;
+    grep?: string;
+    workers?: number;
+    testsPerMutant?: number;
+    confirm: boolean;
+    rerun?: string;
+    out?: string;
+  },
+  cmd: Command,
+): Promise<number> {
   const settings = await settingsOf(cmd);
   const { scoreOf, summaryLine, STATED_FAMILIES, TOLERATED_FAMILIES, SCORE_GOAL } = await import('../proof/mutants/index.ts');
   const { runMutants } = await import('../scripts/mutants.ts');
   const known = new Set<string>([...STATED_FAMILIES, ...TOLERATED_FAMILIES]);
-  const families = o.family?.split(',').map((f) => f.trim()).filter(Boolean);
+  const families = o.family
+    ?.split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
   const unknown = (families ?? []).filter((f) => !known.has(f));
   if (unknown.length) throw new UsageError(`unknown --family ${unknown.join(', ')} (known: ${[...known].join(', ')})`);
   if (o.rerun && !existsSync(resolve(o.rerun))) throw new UsageError(`--rerun ${o.rerun}: no such report (a mutants.json of an earlier run)`);
   const report = await runMutants({
     sample: o.sample,
     seed: o.seed,
-    only: o.only?.split(',').map((x) => x.trim()).filter(Boolean),
+    only: o.only
+      ?.split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
     families: families as Family[] | undefined,
     grep: o.grep,
     workers: o.workers,
@@ -234,7 +296,11 @@ function testCommandOf(args: string[], profile: TargetProfile): string[] {
   return args.length ? args : profile.integration.testCommand ? [profile.integration.testCommand] : [];
 }
 
-async function runProxyCommand(args: string[], o: { upstream?: string; port: number; variation: string[]; out?: string; usageOut?: string; strict?: boolean; quiet?: boolean }, cmd: Command): Promise<number> {
+async function runProxyCommand(
+  args: string[],
+  o: { upstream?: string; port: number; variation: string[]; out?: string; usageOut?: string; strict?: boolean; quiet?: boolean },
+  cmd: Command,
+): Promise<number> {
   const settings = await settingsOf(cmd);
   const profile = profileOf(settings.env);
   const command = testCommandOf(args, profile);
@@ -253,27 +319,44 @@ async function runProxyCommand(args: string[], o: { upstream?: string; port: num
       live: !o.quiet,
       version: version(),
       onListening: ({ url, upstream }) =>
-        console.log(`svc-conformance proxy: ${url} → ${upstream}${command.length ? `; running: ${command.join(' ')}` : '; Ctrl-C stops it and writes the reports'}`),
+        console.log(
+          `svc-conformance proxy: ${url} → ${upstream}${command.length ? `; running: ${command.join(' ')}` : '; Ctrl-C stops it and writes the reports'}`,
+        ),
     }),
   );
   console.log(['', ...run.lines, '', `Reports: ${run.written.files.join(', ')}${run.usage ? `; usage file ${resolve(o.usageOut!)}` : ''}`].join('\n'));
   return run.exitCode;
 }
 
-async function runCheckHarCommand(file: string, o: { baseUrl?: string; audienceBaseUrl?: string; testHostBaseUrl?: string; out?: string; usageOut?: string; strict?: boolean; maxHarMb?: number }, cmd: Command): Promise<number> {
+async function runCheckHarCommand(
+  file: string,
+  o: { baseUrl?: string; audienceBaseUrl?: string; testHostBaseUrl?: string; out?: string; usageOut?: string; strict?: boolean; maxHarMb?: number },
+  cmd: Command,
+): Promise<number> {
   const settings = await settingsOf(cmd);
   profileOf(settings.env);
   const out = o.out ? resolve(o.out) : join(reportsDir(settings), 'check-har');
   const { checkHar } = await import('../integration/traffic.ts');
   const run = await integrationInput(async () =>
-    checkHar({ file: resolve(file), env: settings.env, baseUrl: o.baseUrl, audienceBaseUrl: o.audienceBaseUrl, testHostBaseUrl: o.testHostBaseUrl, out, strict: o.strict, ...(o.usageOut ? { usageOut: resolve(o.usageOut) } : {}), ...(o.maxHarMb ? { maxBytes: o.maxHarMb * 1024 * 1024 } : {}) }),
+    checkHar({
+      file: resolve(file),
+      env: settings.env,
+      baseUrl: o.baseUrl,
+      audienceBaseUrl: o.audienceBaseUrl,
+      testHostBaseUrl: o.testHostBaseUrl,
+      out,
+      strict: o.strict,
+      ...(o.usageOut ? { usageOut: resolve(o.usageOut) } : {}),
+      ...(o.maxHarMb ? { maxBytes: o.maxHarMb * 1024 * 1024 } : {}),
+    }),
   );
   console.log([...run.lines, '', `Reports: ${run.written.files.join(', ')}${run.usage ? `; usage file ${resolve(o.usageOut!)}` : ''}`].join('\n'));
   return run.exitCode;
 }
 
 async function runUsageCommand(o: { fromHar?: string; declare: string[]; out: string; baseUrl?: string }, cmd: Command): Promise<number> {
-  if (!!o.fromHar === o.declare.length > 0) throw new UsageError('give either --from-har <file.har> (recorded traffic, e.g. the proxy\'s recording.har) or --declare "<METHOD /path>" (repeatable)');
+  if (!!o.fromHar === o.declare.length > 0)
+    throw new UsageError('give either --from-har <file.har> (recorded traffic, e.g. the proxy\'s recording.har) or --declare "<METHOD /path>" (repeatable)');
   const settings = await settingsOf(cmd);
   const profile = profileOf(settings.env);
   const file = resolve(o.out);
@@ -291,12 +374,21 @@ async function runUsageCommand(o: { fromHar?: string; declare: string[]; out: st
   });
   const ops = Object.entries(usage.operations);
   console.log(`wrote ${file}: ${ops.length} operation(s)${usage.versions.length ? ` under ${usage.versions.join(', ')}` : ''}`);
-  for (const [key, u] of ops) console.log(`  ${key}${u.declared ? ' (declared: every field)' : `: ${u.query.length} query parameter(s), ${u.requestFields.length} request field(s), ${(u.reads ?? u.responseFields).length} response field(s)${u.reads ? ' (declared reads)' : ''}`}`);
-  console.log(`Commit it; narrow what your code reads with "reads" per operation (kept when the file is written again). Then: svc-conformance versions --from <version> --to <version> --usage ${o.out}`);
+  for (const [key, u] of ops)
+    console.log(
+      `  ${key}${u.declared ? ' (declared: every field)' : `: ${u.query.length} query parameter(s), ${u.requestFields.length} request field(s), ${(u.reads ?? u.responseFields).length} response field(s)${u.reads ? ' (declared reads)' : ''}`}`,
+    );
+  console.log(
+    `Commit it; narrow what your code reads with "reads" per operation (kept when the file is written again). Then: svc-conformance versions --from <version> --to <version> --usage ${o.out}`,
+  );
   return 0;
 }
 
-async function runToleranceCommand(args: string[], o: { variation: string[]; timeout?: number; concurrency: number; retries: number; out?: string }, cmd: Command): Promise<number> {
+async function runToleranceCommand(
+  args: string[],
+  o: { variation: string[]; timeout?: number; concurrency: number; retries: number; out?: string },
+  cmd: Command,
+): Promise<number> {
   const settings = await settingsOf(cmd);
   const profile = profileOf(settings.env);
   const command = testCommandOf(args, profile);
@@ -306,22 +398,39 @@ async function runToleranceCommand(args: string[], o: { variation: string[]; tim
   console.log(`svc-conformance tolerance: running ${command.join(' ')} against the embedded simulator, once without and once per variation`);
   const report = await integrationInput(() =>
     // One at a time, each row is printed as it is decided, in the catalogue's order; side by side, the matrix comes at the end.
-    runTolerance({ command, env: settings.env, variations: o.variation, timeoutMs: o.timeout ?? profile.integration.variationTimeoutMs, concurrency: o.concurrency, retries: o.retries, cwd: process.cwd(), ...(o.concurrency === 1 ? { onRow: (row) => console.log(rowLine(row)) } : {}) }),
+    runTolerance({
+      command,
+      env: settings.env,
+      variations: o.variation,
+      timeoutMs: o.timeout ?? profile.integration.variationTimeoutMs,
+      concurrency: o.concurrency,
+      retries: o.retries,
+      cwd: process.cwd(),
+      ...(o.concurrency === 1 ? { onRow: (row) => console.log(rowLine(row)) } : {}),
+    }),
   );
   const files = writeToleranceReports(report, out);
   console.log(['', ...toleranceConsoleLines(report, { rows: o.concurrency !== 1 }), `Reports: ${files.join(', ')}`].join('\n'));
   return toleranceExitCode(report);
 }
 
-async function runWebhookCheckCommand(o: { url: string; observeUrl?: string; runs?: number; boundMs?: number; seed?: number; out?: string }, cmd: Command): Promise<number> {
+async function runWebhookCheckCommand(
+  o: { url: string; observeUrl?: string; runs?: number; boundMs?: number; seed?: number; out?: string },
+  cmd: Command,
+): Promise<number> {
   const settings = await settingsOf(cmd);
   profileOf(settings.env);
   const out = o.out ? resolve(o.out) : join(reportsDir(settings), 'webhook-check');
   const { runWebhookCheck, WEBHOOK_PROPERTIES } = await import('../integration/webhook-check.ts');
   console.log(`svc-conformance webhook-check: ${o.url}${o.observeUrl ? ` (observation API ${o.observeUrl})` : ''}`);
-  for (const p of WEBHOOK_PROPERTIES) console.log(`  ${p.needsObservation && !o.observeUrl ? '(skipped: needs --observe-url) ' : ''}${p.property} — ${p.rules}`);
-  const { code } = await integrationInput(() => runWebhookCheck({ url: o.url, observeUrl: o.observeUrl, runs: o.runs, boundMs: o.boundMs, seed: o.seed, out, env: settings.env }));
-  console.log(`\nwebhook-check: ${code === 0 ? 'every property holds' : 'a property failed (the shrunk counterexample is above)'}; reports in ${out} (html/, junit.xml, summary.md)`);
+  for (const p of WEBHOOK_PROPERTIES)
+    console.log(`  ${p.needsObservation && !o.observeUrl ? '(skipped: needs --observe-url) ' : ''}${p.property} — ${p.rules}`);
+  const { code } = await integrationInput(() =>
+    runWebhookCheck({ url: o.url, observeUrl: o.observeUrl, runs: o.runs, boundMs: o.boundMs, seed: o.seed, out, env: settings.env }),
+  );
+  console.log(
+    `\nwebhook-check: ${code === 0 ? 'every property holds' : 'a property failed (the shrunk counterexample is above)'}; reports in ${out} (html/, junit.xml, summary.md)`,
+  );
   return code;
 }
 
@@ -348,7 +457,8 @@ async function runPreflightCommand(o: { markdown?: string; json?: boolean }, cmd
 async function runCleanupCommand(o: { runId?: string; dryRun?: boolean }, cmd: Command): Promise<number> {
   const settings = await settingsOf(cmd);
   const profile = profileOf(settings.env);
-  if (profile.isSimulator) throw new UsageError('cleanup removes leftovers from a real target: set target.baseUrl (SVC_BASE_URL); the embedded simulator keeps nothing between runs');
+  if (profile.isSimulator)
+    throw new UsageError('cleanup removes leftovers from a real target: set target.baseUrl (SVC_BASE_URL); the embedded simulator keeps nothing between runs');
   const { cleanupLeftovers } = await import('../scenarios/cleanup.ts');
   const r = await cleanupLeftovers(profile, { runId: o.runId, dryRun: o.dryRun, log: (line) => console.log(line) });
   console.log(
@@ -367,7 +477,9 @@ async function configCheck(cmd: Command): Promise<number> {
     const shown = e.secret ? `set (${raw.length} characters, not shown)` : raw;
     return `  ${e.key.padEnd(36)} ${shown}  [${settings.sources.get(e.key)}: ${e.env}]`;
   });
-  console.log(rows.length ? `settings in force (${rows.length}):\n${rows.join('\n')}` : 'settings in force: none (the embedded simulator, with its documented defaults)');
+  console.log(
+    rows.length ? `settings in force (${rows.length}):\n${rows.join('\n')}` : 'settings in force: none (the embedded simulator, with its documented defaults)',
+  );
   return 0;
 }
 
@@ -489,7 +601,9 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
 
   program
     .command('preflight')
-    .description('check the target before a run: reachability, credentials, versions, test institution, passwords, data exchange, audience, test host, page controls; and which areas will run or skip, and why')
+    .description(
+      'check the target before a run: reachability, credentials, versions, test institution, passwords, data exchange, audience, test host, page controls; and which areas will run or skip, and why',
+    )
     .option('--markdown <file>', 'also write the table as Markdown (for a CI job summary)')
     .option('--json', 'print the report as JSON')
     .addHelpText('after', '\nExit codes: 0 the run can go ahead, 1 the platform is unreachable or refuses the credentials, 2 bad configuration.')
@@ -497,11 +611,21 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
 
   const sim = program
     .command('simulator')
-    .description(`start the embedded simulator on 127.0.0.1 (default credentials: client id ${SIMULATOR_DEFAULTS.clientId}, API key ${SIMULATOR_DEFAULTS.apiKey}; test passwords sim-pass-success, sim-pass-challenge, ...; see README)`)
+    .description(
+      `start the embedded simulator on 127.0.0.1 (default credentials: client id ${SIMULATOR_DEFAULTS.clientId}, API key ${SIMULATOR_DEFAULTS.apiKey}; test passwords sim-pass-success, sim-pass-challenge, ...; see README)`,
+    )
     .option('-p, --port <port>', 'port on 127.0.0.1 (0: a free one)', port, 4010)
     .option('--fault <name>', 'a catalogue fault in force (repeatable; --list names them)', (v: string, acc: string[]) => [...acc, v], [] as string[])
-    .option('--variation <name>', 'a catalogue variation in force (repeatable; all: every variation at once)', (v: string, acc: string[]) => [...acc, v], [] as string[])
-    .option('--variations <names>', 'catalogue variations in force, a comma list or all (your integration\'s own tests against every freedom the specification leaves)')
+    .option(
+      '--variation <name>',
+      'a catalogue variation in force (repeatable; all: every variation at once)',
+      (v: string, acc: string[]) => [...acc, v],
+      [] as string[],
+    )
+    .option(
+      '--variations <names>',
+      "catalogue variations in force, a comma list or all (your integration's own tests against every freedom the specification leaves)",
+    )
     .option('--list', 'list the catalogue of faults and variations and exit')
     .option('-q, --quiet', 'print only the base URL')
     .action(wrap((o, cmd: Command) => serveSimulator(o, cmd)));
@@ -537,21 +661,31 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
 
   program
     .command('versions')
-    .description("vendor-upgrade check: every difference between two versions of the target (read-only probes and the derived documents), or between two OpenAPI files, classified breaking or not by the specification's Versioning rules")
+    .description(
+      "vendor-upgrade check: every difference between two versions of the target (read-only probes and the derived documents), or between two OpenAPI files, classified breaking or not by the specification's Versioning rules",
+    )
     .option('--from <version>', 'the version in use, e.g. v20250224')
     .option('--to <version>', 'the version to move to, e.g. v20260929')
     .option('--from-file <openapi>', 'an OpenAPI 3.0/3.1 document (YAML or JSON) instead of a version')
     .option('--to-file <openapi>', 'the document to compare it with')
     .option('--out <dir>', 'report folder (default: <reports>/versions)')
-    .option('--usage <file>', "your integration's usage file (svc-conformance usage): only breaking differences that touch an operation, parameter or field it uses gate; the rest is listed apart (default: integration.usageFile)")
-    .addHelpText('after', '\nExit codes: 0 no breaking difference on what your integration uses (the usage file, else usedOperations / SVC_USED_OPERATIONS), 1 some, 2 bad input (an unknown version, an unreadable document or usage file).')
+    .option(
+      '--usage <file>',
+      "your integration's usage file (svc-conformance usage): only breaking differences that touch an operation, parameter or field it uses gate; the rest is listed apart (default: integration.usageFile)",
+    )
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 no breaking difference on what your integration uses (the usage file, else usedOperations / SVC_USED_OPERATIONS), 1 some, 2 bad input (an unknown version, an unreadable document or usage file).',
+    )
     .action(wrap((o, cmd: Command) => runVersionsCommand(o, cmd)));
 
   program
     .command('mutants')
-    .description('response mutants: every stated rule of spec/ broken one at a time by a mutating proxy in front of a separately started simulator, and the freedoms the Versioning section leaves; the suite runs in real-target mode against each (only the scenarios that reach the mutated operation); mutation score per family and section, survivors, false alarms (<reports>/mutants/mutants.{json,md})')
+    .description(
+      'response mutants: every stated rule of spec/ broken one at a time by a mutating proxy in front of a separately started simulator, and the freedoms the Versioning section leaves; the suite runs in real-target mode against each (only the scenarios that reach the mutated operation); mutation score per family and section, survivors, false alarms (<reports>/mutants/mutants.{json,md})',
+    )
     .option('--sample <n>', 'a seeded sample of n mutants, family by family (the CI gate); default every mutant (the nightly)', positiveInt('--sample'))
-    .option('--seed <n>', 'the sample\'s seed (default 1)', positiveInt('--seed'))
+    .option('--seed <n>', "the sample's seed (default 1)", positiveInt('--seed'))
     .option('--only <ids>', 'only mutants whose id contains one of these (comma list)')
     .option('--family <families>', 'only these families (comma list)')
     .option('-g, --grep <regex>', 'only scenarios whose title matches')
@@ -567,23 +701,41 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
 
   program
     .command('proxy')
-    .description("a recording, validating proxy on 127.0.0.1 for your integration's tests: every request and response judged against the contract (same tiers and reports as the suites), the recording kept as HAR")
-    .argument('[command...]', 'your test command, after --: run through the proxy, then the proxy stops (default: integration.testCommand; none: serve until Ctrl-C)')
+    .description(
+      "a recording, validating proxy on 127.0.0.1 for your integration's tests: every request and response judged against the contract (same tiers and reports as the suites), the recording kept as HAR",
+    )
+    .argument(
+      '[command...]',
+      'your test command, after --: run through the proxy, then the proxy stops (default: integration.testCommand; none: serve until Ctrl-C)',
+    )
     .option('--upstream <url>', 'forward to this base URL (default: the target of the settings, the embedded simulator unless target.baseUrl is set)')
     .option('-p, --port <port>', 'port on 127.0.0.1 (0: a free one)', port, 0)
-    .option('--variation <name>', 'a catalogue variation of the embedded simulator (repeatable; all: every one)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option(
+      '--variation <name>',
+      'a catalogue variation of the embedded simulator (repeatable; all: every one)',
+      (v: string, acc: string[]) => [...acc, v],
+      [] as string[],
+    )
     .option('--out <dir>', 'report folder (default: <reports>/proxy): report.html, junit.xml, report.json, report.md, recording.har')
     .option('--usage-out <file>', "also write the integration's usage file from the recording (keeps its declared reads)")
     .option('--strict', 'inferred findings fail the gate like stated ones (SVC_STRICT=1)')
     .option('-q, --quiet', 'no line per exchange with findings while it runs')
-    .addHelpText('after', `\n${commandVariables}\nExit codes: 0 green, 1 a stated finding (inferred too with --strict) or the test command failed, 2 bad usage or configuration.`)
+    .addHelpText(
+      'after',
+      `\n${commandVariables}\nExit codes: 0 green, 1 a stated finding (inferred too with --strict) or the test command failed, 2 bad usage or configuration.`,
+    )
     .action(wrap((args: string[], o, cmd: Command) => runProxyCommand(args, o, cmd)));
 
   program
     .command('check-har')
-    .description("judge a HAR file of your integration's traffic (browser devtools, Playwright's recordHar, mitmproxy, the proxy's recording.har) against the contract: requests and responses, same tiers and reports")
+    .description(
+      "judge a HAR file of your integration's traffic (browser devtools, Playwright's recordHar, mitmproxy, the proxy's recording.har) against the contract: requests and responses, same tiers and reports",
+    )
     .argument('<file>', 'the HAR file')
-    .option('--base-url <url>', 'the platform API base URL in the HAR (default: target.baseUrl of a real target, else the origins whose requests carry Accept-Version)')
+    .option(
+      '--base-url <url>',
+      'the platform API base URL in the HAR (default: target.baseUrl of a real target, else the origins whose requests carry Accept-Version)',
+    )
     .option('--audience-base-url <url>', 'the audience service base URL in the HAR')
     .option('--test-host-base-url <url>', 'the test host base URL in the HAR')
     .option('--out <dir>', 'report folder (default: <reports>/check-har)')
@@ -596,33 +748,53 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
   program
     .command('usage')
     .description('write the usage file of your integration: the operations, parameters and fields its traffic touches (commit it; versions --usage reads it)')
-    .option('--from-har <file>', 'recorded traffic (a HAR, e.g. the proxy\'s recording.har)')
-    .option('--declare <operation>', 'a declared operation, "METHOD /path/{template}" (repeatable): every field of it counts as used', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option('--from-har <file>', "recorded traffic (a HAR, e.g. the proxy's recording.har)")
+    .option(
+      '--declare <operation>',
+      'a declared operation, "METHOD /path/{template}" (repeatable): every field of it counts as used',
+      (v: string, acc: string[]) => [...acc, v],
+      [] as string[],
+    )
     .option('--base-url <url>', 'the platform API base URL in the HAR (as check-har)')
     .option('--out <file>', 'the usage file', 'usage.json')
     .action(wrap((o, cmd: Command) => runUsageCommand(o, cmd)));
 
   program
     .command('tolerance')
-    .description('run your test command against the embedded simulator once per catalogue variation (every freedom the specification leaves) and print the matrix: which legitimate behaviours your integration cannot handle')
+    .description(
+      'run your test command against the embedded simulator once per catalogue variation (every freedom the specification leaves) and print the matrix: which legitimate behaviours your integration cannot handle',
+    )
     .argument('[command...]', 'your test command, after -- (default: integration.testCommand)')
     .option('--variation <name>', 'only these variations (repeatable; default: all)', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option('--timeout <ms>', 'bound on one run of the command (default: integration.variationTimeoutMs, 120000)', positiveInt('--timeout'))
     .option('--concurrency <n>', 'runs at once, each with its own simulator (only when your tests can run side by side)', positiveInt('--concurrency'), 1)
-    .option('--retries <n>', 'runs again of a failing variation (failing then passing: flaky, not gating)', (raw: string) => {
-      const n = Number(raw);
-      if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('--retries must be a whole number >= 0.');
-      return n;
-    }, 1)
+    .option(
+      '--retries <n>',
+      'runs again of a failing variation (failing then passing: flaky, not gating)',
+      (raw: string) => {
+        const n = Number(raw);
+        if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('--retries must be a whole number >= 0.');
+        return n;
+      },
+      1,
+    )
     .option('--out <dir>', 'report folder (default: <reports>/tolerance): tolerance.md, tolerance.html, tolerance.json, junit.xml')
-    .addHelpText('after', `\n${commandVariables}\nExit codes: 0 the baseline and every variation pass, 1 a variation breaks the command (or the baseline fails), 2 bad usage.`)
+    .addHelpText(
+      'after',
+      `\n${commandVariables}\nExit codes: 0 the baseline and every variation pass, 1 a variation breaks the command (or the baseline fails), 2 bad usage.`,
+    )
     .action(wrap((args: string[], o, cmd: Command) => runToleranceCommand(args, o, cmd)));
 
   program
     .command('webhook-check')
-    .description("the receiver-side properties of the Events section against your webhook handler: unknown fields, bad JSON, duplicates (retries with the same payload), late and out-of-order deliveries, answer time")
+    .description(
+      'the receiver-side properties of the Events section against your webhook handler: unknown fields, bad JSON, duplicates (retries with the same payload), late and out-of-order deliveries, answer time',
+    )
     .requiredOption('--url <url>', 'your webhook URL ({type} in it is replaced by the webhook type)')
-    .option('--observe-url <url>', 'its observation API, if it has one (targets/receiver/README.md): then duplicates processed once and the highest version stored are checked too')
+    .option(
+      '--observe-url <url>',
+      'its observation API, if it has one (targets/receiver/README.md): then duplicates processed once and the highest version stored are checked too',
+    )
     .option('--runs <n>', 'cases per property (default 200)', positiveInt('--runs'))
     .option('--bound-ms <ms>', 'answer bound ("answer quickly"; default 1000)', positiveInt('--bound-ms'))
     .option('--seed <n>', 'replay a run', (raw: string) => {
@@ -636,10 +808,15 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
 
   program
     .command('cleanup')
-    .description("delete what interrupted runs left on the target: users whose id starts with the suite's prefix svcct- (every user the suite creates carries it); never any other user")
+    .description(
+      "delete what interrupted runs left on the target: users whose id starts with the suite's prefix svcct- (every user the suite creates carries it); never any other user",
+    )
     .option('--run-id <id>', 'only the users of this run (svcct-<run id>-...)')
     .option('--dry-run', 'list them, delete nothing')
-    .addHelpText('after', '\nExit codes: 0 done, 1 a deletion failed or the listing stopped at its page bound, 2 bad usage or configuration. ACH returns have no delete operation in the specification and stay.')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 done, 1 a deletion failed or the listing stopped at its page bound, 2 bad usage or configuration. ACH returns have no delete operation in the specification and stay.',
+    )
     .action(wrap((o, cmd: Command) => runCleanupCommand(o, cmd)));
 
   const config = program.command('config').description('the config file: write a starting one, check one, document every setting');
@@ -664,10 +841,12 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
   config
     .command('schema')
     .description("print the config file's JSON Schema")
-    .action(wrap(() => {
-      console.log(JSON.stringify(configJsonSchema(), null, 2));
-      return 0;
-    }));
+    .action(
+      wrap(() => {
+        console.log(JSON.stringify(configJsonSchema(), null, 2));
+        return 0;
+      }),
+    );
 
   // Every command: usage errors exit 2 with a usage line; --help and --version exit 0.
   const configureAll = (c: Command) => {

@@ -41,7 +41,8 @@ const cases: Case[] = [
   {
     name: 'member',
     exchange: {
-      api: 'platform', version: VERSION,
+      api: 'platform',
+      version: VERSION,
       request: { method: 'GET', url: `/users/${USER_GUID}/members/${MEMBER_GUID}`, headers: { accept: 'application/json' } },
       response: { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'r-1' }, body: { member: sampleMember() } },
     },
@@ -50,7 +51,8 @@ const cases: Case[] = [
   {
     name: '1000 institutions',
     exchange: {
-      api: 'platform', version: VERSION,
+      api: 'platform',
+      version: VERSION,
       request: { method: 'GET', url: '/institutions?page=1&records_per_page=1000', headers: { accept: 'application/json' } },
       response: { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: sampleInstitutionsPage(1000) },
     },

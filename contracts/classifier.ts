@@ -63,7 +63,10 @@ export const KINDS: Record<DifferenceKind, { breaking: boolean; rule: string }> 
   'removed-endpoint': { breaking: true, rule: `${B}"removing, moving or changing endpoint paths"` },
   'moved-path': { breaking: true, rule: `${B}"removing, moving or changing endpoint paths"` },
   // Not listed by name; a documented header that disappears changes the response incompatibly.
-  'removed-response-header': { breaking: true, rule: `${B}"changing the structure of a response body incompatibly" (by analogy: a documented response header is gone)` },
+  'removed-response-header': {
+    breaking: true,
+    rule: `${B}"changing the structure of a response body incompatibly" (by analogy: a documented response header is gone)`,
+  },
   'changed-status-code': { breaking: true, rule: `${B}"changing the meaning" (by analogy: the status class of the answer changed)` },
   'added-endpoint': { breaking: false, rule: `${N}"adding endpoints"` },
   'added-optional-parameter': { breaking: false, rule: `${N}"adding optional parameters"` },
@@ -131,7 +134,23 @@ function typeLabel(s: Schema | undefined): string {
   return t ? [...t].sort().join('|') : 'any';
 }
 
-const VALIDATION_KEYWORDS = ['pattern', 'format', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems', 'uniqueItems', 'const', 'minProperties', 'maxProperties'];
+const VALIDATION_KEYWORDS = [
+  'pattern',
+  'format',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'const',
+  'minProperties',
+  'maxProperties',
+];
 const OPAQUE_KEYWORDS = ['pattern', 'format', 'minLength', 'maxLength'];
 
 /** True when `b` is at most as permissive as `a` for one keyword (a new or tighter rule). */
@@ -153,7 +172,16 @@ export function diffSchemas(a: unknown, b: unknown, options: SchemaDiffOptions =
   return out;
 }
 
-function walkSchemas(rawA: unknown, rawB: unknown, at: string, direction: 'request' | 'response', o: SchemaDiffOptions, out: Difference[], visiting: Set<string>, depth: number): void {
+function walkSchemas(
+  rawA: unknown,
+  rawB: unknown,
+  at: string,
+  direction: 'request' | 'response',
+  o: SchemaDiffOptions,
+  out: Difference[],
+  visiting: Set<string>,
+  depth: number,
+): void {
   if (depth > 24) return;
   const refKey = `${(rawA as any)?.$ref ?? ''}|${(rawB as any)?.$ref ?? ''}`;
   if (refKey !== '|') {
@@ -215,9 +243,11 @@ function walkSchemas(rawA: unknown, rawB: unknown, at: string, direction: 'reque
   if (request) {
     for (const k of onlyA) out.push(diff('removed-request-parameter', child(k), `property ${k} removed`, op));
     for (const k of onlyB) {
-      out.push(rb.has(k)
-        ? diff('added-required-request-parameter', child(k), `required property ${k} added`, op)
-        : diff('added-optional-parameter', child(k), `optional property ${k} added`, op));
+      out.push(
+        rb.has(k)
+          ? diff('added-required-request-parameter', child(k), `required property ${k} added`, op)
+          : diff('added-optional-parameter', child(k), `optional property ${k} added`, op),
+      );
     }
   } else {
     const unmatched = new Set(onlyB);
@@ -336,7 +366,10 @@ function compareOperations(a: FlatOperation, b: FlatOperation, docA: unknown, do
   for (const [k, p] of pa) {
     const where = `request.${p.in}.${p.name}`;
     const q = pb.get(k);
-    if (!q) { out.push(diff('removed-request-parameter', where, `${p.in} parameter ${p.name} removed`, op)); continue; }
+    if (!q) {
+      out.push(diff('removed-request-parameter', where, `${p.in} parameter ${p.name} removed`, op));
+      continue;
+    }
     if (p.required !== true && q.required === true) out.push(diff('optional-parameter-made-required', where, `${p.name} is now required`, op));
     if (p.required === true && q.required !== true) out.push(diff('required-made-optional', where, `${p.name} is now optional`, op));
     diffSchemasInto(p.schema, q.schema, where, 'request', docA, docB, op, out);
@@ -352,7 +385,8 @@ function compareOperations(a: FlatOperation, b: FlatOperation, docA: unknown, do
   const ba = deref(a.op.requestBody, docA);
   const bb = deref(b.op.requestBody, docB);
   if (ba && bb) {
-    if (ba.required !== true && bb.required === true) out.push(diff('optional-parameter-made-required', 'request.body', 'the request body is now required', op));
+    if (ba.required !== true && bb.required === true)
+      out.push(diff('optional-parameter-made-required', 'request.body', 'the request body is now required', op));
     diffSchemasInto(jsonSchemaOf(ba.content), jsonSchemaOf(bb.content), 'request.body', 'request', docA, docB, op, out);
   } else if (!ba && bb?.required === true) {
     out.push(diff('added-required-request-parameter', 'request.body', 'a required request body was added', op));
@@ -368,14 +402,24 @@ function compareOperations(a: FlatOperation, b: FlatOperation, docA: unknown, do
     const hx = Object.keys(x.headers ?? {});
     const hy = Object.keys(y.headers ?? {});
     const lower = (h: string[]) => new Set(h.map((n) => n.toLowerCase()));
-    const lx = lower(hx), ly = lower(hy);
+    const lx = lower(hx),
+      ly = lower(hy);
     for (const h of hy) if (!lx.has(h.toLowerCase())) out.push(diff('added-response-header', `response.${status}.headers.${h}`, `header ${h} added`, op));
     for (const h of hx) if (!ly.has(h.toLowerCase())) out.push(diff('removed-response-header', `response.${status}.headers.${h}`, `header ${h} removed`, op));
     diffSchemasInto(jsonSchemaOf(x.content), jsonSchemaOf(y.content), `response.${status}.body`, 'response', docA, docB, op, out);
   }
 }
 
-function diffSchemasInto(a: unknown, b: unknown, location: string, direction: 'request' | 'response', rootA: unknown, rootB: unknown, operation: string, out: Difference[]): void {
+function diffSchemasInto(
+  a: unknown,
+  b: unknown,
+  location: string,
+  direction: 'request' | 'response',
+  rootA: unknown,
+  rootB: unknown,
+  operation: string,
+  out: Difference[],
+): void {
   if (a === undefined || b === undefined) return;
   for (const d of diffSchemas(a, b, { direction, rootA, rootB, operation, location })) out.push(d);
 }
@@ -394,7 +438,20 @@ export interface ObservationDiffOptions {
   volatileHeaders?: readonly string[];
 }
 
-const VOLATILE_HEADERS = ['date', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'etag', 'age', 'x-request-id', 'request-id', 'server-timing', 'vary', 'last-modified'];
+const VOLATILE_HEADERS = [
+  'date',
+  'content-length',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'etag',
+  'age',
+  'x-request-id',
+  'request-id',
+  'server-timing',
+  'vary',
+  'last-modified',
+];
 
 /** The shape of observed JSON: merged over all elements of arrays. */
 interface Shape {
@@ -439,7 +496,8 @@ const OPAQUE_NAME = /(^|_)(guid|id|uri|url|token|code|message)$/;
 
 function walkShapes(a: Shape, b: Shape, at: string, name: string, o: ObservationDiffOptions, out: Difference[]): void {
   const op = o.operation;
-  const ta = shapeTypes(a), tb = shapeTypes(b);
+  const ta = shapeTypes(a),
+    tb = shapeTypes(b);
   if (ta !== 'null' && tb !== 'null' && ta !== tb) {
     out.push(diff('changed-field-type', at, `type ${ta} -> ${tb}`, op));
     return;
@@ -482,8 +540,16 @@ export function diffObservations(a: Observation, b: Observation, options: Observ
     out.push(diff('changed-status-code', 'response.status', `${a.status} -> ${b.status}${sameClass ? ' (same status class)' : ''}`, op, !sameClass));
   }
   const volatile = new Set((options.volatileHeaders ?? VOLATILE_HEADERS).map((h) => h.toLowerCase()));
-  const ha = new Set(Object.keys(a.headers ?? {}).map((h) => h.toLowerCase()).filter((h) => !volatile.has(h)));
-  const hb = new Set(Object.keys(b.headers ?? {}).map((h) => h.toLowerCase()).filter((h) => !volatile.has(h)));
+  const ha = new Set(
+    Object.keys(a.headers ?? {})
+      .map((h) => h.toLowerCase())
+      .filter((h) => !volatile.has(h)),
+  );
+  const hb = new Set(
+    Object.keys(b.headers ?? {})
+      .map((h) => h.toLowerCase())
+      .filter((h) => !volatile.has(h)),
+  );
   for (const h of hb) if (!ha.has(h)) out.push(diff('added-response-header', `response.headers.${h}`, `header ${h} added`, op));
   for (const h of ha) if (!hb.has(h)) out.push(diff('removed-response-header', `response.headers.${h}`, `header ${h} removed`, op));
   walkShapes(shapeOf(a.body), shapeOf(b.body), 'response.body', '', options, out);

@@ -17,10 +17,23 @@ const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as (a
 
 /** The extensions of spec/CONVENTIONS.md and OpenAPI's own schema keywords: annotations. */
 const ANNOTATION_KEYWORDS = [
-  'x-svc-versions', 'x-svc-required-from', 'x-svc-deprecated-from', 'x-svc-sunset-from', 'x-svc-sunset',
-  'x-svc-opaque', 'x-svc-max-records-per-page', 'x-svc-list-key', 'x-svc-not-shown', 'x-svc-trace',
-  'x-svc-inferred', 'x-svc-unstated-success', 'x-svc-paging-inferred-below',
-  'discriminator', 'xml', 'externalDocs', 'example',
+  'x-svc-versions',
+  'x-svc-required-from',
+  'x-svc-deprecated-from',
+  'x-svc-sunset-from',
+  'x-svc-sunset',
+  'x-svc-opaque',
+  'x-svc-max-records-per-page',
+  'x-svc-list-key',
+  'x-svc-not-shown',
+  'x-svc-trace',
+  'x-svc-inferred',
+  'x-svc-unstated-success',
+  'x-svc-paging-inferred-below',
+  'discriminator',
+  'xml',
+  'externalDocs',
+  'example',
 ];
 
 export function createAjv(): Ajv2020 {
@@ -170,8 +183,10 @@ function withoutPrefix(e: ErrorObject): boolean {
   return e.keyword === 'pattern' && typeof prefix === 'string' && typeof e.data === 'string' && !e.data.startsWith(prefix);
 }
 
-export const RULE_RECASED = 'a value differing from a stated value only by case is that value misspelt, not a value the field gained (a client comparing with the stated spelling no longer recognises it)';
-export const RULE_PREFIX = 'Resources and their fields: "Identifier shapes: USR-<uuid> user, MBR-<uuid> member, ACT-<uuid> account" (the prefix is stated; the rest is opaque: Versioning, "changing length or format of opaque strings" is non-breaking)';
+export const RULE_RECASED =
+  'a value differing from a stated value only by case is that value misspelt, not a value the field gained (a client comparing with the stated spelling no longer recognises it)';
+export const RULE_PREFIX =
+  'Resources and their fields: "Identifier shapes: USR-<uuid> user, MBR-<uuid> member, ACT-<uuid> account" (the prefix is stated; the rest is opaque: Versioning, "changing length or format of opaque strings" is non-breaking)';
 
 const RANK: Record<Tier, number> = { informational: 0, inferred: 1, stated: 2 };
 
@@ -216,10 +231,18 @@ function expected(e: ErrorObject): string {
       return `a string matching ${p.pattern}`;
     case 'format':
       return `format "${p.format}"`;
-    case 'anyOf': case 'oneOf':
+    case 'anyOf':
+    case 'oneOf':
       return `a match for ${e.keyword === 'anyOf' ? 'one or more' : 'exactly one'} of the ${e.keyword} alternatives (the causes are listed at the same location)`;
-    case 'minLength': case 'maxLength': case 'minimum': case 'maximum': case 'minItems': case 'maxItems':
-    case 'exclusiveMinimum': case 'exclusiveMaximum': case 'multipleOf':
+    case 'minLength':
+    case 'maxLength':
+    case 'minimum':
+    case 'maximum':
+    case 'minItems':
+    case 'maxItems':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+    case 'multipleOf':
       return `${e.keyword} ${p.limit ?? p.multipleOf}`;
     default:
       return e.message ?? e.keyword;
@@ -317,12 +340,17 @@ export function schemaFailures(
     const where = schemaRule(e, displayName);
     const parent = e.parentSchema as Record<string, unknown> | undefined;
     const rule =
-      e.keyword === 'enum' ? `${where} (${tier === 'stated' ? RULE_RECASED : RULE_ENUM})`
-      : tier === 'stated' && OPAQUE_KEYWORDS.has(e.keyword) && parent?.['x-svc-opaque'] === true ? `${where} (${RULE_PREFIX})`
-      : tier === 'informational' && OPAQUE_KEYWORDS.has(e.keyword) ? `${where} (${RULE_OPAQUE})`
-      : tier === 'informational' && e.keyword === 'type' ? `${where} (${RULE_NULL})`
-      : tier === 'inferred' && typeof parent?.['x-svc-inferred'] === 'string' ? `${where} (inferred: ${parent['x-svc-inferred']})`
-      : where;
+      e.keyword === 'enum'
+        ? `${where} (${tier === 'stated' ? RULE_RECASED : RULE_ENUM})`
+        : tier === 'stated' && OPAQUE_KEYWORDS.has(e.keyword) && parent?.['x-svc-opaque'] === true
+          ? `${where} (${RULE_PREFIX})`
+          : tier === 'informational' && OPAQUE_KEYWORDS.has(e.keyword)
+            ? `${where} (${RULE_OPAQUE})`
+            : tier === 'informational' && e.keyword === 'type'
+              ? `${where} (${RULE_NULL})`
+              : tier === 'inferred' && typeof parent?.['x-svc-inferred'] === 'string'
+                ? `${where} (inferred: ${parent['x-svc-inferred']})`
+                : where;
     const failure: Failure = {
       check,
       operation,
@@ -330,9 +358,8 @@ export function schemaFailures(
       rule,
       severity: severityOfTier(tier, strict),
       tier,
-      message: missing !== undefined
-        ? `Received: no property "${missing}" / Expected: ${expected(e)}`
-        : `Received: ${shortJson(e.data)} / Expected: ${expected(e)}`,
+      message:
+        missing !== undefined ? `Received: no property "${missing}" / Expected: ${expected(e)}` : `Received: ${shortJson(e.data)} / Expected: ${expected(e)}`,
     };
     out.push(failure);
     if (kind) kind.more++;
@@ -341,7 +368,11 @@ export function schemaFailures(
   for (const { first, pattern, more } of kinds.values()) {
     const unlisted = more + 1 - SCHEMA_FAILURES_PER_KIND;
     if (unlisted <= 0) continue;
-    out.push({ ...first, location: pattern, message: `${unlisted} more at other indices, not listed (the first ${SCHEMA_FAILURES_PER_KIND} of each kind are): ${first.message}` });
+    out.push({
+      ...first,
+      location: pattern,
+      message: `${unlisted} more at other indices, not listed (the first ${SCHEMA_FAILURES_PER_KIND} of each kind are): ${first.message}`,
+    });
   }
   if (otherKinds.size) {
     const tier: Tier = otherTiers.stated ? 'stated' : otherTiers.inferred ? 'inferred' : 'informational';

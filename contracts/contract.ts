@@ -77,14 +77,16 @@ export interface CheckTimingSink {
 
 /** An exchange the contract cannot read (a suite defect): one failure, never a throw. */
 function unreadable(exchange: Exchange, why: string): Failure[] {
-  return [{
-    check: 'contract',
-    operation: `${exchange?.request?.method ?? '?'} ${exchange?.request?.url ?? '?'}`,
-    location: 'exchange',
-    rule: 'contracts/index.ts: Exchange',
-    severity: 'error',
-    message: `The exchange could not be read: ${why}`,
-  }];
+  return [
+    {
+      check: 'contract',
+      operation: `${exchange?.request?.method ?? '?'} ${exchange?.request?.url ?? '?'}`,
+      location: 'exchange',
+      rule: 'contracts/index.ts: Exchange',
+      severity: 'error',
+      message: `The exchange could not be read: ${why}`,
+    },
+  ];
 }
 
 /** A Content-Type value -> bare media type, lower case (`application/json; charset=utf-8` -> `application/json`). */
@@ -141,7 +143,7 @@ class ContractImpl implements Contract {
   model(api: ApiName, version?: string): DocumentModel {
     if (api !== 'platform' && api !== 'audience' && api !== 'test-host') throw new Error(`unknown api "${String(api)}" (platform, audience, test-host)`);
     const derived = api === 'platform' && this.versions.length > 0;
-    const v = derived ? version ?? this.versions[this.versions.length - 1] : undefined;
+    const v = derived ? (version ?? this.versions[this.versions.length - 1]) : undefined;
     const key = v ? `${api} ${v}` : api;
     let model = this.models.get(key);
     if (!model) {
@@ -212,7 +214,7 @@ class ContractImpl implements Contract {
     try {
       // 1. Version -> document. A version without a document (unknown, or sunset and
       // removed) is checked against the newest one; version_conformance judges it.
-      const requestedVersion = given.api === 'platform' ? given.version ?? headerValue(request.headers, 'accept-version') : undefined;
+      const requestedVersion = given.api === 'platform' ? (given.version ?? headerValue(request.headers, 'accept-version')) : undefined;
       const versionKnown = requestedVersion === undefined || this.versions.length === 0 || this.versions.includes(requestedVersion);
       const versionSunset = requestedVersion !== undefined && (options.sunsetVersions ?? []).includes(requestedVersion);
       const model = this.model(given.api, versionKnown ? requestedVersion : undefined);
@@ -233,7 +235,13 @@ class ContractImpl implements Contract {
           invalidJson = (e as Error).message;
         }
       }
-      const exchange: Exchange = received === undefined ? (given as Exchange) : { ...given, response: { status, headers: response.headers ?? {}, body, ...(response.durationMs !== undefined ? { durationMs: response.durationMs } : {}) } };
+      const exchange: Exchange =
+        received === undefined
+          ? (given as Exchange)
+          : {
+              ...given,
+              response: { status, headers: response.headers ?? {}, body, ...(response.durationMs !== undefined ? { durationMs: response.durationMs } : {}) },
+            };
       const selected = documented ? documentedMedia(documented, mediaType) : undefined;
       const jsonMedia = documented?.media.find((m) => m.isJson);
       const ctx: ExchangeContext = {
@@ -275,7 +283,16 @@ class ContractImpl implements Contract {
       try {
         model = this.model('platform', version !== undefined && this.versions.includes(version) ? version : undefined);
       } catch (e) {
-        return [{ check: 'contract', operation: `WEBHOOK ${type}`, location: 'payload', rule: 'spec/CONVENTIONS.md', severity: 'error', message: (e as Error).message }];
+        return [
+          {
+            check: 'contract',
+            operation: `WEBHOOK ${type}`,
+            location: 'payload',
+            rule: 'spec/CONVENTIONS.md',
+            severity: 'error',
+            message: (e as Error).message,
+          },
+        ];
       }
       const ctx: WebhookContext = {
         kind: 'webhook',
@@ -289,7 +306,10 @@ class ContractImpl implements Contract {
       };
       return runChecks(ctx);
     } finally {
-      if (this.timing) { this.timing.ms += performance.now() - started; this.timing.calls++; }
+      if (this.timing) {
+        this.timing.ms += performance.now() - started;
+        this.timing.calls++;
+      }
     }
   }
 
@@ -306,12 +326,20 @@ class ContractImpl implements Contract {
       for (const op of m.operations) {
         for (const r of op.responses.values()) {
           for (const media of r.media) {
-            try { this.validators.of(media); } catch (e) { errors.push(`${where}: ${op.key} ${r.status} ${media.type}: ${(e as Error).message}`); }
+            try {
+              this.validators.of(media);
+            } catch (e) {
+              errors.push(`${where}: ${op.key} ${r.status} ${media.type}: ${(e as Error).message}`);
+            }
           }
         }
       }
       for (const w of m.webhooks.values()) {
-        try { this.validators.of(w); } catch (e) { errors.push(`${where}: webhook ${w.type}: ${(e as Error).message}`); }
+        try {
+          this.validators.of(w);
+        } catch (e) {
+          errors.push(`${where}: webhook ${w.type}: ${(e as Error).message}`);
+        }
       }
     }
     return errors;

@@ -84,7 +84,14 @@ export interface DeliveryContext {
 }
 
 const OP = (type: string) => `WEBHOOK ${type}`;
-const fail = (check: string, type: string, location: string, rule: string, message: string, severity: Failure['severity'] = 'error'): Failure => ({ check, operation: OP(type), location, rule, severity, message });
+const fail = (check: string, type: string, location: string, rule: string, message: string, severity: Failure['severity'] = 'error'): Failure => ({
+  check,
+  operation: OP(type),
+  location,
+  rule,
+  severity,
+  message,
+});
 
 /** Events rule 4. */
 export const isSuccessStatus = (s: number | 'timeout') => typeof s === 'number' && s >= 200 && s <= 206;
@@ -105,7 +112,24 @@ export function parseBody(r: { body: Buffer }): Record<string, unknown> | undefi
 export const MIXED_TYPES = '*';
 
 /** The webhook types the specification names (Events, Webhooks; spec/CONVENTIONS.md keys). */
-export const WEBHOOK_TYPES = ['member', 'member_data_updated', 'aggregation', 'balance', 'connection_status', 'history', 'insights', 'statements', 'initial_data_ready', 'spending_plan', 'verification', 'transaction_notification', 'account_notification', 'budgets', 'goals', 'beats'] as const;
+export const WEBHOOK_TYPES = [
+  'member',
+  'member_data_updated',
+  'aggregation',
+  'balance',
+  'connection_status',
+  'history',
+  'insights',
+  'statements',
+  'initial_data_ready',
+  'spending_plan',
+  'verification',
+  'transaction_notification',
+  'account_notification',
+  'budgets',
+  'goals',
+  'beats',
+] as const;
 
 /**
  * The type of a delivery, when it can be told: the last path segment when it names a
@@ -182,7 +206,9 @@ export function runDeliveryChecks(names: readonly string[], type: string, reques
   for (const name of names) {
     const def = registered.get(name);
     if (!def) {
-      out.push(crashed(name, ctx.operationKey, 'deliveries', 'lookup', new Error(`no delivery check named "${name}" (known: ${[...registered.keys()].join(', ')})`)));
+      out.push(
+        crashed(name, ctx.operationKey, 'deliveries', 'lookup', new Error(`no delivery check named "${name}" (known: ${[...registered.keys()].join(', ')})`)),
+      );
       continue;
     }
     try {
@@ -202,8 +228,18 @@ deliveryCheck({
   run: ({ type, requests }) => {
     const out: Failure[] = [];
     requests.forEach((r, i) => {
-      if (r.method !== 'POST') out.push(fail('webhook_json_post', type, `request[${i}].method`, 'Events, Webhooks: HTTPS POST', `Received: ${r.method} / Expected: POST`));
-      if (!/^application\/json\b/i.test(String(r.headers['content-type'] ?? ''))) out.push(fail('webhook_json_post', type, `request[${i}].headers.content-type`, 'Events, Webhooks: JSON body', `Received: ${r.headers['content-type'] ?? '(none)'} / Expected: application/json`));
+      if (r.method !== 'POST')
+        out.push(fail('webhook_json_post', type, `request[${i}].method`, 'Events, Webhooks: HTTPS POST', `Received: ${r.method} / Expected: POST`));
+      if (!/^application\/json\b/i.test(String(r.headers['content-type'] ?? '')))
+        out.push(
+          fail(
+            'webhook_json_post',
+            type,
+            `request[${i}].headers.content-type`,
+            'Events, Webhooks: JSON body',
+            `Received: ${r.headers['content-type'] ?? '(none)'} / Expected: application/json`,
+          ),
+        );
       if (!parseBody(r)) out.push(fail('webhook_json_post', type, `request[${i}].body`, 'Events, Webhooks: JSON body', 'The body is not a JSON object'));
     });
     return out;
@@ -218,18 +254,41 @@ deliveryCheck({
     // Epoch seconds stay below 1e11 until the year 5138; epoch milliseconds of any date after 1973 exceed it.
     const MAX_EPOCH_SECONDS = 1e11;
     const walk = (v: unknown, path: string, i: number) => {
-      if (Array.isArray(v)) return v.forEach((x, j) => { walk(x, `${path}[${j}]`, i); });
+      if (Array.isArray(v))
+        return v.forEach((x, j) => {
+          walk(x, `${path}[${j}]`, i);
+        });
       if (!v || typeof v !== 'object') return;
       for (const [k, x] of Object.entries(v)) {
         const at = `${path}.${k}`;
         if (k.endsWith('_at') && x !== null) {
-          if (typeof x !== 'number' || !Number.isInteger(x) || x < 0 || x >= MAX_EPOCH_SECONDS) out.push(fail('webhook_field_formats', type, `request[${i}]${at}`, 'Events, Webhooks rule 1: fields ending in _at are Unix epoch seconds (no milliseconds)', `Received: ${JSON.stringify(x)} / Expected: integer epoch seconds`));
+          if (typeof x !== 'number' || !Number.isInteger(x) || x < 0 || x >= MAX_EPOCH_SECONDS)
+            out.push(
+              fail(
+                'webhook_field_formats',
+                type,
+                `request[${i}]${at}`,
+                'Events, Webhooks rule 1: fields ending in _at are Unix epoch seconds (no milliseconds)',
+                `Received: ${JSON.stringify(x)} / Expected: integer epoch seconds`,
+              ),
+            );
         } else if (k.endsWith('_on') && x !== null) {
-          if (typeof x !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(x)) out.push(fail('webhook_field_formats', type, `request[${i}]${at}`, 'Events, Webhooks rule 1: fields ending in _on are ISO 8601 dates', `Received: ${JSON.stringify(x)} / Expected: YYYY-MM-DD`));
+          if (typeof x !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(x))
+            out.push(
+              fail(
+                'webhook_field_formats',
+                type,
+                `request[${i}]${at}`,
+                'Events, Webhooks rule 1: fields ending in _on are ISO 8601 dates',
+                `Received: ${JSON.stringify(x)} / Expected: YYYY-MM-DD`,
+              ),
+            );
         } else walk(x, at, i);
       }
     };
-    requests.forEach((r, i) => { walk(parseBody(r), 'body', i); });
+    requests.forEach((r, i) => {
+      walk(parseBody(r), 'body', i);
+    });
     return out;
   },
 });
@@ -244,7 +303,16 @@ deliveryCheck({
     if (requests.length === 0) return out;
     const first = requests[0].body;
     requests.forEach((r, i) => {
-      if (i > 0 && !r.body.equals(first)) out.push(fail('webhook_retry_identical_payload', type, `request[${i}].body`, 'Events, Webhooks rule 4: retries carry an identical payload', `Retry ${i} differs from the first attempt (${r.body.length} vs ${first.length} bytes)`));
+      if (i > 0 && !r.body.equals(first))
+        out.push(
+          fail(
+            'webhook_retry_identical_payload',
+            type,
+            `request[${i}].body`,
+            'Events, Webhooks rule 4: retries carry an identical payload',
+            `Retry ${i} differs from the first attempt (${r.body.length} vs ${first.length} bytes)`,
+          ),
+        );
     });
     return out;
   },
@@ -255,7 +323,17 @@ deliveryCheck({
   description: 'At most 12 retries after the first attempt of a delivery (Events rule 5)',
   run: ({ type, requests }) => {
     const retries = requests.length - 1;
-    return retries > 12 ? [fail('webhook_retry_count', type, `request[${requests.length - 1}]`, 'Events, Webhooks rule 5: at most 12 retries after the first attempt', `Received: ${retries} retries / Expected: at most 12`)] : [];
+    return retries > 12
+      ? [
+          fail(
+            'webhook_retry_count',
+            type,
+            `request[${requests.length - 1}]`,
+            'Events, Webhooks rule 5: at most 12 retries after the first attempt',
+            `Received: ${retries} retries / Expected: at most 12`,
+          ),
+        ]
+      : [];
   },
 });
 
@@ -265,7 +343,15 @@ deliveryCheck({
   run: ({ type, requests }) => {
     const successAt = requests.findIndex((r) => isSuccessStatus(r.answered));
     if (successAt < 0 || successAt >= requests.length - 1) return [];
-    return [fail('webhook_no_retry_after_success', type, `request[${successAt + 1}]`, 'Events, Webhooks rule 4: a status 200-206 is a successful delivery', `Attempt ${successAt} was answered ${requests[successAt].answered}, yet ${requests.length - 1 - successAt} more attempt(s) came`)];
+    return [
+      fail(
+        'webhook_no_retry_after_success',
+        type,
+        `request[${successAt + 1}]`,
+        'Events, Webhooks rule 4: a status 200-206 is a successful delivery',
+        `Attempt ${successAt} was answered ${requests[successAt].answered}, yet ${requests.length - 1 - successAt} more attempt(s) came`,
+      ),
+    ];
   },
 });
 
@@ -274,7 +360,15 @@ deliveryCheck({
   description: 'A delivery whose only attempt was answered with a failure is retried, when the caller waited long enough (Events rule 4)',
   run: ({ type, requests, params }) => {
     if (!params.expectRetryAfterFailure || requests.length !== 1 || isSuccessStatus(requests[0].answered)) return [];
-    return [fail('webhook_retry_on_failure', type, 'request[0]', 'Events, Webhooks rule 4: any other status, timeout or DNS error triggers a retry', `The only attempt was answered ${requests[0].answered} and no retry came`)];
+    return [
+      fail(
+        'webhook_retry_on_failure',
+        type,
+        'request[0]',
+        'Events, Webhooks rule 4: any other status, timeout or DNS error triggers a retry',
+        `The only attempt was answered ${requests[0].answered} and no retry came`,
+      ),
+    ];
   },
 });
 
@@ -297,7 +391,16 @@ deliveryCheck({
       // mismatch (3 times the schedule plus 100 ms for a busy machine).
       const low = expected * (1 - jitter) - 2;
       const high = expected * (1 + jitter) * 3 + 100;
-      if (actual < low || actual > high) out.push(fail('webhook_retry_schedule', type, `request[${i}]`, 'Events, Webhooks rule 5: retry schedule (30 s, 1 m 16 s, 2 m 32 s, ...) with some randomness', `Retry ${i} came ${actual.toFixed(1)} ms after the previous attempt / Expected about ${expected.toFixed(1)} ms (schedule ÷ time scale ${timeScale})`));
+      if (actual < low || actual > high)
+        out.push(
+          fail(
+            'webhook_retry_schedule',
+            type,
+            `request[${i}]`,
+            'Events, Webhooks rule 5: retry schedule (30 s, 1 m 16 s, 2 m 32 s, ...) with some randomness',
+            `Retry ${i} came ${actual.toFixed(1)} ms after the previous attempt / Expected about ${expected.toFixed(1)} ms (schedule ÷ time scale ${timeScale})`,
+          ),
+        );
     }
     return out;
   },
@@ -305,7 +408,8 @@ deliveryCheck({
 
 deliveryCheck({
   name: 'webhook_version_rises',
-  description: 'Member webhooks carry a version, and two different payloads of one object never carry the same version (Events rule 3; order-free, as deliveries may arrive out of order, rule 6)',
+  description:
+    'Member webhooks carry a version, and two different payloads of one object never carry the same version (Events rule 3; order-free, as deliveries may arrive out of order, rule 6)',
   run: (ctx) => {
     // Retries, being byte-identical, are one delivery. In a mixed stream a test webhook
     // (generated on request, rule 7) is no update of its object and is left to
@@ -318,7 +422,8 @@ deliveryCheck({
       const type = typeIn(ctx, r);
       if (!body || !type || (ctx.type === MIXED_TYPES && isTestDelivery(body))) return;
       const v = fieldOf(type, body, 'version');
-      if (type === 'member' && !isTestDelivery(body) && (!v.present || v.value === null)) out.push(fail('webhook_version_rises', type, `request[${i}].body.version`, rule, 'The member webhook carries no version'));
+      if (type === 'member' && !isTestDelivery(body) && (!v.present || v.value === null))
+        out.push(fail('webhook_version_rises', type, `request[${i}].body.version`, rule, 'The member webhook carries no version'));
       if (!v.present || v.value === null) return;
       const guid = objectGuid(type, body);
       if (!guid) return;
@@ -328,7 +433,8 @@ deliveryCheck({
       const text = r.body.toString('utf8');
       const vk = JSON.stringify(v.value);
       const other = byVersion.get(vk);
-      if (other !== undefined && other !== text) out.push(fail('webhook_version_rises', type, `request[${i}].body.version`, rule, `Two different updates of ${key} both carry version ${vk}`));
+      if (other !== undefined && other !== text)
+        out.push(fail('webhook_version_rises', type, `request[${i}].body.version`, rule, `Two different updates of ${key} both carry version ${vk}`));
       byVersion.set(vk, text);
     });
     return out;
@@ -344,8 +450,10 @@ deliveryCheck({
       const body = parseBody(r);
       if (!body) return;
       const rule = 'Events, Webhooks rule 7: a test webhook has action test, an object named for the type, and version';
-      if (body.action !== 'test') out.push(fail('webhook_test_shape', type, `request[${i}].body.action`, rule, `Received: ${JSON.stringify(body.action)} / Expected: "test"`));
-      if (!body[type] || typeof body[type] !== 'object') out.push(fail('webhook_test_shape', type, `request[${i}].body.${type}`, rule, `No object named "${type}"`));
+      if (body.action !== 'test')
+        out.push(fail('webhook_test_shape', type, `request[${i}].body.action`, rule, `Received: ${JSON.stringify(body.action)} / Expected: "test"`));
+      if (!body[type] || typeof body[type] !== 'object')
+        out.push(fail('webhook_test_shape', type, `request[${i}].body.${type}`, rule, `No object named "${type}"`));
       if (!('version' in body)) out.push(fail('webhook_test_shape', type, `request[${i}].body.version`, rule, 'No version'));
     });
     return out;
@@ -357,7 +465,19 @@ deliveryCheck({
   description: 'Every delivery carries the HTTP Basic credentials given to the vendor (Authentication 6)',
   run: ({ type, requests, params }) => {
     const expected = params.expectedAuthorization;
-    return requests.flatMap((r, i) => (r.headers.authorization === expected ? [] : [fail('webhook_receiver_auth', type, `request[${i}].headers.authorization`, 'Authentication 6: optionally HTTP Basic credentials given to the vendor', r.headers.authorization ? 'The Authorization header does not carry the configured Basic credentials' : 'No Authorization header')]));
+    return requests.flatMap((r, i) =>
+      r.headers.authorization === expected
+        ? []
+        : [
+            fail(
+              'webhook_receiver_auth',
+              type,
+              `request[${i}].headers.authorization`,
+              'Authentication 6: optionally HTTP Basic credentials given to the vendor',
+              r.headers.authorization ? 'The Authorization header does not carry the configured Basic credentials' : 'No Authorization header',
+            ),
+          ],
+    );
   },
 });
 
@@ -365,19 +485,39 @@ const OAUTH_RULE = 'Authentication 6: OAuth 2.0 client credentials; the vendor r
 
 deliveryCheck({
   name: 'webhook_oauth',
-  description: 'Token requests use Basic authorization and grant_type=client_credentials (query or form body); deliveries carry an issued token (Authentication 6)',
+  description:
+    'Token requests use Basic authorization and grant_type=client_credentials (query or form body); deliveries carry an issued token (Authentication 6)',
   run: ({ type, requests, params }) => {
     const out: Failure[] = [];
     const tokens = params.tokens ?? [];
     tokens.forEach((t, i) => {
-      if (t.authorization !== params.expectedAuthorization) out.push(fail('webhook_oauth', type, `token_request[${i}].headers.authorization`, OAUTH_RULE, 'The token request does not carry the client id and secret as Basic authorization'));
+      if (t.authorization !== params.expectedAuthorization)
+        out.push(
+          fail(
+            'webhook_oauth',
+            type,
+            `token_request[${i}].headers.authorization`,
+            OAUTH_RULE,
+            'The token request does not carry the client id and secret as Basic authorization',
+          ),
+        );
       const inQuery = t.query.get('grant_type') === 'client_credentials';
       const inBody = /^application\/x-www-form-urlencoded/i.test(t.contentType ?? '') && new URLSearchParams(t.body).get('grant_type') === 'client_credentials';
-      if (!inQuery && !inBody) out.push(fail('webhook_oauth', type, `token_request[${i}]`, OAUTH_RULE, 'grant_type=client_credentials is neither in the query string nor in a form-encoded body'));
+      if (!inQuery && !inBody)
+        out.push(
+          fail(
+            'webhook_oauth',
+            type,
+            `token_request[${i}]`,
+            OAUTH_RULE,
+            'grant_type=client_credentials is neither in the query string nor in a form-encoded body',
+          ),
+        );
     });
     const issued = new Set(tokens.map((t) => `Bearer ${t.issued}`));
     requests.forEach((r, i) => {
-      if (!issued.has(String(r.headers.authorization))) out.push(fail('webhook_oauth', type, `request[${i}].headers.authorization`, OAUTH_RULE, 'The delivery does not carry a token issued by the receiver'));
+      if (!issued.has(String(r.headers.authorization)))
+        out.push(fail('webhook_oauth', type, `request[${i}].headers.authorization`, OAUTH_RULE, 'The delivery does not carry a token issued by the receiver'));
     });
     return out;
   },
@@ -390,14 +530,33 @@ deliveryCheck({
     const tokens = params.tokens ?? [];
     const max = params.maxTokenRequests;
     if (max === undefined || tokens.length <= max) return [];
-    return [fail('webhook_oauth_token_reuse', type, 'token_requests', OAUTH_RULE, `Received: ${tokens.length} token requests for ${requests.length} deliveries within one token lifetime / Expected: at most ${max}`)];
+    return [
+      fail(
+        'webhook_oauth_token_reuse',
+        type,
+        'token_requests',
+        OAUTH_RULE,
+        `Received: ${tokens.length} token requests for ${requests.length} deliveries within one token lifetime / Expected: at most ${max}`,
+      ),
+    ];
   },
 });
 
 deliveryCheck({
   name: 'webhook_skip',
   description: 'No webhook is sent for a change made with SVC-SKIP-WEBHOOK (Events rule 8)',
-  run: ({ type, requests }) => (requests.length === 0 ? [] : [fail('webhook_skip', type, 'request[0]', 'Events, Webhooks rule 8: SVC-SKIP-WEBHOOK', `${requests.length} webhook(s) arrived for a change sent with SVC-SKIP-WEBHOOK`)]),
+  run: ({ type, requests }) =>
+    requests.length === 0
+      ? []
+      : [
+          fail(
+            'webhook_skip',
+            type,
+            'request[0]',
+            'Events, Webhooks rule 8: SVC-SKIP-WEBHOOK',
+            `${requests.length} webhook(s) arrived for a change sent with SVC-SKIP-WEBHOOK`,
+          ),
+        ],
 });
 
 deliveryCheck({
@@ -417,7 +576,15 @@ deliveryCheck({
       if (member !== undefined && objectGuid(type, body) !== member) return;
       const got = fieldOf(type, body, 'x_callback_payload').value;
       if (got !== expected) {
-        out.push(fail('webhook_x_callback_payload', type, `request[${i}].body.x_callback_payload`, 'Events, Webhooks rule 8: if X-CALLBACK-PAYLOAD was set on create, update, aggregate or verify member, it appears in the member and member data updated webhooks', `Received: ${JSON.stringify(got)} / Expected: ${JSON.stringify(expected)}${member ? ` (member ${member})` : ''}`));
+        out.push(
+          fail(
+            'webhook_x_callback_payload',
+            type,
+            `request[${i}].body.x_callback_payload`,
+            'Events, Webhooks rule 8: if X-CALLBACK-PAYLOAD was set on create, update, aggregate or verify member, it appears in the member and member data updated webhooks',
+            `Received: ${JSON.stringify(got)} / Expected: ${JSON.stringify(expected)}${member ? ` (member ${member})` : ''}`,
+          ),
+        );
       }
     });
     return out;
@@ -435,7 +602,8 @@ export const RULE9_FIELDS: Readonly<Record<string, readonly string[]>> = {
 
 deliveryCheck({
   name: 'webhook_rule9_fields',
-  description: 'Member, aggregation, notification and verification payloads include the fields Events rule 9 names (at the top level or in the object named for the type: where is not shown)',
+  description:
+    'Member, aggregation, notification and verification payloads include the fields Events rule 9 names (at the top level or in the object named for the type: where is not shown)',
   run: (ctx) => {
     const out: Failure[] = [];
     ctx.requests.forEach((r, i) => {
@@ -444,7 +612,15 @@ deliveryCheck({
       if (!body || !type || isTestDelivery(body) || !RULE9_FIELDS[type]) return;
       for (const name of RULE9_FIELDS[type]) {
         if (!fieldOf(type, body, name).present) {
-          out.push(fail('webhook_rule9_fields', type, `request[${i}].body.${name}`, `Events, Webhooks rule 9: ${type} payloads include ${RULE9_FIELDS[type].join(', ')}`, `No field ${name} (neither at the top level nor in the "${type}" object)`));
+          out.push(
+            fail(
+              'webhook_rule9_fields',
+              type,
+              `request[${i}].body.${name}`,
+              `Events, Webhooks rule 9: ${type} payloads include ${RULE9_FIELDS[type].join(', ')}`,
+              `No field ${name} (neither at the top level nor in the "${type}" object)`,
+            ),
+          );
         }
       }
     });
@@ -454,12 +630,21 @@ deliveryCheck({
 
 deliveryCheck({
   name: 'webhook_https',
-  description: 'Deliveries come over HTTPS (Events, Webhooks: "The service sends HTTPS POST requests"): a proxy that says how a request came in (X-Forwarded-Proto) says https',
+  description:
+    'Deliveries come over HTTPS (Events, Webhooks: "The service sends HTTPS POST requests"): a proxy that says how a request came in (X-Forwarded-Proto) says https',
   run: (ctx) =>
     ctx.requests.flatMap((r, i) => {
       const proto = r.headers['x-forwarded-proto'];
       if (proto === undefined || String(proto).split(',')[0].trim().toLowerCase() === 'https') return [];
-      return [fail('webhook_https', typeIn(ctx, r) ?? 'unknown', `request[${i}].headers.x-forwarded-proto`, 'Events, Webhooks: the service sends HTTPS POST requests', `Received: X-Forwarded-Proto ${proto} / Expected: https`)];
+      return [
+        fail(
+          'webhook_https',
+          typeIn(ctx, r) ?? 'unknown',
+          `request[${i}].headers.x-forwarded-proto`,
+          'Events, Webhooks: the service sends HTTPS POST requests',
+          `Received: X-Forwarded-Proto ${proto} / Expected: https`,
+        ),
+      ];
     }),
 });
 
@@ -468,18 +653,28 @@ export const PLATFORM_CLIENT_TYPES = ['aggregation', 'balance', 'connection_stat
 
 deliveryCheck({
   name: 'webhook_platform_types',
-  description: 'A platform client receives only aggregation, balance, connection status, history, insights and statements webhooks (Events, Webhooks); deliveries whose type cannot be told are not judged. Which kind of client the credentials belong to is the caller\'s to say',
+  description:
+    "A platform client receives only aggregation, balance, connection status, history, insights and statements webhooks (Events, Webhooks); deliveries whose type cannot be told are not judged. Which kind of client the credentials belong to is the caller's to say",
   run: (ctx) =>
     ctx.requests.flatMap((r, i) => {
       const type = typeIn(ctx, r);
       if (!type || (PLATFORM_CLIENT_TYPES as readonly string[]).includes(type)) return [];
-      return [fail('webhook_platform_types', type, `request[${i}]`, 'Events, Webhooks: "For platform clients only these types are available: aggregation, balance, connection status, history, insights, statements"', `A platform client received a ${type} webhook`)];
+      return [
+        fail(
+          'webhook_platform_types',
+          type,
+          `request[${i}]`,
+          'Events, Webhooks: "For platform clients only these types are available: aggregation, balance, connection status, history, insights, statements"',
+          `A platform client received a ${type} webhook`,
+        ),
+      ];
     }),
 });
 
 deliveryCheck({
   name: 'webhook_retries_in_stream',
-  description: 'In a stream of deliveries (a capture that answered failures): each failed delivery comes again with identical bytes, at most 12 times; a later delivery of the same object, version and action with other bytes is a changed retry; no retry at all within the wait is inferred only (rule 5 puts retry 1 at 30 s in an example) (Events rules 4-5)',
+  description:
+    'In a stream of deliveries (a capture that answered failures): each failed delivery comes again with identical bytes, at most 12 times; a later delivery of the same object, version and action with other bytes is a changed retry; no retry at all within the wait is inferred only (rule 5 puts retry 1 at 30 s in an example) (Events rules 4-5)',
   run: (ctx) => streamRetries(ctx).failures,
 });
 
@@ -504,24 +699,55 @@ export function streamRetries(ctx: Pick<DeliveryContext, 'type' | 'requests' | '
     const identical = later.filter((x) => x.body.equals(r.body));
     if (identical.length) {
       retried++;
-      if (identical.length > 12) out.push(fail('webhook_retry_count', type, `request[${i}]`, 'Events, Webhooks rule 5: at most 12 retries after the first attempt', `Received: ${identical.length} retries`));
+      if (identical.length > 12)
+        out.push(
+          fail(
+            'webhook_retry_count',
+            type,
+            `request[${i}]`,
+            'Events, Webhooks rule 5: at most 12 retries after the first attempt',
+            `Received: ${identical.length} retries`,
+          ),
+        );
       return;
     }
     const body = parseBody(r);
     const guid = body && objectGuid(type, body);
     const version = body ? versionOf(type, body) : undefined;
-    const changed = body && guid && version?.present
-      ? later.find((x) => {
-          const b = parseBody(x);
-          return b && typeIn(ctx, x) === typeIn(ctx, r) && objectGuid(type, b) === guid && JSON.stringify(versionOf(type, b).value) === JSON.stringify(version.value) && b.action === body.action;
-        })
-      : undefined;
+    const changed =
+      body && guid && version?.present
+        ? later.find((x) => {
+            const b = parseBody(x);
+            return (
+              b &&
+              typeIn(ctx, x) === typeIn(ctx, r) &&
+              objectGuid(type, b) === guid &&
+              JSON.stringify(versionOf(type, b).value) === JSON.stringify(version.value) &&
+              b.action === body.action
+            );
+          })
+        : undefined;
     if (changed) {
-      out.push(fail('webhook_retry_identical_payload', type, `request[${requests.indexOf(changed)}].body`, 'Events, Webhooks rule 4: retries carry an identical payload', `The delivery of ${type}:${guid} version ${JSON.stringify(version!.value)} answered ${r.answered} came again with different bytes (${changed.body.length} vs ${r.body.length})`));
+      out.push(
+        fail(
+          'webhook_retry_identical_payload',
+          type,
+          `request[${requests.indexOf(changed)}].body`,
+          'Events, Webhooks rule 4: retries carry an identical payload',
+          `The delivery of ${type}:${guid} version ${JSON.stringify(version!.value)} answered ${r.answered} came again with different bytes (${changed.body.length} vs ${r.body.length})`,
+        ),
+      );
       return;
     }
     out.push({
-      ...fail('webhook_retry_on_failure', type, `request[${i}]`, 'Events, Webhooks rule 4: any other status, timeout or DNS error triggers a retry (retry 1 at 30 s in the example schedule of rule 5)', `The delivery answered ${r.answered} was not retried within SVC_WEBHOOK_WAIT_MS=${ctx.params.waitMs ?? '?'} ms`, inferredSeverity(ctx.params.strict)),
+      ...fail(
+        'webhook_retry_on_failure',
+        type,
+        `request[${i}]`,
+        'Events, Webhooks rule 4: any other status, timeout or DNS error triggers a retry (retry 1 at 30 s in the example schedule of rule 5)',
+        `The delivery answered ${r.answered} was not retried within SVC_WEBHOOK_WAIT_MS=${ctx.params.waitMs ?? '?'} ms`,
+        inferredSeverity(ctx.params.strict),
+      ),
       tier: 'inferred',
     });
   });
@@ -545,15 +771,23 @@ export const webhook_field_formats = (type: string, requests: readonly Delivered
  * one retry when every answer was a failure (unless the caller waited too briefly).
  */
 export const webhook_retry_rules = (type: string, requests: readonly DeliveredRequest[], opts: { expectRetryAfterFailure: boolean }) =>
-  runDeliveryChecks(['webhook_retry_identical_payload', 'webhook_retry_count', 'webhook_no_retry_after_success', 'webhook_retry_on_failure'], type, requests, opts);
+  runDeliveryChecks(
+    ['webhook_retry_identical_payload', 'webhook_retry_count', 'webhook_no_retry_after_success', 'webhook_retry_on_failure'],
+    type,
+    requests,
+    opts,
+  );
 
 /**
  * Spacing of retries against the example schedule divided by the time scale (for a
  * target that claims to follow it, i.e. the simulator). Intervals shorter than
  * `minCheckedMs` after scaling are below timer resolution and only need to be ordered.
  */
-export const webhook_retry_schedule = (type: string, requests: readonly DeliveredRequest[], opts: { timeScale: number; jitter: number; minCheckedMs?: number }) =>
-  runDeliveryChecks(['webhook_retry_schedule'], type, requests, opts);
+export const webhook_retry_schedule = (
+  type: string,
+  requests: readonly DeliveredRequest[],
+  opts: { timeScale: number; jitter: number; minCheckedMs?: number },
+) => runDeliveryChecks(['webhook_retry_schedule'], type, requests, opts);
 
 /** Events rule 3: a version that rises with each update (order-free). */
 export const webhook_version_rises = (type: string, requests: readonly DeliveredRequest[]) => runDeliveryChecks(['webhook_version_rises'], type, requests);
@@ -562,18 +796,30 @@ export const webhook_version_rises = (type: string, requests: readonly Delivered
 export const webhook_test_shape = (type: string, requests: readonly DeliveredRequest[]) => runDeliveryChecks(['webhook_test_shape'], type, requests);
 
 /** Authentication 6, HTTP Basic: every delivery carries the credentials given to the vendor (check webhook_receiver_auth). */
-export const webhook_basic_auth = (type: string, requests: readonly DeliveredRequest[], expected: string) => runDeliveryChecks(['webhook_receiver_auth'], type, requests, { expectedAuthorization: expected });
+export const webhook_basic_auth = (type: string, requests: readonly DeliveredRequest[], expected: string) =>
+  runDeliveryChecks(['webhook_receiver_auth'], type, requests, { expectedAuthorization: expected });
 
 /**
  * Authentication 6, OAuth 2.0 client credentials: token requests use Basic auth and
  * `grant_type=client_credentials` (query or form body); deliveries carry an issued
  * token; a token is reused until `expires_in` runs out.
  */
-export const webhook_oauth = (type: string, requests: readonly DeliveredRequest[], tokens: readonly TokenRequested[], expectedBasic: string, opts: { maxTokenRequests: number }) =>
-  runDeliveryChecks(['webhook_oauth', 'webhook_oauth_token_reuse'], type, requests, { tokens, expectedAuthorization: expectedBasic, maxTokenRequests: opts.maxTokenRequests });
+export const webhook_oauth = (
+  type: string,
+  requests: readonly DeliveredRequest[],
+  tokens: readonly TokenRequested[],
+  expectedBasic: string,
+  opts: { maxTokenRequests: number },
+) =>
+  runDeliveryChecks(['webhook_oauth', 'webhook_oauth_token_reuse'], type, requests, {
+    tokens,
+    expectedAuthorization: expectedBasic,
+    maxTokenRequests: opts.maxTokenRequests,
+  });
 
 /** Events rule 8: with SVC-SKIP-WEBHOOK no webhook is sent at all. */
 export const webhook_skip = (type: string, requests: readonly DeliveredRequest[]) => runDeliveryChecks(['webhook_skip'], type, requests);
 
 /** Events rule 8: every member webhook of a member created with X-CALLBACK-PAYLOAD carries it. */
-export const webhook_x_callback_payload = (type: string, requests: readonly DeliveredRequest[], expected: string) => runDeliveryChecks(['webhook_x_callback_payload'], type, requests, { callbackPayload: expected });
+export const webhook_x_callback_payload = (type: string, requests: readonly DeliveredRequest[], expected: string) =>
+  runDeliveryChecks(['webhook_x_callback_payload'], type, requests, { callbackPayload: expected });

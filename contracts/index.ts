@@ -9,7 +9,19 @@
  *   if (hasErrors(failures)) ...
  */
 export type { ApiName } from './load.ts';
-export { API_NAMES, DEFAULT_SPEC_DIR, discoverDocuments, follow, inlineRefs, loadDocument, locateNode, pointerOf, readDocument, readYamlFile, resolveRef } from './load.ts';
+export {
+  API_NAMES,
+  DEFAULT_SPEC_DIR,
+  discoverDocuments,
+  follow,
+  inlineRefs,
+  loadDocument,
+  locateNode,
+  pointerOf,
+  readDocument,
+  readYamlFile,
+  resolveRef,
+} from './load.ts';
 export type { Failure, Severity, Tier } from './failure.ts';
 export { formatFailure, hasErrors, tierOf, inferredSeverity, severityOfTier, countByTier, TIER_ANNOTATION, tierOfAnnotation } from './failure.ts';
 export type { Contract, ReceivedExchange, CheckedExchange } from './contract.ts';

@@ -37,7 +37,10 @@ export function discoverDocuments(specDir: string): DocumentFiles {
   for (const api of API_NAMES) {
     for (const ext of ['yaml', 'yml']) {
       const file = join(dir, `${api}.openapi.${ext}`);
-      if (existsSync(file)) { sources[api] = file; break; }
+      if (existsSync(file)) {
+        sources[api] = file;
+        break;
+      }
     }
   }
   const versions: { version: string; file: string }[] = [];
@@ -72,7 +75,9 @@ function parseYamlFile(file: string): unknown {
   const cached = join(JSON_CACHE_DIR, `${createHash('sha1').update(text).digest('hex')}.json`);
   try {
     return JSON.parse(readFileSync(cached, 'utf8'));
-  } catch { /* not cached yet (or unreadable): parse the YAML */ }
+  } catch {
+    /* not cached yet (or unreadable): parse the YAML */
+  }
   // `uniqueKeys` keeps the YAML default (duplicate keys are an authoring error).
   const doc = YAML.parseDocument(text);
   if (doc.errors.length) throw doc.errors[0];
@@ -80,7 +85,12 @@ function parseYamlFile(file: string): unknown {
   // JSON keeps the value only without aliases (they are one shared object, which
   // locateNode finds by identity) and without values JSON has not (.inf, .nan).
   let aliases = false;
-  YAML.visit(doc, { Alias: () => { aliases = true; return YAML.visit.BREAK; } });
+  YAML.visit(doc, {
+    Alias: () => {
+      aliases = true;
+      return YAML.visit.BREAK;
+    },
+  });
   const json = JSON.stringify(parsed);
   if (!aliases && isDeepStrictEqual(JSON.parse(json), parsed)) {
     try {
@@ -89,7 +99,9 @@ function parseYamlFile(file: string): unknown {
       const aside = `${cached}.${process.pid}.tmp`;
       writeFileSync(aside, json);
       renameSync(aside, cached);
-    } catch { /* a cache that cannot be written only costs time */ }
+    } catch {
+      /* a cache that cannot be written only costs time */
+    }
   }
   return parsed;
 }
@@ -119,7 +131,10 @@ export function pointerOf(segments: readonly (string | number)[]): string {
 
 /** A pointer as a URI fragment: percent-encoded (paths hold `{}`), as ajv expects. */
 export function pointerFragment(pointer: string): string {
-  return pointer.split('/').map((s) => encodeURIComponent(s).replace(/%7E/gi, '~')).join('/');
+  return pointer
+    .split('/')
+    .map((s) => encodeURIComponent(s).replace(/%7E/gi, '~'))
+    .join('/');
 }
 
 export function getByPointer(root: unknown, pointer: string): unknown {

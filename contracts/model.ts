@@ -132,7 +132,11 @@ export class DocumentModel {
   /** A file URI as a failure rule names it: relative to spec/, e.g. `versions/platform.v20250224.openapi.yaml`. */
   readonly displayName: DisplayName = (uri) => {
     let file: string;
-    try { file = fileURLToPath(uri); } catch { return uri; }
+    try {
+      file = fileURLToPath(uri);
+    } catch {
+      return uri;
+    }
     const rel = this.specDir ? relative(this.specDir, file) : '';
     return (rel && !rel.startsWith('..') ? rel : file.slice(file.lastIndexOf(sep) + 1)).split(sep).join('/');
   };
@@ -141,7 +145,10 @@ export class DocumentModel {
     const paths = (this.doc.paths ?? {}) as Record<string, any>;
     for (const [path, rawItem] of Object.entries(paths)) {
       const item = follow<any>(rawItem, this.uri, pointerOf(['paths', path]));
-      if (!item?.value) { this.problems.push(`unresolved path item ${path}`); continue; }
+      if (!item?.value) {
+        this.problems.push(`unresolved path item ${path}`);
+        continue;
+      }
       for (const method of METHODS) {
         const op = item.value[method];
         if (!op || typeof op !== 'object') continue;
@@ -169,8 +176,14 @@ export class DocumentModel {
         };
         for (const [status, rawResponse] of Object.entries((op.responses ?? {}) as Record<string, unknown>)) {
           const located = follow<any>(rawResponse, item.uri, `${opPointer}/responses/${status}`);
-          if (!located?.value) { this.problems.push(`${info.key}: unresolved response ${status}`); continue; }
-          info.responses.set(status.toUpperCase() === 'DEFAULT' ? 'default' : status.toUpperCase(), this.readResponse(status, located.value, located.uri, located.pointer, info.key));
+          if (!located?.value) {
+            this.problems.push(`${info.key}: unresolved response ${status}`);
+            continue;
+          }
+          info.responses.set(
+            status.toUpperCase() === 'DEFAULT' ? 'default' : status.toUpperCase(),
+            this.readResponse(status, located.value, located.uri, located.pointer, info.key),
+          );
           info.documentedStatuses.push(status);
           if (/^2(\d\d|XX)$/i.test(status)) {
             info.successStatuses.push(status);
@@ -193,7 +206,8 @@ export class DocumentModel {
       list.sort((a, b) => {
         const n = Math.min(a.segments.length, b.segments.length);
         for (let i = 0; i < n; i++) {
-          const ra = rank(a.segments[i]), rb = rank(b.segments[i]);
+          const ra = rank(a.segments[i]),
+            rb = rank(b.segments[i]);
           if (ra !== rb) return ra - rb;
         }
         return 0;
@@ -205,7 +219,10 @@ export class DocumentModel {
     const headers: DocumentedHeader[] = [];
     for (const [name, rawHeader] of Object.entries((response.headers ?? {}) as Record<string, unknown>)) {
       const h = follow<any>(rawHeader, uri, `${pointer}/headers/${pointerOf([name]).slice(1)}`);
-      if (!h?.value) { this.problems.push(`${key}: unresolved header ${name} of ${status}`); continue; }
+      if (!h?.value) {
+        this.problems.push(`${key}: unresolved header ${name} of ${status}`);
+        continue;
+      }
       headers.push({ name, lower: name.toLowerCase(), required: h.value.required === true });
     }
     const media: DocumentedMedia[] = [];
@@ -230,9 +247,12 @@ export class DocumentModel {
       const post = item?.value?.post;
       const body = post ? follow<any>(post.requestBody, item!.uri, `${item!.pointer}/post/requestBody`) : undefined;
       const json = body?.value?.content?.['application/json'];
-      this.webhooks.set(type, json && json.schema !== undefined
-        ? { type, schemaUri: body!.uri, schemaPointer: `${body!.pointer}${pointerOf(['content', 'application/json', 'schema'])}` }
-        : { type });
+      this.webhooks.set(
+        type,
+        json && json.schema !== undefined
+          ? { type, schemaUri: body!.uri, schemaPointer: `${body!.pointer}${pointerOf(['content', 'application/json', 'schema'])}` }
+          : { type },
+      );
     }
   }
 
@@ -248,14 +268,24 @@ export class DocumentModel {
       for (let i = 0; i < parts.length; i++) {
         const seg = op.segments[i];
         if (seg.literal !== undefined) {
-          if (seg.literal !== parts[i]) { ok = false; break; }
+          if (seg.literal !== parts[i]) {
+            ok = false;
+            break;
+          }
         } else {
           let value = parts[i];
           if (seg.suffix) {
-            if (!value.endsWith(seg.suffix) || value.length === seg.suffix.length) { ok = false; break; }
+            if (!value.endsWith(seg.suffix) || value.length === seg.suffix.length) {
+              ok = false;
+              break;
+            }
             value = value.slice(0, -seg.suffix.length);
           }
-          try { value = decodeURIComponent(value); } catch { /* keep it raw */ }
+          try {
+            value = decodeURIComponent(value);
+          } catch {
+            /* keep it raw */
+          }
           (params ??= {})[seg.param!] = value;
         }
       }

@@ -62,7 +62,8 @@ function walk(node: unknown, uri: string, path: string[], component: string | un
   const props = n.properties;
   if (props && typeof props === 'object') {
     for (const [k, sub] of Object.entries(props as Record<string, unknown>)) {
-      if (sub && typeof sub === 'object' && 'const' in (sub as object)) out.consts.push({ path: [...path, k], value: (sub as { const: unknown }).const, ...(component ? { component } : {}) });
+      if (sub && typeof sub === 'object' && 'const' in (sub as object))
+        out.consts.push({ path: [...path, k], value: (sub as { const: unknown }).const, ...(component ? { component } : {}) });
       walk(sub, uri, [...path, k], undefined, out, seen, depth + 1);
     }
   }

@@ -19,19 +19,26 @@ import { severityOfTier, type Failure } from './failure.ts';
 import { exchangeCheck, registerCheck, type ExchangeContext } from './registry.ts';
 
 export const STATED_PLATFORM_RULES = {
-  accountBalance: 'Resources, Account: "Fields named: ... balance, available_balance, plus *_set_by and feed_* variants"; Versioning: "removing or renaming a response field" is breaking',
-  accountVariants: 'Resources, Account: "Fields named: ... plus *_set_by and feed_* variants"; Versioning: "removing or renaming a response field" is breaking. Judged on v20111101 only: the field list names no version, the v20250224 change list is not said to be complete, and the vendor\'s v20250224 accounts carry neither (real-service-notes, Enumerations)',
-  manualNoFeed: 'What the service does: "Manual accounts can be created. They carry no credentials, never aggregate and receive no data feed"; Conventions for _set_by fields: "A field ending in _set_by names the source of the related field: FEED, USER or SYSTEM"',
+  accountBalance:
+    'Resources, Account: "Fields named: ... balance, available_balance, plus *_set_by and feed_* variants"; Versioning: "removing or renaming a response field" is breaking',
+  accountVariants:
+    'Resources, Account: "Fields named: ... plus *_set_by and feed_* variants"; Versioning: "removing or renaming a response field" is breaking. Judged on v20111101 only: the field list names no version, the v20250224 change list is not said to be complete, and the vendor\'s v20250224 accounts carry neither (real-service-notes, Enumerations)',
+  manualNoFeed:
+    'What the service does: "Manual accounts can be created. They carry no credentials, never aggregate and receive no data feed"; Conventions for _set_by fields: "A field ending in _set_by names the source of the related field: FEED, USER or SYSTEM"',
   transactionMerchant: 'What the service does: "transactions carry merchant_guid and merchant_location_guid"',
   includes: 'Resources, Transaction: "Optional includes query value returns repeating_transactions, merchants, classifications, geolocations"',
   merchantFields: 'Resources, Transaction: "Merchant fields: name, logo_url, website_url"',
   geolocationFields: 'Resources, Transaction: "Geolocation fields: country, city, postal_code"',
-  insightFields: 'Resources, Insight: "Fields named: has_associated_repeating_transactions, cta_clicked_at (settable on update), micro_call_to_action"; Versioning: "removing or renaming a response field" is breaking',
-  localization: 'Resources, Insight: "an opt-in localization_payload object requested with ?includes=localization_payload (supported templates: BillAmountNotStandard, MonthlySubscriptionAggregateV2, SubscriptionPriceIncrease)"',
-  goalFields: 'What the service does: "goals (each with track_type_name such as debt, savings, retirement or emergency fund, and meta_type_name such as college, house or vacation ...)"',
+  insightFields:
+    'Resources, Insight: "Fields named: has_associated_repeating_transactions, cta_clicked_at (settable on update), micro_call_to_action"; Versioning: "removing or renaming a response field" is breaking',
+  localization:
+    'Resources, Insight: "an opt-in localization_payload object requested with ?includes=localization_payload (supported templates: BillAmountNotStandard, MonthlySubscriptionAggregateV2, SubscriptionPriceIncrease)"',
+  goalFields:
+    'What the service does: "goals (each with track_type_name such as debt, savings, retirement or emergency fund, and meta_type_name such as college, house or vacation ...)"',
   budgetFields: 'What the service does: "Budgets (each with a category_guid, ...)"',
   credentialGuid: 'Resources and their fields: "Other resources also have a guid"; Resources, Credential (institution or member)',
-  defaultCategories: 'Limits: "default categories | 119 | default category list"; What the service does: "Default categories and subcategories exist (119 in total, ...)"',
+  defaultCategories:
+    'Limits: "default categories | 119 | default category list"; What the service does: "Default categories and subcategories exist (119 in total, ...)"',
 } as const;
 
 const CHECK = 'stated_platform_fields';
@@ -74,7 +81,8 @@ function missingFields(c: ExchangeContext, records: Rec[], fields: readonly stri
   const out: Failure[] = [];
   for (const f of fields) {
     const r = records.find((x) => !has(x, f));
-    if (r) out.push(fail(c, `response.body.${f}`, rule, `Received: ${what} ${JSON.stringify(r.guid ?? '(no guid)')} without ${f} / Expected: ${f} (null allowed)`));
+    if (r)
+      out.push(fail(c, `response.body.${f}`, rule, `Received: ${what} ${JSON.stringify(r.guid ?? '(no guid)')} without ${f} / Expected: ${f} (null allowed)`));
   }
   return out;
 }
@@ -97,15 +105,38 @@ function accountFailures(c: ExchangeContext, body: unknown): Failure[] {
   const out = missingFields(c, accounts, ['balance'], 'account', STATED_PLATFORM_RULES.accountBalance);
   if (accountVariantsStated(c.version)) {
     const noSetBy = accounts.find((a) => !Object.keys(a).some((k) => k.endsWith('_set_by')));
-    if (noSetBy) out.push(fail(c, 'response.body', STATED_PLATFORM_RULES.accountVariants, `Received: account ${JSON.stringify(noSetBy.guid ?? '(no guid)')} with no field ending in _set_by / Expected: the *_set_by variants`));
+    if (noSetBy)
+      out.push(
+        fail(
+          c,
+          'response.body',
+          STATED_PLATFORM_RULES.accountVariants,
+          `Received: account ${JSON.stringify(noSetBy.guid ?? '(no guid)')} with no field ending in _set_by / Expected: the *_set_by variants`,
+        ),
+      );
     const noFeed = accounts.find((a) => !Object.keys(a).some((k) => k.startsWith('feed_')));
-    if (noFeed) out.push(fail(c, 'response.body', STATED_PLATFORM_RULES.accountVariants, `Received: account ${JSON.stringify(noFeed.guid ?? '(no guid)')} with no feed_* field / Expected: the feed_* variants`));
+    if (noFeed)
+      out.push(
+        fail(
+          c,
+          'response.body',
+          STATED_PLATFORM_RULES.accountVariants,
+          `Received: account ${JSON.stringify(noFeed.guid ?? '(no guid)')} with no feed_* field / Expected: the feed_* variants`,
+        ),
+      );
   }
   // A manual account (is_manual true, where the answer says so) shows no feed value and no FEED source.
   for (const a of accounts.filter((x) => x.is_manual === true)) {
     const fed = Object.keys(a).filter((k) => (k.startsWith('feed_') && a[k] !== null && a[k] !== undefined) || (k.endsWith('_set_by') && a[k] === 'FEED'));
     if (fed.length) {
-      out.push(fail(c, `response.body.${fed[0]}`, STATED_PLATFORM_RULES.manualNoFeed, `Received: manual account ${JSON.stringify(a.guid ?? '(no guid)')} with ${fed.map((k) => `${k}=${JSON.stringify(a[k])}`).join(', ')} / Expected: no data feed (feed_* null or absent, no _set_by FEED)`));
+      out.push(
+        fail(
+          c,
+          `response.body.${fed[0]}`,
+          STATED_PLATFORM_RULES.manualNoFeed,
+          `Received: manual account ${JSON.stringify(a.guid ?? '(no guid)')} with ${fed.map((k) => `${k}=${JSON.stringify(a[k])}`).join(', ')} / Expected: no data feed (feed_* null or absent, no _set_by FEED)`,
+        ),
+      );
       break;
     }
   }
@@ -128,8 +159,14 @@ function transactionFailures(c: ExchangeContext, body: unknown): Failure[] {
   ];
   for (const [value, singular, plural, applies] of expected) {
     if (includes.has(value) && applies && !carried(singular, plural)) {
-      out.push(fail(c, `response.body.${singular}`, STATED_PLATFORM_RULES.includes,
-        `Received: includes=${value} answered without ${singular}/${plural} data (${txs.length} transactions${value === 'merchants' || value === 'geolocations' ? ', at least one with a merchant_guid' : ''}) / Expected: the ${value} the includes value returns (null where a transaction has none)`));
+      out.push(
+        fail(
+          c,
+          `response.body.${singular}`,
+          STATED_PLATFORM_RULES.includes,
+          `Received: includes=${value} answered without ${singular}/${plural} data (${txs.length} transactions${value === 'merchants' || value === 'geolocations' ? ', at least one with a merchant_guid' : ''}) / Expected: the ${value} the includes value returns (null where a transaction has none)`,
+        ),
+      );
     }
   }
   const objects = (singular: string, plural: string): Rec[] => {
@@ -137,47 +174,86 @@ function transactionFailures(c: ExchangeContext, body: unknown): Failure[] {
     // Loops, not push(...list): a spread passes every element as an argument, and a page
     // of a misbehaving target can hold more than the engine's argument limit.
     if (isRec(body) && Array.isArray(body[plural])) for (const x of body[plural] as unknown[]) list.push(x);
-    for (const t of txs) { list.push(t[singular]); if (Array.isArray(t[plural])) for (const x of t[plural] as unknown[]) list.push(x); }
+    for (const t of txs) {
+      list.push(t[singular]);
+      if (Array.isArray(t[plural])) for (const x of t[plural] as unknown[]) list.push(x);
+    }
     return list.filter(isRec);
   };
-  const merchants = includes.has('merchants') ? missingFields(c, objects('merchant', 'merchants'), ['name', 'logo_url', 'website_url'], 'included merchant', STATED_PLATFORM_RULES.merchantFields) : [];
-  const geolocations = includes.has('geolocations') ? missingFields(c, objects('geolocation', 'geolocations'), ['country', 'city', 'postal_code'], 'included geolocation', STATED_PLATFORM_RULES.geolocationFields) : [];
+  const merchants = includes.has('merchants')
+    ? missingFields(c, objects('merchant', 'merchants'), ['name', 'logo_url', 'website_url'], 'included merchant', STATED_PLATFORM_RULES.merchantFields)
+    : [];
+  const geolocations = includes.has('geolocations')
+    ? missingFields(
+        c,
+        objects('geolocation', 'geolocations'),
+        ['country', 'city', 'postal_code'],
+        'included geolocation',
+        STATED_PLATFORM_RULES.geolocationFields,
+      )
+    : [];
   return out.concat(merchants, geolocations);
 }
 
 function insightFailures(c: ExchangeContext, body: unknown): Failure[] {
   const insights = recordsOf(body, 'insight', 'insights');
-  const out = missingFields(c, insights, ['has_associated_repeating_transactions', 'cta_clicked_at', 'micro_call_to_action'], 'insight', STATED_PLATFORM_RULES.insightFields);
+  const out = missingFields(
+    c,
+    insights,
+    ['has_associated_repeating_transactions', 'cta_clicked_at', 'micro_call_to_action'],
+    'insight',
+    STATED_PLATFORM_RULES.insightFields,
+  );
   if (c.method === 'GET' && includesOf(c.query).has('localization_payload')) {
     // Only insights whose template the answer names and the sentence lists (the field that names it is not shown).
     const r = insights.find((i) => typeof i.template === 'string' && SUPPORTED_LOCALIZATION_TEMPLATES.has(i.template) && !has(i, 'localization_payload'));
-    if (r) out.push(fail(c, 'response.body.localization_payload', STATED_PLATFORM_RULES.localization, `Received: insight ${JSON.stringify(r.guid ?? '(no guid)')} (template ${r.template}) without localization_payload to ?includes=localization_payload / Expected: localization_payload`));
+    if (r)
+      out.push(
+        fail(
+          c,
+          'response.body.localization_payload',
+          STATED_PLATFORM_RULES.localization,
+          `Received: insight ${JSON.stringify(r.guid ?? '(no guid)')} (template ${r.template}) without localization_payload to ?includes=localization_payload / Expected: localization_payload`,
+        ),
+      );
   }
   return out;
 }
 
-registerCheck(exchangeCheck({
-  name: CHECK,
-  description: 'Platform records carry what the specification says they carry (account balance and its *_set_by / feed_* variants, no feed on a manual account, transaction merchant guids and what includes returns, insight fields and localization_payload, goal track/meta type names, budget category_guid, a credential guid) and the default category list counts 119',
-  appliesTo: (c) => c.model.api === 'platform' && c.status >= 200 && c.status < 300 && !!c.operation && isRec(c.exchange.response.body),
-  run: (c) => {
-    const path = c.operation!.path;
-    const body = c.exchange.response.body;
-    if (ACCOUNTS.test(path)) return accountFailures(c, body);
-    if (TRANSACTIONS.test(path)) return transactionFailures(c, body);
-    if (INSIGHTS.test(path)) return insightFailures(c, body);
-    if (GOALS.test(path)) return missingFields(c, recordsOf(body, 'goal', 'goals'), ['track_type_name', 'meta_type_name'], 'goal', STATED_PLATFORM_RULES.goalFields);
-    if (BUDGETS.test(path)) return missingFields(c, recordsOf(body, 'budget', 'budgets'), ['category_guid'], 'budget', STATED_PLATFORM_RULES.budgetFields);
-    if (CREDENTIALS.test(path)) return missingFields(c, recordsOf(body, 'credential', 'credentials'), ['guid'], 'credential', STATED_PLATFORM_RULES.credentialGuid);
-    if (path === '/categories/default' && c.method === 'GET') {
-      const total = (body as Rec).pagination;
-      const n = isRec(total) ? total.total_entries : undefined;
-      if (typeof n === 'number' && Number.isInteger(n) && n !== 119) {
-        return [fail(c, 'response.body.pagination.total_entries', STATED_PLATFORM_RULES.defaultCategories, `Received: total_entries ${n} / Expected: 119 default categories`)];
+registerCheck(
+  exchangeCheck({
+    name: CHECK,
+    description:
+      'Platform records carry what the specification says they carry (account balance and its *_set_by / feed_* variants, no feed on a manual account, transaction merchant guids and what includes returns, insight fields and localization_payload, goal track/meta type names, budget category_guid, a credential guid) and the default category list counts 119',
+    appliesTo: (c) => c.model.api === 'platform' && c.status >= 200 && c.status < 300 && !!c.operation && isRec(c.exchange.response.body),
+    run: (c) => {
+      const path = c.operation!.path;
+      const body = c.exchange.response.body;
+      if (ACCOUNTS.test(path)) return accountFailures(c, body);
+      if (TRANSACTIONS.test(path)) return transactionFailures(c, body);
+      if (INSIGHTS.test(path)) return insightFailures(c, body);
+      if (GOALS.test(path))
+        return missingFields(c, recordsOf(body, 'goal', 'goals'), ['track_type_name', 'meta_type_name'], 'goal', STATED_PLATFORM_RULES.goalFields);
+      if (BUDGETS.test(path)) return missingFields(c, recordsOf(body, 'budget', 'budgets'), ['category_guid'], 'budget', STATED_PLATFORM_RULES.budgetFields);
+      if (CREDENTIALS.test(path))
+        return missingFields(c, recordsOf(body, 'credential', 'credentials'), ['guid'], 'credential', STATED_PLATFORM_RULES.credentialGuid);
+      if (path === '/categories/default' && c.method === 'GET') {
+        const total = (body as Rec).pagination;
+        const n = isRec(total) ? total.total_entries : undefined;
+        if (typeof n === 'number' && Number.isInteger(n) && n !== 119) {
+          return [
+            fail(
+              c,
+              'response.body.pagination.total_entries',
+              STATED_PLATFORM_RULES.defaultCategories,
+              `Received: total_entries ${n} / Expected: 119 default categories`,
+            ),
+          ];
+        }
       }
-    }
-    return [];
-  },
-}));
+      return [];
+    },
+  }),
+);
 
 export const STATED_PLATFORM_CHECKS = [CHECK] as const;

@@ -58,12 +58,16 @@ async function timed(pool: Pool, kind: Kind, user: string): Promise<number> {
 }
 
 async function main() {
-  const child = spawn(process.execPath, [join(ROOT, 'cli/bin.mjs'), 'proxy', '--port', '0', '--quiet', '--no-config', '--out', join(ROOT, 'reports/out/bench-proxy')], {
-    cwd: ROOT,
-    // Requests back to back exceed the simulator's default 300 a second (Errors: 429): the bench measures the hop, not the limit.
-    env: { ...process.env, SVC_RATE_LIMIT_PER_SECOND: '1000000' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'cli/bin.mjs'), 'proxy', '--port', '0', '--quiet', '--no-config', '--out', join(ROOT, 'reports/out/bench-proxy')],
+    {
+      cwd: ROOT,
+      // Requests back to back exceed the simulator's default 300 a second (Errors: 429): the bench measures the hop, not the limit.
+      env: { ...process.env, SVC_RATE_LIMIT_PER_SECOND: '1000000' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const urls = await new Promise<{ proxy: string; upstream: string }>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`the proxy did not start within 60 s: ${out}`)), 60_000);
@@ -88,7 +92,16 @@ async function main() {
     const samples = new Map(KINDS.map((k) => [k.name, { direct: [] as number[], proxied: [] as number[] }]));
     for (let round = 0; round < WARMUP + ROUNDS; round++) {
       for (const kind of KINDS) {
-        const sides: Array<['direct' | 'proxied', Pool]> = round % 2 ? [['proxied', proxied], ['direct', direct]] : [['direct', direct], ['proxied', proxied]];
+        const sides: Array<['direct' | 'proxied', Pool]> =
+          round % 2
+            ? [
+                ['proxied', proxied],
+                ['direct', direct],
+              ]
+            : [
+                ['direct', direct],
+                ['proxied', proxied],
+              ];
         for (const [side, pool] of sides) {
           for (let i = 0; i < BLOCK; i++) {
             const ms = await timed(pool, kind, user);
@@ -99,10 +112,18 @@ async function main() {
     }
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const all = { direct: [] as number[], proxied: [] as number[] };
-    console.log(`proxy overhead per exchange: ${ROUNDS} rounds (after ${WARMUP} warm-up) of ${KINDS.length} request kinds in blocks of ${BLOCK} per side, one at a time; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-    console.log(`${'request'.padEnd(34)} ${'direct ms'.padStart(10)} ${'proxied ms'.padStart(11)} ${'added ms'.padStart(9)} ${'ratio'.padStart(6)} ${'mean added'.padStart(11)}`);
+    console.log(
+      `proxy overhead per exchange: ${ROUNDS} rounds (after ${WARMUP} warm-up) of ${KINDS.length} request kinds in blocks of ${BLOCK} per side, one at a time; load average ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
+    );
+    console.log(
+      `${'request'.padEnd(34)} ${'direct ms'.padStart(10)} ${'proxied ms'.padStart(11)} ${'added ms'.padStart(9)} ${'ratio'.padStart(6)} ${'mean added'.padStart(11)}`,
+    );
     const row = (name: string, d: number[], p: number[]) =>
-      console.log(`${name.padEnd(34)} ${median(d).toFixed(2).padStart(10)} ${median(p).toFixed(2).padStart(11)} ${(median(p) - median(d)).toFixed(2).padStart(9)} ${(median(p) / median(d)).toFixed(2).padStart(6)} ${(mean(p) - mean(d)).toFixed(2).padStart(11)}`);
+      console.log(
+        `${name.padEnd(34)} ${median(d).toFixed(2).padStart(10)} ${median(p).toFixed(2).padStart(11)} ${(median(p) - median(d)).toFixed(2).padStart(9)} ${(median(p) / median(d)).toFixed(2).padStart(6)} ${(mean(p) - mean(d)).toFixed(2).padStart(11)}`,
+      );
     for (const [name, s] of samples) {
       all.direct.push(...s.direct);
       all.proxied.push(...s.proxied);

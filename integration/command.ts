@@ -71,13 +71,17 @@ export interface CommandRun {
  * (load/process.ts guardProcessGroup, killed after 5 s) and is reported in `stoppedBy`, so
  * the caller still writes its reports. With `echo` its output also goes to this process's.
  */
-export function runCommand(argv: readonly string[], o: { env: NodeJS.ProcessEnv; cwd: string; timeoutMs: number; tailBytes?: number; echo?: boolean }): Promise<CommandRun> {
+export function runCommand(
+  argv: readonly string[],
+  o: { env: NodeJS.ProcessEnv; cwd: string; timeoutMs: number; tailBytes?: number; echo?: boolean },
+): Promise<CommandRun> {
   const tailBytes = o.tailBytes ?? 8_000;
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = argv.length === 1
-      ? spawn(argv[0], { cwd: o.cwd, env: o.env, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn(argv[0], argv.slice(1), { cwd: o.cwd, env: o.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child =
+      argv.length === 1
+        ? spawn(argv[0], { cwd: o.cwd, env: o.env, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+        : spawn(argv[0], argv.slice(1), { cwd: o.cwd, env: o.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     if (child.pid === undefined) {
       child.once('error', (e) => reject(new Error(`could not start ${argv.join(' ')}: ${e.message}`)));
       return;

@@ -65,8 +65,19 @@ interface HarHeader {
 interface HarEntry {
   startedDateTime?: string;
   time?: number;
-  request?: { method?: string; url?: string; headers?: HarHeader[]; postData?: { mimeType?: string; text?: string; params?: Array<{ name: string; value?: string }> } };
-  response?: { status?: number; statusText?: string; headers?: HarHeader[]; content?: { mimeType?: string; text?: string; encoding?: string; _file?: string }; _error?: string };
+  request?: {
+    method?: string;
+    url?: string;
+    headers?: HarHeader[];
+    postData?: { mimeType?: string; text?: string; params?: Array<{ name: string; value?: string }> };
+  };
+  response?: {
+    status?: number;
+    statusText?: string;
+    headers?: HarHeader[];
+    content?: { mimeType?: string; text?: string; encoding?: string; _file?: string };
+    _error?: string;
+  };
   _error?: string;
 }
 
@@ -101,7 +112,8 @@ export function readHar(file: string, o: { maxBytes?: number } = {}): ReadHar {
   const path = resolve(file);
   if (!existsSync(path)) throw new IntegrationInputError(`no HAR file at ${path}`);
   const size = statSync(path).size;
-  if (size > maxBytes) throw new IntegrationInputError(`${path} is ${(size / 1e6).toFixed(1)} MB, above the bound of ${(maxBytes / 1e6).toFixed(0)} MB (--max-har-mb raises it)`);
+  if (size > maxBytes)
+    throw new IntegrationInputError(`${path} is ${(size / 1e6).toFixed(1)} MB, above the bound of ${(maxBytes / 1e6).toFixed(0)} MB (--max-har-mb raises it)`);
   let har: { log?: { creator?: { name?: string; version?: string }; entries?: HarEntry[] } };
   try {
     har = JSON.parse(readFileSync(path, 'utf8'));
@@ -109,7 +121,8 @@ export function readHar(file: string, o: { maxBytes?: number } = {}): ReadHar {
     throw new IntegrationInputError(`${path} is not a HAR file: not JSON (${(e as Error).message})`);
   }
   const entries = har?.log?.entries;
-  if (!Array.isArray(entries)) throw new IntegrationInputError(`${path} is not a HAR file: no log.entries array (HAR 1.2, as devtools, Playwright's recordHar and mitmproxy write it)`);
+  if (!Array.isArray(entries))
+    throw new IntegrationInputError(`${path} is not a HAR file: no log.entries array (HAR 1.2, as devtools, Playwright's recordHar and mitmproxy write it)`);
   const harDir = dirname(path);
   const exchanges: RecordedExchange[] = [];
   let credentialsRecorded = false;
@@ -122,7 +135,8 @@ export function readHar(file: string, o: { maxBytes?: number } = {}): ReadHar {
     const headers = headersOf(e.request!.headers);
     if (CREDENTIAL_HEADERS.some((h) => h in headers)) credentialsRecorded = true;
     const post = e.request!.postData;
-    const body = typeof post?.text === 'string' ? post.text : post?.params ? new URLSearchParams(post.params.map((p) => [p.name, p.value ?? ''])).toString() : undefined;
+    const body =
+      typeof post?.text === 'string' ? post.text : post?.params ? new URLSearchParams(post.params.map((p) => [p.name, p.value ?? ''])).toString() : undefined;
     const status = e.response?.status;
     const answered = typeof status === 'number' && status > 0;
     exchanges.push({
@@ -130,7 +144,16 @@ export function readHar(file: string, o: { maxBytes?: number } = {}): ReadHar {
       ...(typeof e.time === 'number' && e.time >= 0 ? { durationMs: e.time } : {}),
       request: { method: method.toUpperCase(), url, headers, ...(body !== undefined ? { body } : {}) },
       ...(answered
-        ? { response: { status: status!, headers: headersOf(e.response!.headers), ...(() => { const text = contentText(e.response!.content, harDir, maxBytes); return text !== undefined ? { body: text } : {}; })() } }
+        ? {
+            response: {
+              status: status!,
+              headers: headersOf(e.response!.headers),
+              ...(() => {
+                const text = contentText(e.response!.content, harDir, maxBytes);
+                return text !== undefined ? { body: text } : {};
+              })(),
+            },
+          }
         : { error: e.response?._error ?? e._error ?? 'no response recorded' }),
     });
   });
@@ -171,12 +194,28 @@ export function toHar(exchanges: readonly RecordedExchange[], creator: { name: s
                 httpVersion: 'HTTP/1.1',
                 cookies: [],
                 headers: harHeaders(e.response.headers),
-                content: { size: e.response.body !== undefined ? Buffer.byteLength(e.response.body) : 0, mimeType: responseType, ...(e.response.body !== undefined ? { text: e.response.body } : {}), ...(e.response.bodyTruncated ? { comment: 'truncated at the recording bound' } : {}) },
+                content: {
+                  size: e.response.body !== undefined ? Buffer.byteLength(e.response.body) : 0,
+                  mimeType: responseType,
+                  ...(e.response.body !== undefined ? { text: e.response.body } : {}),
+                  ...(e.response.bodyTruncated ? { comment: 'truncated at the recording bound' } : {}),
+                },
                 redirectURL: e.response.headers.location ?? '',
                 headersSize: -1,
                 bodySize: -1,
               }
-            : { status: 0, statusText: '', httpVersion: 'HTTP/1.1', cookies: [], headers: [], content: { size: 0, mimeType: '' }, redirectURL: '', headersSize: -1, bodySize: -1, _error: e.error ?? 'no response' },
+            : {
+                status: 0,
+                statusText: '',
+                httpVersion: 'HTTP/1.1',
+                cookies: [],
+                headers: [],
+                content: { size: 0, mimeType: '' },
+                redirectURL: '',
+                headersSize: -1,
+                bodySize: -1,
+                _error: e.error ?? 'no response',
+              },
           cache: {},
           timings: { send: 0, wait: e.durationMs ?? 0, receive: 0 },
         };

@@ -23,7 +23,11 @@ const check = { strict: false, sunsetVersions: [], deprecationHeader: 'Deprecati
 const JSON_TYPE = { 'content-type': 'application/json' };
 
 let clock = Date.parse('2026-01-01T00:00:00Z');
-function ex(method: string, url: string, o: { body?: unknown; status?: number; response?: unknown; responseType?: string; headers?: Record<string, string> } = {}): RecordedExchange {
+function ex(
+  method: string,
+  url: string,
+  o: { body?: unknown; status?: number; response?: unknown; responseType?: string; headers?: Record<string, string> } = {},
+): RecordedExchange {
   clock += 1000;
   const api = url.startsWith(API);
   return {
@@ -34,14 +38,38 @@ function ex(method: string, url: string, o: { body?: unknown; status?: number; r
       headers: { ...(api ? { authorization: BASIC, 'accept-version': 'v20250224' } : {}), ...(o.body !== undefined ? JSON_TYPE : {}), ...o.headers },
       ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
     },
-    response: { status: o.status ?? 200, headers: { 'content-type': o.responseType ?? 'application/json' }, body: typeof o.response === 'string' ? o.response : JSON.stringify(o.response ?? {}) },
+    response: {
+      status: o.status ?? 200,
+      headers: { 'content-type': o.responseType ?? 'application/json' },
+      body: typeof o.response === 'string' ? o.response : JSON.stringify(o.response ?? {}),
+    },
   };
 }
 
 const member = (uri: string) => ({
-  member: { guid: MBR, id: 'm-1', user_guid: USR, user_id: 'u-1', institution_code: 'svc_bank_oauth', name: 'SVC Bank (OAuth)', connection_status: 'PENDING', is_oauth: true, is_being_aggregated: false, aggregated_at: null, successfully_aggregated_at: null, is_managed_by_user: false, metadata: null, oauth_window_uri: uri },
+  member: {
+    guid: MBR,
+    id: 'm-1',
+    user_guid: USR,
+    user_id: 'u-1',
+    institution_code: 'svc_bank_oauth',
+    name: 'SVC Bank (OAuth)',
+    connection_status: 'PENDING',
+    is_oauth: true,
+    is_being_aggregated: false,
+    aggregated_at: null,
+    successfully_aggregated_at: null,
+    is_managed_by_user: false,
+    metadata: null,
+    oauth_window_uri: uri,
+  },
 });
-const createOauthMember = (uri: string) => ex('POST', `${API}/users/${USR}/members`, { body: { member: { institution_code: 'svc_bank_oauth', is_oauth: true }, data_request: { products: ['transactions'] } }, status: 201, response: member(uri) });
+const createOauthMember = (uri: string) =>
+  ex('POST', `${API}/users/${USR}/members`, {
+    body: { member: { institution_code: 'svc_bank_oauth', is_oauth: true }, data_request: { products: ['transactions'] } },
+    status: 201,
+    response: member(uri),
+  });
 const load = (url: string) => ex('GET', url, { responseType: 'text/html', response: '<html>authorize?</html>' });
 
 function withHar(entries: RecordedExchange[] | object, fn: (file: string, dir: string) => void) {
@@ -64,7 +92,28 @@ test('a HAR is read back as recorded (bodies, base64 content, pseudo-headers lef
     assert.equal(har.exchanges[0].response?.status, 200);
     assert.equal(har.credentialsRecorded, true);
   });
-  const encoded = { log: { entries: [{ startedDateTime: '2026-01-01T00:00:00Z', request: { method: 'get', url: `${API}/institutions`, headers: [{ name: ':authority', value: 'x' }, { name: 'Accept-Version', value: 'v20250224' }] }, response: { status: 200, headers: [], content: { mimeType: 'application/json', encoding: 'base64', text: Buffer.from('{"institutions":[]}').toString('base64') } } }] } };
+  const encoded = {
+    log: {
+      entries: [
+        {
+          startedDateTime: '2026-01-01T00:00:00Z',
+          request: {
+            method: 'get',
+            url: `${API}/institutions`,
+            headers: [
+              { name: ':authority', value: 'x' },
+              { name: 'Accept-Version', value: 'v20250224' },
+            ],
+          },
+          response: {
+            status: 200,
+            headers: [],
+            content: { mimeType: 'application/json', encoding: 'base64', text: Buffer.from('{"institutions":[]}').toString('base64') },
+          },
+        },
+      ],
+    },
+  };
   withHar(encoded, (file) => {
     const har = readHar(file);
     assert.deepEqual(har.exchanges[0].request.headers, { 'accept-version': 'v20250224' });
@@ -72,7 +121,12 @@ test('a HAR is read back as recorded (bodies, base64 content, pseudo-headers lef
     assert.equal(har.exchanges[0].response?.body, '{"institutions":[]}');
     assert.equal(har.credentialsRecorded, false);
   });
-  withHar({ log: { pages: [] } }, (file) => assert.throws(() => readHar(file), (e: Error) => e instanceof IntegrationInputError && /no log\.entries array/.test(e.message)));
+  withHar({ log: { pages: [] } }, (file) =>
+    assert.throws(
+      () => readHar(file),
+      (e: Error) => e instanceof IntegrationInputError && /no log\.entries array/.test(e.message),
+    ),
+  );
   withHar({}, (file, dir) => {
     writeFileSync(file, 'not json at all');
     assert.throws(() => readHar(file), /not a HAR file: not JSON/);
@@ -82,10 +136,16 @@ test('a HAR is read back as recorded (bodies, base64 content, pseudo-headers lef
 });
 
 test('the platform API is told apart by Accept-Version; pages and other services are not judged', () => {
-  const traffic = [ex('GET', `${API}/institutions?records_per_page=25`, { response: { institutions: [] } }), ex('GET', 'https://app.example.test/assets/app.js', { responseType: 'text/javascript', response: 'x' })];
+  const traffic = [
+    ex('GET', `${API}/institutions?records_per_page=25`, { response: { institutions: [] } }),
+    ex('GET', 'https://app.example.test/assets/app.js', { responseType: 'text/javascript', response: 'x' }),
+  ];
   assert.deepEqual(detectPlatformBases(traffic), [API]);
   const r = judgeTraffic(traffic, { bases, check, credentialsRecorded: true }, 'test');
-  assert.deepEqual(r.exchanges.map((x) => x.kind), ['api', 'other']);
+  assert.deepEqual(
+    r.exchanges.map((x) => x.kind),
+    ['api', 'other'],
+  );
   assert.deepEqual(allFailures(r), []);
   assert.equal(trafficExitCode(r), 0);
 });
@@ -94,11 +154,17 @@ test('OAuth window: loading the returned URI once is fine; a second load, a hard
   const uri = `${API}/oauth/window-abc`;
   const clean = judgeTraffic([createOauthMember(uri), load(uri)], { bases, check, credentialsRecorded: true }, 'test');
   assert.deepEqual(clean.session, []);
-  assert.deepEqual(clean.exchanges.map((x) => x.kind), ['api', 'returned-url']);
+  assert.deepEqual(
+    clean.exchanges.map((x) => x.kind),
+    ['api', 'returned-url'],
+  );
   assert.deepEqual(allFailures(clean), []);
 
   const reused = judgeTraffic([createOauthMember(uri), load(uri), load(uri)], { bases, check, credentialsRecorded: true }, 'test');
-  assert.deepEqual(reused.session.map((f) => [f.check, f.tier]), [['oauth_window_uri_use', 'stated']]);
+  assert.deepEqual(
+    reused.session.map((f) => [f.check, f.tier]),
+    [['oauth_window_uri_use', 'stated']],
+  );
   assert.match(reused.session[0].rule, /single use/);
 
   const hardCoded = judgeTraffic([createOauthMember(uri), load(`${API}/oauth/window-from-last-week`)], { bases, check, credentialsRecorded: true }, 'test');
@@ -111,7 +177,10 @@ test('OAuth window: loading the returned URI once is fine; a second load, a hard
 
   const bare = 'api.example.test/oauth/window-xyz';
   const prefixed = judgeTraffic([createOauthMember(bare), load(`https://${bare}`)], { bases, check, credentialsRecorded: true }, 'test');
-  assert.deepEqual(prefixed.session.map((f) => f.tier), ['stated']);
+  assert.deepEqual(
+    prefixed.session.map((f) => f.tier),
+    ['stated'],
+  );
   assert.match(prefixed.session[0].rule, /begins without the protocol prefix being added by the client/);
   assert.equal(trafficExitCode(prefixed), 1);
 });
@@ -127,11 +196,18 @@ test('a HAR exported sanitized (no credential header at all) is noted, and authe
 
 test('reports carry no credential of the recording: Basic credentials, typed passwords, tokens', () => {
   const traffic = [
-    ex('POST', `${API}/users/${USR}/members`, { body: { member: { institution_code: 'svcbank', credentials: [{ guid: 'CRD-1', value: 'hunter2-password' }] } }, status: 201, response: member('https://x/y') }),
+    ex('POST', `${API}/users/${USR}/members`, {
+      body: { member: { institution_code: 'svcbank', credentials: [{ guid: 'CRD-1', value: 'hunter2-password' }] } },
+      status: 201,
+      response: member('https://x/y'),
+    }),
     ex('POST', `${API}/data_exchange/grantee/G/grants/GR/token`, { status: 201, response: { token: 'dx-token-value-123' } }),
   ];
   const r = judgeTraffic(traffic, { bases, check, credentialsRecorded: true }, 'test');
-  assert.ok(allFailures(r).some((f) => f.check === 'request_required_fields'), 'the planted missing data_request is reported');
+  assert.ok(
+    allFailures(r).some((f) => f.check === 'request_required_fields'),
+    'the planted missing data_request is reported',
+  );
   const dir = mkdtempSync(join(tmpdir(), 'svc-reports-'));
   try {
     writeTrafficReports(r, dir, { secrets: [], recording: traffic });
@@ -139,7 +215,8 @@ test('reports carry no credential of the recording: Basic credentials, typed pas
     assert.deepEqual(files.sort(), ['junit.xml', 'recording.har', 'report.html', 'report.json', 'report.md']);
     for (const f of files) {
       const text = readFileSync(join(dir, f), 'utf8');
-      for (const secret of ['very-secret-key', BASIC.slice(6), 'hunter2-password', 'dx-token-value-123']) assert.ok(!text.includes(secret), `${f} carries ${secret}`);
+      for (const secret of ['very-secret-key', BASIC.slice(6), 'hunter2-password', 'dx-token-value-123'])
+        assert.ok(!text.includes(secret), `${f} carries ${secret}`);
     }
     assert.match(readFileSync(join(dir, 'junit.xml'), 'utf8'), /<failure[^>]*>[^<]*request_required_fields/);
   } finally {
@@ -149,13 +226,19 @@ test('reports carry no credential of the recording: Basic credentials, typed pas
 
 test('usage: what the traffic sent and was answered, the declared reads kept; a difference touches only what is used', () => {
   const traffic = [
-    ex('GET', `${API}/institutions?records_per_page=25&supports_account_verification=true`, { response: { institutions: [{ code: 'a', name: 'A', supports_account_verification: true }] } }),
+    ex('GET', `${API}/institutions?records_per_page=25&supports_account_verification=true`, {
+      response: { institutions: [{ code: 'a', name: 'A', supports_account_verification: true }] },
+    }),
     ex('POST', `${API}/users/${USR}/members`, { body: { member: { institution_code: 'a' } }, response: { member: { guid: MBR } } }),
   ];
   const first = usageFromExchanges(traffic, { bases, source: 'test' });
   assert.deepEqual(Object.keys(first.operations), ['GET /institutions', 'POST /users/{user_guid}/members']);
   assert.deepEqual(first.operations['GET /institutions'].query, ['records_per_page', 'supports_account_verification']);
-  assert.deepEqual(first.operations['GET /institutions'].responseFields, ['institutions[].code', 'institutions[].name', 'institutions[].supports_account_verification']);
+  assert.deepEqual(first.operations['GET /institutions'].responseFields, [
+    'institutions[].code',
+    'institutions[].name',
+    'institutions[].supports_account_verification',
+  ]);
   assert.deepEqual(first.operations['POST /users/{user_guid}/members'].requestFields, ['member.institution_code']);
   first.operations['GET /institutions'].reads = ['institutions[].code'];
   const again = usageFromExchanges(traffic, { bases, source: 'test', keep: first });
@@ -168,25 +251,47 @@ test('usage: what the traffic sent and was answered, the declared reads kept; a 
   assert.equal(t('removed-request-parameter', 'GET /institutions', 'request.query.supports_account_verification'), true, 'sent');
   assert.equal(t('removed-request-parameter', 'GET /institutions', 'request.query.supports_account_statement'), false, 'never sent');
   assert.equal(t('added-required-request-parameter', 'POST /users/{user_guid}/members', 'request.body.data_request'), true, 'required now, not sent');
-  assert.equal(t('added-required-request-parameter', 'POST /users/{user_identifier}/members', 'request.body.member.institution_code'), false, 'already sent (parameter names ignored)');
+  assert.equal(
+    t('added-required-request-parameter', 'POST /users/{user_identifier}/members', 'request.body.member.institution_code'),
+    false,
+    'already sent (parameter names ignored)',
+  );
   assert.equal(t('removed-endpoint', 'GET /institutions', 'GET /institutions'), true);
   assert.equal(t('removed-endpoint', 'GET /managed_institutions', 'GET /managed_institutions'), false, 'not used');
   const declared = declaredUsage(['get /institutions/favorites']);
-  assert.equal(touches({ kind: 'removed-response-field', operation: 'GET /institutions/favorites', location: 'response.200.body.institutions[].x' }, declared).touches, true);
+  assert.equal(
+    touches({ kind: 'removed-response-field', operation: 'GET /institutions/favorites', location: 'response.200.body.institutions[].x' }, declared).touches,
+    true,
+  );
   assert.throws(() => declaredUsage(['GET /nowhere']), IntegrationInputError);
 });
 
 test('no Accept-Version: an inferred request finding, and the answer judged against the version it matches best (no false alarm)', () => {
   // A v20111101 institution (no guid, no supported_products): what a service answering its default version may send.
   const legacy = {
-    code: 'svcbank', name: 'SVC Bank', status: 'ACTIVE', client_status: 'ACTIVE', is_disabled_by_client: false, instructional_text: null, instructional_text_steps: null,
-    forgot_password_url: null, forgot_username_url: null, trouble_signing_in_url: null,
-    supports_account_verification: true, supports_account_identification: true, supports_transaction_history: true, supports_account_statement: true, supports_oauth: false,
+    code: 'svcbank',
+    name: 'SVC Bank',
+    status: 'ACTIVE',
+    client_status: 'ACTIVE',
+    is_disabled_by_client: false,
+    instructional_text: null,
+    instructional_text_steps: null,
+    forgot_password_url: null,
+    forgot_username_url: null,
+    trouble_signing_in_url: null,
+    supports_account_verification: true,
+    supports_account_identification: true,
+    supports_transaction_history: true,
+    supports_account_statement: true,
+    supports_oauth: false,
   };
   const e = ex('GET', `${API}/institutions`, { response: { institutions: [legacy, { ...legacy, code: 'other' }] } });
   delete e.request.headers['accept-version'];
   const r = judgeTraffic([e], { bases, check, credentialsRecorded: true }, 'test');
-  assert.deepEqual(allFailures(r).map((f) => [f.check, f.tier]), [['request_version_header', 'inferred']]);
+  assert.deepEqual(
+    allFailures(r).map((f) => [f.check, f.tier]),
+    [['request_version_header', 'inferred']],
+  );
   assert.match(r.exchanges[0].version ?? '', /none sent; the answer matches v20111101 best/);
   assert.equal(trafficExitCode(r), 0);
 });

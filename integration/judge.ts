@@ -17,7 +17,19 @@
  * The proxy feeds exchanges one by one (`TrafficJudge.add`, after the answer went out);
  * a HAR file is judged at once (`judgeTraffic`).
  */
-import { countByTier, loadContract, REQUEST_CHECKS, severityOfTier, type ApiName, type CheckedExchange, type CheckOptions, type Contract, type Failure, type ReceivedExchange, type Tier } from '../contracts/index.ts';
+import {
+  countByTier,
+  loadContract,
+  REQUEST_CHECKS,
+  severityOfTier,
+  type ApiName,
+  type CheckedExchange,
+  type CheckOptions,
+  type Contract,
+  type Failure,
+  type ReceivedExchange,
+  type Tier,
+} from '../contracts/index.ts';
 import { locateApi, type ApiBases } from '../targets/index.ts';
 import type { RecordedExchange } from './har.ts';
 
@@ -65,9 +77,11 @@ export interface TrafficReport {
 }
 
 export const SESSION_RULES = {
-  oauthWindow: 'Endpoints, OAuth procedure for members 2: "Load the returned oauth_window_uri for the user. It is one-time use and must not be hard-coded or given a protocol prefix by the client"',
+  oauthWindow:
+    'Endpoints, OAuth procedure for members 2: "Load the returned oauth_window_uri for the user. It is one-time use and must not be hard-coded or given a protocol prefix by the client"',
   singleUse: 'Limits: "oauth_window_uri | single use"; Endpoints, OAuth procedure for members 2: "It is one-time use"',
-  prefix: 'Resources, Member: oauth_window_uri "begins without the protocol prefix being added by the client (the service supplies it)"; OAuth procedure 2: it "must not be ... given a protocol prefix by the client"',
+  prefix:
+    'Resources, Member: oauth_window_uri "begins without the protocol prefix being added by the client (the service supplies it)"; OAuth procedure 2: it "must not be ... given a protocol prefix by the client"',
 } as const;
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
@@ -125,7 +139,14 @@ export class TrafficJudge {
 
   add(e: RecordedExchange): JudgedExchange {
     const index = this.exchanges.length;
-    const base = { index, startedAt: e.startedAt, method: e.request.method, url: e.request.url, ...(e.durationMs !== undefined ? { durationMs: e.durationMs } : {}), failures: [] as Failure[] };
+    const base = {
+      index,
+      startedAt: e.startedAt,
+      method: e.request.method,
+      url: e.request.url,
+      ...(e.durationMs !== undefined ? { durationMs: e.durationMs } : {}),
+      failures: [] as Failure[],
+    };
     let judged: JudgedExchange;
     if (!e.response) {
       judged = { ...base, kind: 'no-answer' };
@@ -137,7 +158,11 @@ export class TrafficJudge {
       const at = locateApi(this.o.bases, e.request.url);
       // A page under the API's host that no operation describes (an OAuth window, a widget
       // page the service serves there): a load, not an API call.
-      const page = at && e.request.method === 'GET' && !JSON_TYPE.test(e.response.headers['content-type'] ?? '') && !this.contract.findOperation(at.api, 'GET', at.relative);
+      const page =
+        at &&
+        e.request.method === 'GET' &&
+        !JSON_TYPE.test(e.response.headers['content-type'] ?? '') &&
+        !this.contract.findOperation(at.api, 'GET', at.relative);
       if (!at || page) {
         judged = { ...base, kind: 'other', status: e.response.status };
         if (e.request.method === 'GET') this.loads.push({ index, url: e.request.url });
@@ -172,7 +197,8 @@ export class TrafficJudge {
       for (const v of [...this.contract.versions].reverse()) {
         const c = this.contract.checkReceived({ ...exchange, version: v }, this.o.check);
         const errors = c.failures.filter((x) => x.severity === 'error').length;
-        if (!best || errors < best.errors || (errors === best.errors && c.failures.length < best.checked.failures.length)) best = { version: v, checked: c, errors };
+        if (!best || errors < best.errors || (errors === best.errors && c.failures.length < best.checked.failures.length))
+          best = { version: v, checked: c, errors };
       }
       checked = { ...best!.checked, failures: [...requestFailures, ...best!.checked.failures] };
       chosen = best!.version;
@@ -202,34 +228,72 @@ export class TrafficJudge {
   finish(source: string, notes: string[] = []): TrafficReport {
     const session: Failure[] = [];
     const strict = !!this.o.check.strict;
-    const failure = (rule: string, tier: Tier, url: string, message: string): Failure => ({ check: 'oauth_window_uri_use', operation: `GET ${url.split('?')[0]}`, location: 'request.url', rule, severity: severityOfTier(tier, strict), tier, message });
+    const failure = (rule: string, tier: Tier, url: string, message: string): Failure => ({
+      check: 'oauth_window_uri_use',
+      operation: `GET ${url.split('?')[0]}`,
+      location: 'request.url',
+      rule,
+      severity: severityOfTier(tier, strict),
+      tier,
+      message,
+    });
     const families = new Set([...this.issued.keys()].map(familyOf).filter((f): f is string => !!f));
     const loadCount = new Map<string, number>();
     for (const load of this.loads) {
       // The returned URI this load is (as given, or with a scheme the integration added).
       const exact = [...this.issued].find(([uri, at]) => uri === load.url && at < load.index);
-      const prefixed = exact ? undefined : [...this.issued].find(([uri, at]) => at < load.index && withoutScheme(uri) === withoutScheme(load.url) && schemeOf(uri) !== schemeOf(load.url));
+      const prefixed = exact
+        ? undefined
+        : [...this.issued].find(([uri, at]) => at < load.index && withoutScheme(uri) === withoutScheme(load.url) && schemeOf(uri) !== schemeOf(load.url));
       const uri = exact?.[0] ?? prefixed?.[0];
       if (uri !== undefined) {
-        if (prefixed) session.push(failure(SESSION_RULES.prefix, 'stated', load.url, `Received: a load of ${load.url} / The service returned ${uri}${schemeOf(uri) ? '' : ' without a protocol'}: load it exactly as returned (exchange #${load.index})`));
+        if (prefixed)
+          session.push(
+            failure(
+              SESSION_RULES.prefix,
+              'stated',
+              load.url,
+              `Received: a load of ${load.url} / The service returned ${uri}${schemeOf(uri) ? '' : ' without a protocol'}: load it exactly as returned (exchange #${load.index})`,
+            ),
+          );
         const n = (loadCount.get(uri) ?? 0) + 1;
         loadCount.set(uri, n);
-        if (n === 2) session.push(failure(SESSION_RULES.singleUse, 'stated', load.url, `Received: a second load of the same oauth_window_uri (exchange #${load.index}) / Expected: one load per returned URI; ask for a new one (a new member read or its oauth_window_uri)`));
+        if (n === 2)
+          session.push(
+            failure(
+              SESSION_RULES.singleUse,
+              'stated',
+              load.url,
+              `Received: a second load of the same oauth_window_uri (exchange #${load.index}) / Expected: one load per returned URI; ask for a new one (a new member read or its oauth_window_uri)`,
+            ),
+          );
         continue;
       }
       const family = familyOf(load.url);
       if (family && families.has(family)) {
         const later = [...this.issued].some(([u]) => withoutScheme(u) === withoutScheme(load.url));
-        session.push(failure(SESSION_RULES.oauthWindow, 'stated', load.url, `Received: a load of an OAuth window URI the service ${later ? 'returned only after it was loaded' : 'never returned in this session'} (exchange #${load.index}) / Expected: the oauth_window_uri of this session's member, never a stored or hard-coded one`));
+        session.push(
+          failure(
+            SESSION_RULES.oauthWindow,
+            'stated',
+            load.url,
+            `Received: a load of an OAuth window URI the service ${later ? 'returned only after it was loaded' : 'never returned in this session'} (exchange #${load.index}) / Expected: the oauth_window_uri of this session's member, never a stored or hard-coded one`,
+          ),
+        );
       }
     }
     const out = [...notes];
-    if (!this.o.credentialsRecorded) out.push('The recording carries no credential header at all (a HAR exported "sanitized" drops Authorization, Cookie and API keys): authentication was not judged.');
+    if (!this.o.credentialsRecorded)
+      out.push(
+        'The recording carries no credential header at all (a HAR exported "sanitized" drops Authorization, Cookie and API keys): authentication was not judged.',
+      );
     if (this.usedDeprecated && this.o.deprecatedVersion) {
       const { version, on } = this.o.deprecatedVersion;
       const until = new Date(Date.parse(on));
       until.setUTCFullYear(until.getUTCFullYear() + 1);
-      out.push(`Accept-Version ${version} is deprecated by the target since ${on}: Versioning, "A deprecated version remains usable for 12 months after its deprecation date" (until ${until.toISOString().slice(0, 10)}); plan the upgrade (svc-conformance versions --from ${version} --to <newer> --usage usage.json).`);
+      out.push(
+        `Accept-Version ${version} is deprecated by the target since ${on}: Versioning, "A deprecated version remains usable for 12 months after its deprecation date" (until ${until.toISOString().slice(0, 10)}); plan the upgrade (svc-conformance versions --from ${version} --to <newer> --usage usage.json).`,
+      );
     }
     const other = this.exchanges.filter((x) => x.kind === 'other').length;
     if (other) out.push(`${other} exchange(s) were no API call (pages, assets, other services): judged by the OAuth window rules only.`);

@@ -24,7 +24,17 @@ import type { RecordedExchange } from './har.ts';
 import { IntegrationInputError } from './har.ts';
 
 /** RFC 9110 §7.6.1 connection-specific fields, plus those the proxy sets itself. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 export interface ProxyOptions {
   /** Base URL requests are forwarded to (a path prefix is kept: /x -> <upstream>/x). */
@@ -129,7 +139,14 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
     if (o.preserveHost && requestHeaders.host) forward.host = requestHeaders.host;
     let answer: Awaited<ReturnType<typeof request>>;
     try {
-      answer = await request(`${upstreamBase}${path}`, { method: method as 'GET', headers: forward, body, dispatcher: agent, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+      answer = await request(`${upstreamBase}${path}`, {
+        method: method as 'GET',
+        headers: forward,
+        body,
+        dispatcher: agent,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
     } catch (e) {
       const code = (e as { code?: string }).code ?? '';
       const status = /TIMEOUT/.test(code) ? 504 : 502;

@@ -102,14 +102,29 @@ export function trafficMarkdown(r: TrafficReport): string {
   if (r.notes.length) lines.push('## Notes', '', ...r.notes.map((n) => `- ${n}`), '');
   lines.push('## Exchanges', '', '| # | method | operation | version | status | findings |', '|---|---|---|---|---|---|');
   for (const x of r.exchanges.slice(0, EXCHANGE_ROWS)) {
-    const what = x.kind === 'api' ? x.operation ?? '' : x.kind === 'returned-url' ? `(load of a returned URL) ${x.url.split('?')[0]}` : x.kind === 'no-answer' ? `(no answer) ${x.url.split('?')[0]}` : `(not judged) ${x.url.split('?')[0]}`;
-    lines.push(`| ${x.index} | ${x.method} | ${cell(what)} | ${x.version ?? ''} | ${x.status ?? ''} | ${x.failures.map((f) => `${tierOf(f)}: ${f.check}`).join(', ')} |`);
+    const what =
+      x.kind === 'api'
+        ? (x.operation ?? '')
+        : x.kind === 'returned-url'
+          ? `(load of a returned URL) ${x.url.split('?')[0]}`
+          : x.kind === 'no-answer'
+            ? `(no answer) ${x.url.split('?')[0]}`
+            : `(not judged) ${x.url.split('?')[0]}`;
+    lines.push(
+      `| ${x.index} | ${x.method} | ${cell(what)} | ${x.version ?? ''} | ${x.status ?? ''} | ${x.failures.map((f) => `${tierOf(f)}: ${f.check}`).join(', ')} |`,
+    );
   }
   if (r.exchanges.length > EXCHANGE_ROWS) lines.push('', `_${r.exchanges.length - EXCHANGE_ROWS} more exchange(s) in report.json._`);
   return `${lines.join('\n')}\n`;
 }
 
-const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+const xml = (s: string) =>
+  s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
 /** JUnit: one test case per operation the traffic used (and one for the session), failures of error severity as <failure>, the rest as tier properties. */
 export function trafficJunit(r: TrafficReport): string {
@@ -127,7 +142,9 @@ export function trafficJunit(r: TrafficReport): string {
     const unique = [...new Map(failures.map((f) => [formatFailure(f), f])).values()];
     const errors = unique.filter((f) => f.severity === 'error');
     const props = unique.map((f) => `<property name="${tierOf(f)}" value="${xml(formatFailure(f))}"/>`).join('');
-    const failure = errors.length ? `<failure message="${xml(`${errors.length} finding(s) that fail the gate`)}" type="${xml(errors[0].check)}">${xml(errors.map(formatFailure).join('\n'))}</failure>` : '';
+    const failure = errors.length
+      ? `<failure message="${xml(`${errors.length} finding(s) that fail the gate`)}" type="${xml(errors[0].check)}">${xml(errors.map(formatFailure).join('\n'))}</failure>`
+      : '';
     return `    <testcase classname="integration traffic" name="${xml(name)}${exchanges ? ` (${exchanges} exchange${exchanges === 1 ? '' : 's'})` : ''}">${props ? `<properties>${props}</properties>` : ''}${failure}</testcase>`;
   });
   const failed = cases.filter((c) => c.includes('<failure')).length;
@@ -142,7 +159,10 @@ export function learnSecrets(redactor: Redactor, exchanges: readonly RecordedExc
       const walk = (v: unknown, key = '', parent = ''): void => {
         if (typeof v === 'string' || typeof v === 'number') {
           if (keys.test(key) || (key === 'value' && /credentials|challenges/.test(parent))) redactor.add(String(v));
-        } else if (Array.isArray(v)) v.forEach((x) => { walk(x, '', key || parent); });
+        } else if (Array.isArray(v))
+          v.forEach((x) => {
+            walk(x, '', key || parent);
+          });
         else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k, key || parent);
       };
       walk(JSON.parse(text));
@@ -182,8 +202,17 @@ export function redactedExchanges(redactor: Redactor, exchanges: readonly Record
   };
   return exchanges.map((e) => ({
     ...e,
-    request: { ...e.request, url: redactor.text(e.request.url), headers: redactor.headers(e.request.headers), ...(e.request.body !== undefined ? { body: body(e.request.body) } : {}) },
-    ...(e.response ? { response: { ...e.response, headers: redactor.headers(e.response.headers), ...(e.response.body !== undefined ? { body: body(e.response.body) } : {}) } } : {}),
+    request: {
+      ...e.request,
+      url: redactor.text(e.request.url),
+      headers: redactor.headers(e.request.headers),
+      ...(e.request.body !== undefined ? { body: body(e.request.body) } : {}),
+    },
+    ...(e.response
+      ? {
+          response: { ...e.response, headers: redactor.headers(e.response.headers), ...(e.response.body !== undefined ? { body: body(e.response.body) } : {}) },
+        }
+      : {}),
   }));
 }
 
@@ -193,18 +222,29 @@ export interface WrittenReports {
 }
 
 /** Writes report.json, report.md, report.html, junit.xml (and recording.har when given) under `dir`, redacted. */
-export function writeTrafficReports(r: TrafficReport, dir: string, o: { secrets: readonly (string | undefined)[]; recording?: readonly RecordedExchange[]; version?: string }): WrittenReports {
+export function writeTrafficReports(
+  r: TrafficReport,
+  dir: string,
+  o: { secrets: readonly (string | undefined)[]; recording?: readonly RecordedExchange[]; version?: string },
+): WrittenReports {
   const redactor = createRedactor(o.secrets);
   if (o.recording) learnSecrets(redactor, o.recording);
   mkdirSync(dir, { recursive: true });
   const md = redactor.text(trafficMarkdown(r));
   const files: Array<[string, string]> = [
-    ['report.json', redactor.text(JSON.stringify({ ...r, counts: trafficCounts(r), gate: trafficExitCode(r) ? 'fail' : 'pass', failures: allFailures(r).length }, null, 2))],
+    [
+      'report.json',
+      redactor.text(JSON.stringify({ ...r, counts: trafficCounts(r), gate: trafficExitCode(r) ? 'fail' : 'pass', failures: allFailures(r).length }, null, 2)),
+    ],
     ['report.md', md],
     ['report.html', markdownToHtml(md, 'svc-conformance: integration traffic')],
     ['junit.xml', redactor.text(trafficJunit(r))],
   ];
-  if (o.recording) files.push(['recording.har', `${JSON.stringify(toHar(redactedExchanges(redactor, o.recording), { name: 'svc-conformance proxy', version: o.version ?? '0' }), null, 1)}\n`]);
+  if (o.recording)
+    files.push([
+      'recording.har',
+      `${JSON.stringify(toHar(redactedExchanges(redactor, o.recording), { name: 'svc-conformance proxy', version: o.version ?? '0' }), null, 1)}\n`,
+    ]);
   for (const [name, text] of files) writeFileSync(join(dir, name), text);
   return { dir, files: files.map(([n]) => join(dir, n)) };
 }

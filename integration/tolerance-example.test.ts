@@ -15,7 +15,13 @@ import { runTolerance, toleranceConsoleLines, toleranceExitCode, toleranceJunit 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 test('the example against every variation: only intermediate-connection-statuses breaks it', async () => {
-  const report = await runTolerance({ command: [process.execPath, '--test', 'examples/integration/test/connect.test.mjs'], env: {}, timeoutMs: 30_000, concurrency: 2, cwd: ROOT });
+  const report = await runTolerance({
+    command: [process.execPath, '--test', 'examples/integration/test/connect.test.mjs'],
+    env: {},
+    timeoutMs: 30_000,
+    concurrency: 2,
+    cwd: ROOT,
+  });
   assert.equal(report.baseline.outcome, 'pass', report.baseline.tail);
   assert.equal(report.rows.length, VARIATIONS().length, 'every variation of the catalogue ran');
   assert.deepEqual(report.breaking, ['intermediate-connection-statuses'], toleranceConsoleLines(report).join('\n'));
@@ -32,12 +38,25 @@ test('the example against every variation: only intermediate-connection-statuses
 });
 
 test('a command that fails without any variation stops the matrix', async () => {
-  const report = await runTolerance({ command: [process.execPath, '-e', 'console.error("boom: no base url"); process.exit(3)'], env: {}, timeoutMs: 10_000, cwd: ROOT, retries: 0 });
+  const report = await runTolerance({
+    command: [process.execPath, '-e', 'console.error("boom: no base url"); process.exit(3)'],
+    env: {},
+    timeoutMs: 10_000,
+    cwd: ROOT,
+    retries: 0,
+  });
   assert.equal(report.baseline.outcome, 'FAIL');
   assert.equal(report.baseline.exitCode, 3);
   assert.deepEqual(report.rows, []);
   assert.equal(toleranceExitCode(report), 1);
   assert.match(toleranceConsoleLines(report).join('\n'), /fails without any variation in force: fix that first/);
-  const slow = await runTolerance({ command: [process.execPath, '-e', 'setTimeout(() => {}, 60_000)'], env: {}, timeoutMs: 500, cwd: ROOT, retries: 0, variations: ['new-endpoint'] });
+  const slow = await runTolerance({
+    command: [process.execPath, '-e', 'setTimeout(() => {}, 60_000)'],
+    env: {},
+    timeoutMs: 500,
+    cwd: ROOT,
+    retries: 0,
+    variations: ['new-endpoint'],
+  });
   assert.equal(slow.baseline.outcome, 'TIMEOUT', 'a run is stopped at its bound');
 });

@@ -90,7 +90,11 @@ export async function runTolerance(o: ToleranceOptions): Promise<ToleranceReport
     const target = await startTarget({ env: simulatorEnv, variations: variation ? [variation] : [], simulator: true });
     try {
       secrets = profileSecrets(target.profile);
-      return await runCommand(o.command, { env: commandEnv(process.env, { baseUrl: target.url, profile: target.profile as TargetProfile, variation: variation ?? '' }), cwd: o.cwd, timeoutMs: o.timeoutMs });
+      return await runCommand(o.command, {
+        env: commandEnv(process.env, { baseUrl: target.url, profile: target.profile as TargetProfile, variation: variation ?? '' }),
+        cwd: o.cwd,
+        timeoutMs: o.timeoutMs,
+      });
     } finally {
       await target.close();
     }
@@ -160,7 +164,10 @@ export function toleranceExitCode(r: ToleranceReport): 0 | 1 {
 
 /** The lines of a failing run worth showing: assertion and error lines, else the last ones. */
 export function tellingLines(tail: string | undefined, max = 6): string[] {
-  const lines = (tail ?? '').split('\n').map((l) => l.trimEnd()).filter((l) => l.trim());
+  const lines = (tail ?? '')
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim());
   // node --test (TAP): `not ok`, `error: '...'`; Jest, Mocha, Playwright: `Error:`, `AssertionError`, `✕`, `failed`.
   const telling = lines.filter((l) => /(\bnot ok\b|\berror:|\bError\b|AssertionError|\bfailed\b|\bFAIL\b|✕|✘)/.test(l));
   return (telling.length ? telling : lines).slice(-max).map((l) => (l.length > 240 ? `${l.slice(0, 240)}…` : l));
@@ -174,12 +181,21 @@ export function rowLine(r: ToleranceRow): string {
 
 /** The console's matrix; `rows: false` when each row was already printed as it was decided. */
 export function toleranceConsoleLines(r: ToleranceReport, o: { rows?: boolean } = {}): string[] {
-  const lines = [`tolerance of \`${r.command}\`: the embedded simulator without any variation, then once per variation (${r.rows.length}); each run bounded at ${seconds(r.timeoutMs)}`];
-  const counts = (['pass', 'FAIL', 'TIMEOUT', 'FLAKY'] as const).map((k) => [k, r.rows.filter((x) => x.outcome === k).length] as const).filter(([, n]) => n > 0);
-  if (o.rows === false) lines.push(`  baseline ${r.baseline.outcome}; ${r.rows.length} variation(s): ${counts.map(([k, n]) => `${n} ${k}`).join(', ') || 'none run'}`);
+  const lines = [
+    `tolerance of \`${r.command}\`: the embedded simulator without any variation, then once per variation (${r.rows.length}); each run bounded at ${seconds(r.timeoutMs)}`,
+  ];
+  const counts = (['pass', 'FAIL', 'TIMEOUT', 'FLAKY'] as const)
+    .map((k) => [k, r.rows.filter((x) => x.outcome === k).length] as const)
+    .filter(([, n]) => n > 0);
+  if (o.rows === false)
+    lines.push(`  baseline ${r.baseline.outcome}; ${r.rows.length} variation(s): ${counts.map(([k, n]) => `${n} ${k}`).join(', ') || 'none run'}`);
   else lines.push(rowLine(r.baseline));
   if (r.baseline.outcome === 'FAIL' || r.baseline.outcome === 'TIMEOUT') {
-    lines.push('', 'The command fails without any variation in force: fix that first (the matrix would blame every variation).', ...tellingLines(r.baseline.tail).map((l) => `    ${l}`));
+    lines.push(
+      '',
+      'The command fails without any variation in force: fix that first (the matrix would blame every variation).',
+      ...tellingLines(r.baseline.tail).map((l) => `    ${l}`),
+    );
     return lines;
   }
   if (o.rows !== false) for (const row of r.rows) lines.push(rowLine(row));
@@ -187,7 +203,11 @@ export function toleranceConsoleLines(r: ToleranceReport, o: { rows?: boolean } 
   if (r.breaking.length) {
     lines.push(`Breaks the integration: ${r.breaking.length} of ${r.rows.length} legitimate freedoms`);
     for (const row of r.rows.filter((x) => r.breaking.includes(x.variation))) {
-      lines.push(`  - ${row.variation} (${row.area}): ${row.description}`, `      the freedom: ${row.section}`, ...tellingLines(row.tail).map((l) => `      | ${l}`));
+      lines.push(
+        `  - ${row.variation} (${row.area}): ${row.description}`,
+        `      the freedom: ${row.section}`,
+        ...tellingLines(row.tail).map((l) => `      | ${l}`),
+      );
     }
   } else if (!r.stoppedBy) lines.push(`Tolerates all ${r.rows.length} variations.`);
   if (r.flaky.length) lines.push(`Flaky (failed, then passed when run again; not gating): ${r.flaky.join(', ')}`);
@@ -197,7 +217,13 @@ export function toleranceConsoleLines(r: ToleranceReport, o: { rows?: boolean } 
 }
 
 const cell = (s: string | undefined) => (s ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
-const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+const xml = (s: string) =>
+  s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
 export function toleranceMarkdown(r: ToleranceReport): string {
   const gate = toleranceExitCode(r) ? 'FAIL' : 'pass';
@@ -206,12 +232,20 @@ export function toleranceMarkdown(r: ToleranceReport): string {
     '',
     `Command \`${r.command}\`, run against the embedded simulator without any variation (baseline: **${r.baseline.outcome}**) and once per catalogue variation, each a freedom the specification leaves. Each run bounded at ${seconds(r.timeoutMs)}; wall time ${seconds(r.wallMs)}.`,
     '',
-    r.breaking.length ? `**Breaks the integration: ${r.breaking.join(', ')}.**` : r.stoppedBy ? `**Stopped by ${r.stoppedBy} after ${r.rows.length} variation(s).**` : r.rows.length ? `**Tolerates all ${r.rows.length} variations.**` : '**The baseline failed: no variation was run.**',
+    r.breaking.length
+      ? `**Breaks the integration: ${r.breaking.join(', ')}.**`
+      : r.stoppedBy
+        ? `**Stopped by ${r.stoppedBy} after ${r.rows.length} variation(s).**`
+        : r.rows.length
+          ? `**Tolerates all ${r.rows.length} variations.**`
+          : '**The baseline failed: no variation was run.**',
     '',
     '| variation | outcome | area | the freedom | time |',
     '|---|---|---|---|---|',
     `| baseline | ${r.baseline.outcome} | | no variation in force | ${seconds(r.baseline.durationMs)} |`,
-    ...r.rows.map((x) => `| ${x.variation} | ${x.outcome === 'pass' ? 'pass' : `**${x.outcome}**`} | ${x.area ?? ''} | ${cell(x.section)} | ${seconds(x.durationMs)} |`),
+    ...r.rows.map(
+      (x) => `| ${x.variation} | ${x.outcome === 'pass' ? 'pass' : `**${x.outcome}**`} | ${x.area ?? ''} | ${cell(x.section)} | ${seconds(x.durationMs)} |`,
+    ),
     '',
   ];
   for (const x of [r.baseline, ...r.rows].filter((row) => row.outcome !== 'pass')) {
@@ -223,7 +257,11 @@ export function toleranceMarkdown(r: ToleranceReport): string {
 export function toleranceJunit(r: ToleranceReport): string {
   const cases = [r.baseline, ...r.rows].map((x) => {
     const bad = x.outcome === 'FAIL' || x.outcome === 'TIMEOUT';
-    const body = bad ? `<failure message="${xml(`${x.outcome}: the command ${x.outcome === 'TIMEOUT' ? 'was stopped at its bound' : `exited ${x.exitCode}`} with this variation in force`)}">${xml(`${x.section ?? ''}\n${tellingLines(x.tail, 20).join('\n')}`)}</failure>` : x.outcome === 'FLAKY' ? `<properties><property name="flaky" value="failed, then passed when run again"/></properties>` : '';
+    const body = bad
+      ? `<failure message="${xml(`${x.outcome}: the command ${x.outcome === 'TIMEOUT' ? 'was stopped at its bound' : `exited ${x.exitCode}`} with this variation in force`)}">${xml(`${x.section ?? ''}\n${tellingLines(x.tail, 20).join('\n')}`)}</failure>`
+      : x.outcome === 'FLAKY'
+        ? `<properties><property name="flaky" value="failed, then passed when run again"/></properties>`
+        : '';
     return `    <testcase classname="tolerance" name="${xml(x.variation)}" time="${(x.durationMs / 1000).toFixed(3)}">${body}</testcase>`;
   });
   const failures = cases.filter((c) => c.includes('<failure')).length;

@@ -74,10 +74,17 @@ export interface CheckHarOptions {
 }
 
 /** The bases of a HAR: given, the profile's (a real target), or detected from Accept-Version. */
-export function harBases(exchanges: readonly RecordedExchange[], profile: TargetProfile, o: Pick<CheckHarOptions, 'baseUrl' | 'audienceBaseUrl' | 'testHostBaseUrl'>): ApiBases {
+export function harBases(
+  exchanges: readonly RecordedExchange[],
+  profile: TargetProfile,
+  o: Pick<CheckHarOptions, 'baseUrl' | 'audienceBaseUrl' | 'testHostBaseUrl'>,
+): ApiBases {
   const given = httpUrl('--base-url', o.baseUrl);
   const platform = given ? [given] : !profile.isSimulator ? [profile.platformBaseUrl] : detectPlatformBases(exchanges);
-  if (platform.length === 0) throw new IntegrationInputError('no request of the HAR carries Accept-Version, so the platform API cannot be told from the rest: give --base-url <the platform base URL the integration calls>');
+  if (platform.length === 0)
+    throw new IntegrationInputError(
+      'no request of the HAR carries Accept-Version, so the platform API cannot be told from the rest: give --base-url <the platform base URL the integration calls>',
+    );
   const audience = httpUrl('--audience-base-url', o.audienceBaseUrl) ?? (!profile.isSimulator ? profile.audienceBaseUrl : undefined);
   const testHost = httpUrl('--test-host-base-url', o.testHostBaseUrl) ?? (!profile.isSimulator ? profile.testHostBaseUrl : undefined);
   return { platform, audience: audience ? [audience] : [], 'test-host': testHost ? [testHost] : [] };
@@ -95,7 +102,13 @@ export function checkHar(o: CheckHarOptions): TrafficRun {
   const secrets = profileSecrets(profile);
   const written = writeTrafficReports(report, o.out, { secrets, recording: har.exchanges });
   const usage = o.usageOut ? writeUsage(har.exchanges, { bases, source: `HAR file ${o.file}`, file: o.usageOut }) : undefined;
-  return { report, written, lines: redactedConsoleLines(report, { secrets, recording: har.exchanges }), exitCode: trafficExitCode(report), ...(usage ? { usage } : {}) };
+  return {
+    report,
+    written,
+    lines: redactedConsoleLines(report, { secrets, recording: har.exchanges }),
+    exitCode: trafficExitCode(report),
+    ...(usage ? { usage } : {}),
+  };
 }
 
 export interface ProxyRunOptions {
@@ -161,7 +174,9 @@ export async function runProxy(o: ProxyRunOptions): Promise<ProxyRun> {
       if (!judge) return void pending.push(e);
       const j = judge.add(e);
       if (live && j.failures.length) {
-        process.stderr.write(`svc-conformance proxy: #${j.index} ${j.operation ?? `${j.method} ${j.url}`} → ${j.status ?? 'no answer'}\n${j.failures.map((f) => `    ${formatFailure(f)}`).join('\n')}\n`);
+        process.stderr.write(
+          `svc-conformance proxy: #${j.index} ${j.operation ?? `${j.method} ${j.url}`} → ${j.status ?? 'no answer'}\n${j.failures.map((f) => `    ${formatFailure(f)}`).join('\n')}\n`,
+        );
       }
     },
   });
@@ -177,7 +192,12 @@ export async function runProxy(o: ProxyRunOptions): Promise<ProxyRun> {
   try {
     if (o.command?.length) {
       const commandProfile: TargetProfile = embedded ? { ...profile, audienceBaseUrl: bases.audience[0], testHostBaseUrl: bases['test-host'][0] } : profile;
-      commandRun = await runCommand(o.command, { env: commandEnv(process.env, { baseUrl: proxy.url, profile: commandProfile }), cwd: o.cwd ?? process.cwd(), timeoutMs: o.commandTimeoutMs ?? 30 * 60_000, echo: o.echoCommand ?? true });
+      commandRun = await runCommand(o.command, {
+        env: commandEnv(process.env, { baseUrl: proxy.url, profile: commandProfile }),
+        cwd: o.cwd ?? process.cwd(),
+        timeoutMs: o.commandTimeoutMs ?? 30 * 60_000,
+        echo: o.echoCommand ?? true,
+      });
     } else {
       await (o.until ??
         new Promise<void>((resolveStop) => {
@@ -199,7 +219,13 @@ export async function runProxy(o: ProxyRunOptions): Promise<ProxyRun> {
   const notes: string[] = [];
   if (commandRun) {
     const after = `after ${(commandRun.durationMs / 1000).toFixed(1)} s`;
-    notes.push(commandRun.stoppedBy ? `The test command was stopped (${commandRun.stoppedBy}) ${after}: the report holds the traffic until then.` : commandRun.timedOut ? `The test command was stopped at its bound ${after}.` : `The test command exited ${commandRun.code} ${after}.`);
+    notes.push(
+      commandRun.stoppedBy
+        ? `The test command was stopped (${commandRun.stoppedBy}) ${after}: the report holds the traffic until then.`
+        : commandRun.timedOut
+          ? `The test command was stopped at its bound ${after}.`
+          : `The test command exited ${commandRun.code} ${after}.`,
+    );
   }
   const report = judge.finish(`proxy ${proxy.url} → ${embedded ? `the embedded simulator (${upstream})` : upstream}`, notes);
   const secrets = profileSecrets(profile);

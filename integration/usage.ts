@@ -93,7 +93,12 @@ export function fieldPaths(value: unknown, prefix = '', out = new Set<string>(),
 const sortedUnion = (a: readonly string[] = [], b: Iterable<string> = []) => [...new Set([...a, ...b])].sort();
 const keyOf = (api: ApiName, operation: string) => (api === 'platform' ? operation : `${api} ${operation}`);
 /** `POST /users/{user_identifier}/widget_urls` and `POST /users/{user_guid}/widget_urls` are one operation across versions. */
-export const operationShape = (op: string) => op.trim().replace(/\s+/g, ' ').toUpperCase().replace(/\{[^}]+\}/g, '{}');
+export const operationShape = (op: string) =>
+  op
+    .trim()
+    .replace(/\s+/g, ' ')
+    .toUpperCase()
+    .replace(/\{[^}]+\}/g, '{}');
 
 function parse(text: string | undefined): unknown {
   if (!text || !/^\s*[[{]/.test(text)) return undefined;
@@ -108,7 +113,10 @@ function parse(text: string | undefined): unknown {
  * The usage of recorded traffic: every API exchange that matched a documented operation.
  * `keep` is the file being replaced: its declared `reads` and declared operations stay.
  */
-export function usageFromExchanges(exchanges: readonly RecordedExchange[], o: { bases: ApiBases; source: string; keep?: UsageFile; contract?: Contract }): UsageFile {
+export function usageFromExchanges(
+  exchanges: readonly RecordedExchange[],
+  o: { bases: ApiBases; source: string; keep?: UsageFile; contract?: Contract },
+): UsageFile {
   const contract = o.contract ?? loadContract();
   const ops = new Map<string, OperationUsage>();
   const versions = new Set<string>();
@@ -126,9 +134,15 @@ export function usageFromExchanges(exchanges: readonly RecordedExchange[], o: { 
     u.statuses = [...new Set([...u.statuses, e.response.status])].sort((a, b) => a - b);
     const query = new URL(e.request.url).searchParams;
     u.query = sortedUnion(u.query, query.keys());
-    u.headers = sortedUnion(u.headers, Object.keys(e.request.headers).map((h) => h.toLowerCase()).filter((h) => KEPT_HEADERS.test(h)));
+    u.headers = sortedUnion(
+      u.headers,
+      Object.keys(e.request.headers)
+        .map((h) => h.toLowerCase())
+        .filter((h) => KEPT_HEADERS.test(h)),
+    );
     u.requestFields = sortedUnion(u.requestFields, fieldPaths(parse(e.request.body)));
-    if (e.response.status >= 200 && e.response.status < 300 && !e.response.bodyTruncated) u.responseFields = sortedUnion(u.responseFields, fieldPaths(parse(e.response.body)));
+    if (e.response.status >= 200 && e.response.status < 300 && !e.response.bodyTruncated)
+      u.responseFields = sortedUnion(u.responseFields, fieldPaths(parse(e.response.body)));
     ops.set(key, u);
   }
   for (const [key, kept] of Object.entries(o.keep?.operations ?? {})) {
@@ -136,18 +150,27 @@ export function usageFromExchanges(exchanges: readonly RecordedExchange[], o: { 
     if (now && kept.reads) now.reads = kept.reads;
     else if (!now && kept.declared) ops.set(key, kept);
   }
-  return { format: USAGE_FORMAT, source: o.source, versions: [...versions].sort(), operations: Object.fromEntries([...ops].sort(([a], [b]) => a.localeCompare(b))) };
+  return {
+    format: USAGE_FORMAT,
+    source: o.source,
+    versions: [...versions].sort(),
+    operations: Object.fromEntries([...ops].sort(([a], [b]) => a.localeCompare(b))),
+  };
 }
 
 /** A declared list of operations (`GET /institutions`), checked against the contract: every field of each counts as used. */
 export function declaredUsage(operations: readonly string[], o: { contract?: Contract } = {}): UsageFile {
   const contract = o.contract ?? loadContract();
   const known = new Map<string, { api: ApiName; key: string }>();
-  for (const v of contract.versions) for (const op of contract.model('platform', v).operations) known.set(operationShape(op.key), { api: 'platform', key: op.key });
+  for (const v of contract.versions)
+    for (const op of contract.model('platform', v).operations) known.set(operationShape(op.key), { api: 'platform', key: op.key });
   const out: Record<string, OperationUsage> = {};
   for (const raw of operations) {
     const found = known.get(operationShape(raw));
-    if (!found) throw new IntegrationInputError(`--declare "${raw}": no platform operation of spec/ has that method and path (e.g. "GET /institutions", "POST /users/{user_guid}/members")`);
+    if (!found)
+      throw new IntegrationInputError(
+        `--declare "${raw}": no platform operation of spec/ has that method and path (e.g. "GET /institutions", "POST /users/{user_guid}/members")`,
+      );
     out[found.key] = { api: found.api, statuses: [], query: [], headers: [], requestFields: [], responseFields: [], declared: true };
   }
   return { format: USAGE_FORMAT, source: 'declared list', versions: [], operations: out };
@@ -162,7 +185,9 @@ export function readUsageFile(file: string): UsageFile {
     throw new IntegrationInputError(`${file} is not a usage file: not JSON (${(e as Error).message})`);
   }
   if (u?.format !== USAGE_FORMAT || typeof u.operations !== 'object' || u.operations === null) {
-    throw new IntegrationInputError(`${file} is not a usage file: "format" must be "${USAGE_FORMAT}" with an "operations" object (svc-conformance usage writes one)`);
+    throw new IntegrationInputError(
+      `${file} is not a usage file: "format" must be "${USAGE_FORMAT}" with an "operations" object (svc-conformance usage writes one)`,
+    );
   }
   for (const [k, op] of Object.entries(u.operations)) {
     for (const list of ['statuses', 'query', 'headers', 'requestFields', 'responseFields'] as const) {
@@ -189,7 +214,8 @@ export interface Touch {
 /** The operation usage a difference names (across versions: parameter names ignored). */
 function usageOf(usage: UsageFile, operation: string): OperationUsage | undefined {
   const shape = operationShape(operation);
-  for (const [key, u] of Object.entries(usage.operations)) if (operationShape(key.replace(/^(audience|test-host) /, '')) === shape && (u.api ?? 'platform') === 'platform') return u;
+  for (const [key, u] of Object.entries(usage.operations))
+    if (operationShape(key.replace(/^(audience|test-host) /, '')) === shape && (u.api ?? 'platform') === 'platform') return u;
   return undefined;
 }
 
@@ -222,7 +248,10 @@ export function touches(d: Pick<Difference, 'kind' | 'operation' | 'location'>, 
     if (!body[1]) return { touches: true, operationUsed: true };
     const field = body[1];
     const sent = u.requestFields.some((f) => related(f, field));
-    return { touches: REQUIRES.has(d.kind) ? !u.requestFields.some((f) => f === field || f.startsWith(`${field}.`) || f.startsWith(`${field}[]`)) : sent, operationUsed: true };
+    return {
+      touches: REQUIRES.has(d.kind) ? !u.requestFields.some((f) => f === field || f.startsWith(`${field}.`) || f.startsWith(`${field}[]`)) : sent,
+      operationUsed: true,
+    };
   }
   const response = /^response\.(?:[^.]+\.)?body(?:\.(.+))?$/.exec(loc);
   if (response) {
@@ -235,7 +264,9 @@ export function touches(d: Pick<Difference, 'kind' | 'operation' | 'location'>, 
 
 /** Operation keys of a usage file (for SVC_USED_OPERATIONS-style lists in reports). */
 export function usedOperationList(usage: UsageFile): string[] {
-  return Object.entries(usage.operations).filter(([, u]) => (u.api ?? 'platform') === 'platform').map(([k]) => k);
+  return Object.entries(usage.operations)
+    .filter(([, u]) => (u.api ?? 'platform') === 'platform')
+    .map(([k]) => k);
 }
 
 /**

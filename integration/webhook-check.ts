@@ -22,7 +22,11 @@ import { IntegrationInputError } from './har.ts';
 
 type Env = Record<string, string | undefined>;
 
-export const RECEIVER_SUITES = ['scenarios/properties/receiver-responses.spec.ts', 'scenarios/properties/receiver-state.spec.ts', 'scenarios/properties/receiver-model.spec.ts'];
+export const RECEIVER_SUITES = [
+  'scenarios/properties/receiver-responses.spec.ts',
+  'scenarios/properties/receiver-state.spec.ts',
+  'scenarios/properties/receiver-model.spec.ts',
+];
 
 export const WEBHOOK_PROPERTIES: ReadonlyArray<{ property: string; rules: string; needsObservation?: boolean }> = [
   { property: 'every valid payload (nulls, unknown fields, any order, unknown types) gets a 2xx', rules: 'Events rules 2, 4, 6' },

@@ -48,7 +48,10 @@ interface Measure {
 
 /** One runner run with every round: measures per round, keyed by measure name. */
 async function runnerRounds(env: Record<string, string>): Promise<Array<Record<string, Measure>>> {
-  const r = await runScript('load/bench/target.ts', { env: { ...env, BENCH_SECONDS: String(SECONDS), BENCH_RATES: RATES.join(','), BENCH_ROUNDS: String(ROUNDS) }, stdout: () => {} });
+  const r = await runScript('load/bench/target.ts', {
+    env: { ...env, BENCH_SECONDS: String(SECONDS), BENCH_RATES: RATES.join(','), BENCH_ROUNDS: String(ROUNDS) },
+    stdout: () => {},
+  });
   if (r.exitCode !== 0) throw new Error(`runner exited ${r.exitCode}: ${r.error ?? ''}`);
   const m = r.summary!.metrics;
   const count = (metric: string, scenario: string) => m[`${metric}{scenario:${scenario}}`]?.values.count ?? 0;
@@ -71,7 +74,10 @@ const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 async function main() {
   const loadBefore = load();
@@ -83,7 +89,9 @@ async function main() {
   const autocannonByRound: number[] = [];
   const t0 = performance.now();
   try {
-    console.log(`bench:load — GET ${PATH} on the simulator (child process), ${ROUNDS} rounds of ${SECONDS} s per measure, ${CONNECTIONS} VUs/connections at full speed`);
+    console.log(
+      `bench:load — GET ${PATH} on the simulator (child process), ${ROUNDS} rounds of ${SECONDS} s per measure, ${CONNECTIONS} VUs/connections at full speed`,
+    );
     console.log(`load average before (1/5/15 min): ${loadBefore} on ${availableParallelism()} CPUs\n`);
     // Warm the fresh simulator's JIT first, so no client measures a cold server.
     await autocannonRun(url, auth, 1);
@@ -93,7 +101,9 @@ async function main() {
     for (let i = before; i < ROUNDS; i++) autocannonByRound.push((await autocannonRun(url, auth, SECONDS)).perSecond);
     runnerByRound.forEach((runner, i) => {
       const cells = RATES.map((r) => `${r}/s→${runner[`rate_${r}`].perSecond.toFixed(0)} (dropped ${runner[`rate_${r}`].dropped})`);
-      console.log(`round ${i + 1}: runner ${cells.join(', ')}; full speed ${runner.full_speed.perSecond.toFixed(0)}/s; autocannon ${autocannonByRound[i].toFixed(0)}/s`);
+      console.log(
+        `round ${i + 1}: runner ${cells.join(', ')}; full speed ${runner.full_speed.perSecond.toFixed(0)}/s; autocannon ${autocannonByRound[i].toFixed(0)}/s`,
+      );
     });
   } finally {
     sim.stop();
@@ -104,7 +114,13 @@ async function main() {
     const achieved = median(rounds.map((r) => r.runner[`rate_${rate}`].perSecond));
     const error = ((achieved - rate) / rate) * 100;
     const dropped = median(rounds.map((r) => r.runner[`rate_${rate}`].dropped));
-    rows.push([`runner, arrival rate ${rate}/s`, achieved.toFixed(1), `${error >= 0 ? '+' : ''}${error.toFixed(2)}%`, String(dropped), Math.abs(error) <= 5 ? 'yes' : 'NO']);
+    rows.push([
+      `runner, arrival rate ${rate}/s`,
+      achieved.toFixed(1),
+      `${error >= 0 ? '+' : ''}${error.toFixed(2)}%`,
+      String(dropped),
+      Math.abs(error) <= 5 ? 'yes' : 'NO',
+    ]);
   }
   const ac = median(rounds.map((r) => r.autocannon));
   const full = median(rounds.map((r) => r.runner.full_speed.perSecond));

@@ -28,7 +28,15 @@ export interface LoadRun {
   error?: string;
 }
 
-export async function runLoadScripts(o: { root: string; scripts: string[]; reportDir: string; env: NodeJS.ProcessEnv; faults?: string[]; variations?: string[]; timeoutMs?: number }): Promise<LoadRun[]> {
+export async function runLoadScripts(o: {
+  root: string;
+  scripts: string[];
+  reportDir: string;
+  env: NodeJS.ProcessEnv;
+  faults?: string[];
+  variations?: string[];
+  timeoutMs?: number;
+}): Promise<LoadRun[]> {
   let env: NodeJS.ProcessEnv = { ...o.env };
   let close: (() => Promise<void>) | undefined;
   const profile = loadProfile(env);
@@ -47,14 +55,35 @@ export async function runLoadScripts(o: { root: string; scripts: string[]; repor
   const runs: LoadRun[] = [];
   try {
     for (const script of o.scripts) {
-      const res = await runProcess(process.execPath, ['--import', 'tsx', 'load/runner/cli.ts', 'run', '-e', `PROFILE=${env.PROFILE ?? 'smoke'}`, '-e', `LOAD_REPORT_DIR=${o.reportDir}`, `load/${script}.ts`], {
-        cwd: o.root,
-        env,
-        timeoutMs: o.timeoutMs ?? 120_000,
-      });
+      const res = await runProcess(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'load/runner/cli.ts',
+          'run',
+          '-e',
+          `PROFILE=${env.PROFILE ?? 'smoke'}`,
+          '-e',
+          `LOAD_REPORT_DIR=${o.reportDir}`,
+          `load/${script}.ts`,
+        ],
+        {
+          cwd: o.root,
+          env,
+          timeoutMs: o.timeoutMs ?? 120_000,
+        },
+      );
       const summaryFile = join(o.reportDir, `${script}.summary.json`);
       const ok = existsSync(summaryFile);
-      runs.push({ script, exitCode: res.code, summaryFile: ok ? summaryFile : undefined, error: ok ? undefined : `load:${script} wrote no summary (exit ${res.code}${res.timedOut ? ', timed out' : ''}): ${(res.stderr || res.stdout).trim().slice(-300)}` });
+      runs.push({
+        script,
+        exitCode: res.code,
+        summaryFile: ok ? summaryFile : undefined,
+        error: ok
+          ? undefined
+          : `load:${script} wrote no summary (exit ${res.code}${res.timedOut ? ', timed out' : ''}): ${(res.stderr || res.stdout).trim().slice(-300)}`,
+      });
     }
   } finally {
     await close?.();

@@ -47,7 +47,8 @@ const capSizes = [1000, 1001, 5000];
 const PROBE_PAGE_SIZE = 10;
 /** The data-exchange walk needs a grant on the target (Authentication 3, SVC-3DX-TOKEN). */
 const dataExchangeConfigured = !!(cfg.dataExchange.granteeGuid && cfg.dataExchange.grantGuid);
-const DATA_EXCHANGE_SKIPPED = 'walk_data_exchange skipped: SVC_3DX_GRANTEE_GUID and SVC_3DX_GRANT_GUID are not set (a data-exchange grant of the target is needed to get an SVC-3DX-TOKEN)';
+const DATA_EXCHANGE_SKIPPED =
+  'walk_data_exchange skipped: SVC_3DX_GRANTEE_GUID and SVC_3DX_GRANT_GUID are not set (a data-exchange grant of the target is needed to get an SVC-3DX-TOKEN)';
 const plannedRequests = p.vus * p.iterations * 2 * pagesPerWalkBound + capSizes.length * 2 + 2 * (Math.ceil(maxRecordsPerWalk / MAX) + 4);
 const plannedSeconds = 60;
 guardTarget(cfg, plannedRequests, plannedSeconds);
@@ -56,7 +57,9 @@ export const options = {
   scenarios: {
     page_cap: { executor: 'per-vu-iterations', vus: 1, iterations: 1, maxDuration: '60s', exec: 'pageCap' },
     walk_institutions: { executor: 'per-vu-iterations', vus: p.vus, iterations: p.iterations, maxDuration: '60s', exec: 'walkInstitutions' },
-    ...(dataExchangeConfigured ? { walk_data_exchange: { executor: 'per-vu-iterations', vus: p.vus, iterations: p.iterations, maxDuration: '60s', exec: 'walkDataExchange' } } : {}),
+    ...(dataExchangeConfigured
+      ? { walk_data_exchange: { executor: 'per-vu-iterations', vus: p.vus, iterations: p.iterations, maxDuration: '60s', exec: 'walkDataExchange' } }
+      : {}),
   },
   thresholds: {
     checks: [`rate>=${cfg.checksRate}`],
@@ -185,7 +188,9 @@ export function setup(): SetupData {
   // the rate-limit script just before, under `npm run load`).
   const { res: probe } = getWithBackoff(`${cfg.baseUrl}/institutions?records_per_page=${PROBE_PAGE_SIZE}`, { headers: platformHeaders(cfg) });
   if (probe.status !== 200) {
-    fail(`setup: GET /institutions answered ${probe.status} (expected 200): the target is not reachable or the credentials are not authorised${probe.status === 0 ? ` (${probe.error})` : ''}`);
+    fail(
+      `setup: GET /institutions answered ${probe.status} (expected 200): the target is not reachable or the credentials are not authorised${probe.status === 0 ? ` (${probe.error})` : ''}`,
+    );
   }
   const data: SetupData = { reference: {} };
   const { granteeGuid, grantGuid } = cfg.dataExchange;
@@ -207,8 +212,11 @@ export function setup(): SetupData {
 }
 
 /** The data-exchange user and SVC-3DX-TOKEN of the configured grant. */
-function dataExchangeSetup(granteeGuid: string, grantGuid: string): { user: string; token: string } {  // Authentication 3: the token endpoint of the grant creates the SVC-3DX-TOKEN (status 201).
-  const { res: tokenRes } = requestWithBackoff('POST', `${cfg.baseUrl}/data_exchange/grantee/${granteeGuid}/grants/${grantGuid}/token`, null, { headers: platformHeaders(cfg) });
+function dataExchangeSetup(granteeGuid: string, grantGuid: string): { user: string; token: string } {
+  // Authentication 3: the token endpoint of the grant creates the SVC-3DX-TOKEN (status 201).
+  const { res: tokenRes } = requestWithBackoff('POST', `${cfg.baseUrl}/data_exchange/grantee/${granteeGuid}/grants/${grantGuid}/token`, null, {
+    headers: platformHeaders(cfg),
+  });
   if (tokenRes.status !== 201 && tokenRes.status !== 200) fail(`setup: POST .../grants/{grant}/token answered ${tokenRes.status} (expected 201)`);
   // The token response's shape is not shown: read the field SVC_3DX_TOKEN_FIELD (default "token").
   const tokenField = __ENV.SVC_3DX_TOKEN_FIELD || 'token';
@@ -216,7 +224,9 @@ function dataExchangeSetup(granteeGuid: string, grantGuid: string): { user: stri
   if (typeof token !== 'string' || token === '') fail(`setup: the token response has no string field "${tokenField}" (set SVC_3DX_TOKEN_FIELD)`);
   let user = cfg.dataExchange.user;
   if (!user) {
-    const { res: users } = getWithBackoff(`${cfg.baseUrl}/data_exchange/users?records_per_page=${PROBE_PAGE_SIZE}`, { headers: platformHeaders(cfg, { 'SVC-3DX-TOKEN': token as string }) });
+    const { res: users } = getWithBackoff(`${cfg.baseUrl}/data_exchange/users?records_per_page=${PROBE_PAGE_SIZE}`, {
+      headers: platformHeaders(cfg, { 'SVC-3DX-TOKEN': token as string }),
+    });
     if (users.status !== 200) fail(`setup: GET /data_exchange/users answered ${users.status} (expected 200)`);
     const first = ((users.json() as { users?: Array<Record<string, unknown>> }).users ?? [])[0];
     user = first ? recordId(first) : undefined;
@@ -291,7 +301,14 @@ export function handleSummary(data: SummaryData) {
   return summaryOutputs(
     'paging',
     data,
-    { profile: p.name, target: cfg.host, pageSize: p.pageSize, vus: p.vus, iterationsPerVu: p.iterations, skipped: dataExchangeConfigured ? [] : [DATA_EXCHANGE_SKIPPED] },
+    {
+      profile: p.name,
+      target: cfg.host,
+      pageSize: p.pageSize,
+      vus: p.vus,
+      iterationsPerVu: p.iterations,
+      skipped: dataExchangeConfigured ? [] : [DATA_EXCHANGE_SKIPPED],
+    },
     dataExchangeConfigured ? {} : { skipped: DATA_EXCHANGE_SKIPPED },
   );
 }

@@ -57,7 +57,7 @@ test('runForwardingSignals: a SIGTERM of the parent reaches the whole group; the
     console.log('resolved without a stop');
   `);
   const { runner, worker } = await run.ids;
-  assert.deepEqual(alive(runner).sort(), [runner, worker].sort(), 'runner and worker share the runner\'s group, apart from the parent');
+  assert.deepEqual(alive(runner).sort(), [runner, worker].sort(), "runner and worker share the runner's group, apart from the parent");
   const started = performance.now();
   run.p.kill('SIGTERM');
   const { code } = await run.exited;
@@ -69,7 +69,10 @@ test('runForwardingSignals: a SIGTERM of the parent reaches the whole group; the
 });
 
 test('runForwardingSignals: a worker that ignores the signal and a runner that never ends are killed after the grace', { timeout: 30_000 }, async () => {
-  const stubborn = RUNNER.replace("for (const s of ['SIGTERM', 'SIGINT']) process.on(s, () => setTimeout(() => process.exit(0), 100));", "for (const s of ['SIGTERM', 'SIGINT']) process.on(s, () => {});");
+  const stubborn = RUNNER.replace(
+    "for (const s of ['SIGTERM', 'SIGINT']) process.on(s, () => setTimeout(() => process.exit(0), 100));",
+    "for (const s of ['SIGTERM', 'SIGINT']) process.on(s, () => {});",
+  );
   assert.notEqual(stubborn, RUNNER);
   const run = parent(`
     import { runForwardingSignals } from ${JSON.stringify(PROCESS_TS)};
@@ -86,7 +89,7 @@ test('runForwardingSignals: a worker that ignores the signal and a runner that n
   assert.deepEqual(alive(runner), []);
 });
 
-test('runProcess: a stop of the parent kills the child\'s group, and the parent still ends by the signal', { timeout: 30_000 }, async () => {
+test("runProcess: a stop of the parent kills the child's group, and the parent still ends by the signal", { timeout: 30_000 }, async () => {
   const run = parent(`
     import { runProcess } from ${JSON.stringify(PROCESS_TS)};
     const res = await runProcess(process.execPath, ['-e', ${JSON.stringify(RUNNER)}], { cwd: process.cwd(), env: process.env, timeoutMs: 60_000 });
@@ -110,7 +113,10 @@ test('runProcess: a stop of the parent kills the child\'s group, and the parent 
 });
 
 test('runProcess: what is left of the group when the child ends is killed and reported', { timeout: 30_000 }, async () => {
-  const leaver = RUNNER.replace('const runnerKeepsRunning = setInterval(() => {}, 1000);', "w.stdout.once('data', () => setTimeout(() => process.exit(0), 100));");
+  const leaver = RUNNER.replace(
+    'const runnerKeepsRunning = setInterval(() => {}, 1000);',
+    "w.stdout.once('data', () => setTimeout(() => process.exit(0), 100));",
+  );
   assert.notEqual(leaver, RUNNER);
   const res = await runProcess(process.execPath, ['-e', leaver], { cwd: process.cwd(), env: process.env, timeoutMs: 20_000 });
   const { runner, worker } = JSON.parse(/\{"runner":\d+,"worker":\d+\}/.exec(res.stdout)![0]) as { runner: number; worker: number };
@@ -142,7 +148,7 @@ function processTable(): Array<{ pid: number; ppid: number; pgrp: number }> {
   return out;
 }
 
-test('runForwardingSignals without a stop resolves with the child\'s exit; with exitOnStop false a stop resolves too', { timeout: 30_000 }, async () => {
+test("runForwardingSignals without a stop resolves with the child's exit; with exitOnStop false a stop resolves too", { timeout: 30_000 }, async () => {
   const { runForwardingSignals } = await import('./process.ts');
   const plain = await runForwardingSignals(process.execPath, ['-e', 'process.exit(3)'], { stdio: 'ignore' });
   assert.deepEqual(plain, { code: 3, signal: null, exitCode: 3, leftover: [] });

@@ -163,7 +163,9 @@ export function setup() {
     // A limit already spent by other traffic is not "unreachable": back off first.
     const { res } = getWithBackoff(urlOf(path), params(path));
     if (res.status !== 200) {
-      fail(`setup: GET ${path} answered ${res.status} (expected 200): the target is not reachable, the credentials are not authorised, or the path is not a list of this target (SVC_RATE_LIMIT_PATHS)${res.status === 0 ? ` (${res.error})` : ''}`);
+      fail(
+        `setup: GET ${path} answered ${res.status} (expected 200): the target is not reachable, the credentials are not authorised, or the path is not a list of this target (SVC_RATE_LIMIT_PATHS)${res.status === 0 ? ` (${res.error})` : ''}`,
+      );
     }
   }
 }
@@ -199,7 +201,9 @@ function common(res: Res): void {
   if (res.status === 429) {
     if (cfg.rateLimitBody !== 'any') {
       const ok = bodyOk(res);
-      check(res, { [cfg.rateLimitBody === 'json-error' ? '429 body is the JSON error with a message (SVC_429_BODY)' : '429 body is not empty (SVC_429_BODY)']: () => ok });
+      check(res, {
+        [cfg.rateLimitBody === 'json-error' ? '429 body is the JSON error with a message (SVC_429_BODY)' : '429 body is not empty (SVC_429_BODY)']: () => ok,
+      });
       if (!ok) badBody.add(1);
     }
     // Informational: no rate-limit header is shown in the specification.
@@ -299,7 +303,17 @@ export function handleSummary(data: SummaryData) {
   return summaryOutputs(
     'rate-limit',
     data,
-    { profile: p.name, target: cfg.host, paths, rateLimitBodyRule: cfg.rateLimitBody, expectedRateLimitPerSecond: limit, observedRateLimitPerSecond: estimate, offeredRatePerSecond: Math.round(offered), belowRate, aboveRate },
+    {
+      profile: p.name,
+      target: cfg.host,
+      paths,
+      rateLimitBodyRule: cfg.rateLimitBody,
+      expectedRateLimitPerSecond: limit,
+      observedRateLimitPerSecond: estimate,
+      offeredRatePerSecond: Math.round(offered),
+      belowRate,
+      aboveRate,
+    },
     {
       'expected rate limit': `${limit}/s (SVC_RATE_LIMIT_PER_SECOND)`,
       'observed rate limit': `${estimate}/s accepted while offering ${Math.round(offered)}/s${note}`,

@@ -160,7 +160,8 @@ export async function runLoad(o: LoadRunOptions): Promise<number> {
     await close();
   }
   console.log('\nload results:');
-  for (const [script, code] of results) console.log(`  ${code === 0 ? '✓' : '✗'} ${script}${code === 0 ? '' : ` (exit ${code}${code === 99 ? ': thresholds crossed' : ''})`}`);
+  for (const [script, code] of results)
+    console.log(`  ${code === 0 ? '✓' : '✗'} ${script}${code === 0 ? '' : ` (exit ${code}${code === 99 ? ': thresholds crossed' : ''})`}`);
   console.log(`JSON summaries: ${reportDir}`);
   return results.find(([, c]) => c !== 0)?.[1] ?? 0;
 }

@@ -41,16 +41,33 @@ const LIMIT = EMBEDDED_RATE_LIMIT_PER_SECOND;
 const UNHURRIED_LIMIT = SIMULATOR_DEFAULTS.rateLimitPerSecond;
 const reports = mkdtempSync(join(tmpdir(), 'load-scripts-test-'));
 
-async function runAgainstSimulator(script: string, opts: { faults?: string[]; variations?: string[]; env?: Record<string, string>; limit?: number; cwd?: string } = {}) {
+async function runAgainstSimulator(
+  script: string,
+  opts: { faults?: string[]; variations?: string[]; env?: Record<string, string>; limit?: number; cwd?: string } = {},
+) {
   const LIMIT_OF_RUN = opts.limit ?? LIMIT;
   // Only the limit is set: every other setting is the simulator's default, as is the profile's.
-  const target = await startTarget({ env: { SVC_RATE_LIMIT_PER_SECOND: String(LIMIT_OF_RUN) }, faults: opts.faults, variations: opts.variations, simulator: true });
+  const target = await startTarget({
+    env: { SVC_RATE_LIMIT_PER_SECOND: String(LIMIT_OF_RUN) },
+    faults: opts.faults,
+    variations: opts.variations,
+    simulator: true,
+  });
   const base = target.url;
   let out = '';
   let err = '';
   try {
     // The script expects the limit the simulator enforces: set last, so no option overrides it.
-    const env = { ...simulatorEnv(base, { SVC_RATE_LIMIT_PER_SECOND: String(LIMIT_OF_RUN) }), PROFILE: 'smoke', PHASE_SECONDS: '2', SVC_PAGE_P95_MS: '10000', SVC_PAGE_P99_MS: '20000', LOAD_REPORT_DIR: reports, ...opts.env, SVC_RATE_LIMIT_PER_SECOND: String(LIMIT_OF_RUN) };
+    const env = {
+      ...simulatorEnv(base, { SVC_RATE_LIMIT_PER_SECOND: String(LIMIT_OF_RUN) }),
+      PROFILE: 'smoke',
+      PHASE_SECONDS: '2',
+      SVC_PAGE_P95_MS: '10000',
+      SVC_PAGE_P99_MS: '20000',
+      LOAD_REPORT_DIR: reports,
+      ...opts.env,
+      SVC_RATE_LIMIT_PER_SECOND: String(LIMIT_OF_RUN),
+    };
     const r = await runScript(script, { env, stdout: (t) => (out += t), stderr: (t) => (err += t), cwd: opts.cwd });
     const failed = Object.entries(r.summary?.metrics ?? {})
       .filter(([, m]) => m.thresholds && Object.values(m.thresholds).some((t) => !t.ok))
@@ -148,4 +165,3 @@ test('npm run load fails a project script that left no fresh JSON summary, namin
   assert.match(missingSummary('load/paging.ts', dir, started) ?? '', /is from an earlier run/);
   assert.equal(missingSummary('my-own-script.ts', dir, started), undefined, "a user's own script may write no summary");
 });
-

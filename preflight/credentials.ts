@@ -67,10 +67,10 @@ export function refusedCredentialsMessage(service: ServiceName, what: { request:
   const variables = CREDENTIAL_VARIABLES[service];
   const how =
     service === 'platform'
-      ? 'the platform\'s credentials (HTTP Basic, Authentication 1)'
+      ? "the platform's credentials (HTTP Basic, Authentication 1)"
       : service === 'test-host'
-        ? 'the test host\'s SVC-Client-ID / SVC-API-Key headers (Earlier-generation test paths)'
-        : 'the audience service\'s client credentials and the access token they produce (Authentication 5)';
+        ? "the test host's SVC-Client-ID / SVC-API-Key headers (Earlier-generation test paths)"
+        : "the audience service's client credentials and the access token they produce (Authentication 5)";
   return (
     `The target refused the credentials: ${what.request} answered ${what.status}${what.target ? ` (${what.target})` : ''}. ` +
     `Check ${variables.length > 1 ? `${variables.slice(0, -1).join(', ')} and ${variables.at(-1)}` : variables[0]}: ${how}, for this target (${BASE_URL_VARIABLE[service]}).` +

@@ -26,7 +26,13 @@ const DEFAULT_BODY_LIMIT = 256 * 1024;
 function unreachableReason(e: unknown, timeoutMs: number): string {
   const err = e as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = err.code ?? err.cause?.code;
-  if (err.name === 'TimeoutError' || err.name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+  if (
+    err.name === 'TimeoutError' ||
+    err.name === 'AbortError' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT'
+  ) {
     return `no answer within ${timeoutMs} ms (SVC_REQUEST_TIMEOUT_MS)`;
   }
   if (code === 'ECONNREFUSED') return 'connection refused';

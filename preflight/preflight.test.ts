@@ -22,7 +22,13 @@ after(async () => {
 
 /** A real-target profile (SVC_BASE_URL) of the simulator with only a base URL and credentials, as a user starts. */
 function realProfile(extra: Record<string, string> = {}): TargetProfile {
-  return loadProfile({ SVC_BASE_URL: target.url, SVC_CLIENT_ID: SIMULATOR_DEFAULTS.clientId, SVC_API_KEY: SIMULATOR_DEFAULTS.apiKey, SVC_REQUEST_TIMEOUT_MS: '5000', ...extra });
+  return loadProfile({
+    SVC_BASE_URL: target.url,
+    SVC_CLIENT_ID: SIMULATOR_DEFAULTS.clientId,
+    SVC_API_KEY: SIMULATOR_DEFAULTS.apiKey,
+    SVC_REQUEST_TIMEOUT_MS: '5000',
+    ...extra,
+  });
 }
 
 const check = (r: PreflightReport, id: string) => {
@@ -41,7 +47,10 @@ test('the simulator profile passes every check (its second client included) and 
   // The simulator's sunset stand-in is refused, as Versioning requires.
   assert.equal(check(report, 'sunset version').status, 'ok');
   assert.equal(check(report, 'sunset version').httpStatus, 410);
-  assert.deepEqual(report.areas.filter((a) => a.verdict === 'skips').map((a) => a.missing.join(',')), ['SVC_WEBHOOK_PUBLIC_URL']);
+  assert.deepEqual(
+    report.areas.filter((a) => a.verdict === 'skips').map((a) => a.missing.join(',')),
+    ['SVC_WEBHOOK_PUBLIC_URL'],
+  );
 });
 
 test('a real-target profile with only a base URL and credentials: credentials ok, and the skips name the missing settings', async () => {
@@ -77,7 +86,10 @@ test('a wrong API key is refused and fatal: the report names SVC_CLIENT_ID and S
   assert.match(text, /refused \(fatal\)/);
   assert.doesNotMatch(text, new RegExp(WRONG_KEY));
   assert.doesNotMatch(text, new RegExp(Buffer.from(`${SIMULATOR_DEFAULTS.clientId}:${WRONG_KEY}`).toString('base64').slice(0, 12)));
-  await assert.rejects(assertPlatformUsable(realProfile({ SVC_API_KEY: WRONG_KEY })), (e: Error) => e instanceof PreflightFailure && /SVC_CLIENT_ID and SVC_API_KEY/.test(e.message) && /answered 401/.test(e.message));
+  await assert.rejects(
+    assertPlatformUsable(realProfile({ SVC_API_KEY: WRONG_KEY })),
+    (e: Error) => e instanceof PreflightFailure && /SVC_CLIENT_ID and SVC_API_KEY/.test(e.message) && /answered 401/.test(e.message),
+  );
 });
 
 /** A port on 127.0.0.1 nothing listens on (bound, then released). */
@@ -109,7 +121,9 @@ test('a platform that accepts connections and never answers is unreachable withi
   await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
   try {
     const started = performance.now();
-    const report = await runPreflight(realProfile({ SVC_BASE_URL: `http://127.0.0.1:${(silent.address() as { port: number }).port}`, SVC_REQUEST_TIMEOUT_MS: '400' }));
+    const report = await runPreflight(
+      realProfile({ SVC_BASE_URL: `http://127.0.0.1:${(silent.address() as { port: number }).port}`, SVC_REQUEST_TIMEOUT_MS: '400' }),
+    );
     const elapsed = performance.now() - started;
     assert.equal(check(report, 'platform').status, 'unreachable');
     assert.match(check(report, 'platform').detail, /no answer within 400 ms \(SVC_REQUEST_TIMEOUT_MS\)/);
@@ -120,7 +134,7 @@ test('a platform that accepts connections and never answers is unreachable withi
   }
 });
 
-test('a configured sunset version must be refused: the simulator\'s stand-in is; a served version named as sunset is unexpected', async () => {
+test("a configured sunset version must be refused: the simulator's stand-in is; a served version named as sunset is unexpected", async () => {
   const sunsetRefused = await runPreflight(realProfile({ SVC_SUNSET_VERSION: SIMULATOR_DEFAULTS.sunsetStandInVersion }));
   assert.equal(check(sunsetRefused, 'sunset version').status, 'ok');
   assert.equal(check(sunsetRefused, 'sunset version').httpStatus, 410);

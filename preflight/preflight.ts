@@ -26,7 +26,15 @@
  *   console.log(formatPreflight(report));
  *   process.exitCode = preflightExitCode(report);
  */
-import { createRedactor, PASSWORD_SCENARIOS, profileSecrets, WIDGET_CONTROLS, OAUTH_PAGE_DEFAULTS, type TargetProfile, type WidgetControls } from '../targets/index.ts';
+import {
+  createRedactor,
+  PASSWORD_SCENARIOS,
+  profileSecrets,
+  WIDGET_CONTROLS,
+  OAUTH_PAGE_DEFAULTS,
+  type TargetProfile,
+  type WidgetControls,
+} from '../targets/index.ts';
 import { CREDENTIAL_PROBE, CREDENTIAL_REFUSALS, credentialHeaders, currentVersion, refusedCredentialsMessage } from './credentials.ts';
 import { probe, withQuery, type Probe } from './http.ts';
 import { areaPlan, type AreaPlan } from './requirements.ts';
@@ -76,7 +84,12 @@ const is2xx = (s: number) => s >= 200 && s < 300;
 const ms = (p: Probe) => `${Math.round(p.ms)} ms`;
 
 /** The platform's answer to a read with the default credentials. */
-function platformRead(profile: TargetProfile, timeoutMs: number, path: string, o: { version?: string; query?: Record<string, string>; headers?: Record<string, string>; bodyLimit?: number } = {}) {
+function platformRead(
+  profile: TargetProfile,
+  timeoutMs: number,
+  path: string,
+  o: { version?: string; query?: Record<string, string>; headers?: Record<string, string>; bodyLimit?: number } = {},
+) {
   return probe({
     url: `${profile.platformBaseUrl}${withQuery(path, o.query)}`,
     headers: { accept: 'application/json', 'accept-version': o.version ?? currentVersion(profile), ...credentialHeaders(profile, 'platform'), ...o.headers },
@@ -118,21 +131,61 @@ async function platformChecks(profile: TargetProfile, timeoutMs: number, redact:
   const credentialVariables = ['SVC_CLIENT_ID', 'SVC_API_KEY'];
   if (res.kind === 'unreachable') {
     return [
-      { id: 'platform', label: 'platform API', status: 'unreachable', fatal: true, variables: [baseVariable], durationMs: res.ms, detail: `The platform API at ${profile.platformBaseUrl} (${baseVariable}) is unreachable: ${res.reason}.` },
-      { id: 'credentials', label: 'platform credentials', status: 'not checked', fatal: false, variables: credentialVariables, detail: 'the platform did not answer' },
+      {
+        id: 'platform',
+        label: 'platform API',
+        status: 'unreachable',
+        fatal: true,
+        variables: [baseVariable],
+        durationMs: res.ms,
+        detail: `The platform API at ${profile.platformBaseUrl} (${baseVariable}) is unreachable: ${res.reason}.`,
+      },
+      {
+        id: 'credentials',
+        label: 'platform credentials',
+        status: 'not checked',
+        fatal: false,
+        variables: credentialVariables,
+        detail: 'the platform did not answer',
+      },
     ];
   }
-  const reached: PreflightCheck = { id: 'platform', label: 'platform API', status: 'ok', fatal: false, variables: [baseVariable], httpStatus: res.status, durationMs: res.ms, detail: `${profile.platformBaseUrl} answered ${res.status} in ${ms(res)}` };
+  const reached: PreflightCheck = {
+    id: 'platform',
+    label: 'platform API',
+    status: 'ok',
+    fatal: false,
+    variables: [baseVariable],
+    httpStatus: res.status,
+    durationMs: res.ms,
+    detail: `${profile.platformBaseUrl} answered ${res.status} in ${ms(res)}`,
+  };
   const base = { id: 'credentials', label: 'platform credentials', variables: credentialVariables, httpStatus: res.status, durationMs: res.ms };
   if (!credentialsSet) {
     const missing = credentialVariables.filter((v) => (v === 'SVC_CLIENT_ID' ? !profile.clientId : !profile.apiKey));
     return [reached, { ...base, status: 'not set', fatal: false, detail: `${missing.join(' and ')} not set: every platform and test-host scenario skips` }];
   }
   if (CREDENTIAL_REFUSALS.includes(res.status)) {
-    return [reached, { ...base, status: 'refused', fatal: true, detail: refusedCredentialsMessage('platform', { request, status: res.status, target: profile.platformBaseUrl, body: redact(res.text.slice(0, 160)) }) }];
+    return [
+      reached,
+      {
+        ...base,
+        status: 'refused',
+        fatal: true,
+        detail: refusedCredentialsMessage('platform', { request, status: res.status, target: profile.platformBaseUrl, body: redact(res.text.slice(0, 160)) }),
+      },
+    ];
   }
   if (is2xx(res.status)) return [reached, { ...base, status: 'ok', fatal: false, detail: `${request} answered ${res.status}` }];
-  return [reached, { ...base, status: 'unexpected', fatal: false, detail: `${request} answered ${res.status}, neither a success nor a refusal of the credentials${res.status === 404 ? ': does SVC_BASE_URL lack a path prefix?' : ''} Body: ${redact(res.text.slice(0, 160))}` }];
+  return [
+    reached,
+    {
+      ...base,
+      status: 'unexpected',
+      fatal: false,
+      detail: `${request} answered ${res.status}, neither a success nor a refusal of the credentials${res.status === 404 ? ': does SVC_BASE_URL lack a path prefix?' : ''} Body: ${redact(res.text.slice(0, 160))}`,
+    },
+  ];
 }
 
 /** One read per configured version, and the sunset version, which must be refused. */
@@ -144,17 +197,41 @@ async function versionChecks(profile: TargetProfile, timeoutMs: number): Promise
       const base = { id: `version ${version}`, label: `version ${version}`, variables: ['SVC_VERSIONS'], fatal: false, durationMs: res.ms };
       if (res.kind === 'unreachable') return { ...base, status: 'unreachable', detail: res.reason };
       if (is2xx(res.status)) return { ...base, httpStatus: res.status, status: 'ok', detail: `served (${res.status})` };
-      return { ...base, httpStatus: res.status, status: 'refused', detail: `answered ${res.status}: its scenarios will fail; leave it out of SVC_VERSIONS if the target no longer serves it` };
+      return {
+        ...base,
+        httpStatus: res.status,
+        status: 'refused',
+        detail: `answered ${res.status}: its scenarios will fail; leave it out of SVC_VERSIONS if the target no longer serves it`,
+      };
     }),
   );
   const sunset = profile.versions.sunset;
-  if (!sunset) return [...supported, { id: 'sunset version', label: 'sunset version', status: 'not set', fatal: false, variables: ['SVC_SUNSET_VERSION'], detail: 'SVC_SUNSET_VERSION not set: the sunset-version scenario skips' }];
+  if (!sunset)
+    return [
+      ...supported,
+      {
+        id: 'sunset version',
+        label: 'sunset version',
+        status: 'not set',
+        fatal: false,
+        variables: ['SVC_SUNSET_VERSION'],
+        detail: 'SVC_SUNSET_VERSION not set: the sunset-version scenario skips',
+      },
+    ];
   const res = await platformRead(profile, timeoutMs, path, { version: sunset, query });
   const base = { id: 'sunset version', label: `sunset version ${sunset}`, variables: ['SVC_SUNSET_VERSION'], fatal: false, durationMs: res.ms };
   if (res.kind === 'unreachable') return [...supported, { ...base, status: 'unreachable', detail: res.reason }];
   // Versioning: a sunset version's requests "return an error": any non-success is as required.
   if (!is2xx(res.status)) return [...supported, { ...base, httpStatus: res.status, status: 'ok', detail: `refused as required (${res.status})` }];
-  return [...supported, { ...base, httpStatus: res.status, status: 'unexpected', detail: `served (${res.status}): a sunset version must answer an error (Versioning); is SVC_SUNSET_VERSION right?` }];
+  return [
+    ...supported,
+    {
+      ...base,
+      httpStatus: res.status,
+      status: 'unexpected',
+      detail: `served (${res.status}): a sunset version must answer an error (Versioning); is SVC_SUNSET_VERSION right?`,
+    },
+  ];
 }
 
 /** The test institutions exist (GET /institutions/{code}; Endpoints: "identifier is the institution code or guid"). */
@@ -168,7 +245,12 @@ async function institutionChecks(profile: TargetProfile, timeoutMs: number): Pro
   };
   return Promise.all([
     one(profile.testInstitution.code, 'SVC_TEST_INSTITUTION_CODE', 'test institution', 'the member scenarios need it'),
-    one(profile.testInstitution.oauthCode, 'SVC_TEST_OAUTH_INSTITUTION_CODE', 'OAuth test institution', 'the OAuth scenarios need it (the specification: "integration environment only")'),
+    one(
+      profile.testInstitution.oauthCode,
+      'SVC_TEST_OAUTH_INSTITUTION_CODE',
+      'OAuth test institution',
+      'the OAuth scenarios need it (the specification: "integration environment only")',
+    ),
   ]);
 }
 
@@ -230,7 +312,14 @@ async function dataExchangeGrant(profile: TargetProfile, timeoutMs: number): Pro
   const dx = profile.dataExchange;
   const grantVariables = ['SVC_3DX_ISSUER_GUID', 'SVC_3DX_GRANTEE_GUID', 'SVC_3DX_GRANT_GUID'];
   if (!dx.issuerClientGuid && !dx.granteeClientGuid) {
-    return { id: 'data exchange grant', label: 'data exchange grant', status: 'not set', fatal: false, variables: grantVariables, detail: 'SVC_3DX_ISSUER_GUID or SVC_3DX_GRANTEE_GUID: the data-exchange scenarios skip (no endpoint reveals a client\'s own GUID)' };
+    return {
+      id: 'data exchange grant',
+      label: 'data exchange grant',
+      status: 'not set',
+      fatal: false,
+      variables: grantVariables,
+      detail: "SVC_3DX_ISSUER_GUID or SVC_3DX_GRANTEE_GUID: the data-exchange scenarios skip (no endpoint reveals a client's own GUID)",
+    };
   }
   // Endpoints: "GET /data_exchange/grantee/{grantee_client_guid}/grants: list grants of a
   // grantee; paged; standard authentication only" (the issuer's the same); records_per_page "has a maximum of 1000".
@@ -241,7 +330,8 @@ async function dataExchangeGrant(profile: TargetProfile, timeoutMs: number): Pro
   const base = { id: 'data exchange grant', label: 'data exchange grant', variables: grantVariables, fatal: false, durationMs: res.ms };
   if (res.kind === 'unreachable') return { ...base, status: 'unreachable', detail: res.reason };
   const request = `GET /data_exchange/${side}/{${variable}}/grants`;
-  if (CREDENTIAL_REFUSALS.includes(res.status)) return { ...base, httpStatus: res.status, status: 'refused', detail: `${request} answered ${res.status}: this client may not read those grants` };
+  if (CREDENTIAL_REFUSALS.includes(res.status))
+    return { ...base, httpStatus: res.status, status: 'refused', detail: `${request} answered ${res.status}: this client may not read those grants` };
   if (!is2xx(res.status)) return { ...base, httpStatus: res.status, status: 'unexpected', detail: `${request} answered ${res.status}` };
   let grants: unknown[] = [];
   try {
@@ -250,18 +340,41 @@ async function dataExchangeGrant(profile: TargetProfile, timeoutMs: number): Pro
   } catch {
     /* reported below */
   }
-  if (grants.length === 0) return { ...base, httpStatus: res.status, status: 'unexpected', detail: `${request} answered ${res.status} with no grant: the data-exchange scenarios have none to use` };
+  if (grants.length === 0)
+    return {
+      ...base,
+      httpStatus: res.status,
+      status: 'unexpected',
+      detail: `${request} answered ${res.status} with no grant: the data-exchange scenarios have none to use`,
+    };
   // An identifier's form may change (Versioning): a set grant not found as written is reported, and the scenarios use the first.
   const named = dx.grantGuid && !res.text.includes(dx.grantGuid) ? `; SVC_3DX_GRANT_GUID is not among them as written, so the scenarios use the first` : '';
   return { ...base, httpStatus: res.status, status: 'ok', detail: `${grants.length} grant(s) on the first page of 1000${named}` };
 }
 
 /** Any HTTP answer from a base URL means it is reachable. */
-async function reachable(id: string, label: string, url: string | undefined, variable: string, timeoutMs: number, headers: Record<string, string> = {}): Promise<PreflightCheck> {
+async function reachable(
+  id: string,
+  label: string,
+  url: string | undefined,
+  variable: string,
+  timeoutMs: number,
+  headers: Record<string, string> = {},
+): Promise<PreflightCheck> {
   if (!url) return { id, label, status: 'not set', fatal: false, variables: [variable], detail: `${variable} not set` };
   const res = await probe({ url, headers, timeoutMs, bodyLimit: 16 * 1024 });
-  if (res.kind === 'unreachable') return { id, label, status: 'unreachable', fatal: false, variables: [variable], durationMs: res.ms, detail: `${url}: ${res.reason}` };
-  return { id, label, status: 'ok', fatal: false, variables: [variable], httpStatus: res.status, durationMs: res.ms, detail: `${url} reachable (answered ${res.status} in ${ms(res)})` };
+  if (res.kind === 'unreachable')
+    return { id, label, status: 'unreachable', fatal: false, variables: [variable], durationMs: res.ms, detail: `${url}: ${res.reason}` };
+  return {
+    id,
+    label,
+    status: 'ok',
+    fatal: false,
+    variables: [variable],
+    httpStatus: res.status,
+    durationMs: res.ms,
+    detail: `${url} reachable (answered ${res.status} in ${ms(res)})`,
+  };
 }
 
 /**
@@ -273,11 +386,16 @@ async function audienceChecks(profile: TargetProfile, timeoutMs: number): Promis
   const base = await reachable('audience', 'audience service', profile.audienceBaseUrl, 'SVC_AUDIENCE_BASE_URL', timeoutMs);
   const tokenVariables = ['SVC_AUDIENCE_TOKEN_URL', 'SVC_AUDIENCE_CLIENT_ID', 'SVC_AUDIENCE_CLIENT_SECRET'];
   const missing = tokenVariables.filter((_, i) => ![a.tokenUrl, a.clientId, a.clientSecret][i]);
-  if (missing.length) return [base, { id: 'audience token', label: 'audience token', status: 'not set', fatal: false, variables: tokenVariables, detail: missing.join(', ') }];
+  if (missing.length)
+    return [base, { id: 'audience token', label: 'audience token', status: 'not set', fatal: false, variables: tokenVariables, detail: missing.join(', ') }];
   const res = await probe({
     url: a.tokenUrl!,
     method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from(`${a.clientId}:${a.clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    headers: {
+      authorization: `Basic ${Buffer.from(`${a.clientId}:${a.clientSecret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+    },
     body: 'grant_type=client_credentials',
     timeoutMs,
     bodyLimit: 64 * 1024,
@@ -291,28 +409,79 @@ async function audienceChecks(profile: TargetProfile, timeoutMs: number): Promis
     token = undefined;
   }
   if (res.status === 400 || CREDENTIAL_REFUSALS.includes(res.status)) {
-    return [base, { ...t, httpStatus: res.status, status: 'refused', detail: `the token endpoint answered ${res.status}: check SVC_AUDIENCE_CLIENT_ID and SVC_AUDIENCE_CLIENT_SECRET (Authentication 5)` }];
+    return [
+      base,
+      {
+        ...t,
+        httpStatus: res.status,
+        status: 'refused',
+        detail: `the token endpoint answered ${res.status}: check SVC_AUDIENCE_CLIENT_ID and SVC_AUDIENCE_CLIENT_SECRET (Authentication 5)`,
+      },
+    ];
   }
   if (!is2xx(res.status) || typeof token !== 'string') {
-    return [base, { ...t, httpStatus: res.status, status: 'unexpected', detail: `the token endpoint answered ${res.status}${typeof token === 'string' ? '' : ' without an access_token'}: is SVC_AUDIENCE_TOKEN_URL right?` }];
+    return [
+      base,
+      {
+        ...t,
+        httpStatus: res.status,
+        status: 'unexpected',
+        detail: `the token endpoint answered ${res.status}${typeof token === 'string' ? '' : ' without an access_token'}: is SVC_AUDIENCE_TOKEN_URL right?`,
+      },
+    ];
   }
   const tokenCheck: PreflightCheck = { ...t, httpStatus: res.status, status: 'ok', detail: `access token issued (${res.status})` };
   if (!a.audienceId || !profile.audienceBaseUrl) {
-    return [base, tokenCheck, { id: 'audience list', label: 'audience list', status: 'not set', fatal: false, variables: ['SVC_AUDIENCE_ID'], detail: [!a.audienceId && 'SVC_AUDIENCE_ID', !profile.audienceBaseUrl && 'SVC_AUDIENCE_BASE_URL'].filter(Boolean).join(', ') }];
+    return [
+      base,
+      tokenCheck,
+      {
+        id: 'audience list',
+        label: 'audience list',
+        status: 'not set',
+        fatal: false,
+        variables: ['SVC_AUDIENCE_ID'],
+        detail: [!a.audienceId && 'SVC_AUDIENCE_ID', !profile.audienceBaseUrl && 'SVC_AUDIENCE_BASE_URL'].filter(Boolean).join(', '),
+      },
+    ];
   }
   const query = a.institutionPublicId ? { institution_public_id: a.institutionPublicId } : undefined;
-  const list = await probe({ url: `${profile.audienceBaseUrl}${withQuery(`/api/v1/audience/${encodeURIComponent(a.audienceId)}/list`, query)}`, headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, timeoutMs });
-  const l = { id: 'audience list', label: 'audience list', variables: ['SVC_AUDIENCE_ID', 'SVC_AUDIENCE_INSTITUTION_PUBLIC_ID'], fatal: false, durationMs: list.ms };
+  const list = await probe({
+    url: `${profile.audienceBaseUrl}${withQuery(`/api/v1/audience/${encodeURIComponent(a.audienceId)}/list`, query)}`,
+    headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+    timeoutMs,
+  });
+  const l = {
+    id: 'audience list',
+    label: 'audience list',
+    variables: ['SVC_AUDIENCE_ID', 'SVC_AUDIENCE_INSTITUTION_PUBLIC_ID'],
+    fatal: false,
+    durationMs: list.ms,
+  };
   if (list.kind === 'unreachable') return [base, tokenCheck, { ...l, status: 'unreachable', detail: list.reason }];
-  if (is2xx(list.status)) return [base, tokenCheck, { ...l, httpStatus: list.status, status: 'ok', detail: `GET /api/v1/audience/{SVC_AUDIENCE_ID}/list answered ${list.status}` }];
-  if (CREDENTIAL_REFUSALS.includes(list.status)) return [base, tokenCheck, { ...l, httpStatus: list.status, status: 'refused', detail: `the issued token was refused (${list.status})` }];
-  return [base, tokenCheck, { ...l, httpStatus: list.status, status: 'unexpected', detail: `GET /api/v1/audience/{SVC_AUDIENCE_ID}/list answered ${list.status}: is SVC_AUDIENCE_ID right?` }];
+  if (is2xx(list.status))
+    return [base, tokenCheck, { ...l, httpStatus: list.status, status: 'ok', detail: `GET /api/v1/audience/{SVC_AUDIENCE_ID}/list answered ${list.status}` }];
+  if (CREDENTIAL_REFUSALS.includes(list.status))
+    return [base, tokenCheck, { ...l, httpStatus: list.status, status: 'refused', detail: `the issued token was refused (${list.status})` }];
+  return [
+    base,
+    tokenCheck,
+    {
+      ...l,
+      httpStatus: list.status,
+      status: 'unexpected',
+      detail: `GET /api/v1/audience/{SVC_AUDIENCE_ID}/list answered ${list.status}: is SVC_AUDIENCE_ID right?`,
+    },
+  ];
 }
 
 /** The test host with its key headers (Earlier-generation test paths). */
 async function testHostChecks(profile: TargetProfile, timeoutMs: number): Promise<PreflightCheck[]> {
   const variables = ['SVC_TEST_HOST_BASE_URL', 'SVC_CLIENT_ID', 'SVC_API_KEY'];
-  if (!profile.testHostBaseUrl) return [{ id: 'test host', label: 'test host', status: 'not set', fatal: false, variables, detail: 'SVC_TEST_HOST_BASE_URL not set: the @legacy scenarios skip' }];
+  if (!profile.testHostBaseUrl)
+    return [
+      { id: 'test host', label: 'test host', status: 'not set', fatal: false, variables, detail: 'SVC_TEST_HOST_BASE_URL not set: the @legacy scenarios skip' },
+    ];
   const headers = credentialHeaders(profile, 'test-host');
   if (!headers) return [await reachable('test host', 'test host', profile.testHostBaseUrl, 'SVC_TEST_HOST_BASE_URL', timeoutMs)];
   const path = CREDENTIAL_PROBE['test-host'].path;
@@ -320,7 +489,10 @@ async function testHostChecks(profile: TargetProfile, timeoutMs: number): Promis
   const base = { id: 'test host', label: 'test host', variables, fatal: false, durationMs: res.ms };
   if (res.kind === 'unreachable') return [{ ...base, status: 'unreachable', detail: `${profile.testHostBaseUrl}: ${res.reason}` }];
   if (is2xx(res.status)) return [{ ...base, httpStatus: res.status, status: 'ok', detail: `GET ${path} answered ${res.status}` }];
-  if (CREDENTIAL_REFUSALS.includes(res.status)) return [{ ...base, httpStatus: res.status, status: 'refused', detail: refusedCredentialsMessage('test-host', { request: `GET ${path}`, status: res.status }) }];
+  if (CREDENTIAL_REFUSALS.includes(res.status))
+    return [
+      { ...base, httpStatus: res.status, status: 'refused', detail: refusedCredentialsMessage('test-host', { request: `GET ${path}`, status: res.status }) },
+    ];
   return [{ ...base, httpStatus: res.status, status: 'unexpected', detail: `GET ${path} answered ${res.status}: is SVC_TEST_HOST_BASE_URL right?` }];
 }
 
@@ -328,13 +500,25 @@ async function testHostChecks(profile: TargetProfile, timeoutMs: number): Promis
 async function secondClientCheck(profile: TargetProfile, timeoutMs: number): Promise<PreflightCheck> {
   const { clientId, apiKey } = profile.secondClient;
   const variables = ['SVC_SECOND_CLIENT_ID', 'SVC_SECOND_API_KEY'];
-  if (!clientId || !apiKey) return { id: 'second client', label: 'second client credentials', status: 'not set', fatal: false, variables, detail: 'SVC_SECOND_CLIENT_ID, SVC_SECOND_API_KEY: the isolation scenario skips' };
+  if (!clientId || !apiKey)
+    return {
+      id: 'second client',
+      label: 'second client credentials',
+      status: 'not set',
+      fatal: false,
+      variables,
+      detail: 'SVC_SECOND_CLIENT_ID, SVC_SECOND_API_KEY: the isolation scenario skips',
+    };
   const { path, query } = CREDENTIAL_PROBE.platform;
-  const res = await platformRead(profile, timeoutMs, path, { query, headers: { authorization: `Basic ${Buffer.from(`${clientId}:${apiKey}`).toString('base64')}` } });
+  const res = await platformRead(profile, timeoutMs, path, {
+    query,
+    headers: { authorization: `Basic ${Buffer.from(`${clientId}:${apiKey}`).toString('base64')}` },
+  });
   const base = { id: 'second client', label: 'second client credentials', variables, fatal: false, durationMs: res.ms };
   if (res.kind === 'unreachable') return { ...base, status: 'unreachable', detail: res.reason };
   if (is2xx(res.status)) return { ...base, httpStatus: res.status, status: 'ok', detail: `accepted (${res.status})` };
-  if (CREDENTIAL_REFUSALS.includes(res.status)) return { ...base, httpStatus: res.status, status: 'refused', detail: `refused (${res.status}): check SVC_SECOND_CLIENT_ID and SVC_SECOND_API_KEY` };
+  if (CREDENTIAL_REFUSALS.includes(res.status))
+    return { ...base, httpStatus: res.status, status: 'refused', detail: `refused (${res.status}): check SVC_SECOND_CLIENT_ID and SVC_SECOND_API_KEY` };
   return { ...base, httpStatus: res.status, status: 'unexpected', detail: `answered ${res.status}` };
 }
 
@@ -355,7 +539,10 @@ function controlChecks(profile: TargetProfile): PreflightCheck[] {
       status: guessed.length && !profile.isSimulator ? 'not set' : 'ok',
       fatal: false,
       variables: oauth.map(([v]) => v),
-      detail: guessed.length && !profile.isSimulator ? `${guessed.join(', ')}: the OAuth browser scenarios use the guess ${guessed.map((v) => oauth.find(([n]) => n === v)![2]).join(' / ')} and fail if the page has no such control` : 'set',
+      detail:
+        guessed.length && !profile.isSimulator
+          ? `${guessed.join(', ')}: the OAuth browser scenarios use the guess ${guessed.map((v) => oauth.find(([n]) => n === v)![2]).join(' / ')} and fail if the page has no such control`
+          : 'set',
     },
     {
       id: 'widget controls',
@@ -382,7 +569,14 @@ export async function runPreflight(profile: TargetProfile, o: PreflightOptions =
   const platform = await platformPart;
   const credentialsOk = platform.find((c) => c.id === 'credentials')?.status === 'ok';
   const dependent = credentialsOk
-    ? (await Promise.all([versionChecks(profile, timeoutMs), institutionChecks(profile, timeoutMs), dataExchangeGrant(profile, timeoutMs).then((c) => [c]), secondClientCheck(profile, timeoutMs).then((c) => [c])])).flat()
+    ? (
+        await Promise.all([
+          versionChecks(profile, timeoutMs),
+          institutionChecks(profile, timeoutMs),
+          dataExchangeGrant(profile, timeoutMs).then((c) => [c]),
+          secondClientCheck(profile, timeoutMs).then((c) => [c]),
+        ])
+      ).flat()
     : notChecked(
         [
           ...profile.versions.supported.map((v): [string, string, string[]] => [`version ${v}`, `version ${v}`, ['SVC_VERSIONS']]),
@@ -395,9 +589,35 @@ export async function runPreflight(profile: TargetProfile, o: PreflightOptions =
         'needs the platform credentials accepted',
       );
   const [audience, testHost] = await independent;
-  const checks = [...platform, ...dependent, ...testInstitutionSettings(profile), dataExchangeIdentities(profile), ...audience, ...testHost, ...controlChecks(profile)].map((c) => ({ ...c, detail: redactor.text(c.detail) }));
+  const checks = [
+    ...platform,
+    ...dependent,
+    ...testInstitutionSettings(profile),
+    dataExchangeIdentities(profile),
+    ...audience,
+    ...testHost,
+    ...controlChecks(profile),
+  ].map((c) => ({ ...c, detail: redactor.text(c.detail) }));
   // Keep the order of the table stable whatever finished first.
-  const order = ['platform', 'credentials', 'version', 'sunset version', 'test institution', 'OAuth test institution', 'test passwords', 'correct answer', 'data exchange grant', 'data exchange identities', 'second client', 'audience', 'audience token', 'audience list', 'test host', 'oauth page controls', 'widget controls'];
+  const order = [
+    'platform',
+    'credentials',
+    'version',
+    'sunset version',
+    'test institution',
+    'OAuth test institution',
+    'test passwords',
+    'correct answer',
+    'data exchange grant',
+    'data exchange identities',
+    'second client',
+    'audience',
+    'audience token',
+    'audience list',
+    'test host',
+    'oauth page controls',
+    'widget controls',
+  ];
   const rank = (c: PreflightCheck) => {
     const i = order.indexOf(c.id.startsWith('version ') ? 'version' : c.id);
     return i < 0 ? order.length : i;
@@ -405,7 +625,13 @@ export async function runPreflight(profile: TargetProfile, o: PreflightOptions =
   checks.sort((a, b) => rank(a) - rank(b));
   const fatalReasons = checks.filter((c) => c.fatal).map((c) => c.detail);
   return {
-    target: { name: profile.name, isSimulator: profile.isSimulator, isProduction: profile.isProduction, allowDestructive: profile.allowDestructive, platformBaseUrl: profile.platformBaseUrl },
+    target: {
+      name: profile.name,
+      isSimulator: profile.isSimulator,
+      isProduction: profile.isProduction,
+      allowDestructive: profile.allowDestructive,
+      platformBaseUrl: profile.platformBaseUrl,
+    },
     checks,
     areas: areaPlan(profile),
     fatal: fatalReasons.length > 0,
@@ -421,29 +647,48 @@ export function preflightExitCode(report: PreflightReport): number {
 
 function table(rows: string[][], indent = '  '): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (i === r.length - 1 ? 0 : r[i].length))));
-  return rows.map((r) => indent + r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map(
+      (r) =>
+        indent +
+        r
+          .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i])))
+          .join('  ')
+          .trimEnd(),
+    )
+    .join('\n');
 }
 
 /** The report as a console table: each check, then what runs and what skips and why, then the verdict. */
 export function formatPreflight(report: PreflightReport): string {
   const t = report.target;
   const lines: string[] = [];
-  lines.push(`Preflight of ${t.isSimulator ? 'the simulator' : `the ${t.name} target`} at ${t.platformBaseUrl} (${report.checks.length} checks, ${(report.durationMs / 1000).toFixed(1)} s)`);
+  lines.push(
+    `Preflight of ${t.isSimulator ? 'the simulator' : `the ${t.name} target`} at ${t.platformBaseUrl} (${report.checks.length} checks, ${(report.durationMs / 1000).toFixed(1)} s)`,
+  );
   lines.push('');
   lines.push(table([['check', 'result', 'detail'], ...report.checks.map((c) => [c.label, c.status + (c.fatal ? ' (fatal)' : ''), c.detail])]));
   lines.push('');
-  if (t.isProduction && !t.allowDestructive) lines.push('Production: only @readonly scenarios run (SVC_ALLOW_DESTRUCTIVE=I_UNDERSTAND_THIS_WRITES_TO_PRODUCTION opts in).', '');
+  if (t.isProduction && !t.allowDestructive)
+    lines.push('Production: only @readonly scenarios run (SVC_ALLOW_DESTRUCTIVE=I_UNDERSTAND_THIS_WRITES_TO_PRODUCTION opts in).', '');
   if (report.fatal) {
     lines.push('What runs: nothing: the checks marked fatal stop the run before its first scenario.');
   } else {
     const runs = report.areas.filter((a) => a.verdict === 'runs');
     const skips = report.areas.filter((a) => a.verdict === 'skips');
     const areas = (n: number, verb: string) => `${n} ${n === 1 ? `area ${verb}s` : `areas ${verb}`}`;
-    lines.push(`What runs and what skips (${areas(runs.length, 'run')}, ${areas(skips.length, 'skip')}; a scenario outside these areas needs no setting beyond the credentials):`);
+    lines.push(
+      `What runs and what skips (${areas(runs.length, 'run')}, ${areas(skips.length, 'skip')}; a scenario outside these areas needs no setting beyond the credentials):`,
+    );
     lines.push(
       table([
         ['', 'project', 'area', 'tags / why'],
-        ...report.areas.map((a) => [a.verdict, a.project, a.area, a.verdict === 'runs' ? a.tags.join(' ') : `${a.tags.join(' ')}: needs ${a.missing.join(', ')}${a.note ? ` (${a.note})` : ''}`]),
+        ...report.areas.map((a) => [
+          a.verdict,
+          a.project,
+          a.area,
+          a.verdict === 'runs' ? a.tags.join(' ') : `${a.tags.join(' ')}: needs ${a.missing.join(', ')}${a.note ? ` (${a.note})` : ''}`,
+        ]),
       ]),
     );
   }

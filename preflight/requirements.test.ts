@@ -44,7 +44,10 @@ function neededBySkips(): Map<string, Set<string>> {
     // requireSetting(value, 'SVC_X' | `SVC_X_${...}`, ...)
     for (const m of text.matchAll(/requireSetting\([^;]*?,\s*(['`])([^'`]*)\1/g)) {
       if (m[2] === 'SVC_X') continue; // the fixture's own documentation example
-      if (m[2] === 'SVC_TEST_PASSWORD_${scenario}') PASSWORD_SCENARIOS.forEach((s) => { add(`SVC_TEST_PASSWORD_${s}`, file); });
+      if (m[2] === 'SVC_TEST_PASSWORD_${scenario}')
+        PASSWORD_SCENARIOS.forEach((s) => {
+          add(`SVC_TEST_PASSWORD_${s}`, file);
+        });
       else for (const v of m[2].match(VARIABLE) ?? []) add(v, file);
     }
     // "needs SVC_X", "needs SVC_X and SVC_Y", "need SVC_X, SVC_Y and SVC_Z"
@@ -71,7 +74,15 @@ function neededBySkips(): Map<string, Set<string>> {
 test('every setting a scenario skip needs is in the preflight table, and every table setting is one a skip needs', () => {
   const needed = neededBySkips();
   // The reader saw what it must see, so the comparison means something.
-  for (const v of ['SVC_CLIENT_ID', 'SVC_TEST_PASSWORD_SUCCESS', 'SVC_3DX_ISSUER_GUID', 'SVC_PATH_GOALS', 'SVC_WIDGET_OAUTH_SELECTOR', 'SVC_USE_CASES', 'SVC_WEBHOOK_PUBLIC_URL']) {
+  for (const v of [
+    'SVC_CLIENT_ID',
+    'SVC_TEST_PASSWORD_SUCCESS',
+    'SVC_3DX_ISSUER_GUID',
+    'SVC_PATH_GOALS',
+    'SVC_WIDGET_OAUTH_SELECTOR',
+    'SVC_USE_CASES',
+    'SVC_WEBHOOK_PUBLIC_URL',
+  ]) {
     assert.ok(needed.has(v), `the scenario reader found ${v}`);
   }
   const table = requirementVariables(loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9' }));
@@ -82,16 +93,26 @@ test('every setting a scenario skip needs is in the preflight table, and every t
 });
 
 test('every tag of the table is a tag some scenario carries', () => {
-  const tags = new Set(sources(SCENARIOS).flatMap((f) => readFileSync(f, 'utf8').match(/'@[a-z-]+'/g) ?? []).map((t) => t.slice(1, -1)));
+  const tags = new Set(
+    sources(SCENARIOS)
+      .flatMap((f) => readFileSync(f, 'utf8').match(/'@[a-z-]+'/g) ?? [])
+      .map((t) => t.slice(1, -1)),
+  );
   const unknown = AREA_REQUIREMENTS.flatMap((r) => r.tags).filter((t) => t !== '(all)' && !tags.has(t));
   assert.deepEqual(unknown, []);
 });
 
 test('on the simulator every area runs but the one the simulator cannot serve (a public webhook URL); on a bare real target only the credentials area runs', () => {
   const sim = areaPlan(loadProfile({}));
-  assert.deepEqual(sim.filter((a) => a.verdict === 'skips').map((a) => a.missing), [['SVC_WEBHOOK_PUBLIC_URL']]);
+  assert.deepEqual(
+    sim.filter((a) => a.verdict === 'skips').map((a) => a.missing),
+    [['SVC_WEBHOOK_PUBLIC_URL']],
+  );
   const bare = areaPlan(loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9', SVC_CLIENT_ID: 'c', SVC_API_KEY: 'k' }));
-  assert.deepEqual(bare.filter((a) => a.verdict === 'runs').map((a) => a.area), ['every platform and test-host scenario']);
+  assert.deepEqual(
+    bare.filter((a) => a.verdict === 'runs').map((a) => a.area),
+    ['every platform and test-host scenario'],
+  );
   const noCredentials = areaPlan(loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9' }));
   assert.deepEqual(noCredentials[0].missing, ['SVC_CLIENT_ID', 'SVC_API_KEY']);
 });
@@ -100,7 +121,8 @@ test('on the simulator every area runs but the one the simulator cannot serve (a
 function declaredChecks(): string[] {
   const out: string[] = [];
   for (const file of sources(SCENARIOS)) {
-    for (const m of readFileSync(file, 'utf8').matchAll(/\btest\((['`])((?:(?!\1)[^\\]|\\.)*)\1/g)) out.push(`${relative(ROOT, file)} > ${m[2].replace(/\\'/g, "'")}`);
+    for (const m of readFileSync(file, 'utf8').matchAll(/\btest\((['`])((?:(?!\1)[^\\]|\\.)*)\1/g))
+      out.push(`${relative(ROOT, file)} > ${m[2].replace(/\\'/g, "'")}`);
   }
   return out;
 }
@@ -116,5 +138,9 @@ test('every area needing more than the minimal settings names its scenarios, and
   // What the table says, read back: a data-exchange scenario needs a client GUID; an identify one runs with minimal settings.
   assert.equal(needsFullSettings('scenarios/api/data-exchange.spec.ts > the token endpoint answers 201 and its token opens the protected reads'), true);
   assert.equal(needsFullSettings('scenarios/api/identify.spec.ts > identify while an identification runs answers 202'), false);
-  assert.equal(needsFullSettings('scenarios/api/legacy.spec.ts > the test institutions are svcbank and svc_bank_oauth'), false, 'the test host needs only its base URL');
+  assert.equal(
+    needsFullSettings('scenarios/api/legacy.spec.ts > the test institutions are svcbank and svc_bank_oauth'),
+    false,
+    'the test host needs only its base URL',
+  );
 });

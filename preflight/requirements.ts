@@ -11,7 +11,16 @@
  * On the embedded simulator every setting has its default (targets/profiles), so every
  * area runs; the table matters for a real target.
  */
-import { loadProfile, PASSWORD_SCENARIOS, PRODUCT_PATH_ENV, WIDGET_CONTROLS, type PasswordScenario, type ProductPaths, type TargetProfile, type WidgetControls } from '../targets/index.ts';
+import {
+  loadProfile,
+  PASSWORD_SCENARIOS,
+  PRODUCT_PATH_ENV,
+  WIDGET_CONTROLS,
+  type PasswordScenario,
+  type ProductPaths,
+  type TargetProfile,
+  type WidgetControls,
+} from '../targets/index.ts';
 
 /** Playwright projects of playwright.config.ts. */
 export type Project = 'api' | 'browser' | 'properties';
@@ -43,9 +52,16 @@ export interface AreaRequirement {
  * sunset, the paths the specification does not show, ...) is a full-settings need.
  */
 export const MINIMAL_SETTINGS: ReadonlySet<string> = new Set([
-  'SVC_BASE_URL', 'SVC_AUDIENCE_BASE_URL', 'SVC_TEST_HOST_BASE_URL', 'SVC_AUDIENCE_TOKEN_URL',
-  'SVC_CLIENT_ID', 'SVC_API_KEY', 'SVC_AUDIENCE_CLIENT_ID', 'SVC_AUDIENCE_CLIENT_SECRET',
-  ...PASSWORD_SCENARIOS.map((s) => `SVC_TEST_PASSWORD_${s}`), 'SVC_CORRECT_ANSWER',
+  'SVC_BASE_URL',
+  'SVC_AUDIENCE_BASE_URL',
+  'SVC_TEST_HOST_BASE_URL',
+  'SVC_AUDIENCE_TOKEN_URL',
+  'SVC_CLIENT_ID',
+  'SVC_API_KEY',
+  'SVC_AUDIENCE_CLIENT_ID',
+  'SVC_AUDIENCE_CLIENT_SECRET',
+  ...PASSWORD_SCENARIOS.map((s) => `SVC_TEST_PASSWORD_${s}`),
+  'SVC_CORRECT_ANSWER',
 ]);
 
 const has = (v: unknown) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0);
@@ -55,12 +71,25 @@ const credentials = (p: TargetProfile): Array<[string, boolean]> => [
   ['SVC_CLIENT_ID', has(p.clientId)],
   ['SVC_API_KEY', has(p.apiKey)],
 ];
-const productPaths = (p: TargetProfile, keys: Array<keyof ProductPaths>): Array<[string, boolean]> => keys.map((k) => [PRODUCT_PATH_ENV[k], has(p.productPaths[k])]);
+const productPaths = (p: TargetProfile, keys: Array<keyof ProductPaths>): Array<[string, boolean]> =>
+  keys.map((k) => [PRODUCT_PATH_ENV[k], has(p.productPaths[k])]);
 const controls = (p: TargetProfile, keys: Array<keyof WidgetControls>): Array<[string, boolean]> => keys.map((k) => [WIDGET_CONTROLS[k][0], has(p.widget[k])]);
 const dx = (p: TargetProfile) => p.dataExchange;
 
 /** Members connected with the success password: what aggregation brings is read after it. */
-const CONNECTED_MEMBER_TAGS = ['@members', '@aggregation', '@accounts', '@transactions', '@insights', '@identify', '@processor', '@ach-returns', '@deprecated', '@versions', '@product-areas'];
+const CONNECTED_MEMBER_TAGS = [
+  '@members',
+  '@aggregation',
+  '@accounts',
+  '@transactions',
+  '@insights',
+  '@identify',
+  '@processor',
+  '@ach-returns',
+  '@deprecated',
+  '@versions',
+  '@product-areas',
+];
 
 export const AREA_REQUIREMENTS: readonly AreaRequirement[] = [
   {
@@ -113,7 +142,7 @@ export const AREA_REQUIREMENTS: readonly AreaRequirement[] = [
     project: 'api',
     scenarios: /^scenarios\/api\/data-exchange\.spec\.ts > /,
     needs: (p) => [['SVC_3DX_ISSUER_GUID', has(dx(p).issuerClientGuid) || has(dx(p).granteeClientGuid)]],
-    note: 'or SVC_3DX_GRANTEE_GUID: no endpoint reveals a client\'s own GUID',
+    note: "or SVC_3DX_GRANTEE_GUID: no endpoint reveals a client's own GUID",
   },
   {
     area: 'data exchange: reads by partner-defined ids',
@@ -134,7 +163,8 @@ export const AREA_REQUIREMENTS: readonly AreaRequirement[] = [
     area: 'data exchange: manual and out-of-scope transactions answer 404',
     tags: ['@data-exchange'],
     project: 'api',
-    scenarios: /^scenarios\/api\/data-exchange\.spec\.ts > (a manual transaction and one outside the grant scope answer 404|the member-account transaction read answers 404 for a manual or out-of-scope transaction)$/,
+    scenarios:
+      /^scenarios\/api\/data-exchange\.spec\.ts > (a manual transaction and one outside the grant scope answer 404|the member-account transaction read answers 404 for a manual or out-of-scope transaction)$/,
     needs: (p) => [
       ['SVC_3DX_MANUAL_TRANSACTION_GUID', has(dx(p).manualTransactionGuid)],
       ['SVC_3DX_SCOPE_MISMATCH_TRANSACTION_GUID', has(dx(p).scopeMismatchTransactionGuid)],
@@ -166,10 +196,11 @@ export const AREA_REQUIREMENTS: readonly AreaRequirement[] = [
   },
   {
     // A blocked institution is read from the list (is_disabled_by_client) when none is named.
-    area: 'institutions: the test institution\'s country, favourites in popularity order',
+    area: "institutions: the test institution's country, favourites in popularity order",
     tags: ['@institutions'],
     project: 'api',
-    scenarios: /^scenarios\/api\/institutions\.spec\.ts > (the institution list filtered by the test institution's country code keeps it|favourite institutions are listed by popularity)$/,
+    scenarios:
+      /^scenarios\/api\/institutions\.spec\.ts > (the institution list filtered by the test institution's country code keeps it|favourite institutions are listed by popularity)$/,
     needs: (p) => [
       ['SVC_TEST_INSTITUTION_COUNTRY', has(p.institutions.testInstitutionCountry)],
       ['SVC_FAVORITE_INSTITUTION_CODES', has(p.institutions.favouriteCodes)],
@@ -210,15 +241,69 @@ export const AREA_REQUIREMENTS: readonly AreaRequirement[] = [
       ['SVC_DEPRECATED_ON', has(p.versions.deprecated?.on)],
     ],
   },
-  { area: 'product area: notifications', tags: ['@product-areas'], project: 'api', scenarios: /^scenarios\/api\/product-areas\.spec\.ts > /, needs: (p) => productPaths(p, ['notifications']) },
-  { area: 'product area: goals', tags: ['@product-areas'], project: 'api', scenarios: /^scenarios\/api\/product-areas\.spec\.ts > /, needs: (p) => productPaths(p, ['goals', 'goalsReposition']) },
-  { area: 'product area: budgets', tags: ['@product-areas'], project: 'api', scenarios: /^scenarios\/api\/product-areas\.spec\.ts > /, needs: (p) => [...productPaths(p, ['budgets', 'budgetsGenerate']), password(p, 'SUCCESS')] },
-  { area: 'product area: statements', tags: ['@product-areas'], project: 'api', scenarios: /^scenarios\/api\/product-areas\.spec\.ts > /, needs: (p) => [...productPaths(p, ['statements', 'statementPdf']), password(p, 'SUCCESS')] },
-  { area: 'product area: tags and taggings', tags: ['@product-areas'], project: 'api', scenarios: /^scenarios\/api\/product-areas\.spec\.ts > /, needs: (p) => [...productPaths(p, ['tags', 'taggings']), password(p, 'SUCCESS')] },
-  { area: 'product area: holdings', tags: ['@product-areas'], project: 'api', scenarios: /^scenarios\/api\/product-areas\.spec\.ts > /, needs: (p) => [...productPaths(p, ['holdingsByUser', 'holdingsByAccount', 'holdingsByMember']), password(p, 'SUCCESS')] },
-  { area: 'widget: OAuth through the widget', tags: ['@widgets', '@oauth'], project: 'browser', scenarios: /^scenarios\/browser\/widget\.spec\.ts > /, needs: (p) => controls(p, ['oauth']) },
-  { area: 'widget: connect, primary action, delete', tags: ['@widgets'], project: 'browser', scenarios: /^scenarios\/browser\/widget\.spec\.ts > /, needs: (p) => [...controls(p, ['username', 'password', 'connect', 'primary', 'delete']), password(p, 'SUCCESS')] },
-  { area: 'widget: back to search', tags: ['@widgets'], project: 'browser', scenarios: /^scenarios\/browser\/widget\.spec\.ts > /, needs: (p) => controls(p, ['back']) },
+  {
+    area: 'product area: notifications',
+    tags: ['@product-areas'],
+    project: 'api',
+    scenarios: /^scenarios\/api\/product-areas\.spec\.ts > /,
+    needs: (p) => productPaths(p, ['notifications']),
+  },
+  {
+    area: 'product area: goals',
+    tags: ['@product-areas'],
+    project: 'api',
+    scenarios: /^scenarios\/api\/product-areas\.spec\.ts > /,
+    needs: (p) => productPaths(p, ['goals', 'goalsReposition']),
+  },
+  {
+    area: 'product area: budgets',
+    tags: ['@product-areas'],
+    project: 'api',
+    scenarios: /^scenarios\/api\/product-areas\.spec\.ts > /,
+    needs: (p) => [...productPaths(p, ['budgets', 'budgetsGenerate']), password(p, 'SUCCESS')],
+  },
+  {
+    area: 'product area: statements',
+    tags: ['@product-areas'],
+    project: 'api',
+    scenarios: /^scenarios\/api\/product-areas\.spec\.ts > /,
+    needs: (p) => [...productPaths(p, ['statements', 'statementPdf']), password(p, 'SUCCESS')],
+  },
+  {
+    area: 'product area: tags and taggings',
+    tags: ['@product-areas'],
+    project: 'api',
+    scenarios: /^scenarios\/api\/product-areas\.spec\.ts > /,
+    needs: (p) => [...productPaths(p, ['tags', 'taggings']), password(p, 'SUCCESS')],
+  },
+  {
+    area: 'product area: holdings',
+    tags: ['@product-areas'],
+    project: 'api',
+    scenarios: /^scenarios\/api\/product-areas\.spec\.ts > /,
+    needs: (p) => [...productPaths(p, ['holdingsByUser', 'holdingsByAccount', 'holdingsByMember']), password(p, 'SUCCESS')],
+  },
+  {
+    area: 'widget: OAuth through the widget',
+    tags: ['@widgets', '@oauth'],
+    project: 'browser',
+    scenarios: /^scenarios\/browser\/widget\.spec\.ts > /,
+    needs: (p) => controls(p, ['oauth']),
+  },
+  {
+    area: 'widget: connect, primary action, delete',
+    tags: ['@widgets'],
+    project: 'browser',
+    scenarios: /^scenarios\/browser\/widget\.spec\.ts > /,
+    needs: (p) => [...controls(p, ['username', 'password', 'connect', 'primary', 'delete']), password(p, 'SUCCESS')],
+  },
+  {
+    area: 'widget: back to search',
+    tags: ['@widgets'],
+    project: 'browser',
+    scenarios: /^scenarios\/browser\/widget\.spec\.ts > /,
+    needs: (p) => controls(p, ['back']),
+  },
   {
     area: 'webhook deliveries of a real service',
     tags: ['@webhooks', '@live'],
@@ -242,8 +327,18 @@ export interface AreaPlan {
 /** The area plan of a profile: what runs and what skips, and which settings are missing. */
 export function areaPlan(profile: TargetProfile): AreaPlan[] {
   return AREA_REQUIREMENTS.map((r) => {
-    const missing = r.needs(profile).filter(([, set]) => !set).map(([variable]) => variable);
-    return { area: r.area, tags: r.tags, project: r.project, verdict: missing.length ? 'skips' : 'runs', missing, ...(r.note && missing.length ? { note: r.note } : {}) };
+    const missing = r
+      .needs(profile)
+      .filter(([, set]) => !set)
+      .map(([variable]) => variable);
+    return {
+      area: r.area,
+      tags: r.tags,
+      project: r.project,
+      verdict: missing.length ? 'skips' : 'runs',
+      missing,
+      ...(r.note && missing.length ? { note: r.note } : {}),
+    };
   });
 }
 

@@ -85,7 +85,13 @@ const load: Adapter = async (run, ctx) => {
     reportDir: dir,
     // Latency thresholds are speed goals (bench territory): on a loaded CI machine they
     // would flag variations as alarms, so the self-test judges behaviour only.
-    env: { ...entryEnv(ctx), PROFILE: 'smoke', SVC_RATE_LIMIT_PER_SECOND: String(SELFTEST_RATE_LIMIT_PER_SECOND), SVC_PAGE_P95_MS: '60000', SVC_PAGE_P99_MS: '120000' },
+    env: {
+      ...entryEnv(ctx),
+      PROFILE: 'smoke',
+      SVC_RATE_LIMIT_PER_SECOND: String(SELFTEST_RATE_LIMIT_PER_SECOND),
+      SVC_PAGE_P95_MS: '60000',
+      SVC_PAGE_P99_MS: '120000',
+    },
     faults: ctx.faults,
     variations: ctx.variations,
     timeoutMs: ctx.timeoutMs,
@@ -94,7 +100,13 @@ const load: Adapter = async (run, ctx) => {
   // k6 exit 99 = thresholds crossed (named above); any other non-zero exit is a script failure (setup's fail-fast).
   for (const r of runs) if (r.summaryFile && r.exitCode !== 0 && r.exitCode !== 99) failed.push(`load:${r.script} exited ${r.exitCode}`);
   const errors = runs.filter((r) => r.error).map((r) => r.error!);
-  return { kind: 'load', executed: runs.filter((r) => r.summaryFile).length, failed, durationMs: performance.now() - started, error: errors.join('; ') || undefined };
+  return {
+    kind: 'load',
+    executed: runs.filter((r) => r.summaryFile).length,
+    failed,
+    durationMs: performance.now() - started,
+    error: errors.join('; ') || undefined,
+  };
 };
 
 /**
@@ -105,7 +117,10 @@ const load: Adapter = async (run, ctx) => {
  */
 const upgrade: Adapter = async (_run, ctx) => {
   const started = performance.now();
-  const [{ CONTRACT_VERSIONS, startTarget }, { runVersionCheck }] = await Promise.all([import('../targets/index.ts'), import('../scenarios/upgrade/version-check.ts')]);
+  const [{ CONTRACT_VERSIONS, startTarget }, { runVersionCheck }] = await Promise.all([
+    import('../targets/index.ts'),
+    import('../scenarios/upgrade/version-check.ts'),
+  ]);
   const [from, to] = CONTRACT_VERSIONS.slice(-2);
   try {
     const target = await startTarget({ env: entryEnv(ctx) });

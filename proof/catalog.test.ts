@@ -46,7 +46,9 @@ test('every suite tag of a variation has a known form and names a suite that exi
 // One source per fault: the trace rows say which checks prove it (proof/plan.ts planFault).
 test('every fault is proven by a trace row that names a check the self-test runs', () => {
   const rows = loadTrace();
-  const unproven = FAULTS().filter((e) => planFault(e, rows).runs.length === 0).map((e) => e.name);
+  const unproven = FAULTS()
+    .filter((e) => planFault(e, rows).runs.length === 0)
+    .map((e) => e.name);
   assert.deepEqual(unproven, [], 'faults no row of spec/trace.yaml names in proven_by with a scenario, delivery:, load: or versions: check in verified_by');
 });
 

@@ -36,7 +36,10 @@ const PROOF: Record<string, { scenario: DeliveryScenario; check: string }> = {
 
 test('every webhook fault of the catalogue has a proof', () => {
   const faults = CATALOG.filter((e) => e.area === 'webhooks' && e.kind === 'fault').map((e) => e.name);
-  assert.deepEqual(faults.filter((f) => !PROOF[f]), []);
+  assert.deepEqual(
+    faults.filter((f) => !PROOF[f]),
+    [],
+  );
 });
 
 for (const [fault, { scenario, check }] of Object.entries(PROOF)) {

@@ -92,7 +92,13 @@ export async function runPlaywrightPlan(
   writeFileSync(planFile, JSON.stringify(full, null, 2));
   const started = performance.now();
   const pw = playwrightTest([], o.env(planFile), root, ...(o.config ? [o.config] : []));
-  const { code, stderr, timedOut } = await runProcess(pw.command, pw.args, { cwd: root, env: pw.env, timeoutMs: o.timeoutMs, captureStdout: false, stderrTailBytes: 4000 });
+  const { code, stderr, timedOut } = await runProcess(pw.command, pw.args, {
+    cwd: root,
+    env: pw.env,
+    timeoutMs: o.timeoutMs,
+    captureStdout: false,
+    stderrTailBytes: 4000,
+  });
   const durationMs = performance.now() - started;
   if (timedOut) return { tests: [], durationMs, error: `Playwright run timed out after ${o.timeoutMs} ms` };
   if (!existsSync(full.reportFile)) return { tests: [], durationMs, error: `Playwright wrote no JSON report (exit ${code}): ${stderr.trim().slice(-800)}` };
@@ -145,13 +151,29 @@ export async function execute(units: readonly Unit[], o: ExecuteOptions): Promis
   // inferred fault is caught only by a scenario that passes clean under SVC_STRICT=1).
   const envUnits = units.filter((u) => u.env && Object.keys(u.env).length);
   const strictGreps = envUnits.map((u) => selftestEntryFor(u.name, [], [], u.runs, u.onlyTitles)?.grep);
-  const cleanStrict = o.withClean && envUnits.length
-    ? [{ name: CLEAN_STRICT_PROJECT, faults: [], variations: [], env: Object.assign({}, ...envUnits.map((u) => u.env)) as Record<string, string>, ...(strictGreps.every((g) => g !== undefined) ? { grep: `(${strictGreps.join('|')})` } : {}) }]
-    : [];
-  const entries = [...(o.withClean ? [{ name: CLEAN_PROJECT, faults: [], variations: [], ...(o.cleanGrep ? { grep: o.cleanGrep } : {}) }] : []), ...cleanStrict, ...unitEntries];
+  const cleanStrict =
+    o.withClean && envUnits.length
+      ? [
+          {
+            name: CLEAN_STRICT_PROJECT,
+            faults: [],
+            variations: [],
+            env: Object.assign({}, ...envUnits.map((u) => u.env)) as Record<string, string>,
+            ...(strictGreps.every((g) => g !== undefined) ? { grep: `(${strictGreps.join('|')})` } : {}),
+          },
+        ]
+      : [];
+  const entries = [
+    ...(o.withClean ? [{ name: CLEAN_PROJECT, faults: [], variations: [], ...(o.cleanGrep ? { grep: o.cleanGrep } : {}) }] : []),
+    ...cleanStrict,
+    ...unitEntries,
+  ];
   const withProperties = !!(o.withClean && o.properties);
 
-  interface SideJob { unit?: Unit; run: SuiteRun }
+  interface SideJob {
+    unit?: Unit;
+    run: SuiteRun;
+  }
   const jobs: SideJob[] = units.flatMap((unit) => unit.runs.filter((r) => r.kind !== 'playwright').map((run) => ({ unit, run })));
   // Clean baselines: per kind, the union of what the units run (a broader baseline covers a narrower run: failures are compared by name).
   const baselines = o.withClean ? mergeRuns(jobs.map((j) => [j.run])) : [];
@@ -162,18 +184,26 @@ export async function execute(units: readonly Unit[], o: ExecuteOptions): Promis
   // the file out then, instead of running the 12 scenarios twice.
   const deliveryBaselineCoversAll = baselines.some((r) => r.kind === 'delivery' && (r.all || r.selectors.length === 0));
   const propertiesIgnore = deliveryBaselineCoversAll ? ['**/delivery.spec.ts'] : [];
-  o.log(`selftest: Playwright ${entries.length} entries${withProperties ? ' and the properties project' : ''} (${o.workers} workers), ${sideJobs.length} side runs${baselines.length ? ` (${baselines.length} clean baselines)` : ''}`);
+  o.log(
+    `selftest: Playwright ${entries.length} entries${withProperties ? ' and the properties project' : ''} (${o.workers} workers), ${sideJobs.length} side runs${baselines.length ? ` (${baselines.length} clean baselines)` : ''}`,
+  );
 
-  const pwPromise = entries.length || withProperties
-    ? runPlaywrightPlan(o.root, o.workDir, { workers: o.workers, testTimeoutMs: SELFTEST_TEST_TIMEOUT_MS, entries, properties: withProperties, propertiesIgnore }, {
-        timeoutMs: o.timeoutMs,
-        env: (planFile) => selftestProcessEnv(planFile, o.workDir, o.env),
-        config: join(o.root, 'playwright.config.ts'),
-      }).then((r) => {
-        o.log(`playwright: ${r.tests.length} scenario runs in ${(r.durationMs / 1000).toFixed(1)} s${r.error ? ` — ERROR ${r.error.split('\n')[0]}` : ''}`);
-        return r;
-      })
-    : Promise.resolve<PlaywrightRunResult>({ tests: [], durationMs: 0 });
+  const pwPromise =
+    entries.length || withProperties
+      ? runPlaywrightPlan(
+          o.root,
+          o.workDir,
+          { workers: o.workers, testTimeoutMs: SELFTEST_TEST_TIMEOUT_MS, entries, properties: withProperties, propertiesIgnore },
+          {
+            timeoutMs: o.timeoutMs,
+            env: (planFile) => selftestProcessEnv(planFile, o.workDir, o.env),
+            config: join(o.root, 'playwright.config.ts'),
+          },
+        ).then((r) => {
+          o.log(`playwright: ${r.tests.length} scenario runs in ${(r.durationMs / 1000).toFixed(1)} s${r.error ? ` — ERROR ${r.error.split('\n')[0]}` : ''}`);
+          return r;
+        })
+      : Promise.resolve<PlaywrightRunResult>({ tests: [], durationMs: 0 });
   let done = 0;
   const outcomes = await pool(sideJobs, 1, async (job) => {
     const label = job.unit?.name ?? CLEAN_PROJECT;
@@ -181,7 +211,15 @@ export async function execute(units: readonly Unit[], o: ExecuteOptions): Promis
     const ctx = (attempt: number): RunContext => {
       const workDir = join(o.workDir, `${label}-${job.run.kind}-${index}${attempt ? `-retry${attempt}` : ''}`);
       mkdirSync(workDir, { recursive: true });
-      return { root: o.root, workDir, faults: job.unit?.faults ?? [], variations: job.unit?.variations ?? [], workers: 1, timeoutMs: Math.min(o.timeoutMs, 180_000), env: { ...o.env, ...job.unit?.env } };
+      return {
+        root: o.root,
+        workDir,
+        faults: job.unit?.faults ?? [],
+        variations: job.unit?.variations ?? [],
+        workers: 1,
+        timeoutMs: Math.min(o.timeoutMs, 180_000),
+        env: { ...o.env, ...job.unit?.env },
+      };
     };
     let outcome = await ADAPTERS[job.run.kind as SideKind](job.run, ctx(0));
     const variationOnly = !job.unit || job.unit.faults.length === 0;
@@ -191,7 +229,9 @@ export async function execute(units: readonly Unit[], o: ExecuteOptions): Promis
       outcome = { ...outcome, failed: outcome.failed.filter((f) => repeated.has(f)), durationMs: outcome.durationMs + again.durationMs };
     }
     done++;
-    o.log(`[side ${String(done).padStart(2)}/${sideJobs.length}] ${job.run.kind.padEnd(8)} ${label}: ${outcome.executed} ran, ${outcome.failed.length} failed${outcome.error ? `, ERROR ${outcome.error.slice(0, 160)}` : ''} (${(outcome.durationMs / 1000).toFixed(1)} s)`);
+    o.log(
+      `[side ${String(done).padStart(2)}/${sideJobs.length}] ${job.run.kind.padEnd(8)} ${label}: ${outcome.executed} ran, ${outcome.failed.length} failed${outcome.error ? `, ERROR ${outcome.error.slice(0, 160)}` : ''} (${(outcome.durationMs / 1000).toFixed(1)} s)`,
+    );
     return outcome;
   });
   const pw = await pwPromise;

@@ -12,8 +12,19 @@ import type { MatrixRow } from './matrix.ts';
 
 const fault = (name: string): FaultEntry => ({ name, kind: 'fault', area: 'errors', section: 'S', description: 'a fault for tests' });
 const traceRow = (o: Partial<TraceRow>): TraceRow => ({ id: 'r.x', section: 'S', statement: 's', encoded_in: [], verified_by: [], proven_by: [], ...o });
-const row = (name: string, kind: 'fault' | 'variation', verdict: MatrixRow['verdict'], failed: string[]): MatrixRow =>
-  ({ name, kind, area: 'errors', section: '', description: '', suites: ['@x'], verdict, failed, executed: 1, errors: [], durationMs: 1 });
+const row = (name: string, kind: 'fault' | 'variation', verdict: MatrixRow['verdict'], failed: string[]): MatrixRow => ({
+  name,
+  kind,
+  area: 'errors',
+  section: '',
+  description: '',
+  suites: ['@x'],
+  verdict,
+  failed,
+  executed: 1,
+  errors: [],
+  durationMs: 1,
+});
 
 test('entries a scenario can notice run the fuzz project alone; delivery-only ones are left out', () => {
   const rows = [
@@ -24,7 +35,11 @@ test('entries a scenario can notice run the fuzz project alone; delivery-only on
   const seen = planFault(fault('seen'), rows);
   assert.equal(fuzzable(seen), true);
   assert.equal(fuzzable(planFault({ ...fault('seen-over-time'), notFuzzable: 'time' }, rows)), false, 'a reason in the catalogue leaves it out');
-  assert.deepEqual(fuzzPlan(seen), { entry: seen.entry, runs: [{ kind: 'playwright', selectors: [FUZZ_TAG], all: false }] }, 'the fuzz project alone, not the named scenarios');
+  assert.deepEqual(
+    fuzzPlan(seen),
+    { entry: seen.entry, runs: [{ kind: 'playwright', selectors: [FUZZ_TAG], all: false }] },
+    'the fuzz project alone, not the named scenarios',
+  );
 });
 
 test('faults no single response shows are left out by reason, each a fault of the catalogue a scenario can notice', () => {
@@ -34,15 +49,24 @@ test('faults no single response shows are left out by reason, each a fault of th
     const e = CATALOG.find((x) => x.name === name)!;
     assert.ok(NOT_FUZZABLE_REASONS[reason], `${name}: reason ${reason} is described`);
     const p = planEntry(e, trace);
-    assert.ok(p.runs.some((r) => r.kind === 'playwright'), `${name}: a named scenario would otherwise run it`);
+    assert.ok(
+      p.runs.some((r) => r.kind === 'playwright'),
+      `${name}: a named scenario would otherwise run it`,
+    );
     assert.equal(fuzzable(p), false, name);
   }
   // Variations are never left out: none may make the fuzz project fail.
-  for (const v of CATALOG.filter((x) => x.kind === 'variation' && x.suites.some((s) => s === '*' || s.startsWith('@')))) assert.equal(fuzzable(planEntry(v, trace)), true, v.name);
+  for (const v of CATALOG.filter((x) => x.kind === 'variation' && x.suites.some((s) => s === '*' || s.startsWith('@'))))
+    assert.equal(fuzzable(planEntry(v, trace)), true, v.name);
 });
 
-test('the checks of a catcher come from the fuzz test\'s first error line', () => {
-  assert.deepEqual(checksOfCatch('scenarios/fuzz/fuzz.spec.ts > fuzz: every operation — Error: fuzz caught: ignored_auth,positive_data_acceptance (2 operations, 0 chain steps; seed 1)'), ['ignored_auth', 'positive_data_acceptance']);
+test("the checks of a catcher come from the fuzz test's first error line", () => {
+  assert.deepEqual(
+    checksOfCatch(
+      'scenarios/fuzz/fuzz.spec.ts > fuzz: every operation — Error: fuzz caught: ignored_auth,positive_data_acceptance (2 operations, 0 chain steps; seed 1)',
+    ),
+    ['ignored_auth', 'positive_data_acceptance'],
+  );
   assert.deepEqual(checksOfCatch('scenarios/api/x.spec.ts > t — Error: expected 200'), []);
 });
 

@@ -31,9 +31,11 @@ export const NOT_FUZZABLE_REASONS: Record<NotFuzzableReason, string> = {
   webhook: 'shown in a webhook delivery, not in an API response',
   time: 'shown over time (aggregation settling, throttle periods, the daily refresh on the simulator clock)',
   effect: 'an effect of an earlier request (an aggregation, MFA answers, an update, a delete, a job, a create with given inputs) seen in a later answer',
-  comparison: 'a comparison of several answers or of an answer with data it does not carry (two lists, page walks, a filter against records known to differ, which institutions are blocked or popular)',
-  'not-shown': 'the path or method the fault refuses is not shown in the specification (x-svc-not-shown: the document\'s is the vendor reference\'s reading, the profile\'s default), so a refusal in one answer breaks no sentence; the scenario holds the target to the profile\'s path or to the same request\'s answer on an earlier version',
-  unstated: 'the rule the fault breaks is the catalogue\'s reading, not a sentence of the specification one answer can be held to',
+  comparison:
+    'a comparison of several answers or of an answer with data it does not carry (two lists, page walks, a filter against records known to differ, which institutions are blocked or popular)',
+  'not-shown':
+    "the path or method the fault refuses is not shown in the specification (x-svc-not-shown: the document's is the vendor reference's reading, the profile's default), so a refusal in one answer breaks no sentence; the scenario holds the target to the profile's path or to the same request's answer on an earlier version",
+  unstated: "the rule the fault breaks is the catalogue's reading, not a sentence of the specification one answer can be held to",
 };
 export type { NotFuzzableReason };
 
@@ -79,7 +81,10 @@ export function fuzzColumn(rows: readonly MatrixRow[]): FuzzColumn {
   const faults = rows.filter((r) => r.kind === 'fault');
   const col: FuzzColumn = { faults: faults.length, caught: [], survived: [], alarms: [], byCheck: {}, aloneByCheck: {} };
   for (const r of faults) {
-    if (r.verdict !== 'CAUGHT') { col.survived.push(r.name); continue; }
+    if (r.verdict !== 'CAUGHT') {
+      col.survived.push(r.name);
+      continue;
+    }
     col.caught.push(r.name);
     const checks = [...new Set(r.failed.flatMap(checksOfCatch))];
     for (const c of checks) (col.byCheck[c] ??= []).push(r.name);
@@ -98,7 +103,10 @@ export function renderFuzzColumn(col: FuzzColumn, m?: Pick<Matrix, 'wallTimeMs' 
     '',
     '| check | faults caught | of them, caught by this check alone |',
     '|---|---|---|',
-    ...checks.map((c) => `| ${c} | ${col.byCheck[c]?.length ?? 0} | ${col.aloneByCheck[c]?.length ?? 0}${col.aloneByCheck[c]?.length ? ` (${col.aloneByCheck[c].join(', ')})` : ''} |`),
+    ...checks.map(
+      (c) =>
+        `| ${c} | ${col.byCheck[c]?.length ?? 0} | ${col.aloneByCheck[c]?.length ?? 0}${col.aloneByCheck[c]?.length ? ` (${col.aloneByCheck[c].join(', ')})` : ''} |`,
+    ),
     '',
     `Caught: ${col.caught.join(', ') || 'none'}`,
     '',

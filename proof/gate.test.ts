@@ -15,10 +15,15 @@ import { runSelftest } from './selftest.ts';
 
 const mode = selftestSettings().asUnitTest;
 
-test('every catalogue fault is caught and no variation raises an alarm', { skip: mode ? false : 'set SVC_SELFTEST=1 (or quick) to run the fault-detection matrix', timeout: 20 * 60_000 }, async () => {
+test('every catalogue fault is caught and no variation raises an alarm', {
+  skip: mode ? false : 'set SVC_SELFTEST=1 (or quick) to run the fault-detection matrix',
+  timeout: 20 * 60_000,
+}, async () => {
   const m = await runSelftest({ root: fileURLToPath(new URL('..', import.meta.url)), quick: mode === 'quick', log: () => {} });
   const bad = [
-    ...m.rows.filter((r) => !['CAUGHT', 'PASSED'].includes(r.verdict)).map((r) => `${r.kind} ${r.name}: ${r.verdict} ${r.errors.join('; ') || r.failed.slice(0, 2).join('; ')}`),
+    ...m.rows
+      .filter((r) => !['CAUGHT', 'PASSED'].includes(r.verdict))
+      .map((r) => `${r.kind} ${r.name}: ${r.verdict} ${r.errors.join('; ') || r.failed.slice(0, 2).join('; ')}`),
     ...(m.baseline?.failed ?? []).map((f) => `clean baseline failed: ${f}`),
     ...(m.baseline?.errors ?? []).map((e) => `clean baseline broken: ${e}`),
   ];

@@ -39,7 +39,12 @@ export const unitOf = (p: PlannedEntry): Unit => ({
 });
 
 /** Every variation in force together, on the union of their suites. */
-export const allVariationsUnit = (variations: readonly PlannedEntry[], runs: SuiteRun[]): Unit => ({ name: ALL_VARIATIONS_UNIT, faults: [], variations: variations.map((p) => p.entry.name), runs });
+export const allVariationsUnit = (variations: readonly PlannedEntry[], runs: SuiteRun[]): Unit => ({
+  name: ALL_VARIATIONS_UNIT,
+  faults: [],
+  variations: variations.map((p) => p.entry.name),
+  runs,
+});
 
 export interface Baselines {
   result: BaselineResult;
@@ -63,14 +68,19 @@ export function baselinesOf(ex: Execution): Baselines {
     strictPassed: new Set(strictClean.filter((t) => t.status === 'passed').map(testKey)),
     result: {
       executed: executed(clean) + executed(strictClean) + [...ex.sideClean.values()].reduce((n, r) => n + r.executed, 0),
-      flaky: [...clean, ...strictClean].filter((t) => t.status === 'flaky').map((t) => `${inProject(t, CLEAN_STRICT_PROJECT) ? `[${CLEAN_STRICT_PROJECT}] ` : ''}${testKey(t)}`),
+      flaky: [...clean, ...strictClean]
+        .filter((t) => t.status === 'flaky')
+        .map((t) => `${inProject(t, CLEAN_STRICT_PROJECT) ? `[${CLEAN_STRICT_PROJECT}] ` : ''}${testKey(t)}`),
       failed: [
         ...clean.filter((t) => t.status === 'failed').map(failedLine),
         // Clean with the inferred tier gating (SVC_STRICT=1, header names set): the simulator must meet it too.
         ...strictClean.filter((t) => t.status === 'failed').map((t) => `[${CLEAN_STRICT_PROJECT}] ${failedLine(t)}`),
         ...[...ex.sideClean.values()].flatMap((r) => r.failed),
       ],
-      errors: [...(ex.pw.error ? [`playwright: ${ex.pw.error}`] : []), ...[...ex.sideClean.entries()].filter(([, r]) => r.error).map(([k, r]) => `${k}: ${r.error}`)],
+      errors: [
+        ...(ex.pw.error ? [`playwright: ${ex.pw.error}`] : []),
+        ...[...ex.sideClean.entries()].filter(([, r]) => r.error).map(([k, r]) => `${k}: ${r.error}`),
+      ],
     },
   };
 }
@@ -99,7 +109,8 @@ export function againstBaseline(o: RunOutcome, clean: RunOutcome | undefined): R
 /** A unit's outcomes: its Playwright project's and its side runs', each against its clean baseline. */
 export function outcomesOf(unit: Unit, ex: Execution, cleanPassed: ReadonlySet<string>, sideClean: ReadonlyMap<string, RunOutcome>): RunOutcome[] {
   const out: RunOutcome[] = [];
-  if (selftestEntryFor(unit.name, unit.faults, unit.variations, unit.runs, unit.onlyTitles)) out.push(playwrightOutcome(unit.name, ex.pw.tests, cleanPassed, ex.pw.error));
+  if (selftestEntryFor(unit.name, unit.faults, unit.variations, unit.runs, unit.onlyTitles))
+    out.push(playwrightOutcome(unit.name, ex.pw.tests, cleanPassed, ex.pw.error));
   for (const o of ex.side.get(unit.name) ?? []) out.push(againstBaseline(o, sideClean.get(o.kind)));
   return out;
 }
@@ -120,7 +131,11 @@ export function runLabels(p: PlannedEntry): string[] {
   if (p.entry.kind === 'variation') return [...p.entry.suites];
   return p.runs.map((r) =>
     r.kind === 'playwright'
-      ? p.onlyTitles?.length ? `${p.onlyTitles.length} scenario(s) named by spec/trace.yaml` : r.all ? '*' : r.selectors.join(', ')
+      ? p.onlyTitles?.length
+        ? `${p.onlyTitles.length} scenario(s) named by spec/trace.yaml`
+        : r.all
+          ? '*'
+          : r.selectors.join(', ')
       : `${r.kind}${r.selectors.length ? `: ${r.selectors.join(', ')}` : ''}`,
   );
 }
@@ -153,7 +168,14 @@ export function jointView(variations: readonly PlannedEntry[], joint: Unit, ex: 
     outcomes,
     tests,
     failed: failed.length > 0 || broken,
-    result: { variations: variations.length, executed: outcomes.reduce((n, x) => n + x.executed, 0), failed, alarms: [], flaky: [], errors: outcomes.filter((x) => x.error).map((x) => `${x.kind}: ${x.error}`) },
+    result: {
+      variations: variations.length,
+      executed: outcomes.reduce((n, x) => n + x.executed, 0),
+      failed,
+      alarms: [],
+      flaky: [],
+      errors: outcomes.filter((x) => x.error).map((x) => `${x.kind}: ${x.error}`),
+    },
     through: (p, drop) =>
       outcomes
         .filter((x) => p.runs.some((r) => r.kind === x.kind))
@@ -170,7 +192,10 @@ export function judgeJointPassed(variations: readonly PlannedEntry[], view: Join
   return new Map(
     variations.map((p) => {
       const row = alone.get(p.entry.name) ?? rowOf(p.entry, view.through(p, new Set()));
-      return [p.entry.name, { ...row, note: `passed with all ${variations.length} variations in force together${alone.has(p.entry.name) ? ' and on its own' : ''}` }];
+      return [
+        p.entry.name,
+        { ...row, note: `passed with all ${variations.length} variations in force together${alone.has(p.entry.name) ? ' and on its own' : ''}` },
+      ];
     }),
   );
 }
@@ -195,7 +220,14 @@ export interface Phase2Plan {
  *    reproduces alone but that repeats together is an interaction alarm (gating).
  * Other suite kinds that failed or broke run again per variation.
  */
-export function planPhase2(variations: readonly PlannedEntry[], joint: Unit, view: JointView, ex: Execution, b: Baselines, alone: ReadonlyMap<string, MatrixRow>): Phase2Plan {
+export function planPhase2(
+  variations: readonly PlannedEntry[],
+  joint: Unit,
+  view: JointView,
+  ex: Execution,
+  b: Baselines,
+  alone: ReadonlyMap<string, MatrixRow>,
+): Phase2Plan {
   const failedKinds = new Set(view.outcomes.filter((x) => x.failed.length || x.error).map((x) => x.kind));
   // With every variation already run alone (--each-variation), a joint failure one of
   // them reproduced is explained: only the others need a second look.
@@ -224,7 +256,15 @@ export function planPhase2(variations: readonly PlannedEntry[], joint: Unit, vie
  * clean too, or passes when run again, is flaky; one that repeats only together is an
  * interaction alarm.
  */
-export function judgePhase2(variations: readonly PlannedEntry[], view: JointView, plan2: Phase2Plan, ex1: Execution, ex2: Execution, b: Baselines, alone: ReadonlyMap<string, MatrixRow>): { rows: Map<string, MatrixRow>; joint: JointResult } {
+export function judgePhase2(
+  variations: readonly PlannedEntry[],
+  view: JointView,
+  plan2: Phase2Plan,
+  ex1: Execution,
+  ex2: Execution,
+  b: Baselines,
+  alone: ReadonlyMap<string, MatrixRow>,
+): { rows: Map<string, MatrixRow>; joint: JointResult } {
   const joint: JointResult = { ...view.result, alarms: [], flaky: [] };
   const rows = new Map<string, MatrixRow>();
   const controlOf = new Map(ex2.pw.tests.filter((t) => inProject(t, CONTROL_PROJECT)).map((t) => [testKey(t), t.status]));
@@ -247,19 +287,23 @@ export function judgePhase2(variations: readonly PlannedEntry[], view: JointView
     for (const o of outcomes) for (const f of o.failed) reproduced.add(checkOf(f));
     const merged = [...throughJoint.filter((x) => x.kind !== 'playwright' || !outcomes.some((o) => o.kind === 'playwright')), ...outcomes];
     const row = rowOf(p.entry, merged.length ? merged : throughJoint);
-    const note = plan2.candidates.has(p.entry.name) ? 'run alone on the scenarios that failed with all variations together' : 'the failures with all variations together lie outside its suites';
+    const note = plan2.candidates.has(p.entry.name)
+      ? 'run alone on the scenarios that failed with all variations together'
+      : 'the failures with all variations together lie outside its suites';
     rows.set(p.entry.name, { ...row, note });
   }
   const again = new Map(ex2.pw.tests.filter((t) => inProject(t, JOINT_RERUN_PROJECT)).map((t) => [testKey(t), t.status]));
   for (const t of plan2.failedTests) {
     const k = testKey(t);
     if (reproduced.has(k)) continue;
-    if (flakyKeys.includes(k) || again.get(k) !== 'failed') joint.flaky.push(`${k} (failed with all variations together; ${flakyKeys.includes(k) ? 'fails clean too' : 'passed when run again'})`);
+    if (flakyKeys.includes(k) || again.get(k) !== 'failed')
+      joint.flaky.push(`${k} (failed with all variations together; ${flakyKeys.includes(k) ? 'fails clean too' : 'passed when run again'})`);
     else joint.alarms.push(`${k} — fails only with all variations together (no variation alone), and again on a second run`);
   }
   // Side kinds: a joint failure that no variation reproduced alone is reported as an interaction alarm.
   for (const o of view.outcomes.filter((x) => x.kind !== 'playwright')) {
-    for (const f of o.failed) if (!variations.some((p) => rows.get(p.entry.name)?.failed.includes(f))) joint.alarms.push(`${f} — fails only with all variations together`);
+    for (const f of o.failed)
+      if (!variations.some((p) => rows.get(p.entry.name)?.failed.includes(f))) joint.alarms.push(`${f} — fails only with all variations together`);
   }
   return { rows, joint };
 }

@@ -62,8 +62,19 @@ test('totals, rates and the gate', () => {
 
 test('planning a variation groups its tags per suite kind; * runs every kind', () => {
   const p = planVariation(tagged);
-  assert.deepEqual(p.runs.map((r) => [r.kind, r.selectors]), [['playwright', ['@auth']], ['load', ['rate-limit']]]);
-  assert.deepEqual(planEntry(variation, []).runs.map((r) => r.kind).sort(), ['delivery', 'load', 'playwright', 'upgrade']);
+  assert.deepEqual(
+    p.runs.map((r) => [r.kind, r.selectors]),
+    [
+      ['playwright', ['@auth']],
+      ['load', ['rate-limit']],
+    ],
+  );
+  assert.deepEqual(
+    planEntry(variation, [])
+      .runs.map((r) => r.kind)
+      .sort(),
+    ['delivery', 'load', 'playwright', 'upgrade'],
+  );
   assert.throws(() => planVariation({ ...tagged, suites: ['nonsense'] }), /unknown suite tag/);
   // Forms with no runner are refused, not run as nothing (an adapter that runs no file would prove nothing).
   assert.equal(kindOfTag('unit'), undefined);
@@ -72,16 +83,40 @@ test('planning a variation groups its tags per suite kind; * runs every kind', (
 
 test('a fault runs exactly the checks its trace rows name, by kind; shown_by narrows them unless every check is asked for', () => {
   const trace = [
-    traceRow({ id: 'r.a', verified_by: [API, API2, 'delivery: timeout (webhook_retry_on_failure)', 'versions: removed-endpoint GET /x', 'load: paging', 'check: undocumented_operation', 'unit: contracts/x.test.ts > y'], proven_by: ['f', 'g'], shown_by: { f: [API, 'delivery: timeout (webhook_retry_on_failure)'] } }),
+    traceRow({
+      id: 'r.a',
+      verified_by: [
+        API,
+        API2,
+        'delivery: timeout (webhook_retry_on_failure)',
+        'versions: removed-endpoint GET /x',
+        'load: paging',
+        'check: undocumented_operation',
+        'unit: contracts/x.test.ts > y',
+      ],
+      proven_by: ['f', 'g'],
+      shown_by: { f: [API, 'delivery: timeout (webhook_retry_on_failure)'] },
+    }),
     traceRow({ id: 'r.b', verified_by: ['delivery: member-events'], proven_by: ['f'] }),
     traceRow({ id: 'r.c', verified_by: [API2], proven_by: ['other'] }),
   ];
   const f = planFault(fault, trace);
-  assert.deepEqual(f.runs, [{ kind: 'playwright', selectors: [], all: true }, { kind: 'delivery', selectors: ['timeout', 'member-events'], all: false }]);
+  assert.deepEqual(f.runs, [
+    { kind: 'playwright', selectors: [], all: true },
+    { kind: 'delivery', selectors: ['timeout', 'member-events'], all: false },
+  ]);
   assert.deepEqual(f.onlyTitles, ['every platform endpoint refuses requests without credentials']);
   const every = planFault(fault, trace, { everyCheck: true });
   assert.deepEqual(every.onlyTitles, ['every platform endpoint refuses requests without credentials', 'a wrong key is refused']);
-  assert.deepEqual(every.runs.map((r) => [r.kind, r.selectors]), [['playwright', []], ['delivery', ['timeout', 'member-events']], ['load', ['paging']], ['upgrade', []]]);
+  assert.deepEqual(
+    every.runs.map((r) => [r.kind, r.selectors]),
+    [
+      ['playwright', []],
+      ['delivery', ['timeout', 'member-events']],
+      ['load', ['paging']],
+      ['upgrade', []],
+    ],
+  );
   // A fault no row names runs nothing (the catalogue test requires a row for every fault).
   assert.deepEqual(planFault({ ...fault, name: 'unnamed' }, trace), { entry: { ...fault, name: 'unnamed' }, runs: [] });
 });
@@ -123,7 +158,11 @@ test('a Playwright plan project carries the grep of the entry tags or named titl
   assert.deepEqual([v.faults, v.variations], [[], ['t']]);
   assert.ok(new RegExp(v.grep!).test('refuses without credentials @auth @destructive'));
   assert.equal(selftestEntryOf(planEntry(variation, []))!.grep, undefined, '* runs every scenario');
-  assert.equal(selftestEntryOf(planFault(fault, [traceRow({ verified_by: ['delivery: timeout'], proven_by: ['f'] })])), undefined, 'no named scenario, no project');
+  assert.equal(
+    selftestEntryOf(planFault(fault, [traceRow({ verified_by: ['delivery: timeout'], proven_by: ['f'] })])),
+    undefined,
+    'no named scenario, no project',
+  );
   assert.equal(selftestEntryFor('g', [], ['v', 'w'], mergeRuns([planVariation(variation).runs]))!.variations.length, 2);
 });
 
@@ -134,7 +173,18 @@ test('the JSON report reader counts a self-test failure marked expected (to keep
         title: 'a.spec.ts',
         file: 'a.spec.ts',
         specs: [
-          { title: 'kept worker', file: 'a.spec.ts', tests: [{ projectName: 'f', status: 'expected', annotations: [{ type: SELFTEST_FAILURE_ANNOTATION }], results: [{ status: 'failed', error: { message: 'boom' } }] }] },
+          {
+            title: 'kept worker',
+            file: 'a.spec.ts',
+            tests: [
+              {
+                projectName: 'f',
+                status: 'expected',
+                annotations: [{ type: SELFTEST_FAILURE_ANNOTATION }],
+                results: [{ status: 'failed', error: { message: 'boom' } }],
+              },
+            ],
+          },
           { title: 'plain pass', file: 'a.spec.ts', tests: [{ projectName: 'f', status: 'expected', results: [{ status: 'passed' }] }] },
           { title: 'plain fail', file: 'a.spec.ts', tests: [{ projectName: 'clean', status: 'unexpected', results: [{ status: 'failed' }] }] },
         ],
@@ -142,7 +192,14 @@ test('the JSON report reader counts a self-test failure marked expected (to keep
     ],
   };
   const tests = testsOf(report);
-  assert.deepEqual(tests.map((t) => [t.name, t.status]), [['[f] a.spec.ts > kept worker', 'failed'], ['[f] a.spec.ts > plain pass', 'passed'], ['[clean] a.spec.ts > plain fail', 'failed']]);
+  assert.deepEqual(
+    tests.map((t) => [t.name, t.status]),
+    [
+      ['[f] a.spec.ts > kept worker', 'failed'],
+      ['[f] a.spec.ts > plain pass', 'passed'],
+      ['[clean] a.spec.ts > plain fail', 'failed'],
+    ],
+  );
   assert.equal(tests[0].error, 'boom');
 });
 
@@ -156,7 +213,10 @@ test('playwright.config.ts in self-test mode: one shared project for every entry
     testTimeoutMs: 15_000,
     properties: true,
     propertiesIgnore: ['**/delivery.spec.ts'],
-    entries: [{ name: CLEAN_PROJECT, faults: [], variations: [] }, { name: 'f', grep: grepFor(['@auth']), faults: ['f'], variations: [] }],
+    entries: [
+      { name: CLEAN_PROJECT, faults: [], variations: [] },
+      { name: 'f', grep: grepFor(['@auth']), faults: ['f'], variations: [] },
+    ],
   };
   writeFileSync(planFile, JSON.stringify(plan));
   const before = { ...process.env };
@@ -165,7 +225,10 @@ test('playwright.config.ts in self-test mode: one shared project for every entry
     const config = (await import(`../playwright.config.ts?plan=${Date.now()}`)).default;
     assert.equal(config.globalSetup, undefined, 'each worker starts its own simulators');
     // A project always gets its own workers: one project for every entry keeps them shared.
-    assert.deepEqual(config.projects.map((p: { name: string }) => p.name), [PROPERTIES_PROJECT, SELFTEST_PROJECT]);
+    assert.deepEqual(
+      config.projects.map((p: { name: string }) => p.name),
+      [PROPERTIES_PROJECT, SELFTEST_PROJECT],
+    );
     assert.equal(config.fullyParallel, true);
     const selftest = config.projects.find((p: { name: string }) => p.name === SELFTEST_PROJECT);
     assert.ok(selftest.testMatch.test('api/auth.spec.ts') && selftest.testMatch.test('browser/oauth.spec.ts') && selftest.testMatch.test('fuzz/fuzz.spec.ts'));
@@ -187,13 +250,39 @@ test('testsOf reports a self-test copy under its entry and its spec file', () =>
         title: 'api/a.spec.ts',
         file: 'api/a.spec.ts',
         suites: [
-          { title: `${ENTRY_SUITE_PREFIX}f`, file: 'fixtures/selftest.ts', specs: [{ title: 'rule holds', file: 'fixtures/selftest.ts', tests: [{ projectName: SELFTEST_PROJECT, status: 'unexpected', results: [{ status: 'failed' }] }] }] },
-          { title: `${ENTRY_SUITE_PREFIX}${CLEAN_PROJECT}`, file: 'fixtures/selftest.ts', specs: [{ title: 'rule holds', file: 'fixtures/selftest.ts', tests: [{ projectName: SELFTEST_PROJECT, status: 'expected', results: [{ status: 'passed' }] }] }] },
+          {
+            title: `${ENTRY_SUITE_PREFIX}f`,
+            file: 'fixtures/selftest.ts',
+            specs: [
+              {
+                title: 'rule holds',
+                file: 'fixtures/selftest.ts',
+                tests: [{ projectName: SELFTEST_PROJECT, status: 'unexpected', results: [{ status: 'failed' }] }],
+              },
+            ],
+          },
+          {
+            title: `${ENTRY_SUITE_PREFIX}${CLEAN_PROJECT}`,
+            file: 'fixtures/selftest.ts',
+            specs: [
+              {
+                title: 'rule holds',
+                file: 'fixtures/selftest.ts',
+                tests: [{ projectName: SELFTEST_PROJECT, status: 'expected', results: [{ status: 'passed' }] }],
+              },
+            ],
+          },
         ],
       },
     ],
   };
-  assert.deepEqual(testsOf(report).map((t) => [t.name, t.status]), [['[f] api/a.spec.ts > rule holds', 'failed'], [`[${CLEAN_PROJECT}] api/a.spec.ts > rule holds`, 'passed']]);
+  assert.deepEqual(
+    testsOf(report).map((t) => [t.name, t.status]),
+    [
+      ['[f] api/a.spec.ts > rule holds', 'failed'],
+      [`[${CLEAN_PROJECT}] api/a.spec.ts > rule holds`, 'passed'],
+    ],
+  );
 });
 
 test('a phase-2 project greps the failing titles within the entry tags', () => {

@@ -70,4 +70,3 @@ export function totalsOf(rows: readonly MatrixRow[]): MatrixTotals {
 export function buildMatrix(rows: MatrixRow[], wallTimeMs: number, concurrency: number, now = new Date(), baseline?: BaselineResult): Matrix {
   return { generatedAt: now.toISOString(), wallTimeMs, concurrency, ...(baseline ? { baseline } : {}), rows, totals: totalsOf(rows) };
 }
-

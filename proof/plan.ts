@@ -179,12 +179,25 @@ export {
 export const CLEAN_PROJECT = 'clean';
 
 /** The self-test entry of one catalogue entry, or of a group in force together (`runs` merged with mergeRuns); undefined when it runs no scenario. */
-export function selftestEntryFor(name: string, faults: string[], variations: string[], runs: readonly SuiteRun[], onlyTitles?: readonly string[], env?: Record<string, string>): SelftestEntry | undefined {
+export function selftestEntryFor(
+  name: string,
+  faults: string[],
+  variations: string[],
+  runs: readonly SuiteRun[],
+  onlyTitles?: readonly string[],
+  env?: Record<string, string>,
+): SelftestEntry | undefined {
   const run = runs.find((r) => r.kind === 'playwright');
   if (!run) return undefined;
   const grep = [run.all ? undefined : grepFor(run.selectors), onlyTitles?.length ? titlesGrep(onlyTitles) : undefined].filter((g) => g !== undefined);
   // Both conditions at once: lookaheads over Playwright's "title path and tags" string.
-  return { name, ...(grep.length === 1 ? { grep: grep[0] } : grep.length ? { grep: grep.map((g) => `(?=.*${g})`).join('') } : {}), faults, variations, ...(env && Object.keys(env).length ? { env } : {}) };
+  return {
+    name,
+    ...(grep.length === 1 ? { grep: grep[0] } : grep.length ? { grep: grep.map((g) => `(?=.*${g})`).join('') } : {}),
+    faults,
+    variations,
+    ...(env && Object.keys(env).length ? { env } : {}),
+  };
 }
 
 /**
@@ -207,7 +220,14 @@ export function titlesGrep(titles: readonly string[]): string {
 }
 
 export function selftestEntryOf(p: PlannedEntry): SelftestEntry | undefined {
-  return selftestEntryFor(p.entry.name, p.entry.kind === 'fault' ? [p.entry.name] : [], p.entry.kind === 'variation' ? [p.entry.name] : [], p.runs, p.onlyTitles, p.entry.kind === 'fault' ? p.entry.env : undefined);
+  return selftestEntryFor(
+    p.entry.name,
+    p.entry.kind === 'fault' ? [p.entry.name] : [],
+    p.entry.kind === 'variation' ? [p.entry.name] : [],
+    p.runs,
+    p.onlyTitles,
+    p.entry.kind === 'fault' ? p.entry.env : undefined,
+  );
 }
 
 /** The union of several plans' runs, one run per kind (`all` wins over selectors). */

@@ -31,7 +31,10 @@ const PROOF: Record<BrokenVariant, string> = {
 };
 
 test('every broken variant has a proof', () => {
-  assert.deepEqual(BROKEN_VARIANTS.filter((v) => !PROOF[v]), []);
+  assert.deepEqual(
+    BROKEN_VARIANTS.filter((v) => !PROOF[v]),
+    [],
+  );
 });
 
 test('the reference receiver satisfies every property', async () => {

@@ -72,11 +72,35 @@ const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const PLAYWRIGHT = join(ROOT, 'node_modules', '.bin', 'playwright');
 const stripAnsi = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
-interface PwResult { status: string; duration?: number; error?: { message?: string }; errors?: { message?: string }[] }
-interface PwTest { projectName: string; status: string; results: PwResult[]; annotations?: { type: string }[] }
-interface PwSpec { title: string; file: string; tags?: string[]; tests: PwTest[] }
-interface PwSuite { title: string; file?: string; specs?: PwSpec[]; suites?: PwSuite[] }
-export interface PwReport { suites?: PwSuite[]; errors?: { message?: string }[]; stats?: { duration?: number } }
+interface PwResult {
+  status: string;
+  duration?: number;
+  error?: { message?: string };
+  errors?: { message?: string }[];
+}
+interface PwTest {
+  projectName: string;
+  status: string;
+  results: PwResult[];
+  annotations?: { type: string }[];
+}
+interface PwSpec {
+  title: string;
+  file: string;
+  tags?: string[];
+  tests: PwTest[];
+}
+interface PwSuite {
+  title: string;
+  file?: string;
+  specs?: PwSpec[];
+  suites?: PwSuite[];
+}
+export interface PwReport {
+  suites?: PwSuite[];
+  errors?: { message?: string }[];
+  stats?: { duration?: number };
+}
 
 /** Flattens Playwright's JSON report. */
 export function testsOf(report: PwReport): SuiteTest[] {
@@ -95,7 +119,13 @@ export function testsOf(report: PwReport): SuiteTest[] {
         const selftestFailed = (t.annotations ?? []).some((a) => a.type === SELFTEST_FAILURE_ANNOTATION);
         const status: SuiteTest['status'] = selftestFailed
           ? 'failed'
-          : t.status === 'skipped' ? 'skipped' : t.status === 'expected' ? 'passed' : t.status === 'flaky' ? 'flaky' : 'failed';
+          : t.status === 'skipped'
+            ? 'skipped'
+            : t.status === 'expected'
+              ? 'passed'
+              : t.status === 'flaky'
+                ? 'flaky'
+                : 'failed';
         const first = t.results.find((r) => r.status !== 'passed' && r.status !== 'skipped');
         const message = first?.error?.message ?? first?.errors?.[0]?.message;
         out.push({
@@ -132,12 +162,26 @@ export async function runSuite(o: RunSuiteOptions = {}): Promise<SuiteResult> {
   for (const name of ['SVC_BASE_URL', 'SVC_SIMULATOR_URL', 'SVC_SIM_FAULTS', 'SVC_SIM_VARIATIONS', 'SVC_SELFTEST_PLAN', 'CI']) delete env[name];
 
   const started = performance.now();
-  const { code, stderr, timedOut } = await runProcess(PLAYWRIGHT, args, { cwd: ROOT, env, timeoutMs: o.timeoutMs ?? 120_000, captureStdout: false, stderrTailBytes: 4000 });
+  const { code, stderr, timedOut } = await runProcess(PLAYWRIGHT, args, {
+    cwd: ROOT,
+    env,
+    timeoutMs: o.timeoutMs ?? 120_000,
+    captureStdout: false,
+    stderrTailBytes: 4000,
+  });
   const durationMs = performance.now() - started;
   try {
     if (timedOut) return { passed: 0, failed: [], skipped: 0, tests: [], durationMs, exitCode: code, error: `timed out after ${o.timeoutMs ?? 120_000} ms` };
     if (!existsSync(reportFile)) {
-      return { passed: 0, failed: [], skipped: 0, tests: [], durationMs, exitCode: code, error: `no JSON report (exit ${code}): ${stripAnsi(stderr).trim().slice(-800)}` };
+      return {
+        passed: 0,
+        failed: [],
+        skipped: 0,
+        tests: [],
+        durationMs,
+        exitCode: code,
+        error: `no JSON report (exit ${code}): ${stripAnsi(stderr).trim().slice(-800)}`,
+      };
     }
     const report = JSON.parse(readFileSync(reportFile, 'utf8')) as PwReport;
     const tests = testsOf(report);

@@ -18,7 +18,10 @@ function listUnder(plan: Omit<PlaywrightPlan, 'reportFile' | 'outputDir' | 'work
   const dir = mkdtempSync(join(tmpdir(), 'selftest-mechanism-'));
   try {
     const planFile = join(dir, 'plan.json');
-    writeFileSync(planFile, JSON.stringify({ reportFile: join(dir, 'r.json'), outputDir: join(dir, 'out'), workers: 1, testTimeoutMs: 15_000, ...plan } satisfies PlaywrightPlan));
+    writeFileSync(
+      planFile,
+      JSON.stringify({ reportFile: join(dir, 'r.json'), outputDir: join(dir, 'out'), workers: 1, testTimeoutMs: 15_000, ...plan } satisfies PlaywrightPlan),
+    );
     const listing = spawnSync(process.execPath, [join(PROJECT_ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '--list', '--reporter=json'], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, SVC_SELFTEST_PLAN: planFile, FORCE_COLOR: '0' },
@@ -37,7 +40,12 @@ test('a plan declares each selected scenario once per entry, under the entry, wi
   const names = listUnder({
     entries: [
       { name: CLEAN_PROJECT, grep: titlesGrep([title]), faults: [], variations: [] },
-      { name: 'locked-reported-as-connected', grep: `(?=.*${grepFor(['@members'])})(?=.*${titlesGrep([title])})`, faults: ['locked-reported-as-connected'], variations: [] },
+      {
+        name: 'locked-reported-as-connected',
+        grep: `(?=.*${grepFor(['@members'])})(?=.*${titlesGrep([title])})`,
+        faults: ['locked-reported-as-connected'],
+        variations: [],
+      },
       { name: 'nothing-selected', grep: grepFor(['@no-such-tag']), faults: [], variations: [] },
     ],
   });
@@ -50,11 +58,26 @@ test('a plan declares each selected scenario once per entry, under the entry, wi
 test('an entry without grep gets every api, browser and fuzz scenario; properties only with the baseline', () => {
   const all = listUnder({ entries: [{ name: CLEAN_PROJECT, faults: [], variations: [] }], folders: ['api', 'browser'] });
   assert.ok(all.length > 100, `only ${all.length} scenarios declared`);
-  assert.ok(all.every((n) => n.startsWith(`[${CLEAN_PROJECT}] scenarios/api/`) || n.startsWith(`[${CLEAN_PROJECT}] scenarios/browser/`)), 'folders limit the scenarios');
+  assert.ok(
+    all.every((n) => n.startsWith(`[${CLEAN_PROJECT}] scenarios/api/`) || n.startsWith(`[${CLEAN_PROJECT}] scenarios/browser/`)),
+    'folders limit the scenarios',
+  );
   assert.ok(all.some((n) => n.includes('scenarios/browser/oauth.spec.ts')));
-  const withProperties = listUnder({ entries: [{ name: CLEAN_PROJECT, grep: titlesGrep(['locked out: DENIED']), faults: [], variations: [] }], properties: true });
+  const withProperties = listUnder({
+    entries: [{ name: CLEAN_PROJECT, grep: titlesGrep(['locked out: DENIED']), faults: [], variations: [] }],
+    properties: true,
+  });
   const properties = withProperties.filter((n) => n.includes('scenarios/properties/'));
-  assert.ok(properties.length > 0 && properties.every((n) => n.startsWith('[properties] scenarios/properties/')), 'properties run as they are, once, never per entry');
-  assert.ok(properties.some((n) => n.includes('live-delivery.spec.ts')), 'the live-delivery spec (it uses the scenario fixtures) stays in the properties project');
-  assert.deepEqual(withProperties.filter((n) => !n.includes('scenarios/properties/')), [`[${CLEAN_PROJECT}] scenarios/api/members.spec.ts > locked out: DENIED`]);
+  assert.ok(
+    properties.length > 0 && properties.every((n) => n.startsWith('[properties] scenarios/properties/')),
+    'properties run as they are, once, never per entry',
+  );
+  assert.ok(
+    properties.some((n) => n.includes('live-delivery.spec.ts')),
+    'the live-delivery spec (it uses the scenario fixtures) stays in the properties project',
+  );
+  assert.deepEqual(
+    withProperties.filter((n) => !n.includes('scenarios/properties/')),
+    [`[${CLEAN_PROJECT}] scenarios/api/members.spec.ts > locked out: DENIED`],
+  );
 });

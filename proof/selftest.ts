@@ -46,7 +46,18 @@ import { loadTrace, type TraceRow } from '../spec/trace.ts';
 import { CATALOG, selftestSettings, type CatalogEntry } from '../targets/index.ts';
 import { execute, NOTHING_RAN, type Execution, type ExecuteOptions, type Unit } from './execute.ts';
 import { FUZZ_TAG, fuzzable, fuzzColumn, fuzzPlan, renderFuzzColumn } from './fuzz.ts';
-import { allVariationsUnit, baselinesOf, judgeFaults, judgeJointPassed, judgePhase2, judgeVariationsAlone, jointView, planPhase2, unitOf, type Baselines } from './judge.ts';
+import {
+  allVariationsUnit,
+  baselinesOf,
+  judgeFaults,
+  judgeJointPassed,
+  judgePhase2,
+  judgeVariationsAlone,
+  jointView,
+  planPhase2,
+  unitOf,
+  type Baselines,
+} from './judge.ts';
 import { buildMatrix, matrixPasses, renderConsole, renderMarkdown, type JointResult, type Matrix, type MatrixRow } from './matrix.ts';
 import { grepFor, mergeRuns, planEntry, type PlannedEntry } from './plan.ts';
 import { confirmProofs } from './trace-proof.ts';
@@ -119,7 +130,12 @@ export interface SelftestPlan {
  * Stage 1, plan: which entries run, and on what. Pure: the catalogue and the trace are
  * arguments, the process environment only for the fuzz bounds a caller may set.
  */
-export function planSelftest(o: SelftestOptions, catalog: readonly CatalogEntry[] = CATALOG, trace: readonly TraceRow[] = loadTrace(), processEnv: NodeJS.ProcessEnv = process.env): SelftestPlan {
+export function planSelftest(
+  o: SelftestOptions,
+  catalog: readonly CatalogEntry[] = CATALOG,
+  trace: readonly TraceRow[] = loadTrace(),
+  processEnv: NodeJS.ProcessEnv = process.env,
+): SelftestPlan {
   let entries: readonly CatalogEntry[] = catalog;
   if (o.only?.length) {
     const unknown = o.only.filter((n) => !catalog.some((e) => e.name === n));
@@ -139,7 +155,10 @@ export function planSelftest(o: SelftestOptions, catalog: readonly CatalogEntry[
   // that serves one test at a time, so the fuzz test may take 0.9 of the request limit, not
   // the 0.5 it leaves other workers on a shared target: the same cases, 2007 in about 9.5 s
   // instead of 15 s.
-  const fuzzBounds = { SVC_FUZZ_RATE_SHARE: '0.9', ...(o.fuzzOnly ? { SVC_FUZZ_SEED: '1', SVC_FUZZ_RUNS: '6', SVC_FUZZ_SECONDS: '15' } : { SVC_FUZZ_SEED: '1', SVC_FUZZ_RUNS: '3', SVC_FUZZ_SECONDS: '120' }) };
+  const fuzzBounds = {
+    SVC_FUZZ_RATE_SHARE: '0.9',
+    ...(o.fuzzOnly ? { SVC_FUZZ_SEED: '1', SVC_FUZZ_RUNS: '6', SVC_FUZZ_SECONDS: '15' } : { SVC_FUZZ_SEED: '1', SVC_FUZZ_RUNS: '3', SVC_FUZZ_SECONDS: '120' }),
+  };
   const env = { ...fuzzBounds, ...pick(processEnv, ['SVC_FUZZ_SEED', 'SVC_FUZZ_RUNS', 'SVC_FUZZ_SECONDS', 'SVC_FUZZ_RATE_SHARE']), ...o.env };
 
   // Phase 1: clean, every fault on its own, and every variation together in one
@@ -168,12 +187,20 @@ export function planSelftest(o: SelftestOptions, catalog: readonly CatalogEntry[
  * --each-variation); when the joint run failed, one more execution (`runPhase2`) names the
  * variation behind it.
  */
-export async function judgeVariations(plan: SelftestPlan, ex1: Execution, b: Baselines, runPhase2: (units: Unit[]) => Promise<Execution>, log: (line: string) => void = () => {}): Promise<{ rows: Map<string, MatrixRow>; joint?: JointResult }> {
+export async function judgeVariations(
+  plan: SelftestPlan,
+  ex1: Execution,
+  b: Baselines,
+  runPhase2: (units: Unit[]) => Promise<Execution>,
+  log: (line: string) => void = () => {},
+): Promise<{ rows: Map<string, MatrixRow>; joint?: JointResult }> {
   const alone = plan.eachAlone ? judgeVariationsAlone(plan.variations, ex1, b) : new Map<string, MatrixRow>();
   if (!plan.allVariations) return { rows: alone };
   const view = jointView(plan.variations, plan.allVariations, ex1, b);
   if (!view.failed) return { rows: judgeJointPassed(plan.variations, view, alone), joint: view.result };
-  log(`all variations together: ${view.result.failed.length} failure(s)${view.result.errors.length ? ', a broken run' : ''} (${[...view.result.failed, ...view.result.errors].slice(0, 3).join('; ').slice(0, 400)}); naming the variation behind them`);
+  log(
+    `all variations together: ${view.result.failed.length} failure(s)${view.result.errors.length ? ', a broken run' : ''} (${[...view.result.failed, ...view.result.errors].slice(0, 3).join('; ').slice(0, 400)}); naming the variation behind them`,
+  );
   const plan2 = planPhase2(plan.variations, plan.allVariations, view, ex1, b, alone);
   const ex2 = plan2.units.length ? await runPhase2(plan2.units) : NOTHING_RAN;
   return judgePhase2(plan.variations, view, plan2, ex1, ex2, b, alone);
@@ -219,12 +246,25 @@ export async function runSelftest(o: SelftestOptions = {}): Promise<Matrix> {
   mkdirSync(workRoot, { recursive: true });
   const started = performance.now();
   const loadAverageAtStart = loadavg();
-  const common: Omit<ExecuteOptions, 'workDir' | 'withClean'> = { root, workers, timeoutMs, env: plan.env, log, ...(plan.cleanGrep ? { cleanGrep: plan.cleanGrep } : {}) };
+  const common: Omit<ExecuteOptions, 'workDir' | 'withClean'> = {
+    root,
+    workers,
+    timeoutMs,
+    env: plan.env,
+    log,
+    ...(plan.cleanGrep ? { cleanGrep: plan.cleanGrep } : {}),
+  };
 
   const ex1 = await execute(plan.phase1, { ...common, workDir: join(workRoot, 'phase1'), withClean: true, properties: plan.properties });
   const baselines = baselinesOf(ex1);
   const faultRows = judgeFaults(plan.faults, ex1, baselines);
-  const variations = await judgeVariations(plan, ex1, baselines, (units) => execute(units, { ...common, workDir: join(workRoot, 'phase2'), withClean: false }), log);
+  const variations = await judgeVariations(
+    plan,
+    ex1,
+    baselines,
+    (units) => execute(units, { ...common, workDir: join(workRoot, 'phase2'), withClean: false }),
+    log,
+  );
 
   // Rows in the catalogue's order, as planned.
   const byName = new Map([...faultRows.map((r) => [r.name, r] as const), ...variations.rows]);
@@ -264,7 +304,9 @@ if (isMain) {
     },
   });
   if (values.help) {
-    console.log('npm run selftest [-- --only name,name] [--kind fault|variation] [--quick] [--workers N] [--out dir]\n  [--separate-variations]  each variation on its own, no joint run\n  [--each-variation]       all variations together AND each on its own (also SVC_SELFTEST_EACH_VARIATION=1)\n  [--full-suites]          every fault on every check of its spec/trace.yaml rows, not only those the generated shown_by names (also SVC_SELFTEST_FULL_SUITES=1)\n  [--fuzz-only]            the fuzz column: the fuzz project alone per entry (writes fuzz.md, fuzz.json)');
+    console.log(
+      'npm run selftest [-- --only name,name] [--kind fault|variation] [--quick] [--workers N] [--out dir]\n  [--separate-variations]  each variation on its own, no joint run\n  [--each-variation]       all variations together AND each on its own (also SVC_SELFTEST_EACH_VARIATION=1)\n  [--full-suites]          every fault on every check of its spec/trace.yaml rows, not only those the generated shown_by names (also SVC_SELFTEST_FULL_SUITES=1)\n  [--fuzz-only]            the fuzz column: the fuzz project alone per entry (writes fuzz.md, fuzz.json)',
+    );
     process.exit(0);
   }
   if (values.kind && values.kind !== 'fault' && values.kind !== 'variation') {
@@ -277,7 +319,10 @@ if (isMain) {
     process.exit(2);
   }
   runSelftest({
-    only: values.only?.split(',').map((s) => s.trim()).filter(Boolean),
+    only: values.only
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     kind: values.kind as 'fault' | 'variation' | undefined,
     quick: values.quick,
     workers,
@@ -290,7 +335,8 @@ if (isMain) {
     (m) => {
       console.log(`\n${renderConsole(m)}`);
       console.log(`matrix: ${join(values.out ?? 'reports/out/selftest', 'matrix.md')}, matrix.json`);
-      if (values['fuzz-only']) console.log(`\n${renderFuzzColumn(fuzzColumn(m.rows), m)}\nfuzz column: ${join(values.out ?? 'reports/out/selftest', 'fuzz.md')}, fuzz.json`);
+      if (values['fuzz-only'])
+        console.log(`\n${renderFuzzColumn(fuzzColumn(m.rows), m)}\nfuzz column: ${join(values.out ?? 'reports/out/selftest', 'fuzz.md')}, fuzz.json`);
       process.exit(matrixPasses(m) ? 0 : 1);
     },
     (e) => {

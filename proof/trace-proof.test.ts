@@ -15,11 +15,17 @@ test('every proven_by names a catalogue entry or a generated response mutant, an
   const names = new Set<string>([
     ...CATALOG.map((e) => e.name),
     ...BROKEN_VARIANTS.map((v) => `receiver:${v}`),
-    ...generateMutants().mutants.filter((m) => m.expect === 'killed').map((m) => `${MUTANT_PROOF}${m.id}`),
+    ...generateMutants()
+      .mutants.filter((m) => m.expect === 'killed')
+      .map((m) => `${MUTANT_PROOF}${m.id}`),
   ]);
   const unknown = rows.flatMap((r) => r.proven_by.filter((n) => !names.has(n)).map((n) => `${r.id}: ${n}`));
   assert.deepEqual(unknown, [], 'proven_by entries missing from targets/simulator/catalog.ts and from the stated mutants of proof/mutants/generate.ts');
-  assert.deepEqual(rows.filter((r) => r.proven_by.length > 0 && r.verified_by.length === 0).map((r) => r.id), [], 'proven_by without verified_by');
+  assert.deepEqual(
+    rows.filter((r) => r.proven_by.length > 0 && r.verified_by.length === 0).map((r) => r.id),
+    [],
+    'proven_by without verified_by',
+  );
 });
 
 test('every scope says simulator-only and why', () => {
@@ -31,7 +37,10 @@ test('every scope says simulator-only and why', () => {
 // same "<file> > <describe> > <title>" the self-test records for a failure.
 function listedScenarios(): Set<string> {
   const listing = spawnSync(process.execPath, [join(PROJECT_ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '--list', '--reporter=json'], {
-    cwd: PROJECT_ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 120_000,
+    cwd: PROJECT_ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 120_000,
   });
   if (listing.status !== 0 && !listing.stdout.trim().startsWith('{')) throw new Error(`playwright test --list failed: ${listing.stderr.slice(0, 2000)}`);
   const names = new Set<string>();
@@ -47,18 +56,50 @@ test('every verified_by scenario names a test Playwright lists', () => {
 });
 
 test('namesCheck matches a recorded failure to the check a verified_by entry names', () => {
-  assert.ok(namesCheck('scenarios/api/auth.spec.ts > every platform endpoint refuses requests without credentials', 'scenarios/api/auth.spec.ts > every platform endpoint refuses requests without credentials — Error: x'));
-  assert.ok(!namesCheck('scenarios/api/auth.spec.ts > every platform endpoint refuses requests without credentials', 'scenarios/api/members.spec.ts > every platform endpoint refuses requests without credentials — Error: x'), 'another file');
-  assert.ok(!namesCheck('scenarios/api/auth.spec.ts > a token alone is refused', 'scenarios/api/auth.spec.ts > every platform endpoint refuses requests — Error'), 'another title');
+  assert.ok(
+    namesCheck(
+      'scenarios/api/auth.spec.ts > every platform endpoint refuses requests without credentials',
+      'scenarios/api/auth.spec.ts > every platform endpoint refuses requests without credentials — Error: x',
+    ),
+  );
+  assert.ok(
+    !namesCheck(
+      'scenarios/api/auth.spec.ts > every platform endpoint refuses requests without credentials',
+      'scenarios/api/members.spec.ts > every platform endpoint refuses requests without credentials — Error: x',
+    ),
+    'another file',
+  );
+  assert.ok(
+    !namesCheck('scenarios/api/auth.spec.ts > a token alone is refused', 'scenarios/api/auth.spec.ts > every platform endpoint refuses requests — Error'),
+    'another title',
+  );
   assert.ok(namesCheck('delivery: member-events (webhook_payload_conformance)', 'delivery member-events: webhook_payload_conformance'));
   assert.ok(namesCheck('delivery: retry-exhausted', 'delivery retry-exhausted: webhook_retry_count'));
   assert.ok(!namesCheck('delivery: skip', 'delivery retry-exhausted: webhook_retry_count'));
-  assert.ok(!namesCheck('delivery: basic-auth', 'scenarios/api/data-exchange.spec.ts > a token alone, without Basic authentication, is refused — Error'), 'a delivery check is not a scenario');
-  assert.ok(namesCheck('versions: removed-response-field / renamed-response-field on the institution reads (scripts/versions.ts)', 'versions: removed-response-field GET /institutions response.body.institutions[].instructional_text'));
-  assert.ok(namesCheck('load: rate-limit (load/rate-limit.ts thresholds rate_limited_above_limit, server_errors)', 'load:rate-limit threshold server_errors count==0'));
-  assert.ok(!namesCheck('load: rate-limit (load/rate-limit.ts thresholds rate_limited_above_limit)', 'load:rate-limit threshold checks rate>=1'), 'another threshold');
+  assert.ok(
+    !namesCheck('delivery: basic-auth', 'scenarios/api/data-exchange.spec.ts > a token alone, without Basic authentication, is refused — Error'),
+    'a delivery check is not a scenario',
+  );
+  assert.ok(
+    namesCheck(
+      'versions: removed-response-field / renamed-response-field on the institution reads (scripts/versions.ts)',
+      'versions: removed-response-field GET /institutions response.body.institutions[].instructional_text',
+    ),
+  );
+  assert.ok(
+    namesCheck('load: rate-limit (load/rate-limit.ts thresholds rate_limited_above_limit, server_errors)', 'load:rate-limit threshold server_errors count==0'),
+  );
+  assert.ok(
+    !namesCheck('load: rate-limit (load/rate-limit.ts thresholds rate_limited_above_limit)', 'load:rate-limit threshold checks rate>=1'),
+    'another threshold',
+  );
   assert.ok(!namesCheck('load: paging', 'load:rate-limit threshold checks rate>=1'), 'another script');
-  assert.ok(namesCheck('properties: a duplicate delivery gets a 2xx and is processed once', 'scenarios/properties/receiver-state.spec.ts > a duplicate delivery gets a 2xx and is processed once — Error'));
+  assert.ok(
+    namesCheck(
+      'properties: a duplicate delivery gets a 2xx and is processed once',
+      'scenarios/properties/receiver-state.spec.ts > a duplicate delivery gets a 2xx and is processed once — Error',
+    ),
+  );
 });
 
 function matrixRow(name: string, kind: 'fault' | 'variation', verdict: MatrixRow['verdict'], failed: string[]): MatrixRow {
@@ -66,9 +107,23 @@ function matrixRow(name: string, kind: 'fault' | 'variation', verdict: MatrixRow
 }
 
 test('confirmProofs: confirmed, broken when the catching check is another one, not run when absent or only partly run', () => {
-  const row = (id: string, proven_by: string[]): TraceRow => ({ id, section: 's', statement: 's', encoded_in: [], verified_by: ['scenarios/api/a.spec.ts > the rule holds'], proven_by });
+  const row = (id: string, proven_by: string[]): TraceRow => ({
+    id,
+    section: 's',
+    statement: 's',
+    encoded_in: [],
+    verified_by: ['scenarios/api/a.spec.ts > the rule holds'],
+    proven_by,
+  });
   const report = confirmProofs(
-    [row('r.ok', ['f-ok']), row('r.other', ['f-other']), row('r.absent', ['f-absent']), row('r.survived', ['f-survived']), row('r.tolerance', ['v-pass']), row('r.partly', ['f-other', 'f-absent'])],
+    [
+      row('r.ok', ['f-ok']),
+      row('r.other', ['f-other']),
+      row('r.absent', ['f-absent']),
+      row('r.survived', ['f-survived']),
+      row('r.tolerance', ['v-pass']),
+      row('r.partly', ['f-other', 'f-absent']),
+    ],
     [
       matrixRow('f-ok', 'fault', 'CAUGHT', ['scenarios/api/a.spec.ts > the rule holds — Error: y']),
       matrixRow('f-other', 'fault', 'CAUGHT', ['scenarios/api/b.spec.ts > something else — Error: y']),
@@ -77,11 +132,14 @@ test('confirmProofs: confirmed, broken when the catching check is another one, n
     ],
   );
   assert.deepEqual(report.confirmed, ['r.ok', 'r.tolerance']);
-  assert.deepEqual(report.broken.map((b) => b.id), ['r.other', 'r.survived']);
+  assert.deepEqual(
+    report.broken.map((b) => b.id),
+    ['r.other', 'r.survived'],
+  );
   assert.deepEqual(report.notRun, ['r.absent', 'r.partly'], 'an --only run without every proving entry cannot call a row broken');
 });
 
-test('every shown_by names a fault of the row\'s proven_by and checks of its verified_by', () => {
+test("every shown_by names a fault of the row's proven_by and checks of its verified_by", () => {
   const wrong = loadTrace().flatMap((r) =>
     Object.entries(r.shown_by ?? {}).flatMap(([fault, checks]) => [
       ...(r.proven_by.includes(fault) ? [] : [`${r.id}: ${fault} is not in proven_by`]),
@@ -96,7 +154,14 @@ test('chooseShownBy: one check per row and fault (not a browser scenario where a
   const api1 = 'scenarios/api/a.spec.ts > the rule holds';
   const api2 = 'scenarios/api/a.spec.ts > the other rule holds';
   const web = 'scenarios/browser/w.spec.ts > the page shows it';
-  const row = (id: string, verified_by: string[], proven_by: string[]): TraceRow => ({ id, section: 's', statement: 's', encoded_in: [], verified_by, proven_by });
+  const row = (id: string, verified_by: string[], proven_by: string[]): TraceRow => ({
+    id,
+    section: 's',
+    statement: 's',
+    encoded_in: [],
+    verified_by,
+    proven_by,
+  });
   const fails = (...checks: string[]) => checks.map((c) => `${c} — Error: x`);
   const rows = [row('r1', [web, api1, api2], ['f-a', 'f-b']), row('r2', [api1, api2], ['f-a'])];
   const choice = chooseShownBy(rows, [matrixRow('f-a', 'fault', 'CAUGHT', fails(web, api1, api2)), matrixRow('f-b', 'fault', 'CAUGHT', fails(web))]);
@@ -107,6 +172,9 @@ test('chooseShownBy: one check per row and fault (not a browser scenario where a
   const every = [...choice.values()].flatMap((c) => Object.values(c ?? {}).flat());
   for (const check of [web, api1, api2]) assert.ok(every.includes(check), `${check} still runs under a fault that fails it`);
   // A fault that did not run, or was not caught, keeps its claim: the proof check judges the row.
-  const kept = chooseShownBy([{ ...row('r3', [api1, api2], ['f-survived', 'f-absent']), shown_by: { 'f-survived': [api2], 'f-absent': [api1] } }], [matrixRow('f-survived', 'fault', 'SURVIVED', [])]);
+  const kept = chooseShownBy(
+    [{ ...row('r3', [api1, api2], ['f-survived', 'f-absent']), shown_by: { 'f-survived': [api2], 'f-absent': [api1] } }],
+    [matrixRow('f-survived', 'fault', 'SURVIVED', [])],
+  );
   assert.deepEqual(kept.get('r3'), { 'f-survived': [api2], 'f-absent': [api1] });
 });

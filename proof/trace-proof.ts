@@ -26,7 +26,10 @@ import { coverageOf, loadTrace, PROJECT_ROOT, renderShownBy, SHOWN_BY_FILE, type
 import type { MatrixRow } from './matrix.ts';
 
 function words(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 }
 
 /**
@@ -96,7 +99,10 @@ export function confirmProofs(rows: readonly TraceRow[], matrixRows: readonly Ma
     // A run restricted with --only that left some proving entries out cannot judge the row.
     else if (ran.length < proofs.length) report.notRun.push(row.id);
     else {
-      const why = ran.map((e) => `${e.name} ${e.verdict}${e.kind === 'fault' && e.verdict === 'CAUGHT' ? ` by ${e.failed.length} other check(s), none named in verified_by` : ''}`);
+      const why = ran.map(
+        (e) =>
+          `${e.name} ${e.verdict}${e.kind === 'fault' && e.verdict === 'CAUGHT' ? ` by ${e.failed.length} other check(s), none named in verified_by` : ''}`,
+      );
       report.broken.push({ id: row.id, reason: why.join('; ') });
     }
   }
@@ -116,7 +122,12 @@ export function confirmProofs(rows: readonly TraceRow[], matrixRows: readonly Ma
 export function chooseShownBy(rows: readonly TraceRow[], matrixRows: readonly MatrixRow[]): Map<string, Record<string, string[]> | undefined> {
   const isBrowser = (v: string) => v.startsWith('scenarios/browser/');
   const byName = new Map(matrixRows.map((r) => [r.name, r]));
-  interface Pair { row: TraceRow; fault: string; showing: string[]; kept?: string[] }
+  interface Pair {
+    row: TraceRow;
+    fault: string;
+    showing: string[];
+    kept?: string[];
+  }
   const pairs: Pair[] = rows.flatMap((row) =>
     catalogueProofs(row).map((fault): Pair => {
       const entry = byName.get(fault);
@@ -173,11 +184,39 @@ export function writeShownBy(matrixRows: readonly MatrixRow[], file: string = SH
   return { rows: Object.keys(shownBy).length, pairs: Object.values(shownBy).reduce((n, s) => n + Object.keys(s).length, 0) };
 }
 
-const STOP_WORDS = new Set(['the', 'a', 'an', 'of', 'and', 'or', 'is', 'are', 'in', 'on', 'to', 'for', 'with', 'by', 'be', 'as', 'at', 'it', 'its', 'not', 'no']);
+const STOP_WORDS = new Set([
+  'the',
+  'a',
+  'an',
+  'of',
+  'and',
+  'or',
+  'is',
+  'are',
+  'in',
+  'on',
+  'to',
+  'for',
+  'with',
+  'by',
+  'be',
+  'as',
+  'at',
+  'it',
+  'its',
+  'not',
+  'no',
+]);
 
 function relevance(row: TraceRow, entry: MatrixRow): number {
-  const rowWords = new Set(words(`${row.section} ${row.statement}`).split(' ').filter((w) => w.length > 2 && !STOP_WORDS.has(w)));
-  return words(`${entry.name} ${entry.section} ${entry.description}`).split(' ').filter((w) => rowWords.has(w)).length;
+  const rowWords = new Set(
+    words(`${row.section} ${row.statement}`)
+      .split(' ')
+      .filter((w) => w.length > 2 && !STOP_WORDS.has(w)),
+  );
+  return words(`${entry.name} ${entry.section} ${entry.description}`)
+    .split(' ')
+    .filter((w) => rowWords.has(w)).length;
 }
 
 /**

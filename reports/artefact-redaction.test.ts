@@ -77,7 +77,13 @@ test('the redaction reporter rewrites step titles, errors, stdout, annotations a
     writeFileSync(tracePath, zipOf({ 'test.trace': `Fill "${PASSWORD}"` }));
     const attachment = { name: 'trace', contentType: 'application/zip', path: tracePath };
     const inline = { name: 'exchange', contentType: 'application/json', body: Buffer.from(`{"value":"${PASSWORD}"}`) };
-    const step = { title: `Fill "${PASSWORD}"`, titlePath: () => ['parent', `Fill "${PASSWORD}"`], steps: [], attachments: [inline], error: { message: `expected ${PASSWORD}` } };
+    const step = {
+      title: `Fill "${PASSWORD}"`,
+      titlePath: () => ['parent', `Fill "${PASSWORD}"`],
+      steps: [],
+      attachments: [inline],
+      error: { message: `expected ${PASSWORD}` },
+    };
     reporter.onStepBegin({} as never, {} as never, step as never);
     assert.equal(step.title, 'Fill "[REDACTED]"');
     assert.deepEqual(step.titlePath(), ['parent', 'Fill "[REDACTED]"']);

@@ -28,10 +28,27 @@ export interface ConformanceResult {
   globalErrors: string[];
 }
 
-interface PwResult { status: string; errors?: { message?: string }[]; annotations?: { type: string; description?: string }[] }
-interface PwTest { projectName: string; status: string; annotations?: { type: string; description?: string }[]; results: PwResult[] }
-interface PwSpec { title: string; file: string; tests: PwTest[] }
-interface PwSuite { title: string; specs?: PwSpec[]; suites?: PwSuite[] }
+interface PwResult {
+  status: string;
+  errors?: { message?: string }[];
+  annotations?: { type: string; description?: string }[];
+}
+interface PwTest {
+  projectName: string;
+  status: string;
+  annotations?: { type: string; description?: string }[];
+  results: PwResult[];
+}
+interface PwSpec {
+  title: string;
+  file: string;
+  tests: PwTest[];
+}
+interface PwSuite {
+  title: string;
+  specs?: PwSpec[];
+  suites?: PwSuite[];
+}
 
 // eslint-disable-next-line no-control-regex
 const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
@@ -39,7 +56,15 @@ const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 export function readConformance(file: string): ConformanceResult | undefined {
   if (!existsSync(file)) return undefined;
   const report = JSON.parse(readFileSync(file, 'utf8')) as { suites?: PwSuite[]; stats?: { duration?: number }; errors?: { message?: string }[] };
-  const r: Omit<ConformanceResult, 'findings'> = { passed: 0, failed: 0, flaky: 0, skipped: 0, durationMs: report.stats?.duration ?? 0, failures: [], globalErrors: (report.errors ?? []).map((e) => stripAnsi(e.message ?? '')) };
+  const r: Omit<ConformanceResult, 'findings'> = {
+    passed: 0,
+    failed: 0,
+    flaky: 0,
+    skipped: 0,
+    durationMs: report.stats?.duration ?? 0,
+    failures: [],
+    globalErrors: (report.errors ?? []).map((e) => stripAnsi(e.message ?? '')),
+  };
   const annotated: AnnotatedTest[] = [];
   const walk = (s: PwSuite, path: string[]) => {
     const here = s.title && !/\.(ts|js)$/.test(s.title) ? [...path, s.title] : path;
@@ -52,7 +77,11 @@ export function readConformance(file: string): ConformanceResult | undefined {
         else {
           r.failed++;
           const last = t.results.at(-1);
-          r.failures.push({ test: name, project: t.projectName, message: stripAnsi(last?.errors?.map((e) => e.message ?? '').join('\n') ?? '').slice(0, 2000) });
+          r.failures.push({
+            test: name,
+            project: t.projectName,
+            message: stripAnsi(last?.errors?.map((e) => e.message ?? '').join('\n') ?? '').slice(0, 2000),
+          });
         }
         // The last attempt's findings, as the console's tier summary counts them.
         annotated.push({ title: `[${t.projectName}] ${name}`, annotations: [...(t.annotations ?? []), ...(t.results.at(-1)?.annotations ?? [])] });

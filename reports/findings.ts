@@ -149,7 +149,9 @@ export function renderFindingsText(s: FindingsSummary, o: ConsoleOptions): strin
   const lines = ['', 'Contract findings by tier:'];
   for (const t of TIERS) {
     const x = s[t];
-    lines.push(`  ${t.padEnd(width)}  ${x.findings ? `${plural(x.findings, 'finding')} in ${plural(x.tests, 'test')}` : '0 findings'} - ${tierMeaning(t, o.strict)}`);
+    lines.push(
+      `  ${t.padEnd(width)}  ${x.findings ? `${plural(x.findings, 'finding')} in ${plural(x.tests, 'test')}` : '0 findings'} - ${tierMeaning(t, o.strict)}`,
+    );
   }
   for (const t of TIERS) {
     if (!s[t].findings) continue;
@@ -159,7 +161,8 @@ export function renderFindingsText(s: FindingsSummary, o: ConsoleOptions): strin
       for (const f of g.findings) lines.push(`    - ${f.text}`, `        ${testsLine(f, shown)}`);
     }
   }
-  if (o.summaryFile) lines.push('', `Every finding with links to its tests: ${o.summaryFile} (in the HTML report, filter annot:stated, annot:inferred or annot:informational)`);
+  if (o.summaryFile)
+    lines.push('', `Every finding with links to its tests: ${o.summaryFile} (in the HTML report, filter annot:stated, annot:inferred or annot:informational)`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -192,8 +195,12 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 export function renderFindingsHtml(s: FindingsSummary, o: { strict: boolean; title?: string; reportIndex?: string }): string {
   const index = o.reportIndex ?? 'index.html';
   const filter = (t: Tier) => `${index}#?q=${encodeURIComponent(`annot:${t}`)}`;
-  const testLink = (t: { title: string; id?: string }) => (t.id ? `<a href="${esc(`${index}#?testId=${encodeURIComponent(t.id)}`)}">${esc(t.title)}</a>` : esc(t.title));
-  const rows = TIERS.map((t) => `<tr><th><a href="${esc(filter(t))}">${t}</a></th><td>${s[t].findings}</td><td>${s[t].occurrences}</td><td>${s[t].tests}</td><td>${esc(tierMeaning(t, o.strict))}</td></tr>`);
+  const testLink = (t: { title: string; id?: string }) =>
+    t.id ? `<a href="${esc(`${index}#?testId=${encodeURIComponent(t.id)}`)}">${esc(t.title)}</a>` : esc(t.title);
+  const rows = TIERS.map(
+    (t) =>
+      `<tr><th><a href="${esc(filter(t))}">${t}</a></th><td>${s[t].findings}</td><td>${s[t].occurrences}</td><td>${s[t].tests}</td><td>${esc(tierMeaning(t, o.strict))}</td></tr>`,
+  );
   const sections: string[] = [];
   for (const t of TIERS) {
     if (!s[t].findings) continue;

@@ -43,7 +43,9 @@ export default class JobSummaryReporter implements Reporter {
   }
 
   onError(error: TestError): void {
-    const first = stripAnsi(error.message ?? error.value ?? '').split('\n').find((l) => l.trim());
+    const first = stripAnsi(error.message ?? error.value ?? '')
+      .split('\n')
+      .find((l) => l.trim());
     if (first) this.errors.push(`- ${first.length > FIRST_LINE_CHARS * 2 ? `${first.slice(0, FIRST_LINE_CHARS * 2)}…` : first}`);
   }
 
@@ -59,7 +61,10 @@ export default class JobSummaryReporter implements Reporter {
       else if (outcome === 'flaky') outcomes.flaky++;
       else {
         outcomes.failed++;
-        const message = stripAnsi(r.errors[0]?.message ?? r.error?.message ?? r.status).split('\n').find((l) => l.trim()) ?? r.status;
+        const message =
+          stripAnsi(r.errors[0]?.message ?? r.error?.message ?? r.status)
+            .split('\n')
+            .find((l) => l.trim()) ?? r.status;
         const where = test.location ? ` (${test.location.file.split(/[\\/]/).slice(-2).join('/')}:${test.location.line})` : '';
         failed.push(`- ${testTitle(test)}${where}: ${message.length > FIRST_LINE_CHARS ? `${message.slice(0, FIRST_LINE_CHARS)}…` : message}`);
       }

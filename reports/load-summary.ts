@@ -57,7 +57,11 @@ export function loadResultOf(script: string, file: string, s: K6Summary): LoadRe
     if (metric === 'http_req_failed' && typeof v.rate === 'number') figures.failed_rate = v.rate;
     if (metric === 'http_req_duration' && typeof v['p(95)'] === 'number') figures.p95_ms = v['p(95)'];
     // The scripts' own figures (observed rate limit, page latency ...): every non-built-in metric.
-    if (!metric.startsWith('http_') && !metric.startsWith('iteration') && !['checks', 'vus', 'vus_max', 'data_sent', 'data_received', 'iterations', 'dropped_iterations', 'group_duration'].includes(metric)) {
+    if (
+      !metric.startsWith('http_') &&
+      !metric.startsWith('iteration') &&
+      !['checks', 'vus', 'vus_max', 'data_sent', 'data_received', 'iterations', 'dropped_iterations', 'group_duration'].includes(metric)
+    ) {
       for (const key of ['value', 'rate', 'p(95)', 'avg', 'count']) {
         if (typeof v[key] === 'number') {
           figures[key === 'value' ? metric : `${metric} ${key}`] = v[key];
@@ -83,7 +87,11 @@ export function loadEntries(results: readonly LoadResult[]): AllureEntry[] {
         parentSuite: 'load (k6)',
         suite: r.script,
         severity: 'critical',
-        message: t.ok ? undefined : `k6 threshold failed: ${t.metric} ${t.expression}; observed ${Object.entries(t.values).map(([k, v]) => `${k}=${fmt(v)}`).join(', ')}`,
+        message: t.ok
+          ? undefined
+          : `k6 threshold failed: ${t.metric} ${t.expression}; observed ${Object.entries(t.values)
+              .map(([k, v]) => `${k}=${fmt(v)}`)
+              .join(', ')}`,
         parameters: Object.fromEntries(Object.entries(t.values).map(([k, v]) => [k, fmt(v)])),
         durationMs: r.durationMs,
       });
@@ -108,8 +116,6 @@ export function trendFigures(results: readonly LoadResult[]): { observedRateLimi
   // rate-limit.ts reports its estimate as observed_rate_limit_per_second; other
   // rate_limit* metrics (e.g. the 429 count rate) are not the limit.
   const rate = all.find((f) => /observed_rate_limit/i.test(f.k)) ?? all.find((f) => /observed_limit|accepted_per_s/i.test(f.k));
-  const page =
-    all.find((f) => /page.*(latency|duration)/i.test(f.k)) ??
-    all.find((f) => /pag/i.test(f.script) && f.k === 'p95_ms');
+  const page = all.find((f) => /page.*(latency|duration)/i.test(f.k)) ?? all.find((f) => /pag/i.test(f.script) && f.k === 'p95_ms');
   return { observedRateLimit: rate?.v, p95PageLatencyMs: page?.v };
 }

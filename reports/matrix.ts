@@ -178,7 +178,16 @@ export function renderMarkdown(m: Matrix): string {
     '|---|---|---|---|---|---|',
     ...m.rows
       .filter((r) => r.kind === 'fault')
-      .map((r) => `| ${r.name} | ${r.tier ?? 'stated'}${r.env ? ` (${Object.entries(r.env).map(([k, v]) => `${k}=${v}`).join(' ')})` : ''} | ${r.area} | ${r.verdict} | ${cell(r.verdict === 'ERROR' ? r.errors.join('; ') : shortList(r.failed) || '—')} | ${cell(r.section)} |`),
+      .map(
+        (r) =>
+          `| ${r.name} | ${r.tier ?? 'stated'}${
+            r.env
+              ? ` (${Object.entries(r.env)
+                  .map(([k, v]) => `${k}=${v}`)
+                  .join(' ')})`
+              : ''
+          } | ${r.area} | ${r.verdict} | ${cell(r.verdict === 'ERROR' ? r.errors.join('; ') : shortList(r.failed) || '—')} | ${cell(r.section)} |`,
+      ),
     '',
     '## Variations',
     '',
@@ -186,7 +195,10 @@ export function renderMarkdown(m: Matrix): string {
     '|---|---|---|---|',
     ...m.rows
       .filter((r) => r.kind === 'variation')
-      .map((r) => `| ${r.name} | ${r.verdict} | ${cell(r.verdict === 'ERROR' ? r.errors.join('; ') : shortList(r.failed) || (r.note ? `— (${r.note})` : '—'))} | ${cell(r.section)} |`),
+      .map(
+        (r) =>
+          `| ${r.name} | ${r.verdict} | ${cell(r.verdict === 'ERROR' ? r.errors.join('; ') : shortList(r.failed) || (r.note ? `— (${r.note})` : '—'))} | ${cell(r.section)} |`,
+      ),
     '',
   ];
   return lines.join('\n');

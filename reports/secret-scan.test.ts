@@ -35,5 +35,8 @@ test('an archive that cannot be opened is reported, never passed as clean, and i
   // A trace zip cut short (a writer still at work, a disk full): no end-of-archive record.
   writeFileSync(join(dir, 'cut.zip'), whole.subarray(0, whole.length - 30));
   const r = scanForSecrets(dir, ['marker-key-1']);
-  assert.ok(r.hits.some((h) => h.file === 'cut.zip' && /could not be opened/.test(h.what)), JSON.stringify(r.hits));
+  assert.ok(
+    r.hits.some((h) => h.file === 'cut.zip' && /could not be opened/.test(h.what)),
+    JSON.stringify(r.hits),
+  );
 });

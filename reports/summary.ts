@@ -71,10 +71,18 @@ export interface NightlySummary {
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-const firstLine = (s: string) => s.split('\n').find((l) => l.trim())?.trim().slice(0, 240) ?? '';
+const firstLine = (s: string) =>
+  s
+    .split('\n')
+    .find((l) => l.trim())
+    ?.trim()
+    .slice(0, 240) ?? '';
 
 /** Error-severity problems of the steps that ran (`skipped`: steps not run, so no "produced nothing" reason). */
-export function gateReasons(s: Pick<NightlySummary, 'conformance' | 'load' | 'loadErrors' | 'matrix'>, skipped: ReadonlySet<LeftOut['step']> = new Set()): GateReason[] {
+export function gateReasons(
+  s: Pick<NightlySummary, 'conformance' | 'load' | 'loadErrors' | 'matrix'>,
+  skipped: ReadonlySet<LeftOut['step']> = new Set(),
+): GateReason[] {
   const out: GateReason[] = [];
   const c = s.conformance;
   if (!c) {
@@ -83,7 +91,8 @@ export function gateReasons(s: Pick<NightlySummary, 'conformance' | 'load' | 'lo
     for (const f of c.failures) out.push({ step: 'conformance', reason: `${f.test} [${f.project}]: ${firstLine(f.message)}` });
     for (const e of c.globalErrors) out.push({ step: 'conformance', reason: firstLine(e) });
   }
-  for (const r of s.load) for (const t of r.thresholds) if (!t.ok) out.push({ step: 'load', reason: `${r.script}: threshold ${t.metric} ${t.expression} failed` });
+  for (const r of s.load)
+    for (const t of r.thresholds) if (!t.ok) out.push({ step: 'load', reason: `${r.script}: threshold ${t.metric} ${t.expression} failed` });
   for (const e of s.loadErrors) out.push({ step: 'load', reason: e });
   const m = s.matrix;
   if (!m) {
@@ -106,7 +115,10 @@ export function renderSummaryMarkdown(s: NightlySummary): string {
   const wall = `wall time ${(s.wallTimeMs / 1000).toFixed(0)} s`;
   const lines: string[] = [`# svc conformance — nightly ${s.at.slice(0, 10)}${s.gate === 'partial' || leftOut.length ? ' (partial run)' : ''}`, ''];
   if (s.gate === 'pass') lines.push(`**Gate: PASS** — every step ran in full; no error-severity failure; ${wall}.`);
-  else if (s.gate === 'fail') lines.push(`**Gate: FAIL** — ${s.reasons.length} error-severity problem(s)${leftOut.length ? ' in what ran (a partial run: see what it left out below)' : ''}; ${wall}.`);
+  else if (s.gate === 'fail')
+    lines.push(
+      `**Gate: FAIL** — ${s.reasons.length} error-severity problem(s)${leftOut.length ? ' in what ran (a partial run: see what it left out below)' : ''}; ${wall}.`,
+    );
   else lines.push(`**Partial run: no gate verdict** — no error-severity failure in what ran, but this run left out part of the nightly (below); ${wall}.`);
   lines.push('');
   if (leftOut.length) {
@@ -122,7 +134,9 @@ export function renderSummaryMarkdown(s: NightlySummary): string {
   if (c) {
     const total = c.passed + c.failed + c.flaky;
     const f = c.findings;
-    lines.push(`| scenarios + properties | ${c.passed} passed, ${c.failed} failed, ${c.flaky} flaky, ${c.skipped} skipped (pass rate ${total ? pct(c.passed / total) : '—'}) |`);
+    lines.push(
+      `| scenarios + properties | ${c.passed} passed, ${c.failed} failed, ${c.flaky} flaky, ${c.skipped} skipped (pass rate ${total ? pct(c.passed / total) : '—'}) |`,
+    );
     for (const tier of ['stated', 'inferred', 'informational'] as const) {
       lines.push(`| ${tier} findings | ${f[tier].findings} in ${f[tier].tests} test(s) (${tierMeaning(tier, strict)}) |`);
     }
@@ -131,7 +145,10 @@ export function renderSummaryMarkdown(s: NightlySummary): string {
   if (skippedLoad) lines.push(`| load | ${skippedLoad.what} |`);
   for (const r of s.load) {
     const bad = r.thresholds.filter((t) => !t.ok);
-    const figs = Object.entries(r.figures).slice(0, 6).map(([k, v]) => `${k} ${Number.isInteger(v) ? v : v.toFixed(2)}`).join(', ');
+    const figs = Object.entries(r.figures)
+      .slice(0, 6)
+      .map(([k, v]) => `${k} ${Number.isInteger(v) ? v : v.toFixed(2)}`)
+      .join(', ');
     lines.push(`| load ${r.script} | ${r.thresholds.length - bad.length}/${r.thresholds.length} thresholds ok${figs ? `; ${figs}` : ''} |`);
   }
   if (m) {
@@ -142,14 +159,18 @@ export function renderSummaryMarkdown(s: NightlySummary): string {
     const skippedSelftest = notRun('self-test');
     if (skippedSelftest) lines.push(`| self-test | ${skippedSelftest.what} |`);
   }
-  if (s.versions) lines.push(`| version upgrade ${s.versions.from} → ${s.versions.to} | ${s.versions.breaking} breaking, ${s.versions.nonBreaking} non-breaking difference(s); gate ${s.versions.gate} |`);
+  if (s.versions)
+    lines.push(
+      `| version upgrade ${s.versions.from} → ${s.versions.to} | ${s.versions.breaking} breaking, ${s.versions.nonBreaking} non-breaking difference(s); gate ${s.versions.gate} |`,
+    );
   lines.push('', '## Trends (last 10 full runs)', '');
   if (s.trendRecorded === false) lines.push('This partial run is not one of them: only a full nightly adds a trend row.', '');
   lines.push(s.trends.length ? trendTable(s.trends) : '_No full nightly recorded yet._', '');
   if (c) lines.push(...renderFindingsMarkdown(c.findings, { strict }));
   const artifacts = s.artifacts ?? [{ name: 'Allure report', path: `${s.reportPath}/index.html` }];
   lines.push('## Artifacts', '');
-  for (const a of artifacts) lines.push(`- ${a.name}: \`${a.path}\`${a.name === 'Allure report' && s.reportBytes ? ` (${(s.reportBytes / 1e6).toFixed(1)} MB)` : ''}`);
+  for (const a of artifacts)
+    lines.push(`- ${a.name}: \`${a.path}\`${a.name === 'Allure report' && s.reportBytes ? ` (${(s.reportBytes / 1e6).toFixed(1)} MB)` : ''}`);
   lines.push('');
   return lines.join('\n');
 }
@@ -170,12 +191,20 @@ export function markdownToHtml(md: string, title: string): string {
     if (l.startsWith('|')) {
       const rows: string[][] = [];
       while (i < lines.length && lines[i].startsWith('|')) {
-        if (!/^\|[-| ]+\|$/.test(lines[i])) rows.push(lines[i].slice(1, -1).split(/(?<!\\)\|/).map((x) => x.trim().replace(/\\\|/g, '|')));
+        if (!/^\|[-| ]+\|$/.test(lines[i]))
+          rows.push(
+            lines[i]
+              .slice(1, -1)
+              .split(/(?<!\\)\|/)
+              .map((x) => x.trim().replace(/\\\|/g, '|')),
+          );
         i++;
       }
       i--;
       const [head, ...body] = rows;
-      out.push(`<table><thead><tr>${head.map((h) => `<th>${inline(h)}</th>`).join('')}</tr></thead><tbody>${body.map((r) => `<tr>${r.map((x) => `<td>${inline(x)}</td>`).join('')}</tr>`).join('')}</tbody></table>`);
+      out.push(
+        `<table><thead><tr>${head.map((h) => `<th>${inline(h)}</th>`).join('')}</tr></thead><tbody>${body.map((r) => `<tr>${r.map((x) => `<td>${inline(x)}</td>`).join('')}</tr>`).join('')}</tbody></table>`,
+      );
     } else if (l.startsWith('- ')) {
       const items: string[] = [];
       while (i < lines.length && lines[i].startsWith('- ')) items.push(lines[i++].slice(2));

@@ -90,4 +90,3 @@ export default class TierSummaryReporter implements Reporter {
     writeFileSync(this.outputFile, renderFindingsHtml(this.summary, { strict: loadProfile().strict, reportIndex: 'index.html' }));
   }
 }
-

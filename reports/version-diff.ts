@@ -53,8 +53,22 @@ export function renderVersionMarkdown(r: VersionReport): string {
   const table = (list: Finding[]) =>
     list.length
       ? r.usage
-        ? ['| breaking | source | operation | location | kind | rule | detail | touches the integration |', '|---|---|---|---|---|---|---|---|', ...list.map((f) => `| ${f.breaking ? '**yes**' : 'no'} | ${f.source} | ${cell(f.operation ?? '—')} | ${cell(f.location)} | ${f.kind} | ${cell(f.rule)} | ${cell(f.detail)} | ${usedCell(f)} |`)].join('\n')
-        : ['| breaking | operation | location | kind | rule | detail | used |', '|---|---|---|---|---|---|---|', ...list.map((f) => `| ${f.breaking ? '**yes**' : 'no'} | ${cell(f.operation ?? '—')} | ${cell(f.location)} | ${f.kind} | ${cell(f.rule)} | ${cell(f.detail)} | ${f.used ? 'yes' : 'no'} |`)].join('\n')
+        ? [
+            '| breaking | source | operation | location | kind | rule | detail | touches the integration |',
+            '|---|---|---|---|---|---|---|---|',
+            ...list.map(
+              (f) =>
+                `| ${f.breaking ? '**yes**' : 'no'} | ${f.source} | ${cell(f.operation ?? '—')} | ${cell(f.location)} | ${f.kind} | ${cell(f.rule)} | ${cell(f.detail)} | ${usedCell(f)} |`,
+            ),
+          ].join('\n')
+        : [
+            '| breaking | operation | location | kind | rule | detail | used |',
+            '|---|---|---|---|---|---|---|',
+            ...list.map(
+              (f) =>
+                `| ${f.breaking ? '**yes**' : 'no'} | ${cell(f.operation ?? '—')} | ${cell(f.location)} | ${f.kind} | ${cell(f.rule)} | ${cell(f.detail)} | ${f.used ? 'yes' : 'no'} |`,
+            ),
+          ].join('\n')
       : '_no difference_';
   const observed = r.findings.filter((f) => f.source === 'observed');
   const docs = r.findings.filter((f) => f.source === 'documents');
@@ -68,7 +82,9 @@ export function renderVersionMarkdown(r: VersionReport): string {
     return [
       `# ${r.mode === 'documents' ? 'OpenAPI document comparison' : 'Version upgrade check'}: ${r.from} → ${r.to}`,
       '',
-      r.mode === 'documents' ? `Two OpenAPI documents compared; no target asked.` : `Target: ${r.target}; ${r.probes} read-only probes under each Accept-Version; derived documents ${r.documents.compared ? 'compared' : 'not found (not compared)'}.`,
+      r.mode === 'documents'
+        ? `Two OpenAPI documents compared; no target asked.`
+        : `Target: ${r.target}; ${r.probes} read-only probes under each Accept-Version; derived documents ${r.documents.compared ? 'compared' : 'not found (not compared)'}.`,
       used,
       '',
       verdict,

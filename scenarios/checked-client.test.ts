@@ -57,7 +57,14 @@ before(async () => {
 after(() => server.close());
 
 function client(env: Record<string, string> = {}) {
-  const profile = loadProfile({ ...process.env, SVC_BASE_URL: baseUrl, SVC_CLIENT_ID: 'client', SVC_API_KEY: API_KEY, SVC_ACCEPT_VERSION: 'v20250224', ...env });
+  const profile = loadProfile({
+    ...process.env,
+    SVC_BASE_URL: baseUrl,
+    SVC_CLIENT_ID: 'client',
+    SVC_API_KEY: API_KEY,
+    SVC_ACCEPT_VERSION: 'v20250224',
+    ...env,
+  });
   const annotations: { type: string; description?: string }[] = [];
   const info = { annotations, attach: async () => {} };
   return { api: new CheckedClient(profile, loadContract(), createRedactor([API_KEY]), info as never, false), annotations };
@@ -107,24 +114,36 @@ test('findings are annotated by tier; only errors gate; strict makes inferred on
   answer = json({ member: { ...sampleMember(), name: null } });
   const plain = client();
   await plain.api.get(MEMBER_PATH);
-  assert.deepEqual(plain.annotations.map((a) => a.type), [TIER_ANNOTATION.informational]);
+  assert.deepEqual(
+    plain.annotations.map((a) => a.type),
+    [TIER_ANNOTATION.informational],
+  );
 
   // inferred: a deprecated endpoint without the header under the guessed name
   answer = json({ managed_institutions: [] });
   const guessed = client();
   await guessed.api.get('/managed_institutions');
-  assert.deepEqual(guessed.annotations.map((a) => a.type), [TIER_ANNOTATION.inferred]);
+  assert.deepEqual(
+    guessed.annotations.map((a) => a.type),
+    [TIER_ANNOTATION.inferred],
+  );
   const strict = client({ SVC_STRICT: '1' });
   await assert.rejects(strict.api.get('/managed_institutions'), /Contract check failed .*inferred, gating because SVC_STRICT=1/);
   const named = client({ SVC_DEPRECATION_HEADER: 'Deprecation' });
   await assert.rejects(named.api.get('/managed_institutions'), /Contract check failed/);
-  assert.deepEqual(named.annotations.map((a) => a.type), [TIER_ANNOTATION.stated]);
+  assert.deepEqual(
+    named.annotations.map((a) => a.type),
+    [TIER_ANNOTATION.stated],
+  );
 
   // stated: a wrong type
   answer = json({ member: { ...sampleMember(), is_oauth: 'yes' } });
   const stated = client();
   await assert.rejects(stated.api.get(MEMBER_PATH), /^Error: Contract check failed|Contract check failed for GET/);
-  assert.deepEqual(stated.annotations.map((a) => a.type), [TIER_ANNOTATION.stated]);
+  assert.deepEqual(
+    stated.annotations.map((a) => a.type),
+    [TIER_ANNOTATION.stated],
+  );
 });
 
 const REFUSED: Answer = { status: 401, headers: { 'content-type': 'application/json' }, body: '{"error":{"status":401,"code":"unauthorized"}}' };
@@ -137,7 +156,10 @@ test('a 401 to refused credentials fails naming SVC_CLIENT_ID and SVC_API_KEY, e
   const { api } = client();
   for (const expectStatus of [undefined, 401]) {
     await assert.rejects(api.get('/data_exchange/users', { expectStatus }), (e: Error) => {
-      assert.match(e.message, /^The target refused the credentials: GET \/data_exchange\/users answered 401 \(platform, Accept-Version v20250224\)\. Check SVC_CLIENT_ID and SVC_API_KEY/);
+      assert.match(
+        e.message,
+        /^The target refused the credentials: GET \/data_exchange\/users answered 401 \(platform, Accept-Version v20250224\)\. Check SVC_CLIENT_ID and SVC_API_KEY/,
+      );
       assert.match(e.message, /A control read with the same credentials, GET \/institutions\?records_per_page=1, answered 401/);
       assert.ok(!e.message.includes(API_KEY));
       return true;
@@ -146,7 +168,7 @@ test('a 401 to refused credentials fails naming SVC_CLIENT_ID and SVC_API_KEY, e
   assert.deepEqual(seen, ['GET /data_exchange/users', 'GET /institutions', 'GET /data_exchange/users', 'GET /institutions']);
 });
 
-test('a refusal is the request\'s own once the same credentials are shown to work: one control read, then none', async () => {
+test("a refusal is the request's own once the same credentials are shown to work: one control read, then none", async () => {
   byPath = { '/institutions': INSTITUTIONS_PAGE };
   seen = [];
   answer = REFUSED;
@@ -156,7 +178,10 @@ test('a refusal is the request\'s own once the same credentials are shown to wor
   assert.equal((await api.get('/data_exchange/users')).status, 401);
   assert.deepEqual(seen, ['GET /data_exchange/users', 'GET /institutions', 'GET /data_exchange/users']);
   // A refusal the test did not expect says the credentials were fine.
-  await assert.rejects(api.get('/data_exchange/users', { expectStatus: 200 }), /expected status 200, received 401 \(the target accepts the same credentials in this test/);
+  await assert.rejects(
+    api.get('/data_exchange/users', { expectStatus: 200 }),
+    /expected status 200, received 401 \(the target accepts the same credentials in this test/,
+  );
 });
 
 test('credentials the test chose itself are judged by the test, with no control read', async () => {
@@ -173,9 +198,17 @@ test('credentials the test chose itself are judged by the test, with no control 
 test('a refused audience client names SVC_AUDIENCE_CLIENT_ID and SVC_AUDIENCE_CLIENT_SECRET', async () => {
   byPath = { '/token': { status: 401, headers: { 'content-type': 'application/json' }, body: '{"error":"invalid_client"}' } };
   answer = REFUSED;
-  const { api } = client({ SVC_AUDIENCE_BASE_URL: baseUrl, SVC_AUDIENCE_TOKEN_URL: `${baseUrl}/token`, SVC_AUDIENCE_CLIENT_ID: 'aud', SVC_AUDIENCE_CLIENT_SECRET: 'audience-secret-1234' });
+  const { api } = client({
+    SVC_AUDIENCE_BASE_URL: baseUrl,
+    SVC_AUDIENCE_TOKEN_URL: `${baseUrl}/token`,
+    SVC_AUDIENCE_CLIENT_ID: 'aud',
+    SVC_AUDIENCE_CLIENT_SECRET: 'audience-secret-1234',
+  });
   await assert.rejects(api.call({ api: 'audience', path: '/api/v1/audience/a/list' }), (e: Error) => {
-    assert.match(e.message, /^The target refused the credentials: POST http:\/\/127\.0\.0\.1:\d+\/token answered 401\. Check SVC_AUDIENCE_CLIENT_ID, SVC_AUDIENCE_CLIENT_SECRET and SVC_AUDIENCE_TOKEN_URL/);
+    assert.match(
+      e.message,
+      /^The target refused the credentials: POST http:\/\/127\.0\.0\.1:\d+\/token answered 401\. Check SVC_AUDIENCE_CLIENT_ID, SVC_AUDIENCE_CLIENT_SECRET and SVC_AUDIENCE_TOKEN_URL/,
+    );
     assert.ok(!e.message.includes('audience-secret-1234'));
     return true;
   });
@@ -185,7 +218,10 @@ test('a redirect nobody documented: the first line names its Location; an expect
   answer = { status: 302, headers: { location: `https://login.example/sso?key=${API_KEY}`, 'content-type': 'text/html' }, body: '<a href="/sso">Sign in</a>' };
   const { api } = client();
   await assert.rejects(api.get('/institutions'), (e: Error) => {
-    assert.match(e.message, /^The service answered 302 \(Location: https:\/\/login\.example\/sso\?key=\S+\) to GET \/institutions \(platform, Accept-Version v20250224\), where no redirect is documented and the suite follows none\. Body: <a href="\/sso">Sign in<\/a>$/);
+    assert.match(
+      e.message,
+      /^The service answered 302 \(Location: https:\/\/login\.example\/sso\?key=\S+\) to GET \/institutions \(platform, Accept-Version v20250224\), where no redirect is documented and the suite follows none\. Body: <a href="\/sso">Sign in<\/a>$/,
+    );
     assert.ok(!e.message.includes(API_KEY), 'the Location is redacted');
     return true;
   });
@@ -196,7 +232,10 @@ test('a body above SVC_MAX_BODY_BYTES fails the call naming the operation, the l
   answer = json({ institutions: Array.from({ length: 200 }, (_, i) => ({ code: `bank_${i}`, name: `Bank ${i}` })) });
   const { api } = client({ SVC_MAX_BODY_BYTES: '1000' });
   await assert.rejects(api.get('/institutions', { query: { records_per_page: 200 } }), (e: Error) => {
-    assert.match(e.message, /^GET http:\/\/127\.0\.0\.1:\d+\/institutions\?records_per_page=200 \(operation GET \/institutions\): the 200 application\/json answer's body is larger than the limit of 1000 bytes \(1000 bytes, SVC_MAX_BODY_BYTES\); reading stopped at the limit \(no Content-Length\)\. Raise SVC_MAX_BODY_BYTES if a body this large is legitimate\.$/);
+    assert.match(
+      e.message,
+      /^GET http:\/\/127\.0\.0\.1:\d+\/institutions\?records_per_page=200 \(operation GET \/institutions\): the 200 application\/json answer's body is larger than the limit of 1000 bytes \(1000 bytes, SVC_MAX_BODY_BYTES\); reading stopped at the limit \(no Content-Length\)\. Raise SVC_MAX_BODY_BYTES if a body this large is legitimate\.$/,
+    );
     return true;
   });
 });

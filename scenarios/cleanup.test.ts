@@ -14,7 +14,10 @@ import { CreatedUsers, cleanupLeftovers, currentRunId, describeTeardownFailure, 
 const CLIENT = 'cleanup-client';
 const KEY = 'cleanup-key-3b9e';
 
-interface FakeUser { guid: string; id: unknown }
+interface FakeUser {
+  guid: string;
+  id: unknown;
+}
 
 /** A users service: pages of the list (with or without pagination), deletes, and what it was asked. */
 class UsersService {
@@ -43,7 +46,12 @@ class UsersService {
         const per = Number(url.searchParams.get('records_per_page') ?? 25);
         const page = this.ignorePage ? 1 : Number(url.searchParams.get('page') ?? 1);
         const items = this.users.slice((page - 1) * per, page * per);
-        const pagination = { current_page: page, per_page: per, total_entries: this.users.length, total_pages: Math.max(1, Math.ceil(this.users.length / per)) };
+        const pagination = {
+          current_page: page,
+          per_page: per,
+          total_entries: this.users.length,
+          total_pages: Math.max(1, Math.ceil(this.users.length / per)),
+        };
         return send(200, { users: items, ...(this.withPagination ? { pagination } : {}) });
       }
       const m = /^\/users\/([^/]+)$/.exec(url.pathname);
@@ -77,7 +85,13 @@ const guidOf = (n: number) => `USR-00000000-0000-4000-8000-${String(n).padStart(
 
 before(async () => {
   await service.start();
-  profile = loadProfile({ SVC_BASE_URL: service.base, SVC_CLIENT_ID: CLIENT, SVC_API_KEY: KEY, SVC_ENVIRONMENT: 'integration', SVC_REQUEST_TIMEOUT_MS: '5000' });
+  profile = loadProfile({
+    SVC_BASE_URL: service.base,
+    SVC_CLIENT_ID: CLIENT,
+    SVC_API_KEY: KEY,
+    SVC_ENVIRONMENT: 'integration',
+    SVC_REQUEST_TIMEOUT_MS: '5000',
+  });
 });
 after(() => service.stop());
 beforeEach(() => {
@@ -90,7 +104,18 @@ beforeEach(() => {
 });
 
 /** Users whose ids only look like the suite's, or are not strings at all. */
-const NOT_OURS: unknown[] = [null, 42, 'scn-user-1234', 'svcct', 'svcctrun1-user-1', 'xsvcct-run1-user-1', 'SVCCT-run1-user-1', ' svcct-run1-user-1', 'my-svcct-run1-user-1', ''];
+const NOT_OURS: unknown[] = [
+  null,
+  42,
+  'scn-user-1234',
+  'svcct',
+  'svcctrun1-user-1',
+  'xsvcct-run1-user-1',
+  'SVCCT-run1-user-1',
+  ' svcct-run1-user-1',
+  'my-svcct-run1-user-1',
+  '',
+];
 
 function seed(ours: string[], theirs = NOT_OURS): { ours: FakeUser[]; theirs: FakeUser[] } {
   let n = 0;
@@ -111,7 +136,7 @@ describe('suite ids', () => {
     for (const other of NOT_OURS) assert.equal(isSuiteId(other), false, `${JSON.stringify(other)} is not a suite id`);
   });
 
-  test('one run\'s prefix matches none of another run\'s ids, even one that starts with the same letters', () => {
+  test("one run's prefix matches none of another run's ids, even one that starts with the same letters", () => {
     assert.equal(isSuiteId('svcct-run1-scn-user-0123456789ab', 'run1'), true);
     assert.equal(isSuiteId('svcct-run12-scn-user-0123456789ab', 'run1'), false);
     assert.equal(isSuiteId('svcct-run-scn-user-0123456789ab', 'run1'), false);
@@ -129,23 +154,34 @@ describe('suite ids', () => {
 describe('cleanupLeftovers', () => {
   test('deletes every user whose id starts with svcct-, and no other, across pages', async () => {
     const ids = Array.from({ length: 130 }, (_, i) => `svcct-run${i % 3}-scn-user-${String(i).padStart(12, '0')}`);
-    const { ours, theirs } = seed(ids, Array.from({ length: 120 }, (_, i) => NOT_OURS[i % NOT_OURS.length]));
+    const { ours, theirs } = seed(
+      ids,
+      Array.from({ length: 120 }, (_, i) => NOT_OURS[i % NOT_OURS.length]),
+    );
     const lines: string[] = [];
     const r = await cleanupLeftovers(profile, { log: (l) => lines.push(l) });
     assert.equal(r.listed, 250);
     assert.equal(r.pagesRead, 3, '250 users at 100 a page');
     assert.equal(r.complete, true);
     assert.equal(r.prefix, 'svcct-');
-    assert.deepEqual(new Set(service.deletes), new Set(ours.map((u) => u.guid)), 'exactly the suite\'s users were deleted');
+    assert.deepEqual(new Set(service.deletes), new Set(ours.map((u) => u.guid)), "exactly the suite's users were deleted");
     assert.equal(r.deleted.length, 130);
     assert.deepEqual(r.failed, []);
     assert.deepEqual(service.users.map((u) => u.guid).sort(), theirs.map((u) => u.guid).sort(), 'every other user is still there');
-    assert.ok(lines.some((l) => /250 users listed in 3 pages; 130 with an id starting svcct-/.test(l)), lines[0]);
+    assert.ok(
+      lines.some((l) => /250 users listed in 3 pages; 130 with an id starting svcct-/.test(l)),
+      lines[0],
+    );
     assert.ok(service.authorizations.has(`Basic ${Buffer.from(`${CLIENT}:${KEY}`).toString('base64')}`), 'Basic credentials of the profile');
   });
 
-  test('with a run id, only that run\'s users', async () => {
-    const { ours } = seed(['svcct-run1-scn-user-000000000001', 'svcct-run12-scn-user-000000000002', 'svcct-run2-fuzz-user-000000000003', 'svcct-run1-fuzz-user-000000000004']);
+  test("with a run id, only that run's users", async () => {
+    const { ours } = seed([
+      'svcct-run1-scn-user-000000000001',
+      'svcct-run12-scn-user-000000000002',
+      'svcct-run2-fuzz-user-000000000003',
+      'svcct-run1-fuzz-user-000000000004',
+    ]);
     const r = await cleanupLeftovers(profile, { runId: 'run1' });
     assert.equal(r.prefix, 'svcct-run1-');
     assert.deepEqual(r.deleted.map((u) => u.id).sort(), ['svcct-run1-fuzz-user-000000000004', 'svcct-run1-scn-user-000000000001']);
@@ -169,14 +205,20 @@ describe('cleanupLeftovers', () => {
     const { ours } = seed(['svcct-run1-scn-user-000000000001', 'svcct-run1-scn-user-000000000002']);
     service.failDelete.set(ours[0].guid, 500);
     const r = await cleanupLeftovers(profile);
-    assert.deepEqual(r.deleted.map((u) => u.guid), [ours[1].guid]);
+    assert.deepEqual(
+      r.deleted.map((u) => u.guid),
+      [ours[1].guid],
+    );
     assert.equal(r.failed.length, 1);
     assert.equal(r.failed[0].guid, ours[0].guid);
     assert.match(r.failed[0].reason, new RegExp(`DELETE /users/${ours[0].guid} answered 500`));
   });
 
   test('the listing is bounded: a target that ignores page, or more pages than the bound', async () => {
-    seed(Array.from({ length: 150 }, (_, i) => `svcct-run1-scn-user-${String(i).padStart(12, '0')}`), []);
+    seed(
+      Array.from({ length: 150 }, (_, i) => `svcct-run1-scn-user-${String(i).padStart(12, '0')}`),
+      [],
+    );
     service.ignorePage = true;
     service.withPagination = false;
     const repeated = await listUsers(profile);
@@ -209,18 +251,37 @@ describe('CreatedUsers (the teardown)', () => {
   test('records each created user from a 2xx POST /users, forgets one deleted through the client, and deletes the rest', async () => {
     const { ours } = seed(['svcct-run1-scn-user-000000000001', 'svcct-run1-scn-user-000000000002', 'svcct-run1-scn-user-000000000003']);
     const created = new CreatedUsers(profile);
-    const post = (u: FakeUser, status = 200) => created.observe({ api: 'platform', method: 'POST', path: '/users', status, requestBody: { user: { id: u.id } }, responseBody: { user: { guid: u.guid, id: u.id } } });
-    ours.forEach((u) => { post(u); });
+    const post = (u: FakeUser, status = 200) =>
+      created.observe({
+        api: 'platform',
+        method: 'POST',
+        path: '/users',
+        status,
+        requestBody: { user: { id: u.id } },
+        responseBody: { user: { guid: u.guid, id: u.id } },
+      });
+    ours.forEach((u) => {
+      post(u);
+    });
     post({ guid: guidOf(99), id: 'refused' }, 409);
     created.observe({ api: 'audience', method: 'POST', path: '/users', status: 200, responseBody: { user: { guid: guidOf(98) } } });
     created.observe({ api: 'platform', method: 'POST', path: '/users/USR-x/members', status: 200, responseBody: { member: { guid: 'MBR-x' } } });
     // The scenario deleted the second user itself; the third is gone by other means (404 at teardown).
     created.observe({ api: 'platform', method: 'DELETE', path: `/users/${ours[1].guid}?x=1`, status: 204 });
     service.users = service.users.filter((u) => u.guid !== ours[2].guid);
-    assert.deepEqual(created.pending.map((u) => u.guid), [ours[0].guid, ours[2].guid]);
+    assert.deepEqual(
+      created.pending.map((u) => u.guid),
+      [ours[0].guid, ours[2].guid],
+    );
     const outcome = await created.deleteAll();
-    assert.deepEqual(outcome.deleted.map((u) => u.guid), [ours[0].guid]);
-    assert.deepEqual(outcome.alreadyGone.map((u) => u.guid), [ours[2].guid]);
+    assert.deepEqual(
+      outcome.deleted.map((u) => u.guid),
+      [ours[0].guid],
+    );
+    assert.deepEqual(
+      outcome.alreadyGone.map((u) => u.guid),
+      [ours[2].guid],
+    );
     assert.deepEqual(outcome.failed, []);
     assert.deepEqual(service.deletes, [ours[0].guid, ours[2].guid], 'no DELETE for the user the scenario deleted');
     assert.deepEqual(created.pending, [], 'a second teardown has nothing to do');
@@ -230,16 +291,38 @@ describe('CreatedUsers (the teardown)', () => {
     const { ours } = seed(['svcct-run1-scn-user-000000000001']);
     service.failDelete.set(ours[0].guid, 503);
     const created = new CreatedUsers(profile);
-    created.observe({ api: 'platform', method: 'POST', path: '/users', status: 201, requestBody: { user: { id: ours[0].id } }, responseBody: { user: { guid: ours[0].guid } } });
-    created.observe({ api: 'platform', method: 'POST', path: '/users', status: 200, requestBody: { user: { id: 'svcct-run1-scn-user-00000000000f' } }, responseBody: {} });
+    created.observe({
+      api: 'platform',
+      method: 'POST',
+      path: '/users',
+      status: 201,
+      requestBody: { user: { id: ours[0].id } },
+      responseBody: { user: { guid: ours[0].guid } },
+    });
+    created.observe({
+      api: 'platform',
+      method: 'POST',
+      path: '/users',
+      status: 200,
+      requestBody: { user: { id: 'svcct-run1-scn-user-00000000000f' } },
+      responseBody: {},
+    });
     const outcome = await created.deleteAll();
     assert.equal(outcome.failed.length, 2);
     const [refused, unnamed] = outcome.failed.map(describeTeardownFailure);
     assert.match(refused, new RegExp(`^user ${ours[0].guid} \\(id ${ours[0].id}\\) was not deleted at teardown: DELETE /users/${ours[0].guid} answered 503`));
     assert.match(refused, /cleanupLeftovers\) finds it by its id/);
     assert.match(unnamed, /^a user with id svcct-run1-scn-user-00000000000f was not deleted at teardown: the create answer named no user guid/);
-    const unreachable = new CreatedUsers(loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9', SVC_CLIENT_ID: CLIENT, SVC_API_KEY: KEY, SVC_REQUEST_TIMEOUT_MS: '2000' }));
-    unreachable.observe({ api: 'platform', method: 'POST', path: '/users', status: 200, responseBody: { user: { guid: guidOf(7), id: 'svcct-run1-scn-user-000000000007' } } });
+    const unreachable = new CreatedUsers(
+      loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9', SVC_CLIENT_ID: CLIENT, SVC_API_KEY: KEY, SVC_REQUEST_TIMEOUT_MS: '2000' }),
+    );
+    unreachable.observe({
+      api: 'platform',
+      method: 'POST',
+      path: '/users',
+      status: 200,
+      responseBody: { user: { guid: guidOf(7), id: 'svcct-run1-scn-user-000000000007' } },
+    });
     const down = await unreachable.deleteAll();
     assert.match(down.failed[0]?.reason ?? '', new RegExp(`DELETE /users/${guidOf(7)} failed: `));
   });

@@ -102,7 +102,12 @@ async function platformRequest(profile: TargetProfile, method: 'GET' | 'DELETE',
   if (!credentials) throw new Error('needs SVC_CLIENT_ID and SVC_API_KEY (Authentication 1: platform endpoints use HTTP Basic authentication)');
   const headers = { accept: 'application/json', 'accept-version': currentVersion(profile), ...credentials };
   for (let attempt = 0; ; attempt++) {
-    const res = await undiciRequest(`${profile.platformBaseUrl}${path}`, { method, headers, headersTimeout: profile.timeouts.requestMs, bodyTimeout: profile.timeouts.requestMs });
+    const res = await undiciRequest(`${profile.platformBaseUrl}${path}`, {
+      method,
+      headers,
+      headersTimeout: profile.timeouts.requestMs,
+      bodyTimeout: profile.timeouts.requestMs,
+    });
     const text = await boundedText(res.body);
     if (res.statusCode === 429 && attempt < RETRIES_429) {
       // Retry-After in seconds when the target sends one (RFC 9110 §10.2.3), else a growing pause.
@@ -160,7 +165,8 @@ export const CLEANUP_FAILED_ANNOTATION = 'cleanup failed';
 /** The annotation of a test that created users and then skipped (it should check what it needs first). */
 export const CREATED_BEFORE_SKIP_ANNOTATION = 'created before skipping';
 
-const dig = (value: unknown, ...path: string[]): unknown => path.reduce<unknown>((n, k) => (n && typeof n === 'object' ? (n as Record<string, unknown>)[k] : undefined), value);
+const dig = (value: unknown, ...path: string[]): unknown =>
+  path.reduce<unknown>((n, k) => (n && typeof n === 'object' ? (n as Record<string, unknown>)[k] : undefined), value);
 
 /**
  * The users one test created on the platform, from the exchanges it sent: a 2xx answer to
@@ -171,7 +177,10 @@ export class CreatedUsers {
   private unnamed = 0;
 
   /** `redactor`: the test's (secrets learned at run time included); default the profile's secrets. */
-  constructor(private readonly profile: TargetProfile, private readonly redactor: Redactor = createRedactor(profileSecrets(profile))) {}
+  constructor(
+    private readonly profile: TargetProfile,
+    private readonly redactor: Redactor = createRedactor(profileSecrets(profile)),
+  ) {}
 
   /** Every exchange of the test, as sent and answered (`path` relative to the API's base URL, query allowed). */
   observe(e: { api: string; method: string; path: string; status: number; requestBody?: unknown; responseBody?: unknown }): void {
@@ -266,7 +275,8 @@ export async function listUsers(profile: TargetProfile, o: ListUsersOptions = {}
   const users: ListedUser[] = [];
   for (let page = 1; page <= maxPages; page++) {
     const res = await platformRequest(profile, 'GET', `/users?page=${page}&records_per_page=${pageSize}`);
-    if (CREDENTIAL_REFUSALS.includes(res.status)) throw new Error(refusedCredentialsMessage('platform', { request: `GET /users (page ${page})`, status: res.status, target: profile.platformBaseUrl }));
+    if (CREDENTIAL_REFUSALS.includes(res.status))
+      throw new Error(refusedCredentialsMessage('platform', { request: `GET /users (page ${page})`, status: res.status, target: profile.platformBaseUrl }));
     // Errors: "200 normal success for reads, lists".
     if (res.status !== 200) throw new Error(`GET /users (page ${page}) answered ${res.status}: ${oneLine(res.text)}`);
     const list = dig(res.body, 'users');
@@ -323,13 +333,28 @@ export async function cleanupLeftovers(profile: TargetProfile, o: CleanupOptions
   const dryRun = o.dryRun ?? false;
   const log = o.log ?? (() => {});
   if (!dryRun && profile.isProduction && !profile.allowDestructive) {
-    throw new Error('cleanup deletes users, and this target is production: set SVC_ALLOW_DESTRUCTIVE=I_UNDERSTAND_THIS_WRITES_TO_PRODUCTION to let it, or run it as a dry run');
+    throw new Error(
+      'cleanup deletes users, and this target is production: set SVC_ALLOW_DESTRUCTIVE=I_UNDERSTAND_THIS_WRITES_TO_PRODUCTION to let it, or run it as a dry run',
+    );
   }
   const listing = await listUsers(profile, o);
   const redactor = createRedactor(profileSecrets(profile));
-  const found = listing.users.filter((u): u is ListedUser & { id: string } => isSuiteId(u.id, o.runId)).map((u) => ({ ...(u.guid ? { guid: u.guid } : {}), id: u.id }));
-  log(`${listing.users.length} users listed in ${listing.pagesRead} pages${listing.complete ? '' : ` (stopped at the bound of ${listing.pagesRead} pages: run again)`}; ${found.length} with an id starting ${prefix}`);
-  const result: CleanupResult = { prefix, dryRun, listed: listing.users.length, pagesRead: listing.pagesRead, complete: listing.complete, found, deleted: [], failed: [] };
+  const found = listing.users
+    .filter((u): u is ListedUser & { id: string } => isSuiteId(u.id, o.runId))
+    .map((u) => ({ ...(u.guid ? { guid: u.guid } : {}), id: u.id }));
+  log(
+    `${listing.users.length} users listed in ${listing.pagesRead} pages${listing.complete ? '' : ` (stopped at the bound of ${listing.pagesRead} pages: run again)`}; ${found.length} with an id starting ${prefix}`,
+  );
+  const result: CleanupResult = {
+    prefix,
+    dryRun,
+    listed: listing.users.length,
+    pagesRead: listing.pagesRead,
+    complete: listing.complete,
+    found,
+    deleted: [],
+    failed: [],
+  };
   for (const u of found) {
     if (dryRun) {
       log(`would delete ${u.guid ?? '(no guid)'} (id ${u.id})`);

@@ -99,7 +99,10 @@ export const clientFixtures: Fixtures<ClientFixtures, object, TargetFixtures, Ta
     // A scenario checks the settings it needs before it creates anything: one that created
     // users and then skipped is named (scripts/real-target.test.ts asserts there is none).
     if (testInfo.status === 'skipped' && created) {
-      testInfo.annotations.push({ type: CREATED_BEFORE_SKIP_ANNOTATION, description: `${created} user(s) created before the test skipped: check the setting before creating anything` });
+      testInfo.annotations.push({
+        type: CREATED_BEFORE_SKIP_ANNOTATION,
+        description: `${created} user(s) created before the test skipped: check the setting before creating anything`,
+      });
     }
     const outcome = await client.createdUsers.deleteAll();
     for (const failure of outcome.failed) {
@@ -154,7 +157,10 @@ export const outcomeFixtures: Fixtures<OutcomeFixtures> = {
 };
 
 /** Every scenario's test: target, client, outcome. */
-export const scenarioTest = base.extend<TargetFixtures, TargetWorkerFixtures>(targetFixtures).extend<ClientFixtures>(clientFixtures).extend<OutcomeFixtures>(outcomeFixtures);
+export const scenarioTest = base
+  .extend<TargetFixtures, TargetWorkerFixtures>(targetFixtures)
+  .extend<ClientFixtures>(clientFixtures)
+  .extend<OutcomeFixtures>(outcomeFixtures);
 export type ScenarioTest = typeof scenarioTest;
 
 /** The scenarios' test: under a self-test plan, the self-test's, which declares each scenario once per selecting entry. */

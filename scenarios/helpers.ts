@@ -121,7 +121,11 @@ export function expectRefused(
  */
 export async function createUser(api: CheckedClient, o: { version?: string } = {}): Promise<string> {
   // The user-create status is not shown (Errors lists none for it): any 2xx.
-  const res = await api.post('/users', { user: { id: uniqueId('scn-user'), metadata: 'created by the conformance suite' } }, { version: o.version, expectStatus: ANY_2XX });
+  const res = await api.post(
+    '/users',
+    { user: { id: uniqueId('scn-user'), metadata: 'created by the conformance suite' } },
+    { version: o.version, expectStatus: ANY_2XX },
+  );
   return need<string>(res, 'user.guid', api);
 }
 
@@ -149,8 +153,7 @@ export async function institutionCredentials(api: CheckedClient, code: string, v
   // Errors: "200 normal success for reads, lists".
   const res = await api.get(`/institutions/${encodeURIComponent(code)}/credentials`, { version, expectStatus: 200 });
   const creds = need<Array<{ guid: string; field_name?: string; label?: string; type?: string }>>(res, 'credentials', api);
-  const isPassword = (c: { field_name?: string; label?: string; type?: string }) =>
-    /pass/i.test(`${c.field_name ?? ''} ${c.label ?? ''} ${c.type ?? ''}`);
+  const isPassword = (c: { field_name?: string; label?: string; type?: string }) => /pass/i.test(`${c.field_name ?? ''} ${c.label ?? ''} ${c.type ?? ''}`);
   const password = creds.find(isPassword);
   const username = creds.find((c) => c !== password);
   if (!password || !username) throw new Error(`Institution ${code} lists no username/password credentials: ${JSON.stringify(creds).slice(0, 300)}`);
@@ -290,7 +293,7 @@ export function answersFor(profile: TargetProfile, status: MemberStatus, right: 
       // Option-list MFA: "choose the correct option". The correct option is the one whose
       // value or label is the correct-answer word; a wrong answer picks another.
       const correct = c.options.find((o) => o.value === answer || o.label === answer) ?? c.options[0];
-      const chosen = right ? correct : c.options.find((o) => o !== correct) ?? { value: `wrong-${answer}` };
+      const chosen = right ? correct : (c.options.find((o) => o !== correct) ?? { value: `wrong-${answer}` });
       return { guid: c.guid, value: chosen.value ?? chosen.guid ?? chosen.label };
     }
     return { guid: c.guid, value: right ? answer : `wrong-${answer}` };

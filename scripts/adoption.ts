@@ -65,7 +65,14 @@ export function junitCases(file: string): JunitCase[] {
   for (const m of xml.matchAll(/<testcase name="([^"]*)" classname="([^"]*)"[^>]*?(\/>|>([\s\S]*?)<\/testcase>)/g)) {
     const body = m[4] ?? '';
     const outcome = /<failure|<error/.test(body) ? 'failed' : /<skipped/.test(body) ? 'skipped' : 'passed';
-    out.push({ name: `${m[2]} › ${m[1]}`.replace(/&gt;/g, '>').replace(/&lt;/g, '<').replace(/&quot;/g, '"').replace(/&amp;/g, '&'), outcome });
+    out.push({
+      name: `${m[2]} › ${m[1]}`
+        .replace(/&gt;/g, '>')
+        .replace(/&lt;/g, '<')
+        .replace(/&quot;/g, '"')
+        .replace(/&amp;/g, '&'),
+      outcome,
+    });
   }
   return out;
 }
@@ -102,7 +109,12 @@ export async function adoptFromTarball(o: AdoptionOptions = {}): Promise<Adoptio
     // The vendor's environment, played by a simulator the installed command starts, with
     // credentials and test passwords that are not the simulator's documented defaults.
     const startedSim = performance.now();
-    simulator = spawn(bin, ['simulator', '--port', '0', '--quiet'], { cwd: project, env: { ...env, ...RUN_SECRETS }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    simulator = spawn(bin, ['simulator', '--port', '0', '--quiet'], {
+      cwd: project,
+      env: { ...env, ...RUN_SECRETS },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     const base = await new Promise<string>((resolveUrl, reject) => {
       let seen = '';
       const timer = setTimeout(() => reject(new Error(`the simulator printed no URL: ${seen}`)), 60_000);
@@ -129,7 +141,14 @@ export async function adoptFromTarball(o: AdoptionOptions = {}): Promise<Adoptio
     let checkout: JunitCase[] | undefined;
     if (o.compare) {
       const out = join(work, 'checkout-reports');
-      sh('the same from the checkout (embedded simulator)', process.execPath, [join(ROOT, 'cli/bin.mjs'), '--no-config', 'run', ...selection], ROOT, { ...env, SVC_REPORTS_OUT: out }, 1_800_000);
+      sh(
+        'the same from the checkout (embedded simulator)',
+        process.execPath,
+        [join(ROOT, 'cli/bin.mjs'), '--no-config', 'run', ...selection],
+        ROOT,
+        { ...env, SVC_REPORTS_OUT: out },
+        1_800_000,
+      );
       checkout = junitCases(join(out, 'junit.xml'));
     }
     return { steps, project, tarballBytes: readFileSync(tarball).length, embedded, installed, ...(checkout ? { checkout } : {}) };
@@ -148,15 +167,27 @@ export async function adoptFromTarball(o: AdoptionOptions = {}): Promise<Adoptio
 /** Tests whose verdict differs between two runs (names present in both). */
 export function verdictDifferences(a: JunitCase[], b: JunitCase[]): string[] {
   const other = new Map(b.map((c) => [c.name, c.outcome]));
-  return a.filter((c) => other.has(c.name) && other.get(c.name) !== c.outcome).map((c) => `${c.name}: ${c.outcome} installed, ${other.get(c.name)} in the checkout`);
+  return a
+    .filter((c) => other.has(c.name) && other.get(c.name) !== c.outcome)
+    .map((c) => `${c.name}: ${c.outcome} installed, ${other.get(c.name)} in the checkout`);
 }
 
 const counts = (cases: JunitCase[]) => ['passed', 'failed', 'skipped'].map((k) => `${cases.filter((c) => c.outcome === k).length} ${k}`).join(', ');
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const { values } = parseArgs({ options: { project: { type: 'string', multiple: true }, grep: { type: 'string' }, 'no-compare': { type: 'boolean' }, keep: { type: 'boolean' } } });
-  const r = await adoptFromTarball({ projects: values.project, grep: values.grep, compare: !values['no-compare'], keep: values.keep, log: (l) => console.log(l) });
-  console.log(`\ntarball ${(r.tarballBytes / 1024).toFixed(0)} KiB; installed gate, embedded simulator: ${counts(r.embedded)}; installed gate, separately started simulator: ${counts(r.installed)}`);
+  const { values } = parseArgs({
+    options: { project: { type: 'string', multiple: true }, grep: { type: 'string' }, 'no-compare': { type: 'boolean' }, keep: { type: 'boolean' } },
+  });
+  const r = await adoptFromTarball({
+    projects: values.project,
+    grep: values.grep,
+    compare: !values['no-compare'],
+    keep: values.keep,
+    log: (l) => console.log(l),
+  });
+  console.log(
+    `\ntarball ${(r.tarballBytes / 1024).toFixed(0)} KiB; installed gate, embedded simulator: ${counts(r.embedded)}; installed gate, separately started simulator: ${counts(r.installed)}`,
+  );
   if (r.checkout) {
     console.log(`checkout gate (embedded simulator): ${counts(r.checkout)}`);
     const diff = verdictDifferences(r.installed, r.checkout);
@@ -164,7 +195,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     // webhook dispatcher) skip on any separately started target, naming why.
     const skippedOnly = diff.filter((d) => d.includes(': skipped installed, passed in the checkout'));
     const other = diff.filter((d) => !skippedOnly.includes(d));
-    console.log(`skipped only against the separately started target (${skippedOnly.length}; their skip messages are in the installed project's HTML report):${skippedOnly.map((d) => `\n  ${d}`).join('')}`);
+    console.log(
+      `skipped only against the separately started target (${skippedOnly.length}; their skip messages are in the installed project's HTML report):${skippedOnly.map((d) => `\n  ${d}`).join('')}`,
+    );
     console.log(other.length ? `other verdicts that differ (${other.length}):\n  ${other.join('\n  ')}` : 'every other test has the same verdict in both');
   }
   const total = r.steps.reduce((s, x) => s + x.seconds, 0);

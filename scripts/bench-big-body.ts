@@ -41,7 +41,15 @@ const record = (i: number) =>
   JSON.stringify(
     values.broken
       ? { code: i, is_hidden: false, status: 'OPERATIONAL', supports_oauth: 'no' }
-      : { code: `bank_${i}`, guid: `INS-00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, name: `Bank ${i}`, created_at: '2015-06-01T00:00:00Z', status: 'OPERATIONAL', supports_oauth: false, supported_products: ['transactions'] },
+      : {
+          code: `bank_${i}`,
+          guid: `INS-00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+          name: `Bank ${i}`,
+          created_at: '2015-06-01T00:00:00Z',
+          status: 'OPERATIONAL',
+          supports_oauth: false,
+          supported_products: ['transactions'],
+        },
   );
 
 const server = createServer((req, res) => {
@@ -68,13 +76,21 @@ const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const work = mkdtempSync(join(tmpdir(), 'svc-big-body-'));
 const reportFile = join(work, 'report.json');
 const env = {
-  ...realTargetEnv(base, { SVC_REQUEST_TIMEOUT_MS: '10000', SVC_AGGREGATION_TIMEOUT_MS: '10000', ...(values['max-body-bytes'] ? { SVC_MAX_BODY_BYTES: values['max-body-bytes'] } : {}) }),
+  ...realTargetEnv(base, {
+    SVC_REQUEST_TIMEOUT_MS: '10000',
+    SVC_AGGREGATION_TIMEOUT_MS: '10000',
+    ...(values['max-body-bytes'] ? { SVC_MAX_BODY_BYTES: values['max-body-bytes'] } : {}),
+  }),
   PLAYWRIGHT_JSON_OUTPUT_FILE: reportFile,
   SVC_HTTP_TIMING_DIR: join(work, 'http-timing'),
   SVC_REPORTS_OUT: join(work, 'reports'),
 };
 const started = performance.now();
-const child = spawn(join(ROOT, 'node_modules/.bin/playwright'), ['test', '--project=api', '--reporter=json', `--output=${join(work, 'results')}`, '--workers=2', `--grep=${values.grep}`], { cwd: ROOT, env, detached: true, stdio: 'ignore' });
+const child = spawn(
+  join(ROOT, 'node_modules/.bin/playwright'),
+  ['test', '--project=api', '--reporter=json', `--output=${join(work, 'results')}`, '--workers=2', `--grep=${values.grep}`],
+  { cwd: ROOT, env, detached: true, stdio: 'ignore' },
+);
 const group = child.pid!;
 const kill = () => {
   try {
@@ -117,9 +133,18 @@ server.closeAllConnections();
 server.close();
 
 const mb = (n: number) => `${Math.round(n / 1e6)} MB`;
-console.log(`${values.mb} MB of ${values.broken ? 'broken' : 'valid'} records: exit ${code} after ${wallS.toFixed(1)} s${killedAtBound ? ` (killed at the ${values['bound-s']} s bound)` : ''}; peak RSS of the run's group ${mb(peakGroup)}; per process ${[...peakOf.values()].sort((a, b) => b - a).slice(0, 3).map(mb).join(', ')}; left when the runner ended: ${left.length}`);
+console.log(
+  `${values.mb} MB of ${values.broken ? 'broken' : 'valid'} records: exit ${code} after ${wallS.toFixed(1)} s${killedAtBound ? ` (killed at the ${values['bound-s']} s bound)` : ''}; peak RSS of the run's group ${mb(peakGroup)}; per process ${[
+    ...peakOf.values(),
+  ]
+    .sort((a, b) => b - a)
+    .slice(0, 3)
+    .map(mb)
+    .join(', ')}; left when the runner ended: ${left.length}`,
+);
 try {
-  for (const t of testsWithReasons(JSON.parse(readFileSync(reportFile, 'utf8')) as PwReport)) console.log(`  ${t.status} ${t.title}: ${(t.firstError ?? '').split('\n')[0]}`);
+  for (const t of testsWithReasons(JSON.parse(readFileSync(reportFile, 'utf8')) as PwReport))
+    console.log(`  ${t.status} ${t.title}: ${(t.firstError ?? '').split('\n')[0]}`);
 } catch {
   console.log('  no JSON report');
 }

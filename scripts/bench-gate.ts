@@ -21,13 +21,22 @@ import { parseArgs } from 'node:util';
 import { runProcess } from '../load/process.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '1' }, 'npm-test': { type: 'boolean', default: false }, 'skip-selftest': { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '1' }, 'npm-test': { type: 'boolean', default: false }, 'skip-selftest': { type: 'boolean', default: false } },
+});
 const runs = Math.max(1, Number(values.runs));
 
-interface Step { name: string; command: string[]; goalS: number; env?: Record<string, string> }
+interface Step {
+  name: string;
+  command: string[];
+  goalS: number;
+  env?: Record<string, string>;
+}
 const steps: Step[] = [
   { name: 'conformance (api + browser)', command: ['npx', 'playwright', 'test', '--project', 'api', '--project', 'browser', '--reporter=dot'], goalS: 25 },
-  ...(values['skip-selftest'] ? [] : [{ name: 'selftest', command: ['npx', 'tsx', 'proof/selftest.ts', '--out', 'reports/out/bench-gate/selftest'], goalS: 120 }]),
+  ...(values['skip-selftest']
+    ? []
+    : [{ name: 'selftest', command: ['npx', 'tsx', 'proof/selftest.ts', '--out', 'reports/out/bench-gate/selftest'], goalS: 120 }]),
   ...(values['npm-test'] ? [{ name: 'npm test', command: ['npm', 'test'], goalS: 240 }] : []),
 ];
 
@@ -36,18 +45,43 @@ const median = (xs: number[]) => {
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
-const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
-const results: Array<{ name: string; goalS: number; wallS: number[]; medianS: number; exitCodes: (number | null)[]; loadBefore: string[]; loadAfter: string[] }> = [];
+const results: Array<{
+  name: string;
+  goalS: number;
+  wallS: number[];
+  medianS: number;
+  exitCodes: (number | null)[];
+  loadBefore: string[];
+  loadAfter: string[];
+}> = [];
 let failed = false;
 for (const step of steps) {
-  const r = { name: step.name, goalS: step.goalS, wallS: [] as number[], medianS: 0, exitCodes: [] as (number | null)[], loadBefore: [] as string[], loadAfter: [] as string[] };
+  const r = {
+    name: step.name,
+    goalS: step.goalS,
+    wallS: [] as number[],
+    medianS: 0,
+    exitCodes: [] as (number | null)[],
+    loadBefore: [] as string[],
+    loadAfter: [] as string[],
+  };
   for (let i = 0; i < runs; i++) {
     r.loadBefore.push(load());
     const started = performance.now();
     const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' };
     delete env.SVC_BASE_URL; // the embedded simulator: the figure is the suite's, not a remote service's
-    const p = await runProcess(step.command[0]!, step.command.slice(1), { cwd: ROOT, env, timeoutMs: 60 * 60_000, captureStdout: false, stderrTailBytes: 2000 });
+    const p = await runProcess(step.command[0]!, step.command.slice(1), {
+      cwd: ROOT,
+      env,
+      timeoutMs: 60 * 60_000,
+      captureStdout: false,
+      stderrTailBytes: 2000,
+    });
     const wallS = (performance.now() - started) / 1000;
     r.wallS.push(wallS);
     r.exitCodes.push(p.code);
@@ -60,7 +94,10 @@ for (const step of steps) {
 }
 
 console.log(`\n${cpus().length} CPUs. Median wall time against its goal:`);
-for (const r of results) console.log(`  ${r.name.padEnd(28)} ${r.medianS.toFixed(1).padStart(7)} s   goal ≤ ${r.goalS} s   ${r.medianS <= r.goalS ? 'met' : `${(r.medianS / r.goalS).toFixed(2)}× the goal`}`);
+for (const r of results)
+  console.log(
+    `  ${r.name.padEnd(28)} ${r.medianS.toFixed(1).padStart(7)} s   goal ≤ ${r.goalS} s   ${r.medianS <= r.goalS ? 'met' : `${(r.medianS / r.goalS).toFixed(2)}× the goal`}`,
+  );
 mkdirSync(join(ROOT, 'reports/out'), { recursive: true });
 writeFileSync(join(ROOT, 'reports/out/bench-gate.json'), JSON.stringify({ when: new Date().toISOString(), cpus: cpus().length, results }, null, 2));
 process.exit(failed ? 1 : 0);

@@ -67,16 +67,39 @@ function checkTimingPreload(dir: string): string {
   return `--import=data:text/javascript,${encodeURIComponent(code)}`;
 }
 
-interface HttpTiming { requests: number; httpMs: number; testMs: number; project: string }
-interface CheckTiming { calls: number; ms: number }
+interface HttpTiming {
+  requests: number;
+  httpMs: number;
+  testMs: number;
+  project: string;
+}
+interface CheckTiming {
+  calls: number;
+  ms: number;
+}
 interface Row {
-  wallMs: number; checkMs: number; checks: number; workerFiles: number; checkShare: number;
-  httpMs: number; requests: number; tests: number; failed: number; load1: number;
+  wallMs: number;
+  checkMs: number;
+  checks: number;
+  workerFiles: number;
+  checkShare: number;
+  httpMs: number;
+  requests: number;
+  tests: number;
+  failed: number;
+  load1: number;
 }
 
-const readJsonLines = <T>(dir: string): T[] => existsSync(dir)
-  ? readdirSync(dir).flatMap((f) => readFileSync(join(dir, f), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as T))
-  : [];
+const readJsonLines = <T>(dir: string): T[] =>
+  existsSync(dir)
+    ? readdirSync(dir).flatMap((f) =>
+        readFileSync(join(dir, f), 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as T),
+      )
+    : [];
 
 const rows: Row[] = [];
 for (let i = 1; i <= runs; i++) {
@@ -110,10 +133,12 @@ for (let i = 1; i <= runs; i++) {
     load1,
   };
   rows.push(row);
-  console.log(`run ${i}: wall ${(row.wallMs / 1000).toFixed(1)} s, ${row.tests} tests (${row.failed} failed); ` +
-    `contract checks ${(row.checkMs / 1000).toFixed(2)} s over ${row.checks} calls in ${row.workerFiles} worker processes ` +
-    `(${(row.checkShare * 100).toFixed(2)}% of ${workers} x wall); ${row.requests} requests, ${(row.httpMs / 1000).toFixed(1)} s inside HTTP requests ` +
-    `(load average ${load1.toFixed(1)})`);
+  console.log(
+    `run ${i}: wall ${(row.wallMs / 1000).toFixed(1)} s, ${row.tests} tests (${row.failed} failed); ` +
+      `contract checks ${(row.checkMs / 1000).toFixed(2)} s over ${row.checks} calls in ${row.workerFiles} worker processes ` +
+      `(${(row.checkShare * 100).toFixed(2)}% of ${workers} x wall); ${row.requests} requests, ${(row.httpMs / 1000).toFixed(1)} s inside HTTP requests ` +
+      `(load average ${load1.toFixed(1)})`,
+  );
 }
 
 const wall = median(rows.map((r) => r.wallMs));
@@ -135,7 +160,9 @@ const summary = {
 };
 mkdirSync('reports/out', { recursive: true });
 writeFileSync('reports/out/bench-suite.json', JSON.stringify(summary, null, 2));
-console.log(`\n${projects.join(' + ')} project${projects.length > 1 ? 's' : ''}, ${workers} workers, median of ${runs}: wall ${(wall / 1000).toFixed(1)} s; ` +
-  `inside contract checks ${(checkMs / 1000).toFixed(2)} s summed over the workers = ${(share * 100).toFixed(2)}% of the run ` +
-  `(goal < ${CHECK_SHARE_GOAL * 100}%: ${summary.checkShareWithinGoal ? 'met' : 'NOT met'}); ` +
-  `inside HTTP requests ${(http / 1000).toFixed(1)} s (${(summary.httpShareOfWall * 100).toFixed(0)}% of each worker's wall time)`);
+console.log(
+  `\n${projects.join(' + ')} project${projects.length > 1 ? 's' : ''}, ${workers} workers, median of ${runs}: wall ${(wall / 1000).toFixed(1)} s; ` +
+    `inside contract checks ${(checkMs / 1000).toFixed(2)} s summed over the workers = ${(share * 100).toFixed(2)}% of the run ` +
+    `(goal < ${CHECK_SHARE_GOAL * 100}%: ${summary.checkShareWithinGoal ? 'met' : 'NOT met'}); ` +
+    `inside HTTP requests ${(http / 1000).toFixed(1)} s (${(summary.httpShareOfWall * 100).toFixed(0)}% of each worker's wall time)`,
+);

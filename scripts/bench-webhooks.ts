@@ -25,7 +25,13 @@ import { deliveryArb } from '../scenarios/properties/lib/arbitraries.ts';
 import { PROPERTY_SETTINGS, startReference } from '../scenarios/properties/lib/client.ts';
 import * as P from '../scenarios/properties/lib/properties.ts';
 
-const { values } = parseArgs({ options: { deliveries: { type: 'string', default: '3000' }, repeats: { type: 'string', default: '3' }, 'skip-properties': { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    deliveries: { type: 'string', default: '3000' },
+    repeats: { type: 'string', default: '3' },
+    'skip-properties': { type: 'boolean', default: false },
+  },
+});
 const N = Math.min(Number(values.deliveries), 20_000);
 const REPEATS = Math.min(Number(values.repeats), 5);
 const IN_FLIGHT = 16;
@@ -99,7 +105,9 @@ async function main() {
   for (const [name, prop] of properties) {
     const t = performance.now();
     const out = await fc.check(prop, P.propertyParameters(runs));
-    console.log(`  ${name.padEnd(28)} ${String(out.numRuns).padStart(5)} runs  ${((performance.now() - t) / 1000).toFixed(2)} s${out.failed ? '  FAILED' : ''}`);
+    console.log(
+      `  ${name.padEnd(28)} ${String(out.numRuns).padStart(5)} runs  ${((performance.now() - t) / 1000).toFixed(2)} s${out.failed ? '  FAILED' : ''}`,
+    );
   }
   console.log(`  total (one process, sequential) ${((performance.now() - suiteStarted) / 1000).toFixed(2)} s`);
   await r.close();

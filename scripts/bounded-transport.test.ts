@@ -33,9 +33,21 @@ const LOCATION = 'https://login.example/sso?next=%2Finstitutions';
 const INSTITUTION = JSON.stringify({
   // Resources, Institution: every field the specification names (values nullable).
   institution: {
-    code: 'svcbank', guid: 'INS-0c82095a-7f4b-5f38-bfe5-c0093aa9bf3b', name: 'SVC Bank', created_at: '2025-01-01T00:00:00+00:00', is_hidden: false, status: 'ACTIVE', client_status: 'ACTIVE',
-    is_disabled_by_client: false, instructional_text: null, instructional_text_steps: null, forgot_password_url: null, forgot_username_url: null, trouble_signing_in_url: null,
-    supports_oauth: false, supported_products: ['transactions'],
+    code: 'svcbank',
+    guid: 'INS-0c82095a-7f4b-5f38-bfe5-c0093aa9bf3b',
+    name: 'SVC Bank',
+    created_at: '2025-01-01T00:00:00+00:00',
+    is_hidden: false,
+    status: 'ACTIVE',
+    client_status: 'ACTIVE',
+    is_disabled_by_client: false,
+    instructional_text: null,
+    instructional_text_steps: null,
+    forgot_password_url: null,
+    forgot_username_url: null,
+    trouble_signing_in_url: null,
+    supports_oauth: false,
+    supported_products: ['transactions'],
   },
 });
 
@@ -56,10 +68,11 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests: () => n,
-    close: () => new Promise((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -147,30 +160,51 @@ test('the batch ends within its bounds and leaves no process of its group behind
 
 test('a list answered with 200 MB: the failure names GET /institutions, the limit and SVC_MAX_BODY_BYTES; reading stopped at the limit', () => {
   const { line } = failure('huge');
-  assert.match(line, new RegExp(`^TransportError: GET ${targets.huge!.base}/institutions\\?name=SVC\\+Bank&records_per_page=100 \\(operation GET /institutions\\): the 200 application/json answer's body is larger than the limit of ${DEFAULT_LIMIT} bytes \\(16 MiB, SVC_MAX_BODY_BYTES\\); reading stopped at the limit \\(no Content-Length\\)\\. Raise SVC_MAX_BODY_BYTES if a body this large is legitimate\\.$`));
+  assert.match(
+    line,
+    new RegExp(
+      `^TransportError: GET ${targets.huge!.base}/institutions\\?name=SVC\\+Bank&records_per_page=100 \\(operation GET /institutions\\): the 200 application/json answer's body is larger than the limit of ${DEFAULT_LIMIT} bytes \\(16 MiB, SVC_MAX_BODY_BYTES\\); reading stopped at the limit \\(no Content-Length\\)\\. Raise SVC_MAX_BODY_BYTES if a body this large is legitimate\\.$`,
+    ),
+  );
   // What the socket buffers held beyond the limit is all the target could send.
   assert.ok(hugeWritten > 0 && hugeWritten < DEFAULT_LIMIT + 16 * 1024 * 1024, `the target wrote ${hugeWritten} bytes of ${HUGE_BYTES}`);
 });
 
 test('a reset names the method, the URL and when it came', () => {
   const { line } = failure('reset');
-  assert.match(line, new RegExp(`^TransportError: GET ${targets.reset!.base}/institutions/svcbank \\(operation GET /institutions/\\{institution_identifier\\}\\): the target reset the connection \\(ECONNRESET\\) before any response headers\\.$`));
+  assert.match(
+    line,
+    new RegExp(
+      `^TransportError: GET ${targets.reset!.base}/institutions/svcbank \\(operation GET /institutions/\\{institution_identifier\\}\\): the target reset the connection \\(ECONNRESET\\) before any response headers\\.$`,
+    ),
+  );
 });
 
 test('a refused connection names the method, the URL and SVC_BASE_URL', () => {
   const { line } = failure('refused');
   const hostPort = refusedBase.replace('http://', '');
-  assert.equal(line, `TransportError: GET ${refusedBase}/institutions/svcbank (operation GET /institutions/{institution_identifier}): connection refused (ECONNREFUSED): nothing listens at ${hostPort}; the URL comes from SVC_BASE_URL.`);
+  assert.equal(
+    line,
+    `TransportError: GET ${refusedBase}/institutions/svcbank (operation GET /institutions/{institution_identifier}): connection refused (ECONNREFUSED): nothing listens at ${hostPort}; the URL comes from SVC_BASE_URL.`,
+  );
 });
 
 test('a stall names the method, the URL, SVC_REQUEST_TIMEOUT_MS and its value, before the test bound', () => {
   const { test: t, line } = failure('stall');
-  assert.match(line, new RegExp(`^TransportError: GET ${targets.stall!.base}/institutions/svcbank \\(operation GET /institutions/\\{institution_identifier\\}\\): no response headers arrived within 1500 ms \\(SVC_REQUEST_TIMEOUT_MS=1500, the bound of one request\\); the target stalled; the URL comes from SVC_BASE_URL\\.$`));
+  assert.match(
+    line,
+    new RegExp(
+      `^TransportError: GET ${targets.stall!.base}/institutions/svcbank \\(operation GET /institutions/\\{institution_identifier\\}\\): no response headers arrived within 1500 ms \\(SVC_REQUEST_TIMEOUT_MS=1500, the bound of one request\\); the target stalled; the URL comes from SVC_BASE_URL\\.$`,
+    ),
+  );
   assert.ok(!/Test timeout/.test(t.firstError ?? ''), 'not a bare test timeout');
   assert.ok((t.durationMs ?? Infinity) < TEST_TIMEOUT_MS, `failed after ${t.durationMs} ms`);
 });
 
 test('a redirect where none is documented names its Location', () => {
   const { line } = failure('redirect');
-  assert.equal(line, `Error: The service answered 302 (Location: ${LOCATION}) to GET /institutions/svcbank (platform, Accept-Version v20260929), where no redirect is documented and the suite follows none. Body: <a href="/sso">Sign in</a>`);
+  assert.equal(
+    line,
+    `Error: The service answered 302 (Location: ${LOCATION}) to GET /institutions/svcbank (platform, Accept-Version v20260929), where no redirect is documented and the suite follows none. Body: <a href="/sso">Sign in</a>`,
+  );
 });

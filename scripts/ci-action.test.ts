@@ -41,7 +41,7 @@ interface Action {
   runs: { using: string; steps: Step[] };
 }
 
-test('the action and every workflow validate against GitHub\'s schemas', () => {
+test("the action and every workflow validate against GitHub's schemas", () => {
   const files = ['action.yml', '.github/workflows/ci.yml', '.github/workflows/svc-conformance.yml', 'examples/github-workflow.yml'];
   for (const f of files) {
     const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/@action-validator/cli/cli.mjs'), join(ROOT, f)], { encoding: 'utf8', timeout: 60_000 });
@@ -51,7 +51,10 @@ test('the action and every workflow validate against GitHub\'s schemas', () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-action-'));
   try {
     writeFileSync(join(dir, 'action.yml'), 'name: x\ndescription: y\nruns:\n  using: composite\n  steps:\n    - run: echo hi\n');
-    const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/@action-validator/cli/cli.mjs'), join(dir, 'action.yml')], { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/@action-validator/cli/cli.mjs'), join(dir, 'action.yml')], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     assert.notEqual(r.status, 0);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -112,7 +115,12 @@ function runAction(workspace: string, given: Record<string, string>, env: NodeJS
       continue;
     }
     if (step.uses) {
-      results.push({ name, ran: true, uses: step.uses, with: Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, substitute(String(v), inputs, outputs)])) });
+      results.push({
+        name,
+        ran: true,
+        uses: step.uses,
+        with: Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, substitute(String(v), inputs, outputs)])),
+      });
       continue;
     }
     writeFileSync(files.output, '');
@@ -122,7 +130,17 @@ function runAction(workspace: string, given: Record<string, string>, env: NodeJS
       cwd,
       // The action's checkout is this one: npm may look, never change it (a worktree whose
       // node_modules links to another checkout would have that one emptied by `npm ci`).
-      env: { ...env, ...readKeyValues(files.env), ...stepEnv, npm_config_dry_run: 'true', GITHUB_ACTION_PATH: ROOT, GITHUB_WORKSPACE: workspace, GITHUB_OUTPUT: files.output, GITHUB_ENV: files.env, GITHUB_STEP_SUMMARY: files.summary },
+      env: {
+        ...env,
+        ...readKeyValues(files.env),
+        ...stepEnv,
+        npm_config_dry_run: 'true',
+        GITHUB_ACTION_PATH: ROOT,
+        GITHUB_WORKSPACE: workspace,
+        GITHUB_OUTPUT: files.output,
+        GITHUB_ENV: files.env,
+        GITHUB_STEP_SUMMARY: files.summary,
+      },
       encoding: 'utf8',
       timeout: 300_000,
     });

@@ -63,7 +63,12 @@ export function projectImports(root = ROOT): Import[] {
     const from = relative(root, file).split(sep).join('/');
     const source = readFileSync(file, 'utf8');
     for (const spec of specifiersOf(source)) {
-      out.push({ from, to: relative(root, resolve(dirname(file), spec)).split(sep).join('/') });
+      out.push({
+        from,
+        to: relative(root, resolve(dirname(file), spec))
+          .split(sep)
+          .join('/'),
+      });
     }
     // The one package import a rule names (rule 4): recorded as the bare package name.
     if (/\bfrom\s*['"]fastify['"]|\bimport\s*\(\s*['"]fastify['"]/.test(source)) out.push({ from, to: 'npm:fastify' });
@@ -78,9 +83,11 @@ export function violations(imports: readonly Import[]): string[] {
     const a = top(from);
     const b = top(to);
     if (a !== 'targets' && b === 'targets' && to !== 'targets/index.ts') out.push(`${from} imports ${to}: outside targets/, import targets/index.ts only`);
-    if (a !== 'contracts' && b === 'contracts' && to !== 'contracts/index.ts') out.push(`${from} imports ${to}: outside contracts/, import contracts/index.ts only`);
+    if (a !== 'contracts' && b === 'contracts' && to !== 'contracts/index.ts')
+      out.push(`${from} imports ${to}: outside contracts/, import contracts/index.ts only`);
     if (a === 'reports' && SUITES_AND_RUNNERS.includes(b)) out.push(`${from} imports ${to}: reports/ reads results and renders; it imports no ${b}/`);
-    if (from.startsWith(DOMAIN) && (to.startsWith('targets/simulator/routes/') || to === 'npm:fastify')) out.push(`${from} imports ${to}: the simulator's domain knows nothing of HTTP (no routes, no Fastify)`);
+    if (from.startsWith(DOMAIN) && (to.startsWith('targets/simulator/routes/') || to === 'npm:fastify'))
+      out.push(`${from} imports ${to}: the simulator's domain knows nothing of HTTP (no routes, no Fastify)`);
   }
   // Folder graph: an edge per pair of different top-level folders, with the files behind it.
   const edges = new Map<string, Map<string, string[]>>();
@@ -119,16 +126,33 @@ export function violations(imports: readonly Import[]): string[] {
 test('the project keeps its import rules (one door into targets/ and into contracts/, reports/ runs nothing, no circle between folders)', () => {
   const imports = projectImports();
   // The reader found the imports it must see, so an empty violation list means something.
-  assert.ok(imports.some((i) => i.from === 'scenarios/fixtures.ts' && i.to === 'targets/index.ts'), 'the scenarios fixture imports targets/index.ts');
-  assert.ok(imports.some((i) => i.from === 'scenarios/fixtures.ts' && i.to === 'contracts/index.ts'), 'the scenarios fixture imports contracts/index.ts');
-  assert.ok(imports.some((i) => i.from === 'contracts/contract.ts' && i.to === 'contracts/registry.ts'), 'imports inside contracts/ were read (and are allowed)');
+  assert.ok(
+    imports.some((i) => i.from === 'scenarios/fixtures.ts' && i.to === 'targets/index.ts'),
+    'the scenarios fixture imports targets/index.ts',
+  );
+  assert.ok(
+    imports.some((i) => i.from === 'scenarios/fixtures.ts' && i.to === 'contracts/index.ts'),
+    'the scenarios fixture imports contracts/index.ts',
+  );
+  assert.ok(
+    imports.some((i) => i.from === 'contracts/contract.ts' && i.to === 'contracts/registry.ts'),
+    'imports inside contracts/ were read (and are allowed)',
+  );
   assert.ok(imports.length > 300, `only ${imports.length} relative imports found`);
-  assert.ok(imports.some((i) => i.from.startsWith(DOMAIN)) && imports.some((i) => i.to === 'npm:fastify'), 'the domain files and the Fastify imports were read');
+  assert.ok(
+    imports.some((i) => i.from.startsWith(DOMAIN)) && imports.some((i) => i.to === 'npm:fastify'),
+    'the domain files and the Fastify imports were read',
+  );
   assert.deepEqual(violations(imports), []);
 });
 
 test('each rule catches what it forbids', () => {
-  assert.deepEqual(specifiersOf(`import a from '../x.ts';\n// import b from '../commented.ts'\nexport * from './y.ts';\nconst c = await import(\`../z.ts?x=\${1}\`);\nimport '../side.ts';`), ['../x.ts', './y.ts', '../z.ts', '../side.ts']);
+  assert.deepEqual(
+    specifiersOf(
+      `import a from '../x.ts';\n// import b from '../commented.ts'\nexport * from './y.ts';\nconst c = await import(\`../z.ts?x=\${1}\`);\nimport '../side.ts';`,
+    ),
+    ['../x.ts', './y.ts', '../z.ts', '../side.ts'],
+  );
   const bad = violations([
     { from: 'scenarios/fixtures.ts', to: 'targets/simulator/app.ts' },
     { from: 'reports/summary.ts', to: 'proof/matrix.ts' },

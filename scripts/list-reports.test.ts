@@ -17,7 +17,15 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { conformanceReporters, FRESH_ALLURE_REPORTER, isListing, reportPaths, TIER_SUMMARY_REPORTER, REDACTION_REPORTER, JOB_SUMMARY_REPORTER } from '../reports/reporters.ts';
+import {
+  conformanceReporters,
+  FRESH_ALLURE_REPORTER,
+  isListing,
+  reportPaths,
+  TIER_SUMMARY_REPORTER,
+  REDACTION_REPORTER,
+  JOB_SUMMARY_REPORTER,
+} from '../reports/reporters.ts';
 import { clearAllureResults } from '../reports/allure/reporter.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -52,21 +60,22 @@ test('the reporters: --list gets the console list only; a run writes every repor
   assert.equal(isListing(['node', 'playwright', 'test', '--grep', 'list']), false);
   assert.deepEqual(conformanceReporters({ out: '/tmp/x', listing: true }), [['list']]);
   const run = JSON.stringify(conformanceReporters({ out: '/tmp/x', listing: false }));
-  for (const path of ['/tmp/x/html', '/tmp/x/html/tier-summary.html', '/tmp/x/junit.xml', '/tmp/x/allure-results']) assert.ok(run.includes(`"${path}"`), `${path} in ${run}`);
+  for (const path of ['/tmp/x/html', '/tmp/x/html/tier-summary.html', '/tmp/x/junit.xml', '/tmp/x/allure-results'])
+    assert.ok(run.includes(`"${path}"`), `${path} in ${run}`);
   // The tier summary sets the title the HTML reporter reads when it builds: it must come first.
   const names = conformanceReporters({ out: '/tmp/x', listing: false }).map(([name]) => name);
   assert.ok(names.indexOf(TIER_SUMMARY_REPORTER) >= 0 && names.indexOf(TIER_SUMMARY_REPORTER) < names.indexOf('html'));
   assert.ok(names.includes(FRESH_ALLURE_REPORTER) && !names.includes('allure-playwright'));
 });
 
-test('merging shard reports uses the same reporters, without Allure (allure-playwright needs the run\'s projects)', async () => {
+test("merging shard reports uses the same reporters, without Allure (allure-playwright needs the run's projects)", async () => {
   const merge = (await import('./playwright.merge.config.ts')).default;
   const names = merge.reporter.map(([name]) => name);
   assert.deepEqual(names, [REDACTION_REPORTER, 'list', TIER_SUMMARY_REPORTER, JOB_SUMMARY_REPORTER, 'html', 'junit']);
   assert.equal(merge.testDir, root);
 });
 
-test('clearing Allure results removes every earlier result and keeps Allure 2\'s history/', () => {
+test("clearing Allure results removes every earlier result and keeps Allure 2's history/", () => {
   const dir = mkdtempSync(join(tmpdir(), 'allure-results-'));
   for (const f of ['a-result.json', 'b-container.json', 'c-attachment.txt', 'environment.properties']) writeFileSync(join(dir, f), 'x');
   mkdirSync(join(dir, 'history'));
@@ -78,7 +87,7 @@ test('clearing Allure results removes every earlier result and keeps Allure 2\'s
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('playwright test --list (with other options) leaves the last run\'s reports as they were; a run replaces them', { timeout: 240_000 }, () => {
+test("playwright test --list (with other options) leaves the last run's reports as they were; a run replaces them", { timeout: 240_000 }, () => {
   const out = mkdtempSync(join(tmpdir(), 'list-reports-'));
   try {
     const seeded = seed(out);

@@ -32,7 +32,16 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { figures, realTargetEnv, runPlaywright, runPlaywrightBatch, simulatorProcessEnv, startSimulatorProcess, type BatchRun, type PlaywrightRun } from './real-target.ts';
+import {
+  figures,
+  realTargetEnv,
+  runPlaywright,
+  runPlaywrightBatch,
+  simulatorProcessEnv,
+  startSimulatorProcess,
+  type BatchRun,
+  type PlaywrightRun,
+} from './real-target.ts';
 import { startTarget } from '../targets/index.ts';
 
 const RUN_TIMEOUT_MS = 4 * 60_000;
@@ -70,7 +79,13 @@ async function freePort(): Promise<number> {
   }
 }
 
-interface LiveRun { faults?: string[]; variations?: string[]; extra?: Record<string, string>; withPublicUrl?: boolean; deliver?: boolean }
+interface LiveRun {
+  faults?: string[];
+  variations?: string[];
+  extra?: Record<string, string>;
+  withPublicUrl?: boolean;
+  deliver?: boolean;
+}
 
 /**
  * The simulator delivering to the capture's URL (a separate process with `process: true`,
@@ -167,23 +182,35 @@ for (const { fault, extra } of FAULTS) BATCH[`fault-${fault}`] = { faults: [faul
 
 // The clean run and the batch go at the same time: see the header.
 describe('the live-delivery spec against a simulator that delivers to its capture', { concurrency: true }, () => {
-  test('against a separately started simulator delivering to the capture, the live-delivery spec passes with every rule verified on what arrived', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
+  test('against a separately started simulator delivering to the capture, the live-delivery spec passes with every rule verified on what arrived', {
+    timeout: RUN_TIMEOUT_MS + 60_000,
+  }, async () => {
     const run = await runLiveProcess();
     const t = only(run);
     const deliveries = notes(t, 'deliveries');
-    console.log(`live delivery (clean): ${figures(run)}\n  ${deliveries.join("\n  ")}\n  verified: ${notes(t, "verified").join("\n    ")}\n  not verified: ${notes(t, "not verified").join("\n    ")}`);
+    console.log(
+      `live delivery (clean): ${figures(run)}\n  ${deliveries.join('\n  ')}\n  verified: ${notes(t, 'verified').join('\n    ')}\n  not verified: ${notes(t, 'not verified').join('\n    ')}`,
+    );
     assert.equal(t.status, 'passed', `${t.firstError ?? t.skipReason ?? ''}`);
     const verified = notes(t, 'verified');
     for (const rule of ['HTTPS POST requests with a JSON body', 'rule 1', 'payload schema', 'rule 3', 'rule 7', 'rule 8', 'rule 9', 'rules 4-5']) {
-      assert.ok(verified.some((v) => v.includes(rule)), `"${rule}" verified on at least one delivery: ${verified.join(' | ')}`);
+      assert.ok(
+        verified.some((v) => v.includes(rule)),
+        `"${rule}" verified on at least one delivery: ${verified.join(' | ')}`,
+      );
     }
-    assert.ok(notes(t, 'not verified').some((n) => n.includes('HTTPS POST requests') && n.includes('plain http')), 'HTTPS behind a plain-http loopback URL is reported as not verified, not as a pass');
+    assert.ok(
+      notes(t, 'not verified').some((n) => n.includes('HTTPS POST requests') && n.includes('plain http')),
+      'HTTPS behind a plain-http loopback URL is reported as not verified, not as a pass',
+    );
     assert.ok(!verified.some((v) => v.includes('sends HTTPS')), 'HTTPS is not counted as verified');
     const m = /^(\d+) requests \((\d+) about the member created\)/.exec(deliveries[0] ?? '');
     assert.ok(m && Number(m[2]) >= 5, `deliveries about the member were checked: ${deliveries[0]}`);
   });
 
-  test('with added and reordered payload fields (Events rule 2, variations) the live-delivery spec still passes', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
+  test('with added and reordered payload fields (Events rule 2, variations) the live-delivery spec still passes', {
+    timeout: RUN_TIMEOUT_MS + 60_000,
+  }, async () => {
     const run = await runLive('variations');
     const t = only(run);
     console.log(`live delivery (variations): ${figures(run)}`);
@@ -207,10 +234,15 @@ describe('the live-delivery spec against a simulator that delivers to its captur
     assert.match(t.skipReason ?? '', /^needs SVC_WEBHOOK_PUBLIC_URL: .*SVC_WEBHOOK_LISTEN.*SVC_WEBHOOK_EXPECT=1/);
   });
 
-  test('a service that delivers nothing, with SVC_WEBHOOK_EXPECT=1: a failure naming the URL and the triggers', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
+  test('a service that delivers nothing, with SVC_WEBHOOK_EXPECT=1: a failure naming the URL and the triggers', {
+    timeout: RUN_TIMEOUT_MS + 60_000,
+  }, async () => {
     const expected = only(await runLive('nothing-expected'));
     assert.equal(expected.status, 'failed');
-    assert.match(expected.firstError ?? '', /No webhook arrived at SVC_WEBHOOK_PUBLIC_URL=http:\/\/127\.0\.0\.1:\d+\/hooks .*after: create user USR-.*create member MBR-.*update member.*aggregate member.*SVC_WEBHOOK_EXPECT=1 says the service delivers there/);
+    assert.match(
+      expected.firstError ?? '',
+      /No webhook arrived at SVC_WEBHOOK_PUBLIC_URL=http:\/\/127\.0\.0\.1:\d+\/hooks .*after: create user USR-.*create member MBR-.*update member.*aggregate member.*SVC_WEBHOOK_EXPECT=1 says the service delivers there/,
+    );
   });
 
   test('a service that delivers nothing, without SVC_WEBHOOK_EXPECT=1: a skip saying why', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
@@ -228,13 +260,23 @@ test('settings: plain http only for a loopback target; the type of a delivery fr
   const remote = { isSimulator: false, platformBaseUrl: 'https://int.example' };
   const local = { isSimulator: false, platformBaseUrl: 'http://127.0.0.1:4010' };
   assert.match(liveDeliverySettings(given({}), remote).skip ?? '', /^needs SVC_WEBHOOK_PUBLIC_URL/);
-  assert.match(liveDeliverySettings(given({}), { isSimulator: true, platformBaseUrl: 'http://127.0.0.1:1' }).skip ?? '', /delivery\.spec\.ts.*SVC_SIM_WEBHOOK_URL/);
+  assert.match(
+    liveDeliverySettings(given({}), { isSimulator: true, platformBaseUrl: 'http://127.0.0.1:1' }).skip ?? '',
+    /delivery\.spec\.ts.*SVC_SIM_WEBHOOK_URL/,
+  );
   assert.match(liveDeliverySettings(given({ SVC_WEBHOOK_PUBLIC_URL: 'http://tunnel.example/h' }), remote).error ?? '', /The service sends HTTPS POST requests/);
   assert.equal(liveDeliverySettings(given({ SVC_WEBHOOK_PUBLIC_URL: 'http://127.0.0.1:4020/h' }), local).settings?.https, false);
   const ok = liveDeliverySettings(given({ SVC_WEBHOOK_PUBLIC_URL: 'https://tunnel.example/h' }), remote).settings!;
   assert.deepEqual([ok.https, ok.host, ok.port, ok.waitMs, ok.failFirst, ok.expect], [true, '127.0.0.1', 4020, 60_000, false, false]);
   assert.match(liveDeliverySettings(given({ SVC_WEBHOOK_PUBLIC_URL: 'https://t.example', SVC_WEBHOOK_LISTEN: 'nope' }), remote).error ?? '', /host:port/);
-  const req = (path: string, body: unknown) => ({ path, method: 'POST', headers: {}, body: Buffer.from(JSON.stringify(body)), atMs: 0, answered: 204 as const });
+  const req = (path: string, body: unknown) => ({
+    path,
+    method: 'POST',
+    headers: {},
+    body: Buffer.from(JSON.stringify(body)),
+    atMs: 0,
+    answered: 204 as const,
+  });
   assert.equal(deliveryType(req('/hooks/aggregation', { job_guid: 'JOB-1' })), 'aggregation');
   assert.equal(deliveryType(req('/hooks', { action: 'updated', member: { guid: 'MBR-1' } })), 'member');
   assert.equal(deliveryType(req('/hooks', { guid: 'MBR-1', is_oauth: false })), undefined);

@@ -15,7 +15,11 @@ import { runMutants } from './mutants.ts';
 /** Mutants the two scenarios below must tell apart: a contract rule, a scenario assertion, a disagreement; and three freedoms. */
 const KNOWN = {
   killed: ['drop-field:Member.connection_status', 'recase:Member.connection_status', 'id-prefix:MBR-', 'retype:Member.is_oauth', 'disagree:Institution.name'],
-  tolerated: ['add-field:every object gains a field', 'reorder:every object lists its properties in reverse', 'add-header:every answer carries one more header'],
+  tolerated: [
+    'add-field:every object gains a field',
+    'reorder:every object lists its properties in reverse',
+    'add-header:every answer carries one more header',
+  ],
 };
 
 test('a seeded sample of known mutants: the stated ones are killed, the tolerated ones pass', { timeout: 180_000 }, async () => {

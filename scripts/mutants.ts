@@ -90,7 +90,6 @@ const FUZZ_FOLDER = /scenarios[\\/]fuzz[\\/]/;
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const grepOf = (titles: readonly string[]) => `^(?:${titles.map(escapeRe).join('|')})(?: |$)`;
 
-
 /** Every scenario of the folders, as `playwright test --list` sees it. */
 async function listScenarios(folders: readonly string[], grep: string | undefined): Promise<Array<{ title: string; file: string }>> {
   const work = mkdtempSync(join(tmpdir(), 'svc-mutants-list-'));
@@ -103,7 +102,7 @@ async function listScenarios(folders: readonly string[], grep: string | undefine
     const out: Array<{ title: string; file: string }> = [];
     const walk = (s: { specs?: Array<{ title: string; file: string }>; suites?: unknown[] }) => {
       for (const sp of s.specs ?? []) out.push({ title: sp.title, file: sp.file });
-      for (const c of (s.suites ?? []) as typeof s[]) walk(c);
+      for (const c of (s.suites ?? []) as (typeof s)[]) walk(c);
     };
     for (const s of (report.suites ?? []) as unknown as Array<Parameters<typeof walk>[0]>) walk(s);
     return out;
@@ -117,18 +116,31 @@ async function listScenarios(folders: readonly string[], grep: string | undefine
  * (proof/execute.ts runPlaywrightPlan), each entry a mutant with the proxy in front of the
  * simulator process as its target.
  */
-async function runPlan(entries: SelftestEntry[], o: { workers: number; folders: readonly string[]; testTimeoutMs: number; timeoutMs: number }): Promise<PlaywrightRunResult> {
+async function runPlan(
+  entries: SelftestEntry[],
+  o: { workers: number; folders: readonly string[]; testTimeoutMs: number; timeoutMs: number },
+): Promise<PlaywrightRunResult> {
   const work = mkdtempSync(join(tmpdir(), 'svc-mutants-run-'));
   try {
-    return await runPlaywrightPlan(PACKAGE_ROOT, work, { workers: o.workers, testTimeoutMs: o.testTimeoutMs, entries, folders: o.folders as PlaywrightPlan['folders'] }, {
-      timeoutMs: o.timeoutMs,
-      env: (planFile) => {
-        // The runner's own environment: no target of its own (each entry names one), never CI's forbidOnly.
-        const env: NodeJS.ProcessEnv = { ...realTargetEnv('http://127.0.0.1:9'), FORCE_COLOR: '0', SVC_SELFTEST_PLAN: planFile, SVC_HTTP_TIMING_DIR: join(work, 'http-timing') };
-        delete env.SVC_BASE_URL;
-        return env;
+    return await runPlaywrightPlan(
+      PACKAGE_ROOT,
+      work,
+      { workers: o.workers, testTimeoutMs: o.testTimeoutMs, entries, folders: o.folders as PlaywrightPlan['folders'] },
+      {
+        timeoutMs: o.timeoutMs,
+        env: (planFile) => {
+          // The runner's own environment: no target of its own (each entry names one), never CI's forbidOnly.
+          const env: NodeJS.ProcessEnv = {
+            ...realTargetEnv('http://127.0.0.1:9'),
+            FORCE_COLOR: '0',
+            SVC_SELFTEST_PLAN: planFile,
+            SVC_HTTP_TIMING_DIR: join(work, 'http-timing'),
+          };
+          delete env.SVC_BASE_URL;
+          return env;
+        },
       },
-    });
+    );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -159,7 +171,9 @@ export async function runMutants(o: MutantRunOptions = {}): Promise<MutantsRepor
   }
   if (o.sample !== undefined) mutants = sampleMutants(mutants, o.sample, o.seed ?? 1);
   if (!mutants.length) throw new Error('no mutant selected (check --only / --family)');
-  log(`mutants: ${mutants.length} selected of ${generated} generated (${mutants.filter((m) => m.expect === 'killed').length} stated, ${mutants.filter((m) => m.expect === 'tolerated').length} tolerated)`);
+  log(
+    `mutants: ${mutants.length} selected of ${generated} generated (${mutants.filter((m) => m.expect === 'killed').length} stated, ${mutants.filter((m) => m.expect === 'tolerated').length} tolerated)`,
+  );
 
   const scenarios = await listScenarios(folders, o.grep);
   if (!scenarios.length) throw new Error(`no scenario matches ${o.grep ?? '(all)'}`);
@@ -176,7 +190,13 @@ export async function runMutants(o: MutantRunOptions = {}): Promise<MutantsRepor
     const recorders = await Promise.all(scenarios.map(() => startRecordingProxy({ target: sim.base, prefixes, mutants, currentVersion: current, contract })));
     let baseRun: PlaywrightRunResult;
     try {
-      const entries: SelftestEntry[] = scenarios.map((s, i) => ({ name: `baseline-${i}`, grep: grepOf([s.title]), faults: [], variations: [], targetEnv: envFor(recorders[i].url) }));
+      const entries: SelftestEntry[] = scenarios.map((s, i) => ({
+        name: `baseline-${i}`,
+        grep: grepOf([s.title]),
+        faults: [],
+        variations: [],
+        targetEnv: envFor(recorders[i].url),
+      }));
       baseRun = await runPlan(entries, { workers, folders, testTimeoutMs: 60_000, timeoutMs: 30 * 60_000 });
     } finally {
       await Promise.all(recorders.map((r) => r.close()));
@@ -184,16 +204,42 @@ export async function runMutants(o: MutantRunOptions = {}): Promise<MutantsRepor
     if (baseRun.error && !baseRun.tests.length) throw new Error(`baseline run failed: ${baseRun.error}`);
     const baseline: BaselineTest[] = scenarios.map((s, i) => {
       const t = baseRun!.tests.find((x) => entryOf(x.name) === `baseline-${i}` && x.title === s.title);
-      return { ...s, status: t?.status ?? 'skipped', durationMs: t?.durationMs ?? 0, seen: recorders[i].seen, wouldFire: new Set(recorders[i].wouldFire()), ...(t?.error ? { error: t.error } : {}) };
+      return {
+        ...s,
+        status: t?.status ?? 'skipped',
+        durationMs: t?.durationMs ?? 0,
+        seen: recorders[i].seen,
+        wouldFire: new Set(recorders[i].wouldFire()),
+        ...(t?.error ? { error: t.error } : {}),
+      };
     });
     const passed = baseline.filter((t) => t.status === 'passed' || t.status === 'flaky');
-    log(`baseline: ${passed.length} passed, ${baseline.filter((t) => t.status === 'failed').length} failed, ${baseline.filter((t) => t.status === 'skipped').length} skipped in ${(baseRun.durationMs / 1000).toFixed(1)} s`);
+    log(
+      `baseline: ${passed.length} passed, ${baseline.filter((t) => t.status === 'failed').length} failed, ${baseline.filter((t) => t.status === 'skipped').length} skipped in ${(baseRun.durationMs / 1000).toFixed(1)} s`,
+    );
 
     // ---- choosing the scenarios of each mutant ----
     const reaching = new Map<string, BaselineTest[]>();
-    for (const m of mutants) reaching.set(m.id, passed.filter((t) => t.wouldFire.has(m.id)).sort((a, b) => a.durationMs - b.durationMs));
+    for (const m of mutants)
+      reaching.set(
+        m.id,
+        passed.filter((t) => t.wouldFire.has(m.id)).sort((a, b) => a.durationMs - b.durationMs),
+      );
     const outcomes = new Map<string, MutantOutcome>();
-    for (const m of mutants) outcomes.set(m.id, { id: m.id, family: m.family, expect: m.expect, section: m.section, statement: m.statement, rows: m.rows, verdict: 'survived', reaching: reaching.get(m.id)!.length, ran: [], fired: 0, failures: [] });
+    for (const m of mutants)
+      outcomes.set(m.id, {
+        id: m.id,
+        family: m.family,
+        expect: m.expect,
+        section: m.section,
+        statement: m.statement,
+        rows: m.rows,
+        verdict: 'survived',
+        reaching: reaching.get(m.id)!.length,
+        ran: [],
+        fired: 0,
+        failures: [],
+      });
 
     const firstPass = mutants.map((m) => {
       const r = reaching.get(m.id)!;
@@ -205,7 +251,10 @@ export async function runMutants(o: MutantRunOptions = {}): Promise<MutantsRepor
 
     // ---- confirmation: a survivor on every reaching scenario ----
     if (o.confirm !== false) {
-      const again = mutants.filter((m) => m.expect === 'killed' && outcomes.get(m.id)!.verdict !== 'killed').map((m) => ({ m, tests: reaching.get(m.id)! })).filter((x) => x.tests.some((t) => !outcomes.get(x.m.id)!.ran.includes(t.title)));
+      const again = mutants
+        .filter((m) => m.expect === 'killed' && outcomes.get(m.id)!.verdict !== 'killed')
+        .map((m) => ({ m, tests: reaching.get(m.id)! }))
+        .filter((x) => x.tests.some((t) => !outcomes.get(x.m.id)!.ran.includes(t.title)));
       if (again.length) await runBatches(again, 'confirmation');
     }
 
@@ -226,10 +275,28 @@ export async function runMutants(o: MutantRunOptions = {}): Promise<MutantsRepor
     const report: MutantsReport = {
       generatedAt: new Date().toISOString(),
       wallTimeMs: performance.now() - started,
-      machine: { cores: cpus().length, loadAverageStart: load0.map((x) => Math.round(x * 100) / 100), loadAverageEnd: loadavg().map((x) => Math.round(x * 100) / 100) },
-      options: { sample: o.sample, seed: o.sample !== undefined ? o.seed ?? 1 : undefined, only: o.only, families: o.families, grep: o.grep, testsPerMutant: perMutant, workers, confirm: o.confirm !== false },
+      machine: {
+        cores: cpus().length,
+        loadAverageStart: load0.map((x) => Math.round(x * 100) / 100),
+        loadAverageEnd: loadavg().map((x) => Math.round(x * 100) / 100),
+      },
+      options: {
+        sample: o.sample,
+        seed: o.sample !== undefined ? (o.seed ?? 1) : undefined,
+        only: o.only,
+        families: o.families,
+        grep: o.grep,
+        testsPerMutant: perMutant,
+        workers,
+        confirm: o.confirm !== false,
+      },
       generated,
-      baseline: { scenarios: baseline.length, passed: passed.length, failed: baseline.filter((t) => t.status === 'failed').map((t) => ({ title: t.title, error: (t.error ?? '').split('\n')[0].slice(0, 300) })), durationMs: baseRun.durationMs },
+      baseline: {
+        scenarios: baseline.length,
+        passed: passed.length,
+        failed: baseline.filter((t) => t.status === 'failed').map((t) => ({ title: t.title, error: (t.error ?? '').split('\n')[0].slice(0, 300) })),
+        durationMs: baseRun.durationMs,
+      },
       outcomes: [...outcomes.values()],
       exclusions,
     };
@@ -245,7 +312,11 @@ export async function runMutants(o: MutantRunOptions = {}): Promise<MutantsRepor
       let size = 0;
       const batches: Array<typeof todo> = [];
       for (const w of todo) {
-        if (size + w.tests.length > batchSize && batch.length) { batches.push(batch); batch = []; size = 0; }
+        if (size + w.tests.length > batchSize && batch.length) {
+          batches.push(batch);
+          batch = [];
+          size = 0;
+        }
         batch.push(w);
         size += w.tests.length;
       }
@@ -254,7 +325,14 @@ export async function runMutants(o: MutantRunOptions = {}): Promise<MutantsRepor
         const proxies = await Promise.all(b.map((w) => startMutantProxy({ target: sim.base, prefixes, mutant: w.m, currentVersion: current, contract })));
         let run: PlaywrightRunResult;
         try {
-          const entries: SelftestEntry[] = b.map((w, j) => ({ name: `m${j}`, grep: grepOf(w.tests.map((t) => t.title)), faults: [], variations: [], targetEnv: envFor(proxies[j].url, w.m), expectFailures: w.m.expect === 'killed' }));
+          const entries: SelftestEntry[] = b.map((w, j) => ({
+            name: `m${j}`,
+            grep: grepOf(w.tests.map((t) => t.title)),
+            faults: [],
+            variations: [],
+            targetEnv: envFor(proxies[j].url, w.m),
+            expectFailures: w.m.expect === 'killed',
+          }));
           const slow = b.some((w) => w.m.change.kind === 'latency' && w.m.change.ms >= 1000);
           run = await runPlan(entries, { workers, folders, testTimeoutMs: slow ? 120_000 : 45_000, timeoutMs: 45 * 60_000 });
         } finally {
@@ -266,13 +344,18 @@ export async function runMutants(o: MutantRunOptions = {}): Promise<MutantsRepor
           const mine = run.tests.filter((t) => entryOf(t.name) === `m${j}`);
           for (const t of w.tests) if (!oc.ran.includes(t.title)) oc.ran.push(t.title);
           for (const t of mine.filter((x) => x.status === 'failed')) {
-            oc.failures.push({ test: `${t.name.replace(/^\[[^\]]*\] /, '')}`, error: (t.error ?? '').split('\n').filter(Boolean).slice(0, 3).join(' | ').slice(0, 400) });
+            oc.failures.push({
+              test: `${t.name.replace(/^\[[^\]]*\] /, '')}`,
+              error: (t.error ?? '').split('\n').filter(Boolean).slice(0, 3).join(' | ').slice(0, 400),
+            });
           }
           if (oc.failures.length) oc.verdict = w.m.expect === 'killed' ? 'killed' : 'false-alarm';
           if (run.error && !mine.length) oc.runError = run.error.slice(0, 300);
         }
         const killed = b.filter((w) => outcomes.get(w.m.id)!.verdict === 'killed').length;
-        log(`${label} batch ${i + 1}/${batches.length}: ${b.length} mutants, ${b.reduce((n, w) => n + w.tests.length, 0)} scenario runs, ${killed} killed, ${(run.durationMs / 1000).toFixed(1)} s (load ${loadavg()[0].toFixed(1)})`);
+        log(
+          `${label} batch ${i + 1}/${batches.length}: ${b.length} mutants, ${b.reduce((n, w) => n + w.tests.length, 0)} scenario runs, ${killed} killed, ${(run.durationMs / 1000).toFixed(1)} s (load ${loadavg()[0].toFixed(1)})`,
+        );
       }
     }
   } finally {

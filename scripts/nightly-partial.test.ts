@@ -16,9 +16,14 @@ import { gateReasons, gateVerdict, renderSummaryMarkdown, verdictLine, type Nigh
 import { buildAllureReport } from '../reports/allure/build.ts';
 import { writeAllureEntry } from '../reports/allure/results.ts';
 
-const lines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).length : 0);
+const lines = (file: string) =>
+  existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim()).length
+    : 0;
 
-test('--skip names only the nightly\'s steps; a typo is refused with the list, never silently run', () => {
+test("--skip names only the nightly's steps; a typo is refused with the list, never silently run", () => {
   assert.deepEqual([...skippedSteps(['load', 'selftest'])], ['load', 'selftest']);
   assert.throws(() => skippedSteps(['selftests']), /unknown step "selftests" in --skip; the steps are conformance, load, selftest/);
 });
@@ -35,7 +40,16 @@ test('what a run leaves out: skipped steps, a --grep, a quick matrix; nothing fo
   assert.equal(gateReasons({ load: [], loadErrors: [] }).length, 2);
 });
 
-const base: NightlySummary = { at: '2026-11-22T02:17:00Z', wallTimeMs: 1000, gate: 'pass', reasons: [], load: [], loadErrors: [], trends: [], reportPath: 'reports/out/allure-report' };
+const base: NightlySummary = {
+  at: '2026-11-22T02:17:00Z',
+  wallTimeMs: 1000,
+  gate: 'pass',
+  reasons: [],
+  load: [],
+  loadErrors: [],
+  trends: [],
+  reportPath: 'reports/out/allure-report',
+};
 
 test('the verdict: PASS only for a full run; a failure in a partial run is FAIL and says it was partial', () => {
   const left = [{ step: 'self-test' as const, notRun: true, what: 'not run (--skip selftest)' }];
@@ -47,7 +61,10 @@ test('the verdict: PASS only for a full run; a failure in a partial run is FAIL 
   const failed = renderSummaryMarkdown({ ...base, gate: 'fail', reasons: reason, leftOut: left });
   assert.match(failed, /\*\*Gate: FAIL\*\* — 1 error-severity problem\(s\) in what ran \(a partial run/);
   assert.match(failed, /## Left out of this run\n\n- \*\*self-test\*\*: not run \(--skip selftest\)/);
-  assert.equal(verdictLine('partial', [], left), 'Partial run: no gate verdict (no error-severity failure in what ran; left out: self-test not run (--skip selftest))');
+  assert.equal(
+    verdictLine('partial', [], left),
+    'Partial run: no gate verdict (no error-severity failure in what ran; left out: self-test not run (--skip selftest))',
+  );
 });
 
 test('a nightly with every step skipped: no PASS, no matrix, no JUnit, no trend row, no Allure history run', { timeout: 120_000 }, async () => {
@@ -61,13 +78,14 @@ test('a nightly with every step skipped: no PASS, no matrix, no JUnit, no trend 
     assert.equal(s.gate, 'partial');
     assert.deepEqual(s.reasons, []);
     assert.equal(lines(trends), 1, 'a partial run added a trend row');
-    assert.equal(lines(join(history, 'allure-history.jsonl')), 0, 'a partial run added a run to Allure\'s history');
+    assert.equal(lines(join(history, 'allure-history.jsonl')), 0, "a partial run added a run to Allure's history");
     assert.ok(existsSync(join(out, 'allure-report', 'index.html')), 'the Allure report is still built');
 
     const md = readFileSync(join(out, 'summary.md'), 'utf8');
     assert.doesNotMatch(md, /Gate: PASS/);
     assert.match(md, /\*\*Partial run: no gate verdict\*\*/);
-    for (const step of ['conformance', 'load', 'self-test']) assert.match(md, new RegExp(`- \\*\\*${step}\\*\\*: not run \\(--skip ${step.replace('-', '')}\\)`));
+    for (const step of ['conformance', 'load', 'self-test'])
+      assert.match(md, new RegExp(`- \\*\\*${step}\\*\\*: not run \\(--skip ${step.replace('-', '')}\\)`));
     assert.match(md, /\| self-test \| not run \(--skip selftest\) \|/);
     assert.doesNotMatch(md, /Self-test matrix|matrix\.md|JUnit|junit\.xml|tier-summary/);
     assert.match(md, /This partial run is not one of them/);
@@ -78,7 +96,7 @@ test('a nightly with every step skipped: no PASS, no matrix, no JUnit, no trend 
   }
 });
 
-test('Allure\'s history grows by one run per full report and not for a partial one', { timeout: 120_000 }, async () => {
+test("Allure's history grows by one run per full report and not for a partial one", { timeout: 120_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'allure-history-'));
   try {
     const results = join(dir, 'results');

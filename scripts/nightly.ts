@@ -74,7 +74,10 @@ function dirBytes(dir: string): number {
 /** The steps to skip, refusing a name that is not one (a typo must not run the step silently). */
 export function skippedSteps(skip: readonly string[] = []): Set<NightlyStep> {
   const unknown = skip.filter((s) => !(NIGHTLY_STEPS as readonly string[]).includes(s));
-  if (unknown.length) throw new Error(`nightly: unknown step${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')} in --skip; the steps are ${NIGHTLY_STEPS.join(', ')}`);
+  if (unknown.length)
+    throw new Error(
+      `nightly: unknown step${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')} in --skip; the steps are ${NIGHTLY_STEPS.join(', ')}`,
+    );
   return new Set(skip as NightlyStep[]);
 }
 
@@ -86,7 +89,8 @@ export function leftOutOf(o: Pick<NightlyOptions, 'skip' | 'grep' | 'selftestQui
   else if (o.grep) out.push({ step: 'conformance', notRun: false, what: `only the tests matching --grep ${o.grep}` });
   if (skip.has('load')) out.push({ step: 'load', notRun: true, what: 'not run (--skip load)' });
   if (skip.has('selftest')) out.push({ step: 'self-test', notRun: true, what: 'not run (--skip selftest)' });
-  else if (o.selftestQuick) out.push({ step: 'self-test', notRun: false, what: 'the quick matrix (--selftest-quick): variations ran only the @smoke/@readonly scenarios' });
+  else if (o.selftestQuick)
+    out.push({ step: 'self-test', notRun: false, what: 'the quick matrix (--selftest-quick): variations ran only the @smoke/@readonly scenarios' });
   return out;
 }
 
@@ -104,7 +108,18 @@ export async function runNightly(o: NightlyOptions = {}): Promise<NightlySummary
   const redactor = createRedactor([...profileSecrets(profile), ...Object.values(profile.testInstitution.passwords)]);
   const allureResults = join(out, 'allure-results');
   // A fresh output each night; the history lives outside it.
-  for (const p of ['allure-results', 'allure-report', 'load', 'selftest', 'playwright.json', 'junit.xml', 'html', 'test-results', 'summary.md', 'summary.html']) {
+  for (const p of [
+    'allure-results',
+    'allure-report',
+    'load',
+    'selftest',
+    'playwright.json',
+    'junit.xml',
+    'html',
+    'test-results',
+    'summary.md',
+    'summary.html',
+  ]) {
     rmSync(join(out, p), { recursive: true, force: true });
   }
   mkdirSync(out, { recursive: true });
@@ -117,14 +132,22 @@ export async function runNightly(o: NightlyOptions = {}): Promise<NightlySummary
     const res = await runProcess(pw.command, pw.args, { cwd: root, env: pw.env, timeoutMs: 15 * 60_000 });
     conformance = readConformance(join(out, 'playwright.json'));
     const f = conformance?.findings;
-    log(`nightly: conformance exit ${res.code}${conformance && f ? `: ${conformance.passed} passed, ${conformance.failed} failed; findings ${f.stated.findings} stated, ${f.inferred.findings} inferred, ${f.informational.findings} informational` : ', no results'}`);
+    log(
+      `nightly: conformance exit ${res.code}${conformance && f ? `: ${conformance.passed} passed, ${conformance.failed} failed; findings ${f.stated.findings} stated, ${f.inferred.findings} inferred, ${f.informational.findings} informational` : ', no results'}`,
+    );
   }
 
   // 2. Load, smoke profile.
   const loadErrors: string[] = [];
   if (!skip.has('load')) {
     log('nightly: load scripts, smoke profile');
-    const runs = await runLoadScripts({ root, scripts: listLoadScripts(root), reportDir: join(out, 'load'), env: { ...env, PROFILE: 'smoke' }, timeoutMs: 5 * 60_000 });
+    const runs = await runLoadScripts({
+      root,
+      scripts: listLoadScripts(root),
+      reportDir: join(out, 'load'),
+      env: { ...env, PROFILE: 'smoke' },
+      timeoutMs: 5 * 60_000,
+    });
     for (const r of runs) if (r.error) loadErrors.push(redactor.text(r.error));
   }
   const load = readLoadSummaries(join(out, 'load'));
@@ -163,7 +186,21 @@ export async function runNightly(o: NightlyOptions = {}): Promise<NightlySummary
       });
 
   const reportPath = join(out, 'allure-report');
-  const summary: NightlySummary = { at: new Date().toISOString(), wallTimeMs, gate, reasons, leftOut, strict: profile.strict, trendRecorded: !partial, conformance, load, loadErrors, matrix, trends, reportPath: relative(root, reportPath) };
+  const summary: NightlySummary = {
+    at: new Date().toISOString(),
+    wallTimeMs,
+    gate,
+    reasons,
+    leftOut,
+    strict: profile.strict,
+    trendRecorded: !partial,
+    conformance,
+    load,
+    loadErrors,
+    matrix,
+    trends,
+    reportPath: relative(root, reportPath),
+  };
   // The trend table as an entry too, so the report itself shows the figures Allure has no chart for.
   writeAllureEntry(
     allureResults,

@@ -58,7 +58,15 @@ export function issueCitations(file: string, text: string): Citation[] {
 
 test('the pattern finds every form of an issue citation and nothing else', () => {
   // Numbers spliced in, so that this file does not cite an issue itself.
-  const cited = [`(issue ${4}: "A production base URL ...")`, `issue ${13}'s goal: the whole matrix`, `Issue ${23}, "Done when"`, `(issues ${4} and 8)`, `see issue #${7}`, `(issue ${12}/13)`, `ISSUE ${5}`];
+  const cited = [
+    `(issue ${4}: "A production base URL ...")`,
+    `issue ${13}'s goal: the whole matrix`,
+    `Issue ${23}, "Done when"`,
+    `(issues ${4} and 8)`,
+    `see issue #${7}`,
+    `(issue ${12}/13)`,
+    `ISSUE ${5}`,
+  ];
   for (const line of cited) assert.equal(issueCitations('x.ts', `// ${line}`).length, 1, `not found: ${line}`);
   const plain = ['Processor access_token values expire 60 days after issue', 'issuerGuid', 'the issue of a token 2 days ago', `tissue ${5}`];
   for (const line of plain) assert.deepEqual(issueCitations('x.ts', line), [], `taken for a citation: ${line}`);

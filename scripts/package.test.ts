@@ -17,7 +17,9 @@ import { join } from 'node:path';
 import { adoptFromTarball, verdictDifferences } from './adoption.ts';
 import { RUN_SECRETS } from './real-target.ts';
 
-test('the packed tarball installs into an empty project and its gate gives the checkout\'s verdicts against a separately started simulator', { timeout: 900_000 }, async () => {
+test("the packed tarball installs into an empty project and its gate gives the checkout's verdicts against a separately started simulator", {
+  timeout: 900_000,
+}, async () => {
   const r = await adoptFromTarball({ projects: ['api'], grep: '@smoke', compare: true, keep: true });
   try {
     const step = (name: string) => {
@@ -25,7 +27,17 @@ test('the packed tarball installs into an empty project and its gate gives the c
       assert.ok(s, `step ${name}`);
       return s!;
     };
-    for (const name of ['npm pack', 'npm install <tarball>', '--help', 'run against the embedded simulator', 'config init --from-env', 'config check', 'preflight', 'run (the gate)']) assert.equal(step(name).code, 0, `${name}:\n${step(name).output}`);
+    for (const name of [
+      'npm pack',
+      'npm install <tarball>',
+      '--help',
+      'run against the embedded simulator',
+      'config init --from-env',
+      'config check',
+      'preflight',
+      'run (the gate)',
+    ])
+      assert.equal(step(name).code, 0, `${name}:\n${step(name).output}`);
     // The config file holds the non-secret settings, and no secret reached it or the check's output.
     const config = readFileSync(join(r.project, 'svc-conformance.config.json'), 'utf8');
     assert.match(config, /"baseUrl": "http:\/\/127\.0\.0\.1:\d+"/);
@@ -38,10 +50,10 @@ test('the packed tarball installs into an empty project and its gate gives the c
     assert.match(step('run (the gate)').output, /target http:\/\/127\.0\.0\.1:\d+ \(integration\)/);
 
     assert.match(step('--help').output, /^Usage: svc-conformance/);
-    assert.deepEqual(verdictDifferences(r.embedded, r.checkout!), [], 'the installed gate on its embedded simulator gives the checkout\'s verdicts');
+    assert.deepEqual(verdictDifferences(r.embedded, r.checkout!), [], "the installed gate on its embedded simulator gives the checkout's verdicts");
     const passed = r.installed.filter((c) => c.outcome === 'passed').length;
     assert.ok(passed >= 10 && r.installed.every((c) => c.outcome !== 'failed'), JSON.stringify(r.installed));
-    assert.deepEqual(verdictDifferences(r.installed, r.checkout!), [], 'the installed gate gives the checkout\'s verdicts');
+    assert.deepEqual(verdictDifferences(r.installed, r.checkout!), [], "the installed gate gives the checkout's verdicts");
     assert.equal(r.installed.length, r.checkout!.length, 'the same scenarios ran');
 
     const reports = join(r.project, 'svc-reports');

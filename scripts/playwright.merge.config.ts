@@ -1,4 +1,3 @@
-
 import { fileURLToPath } from 'node:url';
 import { loadProfile } from '../targets/index.ts';
 import { conformanceReporters } from '../reports/reporters.ts';

@@ -21,6 +21,11 @@ export default {
   globalSetup: abs(base.globalSetup as string),
   // `--list` runs nothing: no JSON report either (reports/reporters.ts).
   // The nightly writes its own summary.md (and job summary) over every step: not the run's.
-  reporter: isListing() ? base.reporter : [...(base.reporter as ReporterDescription[]).filter(([name]) => name !== JOB_SUMMARY_REPORTER), ['json', { outputFile: resolve(out, 'playwright.json') }]],
+  reporter: isListing()
+    ? base.reporter
+    : [
+        ...(base.reporter as ReporterDescription[]).filter(([name]) => name !== JOB_SUMMARY_REPORTER),
+        ['json', { outputFile: resolve(out, 'playwright.json') }],
+      ],
   projects: (base.projects ?? []).map((p) => ({ ...p, testDir: abs(p.testDir) })),
 };

@@ -119,7 +119,7 @@ export function withoutComments(src: string): string {
       const stop = end === -1 ? src.length : end + 2;
       out += blank(src.slice(i, stop));
       i = stop;
-    } else if (c === '\'' || c === '"') {
+    } else if (c === "'" || c === '"') {
       readString(c);
       prev = c;
     } else if (c === '`') {
@@ -208,7 +208,8 @@ function sourceFiles(dir: string, root: string, files: string[] = []): string[] 
 }
 
 /** A k6 script or library: a file under load/ (outside the Node runner) that imports a `k6` module. */
-export const isK6File = (file: string, source: string) => file.startsWith('load/') && !file.startsWith('load/runner/') && /\bfrom\s+['"]k6(?:\/[\w-]+)*['"]/.test(source);
+export const isK6File = (file: string, source: string) =>
+  file.startsWith('load/') && !file.startsWith('load/runner/') && /\bfrom\s+['"]k6(?:\/[\w-]+)*['"]/.test(source);
 
 /** Every SVC_ read of the tree at `root`, by file, with the k6 files apart. */
 export function scan(root = ROOT): { reads: Read[]; k6Reads: Read[] } {
@@ -280,14 +281,21 @@ test('comments are left out without touching strings, templates or regular expre
 
 test('profileEnv gives every SVC_ setting the k6 scripts read from __ENV', () => {
   const { k6Reads } = scan();
-  assert.ok(k6Reads.some((r) => r.file === 'load/lib/config.ts'), 'the k6 configuration is found and read');
+  assert.ok(
+    k6Reads.some((r) => r.file === 'load/lib/config.ts'),
+    'the k6 configuration is found and read',
+  );
   const read = [...new Set(k6Reads.map((r) => r.name))];
   // An older name the scripts still read reaches them under the name that replaced it.
   const names = read.filter((n) => !(n in K6_SETTING_ALIASES));
   const value = (n: string) => (n === 'SVC_BASE_URL' ? 'https://int.example' : /_MS$|_SECOND$|_RATE$/.test(n) ? '1' : `value-of-${n}`);
   // A real target with every setting given: each k6 setting comes out of profileEnv as given.
   const env = profileEnv(loadProfile(Object.fromEntries(names.map((n) => [n, value(n)]))));
-  assert.deepEqual(names.filter((n) => env[n] !== value(n)), [], 'profileEnv (targets/index.ts) must pass these k6 settings from the profile, as given');
+  assert.deepEqual(
+    names.filter((n) => env[n] !== value(n)),
+    [],
+    'profileEnv (targets/index.ts) must pass these k6 settings from the profile, as given',
+  );
   for (const old of read.filter((n) => n in K6_SETTING_ALIASES)) {
     const aliased = profileEnv(loadProfile({ SVC_BASE_URL: 'https://int.example', [old]: 'given-under-the-old-name' }));
     assert.equal(aliased[K6_SETTING_ALIASES[old]], 'given-under-the-old-name', `${old} reaches the scripts as ${K6_SETTING_ALIASES[old]}`);

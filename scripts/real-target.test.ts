@@ -34,7 +34,18 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
-import { figures, realTargetEnv, reasonKind, RUN_SECRETS, runPlaywright, runPlaywrightBatch, simulatorProcessEnv, startSimulatorProcess, type PlaywrightRun, type RunTest } from './real-target.ts';
+import {
+  figures,
+  realTargetEnv,
+  reasonKind,
+  RUN_SECRETS,
+  runPlaywright,
+  runPlaywrightBatch,
+  simulatorProcessEnv,
+  startSimulatorProcess,
+  type PlaywrightRun,
+  type RunTest,
+} from './real-target.ts';
 import { loadProfile } from '../targets/index.ts';
 import { CLEANUP_FAILED_ANNOTATION, CREATED_BEFORE_SKIP_ANNOTATION, cleanupLeftovers, listUsers } from '../scenarios/cleanup.ts';
 
@@ -46,7 +57,13 @@ async function createUsers(base: string, ids: Array<string | undefined>): Promis
   const authorization = `Basic ${Buffer.from(`${RUN_SECRETS.SVC_CLIENT_ID}:${RUN_SECRETS.SVC_API_KEY}`).toString('base64')}`;
   const guids: string[] = [];
   for (const id of ids) {
-    const res = await request(`${base}/users`, { method: 'POST', headers: { authorization, 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ user: id === undefined ? {} : { id } }), headersTimeout: 10_000, bodyTimeout: 10_000 });
+    const res = await request(`${base}/users`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ user: id === undefined ? {} : { id } }),
+      headersTimeout: 10_000,
+      bodyTimeout: 10_000,
+    });
     const body = (await res.body.json()) as { user?: { guid?: string } };
     assert.ok(res.statusCode < 300 && body.user?.guid, `POST /users answered ${res.statusCode}`);
     guids.push(body.user!.guid!);
@@ -55,7 +72,9 @@ async function createUsers(base: string, ids: Array<string | undefined>): Promis
 }
 
 /** A one-answer HTTP server on 127.0.0.1. */
-async function misbehaving(answer: (res: import('node:http').ServerResponse) => void): Promise<{ base: string; close: () => Promise<void>; requests: () => number }> {
+async function misbehaving(
+  answer: (res: import('node:http').ServerResponse) => void,
+): Promise<{ base: string; close: () => Promise<void>; requests: () => number }> {
   let n = 0;
   const server: Server = createServer((req, res) => {
     n++;
@@ -67,10 +86,11 @@ async function misbehaving(answer: (res: import('node:http').ServerResponse) => 
   return {
     base: `http://127.0.0.1:${port}`,
     requests: () => n,
-    close: () => new Promise((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -80,14 +100,20 @@ const firstLine = (t: RunTest) => (t.firstError ?? '').replace(/^\s*(?:[A-Za-z]*
 test('skip reasons are classified by what they say the test needs', () => {
   assert.equal(reasonKind('needs SVC_3DX_USER: set it to run this scenario against this target'), 'setting');
   assert.equal(reasonKind("simulator-only: drives the simulator widget's controls"), 'simulator-only');
-  assert.equal(reasonKind('the 24-hour refresh needs a day to pass: only the simulator can be moved (POST /_sim/refresh); on a real target observe it over a day instead'), 'simulator-only');
+  assert.equal(
+    reasonKind('the 24-hour refresh needs a day to pass: only the simulator can be moved (POST /_sim/refresh); on a real target observe it over a day instead'),
+    'simulator-only',
+  );
   assert.equal(reasonKind('simulator-only:'), 'unexplained', 'simulator-only must say why');
   assert.equal(reasonKind('inconclusive: the member read 80 ms after POST aggregate was sent showed no job running'), 'inconclusive');
   assert.equal(reasonKind('inconclusive:'), 'unexplained', 'inconclusive must say why');
   assert.equal(reasonKind('not on this target'), 'unexplained');
   assert.equal(reasonKind(undefined), 'unexplained');
   assert.equal(firstLine({ firstError: 'Error: The service answered 503 to GET /users\n  at x' } as RunTest), 'The service answered 503 to GET /users');
-  assert.equal(firstLine({ firstError: "TypeError: Cannot read properties of undefined (reading 'guid')" } as RunTest), "Cannot read properties of undefined (reading 'guid')");
+  assert.equal(
+    firstLine({ firstError: "TypeError: Cannot read properties of undefined (reading 'guid')" } as RunTest),
+    "Cannot read properties of undefined (reading 'guid')",
+  );
 });
 
 const CASES: Array<{ name: string; prefix: string; answer: (res: import('node:http').ServerResponse) => void }> = [
@@ -104,7 +130,8 @@ const CASES: Array<{ name: string; prefix: string; answer: (res: import('node:ht
     name: 'an HTML 503 page',
     prefix: 'The service answered 503',
     answer: (res) => {
-      const html = '<!doctype html><html><head><title>503 Service Unavailable</title></head><body><h1>Service Unavailable</h1><p>Please try again later.</p></body></html>';
+      const html =
+        '<!doctype html><html><head><title>503 Service Unavailable</title></head><body><h1>Service Unavailable</h1><p>Please try again later.</p></body></html>';
       res.writeHead(503, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html) }).end(html);
     },
   },
@@ -112,7 +139,9 @@ const CASES: Array<{ name: string; prefix: string; answer: (res: import('node:ht
 
 // The Playwright runs go two at a time: see the header.
 describe('the suite against a real-target path: the simulator process and two misbehaving servers', { concurrency: 2 }, () => {
-  test('against a separately started simulator, configured only by SVC_* variables, the suite gives the embedded verdicts', { timeout: 25 * 60_000 }, async () => {
+  test('against a separately started simulator, configured only by SVC_* variables, the suite gives the embedded verdicts', {
+    timeout: 25 * 60_000,
+  }, async () => {
     const started = performance.now();
     let run;
     let usersBefore, usersAfter, leftovers, cleanup, usersInTheEnd;
@@ -128,49 +157,85 @@ describe('the suite against a real-target path: the simulator process and two mi
       usersAfter = await listUsers(profile);
       cleanup = await cleanupLeftovers(profile);
       usersInTheEnd = await listUsers(profile);
-      assert.deepEqual(usersInTheEnd.users.map((u) => u.guid).sort(), [...foreign].sort(), 'cleanupLeftovers removed the interrupted run\'s users and only them');
+      assert.deepEqual(
+        usersInTheEnd.users.map((u) => u.guid).sort(),
+        [...foreign].sort(),
+        "cleanupLeftovers removed the interrupted run's users and only them",
+      );
     } finally {
       await sim.stop();
     }
     const wallS = ((performance.now() - started) / 1000).toFixed(1);
     console.log(`real-environment mode (simulator process, SVC_* only): ${figures(run)}\n  wall time ${wallS} s (simulator start + run)`);
-    console.log(`users on the target: ${usersBefore.users.length} before the run, ${usersAfter.users.length} after; cleanupLeftovers deleted ${cleanup.deleted.length}, ${usersInTheEnd.users.length} remain`);
+    console.log(
+      `users on the target: ${usersBefore.users.length} before the run, ${usersAfter.users.length} after; cleanupLeftovers deleted ${cleanup.deleted.length}, ${usersInTheEnd.users.length} remain`,
+    );
 
     // Leave nothing behind: the same users, listed through the target's own API.
     assert.equal(usersAfter.complete && usersBefore.complete, true);
-    assert.deepEqual(usersAfter.users.map((u) => u.guid).sort(), usersBefore.users.map((u) => u.guid).sort(), 'the run left no user behind and deleted none it had not created');
+    assert.deepEqual(
+      usersAfter.users.map((u) => u.guid).sort(),
+      usersBefore.users.map((u) => u.guid).sort(),
+      'the run left no user behind and deleted none it had not created',
+    );
     assert.deepEqual(cleanup.deleted.map((u) => u.guid).sort(), [...leftovers].sort());
     assert.deepEqual(cleanup.failed, []);
-    const noted = (type: string) => run.tests.filter((t) => (t.annotations ?? []).some((a) => a.type === type)).map((t) => `${t.name}: ${t.annotations!.find((a) => a.type === type)!.description}`);
+    const noted = (type: string) =>
+      run.tests
+        .filter((t) => (t.annotations ?? []).some((a) => a.type === type))
+        .map((t) => `${t.name}: ${t.annotations!.find((a) => a.type === type)!.description}`);
     assert.deepEqual(noted(CREATED_BEFORE_SKIP_ANNOTATION), [], 'no test created a user and then skipped');
     assert.deepEqual(noted(CLEANUP_FAILED_ANNOTATION), [], 'every teardown deleted what its test created');
 
     assert.equal(run.timedOut, false, `the run exceeded ${RUN_TIMEOUT_MS} ms`);
     assert.deepEqual(run.globalErrors, [], run.globalErrors.join('\n') + run.stderrTail);
     const failed = run.tests.filter((t) => t.status === 'failed' || t.status === 'flaky');
-    assert.deepEqual(failed.map((t) => `${t.name}: ${(t.firstError ?? '').split('\n')[0]}`), [], 'no scenario fails against the real-target path');
+    assert.deepEqual(
+      failed.map((t) => `${t.name}: ${(t.firstError ?? '').split('\n')[0]}`),
+      [],
+      'no scenario fails against the real-target path',
+    );
 
     const skipped = run.tests.filter((t) => t.status === 'skipped');
     const unexplained = skipped.filter((t) => reasonKind(t.skipReason) === 'unexplained');
-    assert.deepEqual(unexplained.map((t) => `${t.name}: ${t.skipReason ?? '(no reason)'}`), [], 'every skip names the setting it needs or says simulator-only and why');
+    assert.deepEqual(
+      unexplained.map((t) => `${t.name}: ${t.skipReason ?? '(no reason)'}`),
+      [],
+      'every skip names the setting it needs or says simulator-only and why',
+    );
     // Every SVC_* variable the suite reads is set here: a skip naming one is a setting this
     // test (or the README's table) forgot, and would hide a scenario on a real target.
     // The one setting this run leaves out: a second client's credentials (the simulator
     // serves one, but a real target's are another client's; the isolation scenario says so when it skips).
     const needsSecondClient = skipped.filter((t) => /SVC_SECOND_CLIENT_ID/.test(t.skipReason ?? ''));
-    assert.deepEqual(needsSecondClient.map((t) => t.name.replace(/^\[[^\]]*\] /, '')), ['scenarios/api/isolation.spec.ts > a user of one client is invisible to another client']);
+    assert.deepEqual(
+      needsSecondClient.map((t) => t.name.replace(/^\[[^\]]*\] /, '')),
+      ['scenarios/api/isolation.spec.ts > a user of one client is invisible to another client'],
+    );
     const needsSetting = skipped.filter((t) => reasonKind(t.skipReason) === 'setting' && !needsSecondClient.includes(t));
-    assert.deepEqual(needsSetting.map((t) => `${t.name}: ${t.skipReason}`), [], 'no scenario lacks a setting when every documented variable is set');
+    assert.deepEqual(
+      needsSetting.map((t) => `${t.name}: ${t.skipReason}`),
+      [],
+      'no scenario lacks a setting when every documented variable is set',
+    );
 
     // A verdict that depends on a job still running is inconclusive when the reads cannot
     // prove it ran (scenarios/api/jobs.ts): a skip with its reason, never a failure.
-    const simulatorOnly = new Set(skipped.filter((t) => reasonKind(t.skipReason) === 'simulator-only' || reasonKind(t.skipReason) === 'inconclusive').map((t) => t.name));
+    const simulatorOnly = new Set(
+      skipped.filter((t) => reasonKind(t.skipReason) === 'simulator-only' || reasonKind(t.skipReason) === 'inconclusive').map((t) => t.name),
+    );
     const secondClient = new Set(needsSecondClient.map((t) => t.name));
     // The run's report holds every test the projects declare, run or not (a test the run
     // never reached has no passed result): it is the scenario list itself.
     assert.ok(run.tests.length > 50, `the scenario list has ${run.tests.length} tests`);
-    const expected = run.tests.map((t) => t.name).filter((n) => !simulatorOnly.has(n) && !secondClient.has(n)).sort();
-    const passed = run.tests.filter((t) => t.status === 'passed').map((t) => t.name).sort();
+    const expected = run.tests
+      .map((t) => t.name)
+      .filter((n) => !simulatorOnly.has(n) && !secondClient.has(n))
+      .sort();
+    const passed = run.tests
+      .filter((t) => t.status === 'passed')
+      .map((t) => t.name)
+      .sort();
     assert.deepEqual(passed, expected, 'passed = the scenario list minus the simulator-only tests and the one needing a second client');
     assert.ok(passed.length > 0 && passed.length >= run.tests.length - 10, `passed ${passed.length} of ${run.tests.length}`);
   });
@@ -182,7 +247,14 @@ describe('the suite against a real-target path: the simulator process and two mi
       const servers = await Promise.all(CASES.map((c) => misbehaving(c.answer)));
       try {
         const runs = await runPlaywrightBatch(
-          CASES.map((_case, i) => ({ name: `misbehaving-${i}`, folder: 'api', grep: '@smoke', env: realTargetEnv(servers[i]!.base, { SVC_REQUEST_TIMEOUT_MS: '5000', SVC_AGGREGATION_TIMEOUT_MS: '5000' }), timeoutMs: 5 * 60_000, failuresExpected: true })),
+          CASES.map((_case, i) => ({
+            name: `misbehaving-${i}`,
+            folder: 'api',
+            grep: '@smoke',
+            env: realTargetEnv(servers[i]!.base, { SVC_REQUEST_TIMEOUT_MS: '5000', SVC_AGGREGATION_TIMEOUT_MS: '5000' }),
+            timeoutMs: 5 * 60_000,
+            failuresExpected: true,
+          })),
           { workers: 2 },
         );
         return { runs, requests: servers.map((s) => s.requests()) };
@@ -202,7 +274,11 @@ describe('the suite against a real-target path: the simulator process and two mi
       const failed = run.tests.filter((t) => t.status === 'failed' || t.status === 'flaky');
       assert.ok(failed.length > 0, 'a target that answers nothing usable fails scenarios');
       const wrong = failed.filter((t) => !firstLine(t).startsWith(c.prefix));
-      assert.deepEqual(wrong.map((t) => `${t.name}: ${firstLine(t).slice(0, 160)}`), [], `each failure's first message starts with "${c.prefix}"`);
+      assert.deepEqual(
+        wrong.map((t) => `${t.name}: ${firstLine(t).slice(0, 160)}`),
+        [],
+        `each failure's first message starts with "${c.prefix}"`,
+      );
     });
   }
 });

@@ -22,7 +22,15 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runProcess } from '../load/process.ts';
 import { testsOf, type PwReport, type SuiteTest } from '../proof/run-suite.ts';
-import { DATA_EXCHANGE_SEED, loadProfile, PASSWORD_SCENARIOS, PRODUCT_PATH_DEFAULTS, PRODUCT_PATH_ENV, SIMULATOR_DEFAULTS, simulatorInstitutionSeed } from '../targets/index.ts';
+import {
+  DATA_EXCHANGE_SEED,
+  loadProfile,
+  PASSWORD_SCENARIOS,
+  PRODUCT_PATH_DEFAULTS,
+  PRODUCT_PATH_ENV,
+  SIMULATOR_DEFAULTS,
+  simulatorInstitutionSeed,
+} from '../targets/index.ts';
 import { listUsers } from '../scenarios/cleanup.ts';
 
 export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -210,11 +218,30 @@ export interface PlaywrightRun {
   leftover: number[];
 }
 
-export interface PwAnnotation { type: string; description?: string }
-interface PwResultLike { status: string; error?: { message?: string }; errors?: { message?: string }[]; annotations?: PwAnnotation[] }
-interface PwTestLike { projectName: string; annotations?: PwAnnotation[]; results: PwResultLike[] }
-interface PwSpecLike { title: string; file: string; tests: PwTestLike[] }
-interface PwSuiteLike { specs?: PwSpecLike[]; suites?: PwSuiteLike[] }
+export interface PwAnnotation {
+  type: string;
+  description?: string;
+}
+interface PwResultLike {
+  status: string;
+  error?: { message?: string };
+  errors?: { message?: string }[];
+  annotations?: PwAnnotation[];
+}
+interface PwTestLike {
+  projectName: string;
+  annotations?: PwAnnotation[];
+  results: PwResultLike[];
+}
+interface PwSpecLike {
+  title: string;
+  file: string;
+  tests: PwTestLike[];
+}
+interface PwSuiteLike {
+  specs?: PwSpecLike[];
+  suites?: PwSuiteLike[];
+}
 
 /**
  * testsOf (proof/run-suite.ts) with two more facts per test, read in the same order
@@ -244,7 +271,10 @@ export function testsWithReasons(report: PwReport): RunTest[] {
  * `playwright test` with the JSON reporter into a fresh work folder, bounded: the process's
  * outcome and its report, read by `read` before the folder is removed.
  */
-async function invokePlaywright<T>(args: (work: string, reportFile: string) => { args: string[]; env: NodeJS.ProcessEnv; timeoutMs: number }, read: (run: PlaywrightRun) => T): Promise<T> {
+async function invokePlaywright<T>(
+  args: (work: string, reportFile: string) => { args: string[]; env: NodeJS.ProcessEnv; timeoutMs: number },
+  read: (run: PlaywrightRun) => T,
+): Promise<T> {
   const work = mkdtempSync(join(tmpdir(), 'svc-playwright-'));
   const reportFile = join(work, 'report.json');
   const call = args(work, reportFile);
@@ -259,7 +289,8 @@ async function invokePlaywright<T>(args: (work: string, reportFile: string) => {
   const durationMs = performance.now() - started;
   try {
     const outcome = { exitCode: res.code, durationMs, timedOut: res.timedOut, stderrTail: stripAnsi(res.stderr).slice(-2000), leftover: res.leftover };
-    if (!existsSync(reportFile)) return read({ ...outcome, tests: [], globalErrors: [`no JSON report (exit ${res.code}${res.timedOut ? ', timed out' : ''})`] });
+    if (!existsSync(reportFile))
+      return read({ ...outcome, tests: [], globalErrors: [`no JSON report (exit ${res.code}${res.timedOut ? ', timed out' : ''})`] });
     const report = JSON.parse(readFileSync(reportFile, 'utf8')) as PwReport;
     return read({ ...outcome, tests: testsWithReasons(report), globalErrors: (report.errors ?? []).map((e) => stripAnsi(e.message ?? '')).filter(Boolean) });
   } finally {
@@ -268,10 +299,23 @@ async function invokePlaywright<T>(args: (work: string, reportFile: string) => {
 }
 
 /** `playwright test` with the JSON reporter, bounded; the env is passed as given (nothing added). */
-export async function runPlaywright(o: { projects: string[]; env: NodeJS.ProcessEnv; grep?: string; workers?: number; timeoutMs: number }): Promise<PlaywrightRun> {
+export async function runPlaywright(o: {
+  projects: string[];
+  env: NodeJS.ProcessEnv;
+  grep?: string;
+  workers?: number;
+  timeoutMs: number;
+}): Promise<PlaywrightRun> {
   return invokePlaywright(
     (work) => ({
-      args: ['test', '--reporter=json', `--output=${join(work, 'results')}`, `--workers=${o.workers ?? 2}`, ...o.projects.map((p) => `--project=${p}`), ...(o.grep ? [`--grep=${o.grep}`] : [])],
+      args: [
+        'test',
+        '--reporter=json',
+        `--output=${join(work, 'results')}`,
+        `--workers=${o.workers ?? 2}`,
+        ...o.projects.map((p) => `--project=${p}`),
+        ...(o.grep ? [`--grep=${o.grep}`] : []),
+      ],
       env: o.env,
       timeoutMs: o.timeoutMs,
     }),
@@ -339,7 +383,9 @@ export function reasonKind(reason: string | undefined): 'setting' | 'simulator-o
 /** Figures for the console. */
 export function figures(run: PlaywrightRun): string {
   const by = (s: string) => run.tests.filter((t) => t.status === s);
-  const lines = [`tests run ${run.tests.length}, passed ${by('passed').length}, failed ${by('failed').length + by('flaky').length}, skipped ${by('skipped').length} (${(run.durationMs / 1000).toFixed(1)} s)`];
+  const lines = [
+    `tests run ${run.tests.length}, passed ${by('passed').length}, failed ${by('failed').length + by('flaky').length}, skipped ${by('skipped').length} (${(run.durationMs / 1000).toFixed(1)} s)`,
+  ];
   const reasons = new Map<string, number>();
   for (const t of by('skipped')) reasons.set(t.skipReason ?? '(no reason)', (reasons.get(t.skipReason ?? '(no reason)') ?? 0) + 1);
   for (const [r, n] of reasons) lines.push(`  skipped ${n} x: ${r}`);
@@ -348,26 +394,44 @@ export function figures(run: PlaywrightRun): string {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { project: { type: 'string', multiple: true }, grep: { type: 'string' }, minimal: { type: 'boolean' }, set: { type: 'string', multiple: true } } });
+  const { values } = parseArgs({
+    options: { project: { type: 'string', multiple: true }, grep: { type: 'string' }, minimal: { type: 'boolean' }, set: { type: 'string', multiple: true } },
+  });
   // --set NAME=VALUE: one more variable over the chosen environment (e.g. --minimal --set SVC_3DX_ISSUER_GUID=...).
-  const extra = Object.fromEntries(((values.set as string[] | undefined) ?? []).map((kv) => {
-    const i = kv.indexOf('=');
-    if (i < 1) throw new Error(`--set takes NAME=VALUE, got "${kv}"`);
-    return [kv.slice(0, i), kv.slice(i + 1)];
-  }));
+  const extra = Object.fromEntries(
+    ((values.set as string[] | undefined) ?? []).map((kv) => {
+      const i = kv.indexOf('=');
+      if (i < 1) throw new Error(`--set takes NAME=VALUE, got "${kv}"`);
+      return [kv.slice(0, i), kv.slice(i + 1)];
+    }),
+  );
   const sim = await startSimulatorProcess(simulatorProcessEnv());
   try {
     console.log(`simulator process ${sim.pid} on ${sim.base}`);
     const env = { ...(values.minimal ? minimalTargetEnv(sim.base) : realTargetEnv(sim.base)), ...extra };
     const profile = loadProfile(env);
     const before = await listUsers(profile);
-    const run = await runPlaywright({ projects: (values.project as string[] | undefined) ?? ['api', 'browser'], grep: values.grep, env, timeoutMs: 15 * 60_000 });
+    const run = await runPlaywright({
+      projects: (values.project as string[] | undefined) ?? ['api', 'browser'],
+      grep: values.grep,
+      env,
+      timeoutMs: 15 * 60_000,
+    });
     const after = await listUsers(profile);
     console.log(figures(run));
     if (run.globalErrors.length) console.log(run.globalErrors.join('\n'));
     const known = new Set(before.users.map((u) => u.guid));
     const left = after.users.filter((u) => !known.has(u.guid));
-    console.log(`users on the target: ${before.users.length} before the run, ${after.users.length} after; left behind ${left.length}${left.length ? `: ${left.slice(0, 5).map((u) => u.id ?? u.guid).join(', ')}${left.length > 5 ? ', …' : ''}` : ''}`);
+    console.log(
+      `users on the target: ${before.users.length} before the run, ${after.users.length} after; left behind ${left.length}${
+        left.length
+          ? `: ${left
+              .slice(0, 5)
+              .map((u) => u.id ?? u.guid)
+              .join(', ')}${left.length > 5 ? ', …' : ''}`
+          : ''
+      }`,
+    );
   } finally {
     await sim.stop();
   }

@@ -67,12 +67,24 @@ test('a browser run with marker credentials, failures and traces leaves no typed
   const run = await runProcess(
     'npx',
     [
-      'playwright', 'test', '-c', 'scripts/playwright.nightly.config.ts',
-      '--project', 'browser', '--project', 'api',
-      '--trace', 'on', '--workers', '2',
+      'playwright',
+      'test',
+      '-c',
+      'scripts/playwright.nightly.config.ts',
+      '--project',
+      'browser',
+      '--project',
+      'api',
+      '--trace',
+      'on',
+      '--workers',
+      '2',
       // Every browser scenario; the MFA scenarios that send an answer, the audience one (its secret).
-      '--grep', '@widgets|@oauth|@audience|MFA: answered wrong|text MFA: a challenge',
-      'scenarios/browser/', 'scenarios/api/members.spec.ts', 'scenarios/api/audience.spec.ts',
+      '--grep',
+      '@widgets|@oauth|@audience|MFA: answered wrong|text MFA: a challenge',
+      'scenarios/browser/',
+      'scenarios/api/members.spec.ts',
+      'scenarios/api/audience.spec.ts',
     ],
     { cwd: root, env, timeoutMs: 100_000 },
   );
@@ -100,18 +112,29 @@ test('a browser run with marker credentials, failures and traces leaves no typed
   for (const f of [...withPassword].slice(0, 30)) console.log(`  success password in ${f}`);
   writeFileSync(join(out, 'scan.txt'), `${line}\n${result.hits.map((h) => `${h.file}: ${h.what}`).join('\n')}\n`);
   // The run must have produced what the scan is about, else 0 hits proves nothing.
-  assert.ok(report.stats.unexpected >= 2, `the faults failed ${report.stats.unexpected} scenarios (expected the widget connect scenario and the wrong-answer MFA ones)`);
+  assert.ok(
+    report.stats.unexpected >= 2,
+    `the faults failed ${report.stats.unexpected} scenarios (expected the widget connect scenario and the wrong-answer MFA ones)`,
+  );
   assert.ok(report.stats.expected >= 10, `only ${report.stats.expected} scenarios passed`);
   assert.ok(traces.length >= 10, `only ${traces.length} trace zips kept`);
   // The widget scenario fails back on the credentials view: its page snapshot shows the filled password field.
   const filledField = files.some((f) => f.endsWith('error-context.md') && /textbox "Password"[^\n]*: \S/.test(readFileSync(f, 'utf8')));
   assert.ok(filledField, 'no error-context.md shows the filled password field');
-  assert.ok(files.some((f) => f.includes(join('html', 'data'))), 'the HTML report copied no attachment');
-  assert.ok(files.some((f) => f.includes('allure-results') && f.endsWith('.zip')), 'allure-results holds no trace');
+  assert.ok(
+    files.some((f) => f.includes(join('html', 'data'))),
+    'the HTML report copied no attachment',
+  );
+  assert.ok(
+    files.some((f) => f.includes('allure-results') && f.endsWith('.zip')),
+    'allure-results holds no trace',
+  );
   // The widget scenario typed the password and the widget posted it: the credentials POST
   // (the simulator widget's {institution_code, username, password}) is in a browser trace's network log.
   const credentialsPost = /institution_code\\?"\s*:\s*\\?"[^"\\]*\\?"\s*,\s*\\?"username\\?"\s*:\s*\\?"[^"\\]*\\?"\s*,\s*\\?"password\\?"\s*:/;
-  const posted = traces.filter((t) => /-browser[/\\]/.test(t)).some((t) => new AdmZip(t).getEntries().some((e) => credentialsPost.test(e.getData().toString('utf8'))));
+  const posted = traces
+    .filter((t) => /-browser[/\\]/.test(t))
+    .some((t) => new AdmZip(t).getEntries().some((e) => credentialsPost.test(e.getData().toString('utf8'))));
   assert.ok(posted, 'no trace holds the widget credentials POST (the password was never typed)');
 
   assert.deepEqual(result.hits.slice(0, 30), [], line);

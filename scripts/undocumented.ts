@@ -42,27 +42,54 @@ const MESSAGE = /No operation of the (.+?) document matches ([A-Z]+) (\S+)/;
  * number, or anything carrying a digit and a dash (client-defined ids of the scenarios).
  */
 function isIdentifier(segment: string): boolean {
-  return /^[A-Za-z]{2,4}-[0-9a-fA-F-]{8,}$/.test(segment)
-    || /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(segment)
-    || /^\d+$/.test(segment)
-    || (/\d/.test(segment) && /-/.test(segment));
+  return (
+    /^[A-Za-z]{2,4}-[0-9a-fA-F-]{8,}$/.test(segment) ||
+    /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(segment) ||
+    /^\d+$/.test(segment) ||
+    (/\d/.test(segment) && /-/.test(segment))
+  );
 }
 
 export function normalisePath(path: string): string {
   const bare = path.split('?')[0];
-  return bare.split('/').map((s) => (s && isIdentifier(decodeURIComponent(s)) ? '{id}' : s)).join('/');
+  return bare
+    .split('/')
+    .map((s) => (s && isIdentifier(decodeURIComponent(s)) ? '{id}' : s))
+    .join('/');
 }
 
-interface ReportAnnotation { type?: string; description?: string }
-interface ReportTest { annotations?: ReportAnnotation[]; results?: { annotations?: ReportAnnotation[] }[] }
-interface ReportSpec { title?: string; file?: string; tests?: ReportTest[] }
-interface ReportSuite { title?: string; suites?: ReportSuite[]; specs?: ReportSpec[] }
-export interface PlaywrightJsonReport { suites?: ReportSuite[]; stats?: { expected?: number; unexpected?: number; flaky?: number; skipped?: number } }
+interface ReportAnnotation {
+  type?: string;
+  description?: string;
+}
+interface ReportTest {
+  annotations?: ReportAnnotation[];
+  results?: { annotations?: ReportAnnotation[] }[];
+}
+interface ReportSpec {
+  title?: string;
+  file?: string;
+  tests?: ReportTest[];
+}
+interface ReportSuite {
+  title?: string;
+  suites?: ReportSuite[];
+  specs?: ReportSpec[];
+}
+export interface PlaywrightJsonReport {
+  suites?: ReportSuite[];
+  stats?: { expected?: number; unexpected?: number; flaky?: number; skipped?: number };
+}
 
 /** Tests in a report (a report with none proves nothing). */
 export function countTests(report: PlaywrightJsonReport): number {
   let n = 0;
-  const walk = (s: ReportSuite) => { s.suites?.forEach(walk); s.specs?.forEach((sp) => { n += sp.tests?.length ?? 0; }); };
+  const walk = (s: ReportSuite) => {
+    s.suites?.forEach(walk);
+    s.specs?.forEach((sp) => {
+      n += sp.tests?.length ?? 0;
+    });
+  };
   report.suites?.forEach(walk);
   return n;
 }
@@ -112,7 +139,11 @@ function runProject(project: string, dir: string): PlaywrightJsonReport {
   });
   // The JSON reporter writes to the file when PLAYWRIGHT_JSON_OUTPUT_FILE is set, else to stdout.
   let text: string;
-  try { text = readFileSync(file, 'utf8'); } catch { text = res.stdout?.toString('utf8') ?? ''; }
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    text = res.stdout?.toString('utf8') ?? '';
+  }
   const start = text.indexOf('{');
   if (start < 0) throw new Error(`playwright --project ${project} wrote no JSON report (exit ${res.status})`);
   if (res.status !== 0) console.error(`note: playwright --project ${project} exited ${res.status}; its report is read all the same`);
@@ -125,7 +156,10 @@ function main(argv: string[]): number {
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--project') projects.push(argv[++i]);
     else if (argv[i] === '--report') reports.push(argv[++i]);
-    else { console.error(`unknown argument ${argv[i]}`); return 2; }
+    else {
+      console.error(`unknown argument ${argv[i]}`);
+      return 2;
+    }
   }
   const sources: { name: string; report: PlaywrightJsonReport }[] = [];
   if (reports.length) {
@@ -143,7 +177,9 @@ function main(argv: string[]): number {
   for (const { name, report } of sources) {
     const tests = countTests(report);
     const st = report.stats;
-    console.log(`${name}: ${tests} tests${st ? ` (passed ${st.expected ?? 0}, failed ${st.unexpected ?? 0}, flaky ${st.flaky ?? 0}, skipped ${st.skipped ?? 0})` : ''}`);
+    console.log(
+      `${name}: ${tests} tests${st ? ` (passed ${st.expected ?? 0}, failed ${st.unexpected ?? 0}, flaky ${st.flaky ?? 0}, skipped ${st.skipped ?? 0})` : ''}`,
+    );
     if (tests === 0) empty = true;
     undocumentedFromReport(report, found);
   }
@@ -152,11 +188,13 @@ function main(argv: string[]): number {
   for (const o of [...found.values()].sort((a, b) => `${a.template} ${a.method}`.localeCompare(`${b.template} ${b.method}`))) {
     console.log(`  ${o.method} ${o.template}  [${o.document}] x${o.count}  e.g. ${o.tests[0]}`);
   }
-  if (empty) { console.error('a report holds no test: nothing was checked'); return 2; }
+  if (empty) {
+    console.error('a report holds no test: nothing was checked');
+    return 2;
+  }
   return distinct.length ? 1 : 0;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   process.exitCode = main(process.argv.slice(2));
 }
-

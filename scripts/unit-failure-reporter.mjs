@@ -15,7 +15,12 @@ function firstLine(error) {
   let e = error;
   if (e && typeof e === 'object' && e.code === 'ERR_TEST_FAILURE' && e.cause !== undefined) e = e.cause;
   const text = e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e ?? '');
-  return text.split('\n').map((l) => l.trim()).find(Boolean) ?? '';
+  return (
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .find(Boolean) ?? ''
+  );
 }
 
 const ERROR_LINE = /\b(Error|Exception|exception|Rejection|rejection)\b/;
@@ -33,11 +38,15 @@ export default async function* unitFailureReporter(source) {
       names[data.nesting] = data.name;
       open.set(data.file, names);
     } else if (event.type === 'test:stderr') {
-      const line = String(data.message ?? '').split('\n').map((l) => l.trim()).find((l) => ERROR_LINE.test(l));
+      const line = String(data.message ?? '')
+        .split('\n')
+        .map((l) => l.trim())
+        .find((l) => ERROR_LINE.test(l));
       if (line && data.file && !stderrOf.has(data.file)) stderrOf.set(data.file, line);
     } else if (event.type === 'test:diagnostic') {
       const message = String(data.message ?? '');
-      if (/^\w*Error\b|uncaughtException|unhandledRejection/.test(message)) yield `${JSON.stringify({ kind: 'diagnostic', message: message.split('\n')[0] })}\n`;
+      if (/^\w*Error\b|uncaughtException|unhandledRejection/.test(message))
+        yield `${JSON.stringify({ kind: 'diagnostic', message: message.split('\n')[0] })}\n`;
     } else if (event.type === 'test:fail') {
       const error = data.details?.error;
       if (error?.failureType === 'subtestsFailed') continue;

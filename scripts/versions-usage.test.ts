@@ -21,15 +21,21 @@ test('versions --usage on the example: only the two breaking differences that to
     const common = { from: 'v20111101', to: 'v20250224', out: dir, allureResults: join(dir, 'allure') };
     const all = await versionCheck({ ...common, env: {} });
     const used = await versionCheck({ ...common, env: {}, usageFile: USAGE });
-    assert.deepEqual(
-      used.blocking.map((f) => `${f.operation} ${f.location} ${f.kind}`).sort(),
-      ['GET /institutions request.query.supports_account_verification removed-request-parameter', 'POST /users/{user_guid}/members request.body.data_request added-required-request-parameter'],
-    );
+    assert.deepEqual(used.blocking.map((f) => `${f.operation} ${f.location} ${f.kind}`).sort(), [
+      'GET /institutions request.query.supports_account_verification removed-request-parameter',
+      'POST /users/{user_guid}/members request.body.data_request added-required-request-parameter',
+    ]);
     assert.ok(all.blocking.length > used.blocking.length + 20, `without the usage file every breaking difference gates (${all.blocking.length})`);
     const apart = used.findings.filter((f) => f.breaking && !f.used);
     assert.equal(apart.length + used.blocking.length, used.findings.filter((f) => f.breaking).length);
-    assert.ok(apart.some((f) => f.operation === 'GET /institutions' && f.operationUsed && /supports_account_statement/.test(f.location)), 'a field of a used operation that the code does not read is apart');
-    assert.ok(apart.some((f) => f.operation === 'GET /managed_institutions' && !f.operationUsed), 'an operation it does not use is apart');
+    assert.ok(
+      apart.some((f) => f.operation === 'GET /institutions' && f.operationUsed && /supports_account_statement/.test(f.location)),
+      'a field of a used operation that the code does not read is apart',
+    );
+    assert.ok(
+      apart.some((f) => f.operation === 'GET /managed_institutions' && !f.operationUsed),
+      'an operation it does not use is apart',
+    );
     const md = readFileSync(join(dir, 'report.md'), 'utf8');
     assert.match(md, /## Breaking differences that touch what the integration uses/);
     assert.match(md, /## Breaking differences apart/);

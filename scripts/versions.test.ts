@@ -16,14 +16,23 @@ import { isUsed } from '../scenarios/upgrade/version-check.ts';
 
 const out = () => mkdtempSync(join(tmpdir(), 'versions-'));
 const run = (from: string, to: string, env: Record<string, string> = {}) =>
-  versionCheck({ from, to, env: { SVC_SIM_FAULTS: '', SVC_SIM_VARIATIONS: '', SVC_BASE_URL: undefined as unknown as string, ...env }, out: out(), allureResults: join(out(), 'allure') });
+  versionCheck({
+    from,
+    to,
+    env: { SVC_SIM_FAULTS: '', SVC_SIM_VARIATIONS: '', SVC_BASE_URL: undefined as unknown as string, ...env },
+    out: out(),
+    allureResults: join(out(), 'allure'),
+  });
 
 const refused = (pattern: RegExp) => (e: unknown) => e instanceof VersionInputError && e.exitCode === 2 && pattern.test(e.message);
 
 test('a version neither the contract nor the target knows is refused, naming the known versions', async () => {
   // The simulator answers 400 to an unknown Accept-Version: compared blindly, every probe
   // would read as a breaking 400 -> 200 status change.
-  await assert.rejects(run('v20990101', 'v20260929'), refused(/unknown version "v20990101": not one of the known versions v20111101, v20250224, v20260929 .*answered 400 to GET \/institutions/));
+  await assert.rejects(
+    run('v20990101', 'v20260929'),
+    refused(/unknown version "v20990101": not one of the known versions v20111101, v20250224, v20260929 .*answered 400 to GET \/institutions/),
+  );
   await assert.rejects(run('v20250224', 'v20250225'), refused(/unknown version "v20250225"/));
   await assert.rejects(run('2025-02-24', 'v20250224'), refused(/version names are v<YYYYMMDD>.*got "2025-02-24"/));
 });
@@ -96,19 +105,39 @@ test('diffDocumentFiles writes the version report in documents mode', async () =
     openapi,
     info: { title: 'Vendor API', version: openapi.startsWith('3.0') ? '1.0' : '2.0' },
     paths: {
-      '/accounts': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Account' } } } } } } } },
-      '/accounts/{id}': { get: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Account' } } } } } } },
+      '/accounts': {
+        get: {
+          responses: {
+            '200': { description: 'ok', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Account' } } } } },
+          },
+        },
+      },
+      '/accounts/{id}': {
+        get: {
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Account' } } } } },
+        },
+      },
     },
     components: { schemas: { Account: account(fields) } },
   });
   writeFileSync(join(dir, 'old.yaml'), YAML.stringify(doc('3.0.3', ['guid', 'name'])));
   writeFileSync(join(dir, 'new.json'), JSON.stringify(doc('3.1.0', ['name'])));
-  const r = await diffDocumentFiles({ fromFile: join(dir, 'old.yaml'), toFile: join(dir, 'new.json'), out: dir, allureResults: join(dir, 'allure'), env: { SVC_USED_OPERATIONS: 'GET /accounts/{id}' } });
+  const r = await diffDocumentFiles({
+    fromFile: join(dir, 'old.yaml'),
+    toFile: join(dir, 'new.json'),
+    out: dir,
+    allureResults: join(dir, 'allure'),
+    env: { SVC_USED_OPERATIONS: 'GET /accounts/{id}' },
+  });
   assert.equal(r.mode, 'documents');
-  assert.deepEqual(r.findings.map((f) => [f.operation, f.kind, f.breaking, f.used]), [
-    ['GET /accounts', 'removed-response-field', true, false],
-    ['GET /accounts/{id}', 'removed-response-field', true, true],
-  ]);
+  assert.deepEqual(
+    r.findings.map((f) => [f.operation, f.kind, f.breaking, f.used]),
+    [
+      ['GET /accounts', 'removed-response-field', true, false],
+      ['GET /accounts/{id}', 'removed-response-field', true, true],
+    ],
+  );
   assert.equal(r.blocking.length, 1);
   const md = readFileSync(join(dir, 'report.md'), 'utf8');
   assert.match(md, /^# OpenAPI document comparison: old\.yaml \(1\.0\) → new\.json \(2\.0\)/);

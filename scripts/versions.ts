@@ -115,7 +115,11 @@ function writeVersionReport(report: VersionReport, o: ReportOutput, redactor: Re
       suite: `${report.from} → ${report.to}`,
       severity: 'critical',
       message: report.blocking.length ? report.blocking.map((f) => `${f.operation ?? ''} ${f.location}: ${f.kind} (${f.rule})`).join('\n') : undefined,
-      parameters: { breaking: report.findings.filter((f) => f.breaking).length, 'non-breaking': report.findings.filter((f) => !f.breaking).length, 'blocking (used operations)': report.blocking.length },
+      parameters: {
+        breaking: report.findings.filter((f) => f.breaking).length,
+        'non-breaking': report.findings.filter((f) => !f.breaking).length,
+        'blocking (used operations)': report.blocking.length,
+      },
       attachments: [{ name: 'report.md', contentType: 'text/markdown', body: md }],
     },
     redactor,
@@ -124,7 +128,8 @@ function writeVersionReport(report: VersionReport, o: ReportOutput, redactor: Re
 
 /** The console form of a report: one line per finding and the totals; with a usage file, what touches the integration first and the rest apart. */
 export function versionReportLines(r: VersionReport, out = 'reports/out/versions'): string[] {
-  const line = (f: VersionReport['findings'][number]) => `${f.breaking ? 'BREAKING    ' : 'non-breaking'} ${f.source.padEnd(9)} ${f.operation ?? ''} ${f.location} ${f.kind}: ${f.detail}`;
+  const line = (f: VersionReport['findings'][number]) =>
+    `${f.breaking ? 'BREAKING    ' : 'non-breaking'} ${f.source.padEnd(9)} ${f.operation ?? ''} ${f.location} ${f.kind}: ${f.detail}`;
   const totals = `${r.from} → ${r.to}: ${r.findings.filter((f) => f.breaking).length} breaking, ${r.findings.filter((f) => !f.breaking).length} non-breaking; ${r.blocking.length} breaking on used operations. Report: ${out}/report.md`;
   if (!r.usage) return [...r.findings.map(line), '', totals];
   const apart = r.findings.filter((f) => f.breaking && !f.used);
@@ -135,7 +140,9 @@ export function versionReportLines(r: VersionReport, out = 'reports/out/versions
     ...(r.blocking.length ? r.blocking.map((f) => `  ${line(f)}`) : ['  none']),
     '',
     `Apart: ${apart.length} breaking difference(s) on what the integration does not use${apart.length ? ':' : ''}`,
-    ...[...byOperation].map(([op, n]) => `  ${op}: ${n}${apart.some((f) => f.operation === op && f.operationUsed) ? ' (an operation it uses, other parameters or fields)' : ''}`),
+    ...[...byOperation].map(
+      ([op, n]) => `  ${op}: ${n}${apart.some((f) => f.operation === op && f.operationUsed) ? ' (an operation it uses, other parameters or fields)' : ''}`,
+    ),
     `and ${r.findings.filter((f) => !f.breaking).length} non-breaking difference(s) (report.md lists every one).`,
     '',
     totals.replace('breaking on used operations', 'breaking that touch the integration'),

@@ -35,8 +35,16 @@ test('a wrong API key stops the run in its global setup within 15 s, with one er
   assert.equal(run.timedOut, false);
   assert.notEqual(run.exitCode, 0, 'the run fails');
   assert.ok(run.durationMs < 15_000, `the run ended ${(run.durationMs / 1000).toFixed(1)} s after it started`);
-  assert.deepEqual(run.tests.filter((t) => t.status === 'passed').map((t) => t.name), [], 'no scenario passed');
-  assert.deepEqual(run.tests.filter((t) => t.status === 'failed').map((t) => t.name), [], 'no scenario ran to fail on its own');
+  assert.deepEqual(
+    run.tests.filter((t) => t.status === 'passed').map((t) => t.name),
+    [],
+    'no scenario passed',
+  );
+  assert.deepEqual(
+    run.tests.filter((t) => t.status === 'failed').map((t) => t.name),
+    [],
+    'no scenario ran to fail on its own',
+  );
   assert.equal(run.globalErrors.length, 1, run.globalErrors.join('\n---\n'));
   const [error] = run.globalErrors;
   assert.match(error, /The target refused the credentials: GET \/institutions\?records_per_page=1 answered 401/);
@@ -53,7 +61,20 @@ test('without the global setup no api scenario passes on refused credentials, an
   const passed = run.tests.filter((t) => t.status === 'passed' || t.status === 'flaky');
   const failed = run.tests.filter((t) => t.status === 'failed');
   assert.ok(failed.length > 100, `${failed.length} scenarios failed (of ${run.tests.length})`);
-  assert.deepEqual(passed.map((t) => t.name), [], 'scenarios that passed with refused credentials');
-  const unnamed = failed.filter((t) => !/The target refused the credentials: .*Check (SVC_CLIENT_ID and SVC_API_KEY|SVC_AUDIENCE_CLIENT_ID, SVC_AUDIENCE_CLIENT_SECRET and SVC_AUDIENCE_TOKEN_URL)/.test(t.firstError ?? ''));
-  assert.deepEqual(unnamed.map((t) => `${t.name}: ${(t.firstError ?? '').split('\n')[0].slice(0, 200)}`), [], 'failures that do not name the credential settings');
+  assert.deepEqual(
+    passed.map((t) => t.name),
+    [],
+    'scenarios that passed with refused credentials',
+  );
+  const unnamed = failed.filter(
+    (t) =>
+      !/The target refused the credentials: .*Check (SVC_CLIENT_ID and SVC_API_KEY|SVC_AUDIENCE_CLIENT_ID, SVC_AUDIENCE_CLIENT_SECRET and SVC_AUDIENCE_TOKEN_URL)/.test(
+        t.firstError ?? '',
+      ),
+  );
+  assert.deepEqual(
+    unnamed.map((t) => `${t.name}: ${(t.firstError ?? '').split('\n')[0].slice(0, 200)}`),
+    [],
+    'failures that do not name the credential settings',
+  );
 });

@@ -27,14 +27,19 @@ test('derived documents carry no source-only version annotations', () => {
 const docs = Object.fromEntries(VERSIONS.map((v) => [v, deriveVersion(source, v)])) as Record<string, any>;
 
 test('member creation documents 200 and 202 in every version (vendor reference, unstated) and the stated 201 from v20250224', () => {
-  const success = (v: string) => Object.entries(docs[v].paths['/users/{user_guid}/members'].post.responses as Record<string, any>)
-    .filter(([s]) => s.startsWith('2')).map(([s, r]) => `${s}${typeof r['x-svc-unstated-success'] === 'string' ? ' unstated' : ''}`);
+  const success = (v: string) =>
+    Object.entries(docs[v].paths['/users/{user_guid}/members'].post.responses as Record<string, any>)
+      .filter(([s]) => s.startsWith('2'))
+      .map(([s, r]) => `${s}${typeof r['x-svc-unstated-success'] === 'string' ? ' unstated' : ''}`);
   assert.deepEqual(success('v20111101'), ['200 unstated', '202 unstated']);
   assert.deepEqual(success('v20250224'), ['200 unstated', '201', '202 unstated']);
 });
 
 test('institution guid is required from v20250224 only (the v20111101 reference has no guid)', () => {
-  assert.deepEqual(docs.v20111101.components.schemas.Institution.required.filter((n: string) => n === 'guid'), []);
+  assert.deepEqual(
+    docs.v20111101.components.schemas.Institution.required.filter((n: string) => n === 'guid'),
+    [],
+  );
   assert.ok(docs.v20250224.components.schemas.Institution.required.includes('guid'));
 });
 
@@ -56,7 +61,11 @@ test('institutions: four supports_* fields until v20250224, supported_products r
 });
 
 test('data_request with products is required on create member and widget URL from v20250224 only', () => {
-  for (const [v, expected] of [['v20111101', false], ['v20250224', true], ['v20260929', true]] as const) {
+  for (const [v, expected] of [
+    ['v20111101', false],
+    ['v20250224', true],
+    ['v20260929', true],
+  ] as const) {
     // Create member: beside `member` at the top level (the vendor reference's placement; the specification states none).
     const member = docs[v].components.schemas.MemberCreateRequest;
     const widget = docs[v].components.schemas.WidgetUrlRequest.properties.widget_url;
@@ -84,7 +93,13 @@ test('widget URL path names user_identifier from v20250224 (same shape)', () => 
 });
 
 test('deprecated and sunset endpoints are marked from v20250224', () => {
-  const managed = ['/managed_institutions', '/users/{user_guid}/managed_members', '/users/{user_guid}/managed_members/{member_guid}', '/users/{user_guid}/managed_members/{member_guid}/accounts', '/users/{user_guid}/managed_members/{member_guid}/transactions'];
+  const managed = [
+    '/managed_institutions',
+    '/users/{user_guid}/managed_members',
+    '/users/{user_guid}/managed_members/{member_guid}',
+    '/users/{user_guid}/managed_members/{member_guid}/accounts',
+    '/users/{user_guid}/managed_members/{member_guid}/transactions',
+  ];
   for (const path of managed) {
     for (const { operation } of operationsOf({ [path]: docs.v20111101.paths[path] })) assert.equal(operation.deprecated, undefined, path);
     for (const { operation } of operationsOf({ [path]: docs.v20250224.paths[path] })) assert.equal(operation.deprecated, true, path);
@@ -98,7 +113,24 @@ test('deprecated and sunset endpoints are marked from v20250224', () => {
 
 test('initial_data_ready webhook exists from v20250224; every named webhook type exists there', () => {
   assert.ok(!('initial_data_ready' in docs.v20111101.webhooks));
-  const types = ['member', 'member_data_updated', 'aggregation', 'balance', 'connection_status', 'history', 'insights', 'statements', 'initial_data_ready', 'spending_plan', 'verification', 'transaction_notification', 'account_notification', 'budgets', 'goals', 'beats'];
+  const types = [
+    'member',
+    'member_data_updated',
+    'aggregation',
+    'balance',
+    'connection_status',
+    'history',
+    'insights',
+    'statements',
+    'initial_data_ready',
+    'spending_plan',
+    'verification',
+    'transaction_notification',
+    'account_notification',
+    'budgets',
+    'goals',
+    'beats',
+  ];
   assert.deepEqual(Object.keys(docs.v20250224.webhooks).sort(), [...types].sort());
 });
 
@@ -119,7 +151,9 @@ test('every response schema stays open: no additionalProperties false anywhere',
 // Endpoints and Versioning sections: every backticked path must appear in some document.
 const SPEC_FILE = loadProfile().run.specFile; // SVC_SPEC_FILE, default ../shared/specification.md
 
-test('every backticked path of the Endpoints and Versioning sections appears in a document', { skip: !existsSync(SPEC_FILE) && `no specification at ${SPEC_FILE}` }, () => {
+test('every backticked path of the Endpoints and Versioning sections appears in a document', {
+  skip: !existsSync(SPEC_FILE) && `no specification at ${SPEC_FILE}`,
+}, () => {
   const spec = readFileSync(SPEC_FILE, 'utf8');
   const section = (title: string) => {
     const start = spec.indexOf(`\n## ${title}`);

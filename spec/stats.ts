@@ -15,7 +15,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AUTHORED_DOCUMENTS, DERIVED_DOCUMENTS, loadDocument, operationsOf } from './documents.ts';
-import { coverageOf, honestCoverageOf, loadTrace, MUTANT_PROOF_PREFIX, PROJECT_ROOT, type Coverage, type HonestCoverage, type ProofFacts, type ProofKind } from './trace.ts';
+import {
+  coverageOf,
+  honestCoverageOf,
+  loadTrace,
+  MUTANT_PROOF_PREFIX,
+  PROJECT_ROOT,
+  type Coverage,
+  type HonestCoverage,
+  type ProofFacts,
+  type ProofKind,
+} from './trace.ts';
 import { CATALOG, tierOfEntry } from '../targets/index.ts';
 import { needsFullSettings } from '../preflight/requirements.ts';
 
@@ -77,7 +87,17 @@ export function collectStats(): SpecStats {
   });
   const rows = loadTrace();
   const facts = proofFacts();
-  const honest: Record<HonestCoverage, number> = { 'not-checkable': 0, 'verified-minimal': 0, 'verified-full': 0, 'inferred-only': 0, 'simulator-only': 0, 'other-command': 0, tolerance: 0, passive: 0, unverified: 0 };
+  const honest: Record<HonestCoverage, number> = {
+    'not-checkable': 0,
+    'verified-minimal': 0,
+    'verified-full': 0,
+    'inferred-only': 0,
+    'simulator-only': 0,
+    'other-command': 0,
+    tolerance: 0,
+    passive: 0,
+    unverified: 0,
+  };
   const coverage: Record<Coverage, number> = { 'not-checkable': 0, verified: 0, 'simulator-only': 0, passive: 0, unverified: 0 };
   for (const row of rows) {
     honest[honestCoverageOf(row, facts)]++;
@@ -103,18 +123,31 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const stats = collectStats();
   console.log('document                  paths  operations  deprecated  sunset  webhooks');
   for (const d of stats.documents) {
-    console.log(`${d.name.padEnd(24)}  ${String(d.paths).padStart(5)}  ${String(d.operations).padStart(10)}  ${String(d.deprecated).padStart(10)}  ${String(d.sunset).padStart(6)}  ${String(d.webhooks).padStart(8)}`);
+    console.log(
+      `${d.name.padEnd(24)}  ${String(d.paths).padStart(5)}  ${String(d.operations).padStart(10)}  ${String(d.deprecated).padStart(10)}  ${String(d.sunset).padStart(6)}  ${String(d.webhooks).padStart(8)}`,
+    );
   }
-  console.log(`trace rows: ${stats.traceRows}; not shown: ${stats.notShownRows}; without encoding (treatment only): ${stats.unencodedRows}; with a verified_by entry: ${stats.verifiedRows}`);
+  console.log(
+    `trace rows: ${stats.traceRows}; not shown: ${stats.notShownRows}; without encoding (treatment only): ${stats.unencodedRows}; with a verified_by entry: ${stats.verifiedRows}`,
+  );
   const h = stats.honest;
   const n = stats.checkable;
-  const line = (label: string, count: number, note: string) => console.log(`  ${label.padEnd(40)} ${String(count).padStart(4)}  ${percent(count, n).padStart(6)}  ${note}`);
+  const line = (label: string, count: number, note: string) =>
+    console.log(`  ${label.padEnd(40)} ${String(count).padStart(4)}  ${percent(count, n).padStart(6)}  ${note}`);
   console.log('');
   console.log(`checkable statements: ${n} (not checkable: ${h['not-checkable']}: informative, or a "not shown" line)`);
-  line('verified on any target, minimal settings', h['verified-minimal'], `(goal >= ${COVERAGE_GOALS.minimalAtLeast * 100}%; a stated proof fails a default gate run with base URLs, credentials, test passwords)`);
-  line('verified on any target, full settings', h['verified-minimal'] + h['verified-full'], `(goal >= ${COVERAGE_GOALS.fullAtLeast * 100}%; ${h['verified-full']} of them need more settings: preflight/requirements.ts)`);
+  line(
+    'verified on any target, minimal settings',
+    h['verified-minimal'],
+    `(goal >= ${COVERAGE_GOALS.minimalAtLeast * 100}%; a stated proof fails a default gate run with base URLs, credentials, test passwords)`,
+  );
+  line(
+    'verified on any target, full settings',
+    h['verified-minimal'] + h['verified-full'],
+    `(goal >= ${COVERAGE_GOALS.fullAtLeast * 100}%; ${h['verified-full']} of them need more settings: preflight/requirements.ts)`,
+  );
   line('inferred-only', h['inferred-only'], '(proven only by inferred faults: they fail only under SVC_STRICT=1)');
-  line('simulator-only', h['simulator-only'], '(a clock only the simulator moves, or the simulator\'s own webhook dispatcher)');
+  line('simulator-only', h['simulator-only'], "(a clock only the simulator moves, or the simulator's own webhook dispatcher)");
   line('other-command', h['other-command'], '(proven only by npm run versions, npm run load or a unit test, not a gate run)');
   line('tolerance', h.tolerance, '(Versioning non-breaking rows: what the suite must tolerate, proven by variations)');
   line('passive', h.passive, '(in a response schema every answer is checked against; no stated proof)');

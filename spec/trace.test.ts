@@ -18,7 +18,11 @@ test('trace ids are unique and stable-looking', () => {
 // shown_by is generated (proof/trace-proof.ts --shown-by) into a sidecar, as spec/versions/ is
 // derived: the hand-written trace never carries it, and the sidecar never names what the trace lost.
 test('the shown_by sidecar is in its generated form and current with trace.yaml (rerun npx tsx proof/trace-proof.ts --shown-by)', () => {
-  assert.doesNotMatch(readFileSync(TRACE_FILE, 'utf8'), /^\s+shown_by:/m, 'spec/trace.yaml carries shown_by: it belongs to the generated spec/trace.shown-by.yaml');
+  assert.doesNotMatch(
+    readFileSync(TRACE_FILE, 'utf8'),
+    /^\s+shown_by:/m,
+    'spec/trace.yaml carries shown_by: it belongs to the generated spec/trace.shown-by.yaml',
+  );
   const text = readFileSync(SHOWN_BY_FILE, 'utf8');
   const shownBy = loadShownBy();
   assert.ok(Object.keys(shownBy).length > 0, 'an empty sidecar would prove nothing here');
@@ -37,10 +41,18 @@ test('the shown_by sidecar is in its generated form and current with trace.yaml 
 });
 
 test('every row is encoded, or is not_shown / explicitly unencoded with a treatment', () => {
-  const unaccounted = rows.filter((r) => r.encoded_in.length === 0 && !(r.treatment?.trim()));
-  assert.deepEqual(unaccounted.map((r) => r.id), [], 'rows with neither an encoding nor a treatment');
+  const unaccounted = rows.filter((r) => r.encoded_in.length === 0 && !r.treatment?.trim());
+  assert.deepEqual(
+    unaccounted.map((r) => r.id),
+    [],
+    'rows with neither an encoding nor a treatment',
+  );
   const notShownWithoutTreatment = rows.filter((r) => r.not_shown && !r.treatment);
-  assert.deepEqual(notShownWithoutTreatment.map((r) => r.id), [], 'not_shown rows must say how the suite treats them');
+  assert.deepEqual(
+    notShownWithoutTreatment.map((r) => r.id),
+    [],
+    'not_shown rows must say how the suite treats them',
+  );
 });
 
 test('every encoded_in pointer resolves in the named document', () => {
@@ -77,7 +89,14 @@ test('every "not shown" line of the specification has a not_shown row', { skip: 
 import { checkRun, honestCoverageOf, type ProofFacts, type TraceRow } from './trace.ts';
 
 const facts = (o: Partial<ProofFacts> = {}): ProofFacts => ({
-  kindOf: (e) => (e.startsWith('stated-') || e.startsWith('receiver:') || e.startsWith('mutant:') ? 'stated' : e.startsWith('inferred-') ? 'inferred' : e.startsWith('variation-') ? 'tolerance' : undefined),
+  kindOf: (e) =>
+    e.startsWith('stated-') || e.startsWith('receiver:') || e.startsWith('mutant:')
+      ? 'stated'
+      : e.startsWith('inferred-')
+        ? 'inferred'
+        : e.startsWith('variation-')
+          ? 'tolerance'
+          : undefined,
   needsFullSettings: (c) => c.includes('data-exchange'),
   provenOnLiveDelivery: (f) => f === 'stated-live',
   ...o,
@@ -86,7 +105,7 @@ const row = (o: Partial<TraceRow>): TraceRow => ({ id: 'x.row', section: 'S', st
 const API = 'scenarios/api/identify.spec.ts > identify while an identification runs answers 202';
 const DX = 'scenarios/api/data-exchange.spec.ts > the token endpoint answers 201 and its token opens the protected reads';
 
-test('checks run in a gate run, only on the simulator\'s dispatcher, or only under another command', () => {
+test("checks run in a gate run, only on the simulator's dispatcher, or only under another command", () => {
   assert.equal(checkRun(API), 'gate');
   assert.equal(checkRun('scenarios/browser/oauth.spec.ts > authorize'), 'gate');
   assert.equal(checkRun('properties: a duplicate delivery gets a 2xx and is processed once'), 'gate');
@@ -101,12 +120,19 @@ test('a row is verified on any target only by a stated proof on a gate-run check
   const f = facts();
   assert.equal(honestCoverageOf(row({ verified_by: [API], proven_by: ['stated-a'] }), f), 'verified-minimal');
   assert.equal(honestCoverageOf(row({ verified_by: [DX], proven_by: ['stated-a'] }), f), 'verified-full');
-  assert.equal(honestCoverageOf(row({ verified_by: [DX, API], proven_by: ['stated-a'] }), f), 'verified-minimal', 'one check that runs with minimal settings is enough');
+  assert.equal(
+    honestCoverageOf(row({ verified_by: [DX, API], proven_by: ['stated-a'] }), f),
+    'verified-minimal',
+    'one check that runs with minimal settings is enough',
+  );
   // shown_by narrows a fault to the checks that show it.
   assert.equal(honestCoverageOf(row({ verified_by: [DX, API], proven_by: ['stated-a'], shown_by: { 'stated-a': [DX] } }), f), 'verified-full');
   // A generated mutant and a broken reference receiver are stated proofs (the mutation command's extension point).
   assert.equal(honestCoverageOf(row({ verified_by: [API], proven_by: ['mutant:drop-field/member.guid'] }), f), 'verified-minimal');
-  assert.equal(honestCoverageOf(row({ verified_by: ['properties: a duplicate delivery gets a 2xx'], proven_by: ['receiver:answers-500-to-duplicates'] }), f), 'verified-minimal');
+  assert.equal(
+    honestCoverageOf(row({ verified_by: ['properties: a duplicate delivery gets a 2xx'], proven_by: ['receiver:answers-500-to-duplicates'] }), f),
+    'verified-minimal',
+  );
 });
 
 test('inferred-only, simulator-only, other-command, tolerance rows are their own columns', () => {

@@ -163,7 +163,16 @@ export function checkRun(check: string): CheckRun {
  *                     only by variations: what the suite must tolerate;
  *   passive, unverified, not-checkable as in coverageOf.
  */
-export type HonestCoverage = 'not-checkable' | 'verified-minimal' | 'verified-full' | 'inferred-only' | 'simulator-only' | 'other-command' | 'tolerance' | 'passive' | 'unverified';
+export type HonestCoverage =
+  | 'not-checkable'
+  | 'verified-minimal'
+  | 'verified-full'
+  | 'inferred-only'
+  | 'simulator-only'
+  | 'other-command'
+  | 'tolerance'
+  | 'passive'
+  | 'unverified';
 
 export interface ProofFacts {
   /** The kind of a proven_by entry; undefined when it names nothing known (counted as no proof). */
@@ -219,7 +228,10 @@ export function loadTrace(file: string = TRACE_FILE, shownByFile: string | undef
     for (const key of ['id', 'section', 'statement'] as const) {
       if (typeof row[key] !== 'string' || !row[key]) throw new Error(`${file}: row ${index} has no ${key}`);
     }
-    if ('shown_by' in row) throw new Error(`${file}: row ${row.id} carries shown_by, which is generated into ${SHOWN_BY_FILE} (npx tsx proof/trace-proof.ts --shown-by), never written by hand`);
+    if ('shown_by' in row)
+      throw new Error(
+        `${file}: row ${row.id} carries shown_by, which is generated into ${SHOWN_BY_FILE} (npx tsx proof/trace-proof.ts --shown-by), never written by hand`,
+      );
     const shown = shownBy[row.id!];
     return {
       id: row.id!,

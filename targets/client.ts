@@ -94,7 +94,11 @@ export function defaultCredentials(profile: TargetProfile, api: ApiName, audienc
 /** The settings the audience token request needs, in the order they are checked; the first missing one is named. */
 export function audienceTokenSettings(profile: TargetProfile): { url: string; clientId: string; clientSecret: string } {
   const a = profile.audience;
-  return { url: setting(a.tokenUrl, 'SVC_AUDIENCE_TOKEN_URL'), clientId: setting(a.clientId, 'SVC_AUDIENCE_CLIENT_ID'), clientSecret: setting(a.clientSecret, 'SVC_AUDIENCE_CLIENT_SECRET') };
+  return {
+    url: setting(a.tokenUrl, 'SVC_AUDIENCE_TOKEN_URL'),
+    clientId: setting(a.clientId, 'SVC_AUDIENCE_CLIENT_ID'),
+    clientSecret: setting(a.clientSecret, 'SVC_AUDIENCE_CLIENT_SECRET'),
+  };
 }
 
 /**
@@ -104,7 +108,10 @@ export function audienceTokenSettings(profile: TargetProfile): { url: string; cl
  * client-credentials form (RFC 6749 §4.4), Basic-authenticated. Returns the answer as
  * received (the caller judges it) and the token when the answer carries one.
  */
-export async function requestAudienceToken(profile: TargetProfile, redact?: (text: string) => string): Promise<{ url: string; response: BoundedResponse; token?: string }> {
+export async function requestAudienceToken(
+  profile: TargetProfile,
+  redact?: (text: string) => string,
+): Promise<{ url: string; response: BoundedResponse; token?: string }> {
   const { url, clientId, clientSecret } = audienceTokenSettings(profile);
   const response = await requestBounded(
     {
@@ -128,7 +135,9 @@ export async function requestAudienceToken(profile: TargetProfile, redact?: (tex
 }
 
 /** The contract checks' options a profile gives, the same for every exchange path. */
-export function checkOptionsOf(profile: TargetProfile): Pick<CheckOptions, 'deprecationHeader' | 'sunsetHeader' | 'sunsetVersions' | 'strict' | 'headerNamesExplicit'> {
+export function checkOptionsOf(
+  profile: TargetProfile,
+): Pick<CheckOptions, 'deprecationHeader' | 'sunsetHeader' | 'sunsetVersions' | 'strict' | 'headerNamesExplicit'> {
   return {
     deprecationHeader: profile.versions.deprecationHeader,
     sunsetHeader: profile.versions.sunsetHeader,

@@ -26,12 +26,59 @@ import { VARIATIONS } from './simulator/catalog.ts';
 
 // Light modules only at the top: every Playwright worker loads this file, and the
 // simulator itself (routes, seed data, Fastify) is loaded when one is started.
-export { loadProfile, profileSecrets, flag, flagValue, simulatorEntriesInForce, CONTRACT_VERSIONS, OAUTH_PAGE_DEFAULTS, PASSWORD_SCENARIOS, PRODUCT_PATH_ENV, PRODUCT_PATH_DEFAULTS, type PasswordScenario, type ProductPaths, type TargetProfile } from './profiles/profile.ts';
-export { ACH_FILTERS, K6_SETTING_ALIASES, WIDGET_CONTROLS, missingControls, type AchFilter, type DataExchangeSettings, type InstitutionSettings, type QueryName, type WidgetControls, type WebhookCaptureSettings, type ProcessorTokenRequest } from './profiles/sections.ts';
+export {
+  loadProfile,
+  profileSecrets,
+  flag,
+  flagValue,
+  simulatorEntriesInForce,
+  CONTRACT_VERSIONS,
+  OAUTH_PAGE_DEFAULTS,
+  PASSWORD_SCENARIOS,
+  PRODUCT_PATH_ENV,
+  PRODUCT_PATH_DEFAULTS,
+  type PasswordScenario,
+  type ProductPaths,
+  type TargetProfile,
+} from './profiles/profile.ts';
+export {
+  ACH_FILTERS,
+  K6_SETTING_ALIASES,
+  WIDGET_CONTROLS,
+  missingControls,
+  type AchFilter,
+  type DataExchangeSettings,
+  type InstitutionSettings,
+  type QueryName,
+  type WidgetControls,
+  type WebhookCaptureSettings,
+  type ProcessorTokenRequest,
+} from './profiles/sections.ts';
 export { FULL_CHROMIUM_PATH, HEADLESS_SHELL_PATH, RUN_ID_PATTERN } from './profiles/sections.ts';
 export { createRedactor, REDACTED, type Redactor } from './profiles/redact.ts';
-export { runSettings, selftestSettings, needsEmbeddedSimulator, SIMULATOR_URL_VARIABLE, RUN_ID_VARIABLE, type RunSettings, type SelftestSettings } from './profiles/run-settings.ts';
-export { CATALOG, FAULTS, VARIATIONS, catalogEntry, tierOfEntry, assertKnown, type CatalogEntry, type FaultEntry, type VariationEntry, type NotFuzzableReason, type CatalogTier, type CatalogArea } from './simulator/catalog.ts';
+export {
+  runSettings,
+  selftestSettings,
+  needsEmbeddedSimulator,
+  SIMULATOR_URL_VARIABLE,
+  RUN_ID_VARIABLE,
+  type RunSettings,
+  type SelftestSettings,
+} from './profiles/run-settings.ts';
+export {
+  CATALOG,
+  FAULTS,
+  VARIATIONS,
+  catalogEntry,
+  tierOfEntry,
+  assertKnown,
+  type CatalogEntry,
+  type FaultEntry,
+  type VariationEntry,
+  type NotFuzzableReason,
+  type CatalogTier,
+  type CatalogArea,
+} from './simulator/catalog.ts';
 export { SIMULATOR_DEFAULTS, settingsFromEnv, type SimulatorSettings, type VersionEntry } from './simulator/settings.ts';
 export { DATA_EXCHANGE_SEED } from './simulator/data/data-exchange.ts';
 export { simulatorInstitutionSeed } from './simulator/data/institutions.ts';
@@ -39,8 +86,29 @@ export { startReceiver, type RunningReceiver, type ReceiverOptions } from './rec
 export { canonicalJson, BROKEN_VARIANTS, type BrokenVariant } from './receiver/store.ts';
 export type { SimulatorOptions } from './simulator/app.ts';
 export { simulatorBanner } from './simulator/serve.ts';
-export { boundsOf, requestBounded, transportFailure, TransportError, type BoundedRequest, type BoundedResponse, type HttpBounds, type ExchangePhase } from './http.ts';
-export { BASE_URL_SETTING, baseUrlOf, basesOf, locateApi, basicAuthorization, defaultCredentials, audienceTokenSettings, requestAudienceToken, checkOptionsOf, MissingSetting, type ApiBases } from './client.ts';
+export {
+  boundsOf,
+  requestBounded,
+  transportFailure,
+  TransportError,
+  type BoundedRequest,
+  type BoundedResponse,
+  type HttpBounds,
+  type ExchangePhase,
+} from './http.ts';
+export {
+  BASE_URL_SETTING,
+  baseUrlOf,
+  basesOf,
+  locateApi,
+  basicAuthorization,
+  defaultCredentials,
+  audienceTokenSettings,
+  requestAudienceToken,
+  checkOptionsOf,
+  MissingSetting,
+  type ApiBases,
+} from './client.ts';
 
 /**
  * The simulator as an in-process app and its webhook dispatcher, for the suites that

@@ -16,7 +16,13 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { tsImport } from 'tsx/esm/api';
 import { SETTINGS, settingEntries, type Setting, type SettingEntry, type SvcConfig } from './schema.ts';
 
-export const CONFIG_FILE_NAMES = ['svc-conformance.config.ts', 'svc-conformance.config.mts', 'svc-conformance.config.mjs', 'svc-conformance.config.js', 'svc-conformance.config.json'];
+export const CONFIG_FILE_NAMES = [
+  'svc-conformance.config.ts',
+  'svc-conformance.config.mts',
+  'svc-conformance.config.mjs',
+  'svc-conformance.config.js',
+  'svc-conformance.config.json',
+];
 
 /** A problem with the user's configuration: printed as is, exit code 2 (usage). */
 export class ConfigError extends Error {
@@ -111,7 +117,12 @@ export function configJsonSchema(): Record<string, unknown> {
   };
   const root = node(SETTINGS);
   (root.properties as Record<string, unknown>).$schema = { type: 'string' };
-  return { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'https://svc-conformance.dev/config.schema.json', title: 'svc-conformance config file', ...root };
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'https://svc-conformance.dev/config.schema.json',
+    title: 'svc-conformance config file',
+    ...root,
+  };
 }
 
 let compiled: ReturnType<Ajv['compile']> | undefined;
@@ -127,7 +138,9 @@ function validator() {
 function distance(a: string, b: string): number {
   const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1].toLowerCase() === b[j - 1].toLowerCase() ? 0 : 1));
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++)
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1].toLowerCase() === b[j - 1].toLowerCase() ? 0 : 1));
   return d[a.length][b.length];
 }
 
@@ -157,13 +170,18 @@ function describeError(e: ErrorObject, config: unknown): string {
     const near = known.filter((k) => distance(k, extra) <= Math.max(2, Math.floor(extra.length / 3)));
     // A setting of another group under the same name ("requestMs" at the top level).
     const elsewhere = ENTRIES.filter((s) => s.key.endsWith(`.${extra}`) && !s.secret).map((s) => s.key);
-    const hint = near.length ? ` Did you mean ${near.map((n) => `"${key ? `${key}.` : ''}${n}"`).join(' or ')}?` : elsewhere.length ? ` Did you mean ${elsewhere.map((n) => `"${n}"`).join(' or ')}?` : '';
+    const hint = near.length
+      ? ` Did you mean ${near.map((n) => `"${key ? `${key}.` : ''}${n}"`).join(' or ')}?`
+      : elsewhere.length
+        ? ` Did you mean ${elsewhere.map((n) => `"${n}"`).join(' or ')}?`
+        : '';
     return `unknown key "${full}".${hint} Accepted ${key ? `keys of "${key}"` : 'top-level keys'}: ${known.join(', ')}.`;
   }
   const entry = BY_KEY.get(key);
   let value: unknown = config;
   for (const p of path) value = (value as Record<string, unknown>)?.[p];
-  if (entry) return `"${key}" must be ${accepted(entry)}${entry.kind === 'list' && path.length > key.split('.').length ? ' (each entry a non-empty string without commas)' : ''}, got ${JSON.stringify(value)}.`;
+  if (entry)
+    return `"${key}" must be ${accepted(entry)}${entry.kind === 'list' && path.length > key.split('.').length ? ' (each entry a non-empty string without commas)' : ''}, got ${JSON.stringify(value)}.`;
   return `"${key || '(the file)'}" must be an object of settings, got ${JSON.stringify(value)}.`;
 }
 
@@ -260,7 +278,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv): SvcConfig {
     let value: unknown = raw;
     if (e.kind === 'boolean') value = ['1', 'true', 'yes'].includes(raw);
     else if (e.kind === 'integer' || e.kind === 'number') value = Number(raw);
-    else if (e.kind === 'list') value = raw.split(',').map((x) => x.trim()).filter(Boolean);
+    else if (e.kind === 'list')
+      value = raw
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean);
     const path = e.key.split('.');
     let node = out;
     for (const part of path.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;

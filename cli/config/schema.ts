@@ -14,7 +14,19 @@
  * from the environment only, so no file in a repository ever carries them.
  */
 
-export type SettingKind = 'string' | 'url' | 'integer' | 'number' | 'boolean' | 'list' | 'enum' | 'date' | 'version' | 'path-template' | 'selector' | 'file-path';
+export type SettingKind =
+  | 'string'
+  | 'url'
+  | 'integer'
+  | 'number'
+  | 'boolean'
+  | 'list'
+  | 'enum'
+  | 'date'
+  | 'version'
+  | 'path-template'
+  | 'selector'
+  | 'file-path';
 
 export interface Setting<T = unknown> {
   readonly kind: SettingKind;
@@ -74,7 +86,10 @@ const PASSWORD_DOCS = {
 } as const;
 
 const passwords = Object.fromEntries(
-  Object.entries(PASSWORD_DOCS).map(([key, [suffix, what]]) => [key, secret(`SVC_TEST_PASSWORD_${suffix}`, `Test-institution password of the scenario "${what}" (the specification shows it only as a placeholder).`)]),
+  Object.entries(PASSWORD_DOCS).map(([key, [suffix, what]]) => [
+    key,
+    secret(`SVC_TEST_PASSWORD_${suffix}`, `Test-institution password of the scenario "${what}" (the specification shows it only as a placeholder).`),
+  ]),
 ) as { [K in keyof typeof PASSWORD_DOCS]: Setting<string> };
 
 /** Product-area paths the specification states rules for but does not show (targets/profiles/profile.ts PRODUCT_PATH_DEFAULTS). */
@@ -100,7 +115,11 @@ const PRODUCT_PATH_DOCS = {
 const productPaths = Object.fromEntries(
   Object.entries(PRODUCT_PATH_DOCS).map(([key, [suffix, what, dflt]]) => [
     key,
-    pathTemplate(`SVC_PATH_${suffix}`, `Path template: ${what}. Not shown in the specification; on a real target a scenario whose path is unset skips naming this setting.`, { default: `${dflt} (simulator)` }),
+    pathTemplate(
+      `SVC_PATH_${suffix}`,
+      `Path template: ${what}. Not shown in the specification; on a real target a scenario whose path is unset skips naming this setting.`,
+      { default: `${dflt} (simulator)` },
+    ),
   ]),
 ) as { [K in keyof typeof PRODUCT_PATH_DOCS]: Setting<string> };
 
@@ -117,24 +136,39 @@ const WIDGET_CONTROL_DOCS = {
 const widgetControls = Object.fromEntries(
   Object.entries(WIDGET_CONTROL_DOCS).map(([key, [suffix, what, dflt]]) => [
     key,
-    selector(`SVC_WIDGET_${suffix}_SELECTOR`, `CSS selector of the widget control that ${what} (the widget's markup is not shown in the specification; browser widget scenarios skip naming a missing one).`, { default: `${dflt} (simulator)` }),
+    selector(
+      `SVC_WIDGET_${suffix}_SELECTOR`,
+      `CSS selector of the widget control that ${what} (the widget's markup is not shown in the specification; browser widget scenarios skip naming a missing one).`,
+      { default: `${dflt} (simulator)` },
+    ),
   ]),
 ) as { [K in keyof typeof WIDGET_CONTROL_DOCS]: Setting<string> };
 
 export const SETTINGS = {
   target: {
-    baseUrl: url('SVC_BASE_URL', 'Base URL of the platform API (Endpoints: "Paths are relative to {base_url}"). Unset: the embedded simulator.', { default: 'the embedded simulator' }),
+    baseUrl: url('SVC_BASE_URL', 'Base URL of the platform API (Endpoints: "Paths are relative to {base_url}"). Unset: the embedded simulator.', {
+      default: 'the embedded simulator',
+    }),
     audienceBaseUrl: url('SVC_AUDIENCE_BASE_URL', 'Base URL of the audience list service.'),
     testHostBaseUrl: url('SVC_TEST_HOST_BASE_URL', 'Base URL of the earlier-generation test host ({test_base_url}).'),
-    environment: oneOf('SVC_ENVIRONMENT', ['integration', 'production'] as const, 'Which environment the base URL is. production runs only @readonly scenarios unless allowDestructive opts in.', { default: 'integration' }),
+    environment: oneOf(
+      'SVC_ENVIRONMENT',
+      ['integration', 'production'] as const,
+      'Which environment the base URL is. production runs only @readonly scenarios unless allowDestructive opts in.',
+      { default: 'integration' },
+    ),
     allowDestructive: str(
       'SVC_ALLOW_DESTRUCTIVE',
       'Destructive scenarios (creating and deleting users and members). On production they run only with the exact value I_UNDERSTAND_THIS_WRITES_TO_PRODUCTION; on integration the value no turns them off.',
     ),
   },
   credentials: {
-    clientId: secret('SVC_CLIENT_ID', 'Client identifier: the Basic user name of the platform (Authentication 1), and the test host\'s SVC-Client-ID.', { default: 'sim-client-id (simulator)' }),
-    apiKey: secret('SVC_API_KEY', 'API key: the Basic password of the platform (Authentication 1), and the test host\'s SVC-API-Key.', { default: 'sim-api-key-0000 (simulator)' }),
+    clientId: secret('SVC_CLIENT_ID', "Client identifier: the Basic user name of the platform (Authentication 1), and the test host's SVC-Client-ID.", {
+      default: 'sim-client-id (simulator)',
+    }),
+    apiKey: secret('SVC_API_KEY', "API key: the Basic password of the platform (Authentication 1), and the test host's SVC-API-Key.", {
+      default: 'sim-api-key-0000 (simulator)',
+    }),
     secondClientId: secret('SVC_SECOND_CLIENT_ID', 'A second client of the same environment, for the cross-client isolation scenario (@isolation).'),
     secondApiKey: secret('SVC_SECOND_API_KEY', "The second client's API key."),
   },
@@ -147,34 +181,79 @@ export const SETTINGS = {
     correctAnswer: secret('SVC_CORRECT_ANSWER', 'The correct-answer word of the MFA scenarios (a placeholder in the specification).'),
   },
   versions: {
-    supported: list('SVC_VERSIONS', 'Versions the target serves and the suites exercise (Versioning: v<YYYYMMDD>).', { default: 'v20111101, v20250224, v20260929' }),
+    supported: list('SVC_VERSIONS', 'Versions the target serves and the suites exercise (Versioning: v<YYYYMMDD>).', {
+      default: 'v20111101, v20250224, v20260929',
+    }),
     accept: version('SVC_ACCEPT_VERSION', 'Accept-Version sent when a scenario names none.', { default: 'the newest of versions.supported' }),
     sunset: version('SVC_SUNSET_VERSION', 'A version the target has sunset: its requests must answer an error (Versioning, lifecycle).'),
     deprecated: version('SVC_DEPRECATED_VERSION', 'A version the target has deprecated (set deprecatedOn with it).'),
     deprecatedOn: date('SVC_DEPRECATED_ON', 'The day versions.deprecated was deprecated, YYYY-MM-DD: it must stay usable for 12 months after (Versioning).'),
-    deprecationHeader: str('SVC_DEPRECATION_HEADER', 'Name of the response header that signals deprecation (not shown in the specification): a missing header is enforced only when this is set.', { default: 'Deprecation (a guess: inferred)' }),
-    sunsetHeader: str('SVC_SUNSET_HEADER', 'Name of the response header that signals sunset (not shown): enforced only when set.', { default: 'Sunset (a guess: inferred)' }),
+    deprecationHeader: str(
+      'SVC_DEPRECATION_HEADER',
+      'Name of the response header that signals deprecation (not shown in the specification): a missing header is enforced only when this is set.',
+      { default: 'Deprecation (a guess: inferred)' },
+    ),
+    sunsetHeader: str('SVC_SUNSET_HEADER', 'Name of the response header that signals sunset (not shown): enforced only when set.', {
+      default: 'Sunset (a guess: inferred)',
+    }),
   },
   rateLimit: {
-    perSecond: int('SVC_RATE_LIMIT_PER_SECOND', 'Expected request limit per second per client (Limits: "Request rate limit values: not shown").', { min: 1, default: 'unknown on a real target; 300 on the simulator' }),
+    perSecond: int('SVC_RATE_LIMIT_PER_SECOND', 'Expected request limit per second per client (Limits: "Request rate limit values: not shown").', {
+      min: 1,
+      default: 'unknown on a real target; 300 on the simulator',
+    }),
     paths: list('SVC_RATE_LIMIT_PATHS', 'GET paths the rate-limit script spreads its traffic over.', { default: '/institutions, /categories/default' }),
-    body429: oneOf('SVC_429_BODY', ['any', 'non-empty', 'json-error'] as const, "What a 429's body must be (not shown in the specification: any unless you state more).", { default: 'any' }),
+    body429: oneOf(
+      'SVC_429_BODY',
+      ['any', 'non-empty', 'json-error'] as const,
+      "What a 429's body must be (not shown in the specification: any unless you state more).",
+      { default: 'any' },
+    ),
   },
-  strict: bool('SVC_STRICT', 'Inferred expectations (an unknown id is 404, ...) fail the run like stated rules. Default: reported apart as warnings.', { default: 'false' }),
+  strict: bool('SVC_STRICT', 'Inferred expectations (an unknown id is 404, ...) fail the run like stated rules. Default: reported apart as warnings.', {
+    default: 'false',
+  }),
   timeouts: {
-    requestMs: int('SVC_REQUEST_TIMEOUT_MS', 'Bound on one whole request, connect to last byte; below the test timeout. A stall names the request, this limit and this setting.', { min: 1, default: '30000 (simulator 10000)' }),
-    testMs: int('SVC_TEST_TIMEOUT_MS', 'Bound of one scenario; must be above requestMs.', { min: 1, default: '2 x aggregationMs + 4 x requestMs on a real target (360000); simulator 30000' }),
-    aggregationMs: int('SVC_AGGREGATION_TIMEOUT_MS', 'Bound on polling a member until its aggregation settles.', { ...ms, default: '120000 (simulator 10000)' }),
+    requestMs: int(
+      'SVC_REQUEST_TIMEOUT_MS',
+      'Bound on one whole request, connect to last byte; below the test timeout. A stall names the request, this limit and this setting.',
+      { min: 1, default: '30000 (simulator 10000)' },
+    ),
+    testMs: int('SVC_TEST_TIMEOUT_MS', 'Bound of one scenario; must be above requestMs.', {
+      min: 1,
+      default: '2 x aggregationMs + 4 x requestMs on a real target (360000); simulator 30000',
+    }),
+    aggregationMs: int('SVC_AGGREGATION_TIMEOUT_MS', 'Bound on polling a member until its aggregation settles.', {
+      ...ms,
+      default: '120000 (simulator 10000)',
+    }),
     pollIntervalMs: int('SVC_POLL_INTERVAL_MS', 'Interval between polls of a member.', { ...ms, default: '2000 (simulator 25)' }),
-    minJobMs: int('SVC_MIN_JOB_MS', "The target's shortest aggregation-type job, if you know it: an answer sooner than this after a job started proves the job was still running, so job-state verdicts (identify's 202/409) become conclusive instead of inconclusive.", { min: 1, default: 'unset on a real target; the simulator: its job time' }),
-    aggregationThrottleMs: int('SVC_AGGREGATION_THROTTLE_MS', "The target's throttle period after a standard aggregation (Limits: only standard aggregations trigger it; its length is not shown): the throttle verdict is judged only inside it.", { min: 1, default: 'unset on a real target; the simulator: 3600000' }),
-    browserEventMs: int('SVC_BROWSER_EVENT_TIMEOUT_MS', "Bound on a browser scenario's wait for a widget event, postMessage or redirect.", { ...ms, default: 'requestMs (simulator 3000)' }),
+    minJobMs: int(
+      'SVC_MIN_JOB_MS',
+      "The target's shortest aggregation-type job, if you know it: an answer sooner than this after a job started proves the job was still running, so job-state verdicts (identify's 202/409) become conclusive instead of inconclusive.",
+      { min: 1, default: 'unset on a real target; the simulator: its job time' },
+    ),
+    aggregationThrottleMs: int(
+      'SVC_AGGREGATION_THROTTLE_MS',
+      "The target's throttle period after a standard aggregation (Limits: only standard aggregations trigger it; its length is not shown): the throttle verdict is judged only inside it.",
+      { min: 1, default: 'unset on a real target; the simulator: 3600000' },
+    ),
+    browserEventMs: int('SVC_BROWSER_EVENT_TIMEOUT_MS', "Bound on a browser scenario's wait for a widget event, postMessage or redirect.", {
+      ...ms,
+      default: 'requestMs (simulator 3000)',
+    }),
   },
   limits: {
-    maxBodyBytes: int('SVC_MAX_BODY_BYTES', 'Largest response body read from the target; a larger one fails the request, naming the operation, this limit and this setting.', { min: 1, default: '16777216 (16 MiB)' }),
+    maxBodyBytes: int(
+      'SVC_MAX_BODY_BYTES',
+      'Largest response body read from the target; a larger one fails the request, naming the operation, this limit and this setting.',
+      { min: 1, default: '16777216 (16 MiB)' },
+    ),
   },
   oauthPage: {
-    authorizeSelector: selector('SVC_OAUTH_AUTHORIZE_SELECTOR', "CSS selector of the OAuth test institution's authorize action.", { default: '[data-action="authorize"]' }),
+    authorizeSelector: selector('SVC_OAUTH_AUTHORIZE_SELECTOR', "CSS selector of the OAuth test institution's authorize action.", {
+      default: '[data-action="authorize"]',
+    }),
     denySelector: selector('SVC_OAUTH_DENY_SELECTOR', "CSS selector of the OAuth test institution's deny action.", { default: '[data-action="deny"]' }),
   },
   widget: {
@@ -185,7 +264,9 @@ export const SETTINGS = {
   institutions: {
     favoriteCodes: list('SVC_FAVORITE_INSTITUTION_CODES', "The client's favourite institutions, most popular first (set up by the vendor on request)."),
     blockedCode: str('SVC_BLOCKED_INSTITUTION_CODE', 'An institution blocked for this client (listed only with include_blocked_institutions).'),
-    nameParam: str('SVC_INSTITUTION_NAME_PARAM', "Query name of the institution list's name filter (not shown; a miss is enforced only when set).", { default: 'name' }),
+    nameParam: str('SVC_INSTITUTION_NAME_PARAM', "Query name of the institution list's name filter (not shown; a miss is enforced only when set).", {
+      default: 'name',
+    }),
     countryParam: str('SVC_INSTITUTION_COUNTRY_PARAM', "Query name of the institution lists' country filter (not shown).", { default: 'iso_country_code' }),
   },
   achFilters: {
@@ -198,13 +279,22 @@ export const SETTINGS = {
     returnStatus: str('SVC_ACH_RETURN_STATUS_PARAM', 'Query name: return status (not shown).', { default: 'return_status' }),
   },
   userCategories: {
-    defaultsPath: pathTemplate('SVC_USER_DEFAULT_CATEGORIES_PATH', "Path of a user's default categories (not shown).", { default: '/users/{user_guid}/categories/default' }),
+    defaultsPath: pathTemplate('SVC_USER_DEFAULT_CATEGORIES_PATH', "Path of a user's default categories (not shown).", {
+      default: '/users/{user_guid}/categories/default',
+    }),
     allPath: pathTemplate('SVC_USER_CATEGORIES_PATH', "Path of a user's categories (not shown).", { default: '/users/{user_guid}/categories' }),
     createPath: pathTemplate('SVC_USER_CATEGORY_CREATE_PATH', 'Path that creates a custom category (not shown).', { default: 'userCategories.allPath' }),
   },
-  useCases: list('SVC_USE_CASES', 'Use cases the client is opted in to (Member: use_cases "only for clients opted in"); the use-case filter scenario needs two.'),
+  useCases: list(
+    'SVC_USE_CASES',
+    'Use cases the client is opted in to (Member: use_cases "only for clients opted in"); the use-case filter scenario needs two.',
+  ),
   processor: {
-    tokenRequest: str('SVC_PROCESSOR_TOKEN_REQUEST', 'How the target issues a processor token ("Request and response shape of the processor /token endpoint: not shown"): METHOD /path [JSON body] with {code}, e.g. GET /tokens?authorization_code={code}. Unset: POST /token {"code":"{code}"} is tried as a guess and an unanswered guess skips.', { default: 'POST /token {"code":"{code}"} (a guess)' }),
+    tokenRequest: str(
+      'SVC_PROCESSOR_TOKEN_REQUEST',
+      'How the target issues a processor token ("Request and response shape of the processor /token endpoint: not shown"): METHOD /path [JSON body] with {code}, e.g. GET /tokens?authorization_code={code}. Unset: POST /token {"code":"{code}"} is tried as a guess and an unanswered guess skips.',
+      { default: 'POST /token {"code":"{code}"} (a guess)' },
+    ),
   },
   dataExchange: {
     issuerGuid: str('SVC_3DX_ISSUER_GUID', 'Issuer client GUID of the grant the scenarios read through.'),
@@ -218,14 +308,22 @@ export const SETTINGS = {
     userId: str('SVC_3DX_USER_ID', 'Partner-defined id of that user (paths that "accept GUID or partner ID").'),
     memberId: str('SVC_3DX_MEMBER_ID', 'Partner-defined id of that member.'),
     accountId: str('SVC_3DX_ACCOUNT_ID', 'Partner-defined id of that account.'),
-    transactionDateField: str('SVC_3DX_TRANSACTION_DATE_FIELD', "The slim transaction's date field for the 90-day window (not shown).", { default: 'the first of date, transacted_at, posted_at, created_at present' }),
+    transactionDateField: str('SVC_3DX_TRANSACTION_DATE_FIELD', "The slim transaction's date field for the 90-day window (not shown).", {
+      default: 'the first of date, transacted_at, posted_at, created_at present',
+    }),
     manualTransactionGuid: str('SVC_3DX_MANUAL_TRANSACTION_GUID', 'A manual transaction (is_manual true): its read must answer 404 (Errors).'),
     manualTransactionMember: str('SVC_3DX_MANUAL_TRANSACTION_MEMBER', 'Member of that manual transaction.'),
     manualTransactionAccount: str('SVC_3DX_MANUAL_TRANSACTION_ACCOUNT', 'Account of that manual transaction.'),
-    scopeMismatchTransactionGuid: str('SVC_3DX_SCOPE_MISMATCH_TRANSACTION_GUID', "A transaction whose data_scope does not match the grant: its read must answer 404 (Errors)."),
+    scopeMismatchTransactionGuid: str(
+      'SVC_3DX_SCOPE_MISMATCH_TRANSACTION_GUID',
+      'A transaction whose data_scope does not match the grant: its read must answer 404 (Errors).',
+    ),
     scopeMismatchMember: str('SVC_3DX_SCOPE_MISMATCH_MEMBER', 'Member of that transaction.'),
     scopeMismatchAccount: str('SVC_3DX_SCOPE_MISMATCH_ACCOUNT', 'Account of that transaction.'),
-    windowTransactionGuid: str('SVC_3DX_WINDOW_TRANSACTION_GUID', 'A transaction of accountGuid inside the default 90-day window (Limits), which every default list must hold.'),
+    windowTransactionGuid: str(
+      'SVC_3DX_WINDOW_TRANSACTION_GUID',
+      'A transaction of accountGuid inside the default 90-day window (Limits), which every default list must hold.',
+    ),
     tokenField: str('SVC_3DX_TOKEN_FIELD', "Field of the token endpoint's answer that holds the token (not shown).", { default: 'token' }),
   },
   audience: {
@@ -244,7 +342,10 @@ export const SETTINGS = {
     expect: bool('SVC_WEBHOOK_EXPECT', 'You assert the service is configured to deliver to publicUrl: nothing arriving is a failure, not a skip.'),
     testUrl: url('SVC_WEBHOOK_TEST_URL', 'POST {"type": T} there asks the target for a test webhook (how is not shown).'),
     testTypes: list('SVC_WEBHOOK_TEST_TYPES', 'Webhook types asked for at testUrl.', { default: 'member' }),
-    platformClient: bool('SVC_WEBHOOK_PLATFORM_CLIENT', 'The credentials are a platform client\'s, which receives only the six platform webhook types (Events).'),
+    platformClient: bool(
+      'SVC_WEBHOOK_PLATFORM_CLIENT',
+      "The credentials are a platform client's, which receives only the six platform webhook types (Events).",
+    ),
   },
   load: {
     pageP95Ms: int('SVC_PAGE_P95_MS', 'Page-read latency threshold, p95.', { ...ms, default: '500' }),
@@ -260,16 +361,32 @@ export const SETTINGS = {
   },
   usedOperations: list('SVC_USED_OPERATIONS', 'Operations your integration uses ("METHOD /path/{template}"), for the upgrade check.', { default: 'all' }),
   integration: {
-    testCommand: str('SVC_INTEGRATION_COMMAND', "Your integration's own test command (a shell command line, e.g. \"npm test\"): proxy runs it through the recording proxy and tolerance once per variation when no command follows --."),
-    usageFile: filePath('SVC_USAGE_FILE', "Your integration's usage file (svc-conformance usage writes it): versions judges differences against the operations, parameters and fields it names when --usage is not given."),
+    testCommand: str(
+      'SVC_INTEGRATION_COMMAND',
+      'Your integration\'s own test command (a shell command line, e.g. "npm test"): proxy runs it through the recording proxy and tolerance once per variation when no command follows --.',
+    ),
+    usageFile: filePath(
+      'SVC_USAGE_FILE',
+      "Your integration's usage file (svc-conformance usage writes it): versions judges differences against the operations, parameters and fields it names when --usage is not given.",
+    ),
     variationTimeoutMs: int('SVC_TOLERANCE_TIMEOUT_MS', 'Bound on one run of the test command in the tolerance matrix.', { min: 1, default: '120000' }),
   },
   run: {
-    runId: str('SVC_RUN_ID', "The run's name inside every created user's id (svcct-<run id>-...); letters and digits, at most 32. The cleanup command removes one run's leftovers by it.", { default: 'drawn per run' }),
+    runId: str(
+      'SVC_RUN_ID',
+      "The run's name inside every created user's id (svcct-<run id>-...); letters and digits, at most 32. The cleanup command removes one run's leftovers by it.",
+      { default: 'drawn per run' },
+    ),
     workers: int('SVC_WORKERS', 'Playwright workers of a conformance run.', { min: 1, default: '2' }),
-    chromiumPath: filePath('SVC_CHROMIUM_PATH', 'Browser of the browser scenarios.', { default: '/usr/bin/chromium-headless-shell when installed, else /usr/bin/chromium' }),
-    reportsDir: filePath('SVC_REPORTS_OUT', 'Where every report is written (HTML, JUnit, Allure results, traces).', { default: 'svc-reports (installed CLI); reports/out (in the repository)' }),
-    specFile: filePath('SVC_SPEC_FILE', 'The specification markdown the trace checks read (the project\'s own tests).', { default: '../shared/specification.md' }),
+    chromiumPath: filePath('SVC_CHROMIUM_PATH', 'Browser of the browser scenarios.', {
+      default: '/usr/bin/chromium-headless-shell when installed, else /usr/bin/chromium',
+    }),
+    reportsDir: filePath('SVC_REPORTS_OUT', 'Where every report is written (HTML, JUnit, Allure results, traces).', {
+      default: 'svc-reports (installed CLI); reports/out (in the repository)',
+    }),
+    specFile: filePath('SVC_SPEC_FILE', "The specification markdown the trace checks read (the project's own tests).", {
+      default: '../shared/specification.md',
+    }),
   },
   simulator: {
     faults: list('SVC_SIM_FAULTS', 'Catalogue faults the embedded simulator starts with (svc-conformance simulator --list).'),

@@ -24,7 +24,11 @@ function page(records: unknown[]): Exchange {
     api: 'platform',
     version: VERSION,
     request: { method: 'GET', url: '/institutions?records_per_page=1000', headers: {} },
-    response: { status: 200, headers: { 'content-type': 'application/json' }, body: { institutions: records, pagination: { current_page: 1, per_page: 1000, total_entries: records.length, total_pages: 1 } } },
+    response: {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: { institutions: records, pagination: { current_page: 1, per_page: 1000, total_entries: records.length, total_pages: 1 } },
+    },
   };
 }
 
@@ -36,17 +40,27 @@ test('a 30 000-record page of broken records is checked in linear time, without 
   const failures = contract.check(page(records));
   const took = performance.now() - started;
   assert.ok(took < 20_000, `checked in ${Math.round(took)} ms`);
-  assert.deepEqual(failures.filter((f) => /crashed/.test(f.message)), [], 'no check crashed');
+  assert.deepEqual(
+    failures.filter((f) => /crashed/.test(f.message)),
+    [],
+    'no check crashed',
+  );
   const schema = failures.filter((f) => f.check === 'response_schema_conformance');
   // Five kinds: ten listed of each, and one failure counting the other 29 990.
   assert.equal(schema.length, 5 * (SCHEMA_FAILURES_PER_KIND + 1), schema.map((f) => f.location).join('\n'));
   const guid = schema.filter((f) => f.location.endsWith('.guid'));
-  assert.deepEqual(guid.slice(0, 3).map((f) => f.location), ['response.body.institutions[0].guid', 'response.body.institutions[1].guid', 'response.body.institutions[2].guid']);
+  assert.deepEqual(
+    guid.slice(0, 3).map((f) => f.location),
+    ['response.body.institutions[0].guid', 'response.body.institutions[1].guid', 'response.body.institutions[2].guid'],
+  );
   const counted = guid.at(-1)!;
   assert.equal(counted.location, 'response.body.institutions[*].guid');
   assert.match(counted.message, /^29990 more at other indices, not listed \(the first 10 of each kind are\): Received: no property "guid"/);
   assert.equal(counted.severity, 'error');
-  assert.ok(failures.some((f) => f.check === 'paging_conformance' && /Received: 30000 records/.test(f.message)), 'the page is too long: a stated paging failure');
+  assert.ok(
+    failures.some((f) => f.check === 'paging_conformance' && /Received: 30000 records/.test(f.message)),
+    'the page is too long: a stated paging failure',
+  );
 });
 
 test('a long list validated a slice at a time reports each record at its own index', () => {
@@ -54,17 +68,23 @@ test('a long list validated a slice at a time reports each record at its own ind
   delete records[2_345]!.name;
   records[3_001] = { ...records[3_001]!, supports_oauth: 'yes' };
   const schema = contract.check(page(records)).filter((f) => f.check === 'response_schema_conformance');
-  assert.deepEqual(schema.map((f) => `${f.location}: ${f.message}`), [
-    'response.body.institutions[2345].name: Received: no property "name" / Expected: property "name" present',
-    'response.body.institutions[3001].supports_oauth: Received: "yes" / Expected: type boolean',
-  ]);
+  assert.deepEqual(
+    schema.map((f) => `${f.location}: ${f.message}`),
+    [
+      'response.body.institutions[2345].name: Received: no property "name" / Expected: property "name" present',
+      'response.body.institutions[3001].supports_oauth: Received: "yes" / Expected: type boolean',
+    ],
+  );
   // The same records as one page of 1000, validated in one piece, give the same findings.
   const small = records.slice(2_002, 3_002);
   const whole = contract.check(page(small)).filter((f) => f.check === 'response_schema_conformance');
-  assert.deepEqual(whole.map((f) => `${f.location}: ${f.message}`), [
-    'response.body.institutions[343].name: Received: no property "name" / Expected: property "name" present',
-    'response.body.institutions[999].supports_oauth: Received: "yes" / Expected: type boolean',
-  ]);
+  assert.deepEqual(
+    whole.map((f) => `${f.location}: ${f.message}`),
+    [
+      'response.body.institutions[343].name: Received: no property "name" / Expected: property "name" present',
+      'response.body.institutions[999].supports_oauth: Received: "yes" / Expected: type boolean',
+    ],
+  );
 });
 
 /** A synthetic ajv error (schemaFailures reads keyword, paths, params, data). */
@@ -97,7 +117,10 @@ test('a combinator takes the strongest tier of its causes, in time linear in the
   const failures = schemaFailures(errors, 'response_schema_conformance', 'GET /x', 'response.body');
   assert.ok(performance.now() - started < 5_000, `took ${Math.round(performance.now() - started)} ms`);
   const anyOf = failures.filter((f) => /anyOf/.test(f.rule));
-  assert.ok(anyOf.slice(0, 10).every((f) => f.tier === 'informational'), 'an anyOf whose only cause is an enum value is informational');
+  assert.ok(
+    anyOf.slice(0, 10).every((f) => f.tier === 'informational'),
+    'an anyOf whose only cause is an enum value is informational',
+  );
   const lastAnyOf = failures.find((f) => f.location === `response.body.items[${n - 1}]` && /anyOf/.test(f.rule));
   assert.equal(lastAnyOf?.tier, 'stated', 'the anyOf over a missing required property is stated');
 });

@@ -16,9 +16,21 @@ const MBR = 'MBR-0b1c2d3e-0000-4000-8000-000000000002';
 
 function member(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    guid: MBR, id: 'client-1', user_guid: USR, user_id: 'u-1', institution_code: 'svcbank', name: 'SVC Bank',
-    connection_status: 'CONNECTED', is_being_aggregated: false, aggregated_at: '2025-03-01T10:00:00+00:00',
-    successfully_aggregated_at: null, is_managed_by_user: false, is_oauth: false, metadata: null, oauth_window_uri: null, use_cases: [],
+    guid: MBR,
+    id: 'client-1',
+    user_guid: USR,
+    user_id: 'u-1',
+    institution_code: 'svcbank',
+    name: 'SVC Bank',
+    connection_status: 'CONNECTED',
+    is_being_aggregated: false,
+    aggregated_at: '2025-03-01T10:00:00+00:00',
+    successfully_aggregated_at: null,
+    is_managed_by_user: false,
+    is_oauth: false,
+    metadata: null,
+    oauth_window_uri: null,
+    use_cases: [],
     ...overrides,
   };
 }
@@ -26,19 +38,37 @@ function member(overrides: Record<string, unknown> = {}): Record<string, unknown
 /** An institution with every field the specification names for v20250224 (Resources, Institution). */
 function institution(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    code: 'bank_1', guid: 'INS-0b1c2d3e-0000-4000-8000-000000000003', name: 'B', created_at: '2025-01-01T00:00:00+00:00', is_hidden: false, status: 'ACTIVE',
-    client_status: 'ACTIVE', is_disabled_by_client: false, instructional_text: null, instructional_text_steps: null, forgot_password_url: null,
-    forgot_username_url: null, trouble_signing_in_url: null, supports_oauth: false, supported_products: ['transactions'],
+    code: 'bank_1',
+    guid: 'INS-0b1c2d3e-0000-4000-8000-000000000003',
+    name: 'B',
+    created_at: '2025-01-01T00:00:00+00:00',
+    is_hidden: false,
+    status: 'ACTIVE',
+    client_status: 'ACTIVE',
+    is_disabled_by_client: false,
+    instructional_text: null,
+    instructional_text_steps: null,
+    forgot_password_url: null,
+    forgot_username_url: null,
+    trouble_signing_in_url: null,
+    supports_oauth: false,
+    supported_products: ['transactions'],
     ...overrides,
   };
 }
 
-function exchange(over: { method?: string; url?: string; status?: number; headers?: Record<string, string>; body?: unknown; version?: string; api?: Exchange['api'] } = {}): Exchange {
+function exchange(
+  over: { method?: string; url?: string; status?: number; headers?: Record<string, string>; body?: unknown; version?: string; api?: Exchange['api'] } = {},
+): Exchange {
   return {
     api: over.api ?? 'platform',
     version: over.version ?? 'v20250224',
     request: { method: over.method ?? 'GET', url: over.url ?? `/users/${USR}/members/${MBR}`, headers: {} },
-    response: { status: over.status ?? 200, headers: over.headers ?? { 'Content-Type': 'application/json; charset=utf-8' }, body: 'body' in over ? over.body : { member: member() } },
+    response: {
+      status: over.status ?? 200,
+      headers: over.headers ?? { 'Content-Type': 'application/json; charset=utf-8' },
+      body: 'body' in over ? over.body : { member: member() },
+    },
   };
 }
 
@@ -95,7 +125,10 @@ test('status_code_conformance: `default` does not cover an unlisted 2xx where th
   for (const status of [301, 400, 409, 422, 500, 503]) assert.deepEqual(create('v20250224', status), [], String(status));
   // Only the status is reported: there is no documented body to hold a 201 to.
   const all = contract.check(exchange({ version: 'v20111101', method: 'POST', url: `/users/${USR}/members`, status: 201, body: { nothing: 'like a member' } }));
-  assert.deepEqual(all.map((f) => f.check), ['status_code_conformance']);
+  assert.deepEqual(
+    all.map((f) => f.check),
+    ['status_code_conformance'],
+  );
 });
 
 test('status_code_conformance: where no success status is stated, `default` covers every status', () => {
@@ -110,7 +143,11 @@ test('status_code_conformance: where no success status is stated, `default` cove
 test('status_code_conformance: 429 is accepted on the platform API even where not listed; not on the other hosts', () => {
   // GET member states 200 and 404 only, and no default.
   assert.deepEqual(only(contract.check(exchange({ status: 429, body: { error: 'slow down' } })), 'status_code_conformance'), []);
-  const th = contract.check({ api: 'test-host', request: { method: 'GET', url: '/users/test_svc/members/test_svc_member', headers: {} }, response: { status: 429, headers: { 'content-type': 'application/json' }, body: {} } });
+  const th = contract.check({
+    api: 'test-host',
+    request: { method: 'GET', url: '/users/test_svc/members/test_svc_member', headers: {} },
+    response: { status: 429, headers: { 'content-type': 'application/json' }, body: {} },
+  });
   assert.equal(only(th, 'status_code_conformance')[0]?.severity, 'error');
 });
 
@@ -129,7 +166,11 @@ test('content_type_conformance: a non-JSON type fails, a JSON-family type warns,
   assert.equal(noneText[0]?.severity, 'error');
   assert.equal(noneText[0]?.tier, 'stated');
   // text/csv on the audience service is documented.
-  const csv = contract.check({ api: 'audience', request: { method: 'GET', url: '/api/v1/audience/a1/list.csv', headers: {} }, response: { status: 200, headers: { 'content-type': 'text/csv' }, body: 'id1\nid2\n' } });
+  const csv = contract.check({
+    api: 'audience',
+    request: { method: 'GET', url: '/api/v1/audience/a1/list.csv', headers: {} },
+    response: { status: 200, headers: { 'content-type': 'text/csv' }, body: 'id1\nid2\n' },
+  });
   assert.deepEqual(csv, []);
 });
 
@@ -156,7 +197,11 @@ test('response_schema_conformance: new enum values and changed opaque strings ar
   const enumFailures = contract.check(exchange({ body: { member: member({ connection_status: 'RECONNECTING' }) } }));
   assert.equal(hasErrors(enumFailures), false);
   assert.equal(only(enumFailures, 'response_schema_conformance')[0]?.severity, 'warning');
-  const longCode = institution({ code: `${'x'.repeat(100)}-New-Format`, guid: 'INS-longer-and-different-0000000000000000000000000', supported_products: ['brand_new_product'] });
+  const longCode = institution({
+    code: `${'x'.repeat(100)}-New-Format`,
+    guid: 'INS-longer-and-different-0000000000000000000000000',
+    supported_products: ['brand_new_product'],
+  });
   const f = contract.check(exchange({ url: '/institutions', body: { institutions: [longCode] } }));
   assert.equal(hasErrors(f), false, JSON.stringify(f));
   assert.ok(only(f, 'response_schema_conformance').length >= 3);
@@ -167,7 +212,9 @@ test('response_headers_conformance: a documented required header must be present
   const missing = only(contract.check(exchange({ method: 'POST', url, status: 201, body: {} })), 'response_headers_conformance');
   assert.equal(missing[0]?.severity, 'error');
   assert.equal(missing[0]?.location, 'response.headers.x-request-id');
-  const present = contract.check(exchange({ method: 'POST', url, status: 201, body: {}, headers: { 'content-type': 'application/json', 'x-REQUEST-id': 'r1' } }));
+  const present = contract.check(
+    exchange({ method: 'POST', url, status: 201, body: {}, headers: { 'content-type': 'application/json', 'x-REQUEST-id': 'r1' } }),
+  );
   assert.deepEqual(present, []);
 });
 
@@ -178,16 +225,28 @@ test('failure rules name the schema as <keyword> at <document>#<pointer> relativ
     assert.match(x.message, /^Received: .+ \/ Expected: .+/, x.message);
   }
   const byLocation = Object.fromEntries(f.map((x) => [x.location, x]));
-  assert.equal(byLocation['response.body.member.is_oauth']?.rule, 'type at versions/platform.v20250224.openapi.yaml#/components/schemas/Member/properties/is_oauth');
+  assert.equal(
+    byLocation['response.body.member.is_oauth']?.rule,
+    'type at versions/platform.v20250224.openapi.yaml#/components/schemas/Member/properties/is_oauth',
+  );
   assert.equal(byLocation['response.body.member.is_oauth'].message, 'Received: "yes" / Expected: type boolean');
-  assert.match(byLocation['response.body.member.connection_status']?.rule ?? '', /^enum at versions\/platform\.v20250224\.openapi\.yaml#\/components\/schemas\/Member\/properties\/connection_status \(Versioning: /);
+  assert.match(
+    byLocation['response.body.member.connection_status']?.rule ?? '',
+    /^enum at versions\/platform\.v20250224\.openapi\.yaml#\/components\/schemas\/Member\/properties\/connection_status \(Versioning: /,
+  );
   const missing = only(contract.check(exchange({ body: {} })), 'response_schema_conformance');
   assert.equal(missing[0]?.rule, 'required at versions/platform.v20250224.openapi.yaml#/components/responses/Member/content/application~1json/schema');
   assert.equal(missing[0]?.message, 'Received: no property "member" / Expected: property "member" present');
   const hook = contract.checkWebhook('member', { member_guid: 'MBR-short', is_oauth: 'x' });
   assert.ok(hook.length >= 2);
   for (const x of hook) assert.doesNotMatch(x.rule, /file:/, x.rule);
-  assert.ok(hook.some((x) => x.rule === 'type at versions/platform.v20260929.openapi.yaml#/webhooks/member/post/requestBody/content/application~1json/schema/properties/is_oauth'), JSON.stringify(hook.map((x) => x.rule)));
+  assert.ok(
+    hook.some(
+      (x) =>
+        x.rule === 'type at versions/platform.v20260929.openapi.yaml#/webhooks/member/post/requestBody/content/application~1json/schema/properties/is_oauth',
+    ),
+    JSON.stringify(hook.map((x) => x.rule)),
+  );
 });
 
 test('paging_conformance: more records than asked, or than the maximum, fails; a full page passes', () => {
@@ -207,7 +266,10 @@ test('version_conformance: sunset operations must answer 4xx; deprecated ones ne
   const url = `/users/${USR}/connect_widget_url`;
   const served = only(contract.check(exchange({ method: 'POST', url, status: 200, body: {} })), 'version_conformance');
   assert.ok(served.some((f) => f.severity === 'error' && f.location === 'response.status'));
-  assert.deepEqual(errors(contract.check(exchange({ method: 'POST', url, status: 410, body: {}, headers: { 'content-type': 'application/json', sunset: 'x' } }))), []);
+  assert.deepEqual(
+    errors(contract.check(exchange({ method: 'POST', url, status: 410, body: {}, headers: { 'content-type': 'application/json', sunset: 'x' } }))),
+    [],
+  );
   // The same operation is not sunset in v20111101.
   assert.deepEqual(contract.check(exchange({ version: 'v20111101', method: 'POST', url, status: 200, body: {} })), []);
 
@@ -266,23 +328,48 @@ test('non-breaking variations never produce an error (Versioning)', () => {
 
 test('checks never throw on bad input: malformed exchanges and bodies become failures', () => {
   const weird: unknown[] = [
-    exchange({ body: undefined }), exchange({ body: null }), exchange({ body: 'not json <html>' }), exchange({ body: [1, 2] }),
-    exchange({ url: '' }), exchange({ url: 'http://h/x?%%' }), exchange({ url: '/institutions?records_per_page=abc', body: { institutions: 'x' } }),
-    { api: 'platform', request: null, response: null }, { api: 'nope', request: { method: 'GET', url: '/' }, response: { status: 200 } },
+    exchange({ body: undefined }),
+    exchange({ body: null }),
+    exchange({ body: 'not json <html>' }),
+    exchange({ body: [1, 2] }),
+    exchange({ url: '' }),
+    exchange({ url: 'http://h/x?%%' }),
+    exchange({ url: '/institutions?records_per_page=abc', body: { institutions: 'x' } }),
+    { api: 'platform', request: null, response: null },
+    { api: 'nope', request: { method: 'GET', url: '/' }, response: { status: 200 } },
   ];
   for (const w of weird) assert.doesNotThrow(() => contract.check(w as Exchange));
   const nullInput = contract.check({ api: 'platform', request: null, response: null } as unknown as Exchange);
   assert.equal(nullInput[0]?.severity, 'error');
-  assert.equal(contract.check(exchange({ body: 'not json <html>' })).some((f) => f.check === 'response_schema_conformance' && f.severity === 'error'), true);
+  assert.equal(
+    contract.check(exchange({ body: 'not json <html>' })).some((f) => f.check === 'response_schema_conformance' && f.severity === 'error'),
+    true,
+  );
 });
 
 test('the registry refuses duplicate names and turns a crashing check into a failure', () => {
   assert.throws(() => registerCheck({ name: 'status_code_conformance', description: '', appliesTo: () => false, run: () => [] }), /already registered/);
   const names = registeredChecks().map((c) => c.name);
-  for (const n of ['status_code_conformance', 'content_type_conformance', 'response_schema_conformance', 'response_headers_conformance', 'paging_conformance', 'version_conformance', 'undocumented_operation', 'webhook_payload_conformance']) {
+  for (const n of [
+    'status_code_conformance',
+    'content_type_conformance',
+    'response_schema_conformance',
+    'response_headers_conformance',
+    'paging_conformance',
+    'version_conformance',
+    'undocumented_operation',
+    'webhook_payload_conformance',
+  ]) {
     assert.ok(names.includes(n), n);
   }
-  registerCheck({ name: 'test_only_crashing_check', description: 'throws on purpose', appliesTo: (ctx) => ctx.kind === 'exchange' && ctx.path === '/crash', run: () => { throw new Error('boom'); } });
+  registerCheck({
+    name: 'test_only_crashing_check',
+    description: 'throws on purpose',
+    appliesTo: (ctx) => ctx.kind === 'exchange' && ctx.path === '/crash',
+    run: () => {
+      throw new Error('boom');
+    },
+  });
   const f = contract.check(exchange({ url: '/crash', body: {} }), { only: ['test_only_crashing_check'] });
   assert.equal(f.length, 1);
   assert.match(f[0].message, /crashed.*boom/);
@@ -304,15 +391,17 @@ test('the same exchange checked again gives equal, independent failures; unmatch
 
 test('a check registered after exchanges were checked takes part; its guard decides per exchange', () => {
   const seen: string[] = [];
-  registerCheck(exchangeCheck({
-    name: 'test_only_late_check',
-    description: 'reports the body size of 2xx member reads that carry an x-test header',
-    appliesTo: (ctx) => ctx.operation?.operationId === 'readMember' && ctx.status === 200 && ctx.exchange.response.headers['x-test'] !== undefined,
-    run: (ctx) => {
-      seen.push(ctx.path);
-      return [{ check: 'test_only_late_check', operation: ctx.operationKey, location: 'response', rule: 'test', severity: 'warning', message: 'ran' }];
-    },
-  }));
+  registerCheck(
+    exchangeCheck({
+      name: 'test_only_late_check',
+      description: 'reports the body size of 2xx member reads that carry an x-test header',
+      appliesTo: (ctx) => ctx.operation?.operationId === 'readMember' && ctx.status === 200 && ctx.exchange.response.headers['x-test'] !== undefined,
+      run: (ctx) => {
+        seen.push(ctx.path);
+        return [{ check: 'test_only_late_check', operation: ctx.operationKey, location: 'response', rule: 'test', severity: 'warning', message: 'ran' }];
+      },
+    }),
+  );
   const opts = { only: ['test_only_late_check'] };
   assert.deepEqual(contract.check(exchange(), opts), []);
   assert.deepEqual(contract.check(exchange({ headers: { 'content-type': 'application/json', 'x-test': '1' }, status: 404, body: {} }), opts), []);
@@ -322,7 +411,17 @@ test('a check registered after exchanges were checked takes part; its guard deci
 });
 
 test('webhook_payload_conformance: epoch seconds, dates, schema; unknown types warn', () => {
-  const good = { action: 'member', type: 'member', version: 3, member_guid: MBR, connection_status: 'CONNECTED', completed_at: 1740355200, completed_on: '2025-02-24', extra_at: null, new_field: 'x' };
+  const good = {
+    action: 'member',
+    type: 'member',
+    version: 3,
+    member_guid: MBR,
+    connection_status: 'CONNECTED',
+    completed_at: 1740355200,
+    completed_on: '2025-02-24',
+    extra_at: null,
+    new_field: 'x',
+  };
   assert.deepEqual(contract.checkWebhook('member', good), []);
   const ms = contract.checkWebhook('member', { ...good, completed_at: 1740355200000 });
   assert.equal(ms.length, 1);

@@ -80,7 +80,11 @@ test('response schemas: non-breaking kinds', () => {
 });
 
 test('request schemas: parameters in the body', () => {
-  const body = { type: 'object', required: ['institution_code'], properties: { institution_code: { type: 'string' }, id: { type: 'string' }, skip_aggregation: { type: 'boolean' } } };
+  const body = {
+    type: 'object',
+    required: ['institution_code'],
+    properties: { institution_code: { type: 'string' }, id: { type: 'string' }, skip_aggregation: { type: 'boolean' } },
+  };
   const withRequired = clone(body) as any;
   withRequired.properties.data_request = { type: 'object' };
   withRequired.required.push('data_request');
@@ -110,7 +114,10 @@ test('request schemas: parameters in the body', () => {
   validated.properties.id = { type: 'string', maxLength: 10 };
   assert.equal(one(diffSchemas(body, validated, { direction: 'request' }), 'added-validation-rule').breaking, true);
   // Loosening a rule is not a new rule.
-  assert.deepEqual(diffSchemas(validated, { ...validated, properties: { ...validated.properties, id: { type: 'string', maxLength: 20 } } }, { direction: 'request' }), []);
+  assert.deepEqual(
+    diffSchemas(validated, { ...validated, properties: { ...validated.properties, id: { type: 'string', maxLength: 20 } } }, { direction: 'request' }),
+    [],
+  );
 });
 
 function doc(paths: Record<string, unknown>, components: Record<string, unknown> = {}): OpenAPIV3_1.Document {
@@ -119,24 +126,57 @@ function doc(paths: Record<string, unknown>, components: Record<string, unknown>
 const ok = (schema: unknown, headers?: Record<string, unknown>) => ({ '200': { description: 'ok', headers, content: { 'application/json': { schema } } } });
 
 test('documents: endpoints added, removed, moved; parameters and headers', () => {
-  const A = doc({
-    '/institutions': { get: { operationId: 'listInstitutions', parameters: [{ name: 'page', in: 'query', schema: { type: 'integer' } }, { name: 'name', in: 'query', schema: { type: 'string' } }], responses: ok({ $ref: '#/components/schemas/List' }) } },
-    '/users/{user_guid}/connect_widget_url': { post: { operationId: 'widget', responses: ok({}) } },
-    '/old/place': { get: { operationId: 'movedOne', responses: ok({}) } },
-    '/users/{user_guid}/members': { post: { parameters: [{ name: 'user_guid', in: 'path', required: true, schema: { type: 'string' } }], responses: ok({}) } },
-  }, { schemas: { List: { type: 'object', properties: { institutions: { type: 'array', items: { type: 'object', properties: { code: { type: 'string' } } } } } } } });
-  const B = doc({
-    '/institutions': { get: { operationId: 'listInstitutions', parameters: [
-      { name: 'page', in: 'query', required: true, schema: { type: 'integer' } },
-      { name: 'records_per_page', in: 'query', schema: { type: 'integer' } },
-      { name: 'X-Trace', in: 'header', schema: { type: 'string' } },
-      { name: 'country', in: 'query', required: true, schema: { type: 'string' } },
-    ], responses: ok({ $ref: '#/components/schemas/List' }, { 'X-New': { schema: { type: 'string' } } }) } },
-    '/new/place': { get: { operationId: 'movedOne', responses: ok({}) } },
-    '/payment_account': { get: { responses: ok({}) } },
-    // A renamed placeholder is the same URL (Versioning v20250224: user_identifier in the widget path).
-    '/users/{user_identifier}/members': { post: { parameters: [{ name: 'user_identifier', in: 'path', required: true, schema: { type: 'string' } }], responses: ok({}) } },
-  }, { schemas: { List: { type: 'object', properties: { institutions: { type: 'array', items: { type: 'object', properties: { code: { type: 'integer' } } } } } } } });
+  const A = doc(
+    {
+      '/institutions': {
+        get: {
+          operationId: 'listInstitutions',
+          parameters: [
+            { name: 'page', in: 'query', schema: { type: 'integer' } },
+            { name: 'name', in: 'query', schema: { type: 'string' } },
+          ],
+          responses: ok({ $ref: '#/components/schemas/List' }),
+        },
+      },
+      '/users/{user_guid}/connect_widget_url': { post: { operationId: 'widget', responses: ok({}) } },
+      '/old/place': { get: { operationId: 'movedOne', responses: ok({}) } },
+      '/users/{user_guid}/members': {
+        post: { parameters: [{ name: 'user_guid', in: 'path', required: true, schema: { type: 'string' } }], responses: ok({}) },
+      },
+    },
+    {
+      schemas: {
+        List: { type: 'object', properties: { institutions: { type: 'array', items: { type: 'object', properties: { code: { type: 'string' } } } } } },
+      },
+    },
+  );
+  const B = doc(
+    {
+      '/institutions': {
+        get: {
+          operationId: 'listInstitutions',
+          parameters: [
+            { name: 'page', in: 'query', required: true, schema: { type: 'integer' } },
+            { name: 'records_per_page', in: 'query', schema: { type: 'integer' } },
+            { name: 'X-Trace', in: 'header', schema: { type: 'string' } },
+            { name: 'country', in: 'query', required: true, schema: { type: 'string' } },
+          ],
+          responses: ok({ $ref: '#/components/schemas/List' }, { 'X-New': { schema: { type: 'string' } } }),
+        },
+      },
+      '/new/place': { get: { operationId: 'movedOne', responses: ok({}) } },
+      '/payment_account': { get: { responses: ok({}) } },
+      // A renamed placeholder is the same URL (Versioning v20250224: user_identifier in the widget path).
+      '/users/{user_identifier}/members': {
+        post: { parameters: [{ name: 'user_identifier', in: 'path', required: true, schema: { type: 'string' } }], responses: ok({}) },
+      },
+    },
+    {
+      schemas: {
+        List: { type: 'object', properties: { institutions: { type: 'array', items: { type: 'object', properties: { code: { type: 'integer' } } } } } },
+      },
+    },
+  );
   const d = diffDocuments(A, B);
   assert.equal(one(d, 'removed-endpoint').operation, 'POST /users/{user_guid}/connect_widget_url');
   assert.match(one(d, 'moved-path').detail, /\/old\/place -> GET \/new\/place/);
@@ -149,12 +189,24 @@ test('documents: endpoints added, removed, moved; parameters and headers', () =>
   assert.equal(one(d, 'added-response-header').location, 'response.200.headers.X-New');
   assert.equal(one(d, 'changed-field-type').location, 'response.200.body.institutions[].code');
   assert.equal(d.filter((x) => x.operation === 'POST /users/{user_guid}/members').length, 0);
-  for (const x of d) assert.equal(x.breaking, !['added-endpoint', 'added-optional-parameter', 'added-optional-header', 'added-response-header'].includes(x.kind), x.kind);
+  for (const x of d)
+    assert.equal(x.breaking, !['added-endpoint', 'added-optional-parameter', 'added-optional-header', 'added-response-header'].includes(x.kind), x.kind);
 });
 
 test('observations: two observed responses', () => {
-  const a = { status: 200, headers: { 'content-type': 'application/json', date: 'x' }, body: { member: { guid: 'MBR-1', name: 'Bank', balance: 10, status: 'A', user_guid: 'USR-1' }, items: [{ id: 'abc' }, { id: 'abd', code: 'x' }] } };
-  const b = { status: 200, headers: { 'content-type': 'application/json', 'x-new': '1', date: 'y' }, body: { items: [{ id: 'abcdefghij', code: 'x', extra: true }], member: { user_guid: 'USR-1', display_name: 'Bank', balance: '10', status: 'A', guid: 'MBR-1' } } };
+  const a = {
+    status: 200,
+    headers: { 'content-type': 'application/json', date: 'x' },
+    body: { member: { guid: 'MBR-1', name: 'Bank', balance: 10, status: 'A', user_guid: 'USR-1' }, items: [{ id: 'abc' }, { id: 'abd', code: 'x' }] },
+  };
+  const b = {
+    status: 200,
+    headers: { 'content-type': 'application/json', 'x-new': '1', date: 'y' },
+    body: {
+      items: [{ id: 'abcdefghij', code: 'x', extra: true }],
+      member: { user_guid: 'USR-1', display_name: 'Bank', balance: '10', status: 'A', guid: 'MBR-1' },
+    },
+  };
   const d = diffObservations(a, b);
   assert.equal(one(d, 'renamed-response-field').location, 'response.body.member.name');
   assert.equal(one(d, 'changed-field-type').location, 'response.body.member.balance');

@@ -7,7 +7,17 @@ import assert from 'node:assert/strict';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DELIVERY_CHECKS, loadContract, MIXED_TYPES, registeredChecks, runDeliveryChecks, streamRetries, webhook_oauth, webhook_retry_rules, type DeliveredRequest } from '../index.ts';
+import {
+  DELIVERY_CHECKS,
+  loadContract,
+  MIXED_TYPES,
+  registeredChecks,
+  runDeliveryChecks,
+  streamRetries,
+  webhook_oauth,
+  webhook_retry_rules,
+  type DeliveredRequest,
+} from '../index.ts';
 import { fileUri, inlineRefs, loadDocument, readYamlFile } from '../load.ts';
 
 const req = (body: unknown, o: Partial<DeliveredRequest> = {}): DeliveredRequest => ({
@@ -20,12 +30,29 @@ const req = (body: unknown, o: Partial<DeliveredRequest> = {}): DeliveredRequest
 });
 
 test('every delivery check is registered once, as a webhook check, under the name its failures carry', () => {
-  assert.deepEqual([...DELIVERY_CHECKS], [
-    'webhook_json_post', 'webhook_field_formats', 'webhook_retry_identical_payload', 'webhook_retry_count',
-    'webhook_no_retry_after_success', 'webhook_retry_on_failure', 'webhook_retry_schedule', 'webhook_version_rises',
-    'webhook_test_shape', 'webhook_receiver_auth', 'webhook_oauth', 'webhook_oauth_token_reuse', 'webhook_skip',
-    'webhook_x_callback_payload', 'webhook_rule9_fields', 'webhook_https', 'webhook_platform_types', 'webhook_retries_in_stream',
-  ]);
+  assert.deepEqual(
+    [...DELIVERY_CHECKS],
+    [
+      'webhook_json_post',
+      'webhook_field_formats',
+      'webhook_retry_identical_payload',
+      'webhook_retry_count',
+      'webhook_no_retry_after_success',
+      'webhook_retry_on_failure',
+      'webhook_retry_schedule',
+      'webhook_version_rises',
+      'webhook_test_shape',
+      'webhook_receiver_auth',
+      'webhook_oauth',
+      'webhook_oauth_token_reuse',
+      'webhook_skip',
+      'webhook_x_callback_payload',
+      'webhook_rule9_fields',
+      'webhook_https',
+      'webhook_platform_types',
+      'webhook_retries_in_stream',
+    ],
+  );
   const table = registeredChecks();
   for (const name of DELIVERY_CHECKS) {
     const defs = table.filter((d) => d.name === name);
@@ -36,8 +63,14 @@ test('every delivery check is registered once, as a webhook check, under the nam
 
 test('a single payload (checkWebhook) is never judged by a delivery check', () => {
   const f = loadContract().checkWebhook('member', { action: 'test', member: {}, updated_at: 1.5 });
-  assert.deepEqual(f.filter((x) => (DELIVERY_CHECKS as readonly string[]).includes(x.check)), []);
-  assert.ok(f.some((x) => x.check === 'webhook_payload_conformance'), 'the payload check still runs');
+  assert.deepEqual(
+    f.filter((x) => (DELIVERY_CHECKS as readonly string[]).includes(x.check)),
+    [],
+  );
+  assert.ok(
+    f.some((x) => x.check === 'webhook_payload_conformance'),
+    'the payload check still runs',
+  );
 });
 
 test('each delivery check fails what its rule forbids and passes what it allows', () => {
@@ -54,8 +87,14 @@ test('each delivery check fails what its rule forbids and passes what it allows'
   bad('webhook_field_formats', [req({ m: { created_on: '2025-02-24T00:00:00Z' } })]);
   ok('webhook_retry_identical_payload', [req({ a: 1 }), req({ a: 1 })]);
   bad('webhook_retry_identical_payload', [req({ a: 1 }), req({ a: 2 })]);
-  ok('webhook_retry_count', Array.from({ length: 13 }, () => req({ a: 1 })));
-  bad('webhook_retry_count', Array.from({ length: 14 }, () => req({ a: 1 })));
+  ok(
+    'webhook_retry_count',
+    Array.from({ length: 13 }, () => req({ a: 1 })),
+  );
+  bad(
+    'webhook_retry_count',
+    Array.from({ length: 14 }, () => req({ a: 1 })),
+  );
   ok('webhook_no_retry_after_success', [req({ a: 1 }, { answered: 500 }), req({ a: 1 }, { answered: 204 })]);
   bad('webhook_no_retry_after_success', [req({ a: 1 }, { answered: 200 }), req({ a: 1 })]);
   ok('webhook_retry_on_failure', [req({ a: 1 }, { answered: 500 })], { expectRetryAfterFailure: false });
@@ -80,27 +119,66 @@ test('each delivery check fails what its rule forbids and passes what it allows'
   bad('webhook_x_callback_payload', [req({ member: {} })], { callbackPayload: 'cb' });
 });
 
-test('on a stream of several types (a real service\'s deliveries) each request is judged as its own type', () => {
+test("on a stream of several types (a real service's deliveries) each request is judged as its own type", () => {
   const at = (path: string, body: unknown, o: Partial<DeliveredRequest> = {}) => req(body, { path, ...o });
   const names = (f: { check: string }[]) => f.map((x) => x.check);
   // Rule 3: a member webhook without a version; two different updates with one version. Test webhooks are left to rule 7.
-  assert.deepEqual(names(runDeliveryChecks(['webhook_version_rises'], MIXED_TYPES, [at('/member', { member: { guid: 'M1', is_oauth: false } })])), ['webhook_version_rises']);
-  assert.deepEqual(runDeliveryChecks(['webhook_version_rises'], MIXED_TYPES, [at('/member', { action: 'test', member: { guid: 'M1' }, version: 1 }), at('/member', { action: 'test', member: { guid: 'M1', x: 1 }, version: 1 })]), []);
-  assert.deepEqual(names(runDeliveryChecks(['webhook_version_rises'], MIXED_TYPES, [at('/hooks', { member: { guid: 'M1', version: 2 } }), at('/hooks', { member: { guid: 'M1', version: 2, x: 1 } })])), ['webhook_version_rises']);
+  assert.deepEqual(names(runDeliveryChecks(['webhook_version_rises'], MIXED_TYPES, [at('/member', { member: { guid: 'M1', is_oauth: false } })])), [
+    'webhook_version_rises',
+  ]);
+  assert.deepEqual(
+    runDeliveryChecks(['webhook_version_rises'], MIXED_TYPES, [
+      at('/member', { action: 'test', member: { guid: 'M1' }, version: 1 }),
+      at('/member', { action: 'test', member: { guid: 'M1', x: 1 }, version: 1 }),
+    ]),
+    [],
+  );
+  assert.deepEqual(
+    names(
+      runDeliveryChecks(['webhook_version_rises'], MIXED_TYPES, [
+        at('/hooks', { member: { guid: 'M1', version: 2 } }),
+        at('/hooks', { member: { guid: 'M1', version: 2, x: 1 } }),
+      ]),
+    ),
+    ['webhook_version_rises'],
+  );
   // Rule 8: only the run's member, member and member_data_updated types.
   const cb = { callbackPayload: 'cb', callbackMemberGuid: 'M1' };
-  assert.deepEqual(runDeliveryChecks(['webhook_x_callback_payload'], MIXED_TYPES, [at('/member', { member: { guid: 'M2' } }), at('/aggregation', { member_guid: 'M1' }), at('/member', { member: { guid: 'M1', x_callback_payload: 'cb' } })], cb), []);
-  assert.deepEqual(names(runDeliveryChecks(['webhook_x_callback_payload'], MIXED_TYPES, [at('/member_data_updated', { member_guid: 'M1' })], cb)), ['webhook_x_callback_payload']);
+  assert.deepEqual(
+    runDeliveryChecks(
+      ['webhook_x_callback_payload'],
+      MIXED_TYPES,
+      [
+        at('/member', { member: { guid: 'M2' } }),
+        at('/aggregation', { member_guid: 'M1' }),
+        at('/member', { member: { guid: 'M1', x_callback_payload: 'cb' } }),
+      ],
+      cb,
+    ),
+    [],
+  );
+  assert.deepEqual(names(runDeliveryChecks(['webhook_x_callback_payload'], MIXED_TYPES, [at('/member_data_updated', { member_guid: 'M1' })], cb)), [
+    'webhook_x_callback_payload',
+  ]);
   // Rule 9: fields at the top level or in the object named for the type.
-  assert.deepEqual(runDeliveryChecks(['webhook_rule9_fields'], MIXED_TYPES, [at('/x', { aggregation: { job_guid: 'J', is_background: false }, user_id: null })]), []);
+  assert.deepEqual(
+    runDeliveryChecks(['webhook_rule9_fields'], MIXED_TYPES, [at('/x', { aggregation: { job_guid: 'J', is_background: false }, user_id: null })]),
+    [],
+  );
   assert.deepEqual(names(runDeliveryChecks(['webhook_rule9_fields'], MIXED_TYPES, [at('/verification', { member_guid: 'M1' })])), ['webhook_rule9_fields']);
   // HTTPS and the platform client's six types; an untold type is not judged.
-  assert.deepEqual(runDeliveryChecks(['webhook_https'], MIXED_TYPES, [at('/member', {}), at('/member', {}, { headers: { 'x-forwarded-proto': 'https' } })]), []);
-  assert.deepEqual(names(runDeliveryChecks(['webhook_https'], MIXED_TYPES, [at('/member', {}, { headers: { 'x-forwarded-proto': 'http' } })])), ['webhook_https']);
+  assert.deepEqual(
+    runDeliveryChecks(['webhook_https'], MIXED_TYPES, [at('/member', {}), at('/member', {}, { headers: { 'x-forwarded-proto': 'https' } })]),
+    [],
+  );
+  assert.deepEqual(names(runDeliveryChecks(['webhook_https'], MIXED_TYPES, [at('/member', {}, { headers: { 'x-forwarded-proto': 'http' } })])), [
+    'webhook_https',
+  ]);
   assert.deepEqual(runDeliveryChecks(['webhook_platform_types'], MIXED_TYPES, [at('/balance', {}), at('/hooks', { a: 1 })]), []);
   assert.deepEqual(names(runDeliveryChecks(['webhook_platform_types'], MIXED_TYPES, [at('/member', {})])), ['webhook_platform_types']);
   // Rules 4-5 over a stream: an identical retry passes; a changed one is stated; none at all is inferred.
-  const m = (x: number, answered: DeliveredRequest['answered'] = 204) => at('/member', { member: { guid: 'M1', x }, version: 3, action: 'updated' }, { answered });
+  const m = (x: number, answered: DeliveredRequest['answered'] = 204) =>
+    at('/member', { member: { guid: 'M1', x }, version: 3, action: 'updated' }, { answered });
   const retried = streamRetries({ type: MIXED_TYPES, requests: [m(1, 503), m(1)], params: {} });
   assert.deepEqual([retried.failures, retried.failed, retried.retried], [[], 1, 1]);
   assert.deepEqual(names(streamRetries({ type: MIXED_TYPES, requests: [m(1, 503), m(2)], params: {} }).failures), ['webhook_retry_identical_payload']);
@@ -111,9 +189,15 @@ test('on a stream of several types (a real service\'s deliveries) each request i
 
 test('the grouped call shapes run their checks in order; an unknown name is a failure, not a throw', () => {
   const retries = webhook_retry_rules('member', [req({ a: 1 }, { answered: 200 }), req({ a: 2 })], { expectRetryAfterFailure: true });
-  assert.deepEqual(retries.map((f) => f.check), ['webhook_retry_identical_payload', 'webhook_no_retry_after_success']);
+  assert.deepEqual(
+    retries.map((f) => f.check),
+    ['webhook_retry_identical_payload', 'webhook_no_retry_after_success'],
+  );
   const oauth = webhook_oauth('member', [req({})], [], 'Basic c', { maxTokenRequests: 0 });
-  assert.deepEqual(oauth.map((f) => f.check), ['webhook_oauth']);
+  assert.deepEqual(
+    oauth.map((f) => f.check),
+    ['webhook_oauth'],
+  );
   const unknown = runDeliveryChecks(['webhook_no_such_check'], 'member', []);
   assert.equal(unknown.length, 1);
   assert.match(unknown[0].message, /no delivery check named/);
@@ -127,17 +211,24 @@ test('the document reader: derived document of a version, else the source; $refs
   assert.strictEqual(loadDocument('test-host').doc, loadContract().sourceDocument('test-host'), 'one parse shared with the contract');
   const dir = mkdtempSync(join(tmpdir(), 'inline-'));
   const file = join(dir, 'doc.yaml');
-  writeFileSync(file, [
-    'components:',
-    '  schemas:',
-    '    A: { type: object, properties: { b: { $ref: "#/components/schemas/B" }, self: { $ref: "#/components/schemas/A" } } }',
-    '    B: { type: string, description: from B }',
-    'root: { $ref: "#/components/schemas/A", description: kept }',
-    'missing: { $ref: "#/components/schemas/Nope" }',
-  ].join('\n'));
+  writeFileSync(
+    file,
+    [
+      'components:',
+      '  schemas:',
+      '    A: { type: object, properties: { b: { $ref: "#/components/schemas/B" }, self: { $ref: "#/components/schemas/A" } } }',
+      '    B: { type: string, description: from B }',
+      'root: { $ref: "#/components/schemas/A", description: kept }',
+      'missing: { $ref: "#/components/schemas/Nope" }',
+    ].join('\n'),
+  );
   const uri = fileUri(file);
   const parsed = readYamlFile(file) as Record<string, unknown>;
   // `self` refers back to A, which is being inlined: a cycle, left open.
-  assert.deepEqual(inlineRefs(parsed.root, uri), { type: 'object', properties: { b: { type: 'string', description: 'from B' }, self: {} }, description: 'kept' });
+  assert.deepEqual(inlineRefs(parsed.root, uri), {
+    type: 'object',
+    properties: { b: { type: 'string', description: 'from B' }, self: {} },
+    description: 'kept',
+  });
   assert.deepEqual(inlineRefs(parsed.missing, uri), {});
 });

@@ -12,7 +12,12 @@ const contract = loadContract();
 const USER = 'USR-2b3c4d5e-6f70-4a8b-9cad-1e2f3a4b5c6d';
 
 function ex(o: { method?: string; url: string; status: number; body?: unknown; api?: Exchange['api'] }): Exchange {
-  return { api: o.api ?? 'platform', version: 'v20250224', request: { method: o.method ?? 'GET', url: o.url, headers: {} }, response: { status: o.status, headers: { 'content-type': 'application/json' }, body: o.body ?? {} } };
+  return {
+    api: o.api ?? 'platform',
+    version: 'v20250224',
+    request: { method: o.method ?? 'GET', url: o.url, headers: {} },
+    response: { status: o.status, headers: { 'content-type': 'application/json' }, body: o.body ?? {} },
+  };
 }
 const gen = (kind: GeneratedCase['kind'], tier: GeneratedCase['tier'] = 'stated'): GeneratedCase => ({ kind, tier, rule: 'a rule', what: 'something' });
 const of = (name: string, e: Exchange, g?: GeneratedCase, strict = false) => contract.check(e, { generated: g, strict }).filter((f) => f.check === name);
@@ -38,12 +43,13 @@ test('not_a_server_error: a 5xx to a generated request is inferred (warning; err
   assert.equal(of('not_a_server_error', ex({ url: '/institutions', status: 404 }), gen('valid')).length, 0);
 });
 
-test('negative_data_rejection: a 2xx to a request breaking a rule fails with the rule\'s tier; a refusal passes', () => {
+test("negative_data_rejection: a 2xx to a request breaking a rule fails with the rule's tier; a refusal passes", () => {
   const e = ex({ method: 'POST', url: `/users/${USER}/members`, status: 201, body: { member: {} } });
   assert.equal(of('negative_data_rejection', e, gen('negative', 'stated'))[0].severity, 'error');
   assert.equal(of('negative_data_rejection', e, gen('negative', 'inferred'))[0].severity, 'warning');
   assert.equal(of('negative_data_rejection', e, gen('negative', 'inferred'), true)[0].severity, 'error');
-  for (const status of [400, 404, 422, 429]) assert.equal(of('negative_data_rejection', { ...e, response: { ...e.response, status } }, gen('negative')).length, 0, String(status));
+  for (const status of [400, 404, 422, 429])
+    assert.equal(of('negative_data_rejection', { ...e, response: { ...e.response, status } }, gen('negative')).length, 0, String(status));
 });
 
 test('positive_data_acceptance: a 4xx to a valid request of existing resources fails with its tier; 429 decides nothing', () => {
@@ -86,16 +92,30 @@ test('use_after_free and ensure_resource_availability judge reads after a delete
 test('resource_identity: records of a positive read name what the path names; absent or null fields and other kinds are not judged', () => {
   const MEMBER = 'MBR-2b3c4d5e-6f70-4a8b-9cad-1e2f3a4b5c6d';
   const other = 'USR-00000000-0000-4000-8000-000000000000';
-  const g: GeneratedCase = { ...gen('positive', 'stated'), identity: { fields: { user_guid: [USER], member_guid: [MEMBER] }, tier: 'stated', rule: 'Resources' } };
+  const g: GeneratedCase = {
+    ...gen('positive', 'stated'),
+    identity: { fields: { user_guid: [USER], member_guid: [MEMBER] }, tier: 'stated', rule: 'Resources' },
+  };
   const e = (accounts: unknown[]) => ex({ url: `/users/${USER}/members/${MEMBER}/accounts`, status: 200, body: { accounts } });
   assert.equal(of('resource_identity', e([{ user_guid: USER, member_guid: MEMBER }, { user_guid: null }, {}]), g).length, 0);
-  const [f] = of('resource_identity', e([{ user_guid: USER, member_guid: MEMBER }, { user_guid: other, member_guid: MEMBER }]), g);
+  const [f] = of(
+    'resource_identity',
+    e([
+      { user_guid: USER, member_guid: MEMBER },
+      { user_guid: other, member_guid: MEMBER },
+    ]),
+    g,
+  );
   assert.equal(f.severity, 'error');
   assert.match(f.message, /user_guid/);
   assert.equal(of('resource_identity', e([{ user_guid: other }]), gen('positive')).length, 0, 'no identity given: not judged');
   assert.equal(of('resource_identity', e([{ user_guid: other }]), { ...g, kind: 'valid' }).length, 0, 'only positive reads');
   assert.equal(of('resource_identity', { ...e([{ user_guid: other }]), response: { status: 404, headers: {}, body: {} } }, g).length, 0, 'only 2xx answers');
-  assert.equal(of('resource_identity', ex({ url: `/users/${USER}`, status: 200, body: { member: { user_guid: USER.toLowerCase() } } }), g).length, 0, 'identifiers compare case-insensitively');
+  assert.equal(
+    of('resource_identity', ex({ url: `/users/${USER}`, status: 200, body: { member: { user_guid: USER.toLowerCase() } } }), g).length,
+    0,
+    'identifiers compare case-insensitively',
+  );
 });
 
 test('resource_identity: a read of one resource answers the resource the path names (its guid)', () => {

@@ -19,7 +19,8 @@ test('spec/: the three versions are found and every schema compiles', () => {
 });
 
 const memberExchange = (body: unknown, version = 'v20250224'): Exchange => ({
-  api: 'platform', version,
+  api: 'platform',
+  version,
   request: { method: 'GET', url: `/users/${USER_GUID}/members/${MEMBER_GUID}`, headers: {} },
   response: { status: 200, headers: { 'content-type': 'application/json' }, body },
 });
@@ -32,7 +33,8 @@ test('spec/: a member as the specification describes it passes; a wrong type fai
 
 test('spec/: a 1000-institution page passes; 1001 fails the Limits maximum', () => {
   const page = (n: number): Exchange => ({
-    api: 'platform', version: 'v20250224',
+    api: 'platform',
+    version: 'v20250224',
     request: { method: 'GET', url: '/institutions?page=1&records_per_page=1000', headers: {} },
     response: { status: 200, headers: { 'content-type': 'application/json' }, body: sampleInstitutionsPage(n) },
   });
@@ -57,7 +59,8 @@ test('spec/: non-breaking variations of a real member give no error', () => {
 
 test('spec/: create member answers 200 or 202 in every version and 201 from v20250224; other 2xx are informational or stated by version', () => {
   const create = (version: string, status: number): Exchange => ({
-    api: 'platform', version,
+    api: 'platform',
+    version,
     request: { method: 'POST', url: `/users/${USER_GUID}/members`, headers: { 'content-type': 'application/json' } },
     response: { status, headers: { 'content-type': 'application/json' }, body: { member: sampleMember() } },
   });
@@ -73,7 +76,10 @@ test('spec/: create member answers 200 or 202 in every version and 201 from v202
   assert.equal(open11[0].check, 'status_code_conformance');
   assert.equal(open11[0].severity, 'warning');
   assert.equal(open11[0].tier, 'informational');
-  const badBody = contract.check({ ...create('v20111101', 201), response: { status: 201, headers: { 'content-type': 'application/json' }, body: { member: { ...sampleMember(), is_oauth: 'no' } } } });
+  const badBody = contract.check({
+    ...create('v20111101', 201),
+    response: { status: 201, headers: { 'content-type': 'application/json' }, body: { member: { ...sampleMember(), is_oauth: 'no' } } },
+  });
   assert.ok(badBody.some((f) => f.check === 'response_schema_conformance' && f.severity === 'error'));
   // v20250224 states 201 (Errors): a 2xx outside 200/201/202 is a stated failure.
   const wrong25 = contract.check(create('v20250224', 204));
@@ -89,7 +95,8 @@ test('spec/: create member answers 200 or 202 in every version and 201 from v202
   }
   // Operations whose success status is not stated (only 429 + default) accept any 2xx.
   const del: Exchange = {
-    api: 'platform', version: 'v20250224',
+    api: 'platform',
+    version: 'v20250224',
     request: { method: 'DELETE', url: `/users/${USER_GUID}/members/${MEMBER_GUID}`, headers: {} },
     response: { status: 204, headers: {}, body: undefined },
   };
@@ -107,7 +114,8 @@ test('spec/: schema failure rules name the document relative to spec/ and a JSON
 
 test('spec/: sunset endpoints on v20250224 must answer an error', () => {
   const served: Exchange = {
-    api: 'platform', version: 'v20250224',
+    api: 'platform',
+    version: 'v20250224',
     request: { method: 'POST', url: `/users/${USER_GUID}/connect_widget_url`, headers: {} },
     response: { status: 200, headers: { 'content-type': 'application/json' }, body: {} },
   };
@@ -127,7 +135,8 @@ test('spec/: the classifier names the v20250224 changes the Versioning section l
 test('spec/: a statement read is JSON and its .pdf download a PDF (real-service-notes, Paths; the specification shows neither path)', () => {
   const base = `/users/${USER_GUID}/members/${MEMBER_GUID}/statements`;
   const read = (path: string, type: string, body: unknown): Exchange => ({
-    api: 'platform', version: 'v20250224',
+    api: 'platform',
+    version: 'v20250224',
     request: { method: 'GET', url: path, headers: {} },
     response: { status: 200, headers: { 'content-type': type }, body },
   });
@@ -135,6 +144,13 @@ test('spec/: a statement read is JSON and its .pdf download a PDF (real-service-
   assert.equal(model.match('GET', `${base}/STA-1`)?.operation.operationId, 'readStatement');
   assert.deepEqual(model.match('GET', `${base}/STA-1.pdf`)?.params, { user_guid: USER_GUID, member_guid: MEMBER_GUID, statement_guid: 'STA-1' });
   assert.equal(model.match('GET', `${base}/STA-1.pdf`)?.operation.operationId, 'downloadStatement');
-  assert.deepEqual(contract.check(read(`${base}/STA-1`, 'application/json', { statement: { guid: 'STA-1' } })).filter((f) => f.severity === 'error'), [], 'the JSON read is not judged as the PDF download');
-  assert.ok(contract.check(read(`${base}/STA-1.pdf`, 'application/json', { statement: { guid: 'STA-1' } })).some((f) => f.severity === 'error'), 'JSON where the PDF is due fails');
+  assert.deepEqual(
+    contract.check(read(`${base}/STA-1`, 'application/json', { statement: { guid: 'STA-1' } })).filter((f) => f.severity === 'error'),
+    [],
+    'the JSON read is not judged as the PDF download',
+  );
+  assert.ok(
+    contract.check(read(`${base}/STA-1.pdf`, 'application/json', { statement: { guid: 'STA-1' } })).some((f) => f.severity === 'error'),
+    'JSON where the PDF is due fails',
+  );
 });

@@ -12,18 +12,22 @@ const contract = loadContract();
 const ACT = 'ACT-2b3c4d5e-6f70-4a8b-9cad-1e2f3a4b5c6d';
 
 function ex(o: { api?: Exchange['api']; method?: string; url: string; status?: number; body?: unknown; strict?: boolean }): Failure[] {
-  return contract.check({
-    api: o.api ?? 'platform',
-    ...(o.api && o.api !== 'platform' ? {} : { version: 'v20250224' }),
-    request: { method: o.method ?? 'GET', url: o.url, headers: {} },
-    response: { status: o.status ?? 200, headers: { 'content-type': 'application/json' }, body: o.body },
-  }, { strict: o.strict });
+  return contract.check(
+    {
+      api: o.api ?? 'platform',
+      ...(o.api && o.api !== 'platform' ? {} : { version: 'v20250224' }),
+      request: { method: o.method ?? 'GET', url: o.url, headers: {} },
+      response: { status: o.status ?? 200, headers: { 'content-type': 'application/json' }, body: o.body },
+    },
+    { strict: o.strict },
+  );
 }
 const of = (f: Failure[], check: string) => f.filter((x) => x.check === check);
 const errors = (f: Failure[], check: string) => of(f, check).filter((x) => x.severity === 'error');
 
 test('member_oauth_window_uri: a URI without its protocol fails (stated); with one, null or absent passes', () => {
-  const member = (uri: unknown) => ex({ method: 'POST', url: `/users/${USER_GUID}/members`, status: 201, body: { member: { ...sampleMember(), is_oauth: true, oauth_window_uri: uri } } });
+  const member = (uri: unknown) =>
+    ex({ method: 'POST', url: `/users/${USER_GUID}/members`, status: 201, body: { member: { ...sampleMember(), is_oauth: true, oauth_window_uri: uri } } });
   const bad = errors(member('int.example.com/oauth/start?token=1'), 'member_oauth_window_uri');
   assert.equal(bad.length, 1);
   assert.equal(bad[0].tier, 'stated');
@@ -59,25 +63,45 @@ test('processor_token_lifetime: expires_in of 60 days passes, one day fails; no 
   assert.deepEqual(token({ access_token: 't' }), []);
 });
 
-test('grant_grantees: a grantee\'s list names that grantee; the grant query answers no grant with a grantee left out', () => {
+test("grant_grantees: a grantee's list names that grantee; the grant query answers no grant with a grantee left out", () => {
   const list = (grant: Record<string, unknown>) => errors(ex({ url: '/data_exchange/grantee/CLT-2/grants', body: { grants: [grant] } }), 'grant_grantees');
   assert.deepEqual(list({ guid: 'GNT-1', issuer_guid: 'CLT-1', grantee_guids: ['CLT-2', 'CLT-3'], data_scope: 'HELD' }), []);
   assert.deepEqual(list({ guid: 'GNT-1', issuer: 'CLT-1', grantee: 'CLT-2' }), []);
   assert.equal(list({ guid: 'GNT-1', issuer_guid: 'CLT-1', data_scope: 'HELD' }).length, 1);
-  const query = (q: string) => errors(ex({ url: `/data_exchange/grant?${q}`, body: { grant: { guid: 'GNT-1', issuer_guid: 'CLT-1', grantee_guids: ['CLT-2', 'CLT-3'] } } }), 'grant_grantees');
+  const query = (q: string) =>
+    errors(
+      ex({ url: `/data_exchange/grant?${q}`, body: { grant: { guid: 'GNT-1', issuer_guid: 'CLT-1', grantee_guids: ['CLT-2', 'CLT-3'] } } }),
+      'grant_grantees',
+    );
   assert.equal(query('issuer_guid=CLT-1&grantee_guids=CLT-2').length, 1);
   assert.deepEqual(query('issuer_guid=CLT-1&grantee_guids=CLT-2,CLT-3'), []);
   assert.deepEqual(query('issuer_guid=CLT-1&grantee=CLT-3&grantee=CLT-2'), []);
   // Versioning: an identifier's length or format may change. Written in another form than
   // the path or query, a grantee cannot be told from another one: inferred, never gating.
-  const longer = of(ex({ url: '/data_exchange/grantee/CLT-2/grants', body: { grants: [{ guid: 'GNT-L1', issuer_guid: 'CLT-L1', grantee_guids: ['CLT-L2'] }] } }), 'grant_grantees');
-  assert.deepEqual(longer.map((f) => [f.tier, f.severity]), [['inferred', 'warning']]);
-  const queried = of(ex({ url: '/data_exchange/grant?issuer_guid=CLT-1&grantee_guids=CLT-2,CLT-3', body: { grant: { guid: 'GNT-L1', grantee_guids: ['CLT-L2', 'CLT-L3'] } } }), 'grant_grantees');
-  assert.deepEqual(queried.map((f) => [f.tier, f.severity]), [['inferred', 'warning']]);
+  const longer = of(
+    ex({ url: '/data_exchange/grantee/CLT-2/grants', body: { grants: [{ guid: 'GNT-L1', issuer_guid: 'CLT-L1', grantee_guids: ['CLT-L2'] }] } }),
+    'grant_grantees',
+  );
+  assert.deepEqual(
+    longer.map((f) => [f.tier, f.severity]),
+    [['inferred', 'warning']],
+  );
+  const queried = of(
+    ex({ url: '/data_exchange/grant?issuer_guid=CLT-1&grantee_guids=CLT-2,CLT-3', body: { grant: { guid: 'GNT-L1', grantee_guids: ['CLT-L2', 'CLT-L3'] } } }),
+    'grant_grantees',
+  );
+  assert.deepEqual(
+    queried.map((f) => [f.tier, f.severity]),
+    [['inferred', 'warning']],
+  );
 });
 
 test('dx_default_window: a default-window page spanning more than 90 days fails; window parameters or a 90-day span pass', () => {
-  const page = (dates: string[], q = '') => errors(ex({ url: `/data_exchange/users/U/transactions${q}`, body: { transactions: dates.map((date, i) => ({ guid: `TRN-${i}`, is_manual: false, date })) } }), 'dx_default_window');
+  const page = (dates: string[], q = '') =>
+    errors(
+      ex({ url: `/data_exchange/users/U/transactions${q}`, body: { transactions: dates.map((date, i) => ({ guid: `TRN-${i}`, is_manual: false, date })) } }),
+      'dx_default_window',
+    );
   assert.deepEqual(page(['2026-11-22', '2026-08-25']), []);
   assert.equal(page(['2026-11-22', '2026-05-01']).length, 1);
   assert.deepEqual(page(['2026-11-22', '2026-05-01'], '?from_date=2026-01-01'), []);

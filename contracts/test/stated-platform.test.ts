@@ -12,7 +12,12 @@ const U = 'USR-2b3c4d5e-6f70-4a8b-9cad-1e2f3a4b5c6d';
 const M = 'MBR-2b3c4d5e-6f70-4a8b-9cad-1e2f3a4b5c6d';
 
 function ex(url: string, body: unknown, o: { method?: string; status?: number; api?: Exchange['api']; version?: string } = {}): Exchange {
-  return { api: o.api ?? 'platform', version: o.version ?? 'v20250224', request: { method: o.method ?? 'GET', url, headers: {} }, response: { status: o.status ?? 200, headers: { 'content-type': 'application/json' }, body } };
+  return {
+    api: o.api ?? 'platform',
+    version: o.version ?? 'v20250224',
+    request: { method: o.method ?? 'GET', url, headers: {} },
+    response: { status: o.status ?? 200, headers: { 'content-type': 'application/json' }, body },
+  };
 }
 const found = (e: Exchange) => contract.check(e).filter((f) => f.check === 'stated_platform_fields');
 
@@ -43,15 +48,30 @@ test('transactions: merchant guids; includes returns its data with the stated fi
   assert.deepEqual(found(ex(`/users/${U}/transactions`, { transactions: [t] })), []);
   assert.match(found(ex(`/users/${U}/transactions`, { transactions: [{ guid: 'TRN-1' }] }))[0].message, /merchant_guid/);
   assert.match(found(ex(`/users/${U}/transactions?includes=merchants`, { transactions: [t] }))[0].message, /includes=merchants/);
-  assert.deepEqual(found(ex(`/users/${U}/transactions?includes=merchants`, { transactions: [{ ...t, merchant: { name: 'a', logo_url: null, website_url: null } }] })), []);
-  assert.match(found(ex(`/users/${U}/transactions?includes=merchants`, { transactions: [{ ...t, merchant: { name: 'a', logo_url: null } }] }))[0].message, /website_url/);
-  assert.match(found(ex(`/users/${U}/transactions?includes=geolocations`, { transactions: [{ ...t, geolocation: { country: 'US', city: 'x' } }] }))[0].message, /postal_code/);
+  assert.deepEqual(
+    found(ex(`/users/${U}/transactions?includes=merchants`, { transactions: [{ ...t, merchant: { name: 'a', logo_url: null, website_url: null } }] })),
+    [],
+  );
+  assert.match(
+    found(ex(`/users/${U}/transactions?includes=merchants`, { transactions: [{ ...t, merchant: { name: 'a', logo_url: null } }] }))[0].message,
+    /website_url/,
+  );
+  assert.match(
+    found(ex(`/users/${U}/transactions?includes=geolocations`, { transactions: [{ ...t, geolocation: { country: 'US', city: 'x' } }] }))[0].message,
+    /postal_code/,
+  );
   // no transaction with a merchant: nothing to return
   assert.deepEqual(found(ex(`/users/${U}/transactions?includes=merchants`, { transactions: [{ ...t, merchant_guid: null }] })), []);
 });
 
 test('insights, goals, budgets, credentials, default categories', () => {
-  const i = { guid: 'BET-1', template: 'BillAmountNotStandard', has_associated_repeating_transactions: false, cta_clicked_at: null, micro_call_to_action: null };
+  const i = {
+    guid: 'BET-1',
+    template: 'BillAmountNotStandard',
+    has_associated_repeating_transactions: false,
+    cta_clicked_at: null,
+    micro_call_to_action: null,
+  };
   assert.deepEqual(found(ex(`/users/${U}/insights`, { insights: [i] })), []);
   assert.match(found(ex(`/users/${U}/insights/BET-1?includes=localization_payload`, { insight: i }))[0].message, /localization_payload/);
   assert.deepEqual(found(ex(`/users/${U}/insights/BET-1?includes=localization_payload`, { insight: { ...i, template: 'Welcome' } })), []);

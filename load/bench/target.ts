@@ -23,16 +23,42 @@ const measuredOk = new Counter('measured_ok');
 const vusForRate = (rate: number) => Math.max(vus, Math.ceil(rate * 0.03));
 
 const scenarios: Record<string, object> = {
-  warmup: { executor: 'constant-arrival-rate', rate: 200, timeUnit: '1s', duration: '1s', preAllocatedVUs: vus, maxVUs: vus, exec: 'warmup', gracefulStop: '1s' },
+  warmup: {
+    executor: 'constant-arrival-rate',
+    rate: 200,
+    timeUnit: '1s',
+    duration: '1s',
+    preAllocatedVUs: vus,
+    maxVUs: vus,
+    exec: 'warmup',
+    gracefulStop: '1s',
+  },
 };
 const thresholds: Record<string, string[]> = {};
 let start = 1 + gapSeconds;
 for (let round = 1; round <= rounds; round++) {
   for (const rate of rates) {
-    scenarios[`r${round}_rate_${rate}`] = { executor: 'constant-arrival-rate', rate, timeUnit: '1s', duration: `${seconds}s`, preAllocatedVUs: vusForRate(rate), maxVUs: vusForRate(rate), startTime: `${start}s`, exec: 'measure', gracefulStop: `${gapSeconds}s` };
+    scenarios[`r${round}_rate_${rate}`] = {
+      executor: 'constant-arrival-rate',
+      rate,
+      timeUnit: '1s',
+      duration: `${seconds}s`,
+      preAllocatedVUs: vusForRate(rate),
+      maxVUs: vusForRate(rate),
+      startTime: `${start}s`,
+      exec: 'measure',
+      gracefulStop: `${gapSeconds}s`,
+    };
     start += seconds + gapSeconds;
   }
-  scenarios[`r${round}_full_speed`] = { executor: 'constant-vus', vus, duration: `${seconds}s`, startTime: `${start}s`, exec: 'measure', gracefulStop: `${gapSeconds}s` };
+  scenarios[`r${round}_full_speed`] = {
+    executor: 'constant-vus',
+    vus,
+    duration: `${seconds}s`,
+    startTime: `${start}s`,
+    exec: 'measure',
+    gracefulStop: `${gapSeconds}s`,
+  };
   start += seconds + gapSeconds;
 }
 for (const name of Object.keys(scenarios)) {

@@ -27,7 +27,14 @@ export function getWithBackoff(url: string, params: RefinedParams<ResponseType |
 }
 
 /** Any request with back-off on 429 (setup() calls too: the client may share its limit with other traffic). */
-export function requestWithBackoff(method: string, url: string, body: string | null, params: RefinedParams<ResponseType | undefined>, maxRetries = 5, maxWaitSeconds = 5): BackoffResult {
+export function requestWithBackoff(
+  method: string,
+  url: string,
+  body: string | null,
+  params: RefinedParams<ResponseType | undefined>,
+  maxRetries = 5,
+  maxWaitSeconds = 5,
+): BackoffResult {
   let rateLimited = 0;
   let wait = 1;
   for (;;) {

@@ -71,7 +71,8 @@ export function loadConfig(env: Record<string, string | undefined> = __ENV): Loa
     throw new Error('SVC_RATE_LIMIT_PER_SECOND is required for a non-loopback target: the specification does not show rate limit values (Limits)');
   }
   const body = env.SVC_429_BODY || 'any';
-  if (body !== 'any' && body !== 'non-empty' && body !== 'json-error') throw new Error(`SVC_429_BODY must be "any", "non-empty" or "json-error", got "${body}"`);
+  if (body !== 'any' && body !== 'non-empty' && body !== 'json-error')
+    throw new Error(`SVC_429_BODY must be "any", "non-empty" or "json-error", got "${body}"`);
   return {
     baseUrl,
     host,

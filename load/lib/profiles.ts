@@ -28,10 +28,54 @@ export interface LoadProfile {
 }
 
 export const PROFILES: Record<ProfileName, LoadProfile> = {
-  smoke: { name: 'smoke', description: 'a few seconds, proves the script and the target work', executor: 'constant-arrival-rate', phaseSeconds: 2, belowLimitFactor: 0.5, aboveLimitFactor: 3, vus: 2, iterations: 1, maxVUs: 40, pageSize: 500 },
-  average: { name: 'average', description: 'typical integration traffic, tens of seconds', executor: 'constant-arrival-rate', phaseSeconds: 10, belowLimitFactor: 0.7, aboveLimitFactor: 2, vus: 4, iterations: 2, maxVUs: 60, pageSize: 250 },
-  stress: { name: 'stress', description: 'well past the limit for longer, many concurrent walkers', executor: 'constant-arrival-rate', phaseSeconds: 20, belowLimitFactor: 0.9, aboveLimitFactor: 4, vus: 8, iterations: 3, maxVUs: 100, pageSize: 100 },
-  spike: { name: 'spike', description: 'a sudden ramp far past the limit and back', executor: 'ramping-arrival-rate', phaseSeconds: 6, belowLimitFactor: 0.5, aboveLimitFactor: 6, vus: 12, iterations: 1, maxVUs: 100, pageSize: 250 },
+  smoke: {
+    name: 'smoke',
+    description: 'a few seconds, proves the script and the target work',
+    executor: 'constant-arrival-rate',
+    phaseSeconds: 2,
+    belowLimitFactor: 0.5,
+    aboveLimitFactor: 3,
+    vus: 2,
+    iterations: 1,
+    maxVUs: 40,
+    pageSize: 500,
+  },
+  average: {
+    name: 'average',
+    description: 'typical integration traffic, tens of seconds',
+    executor: 'constant-arrival-rate',
+    phaseSeconds: 10,
+    belowLimitFactor: 0.7,
+    aboveLimitFactor: 2,
+    vus: 4,
+    iterations: 2,
+    maxVUs: 60,
+    pageSize: 250,
+  },
+  stress: {
+    name: 'stress',
+    description: 'well past the limit for longer, many concurrent walkers',
+    executor: 'constant-arrival-rate',
+    phaseSeconds: 20,
+    belowLimitFactor: 0.9,
+    aboveLimitFactor: 4,
+    vus: 8,
+    iterations: 3,
+    maxVUs: 100,
+    pageSize: 100,
+  },
+  spike: {
+    name: 'spike',
+    description: 'a sudden ramp far past the limit and back',
+    executor: 'ramping-arrival-rate',
+    phaseSeconds: 6,
+    belowLimitFactor: 0.5,
+    aboveLimitFactor: 6,
+    vus: 12,
+    iterations: 1,
+    maxVUs: 100,
+    pageSize: 250,
+  },
 };
 
 /**

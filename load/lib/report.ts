@@ -28,11 +28,19 @@ export function summaryPath(script: string, env: Env = __ENV): string {
 /** The last line of the text summary: where the JSON summary was written, and what k6 needs for it. */
 export function summaryPathLine(script: string, env: Env = __ENV): string {
   const path = summaryPath(script, env);
-  const note = env.LOAD_REPORT_DIR ? '' : ` (LOAD_REPORT_DIR unset: the default folder, relative to the working directory; k6 writes only into an existing folder: \`mkdir -p ${REPORT_DIR}\` first, or use \`npm run load\`)`;
+  const note = env.LOAD_REPORT_DIR
+    ? ''
+    : ` (LOAD_REPORT_DIR unset: the default folder, relative to the working directory; k6 writes only into an existing folder: \`mkdir -p ${REPORT_DIR}\` first, or use \`npm run load\`)`;
   return `  JSON summary: ${path}${note}\n`;
 }
 
-export function summaryOutputs(script: string, data: SummaryData, meta: Record<string, unknown>, extraText: Record<string, string> = {}, env: Env = __ENV): Record<string, string> {
+export function summaryOutputs(
+  script: string,
+  data: SummaryData,
+  meta: Record<string, unknown>,
+  extraText: Record<string, string> = {},
+  env: Env = __ENV,
+): Record<string, string> {
   const { setup_data: _secret, ...rest } = data;
   const report = { script, ...meta, generatedAt: new Date().toISOString(), ...rest };
   return {

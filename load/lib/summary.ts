@@ -66,7 +66,10 @@ function metricLine(name: string, m: SummaryMetric, stats: string[], width: numb
   let text: string;
   switch (m.type) {
     case 'trend':
-      text = stats.filter((s) => s in v).map((s) => `${s}=${fmtNumber(v[s], m.contains)}`).join(' ');
+      text = stats
+        .filter((s) => s in v)
+        .map((s) => `${s}=${fmtNumber(v[s], m.contains)}`)
+        .join(' ');
       break;
     case 'rate':
       text = `${fmtStat('rate', v.rate, m)} ${v.passes} out of ${v.passes + v.fails}`;
@@ -131,7 +134,9 @@ export function textSummary(data: SummaryData, extra: Record<string, string> = {
     out.push(`    checks_failed......: ${((1 - checks.values.rate) * 100).toFixed(2)}% ${checks.values.fails} out of ${total}`, '');
   }
   checkLines(data.root_group, 0, out);
-  const names = Object.keys(data.metrics).filter((n) => n !== 'checks' && !n.includes('{')).sort();
+  const names = Object.keys(data.metrics)
+    .filter((n) => n !== 'checks' && !n.includes('{'))
+    .sort();
   const width = Math.max(30, ...names.map((n) => n.length + 2));
   const custom = names.filter((n) => !SECTIONS.some(([, f]) => f(n)));
   const sections: Array<[string, string[]]> = [['CUSTOM', custom], ...SECTIONS.map(([title, f]) => [title, names.filter(f)] as [string, string[]])];

@@ -20,7 +20,11 @@ const k6ShimPlugin: Plugin = {
   setup(b) {
     b.onResolve({ filter: /^k6(\/.*)?$/ }, (args) => {
       if (!(args.path in SUPPORTED_MODULES)) {
-        return { errors: [{ text: `the k6 module "${args.path}" is not implemented by the k6-compatible runner (implemented: ${supportedList()}); run this script with k6` }] };
+        return {
+          errors: [
+            { text: `the k6 module "${args.path}" is not implemented by the k6-compatible runner (implemented: ${supportedList()}); run this script with k6` },
+          ],
+        };
       }
       return { path: args.path, namespace: SHIM_NAMESPACE };
     });
@@ -29,7 +33,13 @@ const k6ShimPlugin: Plugin = {
     }));
     b.onResolve({ filter: /^[^./]/ }, (args) => {
       if (args.kind === 'entry-point') return undefined;
-      return { errors: [{ text: `module "${args.path}" cannot be imported: k6 scripts import only k6 modules and relative files (implemented k6 modules: ${Object.keys(SUPPORTED_MODULES).join(', ')})` }] };
+      return {
+        errors: [
+          {
+            text: `module "${args.path}" cannot be imported: k6 scripts import only k6 modules and relative files (implemented k6 modules: ${Object.keys(SUPPORTED_MODULES).join(', ')})`,
+          },
+        ],
+      };
     });
     b.onLoad({ filter: /.*/, namespace: SHIM_NAMESPACE }, (args) => {
       const names = SUPPORTED_MODULES[args.path].filter((n) => n !== 'default');

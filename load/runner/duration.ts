@@ -2,7 +2,7 @@
  * k6 duration strings ("500ms", "2s", "1m30s", "1h") and plain numbers (milliseconds),
  * as k6 accepts them in options (startTime, duration, gracefulStop, timeUnit, timeout).
  */
-const UNIT_MS: Record<string, number> = { us: 0.001, 'µs': 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNIT_MS: Record<string, number> = { us: 0.001, µs: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 export function parseDurationMs(value: unknown, what: string): number {
   if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;

@@ -64,7 +64,11 @@ interface Script {
 
 /** A phase that ends the run before its summary: k6's exit code, the error, and the line to log. */
 class RunEnd extends Error {
-  constructor(readonly exitCode: number, message: string, readonly logText = message) {
+  constructor(
+    readonly exitCode: number,
+    message: string,
+    readonly logText = message,
+  ) {
     super(message);
   }
 }
@@ -189,7 +193,10 @@ function firstVus(scenarios: ScenarioPlan[]): number {
   let peak = 0;
   for (const s of scenarios) {
     const overlapping = scenarios.filter((o) => o.startTimeMs <= s.startTimeMs && (o === s || ends(o) > s.startTimeMs));
-    peak = Math.max(peak, overlapping.reduce((n, o) => n + initialVus(o), 0));
+    peak = Math.max(
+      peak,
+      overlapping.reduce((n, o) => n + initialVus(o), 0),
+    );
   }
   return peak;
 }
@@ -244,7 +251,9 @@ class RunControl {
 
   abort(message: string): void {
     this.aborted ??= message;
-    this.controls.forEach((c) => { RunControl.raise(c, STOP_ABORT); });
+    this.controls.forEach((c) => {
+      RunControl.raise(c, STOP_ABORT);
+    });
   }
 }
 
@@ -259,7 +268,11 @@ async function runScenarios(script: Script, pool: VuPool, out: Output): Promise<
   const runStart = performance.now();
   // Once a second: the vus/vus_max gauges, and thresholds with abortOnFail (k6 evaluates them as the test runs).
   const monitor = setInterval(() => {
-    store.addTagged('vus', [...run.activeVus.values()].reduce((n, f) => n + f(), 0), {});
+    store.addTagged(
+      'vus',
+      [...run.activeVus.values()].reduce((n, f) => n + f(), 0),
+      {},
+    );
     store.addTagged('vus_max', pool.size, {});
     const elapsed = performance.now() - runStart;
     for (const t of thresholds) {
@@ -301,7 +314,15 @@ async function runScenario(plan: ScenarioPlan, pool: VuPool, run: RunControl, ou
     return 0;
   }
   const control = run.open();
-  const order: RunOrder = { kind: 'run', plan, startAbsMs: sharedNow(), startEpochMs: Date.now(), control: control.buffer as SharedArrayBuffer, firstClaimOnTime: true, vuIndex: 0 };
+  const order: RunOrder = {
+    kind: 'run',
+    plan,
+    startAbsMs: sharedNow(),
+    startEpochMs: Date.now(),
+    control: control.buffer as SharedArrayBuffer,
+    firstClaimOnTime: true,
+    vuIndex: 0,
+  };
   const startedAt = performance.now();
   const mine: Vu[] = [];
   const runs: Promise<void>[] = [];
@@ -358,10 +379,11 @@ async function runScenario(plan: ScenarioPlan, pool: VuPool, run: RunControl, ou
   if (running > 0) {
     const done = await Promise.race([Promise.all(runs).then(() => true), deadline(plan.gracefulStopMs).then(() => false)]);
     if (!done) {
-      for (const vu of mine) if (vu.busy) {
-        out.log('WARN', `scenario ${plan.name}: VU ${vu.id} interrupted after gracefulStop ${plan.gracefulStopMs} ms`);
-        await pool.terminate(vu);
-      }
+      for (const vu of mine)
+        if (vu.busy) {
+          out.log('WARN', `scenario ${plan.name}: VU ${vu.id} interrupted after gracefulStop ${plan.gracefulStopMs} ms`);
+          await pool.terminate(vu);
+        }
     }
   }
   run.close(control);

@@ -59,7 +59,14 @@ export class HttpClient {
   }
 
   /** One HTTP exchange, bytes as they came. */
-  private exchange(url: string, method: string, headers: Record<string, string>, body: string | null, timeoutMs: number, discardBody: boolean): Promise<Exchange> {
+  private exchange(
+    url: string,
+    method: string,
+    headers: Record<string, string>,
+    body: string | null,
+    timeoutMs: number,
+    discardBody: boolean,
+  ): Promise<Exchange> {
     const u = this.parsedUrl(url);
     return new Promise<Exchange>((resolve, reject) => {
       const x: Exchange = { status: 0, rawHeaders: [], chunks: [], bodyBytes: 0, tHeaders: 0 };
@@ -89,7 +96,18 @@ export class HttpClient {
           reject(err);
         },
       } as Dispatcher.DispatchHandler;
-      this.agent.dispatch({ origin: u.origin, path: u.path, method: method as Dispatcher.HttpMethod, headers, body: body ?? undefined, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }, handler);
+      this.agent.dispatch(
+        {
+          origin: u.origin,
+          path: u.path,
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body: body ?? undefined,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        },
+        handler,
+      );
     });
   }
 
@@ -124,7 +142,8 @@ export class HttpClient {
         if (location === undefined) break;
         const next = new URL(location, url);
         // As Go's client (k6) does: credentials do not follow a redirect to another host.
-        if (next.host !== new URL(url).host) headers = Object.fromEntries(Object.entries(headers).filter(([k]) => !/^(authorization|cookie|www-authenticate)$/i.test(k)));
+        if (next.host !== new URL(url).host)
+          headers = Object.fromEntries(Object.entries(headers).filter(([k]) => !/^(authorization|cookie|www-authenticate)$/i.test(k)));
         url = next.toString();
         // As browsers and k6 (Go's client) do: 303, and 301/302 after a POST, continue as GET.
         if (x.status === 303 || ((x.status === 301 || x.status === 302) && method === 'POST')) {
@@ -154,10 +173,11 @@ export class HttpClient {
         bytes.set(h, at);
         at += h.length + 1;
       }
-      if (!req.discardBody) for (const c of x.chunks) {
-        bytes.set(c, at);
-        at += c.length;
-      }
+      if (!req.discardBody)
+        for (const c of x.chunks) {
+          bytes.set(c, at);
+          at += c.length;
+        }
       raw = bytes.buffer;
     }
     const timings = {

@@ -107,7 +107,8 @@ function scenarioPlan(name: string, raw: Record<string, unknown>, functions: str
   const where = `options.scenarios.${name}`;
   if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new Error(`${where}: scenario names may contain only letters, digits, "_" and "-"`);
   const executor = raw.executor;
-  if (typeof executor !== 'string' || !(executor in EXECUTOR_KEYS)) throw refusal(`${where}: executor ${JSON.stringify(executor)} is`, Object.keys(EXECUTOR_KEYS));
+  if (typeof executor !== 'string' || !(executor in EXECUTOR_KEYS))
+    throw refusal(`${where}: executor ${JSON.stringify(executor)} is`, Object.keys(EXECUTOR_KEYS));
   refuseUnknown(raw, [...SCENARIO_COMMON_KEYS, ...EXECUTOR_KEYS[executor]], where);
   const exec = raw.exec === undefined ? 'default' : String(raw.exec);
   if (!functions.includes(exec)) throw new Error(`${where}: exec "${exec}" is not a function exported by the script`);
@@ -199,7 +200,8 @@ export function normaliseOptions(raw: unknown, functions: string[]): RunOptions 
   for (const [k, v] of Object.entries((o.thresholds as Record<string, unknown>) ?? {})) thresholds[k] = Array.isArray(v) ? v : [v];
   const trendStats = (o.summaryTrendStats as string[] | undefined) ?? DEFAULT_TREND_STATS;
   for (const s of trendStats) {
-    if (!/^(avg|min|med|max|count|p\(\d+(\.\d+)?\))$/.test(s)) throw new Error(`options.summaryTrendStats: "${s}" is not a trend statistic (avg, min, med, max, count, p(N))`);
+    if (!/^(avg|min|med|max|count|p\(\d+(\.\d+)?\))$/.test(s))
+      throw new Error(`options.summaryTrendStats: "${s}" is not a trend statistic (avg, min, med, max, count, p(N))`);
   }
   return { scenarios, thresholds, summaryTrendStats: trendStats, discardResponseBodies: o.discardResponseBodies === true };
 }

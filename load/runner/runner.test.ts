@@ -36,7 +36,11 @@ test('durations parse as k6 writes them', () => {
 });
 
 test('threshold keys and expressions parse; bad ones are refused', () => {
-  assert.deepEqual(parseThresholdKey('http_req_duration{scenario:walk,status:200}'), { source: 'http_req_duration{scenario:walk,status:200}', metric: 'http_req_duration', tags: { scenario: 'walk', status: '200' } });
+  assert.deepEqual(parseThresholdKey('http_req_duration{scenario:walk,status:200}'), {
+    source: 'http_req_duration{scenario:walk,status:200}',
+    metric: 'http_req_duration',
+    tags: { scenario: 'walk', status: '200' },
+  });
   const e = parseThresholdExpression({ threshold: 'p(99.9) <= 250', abortOnFail: true, delayAbortEval: '10s' }, 'm');
   assert.equal(e.aggregation, 'p(99.9)');
   assert.equal(e.percentile, 99.9);
@@ -88,21 +92,55 @@ test('every aggregation evaluates as k6 computes it', () => {
 });
 
 test('arrival schedules: constant and ramping integrate the asked rate', () => {
-  const [constant] = normaliseOptions({ scenarios: { a: { executor: 'constant-arrival-rate', rate: 200, duration: '3s', preAllocatedVUs: 1 } } }, ['default']).scenarios;
+  const [constant] = normaliseOptions({ scenarios: { a: { executor: 'constant-arrival-rate', rate: 200, duration: '3s', preAllocatedVUs: 1 } } }, [
+    'default',
+  ]).scenarios;
   assert.equal(arrivalsDue(constant, 3000), 600);
   assert.equal(arrivalsDue(constant, 1500), 300);
-  const [ramp] = normaliseOptions({ scenarios: { a: { executor: 'ramping-arrival-rate', startRate: 0, stages: [{ target: 100, duration: '2s' }, { target: 100, duration: '1s' }], preAllocatedVUs: 1 } } }, ['default']).scenarios;
+  const [ramp] = normaliseOptions(
+    {
+      scenarios: {
+        a: {
+          executor: 'ramping-arrival-rate',
+          startRate: 0,
+          stages: [
+            { target: 100, duration: '2s' },
+            { target: 100, duration: '1s' },
+          ],
+          preAllocatedVUs: 1,
+        },
+      },
+    },
+    ['default'],
+  ).scenarios;
   assert.equal(arrivalsDue(ramp, 2000), 100);
   assert.equal(arrivalsDue(ramp, 3000), 200);
 });
 
 test('arrival times are the inverse of the schedule: VUs start arrival i exactly when it is due', () => {
-  const [constant] = normaliseOptions({ scenarios: { a: { executor: 'constant-arrival-rate', rate: 200, duration: '3s', preAllocatedVUs: 1 } } }, ['default']).scenarios;
+  const [constant] = normaliseOptions({ scenarios: { a: { executor: 'constant-arrival-rate', rate: 200, duration: '3s', preAllocatedVUs: 1 } } }, [
+    'default',
+  ]).scenarios;
   assert.equal(arrivalTimeMs(constant, 0), 0);
   assert.equal(arrivalTimeMs(constant, 1), 5);
   assert.equal(arrivalTimeMs(constant, 599), 2995);
   assert.equal(arrivalTimeMs(constant, 600), Infinity, 'no arrival past the duration');
-  const [ramp] = normaliseOptions({ scenarios: { a: { executor: 'ramping-arrival-rate', startRate: 0, stages: [{ target: 100, duration: '2s' }, { target: 100, duration: '1s' }], preAllocatedVUs: 1 } } }, ['default']).scenarios;
+  const [ramp] = normaliseOptions(
+    {
+      scenarios: {
+        a: {
+          executor: 'ramping-arrival-rate',
+          startRate: 0,
+          stages: [
+            { target: 100, duration: '2s' },
+            { target: 100, duration: '1s' },
+          ],
+          preAllocatedVUs: 1,
+        },
+      },
+    },
+    ['default'],
+  ).scenarios;
   const times: number[] = [];
   for (let i = 0; arrivalTimeMs(ramp, i) !== Infinity; i++) times.push(arrivalTimeMs(ramp, i));
   assert.equal(times.length, 200);
@@ -126,17 +164,48 @@ test('options the runner does not implement are refused, not ignored', () => {
 
 test('the vus/duration/iterations/stages shortcuts make the scenario k6 makes of them', () => {
   const only = (o: unknown) => normaliseOptions(o, ['default']).scenarios[0];
-  assert.deepEqual([only({ vus: 3, duration: '2s' })].map((p) => [p.executor, p.vus, p.durationMs]), [['constant-vus', 3, 2000]]);
-  assert.deepEqual([only({ vus: 2, iterations: 5, duration: '2s' })].map((p) => [p.executor, p.vus, p.iterations, p.maxDurationMs]), [['shared-iterations', 2, 5, 2000]]);
-  assert.deepEqual([only({})].map((p) => [p.executor, p.vus, p.iterations]), [['shared-iterations', 1, 1]]);
-  const ramp = only({ vus: 1, stages: [{ target: 4, duration: '2s' }, { target: 4, duration: '1s' }, { target: 0, duration: '1s' }] });
+  assert.deepEqual(
+    [only({ vus: 3, duration: '2s' })].map((p) => [p.executor, p.vus, p.durationMs]),
+    [['constant-vus', 3, 2000]],
+  );
+  assert.deepEqual(
+    [only({ vus: 2, iterations: 5, duration: '2s' })].map((p) => [p.executor, p.vus, p.iterations, p.maxDurationMs]),
+    [['shared-iterations', 2, 5, 2000]],
+  );
+  assert.deepEqual(
+    [only({})].map((p) => [p.executor, p.vus, p.iterations]),
+    [['shared-iterations', 1, 1]],
+  );
+  const ramp = only({
+    vus: 1,
+    stages: [
+      { target: 4, duration: '2s' },
+      { target: 4, duration: '1s' },
+      { target: 0, duration: '1s' },
+    ],
+  });
   assert.equal(ramp.executor, 'ramping-vus');
   assert.equal(ramp.vus, 4, 'ramping-vus starts the most VUs its stages ask for');
   assert.equal(ramp.durationMs, 4000);
 });
 
 test('ramping-vus: the active VUs step as k6 steps them (one VU per d / |target - from|)', () => {
-  const [plan] = normaliseOptions({ scenarios: { r: { executor: 'ramping-vus', startVUs: 0, stages: [{ target: 4, duration: '2s' }, { target: 4, duration: '1s' }, { target: 2, duration: '1s' }] } } }, ['default']).scenarios;
+  const [plan] = normaliseOptions(
+    {
+      scenarios: {
+        r: {
+          executor: 'ramping-vus',
+          startVUs: 0,
+          stages: [
+            { target: 4, duration: '2s' },
+            { target: 4, duration: '1s' },
+            { target: 2, duration: '1s' },
+          ],
+        },
+      },
+    },
+    ['default'],
+  ).scenarios;
   const at = (ms: number) => rampingVusAt(plan, ms);
   assert.deepEqual([at(0), at(499), at(500), at(1000), at(1999), at(2000), at(2999)], [0, 0, 1, 2, 3, 4, 4]);
   // 4 -> 2 over 1 s: one VU less at 3.5 s, another at 4 s.
@@ -154,10 +223,14 @@ test('unsupported k6 modules, exports and remote imports are refused before any 
   const member = await quietRun(script('member.ts', "import http from 'k6/http';\nexport default function () { http.patch('http://127.0.0.1:9/'); }\n"));
   assert.match(member.err, /http\.patch is not implemented by the k6-compatible runner/);
   assert.equal(member.summary!.metrics.http_reqs, undefined, 'no request was sent');
-  const remote = await quietRun(script('remote.ts', "import { textSummary } from 'https://jslib.k6.io/k6-summary/0.0.2/index.js';\nexport default function () { textSummary; }\n"));
+  const remote = await quietRun(
+    script('remote.ts', "import { textSummary } from 'https://jslib.k6.io/k6-summary/0.0.2/index.js';\nexport default function () { textSummary; }\n"),
+  );
   assert.equal(remote.exitCode, 107);
   assert.match(remote.err, /remote module .* is not supported/);
-  const opt = await quietRun(script('opt.ts', "export const options = { scenarios: { a: { executor: 'externally-controlled' } } };\nexport default function () {}\n"));
+  const opt = await quietRun(
+    script('opt.ts', "export const options = { scenarios: { a: { executor: 'externally-controlled' } } };\nexport default function () {}\n"),
+  );
   assert.equal(opt.exitCode, 104);
   assert.match(opt.err, /executor "externally-controlled" is not implemented/);
   const unknownMetric = await quietRun(script('th.ts', "export const options = { thresholds: { nope: ['count<1'] } };\nexport default function () {}\n"));
@@ -185,16 +258,20 @@ function startServer(): Promise<{ server: Server; base: string; hits: () => numb
     res.statusCode = req.url?.startsWith('/limited') ? 429 : 200;
     res.end('{"ok":true,"n":1}');
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
-    const a = server.address() as { port: number };
-    resolve({ server, base: `http://127.0.0.1:${a.port}`, hits: () => hits });
-  }));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const a = server.address() as { port: number };
+      resolve({ server, base: `http://127.0.0.1:${a.port}`, hits: () => hits });
+    }),
+  );
 }
 
 test('k6 API surface: setup data, checks, groups, custom metrics, tags, expected statuses, verdicts and exit 99', async () => {
   const { server, base } = await startServer();
   try {
-    const file = script('surface.ts', `
+    const file = script(
+      'surface.ts',
+      `
 import http from 'k6/http';
 import { check, group, sleep } from 'k6';
 import exec from 'k6/execution';
@@ -222,19 +299,35 @@ export default function (data) {
   sleep(0.01);
 }
 export function handleSummary(d) { return { stdout: JSON.stringify(Object.fromEntries(Object.entries(d.metrics).filter(([k]) => k.startsWith('my_') || k === 'never').map(([k, v]) => [k, v.thresholds]))) + '\\n' + JSON.stringify(d.root_group.groups[0].checks.map((x) => [x.name, x.passes, x.fails])), 'out/s.json': '{}' }; }
-`);
+`,
+    );
     const r = await quietRun(file, { BASE: base });
     assert.equal(r.exitCode, 99, r.err);
     assert.match(r.err, /thresholds on metrics 'never' have been crossed/);
-    const [thr, checks] = r.out.trim().split('\n').map((l) => JSON.parse(l));
+    const [thr, checks] = r.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.deepEqual(thr.never, { 'count>10': { ok: false } });
     assert.deepEqual(thr.my_count, { 'count==6': { ok: true } });
     assert.deepEqual(thr['my_trend{kind:x}'], { 'max<60000': { ok: true } });
-    assert.deepEqual(checks, [['ok is 200', 6, 0], ['json parses', 6, 0], ['canonical header', 6, 0], ['limited is 429', 6, 0], ['retry-after', 6, 0]]);
+    assert.deepEqual(checks, [
+      ['ok is 200', 6, 0],
+      ['json parses', 6, 0],
+      ['canonical header', 6, 0],
+      ['limited is 429', 6, 0],
+      ['retry-after', 6, 0],
+    ]);
     assert.equal(r.summary!.metrics['http_reqs{status:429}'].thresholds!['count==6'].ok, true);
     assert.equal(r.summary!.metrics.http_req_failed.values.rate, 0);
     // Without handleSummary the runner prints k6's verdict lines itself.
-    const plain = await quietRun(script('plain.ts', `import http from 'k6/http';\nexport const options = { thresholds: { http_reqs: ['count==1', 'count>5'] } };\nexport default function () { http.get(__ENV.BASE + '/ok'); }\n`), { BASE: base });
+    const plain = await quietRun(
+      script(
+        'plain.ts',
+        `import http from 'k6/http';\nexport const options = { thresholds: { http_reqs: ['count==1', 'count>5'] } };\nexport default function () { http.get(__ENV.BASE + '/ok'); }\n`,
+      ),
+      { BASE: base },
+    );
     assert.equal(plain.exitCode, 99);
     assert.match(plain.out, /█ THRESHOLDS[\s\S]*http_reqs\n {4}✓ 'count==1' count=1\n {4}✗ 'count>5' count=1/);
   } finally {
@@ -246,7 +339,9 @@ test('responses: redirects followed, repeated headers joined, body decoded on re
   const { server, base } = await startServer();
   const other = await startServer();
   try {
-    const file = script('responses.ts', `import http from 'k6/http';
+    const file = script(
+      'responses.ts',
+      `import http from 'k6/http';
 import { check } from 'k6';
 export const options = { thresholds: { 'http_reqs{name:slow}': ['count==1'], 'http_req_failed{name:slow}': ['rate==1'] } };
 export default function () {
@@ -267,7 +362,8 @@ export default function () {
   const none = http.get(__ENV.BASE + '/ok', { responseType: 'none' });
   check(none, { 'responseType none: no body, headers kept': (r) => r.status === 200 && r.body === null && r.headers['Content-Type'] === 'application/json' });
 }
-`);
+`,
+    );
     const r = await quietRun(file, { BASE: base, OTHER: other.base });
     assert.equal(r.exitCode, 0, r.err);
     const checks = r.summary!.root_group.checks.map((c) => [c.name, c.passes, c.fails]);
@@ -294,7 +390,9 @@ test('arrival rate: 200 iterations/s for 3 s: every arrival is started or counte
   // `npm run bench:load` (Developers guide: speed goals live in benches).
   const { server, base, hits } = await startServer();
   try {
-    const file = script('rate.ts', `import http from 'k6/http';
+    const file = script(
+      'rate.ts',
+      `import http from 'k6/http';
 import exec from 'k6/execution';
 import { Counter, Trend } from 'k6/metrics';
 const ahead = new Counter('ahead_of_schedule');
@@ -307,7 +405,8 @@ export default function () {
   if (late < -2) ahead.add(1);
   http.get(__ENV.BASE + '/ok');
 }
-`);
+`,
+    );
     const r = await quietRun(file, { BASE: base });
     assert.equal(r.exitCode, 0, r.err);
     const m = r.summary!.metrics;
@@ -325,10 +424,13 @@ export default function () {
 });
 
 test('arrival rate: VUs grow from preAllocatedVUs towards maxVUs while arrivals drop, and the accounting stays exact', async () => {
-  const file = script('grow.ts', `import { sleep } from 'k6';
+  const file = script(
+    'grow.ts',
+    `import { sleep } from 'k6';
 export const options = { scenarios: { g: { executor: 'constant-arrival-rate', rate: 20, timeUnit: '1s', duration: '3s', preAllocatedVUs: 1, maxVUs: 4 } } };
 export default function () { sleep(0.2); }
-`);
+`,
+  );
   const r = await quietRun(file);
   assert.equal(r.exitCode, 0, r.err);
   const m = r.summary!.metrics;
@@ -343,7 +445,9 @@ export default function () { sleep(0.2); }
 test('ramping-vus: VUs start at their step, never before, and only as many as the stages ask', async () => {
   // startVUs 0 -> 3 over 1.2 s: the VUs start at 400, 800 and 1200 ms; then 3 for 0.8 s.
   // A busy machine can only start them later, never earlier, so the lower bounds hold anywhere.
-  const file = script('ramp.ts', `import { sleep } from 'k6';
+  const file = script(
+    'ramp.ts',
+    `import { sleep } from 'k6';
 import exec from 'k6/execution';
 import { Trend } from 'k6/metrics';
 const firstStart = new Trend('first_iteration_at_ms');
@@ -357,7 +461,8 @@ export default function () {
   first = false;
   sleep(0.1);
 }
-`);
+`,
+  );
   const r = await quietRun(file);
   assert.equal(r.exitCode, 0, r.err);
   const m = r.summary!.metrics;
@@ -376,20 +481,30 @@ test('lifecycle exits: setup() failing, exec.test.abort() and abortOnFail end th
   const setupThrows = await quietRun(script('setup-throws.ts', "export function setup() { throw new Error('no token'); }\nexport default function () {}\n"));
   assert.equal(setupThrows.exitCode, 107);
   assert.match(setupThrows.err, /setup\(\) failed: Error: no token/);
-  const aborted = await quietRun(script('abort.ts', `import exec from 'k6/execution';
+  const aborted = await quietRun(
+    script(
+      'abort.ts',
+      `import exec from 'k6/execution';
 import { sleep } from 'k6';
 export const options = { vus: 1, duration: '30s' };
 export default function () { sleep(0.05); if (exec.vu.iterationInInstance >= 2) exec.test.abort('enough'); }
-`));
+`,
+    ),
+  );
   assert.equal(aborted.exitCode, 108, aborted.err);
   assert.match(aborted.err, /test run aborted: enough/);
   assert.ok(aborted.summary!.metrics.iterations.values.count <= 3, 'no iteration after the abort');
-  const crossed = await quietRun(script('abort-on-fail.ts', `import { sleep } from 'k6';
+  const crossed = await quietRun(
+    script(
+      'abort-on-fail.ts',
+      `import { sleep } from 'k6';
 import { Counter } from 'k6/metrics';
 const bad = new Counter('bad');
 export const options = { vus: 1, duration: '30s', thresholds: { bad: [{ threshold: 'count<1', abortOnFail: true }] } };
 export default function () { bad.add(1); sleep(0.05); }
-`));
+`,
+    ),
+  );
   assert.equal(crossed.exitCode, 99, crossed.err);
   assert.match(crossed.err, /thresholds on metric "bad" were crossed/);
   assert.ok(crossed.summary!.state.testRunDurationMs < 10_000, `stopped early: ${crossed.summary!.state.testRunDurationMs} ms`);

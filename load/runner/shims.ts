@@ -114,7 +114,8 @@ export class Response {
     return { status, url, body, headers, timings, error, error_code };
   }
   json(selector?: string): unknown {
-    if (selector !== undefined) throw new UnsupportedError('Response.json(selector) (gjson selectors) is not implemented by the k6-compatible runner; call json() and read the field');
+    if (selector !== undefined)
+      throw new UnsupportedError('Response.json(selector) (gjson selectors) is not implemented by the k6-compatible runner; call json() and read the field');
     if (this.body === null) throw new Error('the response has no body (discardResponseBodies or responseType "none")');
     return JSON.parse(this.body);
   }
@@ -236,7 +237,10 @@ export function createK6Modules(host: VuHost): Record<string, Record<string, unk
     return new Response(host.send([req])[0]);
   }
 
-  type BatchEntry = string | [string, string, unknown?, Record<string, unknown>?] | { method?: string; url: string; body?: unknown; params?: Record<string, unknown> };
+  type BatchEntry =
+    | string
+    | [string, string, unknown?, Record<string, unknown>?]
+    | { method?: string; url: string; body?: unknown; params?: Record<string, unknown> };
   function batch(requests: BatchEntry[] | Record<string, BatchEntry>): Response[] | Record<string, Response> {
     notInInit('Making http requests');
     const entries = Array.isArray(requests) ? requests.map((r, i) => [String(i), r] as const) : Object.entries(requests);
@@ -290,15 +294,31 @@ export function createK6Modules(host: VuHost): Record<string, Record<string, unk
     return host.scenario;
   };
   const scenario = strictObject('exec.scenario', EXECUTION_PROPERTIES.scenario, {
-    get name() { return needScenario('name').name; },
-    get executor() { return needScenario('executor').executor; },
-    get startTime() { return needScenario('startTime').startTime; },
-    get iterationInTest() { return needScenario('iterationInTest').iterationInTest; },
+    get name() {
+      return needScenario('name').name;
+    },
+    get executor() {
+      return needScenario('executor').executor;
+    },
+    get startTime() {
+      return needScenario('startTime').startTime;
+    },
+    get iterationInTest() {
+      return needScenario('iterationInTest').iterationInTest;
+    },
   });
   const vu = strictObject('exec.vu', EXECUTION_PROPERTIES.vu, {
-    get idInTest() { notInInit('exec.vu'); return host.vuId; },
-    get iterationInInstance() { notInInit('exec.vu'); return host.vuIterationInInstance; },
-    get iterationInScenario() { return needScenario('iterationInScenario').vuIterationInScenario; },
+    get idInTest() {
+      notInInit('exec.vu');
+      return host.vuId;
+    },
+    get iterationInInstance() {
+      notInInit('exec.vu');
+      return host.vuIterationInInstance;
+    },
+    get iterationInScenario() {
+      return needScenario('iterationInScenario').vuIterationInScenario;
+    },
   });
   const test = strictObject('exec.test', EXECUTION_PROPERTIES.test, {
     abort: (message = 'test aborted by the script') => host.abort(message),
@@ -336,7 +356,11 @@ export function createK6Modules(host: VuHost): Record<string, Record<string, unk
 }
 
 /** Evaluates a bundled script (CommonJS text from bundle.ts) as one k6 script instance. */
-export function instantiate(code: string, modules: Record<string, Record<string, unknown>>, vuState: { vu: number; iter: number; env: Record<string, string> }): Record<string, unknown> {
+export function instantiate(
+  code: string,
+  modules: Record<string, Record<string, unknown>>,
+  vuState: { vu: number; iter: number; env: Record<string, string> },
+): Record<string, unknown> {
   const module = { exports: {} as Record<string, unknown> };
   const open = () => {
     throw new UnsupportedError('open() is not implemented by the k6-compatible runner');

@@ -58,12 +58,24 @@ function groupTree(store: MetricStore): SummaryGroup {
     if (tags.group.startsWith('::setup') || tags.group.startsWith('::teardown')) continue;
     const a = store.aggregate('checks', { group: tags.group, check: tags.check });
     if (a.count === 0) continue;
-    groupFor(tags.group).checks.push({ name: tags.check, path: `${tags.group}::${tags.check}`, id: `${tags.group}::${tags.check}`, passes: a.nonZero, fails: a.count - a.nonZero });
+    groupFor(tags.group).checks.push({
+      name: tags.check,
+      path: `${tags.group}::${tags.check}`,
+      id: `${tags.group}::${tags.check}`,
+      passes: a.nonZero,
+      fails: a.count - a.nonZero,
+    });
   }
   return root;
 }
 
-export function buildSummaryData(store: MetricStore, trendStats: string[], thresholds: Threshold[], testRunDurationMs: number, setupJson: string | null | undefined): SummaryData {
+export function buildSummaryData(
+  store: MetricStore,
+  trendStats: string[],
+  thresholds: Threshold[],
+  testRunDurationMs: number,
+  setupJson: string | null | undefined,
+): SummaryData {
   const metrics: SummaryData['metrics'] = {};
   const describe = (name: string, filter: Tags) => {
     const def = store.definitions.get(name)!;
@@ -81,7 +93,8 @@ export function buildSummaryData(store: MetricStore, trendStats: string[], thres
       const { ok } = evaluateExpression(x, (agg, pct) => aggregationValue(a, agg, testRunDurationMs, pct));
       target.thresholds[x.source] = { ok };
       // The threshold's own statistic is shown even when it is not a summaryTrendStat.
-      if (a.type === 'trend' && !(x.aggregation in target.values)) target.values[x.aggregation] = aggregationValue(a, x.aggregation, testRunDurationMs, x.percentile);
+      if (a.type === 'trend' && !(x.aggregation in target.values))
+        target.values[x.aggregation] = aggregationValue(a, x.aggregation, testRunDurationMs, x.percentile);
     }
   }
   return {
@@ -125,7 +138,11 @@ export function defaultSummary(data: SummaryData): string {
   out.push('  █ TOTAL RESULTS', '');
   for (const name of names.filter((n) => !n.includes('{'))) {
     const m = data.metrics[name];
-    out.push(`    ${name}: ${Object.entries(m.values).map(([k, v]) => `${k}=${format(v, m, k)}`).join(' ')}`);
+    out.push(
+      `    ${name}: ${Object.entries(m.values)
+        .map(([k, v]) => `${k}=${format(v, m, k)}`)
+        .join(' ')}`,
+    );
   }
   out.push('', `  test run duration: ${(data.state.testRunDurationMs / 1000).toFixed(1)}s`, '');
   return out.join('\n');

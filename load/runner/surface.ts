@@ -49,5 +49,7 @@ export class UnsupportedError extends Error {
 
 /** The refusal every unimplemented name gets: what was asked, what is implemented, what to do. */
 export function refusal(what: string, implemented: readonly string[]): UnsupportedError {
-  return new UnsupportedError(`${what} not implemented by the k6-compatible runner (implemented: ${implemented.join(', ')}); run the script with k6 or extend load/runner`);
+  return new UnsupportedError(
+    `${what} not implemented by the k6-compatible runner (implemented: ${implemented.join(', ')}); run the script with k6 or extend load/runner`,
+  );
 }

@@ -58,7 +58,8 @@ export function parseThresholdExpression(entry: unknown, key: string): Threshold
   else if (entry && typeof entry === 'object') {
     const o = entry as Record<string, unknown>;
     const unknownKeys = Object.keys(o).filter((k) => !['threshold', 'abortOnFail', 'delayAbortEval'].includes(k));
-    if (unknownKeys.length) throw new Error(`threshold on "${key}": unsupported field(s) ${unknownKeys.join(', ')} (supported: threshold, abortOnFail, delayAbortEval)`);
+    if (unknownKeys.length)
+      throw new Error(`threshold on "${key}": unsupported field(s) ${unknownKeys.join(', ')} (supported: threshold, abortOnFail, delayAbortEval)`);
     if (typeof o.threshold !== 'string') throw new Error(`threshold on "${key}": "threshold" must be a string expression`);
     source = o.threshold;
     abortOnFail = o.abortOnFail === true;
@@ -68,7 +69,9 @@ export function parseThresholdExpression(entry: unknown, key: string): Threshold
   }
   const m = EXPRESSION.exec(source);
   if (!m) {
-    throw new Error(`threshold on "${key}": cannot parse "${source}" (expected e.g. "p(95)<200", "rate>0.99", "count<10", "avg<50", "med<20", "max<500", "value>0")`);
+    throw new Error(
+      `threshold on "${key}": cannot parse "${source}" (expected e.g. "p(95)<200", "rate>0.99", "count<10", "avg<50", "med<20", "max<500", "value>0")`,
+    );
   }
   const aggregation = m[2] !== undefined ? `p(${Number(m[2])})` : m[1].toLowerCase();
   const percentile = m[2] !== undefined ? Number(m[2]) : undefined;
@@ -80,19 +83,29 @@ export function parseThresholdExpression(entry: unknown, key: string): Threshold
 
 export function checkAggregationAllowed(expr: ThresholdExpression, type: MetricType, key: string): void {
   if (!AGGREGATIONS_BY_TYPE[type].test(expr.aggregation)) {
-    throw new Error(`threshold on "${key}": "${expr.aggregation}" is not an aggregation of a ${type} metric (allowed: ${String(AGGREGATIONS_BY_TYPE[type]).replace(/^\/\^\(|\)\$\/$/g, '').replace(/\\/g, '')})`);
+    throw new Error(
+      `threshold on "${key}": "${expr.aggregation}" is not an aggregation of a ${type} metric (allowed: ${String(AGGREGATIONS_BY_TYPE[type])
+        .replace(/^\/\^\(|\)\$\/$/g, '')
+        .replace(/\\/g, '')})`,
+    );
   }
 }
 
 export function compare(actual: number, op: Operator, expected: number): boolean {
   switch (op) {
-    case '<': return actual < expected;
-    case '<=': return actual <= expected;
-    case '>': return actual > expected;
-    case '>=': return actual >= expected;
+    case '<':
+      return actual < expected;
+    case '<=':
+      return actual <= expected;
+    case '>':
+      return actual > expected;
+    case '>=':
+      return actual >= expected;
     case '==':
-    case '===': return actual === expected;
-    case '!=': return actual !== expected;
+    case '===':
+      return actual === expected;
+    case '!=':
+      return actual !== expected;
   }
 }
 

@@ -24,7 +24,15 @@ let workerFile: Promise<string> | undefined;
 function workerEntry(): Promise<string> {
   workerFile ??= (async () => {
     const here = dirname(fileURLToPath(import.meta.url));
-    const out = await build({ entryPoints: [join(here, 'vu-worker.ts')], bundle: true, write: false, format: 'esm', platform: 'node', target: 'node20', logLevel: 'silent' });
+    const out = await build({
+      entryPoints: [join(here, 'vu-worker.ts')],
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      logLevel: 'silent',
+    });
     const code = out.outputFiles[0].text;
     const dir = join(tmpdir(), 'svc-k6-runner');
     mkdirSync(dir, { recursive: true });
@@ -71,14 +79,24 @@ export class Vu {
   dead = false;
   private pending?: (m: VuMessage) => void;
 
-  private constructor(readonly id: number, private worker: Worker) {}
+  private constructor(
+    readonly id: number,
+    private worker: Worker,
+  ) {}
 
   static async spawn(id: number, ctx: VuContext, setupJson: string | null | undefined): Promise<Vu> {
     const file = await workerEntry();
     const { port1, port2 } = new MessageChannel();
     const signalBuffer = new SharedArrayBuffer(4);
     const signal = new Int32Array(signalBuffer);
-    const workerData: VuWorkerData = { code: ctx.code, vuId: id, env: ctx.env, discardResponseBodies: ctx.discardResponseBodies, httpPort: port2, signal: signalBuffer };
+    const workerData: VuWorkerData = {
+      code: ctx.code,
+      vuId: id,
+      env: ctx.env,
+      discardResponseBodies: ctx.discardResponseBodies,
+      httpPort: port2,
+      signal: signalBuffer,
+    };
     const worker = new Worker(file, {
       workerData,
       transferList: [port2],
@@ -101,12 +119,16 @@ export class Vu {
       worker.once('error', reject);
       worker.once('message', (m: { kind: string; error?: string; metrics?: MetricDefinition[] }) => {
         if (m.kind === 'initError') return reject(new Error(`init of VU ${id} failed: ${m.error}`));
-        (m.metrics ?? []).forEach((d) => { ctx.store.define(d); });
+        (m.metrics ?? []).forEach((d) => {
+          ctx.store.define(d);
+        });
         resolve();
       });
     });
     worker.on('message', function onVuMessage(m: VuMessage) {
-      m.metrics?.forEach((d) => { ctx.store.define(d); });
+      m.metrics?.forEach((d) => {
+        ctx.store.define(d);
+      });
       if (m.samples?.length) storeSamples(ctx.store, m.samples);
       if (m.kind === 'samples') return;
       if (m.kind === 'error') {

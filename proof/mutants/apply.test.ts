@@ -11,22 +11,59 @@ const MEMBER_OP = 'platform:GET /users/{user_guid}/members/{member_guid}';
 const MBR = 'MBR-0b1c2d3e-0000-4000-8000-000000000002';
 const USR = 'USR-0b1c2d3e-0000-4000-8000-000000000001';
 
-const mutant = (change: Change, o: Partial<Mutant> = {}): Mutant => ({ id: 'm', family: 'drop-field', expect: 'killed', statement: 's', section: 'x', rows: [], ops: [MEMBER_OP], change, ...o });
-const req = (o: Partial<ProxyRequest> = {}): ProxyRequest => ({ method: 'GET', api: 'platform', path: `/users/${USR}/members/${MBR}`, query: '', headers: {}, body: Buffer.alloc(0), ...o });
-const json = (body: unknown, status = 200, headers: Record<string, string> = {}): ProxyResponse => ({ status, headers: { 'content-type': 'application/json', ...headers }, body: Buffer.from(JSON.stringify(body)) });
+const mutant = (change: Change, o: Partial<Mutant> = {}): Mutant => ({
+  id: 'm',
+  family: 'drop-field',
+  expect: 'killed',
+  statement: 's',
+  section: 'x',
+  rows: [],
+  ops: [MEMBER_OP],
+  change,
+  ...o,
+});
+const req = (o: Partial<ProxyRequest> = {}): ProxyRequest => ({
+  method: 'GET',
+  api: 'platform',
+  path: `/users/${USR}/members/${MBR}`,
+  query: '',
+  headers: {},
+  body: Buffer.alloc(0),
+  ...o,
+});
+const json = (body: unknown, status = 200, headers: Record<string, string> = {}): ProxyResponse => ({
+  status,
+  headers: { 'content-type': 'application/json', ...headers },
+  body: Buffer.from(JSON.stringify(body)),
+});
 const bodyOf = (r: ProxyResponse) => JSON.parse(r.body.toString('utf8'));
 const member = { member: { guid: MBR, user_guid: USR, connection_status: 'CONNECTED', is_being_aggregated: false, name: 'Bank' } };
 const matched = { op: MEMBER_OP };
 
 test('field changes: drop, retype, recase, map; only at the sites and under the conditions given', () => {
-  const drop = new MutantRuntime(mutant({ kind: 'field', sites: [{ op: MEMBER_OP, path: ['member'] }], field: ['connection_status'], action: { op: 'drop' } }), 'v20260929');
+  const drop = new MutantRuntime(
+    mutant({ kind: 'field', sites: [{ op: MEMBER_OP, path: ['member'] }], field: ['connection_status'], action: { op: 'drop' } }),
+    'v20260929',
+  );
   assert.equal('connection_status' in bodyOf(drop.respond(req(), matched, json(member))).member, false);
   assert.equal(drop.fired, 1);
   // Another operation: untouched.
   assert.deepEqual(bodyOf(drop.respond(req(), { op: 'platform:GET /institutions' }, json(member))), member);
-  const recase = new MutantRuntime(mutant({ kind: 'field', sites: [{ op: MEMBER_OP, path: ['member'] }], field: ['connection_status'], action: { op: 'recase' } }), 'v20260929');
+  const recase = new MutantRuntime(
+    mutant({ kind: 'field', sites: [{ op: MEMBER_OP, path: ['member'] }], field: ['connection_status'], action: { op: 'recase' } }),
+    'v20260929',
+  );
   assert.equal(bodyOf(recase.respond(req(), matched, json(member))).member.connection_status, 'connected');
-  const when = new MutantRuntime(mutant({ kind: 'field', sites: [{ op: MEMBER_OP, path: ['member'] }], field: ['name'], action: { op: 'set', value: 1 }, when: [{ field: 'is_oauth', equals: true }] }), 'v20260929');
+  const when = new MutantRuntime(
+    mutant({
+      kind: 'field',
+      sites: [{ op: MEMBER_OP, path: ['member'] }],
+      field: ['name'],
+      action: { op: 'set', value: 1 },
+      when: [{ field: 'is_oauth', equals: true }],
+    }),
+    'v20260929',
+  );
   assert.deepEqual(bodyOf(when.respond(req(), matched, json(member))), member, 'the condition does not hold: nothing changes');
   assert.equal(when.fired, 0);
 });
@@ -39,19 +76,35 @@ test('a dry run counts what it would change and changes nothing', () => {
 });
 
 test('versions: a mutant of one version leaves the others alone (Accept-Version, the newest without one)', () => {
-  const r = new MutantRuntime(mutant({ kind: 'field', sites: [{ op: MEMBER_OP, path: ['member'] }], field: ['name'], action: { op: 'drop' } }, { versions: ['v20111101'] }), 'v20260929');
+  const r = new MutantRuntime(
+    mutant({ kind: 'field', sites: [{ op: MEMBER_OP, path: ['member'] }], field: ['name'], action: { op: 'drop' } }, { versions: ['v20111101'] }),
+    'v20260929',
+  );
   assert.deepEqual(bodyOf(r.respond(req(), matched, json(member))), member);
   assert.equal('name' in bodyOf(r.respond(req(), { ...matched, version: 'v20111101' }, json(member))).member, false);
 });
 
 test('even reads: the second read of one resource disagrees, the first does not', () => {
-  const r = new MutantRuntime(mutant({ kind: 'field', sites: [{ op: MEMBER_OP, path: ['member'] }], field: ['connection_status'], action: { op: 'map', values: { CONNECTED: 'DENIED' } }, reads: 'even' }), 'v20260929');
+  const r = new MutantRuntime(
+    mutant({
+      kind: 'field',
+      sites: [{ op: MEMBER_OP, path: ['member'] }],
+      field: ['connection_status'],
+      action: { op: 'map', values: { CONNECTED: 'DENIED' } },
+      reads: 'even',
+    }),
+    'v20260929',
+  );
   assert.equal(bodyOf(r.respond(req(), matched, json(member))).member.connection_status, 'CONNECTED');
   assert.equal(bodyOf(r.respond(req(), matched, json(member))).member.connection_status, 'DENIED');
 });
 
 test('identifiers: forward in answers, back in requests (query values decoded first)', () => {
-  for (const change of [{ kind: 'ids', action: 'prefix', prefix: 'MBR-', to: 'MEM-' }, { kind: 'ids', action: 'longer' }, { kind: 'ids', action: 'upper' }] as const) {
+  for (const change of [
+    { kind: 'ids', action: 'prefix', prefix: 'MBR-', to: 'MEM-' },
+    { kind: 'ids', action: 'longer' },
+    { kind: 'ids', action: 'upper' },
+  ] as const) {
     const out = idsForward(change, `{"guid":"${MBR}","user_guid":"${USR}"}`);
     assert.notEqual(out, `{"guid":"${MBR}","user_guid":"${USR}"}`);
     assert.equal(idsBack(change, out), `{"guid":"${MBR}","user_guid":"${USR}"}`);
@@ -59,7 +112,9 @@ test('identifiers: forward in answers, back in requests (query values decoded fi
   assert.ok(idsForward({ kind: 'ids', action: 'longer' }, MBR).endsWith(LONGER_SUFFIX));
   const r = new MutantRuntime(mutant({ kind: 'ids', action: 'longer' }), 'v20260929');
   const longer = idsForward({ kind: 'ids', action: 'longer' }, `${USR},${MBR}`);
-  const back = r.rewriteRequest(req({ path: `/users/${idsForward({ kind: 'ids', action: 'longer' }, USR)}/members`, query: `grantee_guids=${encodeURIComponent(longer)}` }));
+  const back = r.rewriteRequest(
+    req({ path: `/users/${idsForward({ kind: 'ids', action: 'longer' }, USR)}/members`, query: `grantee_guids=${encodeURIComponent(longer)}` }),
+  );
   assert.equal(back.path, `/users/${USR}/members`);
   assert.equal(decodeURIComponent(back.query.split('=')[1]), `${USR},${MBR}`);
 });

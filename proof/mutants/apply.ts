@@ -46,7 +46,11 @@ function headerOf(h: Record<string, string | string[]>, name: string): string | 
 }
 function deleteHeader(h: Record<string, string | string[]>, name: string): boolean {
   let hit = false;
-  for (const k of Object.keys(h)) if (k.toLowerCase() === name) { delete h[k]; hit = true; }
+  for (const k of Object.keys(h))
+    if (k.toLowerCase() === name) {
+      delete h[k];
+      hit = true;
+    }
   return hit;
 }
 function setHeader(h: Record<string, string | string[]>, name: string, value: string): void {
@@ -79,9 +83,14 @@ function objectsAt(body: unknown, path: readonly string[]): Obj[] {
   for (const seg of path) {
     const next: unknown[] = [];
     for (const v of level) {
-      if (seg === '*') { if (Array.isArray(v)) next.push(...v); }
-      else if (seg === '?') { if (isObj(v)) { next.push(v); for (const x of Object.values(v)) if (isObj(x)) next.push(x); } }
-      else if (isObj(v) && seg in v) next.push(v[seg]);
+      if (seg === '*') {
+        if (Array.isArray(v)) next.push(...v);
+      } else if (seg === '?') {
+        if (isObj(v)) {
+          next.push(v);
+          for (const x of Object.values(v)) if (isObj(x)) next.push(x);
+        }
+      } else if (isObj(v) && seg in v) next.push(v[seg]);
     }
     level = next;
   }
@@ -89,16 +98,40 @@ function objectsAt(body: unknown, path: readonly string[]): Obj[] {
 }
 
 function queryHas(query: string, name: string, value: string): boolean {
-  for (const v of new URLSearchParams(query).getAll(name)) if (v.split(',').map((x) => x.trim()).includes(value)) return true;
+  for (const v of new URLSearchParams(query).getAll(name))
+    if (
+      v
+        .split(',')
+        .map((x) => x.trim())
+        .includes(value)
+    )
+      return true;
   return false;
 }
 
 function holds(when: readonly When[] | undefined, rec: Obj, query: string, path = ''): boolean {
   for (const w of when ?? []) {
-    if ('query' in w) { if (!queryHas(query, w.query, w.has)) return false; }
-    else if ('pathLacks' in w) { const v = rec[w.pathLacks]; if (typeof v !== 'string' || path.split('/').map((x) => { try { return decodeURIComponent(x); } catch { return x; } }).includes(v)) return false; }
-    else if ('equals' in w) { if (rec[w.field] !== w.equals) return false; }
-    else if (!w.oneOf.includes(rec[w.field])) return false;
+    if ('query' in w) {
+      if (!queryHas(query, w.query, w.has)) return false;
+    } else if ('pathLacks' in w) {
+      const v = rec[w.pathLacks];
+      if (
+        typeof v !== 'string' ||
+        path
+          .split('/')
+          .map((x) => {
+            try {
+              return decodeURIComponent(x);
+            } catch {
+              return x;
+            }
+          })
+          .includes(v)
+      )
+        return false;
+    } else if ('equals' in w) {
+      if (rec[w.field] !== w.equals) return false;
+    } else if (!w.oneOf.includes(rec[w.field])) return false;
   }
   return true;
 }
@@ -131,13 +164,32 @@ function act(rec: Obj, name: string, action: FieldAction, dry: boolean): boolean
         changed = true;
         if (!dry) delete rec[k];
         continue;
-      case 'set': next = action.value; break;
-      case 'recase': next = typeof v === 'string' ? (v === v.toUpperCase() ? v.toLowerCase() : v.toUpperCase()) : v; break;
-      case 'map': next = Object.hasOwn(action.values, String(v)) ? action.values[String(v)] : v; break;
-      case 'date': { const d = dateTo(v, action.to); next = d === undefined ? v : d; break; }
-      case 'add-days': next = typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v) ? new Date(Date.parse(`${v.slice(0, 10)}T00:00:00Z`) + action.days * 86_400_000).toISOString().slice(0, 10) : v; break;
-      case 'add-number': next = typeof v === 'number' ? v + action.delta : v; break;
-      case 'append-enum': next = Array.isArray(v) ? [...v, action.value] : v; break;
+      case 'set':
+        next = action.value;
+        break;
+      case 'recase':
+        next = typeof v === 'string' ? (v === v.toUpperCase() ? v.toLowerCase() : v.toUpperCase()) : v;
+        break;
+      case 'map':
+        next = Object.hasOwn(action.values, String(v)) ? action.values[String(v)] : v;
+        break;
+      case 'date': {
+        const d = dateTo(v, action.to);
+        next = d === undefined ? v : d;
+        break;
+      }
+      case 'add-days':
+        next =
+          typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v)
+            ? new Date(Date.parse(`${v.slice(0, 10)}T00:00:00Z`) + action.days * 86_400_000).toISOString().slice(0, 10)
+            : v;
+        break;
+      case 'add-number':
+        next = typeof v === 'number' ? v + action.delta : v;
+        break;
+      case 'append-enum':
+        next = Array.isArray(v) ? [...v, action.value] : v;
+        break;
     }
     if (next !== v && JSON.stringify(next) !== JSON.stringify(v)) {
       changed = true;
@@ -148,7 +200,10 @@ function act(rec: Obj, name: string, action: FieldAction, dry: boolean): boolean
 }
 
 function walkObjects(v: unknown, path: string[], fn: (o: Obj, path: string[]) => void): void {
-  if (Array.isArray(v)) { for (const x of v) walkObjects(x, [...path, '*'], fn); return; }
+  if (Array.isArray(v)) {
+    for (const x of v) walkObjects(x, [...path, '*'], fn);
+    return;
+  }
   if (!isObj(v)) return;
   fn(v, path);
   for (const [k, x] of Object.entries(v)) walkObjects(x, [...path, k], fn);
@@ -157,7 +212,11 @@ function walkObjects(v: unknown, path: string[], fn: (o: Obj, path: string[]) =>
 function reverseKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(reverseKeys);
   if (!isObj(v)) return v;
-  return Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reverseKeys(x)]));
+  return Object.fromEntries(
+    Object.entries(v)
+      .reverse()
+      .map(([k, x]) => [k, reverseKeys(x)]),
+  );
 }
 
 const ops = (c: Change): OpRef[] | undefined => ('ops' in c ? c.ops : undefined);
@@ -177,7 +236,10 @@ export class MutantRuntime {
   private readonly reads = new Map<string, number>();
   private readonly lastSuccess = new Map<OpRef, ProxyResponse>();
 
-  constructor(readonly mutant: Mutant, private readonly current: string) {}
+  constructor(
+    readonly mutant: Mutant,
+    private readonly current: string,
+  ) {}
 
   private inVersion(req: ProxyRequest, m: Matched): boolean {
     if (!this.mutant.versions) return true;
@@ -209,7 +271,11 @@ export class MutantRuntime {
         const eq = pair.indexOf('=');
         if (eq < 0) return pair;
         let value: string;
-        try { value = decodeURIComponent(pair.slice(eq + 1).replace(/\+/g, ' ')); } catch { return pair; }
+        try {
+          value = decodeURIComponent(pair.slice(eq + 1).replace(/\+/g, ' '));
+        } catch {
+          return pair;
+        }
         return `${pair.slice(0, eq)}=${encodeURIComponent(idsBack(c, value))}`;
       })
       .join('&');
@@ -230,7 +296,9 @@ export class MutantRuntime {
         let v: unknown = JSON.parse(req.body.toString('utf8'));
         for (const seg of c.bodyPath) v = isObj(v) ? v[seg] : undefined;
         carried = v !== undefined;
-      } catch { /* not JSON: nothing carried */ }
+      } catch {
+        /* not JSON: nothing carried */
+      }
     }
     if (!carried) return undefined;
     this.fired++;
@@ -248,7 +316,10 @@ export class MutantRuntime {
     // The last success of each operation (for serve-refusal), whatever the mutant.
     if (c.kind === 'serve-refusal' && m.op && res.status >= 200 && res.status < 300 && isJsonType(ct)) this.lastSuccess.set(m.op, res);
     if (!this.inVersion(req, m)) return res;
-    const changed = (out: ProxyResponse) => { this.fired++; return dry ? res : out; };
+    const changed = (out: ProxyResponse) => {
+      this.fired++;
+      return dry ? res : out;
+    };
     switch (c.kind) {
       case 'latency':
         return res;
@@ -303,7 +374,12 @@ export class MutantRuntime {
     let body: unknown;
     if (dry && parsed?.done) body = parsed.body;
     else {
-      try { body = JSON.parse(res.body.toString('utf8')); } catch { if (dry && parsed) parsed.done = true; return res; }
+      try {
+        body = JSON.parse(res.body.toString('utf8'));
+      } catch {
+        if (dry && parsed) parsed.done = true;
+        return res;
+      }
       if (dry && parsed) Object.assign(parsed, { body, done: true });
     }
     if (body === undefined) return res;
@@ -373,7 +449,11 @@ export class MutantRuntime {
         let changed = false;
         const keep = (m.op && c.keep?.[m.op]) || [];
         walkObjects(body, [], (o, path) => {
-          if (c.action === 'add-field') { changed = true; if (!dry) o.mutant_added_field = 'mutant'; return; }
+          if (c.action === 'add-field') {
+            changed = true;
+            if (!dry) o.mutant_added_field = 'mutant';
+            return;
+          }
           for (const [k, v] of Object.entries(o)) {
             if (v !== null) continue;
             const full = [...path, k];
@@ -392,5 +472,10 @@ export class MutantRuntime {
 
 /** The operations a mutant names (for messages). */
 export function opsText(m: Mutant): string {
-  return m.ops.map((o) => parseOpRef(o).key).slice(0, 3).join(', ') + (m.ops.length > 3 ? ` (+${m.ops.length - 3})` : '');
+  return (
+    m.ops
+      .map((o) => parseOpRef(o).key)
+      .slice(0, 3)
+      .join(', ') + (m.ops.length > 3 ? ` (+${m.ops.length - 3})` : '')
+  );
 }

@@ -43,7 +43,10 @@ function readBody(stream: IncomingMessage): Promise<Buffer> {
     let size = 0;
     stream.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY_BYTES) { stream.destroy(new Error(`body larger than ${MAX_BODY_BYTES} bytes`)); return; }
+      if (size > MAX_BODY_BYTES) {
+        stream.destroy(new Error(`body larger than ${MAX_BODY_BYTES} bytes`));
+        return;
+      }
       chunks.push(c);
     });
     stream.on('end', () => resolve(Buffer.concat(chunks)));
@@ -76,7 +79,14 @@ function forward(target: URL, prefixes: TargetPrefixes, req: ProxyRequest): Prom
   if (req.body.length) headers['content-length'] = String(req.body.length);
   return new Promise((resolve, reject) => {
     const out = httpRequest(
-      { host: target.hostname, port: target.port, method: req.method, path: `${prefix}${req.path}${req.query ? `?${req.query}` : ''}`, headers, timeout: FORWARD_TIMEOUT_MS },
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: `${prefix}${req.path}${req.query ? `?${req.query}` : ''}`,
+        headers,
+        timeout: FORWARD_TIMEOUT_MS,
+      },
       (res) => {
         readBody(res).then((body) => {
           const h: Record<string, string | string[]> = {};
@@ -148,7 +158,13 @@ function handler(contract: Contract, target: URL, prefixes: TargetPrefixes, b: P
 }
 
 /** A proxy port with one mutant in force. */
-export async function startMutantProxy(o: { target: string; prefixes: TargetPrefixes; mutant: Mutant; currentVersion: string; contract?: Contract }): Promise<ProxyHandle & { runtime: MutantRuntime }> {
+export async function startMutantProxy(o: {
+  target: string;
+  prefixes: TargetPrefixes;
+  mutant: Mutant;
+  currentVersion: string;
+  contract?: Contract;
+}): Promise<ProxyHandle & { runtime: MutantRuntime }> {
   const contract = o.contract ?? loadContract();
   const runtime = new MutantRuntime(o.mutant, o.currentVersion);
   const server = createServer(handler(contract, new URL(o.target), o.prefixes, { runtime }));
@@ -158,7 +174,13 @@ export async function startMutantProxy(o: { target: string; prefixes: TargetPref
 }
 
 /** A recording port for the baseline: what the traffic reached, and which mutants would have changed it. */
-export async function startRecordingProxy(o: { target: string; prefixes: TargetPrefixes; mutants: readonly Mutant[]; currentVersion: string; contract?: Contract }): Promise<ProxyHandle & { seen: SeenExchange[]; wouldFire: () => string[] }> {
+export async function startRecordingProxy(o: {
+  target: string;
+  prefixes: TargetPrefixes;
+  mutants: readonly Mutant[];
+  currentVersion: string;
+  contract?: Contract;
+}): Promise<ProxyHandle & { seen: SeenExchange[]; wouldFire: () => string[] }> {
   const contract = o.contract ?? loadContract();
   const shadows = o.mutants.map((m) => new MutantRuntime(m, o.currentVersion));
   const seen: SeenExchange[] = [];

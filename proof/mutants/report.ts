@@ -74,7 +74,10 @@ export function renderMarkdown(r: MutantsReport): string {
   const s = scoreOf(r.outcomes);
   lines.push('# Response mutants', '');
   lines.push(summaryLine(r), '');
-  lines.push(`Generated ${r.generated} mutants; this run: ${r.outcomes.length}${r.options.sample !== undefined ? ` (seeded sample of ${r.options.sample}, seed ${r.options.seed})` : ''}. Wall time ${(r.wallTimeMs / 1000).toFixed(1)} s on ${r.machine.cores} cores, load average ${r.machine.loadAverageStart.join(' / ')} at start, ${r.machine.loadAverageEnd.join(' / ')} at the end. Baseline: ${r.baseline.passed} of ${r.baseline.scenarios} scenarios passed (${(r.baseline.durationMs / 1000).toFixed(1)} s).`, '');
+  lines.push(
+    `Generated ${r.generated} mutants; this run: ${r.outcomes.length}${r.options.sample !== undefined ? ` (seeded sample of ${r.options.sample}, seed ${r.options.seed})` : ''}. Wall time ${(r.wallTimeMs / 1000).toFixed(1)} s on ${r.machine.cores} cores, load average ${r.machine.loadAverageStart.join(' / ')} at start, ${r.machine.loadAverageEnd.join(' / ')} at the end. Baseline: ${r.baseline.passed} of ${r.baseline.scenarios} scenarios passed (${(r.baseline.durationMs / 1000).toFixed(1)} s).`,
+    '',
+  );
   lines.push('## Score per family', '', '| family | mutants | killed | survived | unreached | not applied | score |', '|---|---|---|---|---|---|---|');
   for (const f of STATED_FAMILIES) {
     const list = r.outcomes.filter((o) => o.family === f);
@@ -82,12 +85,17 @@ export function renderMarkdown(r: MutantsReport): string {
     const fs = scoreOf(list);
     lines.push(`| ${f} | ${list.length} | ${fs.killed} | ${fs.survived} | ${fs.unreached} | ${fs.notApplied} | ${pct(fs)} |`);
   }
-  lines.push(`| **all stated** | ${r.outcomes.filter((o) => o.expect === 'killed').length} | ${s.killed} | ${s.survived} | ${s.unreached} | ${s.notApplied} | **${pct(s)}** |`, '');
+  lines.push(
+    `| **all stated** | ${r.outcomes.filter((o) => o.expect === 'killed').length} | ${s.killed} | ${s.survived} | ${s.unreached} | ${s.notApplied} | **${pct(s)}** |`,
+    '',
+  );
   lines.push('## Tolerated mutants', '', '| family | mutants | passed | false alarms |', '|---|---|---|---|');
   for (const f of TOLERATED_FAMILIES) {
     const list = r.outcomes.filter((o) => o.family === f);
     if (!list.length) continue;
-    lines.push(`| ${f} | ${list.length} | ${list.filter((o) => o.verdict === 'tolerated').length} | ${list.filter((o) => o.verdict === 'false-alarm').length} |`);
+    lines.push(
+      `| ${f} | ${list.length} | ${list.filter((o) => o.verdict === 'tolerated').length} | ${list.filter((o) => o.verdict === 'false-alarm').length} |`,
+    );
   }
   lines.push('');
   lines.push('## Score per specification section', '', '| section | mutants | killed | score |', '|---|---|---|---|');
@@ -101,7 +109,10 @@ export function renderMarkdown(r: MutantsReport): string {
   const survivors = r.outcomes.filter((o) => o.expect === 'killed' && (o.verdict === 'survived' || o.verdict === 'unreached'));
   lines.push(`## Survivors (${survivors.length})`, '');
   for (const o of survivors) {
-    lines.push(`- **${o.id}** (${o.verdict}; ${o.reaching} reaching scenarios, ran ${o.ran.length}, changed ${o.fired} answers)`, `  - ${o.section}: ${o.statement}`);
+    lines.push(
+      `- **${o.id}** (${o.verdict}; ${o.reaching} reaching scenarios, ran ${o.ran.length}, changed ${o.fired} answers)`,
+      `  - ${o.section}: ${o.statement}`,
+    );
     if (o.runError) lines.push(`  - run error: ${o.runError}`);
   }
   lines.push('');
@@ -127,7 +138,8 @@ export function renderMarkdown(r: MutantsReport): string {
   for (const e of r.exclusions) lines.push(`- ${e.subject} (${e.family}): ${e.reason}`);
   lines.push('');
   lines.push('## Killed', '', '| mutant | killed by |', '|---|---|');
-  for (const o of r.outcomes.filter((x) => x.verdict === 'killed')) lines.push(`| ${cell(o.id)} | ${cell(o.failures[0]?.test ?? '')}: ${cell((o.failures[0]?.error ?? '').slice(0, 160))} |`);
+  for (const o of r.outcomes.filter((x) => x.verdict === 'killed'))
+    lines.push(`| ${cell(o.id)} | ${cell(o.failures[0]?.test ?? '')}: ${cell((o.failures[0]?.error ?? '').slice(0, 160))} |`);
   lines.push('');
   return lines.join('\n');
 }

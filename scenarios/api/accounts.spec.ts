@@ -93,10 +93,16 @@ test('accounts of a member name that member and carry *_set_by and feed_* fields
     // new value is a warning of the contract: enumerated fields may gain values, Versioning).
     const setBy = Object.keys(a).filter((k) => k.endsWith('_set_by'));
     const mistyped = setBy.filter((k) => !(a[k] === null || typeof a[k] === 'string' || (integersAllowed && typeof a[k] === 'number')));
-    expect(mistyped.map((k) => `${k}=${JSON.stringify(a[k])}`), `*_set_by fields of account ${a.guid} that name no source`).toEqual([]);
+    expect(
+      mistyped.map((k) => `${k}=${JSON.stringify(a[k])}`),
+      `*_set_by fields of account ${a.guid} that name no source`,
+    ).toEqual([]);
   }
   const stated = 'v20111101';
-  test.skip(!profile.versions.supported.includes(stated), `the *_set_by and feed_* variants are judged on ${stated} only (their presence is not stated from v20250224), which is not among the target's versions (SVC_VERSIONS)`);
+  test.skip(
+    !profile.versions.supported.includes(stated),
+    `the *_set_by and feed_* variants are judged on ${stated} only (their presence is not stated from v20250224), which is not among the target's versions (SVC_VERSIONS)`,
+  );
   // The same accounts read under the version where the variants are stated.
   const old = await walkList<Account>(api, `/users/${user}/members/${member}/accounts`, 'accounts', { version: stated });
   expect(old.length, `accounts of member ${member} read on ${stated}`).toBeGreaterThan(0);
@@ -124,9 +130,13 @@ test('manual accounts carry no credentials, never aggregate and receive no feed'
   if (is2xx(creds.status)) expect(need<unknown[]>(creds, 'credentials', api), 'credentials of the manual-institution member').toEqual([]);
 
   const read = need<Record<string, unknown>>(await api.get(`/users/${user}/accounts/${account.guid}`, { expectStatus: 200 }), 'account', api);
-  const fed = Object.entries(read).filter(([k, v]) => k.startsWith('feed_') && v !== null && v !== undefined).map(([k]) => k);
+  const fed = Object.entries(read)
+    .filter(([k, v]) => k.startsWith('feed_') && v !== null && v !== undefined)
+    .map(([k]) => k);
   expect(fed, 'feed_* values of a manual account').toEqual([]);
-  const byFeed = Object.entries(read).filter(([k, v]) => k.endsWith('_set_by') && v === 'FEED').map(([k]) => k);
+  const byFeed = Object.entries(read)
+    .filter(([k, v]) => k.endsWith('_set_by') && v === 'FEED')
+    .map(([k]) => k);
   expect(byFeed, 'fields of a manual account set by FEED').toEqual([]);
 
   const before = await readMember(api, user, manual);

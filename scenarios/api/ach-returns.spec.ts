@@ -82,7 +82,11 @@ const MALFORMED: Array<[string, string, (ids: { user: string; member: string; ac
 ];
 
 for (const [field, format, badValues] of MALFORMED) {
-  test(`an ACH return with a malformed ${field} is refused`, { tag: ['@ach-returns', '@errors', '@destructive', '@inferred'] }, async ({ api, poll, profile }) => {
+  test(`an ACH return with a malformed ${field} is refused`, { tag: ['@ach-returns', '@errors', '@destructive', '@inferred'] }, async ({
+    api,
+    poll,
+    profile,
+  }) => {
     const ids = await realIdentifiers(api, poll);
     // Control: the same request, well formed, is accepted (status 200 is stated), so a
     // refusal below is about the malformed field alone.
@@ -139,24 +143,37 @@ test('the ACH return list filters by return code', { tag: ['@ach-returns', '@des
   const r01 = await createdGuid(api, { ...achReturn(user, member, account), return_code: 'R01' });
   const r02 = await createdGuid(api, { ...achReturn(user, member, account), return_code: 'R02' });
   const listed = await listedGuids(api, { returnCode: 'R01' });
-  judgeFilter(profile, ['returnCode'], listed.has(r01) && !listed.has(r02),
-    `the list filtered by return code R01 keeps the R01 return (${listed.has(r01)}) and leaves out the R02 return (${!listed.has(r02)})`);
+  judgeFilter(
+    profile,
+    ['returnCode'],
+    listed.has(r01) && !listed.has(r02),
+    `the list filtered by return code R01 keeps the R01 return (${listed.has(r01)}) and leaves out the R02 return (${!listed.has(r02)})`,
+  );
 });
 
-test('the ACH return list filters by institution guid', { tag: ['@ach-returns', '@institutions', '@destructive', '@inferred'] }, async ({ api, poll, profile }) => {
+test('the ACH return list filters by institution guid', { tag: ['@ach-returns', '@institutions', '@destructive', '@inferred'] }, async ({
+  api,
+  poll,
+  profile,
+}) => {
   const { user, member, account } = await realIdentifiers(api, poll);
   const guid = await createdGuid(api, achReturn(user, member, account));
   // The return's institution is the member's: the test institution. Another institution's
   // guid (the OAuth test institution, a different record) must leave it out. Institution
   // guids exist from v20250224 (real-service-notes, Nullability): read at the current version.
-  const institutionGuid = async (code: string) => need<string>(await api.get(`/institutions/${encodeURIComponent(code)}`, { expectStatus: 200 }), 'institution.guid', api);
+  const institutionGuid = async (code: string) =>
+    need<string>(await api.get(`/institutions/${encodeURIComponent(code)}`, { expectStatus: 200 }), 'institution.guid', api);
   const own = await institutionGuid(profile.testInstitution.code);
   const other = await institutionGuid(profile.testInstitution.oauthCode);
   expect(other, 'the two test institutions are different records').not.toBe(own);
   const mine = await listedGuids(api, { institution: own });
   const theirs = await listedGuids(api, { institution: other });
-  judgeFilter(profile, ['institution'], mine.has(guid) && !theirs.has(guid),
-    `the list filtered by the member's institution guid keeps the return (${mine.has(guid)}); filtered by another institution's guid it leaves it out (${!theirs.has(guid)})`);
+  judgeFilter(
+    profile,
+    ['institution'],
+    mine.has(guid) && !theirs.has(guid),
+    `the list filtered by the member's institution guid keeps the return (${mine.has(guid)}); filtered by another institution's guid it leaves it out (${!theirs.has(guid)})`,
+  );
 });
 
 test('the ACH return list filters by returned time', { tag: ['@ach-returns', '@destructive', '@inferred'] }, async ({ api, poll, profile }) => {
@@ -165,8 +182,12 @@ test('the ACH return list filters by returned time', { tag: ['@ach-returns', '@d
   const january = await createdGuid(api, { ...achReturn(user, member, account), returned_at: '2026-01-07T09:30:00-05:00' });
   const june = await createdGuid(api, { ...achReturn(user, member, account), returned_at: '2025-06-02T12:00:00+00:00' });
   const listed = await listedGuids(api, { fromReturned: '2026-01-01T00:00:00Z', toReturned: '2026-01-31T23:59:59Z' });
-  judgeFilter(profile, ['fromReturned', 'toReturned'], listed.has(january) && !listed.has(june),
-    `the list filtered by returned time January 2026 keeps the return of 2026-01-07 (${listed.has(january)}) and leaves out the one of 2025-06-02 (${!listed.has(june)})`);
+  judgeFilter(
+    profile,
+    ['fromReturned', 'toReturned'],
+    listed.has(january) && !listed.has(june),
+    `the list filtered by returned time January 2026 keeps the return of 2026-01-07 (${listed.has(january)}) and leaves out the one of 2025-06-02 (${!listed.has(june)})`,
+  );
 });
 
 test('the ACH return list filters by resolved-status time', { tag: ['@ach-returns', '@destructive', '@inferred'] }, async ({ api, poll, profile }) => {
@@ -175,8 +196,12 @@ test('the ACH return list filters by resolved-status time', { tag: ['@ach-return
   // Whether and when the vendor resolves a return is not shown, but a return created now
   // cannot have been resolved in the year 2000: a resolved-time range there leaves it out.
   const listed = await listedGuids(api, { fromResolved: '2000-01-01T00:00:00Z', toResolved: '2000-12-31T23:59:59Z' });
-  judgeFilter(profile, ['fromResolved', 'toResolved'], !listed.has(guid),
-    `the list filtered by resolved-status time in the year 2000 leaves out a return created today (listed: ${listed.has(guid)})`);
+  judgeFilter(
+    profile,
+    ['fromResolved', 'toResolved'],
+    !listed.has(guid),
+    `the list filtered by resolved-status time in the year 2000 leaves out a return created today (listed: ${listed.has(guid)})`,
+  );
 });
 
 test('the ACH return list filters by return status', { tag: ['@ach-returns', '@destructive', '@inferred'] }, async ({ api, poll, profile }) => {
@@ -187,23 +212,36 @@ test('the ACH return list filters by return status', { tag: ['@ach-returns', '@d
   // read from the field the target names `status` or `return_status`, if any.
   const body = need<Record<string, unknown>>(created, 'ach_return', api);
   const status = [body.return_status, body.status].find((v): v is string => typeof v === 'string' && v !== '');
-  test.skip(status === undefined, 'the created ACH return shows no status or return_status field, so no status value to filter by is known (response fields: not shown)');
+  test.skip(
+    status === undefined,
+    'the created ACH return shows no status or return_status field, so no status value to filter by is known (response fields: not shown)',
+  );
   const same = await listedGuids(api, { returnStatus: status! });
   // A status value no return has: the return is left out, or the value is refused.
   const param = profile.achFilters.returnStatus.name;
   const other = await api.get('/ach_returns', { query: { [param]: 'SCN_NO_SUCH_STATUS', records_per_page: 100 } });
   const otherListed = is2xx(other.status) && JSON.stringify(other.body).includes(guid);
-  judgeFilter(profile, ['returnStatus'], same.has(guid) && !otherListed,
-    `the list filtered by return status ${status} keeps the return (${same.has(guid)}); filtered by a status no return has it leaves it out (${!otherListed}, status ${other.status})`);
+  judgeFilter(
+    profile,
+    ['returnStatus'],
+    same.has(guid) && !otherListed,
+    `the list filtered by return status ${status} keeps the return (${same.has(guid)}); filtered by a status no return has it leaves it out (${!otherListed}, status ${other.status})`,
+  );
 });
 
-test('a processor authorization code is issued for a verified member in scope', { tag: ['@processor', '@ach-returns', '@destructive', '@inferred'] }, async ({ api, poll, profile }) => {
+test('a processor authorization code is issued for a verified member in scope', { tag: ['@processor', '@ach-returns', '@destructive', '@inferred'] }, async ({
+  api,
+  poll,
+  profile,
+}) => {
   const { user, member } = await connectedUser(api, poll);
   const scope = `user-guid:${user} member-guid:${member} read-protected`;
   // "A member in the scope must already have been verified": before verification the
   // code must not be issued (status not shown; a 4xx is inferred).
   const unverified = await api.post('/authorization_code', { authorization_code: { scope } });
-  expectRefused(profile, unverified, 'an authorization code for an unverified member', { stated: 'Endpoints, processors: "A member in the scope must already have been verified"' });
+  expectRefused(profile, unverified, 'an authorization code for an unverified member', {
+    stated: 'Endpoints, processors: "A member in the scope must already have been verified"',
+  });
   // Verify and the code request: statuses not shown, any 2xx.
   await api.post(`/users/${user}/members/${member}/verify`, undefined, { expectStatus: ANY_2XX });
   await settle(api, poll, user, member);

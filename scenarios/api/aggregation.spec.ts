@@ -19,7 +19,18 @@
  */
 import { test, expect, type CheckedClient, type Poll } from '../fixtures.ts';
 import type { TargetProfile } from '../../targets/index.ts';
-import { ANY_2XX, createMember, createUser, createdMember, is2xx, need, readMember, requireTestInstitution, waitUntilSettled, type MemberStatus } from '../helpers.ts';
+import {
+  ANY_2XX,
+  createMember,
+  createUser,
+  createdMember,
+  is2xx,
+  need,
+  readMember,
+  requireTestInstitution,
+  waitUntilSettled,
+  type MemberStatus,
+} from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, letTimePass, settle, simulatorControl, sleep, walkList } from './journeys.ts';
 import { inconclusive } from './jobs.ts';
@@ -27,7 +38,11 @@ import { inconclusive } from './jobs.ts';
 const TAGS = ['@members', '@aggregation', '@destructive'];
 const DAY_MS = 86_400_000;
 
-test('a second standard aggregation is throttled; extended history, verification and identification are not', { tag: [...TAGS, '@inferred'] }, async ({ api, poll, profile }) => {
+test('a second standard aggregation is throttled; extended history, verification and identification are not', { tag: [...TAGS, '@inferred'] }, async ({
+  api,
+  poll,
+  profile,
+}) => {
   // The period's length is not shown: the time from the member's creation (no throttle
   // period that covers the second aggregation can have begun earlier) to the second
   // aggregation's answer is measured, and the second is judged throttled only when that is
@@ -51,7 +66,10 @@ test('a second standard aggregation is throttled; extended history, verification
   const period = profile.timeouts.throttlePeriodMs;
   let undecided: string | undefined;
   if (ran && period !== undefined && elapsedMs < period) {
-    expect(right.is_being_aggregated, `an aggregation started by a standard aggregation ${Math.round(elapsedMs)} ms after the member was created, inside the throttle period (${period} ms)`).not.toBe(true);
+    expect(
+      right.is_being_aggregated,
+      `an aggregation started by a standard aggregation ${Math.round(elapsedMs)} ms after the member was created, inside the throttle period (${period} ms)`,
+    ).not.toBe(true);
     expect(after.aggregated_at, 'aggregated_at after a throttled standard aggregation').toBe(before.aggregated_at);
   } else if (ran) {
     undecided = `the second standard aggregation ran ${Math.round(elapsedMs)} ms after the member was created; the throttle period's length is not shown (Limits), so it may have ended: set SVC_AGGREGATION_THROTTLE_MS (this target's period) to judge it`;
@@ -78,7 +96,10 @@ async function refreshAsIfLater(profile: TargetProfile, user: string, elapsedMs:
 }
 
 function simulatorOnly(profile: TargetProfile) {
-  test.skip(!profile.isSimulator, 'the 24-hour refresh needs a day to pass: only the simulator can be moved (POST /_sim/refresh); on a real target observe it over a day instead');
+  test.skip(
+    !profile.isSimulator,
+    'the 24-hour refresh needs a day to pass: only the simulator can be moved (POST /_sim/refresh); on a real target observe it over a day instead',
+  );
 }
 
 async function transactionCount(api: CheckedClient, user: string) {
@@ -98,9 +119,13 @@ test('connected members refresh when 24 hours have passed', { tag: TAGS }, async
   const before = { count: await transactionCount(api, user), aggregatedAt: (await readMember(api, user, member)).aggregated_at };
   await letTimePass(profile, user, 1100); // aggregated_at has whole-second resolution
   await refreshAsIfLater(profile, user, DAY_MS + 60_000);
-  const seen = await poll(() => refreshed(api, poll, user, member, before), (r) => r.count > before.count && r.aggregatedAt !== before.aggregatedAt, {
-    what: `a background refresh of member ${member} 24 hours after its aggregation`,
-  });
+  const seen = await poll(
+    () => refreshed(api, poll, user, member, before),
+    (r) => r.count > before.count && r.aggregatedAt !== before.aggregatedAt,
+    {
+      what: `a background refresh of member ${member} 24 hours after its aggregation`,
+    },
+  );
   expect(seen.value.count, 'transactions after the 24-hour refresh').toBeGreaterThan(before.count);
 });
 
@@ -138,7 +163,10 @@ test('aggregate with include_holdings and include_transactions is accepted and a
   if (!is2xx(res.status)) {
     const plain = await api.post(`${base}/aggregate`);
     expect(is2xx(plain.status), `aggregate answered ${res.status} with include_holdings/include_transactions and ${plain.status} without them`).toBe(false);
-    test.skip(true, `the first standard aggregation after connecting was refused with and without include_holdings/include_transactions (${res.status}, ${plain.status}): a throttle period (not shown), so the parameters cannot be judged`);
+    test.skip(
+      true,
+      `the first standard aggregation after connecting was refused with and without include_holdings/include_transactions (${res.status}, ${plain.status}): a throttle period (not shown), so the parameters cannot be judged`,
+    );
   }
   // "Members can be aggregated": the accepted aggregation runs (is_being_aggregated true)
   // or has already run (aggregated_at moved).
@@ -191,7 +219,11 @@ test('v20111101: a member created with skip_aggregation true is not aggregated',
  * aggregates: it connects and its transactions appear ("Transactions are created
  * automatically when a member aggregates successfully").
  */
-test('v20250224: aggregation is assumed without skip_aggregation; every named product is accepted', { tag: [...TAGS, '@versions'] }, async ({ api, poll, profile }) => {
+test('v20250224: aggregation is assumed without skip_aggregation; every named product is accepted', { tag: [...TAGS, '@versions'] }, async ({
+  api,
+  poll,
+  profile,
+}) => {
   const version = 'v20250224';
   test.skip(!profile.versions.supported.includes(version), `${version} is not among the target's versions (SVC_VERSIONS)`);
   requireTestInstitution(profile, ['SUCCESS']);
@@ -215,12 +247,19 @@ test('v20250224: aggregation is assumed without skip_aggregation; every named pr
  * connect (its accounts are what verification needs): that part is the success password's
  * stated end state.
  */
-test('v20250224: products naming neither transactions nor history bring no transactions', { tag: [...TAGS, '@versions', '@inferred'] }, async ({ api, poll, profile }) => {
+test('v20250224: products naming neither transactions nor history bring no transactions', { tag: [...TAGS, '@versions', '@inferred'] }, async ({
+  api,
+  poll,
+  profile,
+}) => {
   const version = 'v20250224';
   test.skip(!profile.versions.supported.includes(version), `${version} is not among the target's versions (SVC_VERSIONS)`);
   requireTestInstitution(profile, ['SUCCESS']);
   const user = await createUser(api, { version });
-  const member = createdMember(api, await createMember(api, user, { scenario: 'SUCCESS', version, extra: { data_request: { products: ['account_verification'] } } })).guid;
+  const member = createdMember(
+    api,
+    await createMember(api, user, { scenario: 'SUCCESS', version, extra: { data_request: { products: ['account_verification'] } } }),
+  ).guid;
   const settled = await waitUntilSettled(api, poll, user, member, version);
   expect(settled.value.connection_status, 'the success password connects the member').toBe('CONNECTED');
   const tx = await api.get(`/users/${user}/transactions`, { version, expectStatus: 200 });

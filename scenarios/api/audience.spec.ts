@@ -16,7 +16,10 @@ test('the JSON and CSV audience lists carry the same identifiers', { tag: ['@aud
   // list.csv takes the "same query" and answers "one identifier per line".
   const fromJson = need<string[]>(json, 'list', api);
   // "one identifier per line"; a trailing newline and CRLF line ends are tolerated.
-  const fromCsv = csv.text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+  const fromCsv = csv.text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   expect(fromJson.length, 'identifiers in the JSON list').toBeGreaterThan(0);
   expect([...fromCsv].sort(), 'CSV identifiers vs JSON list').toEqual([...fromJson].sort());
   // "count (integer)": that it counts the list is read from its name, not stated.

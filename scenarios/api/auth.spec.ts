@@ -74,8 +74,7 @@ for (const [label, auth] of [
   test(`every platform endpoint refuses requests ${label}`, { tag: ['@auth', '@readonly', '@smoke', '@inferred'] }, async ({ api, profile }) => {
     const operations = documentOperations('platform', currentVersion(profile), await existingIdentifiers(api));
     expect(operations.length, 'operations in the platform document').toBeGreaterThan(10);
-    const credentials =
-      auth === 'none' ? ('none' as const) : auth === 'wrong-key' ? { user: profile.clientId ?? WRONG.user, pass: WRONG.pass } : WRONG;
+    const credentials = auth === 'none' ? ('none' as const) : auth === 'wrong-key' ? { user: profile.clientId ?? WRONG.user, pass: WRONG.pass } : WRONG;
     const accepted: string[] = [];
     const otherRefusals: string[] = [];
     for (const op of operations) {
@@ -90,7 +89,8 @@ for (const [label, auth] of [
       });
       if (is2xx(res.status)) accepted.push(`${op.method} ${op.template} answered ${res.status}`);
       // A 404 for a path whose identifiers name nothing says nothing about authentication.
-      else if (!AUTH_STATUSES.includes(res.status) && !(res.status === 404 && !op.filled)) otherRefusals.push(`${op.method} ${op.template} → ${res.status}${op.filled ? '' : ' (identifiers name nothing)'}`);
+      else if (!AUTH_STATUSES.includes(res.status) && !(res.status === 404 && !op.filled))
+        otherRefusals.push(`${op.method} ${op.template} → ${res.status}${op.filled ? '' : ' (identifiers name nothing)'}`);
     }
     // Authentication 1: Basic credentials are required on platform endpoints.
     expect(accepted, 'platform endpoints that accepted the request (2xx)').toEqual([]);
@@ -109,7 +109,10 @@ test('data-exchange reads refuse a request without SVC-3DX-TOKEN', { tag: ['@aut
   expectRefused(profile, res, 'GET /data_exchange/users with Basic only', { stated: 'Authentication 3', inferred: AUTH_STATUSES, basis: AUTH_BASIS });
 });
 
-test('the audience service refuses a request without a bearer token or with a wrong one', { tag: ['@auth', '@audience', '@readonly', '@inferred'] }, async ({ api, profile }) => {
+test('the audience service refuses a request without a bearer token or with a wrong one', { tag: ['@auth', '@audience', '@readonly', '@inferred'] }, async ({
+  api,
+  profile,
+}) => {
   // An audience that exists, so a refusal is about the token (Authentication 5: the
   // access token is "used as Authorization: Bearer <ACCESS_TOKEN> on all audience endpoints").
   const audienceId = requireSetting(profile.audience.audienceId, 'SVC_AUDIENCE_ID', 'an audience that exists, so a refusal is about the token');
@@ -119,11 +122,18 @@ test('the audience service refuses a request without a bearer token or with a wr
   expect(is2xx(served.status), `the audience list with the profile's token (SVC_AUDIENCE_ID ${audienceId}): ${served.status}`).toBe(true);
   for (const auth of ['none', { bearer: 'scn-not-a-token' }] as const) {
     const res = await api.call({ api: 'audience', path: `/api/v1/audience/${audienceId}/list`, auth, only: ['content_type_conformance'] });
-    expectRefused(profile, res, `audience list ${auth === 'none' ? 'without' : 'with a wrong'} bearer token`, { stated: 'Authentication 5', inferred: AUTH_STATUSES, basis: AUTH_BASIS });
+    expectRefused(profile, res, `audience list ${auth === 'none' ? 'without' : 'with a wrong'} bearer token`, {
+      stated: 'Authentication 5',
+      inferred: AUTH_STATUSES,
+      basis: AUTH_BASIS,
+    });
   }
 });
 
-test('the test host refuses requests without its API-key headers or with a wrong key', { tag: ['@auth', '@legacy', '@readonly', '@inferred'] }, async ({ api, profile }) => {
+test('the test host refuses requests without its API-key headers or with a wrong key', { tag: ['@auth', '@legacy', '@readonly', '@inferred'] }, async ({
+  api,
+  profile,
+}) => {
   // Earlier-generation test paths: "Requests carry headers SVC-API-Key ... SVC-Client-ID".
   // That the host refuses requests without them is not stated (it "serves static
   // data"): the whole expectation is inferred. The path is a listed one, and the profile's

@@ -29,7 +29,10 @@ async function probe(api: CheckedClient, path: string, variable: string) {
   const paths = api.profile.userCategories;
   const res = await api.get(path, { query: { records_per_page: 10 } });
   if (!api.profile.isSimulator && !paths.explicit && res.status === 404) {
-    test.skip(true, `the by-user category path is not shown in the specification and ${path.replace(/USR-[^/]+/, '{user_guid}')} answered 404 on this target: set ${variable}`);
+    test.skip(
+      true,
+      `the by-user category path is not shown in the specification and ${path.replace(/USR-[^/]+/, '{user_guid}')} answered 404 on this target: set ${variable}`,
+    );
   }
 }
 
@@ -42,7 +45,9 @@ test('the by-user default category list equals GET /categories/default', { tag: 
   // Limits: "default categories 119"; the global list is the reference for the comparison.
   expect(global.length, 'GET /categories/default holds the 119 default categories').toBe(119);
   // Categories: "/categories/default ... equivalent to the by-user default list".
-  expect(guids(byUser), `the by-user default list (${byUser.length}) holds exactly the categories of /categories/default (${global.length})`).toEqual(guids(global));
+  expect(guids(byUser), `the by-user default list (${byUser.length}) holds exactly the categories of /categories/default (${global.length})`).toEqual(
+    guids(global),
+  );
   const notDefault = byUser.filter((c) => c.is_default !== true).map((c) => c.guid);
   // What the service does: default categories each have is_default = true.
   expect(notDefault, 'by-user default categories whose is_default is not true').toEqual([]);
@@ -60,14 +65,20 @@ test('a custom category of a user is listed beside the default categories', { ta
   const all = await walkList<Category>(api, listPath, 'categories');
   const defaults = await walkList<Category>(api, '/categories/default', 'categories');
   // What the service does: "a user can also have custom categories": the one created is the user's.
-  expect(all.map((c) => c.guid), `the user's categories include the custom category ${custom}`).toContain(custom);
+  expect(
+    all.map((c) => c.guid),
+    `the user's categories include the custom category ${custom}`,
+  ).toContain(custom);
   // Endpoints, Categories: /categories/default is the list of default categories (119): a custom category is none of them.
-  expect(defaults.map((c) => c.guid), 'GET /categories/default never lists a user\'s custom category').not.toContain(custom);
+  expect(
+    defaults.map((c) => c.guid),
+    "GET /categories/default never lists a user's custom category",
+  ).not.toContain(custom);
   // "also": the defaults stay beside the custom category. Which list a user's categories
   // come back in is not shown, so this is inferred.
   const missing = defaults.filter((d) => !all.some((c) => c.guid === d.guid)).map((d) => d.guid);
   expectInferred(profile, missing.length === 0, {
-    expectation: 'the user\'s category list holds every default category beside the custom one',
+    expectation: "the user's category list holds every default category beside the custom one",
     basis: 'What the service does: "a user can also have custom categories"; the list that returns them is not shown',
     received: `${missing.length} of ${defaults.length} default categories missing`,
   });

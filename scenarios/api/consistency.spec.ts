@@ -49,7 +49,10 @@ async function readsOf(api: CheckedClient, user: string, member: string): Promis
 function expectAgreement(reads: Array<{ read: string; m: Record<string, unknown> }>, field: string) {
   const shown = reads.filter((r) => Object.hasOwn(r.m, field));
   const values = [...new Set(shown.map((r) => JSON.stringify(r.m[field])))];
-  expect(values.length, `every read of one settled member shows one ${field}; seen: ${shown.map((r) => `${r.read} ${JSON.stringify(r.m[field])}`).join(', ')}`).toBeLessThanOrEqual(1);
+  expect(
+    values.length,
+    `every read of one settled member shows one ${field}; seen: ${shown.map((r) => `${r.read} ${JSON.stringify(r.m[field])}`).join(', ')}`,
+  ).toBeLessThanOrEqual(1);
 }
 
 for (const scenario of ['SUCCESS', 'UNAUTHORIZED'] as const) {
@@ -61,7 +64,10 @@ for (const scenario of ['SUCCESS', 'UNAUTHORIZED'] as const) {
     const reads = await readsOf(api, user, member);
     for (const r of reads) {
       if (r.m.connection_status !== undefined) expect(r.m.connection_status, `${r.read}: connection_status of the settled member`).toBe(end);
-      expect(r.m.is_being_aggregated === true, `${r.read}: nothing runs on the settled member (is_being_aggregated ${JSON.stringify(r.m.is_being_aggregated)})`).toBe(false);
+      expect(
+        r.m.is_being_aggregated === true,
+        `${r.read}: nothing runs on the settled member (is_being_aggregated ${JSON.stringify(r.m.is_being_aggregated)})`,
+      ).toBe(false);
     }
     for (const f of SAME) expectAgreement(reads, f);
     const owner = reads.find((r) => r.m.user_guid !== undefined)?.m.user_guid;
@@ -69,7 +75,9 @@ for (const scenario of ['SUCCESS', 'UNAUTHORIZED'] as const) {
   });
 }
 
-test('the accounts of a member name that member in the member list, the user list and their own reads, twice over', { tag: ['@accounts', '@destructive'] }, async ({ api, poll }) => {
+test('the accounts of a member name that member in the member list, the user list and their own reads, twice over', {
+  tag: ['@accounts', '@destructive'],
+}, async ({ api, poll }) => {
   const { user, member, settled } = await settledMember(api, poll, 'SUCCESS');
   expect(settled.connection_status).toBe('CONNECTED');
   for (let round = 1; round <= 2; round++) {
@@ -86,7 +94,9 @@ test('the accounts of a member name that member in the member list, the user lis
   }
 });
 
-test('a grant shows one data scope wherever it is read: by issuer, by grantee and by the grant query, twice over', { tag: ['@data-exchange', '@readonly'] }, async ({ api }) => {
+test('a grant shows one data scope wherever it is read: by issuer, by grantee and by the grant query, twice over', {
+  tag: ['@data-exchange', '@readonly'],
+}, async ({ api }) => {
   const dx = api.profile.dataExchange;
   // Resources, Data exchange grant: a grant "has an issuer GUID, one or more grantee GUIDs and a
   // data scope with values HELD, AGGREGATED, ALL": one grant, one scope. The grant, its issuer
@@ -100,17 +110,24 @@ test('a grant shows one data scope wherever it is read: by issuer, by grantee an
   const grantees = dx.allGranteeGuids.length ? dx.allGranteeGuids : g.grantees;
   const seen: Array<{ read: string; scope: unknown }> = [];
   const scopeIn = (body: unknown): unknown => {
-    const grants = (body as { grants?: unknown[]; grant?: unknown } | undefined);
+    const grants = body as { grants?: unknown[]; grant?: unknown } | undefined;
     const list = Array.isArray(grants?.grants) ? grants!.grants : grants?.grant ? [grants.grant] : [body];
     const grant = list.find((x): x is Rec => !!x && typeof x === 'object' && (x as Rec).guid === g.guid);
     // The scope's field name is not shown: the grant's value that is one of the stated scopes (any case).
-    return grant ? Object.values(grant).flatMap((v) => (Array.isArray(v) ? v : [v])).find((v) => typeof v === 'string' && DATA_SCOPES.some((x) => x.toLowerCase() === v.toLowerCase())) : undefined;
+    return grant
+      ? Object.values(grant)
+          .flatMap((v) => (Array.isArray(v) ? v : [v]))
+          .find((v) => typeof v === 'string' && DATA_SCOPES.some((x) => x.toLowerCase() === v.toLowerCase()))
+      : undefined;
   };
   for (let round = 1; round <= 2; round++) {
     const reads: Array<[string, () => Promise<{ body: unknown }>]> = [
       [`issuer list #${round}`, () => api.get(`/data_exchange/issuer/${encodeURIComponent(issuer!)}/grants`, { expectStatus: 200 })],
       [`grantee list #${round}`, () => api.get(`/data_exchange/grantee/${encodeURIComponent(g.grantee)}/grants`, { expectStatus: 200 })],
-      [`grant query #${round}`, () => api.get('/data_exchange/grant', { query: { issuer_guid: issuer!, [dx.granteeQueryParam]: grantees.join(',') }, expectStatus: 200 })],
+      [
+        `grant query #${round}`,
+        () => api.get('/data_exchange/grant', { query: { issuer_guid: issuer!, [dx.granteeQueryParam]: grantees.join(',') }, expectStatus: 200 }),
+      ],
     ];
     for (const [read, run] of reads) {
       const scope = scopeIn((await run()).body);
@@ -118,5 +135,8 @@ test('a grant shows one data scope wherever it is read: by issuer, by grantee an
       seen.push({ read, scope });
     }
   }
-  expect(new Set(seen.map((s) => JSON.stringify(s.scope))).size, `one data scope for grant ${g.guid}; seen: ${seen.map((s) => `${s.read} ${JSON.stringify(s.scope)}`).join(', ')}`).toBe(1);
+  expect(
+    new Set(seen.map((s) => JSON.stringify(s.scope))).size,
+    `one data scope for grant ${g.guid}; seen: ${seen.map((s) => `${s.read} ${JSON.stringify(s.scope)}`).join(', ')}`,
+  ).toBe(1);
 });

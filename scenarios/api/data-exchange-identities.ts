@@ -94,7 +94,10 @@ export interface GrantFacts {
 export function entryPoint(api: CheckedClient): { issuer?: string; grantee?: string } {
   const dx = api.profile.dataExchange;
   if (!dx.issuerClientGuid && !dx.granteeClientGuid) {
-    test.skip(true, 'needs SVC_3DX_ISSUER_GUID (or SVC_3DX_GRANTEE_GUID): no endpoint reveals a client\'s own GUID; every other data-exchange identity is read from the grant lists and the token-protected lists');
+    test.skip(
+      true,
+      "needs SVC_3DX_ISSUER_GUID (or SVC_3DX_GRANTEE_GUID): no endpoint reveals a client's own GUID; every other data-exchange identity is read from the grant lists and the token-protected lists",
+    );
   }
   return { issuer: dx.issuerClientGuid, grantee: dx.granteeClientGuid };
 }
@@ -125,7 +128,9 @@ export async function grantFacts(api: CheckedClient): Promise<GrantFacts> {
 /** Creates a data exchange token (Endpoints: "creates the data exchange token ...; status 201"; Errors: 201). */
 export async function createToken(api: CheckedClient, grant?: GrantFacts): Promise<string> {
   const g = grant ?? (await grantFacts(api));
-  const res = await api.post(`/data_exchange/grantee/${encodeURIComponent(g.grantee)}/grants/${encodeURIComponent(g.guid)}/token`, undefined, { expectStatus: 201 });
+  const res = await api.post(`/data_exchange/grantee/${encodeURIComponent(g.grantee)}/grants/${encodeURIComponent(g.guid)}/token`, undefined, {
+    expectStatus: 201,
+  });
   const token = tokenIn(res.body);
   expect(token, 'a token in the token endpoint response').toBeTruthy();
   api.secret(token!);
@@ -179,12 +184,17 @@ export async function holder(api: CheckedClient, token: string): Promise<Holder>
   const user = String(userRecord!.guid ?? dx.userIdentifier);
   expect(accounts.length, `slim accounts of user ${user}`).toBeGreaterThan(0);
   let accountRecord: Rec | undefined;
-  if (dx.accountGuid) accountRecord = (await readOne(api, `/data_exchange/users/${encodeURIComponent(user)}/accounts/${encodeURIComponent(dx.accountGuid)}`, token, 'account')).record;
+  if (dx.accountGuid)
+    accountRecord = (await readOne(api, `/data_exchange/users/${encodeURIComponent(user)}/accounts/${encodeURIComponent(dx.accountGuid)}`, token, 'account'))
+      .record;
   else if (dx.memberIdentifier) {
     // The member is set and the account is not: an account of that member, as the
     // per-member read answers it ("read one slim account under a member").
     for (const a of accounts) {
-      const res = await api.get(`/data_exchange/users/${encodeURIComponent(user)}/members/${encodeURIComponent(dx.memberIdentifier)}/accounts/${encodeURIComponent(String(a.guid))}`, h);
+      const res = await api.get(
+        `/data_exchange/users/${encodeURIComponent(user)}/members/${encodeURIComponent(dx.memberIdentifier)}/accounts/${encodeURIComponent(String(a.guid))}`,
+        h,
+      );
       if (res.status === 200) {
         accountRecord = a;
         break;
@@ -192,7 +202,11 @@ export async function holder(api: CheckedClient, token: string): Promise<Holder>
     }
     expect(accountRecord, `an account of member ${dx.memberIdentifier} (SVC_3DX_MEMBER) among the slim accounts of user ${user}`).toBeTruthy();
   } else {
-    const first = need<Rec[]>(await api.get(`/data_exchange/users/${encodeURIComponent(user)}/transactions`, { ...h, query: { records_per_page: 10 }, expectStatus: 200 }), 'transactions', api)[0];
+    const first = need<Rec[]>(
+      await api.get(`/data_exchange/users/${encodeURIComponent(user)}/transactions`, { ...h, query: { records_per_page: 10 }, expectStatus: 200 }),
+      'transactions',
+      api,
+    )[0];
     accountRecord = accounts.find((a) => first && a.guid === first.account_guid) ?? accounts[0];
   }
   const account = String(accountRecord!.guid);

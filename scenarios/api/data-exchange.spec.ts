@@ -20,8 +20,6 @@ import { createToken, DATA_SCOPES, grantFacts, grantsOf, holder, memberOf, withT
 const TAGS = ['@data-exchange', '@readonly'];
 const DAY_MS = 86_400_000;
 
-
-
 test('the token endpoint answers 201 and its token opens the protected reads', { tag: [...TAGS, '@smoke'] }, async ({ api }) => {
   const token = await createToken(api);
   // "GET /data_exchange/users: list users of the issuing client; paged; token header" (Errors: 200 for lists).
@@ -34,7 +32,12 @@ test('token-protected reads are refused without the token or with a wrong one', 
   // Authentication 3: these reads "also require the header SVC-3DX-TOKEN" (Endpoints:
   // "in addition to normal authentication"): Basic alone, or with a token never
   // issued, must not succeed. The refusal's status is not shown (a 4xx is inferred).
-  for (const path of ['/data_exchange/users', `/data_exchange/users/${user}`, `/data_exchange/users/${user}/accounts`, `/data_exchange/users/${user}/transactions`]) {
+  for (const path of [
+    '/data_exchange/users',
+    `/data_exchange/users/${user}`,
+    `/data_exchange/users/${user}/accounts`,
+    `/data_exchange/users/${user}/transactions`,
+  ]) {
     for (const headers of [{}, { 'SVC-3DX-TOKEN': 'scn-not-a-token' }] as Record<string, string>[]) {
       const res = await api.get(path, { headers, only: ['content_type_conformance'] });
       expectRefused(api.profile, res, `GET ${path} ${'SVC-3DX-TOKEN' in headers ? 'with a wrong' : 'without'} SVC-3DX-TOKEN`, { stated: 'Authentication 3' });
@@ -46,7 +49,9 @@ test('a token alone, without Basic authentication, is refused', { tag: [...TAGS,
   // Endpoints, data exchange: the header is required "in addition to normal authentication".
   const token = await createToken(api);
   const res = await api.get('/data_exchange/users', { ...withToken(token), auth: 'none', query: { records_per_page: 10 }, only: ['content_type_conformance'] });
-  expectRefused(api.profile, res, 'GET /data_exchange/users with SVC-3DX-TOKEN and no Basic credentials', { stated: 'Endpoints, data exchange: the token is required "in addition to normal authentication"' });
+  expectRefused(api.profile, res, 'GET /data_exchange/users with SVC-3DX-TOKEN and no Basic credentials', {
+    stated: 'Endpoints, data exchange: the token is required "in addition to normal authentication"',
+  });
 });
 
 test('slim user, accounts and transactions read with GUIDs and partner ids', { tag: [...TAGS, '@inferred'] }, async ({ api }) => {
@@ -74,9 +79,16 @@ test('slim user, accounts and transactions read with GUIDs and partner ids', { t
   // setting), the member's only from the setting (no data-exchange read answers a member).
   const accountId = typeof h.accountRecord.id === 'string' && h.accountRecord.id ? h.accountRecord.id : dx.accountPartnerId;
   const memberId = dx.memberPartnerId;
-  if (!memberId) test.skip(true, 'the partner-id reads need SVC_3DX_MEMBER_ID (the member\'s partner-defined id: no data-exchange read answers a member; the GUID reads above ran)');
+  if (!memberId)
+    test.skip(
+      true,
+      "the partner-id reads need SVC_3DX_MEMBER_ID (the member's partner-defined id: no data-exchange read answers a member; the GUID reads above ran)",
+    );
   if (!accountId) test.skip(true, 'the slim account carries no partner-defined id: set SVC_3DX_ACCOUNT_ID (the GUID reads above ran)');
-  await api.get(`/data_exchange/users/${h.user}/members/${encodeURIComponent(memberId!)}/accounts/${encodeURIComponent(accountId!)}`, { ...t, expectStatus: 200 });
+  await api.get(`/data_exchange/users/${h.user}/members/${encodeURIComponent(memberId!)}/accounts/${encodeURIComponent(accountId!)}`, {
+    ...t,
+    expectStatus: 200,
+  });
 });
 
 const DATE_FIELDS = ['date', 'transacted_at', 'posted_at', 'created_at'];
@@ -114,7 +126,11 @@ test('transaction lists default to the 90 days before the request day', { tag: T
   const member = memberOf(h);
   // Endpoints and Limits: "default window is the 90 days before the request day", on
   // the user list and the account-level and member-account lists ("same default window").
-  for (const path of [`/data_exchange/users/${user}/transactions`, `/data_exchange/users/${user}/accounts/${account}/transactions`, `/data_exchange/users/${user}/members/${member}/accounts/${account}/transactions`]) {
+  for (const path of [
+    `/data_exchange/users/${user}/transactions`,
+    `/data_exchange/users/${user}/accounts/${account}/transactions`,
+    `/data_exchange/users/${user}/members/${member}/accounts/${account}/transactions`,
+  ]) {
     // One record for the Date header: the request day.
     const res = await api.get(path, { ...withToken(token), query: { records_per_page: 10 }, expectStatus: 200 });
     const { earliest, requestDay } = windowOf(res);
@@ -140,7 +156,11 @@ test('transaction lists default to the 90 days before the request day', { tag: T
 test('the default window reaches back the full 90 days on the user, account and member-account lists', { tag: TAGS }, async ({ api }) => {
   const dx = api.profile.dataExchange;
   // A transaction only a list would show cannot prove what that list holds: a setting.
-  const setting = requireSetting(dx.windowTransactionGuid, 'SVC_3DX_WINDOW_TRANSACTION_GUID', 'a transaction of the held account dated inside the 90 days before today');
+  const setting = requireSetting(
+    dx.windowTransactionGuid,
+    'SVC_3DX_WINDOW_TRANSACTION_GUID',
+    'a transaction of the held account dated inside the 90 days before today',
+  );
   const token = await createToken(api);
   const h = await holder(api, token);
   const { user, account } = h;
@@ -156,16 +176,23 @@ test('the default window reaches back the full 90 days on the user, account and 
   expect(day, `a readable ${field} on transaction ${inWindow}`).toBeTruthy();
   const { earliest, requestDay } = windowOf(read);
   // Strictly inside (the two edge days are open, see the window test above).
-  test.skip(!(day! > earliest && day! < requestDay), `transaction ${inWindow} is dated ${day}, not strictly inside ${earliest}..${requestDay}: name a more recent one in SVC_3DX_WINDOW_TRANSACTION_GUID`);
+  test.skip(
+    !(day! > earliest && day! < requestDay),
+    `transaction ${inWindow} is dated ${day}, not strictly inside ${earliest}..${requestDay}: name a more recent one in SVC_3DX_WINDOW_TRANSACTION_GUID`,
+  );
   // Endpoints and Limits: the default window "is the 90 days before the request day",
   // "same default window" on the account-level and member-account lists.
-  for (const path of [`/data_exchange/users/${user}/transactions`, `/data_exchange/users/${user}/accounts/${account}/transactions`, `/data_exchange/users/${user}/members/${member}/accounts/${account}/transactions`]) {
+  for (const path of [
+    `/data_exchange/users/${user}/transactions`,
+    `/data_exchange/users/${user}/accounts/${account}/transactions`,
+    `/data_exchange/users/${user}/members/${member}/accounts/${account}/transactions`,
+  ]) {
     const listed = (await walkList<{ guid?: string }>(api, path, 'transactions', { ...withToken(token), perPage: 1000 })).map((t) => t.guid);
     expect(listed, `${path} without from/to lists transaction ${inWindow} dated ${day} (inside the 90 days before ${requestDay})`).toContain(inWindow);
   }
 });
 
-test('account-level and member-account transaction lists hold only that account\'s transactions', { tag: TAGS }, async ({ api }) => {
+test("account-level and member-account transaction lists hold only that account's transactions", { tag: TAGS }, async ({ api }) => {
   const held = await holder(api, await createToken(api));
   const { user, account } = held;
   const member = memberOf(held);
@@ -188,11 +215,17 @@ test('account-level and member-account transaction lists hold only that account\
   }
   expect(owner.size, `transactions listed under the user's ${accounts.length} accounts`).toBeGreaterThan(0);
   expect(twice.slice(0, 5), 'transactions listed under two accounts (each belongs to exactly one)').toEqual([]);
-  expect(strangers.slice(0, 5), 'account-level transactions missing from the user\'s list (same default window)').toEqual([]);
+  expect(strangers.slice(0, 5), "account-level transactions missing from the user's list (same default window)").toEqual([]);
   // The member-account list of one account is that account's list (same window, same records).
-  const ofAccount = [...owner].filter(([, a]) => a === account).map(([t]) => t).sort();
+  const ofAccount = [...owner]
+    .filter(([, a]) => a === account)
+    .map(([t]) => t)
+    .sort();
   expect(ofAccount.length, `transactions of ${account} in its account-level list`).toBeGreaterThan(0);
-  expect((await walk(`/data_exchange/users/${user}/members/${member}/accounts/${account}/transactions`)).sort(), `the member-account list of ${account} equals its account-level list`).toEqual(ofAccount);
+  expect(
+    (await walk(`/data_exchange/users/${user}/members/${member}/accounts/${account}/transactions`)).sort(),
+    `the member-account list of ${account} equals its account-level list`,
+  ).toEqual(ofAccount);
 });
 
 test('a manual transaction and one outside the grant scope answer 404', { tag: TAGS }, async ({ api }) => {
@@ -220,8 +253,18 @@ test('the member-account transaction read answers 404 for a manual or out-of-sco
   // transaction is read under its own member and account, so the 404 is about the rule.
   const dx = api.profile.dataExchange;
   const cases = [
-    ['manual', requireSetting(dx.manualTransactionGuid, 'SVC_3DX_MANUAL_TRANSACTION_GUID'), requireSetting(dx.manualTransactionMember, 'SVC_3DX_MANUAL_TRANSACTION_MEMBER'), requireSetting(dx.manualTransactionAccount, 'SVC_3DX_MANUAL_TRANSACTION_ACCOUNT')],
-    ['out of the grant scope', requireSetting(dx.scopeMismatchTransactionGuid, 'SVC_3DX_SCOPE_MISMATCH_TRANSACTION_GUID'), requireSetting(dx.scopeMismatchMember, 'SVC_3DX_SCOPE_MISMATCH_MEMBER'), requireSetting(dx.scopeMismatchAccount, 'SVC_3DX_SCOPE_MISMATCH_ACCOUNT')],
+    [
+      'manual',
+      requireSetting(dx.manualTransactionGuid, 'SVC_3DX_MANUAL_TRANSACTION_GUID'),
+      requireSetting(dx.manualTransactionMember, 'SVC_3DX_MANUAL_TRANSACTION_MEMBER'),
+      requireSetting(dx.manualTransactionAccount, 'SVC_3DX_MANUAL_TRANSACTION_ACCOUNT'),
+    ],
+    [
+      'out of the grant scope',
+      requireSetting(dx.scopeMismatchTransactionGuid, 'SVC_3DX_SCOPE_MISMATCH_TRANSACTION_GUID'),
+      requireSetting(dx.scopeMismatchMember, 'SVC_3DX_SCOPE_MISMATCH_MEMBER'),
+      requireSetting(dx.scopeMismatchAccount, 'SVC_3DX_SCOPE_MISMATCH_ACCOUNT'),
+    ],
   ] as const;
   const held = await holder(api, await createToken(api));
   const { user, account } = held;
@@ -232,7 +275,11 @@ test('the member-account transaction read answers 404 for a manual or out-of-sco
     expect(res.status, `the ${what} transaction ${transaction} read under its member ${m} and account ${a}`).toBe(404);
   }
   // Control: an in-scope transaction of the held account reads through the same path.
-  const list = await api.get(`/data_exchange/users/${user}/members/${member}/accounts/${account}/transactions`, { ...h, query: { records_per_page: 10 }, expectStatus: 200 });
+  const list = await api.get(`/data_exchange/users/${user}/members/${member}/accounts/${account}/transactions`, {
+    ...h,
+    query: { records_per_page: 10 },
+    expectStatus: 200,
+  });
   const inScope = need<Array<{ guid?: string }>>(list, 'transactions', api)[0]?.guid;
   expect(inScope, 'an in-scope transaction of the member account to compare with').toBeTruthy();
   await api.get(`/data_exchange/users/${user}/members/${member}/accounts/${account}/transactions/${inScope}`, { ...h, expectStatus: 200 });
@@ -248,7 +295,10 @@ test('slim reads answer the user and the account they name', { tag: TAGS }, asyn
   expect(one.guid, `the user read of ${user} answers that user`).toBe(user);
   // "list slim accounts" and "read one slim account": every listed account reads back as itself.
   const accounts = await walkList<{ guid: string }>(api, `/data_exchange/users/${user}/accounts`, 'accounts', { headers: h.headers });
-  expect(accounts.map((a) => a.guid), `the user's slim accounts include ${account}`).toContain(account);
+  expect(
+    accounts.map((a) => a.guid),
+    `the user's slim accounts include ${account}`,
+  ).toContain(account);
   for (const a of accounts) {
     const read = await api.get(`/data_exchange/users/${user}/accounts/${a.guid}`, { ...h, expectStatus: 200 });
     expect(need(read, 'account.guid', api), `GET .../accounts/${a.guid}`).toBe(a.guid);
@@ -283,7 +333,10 @@ test('the grant query returns the grant only when every grantee is supplied', { 
   expect(issuer, `the issuer of grant ${g.guid}`).toBeTruthy();
   // Every grantee: the setting's list, else the grant's values each of whose grantee lists holds it.
   const grantees = dx.allGranteeGuids.length >= 2 ? dx.allGranteeGuids : g.grantees;
-  test.skip(grantees.length < 2, `grant ${g.guid} has one grantee: the rule is about a grant with two or more (SVC_3DX_GRANT_GUID picks one, SVC_3DX_GRANTEE_GUIDS names its grantees)`);
+  test.skip(
+    grantees.length < 2,
+    `grant ${g.guid} has one grantee: the rule is about a grant with two or more (SVC_3DX_GRANT_GUID picks one, SVC_3DX_GRANTEE_GUIDS names its grantees)`,
+  );
   // Endpoints: "GET /data_exchange/grant ... every grantee on the grant must be supplied or the grant is not returned".
   const all = await api.get('/data_exchange/grant', { query: { issuer_guid: issuer!, [dx.granteeQueryParam]: grantees.join(',') }, expectStatus: 200 });
   expect(JSON.stringify(all.body), 'the grant is returned when every grantee is supplied').toContain(g.guid);
@@ -298,8 +351,14 @@ test('grants list by issuer and by grantee with Basic authentication only', { ta
   const g = await grantFacts(api);
   const issuer = dx.issuerClientGuid ?? g.issuers[0];
   expect(issuer, `the issuer of grant ${g.guid}`).toBeTruthy();
-  expect((await grantsOf(api, 'issuer', issuer!)).map((x) => x.guid), `grants of the issuer ${issuer}`).toContain(g.guid);
-  expect((await grantsOf(api, 'grantee', g.grantee)).map((x) => x.guid), `grants of the grantee ${g.grantee}`).toContain(g.guid);
+  expect(
+    (await grantsOf(api, 'issuer', issuer!)).map((x) => x.guid),
+    `grants of the issuer ${issuer}`,
+  ).toContain(g.guid);
+  expect(
+    (await grantsOf(api, 'grantee', g.grantee)).map((x) => x.guid),
+    `grants of the grantee ${g.grantee}`,
+  ).toContain(g.guid);
 });
 
 test('a grant names its issuer, its grantees and a data scope HELD, AGGREGATED or ALL', { tag: TAGS }, async ({ api }) => {
@@ -309,12 +368,21 @@ test('a grant names its issuer, its grantees and a data scope HELD, AGGREGATED o
   // carries its issuer when one of its values is a client whose issuer list holds it, and
   // a grantee when one is a client whose grantee list holds it (grantFacts).
   const g = await grantFacts(api);
-  expect(g.issuers, `values of grant ${g.guid} that are its issuer (its issuer's grant list holds it): ${JSON.stringify(g.record).slice(0, 300)}`).not.toEqual([]);
+  expect(g.issuers, `values of grant ${g.guid} that are its issuer (its issuer's grant list holds it): ${JSON.stringify(g.record).slice(0, 300)}`).not.toEqual(
+    [],
+  );
   expect(g.grantees, `values of grant ${g.guid} that are its grantees (their grant lists hold it): ${JSON.stringify(g.record).slice(0, 300)}`).not.toEqual([]);
   // Each configured grantee is one of them: its list holds the grant, and the grant carries as many grantees.
   const configured = dx.allGranteeGuids.length ? dx.allGranteeGuids : dx.granteeClientGuid ? [dx.granteeClientGuid] : [];
-  for (const c of configured) expect((await grantsOf(api, 'grantee', c)).map((x) => x.guid), `grants of the configured grantee ${c}`).toContain(g.guid);
+  for (const c of configured)
+    expect(
+      (await grantsOf(api, 'grantee', c)).map((x) => x.guid),
+      `grants of the configured grantee ${c}`,
+    ).toContain(g.guid);
   expect(g.grantees.length, `grantee GUIDs grant ${g.guid} carries, against the ${configured.length} configured`).toBeGreaterThanOrEqual(configured.length);
   const values = Object.values(g.record).flatMap((v) => (Array.isArray(v) ? v : [v]));
-  expect(values.filter((v) => DATA_SCOPES.includes(v as string)), 'the grant\'s data scope (HELD, AGGREGATED or ALL)').toHaveLength(1);
+  expect(
+    values.filter((v) => DATA_SCOPES.includes(v as string)),
+    "the grant's data scope (HELD, AGGREGATED or ALL)",
+  ).toHaveLength(1);
 });

@@ -41,7 +41,11 @@ async function managedMemberLife(api: CheckedClient, profile: TargetProfile, ver
   const base = `/users/${user}/managed_members`;
   const calls: Array<[string, CheckedResponse]> = [];
   // Create: the body is not shown; the vendor's shape wraps a member with institution_code.
-  const created = await api.post(base, { member: { institution_code: profile.testInstitution.code, id: uniqueId('scn-managed'), name: 'Conformance managed member' } }, { version, expectStatus: ANY_2XX });
+  const created = await api.post(
+    base,
+    { member: { institution_code: profile.testInstitution.code, id: uniqueId('scn-managed'), name: 'Conformance managed member' } },
+    { version, expectStatus: ANY_2XX },
+  );
   calls.push([`POST ${base}`, created]);
   const guid = need<string>(created, 'member.guid', api);
   // Errors: "200 normal success for reads, lists".
@@ -51,21 +55,29 @@ async function managedMemberLife(api: CheckedClient, profile: TargetProfile, ver
   const read = await api.get(`${base}/${guid}`, { version, expectStatus: 200 });
   calls.push([`GET ${base}/{member_guid}`, read]);
   expect(need(read, 'member.guid', api)).toBe(guid);
-  calls.push([`PUT ${base}/{member_guid}`, await api.put(`${base}/${guid}`, { member: { name: 'Conformance managed member, renamed' } }, { version, expectStatus: ANY_2XX })]);
+  calls.push([
+    `PUT ${base}/{member_guid}`,
+    await api.put(`${base}/${guid}`, { member: { name: 'Conformance managed member, renamed' } }, { version, expectStatus: ANY_2XX }),
+  ]);
   calls.push([`GET ${base}/{member_guid}/accounts`, await api.get(`${base}/${guid}/accounts`, { version, expectStatus: 200 })]);
   calls.push([`GET ${base}/{member_guid}/transactions`, await api.get(`${base}/${guid}/transactions`, { version, expectStatus: 200 })]);
   calls.push([`DELETE ${base}/{member_guid}`, await api.delete(`${base}/${guid}`, { version, expectStatus: ANY_2XX })]);
   return calls;
 }
 
-test(`the managed member endpoints, deprecated on ${V2025}, still answer and signal their deprecation`, { tag: ['@versions', '@deprecated', '@destructive', '@inferred'] }, async ({ api, profile }) => {
+test(`the managed member endpoints, deprecated on ${V2025}, still answer and signal their deprecation`, {
+  tag: ['@versions', '@deprecated', '@destructive', '@inferred'],
+}, async ({ api, profile }) => {
   supports(profile, V2025);
   // Versioning: deprecated from v20250224, not sunset: every call still succeeds there,
   // and each answer carries the deprecation header.
   for (const [what, res] of await managedMemberLife(api, profile, V2025)) expectDeprecationHeader(profile, res.headers, `${what} on ${V2025}`);
 });
 
-test(`the managed member endpoints answer on ${OLD}, before their deprecation`, { tag: ['@versions', '@deprecated', '@destructive'] }, async ({ api, profile }) => {
+test(`the managed member endpoints answer on ${OLD}, before their deprecation`, { tag: ['@versions', '@deprecated', '@destructive'] }, async ({
+  api,
+  profile,
+}) => {
   // The deprecation is a change of v20250224; the earlier version serves the same paths.
   supports(profile, OLD);
   expect((await managedMemberLife(api, profile, OLD)).length).toBe(7);
@@ -77,14 +89,20 @@ async function authorizationCode(api: CheckedClient, poll: Poll): Promise<{ code
   await api.post(`/users/${user}/members/${member}/verify`, undefined, { expectStatus: ANY_2XX });
   await settle(api, poll, user, member);
   const [account] = await memberAccounts(api, user, member);
-  const res = await api.post('/authorization_code', { authorization_code: { scope: `user-guid:${user} member-guid:${member} account-guid:${account.guid} read-protected` } }, { expectStatus: ANY_2XX });
+  const res = await api.post(
+    '/authorization_code',
+    { authorization_code: { scope: `user-guid:${user} member-guid:${member} account-guid:${account.guid} read-protected` } },
+    { expectStatus: ANY_2XX },
+  );
   const code = fieldAnywhere(res.body, 'code') ?? fieldAnywhere(res.body, 'authorization_code');
   expect(typeof code, 'an authorization code in the response').toBe('string');
   api.secret(code as string);
   return { code: code as string, user, member, account: account.guid };
 }
 
-test('/payment_processor_token, deprecated in favour of /token, still exchanges a code and signals its deprecation', { tag: ['@versions', '@deprecated', '@processor', '@destructive', '@inferred'] }, async ({ api, poll, profile }) => {
+test('/payment_processor_token, deprecated in favour of /token, still exchanges a code and signals its deprecation', {
+  tag: ['@versions', '@deprecated', '@processor', '@destructive', '@inferred'],
+}, async ({ api, poll, profile }) => {
   // Versioning: "/payment_processor_token is deprecated in favour of /token" (no version
   // is named, so in every version). Its request and response shapes are not shown
   // (the document marks them so): the code goes as /token's does (journeys.ts
@@ -96,9 +114,13 @@ test('/payment_processor_token, deprecated in favour of /token, still exchanges 
   // processor read of the scope (Authentication 4). The equivalence is not stated in so
   // many words: inferred.
   const read = await api.get('/payment_account', { auth: { bearer: access }, only: ['content_type_conformance'] });
-  const opened = read.status === 200 && fieldAnywhere(read.body, 'user_guid') === user && fieldAnywhere(read.body, 'member_guid') === member && fieldAnywhere(read.body, 'account_guid') === account;
+  const opened =
+    read.status === 200 &&
+    fieldAnywhere(read.body, 'user_guid') === user &&
+    fieldAnywhere(read.body, 'member_guid') === member &&
+    fieldAnywhere(read.body, 'account_guid') === account;
   expectInferred(profile, opened, {
-    expectation: 'the access_token of /payment_processor_token opens GET /payment_account for the scope\'s user, member and account, as /token\'s does',
+    expectation: "the access_token of /payment_processor_token opens GET /payment_account for the scope's user, member and account, as /token's does",
     basis: 'Versioning says only "deprecated in favour of /token"; the shapes of both endpoints are not shown',
     received: `the token opened GET /payment_account with ${read.status}`,
   });

@@ -30,12 +30,25 @@ test('malformed JSON, wrong types and missing wrappers answer 4xx', { tag: ['@er
   expectInferred4xx(api, 'malformed JSON', await api.call({ method: 'POST', path, rawBody: '{"member": {"institution_code": ' }));
   expectInferred4xx(api, 'member is a string', await api.post(path, { member: 'svcbank' }));
   expectInferred4xx(api, 'no member wrapper', await api.post(path, { institution_code: 'svcbank' }));
-  expectInferred4xx(api, 'unknown institution', await api.post(path, { member: { institution_code: 'scn_no_such_bank' }, data_request: { products: ['transactions'] } }));
+  expectInferred4xx(
+    api,
+    'unknown institution',
+    await api.post(path, { member: { institution_code: 'scn_no_such_bank' }, data_request: { products: ['transactions'] } }),
+  );
   expectInferred4xx(api, 'ach_return wrapper is an array', await api.post('/ach_returns', { ach_return: [] }));
 });
 
-test('negative, zero, huge and non-numeric paging values answer 4xx or a bounded page', { tag: ['@errors', '@paging', '@readonly', '@inferred'] }, async ({ api }) => {
-  for (const [page, rpp] of [['-1', '10'], ['0', '10'], ['1', '-5'], ['1', 'abc'], ['99999999999999999999', '10'], ['1', '1e3']]) {
+test('negative, zero, huge and non-numeric paging values answer 4xx or a bounded page', { tag: ['@errors', '@paging', '@readonly', '@inferred'] }, async ({
+  api,
+}) => {
+  for (const [page, rpp] of [
+    ['-1', '10'],
+    ['0', '10'],
+    ['1', '-5'],
+    ['1', 'abc'],
+    ['99999999999999999999', '10'],
+    ['1', '1e3'],
+  ]) {
     const res = await api.get('/institutions', { query: { page, records_per_page: rpp } });
     const label = `page=${page} records_per_page=${rpp}`;
     if (is2xx(res.status)) {
@@ -48,7 +61,12 @@ test('negative, zero, huge and non-numeric paging values answer 4xx or a bounded
 });
 
 test('unknown identifiers answer 404, not 5xx', { tag: ['@errors', '@readonly', '@inferred'] }, async ({ api, profile }) => {
-  for (const path of ['/users/USR-00000000-0000-4000-8000-000000000000', '/categories/CAT-00000000-0000-4000-8000-000000000000', '/ach_returns/scn-none', '/institutions/scn_none']) {
+  for (const path of [
+    '/users/USR-00000000-0000-4000-8000-000000000000',
+    '/categories/CAT-00000000-0000-4000-8000-000000000000',
+    '/ach_returns/scn-none',
+    '/institutions/scn_none',
+  ]) {
     const res = await api.get(path);
     expectRefused(profile, res, `GET ${path} (names nothing)`, {
       stated: 'a read returns one resource, and none exists',

@@ -37,7 +37,13 @@ async function accountOwners(api: CheckedClient, base: string): Promise<unknown[
 async function ownersAfterIdentification(api: CheckedClient, poll: Poll, user: string, member: string, base: string): Promise<unknown[]> {
   await waitUntilSettled(api, poll, user, member);
   try {
-    return (await poll(() => accountOwners(api, base), (owners) => owners.length > 0, { what: `account owners of member ${member} after identification` })).value;
+    return (
+      await poll(
+        () => accountOwners(api, base),
+        (owners) => owners.length > 0,
+        { what: `account owners of member ${member} after identification` },
+      )
+    ).value;
   } catch (error) {
     if (!/Timed out/.test((error as Error).message)) throw error;
     return [];
@@ -50,7 +56,11 @@ test('identify starts an account owner identification; account owners follow', {
   await api.post(`${base}/identify`, undefined, { expectStatus: ANY_2XX });
   await waitUntilSettled(api, poll, user, member);
   // "GET .../account_owners: list account owners" after the identification (Errors: 200 for lists).
-  const owners = await poll(() => accountOwners(api, base), (o) => o.length > 0, { what: 'account owners after identification' });
+  const owners = await poll(
+    () => accountOwners(api, base),
+    (o) => o.length > 0,
+    { what: 'account owners after identification' },
+  );
   expect(owners.value.length, 'account owners after identification').toBeGreaterThan(0);
 });
 
@@ -68,19 +78,29 @@ test('identify while an identification runs answers 202', { tag: TAGS }, async (
       if (second.status === 202) return;
       // Answered inside the shortest job time: the identification certainly still ran.
       if (insideShortestJob(profile, answeredMs)) {
-        expect(second.status, `identify answered ${Math.round(answeredMs)} ms after an identification started (shortest job ${profile.timeouts.minJobMs} ms, SVC_MIN_JOB_MS), while it ran: Errors, 202 "identify requested while an identification is already running"`).toBe(202);
+        expect(
+          second.status,
+          `identify answered ${Math.round(answeredMs)} ms after an identification started (shortest job ${profile.timeouts.minJobMs} ms, SVC_MIN_JOB_MS), while it ran: Errors, 202 "identify requested while an identification is already running"`,
+        ).toBe(202);
       }
       if (!is2xx(second.status)) {
         // A refused identify starts nothing: a member still aggregating right after it was
         // aggregating throughout, in the identification the read before it saw running.
         const after = await readMember(api, user, member);
-        if (after.is_being_aggregated === true) expect(second.status, `identify refused with ${second.status} between two reads that show the identification running (is_being_aggregated true before and after): Errors, 202 "identify requested while an identification is already running"`).toBe(202);
+        if (after.is_being_aggregated === true)
+          expect(
+            second.status,
+            `identify refused with ${second.status} between two reads that show the identification running (is_being_aggregated true before and after): Errors, 202 "identify requested while an identification is already running"`,
+          ).toBe(202);
       }
       last = `the second identify answered ${second.status} ${Math.round(answeredMs)} ms after the first was sent; the identification the read saw running may have ended before it arrived (202 is stated only while one runs)`;
     } else {
       // Not seen running: either it never started, or it ended before the read.
       if (insideShortestJob(profile, first.readMs)) {
-        expect(first.running, `identify answered ${first.res.status} and the member read ${Math.round(first.readMs)} ms after it was sent (inside the shortest job, ${profile.timeouts.minJobMs} ms, SVC_MIN_JOB_MS) shows no job running: "starts account owner identification for an existing member"`).toBe(true);
+        expect(
+          first.running,
+          `identify answered ${first.res.status} and the member read ${Math.round(first.readMs)} ms after it was sent (inside the shortest job, ${profile.timeouts.minJobMs} ms, SVC_MIN_JOB_MS) shows no job running: "starts account owner identification for an existing member"`,
+        ).toBe(true);
       }
       last = `the member read ${Math.round(first.readMs)} ms after identify was sent showed no job running: the identification had ended or never ran, and a second identify cannot be judged`;
     }
@@ -106,14 +126,23 @@ for (const [job, path] of [
       if (attempt > 1) await waitUntilSettled(api, poll, user, member);
       const o = await startAndRead(api, user, member, () => api.post(`${base}/${path}`));
       if (!is2xx(o.res.status)) {
-        if (throttled) inconclusive(`POST aggregate answered ${o.res.status}: a standard aggregation may be throttled after the connection's own (Limits; the period and its answer are not shown), so no job ran for identify to meet`);
+        if (throttled)
+          inconclusive(
+            `POST aggregate answered ${o.res.status}: a standard aggregation may be throttled after the connection's own (Limits; the period and its answer are not shown), so no job ran for identify to meet`,
+          );
         // Its status is not shown: any 2xx. "Other aggregation-type jobs are not throttled".
-        expect(is2xx(o.res.status), `POST .../${path} answered ${o.res.status}: extended history is an aggregation-type job, and "other aggregation-type jobs are not throttled" (Limits)`).toBe(true);
+        expect(
+          is2xx(o.res.status),
+          `POST .../${path} answered ${o.res.status}: extended history is an aggregation-type job, and "other aggregation-type jobs are not throttled" (Limits)`,
+        ).toBe(true);
       }
       if (o.running) started = o;
       else {
         if (!throttled && insideShortestJob(profile, o.readMs)) {
-          expect(o.running, `POST .../${path} answered ${o.res.status} and the member read ${Math.round(o.readMs)} ms after it was sent (inside the shortest job, ${profile.timeouts.minJobMs} ms, SVC_MIN_JOB_MS) shows no job running: extended history is an aggregation-type job (Endpoints, identify behaviour), and it is not throttled (Limits)`).toBe(true);
+          expect(
+            o.running,
+            `POST .../${path} answered ${o.res.status} and the member read ${Math.round(o.readMs)} ms after it was sent (inside the shortest job, ${profile.timeouts.minJobMs} ms, SVC_MIN_JOB_MS) shows no job running: extended history is an aggregation-type job (Endpoints, identify behaviour), and it is not throttled (Limits)`,
+          ).toBe(true);
         }
         last = `the member read ${Math.round(o.readMs)} ms after POST ${path} was sent showed no job running: ${job} had ended (or, for a standard aggregation, was throttled) before identify could meet it`;
         if (throttled || !worthAnotherTry(profile, o, attempt)) inconclusive(`${last}; ${MIN_JOB_HINT}`);
@@ -125,16 +154,32 @@ for (const [job, path] of [
     if (answer.status === 409) return;
     const rule = 'Errors, 409 "identify requested while another aggregation-type job is running"';
     if (insideShortestJob(profile, answeredMs)) {
-      expect(answer.status, `identify answered ${Math.round(answeredMs)} ms after ${job} started (shortest job ${profile.timeouts.minJobMs} ms, SVC_MIN_JOB_MS), while it ran: ${rule}`).toBe(409);
+      expect(
+        answer.status,
+        `identify answered ${Math.round(answeredMs)} ms after ${job} started (shortest job ${profile.timeouts.minJobMs} ms, SVC_MIN_JOB_MS), while it ran: ${rule}`,
+      ).toBe(409);
     }
     // Either way a refusal other than 409 breaks a statement: 409 while the job ran, and
     // once it had ended identify "starts account owner identification".
-    if (!is2xx(answer.status)) expect(answer.status, `identify refused with ${answer.status} right after ${job} was seen running: ${rule}, or, had it ended, "starts account owner identification"`).toBe(409);
+    if (!is2xx(answer.status))
+      expect(
+        answer.status,
+        `identify refused with ${answer.status} right after ${job} was seen running: ${rule}, or, had it ended, "starts account owner identification"`,
+      ).toBe(409);
     // A 2xx: the job ended before identify arrived (then it started an identification and
     // account owners follow), or the target took identify while the job ran.
-    if (ownersBefore > 0) inconclusive(`identify answered ${answer.status} ${Math.round(answeredMs)} ms after ${job} was seen running, and the member already had account owners, so whether it started an identification (the job having ended) cannot be told; ${MIN_JOB_HINT}`);
+    if (ownersBefore > 0)
+      inconclusive(
+        `identify answered ${answer.status} ${Math.round(answeredMs)} ms after ${job} was seen running, and the member already had account owners, so whether it started an identification (the job having ended) cannot be told; ${MIN_JOB_HINT}`,
+      );
     const owners = await ownersAfterIdentification(api, poll, user, member, base);
-    if (owners.length > 0) inconclusive(`identify answered ${answer.status} ${Math.round(answeredMs)} ms after ${job} was seen running and started an identification (account owners followed): the job had ended before identify arrived; ${MIN_JOB_HINT}`);
-    expect(answer.status, `identify answered ${answer.status} right after ${job} was seen running and started no identification (no account owners within the bound): ${rule}, or, had the job ended, "starts account owner identification"`).toBe(409);
+    if (owners.length > 0)
+      inconclusive(
+        `identify answered ${answer.status} ${Math.round(answeredMs)} ms after ${job} was seen running and started an identification (account owners followed): the job had ended before identify arrived; ${MIN_JOB_HINT}`,
+      );
+    expect(
+      answer.status,
+      `identify answered ${answer.status} right after ${job} was seen running and started no identification (no account owners within the bound): ${rule}, or, had the job ended, "starts account owner identification"`,
+    ).toBe(409);
   });
 }

@@ -21,7 +21,8 @@ type Insight = { guid: string; cta_clicked_at?: unknown; localization_payload?: 
 
 async function insightsOf(api: Parameters<typeof walkList>[0], user: string, profile: { isSimulator: boolean }) {
   const insights = await walkList<Insight>(api, `/users/${user}/insights`, 'insights');
-  if (insights.length === 0 && !profile.isSimulator) test.skip(true, 'the test user has no insights on this target yet, so the insight rules cannot be observed');
+  if (insights.length === 0 && !profile.isSimulator)
+    test.skip(true, 'the test user has no insights on this target yet, so the insight rules cannot be observed');
   expect(insights.length, 'insights derived from the aggregated transactions').toBeGreaterThan(0);
   return insights;
 }
@@ -44,7 +45,8 @@ test('localization_payload is opt-in with includes=localization_payload', { tag:
   const { user } = await connectedUser(api, poll);
   const insights = await insightsOf(api, user, profile);
   const localized = insights.filter((i) => LOCALIZED_TEMPLATES.some((t) => JSON.stringify(i).includes(t)));
-  if (localized.length === 0 && !profile.isSimulator) test.skip(true, 'no insight of a template that supports localization_payload for the test user on this target');
+  if (localized.length === 0 && !profile.isSimulator)
+    test.skip(true, 'no insight of a template that supports localization_payload for the test user on this target');
   expect(localized.length, 'insights of a template that supports localization_payload').toBeGreaterThan(0);
   // Resources, Insight: "an opt-in localization_payload object requested with ?includes=localization_payload".
   for (const i of localized) {
@@ -69,7 +71,9 @@ test('localization_payload is opt-in with includes=localization_payload', { tag:
 test('insights carry the named fields and list their repeating transactions', { tag: [...TAGS, '@inferred'] }, async ({ api, poll, profile }) => {
   const { user } = await connectedUser(api, poll);
   const insights = await insightsOf(api, user, profile);
-  const missing = insights.filter((i) => !['has_associated_repeating_transactions', 'cta_clicked_at', 'micro_call_to_action'].every((f) => f in i)).map((i) => i.guid);
+  const missing = insights
+    .filter((i) => !['has_associated_repeating_transactions', 'cta_clicked_at', 'micro_call_to_action'].every((f) => f in i))
+    .map((i) => i.guid);
   expect(missing, 'insights without has_associated_repeating_transactions, cta_clicked_at or micro_call_to_action').toEqual([]);
   const repeatingOf = async (identifier: string, insight: string, strict = true) => {
     const res = await api.get(`/users/${encodeURIComponent(identifier)}/insights/${insight}/repeating_transactions`, strict ? { expectStatus: 200 } : {});
@@ -78,7 +82,7 @@ test('insights carry the named fields and list their repeating transactions', { 
   const withRepeating = insights.find((i) => i.has_associated_repeating_transactions === true);
   const without = insights.find((i) => i.has_associated_repeating_transactions === false);
   if (!withRepeating && !profile.isSimulator) test.skip(true, 'no insight of the test user has associated repeating transactions on this target');
-  expect(withRepeating, 'an insight with has_associated_repeating_transactions true (the simulator\'s subscription insights)').toBeTruthy();
+  expect(withRepeating, "an insight with has_associated_repeating_transactions true (the simulator's subscription insights)").toBeTruthy();
   const listed = (await repeatingOf(user, withRepeating!.guid))!;
   expectInferred(profile, listed.length > 0, {
     expectation: `insight ${withRepeating!.guid} (has_associated_repeating_transactions true) lists its repeating transactions`,
@@ -97,7 +101,7 @@ test('insights carry the named fields and list their repeating transactions', { 
   if (typeof partnerId === 'string' && partnerId) {
     const byId = await repeatingOf(partnerId, withRepeating!.guid, false);
     expectInferred(profile, byId !== undefined && byId.length === listed.length, {
-      expectation: 'the repeating_transactions read takes the user\'s partner-defined id as user_identifier',
+      expectation: "the repeating_transactions read takes the user's partner-defined id as user_identifier",
       basis: 'Endpoints: the path names {user_identifier}; which identifiers it accepts is stated only for data exchange paths',
       received: byId === undefined ? 'not 200' : `${byId.length} vs ${listed.length}`,
     });
@@ -118,6 +122,9 @@ test('a user without transaction history has no insights', { tag: [...TAGS, '@in
   expectInferred(profile, insights.length === 0, {
     expectation: 'a user with no member and no transactions lists no insights',
     basis: 'What the service does: insights are "derived from a user\'s transaction history"',
-    received: `${insights.length} insights: ${insights.map((i) => i.guid).slice(0, 3).join(', ')}`,
+    received: `${insights.length} insights: ${insights
+      .map((i) => i.guid)
+      .slice(0, 3)
+      .join(', ')}`,
   });
 });

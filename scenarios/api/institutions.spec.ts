@@ -16,7 +16,12 @@ async function listedCodes(api: CheckedClient, path: string, query: Record<strin
 /** Stated when the user named the filter's query parameter, else inferred (its name is not shown). */
 function judgeNamed(profile: TargetProfile, param: QueryName & { variable: string }, ok: boolean, message: string): void {
   if (param.explicit) expect(ok, message).toBe(true);
-  else expectInferred(profile, ok, { expectation: message, basis: `the filter's query name is not shown; ${param.name} is the default guess (set ${param.variable} to enforce one)`, received: ok ? 'as expected' : 'the filter did not narrow as expected' });
+  else
+    expectInferred(profile, ok, {
+      expectation: message,
+      basis: `the filter's query name is not shown; ${param.name} is the default guess (set ${param.variable} to enforce one)`,
+      received: ok ? 'as expected' : 'the filter did not narrow as expected',
+    });
 }
 
 test('an institution reads the same by code and by guid', { tag: ['@institutions', '@readonly', '@smoke'] }, async ({ api, profile }) => {
@@ -65,7 +70,12 @@ test('the name filter narrows the institution list', { tag: ['@institutions', '@
   const ok = names.length > 0 && others.length === 0;
   const message = `institutions listed with ${param.name}=${JSON.stringify(inst.name)}: ${names.length}, of which not matching: ${others.slice(0, 5).join(', ')}`;
   if (param.explicit) expect(ok, message).toBe(true);
-  else expectInferred(profile, ok, { expectation: `the query parameter ${param.name} filters institutions by name`, basis: 'the name filter\'s query parameter is not shown; set SVC_INSTITUTION_NAME_PARAM to enforce one', received: message });
+  else
+    expectInferred(profile, ok, {
+      expectation: `the query parameter ${param.name} filters institutions by name`,
+      basis: "the name filter's query parameter is not shown; set SVC_INSTITUTION_NAME_PARAM to enforce one",
+      received: message,
+    });
 });
 
 // ---- country code ------------------------------------------------------------------
@@ -75,23 +85,42 @@ test('the name filter narrows the institution list', { tag: ['@institutions', '@
 // the filter is judged by what it leaves out: ZZ is an ISO 3166 user-assigned code no
 // country has, so under it a filter leaves out every institution (or refuses the value).
 
-for (const [path, label] of [['/institutions', 'institution list'], ['/institutions/favorites', 'favourites list']] as const) {
-  test(`the ${label} filtered by a country code no institution has lists none`, { tag: ['@institutions', '@readonly', '@inferred'] }, async ({ api, profile }) => {
+for (const [path, label] of [
+  ['/institutions', 'institution list'],
+  ['/institutions/favorites', 'favourites list'],
+] as const) {
+  test(`the ${label} filtered by a country code no institution has lists none`, { tag: ['@institutions', '@readonly', '@inferred'] }, async ({
+    api,
+    profile,
+  }) => {
     const param = profile.institutions.countryParam;
     // Control: without the filter the list is not empty (the test institution at least).
     const all = await api.get(path, { query: { records_per_page: 10 }, expectStatus: 200 });
     expect(need<unknown[]>(all, 'institutions', api).length, `the unfiltered ${label}`).toBeGreaterThan(0);
     const res = await api.get(path, { query: { [param.name]: 'ZZ', records_per_page: 100 } });
     const listed = is2xx(res.status) ? need<Array<{ code: string }>>(res, 'institutions', api).map((i) => i.code) : [];
-    judgeNamed(profile, param, !is2xx(res.status) || listed.length === 0, `the ${label} filtered by ${param.name}=ZZ lists no institution (status ${res.status}; listed ${listed.slice(0, 5).join(', ')}${listed.length > 5 ? ', …' : ''})`);
+    judgeNamed(
+      profile,
+      param,
+      !is2xx(res.status) || listed.length === 0,
+      `the ${label} filtered by ${param.name}=ZZ lists no institution (status ${res.status}; listed ${listed.slice(0, 5).join(', ')}${listed.length > 5 ? ', …' : ''})`,
+    );
   });
 }
 
-test('the institution list filtered by the test institution\'s country code keeps it', { tag: ['@institutions', '@readonly', '@inferred'] }, async ({ api, profile }) => {
+test("the institution list filtered by the test institution's country code keeps it", { tag: ['@institutions', '@readonly', '@inferred'] }, async ({
+  api,
+  profile,
+}) => {
   const country = requireSetting(profile.institutions.testInstitutionCountry, 'SVC_TEST_INSTITUTION_COUNTRY', 'the country code of the test institution');
   const param = profile.institutions.countryParam;
   const codes = await listedCodes(api, '/institutions', { [param.name]: country });
-  judgeNamed(profile, param, codes.includes(profile.testInstitution.code), `the institution list filtered by ${param.name}=${country} keeps the test institution ${profile.testInstitution.code} (${codes.length} listed)`);
+  judgeNamed(
+    profile,
+    param,
+    codes.includes(profile.testInstitution.code),
+    `the institution list filtered by ${param.name}=${country} keeps the test institution ${profile.testInstitution.code} (${codes.length} listed)`,
+  );
 });
 
 // ---- favourites ----------------------------------------------------------------------
@@ -101,28 +130,48 @@ test('favourite institutions are listed by popularity', { tag: ['@institutions',
   // popularity (the list of favourites is set up by the vendor on request)". Popularity
   // is not a field: the order the client agreed with the vendor is a setting
   // (SVC_FAVORITE_INSTITUTION_CODES, most popular first).
-  const expected = requireSetting(profile.institutions.favouriteCodes, 'SVC_FAVORITE_INSTITUTION_CODES', 'the client\'s favourite institution codes, most popular first');
+  const expected = requireSetting(
+    profile.institutions.favouriteCodes,
+    'SVC_FAVORITE_INSTITUTION_CODES',
+    "the client's favourite institution codes, most popular first",
+  );
   const listed = await listedCodes(api, '/institutions/favorites');
   expect(listed.length, 'favourite institutions listed').toBeGreaterThan(0);
   const missing = expected.filter((c) => !listed.includes(c));
   expect(missing, 'favourites set up for the client that the list leaves out').toEqual([]);
   // Their relative order is the popularity order (other favourites may sit between them).
-  expect(listed.filter((c) => expected.includes(c)), 'favourites in popularity order').toEqual(expected);
+  expect(
+    listed.filter((c) => expected.includes(c)),
+    'favourites in popularity order',
+  ).toEqual(expected);
 });
 
 // ---- include_blocked_institutions ------------------------------------------------------
 
-test('include_blocked_institutions lists a blocked institution that the default list leaves out', { tag: ['@institutions', '@readonly', '@inferred'] }, async ({ api, profile }) => {
+test('include_blocked_institutions lists a blocked institution that the default list leaves out', { tag: ['@institutions', '@readonly', '@inferred'] }, async ({
+  api,
+  profile,
+}) => {
   // Endpoints: GET /institutions "query: ... include_blocked_institutions": with it the
   // blocked institutions are listed (stated by the parameter's name and place).
-  const withBlocked = await walkList<{ code: string; is_disabled_by_client?: unknown }>(api, '/institutions', 'institutions', { query: { include_blocked_institutions: 'true' }, perPage: 1000 });
+  const withBlocked = await walkList<{ code: string; is_disabled_by_client?: unknown }>(api, '/institutions', 'institutions', {
+    query: { include_blocked_institutions: 'true' },
+    perPage: 1000,
+  });
   // The blocked institution: the one the profile names (SVC_BLOCKED_INSTITUTION_CODE), else
   // one the list itself says is blocked (Resources, Institution: is_disabled_by_client).
   // Taken from the list, its presence there proves nothing: only a named one is judged so.
   const named = profile.institutions.blockedCode;
   const blocked = named ?? withBlocked.find((i) => i.is_disabled_by_client === true)?.code;
-  test.skip(!blocked, 'no institution of the list with include_blocked_institutions=true reads is_disabled_by_client true, so this client has none blocked to judge: set SVC_BLOCKED_INSTITUTION_CODE to name one');
-  if (named) expect(withBlocked.map((i) => i.code), `the list with include_blocked_institutions=true holds the blocked institution ${blocked}`).toContain(blocked);
+  test.skip(
+    !blocked,
+    'no institution of the list with include_blocked_institutions=true reads is_disabled_by_client true, so this client has none blocked to judge: set SVC_BLOCKED_INSTITUTION_CODE to name one',
+  );
+  if (named)
+    expect(
+      withBlocked.map((i) => i.code),
+      `the list with include_blocked_institutions=true holds the blocked institution ${blocked}`,
+    ).toContain(blocked);
   // Without it they are not: what the parameter includes is, by default, left out. The
   // default is not stated in so many words: inferred.
   const plain = await listedCodes(api, '/institutions');
@@ -153,7 +202,10 @@ test('supports_oauth is true only for an institution that offers OAuth', { tag: 
   const user = await createUser(api);
   for (const code of claiming) {
     const res = await createMember(api, user, { isOauth: true, institutionCode: code, expectStatus: null });
-    expect(is2xx(res.status), `an OAuth member at ${code}, which reports supports_oauth true: create answered ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`).toBe(true);
+    expect(
+      is2xx(res.status),
+      `an OAuth member at ${code}, which reports supports_oauth true: create answered ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`,
+    ).toBe(true);
     const member = createdMember(api, res);
     expect(member.connection_status, `the OAuth member at ${code}`).toBe('PENDING');
     expect(typeof member.oauth_window_uri, `oauth_window_uri of the OAuth member at ${code}`).toBe('string');

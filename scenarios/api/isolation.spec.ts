@@ -17,14 +17,22 @@ const TAGS = ['@isolation', '@destructive', '@inferred'];
 
 test('a user of one client is invisible to another client', { tag: TAGS }, async ({ api }) => {
   const { clientId: user, apiKey: pass } = api.profile.secondClient;
-  test.skip(!user || !pass, 'needs SVC_SECOND_CLIENT_ID and SVC_SECOND_API_KEY: the credentials of a second client of this environment (What the service does: a user "belongs to exactly one client"; no endpoint reveals another client\'s credentials)');
+  test.skip(
+    !user || !pass,
+    'needs SVC_SECOND_CLIENT_ID and SVC_SECOND_API_KEY: the credentials of a second client of this environment (What the service does: a user "belongs to exactly one client"; no endpoint reveals another client\'s credentials)',
+  );
   const other = { user: user!, pass: pass! };
   const mine = await createUser(api);
   // The second client's credentials work (its own user list answers 200), so a refusal below is about the user.
   const own = await api.get('/users', { auth: other, query: { records_per_page: 10 } });
-  expect(is2xx(own.status), `GET /users with the second client's credentials answered ${own.status}: check SVC_SECOND_CLIENT_ID / SVC_SECOND_API_KEY`).toBe(true);
+  expect(is2xx(own.status), `GET /users with the second client's credentials answered ${own.status}: check SVC_SECOND_CLIENT_ID / SVC_SECOND_API_KEY`).toBe(
+    true,
+  );
   const read = await api.get(`/users/${mine}`, { auth: other });
-  expectRefused(api.profile, read, `GET /users/${mine} by a second client`, { stated: 'What the service does: a user belongs to exactly one client', inferred: [403, 404] });
+  expectRefused(api.profile, read, `GET /users/${mine} by a second client`, {
+    stated: 'What the service does: a user belongs to exactly one client',
+    inferred: [403, 404],
+  });
   // The second client's user list, walked page by page (bounded) with its credentials.
   const theirs: string[] = [];
   for (let page = 1; page <= 50; page++) {
@@ -34,5 +42,5 @@ test('a user of one client is invisible to another client', { tag: TAGS }, async
     const total = res.body?.pagination?.total_pages;
     if (users.length === 0 || (typeof total === 'number' ? page >= total : users.length < 100)) break;
   }
-  expect(theirs, 'the second client\'s user list').not.toContain(mine);
+  expect(theirs, "the second client's user list").not.toContain(mine);
 });

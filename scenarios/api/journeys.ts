@@ -20,7 +20,11 @@ export async function connectedUser(api: CheckedClient, poll: Poll) {
 }
 
 /** The accounts of a member (What the service does: "An account ... belongs to a member"); at least one after a successful aggregation. */
-export async function memberAccounts<T extends { guid: string } = { guid: string; [k: string]: unknown }>(api: CheckedClient, user: string, member: string): Promise<T[]> {
+export async function memberAccounts<T extends { guid: string } = { guid: string; [k: string]: unknown }>(
+  api: CheckedClient,
+  user: string,
+  member: string,
+): Promise<T[]> {
   const accounts = await walkList<T>(api, `/users/${user}/members/${member}/accounts`, 'accounts');
   expect(accounts.length, `accounts of the aggregated member ${member}`).toBeGreaterThan(0);
   return accounts;
@@ -85,7 +89,10 @@ export async function letTimePass(profile: TargetProfile, user: string, ms: numb
 
 /** A simulator control call (POST /_sim/..., never part of the svc contract); anything but 200 is a suite error. */
 export async function simulatorControl(profile: TargetProfile, path: string, body: Record<string, unknown>): Promise<void> {
-  const res = await requestBounded({ method: 'POST', url: `${profile.platformBaseUrl}${path}`, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }, boundsOf(profile));
+  const res = await requestBounded(
+    { method: 'POST', url: `${profile.platformBaseUrl}${path}`, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+    boundsOf(profile),
+  );
   if (res.status !== 200) throw new Error(`POST ${path} answered ${res.status}: ${res.text.slice(0, 200)}`);
 }
 
@@ -123,7 +130,10 @@ export async function exchangeCode(api: CheckedClient, code: string, o: { path?:
   const ok = res.status >= 200 && res.status < 300 && typeof access === 'string';
   const asked = `${shape.method} ${path.split('?')[0]}`;
   if (!ok && !shape.explicit) {
-    test.skip(true, `${asked} answered ${res.status}${typeof access === 'string' ? '' : ' without an access_token'}: the processor token request is not shown (Authentication: "Request and response shape of the processor /token endpoint: not shown"; the vendor reference reads GET /tokens), and "${shape.text}" is a guess: set SVC_PROCESSOR_TOKEN_REQUEST to this target's`);
+    test.skip(
+      true,
+      `${asked} answered ${res.status}${typeof access === 'string' ? '' : ' without an access_token'}: the processor token request is not shown (Authentication: "Request and response shape of the processor /token endpoint: not shown"; the vendor reference reads GET /tokens), and "${shape.text}" is a guess: set SVC_PROCESSOR_TOKEN_REQUEST to this target's`,
+    );
   }
   // The statuses of /token and its deprecated predecessor are not shown: any 2xx.
   expect(res.status >= 200 && res.status < 300, `${asked} (SVC_PROCESSOR_TOKEN_REQUEST "${shape.text}") answered ${res.status}`).toBe(true);

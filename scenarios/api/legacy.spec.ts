@@ -44,7 +44,10 @@ test('challenges by type are of that type', { tag: ['@legacy', '@readonly'] }, a
     const res = await api.call({ api: 'test-host', path: `/users/test_svc/members/${type}/challenges`, expectStatus: 200 });
     const challenges = need<Array<{ type?: string }>>(res, 'challenges', api);
     expect(challenges.length, `challenges of type ${type}`).toBeGreaterThan(0);
-    expect(challenges.map((c) => String(c.type).toLowerCase()), `types of GET .../${type}/challenges`).toEqual(challenges.map(() => type));
+    expect(
+      challenges.map((c) => String(c.type).toLowerCase()),
+      `types of GET .../${type}/challenges`,
+    ).toEqual(challenges.map(() => type));
   }
 });
 

@@ -18,7 +18,19 @@
  * (real-service-notes, "Nullability"): it is reported, never failed.
  */
 import { test, expect, currentVersion, type CheckedClient } from '../fixtures.ts';
-import { ANY_2XX, createMember, createdMember, expectRefused, institutionCredentials, is2xx, need, readMember, requireTestInstitution, uniqueId, waitUntilSettled } from '../helpers.ts';
+import {
+  ANY_2XX,
+  createMember,
+  createdMember,
+  expectRefused,
+  institutionCredentials,
+  is2xx,
+  need,
+  readMember,
+  requireTestInstitution,
+  uniqueId,
+  waitUntilSettled,
+} from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, memberAccounts, settle, walkList } from './journeys.ts';
 import { TIER_ANNOTATION } from '../../contracts/index.ts';
@@ -38,13 +50,25 @@ const FULL_SHAPE = { USR: new RegExp(`^USR-${UUID}$`), MBR: new RegExp(`^MBR-${U
 /** The stated prefix (a failure without it); a rest that is not a uuid is an informational annotation. */
 function expectIdShape(value: unknown, kind: keyof typeof SHAPE, label: string) {
   expect(String(value), `${label}: ${kind}-<uuid> (Resources, identifier shapes)`).toMatch(SHAPE[kind]);
-  if (!FULL_SHAPE[kind].test(String(value))) test.info().annotations.push({ type: TIER_ANNOTATION.informational, description: `${label} ${JSON.stringify(value)} has its stated prefix ${kind}- and an opaque rest other than a uuid (Versioning: the length or format of opaque strings may change)` });
+  if (!FULL_SHAPE[kind].test(String(value)))
+    test
+      .info()
+      .annotations.push({
+        type: TIER_ANNOTATION.informational,
+        description: `${label} ${JSON.stringify(value)} has its stated prefix ${kind}- and an opaque rest other than a uuid (Versioning: the length or format of opaque strings may change)`,
+      });
 }
 
 /** A stated type where a null is reported, not failed (real-service-notes, "Nullability"). */
 function expectTypeOrReportedNull(value: unknown, type: 'string' | 'boolean', label: string) {
   expect(value === null || typeof value === type, `${label} is a ${type} (Resources, Member); received ${JSON.stringify(value)}`).toBe(true);
-  if (value === null) test.info().annotations.push({ type: TIER_ANNOTATION.informational, description: `${label} is null where the specification states a ${type} (nullness not stated)` });
+  if (value === null)
+    test
+      .info()
+      .annotations.push({
+        type: TIER_ANNOTATION.informational,
+        description: `${label} is null where the specification states a ${type} (nullness not stated)`,
+      });
 }
 
 /** A user created with a client id of its own (Resources: "Clients are advised to set their own id"). */
@@ -96,7 +120,10 @@ test('a member reads back its client id, owner, institution and the stated field
   });
   // Accounts of the member: "ACT-<uuid> account".
   const accounts = await memberAccounts(api, user.guid, created.guid);
-  expect(accounts.map((a) => a.guid).filter((g) => !SHAPE.ACT.test(String(g))), 'account guids without the prefix ACT- (Resources, identifier shapes)').toEqual([]);
+  expect(
+    accounts.map((a) => a.guid).filter((g) => !SHAPE.ACT.test(String(g))),
+    'account guids without the prefix ACT- (Resources, identifier shapes)',
+  ).toEqual([]);
   for (const a of accounts) expectIdShape(a.guid, 'ACT', `account ${String(a.guid)}`);
 });
 
@@ -129,7 +156,11 @@ async function expectGone(api: CheckedClient, profile: CheckedClient['profile'],
   expect(listed, 'members listed after the delete').not.toContain(member);
 }
 
-test('SVC-SKIP-WEBHOOK is accepted on update and delete; X-CALLBACK-PAYLOAD on create, update, aggregate and verify', { tag: [...TAGS, '@inferred'] }, async ({ api, poll, profile }) => {
+test('SVC-SKIP-WEBHOOK is accepted on update and delete; X-CALLBACK-PAYLOAD on create, update, aggregate and verify', { tag: [...TAGS, '@inferred'] }, async ({
+  api,
+  poll,
+  profile,
+}) => {
   const callback = { 'X-CALLBACK-PAYLOAD': `scn-callback-${uniqueId('cb')}` };
   const skip = { 'SVC-SKIP-WEBHOOK': 'true' };
   requireTestInstitution(profile, ['SUCCESS']);
@@ -152,7 +183,12 @@ test('SVC-SKIP-WEBHOOK is accepted on update and delete; X-CALLBACK-PAYLOAD on c
   if (!is2xx(aggregate.status)) {
     const plain = await api.post(`${base}/aggregate`);
     expect(is2xx(plain.status), `aggregate answered ${aggregate.status} with X-CALLBACK-PAYLOAD and ${plain.status} without it`).toBe(false);
-    test.info().annotations.push({ type: 'not judged', description: `aggregate was refused with and without X-CALLBACK-PAYLOAD (${aggregate.status}, ${plain.status}): a throttle period, so the header was not judged on aggregate` });
+    test
+      .info()
+      .annotations.push({
+        type: 'not judged',
+        description: `aggregate was refused with and without X-CALLBACK-PAYLOAD (${aggregate.status}, ${plain.status}): a throttle period, so the header was not judged on aggregate`,
+      });
   }
   await settle(api, poll, user, member);
   // Verify with the header (not throttled, Limits: "other aggregation-type jobs are not throttled"): any 2xx.

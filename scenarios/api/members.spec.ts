@@ -13,11 +13,23 @@
  */
 import type { PasswordScenario } from '../../targets/index.ts';
 import { test, expect, type CheckedClient, type Poll } from '../fixtures.ts';
-import { answersFor, createMember, createUser, createdMember, need, readMember, requireTestInstitution, resume, waitUntilSettled, type MemberStatus } from '../helpers.ts';
+import {
+  answersFor,
+  createMember,
+  createUser,
+  createdMember,
+  need,
+  readMember,
+  requireTestInstitution,
+  resume,
+  waitUntilSettled,
+  type MemberStatus,
+} from '../helpers.ts';
 import { expectInferred } from '../inferred.ts';
 
 const TAGS = ['@members', '@destructive'];
-const NOT_SHOWN_TIMESTAMPS = 'Resources, Member: successfully_aggregated_at is "string or null" with no note; aggregated_at is stated only as "null before first aggregation"';
+const NOT_SHOWN_TIMESTAMPS =
+  'Resources, Member: successfully_aggregated_at is "string or null" with no note; aggregated_at is stated only as "null before first aggregation"';
 
 /** Invariants of every status seen on the way. */
 function expectConsistentHistory(history: MemberStatus[]) {

@@ -19,7 +19,10 @@ test('SVC-SKIP-WEBHOOK is accepted on user create, update and delete', { tag: ['
   const user = need<string>(created, 'user.guid', api);
   const update = { user: { metadata: 'updated by the conformance suite' } };
   const plain = await api.put(`/users/${user}`, update);
-  test.skip(!is2xx(plain.status), `the target refuses the user update ${JSON.stringify(update)} without the header (${plain.status}): the header cannot be judged on it (the update body is not shown)`);
+  test.skip(
+    !is2xx(plain.status),
+    `the target refuses the user update ${JSON.stringify(update)} without the header (${plain.status}): the header cannot be judged on it (the update body is not shown)`,
+  );
   await api.put(`/users/${user}`, update, { headers: SKIP, expectStatus: ANY_2XX });
   await api.delete(`/users/${user}`, { headers: SKIP, expectStatus: ANY_2XX });
 });
@@ -30,13 +33,18 @@ test('SVC-SKIP-WEBHOOK is accepted on a transaction update', { tag: ['@transacti
   expect(txn, 'a transaction of the aggregated member').toBeTruthy();
   const update = { transaction: { description: 'renamed by the conformance suite' } };
   const plain = await api.put(`/users/${user}/transactions/${txn.guid}`, update);
-  test.skip(!is2xx(plain.status), `the target refuses the transaction update ${JSON.stringify(update)} without the header (${plain.status}): the header cannot be judged on it (the update body is not shown)`);
+  test.skip(
+    !is2xx(plain.status),
+    `the target refuses the transaction update ${JSON.stringify(update)} without the header (${plain.status}): the header cannot be judged on it (the update body is not shown)`,
+  );
   await api.put(`/users/${user}/transactions/${txn.guid}`, update, { headers: SKIP, expectStatus: ANY_2XX });
   // Errors: "200 normal success for reads": the transaction reads back by its guid.
   await api.get(`/users/${user}/transactions/${txn.guid}`, { expectStatus: 200 });
 });
 
-test('SVC-SKIP-WEBHOOK is accepted on the deprecated managed member create, update and delete (v20250224)', { tag: ['@members', '@deprecated', '@destructive'] }, async ({ api, profile }) => {
+test('SVC-SKIP-WEBHOOK is accepted on the deprecated managed member create, update and delete (v20250224)', {
+  tag: ['@members', '@deprecated', '@destructive'],
+}, async ({ api, profile }) => {
   const version = 'v20250224';
   test.skip(!profile.versions.supported.includes(version), `${version} is not among the target's versions (SVC_VERSIONS)`);
   // Versioning, changes in v20250224: /users/{user_guid}/managed_members is deprecated (not removed);
@@ -46,7 +54,10 @@ test('SVC-SKIP-WEBHOOK is accepted on the deprecated managed member create, upda
   const base = `/users/${user}/managed_members`;
   const body = () => ({ member: { institution_code: profile.testInstitution.code, id: uniqueId('scn-managed'), name: 'Conformance managed member' } });
   const plain = await api.post(base, body(), { version });
-  test.skip(!is2xx(plain.status), `the target refuses the managed member create without the header (${plain.status}): the header cannot be judged on it (the body is not shown)`);
+  test.skip(
+    !is2xx(plain.status),
+    `the target refuses the managed member create without the header (${plain.status}): the header cannot be judged on it (the body is not shown)`,
+  );
   const withHeader = await api.post(base, body(), { version, headers: SKIP, expectStatus: ANY_2XX });
   const guid = need<string>(withHeader, 'member.guid', api);
   await api.put(`${base}/${guid}`, { member: { name: 'Conformance managed member, renamed' } }, { version, headers: SKIP, expectStatus: ANY_2XX });

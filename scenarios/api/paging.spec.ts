@@ -29,7 +29,10 @@ test('records_per_page=1000 returns a full page of institutions', { tag: ['@pagi
   expect(need<unknown[]>(res, 'institutions', api).length, 'records on a page of records_per_page=1000').toBe(Math.min(MAX, all.length));
 });
 
-test('records_per_page above 1000 never returns more than 1000 records', { tag: ['@paging', '@institutions', '@readonly', '@inferred'] }, async ({ api, profile }) => {
+test('records_per_page above 1000 never returns more than 1000 records', { tag: ['@paging', '@institutions', '@readonly', '@inferred'] }, async ({
+  api,
+  profile,
+}) => {
   for (const asked of [1001, 5000]) {
     const res = await api.get('/institutions', { query: { records_per_page: asked } });
     if (is2xx(res.status)) {
@@ -46,7 +49,10 @@ test('records_per_page above 1000 never returns more than 1000 records', { tag: 
   }
 });
 
-test('walking every page of institutions returns each record exactly once', { tag: ['@paging', '@institutions', '@readonly', '@inferred'] }, async ({ api, profile }) => {
+test('walking every page of institutions returns each record exactly once', { tag: ['@paging', '@institutions', '@readonly', '@inferred'] }, async ({
+  api,
+  profile,
+}) => {
   const seen = new Map<string, number>();
   let total: number | undefined;
   for (let page = 1; page <= 100; page++) {
@@ -81,16 +87,23 @@ test('walking pages of favourite institutions returns each record once', { tag: 
     seen.push(...records.map((r) => r.code));
     if (records.length < perPage) break;
   }
-  if (seen.length === 0 && !profile.isSimulator) test.skip(true, 'the client has no favourite institutions on this target (set up by the vendor on request), so their paging cannot be observed');
+  if (seen.length === 0 && !profile.isSimulator)
+    test.skip(true, 'the client has no favourite institutions on this target (set up by the vendor on request), so their paging cannot be observed');
   expect(seen.length, 'favourite institutions walked').toBeGreaterThan(0);
-  expect(seen.filter((c, i) => seen.indexOf(c) !== i), 'favourites returned on more than one page').toEqual([]);
+  expect(
+    seen.filter((c, i) => seen.indexOf(c) !== i),
+    'favourites returned on more than one page',
+  ).toEqual([]);
 });
 
 test('the default category list holds the 119 default categories', { tag: ['@paging', '@categories', '@readonly', '@smoke'] }, async ({ api }) => {
   // Limits: "default categories 119"; What the service does: "each with is_default = true".
   const categories = await walkList<{ guid: string; is_default: boolean }>(api, '/categories/default', 'categories', { perPage: 100 });
   expect(categories.length, 'default categories (Limits: 119)').toBe(DEFAULT_CATEGORIES);
-  expect(categories.filter((c) => c.is_default !== true).map((c) => c.guid), 'categories whose is_default is not true').toEqual([]);
+  expect(
+    categories.filter((c) => c.is_default !== true).map((c) => c.guid),
+    'categories whose is_default is not true',
+  ).toEqual([]);
   expect(new Set(categories.map((c) => c.guid)).size, 'distinct category guids').toBe(DEFAULT_CATEGORIES);
   // Endpoints: "GET /categories/{category_guid}: response one default category".
   const one = await api.get(`/categories/${categories[0].guid}`, { expectStatus: 200 });
@@ -105,6 +118,9 @@ test('walking the default categories in small pages returns the same 119 once ea
     for (const r of records) seen.set(r.guid, (seen.get(r.guid) ?? 0) + 1);
     if (records.length < 25) break;
   }
-  expect([...seen].filter(([, n]) => n > 1), 'categories returned on more than one page').toEqual([]);
+  expect(
+    [...seen].filter(([, n]) => n > 1),
+    'categories returned on more than one page',
+  ).toEqual([]);
   expect(seen.size).toBe(DEFAULT_CATEGORIES);
 });

@@ -54,7 +54,11 @@ test('a processor access token lives 60 days', { tag: TAGS }, async ({ api, poll
   expect(Math.abs(lifetimeS! - SIXTY_DAYS_S), `token lifetime ${lifetimeS} s against 60 days (${SIXTY_DAYS_S} s)`).toBeLessThanOrEqual(3600);
 });
 
-test('the payment account names the user, member and account of the scope, and only for the token holder', { tag: [...TAGS, '@auth', '@inferred'] }, async ({ api, poll, profile }) => {
+test('the payment account names the user, member and account of the scope, and only for the token holder', { tag: [...TAGS, '@auth', '@inferred'] }, async ({
+  api,
+  poll,
+  profile,
+}) => {
   const { user, member, account } = await verifiedAccount(api, poll);
   const { access } = await accessToken(api, `user-guid:${user} member-guid:${member} account-guid:${account} read-protected`);
   // Endpoints, other endpoints named: "/payment_account (returns user_guid, member_guid,
@@ -83,7 +87,9 @@ test('an authorization code for a member not yet verified is refused', { tag: [.
   // later the helper asks for the transactions product only, not account_verification).
   const { user, member } = await connectedUser(api, poll);
   const [account] = await memberAccounts(api, user, member);
-  const res = await api.post('/authorization_code', { authorization_code: { scope: `user-guid:${user} member-guid:${member} account-guid:${account.guid} read-protected` } });
+  const res = await api.post('/authorization_code', {
+    authorization_code: { scope: `user-guid:${user} member-guid:${member} account-guid:${account.guid} read-protected` },
+  });
   expectRefused(profile, res, 'POST /authorization_code for an unverified member', {
     stated: 'Endpoints, authorization code for processors: "A member in the scope must already have been verified"',
   });

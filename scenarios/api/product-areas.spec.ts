@@ -31,7 +31,10 @@ type Rec = Record<string, unknown> & { guid?: string };
 /** The profile's path for an operation with its placeholders filled, or a skip naming the variable. */
 function pathOf(profile: TargetProfile, key: keyof ProductPaths, values: Record<string, string> = {}): string {
   const template = profile.productPaths[key];
-  test.skip(!template, `${PRODUCT_PATH_ENV[key]} is not set: the specification does not show this path (Endpoints: "Paths and payloads of the other product areas ... not shown"), so the target profile must name it`);
+  test.skip(
+    !template,
+    `${PRODUCT_PATH_ENV[key]} is not set: the specification does not show this path (Endpoints: "Paths and payloads of the other product areas ... not shown"), so the target profile must name it`,
+  );
   return template!.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
     const v = values[name];
     if (v === undefined) throw new Error(`${PRODUCT_PATH_ENV[key]} = ${template} names {${name}}, which this scenario cannot fill`);
@@ -81,7 +84,11 @@ test('notifications created through the interface have type API_NOTIFICATION, ch
   pathOf(profile, 'notifications', { user_guid: 'probe' });
   const user = await createUser(api);
   const path = pathOf(profile, 'notifications', { user_guid: user });
-  const created = single(api, await api.post(path, { notification: { title: 'scn check', content: `scn notification ${uniqueId('n')}` } }, { expectStatus: ANY_2XX }), 'notification');
+  const created = single(
+    api,
+    await api.post(path, { notification: { title: 'scn check', content: `scn notification ${uniqueId('n')}` } }, { expectStatus: ANY_2XX }),
+    'notification',
+  );
   const guid = guidOf(created, 'the created notification');
   // What the service does: "Notifications created through the interface always have type
   // API_NOTIFICATION, channel PUSH, and no associated entity."
@@ -90,11 +97,17 @@ test('notifications created through the interface have type API_NOTIFICATION, ch
     expect(n.channel, `${where}: channel`).toBe('PUSH');
     // The entity's field names are not shown: any field that names an entity must be empty.
     const entity = Object.entries(n).filter(([k, v]) => /entity/i.test(k) && v !== null && v !== undefined && v !== '');
-    expect(entity.map(([k, v]) => `${k}=${JSON.stringify(v)}`), `${where}: fields naming an associated entity`).toEqual([]);
+    expect(
+      entity.map(([k, v]) => `${k}=${JSON.stringify(v)}`),
+      `${where}: fields naming an associated entity`,
+    ).toEqual([]);
   };
   judge(created, 'the create answer');
   if (profile.productPaths.notification) {
-    judge(single(api, await api.get(pathOf(profile, 'notification', { user_guid: user, notification_guid: guid }), { expectStatus: ANY_2XX }), 'notification'), 'the notification read back');
+    judge(
+      single(api, await api.get(pathOf(profile, 'notification', { user_guid: user, notification_guid: guid }), { expectStatus: ANY_2XX }), 'notification'),
+      'the notification read back',
+    );
   }
   // "Read and list operations may also return notifications of other channels": only the
   // one created here is judged in the list.
@@ -133,14 +146,26 @@ test('goals carry track_type_name and meta_type_name and can be repositioned to 
   const before = await ranks();
   // "goals can be repositioned to change priority": put the lower-priority goal first.
   const [top, next] = before.a < before.b ? [b, a] : [a, b];
-  await api.put(pathOf(profile, 'goalsReposition', { user_guid: user }), { goals: [{ guid: top, position: 1 }, { guid: next, position: 2 }] }, { expectStatus: ANY_2XX });
+  await api.put(
+    pathOf(profile, 'goalsReposition', { user_guid: user }),
+    {
+      goals: [
+        { guid: top, position: 1 },
+        { guid: next, position: 2 },
+      ],
+    },
+    { expectStatus: ANY_2XX },
+  );
   const after = await ranks();
   const topRank = top === a ? after.a : after.b;
   const nextRank = top === a ? after.b : after.a;
-  expect(topRank, `after repositioning, goal ${top} ranks before goal ${next} (before: ${JSON.stringify(before)}, after: ${JSON.stringify(after)})`).toBeLessThan(nextRank);
+  expect(
+    topRank,
+    `after repositioning, goal ${top} ranks before goal ${next} (before: ${JSON.stringify(before)}, after: ${JSON.stringify(after)})`,
+  ).toBeLessThan(nextRank);
 });
 
-test('budgets carry a category_guid; generated budgets come from the user\'s existing transactions', { tag: TAGS }, async ({ api, poll, profile }) => {
+test("budgets carry a category_guid; generated budgets come from the user's existing transactions", { tag: TAGS }, async ({ api, poll, profile }) => {
   pathOf(profile, 'budgets', { user_guid: 'probe' });
   pathOf(profile, 'budgetsGenerate', { user_guid: 'probe' });
   const { user } = await connectedUser(api, poll);
@@ -152,17 +177,23 @@ test('budgets carry a category_guid; generated budgets come from the user\'s exi
   // What the service does: "Budgets (each with a category_guid, single-category ...)".
   const made = single(api, await api.post(path, { budget: { category_guid: category, amount: 250 } }, { expectStatus: ANY_2XX }), 'budget');
   const manual = guidOf(made, 'the created budget');
-  expect(made.category_guid, 'the created budget\'s category_guid').toBe(category);
+  expect(made.category_guid, "the created budget's category_guid").toBe(category);
   // Budgets "are managed per user": the user's budget list (a read: Errors, 200) holds the one created.
-  expect((await listAll(api, path, 'budgets')).map((b) => b.guid), 'the user\'s budgets').toContain(manual);
+  expect(
+    (await listAll(api, path, 'budgets')).map((b) => b.guid),
+    "the user's budgets",
+  ).toContain(manual);
   // "... or auto-generated from existing transactions": every generated budget is for a
   // category the user's transactions carry.
   const generatedRes = await api.post(pathOf(profile, 'budgetsGenerate', { user_guid: user }), {}, { expectStatus: ANY_2XX });
   const answered = Array.isArray(Object.values(generatedRes.body ?? {}).find(Array.isArray)) ? records(api, generatedRes, 'budgets') : undefined;
   const generated = (answered ?? (await listAll(api, path, 'budgets'))).filter((b) => b.guid !== manual);
-  expect(generated.length, 'budgets generated from the user\'s transactions').toBeGreaterThan(0);
+  expect(generated.length, "budgets generated from the user's transactions").toBeGreaterThan(0);
   for (const b of generated) expect(typeof b.category_guid, `budget ${b.guid}: category_guid`).toBe('string');
-  expect(generated.filter((b) => !used.has(b.category_guid as string)).map((b) => `${b.guid}: ${b.category_guid}`), 'generated budgets for categories none of the user\'s transactions carry').toEqual([]);
+  expect(
+    generated.filter((b) => !used.has(b.category_guid as string)).map((b) => `${b.guid}: ${b.category_guid}`),
+    "generated budgets for categories none of the user's transactions carry",
+  ).toEqual([]);
 });
 
 test('statements of a member are served as PDF', { tag: TAGS }, async ({ api, poll, profile }) => {
@@ -173,7 +204,11 @@ test('statements of a member are served as PDF', { tag: TAGS }, async ({ api, po
   test.skip(statements.length === 0, 'the aggregated test member has no statements on this target, so their format cannot be observed');
   const guid = guidOf(statements[0], 'a statement');
   // What the service does: "Statements provide a user's monthly account statements as PDF".
-  const pdf = await api.call({ path: pathOf(profile, 'statementPdf', { user_guid: user, member_guid: member, statement_guid: guid }), headers: { accept: 'application/pdf' }, expectStatus: ANY_2XX });
+  const pdf = await api.call({
+    path: pathOf(profile, 'statementPdf', { user_guid: user, member_guid: member, statement_guid: guid }),
+    headers: { accept: 'application/pdf' },
+    expectStatus: ANY_2XX,
+  });
   expect((pdf.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase(), `Content-Type of statement ${guid}`).toBe('application/pdf');
   // ISO 32000: a PDF file begins with the header %PDF-.
   expect(pdf.text.slice(0, 5), `the first bytes of statement ${guid}`).toBe('%PDF-');
@@ -191,36 +226,60 @@ test('a tagging applies a user-defined tag to one transaction', { tag: TAGS }, a
   const tag = single(api, await api.post(pathOf(profile, 'tags', { user_guid: user }), { tag: { name } }, { expectStatus: ANY_2XX }), 'tag');
   const tagGuid = guidOf(tag, 'the created tag');
   expect(stringsIn(tag), `the created tag carries its label ${name}`).toContain(name);
-  expect((await listAll(api, pathOf(profile, 'tags', { user_guid: user }), 'tags')).map((t) => t.guid), 'the user\'s tags').toContain(tagGuid);
+  expect(
+    (await listAll(api, pathOf(profile, 'tags', { user_guid: user }), 'tags')).map((t) => t.guid),
+    "the user's tags",
+  ).toContain(tagGuid);
   // "A tagging applies a tag to one transaction": the tagging refers to the tag and to the
   // one transaction it was applied to, and to no other transaction of the user.
   const target = ids[ids.length - 1];
   const judge = (t: Rec, where: string) => {
     const values = stringsIn(t);
     expect(values, `${where} refers to the tag ${tagGuid}`).toContain(tagGuid);
-    expect(ids.filter((id) => values.includes(id)), `${where}: the transactions it refers to`).toEqual([target]);
+    expect(
+      ids.filter((id) => values.includes(id)),
+      `${where}: the transactions it refers to`,
+    ).toEqual([target]);
   };
-  const tagging = single(api, await api.post(pathOf(profile, 'taggings', { user_guid: user }), { tagging: { tag_guid: tagGuid, transaction_guid: target } }, { expectStatus: ANY_2XX }), 'tagging');
+  const tagging = single(
+    api,
+    await api.post(pathOf(profile, 'taggings', { user_guid: user }), { tagging: { tag_guid: tagGuid, transaction_guid: target } }, { expectStatus: ANY_2XX }),
+    'tagging',
+  );
   judge(tagging, 'the created tagging');
   const taggingGuid = guidOf(tagging, 'the created tagging');
   // The user's taggings (a list read) hold the one created.
-  expect((await listAll(api, pathOf(profile, 'taggings', { user_guid: user }), 'taggings')).map((t) => t.guid), 'the user\'s taggings').toContain(taggingGuid);
-  if (profile.productPaths.tagging) judge(single(api, await api.get(pathOf(profile, 'tagging', { user_guid: user, tagging_guid: taggingGuid }), { expectStatus: ANY_2XX }), 'tagging'), 'the tagging read back');
+  expect(
+    (await listAll(api, pathOf(profile, 'taggings', { user_guid: user }), 'taggings')).map((t) => t.guid),
+    "the user's taggings",
+  ).toContain(taggingGuid);
+  if (profile.productPaths.tagging)
+    judge(
+      single(api, await api.get(pathOf(profile, 'tagging', { user_guid: user, tagging_guid: taggingGuid }), { expectStatus: ANY_2XX }), 'tagging'),
+      'the tagging read back',
+    );
 });
 
 test('holdings read per user, per account and per member agree', { tag: TAGS }, async ({ api, poll, profile }) => {
-  for (const key of ['holdingsByUser', 'holdingsByAccount', 'holdingsByMember'] as const) pathOf(profile, key, { user_guid: 'probe', account_guid: 'probe', member_guid: 'probe' });
+  for (const key of ['holdingsByUser', 'holdingsByAccount', 'holdingsByMember'] as const)
+    pathOf(profile, key, { user_guid: 'probe', account_guid: 'probe', member_guid: 'probe' });
   const { user, member } = await connectedUser(api, poll);
   // What the service does: "Investment holdings are read per user, account or member".
   const byUser = (await walkList<Rec>(api, pathOf(profile, 'holdingsByUser', { user_guid: user }), 'holdings')).map((h) => guidOf(h, 'a holding'));
   test.skip(byUser.length === 0, 'the aggregated test member has no holdings on this target, so the three reads cannot be compared');
-  const byMember = (await walkList<Rec>(api, pathOf(profile, 'holdingsByMember', { user_guid: user, member_guid: member }), 'holdings')).map((h) => guidOf(h, 'a holding'));
+  const byMember = (await walkList<Rec>(api, pathOf(profile, 'holdingsByMember', { user_guid: user, member_guid: member }), 'holdings')).map((h) =>
+    guidOf(h, 'a holding'),
+  );
   // The user has this one member: its holdings are the user's.
   expect([...byMember].sort(), `holdings of member ${member} vs holdings of its user (the user's only member)`).toEqual([...byUser].sort());
   // Each account's holdings are its own: the per-account reads partition the member's.
   const perAccount: string[] = [];
   for (const account of await memberAccounts(api, user, member)) {
-    perAccount.push(...(await walkList<Rec>(api, pathOf(profile, 'holdingsByAccount', { user_guid: user, account_guid: account.guid }), 'holdings')).map((h) => guidOf(h, 'a holding')));
+    perAccount.push(
+      ...(await walkList<Rec>(api, pathOf(profile, 'holdingsByAccount', { user_guid: user, account_guid: account.guid }), 'holdings')).map((h) =>
+        guidOf(h, 'a holding'),
+      ),
+    );
   }
   expect([...perAccount].sort(), 'holdings read account by account (each once) vs holdings of the member').toEqual([...byMember].sort());
 });

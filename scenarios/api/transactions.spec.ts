@@ -24,14 +24,23 @@ import { connectedUser, letTimePass, settle, walkList } from './journeys.ts';
 
 const TAGS = ['@transactions', '@destructive'];
 
-type Txn = { guid: string; category_guid?: string | null; top_level_category_guid?: string | null; created_at?: string; updated_at?: string; [k: string]: unknown };
+type Txn = {
+  guid: string;
+  category_guid?: string | null;
+  top_level_category_guid?: string | null;
+  created_at?: string;
+  updated_at?: string;
+  [k: string]: unknown;
+};
 
 const sorted = (xs: string[]) => [...xs].sort();
 
 async function expectFilter(api: CheckedClient, user: string, all: Txn[], query: Record<string, string>, selects: (t: Txn) => boolean) {
   const filtered = await walkList<Txn>(api, `/users/${user}/transactions`, 'transactions', { query });
   const expected = all.filter(selects).map((t) => t.guid);
-  expect(sorted(filtered.map((t) => t.guid)), `transactions listed with ${new URLSearchParams(query)} (expected ${expected.length} of ${all.length})`).toEqual(sorted(expected));
+  expect(sorted(filtered.map((t) => t.guid)), `transactions listed with ${new URLSearchParams(query)} (expected ${expected.length} of ${all.length})`).toEqual(
+    sorted(expected),
+  );
   return expected.length;
 }
 
@@ -67,7 +76,11 @@ for (const [field, from, to] of [
       // Update one transaction two seconds later, so updated_at has a newest value of its own (update status not shown: any 2xx).
       await letTimePass(profile, user, 2100);
       const target = all[all.length - 1];
-      await api.put(`/users/${user}/transactions/${target.guid}`, { transaction: { description: 'updated by the conformance suite' } }, { expectStatus: ANY_2XX });
+      await api.put(
+        `/users/${user}/transactions/${target.guid}`,
+        { transaction: { description: 'updated by the conformance suite' } },
+        { expectStatus: ANY_2XX },
+      );
       all = await walkList<Txn>(api, `/users/${user}/transactions`, 'transactions');
     }
     const at = (t: Txn) => seconds(t[field]);
@@ -85,7 +98,7 @@ for (const [field, from, to] of [
     // pair), a bound that equals no transaction's instant: from there only the newer
     // transactions, up to there only the older ones.
     const gap = instants.findLastIndex((s, i) => i > 0 && s - instants[i - 1] >= 2);
-    if (field === 'updated_at') expect(gap, 'an updated_at two seconds older than the updated transaction\'s').toBeGreaterThan(0);
+    if (field === 'updated_at') expect(gap, "an updated_at two seconds older than the updated transaction's").toBeGreaterThan(0);
     if (gap > 0) {
       const mid = instants[gap - 1] + 1;
       await expectFilter(api, user, all, q({ [from]: mid }), (t) => at(t) > mid);
@@ -111,7 +124,10 @@ for (const filter of ['category_guid', 'top_level_category_guid'] as const) {
 
 /** Every value under a key of one of these names, at any depth. */
 function valuesUnder(value: unknown, names: string[], out: unknown[] = []): unknown[] {
-  if (Array.isArray(value)) value.forEach((v) => { valuesUnder(v, names, out); });
+  if (Array.isArray(value))
+    value.forEach((v) => {
+      valuesUnder(v, names, out);
+    });
   else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
       if (names.includes(k)) out.push(v);
@@ -145,7 +161,9 @@ for (const [include, { keys, fields }] of Object.entries(INCLUDES)) {
     const plain = await api.get(`/users/${user}/transactions`, { query: { records_per_page: 100 }, expectStatus: 200 });
     const withIncludes = await api.get(`/users/${user}/transactions`, { query: { records_per_page: 100, includes: include }, expectStatus: 200 });
     // includes adds data; it does not change which transactions are listed.
-    expect(need<unknown[]>(withIncludes, 'transactions', api).length, 'the same transactions with includes').toBe(need<unknown[]>(plain, 'transactions', api).length);
+    expect(need<unknown[]>(withIncludes, 'transactions', api).length, 'the same transactions with includes').toBe(
+      need<unknown[]>(plain, 'transactions', api).length,
+    );
     const included = objectsOf(valuesUnder(withIncludes.body, keys));
     if (included.length === 0 && !profile.isSimulator) {
       test.skip(true, `the test user's transactions carry no ${include} data on this target, so includes=${include} cannot be observed`);
@@ -166,7 +184,8 @@ for (const [include, { keys, fields }] of Object.entries(INCLUDES)) {
 }
 
 /** Every string value of an object that names a twice-a-period recurrence. */
-const twiceKinds = (o: unknown) => Object.values((o ?? {}) as Record<string, unknown>).filter((v): v is string => typeof v === 'string' && v.startsWith('twice_a_'));
+const twiceKinds = (o: unknown) =>
+  Object.values((o ?? {}) as Record<string, unknown>).filter((v): v is string => typeof v === 'string' && v.startsWith('twice_a_'));
 
 test('repeating transactions report a twice_a_ recurrence kind', { tag: [...TAGS, '@inferred'] }, async ({ api, poll, profile }) => {
   const { user } = await connectedUser(api, poll);
@@ -177,7 +196,10 @@ test('repeating transactions report a twice_a_ recurrence kind', { tag: [...TAGS
     test.skip(true, 'the test user has no repeating transaction that recurs twice a period on this target, so the twice_a_ kind cannot be observed');
   }
   // The simulator's test institution aggregates a twice-monthly payroll.
-  expect(twice.map((r) => twiceKinds(r)[0]), 'repeating transactions with a twice_a_ recurrence kind').not.toEqual([]);
+  expect(
+    twice.map((r) => twiceKinds(r)[0]),
+    'repeating transactions with a twice_a_ recurrence kind',
+  ).not.toEqual([]);
   // The same repeating transactions read through includes=repeating_transactions: that
   // both paths agree is not stated (the list path is not shown at all): inferred.
   const viaIncludes = await api.get(`/users/${user}/transactions`, { query: { records_per_page: 100, includes: 'repeating_transactions' }, expectStatus: 200 });
@@ -205,13 +227,28 @@ test('transactions carry merchant_guid and merchant_location_guid', { tag: [...T
   const without = all.filter((t) => !('merchant_guid' in t) || !('merchant_location_guid' in t)).map((t) => t.guid);
   expect(without.slice(0, 5), `transactions without merchant_guid or merchant_location_guid (${without.length} of ${all.length})`).toEqual([]);
   // Resources, Transaction: the other fields named (check_number only where there is one; is_recurring is to be ignored).
-  const FIELDS = ['guid', 'category_guid', 'top_level_category_guid', 'user_guid', 'is_manual', 'is_subscription', 'is_international', 'member_is_managed_by_user'];
+  const FIELDS = [
+    'guid',
+    'category_guid',
+    'top_level_category_guid',
+    'user_guid',
+    'is_manual',
+    'is_subscription',
+    'is_international',
+    'member_is_managed_by_user',
+  ];
   const lacking = all.flatMap((t) => FIELDS.filter((f) => !(f in t)).map((f) => `${t.guid}: ${f}`));
   expect(lacking.slice(0, 5), `named transaction fields missing (${lacking.length})`).toEqual([]);
   const named = all.filter((t) => typeof t.merchant_guid === 'string' && typeof t.merchant_location_guid === 'string');
   const ok = named.length > 0;
-  if (profile.isSimulator) expect(named.length, 'transactions naming a merchant and its location (the simulator\'s test institution has merchants)').toBeGreaterThan(0);
-  else expectInferred(profile, ok, { expectation: 'at least one aggregated transaction names its merchant and merchant location', basis: 'What the service does: transactions carry the fields; whether the test institution\'s transactions have merchants is not shown', received: `${named.length} of ${all.length}` });
+  if (profile.isSimulator)
+    expect(named.length, "transactions naming a merchant and its location (the simulator's test institution has merchants)").toBeGreaterThan(0);
+  else
+    expectInferred(profile, ok, {
+      expectation: 'at least one aggregated transaction names its merchant and merchant location',
+      basis: "What the service does: transactions carry the fields; whether the test institution's transactions have merchants is not shown",
+      received: `${named.length} of ${all.length}`,
+    });
 });
 
 /**
@@ -223,7 +260,10 @@ test('transactions carry merchant_guid and merchant_location_guid', { tag: [...T
  */
 test('use_case selects the transactions of members with that use case', { tag: TAGS }, async ({ api, poll, profile }) => {
   const useCases = profile.useCases;
-  test.skip(!useCases || useCases.length < 2, 'needs SVC_USE_CASES: two or more use cases the client is opted in to (Endpoints: use_case is for "opted-in clients"; which clients are opted in is not shown)');
+  test.skip(
+    !useCases || useCases.length < 2,
+    'needs SVC_USE_CASES: two or more use cases the client is opted in to (Endpoints: use_case is for "opted-in clients"; which clients are opted in is not shown)',
+  );
   const [mine, other] = useCases!;
   requireTestInstitution(profile, ['SUCCESS']);
   const user = await createUser(api);
@@ -231,7 +271,10 @@ test('use_case selects the transactions of members with that use case', { tag: T
   await settle(api, poll, user, member);
   // Resources, Member: use_cases (array) "only for clients opted in to use cases": this client is.
   const read = (await readMember(api, user, member)) as unknown as Record<string, unknown>;
-  expect(Array.isArray(read.use_cases) ? read.use_cases : read.use_cases === undefined ? 'no use_cases field' : read.use_cases, `use_cases of a member created with ${mine}, for an opted-in client`).toContain(mine);
+  expect(
+    Array.isArray(read.use_cases) ? read.use_cases : read.use_cases === undefined ? 'no use_cases field' : read.use_cases,
+    `use_cases of a member created with ${mine}, for an opted-in client`,
+  ).toContain(mine);
   const all = await walkList<Txn>(api, `/users/${user}/transactions`, 'transactions');
   expect(all.length, 'transactions aggregated for the new member').toBeGreaterThan(0);
   expect(await expectFilter(api, user, all, { use_case: mine }, () => true), `transactions with use_case=${mine}`).toBe(all.length);

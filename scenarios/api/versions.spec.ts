@@ -5,7 +5,18 @@
  * not shown in the specification); sunset endpoints are refused.
  */
 import { test, expect, requireSetting } from '../fixtures.ts';
-import { ANY_2XX, CREATE_MEMBER_STATUSES, createMember, createUser, createdMember, expectRefused, is2xx, need, requireTestInstitution, waitUntilSettled } from '../helpers.ts';
+import {
+  ANY_2XX,
+  CREATE_MEMBER_STATUSES,
+  createMember,
+  createUser,
+  createdMember,
+  expectRefused,
+  is2xx,
+  need,
+  requireTestInstitution,
+  waitUntilSettled,
+} from '../helpers.ts';
 import { expectDeprecationHeader, expectInferred } from '../inferred.ts';
 
 const OLD = 'v20111101';
@@ -25,7 +36,10 @@ test(`${OLD} institutions carry the four supports_* fields`, { tag: ['@versions'
   for (const field of SUPPORTS_FIELDS) expect(institution, `${OLD} institution field ${field}`).toHaveProperty(field);
 });
 
-test(`${V2025} institutions use supported_products in place of the supports_* fields`, { tag: ['@versions', '@institutions', '@readonly', '@smoke'] }, async ({ api, profile }) => {
+test(`${V2025} institutions use supported_products in place of the supports_* fields`, { tag: ['@versions', '@institutions', '@readonly', '@smoke'] }, async ({
+  api,
+  profile,
+}) => {
   supports(profile, V2025);
   // Versioning, changes in v20250224; Resources, Institution: "supported_products (array ...)".
   const res = await api.get(`/institutions/${profile.testInstitution.code}`, { version: V2025, expectStatus: 200 });
@@ -40,7 +54,10 @@ test(`${V2025} list institutions filters by supported_products`, { tag: ['@versi
   const res = await api.get('/institutions', { version: V2025, query: { supported_products: product, records_per_page: 200 }, expectStatus: 200 });
   const list = need<Array<{ code: string; supported_products: string[] }>>(res, 'institutions', api);
   expect(list.length).toBeGreaterThan(0);
-  expect(list.filter((i) => !i.supported_products?.includes(product)).map((i) => i.code), `institutions returned for supported_products=${product} without it`).toEqual([]);
+  expect(
+    list.filter((i) => !i.supported_products?.includes(product)).map((i) => i.code),
+    `institutions returned for supported_products=${product} without it`,
+  ).toEqual([]);
 });
 
 test(`${V2025} create member requires data_request`, { tag: ['@versions', '@members', '@destructive', '@inferred'] }, async ({ api, profile }) => {
@@ -67,7 +84,11 @@ test(`${V2025} request widget URL requires data_request`, { tag: ['@versions', '
   const refused = await api.post(`/users/${user}/widget_urls`, { widget_url: { widget_type: 'connect_widget' } }, { version: V2025 });
   expectRefused(profile, refused, `widget URL without data_request on ${V2025}`, { stated: 'Versioning: a required data_request on v20250224' });
   // The widget URL status is not shown (the Errors table's 200 is for reads, lists and ACH returns): any 2xx.
-  const granted = await api.post(`/users/${user}/widget_urls`, { widget_url: { widget_type: 'connect_widget', data_request: { products: ['transactions'] } } }, { version: V2025, expectStatus: ANY_2XX });
+  const granted = await api.post(
+    `/users/${user}/widget_urls`,
+    { widget_url: { widget_type: 'connect_widget', data_request: { products: ['transactions'] } } },
+    { version: V2025, expectStatus: ANY_2XX },
+  );
   // Resources, Widget URL: "Response object widget_url with type (string), url (string) and user_id (string)".
   expect(typeof need(granted, 'widget_url.url', api)).toBe('string');
 });
@@ -93,7 +114,10 @@ test(`${V2025} MFA option entries carry a guid`, { tag: ['@versions', '@members'
   expect(value.connection_status).toBe('CHALLENGED');
   const options = (value.challenges ?? []).flatMap((c) => c.options ?? []);
   expect(options.length, 'options of the option-list challenge').toBeGreaterThan(0);
-  expect(options.filter((o) => typeof o.guid !== 'string' || o.guid === ''), 'option entries without a guid').toEqual([]);
+  expect(
+    options.filter((o) => typeof o.guid !== 'string' || o.guid === ''),
+    'option entries without a guid',
+  ).toEqual([]);
 });
 
 test('a sunset version answers an error', { tag: ['@versions', '@readonly', '@smoke', '@inferred'] }, async ({ api, profile }) => {
@@ -112,7 +136,7 @@ test('an unknown version answers an error', { tag: ['@versions', '@readonly', '@
     const res = await api.get('/institutions', { version, query: { records_per_page: 10 } });
     expectInferred(profile, res.status >= 400 && res.status < 500, {
       expectation: `Accept-Version ${version} (no such version) is refused with a 4xx`,
-      basis: 'Versioning names the versions in play and the sunset error only; an unknown version\'s answer is not shown',
+      basis: "Versioning names the versions in play and the sunset error only; an unknown version's answer is not shown",
       received: String(res.status),
     });
   }
@@ -158,12 +182,23 @@ test(`a ${OLD} request with the vendor media type in Accept is served`, { tag: [
   // application/vnd.svc.api.v1+json or v2+json in Accept": a client doing so is served
   // (Errors: 200 for reads). The answer's media type is open (real-service-notes: the
   // vendor type or application/json).
-  const res = await api.get(`/institutions/${profile.testInstitution.code}`, { version: OLD, headers: { accept: 'application/vnd.svc.api.v1+json' }, expectStatus: 200 });
+  const res = await api.get(`/institutions/${profile.testInstitution.code}`, {
+    version: OLD,
+    headers: { accept: 'application/vnd.svc.api.v1+json' },
+    expectStatus: 200,
+  });
   expect(need(res, 'institution.code', api)).toBe(profile.testInstitution.code);
 });
 
-test('a deprecated version stays usable for 12 months after its deprecation date', { tag: ['@versions', '@readonly', '@inferred'] }, async ({ api, profile }) => {
-  const deprecated = requireSetting(profile.versions.deprecated, 'SVC_DEPRECATED_VERSION and SVC_DEPRECATED_ON', 'a version the target has deprecated and its deprecation date');
+test('a deprecated version stays usable for 12 months after its deprecation date', { tag: ['@versions', '@readonly', '@inferred'] }, async ({
+  api,
+  profile,
+}) => {
+  const deprecated = requireSetting(
+    profile.versions.deprecated,
+    'SVC_DEPRECATED_VERSION and SVC_DEPRECATED_ON',
+    'a version the target has deprecated and its deprecation date',
+  );
   // Versioning, lifecycle: "A deprecated version remains usable for 12 months after its
   // deprecation date ... After those 12 months it sunsets" (the sunset error is the
   // sunset-version scenario's).

@@ -15,7 +15,16 @@ import { expectInferred } from '../inferred.ts';
 const TAGS = ['@widgets', '@destructive'];
 
 /** Resources, Widget URL: `widget_type`, "for example connect_widget; other types named are ...". */
-const WIDGET_TYPES = ['connect_widget', 'actionable_integration', 'money_dashboard_widget', 'spending_plan_widget', 'mini_spending_plan_widget', 'micro_pulse_carousel_widget', 'mini_pulse_carousel_widget', 'pulse_widget'];
+const WIDGET_TYPES = [
+  'connect_widget',
+  'actionable_integration',
+  'money_dashboard_widget',
+  'spending_plan_widget',
+  'mini_spending_plan_widget',
+  'micro_pulse_carousel_widget',
+  'mini_pulse_carousel_widget',
+  'pulse_widget',
+];
 
 function body(version: string, fields: Record<string, unknown>) {
   const widget: Record<string, unknown> = { widget_type: 'connect_widget', ...fields };
@@ -47,11 +56,14 @@ test('on v20250224 the widget URL path takes the user_identifier (the partner-de
   // still goes through the contract.
   const byId = await api.post(`/users/${encodeURIComponent(id)}/widget_urls`, body(version, {}), { version });
   const url = (byId.body as { widget_url?: { url?: unknown } } | undefined)?.widget_url?.url;
-  if (expectInferred(profile, byId.status >= 200 && byId.status < 300 && typeof url === 'string', {
-    expectation: 'POST /users/{partner-defined id}/widget_urls on v20250224 issues a widget URL',
-    basis: 'Endpoints, Widgets and members: "In version v20250224 the path uses user_identifier"; that it accepts partner ids is not stated for this path (Data exchange: "where so stated")',
-    received: `${byId.status}${typeof url === 'string' ? '' : ', no widget_url.url'}`,
-  })) {
+  if (
+    expectInferred(profile, byId.status >= 200 && byId.status < 300 && typeof url === 'string', {
+      expectation: 'POST /users/{partner-defined id}/widget_urls on v20250224 issues a widget URL',
+      basis:
+        'Endpoints, Widgets and members: "In version v20250224 the path uses user_identifier"; that it accepts partner ids is not stated for this path (Data exchange: "where so stated")',
+      received: `${byId.status}${typeof url === 'string' ? '' : ', no widget_url.url'}`,
+    })
+  ) {
     expect(url, 'a fresh widget URL per request').not.toBe(byGuid.url);
   }
 });
@@ -79,22 +91,28 @@ test('a widget URL request with every named parameter is accepted', { tag: TAGS 
   // types stated or implied (booleans for disable_*/enable_*/include_*; objects for style).
   // The fields carry no version: every version in play takes them (Versioning: "removing a
   // request parameter from path or body" is breaking).
-  for (const version of profile.versions.supported) await requestWidget(api, user, {
-    widget_type: 'connect_widget',
-    is_mobile_webview: false,
-    client_redirect_url: 'https://client.example/widget/done?keep=me',
-    oauth_referral_source: 'BROWSER',
-    ui_message_webview_url_scheme: 'scnapp',
-    ui_message_version: 4,
-    color_scheme: 'browser',
-    style: {},
-    deep_link_params: { widget: 'connect_widget' },
-    current_institution_code: profile.testInstitution.code,
-    disable_search_institution: true,
-    disable_background_agg: false,
-    enable_app2app: false,
-    include_identity: false,
-    include_transactions: true,
-    language: 'es',
-  }, version);
+  for (const version of profile.versions.supported)
+    await requestWidget(
+      api,
+      user,
+      {
+        widget_type: 'connect_widget',
+        is_mobile_webview: false,
+        client_redirect_url: 'https://client.example/widget/done?keep=me',
+        oauth_referral_source: 'BROWSER',
+        ui_message_webview_url_scheme: 'scnapp',
+        ui_message_version: 4,
+        color_scheme: 'browser',
+        style: {},
+        deep_link_params: { widget: 'connect_widget' },
+        current_institution_code: profile.testInstitution.code,
+        disable_search_institution: true,
+        disable_background_agg: false,
+        enable_app2app: false,
+        include_identity: false,
+        include_transactions: true,
+        language: 'es',
+      },
+      version,
+    );
 });

@@ -39,7 +39,9 @@ async function oauthMember(api: CheckedClient, extra: Record<string, unknown>) {
 
 /** Answers every request to the client's (non-existent) host with a small page. */
 async function serveClientHost(page: Page) {
-  await page.route('https://client.example/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>client</title><p>client page</p>' }));
+  await page.route('https://client.example/**', (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>client</title><p>client page</p>' }),
+  );
 }
 
 /** The first navigation request to the client redirect URL's host, from the moment it is called. */
@@ -54,14 +56,19 @@ async function decide(page: Page, uri: string, selector: string) {
   await page.locator(selector).click();
 }
 
-test('authorize redirects to client_redirect_url with status=success and member_guid, keeping its own query', { tag: [...TAGS, '@smoke'] }, async ({ api, poll, page, profile }) => {
+test('authorize redirects to client_redirect_url with status=success and member_guid, keeping its own query', { tag: [...TAGS, '@smoke'] }, async ({
+  api,
+  poll,
+  page,
+  profile,
+}) => {
   const { user, member, uri } = await oauthMember(api, { client_redirect_url: CLIENT_REDIRECT });
   const landed = landingAt(page, profile);
   await decide(page, uri, profile.oauthPage.authorizeSelector);
   const url = await landed;
   expect(url.pathname).toBe('/oauth/done');
-  expect(url.searchParams.get('keep'), 'the URL\'s own query parameter keep').toBe('me');
-  expect(url.searchParams.get('tenant'), 'the URL\'s own query parameter tenant').toBe('42');
+  expect(url.searchParams.get('keep'), "the URL's own query parameter keep").toBe('me');
+  expect(url.searchParams.get('tenant'), "the URL's own query parameter tenant").toBe('42');
   expect(url.searchParams.get('status')).toBe('success');
   expect(url.searchParams.get('member_guid')).toBe(member);
   expect(url.searchParams.get('error_reason'), 'no error_reason on success').toBeNull();
@@ -80,7 +87,11 @@ test('deny redirects with status=error and an error_reason from the stated list'
   expect(url.searchParams.get('status')).toBe('error');
   expect(url.searchParams.get('member_guid')).toBe(member);
   expect(ERROR_REASONS, `error_reason=${url.searchParams.get('error_reason')}`).toContain(url.searchParams.get('error_reason'));
-  const after = await poll(() => readMember(api, user, member), (m) => !m.is_being_aggregated, { what: 'the denied member to settle' });
+  const after = await poll(
+    () => readMember(api, user, member),
+    (m) => !m.is_being_aggregated,
+    { what: 'the denied member to settle' },
+  );
   expect(after.value.connection_status, 'a denied OAuth member is not connected').not.toBe('CONNECTED');
 });
 
@@ -145,7 +156,11 @@ test('the oauth_window_uri is single use', { tag: TAGS }, async ({ api, page, pr
  * client redirect URL. The sentence may be advice to clients rather than a rule for the
  * service, so the expectation is inferred.
  */
-test('with both client_redirect_url and ui_message_webview_url_scheme the client redirect form is used', { tag: [...TAGS, '@inferred'] }, async ({ api, page, profile }) => {
+test('with both client_redirect_url and ui_message_webview_url_scheme the client redirect form is used', { tag: [...TAGS, '@inferred'] }, async ({
+  api,
+  page,
+  profile,
+}) => {
   const { member, uri } = await oauthMember(api, { client_redirect_url: CLIENT_REDIRECT, ui_message_webview_url_scheme: 'scnapp' });
   // As in the scheme scenario above: the target is seen as a request (or a failed one:
   // client.example does not resolve, and is deliberately not routed, since an intercepted

@@ -43,30 +43,34 @@ async function slotFor(page: Page): Promise<{ value?: string }> {
  * Fails, naming the field, when the field is missing or refused the value.
  */
 export async function typeSecret(field: Locator, secret: string, what: string): Promise<void> {
-  await test.step(`Type ${what} (value withheld)`, async () => {
-    // As fill does: the field must be shown before it is typed into.
-    await field.waitFor({ state: 'visible' });
-    const slot = await slotFor(field.page());
-    slot.value = secret;
-    try {
-      const filled = await field.evaluate(async (element, binding) => {
-        const input = element as HTMLInputElement;
-        if (input.disabled || input.readOnly) return false;
-        const value = (await (window as unknown as Record<string, () => Promise<string | null>>)[binding]()) ?? '';
-        input.focus();
-        input.select();
-        // insertText edits as typing does (beforeinput/input events, undo history); a
-        // field that refuses it gets the value through the element's own setter.
-        if (!document.execCommand('insertText', false, value) || input.value !== value) {
-          Object.getOwnPropertyDescriptor(Object.getPrototypeOf(input), 'value')?.set?.call(input, value);
-          input.dispatchEvent(new Event('input', { bubbles: true }));
-        }
-        input.dispatchEvent(new Event('change', { bubbles: true }));
-        return input.value === value && value !== '';
-      }, BINDING);
-      if (!filled) throw new Error(`${what}: the field ${field} is disabled, read-only or did not take the value`);
-    } finally {
-      slot.value = undefined;
-    }
-  }, { box: true });
+  await test.step(
+    `Type ${what} (value withheld)`,
+    async () => {
+      // As fill does: the field must be shown before it is typed into.
+      await field.waitFor({ state: 'visible' });
+      const slot = await slotFor(field.page());
+      slot.value = secret;
+      try {
+        const filled = await field.evaluate(async (element, binding) => {
+          const input = element as HTMLInputElement;
+          if (input.disabled || input.readOnly) return false;
+          const value = (await (window as unknown as Record<string, () => Promise<string | null>>)[binding]()) ?? '';
+          input.focus();
+          input.select();
+          // insertText edits as typing does (beforeinput/input events, undo history); a
+          // field that refuses it gets the value through the element's own setter.
+          if (!document.execCommand('insertText', false, value) || input.value !== value) {
+            Object.getOwnPropertyDescriptor(Object.getPrototypeOf(input), 'value')?.set?.call(input, value);
+            input.dispatchEvent(new Event('input', { bubbles: true }));
+          }
+          input.dispatchEvent(new Event('change', { bubbles: true }));
+          return input.value === value && value !== '';
+        }, BINDING);
+        if (!filled) throw new Error(`${what}: the field ${field} is disabled, read-only or did not take the value`);
+      } finally {
+        slot.value = undefined;
+      }
+    },
+    { box: true },
+  );
 }

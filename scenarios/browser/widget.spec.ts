@@ -51,12 +51,16 @@ const PAYLOAD = 'scn-callback-payload-7';
 async function widgetUrl(api: CheckedClient, user: string, fields: Record<string, unknown>): Promise<string> {
   const widget: Record<string, unknown> = { widget_type: 'connect_widget', ...fields };
   if (needsDataRequest(currentVersion(api.profile))) widget.data_request = { products: ['transactions'] };
-  const res = await api.post(`/users/${user}/widget_urls`, { widget_url: widget }, {
-    headers: { 'X-CALLBACK-PAYLOAD': PAYLOAD },
-    // Errors states 200 only "for reads, lists and ACH return creation": the widget URL
-    // request's success status is not shown, so any 2xx is a success here.
-    expectStatus: ANY_2XX,
-  });
+  const res = await api.post(
+    `/users/${user}/widget_urls`,
+    { widget_url: widget },
+    {
+      headers: { 'X-CALLBACK-PAYLOAD': PAYLOAD },
+      // Errors states 200 only "for reads, lists and ACH return creation": the widget URL
+      // request's success status is not shown, so any 2xx is a success here.
+      expectStatus: ANY_2XX,
+    },
+  );
   return res.body.widget_url.url as string;
 }
 
@@ -72,10 +76,15 @@ async function clientHost(html: string): Promise<{ url: string; close: () => Pro
  * The widget in an iframe of a client page served from 127.0.0.1 (Events, widget events:
  * "postMessage to the opening window"): every message the page receives is recorded.
  */
-async function widgetInClientIframe(page: Page, url: string): Promise<{ messages: Array<Record<string, any>>; host: { url: string; close: () => Promise<void> } }> {
+async function widgetInClientIframe(
+  page: Page,
+  url: string,
+): Promise<{ messages: Array<Record<string, any>>; host: { url: string; close: () => Promise<void> } }> {
   const messages: Array<Record<string, any>> = [];
   await page.exposeFunction('scnReport', (m: Record<string, any>) => messages.push(m));
-  const host = await clientHost(`<!doctype html><title>client</title><script>addEventListener('message', (e) => window.scnReport(e.data));</script><iframe id="widget" src="${url}" width="400" height="600"></iframe>`);
+  const host = await clientHost(
+    `<!doctype html><title>client</title><script>addEventListener('message', (e) => window.scnReport(e.data));</script><iframe id="widget" src="${url}" width="400" height="600"></iframe>`,
+  );
   return { messages, host };
 }
 
@@ -108,7 +117,11 @@ async function pressWithActivation(page: Page, cdp: CDPSession, selector: string
   expect(r.result.value, `${selector} found and pressed`).toBe(true);
 }
 
-test('in a browser iframe the client page receives oauthComplete/success with mx: true and the callback payload', { tag: [...TAGS, '@smoke'] }, async ({ api, page, profile }) => {
+test('in a browser iframe the client page receives oauthComplete/success with mx: true and the callback payload', { tag: [...TAGS, '@smoke'] }, async ({
+  api,
+  page,
+  profile,
+}) => {
   // The widget's controls are not shown in the specification: the profile names them (SVC_WIDGET_OAUTH_SELECTOR).
   const controls = profile.widget;
   const missing = missingControls(controls, ['oauth']);
@@ -124,9 +137,14 @@ test('in a browser iframe the client page receives oauthComplete/success with mx
     // window the widget opens loads it as given, so the service supplies its protocol (waits.ts).
     const requested = () => messages.find((m) => typeof m?.type === 'string' && /oauthRequested/i.test(m.type));
     await expect.poll(() => requested()?.metadata?.url, afterAction(profile, 'the OAuth-requested event with the URL to open')).toBeTruthy();
-    expect(suppliesProtocol(requested()!.metadata.url), `the OAuth-requested URL ${String(requested()!.metadata.url).slice(0, 80)} is absolute (the service supplies the protocol)`).toBe(true);
+    expect(
+      suppliesProtocol(requested()!.metadata.url),
+      `the OAuth-requested URL ${String(requested()!.metadata.url).slice(0, 80)} is absolute (the service supplies the protocol)`,
+    ).toBe(true);
     await popup.locator(profile.oauthPage.authorizeSelector).click();
-    await expect.poll(() => messages.find((m) => m?.type === 'oauthComplete/success'), afterAction(profile, 'oauthComplete/success at the client page')).toBeTruthy();
+    await expect
+      .poll(() => messages.find((m) => m?.type === 'oauthComplete/success'), afterAction(profile, 'oauthComplete/success at the client page'))
+      .toBeTruthy();
     const done = messages.find((m) => m?.type === 'oauthComplete/success')!;
     expect(done.mx).toBe(true);
     expect(done.metadata?.member_guid).toMatch(/^MBR-/);
@@ -138,7 +156,11 @@ test('in a browser iframe the client page receives oauthComplete/success with mx
   }
 });
 
-test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} and the widget opens no OAuth window', { tag: TAGS }, async ({ api, page, profile }) => {
+test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} and the widget opens no OAuth window', { tag: TAGS }, async ({
+  api,
+  page,
+  profile,
+}) => {
   // The widget's controls are not shown in the specification: the profile names them (SVC_WIDGET_OAUTH_SELECTOR).
   const controls = profile.widget;
   const missing = missingControls(controls, ['oauth']);
@@ -157,7 +179,12 @@ test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} a
   await page.goto(url, { waitUntil: 'commit' });
   // The widget's loaded event comes once its controls are live; clicking earlier (a
   // slow machine) would hit a button with no handler yet.
-  await expect.poll(async () => (await asked()).some((u) => u.startsWith('scnapp://') && /loaded/i.test(u)), afterAction(profile, 'a scnapp:// location for the loaded event', 100)).toBe(true);
+  await expect
+    .poll(
+      async () => (await asked()).some((u) => u.startsWith('scnapp://') && /loaded/i.test(u)),
+      afterAction(profile, 'a scnapp:// location for the loaded event', 100),
+    )
+    .toBe(true);
   await pressWithActivation(page, cdp, controls.oauth!);
   // The page that stands for the default browser the app opens the URL in (below) is
   // created while the widget works: a page of the context (never counted as a popup of
@@ -166,10 +193,15 @@ test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} a
   opening.catch(() => {});
   let seen: string[] = [];
   const requestedUrl = () => seen.find((u) => u.startsWith('scnapp://') && /oauthRequested/i.test(u));
-  await expect.poll(async () => {
-    seen = await asked();
-    return requestedUrl();
-  }, afterAction(profile, 'a scnapp:// location for the OAuth-requested event', 100)).toBeTruthy();
+  await expect
+    .poll(
+      async () => {
+        seen = await asked();
+        return requestedUrl();
+      },
+      afterAction(profile, 'a scnapp:// location for the OAuth-requested event', 100),
+    )
+    .toBeTruthy();
   const events = [...new Set(seen.filter((u) => u.startsWith('scnapp://')))];
   for (const e of events) {
     const metadata = new URL(e).searchParams.get('metadata');
@@ -187,7 +219,9 @@ test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} a
   const { urls: redirects } = await recordNavigations(browser);
   await browser.goto(oauth.url, { waitUntil: 'commit' });
   await browser.locator(profile.oauthPage.authorizeSelector).click();
-  await expect.poll(() => redirects.find((u) => u.startsWith('scnapp://oauth_complete')), afterAction(profile, 'scnapp://oauth_complete after authorize')).toBeTruthy();
+  await expect
+    .poll(() => redirects.find((u) => u.startsWith('scnapp://oauth_complete')), afterAction(profile, 'scnapp://oauth_complete after authorize'))
+    .toBeTruthy();
   const complete = new URL(redirects.find((u) => u.startsWith('scnapp://oauth_complete'))!);
   expect(complete.searchParams.get('status')).toBe('success');
   expect(complete.searchParams.get('member_guid')).toBe(oauth.member_guid);
@@ -205,7 +239,9 @@ test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} a
  * The widget's OAuth control comes from the profile (SVC_WIDGET_OAUTH_SELECTOR; the
  * simulator's is built in); without it a real target is skipped with that variable.
  */
-test('in an iframe inside a WebView (oauth_referral_source APP) the OAuth-requested event carries the URL and the widget opens no OAuth window', { tag: TAGS }, async ({ api, page, poll, profile }) => {
+test('in an iframe inside a WebView (oauth_referral_source APP) the OAuth-requested event carries the URL and the widget opens no OAuth window', {
+  tag: TAGS,
+}, async ({ api, page, poll, profile }) => {
   const controls = profile.widget;
   const missing = missingControls(controls, ['oauth']);
   test.skip(!!missing, missing);
@@ -270,9 +306,19 @@ test('a connected member sends the primary-action event and, deleted, svc/connec
     await widget.locator(controls.connect!).click();
     await widget.locator(controls.primary!).click({ timeout: profile.timeouts.aggregationMs + profile.timeouts.browserEventMs });
     const types = () => messages.map((m) => String(m?.type ?? ''));
-    await expect.poll(() => types().find((t) => /memberConnected/i.test(t) && /primaryAction/i.test(t)), afterAction(profile, `a member-connected primary-action event among ${JSON.stringify(types()).slice(0, 300)}`)).toBeTruthy();
+    await expect
+      .poll(
+        () => types().find((t) => /memberConnected/i.test(t) && /primaryAction/i.test(t)),
+        afterAction(profile, `a member-connected primary-action event among ${JSON.stringify(types()).slice(0, 300)}`),
+      )
+      .toBeTruthy();
     await widget.locator(controls.delete!).click();
-    await expect.poll(() => types().includes('svc/connect/memberDeleted'), afterAction(profile, `svc/connect/memberDeleted among the events ${JSON.stringify(types()).slice(-300)}`)).toBe(true);
+    await expect
+      .poll(
+        () => types().includes('svc/connect/memberDeleted'),
+        afterAction(profile, `svc/connect/memberDeleted among the events ${JSON.stringify(types()).slice(-300)}`),
+      )
+      .toBe(true);
     const deleted = messages.find((m) => m?.type === 'svc/connect/memberDeleted')!;
     expect(deleted.metadata?.x_callback_payload, 'x_callback_payload in the member-deleted event').toBe(PAYLOAD);
   } finally {
@@ -291,13 +337,19 @@ test('with disable_search_institution the back control sends backToSearch', { ta
   const missing = missingControls(controls, ['back']);
   test.skip(!!missing, missing);
   const user = await createUser(api);
-  const url = await widgetUrl(api, user, { is_mobile_webview: false, current_institution_code: profile.testInstitution.code, disable_search_institution: true });
+  const url = await widgetUrl(api, user, {
+    is_mobile_webview: false,
+    current_institution_code: profile.testInstitution.code,
+    disable_search_institution: true,
+  });
   const { messages, host } = await widgetInClientIframe(page, url);
   try {
     await page.goto(host.url);
     await page.frameLocator('#widget').locator(controls.back!).click();
     const types = () => messages.map((m) => String(m?.type ?? ''));
-    await expect.poll(() => types().some((t) => /(^|\/)backToSearch$/.test(t)), afterAction(profile, `a backToSearch event among ${JSON.stringify(types()).slice(-300)}`)).toBe(true);
+    await expect
+      .poll(() => types().some((t) => /(^|\/)backToSearch$/.test(t)), afterAction(profile, `a backToSearch event among ${JSON.stringify(types()).slice(-300)}`))
+      .toBe(true);
   } finally {
     await host.close();
   }
@@ -310,7 +362,11 @@ test('with disable_search_institution the back control sends backToSearch', { ta
  * the success scenario; an event named oauthError for the denied member is the plain
  * reading of the name, not stated: inferred.
  */
-test('a denied OAuth in the widget reaches the client page as oauthComplete/error, with an oauthError event', { tag: [...TAGS, '@inferred'] }, async ({ api, page, profile }) => {
+test('a denied OAuth in the widget reaches the client page as oauthComplete/error, with an oauthError event', { tag: [...TAGS, '@inferred'] }, async ({
+  api,
+  page,
+  profile,
+}) => {
   const controls = profile.widget;
   const missing = missingControls(controls, ['oauth']);
   test.skip(!!missing, missing);

@@ -26,14 +26,16 @@ import type { CreatedUsers } from '../cleanup.ts';
 
 /** A fresh seed unless SVC_FUZZ_SEED replays one. */
 function seedOf(profile: TargetProfile): number {
-  return profile.fuzz.seed ?? ((Date.now() ^ Math.floor(Math.random() * 0x7fffffff)) | 0);
+  return profile.fuzz.seed ?? (Date.now() ^ Math.floor(Math.random() * 0x7fffffff)) | 0;
 }
 
 /** The first line names the checks that caught something: the self-test counts catches per check from it. */
 export function verdict(r: FuzzRunResult): string | undefined {
   const chainErrors = r.chain.steps.filter((s) => s.errors.length);
   if (!r.counterexamples.length && !chainErrors.length) return undefined;
-  const checks = [...new Set([...r.counterexamples.flatMap((x) => x.checks), ...chainErrors.flatMap((s) => s.errors.map((e) => /\] (\S+) /.exec(e)?.[1] ?? 'chain'))])].sort();
+  const checks = [
+    ...new Set([...r.counterexamples.flatMap((x) => x.checks), ...chainErrors.flatMap((s) => s.errors.map((e) => /\] (\S+) /.exec(e)?.[1] ?? 'chain'))]),
+  ].sort();
   return [
     `fuzz caught: ${checks.join(',')} (${r.counterexamples.length} operations, ${chainErrors.length} chain steps; seed ${r.seed})`,
     ...chainErrors.map((s) => `chain step "${s.what}" -> ${s.status}\n${s.errors.map((e) => `  ${e}`).join('\n')}\n  reproduce: ${s.curl}`),
@@ -48,7 +50,17 @@ async function fuzz(profile: TargetProfile, destructive: boolean, contract: Para
   info.annotations.push({ type: 'fuzz seed', description: `${seed} (replay: SVC_FUZZ_SEED=${seed})` });
   console.log(`fuzz seed ${seed} (replay: SVC_FUZZ_SEED=${seed}); runs ${profile.fuzz.runs} per operation, ${profile.fuzz.seconds} s`);
   const redactor = createRedactor([...profileSecrets(profile), ...Object.values(profile.testInstitution.passwords)]);
-  const r = await runFuzz({ profile, contract, redactor, seed, runs: profile.fuzz.runs, seconds: profile.fuzz.seconds, destructive, only: profile.fuzz.only, createdUsers });
+  const r = await runFuzz({
+    profile,
+    contract,
+    redactor,
+    seed,
+    runs: profile.fuzz.runs,
+    seconds: profile.fuzz.seconds,
+    destructive,
+    only: profile.fuzz.only,
+    createdUsers,
+  });
   const lines = renderStats(r);
   for (const l of lines) console.log(l);
   info.annotations.push({ type: 'fuzz run', description: lines.join(' | ') });

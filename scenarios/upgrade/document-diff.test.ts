@@ -38,7 +38,9 @@ const v30 = {
         responses: {
           '200': {
             description: 'ok',
-            content: { 'application/json': { schema: { type: 'object', properties: { accounts: { type: 'array', items: { $ref: '#/components/schemas/Account' } } } } } },
+            content: {
+              'application/json': { schema: { type: 'object', properties: { accounts: { type: 'array', items: { $ref: '#/components/schemas/Account' } } } } },
+            },
           },
         },
       },
@@ -105,8 +107,15 @@ test('each change between two vendor documents is found and classified by its Ve
     ['added-required-request-parameter', true, 'GET /accounts/{id}'],
     ['added-endpoint', false, 'GET /statements'],
   ];
-  for (const e of expect) assert.ok(found.some((f) => JSON.stringify(f) === JSON.stringify(e)), `missing ${JSON.stringify(e)} in ${JSON.stringify(found)}`);
-  assert.ok(r.findings.every((f) => f.rule.startsWith(f.breaking ? 'Versioning, breaking' : 'Versioning, non-breaking')), 'each finding quotes its Versioning rule');
+  for (const e of expect)
+    assert.ok(
+      found.some((f) => JSON.stringify(f) === JSON.stringify(e)),
+      `missing ${JSON.stringify(e)} in ${JSON.stringify(found)}`,
+    );
+  assert.ok(
+    r.findings.every((f) => f.rule.startsWith(f.breaking ? 'Versioning, breaking' : 'Versioning, non-breaking')),
+    'each finding quotes its Versioning rule',
+  );
   assert.ok(r.blocking.length > 0 && r.blocking.every((f) => f.breaking));
   assert.match(r.to, /\(2\.0\)$/, 'the label carries info.version');
 });
@@ -125,7 +134,10 @@ test('the derived documents of spec/versions/ give exactly what the classifier g
   const r = compareOpenApiFiles({ fromFile: a, toFile: b, used: 'all' });
   const direct = diffDocuments(readDocument(a), readDocument(b));
   assert.ok(direct.length > 0);
-  assert.deepEqual(r.findings.map(({ source: _s, used: _u, ...d }) => d), direct);
+  assert.deepEqual(
+    r.findings.map(({ source: _s, used: _u, ...d }) => d),
+    direct,
+  );
   assert.ok(r.findings.some((f) => f.operation === 'POST /users/{user_guid}/connect_widget_url' && f.kind === 'removed-endpoint' && f.breaking));
 });
 
@@ -134,16 +146,33 @@ test('bad input is refused with a VersionInputError naming the file and what is 
   const cases: Array<[string, RegExp]> = [
     [join(dir, 'nowhere.yaml'), /nowhere\.yaml: no such file/],
     [dir, /not a file/],
-    [(() => { const f = join(dir, 'broken.yaml'); writeFileSync(f, 'openapi: 3.1.0\npaths: {\n  a: [\n'); return f; })(), /broken\.yaml: not valid YAML or JSON/],
+    [
+      (() => {
+        const f = join(dir, 'broken.yaml');
+        writeFileSync(f, 'openapi: 3.1.0\npaths: {\n  a: [\n');
+        return f;
+      })(),
+      /broken\.yaml: not valid YAML or JSON/,
+    ],
     [file({ swagger: '2.0', info: {}, paths: {} }), /Swagger 2\.0 \(OpenAPI 2\); OpenAPI 3\.0 or 3\.1 is required/],
     [file({ openapi: '4.0.0', paths: {} }), /OpenAPI 4\.0\.0; OpenAPI 3\.0 or 3\.1 is required/],
     [file({ info: { title: 'x' } }), /not an OpenAPI document \(no "openapi" field\)/],
     [file(['a']), /the top level is not an object/],
-    [file({ openapi: '3.1.0', paths: { '/a': { get: { responses: { '200': { $ref: 'common.yaml#/responses/Ok' } } } } } }), /\$ref "common\.yaml#\/responses\/Ok" at \/paths\/~1a\/get\/responses\/200 points into another file; bundle/],
+    [
+      file({ openapi: '3.1.0', paths: { '/a': { get: { responses: { '200': { $ref: 'common.yaml#/responses/Ok' } } } } } }),
+      /\$ref "common\.yaml#\/responses\/Ok" at \/paths\/~1a\/get\/responses\/200 points into another file; bundle/,
+    ],
   ];
   for (const [bad, message] of cases) {
-    for (const [fromFile, toFile] of [[bad, good], [good, bad]]) {
-      assert.throws(() => compareOpenApiFiles({ fromFile, toFile, used: 'all' }), (e: unknown) => e instanceof VersionInputError && e.exitCode === 2 && message.test(e.message), `${fromFile} -> ${toFile}: ${message}`);
+    for (const [fromFile, toFile] of [
+      [bad, good],
+      [good, bad],
+    ]) {
+      assert.throws(
+        () => compareOpenApiFiles({ fromFile, toFile, used: 'all' }),
+        (e: unknown) => e instanceof VersionInputError && e.exitCode === 2 && message.test(e.message),
+        `${fromFile} -> ${toFile}: ${message}`,
+      );
     }
   }
 });

@@ -29,15 +29,20 @@ export function readOpenApiFile(file: string): { document: OpenAPIV3_1.Document;
   } catch (e) {
     throw new VersionInputError(`${file}: not valid YAML or JSON (${String((e as Error).message).split('\n')[0]})`);
   }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new VersionInputError(`${file}: not an OpenAPI document (the top level is not an object)`);
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new VersionInputError(`${file}: not an OpenAPI document (the top level is not an object)`);
   const doc = parsed as Record<string, unknown>;
-  if (typeof doc.swagger === 'string') throw new VersionInputError(`${file}: Swagger ${doc.swagger} (OpenAPI 2); OpenAPI 3.0 or 3.1 is required (convert it first)`);
+  if (typeof doc.swagger === 'string')
+    throw new VersionInputError(`${file}: Swagger ${doc.swagger} (OpenAPI 2); OpenAPI 3.0 or 3.1 is required (convert it first)`);
   const openapi = typeof doc.openapi === 'string' ? doc.openapi : undefined;
   if (!openapi) throw new VersionInputError(`${file}: not an OpenAPI document (no "openapi" field)`);
   if (!/^3\.[01]\.\d+$/.test(openapi)) throw new VersionInputError(`${file}: OpenAPI ${openapi}; OpenAPI 3.0 or 3.1 is required`);
   if (!doc.paths || typeof doc.paths !== 'object') throw new VersionInputError(`${file}: OpenAPI ${openapi} document without "paths": nothing to compare`);
   const external = firstExternalRef(doc, '');
-  if (external) throw new VersionInputError(`${file}: $ref "${external.ref}" at ${external.at || '/'} points into another file; bundle the document into one file first (npx redocly bundle ${file} -o bundled.yaml)`);
+  if (external)
+    throw new VersionInputError(
+      `${file}: $ref "${external.ref}" at ${external.at || '/'} points into another file; bundle the document into one file first (npx redocly bundle ${file} -o bundled.yaml)`,
+    );
   const info = doc.info && typeof doc.info === 'object' ? (doc.info as Record<string, unknown>) : {};
   // A copy: readDocument's result is cached and shared.
   const document = (openapi.startsWith('3.0.') ? as31(structuredClone(doc)) : doc) as unknown as OpenAPIV3_1.Document;
@@ -73,11 +78,16 @@ function as31<T>(node: T, seen = new Set<unknown>()): T {
   if (!node || typeof node !== 'object' || seen.has(node)) return node;
   seen.add(node);
   if (Array.isArray(node)) {
-    node.forEach((x) => { as31(x, seen); });
+    node.forEach((x) => {
+      as31(x, seen);
+    });
     return node;
   }
   const s = node as Record<string, unknown>;
-  for (const [bound, limit] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [bound, limit] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     if (typeof s[bound] !== 'boolean') continue;
     if (s[bound] === true && typeof s[limit] === 'number') {
       s[bound] = s[limit];

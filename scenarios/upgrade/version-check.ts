@@ -39,7 +39,8 @@ export class VersionInputError extends Error {
 export const VERSION_NAME = /^v\d{8}$/;
 
 export function assertVersionName(version: string): void {
-  if (!VERSION_NAME.test(version)) throw new VersionInputError(`version names are v<YYYYMMDD> (Versioning: "version names are dates of the form v<YYYYMMDD>"), got "${version}"`);
+  if (!VERSION_NAME.test(version))
+    throw new VersionInputError(`version names are v<YYYYMMDD> (Versioning: "version names are dates of the form v<YYYYMMDD>"), got "${version}"`);
 }
 
 /**
@@ -62,7 +63,10 @@ export const PROBES: Probe[] = [
   { operation: 'GET /institutions', path: () => '/institutions?records_per_page=25' },
   { operation: 'GET /institutions/favorites', path: () => '/institutions/favorites' },
   { operation: 'GET /institutions/{institution_identifier}', path: (p) => `/institutions/${encodeURIComponent(p.testInstitution.code)}` },
-  { operation: 'GET /institutions/{institution_identifier}/credentials', path: (p) => `/institutions/${encodeURIComponent(p.testInstitution.code)}/credentials` },
+  {
+    operation: 'GET /institutions/{institution_identifier}/credentials',
+    path: (p) => `/institutions/${encodeURIComponent(p.testInstitution.code)}/credentials`,
+  },
   { operation: 'GET /categories/default', path: () => '/categories/default?records_per_page=200' },
   { operation: 'GET /managed_institutions', path: () => '/managed_institutions' },
   { operation: 'GET /ach_returns', path: () => '/ach_returns' },
@@ -77,7 +81,13 @@ export interface ObservedResponse {
 
 async function observe(profile: TargetProfile, operation: string, path: string, version: string): Promise<ObservedResponse> {
   const res = await requestBounded(
-    { method: 'GET', url: `${profile.platformBaseUrl}${path}`, headers: { accept: 'application/json', 'accept-version': version, ...defaultCredentials(profile, 'platform') }, operation: `${operation}, Accept-Version ${version}`, urlSetting: 'SVC_BASE_URL' },
+    {
+      method: 'GET',
+      url: `${profile.platformBaseUrl}${path}`,
+      headers: { accept: 'application/json', 'accept-version': version, ...defaultCredentials(profile, 'platform') },
+      operation: `${operation}, Accept-Version ${version}`,
+      urlSetting: 'SVC_BASE_URL',
+    },
     boundsOf(profile),
   );
   const { text, headers } = res;
@@ -96,7 +106,10 @@ const ENUM_LIKE = /^[A-Z][A-Z0-9_]{1,40}$/;
 function enumValues(body: unknown): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   const walk = (v: unknown, at: string) => {
-    if (Array.isArray(v)) v.forEach((x) => { walk(x, `${at}[]`); });
+    if (Array.isArray(v))
+      v.forEach((x) => {
+        walk(x, `${at}[]`);
+      });
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, `${at}.${k}`);
     else if (typeof v === 'string') {
       let s = out.get(at);
@@ -128,7 +141,12 @@ export function compareProbe(operation: string, a: ObservedResponse, b: Observed
     // Versioning, breaking: "removing, moving or changing endpoint paths".
     out.push(make('removed-endpoint', operation, 'path', `answered ${a.status} under the old version, 404 under the new one: the path moved or was removed`));
   } else if (aOk && bOk) {
-    for (const d of diffObservations({ status: a.status, headers: strip(a.headers), body: a.body }, { status: b.status, headers: strip(b.headers), body: b.body }, { operation })) out.push(d);
+    for (const d of diffObservations(
+      { status: a.status, headers: strip(a.headers), body: a.body },
+      { status: b.status, headers: strip(b.headers), body: b.body },
+      { operation },
+    ))
+      out.push(d);
     const ea = enumValues(a.body);
     const eb = enumValues(b.body);
     for (const [at, va] of ea) {
@@ -136,19 +154,35 @@ export function compareProbe(operation: string, a: ObservedResponse, b: Observed
       if (!vb) continue; // the field itself is gone or changed type: the classifier said so
       const gone = [...va].filter((x) => !vb.has(x));
       const added = [...vb].filter((x) => !va.has(x));
-      if (gone.length) out.push(make('removed-enum-value', operation, at, `value(s) ${gone.join(', ')} no longer returned${added.length ? `; ${added.join(', ')} returned instead` : ''}`));
+      if (gone.length)
+        out.push(
+          make(
+            'removed-enum-value',
+            operation,
+            at,
+            `value(s) ${gone.join(', ')} no longer returned${added.length ? `; ${added.join(', ')} returned instead` : ''}`,
+          ),
+        );
       else if (added.length) out.push(make('added-enum-value', operation, at, `value(s) ${added.join(', ')} added`));
     }
   } else {
-    out.push(...diffObservations({ status: a.status, headers: strip(a.headers), body: undefined }, { status: b.status, headers: strip(b.headers), body: undefined }, { operation }));
+    out.push(
+      ...diffObservations(
+        { status: a.status, headers: strip(a.headers), body: undefined },
+        { status: b.status, headers: strip(b.headers), body: undefined },
+        { operation },
+      ),
+    );
     if (aOk && b.status === 400) {
       const last = out.find((d) => d.kind === 'changed-status-code');
-      if (last) last.detail += ` — the new version refuses the request the old one accepted (${JSON.stringify(b.body).slice(0, 160)}): a newly required parameter or a new validation rule`;
+      if (last)
+        last.detail += ` — the new version refuses the request the old one accepted (${JSON.stringify(b.body).slice(0, 160)}): a newly required parameter or a new validation rule`;
     }
   }
   const hadLifecycle = lifecycleHeaders.some((h) => h in lowerKeys(a.headers));
   const hasLifecycle = lifecycleHeaders.some((h) => h in lowerKeys(b.headers));
-  if (bOk && hasLifecycle && !hadLifecycle) out.push(make('deprecated-endpoint', operation, 'response.headers', 'the new version signals deprecation/sunset of this endpoint'));
+  if (bOk && hasLifecycle && !hadLifecycle)
+    out.push(make('deprecated-endpoint', operation, 'response.headers', 'the new version signals deprecation/sunset of this endpoint'));
   return out;
 }
 
@@ -163,7 +197,12 @@ export function derivedDocument(specDir: string, version: string): string | unde
 
 export function isUsed(operation: string | undefined, used: 'all' | string[]): boolean {
   if (used === 'all' || operation === undefined) return true;
-  const norm = (s: string) => s.trim().replace(/\s+/g, ' ').toUpperCase().replace(/\{[^}]+\}/g, '{}');
+  const norm = (s: string) =>
+    s
+      .trim()
+      .replace(/\s+/g, ' ')
+      .toUpperCase()
+      .replace(/\{[^}]+\}/g, '{}');
   return used.some((u) => norm(u) === norm(operation));
 }
 
@@ -177,13 +216,24 @@ export async function assertKnownVersion(profile: TargetProfile, version: string
   assertVersionName(version);
   const known = knownVersions(specDir, profile);
   if (known.includes(version)) return;
-  const answer = await observe(profile, probe.operation, probe.path(profile), version).catch((e: Error) => ({ status: 0, body: e.message }) as ObservedResponse);
+  const answer = await observe(profile, probe.operation, probe.path(profile), version).catch(
+    (e: Error) => ({ status: 0, body: e.message }) as ObservedResponse,
+  );
   if (answer.status >= 200 && answer.status < 300) return;
   const said = answer.status === 0 ? `could not be asked (${String(answer.body).slice(0, 120)})` : `answered ${answer.status} to ${probe.operation} under it`;
-  throw new VersionInputError(`unknown version "${version}": not one of the known versions ${known.join(', ')} (the contract's spec/versions/ and SVC_VERSIONS), and the target ${said}`);
+  throw new VersionInputError(
+    `unknown version "${version}": not one of the known versions ${known.join(', ')} (the contract's spec/versions/ and SVC_VERSIONS), and the target ${said}`,
+  );
 }
 
-export async function runVersionCheck(o: { profile: TargetProfile; from: string; to: string; specDir: string; used: 'all' | string[]; probes?: Probe[] }): Promise<VersionReport> {
+export async function runVersionCheck(o: {
+  profile: TargetProfile;
+  from: string;
+  to: string;
+  specDir: string;
+  used: 'all' | string[];
+  probes?: Probe[];
+}): Promise<VersionReport> {
   const probes = o.probes ?? PROBES;
   for (const v of new Set([o.from, o.to])) await assertKnownVersion(o.profile, v, o.specDir, probes[0]);
   const lifecycle = [o.profile.versions.deprecationHeader, o.profile.versions.sunsetHeader].map((h) => h.toLowerCase());

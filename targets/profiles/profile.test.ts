@@ -27,13 +27,16 @@ test('each product path has one SVC_PATH_ variable in upper snake case', () => {
 test('a deprecated version: the simulator names its own; a real target sets both variables or neither', () => {
   assert.deepEqual(loadProfile({}).versions.deprecated, { version: 'v20111101', on: '2026-09-29' });
   assert.equal(loadProfile({ SVC_BASE_URL: 'https://int.example' }).versions.deprecated, undefined);
-  assert.deepEqual(loadProfile({ SVC_BASE_URL: 'https://int.example', SVC_DEPRECATED_VERSION: 'v20111101', SVC_DEPRECATED_ON: '2026-01-15' }).versions.deprecated, { version: 'v20111101', on: '2026-01-15' });
+  assert.deepEqual(
+    loadProfile({ SVC_BASE_URL: 'https://int.example', SVC_DEPRECATED_VERSION: 'v20111101', SVC_DEPRECATED_ON: '2026-01-15' }).versions.deprecated,
+    { version: 'v20111101', on: '2026-01-15' },
+  );
   assert.throws(() => loadProfile({ SVC_BASE_URL: 'https://int.example', SVC_DEPRECATED_VERSION: 'v20111101' }), /go together/);
 });
 
 // ---- sections formerly in scenarios/settings.ts and scenarios/area-settings.ts (the profile reads every SVC_* variable) ----
 
-test('data-exchange identities: the simulator\'s seeded records by default, a real target\'s only from its variables', async () => {
+test("data-exchange identities: the simulator's seeded records by default, a real target's only from its variables", async () => {
   const { DATA_EXCHANGE_SEED } = await import('../simulator/data/data-exchange.ts');
   const sim = loadProfile({}).dataExchange;
   assert.equal(sim.userIdentifier, DATA_EXCHANGE_SEED.userGuid);
@@ -41,20 +44,36 @@ test('data-exchange identities: the simulator\'s seeded records by default, a re
   assert.equal(sim.granteeQueryParam, 'grantee_guids');
   assert.equal(loadProfile({ SVC_3DX_USER: 'USR-given' }).dataExchange.userIdentifier, 'USR-given');
   const real = loadProfile({ SVC_BASE_URL: 'https://int.example', SVC_3DX_GRANTEE_GUID: 'CLT-1', SVC_3DX_MEMBER: 'MBR-1' }).dataExchange;
-  assert.deepEqual([real.granteeClientGuid, real.allGranteeGuids, real.memberIdentifier, real.userIdentifier, real.windowTransactionGuid], ['CLT-1', ['CLT-1'], 'MBR-1', undefined, undefined]);
+  assert.deepEqual(
+    [real.granteeClientGuid, real.allGranteeGuids, real.memberIdentifier, real.userIdentifier, real.windowTransactionGuid],
+    ['CLT-1', ['CLT-1'], 'MBR-1', undefined, undefined],
+  );
 });
 
 test('institution facts: seeded on the simulator, set on a real target; query names explicit only when set', () => {
   const sim = loadProfile({}).institutions;
   assert.ok(sim.favouriteCodes && sim.favouriteCodes.length > 0 && sim.blockedCode && sim.testInstitutionCountry);
   assert.deepEqual(sim.nameParam, { name: 'name', explicit: false });
-  const real = loadProfile({ SVC_BASE_URL: 'https://int.example', SVC_FAVORITE_INSTITUTION_CODES: 'a, b', SVC_INSTITUTION_COUNTRY_PARAM: 'country' }).institutions;
-  assert.deepEqual([real.favouriteCodes, real.blockedCode, real.countryParam], [['a', 'b'], undefined, { name: 'country', explicit: true, variable: 'SVC_INSTITUTION_COUNTRY_PARAM' }]);
+  const real = loadProfile({
+    SVC_BASE_URL: 'https://int.example',
+    SVC_FAVORITE_INSTITUTION_CODES: 'a, b',
+    SVC_INSTITUTION_COUNTRY_PARAM: 'country',
+  }).institutions;
+  assert.deepEqual(
+    [real.favouriteCodes, real.blockedCode, real.countryParam],
+    [['a', 'b'], undefined, { name: 'country', explicit: true, variable: 'SVC_INSTITUTION_COUNTRY_PARAM' }],
+  );
   const ach = loadProfile({ SVC_ACH_RETURN_CODE_PARAM: 'code' }).achFilters;
-  assert.deepEqual([ach.returnCode, ach.returnStatus], [{ name: 'code', explicit: true, variable: 'SVC_ACH_RETURN_CODE_PARAM' }, { name: 'return_status', explicit: false, variable: 'SVC_ACH_RETURN_STATUS_PARAM' }]);
+  assert.deepEqual(
+    [ach.returnCode, ach.returnStatus],
+    [
+      { name: 'code', explicit: true, variable: 'SVC_ACH_RETURN_CODE_PARAM' },
+      { name: 'return_status', explicit: false, variable: 'SVC_ACH_RETURN_STATUS_PARAM' },
+    ],
+  );
 });
 
-test('categories, use cases and the widget\'s controls: the simulator\'s built in, a real target\'s only when set', () => {
+test("categories, use cases and the widget's controls: the simulator's built in, a real target's only when set", () => {
   const sim = loadProfile({});
   const real = loadProfile({ SVC_BASE_URL: 'https://int.example', SVC_WIDGET_OAUTH_SELECTOR: '#oauth', SVC_USER_CATEGORIES_PATH: '/u/{user_guid}/c' });
   assert.deepEqual([sim.useCases, real.useCases], [['MONEY_MOVEMENT', 'PFM'], undefined]);
@@ -62,10 +81,15 @@ test('categories, use cases and the widget\'s controls: the simulator\'s built i
   assert.deepEqual([real.widget.oauth, real.widget.back], ['#oauth', undefined]);
   assert.equal(missingControls(real.widget, ['oauth', 'back', 'delete'])?.includes('set SVC_WIDGET_BACK_SELECTOR, SVC_WIDGET_DELETE_SELECTOR ('), true);
   assert.equal(missingControls(sim.widget, ['oauth', 'back']), undefined);
-  assert.deepEqual(real.userCategories, { defaults: '/users/{user_guid}/categories/default', all: '/u/{user_guid}/c', create: '/u/{user_guid}/c', explicit: true });
+  assert.deepEqual(real.userCategories, {
+    defaults: '/users/{user_guid}/categories/default',
+    all: '/u/{user_guid}/c',
+    create: '/u/{user_guid}/c',
+    explicit: true,
+  });
 });
 
-test('a second client\'s credentials are settings and secrets', () => {
+test("a second client's credentials are settings and secrets", () => {
   const p = loadProfile({ SVC_SECOND_CLIENT_ID: 'other', SVC_SECOND_API_KEY: 'other-key-1234' });
   assert.deepEqual(p.secondClient, { clientId: 'other', apiKey: 'other-key-1234' });
   assert.ok(profileSecrets(p).includes('other-key-1234'));
@@ -75,7 +99,7 @@ test('a second client\'s credentials are settings and secrets', () => {
   assert.deepEqual(loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9' }).secondClient, { clientId: undefined, apiKey: undefined });
 });
 
-test('the entries in force, the operations used, the run\'s files', () => {
+test("the entries in force, the operations used, the run's files", () => {
   const p = loadProfile({ SVC_SIM_FAULTS: 'a, b', SVC_USED_OPERATIONS: 'GET /users\nPOST /users', SVC_SPEC_FILE: '/tmp/spec.md', SVC_REPORTS_OUT: '/tmp/out' });
   assert.deepEqual(p.simulatorEntries, { faults: ['a', 'b'], variations: [] });
   assert.deepEqual(p.usedOperations, ['GET /users', 'POST /users']);
@@ -84,16 +108,21 @@ test('the entries in force, the operations used, the run\'s files', () => {
   assert.match(loadProfile({}).run.specFile, /shared\/specification\.md$/);
 });
 
-test('profileEnv: the k6 scripts get the profile\'s settings; an unset script setting stays unset', () => {
+test("profileEnv: the k6 scripts get the profile's settings; an unset script setting stays unset", () => {
   const sim = profileEnv(loadProfile({ SVC_SIMULATOR_URL: 'http://127.0.0.1:9' }));
   assert.equal(sim.SVC_BASE_URL, 'http://127.0.0.1:9');
   for (const unset of ['SVC_429_BODY', 'SVC_RATE_LIMIT_PATHS', 'SVC_3DX_USER', 'SVC_3DX_TOKEN_FIELD', 'SVC_ACCEPT_VERSION']) assert.ok(!(unset in sim), unset);
-  const real = profileEnv(loadProfile({ SVC_BASE_URL: 'https://int.example/', SVC_RATE_LIMIT_PER_SECOND: '20', SVC_429_BODY: 'json-error', SVC_RATE_LIMIT_PATH: '/institutions' }));
-  assert.deepEqual([real.SVC_BASE_URL, real.SVC_RATE_LIMIT_PER_SECOND, real.SVC_429_BODY, real.SVC_RATE_LIMIT_PATHS], ['https://int.example', '20', 'json-error', '/institutions']);
+  const real = profileEnv(
+    loadProfile({ SVC_BASE_URL: 'https://int.example/', SVC_RATE_LIMIT_PER_SECOND: '20', SVC_429_BODY: 'json-error', SVC_RATE_LIMIT_PATH: '/institutions' }),
+  );
+  assert.deepEqual(
+    [real.SVC_BASE_URL, real.SVC_RATE_LIMIT_PER_SECOND, real.SVC_429_BODY, real.SVC_RATE_LIMIT_PATHS],
+    ['https://int.example', '20', 'json-error', '/institutions'],
+  );
   assert.deepEqual([loadProfile({}).rateLimit.explicit, loadProfile({ SVC_RATE_LIMIT_PER_SECOND: '10' }).rateLimit.explicit], [false, true]);
 });
 
-test('the processor token request: the simulator\'s shape by default (a guess on a real target), the user\'s when set; a shape without {code} is refused', () => {
+test("the processor token request: the simulator's shape by default (a guess on a real target), the user's when set; a shape without {code} is refused", () => {
   const sim = loadProfile({}).processorToken;
   assert.deepEqual([sim.method, sim.path, sim.explicit], ['POST', '/token', true]);
   const guess = loadProfile({ SVC_BASE_URL: 'https://x.example' }).processorToken;
@@ -118,16 +147,26 @@ test('the test bound: the simulator 30 s; a real target two aggregation waits an
   const real = loadProfile({ SVC_BASE_URL: 'https://int.example' });
   assert.equal(real.timeouts.requestMs, 30_000);
   assert.equal(real.timeouts.testMs, 2 * 120_000 + 4 * 30_000);
-  assert.equal(loadProfile({ SVC_BASE_URL: 'https://int.example', SVC_AGGREGATION_TIMEOUT_MS: '10000', SVC_REQUEST_TIMEOUT_MS: '10000' }).timeouts.testMs, 60_000);
+  assert.equal(
+    loadProfile({ SVC_BASE_URL: 'https://int.example', SVC_AGGREGATION_TIMEOUT_MS: '10000', SVC_REQUEST_TIMEOUT_MS: '10000' }).timeouts.testMs,
+    60_000,
+  );
   assert.equal(loadProfile({ SVC_BASE_URL: 'https://int.example', SVC_TEST_TIMEOUT_MS: '45000' }).timeouts.testMs, 45_000);
 });
 
 test('a request bound at or above the test bound is refused, naming both settings and values', () => {
   assert.throws(() => loadProfile({ SVC_BASE_URL: 'https://int.example', SVC_TEST_TIMEOUT_MS: '30000' }), {
-    message: 'SVC_REQUEST_TIMEOUT_MS (30000 ms) must be below the test timeout (SVC_TEST_TIMEOUT_MS=30000): a stalled request would end as "Test timeout of 30000ms exceeded" instead of naming the request. Lower SVC_REQUEST_TIMEOUT_MS or raise SVC_TEST_TIMEOUT_MS.',
+    message:
+      'SVC_REQUEST_TIMEOUT_MS (30000 ms) must be below the test timeout (SVC_TEST_TIMEOUT_MS=30000): a stalled request would end as "Test timeout of 30000ms exceeded" instead of naming the request. Lower SVC_REQUEST_TIMEOUT_MS or raise SVC_TEST_TIMEOUT_MS.',
   });
-  assert.throws(() => loadProfile({ SVC_REQUEST_TIMEOUT_MS: '30000' }), /^Error: SVC_REQUEST_TIMEOUT_MS \(30000 ms\) must be below the test timeout \(the default for this target, 30000 ms\)/);
-  assert.throws(() => loadProfile({ SVC_BASE_URL: 'https://int.example', SVC_REQUEST_TIMEOUT_MS: '0' }), /SVC_REQUEST_TIMEOUT_MS must be a positive number of milliseconds, got "0"/);
+  assert.throws(
+    () => loadProfile({ SVC_REQUEST_TIMEOUT_MS: '30000' }),
+    /^Error: SVC_REQUEST_TIMEOUT_MS \(30000 ms\) must be below the test timeout \(the default for this target, 30000 ms\)/,
+  );
+  assert.throws(
+    () => loadProfile({ SVC_BASE_URL: 'https://int.example', SVC_REQUEST_TIMEOUT_MS: '0' }),
+    /SVC_REQUEST_TIMEOUT_MS must be a positive number of milliseconds, got "0"/,
+  );
 });
 
 test('the body limit: 16 MiB unless SVC_MAX_BODY_BYTES says otherwise; a bad value is refused', () => {

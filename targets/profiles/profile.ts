@@ -353,7 +353,13 @@ export function fuzzSettings(env: Env): FuzzSettings {
   }
   const rateShare = int(env, 'SVC_FUZZ_RATE_SHARE', 0.5);
   if (!(rateShare > 0 && rateShare <= 1)) throw new Error(`SVC_FUZZ_RATE_SHARE must be in (0, 1], got "${env.SVC_FUZZ_RATE_SHARE}"`);
-  return { ...(seed !== undefined ? { seed } : {}), runs: int(env, 'SVC_FUZZ_RUNS', 10), seconds: int(env, 'SVC_FUZZ_SECONDS', 30), ...(env.SVC_FUZZ_ONLY ? { only: env.SVC_FUZZ_ONLY } : {}), rateShare };
+  return {
+    ...(seed !== undefined ? { seed } : {}),
+    runs: int(env, 'SVC_FUZZ_RUNS', 10),
+    seconds: int(env, 'SVC_FUZZ_SECONDS', 30),
+    ...(env.SVC_FUZZ_ONLY ? { only: env.SVC_FUZZ_ONLY } : {}),
+    rateShare,
+  };
 }
 
 /**
@@ -393,7 +399,10 @@ export function testTimeoutDefault(aggregationMs: number, requestMs: number): nu
  * naming neither the request nor the setting.
  */
 function boundsFrom(env: Env, o: { requestMs: number; testMsDefault: number }): { testMs: number; maxBodyBytes: number } {
-  if (!(o.requestMs > 0)) throw new Error(`SVC_REQUEST_TIMEOUT_MS must be a positive number of milliseconds, got "${env.SVC_REQUEST_TIMEOUT_MS}" (0 would leave a request unbounded)`);
+  if (!(o.requestMs > 0))
+    throw new Error(
+      `SVC_REQUEST_TIMEOUT_MS must be a positive number of milliseconds, got "${env.SVC_REQUEST_TIMEOUT_MS}" (0 would leave a request unbounded)`,
+    );
   const testMs = int(env, 'SVC_TEST_TIMEOUT_MS', o.testMsDefault);
   if (o.requestMs >= testMs) {
     const source = env.SVC_TEST_TIMEOUT_MS ? `SVC_TEST_TIMEOUT_MS=${env.SVC_TEST_TIMEOUT_MS}` : `the default for this target, ${testMs} ms`;
@@ -402,7 +411,8 @@ function boundsFrom(env: Env, o: { requestMs: number; testMsDefault: number }): 
     );
   }
   const maxBodyBytes = int(env, 'SVC_MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES);
-  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) throw new Error(`SVC_MAX_BODY_BYTES must be a positive whole number of bytes, got "${env.SVC_MAX_BODY_BYTES}"`);
+  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1)
+    throw new Error(`SVC_MAX_BODY_BYTES must be a positive whole number of bytes, got "${env.SVC_MAX_BODY_BYTES}"`);
   return { testMs, maxBodyBytes };
 }
 
@@ -415,7 +425,11 @@ function int(env: Env, name: string, fallback: number): number {
 }
 
 /** `1`/`true`/`yes` turn a flag on; anything else set is refused with a message, never guessed. */
-const versionList = (env: Env): string[] => (env.SVC_VERSIONS ?? CONTRACT_VERSIONS.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+const versionList = (env: Env): string[] =>
+  (env.SVC_VERSIONS ?? CONTRACT_VERSIONS.join(','))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export function flag(env: Env, name: string): boolean {
   return flagValue(env[name], name);
@@ -480,7 +494,10 @@ export function loadProfile(env: Env = process.env): TargetProfile {
         deprecationHeader: env.SVC_DEPRECATION_HEADER ?? d.deprecationHeader,
         sunsetHeader: env.SVC_SUNSET_HEADER ?? d.sunsetHeader,
         headerNamesExplicit: !!(env.SVC_DEPRECATION_HEADER || env.SVC_SUNSET_HEADER),
-        deprecated: deprecatedFrom(env, d.versions.filter((v) => v.deprecatedOn && v.name !== d.sunsetStandInVersion).map((v) => ({ version: v.name, on: v.deprecatedOn! }))[0]),
+        deprecated: deprecatedFrom(
+          env,
+          d.versions.filter((v) => v.deprecatedOn && v.name !== d.sunsetStandInVersion).map((v) => ({ version: v.name, on: v.deprecatedOn! }))[0],
+        ),
         ...acceptFrom(env),
       },
       rateLimit: { perSecond: int(env, 'SVC_RATE_LIMIT_PER_SECOND', d.rateLimitPerSecond), explicit: !!env.SVC_RATE_LIMIT_PER_SECOND },
@@ -517,9 +534,7 @@ export function loadProfile(env: Env = process.env): TargetProfile {
   const aggregationMs = int(env, 'SVC_AGGREGATION_TIMEOUT_MS', 120_000);
   const requestMs = int(env, 'SVC_REQUEST_TIMEOUT_MS', 30_000);
   const bounds = boundsFrom(env, { requestMs, testMsDefault: testTimeoutDefault(aggregationMs, requestMs) });
-  const allowDestructive = isProduction
-    ? env.SVC_ALLOW_DESTRUCTIVE === PRODUCTION_OPT_IN
-    : env.SVC_ALLOW_DESTRUCTIVE !== 'no';
+  const allowDestructive = isProduction ? env.SVC_ALLOW_DESTRUCTIVE === PRODUCTION_OPT_IN : env.SVC_ALLOW_DESTRUCTIVE !== 'no';
   return {
     name,
     isSimulator: false,
@@ -593,7 +608,13 @@ function secondClientFrom(env: Env): TargetProfile['secondClient'] {
 }
 
 /** A comma list of catalogue names (SVC_SIM_FAULTS, SVC_SIM_VARIATIONS); absent or empty = none. */
-const names = (s: string | undefined): string[] => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
+const names = (s: string | undefined): string[] =>
+  s
+    ? s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : [];
 
 /** The catalogue entries an environment puts in force: the one reader of SVC_SIM_FAULTS / SVC_SIM_VARIATIONS. */
 export function simulatorEntriesInForce(env: Env = process.env): { faults: string[]; variations: string[] } {
@@ -636,9 +657,7 @@ export function profileSecrets(p: TargetProfile): string[] {
     p.secondClient.apiKey,
     p.secondClient.clientId && p.secondClient.apiKey ? Buffer.from(`${p.secondClient.clientId}:${p.secondClient.apiKey}`).toString('base64') : undefined,
     p.clientId && p.apiKey ? Buffer.from(`${p.clientId}:${p.apiKey}`).toString('base64') : undefined,
-    p.audience.clientId && p.audience.clientSecret
-      ? Buffer.from(`${p.audience.clientId}:${p.audience.clientSecret}`).toString('base64')
-      : undefined,
+    p.audience.clientId && p.audience.clientSecret ? Buffer.from(`${p.audience.clientId}:${p.audience.clientSecret}`).toString('base64') : undefined,
   ];
   return values.filter((v): v is string => typeof v === 'string' && v.length >= 4);
 }

@@ -20,15 +20,7 @@
 export const REDACTED = '[REDACTED]';
 
 /** Headers whose value is a credential, compared lower-case. */
-const SECRET_HEADERS = new Set([
-  'authorization',
-  'proxy-authorization',
-  'svc-3dx-token',
-  'svc-api-key',
-  'x-api-key',
-  'cookie',
-  'set-cookie',
-]);
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'svc-3dx-token', 'svc-api-key', 'x-api-key', 'cookie', 'set-cookie']);
 
 /** JSON keys whose string value is a credential, compared lower-case. */
 const SECRET_KEYS = new Set([
@@ -98,7 +90,8 @@ export function createRedactor(secrets: readonly (string | undefined)[] = []): R
     // Inside an object named like a credential (`authorization_code: {code: ...}`), its
     // `code` is the credential itself (Authentication 4).
     const walk = (v: unknown, key?: string, parent?: string): unknown => {
-      const secretKey = key !== undefined && (SECRET_KEYS.has(key.toLowerCase()) || (key === 'code' && parent !== undefined && SECRET_KEYS.has(parent.toLowerCase())));
+      const secretKey =
+        key !== undefined && (SECRET_KEYS.has(key.toLowerCase()) || (key === 'code' && parent !== undefined && SECRET_KEYS.has(parent.toLowerCase())));
       if (secretKey && (typeof v === 'string' || typeof v === 'number')) return REDACTED;
       if (typeof v === 'string') return text(v);
       if (Array.isArray(v)) return v.map((x) => walk(x, undefined, key));

@@ -25,7 +25,12 @@ export function runSettings(env: Env = process.env): RunSettings {
   const base = runSettingsFrom(env);
   const workers = base.workers ?? 2;
   if (!Number.isInteger(workers) || workers < 1) throw new Error(`SVC_WORKERS must be a positive integer, got "${env.SVC_WORKERS}"`);
-  return { ...base, workers, ...(env.SVC_SELFTEST_PLAN ? { selftestPlanFile: env.SVC_SELFTEST_PLAN } : {}), ...(env.SVC_RUNS_PLAN ? { runsPlanFile: env.SVC_RUNS_PLAN } : {}) };
+  return {
+    ...base,
+    workers,
+    ...(env.SVC_SELFTEST_PLAN ? { selftestPlanFile: env.SVC_SELFTEST_PLAN } : {}),
+    ...(env.SVC_RUNS_PLAN ? { runsPlanFile: env.SVC_RUNS_PLAN } : {}),
+  };
 }
 
 /**
@@ -73,7 +78,8 @@ export interface SelftestSettings {
 
 export function selftestSettings(env: Env = process.env): SelftestSettings {
   const minutes = env.SVC_SELFTEST_TIMEOUT_MINUTES ? Number(env.SVC_SELFTEST_TIMEOUT_MINUTES) : undefined;
-  if (minutes !== undefined && !(minutes > 0)) throw new Error(`SVC_SELFTEST_TIMEOUT_MINUTES must be a positive number, got "${env.SVC_SELFTEST_TIMEOUT_MINUTES}"`);
+  if (minutes !== undefined && !(minutes > 0))
+    throw new Error(`SVC_SELFTEST_TIMEOUT_MINUTES must be a positive number, got "${env.SVC_SELFTEST_TIMEOUT_MINUTES}"`);
   const workers = env.SVC_SELFTEST_WORKERS ? Number(env.SVC_SELFTEST_WORKERS) : 3;
   if (!Number.isInteger(workers) || workers < 1) throw new Error(`SVC_SELFTEST_WORKERS must be a positive integer, got "${env.SVC_SELFTEST_WORKERS}"`);
   return {

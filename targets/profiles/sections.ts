@@ -18,7 +18,13 @@ import { simulatorInstitutionSeed } from '../simulator/data/institutions.ts';
 
 export type Env = Record<string, string | undefined>;
 
-const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : undefined);
+const list = (s: string | undefined) =>
+  s
+    ? s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : undefined;
 
 // ---- data exchange ---------------------------------------------------------------------
 
@@ -80,14 +86,19 @@ export interface DataExchangeSettings {
  * SVC_3DX_GRANTEE_GUID, SVC_3DX_GRANT_GUID); the rest comes from its variable, with the
  * simulator's seeded records as defaults on the simulator.
  */
-export function dataExchangeFrom(env: Env, isSimulator: boolean, grant: { issuerClientGuid?: string; granteeClientGuid?: string; grantGuid?: string }): DataExchangeSettings {
+export function dataExchangeFrom(
+  env: Env,
+  isSimulator: boolean,
+  grant: { issuerClientGuid?: string; granteeClientGuid?: string; grantGuid?: string },
+): DataExchangeSettings {
   const sim = isSimulator ? DATA_EXCHANGE_SEED : undefined;
   return {
     issuerClientGuid: grant.issuerClientGuid,
     granteeClientGuid: grant.granteeClientGuid,
     grantGuid: grant.grantGuid,
     allGranteeGuids:
-      list(env.SVC_3DX_GRANTEE_GUIDS) ?? (sim ? [sim.granteeClientGuid, sim.secondGranteeClientGuid] : grant.granteeClientGuid ? [grant.granteeClientGuid] : []),
+      list(env.SVC_3DX_GRANTEE_GUIDS) ??
+      (sim ? [sim.granteeClientGuid, sim.secondGranteeClientGuid] : grant.granteeClientGuid ? [grant.granteeClientGuid] : []),
     granteeQueryParam: env.SVC_3DX_GRANTEE_QUERY_PARAM ?? 'grantee_guids',
     userIdentifier: env.SVC_3DX_USER ?? sim?.userGuid,
     memberIdentifier: env.SVC_3DX_MEMBER ?? sim?.heldMemberGuid,
@@ -150,7 +161,11 @@ export function institutionsFrom(env: Env, isSimulator: boolean): InstitutionSet
     testInstitutionCountry: env.SVC_TEST_INSTITUTION_COUNTRY,
   };
   const nameParam = { name: env.SVC_INSTITUTION_NAME_PARAM || 'name', explicit: !!env.SVC_INSTITUTION_NAME_PARAM };
-  const countryParam = { name: env.SVC_INSTITUTION_COUNTRY_PARAM || 'iso_country_code', explicit: !!env.SVC_INSTITUTION_COUNTRY_PARAM, variable: 'SVC_INSTITUTION_COUNTRY_PARAM' };
+  const countryParam = {
+    name: env.SVC_INSTITUTION_COUNTRY_PARAM || 'iso_country_code',
+    explicit: !!env.SVC_INSTITUTION_COUNTRY_PARAM,
+    variable: 'SVC_INSTITUTION_COUNTRY_PARAM',
+  };
   if (!isSimulator) return { ...given, nameParam, countryParam };
   // The simulator's seed builds its institution catalogue (most of a second): only when
   // a scenario asks, never for every profile a worker, a reporter or a script loads.
@@ -325,7 +340,9 @@ export function widgetControlsFrom(env: Env, isSimulator: boolean): WidgetContro
 /** The skip reason naming every missing control variable, or undefined when all are set. */
 export function missingControls(c: WidgetControls, needed: Array<keyof WidgetControls>): string | undefined {
   const missing = needed.filter((k) => !c[k]).map((k) => WIDGET_CONTROLS[k][0]);
-  return missing.length ? `the widget's controls are not shown in the specification: set ${missing.join(', ')} (CSS selectors inside the target's widget) to drive it` : undefined;
+  return missing.length
+    ? `the widget's controls are not shown in the specification: set ${missing.join(', ')} (CSS selectors inside the target's widget) to drive it`
+    : undefined;
 }
 
 // ---- webhook deliveries of a real service (scenarios/properties/live-delivery.spec.ts) ----
@@ -413,7 +430,10 @@ export function loadScriptSettingsFrom(env: Env): LoadScriptSettings {
 export function usedOperationsFrom(env: Env): 'all' | string[] {
   const raw = env.SVC_USED_OPERATIONS?.trim();
   if (!raw || raw === '*' || raw.toLowerCase() === 'all') return 'all';
-  return raw.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
+  return raw
+    .split(/[,\n]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 // ---- the gate of the team's own integration (integration/) ---------------------------------
@@ -433,7 +453,8 @@ export interface IntegrationSettings {
 export function integrationSettingsFrom(env: Env): IntegrationSettings {
   const raw = env.SVC_TOLERANCE_TIMEOUT_MS;
   const variationTimeoutMs = raw === undefined || raw === '' ? 120_000 : Number(raw);
-  if (!Number.isInteger(variationTimeoutMs) || variationTimeoutMs < 1) throw new Error(`SVC_TOLERANCE_TIMEOUT_MS must be a positive whole number of milliseconds, got "${raw}"`);
+  if (!Number.isInteger(variationTimeoutMs) || variationTimeoutMs < 1)
+    throw new Error(`SVC_TOLERANCE_TIMEOUT_MS must be a positive whole number of milliseconds, got "${raw}"`);
   return {
     ...(env.SVC_INTEGRATION_COMMAND?.trim() ? { testCommand: env.SVC_INTEGRATION_COMMAND.trim() } : {}),
     ...(env.SVC_USAGE_FILE ? { usageFile: resolve(env.SVC_USAGE_FILE) } : {}),

@@ -18,7 +18,9 @@ import { Agent, request } from 'undici';
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 
 async function spawnReceiver(db: string, broken?: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--port', '0', '--db', db, ...(broken ? ['--broken', broken] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--port', '0', '--db', db, ...(broken ? ['--broken', broken] : [])], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {
@@ -74,7 +76,12 @@ async function killRounds(broken?: string): Promise<Outcome> {
             sent.push(item);
           }
           try {
-            const res = await request(`${url}/webhooks/member`, { method: 'POST', body: item.raw, headers: { 'content-type': 'application/json' }, dispatcher: agent });
+            const res = await request(`${url}/webhooks/member`, {
+              method: 'POST',
+              body: item.raw,
+              headers: { 'content-type': 'application/json' },
+              dispatcher: agent,
+            });
             await res.body.dump();
             if (res.statusCode >= 200 && res.statusCode <= 206) item.accepted = true;
           } catch {
@@ -118,7 +125,10 @@ test('a SIGKILL at any moment loses no accepted event and processes none twice',
   assert.equal(o.stats.queued, 0, 'nothing left queued after restart');
   assert.equal(o.stats.processed_more_than_once, 0, 'no event processed twice');
   assert.equal(o.stats.processed, o.events.length, 'each stored event processed exactly once');
-  assert.ok(o.events.every((e) => e.times_processed === 1), 'every event shows one processing');
+  assert.ok(
+    o.events.every((e) => e.times_processed === 1),
+    'every event shows one processing',
+  );
   assert.equal(new Set(o.events.map((e) => `${e.guid}@${e.version}`)).size, o.events.length, 'duplicates stored once');
   assert.deepEqual(o.highestMismatches, [], 'each object holds the highest stored version');
 });

@@ -51,7 +51,25 @@ const WORKER_BATCH = 256;
 
 /** Every property name the platform document shows (for the rejects-added-fields-400 variant only). */
 function documentedFieldNames(): Set<string> {
-  const names = new Set(['action', 'type', 'version', 'guid', 'member_guid', 'user_guid', 'user_id', 'job_guid', 'is_background', 'is_oauth', 'use_cases', 'is_being_aggregated', 'accounts', 'connection_status', 'updated_at', 'created_at', 'created_on']);
+  const names = new Set([
+    'action',
+    'type',
+    'version',
+    'guid',
+    'member_guid',
+    'user_guid',
+    'user_id',
+    'job_guid',
+    'is_background',
+    'is_oauth',
+    'use_cases',
+    'is_being_aggregated',
+    'accounts',
+    'connection_status',
+    'updated_at',
+    'created_at',
+    'created_on',
+  ]);
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) {
       node.forEach(walk);
@@ -95,9 +113,13 @@ export async function startReceiver(options: ReceiverOptions & { port?: number; 
     pending = [];
     try {
       const fresh = store.acceptBatch(batch.map((b) => b.event));
-      batch.forEach((b, i) => { b.done(fresh[i]); });
+      batch.forEach((b, i) => {
+        b.done(fresh[i]);
+      });
     } catch (e) {
-      batch.forEach((b) => { b.done(e as Error); });
+      batch.forEach((b) => {
+        b.done(e as Error);
+      });
     }
     kickWorker();
   };
@@ -194,7 +216,11 @@ export async function startReceiver(options: ReceiverOptions & { port?: number; 
       // (one round trip for a model check).
       const read = () =>
         type && prefix !== null
-          ? { ...store.statsFor(type, prefix), duplicates_ignored: null, objects: Object.fromEntries(store.objectsWithPrefix(type, prefix, 1000).map((o) => [o.guid, o.version])) }
+          ? {
+              ...store.statsFor(type, prefix),
+              duplicates_ignored: null,
+              objects: Object.fromEntries(store.objectsWithPrefix(type, prefix, 1000).map((o) => [o.guid, o.version])),
+            }
           : store.stats();
       // ?settled=1 answers once the worker has drained the queue (at most 2 s), so
       // stored-state checks need no polling loop.
@@ -214,7 +240,9 @@ export async function startReceiver(options: ReceiverOptions & { port?: number; 
     if (parts[1] === 'events' && parts.length === 2) {
       const limit = Math.min(Math.max(Number(url.searchParams.get('limit') ?? 1000) || 1000, 1), 10_000);
       const afterId = Number(url.searchParams.get('after_id') ?? 0) || 0;
-      return send(res, 200, { events: store.events({ type: url.searchParams.get('type') ?? undefined, guid: url.searchParams.get('guid') ?? undefined, limit, afterId }) });
+      return send(res, 200, {
+        events: store.events({ type: url.searchParams.get('type') ?? undefined, guid: url.searchParams.get('guid') ?? undefined, limit, afterId }),
+      });
     }
     if (parts[1] === 'health' && parts.length === 2) return send(res, 200, { ok: true, broken: options.broken ?? null });
     return send(res, 404, { error: 'not_found', message: `No observation route ${url.pathname}` });
@@ -234,7 +262,8 @@ export async function startReceiver(options: ReceiverOptions & { port?: number; 
     if (parts[0] === 'webhooks' && parts.length <= 2) {
       if (req.method !== 'POST') return send(res, 405, { error: 'method_not_allowed', message: 'Deliver webhooks with POST' });
       const type = parts[1] ? decodeURIComponent(parts[1]) : undefined;
-      if (type !== undefined && !TYPE_PATTERN.test(type)) return send(res, 404, { error: 'not_found', message: 'A webhook type in the path is 1-64 of A-Z a-z 0-9 _ . -' });
+      if (type !== undefined && !TYPE_PATTERN.test(type))
+        return send(res, 404, { error: 'not_found', message: 'A webhook type in the path is 1-64 of A-Z a-z 0-9 _ . -' });
       handleDelivery(req, res, type).catch((e) => {
         if (!res.headersSent) send(res, 503, { error: 'unavailable', message: (e as Error).message });
       });

@@ -34,11 +34,20 @@ test('accepted once, the highest version kept, answers with exactly their fields
     assert.deepEqual(store.acceptBatch([event(2), event(1), event(2)]), [true, true, false], 'the repeated delivery is a duplicate');
     assert.equal(store.processBatch(10), 2);
     assert.equal(store.processBatch(10), 0);
-    assert.deepEqual(store.object('member', 'MBR-store-1'), { type: 'member', guid: 'MBR-store-1', version: 2, event_id: 1, body: { guid: 'MBR-store-1', version: 2 } });
+    assert.deepEqual(store.object('member', 'MBR-store-1'), {
+      type: 'member',
+      guid: 'MBR-store-1',
+      version: 2,
+      event_id: 1,
+      body: { guid: 'MBR-store-1', version: 2 },
+    });
     assert.deepEqual(store.statsFor('member', 'MBR-store'), { accepted: 2, processed: 2, queued: 0, processed_more_than_once: 0 });
     assert.deepEqual(store.stats(), { accepted: 2, processed: 2, queued: 0, duplicates_ignored: 1, processed_more_than_once: 0 });
     const events = store.events({ type: 'member', limit: 10, afterId: 1 }) as Array<Record<string, unknown>>;
-    assert.deepEqual(events.map((e) => Object.keys(e).sort()), [['body', 'guid', 'id', 'processed_at_ms', 'received_at_ms', 'times_processed', 'type', 'version']]);
+    assert.deepEqual(
+      events.map((e) => Object.keys(e).sort()),
+      [['body', 'guid', 'id', 'processed_at_ms', 'received_at_ms', 'times_processed', 'type', 'version']],
+    );
   } finally {
     store.close();
   }

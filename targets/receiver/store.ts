@@ -16,8 +16,23 @@
 import Database from 'libsql';
 import { createHash } from 'node:crypto';
 
-export type BrokenVariant = 'answers-500-to-duplicates' | 'keeps-last-not-highest' | 'rejects-added-fields-400' | 'rejects-null-fields-400' | 'loses-events-on-crash' | 'slow-answers' | 'answers-500-to-malformed';
-export const BROKEN_VARIANTS: readonly BrokenVariant[] = ['answers-500-to-duplicates', 'keeps-last-not-highest', 'rejects-added-fields-400', 'rejects-null-fields-400', 'loses-events-on-crash', 'slow-answers', 'answers-500-to-malformed'];
+export type BrokenVariant =
+  | 'answers-500-to-duplicates'
+  | 'keeps-last-not-highest'
+  | 'rejects-added-fields-400'
+  | 'rejects-null-fields-400'
+  | 'loses-events-on-crash'
+  | 'slow-answers'
+  | 'answers-500-to-malformed';
+export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
+  'answers-500-to-duplicates',
+  'keeps-last-not-highest',
+  'rejects-added-fields-400',
+  'rejects-null-fields-400',
+  'loses-events-on-crash',
+  'slow-answers',
+  'answers-500-to-malformed',
+];
 
 export interface IncomingEvent {
   type: string;
@@ -76,7 +91,10 @@ export class ReceiverStore {
   readonly acceptBatch: (events: IncomingEvent[]) => boolean[];
   readonly processBatch: (max: number) => number;
 
-  constructor(path: string, private readonly broken?: BrokenVariant) {
+  constructor(
+    path: string,
+    private readonly broken?: BrokenVariant,
+  ) {
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
@@ -110,7 +128,9 @@ export class ReceiverStore {
       CREATE INDEX IF NOT EXISTS processing_log_event ON processing_log(event_id);
       CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
     `);
-    this.insertEvent = this.db.prepare('INSERT OR IGNORE INTO events (delivery_key, type, object_guid, version, body, received_at_ms) VALUES (?, ?, ?, ?, ?, ?)');
+    this.insertEvent = this.db.prepare(
+      'INSERT OR IGNORE INTO events (delivery_key, type, object_guid, version, body, received_at_ms) VALUES (?, ?, ?, ?, ?, ?)',
+    );
     this.nextQueued = this.db.prepare('SELECT id, type, object_guid, version, body FROM events WHERE processed_at_ms IS NULL ORDER BY id LIMIT ?');
     // Events rule 3: receivers compare the version with the stored one; only a higher one replaces it.
     this.upsertHighest = this.db.prepare(`INSERT INTO objects (type, guid, version, event_id, body) VALUES (?, ?, ?, ?, ?)
@@ -160,14 +180,18 @@ export class ReceiverStore {
   }
 
   object(type: string, guid: string): StoredObject | undefined {
-    const row = this.db.prepare('SELECT type, guid, version, event_id, body FROM objects WHERE type = ? AND guid = ?').get(type, guid) as (Omit<StoredObject, 'body'> & { body: string }) | undefined;
+    const row = this.db.prepare('SELECT type, guid, version, event_id, body FROM objects WHERE type = ? AND guid = ?').get(type, guid) as
+      | (Omit<StoredObject, 'body'> & { body: string })
+      | undefined;
     // The columns by name: libsql's get() adds a `_metadata` field to the row it returns.
     return row ? { type: row.type, guid: row.guid, version: row.version, event_id: row.event_id, body: JSON.parse(row.body) } : undefined;
   }
 
   /** Objects of a type whose guid starts with `prefix` (the property suites give each run its own prefix). */
   objectsWithPrefix(type: string, prefix: string, limit: number): StoredObject[] {
-    const rows = this.db.prepare("SELECT type, guid, version, event_id, body FROM objects WHERE type = ? AND guid >= ? AND guid < ? ORDER BY guid LIMIT ?").all(type, prefix, `${prefix}\uffff`, limit) as Array<Omit<StoredObject, 'body'> & { body: string }>;
+    const rows = this.db
+      .prepare('SELECT type, guid, version, event_id, body FROM objects WHERE type = ? AND guid >= ? AND guid < ? ORDER BY guid LIMIT ?')
+      .all(type, prefix, `${prefix}\uffff`, limit) as Array<Omit<StoredObject, 'body'> & { body: string }>;
     return rows.map((r) => ({ ...r, body: JSON.parse(r.body) }));
   }
 
@@ -184,7 +208,9 @@ export class ReceiverStore {
   }
 
   stats(): { accepted: number; processed: number; queued: number; duplicates_ignored: number; processed_more_than_once: number } {
-    const counters = new Map((this.db.prepare('SELECT name, value FROM counters').all() as Array<{ name: string; value: number }>).map((r) => [r.name, r.value]));
+    const counters = new Map(
+      (this.db.prepare('SELECT name, value FROM counters').all() as Array<{ name: string; value: number }>).map((r) => [r.name, r.value]),
+    );
     return {
       accepted: counters.get('accepted') ?? 0,
       processed: counters.get('processed') ?? 0,
@@ -202,7 +228,12 @@ export class ReceiverStore {
       .prepare(`SELECT e.id, e.type, e.object_guid AS guid, e.version, e.received_at_ms, e.processed_at_ms, e.body,
           (SELECT count(*) FROM processing_log p WHERE p.event_id = e.id) AS times_processed
         FROM events e WHERE ${where.join(' AND ')} ORDER BY e.id LIMIT @limit`)
-      .all({ limit: filter.limit, afterId: filter.afterId, ...(filter.type ? { type: filter.type } : {}), ...(filter.guid ? { guid: filter.guid } : {}) }) as Array<{ body: string }>;
+      .all({
+        limit: filter.limit,
+        afterId: filter.afterId,
+        ...(filter.type ? { type: filter.type } : {}),
+        ...(filter.guid ? { guid: filter.guid } : {}),
+      }) as Array<{ body: string }>;
     return rows.map((r) => ({ ...r, body: JSON.parse(r.body) }));
   }
 

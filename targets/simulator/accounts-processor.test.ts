@@ -11,7 +11,21 @@ test('accounts carry the Account fields; manual accounts sit under one manual-in
   withSim([], async (sim) => {
     const { user, member } = await sim.connected();
     const accounts = (await sim.req('GET', `/users/${user}/accounts`)).body.accounts;
-    for (const f of ['guid', 'user_guid', 'member_guid', 'institution_guid', 'member_is_managed_by_user', 'balance', 'available_balance', 'federal_insurance_status', 'holdings_value', 'balance_set_by', 'feed_balance', 'imported_at', 'is_personal']) {
+    for (const f of [
+      'guid',
+      'user_guid',
+      'member_guid',
+      'institution_guid',
+      'member_is_managed_by_user',
+      'balance',
+      'available_balance',
+      'federal_insurance_status',
+      'holdings_value',
+      'balance_set_by',
+      'feed_balance',
+      'imported_at',
+      'is_personal',
+    ]) {
       assert.ok(f in accounts[0], f);
     }
     const m1 = await sim.req('POST', `/users/${user}/accounts`, { account: { name: 'Cash jar', account_type: 'cash', balance: 20 } });
@@ -24,7 +38,9 @@ test('accounts carry the Account fields; manual accounts sit under one manual-in
     assert.equal(manualMember.institution_code, 'manual_institution');
     assert.equal((await sim.req('POST', `/users/${user}/members/${manualMember.guid}/aggregate`)).status, 422);
     assert.equal((await sim.req('POST', `/users/${user}/accounts`, { account: { name: 'x' } })).status, 400);
-    const t = await sim.req('POST', `/users/${user}/accounts/${m2.body.account.guid}/transactions`, { transaction: { amount: 3.5, description: 'Lunch', type: 'DEBIT', date: '2025-01-02' } });
+    const t = await sim.req('POST', `/users/${user}/accounts/${m2.body.account.guid}/transactions`, {
+      transaction: { amount: 3.5, description: 'Lunch', type: 'DEBIT', date: '2025-01-02' },
+    });
     assert.equal(t.status, 200);
     assert.equal(t.body.transaction.is_manual, true);
     const merged = await sim.req('POST', `/users/${user}/accounts/merge`, { account: { account_guids: [m1.body.account.guid, m2.body.account.guid] } });
@@ -48,7 +64,11 @@ test('transactions: filters, includes, merchants; bad filter values answer 400',
     assert.ok(byCat.length > 0 && byCat.length < all.length);
     assert.ok(byCat.every((t: any) => t.category_guid === cat));
     const top = all[0].top_level_category_guid;
-    assert.ok((await sim.req('GET', `/users/${user}/transactions?top_level_category_guid=${top}`)).body.transactions.every((t: any) => t.top_level_category_guid === top));
+    assert.ok(
+      (await sim.req('GET', `/users/${user}/transactions?top_level_category_guid=${top}`)).body.transactions.every(
+        (t: any) => t.top_level_category_guid === top,
+      ),
+    );
     sim.app.sim.clock.advance(2 * 86_400_000);
     const cutoff = sim.app.sim.clock.now().toISOString();
     sim.app.sim.clock.advance(4 * 3_600_000);
@@ -62,7 +82,9 @@ test('transactions: filters, includes, merchants; bad filter values answer 400',
     const older = (await sim.req('GET', `/users/${user}/transactions?to_created_at=${encodeURIComponent(cutoff)}&records_per_page=1000`)).body.transactions;
     assert.equal(older.length, all.length);
     assert.equal((await sim.req('GET', `/users/${user}/transactions?from_updated_at=${encodeURIComponent(cutoff)}`)).body.transactions.length, recent.length);
-    const withIncludes = (await sim.req('GET', `/users/${user}/transactions?includes=repeating_transactions,merchants,classifications,geolocations&records_per_page=1000`)).body.transactions;
+    const withIncludes = (
+      await sim.req('GET', `/users/${user}/transactions?includes=repeating_transactions,merchants,classifications,geolocations&records_per_page=1000`)
+    ).body.transactions;
     const t = withIncludes.find((x: any) => x.repeating_transaction);
     assert.ok(t, 'a transaction with a repeating transaction');
     assert.ok(['twice_a_month', 'monthly'].includes(t.repeating_transaction.recurrence_type));
@@ -90,7 +112,11 @@ test('insights: list, localization_payload opt-in, cta_clicked_at update, repeat
     assert.equal(list.length, 3);
     assert.ok(list.every((i: any) => !('localization_payload' in i)));
     const withLoc = (await sim.req('GET', `/users/${user}/insights?includes=localization_payload`)).body.insights;
-    assert.deepEqual(withLoc.map((i: any) => i.localization_payload.template).sort(), ['BillAmountNotStandard', 'MonthlySubscriptionAggregateV2', 'SubscriptionPriceIncrease']);
+    assert.deepEqual(withLoc.map((i: any) => i.localization_payload.template).sort(), [
+      'BillAmountNotStandard',
+      'MonthlySubscriptionAggregateV2',
+      'SubscriptionPriceIncrease',
+    ]);
     const g = list.find((i: any) => i.has_associated_repeating_transactions).guid;
     const put = await sim.req('PUT', `/users/${user}/insights/${g}`, { insight: { cta_clicked_at: '2025-03-01T12:00:00+00:00' } });
     assert.equal(put.status, 200);
@@ -125,17 +151,35 @@ test('processor: scope parsing, verified member required, token (60 days), payme
     assert.equal((await sim.req('POST', '/token', { code: code.body.authorization_code.code })).status, 400);
     const pa = await sim.app.inject({ method: 'GET', url: '/payment_account', headers: { authorization: `Bearer ${tok.body.access_token}` } });
     assert.equal(pa.statusCode, 200);
-    assert.deepEqual([pa.json().payment_account.user_guid, pa.json().payment_account.member_guid, pa.json().payment_account.account_guid], [user, member, account]);
+    assert.deepEqual(
+      [pa.json().payment_account.user_guid, pa.json().payment_account.member_guid, pa.json().payment_account.account_guid],
+      [user, member, account],
+    );
     assert.equal((await sim.app.inject({ method: 'GET', url: '/payment_account', headers: { authorization: 'Bearer nope' } })).statusCode, 401);
     sim.app.sim.clock.advance(61 * 86_400_000);
-    assert.equal((await sim.app.inject({ method: 'GET', url: '/payment_account', headers: { authorization: `Bearer ${tok.body.access_token}` } })).statusCode, 401);
+    assert.equal(
+      (await sim.app.inject({ method: 'GET', url: '/payment_account', headers: { authorization: `Bearer ${tok.body.access_token}` } })).statusCode,
+      401,
+    );
     // Deprecated /payment_processor_token answers with deprecation headers; the sunset code endpoint answers 410 on v20250224.
-    const code2 = await sim.req('POST', '/payment_processor_authorization_code', { payment_processor_authorization_code: { user_guid: user, member_guid: member, account_guid: account } });
+    const code2 = await sim.req('POST', '/payment_processor_authorization_code', {
+      payment_processor_authorization_code: { user_guid: user, member_guid: member, account_guid: account },
+    });
     assert.equal(code2.status, 200);
     const dep = await sim.req('POST', '/payment_processor_token', { code: code2.body.payment_processor_authorization_code.authorization_code });
     assert.equal(dep.status, 200);
     assert.ok(dep.headers.deprecation);
-    assert.equal((await sim.req('POST', '/payment_processor_authorization_code', { payment_processor_authorization_code: { user_guid: user } }, { 'accept-version': V_NEW })).status, 410);
+    assert.equal(
+      (
+        await sim.req(
+          'POST',
+          '/payment_processor_authorization_code',
+          { payment_processor_authorization_code: { user_guid: user } },
+          { 'accept-version': V_NEW },
+        )
+      ).status,
+      410,
+    );
   }));
 
 test('managed members, accounts and transactions work and carry deprecation headers', () =>
@@ -150,17 +194,36 @@ test('managed members, accounts and transactions work and carry deprecation head
     const base = `/users/${user}/managed_members/${m.body.member.guid}`;
     const a = await sim.req('POST', `${base}/accounts`, { account: { name: 'Held checking', account_type: 'CHECKING', balance: 100 } });
     assert.equal(a.status, 200);
-    const t = await sim.req('POST', `${base}/accounts/${a.body.account.guid}/transactions`, { transaction: { amount: 10, description: 'Held txn', type: 'CREDIT', date: '2025-01-01' } });
+    const t = await sim.req('POST', `${base}/accounts/${a.body.account.guid}/transactions`, {
+      transaction: { amount: 10, description: 'Held txn', type: 'CREDIT', date: '2025-01-01' },
+    });
     assert.equal(t.status, 200);
     assert.equal((await sim.req('GET', `${base}/accounts/${a.body.account.guid}/transactions`)).body.transactions.length, 1);
-    assert.equal((await sim.req('PUT', `${base}/accounts/${a.body.account.guid}/transactions/${t.body.transaction.guid}`, { transaction: { amount: 11 } })).body.transaction.amount, 11);
+    assert.equal(
+      (await sim.req('PUT', `${base}/accounts/${a.body.account.guid}/transactions/${t.body.transaction.guid}`, { transaction: { amount: 11 } })).body
+        .transaction.amount,
+      11,
+    );
     assert.equal((await sim.req('DELETE', `${base}/accounts/${a.body.account.guid}/transactions/${t.body.transaction.guid}`)).status, 204);
     assert.equal((await sim.req('DELETE', base)).status, 204);
     assert.equal((await sim.req('GET', base)).status, 404);
   }));
 
 test('the widget page script is valid JavaScript', () => {
-  const html = widgetPage({ token: 't', userGuid: 'USR-x', sessionGuid: 'SES-x', widgetType: 'connect_widget', mobile: false, scheme: 'svc', opensOauthWindow: true, payload: 'p</script>', institutionCode: null, oauthInstitutionCode: 'svc_bank_oauth', credentialInstitutionCode: 'svcbank', disableSearch: false });
+  const html = widgetPage({
+    token: 't',
+    userGuid: 'USR-x',
+    sessionGuid: 'SES-x',
+    widgetType: 'connect_widget',
+    mobile: false,
+    scheme: 'svc',
+    opensOauthWindow: true,
+    payload: 'p</script>',
+    institutionCode: null,
+    oauthInstitutionCode: 'svc_bank_oauth',
+    credentialInstitutionCode: 'svcbank',
+    disableSearch: false,
+  });
   const script = /<script>([\s\S]*)<\/script>/.exec(html)![1];
   assert.doesNotThrow(() => new Function(script));
   assert.ok(!script.includes('p</script>'));

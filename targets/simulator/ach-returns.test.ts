@@ -23,8 +23,12 @@ const VALID = {
  */
 function seedReferences(sim: Sim): void {
   sim.app.sim.collection<Record<string, unknown>>('users').set(VALID.user_guid, { guid: VALID.user_guid });
-  sim.app.sim.collection<Record<string, unknown>>('members').set(VALID.member_guid, { guid: VALID.member_guid, user_guid: VALID.user_guid, institution_code: 'svcbank' });
-  sim.app.sim.collection<Record<string, unknown>>('accounts').set(VALID.account_guid, { guid: VALID.account_guid, member_guid: VALID.member_guid, user_guid: VALID.user_guid });
+  sim.app.sim
+    .collection<Record<string, unknown>>('members')
+    .set(VALID.member_guid, { guid: VALID.member_guid, user_guid: VALID.user_guid, institution_code: 'svcbank' });
+  sim.app.sim
+    .collection<Record<string, unknown>>('accounts')
+    .set(VALID.account_guid, { guid: VALID.account_guid, member_guid: VALID.member_guid, user_guid: VALID.user_guid });
 }
 
 describe('ACH returns (clean simulator)', () => {
@@ -92,7 +96,10 @@ describe('ACH returns (clean simulator)', () => {
     const r02 = (await sim.get('/ach_returns?return_code=R02')).json.ach_returns;
     assert.deepEqual(r02.map((x: { id: string }) => x.id).sort(), ['client-return-2', 'client-return-3']);
     const june = (await sim.get('/ach_returns?return_code=R02&from_returned_at=2025-06-01T00:00:00Z')).json.ach_returns;
-    assert.deepEqual(june.map((x: { id: string }) => x.id), ['client-return-2']);
+    assert.deepEqual(
+      june.map((x: { id: string }) => x.id),
+      ['client-return-2'],
+    );
     const paged = (await sim.get('/ach_returns?records_per_page=1&page=2')).json;
     assert.equal(paged.ach_returns.length, 1);
     assert.equal(paged.pagination.total_entries, all.pagination.total_entries);
@@ -119,15 +126,17 @@ describe('ACH returns (clean simulator)', () => {
 });
 
 describe('ACH return faults change the behaviour', () => {
-  test('ach-return-code-format-not-validated', () => withFault('ach-return-code-format-not-validated', async (sim) => {
-    seedReferences(sim);
-    assert.equal((await sim.post('/ach_returns', { ach_return: { ...VALID, return_code: 'X1' } })).status, 200);
-  }));
-  test('ach-read-by-id-404', () => withFault('ach-read-by-id-404', async (sim) => {
-    seedReferences(sim);
-    await sim.post('/ach_returns', { ach_return: VALID });
-    assert.equal((await sim.get(`/ach_returns/${VALID.id}`)).status, 404);
-  }));
+  test('ach-return-code-format-not-validated', () =>
+    withFault('ach-return-code-format-not-validated', async (sim) => {
+      seedReferences(sim);
+      assert.equal((await sim.post('/ach_returns', { ach_return: { ...VALID, return_code: 'X1' } })).status, 200);
+    }));
+  test('ach-read-by-id-404', () =>
+    withFault('ach-read-by-id-404', async (sim) => {
+      seedReferences(sim);
+      await sim.post('/ach_returns', { ach_return: VALID });
+      assert.equal((await sim.get(`/ach_returns/${VALID.id}`)).status, 404);
+    }));
   // One format fault per field: the malformed value the scenario sends is accepted (GUIDs resolved by their uuid).
   const MALFORMED: Array<[string, string, unknown]> = [
     ['ach-account-guid-format-not-validated', 'account_guid', VALID.account_guid.replace(/^ACT-/, '')],
@@ -169,22 +178,26 @@ describe('ACH return faults change the behaviour', () => {
     ['ach-user-guid-well-formed-refused', 'user_guid'],
   ];
   for (const [fault, field] of WELL_FORMED) {
-    test(fault, () => withFault(fault, async (sim) => {
+    test(fault, () =>
+      withFault(fault, async (sim) => {
+        seedReferences(sim);
+        const r = await sim.post('/ach_returns', { ach_return: VALID });
+        assert.equal(r.status, 400);
+        assert.match(JSON.stringify(r.json), new RegExp(field));
+      }),
+    );
+  }
+  test('ach-create-reads-top-level', () =>
+    withFault('ach-create-reads-top-level', async (sim) => {
       seedReferences(sim);
       const r = await sim.post('/ach_returns', { ach_return: VALID });
-      assert.equal(r.status, 400);
-      assert.match(JSON.stringify(r.json), new RegExp(field));
+      assert.equal(r.status, 200);
+      assert.equal(r.json.ach_return.id, undefined);
     }));
-  }
-  test('ach-create-reads-top-level', () => withFault('ach-create-reads-top-level', async (sim) => {
-    seedReferences(sim);
-    const r = await sim.post('/ach_returns', { ach_return: VALID });
-    assert.equal(r.status, 200);
-    assert.equal(r.json.ach_return.id, undefined);
-  }));
-  test('ach-list-filters-ignored', () => withFault('ach-list-filters-ignored', async (sim) => {
-    seedReferences(sim);
-    await sim.post('/ach_returns', { ach_return: VALID });
-    assert.equal((await sim.get('/ach_returns?return_code=R99')).json.ach_returns.length, 1);
-  }));
+  test('ach-list-filters-ignored', () =>
+    withFault('ach-list-filters-ignored', async (sim) => {
+      seedReferences(sim);
+      await sim.post('/ach_returns', { ach_return: VALID });
+      assert.equal((await sim.get('/ach_returns?return_code=R99')).json.ach_returns.length, 1);
+    }));
 });

@@ -44,7 +44,10 @@ describe('rate limit (Errors: 429 when the rate limit is exceeded)', () => {
     }
   });
 
-  for (const [fault, expected] of [['no-rate-limit', 200], ['rate-limit-500', 500]] as const) {
+  for (const [fault, expected] of [
+    ['no-rate-limit', 200],
+    ['rate-limit-500', 500],
+  ] as const) {
     test(`fault ${fault}`, async () => {
       const sim = await startSim({ settings: { rateLimitPerSecond: 2 }, faults: [fault] });
       try {
@@ -62,7 +65,11 @@ describe('rate limit (Errors: 429 when the rate limit is exceeded)', () => {
 /** Headers that pass every scope's authentication, so the input itself is what is judged. */
 async function allCredentials(sim: Sim): Promise<Record<string, string>> {
   const token = (await sim.post(`/data_exchange/grantee/${S.granteeClientGuid}/grants/${S.grantGuid}/token`)).json.token;
-  const aud = await sim.raw({ method: 'POST', url: '/audience/oauth/token?grant_type=client_credentials', headers: { authorization: `Basic ${Buffer.from(`${D.audienceClientId}:${D.audienceClientSecret}`).toString('base64')}` } });
+  const aud = await sim.raw({
+    method: 'POST',
+    url: '/audience/oauth/token?grant_type=client_credentials',
+    headers: { authorization: `Basic ${Buffer.from(`${D.audienceClientId}:${D.audienceClientSecret}`).toString('base64')}` },
+  });
   return { 'svc-3dx-token': token, ...TEST_HOST_HEADERS, 'x-audience-bearer': aud.json.access_token };
 }
 
@@ -81,7 +88,12 @@ describe('bad input: a 4xx with the one error body, never a 5xx', () => {
   after(() => sim.close());
 
   const send = (method: string, url: string, payload?: string | Buffer, contentType = 'application/json') =>
-    sim.raw({ method: method as 'GET', url, headers: { ...headersFor(url, creds), ...(payload !== undefined ? { 'content-type': contentType } : {}) }, payload });
+    sim.raw({
+      method: method as 'GET',
+      url,
+      headers: { ...headersFor(url, creds), ...(payload !== undefined ? { 'content-type': contentType } : {}) },
+      payload,
+    });
 
   /** Named cases on the endpoints of this module's areas (expected status, exactly). */
   const CASES: Array<[string, string, string, string | undefined, number]> = [
@@ -128,8 +140,10 @@ describe('bad input: a 4xx with the one error body, never a 5xx', () => {
     const problems: string[] = [];
     const check = (label: string, r: Res, mustBe4xx: boolean) => {
       if (r.status >= 500) problems.push(`${label}: ${r.status} ${r.text.slice(0, 160)}`);
-      else if (mustBe4xx && !(r.status >= 400 && r.status < 500 && isErrorBody(r, r.status))) problems.push(`${label}: expected a 4xx error body, got ${r.status} ${r.text.slice(0, 160)}`);
-      else if (r.status >= 400 && r.json?.error && !isErrorBody(r, r.status)) problems.push(`${label}: error body not in the documented shape: ${r.text.slice(0, 160)}`);
+      else if (mustBe4xx && !(r.status >= 400 && r.status < 500 && isErrorBody(r, r.status)))
+        problems.push(`${label}: expected a 4xx error body, got ${r.status} ${r.text.slice(0, 160)}`);
+      else if (r.status >= 400 && r.json?.error && !isErrorBody(r, r.status))
+        problems.push(`${label}: error body not in the documented shape: ${r.text.slice(0, 160)}`);
     };
     const big = Buffer.alloc(D.maxBodyBytes + 1024, 0x20);
     for (const { method, url } of routes) {
@@ -140,7 +154,8 @@ describe('bad input: a 4xx with the one error body, never a 5xx', () => {
       }
       if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
         check(`${label} malformed JSON`, await send(method, path, '{"oops": '), true);
-        for (const body of ['[]', '"text"', '42', 'null', '{}', '{"user": "x", "member": [], "widget_url": 1}']) check(`${label} body ${body}`, await send(method, path, body), false);
+        for (const body of ['[]', '"text"', '42', 'null', '{}', '{"user": "x", "member": [], "widget_url": 1}'])
+          check(`${label} body ${body}`, await send(method, path, body), false);
         check(`${label} oversized`, await send(method, path, big), true);
       }
     }

@@ -86,7 +86,14 @@ function resolveVersion(ctx: SimContext, request: FastifyRequest, reply: Fastify
       request.svcVersion = ctx.settings.defaultVersion;
       return true;
     }
-    sendError(reply, 'unknown_version', `Accept-Version "${asked.slice(0, 40)}" is not a known version; known: ${ctx.settings.versions.filter((v) => !v.sunsetOn || v.sunsetOn > ctx.clock.today()).map((v) => v.name).join(', ')}`);
+    sendError(
+      reply,
+      'unknown_version',
+      `Accept-Version "${asked.slice(0, 40)}" is not a known version; known: ${ctx.settings.versions
+        .filter((v) => !v.sunsetOn || v.sunsetOn > ctx.clock.today())
+        .map((v) => v.name)
+        .join(', ')}`,
+    );
     return false;
   }
   const today = ctx.clock.today();
@@ -220,7 +227,8 @@ export async function buildSimulator(options: SimulatorOptions = {}): Promise<Fa
 
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string; validation?: unknown }, _request, reply) => {
     if (err instanceof SimError) return sendError(reply, err.code, err.message);
-    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, 'payload_too_large', `The request body exceeds ${SIMULATOR_DEFAULTS.maxBodyBytes} bytes`);
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return sendError(reply, 'payload_too_large', `The request body exceeds ${SIMULATOR_DEFAULTS.maxBodyBytes} bytes`);
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendError(reply, 'unsupported_media_type');
     if (err.validation) return sendError(reply, 'invalid_request', err.message);
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
@@ -262,15 +270,24 @@ export async function buildSimulator(options: SimulatorOptions = {}): Promise<Fa
     });
     for (const register of PLATFORM_ROUTES) await register(platform, ctx);
   });
-  await app.register(async (audience) => {
-    for (const register of AUDIENCE_ROUTES) await register(audience, ctx);
-  }, { prefix: SIMULATOR_DEFAULTS.audiencePrefix });
-  await app.register(async (testHost) => {
-    for (const register of TEST_HOST_ROUTES) await register(testHost, ctx);
-  }, { prefix: SIMULATOR_DEFAULTS.testHostPrefix });
-  await app.register(async (pages) => {
-    for (const register of SIM_PAGE_ROUTES) await register(pages, ctx);
-  }, { prefix: '/_sim' });
+  await app.register(
+    async (audience) => {
+      for (const register of AUDIENCE_ROUTES) await register(audience, ctx);
+    },
+    { prefix: SIMULATOR_DEFAULTS.audiencePrefix },
+  );
+  await app.register(
+    async (testHost) => {
+      for (const register of TEST_HOST_ROUTES) await register(testHost, ctx);
+    },
+    { prefix: SIMULATOR_DEFAULTS.testHostPrefix },
+  );
+  await app.register(
+    async (pages) => {
+      for (const register of SIM_PAGE_ROUTES) await register(pages, ctx);
+    },
+    { prefix: '/_sim' },
+  );
 
   return app;
 }

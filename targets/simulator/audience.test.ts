@@ -7,7 +7,12 @@ const CLIENT = `Basic ${Buffer.from(`${D.audienceClientId}:${D.audienceClientSec
 const LIST = `/audience/api/v1/audience/${D.audienceId}/list`;
 
 async function bearer(sim: Sim): Promise<Record<string, string>> {
-  const r = await sim.raw({ method: 'POST', url: '/audience/oauth/token', headers: { authorization: CLIENT, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'grant_type=client_credentials' });
+  const r = await sim.raw({
+    method: 'POST',
+    url: '/audience/oauth/token',
+    headers: { authorization: CLIENT, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'grant_type=client_credentials',
+  });
   assert.equal(r.status, 200, r.text);
   return { authorization: `Bearer ${r.json.access_token}` };
 }
@@ -18,28 +23,48 @@ describe('audience service (clean simulator)', () => {
   after(() => sim.close());
 
   test('token endpoint: client credentials by Basic, form or JSON body, or query', async () => {
-    const form = await sim.raw({ method: 'POST', url: '/audience/oauth/token', headers: { authorization: CLIENT, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'grant_type=client_credentials' });
+    const form = await sim.raw({
+      method: 'POST',
+      url: '/audience/oauth/token',
+      headers: { authorization: CLIENT, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'grant_type=client_credentials',
+    });
     assert.equal(form.status, 200);
     assert.equal(form.json.token_type, 'Bearer');
     assert.ok(form.json.expires_in > 0 && typeof form.json.access_token === 'string');
     const query = await sim.raw({ method: 'POST', url: '/audience/oauth/token?grant_type=client_credentials', headers: { authorization: CLIENT } });
     assert.equal(query.status, 200);
-    const json = await sim.raw({ method: 'POST', url: '/audience/oauth/token', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ grant_type: 'client_credentials', client_id: D.audienceClientId, client_secret: D.audienceClientSecret }) });
+    const json = await sim.raw({
+      method: 'POST',
+      url: '/audience/oauth/token',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ grant_type: 'client_credentials', client_id: D.audienceClientId, client_secret: D.audienceClientSecret }),
+    });
     assert.equal(json.status, 200);
     const wrong = `Basic ${Buffer.from(`${D.audienceClientId}:wrong`).toString('base64')}`;
-    assert.ok(isErrorBody(await sim.raw({ method: 'POST', url: '/audience/oauth/token?grant_type=client_credentials', headers: { authorization: wrong } }), 401));
+    assert.ok(
+      isErrorBody(await sim.raw({ method: 'POST', url: '/audience/oauth/token?grant_type=client_credentials', headers: { authorization: wrong } }), 401),
+    );
     assert.ok(isErrorBody(await sim.raw({ method: 'POST', url: '/audience/oauth/token?grant_type=password', headers: { authorization: CLIENT } }), 400));
   });
 
   test('JSON list and CSV list carry the same identifiers; updated_on is a date', async () => {
     const auth = await bearer(sim);
-    const j = await sim.raw({ method: 'GET', url: `${LIST}?institution_public_id=${D.audienceInstitutionPublicId}`, headers: { ...auth, accept: 'application/json' } });
+    const j = await sim.raw({
+      method: 'GET',
+      url: `${LIST}?institution_public_id=${D.audienceInstitutionPublicId}`,
+      headers: { ...auth, accept: 'application/json' },
+    });
     assert.equal(j.status, 200);
     assert.equal(j.json.audience_id, D.audienceId);
     assert.equal(j.json.institution_id, D.audienceInstitutionPublicId);
     assert.equal(j.json.count, j.json.list.length);
     assert.match(j.json.updated_on, /^\d{4}-\d{2}-\d{2}$/);
-    const c = await sim.raw({ method: 'GET', url: `${LIST}.csv?institution_public_id=${D.audienceInstitutionPublicId}`, headers: { ...auth, accept: 'text/csv' } });
+    const c = await sim.raw({
+      method: 'GET',
+      url: `${LIST}.csv?institution_public_id=${D.audienceInstitutionPublicId}`,
+      headers: { ...auth, accept: 'text/csv' },
+    });
     assert.equal(c.status, 200);
     assert.match(String(c.headers['content-type']), /^text\/csv/);
     assert.deepEqual(c.text.split('\n').filter(Boolean), j.json.list);
@@ -67,16 +92,19 @@ describe('audience faults change the behaviour', () => {
       await sim.close();
     }
   };
-  test('audience-csv-differs-from-json', () => withFault('audience-csv-differs-from-json', async (sim, auth) => {
-    const j = (await sim.raw({ method: 'GET', url: LIST, headers: auth })).json.list;
-    const c = (await sim.raw({ method: 'GET', url: `${LIST}.csv`, headers: auth })).text.split('\n').filter(Boolean);
-    assert.notDeepEqual(c, j);
-  }));
-  test('audience-bearer-not-enforced', () => withFault('audience-bearer-not-enforced', async (sim) => {
-    assert.equal((await sim.raw({ method: 'GET', url: LIST })).status, 200);
-  }));
-  test('audience-count-mismatch', () => withFault('audience-count-mismatch', async (sim, auth) => {
-    const j = (await sim.raw({ method: 'GET', url: LIST, headers: auth })).json;
-    assert.notEqual(j.count, j.list.length);
-  }));
+  test('audience-csv-differs-from-json', () =>
+    withFault('audience-csv-differs-from-json', async (sim, auth) => {
+      const j = (await sim.raw({ method: 'GET', url: LIST, headers: auth })).json.list;
+      const c = (await sim.raw({ method: 'GET', url: `${LIST}.csv`, headers: auth })).text.split('\n').filter(Boolean);
+      assert.notDeepEqual(c, j);
+    }));
+  test('audience-bearer-not-enforced', () =>
+    withFault('audience-bearer-not-enforced', async (sim) => {
+      assert.equal((await sim.raw({ method: 'GET', url: LIST })).status, 200);
+    }));
+  test('audience-count-mismatch', () =>
+    withFault('audience-count-mismatch', async (sim, auth) => {
+      const j = (await sim.raw({ method: 'GET', url: LIST, headers: auth })).json;
+      assert.notEqual(j.count, j.list.length);
+    }));
 });

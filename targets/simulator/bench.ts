@@ -76,7 +76,9 @@ async function startupMs(runs = 5): Promise<number[]> {
 
 async function main(): Promise<void> {
   const startup = await startupMs();
-  console.log(`simulator start-up (buildSimulator + listen, ${startup.length} runs): median ${median(startup).toFixed(1)} ms (runs: ${startup.map((t) => t.toFixed(0)).join(', ')} ms; the first includes module warm-up)`);
+  console.log(
+    `simulator start-up (buildSimulator + listen, ${startup.length} runs): median ${median(startup).toFixed(1)} ms (runs: ${startup.map((t) => t.toFixed(0)).join(', ')} ms; the first includes module warm-up)`,
+  );
 
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve'], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const urls = await new Promise<{ simUrl: string; bareUrl: string; bytes: number }>((resolve, reject) => {
@@ -105,11 +107,13 @@ async function main(): Promise<void> {
   console.log(`median: simulator ${median(sim).toFixed(0)} req/s, bare ${median(bare).toFixed(0)} req/s, ratio ${(ratio * 100).toFixed(1)}% (goal >= 50%)`);
 }
 
-if (process.argv.includes('--serve')) serve().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
-else main().catch((e) => {
-  console.error(`bench:simulator: ${(e as Error).message}`);
-  process.exitCode = 1;
-});
+if (process.argv.includes('--serve'))
+  serve().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+else
+  main().catch((e) => {
+    console.error(`bench:simulator: ${(e as Error).message}`);
+    process.exitCode = 1;
+  });

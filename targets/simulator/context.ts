@@ -24,7 +24,7 @@ export class SimClock {
   }
   /** Now on the simulator's clock, or on the clock of `user`. */
   nowMs(user?: string): number {
-    return Date.now() + this.offsetMs + (user === undefined ? 0 : this.userOffsetMs.get(user) ?? 0);
+    return Date.now() + this.offsetMs + (user === undefined ? 0 : (this.userOffsetMs.get(user) ?? 0));
   }
   now(user?: string): Date {
     return new Date(this.nowMs(user));

@@ -49,7 +49,15 @@ async function connectedWithAccount(sim: Sim) {
 }
 
 const PROBES: Record<string, Probe> = {
-  'data-request-not-required-on-v20250224': async (sim) => (await sim.req('POST', `/users/${await sim.user()}/members`, { member: { institution_code: 'svcbank', credentials: [{ field_name: 'password', value: PW.SUCCESS }] } }, { 'accept-version': V_NEW })).status,
+  'data-request-not-required-on-v20250224': async (sim) =>
+    (
+      await sim.req(
+        'POST',
+        `/users/${await sim.user()}/members`,
+        { member: { institution_code: 'svcbank', credentials: [{ field_name: 'password', value: PW.SUCCESS }] } },
+        { 'accept-version': V_NEW },
+      )
+    ).status,
   'aggregated-at-set-before-aggregation': async (sim) => (await sim.member(await sim.user(), 'SUCCESS')).body.member.aggregated_at,
   'is-being-aggregated-stuck-true': async (sim) => {
     const user = await sim.user();
@@ -59,7 +67,8 @@ const PROBES: Record<string, Probe> = {
   },
   'halted-reported-as-denied': end('SERVER_ERROR'),
   'locked-reported-as-connected': end('LOCKED'),
-  'no-transactions-after-aggregation': async (sim) => (await sim.req('GET', `/users/${(await sim.connected()).user}/transactions`)).body.transactions.length > 0,
+  'no-transactions-after-aggregation': async (sim) =>
+    (await sim.req('GET', `/users/${(await sim.connected()).user}/transactions`)).body.transactions.length > 0,
   'challenge-missing-on-mfa': async (sim) => Array.isArray((await challengedStatus(sim, 'CHALLENGE')).status.challenges),
   'wrong-answer-connects': async (sim) => {
     const { user, member, status } = await challengedStatus(sim, 'IMAGE');
@@ -108,7 +117,10 @@ const PROBES: Record<string, Probe> = {
     const user = await sim.user();
     const r = await sim.member(user, 'SUCCESS', { headers: { 'x-callback-payload': 'cb' } });
     await sim.settle(user, r.body.member.guid);
-    return sim.webhooks.events.filter((e) => e.type === 'member' || e.type === 'member_data_updated').map((e) => (e.body[e.type] as any).x_callback_payload).join(',');
+    return sim.webhooks.events
+      .filter((e) => e.type === 'member' || e.type === 'member_data_updated')
+      .map((e) => (e.body[e.type] as any).x_callback_payload)
+      .join(',');
   },
   'aggregation-webhook-missing-job-guid': async (sim) => {
     await sim.connected();
@@ -123,8 +135,10 @@ const PROBES: Record<string, Probe> = {
   },
   'oauth-redirect-drops-error-reason': redirectOf({ client_redirect_url: 'https://app.example/cb' }, 'deny'),
   'oauth-redirect-drops-client-query': redirectOf({ client_redirect_url: 'https://app.example/cb?keep=1' }, 'authorize'),
-  'member-guid-missing-in-redirect': async (sim) => /member_guid=MBR-/.test(await redirectOf({ client_redirect_url: 'https://app.example/cb' }, 'authorize')(sim)),
-  'oauth-webview-scheme-ignored': async (sim) => /^myapp:\/\/oauth_complete\?/.test(await redirectOf({ ui_message_webview_url_scheme: 'myapp' }, 'authorize')(sim)),
+  'member-guid-missing-in-redirect': async (sim) =>
+    /member_guid=MBR-/.test(await redirectOf({ client_redirect_url: 'https://app.example/cb' }, 'authorize')(sim)),
+  'oauth-webview-scheme-ignored': async (sim) =>
+    /^myapp:\/\/oauth_complete\?/.test(await redirectOf({ ui_message_webview_url_scheme: 'myapp' }, 'authorize')(sim)),
   'oauth-deny-connects': async (sim) => {
     const { user, member } = await oauthMember(sim, { client_redirect_url: 'https://app.example/cb' });
     await decide(sim, member.oauth_window_uri, 'deny');
@@ -134,7 +148,8 @@ const PROBES: Record<string, Probe> = {
     const { member } = await oauthMember(sim);
     return /"mx":true/.test((await decide(sim, member.oauth_window_uri, 'authorize')).text);
   },
-  'widget-data-request-not-required-on-v20250224': async (sim) => (await sim.req('POST', `/users/${await sim.user()}/widget_urls`, { widget_url: { widget_type: 'connect_widget' } }, { 'accept-version': V_NEW })).status,
+  'widget-data-request-not-required-on-v20250224': async (sim) =>
+    (await sim.req('POST', `/users/${await sim.user()}/widget_urls`, { widget_url: { widget_type: 'connect_widget' } }, { 'accept-version': V_NEW })).status,
   'widget-event-missing-x-callback-payload': async (sim) => /"payload":"cb"/.test(await widgetPageText(sim, {}, { 'x-callback-payload': 'cb' })),
   'widget-mobile-uses-postmessage': async (sim) => /"mobile":true/.test(await widgetPageText(sim, { is_mobile_webview: true })),
   'manual-account-outside-manual-member': async (sim) => {
@@ -149,7 +164,11 @@ const PROBES: Record<string, Probe> = {
     const user = await sim.user();
     const second = { authorization: `Basic ${Buffer.from(`${SIMULATOR_DEFAULTS.secondClientId}:${SIMULATOR_DEFAULTS.secondApiKey}`).toString('base64')}` };
     const listed = (await sim.req('GET', '/users?records_per_page=100', undefined, second)).body.users.some((u: { guid: string }) => u.guid === user);
-    return [(await sim.req('GET', `/users/${user}`, undefined, second)).status, (await sim.req('GET', `/users/${user}/members`, undefined, second)).status, listed];
+    return [
+      (await sim.req('GET', `/users/${user}`, undefined, second)).status,
+      (await sim.req('GET', `/users/${user}/members`, undefined, second)).status,
+      listed,
+    ];
   },
   'merge-keeps-source-accounts': async (sim) => {
     const { user } = await sim.connected();
@@ -159,15 +178,21 @@ const PROBES: Record<string, Probe> = {
   },
   'transaction-category-filter-ignored': txnCount((_u, all) => `category_guid=${all[0].category_guid}`),
   'transaction-created-at-filter-ignored': txnCount((_u, _all, cutoff) => `from_created_at=${encodeURIComponent(cutoff)}`),
-  'transaction-includes-ignored': async (sim) => 'merchant' in (await sim.req('GET', `/users/${(await sim.connected()).user}/transactions?includes=merchants`)).body.transactions[0],
-  'twice-a-recurrence-renamed': async (sim) => (await sim.req('GET', `/users/${(await sim.connected()).user}/repeating_transactions`)).body.repeating_transactions.map((r: any) => r.recurrence_type).sort().join(','),
+  'transaction-includes-ignored': async (sim) =>
+    'merchant' in (await sim.req('GET', `/users/${(await sim.connected()).user}/transactions?includes=merchants`)).body.transactions[0],
+  'twice-a-recurrence-renamed': async (sim) =>
+    (await sim.req('GET', `/users/${(await sim.connected()).user}/repeating_transactions`)).body.repeating_transactions
+      .map((r: any) => r.recurrence_type)
+      .sort()
+      .join(','),
   'insight-cta-clicked-at-not-saved': async (sim) => {
     const { user } = await sim.connected();
     const g = (await sim.req('GET', `/users/${user}/insights`)).body.insights[0].guid;
     await sim.req('PUT', `/users/${user}/insights/${g}`, { insight: { cta_clicked_at: '2025-03-01T12:00:00Z' } });
     return (await sim.req('GET', `/users/${user}/insights/${g}`)).body.insight.cta_clicked_at;
   },
-  'localization-payload-missing': async (sim) => 'localization_payload' in (await sim.req('GET', `/users/${(await sim.connected()).user}/insights?includes=localization_payload`)).body.insights[0],
+  'localization-payload-missing': async (sim) =>
+    'localization_payload' in (await sim.req('GET', `/users/${(await sim.connected()).user}/insights?includes=localization_payload`)).body.insights[0],
   'verified-member-not-required-for-processor-code': async (sim) => {
     const { user, member } = await sim.connected();
     return (await sim.req('POST', '/authorization_code', { authorization_code: { scope: `user-guid:${user} member-guid:${member}` } })).status;
@@ -176,7 +201,8 @@ const PROBES: Record<string, Probe> = {
     const { user, member, account } = await connectedWithAccount(sim);
     await sim.req('POST', `/users/${user}/members/${member}/verify`);
     await sim.settle(user, member);
-    const code = (await sim.req('POST', '/authorization_code', { authorization_code: { scope: `user-guid:${user} account-guid:${account}` } })).body.authorization_code.code;
+    const code = (await sim.req('POST', '/authorization_code', { authorization_code: { scope: `user-guid:${user} account-guid:${account}` } })).body
+      .authorization_code.code;
     const token = (await sim.req('POST', '/token', { code })).body.access_token;
     return (await sim.app.inject({ method: 'GET', url: '/payment_account', headers: { authorization: `Bearer ${token}` } })).json().payment_account.member_guid;
   },
@@ -184,7 +210,8 @@ const PROBES: Record<string, Probe> = {
     const { user, member } = await sim.connected();
     await sim.req('POST', `/users/${user}/members/${member}/verify`);
     await sim.settle(user, member);
-    const code = (await sim.req('POST', '/authorization_code', { authorization_code: { scope: `user-guid:${user} member-guid:${member}` } })).body.authorization_code.code;
+    const code = (await sim.req('POST', '/authorization_code', { authorization_code: { scope: `user-guid:${user} member-guid:${member}` } })).body
+      .authorization_code.code;
     return (await sim.req('POST', '/token', { code })).body.expires_in;
   },
 };

@@ -59,7 +59,11 @@ export class Sim {
     if (r.status !== 200) throw new Error(`user create ${r.status} ${r.text}`);
     return r.body.user.guid;
   }
-  async member(user: string, scenario: string, opts: { version?: string; extra?: Record<string, unknown>; headers?: Record<string, string> } = {}): Promise<Res> {
+  async member(
+    user: string,
+    scenario: string,
+    opts: { version?: string; extra?: Record<string, unknown>; headers?: Record<string, string> } = {},
+  ): Promise<Res> {
     const version = opts.version ?? V_OLD;
     const member: Record<string, unknown> = {
       institution_code: 'svcbank',
@@ -125,4 +129,3 @@ export async function decide(sim: Sim, uri: string, action: 'authorize' | 'deny'
   const session = /name="session" value="([^"]+)"/.exec(pageRes.text)![1];
   return sim.page(`${path}/decision`, 'POST', { session, action });
 }
-

@@ -18,7 +18,8 @@ async function processorToken(sim: Sim) {
   const { user, member } = await sim.connected();
   await sim.req('POST', `/users/${user}/members/${member}/verify`);
   await sim.settle(user, member);
-  const code = (await sim.req('POST', '/authorization_code', { authorization_code: { scope: `user-guid:${user} member-guid:${member}` } })).body.authorization_code.code;
+  const code = (await sim.req('POST', '/authorization_code', { authorization_code: { scope: `user-guid:${user} member-guid:${member}` } })).body
+    .authorization_code.code;
   return (await sim.req('POST', '/token', { code })).body.access_token as string;
 }
 
@@ -26,7 +27,10 @@ const PROBES: Record<string, Probe> = {
   'transaction-top-level-category-filter-ignored': async (sim) => {
     const { user } = await sim.connected();
     const all = (await sim.req('GET', `/users/${user}/transactions?records_per_page=1000`)).body.transactions;
-    return (await sim.req('GET', `/users/${user}/transactions?records_per_page=1000&top_level_category_guid=${all[0].top_level_category_guid}`)).body.transactions.length < all.length;
+    return (
+      (await sim.req('GET', `/users/${user}/transactions?records_per_page=1000&top_level_category_guid=${all[0].top_level_category_guid}`)).body.transactions
+        .length < all.length
+    );
   },
   'transaction-updated-at-filter-ignored': async (sim) => {
     const { user } = await sim.connected();
@@ -34,13 +38,21 @@ const PROBES: Record<string, Probe> = {
     return (await sim.req('GET', `/users/${user}/transactions?from_updated_at=${encodeURIComponent(future)}`)).body.transactions.length;
   },
   'basic-auth-wrong-key-accepted': async (sim) =>
-    (await sim.app.inject({ method: 'GET', url: '/institutions', headers: { authorization: `Basic ${Buffer.from(`${SIMULATOR_DEFAULTS.clientId}:wrong-key`).toString('base64')}` } })).statusCode,
+    (
+      await sim.app.inject({
+        method: 'GET',
+        url: '/institutions',
+        headers: { authorization: `Basic ${Buffer.from(`${SIMULATOR_DEFAULTS.clientId}:wrong-key`).toString('base64')}` },
+      })
+    ).statusCode,
   'test-host-refuses-legacy-accept': async (sim) =>
-    (await sim.app.inject({
-      method: 'GET',
-      url: `${SIMULATOR_DEFAULTS.testHostPrefix}/users/test_svc/accounts`,
-      headers: { 'svc-api-key': SIMULATOR_DEFAULTS.apiKey, 'svc-client-id': SIMULATOR_DEFAULTS.clientId, accept: 'application/vnd.svc.legacy.v1+json' },
-    })).statusCode,
+    (
+      await sim.app.inject({
+        method: 'GET',
+        url: `${SIMULATOR_DEFAULTS.testHostPrefix}/users/test_svc/accounts`,
+        headers: { 'svc-api-key': SIMULATOR_DEFAULTS.apiKey, 'svc-client-id': SIMULATOR_DEFAULTS.clientId, accept: 'application/vnd.svc.legacy.v1+json' },
+      })
+    ).statusCode,
   'processor-token-not-required': async (sim) => {
     await processorToken(sim);
     const none = (await sim.req('GET', '/payment_account')).status;

@@ -49,7 +49,10 @@ describe('data exchange (clean simulator)', () => {
     const scopes = byIssuer.json.grants.map((g: { data_scope: string }) => g.data_scope).sort();
     assert.deepEqual(scopes, ['AGGREGATED', 'ALL', 'HELD']);
     const byGrantee = (await sim.get(`/data_exchange/grantee/${S.secondGranteeClientGuid}/grants`)).json.grants;
-    assert.deepEqual(byGrantee.map((g: { guid: string }) => g.guid), [S.grantGuid]);
+    assert.deepEqual(
+      byGrantee.map((g: { guid: string }) => g.guid),
+      [S.grantGuid],
+    );
     assert.equal(byGrantee[0].issuer_guid, S.issuerClientGuid);
   });
 
@@ -57,7 +60,9 @@ describe('data exchange (clean simulator)', () => {
     const both = await sim.get(`/data_exchange/grant?issuer_guid=${S.issuerClientGuid}&grantee_guids=${S.granteeClientGuid},${S.secondGranteeClientGuid}`);
     assert.equal(both.status, 200);
     assert.equal(both.json.grant.guid, S.grantGuid);
-    const repeated = await sim.get(`/data_exchange/grant?issuer_guid=${S.issuerClientGuid}&grantee_guid=${S.granteeClientGuid}&grantee_guid=${S.secondGranteeClientGuid}`);
+    const repeated = await sim.get(
+      `/data_exchange/grant?issuer_guid=${S.issuerClientGuid}&grantee_guid=${S.granteeClientGuid}&grantee_guid=${S.secondGranteeClientGuid}`,
+    );
     assert.equal(repeated.json.grant.guid, S.grantGuid);
     assert.ok(isErrorBody(await sim.get(`/data_exchange/grant?issuer_guid=${S.issuerClientGuid}&grantee_guids=${S.granteeClientGuid}`), 404));
     assert.ok(isErrorBody(await sim.get(`/data_exchange/grant?grantee_guids=${S.granteeClientGuid}`), 400));
@@ -120,7 +125,9 @@ describe('data exchange (clean simulator)', () => {
   test('per-account and per-member transaction lists', async () => {
     const acct = (await sim.get(`/data_exchange/users/${S.userGuid}/accounts/${S.checkingAccountGuid}/transactions?records_per_page=10`, held)).json;
     for (const t of acct.transactions) assert.equal(t.account_guid, S.checkingAccountGuid);
-    const viaMember = (await sim.get(`/data_exchange/users/${S.userId}/members/${S.heldMemberId}/accounts/${S.checkingAccountId}/transactions?records_per_page=10`, held)).json;
+    const viaMember = (
+      await sim.get(`/data_exchange/users/${S.userId}/members/${S.heldMemberId}/accounts/${S.checkingAccountId}/transactions?records_per_page=10`, held)
+    ).json;
     assert.deepEqual(viaMember.pagination, acct.pagination);
   });
 
@@ -153,59 +160,81 @@ describe('data exchange faults change the behaviour', () => {
     }
   };
   const u = `/data_exchange/users/${S.userGuid}`;
-  test('threedx-token-not-required', () => withFault('threedx-token-not-required', async (sim) => {
-    assert.equal((await sim.get('/data_exchange/users')).status, 200);
-    assert.equal((await sim.get('/data_exchange/users', { 'svc-3dx-token': 'wrong' })).status, 200);
-  }));
-  test('threedx-manual-transaction-served', () => withFault('threedx-manual-transaction-served', async (sim, held) => {
-    assert.equal((await sim.get(`${u}/transactions/${S.manualTransactionGuid}`, held)).status, 200);
-  }));
-  test('threedx-scope-mismatch-served', () => withFault('threedx-scope-mismatch-served', async (sim, held) => {
-    assert.equal((await sim.get(`${u}/transactions/${S.scopeMismatchTransactionGuid}`, held)).status, 200);
-  }));
-  test('threedx-window-not-90-days', () => withFault('threedx-window-not-90-days', async (sim, held) => {
-    const today = new Date().toISOString().slice(0, 10);
-    const r = (await sim.get(`${u}/transactions?records_per_page=1000&page=3`, held)).json;
-    assert.ok(r.transactions.some((t: { date: string }) => daysBefore(today, t.date) > 90));
-  }));
-  test('threedx-grant-query-partial-grantees', () => withFault('threedx-grant-query-partial-grantees', async (sim) => {
-    assert.equal((await sim.get(`/data_exchange/grant?issuer_guid=${S.issuerClientGuid}&grantee_guids=${S.granteeClientGuid}`)).status, 200);
-  }));
-  test('threedx-partner-id-not-accepted', () => withFault('threedx-partner-id-not-accepted', async (sim, held) => {
-    assert.equal((await sim.get(`/data_exchange/users/${S.userGuid}/members/${S.heldMemberId}/accounts/${S.checkingAccountId}`, held)).status, 404);
-  }));
+  test('threedx-token-not-required', () =>
+    withFault('threedx-token-not-required', async (sim) => {
+      assert.equal((await sim.get('/data_exchange/users')).status, 200);
+      assert.equal((await sim.get('/data_exchange/users', { 'svc-3dx-token': 'wrong' })).status, 200);
+    }));
+  test('threedx-manual-transaction-served', () =>
+    withFault('threedx-manual-transaction-served', async (sim, held) => {
+      assert.equal((await sim.get(`${u}/transactions/${S.manualTransactionGuid}`, held)).status, 200);
+    }));
+  test('threedx-scope-mismatch-served', () =>
+    withFault('threedx-scope-mismatch-served', async (sim, held) => {
+      assert.equal((await sim.get(`${u}/transactions/${S.scopeMismatchTransactionGuid}`, held)).status, 200);
+    }));
+  test('threedx-window-not-90-days', () =>
+    withFault('threedx-window-not-90-days', async (sim, held) => {
+      const today = new Date().toISOString().slice(0, 10);
+      const r = (await sim.get(`${u}/transactions?records_per_page=1000&page=3`, held)).json;
+      assert.ok(r.transactions.some((t: { date: string }) => daysBefore(today, t.date) > 90));
+    }));
+  test('threedx-grant-query-partial-grantees', () =>
+    withFault('threedx-grant-query-partial-grantees', async (sim) => {
+      assert.equal((await sim.get(`/data_exchange/grant?issuer_guid=${S.issuerClientGuid}&grantee_guids=${S.granteeClientGuid}`)).status, 200);
+    }));
+  test('threedx-partner-id-not-accepted', () =>
+    withFault('threedx-partner-id-not-accepted', async (sim, held) => {
+      assert.equal((await sim.get(`/data_exchange/users/${S.userGuid}/members/${S.heldMemberId}/accounts/${S.checkingAccountId}`, held)).status, 404);
+    }));
   const today = () => new Date().toISOString().slice(0, 10);
-  test('threedx-window-includes-future', () => withFault('threedx-window-includes-future', async (sim, held) => {
-    const r = (await sim.get(`${u}/transactions?records_per_page=1000`, held)).json;
-    assert.ok(r.transactions.some((t: { date: string }) => t.date > today()));
-  }));
-  test('threedx-window-too-narrow', () => withFault('threedx-window-too-narrow', async (sim, held) => {
-    const r = (await sim.get(`${u}/transactions?records_per_page=1000&page=3`, held)).json;
-    assert.ok(r.transactions.every((t: { date: string }) => daysBefore(today(), t.date) <= 30));
-    assert.ok(!(await sim.get(`${u}/accounts/${S.checkingAccountGuid}/transactions?records_per_page=1000&page=3`, held)).json.transactions.some((t: { guid: string }) => t.guid === S.windowTransactionGuid));
-  }));
-  test('threedx-account-transactions-unfiltered', () => withFault('threedx-account-transactions-unfiltered', async (sim, held) => {
-    const r = (await sim.get(`${u}/accounts/${S.checkingAccountGuid}/transactions?records_per_page=1000`, held)).json;
-    assert.ok(r.transactions.some((t: { account_guid: string }) => t.account_guid !== S.checkingAccountGuid));
-  }));
-  test('threedx-member-path-scope-ignored', () => withFault('threedx-member-path-scope-ignored', async (sim, held) => {
-    assert.equal((await sim.get(`${u}/members/${S.manualMemberGuid}/accounts/${S.manualAccountGuid}/transactions/${S.manualTransactionGuid}`, held)).status, 200);
-    assert.equal((await sim.get(`${u}/transactions/${S.manualTransactionGuid}`, held)).status, 404);
-  }));
-  test('threedx-user-read-ignores-identifier', () => withFault('threedx-user-read-ignores-identifier', async (sim, held) => {
-    assert.notEqual((await sim.get(u, held)).json.user.guid, S.userGuid);
-  }));
-  test('threedx-account-read-ignores-identifier', () => withFault('threedx-account-read-ignores-identifier', async (sim, held) => {
-    const accounts = (await sim.get(`${u}/accounts`, held)).json.accounts as Array<{ guid: string }>;
-    assert.notEqual((await sim.get(`${u}/accounts/${accounts[1].guid}`, held)).json.account.guid, accounts[1].guid);
-  }));
-  test('threedx-grants-need-token', () => withFault('threedx-grants-need-token', async (sim) => {
-    assert.equal((await sim.get(`/data_exchange/issuer/${S.issuerClientGuid}/grants`)).status, 401);
-  }));
-  test('threedx-grant-without-grantees', () => withFault('threedx-grant-without-grantees', async (sim) => {
-    assert.equal((await sim.get(`/data_exchange/issuer/${S.issuerClientGuid}/grants`)).json.grants[0].grantee_guids, undefined);
-  }));
-  test('page-of-1001-records applies to data exchange lists', () => withFault('page-of-1001-records', async (sim, held) => {
-    assert.equal((await sim.get('/data_exchange/users?records_per_page=2000', held)).json.users.length, 1001);
-  }));
+  test('threedx-window-includes-future', () =>
+    withFault('threedx-window-includes-future', async (sim, held) => {
+      const r = (await sim.get(`${u}/transactions?records_per_page=1000`, held)).json;
+      assert.ok(r.transactions.some((t: { date: string }) => t.date > today()));
+    }));
+  test('threedx-window-too-narrow', () =>
+    withFault('threedx-window-too-narrow', async (sim, held) => {
+      const r = (await sim.get(`${u}/transactions?records_per_page=1000&page=3`, held)).json;
+      assert.ok(r.transactions.every((t: { date: string }) => daysBefore(today(), t.date) <= 30));
+      assert.ok(
+        !(await sim.get(`${u}/accounts/${S.checkingAccountGuid}/transactions?records_per_page=1000&page=3`, held)).json.transactions.some(
+          (t: { guid: string }) => t.guid === S.windowTransactionGuid,
+        ),
+      );
+    }));
+  test('threedx-account-transactions-unfiltered', () =>
+    withFault('threedx-account-transactions-unfiltered', async (sim, held) => {
+      const r = (await sim.get(`${u}/accounts/${S.checkingAccountGuid}/transactions?records_per_page=1000`, held)).json;
+      assert.ok(r.transactions.some((t: { account_guid: string }) => t.account_guid !== S.checkingAccountGuid));
+    }));
+  test('threedx-member-path-scope-ignored', () =>
+    withFault('threedx-member-path-scope-ignored', async (sim, held) => {
+      assert.equal(
+        (await sim.get(`${u}/members/${S.manualMemberGuid}/accounts/${S.manualAccountGuid}/transactions/${S.manualTransactionGuid}`, held)).status,
+        200,
+      );
+      assert.equal((await sim.get(`${u}/transactions/${S.manualTransactionGuid}`, held)).status, 404);
+    }));
+  test('threedx-user-read-ignores-identifier', () =>
+    withFault('threedx-user-read-ignores-identifier', async (sim, held) => {
+      assert.notEqual((await sim.get(u, held)).json.user.guid, S.userGuid);
+    }));
+  test('threedx-account-read-ignores-identifier', () =>
+    withFault('threedx-account-read-ignores-identifier', async (sim, held) => {
+      const accounts = (await sim.get(`${u}/accounts`, held)).json.accounts as Array<{ guid: string }>;
+      assert.notEqual((await sim.get(`${u}/accounts/${accounts[1].guid}`, held)).json.account.guid, accounts[1].guid);
+    }));
+  test('threedx-grants-need-token', () =>
+    withFault('threedx-grants-need-token', async (sim) => {
+      assert.equal((await sim.get(`/data_exchange/issuer/${S.issuerClientGuid}/grants`)).status, 401);
+    }));
+  test('threedx-grant-without-grantees', () =>
+    withFault('threedx-grant-without-grantees', async (sim) => {
+      assert.equal((await sim.get(`/data_exchange/issuer/${S.issuerClientGuid}/grants`)).json.grants[0].grantee_guids, undefined);
+    }));
+  test('page-of-1001-records applies to data exchange lists', () =>
+    withFault('page-of-1001-records', async (sim, held) => {
+      assert.equal((await sim.get('/data_exchange/users?records_per_page=2000', held)).json.users.length, 1001);
+    }));
 });

@@ -43,11 +43,16 @@ test('the catalogue holds at least 40 variations, and no fault is a variation by
   assert.equal(catalogEntry('member-create-200-on-v20250224'), undefined, 'a legitimate status is not a fault');
   const entries: readonly CatalogEntry[] = CATALOG;
   for (const e of entries) if (e.kind === 'variation') assert.equal(e.tier, undefined, `${e.name}: variations have no tier`);
-  for (const e of entries.filter((x) => x.tier === 'inferred')) assert.ok(e.env && Object.keys(e.env).length, `${e.name}: an inferred fault names the profile env that makes it gate`);
+  for (const e of entries.filter((x) => x.tier === 'inferred'))
+    assert.ok(e.env && Object.keys(e.env).length, `${e.name}: an inferred fault names the profile env that makes it gate`);
 });
 
 test('member-create-200 / member-create-202: create member answers 200 / 202 in every version; 202 wins when both are in force', async () => {
-  for (const [variations, expected] of [[['member-create-200'], 200], [['member-create-202'], 202], [['member-create-200', 'member-create-202'], 202]] as const) {
+  for (const [variations, expected] of [
+    [['member-create-200'], 200],
+    [['member-create-202'], 202],
+    [['member-create-200', 'member-create-202'], 202],
+  ] as const) {
     await withVariations([...variations], async (sim) => {
       for (const version of [V_OLD, V_NEW, V_CURRENT]) {
         const r = await sim.member(await sim.user(), 'SUCCESS', { version });
@@ -83,7 +88,8 @@ test('member-name-null and oauth-window-uri-null-for-non-oauth: nulls where no n
 test('institution-text-fields-null: the help texts and URLs are null', async () => {
   await withVariations(['institution-text-fields-null'], async (sim) => {
     const inst = (await sim.req('GET', '/institutions/svcbank')).body.institution;
-    for (const k of ['instructional_text', 'instructional_text_steps', 'forgot_password_url', 'forgot_username_url', 'trouble_signing_in_url']) assert.equal(inst[k], null, k);
+    for (const k of ['instructional_text', 'instructional_text_steps', 'forgot_password_url', 'forgot_username_url', 'trouble_signing_in_url'])
+      assert.equal(inst[k], null, k);
     assert.equal(inst.code, 'svcbank');
   });
 });
@@ -162,17 +168,24 @@ test('no-rate-limit-headers and rate-limit-429-without-body: a 429 with neither 
     }
     throw new Error('no 429');
   };
-  await withVariations(['no-rate-limit-headers', 'rate-limit-429-without-body'], async (sim) => {
-    const r = await flood(sim);
-    assert.equal(r.headers['retry-after'], undefined);
-    assert.equal(r.text, '');
-    assert.equal(r.headers['content-type'], undefined);
-  }, { rateLimitPerSecond: 2 });
-  await clean(async (sim) => {
-    const r = await flood(sim);
-    assert.equal(r.headers['retry-after'], '1');
-    assert.equal(r.body.error.code, 'rate_limited');
-  }, { rateLimitPerSecond: 2 });
+  await withVariations(
+    ['no-rate-limit-headers', 'rate-limit-429-without-body'],
+    async (sim) => {
+      const r = await flood(sim);
+      assert.equal(r.headers['retry-after'], undefined);
+      assert.equal(r.text, '');
+      assert.equal(r.headers['content-type'], undefined);
+    },
+    { rateLimitPerSecond: 2 },
+  );
+  await clean(
+    async (sim) => {
+      const r = await flood(sim);
+      assert.equal(r.headers['retry-after'], '1');
+      assert.equal(r.body.error.code, 'rate_limited');
+    },
+    { rateLimitPerSecond: 2 },
+  );
 });
 
 test('page-size-below-10-falls-back-to-25: every list answers 25 below 10; 10 and above are honoured', async () => {
@@ -240,7 +253,9 @@ test('intermediate-connection-statuses: CREATED after create, RESUMED after an a
     assert.equal(denied.body.member.connection_status, 'CREATED');
     assert.equal((await sim.settle(user, denied.body.member.guid)).connection_status, 'DENIED');
     const c = await challenged(sim, 'CHALLENGE');
-    const resumed = await sim.req('PUT', `/users/${c.user}/members/${c.member}/resume`, { member: { challenges: [{ guid: c.status.challenges[0].guid, value: 'correct' }] } });
+    const resumed = await sim.req('PUT', `/users/${c.user}/members/${c.member}/resume`, {
+      member: { challenges: [{ guid: c.status.challenges[0].guid, value: 'correct' }] },
+    });
     assert.equal(resumed.body.member.connection_status, 'RESUMED');
     // States and transitions: OAuth members are still created PENDING.
     assert.equal((await oauthMember(sim)).member.connection_status, 'PENDING');
@@ -278,13 +293,23 @@ test('bad-request-400 / -404 / -422: refused input answers that status (422 over
     const { user, member } = await sim.connected();
     return sim.req('PUT', `/users/${user}/members/${member}/resume`, { member: { challenges: [] } });
   };
-  for (const [variations, expected] of [[['bad-request-400'], 400], [['bad-request-404'], 404], [['bad-request-422'], 422], [['bad-request-400', 'bad-request-404', 'bad-request-422'], 422], [['bad-request-400', 'bad-request-404'], 404]] as const) {
+  for (const [variations, expected] of [
+    [['bad-request-400'], 400],
+    [['bad-request-404'], 404],
+    [['bad-request-422'], 422],
+    [['bad-request-400', 'bad-request-404', 'bad-request-422'], 422],
+    [['bad-request-400', 'bad-request-404'], 404],
+  ] as const) {
     await withVariations([...variations], async (sim) => {
       const r = await badJson(sim);
       assert.equal(r.status, expected, variations.join('+'));
       assert.equal(r.body.error.status, expected);
       assert.equal((await unprocessable(sim)).status, expected);
-      assert.equal((await sim.req('GET', '/institutions/no-such-institution/credentials')).status, 404, 'Errors: 404 on the credentials of an invalid identifier');
+      assert.equal(
+        (await sim.req('GET', '/institutions/no-such-institution/credentials')).status,
+        404,
+        'Errors: 404 on the credentials of an invalid identifier',
+      );
       assert.equal((await sim.req('GET', '/institutions')).status, 200, 'success unchanged');
     });
   }
@@ -295,13 +320,27 @@ test('bad-request-400 / -404 / -422: refused input answers that status (422 over
 });
 
 test('data-request-optional-on-v20260929: v20260929 accepts a member and a widget URL without data_request; v20250224 still refuses', async () => {
-  const bare = { member: { institution_code: 'svcbank', credentials: [{ field_name: 'username', value: 'test_user' }, { field_name: 'password', value: PW.SUCCESS }] } };
+  const bare = {
+    member: {
+      institution_code: 'svcbank',
+      credentials: [
+        { field_name: 'username', value: 'test_user' },
+        { field_name: 'password', value: PW.SUCCESS },
+      ],
+    },
+  };
   await withVariations(['data-request-optional-on-v20260929'], async (sim) => {
     const user = await sim.user();
     assert.equal((await sim.req('POST', `/users/${user}/members`, bare, { 'accept-version': V_CURRENT })).status, 201);
-    assert.equal((await sim.req('POST', `/users/${user}/widget_urls`, { widget_url: { widget_type: 'connect_widget' } }, { 'accept-version': V_CURRENT })).status, 200);
+    assert.equal(
+      (await sim.req('POST', `/users/${user}/widget_urls`, { widget_url: { widget_type: 'connect_widget' } }, { 'accept-version': V_CURRENT })).status,
+      200,
+    );
     assert.equal((await sim.req('POST', `/users/${user}/members`, bare, { 'accept-version': V_NEW })).status, 400);
-    assert.equal((await sim.req('POST', `/users/${user}/widget_urls`, { widget_url: { widget_type: 'connect_widget' } }, { 'accept-version': V_NEW })).status, 400);
+    assert.equal(
+      (await sim.req('POST', `/users/${user}/widget_urls`, { widget_url: { widget_type: 'connect_widget' } }, { 'accept-version': V_NEW })).status,
+      400,
+    );
   });
   await clean(async (sim) => {
     assert.equal((await sim.req('POST', `/users/${await sim.user()}/members`, bare, { 'accept-version': V_CURRENT })).status, 400);
@@ -343,12 +382,18 @@ test('slow-aggregation: is_being_aggregated stays true four times as long', asyn
     return (await sim.read(user, guid)).is_being_aggregated;
   };
   assert.equal(await withVariations(['slow-aggregation'], busyAfter, { aggregationMs: 40 }), true);
-  assert.equal(await clean(async (sim) => {
-    const user = await sim.user();
-    const guid = (await sim.member(user, 'SUCCESS')).body.member.guid;
-    await sleep(120);
-    return (await sim.read(user, guid)).is_being_aggregated;
-  }, { aggregationMs: 40 }), false);
+  assert.equal(
+    await clean(
+      async (sim) => {
+        const user = await sim.user();
+        const guid = (await sim.member(user, 'SUCCESS')).body.member.guid;
+        await sleep(120);
+        return (await sim.read(user, guid)).is_being_aggregated;
+      },
+      { aggregationMs: 40 },
+    ),
+    false,
+  );
 });
 
 test('aggregating-while-challenged: CHALLENGED reads is_being_aggregated true; clean reads false', async () => {
@@ -361,25 +406,55 @@ test('aggregating-while-challenged: CHALLENGED reads is_being_aggregated true; c
 test('create member accepts data_request, client_redirect_url, the webview scheme and referral_source beside member', async () => {
   await clean(async (sim) => {
     const user = await sim.user();
-    const r = await sim.req('POST', `/users/${user}/members`, {
-      member: { institution_code: 'svcbank', credentials: [{ field_name: 'username', value: 'test_user' }, { field_name: 'password', value: PW.SUCCESS }] },
-      data_request: { products: ['transactions'] },
-      client_redirect_url: 'https://app.example/done',
-      enable_app2app: false,
-      referral_source: 'APP',
-      ui_message_webview_url_scheme: 'myapp',
-    }, { 'accept-version': V_NEW });
+    const r = await sim.req(
+      'POST',
+      `/users/${user}/members`,
+      {
+        member: {
+          institution_code: 'svcbank',
+          credentials: [
+            { field_name: 'username', value: 'test_user' },
+            { field_name: 'password', value: PW.SUCCESS },
+          ],
+        },
+        data_request: { products: ['transactions'] },
+        client_redirect_url: 'https://app.example/done',
+        enable_app2app: false,
+        referral_source: 'APP',
+        ui_message_webview_url_scheme: 'myapp',
+      },
+      { 'accept-version': V_NEW },
+    );
     assert.equal(r.status, 201, r.text);
     assert.deepEqual(r.body.member.data_request, { products: ['transactions'] });
     // The top-level scheme steers the OAuth redirect like the member-level one.
-    const oauth = await sim.req('POST', `/users/${user}/members`, { member: { institution_code: 'svc_bank_oauth', is_oauth: true }, data_request: { products: ['transactions'] }, client_redirect_url: 'https://app.example/done?keep=1' }, { 'accept-version': V_NEW });
+    const oauth = await sim.req(
+      'POST',
+      `/users/${user}/members`,
+      {
+        member: { institution_code: 'svc_bank_oauth', is_oauth: true },
+        data_request: { products: ['transactions'] },
+        client_redirect_url: 'https://app.example/done?keep=1',
+      },
+      { 'accept-version': V_NEW },
+    );
     assert.equal(oauth.status, 201, oauth.text);
     const m = sim.app.sim.collection<{ clientRedirectUrl: string | null }>('members').get(oauth.body.member.guid);
     assert.equal(m?.clientRedirectUrl, 'https://app.example/done?keep=1');
     // Inside member still works.
     assert.equal((await sim.member(user, 'SUCCESS', { version: V_NEW })).status, 201);
     // A malformed top-level value is refused like a member-level one.
-    assert.equal((await sim.req('POST', `/users/${user}/members`, { member: { institution_code: 'svc_bank_oauth', is_oauth: true }, data_request: { products: ['transactions'] }, client_redirect_url: 'not a url' }, { 'accept-version': V_NEW })).status, 400);
+    assert.equal(
+      (
+        await sim.req(
+          'POST',
+          `/users/${user}/members`,
+          { member: { institution_code: 'svc_bank_oauth', is_oauth: true }, data_request: { products: ['transactions'] }, client_redirect_url: 'not a url' },
+          { 'accept-version': V_NEW },
+        )
+      ).status,
+      400,
+    );
   });
 });
 
@@ -406,10 +481,26 @@ test('ACH return create: formats first (400), then the named user, member and ac
   await clean(async (sim) => {
     const { user, member } = await sim.connected();
     const account = (await sim.req('GET', `/users/${user}/members/${member}/accounts`)).body.accounts[0].guid;
-    const good = { id: 'ach-1', user_guid: user, member_guid: member, account_guid: account, return_code: 'R01', returned_at: '2026-01-02T03:04:05+00:00', ach_initiated_at: '2026-01-01T00:00:00Z', sec_code: 'PPD', account_number_last_four: '1234', transaction_amount: 12.5, transaction_amount_range: 2 };
+    const good = {
+      id: 'ach-1',
+      user_guid: user,
+      member_guid: member,
+      account_guid: account,
+      return_code: 'R01',
+      returned_at: '2026-01-02T03:04:05+00:00',
+      ach_initiated_at: '2026-01-01T00:00:00Z',
+      sec_code: 'PPD',
+      account_number_last_four: '1234',
+      transaction_amount: 12.5,
+      transaction_amount_range: 2,
+    };
     const post = (o: Record<string, unknown>) => sim.req('POST', '/ach_returns', { ach_return: o });
     assert.equal((await post(good)).status, 200);
-    const ghost = { user_guid: 'USR-00000000-0000-4000-8000-000000000000', member_guid: 'MBR-00000000-0000-4000-8000-000000000000', account_guid: 'ACT-00000000-0000-4000-8000-000000000000' };
+    const ghost = {
+      user_guid: 'USR-00000000-0000-4000-8000-000000000000',
+      member_guid: 'MBR-00000000-0000-4000-8000-000000000000',
+      account_guid: 'ACT-00000000-0000-4000-8000-000000000000',
+    };
     for (const [field, value] of Object.entries(ghost)) {
       const r = await post({ ...good, id: `ghost-${field}`, [field]: value });
       assert.equal(r.status, 422, field);
@@ -417,7 +508,18 @@ test('ACH return create: formats first (400), then the named user, member and ac
     }
     const other = await sim.connected();
     assert.equal((await post({ ...good, id: 'cross', member_guid: other.member })).status, 422, 'a member of another user');
-    const malformed: Record<string, unknown> = { returned_at: '2026-01-02', ach_initiated_at: '2026-01-01T00:00:00', member_guid: 'MB-1', user_guid: 'user', account_guid: 'ACT-1', transaction_amount: '12.5', transaction_amount_range: 2.5, return_code: 'R1', sec_code: 'PP', account_number_last_four: '123' };
+    const malformed: Record<string, unknown> = {
+      returned_at: '2026-01-02',
+      ach_initiated_at: '2026-01-01T00:00:00',
+      member_guid: 'MB-1',
+      user_guid: 'user',
+      account_guid: 'ACT-1',
+      transaction_amount: '12.5',
+      transaction_amount_range: 2.5,
+      return_code: 'R1',
+      sec_code: 'PP',
+      account_number_last_four: '123',
+    };
     for (const [field, value] of Object.entries(malformed)) {
       const r = await post({ ...good, id: `bad-${field}`, [field]: value });
       assert.equal(r.status, 400, field);
@@ -429,16 +531,20 @@ test('ACH return create: formats first (400), then the named user, member and ac
 // ---- latency and identifiers (no verdict depends on timing; Versioning: opaque strings may change length) ----
 
 test('latency-100ms: a request that starts a job and a read while it runs answer 100 ms late; a read with no job runs on time', async () => {
-  await withVariations(['latency-100ms'], async (sim) => {
-    const { user, member } = await sim.connected();
-    let t = performance.now();
-    await sim.read(user, member);
-    assert.ok(performance.now() - t < 90, 'a read while no job runs is not delayed');
-    t = performance.now();
-    const r = await sim.req('POST', `/users/${user}/members/${member}/identify`);
-    assert.equal(r.status, 202);
-    assert.ok(performance.now() - t >= 95, `identify that started a job answered after ${Math.round(performance.now() - t)} ms`);
-  }, { aggregationMs: 1_000 });
+  await withVariations(
+    ['latency-100ms'],
+    async (sim) => {
+      const { user, member } = await sim.connected();
+      let t = performance.now();
+      await sim.read(user, member);
+      assert.ok(performance.now() - t < 90, 'a read while no job runs is not delayed');
+      t = performance.now();
+      const r = await sim.req('POST', `/users/${user}/members/${member}/identify`);
+      assert.equal(r.status, 202);
+      assert.ok(performance.now() - t >= 95, `identify that started a job answered after ${Math.round(performance.now() - t)} ms`);
+    },
+    { aggregationMs: 1_000 },
+  );
 });
 
 test('latency-3s is catalogued for the job starts of the identify rules only (its 3 s is not waited out here)', () => {

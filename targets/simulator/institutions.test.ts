@@ -49,7 +49,23 @@ describe('institutions (clean simulator)', () => {
 
   test('every named institution field is present', async () => {
     const i = (await sim.get('/institutions/svc_bank_oauth', V_NEW)).json.institution;
-    for (const f of ['code', 'guid', 'name', 'created_at', 'is_hidden', 'status', 'client_status', 'is_disabled_by_client', 'instructional_text', 'instructional_text_steps', 'forgot_password_url', 'forgot_username_url', 'trouble_signing_in_url', 'supports_oauth', 'supported_products']) {
+    for (const f of [
+      'code',
+      'guid',
+      'name',
+      'created_at',
+      'is_hidden',
+      'status',
+      'client_status',
+      'is_disabled_by_client',
+      'instructional_text',
+      'instructional_text_steps',
+      'forgot_password_url',
+      'forgot_username_url',
+      'trouble_signing_in_url',
+      'supports_oauth',
+      'supported_products',
+    ]) {
       assert.ok(f in i, f);
     }
     assert.equal(i.supports_oauth, true);
@@ -82,7 +98,8 @@ describe('institutions (clean simulator)', () => {
   test('supported_products filter (v20250224) and supports_* filters (v20111101)', async () => {
     const r = (await sim.get('/institutions?records_per_page=1000&supported_products=account_verification,identity_verification', V_NEW)).json;
     assert.ok(r.institutions.length > 0);
-    for (const i of r.institutions) assert.ok(i.supported_products.includes('account_verification') && i.supported_products.includes('identity_verification'), i.code);
+    for (const i of r.institutions)
+      assert.ok(i.supported_products.includes('account_verification') && i.supported_products.includes('identity_verification'), i.code);
     const o = (await sim.get('/institutions?records_per_page=1000&supports_account_verification=false', V_OLD)).json;
     assert.ok(o.institutions.length > 0);
     for (const i of o.institutions) assert.equal(i.supports_account_verification, false);
@@ -99,7 +116,10 @@ describe('institutions (clean simulator)', () => {
   test('credentials: svcbank asks for user name and password; unknown identifier 404', async () => {
     const r = await sim.get('/institutions/svcbank/credentials');
     assert.equal(r.status, 200);
-    assert.deepEqual(r.json.credentials.map((c: { field_name: string }) => c.field_name), ['username', 'password']);
+    assert.deepEqual(
+      r.json.credentials.map((c: { field_name: string }) => c.field_name),
+      ['username', 'password'],
+    );
     for (const c of r.json.credentials) assert.ok(c.type && c.guid);
     const guid = (await sim.get('/institutions/svcbank')).json.institution.guid;
     assert.equal((await sim.get(`/institutions/${guid}/credentials`)).status, 200);
@@ -124,64 +144,83 @@ describe('institutions (clean simulator)', () => {
 });
 
 describe('institution and category faults change the behaviour', () => {
-
-  test('page-of-1001-records', () => withFault('page-of-1001-records', async (sim) => {
-    assert.equal((await sim.get('/institutions?records_per_page=5000')).json.institutions.length, 1001);
-  }));
-  test('records-per-page-ignored', () => withFault('records-per-page-ignored', async (sim) => {
-    assert.equal((await sim.get('/institutions?records_per_page=100')).json.institutions.length, 25);
-  }));
-  for (const fault of ['page-walk-repeats-records', 'page-walk-skips-records']) {
-    test(fault, () => withFault(fault, async (sim) => {
-      const p1 = (await sim.get('/institutions?records_per_page=10&page=1')).json.institutions;
-      const p2 = (await sim.get('/institutions?records_per_page=10&page=2')).json.institutions;
-      const all = (await sim.get('/institutions?records_per_page=20&page=1')).json.institutions;
-      const walked = [...p1, ...p2].map((i: { guid: string }) => i.guid);
-      assert.notDeepEqual(walked, all.map((i: { guid: string }) => i.guid));
+  test('page-of-1001-records', () =>
+    withFault('page-of-1001-records', async (sim) => {
+      assert.equal((await sim.get('/institutions?records_per_page=5000')).json.institutions.length, 1001);
     }));
+  test('records-per-page-ignored', () =>
+    withFault('records-per-page-ignored', async (sim) => {
+      assert.equal((await sim.get('/institutions?records_per_page=100')).json.institutions.length, 25);
+    }));
+  for (const fault of ['page-walk-repeats-records', 'page-walk-skips-records']) {
+    test(fault, () =>
+      withFault(fault, async (sim) => {
+        const p1 = (await sim.get('/institutions?records_per_page=10&page=1')).json.institutions;
+        const p2 = (await sim.get('/institutions?records_per_page=10&page=2')).json.institutions;
+        const all = (await sim.get('/institutions?records_per_page=20&page=1')).json.institutions;
+        const walked = [...p1, ...p2].map((i: { guid: string }) => i.guid);
+        assert.notDeepEqual(
+          walked,
+          all.map((i: { guid: string }) => i.guid),
+        );
+      }),
+    );
   }
-  test('bad-paging-500', () => withFault('bad-paging-500', async (sim) => {
-    assert.equal((await sim.get('/institutions?page=-1')).status, 500);
-  }));
-  test('credentials-unknown-institution-200', () => withFault('credentials-unknown-institution-200', async (sim) => {
-    assert.equal((await sim.get('/institutions/nope/credentials')).status, 200);
-  }));
-  test('supported-products-filter-ignored', () => withFault('supported-products-filter-ignored', async (sim) => {
-    const r = (await sim.get('/institutions?records_per_page=1000&supported_products=identity_verification', V_NEW)).json;
-    assert.ok(r.institutions.some((i: { supported_products: string[] }) => !i.supported_products.includes('identity_verification')));
-  }));
-  test('institution-by-guid-404', () => withFault('institution-by-guid-404', async (sim) => {
-    const guid = (await sim.get('/institutions/svcbank')).json.institution.guid;
-    assert.equal((await sim.get(`/institutions/${guid}`)).status, 404);
-  }));
-  test('institution-name-filter-ignored', () => withFault('institution-name-filter-ignored', async (sim) => {
-    assert.ok((await sim.get('/institutions?name=SVC%20Bank&records_per_page=100')).json.institutions.length > 2);
-  }));
-  test('institution-country-filter-ignored', () => withFault('institution-country-filter-ignored', async (sim) => {
-    assert.ok((await sim.get('/institutions?iso_country_code=ZZ')).json.institutions.length > 0);
-  }));
-  test('favorites-country-filter-ignored', () => withFault('favorites-country-filter-ignored', async (sim) => {
-    assert.ok((await sim.get('/institutions/favorites?iso_country_code=ZZ')).json.institutions.length > 0);
-  }));
-  test('favorites-not-by-popularity', () => withFault('favorites-not-by-popularity', async (sim) => {
-    const codes = (await sim.get('/institutions/favorites?records_per_page=100')).json.institutions.map((i: { code: string }) => i.code);
-    assert.notEqual(codes[0], 'svcbank');
-  }));
-  test('include-blocked-institutions-ignored', () => withFault('include-blocked-institutions-ignored', async (sim) => {
-    const r = (await sim.get('/institutions?include_blocked_institutions=true&records_per_page=1000')).json.institutions;
-    assert.ok(r.every((i: { is_disabled_by_client: boolean }) => !i.is_disabled_by_client));
-  }));
-  test('blocked-institutions-listed-by-default', () => withFault('blocked-institutions-listed-by-default', async (sim) => {
-    const r = (await sim.get('/institutions?records_per_page=1000')).json.institutions;
-    assert.ok(r.some((i: { is_disabled_by_client: boolean }) => i.is_disabled_by_client));
-  }));
-  test('supports-oauth-without-oauth', () => withFault('supports-oauth-without-oauth', async (sim) => {
-    assert.equal((await sim.get('/institutions/svcbank')).json.institution.supports_oauth, true);
-  }));
-  test('credentials-list-incomplete', () => withFault('credentials-list-incomplete', async (sim) => {
-    assert.equal((await sim.get('/institutions/svcbank/credentials')).json.credentials.length, 1);
-  }));
-  test('categories-118-defaults', () => withFault('categories-118-defaults', async (sim) => {
-    assert.equal((await sim.get('/categories/default?records_per_page=1000')).json.categories.length, 118);
-  }));
+  test('bad-paging-500', () =>
+    withFault('bad-paging-500', async (sim) => {
+      assert.equal((await sim.get('/institutions?page=-1')).status, 500);
+    }));
+  test('credentials-unknown-institution-200', () =>
+    withFault('credentials-unknown-institution-200', async (sim) => {
+      assert.equal((await sim.get('/institutions/nope/credentials')).status, 200);
+    }));
+  test('supported-products-filter-ignored', () =>
+    withFault('supported-products-filter-ignored', async (sim) => {
+      const r = (await sim.get('/institutions?records_per_page=1000&supported_products=identity_verification', V_NEW)).json;
+      assert.ok(r.institutions.some((i: { supported_products: string[] }) => !i.supported_products.includes('identity_verification')));
+    }));
+  test('institution-by-guid-404', () =>
+    withFault('institution-by-guid-404', async (sim) => {
+      const guid = (await sim.get('/institutions/svcbank')).json.institution.guid;
+      assert.equal((await sim.get(`/institutions/${guid}`)).status, 404);
+    }));
+  test('institution-name-filter-ignored', () =>
+    withFault('institution-name-filter-ignored', async (sim) => {
+      assert.ok((await sim.get('/institutions?name=SVC%20Bank&records_per_page=100')).json.institutions.length > 2);
+    }));
+  test('institution-country-filter-ignored', () =>
+    withFault('institution-country-filter-ignored', async (sim) => {
+      assert.ok((await sim.get('/institutions?iso_country_code=ZZ')).json.institutions.length > 0);
+    }));
+  test('favorites-country-filter-ignored', () =>
+    withFault('favorites-country-filter-ignored', async (sim) => {
+      assert.ok((await sim.get('/institutions/favorites?iso_country_code=ZZ')).json.institutions.length > 0);
+    }));
+  test('favorites-not-by-popularity', () =>
+    withFault('favorites-not-by-popularity', async (sim) => {
+      const codes = (await sim.get('/institutions/favorites?records_per_page=100')).json.institutions.map((i: { code: string }) => i.code);
+      assert.notEqual(codes[0], 'svcbank');
+    }));
+  test('include-blocked-institutions-ignored', () =>
+    withFault('include-blocked-institutions-ignored', async (sim) => {
+      const r = (await sim.get('/institutions?include_blocked_institutions=true&records_per_page=1000')).json.institutions;
+      assert.ok(r.every((i: { is_disabled_by_client: boolean }) => !i.is_disabled_by_client));
+    }));
+  test('blocked-institutions-listed-by-default', () =>
+    withFault('blocked-institutions-listed-by-default', async (sim) => {
+      const r = (await sim.get('/institutions?records_per_page=1000')).json.institutions;
+      assert.ok(r.some((i: { is_disabled_by_client: boolean }) => i.is_disabled_by_client));
+    }));
+  test('supports-oauth-without-oauth', () =>
+    withFault('supports-oauth-without-oauth', async (sim) => {
+      assert.equal((await sim.get('/institutions/svcbank')).json.institution.supports_oauth, true);
+    }));
+  test('credentials-list-incomplete', () =>
+    withFault('credentials-list-incomplete', async (sim) => {
+      assert.equal((await sim.get('/institutions/svcbank/credentials')).json.credentials.length, 1);
+    }));
+  test('categories-118-defaults', () =>
+    withFault('categories-118-defaults', async (sim) => {
+      assert.equal((await sim.get('/categories/default?records_per_page=1000')).json.categories.length, 118);
+    }));
 });

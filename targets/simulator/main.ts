@@ -24,7 +24,9 @@ async function main() {
       },
     }));
   } catch (e) {
-    console.error(`simulator: ${(e as Error).message}\nusage: targets/simulator/main.ts [--port N] [--fault NAME]... [--variation NAME]... [--quiet] (the installed command: svc-conformance simulator --help)`);
+    console.error(
+      `simulator: ${(e as Error).message}\nusage: targets/simulator/main.ts [--port N] [--fault NAME]... [--variation NAME]... [--quiet] (the installed command: svc-conformance simulator --help)`,
+    );
     process.exit(2);
   }
   const port = Number(values.port);

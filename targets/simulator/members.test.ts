@@ -88,8 +88,17 @@ test('success scenario: CONNECTED while aggregating, aggregated_at null first, t
 test('every password scenario reaches its end state', () =>
   withSim([], async (sim) => {
     const expected: Record<string, string> = {
-      SUCCESS: 'CONNECTED', CHALLENGE: 'CHALLENGED', OPTIONS: 'CHALLENGED', IMAGE: 'CHALLENGED', IMAGE_OPTIONS: 'CHALLENGED',
-      BAD_REQUEST: 'HALTED', UNAUTHORIZED: 'DENIED', INVALID: 'DENIED', LOCKED: 'DENIED', SERVER_ERROR: 'HALTED', UNAVAILABLE: 'HALTED',
+      SUCCESS: 'CONNECTED',
+      CHALLENGE: 'CHALLENGED',
+      OPTIONS: 'CHALLENGED',
+      IMAGE: 'CHALLENGED',
+      IMAGE_OPTIONS: 'CHALLENGED',
+      BAD_REQUEST: 'HALTED',
+      UNAUTHORIZED: 'DENIED',
+      INVALID: 'DENIED',
+      LOCKED: 'DENIED',
+      SERVER_ERROR: 'HALTED',
+      UNAVAILABLE: 'HALTED',
       'not-a-scenario-password': 'DENIED',
     };
     const user = await sim.user();
@@ -147,13 +156,25 @@ test('wrong MFA answer ends in DENIED; resume when not challenged answers 422; m
 
 test('options, image and image_options MFA: correct answers connect; option guids from v20250224 only', () =>
   withSim([], async (sim) => {
-    for (const [scenario, type] of [['OPTIONS', 'options'], ['IMAGE', 'image'], ['IMAGE_OPTIONS', 'image_options']]) {
+    for (const [scenario, type] of [
+      ['OPTIONS', 'options'],
+      ['IMAGE', 'image'],
+      ['IMAGE_OPTIONS', 'image_options'],
+    ]) {
       const old = await challenged(sim, scenario, V_OLD);
       assert.equal(old.status.challenges[0].type, type);
-      if (type !== 'image') assert.ok(old.status.challenges[0].options.every((o: any) => !('guid' in o)), scenario);
+      if (type !== 'image')
+        assert.ok(
+          old.status.challenges[0].options.every((o: any) => !('guid' in o)),
+          scenario,
+        );
       else assert.match(old.status.challenges[0].image_data, /^data:image\/png;base64,/);
       const neu = await challenged(sim, scenario, V_NEW);
-      if (type !== 'image') assert.ok(neu.status.challenges[0].options.every((o: any) => typeof o.guid === 'string'), scenario);
+      if (type !== 'image')
+        assert.ok(
+          neu.status.challenges[0].options.every((o: any) => typeof o.guid === 'string'),
+          scenario,
+        );
       // Options are answered by the correct option's value (or its guid on v20250224).
       const pick = (c: any) => (c.options ? (c.options.find((o: any) => o.label === 'correct').guid ?? 'correct') : 'correct');
       await answer(sim, neu.user, neu.member, neu.status.challenges, pick);
@@ -171,7 +192,12 @@ test('versions: 200 on v20111101, 201 with data_request on v20250224, 400 withou
     assert.equal(created.status, 201);
     assert.deepEqual(created.body.member.data_request, { products: ['transactions', 'account_verification'] });
     assert.equal((await sim.member(user, 'SUCCESS', { version: 'v20260929' })).status, 201);
-    const missing = await sim.req('POST', `/users/${user}/members`, { member: { institution_code: 'svcbank', credentials: [{ field_name: 'password', value: PW.SUCCESS }] } }, { 'accept-version': V_NEW });
+    const missing = await sim.req(
+      'POST',
+      `/users/${user}/members`,
+      { member: { institution_code: 'svcbank', credentials: [{ field_name: 'password', value: PW.SUCCESS }] } },
+      { 'accept-version': V_NEW },
+    );
     assert.equal(missing.status, 400);
     assert.match(missing.body.error.message, /data_request/);
     const skipped = await sim.member(user, 'SUCCESS', { extra: { skip_aggregation: true } });
@@ -255,7 +281,8 @@ test("a user's clock: POST /_sim/clock {user_guid, advance_ms} moves that user's
   withSim([], async (sim) => {
     const a = await sim.connected();
     const b = await sim.connected();
-    const aggregatedAt = async (x: { user: string; member: string }) => (await sim.req('GET', `/users/${x.user}/members/${x.member}`)).body.member.aggregated_at as string;
+    const aggregatedAt = async (x: { user: string; member: string }) =>
+      (await sim.req('GET', `/users/${x.user}/members/${x.member}`)).body.member.aggregated_at as string;
     const [a0, b0] = [await aggregatedAt(a), await aggregatedAt(b)];
     const moved = await sim.app.inject({ method: 'POST', url: '/_sim/clock', payload: { user_guid: a.user, advance_ms: 3_000 } });
     assert.equal(moved.statusCode, 200);
@@ -283,7 +310,10 @@ test('webhooks: member version rises, X-CALLBACK-PAYLOAD carried, SVC-SKIP-WEBHO
     const memberEvents = sim.webhooks.events.filter((e) => e.type === 'member' && (e.body.member as any).guid === guid);
     assert.ok(memberEvents.length >= 3);
     const versions = memberEvents.map((e) => e.body.version as number);
-    assert.deepEqual(versions, [...versions].sort((x, y) => x - y));
+    assert.deepEqual(
+      versions,
+      [...versions].sort((x, y) => x - y),
+    );
     assert.equal(new Set(versions).size, versions.length);
     const last = memberEvents.at(-1)!.body.member as any;
     assert.equal(last.x_callback_payload, 'cb-123');
@@ -315,7 +345,10 @@ test('member update with new credentials re-chooses the scenario; credentials an
     assert.equal(u.status, 200);
     assert.equal((await sim.settle(user, guid)).connection_status, 'CONNECTED');
     const creds = (await sim.req('GET', `/users/${user}/members/${guid}/credentials`)).body.credentials;
-    assert.deepEqual(creds.map((c: any) => c.field_name), ['username', 'password']);
+    assert.deepEqual(
+      creds.map((c: any) => c.field_name),
+      ['username', 'password'],
+    );
     assert.ok(creds.every((c: any) => !('value' in c)));
     assert.equal((await sim.req('GET', `/users/${user}/members/${guid}/account_numbers`)).body.account_numbers.length, 0);
     await sim.req('POST', `/users/${user}/members/${guid}/verify`, undefined, { 'x-callback-payload': 'v-1' });

@@ -86,7 +86,21 @@ test('GET oauth_window_uri issues a fresh single-use URI; OAuth member cannot ag
 test('widget URL: request and response widget_url; v20250224 requires data_request; page carries config', () =>
   withSim([], async (sim) => {
     const user = await sim.user({ id: 'wid-user' });
-    const r = await sim.req('POST', `/users/${user}/widget_urls`, { widget_url: { widget_type: 'connect_widget', is_mobile_webview: true, ui_message_webview_url_scheme: 'myapp', ui_message_version: 4, color_scheme: 'browser', language: 'es' } }, { 'x-callback-payload': 'wcb' });
+    const r = await sim.req(
+      'POST',
+      `/users/${user}/widget_urls`,
+      {
+        widget_url: {
+          widget_type: 'connect_widget',
+          is_mobile_webview: true,
+          ui_message_webview_url_scheme: 'myapp',
+          ui_message_version: 4,
+          color_scheme: 'browser',
+          language: 'es',
+        },
+      },
+      { 'x-callback-payload': 'wcb' },
+    );
     assert.equal(r.status, 200);
     assert.deepEqual(Object.keys(r.body.widget_url).sort(), ['type', 'url', 'user_id']);
     assert.equal(r.body.widget_url.type, 'connect_widget');
@@ -100,7 +114,12 @@ test('widget URL: request and response widget_url; v20250224 requires data_reque
     assert.match(page.text, /data-action="connect"/);
     const missing = await sim.req('POST', `/users/${user}/widget_urls`, { widget_url: { widget_type: 'connect_widget' } }, { 'accept-version': V_NEW });
     assert.equal(missing.status, 400);
-    const ok = await sim.req('POST', `/users/wid-user/widget_urls`, { widget_url: { widget_type: 'connect_widget', data_request: { products: ['transactions'] } } }, { 'accept-version': V_NEW });
+    const ok = await sim.req(
+      'POST',
+      `/users/wid-user/widget_urls`,
+      { widget_url: { widget_type: 'connect_widget', data_request: { products: ['transactions'] } } },
+      { 'accept-version': V_NEW },
+    );
     assert.equal(ok.status, 200);
     const browser = await sim.page(new URL(ok.body.widget_url.url).pathname);
     assert.match(browser.text, /"mobile":false/);
@@ -114,7 +133,12 @@ test('widget URL: request and response widget_url; v20250224 requires data_reque
 test('widget members: create with the widget settings, MFA answer, OAuth member with the widget redirect, delete', () =>
   withSim([], async (sim) => {
     const user = await sim.user();
-    const r = await sim.req('POST', `/users/${user}/widget_urls`, { widget_url: { client_redirect_url: 'https://app.example/w?a=b' } }, { 'x-callback-payload': 'wp' });
+    const r = await sim.req(
+      'POST',
+      `/users/${user}/widget_urls`,
+      { widget_url: { client_redirect_url: 'https://app.example/w?a=b' } },
+      { 'x-callback-payload': 'wp' },
+    );
     const base = new URL(r.body.widget_url.url).pathname;
     const inject = (method: string, url: string, payload?: unknown) => sim.app.inject({ method: method as 'GET', url, payload: payload as object });
     const created = (await inject('POST', `${base}/members`, { institution_code: 'svcbank', username: 'u', password: 'sim-pass-challenge' })).json();

@@ -15,8 +15,14 @@ test('defaults: page 1, 25 records; above the maximum the page is clamped to 100
 
 test('zero, negative, fractional, non-numeric and too-long values are invalid_paging', () => {
   for (const bad of ['0', '-1', '1.5', 'abc', '1e3', '9999999999', ' 5', '0x10']) {
-    assert.throws(() => parsePaging({ page: bad }), (e: unknown) => e instanceof SimError && e.code === 'invalid_paging' && e.message.includes('page'));
-    assert.throws(() => parsePaging({ records_per_page: bad }), (e: unknown) => e instanceof SimError && e.message.includes('records_per_page'));
+    assert.throws(
+      () => parsePaging({ page: bad }),
+      (e: unknown) => e instanceof SimError && e.code === 'invalid_paging' && e.message.includes('page'),
+    );
+    assert.throws(
+      () => parsePaging({ records_per_page: bad }),
+      (e: unknown) => e instanceof SimError && e.message.includes('records_per_page'),
+    );
   }
 });
 
@@ -40,5 +46,8 @@ test('paging faults deviate exactly as named', () => {
   assert.equal(pageList(only('records-per-page-ignored'), items, { records_per_page: '100' }).items.length, 25);
   assert.equal(pageList(only('page-walk-repeats-records'), items, { records_per_page: '10', page: '2' }).items[0], 9);
   assert.equal(pageList(only('page-walk-skips-records'), items, { records_per_page: '10', page: '2' }).items[0], 11);
-  assert.throws(() => pageList(only('bad-paging-500'), items, { page: '0' }), (e: unknown) => !(e instanceof SimError));
+  assert.throws(
+    () => pageList(only('bad-paging-500'), items, { page: '0' }),
+    (e: unknown) => !(e instanceof SimError),
+  );
 });

@@ -49,15 +49,31 @@ export const SHAPE_EDITS: Partial<Record<FaultName | VariationName, ShapeEdit>> 
   'added-response-fields': { scope: 'response', edit: (o) => ({ ...o, sim_added_field: 'added by the added-response-fields variation' }) },
   // Versioning, breaking 5/7/6 (faults) and non-breaking 4/6 (variations), newest version only.
   'upgrade-removes-field': { scope: 'upgrade', edit: onInstitution(({ instructional_text: _removed, ...rest }) => rest) },
-  'upgrade-renames-field': { scope: 'upgrade', edit: onInstitution((o) => { if (!('name' in o)) return o; const { name, ...rest } = o; return { ...rest, display_name: name }; }) },
-  'upgrade-changes-field-type': { scope: 'upgrade', edit: onInstitution((o) => (typeof o.is_hidden === 'boolean' ? { ...o, is_hidden: String(o.is_hidden) } : o)) },
+  'upgrade-renames-field': {
+    scope: 'upgrade',
+    edit: onInstitution((o) => {
+      if (!('name' in o)) return o;
+      const { name, ...rest } = o;
+      return { ...rest, display_name: name };
+    }),
+  },
+  'upgrade-changes-field-type': {
+    scope: 'upgrade',
+    edit: onInstitution((o) => (typeof o.is_hidden === 'boolean' ? { ...o, is_hidden: String(o.is_hidden) } : o)),
+  },
   'upgrade-adds-field': { scope: 'upgrade', edit: onInstitution((o) => ({ ...o, upgrade_added_field: 'added by the upgrade-adds-field variation' })) },
   'upgrade-reorders-properties': { scope: 'upgrade', edit: onInstitution(reversed) },
   // Credentials' field type: the PASSWORD value is replaced by a new one (an enum value removed).
   'upgrade-removes-enum-value': { scope: 'upgrade', edit: (o) => (o.type === 'PASSWORD' && typeof o.field_name === 'string' ? { ...o, type: 'SECRET' } : o) },
   // Events rule 1: `_at` fields are Unix seconds, `_on` fields are dates.
-  'webhook-at-in-milliseconds': { scope: 'webhook', edit: (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, k.endsWith('_at') && typeof v === 'number' ? v * 1000 + 123 : v])) },
-  'webhook-on-field-datetime': { scope: 'webhook', edit: (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, k.endsWith('_on') && typeof v === 'string' ? `${v}T00:00:00Z` : v])) },
+  'webhook-at-in-milliseconds': {
+    scope: 'webhook',
+    edit: (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, k.endsWith('_at') && typeof v === 'number' ? v * 1000 + 123 : v])),
+  },
+  'webhook-on-field-datetime': {
+    scope: 'webhook',
+    edit: (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, k.endsWith('_on') && typeof v === 'string' ? `${v}T00:00:00Z` : v])),
+  },
   // Events rule 2: fields may be added at any time; field order is not fixed.
   'webhook-reordered-fields': { scope: 'webhook', edit: reversed },
   'webhook-added-fields': { scope: 'webhook', edit: (o) => ({ ...o, sim_added_field: 'added by a variation' }) },

@@ -83,32 +83,41 @@ describe('earlier-generation test host (clean simulator)', () => {
 
   test('test institutions svcbank and svc_bank_oauth', async () => {
     const r = await sim.raw({ method: 'GET', url: '/test-host/test_institutions', headers: H });
-    assert.deepEqual(r.json.institutions.map((i: { code: string }) => i.code), ['svcbank', 'svc_bank_oauth']);
+    assert.deepEqual(
+      r.json.institutions.map((i: { code: string }) => i.code),
+      ['svcbank', 'svc_bank_oauth'],
+    );
     assert.equal((await sim.raw({ method: 'GET', url: '/test-host/institutions/svc_bank_oauth', headers: H })).json.institution.supports_oauth, true);
   });
 
   test('401 without or with wrong SVC-API-Key / SVC-Client-ID', async () => {
     assert.ok(isErrorBody(await sim.raw({ method: 'GET', url: '/test-host/users/test_svc' }), 401));
     assert.ok(isErrorBody(await sim.raw({ method: 'GET', url: '/test-host/users/test_svc', headers: { ...H, 'svc-api-key': 'wrong' } }), 401));
-    assert.ok(isErrorBody(await sim.raw({ method: 'GET', url: '/test-host/users/test_svc', headers: { 'svc-api-key': TEST_HOST_HEADERS['svc-api-key'] } }), 401));
+    assert.ok(
+      isErrorBody(await sim.raw({ method: 'GET', url: '/test-host/users/test_svc', headers: { 'svc-api-key': TEST_HOST_HEADERS['svc-api-key'] } }), 401),
+    );
   });
 });
 
 describe('test host faults change the behaviour', () => {
-  test('test-host-headers-not-enforced', () => withFault('test-host-headers-not-enforced', async (sim) => {
-    assert.equal((await sim.raw({ method: 'GET', url: '/test-host/users/test_svc' })).status, 200);
-  }));
+  test('test-host-headers-not-enforced', () =>
+    withFault('test-host-headers-not-enforced', async (sim) => {
+      assert.equal((await sim.raw({ method: 'GET', url: '/test-host/users/test_svc' })).status, 200);
+    }));
   // A variation, not a fault: the specification states the legacy media type for the
   // request's Accept header only, so a plain-JSON response must not raise an alarm.
   test('variation test-host-plain-json answers application/json', async () => {
     const sim = await startSim({ variations: ['test-host-plain-json'] });
     try {
-      assert.ok(String((await sim.raw({ method: 'GET', url: '/test-host/users/test_svc', headers: H })).headers['content-type']).startsWith('application/json'));
+      assert.ok(
+        String((await sim.raw({ method: 'GET', url: '/test-host/users/test_svc', headers: H })).headers['content-type']).startsWith('application/json'),
+      );
     } finally {
       await sim.close();
     }
   });
-  test('test-host-member-status-ignored', () => withFault('test-host-member-status-ignored', async (sim) => {
-    assert.equal((await sim.raw({ method: 'GET', url: '/test-host/users/test_svc/members/DENIED', headers: H })).json.member.connection_status, 'CONNECTED');
-  }));
+  test('test-host-member-status-ignored', () =>
+    withFault('test-host-member-status-ignored', async (sim) => {
+      assert.equal((await sim.raw({ method: 'GET', url: '/test-host/users/test_svc/members/DENIED', headers: H })).json.member.connection_status, 'CONNECTED');
+    }));
 });

@@ -46,7 +46,12 @@ export async function startSim(options: SimulatorOptions = {}): Promise<Sim> {
     raw,
     get: (url, headers = {}) => raw({ method: 'GET', url, headers: { authorization: BASIC, ...headers } }),
     post: (url, body, headers = {}) =>
-      raw({ method: 'POST', url, headers: { authorization: BASIC, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) }),
+      raw({
+        method: 'POST',
+        url,
+        headers: { authorization: BASIC, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+        payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      }),
     close: () => app.close(),
   };
 }

@@ -35,7 +35,9 @@ function newestVersion(ctx: SimContext): string {
 }
 
 function active(ctx: SimContext, request: FastifyRequest, name: (typeof UPGRADE_FAULTS)[number] | (typeof UPGRADE_VARIATIONS)[number]): boolean {
-  const inForce = (UPGRADE_FAULTS as readonly string[]).includes(name) ? ctx.fault(name as (typeof UPGRADE_FAULTS)[number]) : ctx.variation(name as (typeof UPGRADE_VARIATIONS)[number]);
+  const inForce = (UPGRADE_FAULTS as readonly string[]).includes(name)
+    ? ctx.fault(name as (typeof UPGRADE_FAULTS)[number])
+    : ctx.variation(name as (typeof UPGRADE_VARIATIONS)[number]);
   return inForce && request.svcVersion === newestVersion(ctx);
 }
 
@@ -59,11 +61,16 @@ export function registerUpgradeFaults(app: FastifyInstance, ctx: SimContext): vo
     // takes records_per_page on GET /users as a size name, and refuses the number it took before.
     if (active(ctx, request, 'upgrade-changes-parameter-type') && url === '/users' && request.method === 'GET') {
       const rpp = (request.query as Record<string, unknown>).records_per_page;
-      if (rpp !== undefined && !['small', 'medium', 'large'].includes(String(rpp))) return sendError(reply, 'invalid_request', 'records_per_page must be small, medium or large');
+      if (rpp !== undefined && !['small', 'medium', 'large'].includes(String(rpp)))
+        return sendError(reply, 'invalid_request', 'records_per_page must be small, medium or large');
     }
     // Versioning, breaking: "removing a request parameter from path or body" (here the query):
     // the newest version no longer takes records_per_page on the default categories.
-    if (active(ctx, request, 'upgrade-removes-parameter') && url === '/categories/default' && (request.query as Record<string, unknown>).records_per_page !== undefined) {
+    if (
+      active(ctx, request, 'upgrade-removes-parameter') &&
+      url === '/categories/default' &&
+      (request.query as Record<string, unknown>).records_per_page !== undefined
+    ) {
       return sendError(reply, 'invalid_request', 'records_per_page is not a parameter of GET /categories/default');
     }
   });

@@ -75,7 +75,13 @@ export function requestBodyFor(ctx: SimContext, body: unknown): unknown {
 }
 
 const lengthenAll = (value: unknown): unknown =>
-  typeof value === 'string' ? lengthenIdentifier(value) : Array.isArray(value) ? value.map(lengthenAll) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, lengthenAll(v)])) : value;
+  typeof value === 'string'
+    ? lengthenIdentifier(value)
+    : Array.isArray(value)
+      ? value.map(lengthenAll)
+      : value && typeof value === 'object'
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, lengthenAll(v)]))
+        : value;
 
 /** Error codes that refuse a request's content (bad input): no status is stated for them (Errors). */
 const REFUSED_INPUT_CODES = new Set(['invalid_json', 'invalid_request', 'invalid_paging', 'unprocessable']);
@@ -106,7 +112,12 @@ export const V1_VENDOR_MEDIA_TYPE = 'application/vnd.svc.api.v1+json';
 
 const MEMBER = '/users/:user_guid/members/:member_guid';
 /** Requests that start an aggregation-type job (create, update with credentials, resume, aggregate, verify, extended history, identify). */
-const JOB_STARTS = new Set([`POST /users/:user_guid/members`, `PUT ${MEMBER}`, `PUT ${MEMBER}/resume`, ...['aggregate', 'verify', 'extend_history', 'identify'].map((j) => `POST ${MEMBER}/${j}`)]);
+const JOB_STARTS = new Set([
+  `POST /users/:user_guid/members`,
+  `PUT ${MEMBER}`,
+  `PUT ${MEMBER}/resume`,
+  ...['aggregate', 'verify', 'extend_history', 'identify'].map((j) => `POST ${MEMBER}/${j}`),
+]);
 /** The jobs the identify rules name (Endpoints, identify behaviour: identification; standard aggregation, extended transaction history). */
 const IDENTIFY_RULE_JOB_STARTS = new Set(['aggregate', 'extend_history', 'identify'].map((j) => `POST ${MEMBER}/${j}`));
 /** Reads of a job's state (Resources, Member: is_being_aggregated). */

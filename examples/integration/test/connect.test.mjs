@@ -16,7 +16,12 @@ test('a user connects the test institution and sees its accounts', async () => {
   try {
     const values = { username: env.SVC_TEST_USERNAME, password: env.SVC_TEST_PASSWORD_SUCCESS };
     const fields = await client.loginFieldsOf(bank.code);
-    const member = await client.connect(user, bank.code, fields.map((f) => ({ guid: f.guid, value: values[f.fieldName] })), `acme-member-${Date.now()}`);
+    const member = await client.connect(
+      user,
+      bank.code,
+      fields.map((f) => ({ guid: f.guid, value: values[f.fieldName] })),
+      `acme-member-${Date.now()}`,
+    );
     const connected = await client.waitUntilConnected(user, member);
     assert.equal(connected.connection_status, 'CONNECTED');
     const accounts = await client.listAccounts(user);

@@ -1,4 +1,3 @@
-
 import { requestAudienceToken, SIMULATOR_DEFAULTS } from '../../../targets/index.ts';
 import { formatFailure, GENERATED_RULES, type Failure, type GeneratedCase } from '../../../contracts/index.ts';
 import { curlOf, exchange, type Credentials, type FuzzTarget } from './engine.ts';
@@ -56,10 +55,26 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
   const target: FuzzTarget = { ...t, known: () => ({}), credentials };
 
   /** One request of a chain, judged like a generated case. */
-  const step = async (what: string, c: Omit<FuzzCase, 'api' | 'auth' | 'operation' | 'generated' | 'query' | 'headers'> & { api?: FuzzCase['api']; query?: Array<[string, string]>; headers?: Record<string, string>; generated?: GeneratedCase; security?: SecurityNeed[] }) => {
+  const step = async (
+    what: string,
+    c: Omit<FuzzCase, 'api' | 'auth' | 'operation' | 'generated' | 'query' | 'headers'> & {
+      api?: FuzzCase['api'];
+      query?: Array<[string, string]>;
+      headers?: Record<string, string>;
+      generated?: GeneratedCase;
+      security?: SecurityNeed[];
+    },
+  ) => {
     const fc: FuzzCase = {
-      api: c.api ?? 'platform', version: c.version, method: c.method, path: c.path, query: c.query ?? [], headers: c.headers ?? {},
-      ...(c.body !== undefined ? { body: c.body } : {}), auth: 'default', operation: `${c.method} ${c.path}`,
+      api: c.api ?? 'platform',
+      version: c.version,
+      method: c.method,
+      path: c.path,
+      query: c.query ?? [],
+      headers: c.headers ?? {},
+      ...(c.body !== undefined ? { body: c.body } : {}),
+      auth: 'default',
+      operation: `${c.method} ${c.path}`,
       generated: c.generated ?? { kind: 'valid', tier: 'informational', rule: 'chain step', what },
     };
     const spec = { security: c.security ?? BASIC } as OperationSpec;
@@ -98,34 +113,74 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
   if (!credentials.audienceToken && p.audience.tokenUrl && p.audience.clientId && p.audience.clientSecret) {
     try {
       const { token } = await requestAudienceToken(p, (x) => t.redactor.text(x));
-      if (token !== undefined) { credentials.audienceToken = token; t.redactor.add(token); }
-    } catch { /* the audience operations then draw refusals only */ }
+      if (token !== undefined) {
+        credentials.audienceToken = token;
+        t.redactor.add(token);
+      }
+    } catch {
+      /* the audience operations then draw refusals only */
+    }
   }
   // The grant query with one grantee of the profile's grant only (Endpoints, Data exchange: "every grantee
   // on the grant must be supplied or the grant is not returned"): whatever it answers, grant_grantees
   // (contracts/stated-partners.ts) judges that no grant names a grantee the query left out. The parameter's
   // name is not shown; the simulator's is used (a target that names it otherwise refuses: no finding).
   if (dx.issuerClientGuid && dx.granteeClientGuid) {
-    await step('query the grant with one of its grantees', { method: 'GET', path: '/data_exchange/grant', version: v, query: [['issuer_guid', dx.issuerClientGuid], ['grantee_guids', dx.granteeClientGuid]] });
+    await step('query the grant with one of its grantees', {
+      method: 'GET',
+      path: '/data_exchange/grant',
+      version: v,
+      query: [
+        ['issuer_guid', dx.issuerClientGuid],
+        ['grantee_guids', dx.granteeClientGuid],
+      ],
+    });
   }
   if (!o.destructive) return { scopes, credentials, steps, failures };
 
   // Data exchange token: POST .../token (Errors: 201), fed forward as SVC-3DX-TOKEN.
   if (dx.granteeClientGuid && dx.grantGuid) {
-    const tok = await step('create a data exchange token', { method: 'POST', path: `/data_exchange/grantee/${dx.granteeClientGuid}/grants/${dx.grantGuid}/token`, version: v });
+    const tok = await step('create a data exchange token', {
+      method: 'POST',
+      path: `/data_exchange/grantee/${dx.granteeClientGuid}/grants/${dx.grantGuid}/token`,
+      version: v,
+    });
     const token = findToken(tok.body);
-    if (token) { credentials.threeDxToken = token; t.redactor.add(token); }
+    if (token) {
+      credentials.threeDxToken = token;
+      t.redactor.add(token);
+    }
     // The grant's other accounts (Authentication 3: with the token): each slim account read then names one.
     if (token && dx.userIdentifier) {
-      const accounts = await step('list the grant user\'s slim accounts', { method: 'GET', path: `/data_exchange/users/${encodeURIComponent(dx.userIdentifier)}/accounts`, version: v, headers: { 'SVC-3DX-TOKEN': token } });
+      const accounts = await step("list the grant user's slim accounts", {
+        method: 'GET',
+        path: `/data_exchange/users/${encodeURIComponent(dx.userIdentifier)}/accounts`,
+        version: v,
+        headers: { 'SVC-3DX-TOKEN': token },
+      });
       for (const a of ((dig(accounts.body, 'accounts') as any[]) ?? []).slice(0, 3)) add(scopes.dataExchange, 'account_guid', a?.guid);
       // The default window's transactions (Endpoints, Data exchange; Limits), the stated maximum page and the
       // last page: each answer judged alone (SlimTransaction: is_manual false; dx_default_window: a 90-day span).
       const txPath = `/data_exchange/users/${encodeURIComponent(dx.userIdentifier)}/transactions`;
-      const first = await step('list the grant user\'s slim transactions (records_per_page 1000)', { method: 'GET', path: txPath, version: v, headers: { 'SVC-3DX-TOKEN': token }, query: [['records_per_page', '1000']] });
+      const first = await step("list the grant user's slim transactions (records_per_page 1000)", {
+        method: 'GET',
+        path: txPath,
+        version: v,
+        headers: { 'SVC-3DX-TOKEN': token },
+        query: [['records_per_page', '1000']],
+      });
       const pages = Number(dig(first.body, 'pagination', 'total_pages'));
       if (ok(first) && Number.isInteger(pages) && pages > 1 && pages <= 1000) {
-        await step('list the last page of the grant user\'s slim transactions', { method: 'GET', path: txPath, version: v, headers: { 'SVC-3DX-TOKEN': token }, query: [['page', String(pages)], ['records_per_page', '1000']] });
+        await step("list the last page of the grant user's slim transactions", {
+          method: 'GET',
+          path: txPath,
+          version: v,
+          headers: { 'SVC-3DX-TOKEN': token },
+          query: [
+            ['page', String(pages)],
+            ['records_per_page', '1000'],
+          ],
+        });
       }
     }
   }
@@ -145,18 +200,27 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
   const updatedUser = await step('update the user', { method: 'PUT', path: `/users/${userGuid}`, version: v, body: userUpdate });
   if (ok(updatedUser)) scopes.examples.set('PUT /users/{user_guid}', { params: { user_guid: userGuid }, body: userUpdate });
 
-  const creds = await step('read the test institution credentials', { method: 'GET', path: `/institutions/${encodeURIComponent(p.testInstitution.code)}/credentials`, version: v });
-  const fields = ((dig(creds.body, 'credentials') as any[]) ?? []);
+  const creds = await step('read the test institution credentials', {
+    method: 'GET',
+    path: `/institutions/${encodeURIComponent(p.testInstitution.code)}/credentials`,
+    version: v,
+  });
+  const fields = (dig(creds.body, 'credentials') as any[]) ?? [];
   const pass = fields.find((c) => /pass/i.test(`${c?.field_name ?? ''} ${c?.label ?? ''} ${c?.type ?? ''}`));
   const name = fields.find((c) => c !== pass);
   const member: Record<string, unknown> = { institution_code: p.testInstitution.code, id: suiteId('fuzz-member') };
-  if (pass && name && p.testInstitution.passwords.SUCCESS) member.credentials = [{ guid: name.guid, value: p.testInstitution.username }, { guid: pass.guid, value: p.testInstitution.passwords.SUCCESS }];
+  if (pass && name && p.testInstitution.passwords.SUCCESS)
+    member.credentials = [
+      { guid: name.guid, value: p.testInstitution.username },
+      { guid: pass.guid, value: p.testInstitution.passwords.SUCCESS },
+    ];
   // Versioning, changes in v20250224: create member takes a required data_request; account_verification
   // makes the member eligible for a processor authorization code ("must already have been verified").
   const memberBody = { member, data_request: { products: ['transactions', 'account_verification'] } };
   const created = await step('create a member', { method: 'POST', path: `/users/${userGuid}/members`, version: v, body: memberBody });
   const memberGuid = dig(created.body, 'member', 'guid') as string | undefined;
-  if (ok(created)) scopes.examples.set('POST /users/{user_guid}/members', { params: { user_guid: userGuid }, body: { ...memberBody, member: { ...member, id: undefined } } });
+  if (ok(created))
+    scopes.examples.set('POST /users/{user_guid}/members', { params: { user_guid: userGuid }, body: { ...memberBody, member: { ...member, id: undefined } } });
   // Widget URL (Resources, Widget URL: request object widget_url; data_request among its fields, v20250224).
   const widgetBody = { widget_url: { widget_type: 'connect_widget', data_request: { products: ['transactions'] } } };
   const widget = await step('request a widget URL', { method: 'POST', path: `/users/${userGuid}/widget_urls`, version: v, body: widgetBody });
@@ -166,55 +230,113 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
   }
   if (ok(created) && memberGuid) {
     add(scopes.platform, 'member_guid', memberGuid);
-    await step('read the created member', { method: 'GET', path: `/users/${userGuid}/members/${memberGuid}`, version: v, generated: availability('the member just created') });
+    await step('read the created member', {
+      method: 'GET',
+      path: `/users/${userGuid}/members/${memberGuid}`,
+      version: v,
+      generated: availability('the member just created'),
+    });
     // An update the target accepts (Endpoints: members "can also be ... updated"): the base of the
     // reach pass's cases on it (the optional headers it lists: X-CALLBACK-PAYLOAD, SVC-SKIP-WEBHOOK).
     const updateBody = { member: { metadata: 'fuzz' } };
     const updated = await step('update the member', { method: 'PUT', path: `/users/${userGuid}/members/${memberGuid}`, version: v, body: updateBody });
-    if (ok(updated)) scopes.examples.set('PUT /users/{user_guid}/members/{member_guid}', { params: { user_guid: userGuid, member_guid: memberGuid }, body: updateBody });
+    if (ok(updated))
+      scopes.examples.set('PUT /users/{user_guid}/members/{member_guid}', { params: { user_guid: userGuid, member_guid: memberGuid }, body: updateBody });
     // Aggregation settles (States and transitions); bounded by the profile.
     const deadline = performance.now() + p.timeouts.aggregationMs;
     for (;;) {
       const s = await step('read the member status', { method: 'GET', path: `/users/${userGuid}/members/${memberGuid}/status`, version: v });
       const st = dig(s.body, 'member') as any;
-      if (!st || (['CONNECTED', 'HALTED', 'DENIED', 'CHALLENGED'].includes(st.connection_status) && st.is_being_aggregated !== true) || performance.now() > deadline) break;
+      if (
+        !st ||
+        (['CONNECTED', 'HALTED', 'DENIED', 'CHALLENGED'].includes(st.connection_status) && st.is_being_aggregated !== true) ||
+        performance.now() > deadline
+      )
+        break;
       await new Promise((r) => setTimeout(r, p.timeouts.pollIntervalMs));
     }
     await step('verify the member', { method: 'POST', path: `/users/${userGuid}/members/${memberGuid}/verify`, version: v });
-    const accounts = await step('list the member\'s accounts', { method: 'GET', path: `/users/${userGuid}/members/${memberGuid}/accounts`, version: v });
+    const accounts = await step("list the member's accounts", { method: 'GET', path: `/users/${userGuid}/members/${memberGuid}/accounts`, version: v });
     for (const a of ((dig(accounts.body, 'accounts') as any[]) ?? []).slice(0, 2)) add(scopes.platform, 'account_guid', a?.guid);
-    const txs = await step('list the user\'s transactions', { method: 'GET', path: `/users/${userGuid}/transactions`, version: v, query: [['records_per_page', '10']] });
+    const txs = await step("list the user's transactions", {
+      method: 'GET',
+      path: `/users/${userGuid}/transactions`,
+      version: v,
+      query: [['records_per_page', '10']],
+    });
     for (const x of ((dig(txs.body, 'transactions') as any[]) ?? []).slice(0, 2)) add(scopes.platform, 'transaction_guid', x?.guid);
-    const insights = await step('list the user\'s insights', { method: 'GET', path: `/users/${userGuid}/insights`, version: v });
+    const insights = await step("list the user's insights", { method: 'GET', path: `/users/${userGuid}/insights`, version: v });
     for (const x of ((dig(insights.body, 'insights') as any[]) ?? []).slice(0, 2)) add(scopes.platform, 'insight_guid', x?.guid);
     // Product areas whose records a sentence describes (What the service does: statements "as PDF",
     // goals "each with track_type_name ... and meta_type_name", budgets "each with a category_guid"):
     // paths and payloads are not shown, so these are the vendor reference's (the scenarios' profile
     // defaults); a refusal decides nothing, the answers are judged by contracts/stated-platform.ts.
-    const statements = await step('list the member\'s statements', { method: 'GET', path: `/users/${userGuid}/members/${memberGuid}/statements`, version: v });
-    for (const x of ((dig(statements.body, 'statements') as any[]) ?? []).slice(0, 1)) if (typeof x?.guid === 'string') add(scopes.platform, 'statement_guid', x.guid);
-    await step('create a goal', { method: 'POST', path: `/users/${userGuid}/goals`, version: v, body: { goal: { name: 'fuzz goal', goal_amount: 1000, track_type_name: 'SAVINGS', meta_type_name: 'VACATION' } } });
+    const statements = await step("list the member's statements", { method: 'GET', path: `/users/${userGuid}/members/${memberGuid}/statements`, version: v });
+    for (const x of ((dig(statements.body, 'statements') as any[]) ?? []).slice(0, 1))
+      if (typeof x?.guid === 'string') add(scopes.platform, 'statement_guid', x.guid);
+    await step('create a goal', {
+      method: 'POST',
+      path: `/users/${userGuid}/goals`,
+      version: v,
+      body: { goal: { name: 'fuzz goal', goal_amount: 1000, track_type_name: 'SAVINGS', meta_type_name: 'VACATION' } },
+    });
     const budgetCategory = scopes.platform.category_guid?.[0];
-    if (budgetCategory) await step('create a budget', { method: 'POST', path: `/users/${userGuid}/budgets`, version: v, body: { budget: { category_guid: budgetCategory, amount: 250 } } });
+    if (budgetCategory)
+      await step('create a budget', {
+        method: 'POST',
+        path: `/users/${userGuid}/budgets`,
+        version: v,
+        body: { budget: { category_guid: budgetCategory, amount: 250 } },
+      });
     const accountGuid = scopes.platform.account_guid?.[0];
     if (accountGuid) {
       // ACH return from the identifiers fed forward (Resources, ACH return: every field in its stated format).
       const achId = suiteId('fuzz-ach');
-      const achBody = { ach_return: {
-        account_guid: accountGuid, account_number_last_four: '1234', ach_initiated_at: '2026-01-05T10:00:00+00:00', id: achId, member_guid: memberGuid,
-        return_code: 'R01', returned_at: '2026-01-07T09:30:00-05:00', sec_code: 'PPD', transaction_amount: 12.5, transaction_amount_range: 1, user_guid: userGuid } };
+      const achBody = {
+        ach_return: {
+          account_guid: accountGuid,
+          account_number_last_four: '1234',
+          ach_initiated_at: '2026-01-05T10:00:00+00:00',
+          id: achId,
+          member_guid: memberGuid,
+          return_code: 'R01',
+          returned_at: '2026-01-07T09:30:00-05:00',
+          sec_code: 'PPD',
+          transaction_amount: 12.5,
+          transaction_amount_range: 1,
+          user_guid: userGuid,
+        },
+      };
       const ach = await step('create an ACH return', { method: 'POST', path: '/ach_returns', version: v, body: achBody });
       const achGuid = dig(ach.body, 'ach_return', 'guid') as string | undefined;
       if (ok(ach)) {
         // A new client id per negative case is not needed: a refused request creates nothing.
         scopes.examples.set('POST /ach_returns', { params: {}, body: achBody });
         const stated: GeneratedCase = { kind: 'after-create', tier: 'stated', rule: STATED_IDENTIFIERS.ach_return_guid, what: '' };
-        if (achGuid) { add(scopes.platform, 'ach_return_guid', achGuid); await step('read the ACH return by guid', { method: 'GET', path: `/ach_returns/${achGuid}`, version: v, generated: { ...stated, what: 'the ACH return just created, by guid' } }); }
+        if (achGuid) {
+          add(scopes.platform, 'ach_return_guid', achGuid);
+          await step('read the ACH return by guid', {
+            method: 'GET',
+            path: `/ach_returns/${achGuid}`,
+            version: v,
+            generated: { ...stated, what: 'the ACH return just created, by guid' },
+          });
+        }
         add(scopes.platform, 'ach_return_guid', achId);
-        await step('read the ACH return by id', { method: 'GET', path: `/ach_returns/${encodeURIComponent(achId)}`, version: v, generated: { ...stated, what: 'the ACH return just created, by its client id' } });
+        await step('read the ACH return by id', {
+          method: 'GET',
+          path: `/ach_returns/${encodeURIComponent(achId)}`,
+          version: v,
+          generated: { ...stated, what: 'the ACH return just created, by its client id' },
+        });
       }
       // Processor: authorization code (scope of the verified member) -> /token -> access_token.
-      const code = await step('request a processor authorization code', { method: 'POST', path: '/authorization_code', version: v, body: { authorization_code: { scope: `user-guid:${userGuid} member-guid:${memberGuid} account-guid:${accountGuid} read-protected` } } });
+      const code = await step('request a processor authorization code', {
+        method: 'POST',
+        path: '/authorization_code',
+        version: v,
+        body: { authorization_code: { scope: `user-guid:${userGuid} member-guid:${memberGuid} account-guid:${accountGuid} read-protected` } },
+      });
       const codeValue = findKey(code.body, /^(code|authorization_code)$/);
       if (codeValue) {
         t.redactor.add(codeValue);
@@ -222,23 +344,60 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
         const access = findKey(token.body, /^access_token$/);
         if (access) {
           t.redactor.add(access);
-          await step('read the payment account with the processor token', { method: 'GET', path: '/payment_account', version: v, security: [], headers: { authorization: `Bearer ${access}` } });
+          await step('read the payment account with the processor token', {
+            method: 'GET',
+            path: '/payment_account',
+            version: v,
+            security: [],
+            headers: { authorization: `Bearer ${access}` },
+          });
           // Once a token exists: the same read without credentials and with a token never issued (ignored_auth).
-          await step('read the payment account without credentials', { method: 'GET', path: '/payment_account', version: v, security: [], generated: { kind: 'no-auth', tier: 'stated', rule: PROCESSOR_ACCESS, what: 'no credentials on GET /payment_account' } });
-          await step('read the payment account with a token never issued', { method: 'GET', path: '/payment_account', version: v, security: [], headers: { authorization: 'Bearer fuzz-never-issued-token' }, generated: { kind: 'wrong-auth', tier: 'stated', rule: PROCESSOR_ACCESS, what: 'a bearer token never issued on GET /payment_account' } });
+          await step('read the payment account without credentials', {
+            method: 'GET',
+            path: '/payment_account',
+            version: v,
+            security: [],
+            generated: { kind: 'no-auth', tier: 'stated', rule: PROCESSOR_ACCESS, what: 'no credentials on GET /payment_account' },
+          });
+          await step('read the payment account with a token never issued', {
+            method: 'GET',
+            path: '/payment_account',
+            version: v,
+            security: [],
+            headers: { authorization: 'Bearer fuzz-never-issued-token' },
+            generated: { kind: 'wrong-auth', tier: 'stated', rule: PROCESSOR_ACCESS, what: 'a bearer token never issued on GET /payment_account' },
+          });
         }
       }
       // The stated request shape with a scope naming the user alone (no member: "must already have been
       // verified" does not apply): acceptance expected (positive_data_acceptance, stated).
-      await step('request a processor authorization code for the user alone', { method: 'POST', path: '/authorization_code', version: v, body: { authorization_code: { scope: `user-guid:${userGuid}` } },
-        generated: { kind: 'positive', tier: 'stated', rule: AUTHORIZATION_CODE_REQUEST, what: `an authorization code request in the stated shape, scope user-guid:${userGuid}` } });
+      await step('request a processor authorization code for the user alone', {
+        method: 'POST',
+        path: '/authorization_code',
+        version: v,
+        body: { authorization_code: { scope: `user-guid:${userGuid}` } },
+        generated: {
+          kind: 'positive',
+          tier: 'stated',
+          rule: AUTHORIZATION_CODE_REQUEST,
+          what: `an authorization code request in the stated shape, scope user-guid:${userGuid}`,
+        },
+      });
     }
   }
 
   // An OAuth member (OAuth procedure 1: "Create a member with is_oauth true") on the profile's OAuth test
   // institution: its answer shows oauth_window_uri (member_oauth_window_uri judges its protocol prefix).
   if (p.testInstitution.oauthCode) {
-    await step('create an OAuth member', { method: 'POST', path: `/users/${userGuid}/members`, version: v, body: { member: { institution_code: p.testInstitution.oauthCode, is_oauth: true, id: suiteId('fuzz-oauth') }, data_request: { products: ['transactions'] } } });
+    await step('create an OAuth member', {
+      method: 'POST',
+      path: `/users/${userGuid}/members`,
+      version: v,
+      body: {
+        member: { institution_code: p.testInstitution.oauthCode, is_oauth: true, id: suiteId('fuzz-oauth') },
+        data_request: { products: ['transactions'] },
+      },
+    });
   }
 
   // Deletes: a second user and member, each read after its delete (use_after_free).
@@ -247,22 +406,41 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
   if (ok(doomed) && doomedGuid) {
     // A manual account (What the service does: manual accounts "receive no data feed"), on the user
     // about to be deleted so the main user's reads stay as they were; its answer is judged as it comes.
-    await step('create a manual account', { method: 'POST', path: `/users/${doomedGuid}/accounts`, version: v, body: { account: { name: 'fuzz manual account', account_type: 'CASH', balance: 10 } } });
-    const m = await step('create a member to delete', { method: 'POST', path: `/users/${doomedGuid}/members`, version: v, body: { member: { ...member, id: suiteId('fuzz-doomed-member') }, data_request: { products: ['transactions'] } } });
+    await step('create a manual account', {
+      method: 'POST',
+      path: `/users/${doomedGuid}/accounts`,
+      version: v,
+      body: { account: { name: 'fuzz manual account', account_type: 'CASH', balance: 10 } },
+    });
+    const m = await step('create a member to delete', {
+      method: 'POST',
+      path: `/users/${doomedGuid}/members`,
+      version: v,
+      body: { member: { ...member, id: suiteId('fuzz-doomed-member') }, data_request: { products: ['transactions'] } },
+    });
     const mGuid = dig(m.body, 'member', 'guid') as string | undefined;
     if (ok(m) && mGuid) {
       const del = await step('delete the member', { method: 'DELETE', path: `/users/${doomedGuid}/members/${mGuid}`, version: v });
-      if (ok(del)) await step('read the deleted member', { method: 'GET', path: `/users/${doomedGuid}/members/${mGuid}`, version: v, generated: afterDelete('the member just deleted') });
+      if (ok(del))
+        await step('read the deleted member', {
+          method: 'GET',
+          path: `/users/${doomedGuid}/members/${mGuid}`,
+          version: v,
+          generated: afterDelete('the member just deleted'),
+        });
     }
     const del = await step('delete the user', { method: 'DELETE', path: `/users/${doomedGuid}`, version: v });
-    if (ok(del)) await step('read the deleted user', { method: 'GET', path: `/users/${doomedGuid}`, version: v, generated: afterDelete('the user just deleted') });
+    if (ok(del))
+      await step('read the deleted user', { method: 'GET', path: `/users/${doomedGuid}`, version: v, generated: afterDelete('the user just deleted') });
   }
   return { scopes, credentials, steps, failures };
 }
 
 /** GET /payment_account without a processor token: no scope, so no access. */
-const PROCESSOR_ACCESS = 'Endpoints, Authorization code for processors: "Processor access is limited to the identifiers and features in the scope" (a request without credentials, or with a token never issued, carries no scope); Authentication 1: "Platform endpoints use HTTP Basic authentication"';
-const AUTHORIZATION_CODE_REQUEST = 'Endpoints, Authorization code for processors: POST /authorization_code "Request: object authorization_code with scope (string: space-separated entries user-guid:<USR-guid>, member-guid:<MBR-guid>, account-guid:<ACT-guid>, and the word read-protected)"';
+const PROCESSOR_ACCESS =
+  'Endpoints, Authorization code for processors: "Processor access is limited to the identifiers and features in the scope" (a request without credentials, or with a token never issued, carries no scope); Authentication 1: "Platform endpoints use HTTP Basic authentication"';
+const AUTHORIZATION_CODE_REQUEST =
+  'Endpoints, Authorization code for processors: POST /authorization_code "Request: object authorization_code with scope (string: space-separated entries user-guid:<USR-guid>, member-guid:<MBR-guid>, account-guid:<ACT-guid>, and the word read-protected)"';
 
 function availability(what: string): GeneratedCase {
   return { kind: 'after-create', tier: 'inferred', rule: GENERATED_RULES.availability, what };

@@ -13,7 +13,16 @@
  *                  the seed that replays it (SVC_FUZZ_SEED)
  */
 import fc from 'fast-check';
-import { BASE_URL_SETTING, baseUrlOf, basicAuthorization, boundsOf, checkOptionsOf, requestBounded, type Redactor, type TargetProfile } from '../../../targets/index.ts';
+import {
+  BASE_URL_SETTING,
+  baseUrlOf,
+  basicAuthorization,
+  boundsOf,
+  checkOptionsOf,
+  requestBounded,
+  type Redactor,
+  type TargetProfile,
+} from '../../../targets/index.ts';
 import { formatFailure, tierOf, type Contract, type Failure } from '../../../contracts/index.ts';
 import { caseArbitrary, reachCases, statedCases, type Example, type FuzzCase, type KnownIds, type OperationSpec, type RequestContext } from './requests.ts';
 import { currentRunId, suiteId, suitePrefix, type CreatedUsers } from '../../cleanup.ts';
@@ -73,7 +82,11 @@ function queryString(q: Array<[string, string]>): string {
 }
 
 /** The headers of a case: Accept, version, credentials (as the case's auth kind says), its own. */
-export function headersOf(c: FuzzCase, spec: Pick<OperationSpec, 'security' | 'accept'>, t: Pick<FuzzTarget, 'profile' | 'credentials'>): Record<string, string> {
+export function headersOf(
+  c: FuzzCase,
+  spec: Pick<OperationSpec, 'security' | 'accept'>,
+  t: Pick<FuzzTarget, 'profile' | 'credentials'>,
+): Record<string, string> {
   const p = t.profile;
   const h: Record<string, string> = { accept: spec.accept ?? 'application/json' };
   if (c.api === 'platform' && c.version) h['accept-version'] = c.version;
@@ -81,11 +94,13 @@ export function headersOf(c: FuzzCase, spec: Pick<OperationSpec, 'security' | 'a
     if (c.auth === 'none') break;
     const wrong = c.auth === 'wrong';
     if (s.type === 'basic' && p.clientId && p.apiKey) h.authorization = basicAuthorization(p.clientId, wrong ? `${p.apiKey}-wrong` : p.apiKey);
-    else if (s.type === 'bearer' && t.credentials.audienceToken) h.authorization = `Bearer ${wrong ? `${t.credentials.audienceToken}-wrong` : t.credentials.audienceToken}`;
+    else if (s.type === 'bearer' && t.credentials.audienceToken)
+      h.authorization = `Bearer ${wrong ? `${t.credentials.audienceToken}-wrong` : t.credentials.audienceToken}`;
     else if (s.type === 'header' && s.header) {
       const lower = s.header.toLowerCase();
       if (c.omitHeader && lower === c.omitHeader.toLowerCase()) continue;
-      const value = lower === 'svc-3dx-token' ? t.credentials.threeDxToken : lower === 'svc-api-key' ? p.apiKey : lower === 'svc-client-id' ? p.clientId : undefined;
+      const value =
+        lower === 'svc-3dx-token' ? t.credentials.threeDxToken : lower === 'svc-api-key' ? p.apiKey : lower === 'svc-client-id' ? p.clientId : undefined;
       // A wrong secret changes the secret only (the API key), never the identifier.
       if (value) h[s.header] = wrong && lower !== 'svc-client-id' ? `${value}-wrong` : value;
     }
@@ -103,7 +118,16 @@ export async function send(c: FuzzCase, spec: OperationSpec, t: FuzzTarget): Pro
   else if (c.body !== undefined) payload = JSON.stringify(c.body);
   if (payload !== undefined) requestHeaders['content-type'] = 'application/json';
   const res = await requestBounded(
-    { method: c.method, url, headers: requestHeaders, body: payload, operation: c.operation, urlSetting: BASE_URL_SETTING[c.api], redact: (x) => t.redactor.text(x), connections: FUZZ_CONNECTIONS },
+    {
+      method: c.method,
+      url,
+      headers: requestHeaders,
+      body: payload,
+      operation: c.operation,
+      urlSetting: BASE_URL_SETTING[c.api],
+      redact: (x) => t.redactor.text(x),
+      connections: FUZZ_CONNECTIONS,
+    },
     boundsOf(t.profile),
   );
   return { status: res.status, headers: res.headers, text: res.text, url, requestHeaders, payload };
@@ -167,7 +191,11 @@ export function curlOf(sent: Pick<Sent, 'url' | 'requestHeaders' | 'payload'>, m
   for (const [k, v] of Object.entries(redactor.headers(sent.requestHeaders))) parts.push('-H', shellQuote(`${k}: ${v}`));
   if (sent.payload !== undefined) {
     let shown = sent.payload;
-    try { shown = JSON.stringify(redactor.json(JSON.parse(sent.payload))); } catch { /* not JSON: sent as is */ }
+    try {
+      shown = JSON.stringify(redactor.json(JSON.parse(sent.payload)));
+    } catch {
+      /* not JSON: sent as is */
+    }
     parts.push('--data-raw', shellQuote(redactor.text(shown)));
   }
   return parts.join(' ');
@@ -200,7 +228,8 @@ function tally(stats: FuzzStats, c: FuzzCase, status: number, failures: Failure[
     let row = stats.findings.get(f.check);
     if (!row) stats.findings.set(f.check, (row = { stated: 0, inferred: 0, informational: 0 }));
     row[tierOf(f)]++;
-    if (f.severity === 'warning' && tierOf(f) !== 'informational' && stats.warnings.length < 200) stats.warnings.push(`${f.check} ${c.operation}${c.version ? ` (${c.version})` : ''}: ${f.message}`);
+    if (f.severity === 'warning' && tierOf(f) !== 'informational' && stats.warnings.length < 200)
+      stats.warnings.push(`${f.check} ${c.operation}${c.version ? ` (${c.version})` : ''}: ${f.message}`);
   }
 }
 
@@ -217,7 +246,11 @@ export interface Counterexample {
 }
 
 class CaseFailed extends Error {
-  constructor(readonly errors: Failure[], readonly curl: string, readonly c: FuzzCase) {
+  constructor(
+    readonly errors: Failure[],
+    readonly curl: string,
+    readonly c: FuzzCase,
+  ) {
     super(errors.map((f) => formatFailure(f)).join('\n'));
   }
 }
@@ -249,7 +282,10 @@ export class Pacer {
       const now = performance.now();
       this.tokens = Math.min(rate / 10, this.tokens + ((now - this.last) / 1000) * rate);
       this.last = now;
-      if (this.tokens >= 1) { this.tokens -= 1; return; }
+      if (this.tokens >= 1) {
+        this.tokens -= 1;
+        return;
+      }
       await new Promise((r) => setTimeout(r, Math.ceil(((1 - this.tokens) / rate) * 1000)));
     }
   }
@@ -301,13 +337,29 @@ export async function fuzzOperation(spec: OperationSpec, t: FuzzTarget, o: FuzzO
     const errors = sent.failures.filter((f) => f.severity === 'error');
     if (errors.length) throw new CaseFailed(errors, curlOf(sent, c.method, t.redactor), c);
   });
-  const out = await fc.check(property, { seed: o.seed, numRuns: o.numRuns, examples, interruptAfterTimeLimit: remaining, markInterruptAsFailure: false, endOnFailure: false });
+  const out = await fc.check(property, {
+    seed: o.seed,
+    numRuns: o.numRuns,
+    examples,
+    interruptAfterTimeLimit: remaining,
+    markInterruptAsFailure: false,
+    endOnFailure: false,
+  });
   if (!out.failed) return undefined;
   const err = out.errorInstance as CaseFailed | undefined;
   // The time budget ran out (interruptAfterTimeLimit): no verdict, not a failure.
   if (!(err instanceof CaseFailed) && (out.interrupted || err === null || err === undefined)) return undefined;
   if (!(err instanceof CaseFailed)) {
-    return { operation: spec.key, checks: ['fuzz-engine'], failures: [String((out.errorInstance as Error)?.message ?? out.errorInstance)], curl: '(no request: the engine failed)', seed: out.seed, path: out.counterexamplePath ?? undefined, kind: '?', numShrinks: out.numShrinks };
+    return {
+      operation: spec.key,
+      checks: ['fuzz-engine'],
+      failures: [String((out.errorInstance as Error)?.message ?? out.errorInstance)],
+      curl: '(no request: the engine failed)',
+      seed: out.seed,
+      path: out.counterexamplePath ?? undefined,
+      kind: '?',
+      numShrinks: out.numShrinks,
+    };
   }
   return {
     operation: err.c.operation,
@@ -326,7 +378,12 @@ export async function fuzzOperation(spec: OperationSpec, t: FuzzTarget, o: FuzzO
  * once, before any drawn case. The first one that breaks a gating rule is the operation's
  * counterexample (already minimal: one read, one bound, one rule broken).
  */
-export async function reachOperation(spec: OperationSpec, t: FuzzTarget, o: Pick<FuzzOptions, 'deadline' | 'stats' | 'retries429'>, pathMethods?: Set<string>): Promise<Counterexample | undefined> {
+export async function reachOperation(
+  spec: OperationSpec,
+  t: FuzzTarget,
+  o: Pick<FuzzOptions, 'deadline' | 'stats' | 'retries429'>,
+  pathMethods?: Set<string>,
+): Promise<Counterexample | undefined> {
   const cases = reachCases(spec, t.ctx, { known: t.known(spec), example: t.example?.(spec), pathMethods, otherVersions: t.otherVersions }).map(withSuiteUserId);
   for (const c of cases) {
     if (performance.now() >= o.deadline) return undefined;
@@ -334,7 +391,15 @@ export async function reachOperation(spec: OperationSpec, t: FuzzTarget, o: Pick
     tally(o.stats, c, sent.status, sent.failures);
     const errors = sent.failures.filter((f) => f.severity === 'error');
     if (errors.length) {
-      return { operation: c.operation, checks: [...new Set(errors.map((f) => f.check))], failures: errors.map((f) => t.redactor.text(formatFailure(f))), curl: curlOf(sent, c.method, t.redactor), seed: 0, kind: c.generated.kind, numShrinks: 0 };
+      return {
+        operation: c.operation,
+        checks: [...new Set(errors.map((f) => f.check))],
+        failures: errors.map((f) => t.redactor.text(formatFailure(f))),
+        curl: curlOf(sent, c.method, t.redactor),
+        seed: 0,
+        kind: c.generated.kind,
+        numShrinks: 0,
+      };
     }
   }
   return undefined;

@@ -11,7 +11,18 @@ import { loadContract, createAjv, compileAt, locateNode } from '../../../contrac
 import { createRedactor } from '../../../targets/index.ts';
 import { loadProfile } from '../../../targets/index.ts';
 import { applyMutation, mutationsOf, namedValuesOf, nearMisses, resolveSchema, valueOf, patternArb } from './schema.ts';
-import { bodyMutations, caseArbitrary, identityOf, reachCases, statedCases, methodsByPath, operationsOf, requestContext, VENDOR_ACCEPT, type OperationSpec } from './requests.ts';
+import {
+  bodyMutations,
+  caseArbitrary,
+  identityOf,
+  reachCases,
+  statedCases,
+  methodsByPath,
+  operationsOf,
+  requestContext,
+  VENDOR_ACCEPT,
+  type OperationSpec,
+} from './requests.ts';
 import { curlOf, headersOf, seedFor } from './engine.ts';
 import { plannedOperations } from './run.ts';
 
@@ -34,24 +45,40 @@ test('operations: every documented operation of every document, with its paramet
   const all = plannedOperations(contract, profile, ['platform', 'audience', 'test-host']);
   for (const api of ['platform', 'audience', 'test-host'] as const) {
     const model = contract.model(api, api === 'platform' ? 'v20250224' : undefined);
-    for (const op of model.operations) assert.ok(all.some((s) => s.api === api && s.key === op.key), `${api} ${op.key}`);
+    for (const op of model.operations)
+      assert.ok(
+        all.some((s) => s.api === api && s.key === op.key),
+        `${api} ${op.key}`,
+      );
   }
   const create = find(v('v20250224'), 'POST /users/{user_guid}/members');
   assert.ok(create.body?.required);
-  assert.deepEqual(create.params.filter((p) => p.in === 'path').map((p) => p.name), ['user_guid']);
-  assert.deepEqual(create.security.map((s) => s.type), ['basic']);
+  assert.deepEqual(
+    create.params.filter((p) => p.in === 'path').map((p) => p.name),
+    ['user_guid'],
+  );
+  assert.deepEqual(
+    create.security.map((s) => s.type),
+    ['basic'],
+  );
   const dx = find(v('v20250224'), 'GET /data_exchange/users');
-  assert.ok(dx.security.some((s) => s.header === 'SVC-3DX-TOKEN'), 'data exchange reads need SVC-3DX-TOKEN (Authentication 3)');
+  assert.ok(
+    dx.security.some((s) => s.header === 'SVC-3DX-TOKEN'),
+    'data exchange reads need SVC-3DX-TOKEN (Authentication 3)',
+  );
   assert.match(find(v('v20250224'), 'GET /institutions/{institution_identifier}/credentials').stated404 ?? '', /^Errors, 404/);
 });
 
-test('valid values of every request body are valid by its schema (ajv, the contract\'s validator)', () => {
+test("valid values of every request body are valid by its schema (ajv, the contract's validator)", () => {
   for (const version of contract.versions) {
     for (const spec of v(version).filter((s) => s.body)) {
       const validate = validatorOf(spec);
-      fc.assert(fc.property(valueOf(spec.body!.at), (value) => {
-        assert.ok(validate(value), `${version} ${spec.key}: ${JSON.stringify(value)} ${JSON.stringify(validate.errors)}`);
-      }), { numRuns: 40, seed: 7 });
+      fc.assert(
+        fc.property(valueOf(spec.body!.at), (value) => {
+          assert.ok(validate(value), `${version} ${spec.key}: ${JSON.stringify(value)} ${JSON.stringify(validate.errors)}`);
+        }),
+        { numRuns: 40, seed: 7 },
+      );
     }
   }
 });
@@ -61,57 +88,85 @@ test('every mutation makes a valid body invalid by its schema', () => {
     const validate = validatorOf(spec);
     const mutations = bodyMutations(spec, ctx);
     if (!mutations.length) continue;
-    fc.assert(fc.property(valueOf(spec.body!.at), fc.constantFrom(...mutations), (value, m) => {
-      const bad = applyMutation(value, m);
-      assert.equal(validate(bad), false, `${spec.key}: ${m.what} -> ${JSON.stringify(bad)}`);
-    }), { numRuns: 60, seed: 11 });
+    fc.assert(
+      fc.property(valueOf(spec.body!.at), fc.constantFrom(...mutations), (value, m) => {
+        const bad = applyMutation(value, m);
+        assert.equal(validate(bad), false, `${spec.key}: ${m.what} -> ${JSON.stringify(bad)}`);
+      }),
+      { numRuns: 60, seed: 11 },
+    );
   }
 });
 
 test('a requirement is stated only where the specification states it for that version (data_request from v20250224)', () => {
-  const drop = (version: string) => bodyMutations(find(v(version), 'POST /users/{user_guid}/members'), ctx).find((m) => m.op === 'drop' && m.path.join('.') === 'data_request');
+  const drop = (version: string) =>
+    bodyMutations(find(v(version), 'POST /users/{user_guid}/members'), ctx).find((m) => m.op === 'drop' && m.path.join('.') === 'data_request');
   assert.equal(drop('v20250224')?.tier, 'stated');
   assert.match(drop('v20250224')!.rule, /v20250224/);
   // v20260929: "Breaking changes introduced by v20260929: not shown" - its requirements stay inferred.
   assert.equal(drop('v20260929')?.tier, 'inferred');
   assert.equal(drop('v20111101'), undefined, 'no data_request before v20250224');
   // A format the Resources table gives (return code "letter R followed by two digits"): refusal inferred.
-  const ach = bodyMutations(find(v('v20250224'), 'POST /ach_returns'), ctx).find((m) => m.path.join('.') === 'ach_return.return_code' && m.op === 'set' && typeof m.value === 'string');
+  const ach = bodyMutations(find(v('v20250224'), 'POST /ach_returns'), ctx).find(
+    (m) => m.path.join('.') === 'ach_return.return_code' && m.op === 'set' && typeof m.value === 'string',
+  );
   assert.equal(ach?.tier, 'inferred');
 });
 
 test('patterns draw visible ASCII that matches them', () => {
-  const scope = '^(?:(?:user-guid:USR-|member-guid:MBR-|account-guid:ACT-)\\S+|read-protected)(?: (?:(?:user-guid:USR-|member-guid:MBR-|account-guid:ACT-)\\S+|read-protected))*$';
-  fc.assert(fc.property(patternArb(scope), (s) => new RegExp(scope).test(s) && /^[\x20-\x7e]*$/.test(s)), { numRuns: 100, seed: 3 });
+  const scope =
+    '^(?:(?:user-guid:USR-|member-guid:MBR-|account-guid:ACT-)\\S+|read-protected)(?: (?:(?:user-guid:USR-|member-guid:MBR-|account-guid:ACT-)\\S+|read-protected))*$';
+  fc.assert(
+    fc.property(patternArb(scope), (s) => new RegExp(scope).test(s) && /^[\x20-\x7e]*$/.test(s)),
+    { numRuns: 100, seed: 3 },
+  );
 });
 
 test('cases: every case names its operation, its path matches it, and its kind says what was sent', () => {
   const specs = v('v20250224');
   const methods = methodsByPath(specs);
   const known = { user_guid: ['USR-1'], member_guid: ['MBR-1'], institution_identifier: ['svcbank'] };
-  for (const key of ['POST /users/{user_guid}/members', 'GET /institutions/{institution_identifier}', 'GET /data_exchange/users', 'DELETE /users/{user_guid}']) {
+  for (const key of [
+    'POST /users/{user_guid}/members',
+    'GET /institutions/{institution_identifier}',
+    'GET /data_exchange/users',
+    'DELETE /users/{user_guid}',
+  ]) {
     const spec = find(specs, key);
-    fc.assert(fc.property(caseArbitrary(spec, ctx, { known, pathMethods: methods.get(`platform|v20250224|${spec.path}`) }), (c) => {
-      if (c.generated.kind === 'unsupported-method') {
-        assert.notEqual(c.method, spec.method);
-        assert.equal(c.generated.tier, 'informational');
-        return;
-      }
-      assert.equal(contract.findOperation('platform', c.method, c.path, 'v20250224')?.operation.key, key, c.path);
-      if (c.generated.kind === 'no-auth') assert.equal(c.auth, 'none');
-      if (c.generated.kind === 'wrong-auth') assert.equal(c.auth, 'wrong');
-      if (c.generated.kind === 'missing-header') assert.equal(c.omitHeader, 'SVC-3DX-TOKEN');
-      if (c.generated.kind === 'positive') assert.equal(c.method, 'GET');
-      // Deletes never draw the chains' identifiers: they would remove what other operations read.
-      if (spec.method === 'DELETE') assert.ok(!c.path.includes('USR-1'), c.path);
-    }), { numRuns: 80, seed: 5 });
+    fc.assert(
+      fc.property(caseArbitrary(spec, ctx, { known, pathMethods: methods.get(`platform|v20250224|${spec.path}`) }), (c) => {
+        if (c.generated.kind === 'unsupported-method') {
+          assert.notEqual(c.method, spec.method);
+          assert.equal(c.generated.tier, 'informational');
+          return;
+        }
+        assert.equal(contract.findOperation('platform', c.method, c.path, 'v20250224')?.operation.key, key, c.path);
+        if (c.generated.kind === 'no-auth') assert.equal(c.auth, 'none');
+        if (c.generated.kind === 'wrong-auth') assert.equal(c.auth, 'wrong');
+        if (c.generated.kind === 'missing-header') assert.equal(c.omitHeader, 'SVC-3DX-TOKEN');
+        if (c.generated.kind === 'positive') assert.equal(c.method, 'GET');
+        // Deletes never draw the chains' identifiers: they would remove what other operations read.
+        if (spec.method === 'DELETE') assert.ok(!c.path.includes('USR-1'), c.path);
+      }),
+      { numRuns: 80, seed: 5 },
+    );
   }
 });
 
 test('headers: credentials as the case says; the curl line carries no secret', () => {
   const profile = loadProfile({ SVC_SIMULATOR_URL: 'http://127.0.0.1:4010' });
   const spec = find(v('v20250224'), 'GET /data_exchange/users');
-  const c = { api: 'platform' as const, version: 'v20250224', method: 'GET', path: '/data_exchange/users', query: [], headers: {}, auth: 'default' as const, operation: spec.key, generated: { kind: 'valid' as const, tier: 'informational' as const, rule: '', what: '' } };
+  const c = {
+    api: 'platform' as const,
+    version: 'v20250224',
+    method: 'GET',
+    path: '/data_exchange/users',
+    query: [],
+    headers: {},
+    auth: 'default' as const,
+    operation: spec.key,
+    generated: { kind: 'valid' as const, tier: 'informational' as const, rule: '', what: '' },
+  };
   const t = { profile, credentials: { threeDxToken: 'dx-token-secret-value' } };
   const h = headersOf(c, spec, t);
   assert.match(h.authorization, /^Basic /);
@@ -119,7 +174,11 @@ test('headers: credentials as the case says; the curl line carries no secret', (
   assert.equal(headersOf({ ...c, auth: 'none' }, spec, t).authorization, undefined);
   assert.equal(headersOf({ ...c, omitHeader: 'SVC-3DX-TOKEN' }, spec, t)['SVC-3DX-TOKEN'], undefined);
   const redactor = createRedactor([profile.apiKey!, 'dx-token-secret-value']);
-  const curl = curlOf({ url: 'http://127.0.0.1:4010/data_exchange/users', requestHeaders: h, payload: JSON.stringify({ access_token: 'dx-token-secret-value' }) }, 'GET', redactor);
+  const curl = curlOf(
+    { url: 'http://127.0.0.1:4010/data_exchange/users', requestHeaders: h, payload: JSON.stringify({ access_token: 'dx-token-secret-value' }) },
+    'GET',
+    redactor,
+  );
   assert.ok(!curl.includes('dx-token-secret-value') && !curl.includes(profile.apiKey!) && !curl.includes(h.authorization.slice(6)), curl);
   assert.match(curl, /^curl -i -X GET 'http:\/\/127\.0\.0\.1:4010\/data_exchange\/users'/);
 });
@@ -133,7 +192,11 @@ test('seeds: the per-operation seed is a pure function of the run seed and the o
 });
 
 test('mutationsOf on a plain schema: required, type, pattern, format', () => {
-  const schema = { type: 'object', required: ['a'], properties: { a: { type: 'integer' }, b: { type: 'string', pattern: '^R\\d{2}$' }, c: { type: 'string', format: 'date-time' } } };
+  const schema = {
+    type: 'object',
+    required: ['a'],
+    properties: { a: { type: 'integer' }, b: { type: 'string', pattern: '^R\\d{2}$' }, c: { type: 'string', format: 'date-time' } },
+  };
   const ms = mutationsOf({ schema, uri: 'file:///x.yaml' });
   assert.deepEqual(ms.map((m) => `${m.op} ${m.path.join('.')}`).sort(), ['drop a', 'set a', 'set b', 'set b', 'set c', 'set c'].sort());
   assert.ok(ms.every((m) => m.tier === 'inferred'));
@@ -156,14 +219,28 @@ test('stated cases: every stated requirement of the version, broken alone on the
   const spec = find(v('v20250224'), 'POST /users/{user_guid}/members');
   const example = { params: { user_guid: 'USR-1' }, body: { member: { institution_code: 'svcbank' }, data_request: { products: ['transactions'] } } };
   const cases = statedCases(spec, ctx, { known: {}, example });
-  assert.deepEqual(cases.map((c) => [c.generated.tier, c.path, Object.keys(c.body as object)]), [['stated', '/users/USR-1/members', ['member']]]);
+  assert.deepEqual(
+    cases.map((c) => [c.generated.tier, c.path, Object.keys(c.body as object)]),
+    [['stated', '/users/USR-1/members', ['member']]],
+  );
   assert.deepEqual(statedCases(find(v('v20260929'), 'POST /users/{user_guid}/members'), ctx, { known: {}, example }), []);
 });
 
 test('near misses: a valid value with its prefix dropped or a character added, a timestamp without its offset; each still breaks the rule', () => {
-  const schema = { type: 'object', properties: { g: { type: 'string', pattern: '^ACT-[0-9a-f-]{36}$' }, r: { type: 'string', pattern: '^R\\d{2}$' }, t: { type: 'string', format: 'date-time' } } };
+  const schema = {
+    type: 'object',
+    properties: {
+      g: { type: 'string', pattern: '^ACT-[0-9a-f-]{36}$' },
+      r: { type: 'string', pattern: '^R\\d{2}$' },
+      t: { type: 'string', format: 'date-time' },
+    },
+  };
   const ms = mutationsOf({ schema, uri: 'file:///x.yaml' });
-  const of = (prop: string, valid: string) => ms.filter((m) => m.path[0] === prop).flatMap((m) => nearMisses(m, valid)).map((m) => m.value);
+  const of = (prop: string, valid: string) =>
+    ms
+      .filter((m) => m.path[0] === prop)
+      .flatMap((m) => nearMisses(m, valid))
+      .map((m) => m.value);
   assert.deepEqual(of('g', 'ACT-11111111-1111-1111-1111-111111111111'), ['11111111-1111-1111-1111-111111111111', 'ACT-11111111-1111-1111-1111-1111111111110']);
   assert.deepEqual(of('r', 'R01'), ['R010']);
   assert.deepEqual(of('t', '2026-01-05T10:00:00+00:00'), ['2026-01-05T10:00:00']);
@@ -171,28 +248,60 @@ test('near misses: a valid value with its prefix dropped or a character added, a
 });
 
 test('named values: enum values and documented examples of a body, arrays of enum items as one-item arrays', () => {
-  const schema = { type: 'object', properties: { w: { type: 'object', properties: { kind: { enum: ['a', 'b'] }, v: { type: 'integer', examples: [4] }, p: { type: 'array', items: { enum: ['x'] } } } } } };
-  assert.deepEqual(namedValuesOf({ schema, uri: 'file:///x.yaml' }).map((n) => `${n.path.join('.')}=${JSON.stringify(n.value)}`), ['w.kind="a"', 'w.kind="b"', 'w.v=4', 'w.p=["x"]']);
+  const schema = {
+    type: 'object',
+    properties: {
+      w: { type: 'object', properties: { kind: { enum: ['a', 'b'] }, v: { type: 'integer', examples: [4] }, p: { type: 'array', items: { enum: ['x'] } } } },
+    },
+  };
+  assert.deepEqual(
+    namedValuesOf({ schema, uri: 'file:///x.yaml' }).map((n) => `${n.path.join('.')}=${JSON.stringify(n.value)}`),
+    ['w.kind="a"', 'w.kind="b"', 'w.v=4', 'w.p=["x"]'],
+  );
 });
 
 test('reach cases: reads of every known value (partner ids stated on per-member data exchange paths), auth variants, paging bounds, the vendor media type', () => {
   const specs = v('v20250224');
-  const known = { user_identifier: ['USR-1', 'partner-user'], member_identifier: ['MBR-1', 'partner-member'], account_identifier: ['ACT-1', 'partner-account'], institution_identifier: ['svcbank', 'INS-1'] };
+  const known = {
+    user_identifier: ['USR-1', 'partner-user'],
+    member_identifier: ['MBR-1', 'partner-member'],
+    account_identifier: ['ACT-1', 'partner-account'],
+    institution_identifier: ['svcbank', 'INS-1'],
+  };
   const dx = reachCases(find(specs, 'GET /data_exchange/users/{user_identifier}/members/{member_identifier}/accounts/{account_identifier}'), ctx, { known });
   const reads = dx.filter((c) => c.generated.kind === 'positive' && c.headers.accept !== VENDOR_ACCEPT);
   assert.equal(reads.length, 4, 'the GUID read, then one partner id at a time');
   assert.ok(reads.filter((c) => /partner-(member|account)/.test(c.path)).every((c) => c.generated.tier === 'stated'));
   assert.ok(reads.filter((c) => !/partner-(member|account)/.test(c.path)).every((c) => c.generated.tier === 'inferred'));
-  assert.deepEqual(reads[0].generated.identity?.fields, { user_guid: known.user_identifier, member_guid: known.member_identifier, account_guid: known.account_identifier });
+  assert.deepEqual(reads[0].generated.identity?.fields, {
+    user_guid: known.user_identifier,
+    member_guid: known.member_identifier,
+    account_guid: known.account_identifier,
+  });
   assert.deepEqual(reads[0].generated.identity?.own, known.account_identifier, 'the account read is the account the path names');
-  assert.deepEqual(dx.filter((c) => c.generated.kind !== 'positive').map((c) => c.generated.kind).sort(), ['missing-header', 'no-auth', 'wrong-auth']);
+  assert.deepEqual(
+    dx
+      .filter((c) => c.generated.kind !== 'positive')
+      .map((c) => c.generated.kind)
+      .sort(),
+    ['missing-header', 'no-auth', 'wrong-auth'],
+  );
   const creds = reachCases(find(specs, 'GET /institutions/{institution_identifier}/credentials'), ctx, { known });
-  assert.ok(creds.some((c) => c.generated.kind === 'negative' && c.generated.tier === 'stated' && c.path.includes('FUZZ-unknown-institution_identifier')), 'the stated 404');
+  assert.ok(
+    creds.some((c) => c.generated.kind === 'negative' && c.generated.tier === 'stated' && c.path.includes('FUZZ-unknown-institution_identifier')),
+    'the stated 404',
+  );
   const inst = reachCases(find(specs, 'GET /institutions/{institution_identifier}'), ctx, { known });
   assert.ok(inst.some((c) => c.headers.accept === VENDOR_ACCEPT && c.generated.kind === 'positive' && c.generated.tier === 'stated'));
   const list = reachCases(find(specs, 'GET /institutions'), ctx, { known, otherVersions: { unknown: 'v19990101' } });
   // Limits: "records_per_page maximum 1000": the maximum is a value the list takes (acceptance, with the read's tier); one above is free.
-  assert.deepEqual(list.filter((c) => c.generated.kind === 'valid').map((c) => c.query).filter((q) => q.length), [[['records_per_page', '1001']]]);
+  assert.deepEqual(
+    list
+      .filter((c) => c.generated.kind === 'valid')
+      .map((c) => c.query)
+      .filter((q) => q.length),
+    [[['records_per_page', '1001']]],
+  );
   const atMax = list.filter((c) => c.generated.kind === 'positive' && c.query.some(([k, v]) => k === 'records_per_page' && v === '1000'));
   assert.equal(atMax.length, 1);
   assert.match(atMax[0].generated.rule, /records_per_page maximum 1000/);
@@ -204,25 +313,39 @@ test('reach cases: reads of every known value (partner ids stated on per-member 
 
 test('reach cases on the test host: every listed read (statuses and challenge types from the document), stated, with what its records must name', () => {
   const th = operationsOf(contract, 'test-host');
-  const statuses = reachCases(th.find((s) => s.key === 'GET /users/test_svc/members/{connection_status}')!, ctx, { known: {} }).filter((c) => c.generated.kind === 'positive');
+  const statuses = reachCases(th.find((s) => s.key === 'GET /users/test_svc/members/{connection_status}')!, ctx, { known: {} }).filter(
+    (c) => c.generated.kind === 'positive',
+  );
   assert.ok(statuses.length >= 5 && statuses.every((c) => c.generated.tier === 'stated'));
-  assert.deepEqual(statuses.map((c) => c.generated.identity?.fields.connection_status?.[0]), statuses.map((c) => c.path.split('/').pop()));
+  assert.deepEqual(
+    statuses.map((c) => c.generated.identity?.fields.connection_status?.[0]),
+    statuses.map((c) => c.path.split('/').pop()),
+  );
   const merchant = th.find((s) => s.key === 'GET /merchants/test_svc_merchant')!;
   assert.deepEqual(identityOf(merchant, {})?.fields, { guid: ['test_svc_merchant'] });
 });
 
 test('reach cases on an accepted write: named values and optional headers expect acceptance; every inferred rule broken alone, near misses included', () => {
   const spec = find(v('v20250224'), 'POST /ach_returns');
-  const example = { params: {}, body: { ach_return: { account_guid: 'ACT-11111111-1111-1111-1111-111111111111', return_code: 'R01', returned_at: '2026-01-07T09:30:00-05:00' } } };
+  const example = {
+    params: {},
+    body: { ach_return: { account_guid: 'ACT-11111111-1111-1111-1111-111111111111', return_code: 'R01', returned_at: '2026-01-07T09:30:00-05:00' } },
+  };
   const cases = reachCases(spec, ctx, { known: {}, example });
   const negatives = cases.filter((c) => c.generated.kind === 'negative');
   assert.ok(negatives.every((c) => c.generated.tier === 'inferred'));
   const values = negatives.map((c) => (c.body as any)?.ach_return);
-  assert.ok(values.some((b) => b?.account_guid === '11111111-1111-1111-1111-111111111111'), 'the GUID without its prefix');
+  assert.ok(
+    values.some((b) => b?.account_guid === '11111111-1111-1111-1111-111111111111'),
+    'the GUID without its prefix',
+  );
   assert.ok(values.some((b) => b?.return_code === 'R010'));
   assert.ok(values.some((b) => b?.returned_at === '2026-01-07T09:30:00'));
   assert.ok(cases.some((c) => c.rawBody !== undefined));
-  const members = reachCases(find(v('v20250224'), 'POST /users/{user_guid}/members'), ctx, { known: {}, example: { params: { user_guid: 'USR-1' }, body: { member: { institution_code: 'svcbank' }, data_request: { products: ['transactions'] } } } });
+  const members = reachCases(find(v('v20250224'), 'POST /users/{user_guid}/members'), ctx, {
+    known: {},
+    example: { params: { user_guid: 'USR-1' }, body: { member: { institution_code: 'svcbank' }, data_request: { products: ['transactions'] } } },
+  });
   const positives = members.filter((c) => c.generated.kind === 'positive');
   assert.ok(positives.some((c) => JSON.stringify((c.body as any).data_request.products) === '["history"]'));
   assert.ok(positives.some((c) => c.headers['X-CALLBACK-PAYLOAD'] !== undefined));

@@ -126,7 +126,13 @@ function readParams(raw: unknown, uri: string, pointer: string): ParamSpec[] {
     const located = follow<any>(p, uri, `${pointer}/${i}`);
     const v = located?.value;
     if (!v || typeof v.name !== 'string') return;
-    out.push({ name: v.name, in: v.in, required: v.required === true || v.in === 'path', schema: { schema: v.schema ?? {}, uri: located!.uri }, description: v.description });
+    out.push({
+      name: v.name,
+      in: v.in,
+      required: v.required === true || v.in === 'path',
+      schema: { schema: v.schema ?? {}, uri: located!.uri },
+      description: v.description,
+    });
   });
   return out;
 }
@@ -167,7 +173,12 @@ export function operationsOf(contract: Contract, api: ApiName, version?: string)
     const r404Raw = (info.operation.responses as any)?.['404'];
     const r404Doc = r404Raw ? follow<any>(r404Raw, item.uri, `${opPointer}/responses/404`)?.value : undefined;
     out.push({
-      api, version, info, key: info.key, method: info.method, path: info.path,
+      api,
+      version,
+      info,
+      key: info.key,
+      method: info.method,
+      path: info.path,
       params: [...byName.values()],
       body,
       security: securityOf(doc, info.operation),
@@ -191,11 +202,16 @@ export function methodsByPath(specs: readonly OperationSpec[]): Map<string, Set<
 }
 
 /** A value drawn for one path parameter, and whether it names a resource that exists. */
-interface Drawn { value: string; known: boolean }
+interface Drawn {
+  value: string;
+  known: boolean;
+}
 
 function pathParamArb(p: ParamSpec, known: KnownIds, allowKnown: boolean): fc.Arbitrary<Drawn> {
-  const values = allowKnown ? known[p.name] ?? [] : [];
-  const unknown = fc.string({ unit: fc.constantFrom(...'abcdef0123456789'.split('')), minLength: 6, maxLength: 12 }).map((s) => ({ value: `FUZZ-${s}`, known: false }));
+  const values = allowKnown ? (known[p.name] ?? []) : [];
+  const unknown = fc
+    .string({ unit: fc.constantFrom(...'abcdef0123456789'.split('')), minLength: 6, maxLength: 12 })
+    .map((s) => ({ value: `FUZZ-${s}`, known: false }));
   if (!values.length) return unknown;
   return fc.oneof({ arbitrary: fc.constantFrom(...values).map((value) => ({ value, known: true })), weight: 5 }, { arbitrary: unknown, weight: 1 });
 }
@@ -242,7 +258,12 @@ function baseArb(spec: OperationSpec, o: CaseOptions) {
   const headers = spec.params.filter((p) => p.in === 'header' && p.name.toLowerCase() !== 'accept-version');
   const pathArb = fc.record(Object.fromEntries(pathParams.map((p) => [p.name, pathParamArb(p, o.known, allowKnown)])) as Record<string, fc.Arbitrary<Drawn>>);
   const queryArb = fc.record(
-    Object.fromEntries(query.map((p) => [p.name, o.known[p.name]?.length ? fc.oneof(fc.constantFrom(...o.known[p.name]), valueOf(p.schema).map(scalarString)) : valueOf(p.schema).map(scalarString)])) as Record<string, fc.Arbitrary<string>>,
+    Object.fromEntries(
+      query.map((p) => [
+        p.name,
+        o.known[p.name]?.length ? fc.oneof(fc.constantFrom(...o.known[p.name]), valueOf(p.schema).map(scalarString)) : valueOf(p.schema).map(scalarString),
+      ]),
+    ) as Record<string, fc.Arbitrary<string>>,
     { requiredKeys: query.filter((p) => p.required).map((p) => p.name) },
   );
   const headerArb = fc.record(
@@ -250,12 +271,19 @@ function baseArb(spec: OperationSpec, o: CaseOptions) {
     { requiredKeys: headers.filter((p) => p.required).map((p) => p.name) },
   );
   const bodyArb: fc.Arbitrary<unknown> = spec.body
-    ? spec.body.required ? valueOf(spec.body.at) : fc.option(valueOf(spec.body.at), { nil: undefined })
+    ? spec.body.required
+      ? valueOf(spec.body.at)
+      : fc.option(valueOf(spec.body.at), { nil: undefined })
     : fc.constant(undefined);
   return fc.record({ path: pathArb, query: queryArb, headers: headerArb, body: bodyArb });
 }
 
-function caseFrom(spec: OperationSpec, b: { path: Record<string, Drawn>; query: Record<string, string>; headers: Record<string, string>; body: unknown }, generated: GeneratedCase, extra: Partial<FuzzCase> = {}): FuzzCase {
+function caseFrom(
+  spec: OperationSpec,
+  b: { path: Record<string, Drawn>; query: Record<string, string>; headers: Record<string, string>; body: unknown },
+  generated: GeneratedCase,
+  extra: Partial<FuzzCase> = {},
+): FuzzCase {
   const values = Object.fromEntries(Object.entries(b.path).map(([k, d]) => [k, d.value]));
   return {
     api: spec.api,
@@ -319,20 +347,27 @@ export function positiveApplies(spec: OperationSpec, o: Pick<CaseOptions, 'known
 }
 
 /** Test host (Endpoints, Earlier-generation test paths): the listed paths serve static data. */
-export const TEST_HOST_READS = 'Endpoints, Earlier-generation test paths: "A test host {test_base_url} serves static data. Requests carry headers SVC-API-Key, SVC-Client-ID and Accept: application/vnd.svc.legacy.v1+json" and the GET paths are listed';
+export const TEST_HOST_READS =
+  'Endpoints, Earlier-generation test paths: "A test host {test_base_url} serves static data. Requests carry headers SVC-API-Key, SVC-Client-ID and Accept: application/vnd.svc.legacy.v1+json" and the GET paths are listed';
 /** Data exchange per-member paths (Endpoints, Data exchange): identifiers accept GUIDs or partner ids. */
-export const DX_PARTNER_IDS = 'Endpoints, Data exchange: "read one slim account under a member; accepts GUID or partner ID" (identifiers "accept service GUIDs or partner-defined IDs where so stated for account and per-member paths")';
-export const DX_GRANTS_BASIC = 'Endpoints, Data exchange: "list grants of the issuer; paged; standard authentication only" and "list grants of a grantee; paged; standard authentication only"';
-export const DEPRECATED_SERVED = 'Versioning: "Deprecated endpoints: /managed_institutions, /users/{user_guid}/managed_members and its member, account, transaction sub-paths" are listed apart from the sunset ones; "After those 12 months it sunsets: access is removed" (a deprecated endpoint is still served)';
+export const DX_PARTNER_IDS =
+  'Endpoints, Data exchange: "read one slim account under a member; accepts GUID or partner ID" (identifiers "accept service GUIDs or partner-defined IDs where so stated for account and per-member paths")';
+export const DX_GRANTS_BASIC =
+  'Endpoints, Data exchange: "list grants of the issuer; paged; standard authentication only" and "list grants of a grantee; paged; standard authentication only"';
+export const DEPRECATED_SERVED =
+  'Versioning: "Deprecated endpoints: /managed_institutions, /users/{user_guid}/managed_members and its member, account, transaction sub-paths" are listed apart from the sunset ones; "After those 12 months it sunsets: access is removed" (a deprecated endpoint is still served)';
 const UNKNOWN_VERSION_RULE = 'Versioning: "Versions in play: v20260929, v20250224, v20111101"; that a version none of them names is refused is inferred';
 const MALFORMED_JSON_RULE = 'Endpoints: "Request and response bodies are JSON"; that a body which is not JSON is refused is inferred';
-export const LISTED_LIST = 'Endpoints: the table lists the operation, a list (paged: "Lists are paged with page and records_per_page"); under resources that exist it is served, empty at most';
+export const LISTED_LIST =
+  'Endpoints: the table lists the operation, a list (paged: "Lists are paged with page and records_per_page"); under resources that exist it is served, empty at most';
 const INFERRED_READ = 'Endpoints: the operation reads the resource its path names; that a read of an existing resource succeeds is inferred';
 
 /** The expectation of a positive read and its authority: stated where a sentence says the path accepts what it names. */
 /** Resources (Member, Account, Transaction, Holding: user_guid, member_guid, account_guid) and the test host's listed paths: what an answer's records name. */
-export const IDENTITY_RULE = 'Resources: a record\'s user_guid, member_guid and account_guid name the user, member and account it belongs to; a read under a path that names them answers their records, and a read of one resource by its guid answers that resource';
-export const TEST_HOST_IDENTITY_RULE = 'Endpoints, Earlier-generation test paths: "Test user GUID test_svc, member test_svc_member, account test_svc_account, ..., merchant test_svc_merchant"; /users/test_svc/members/{connection_status} "returns a member in that status"; challenges of the given challenge type';
+export const IDENTITY_RULE =
+  "Resources: a record's user_guid, member_guid and account_guid name the user, member and account it belongs to; a read under a path that names them answers their records, and a read of one resource by its guid answers that resource";
+export const TEST_HOST_IDENTITY_RULE =
+  'Endpoints, Earlier-generation test paths: "Test user GUID test_svc, member test_svc_member, account test_svc_account, ..., merchant test_svc_merchant"; /users/test_svc/members/{connection_status} "returns a member in that status"; challenges of the given challenge type';
 
 /** The fields an answer's records must carry as the path names them (resource_identity), or undefined. */
 export function identityOf(spec: OperationSpec, path: Record<string, Drawn>, known: KnownIds = {}): GeneratedCase['identity'] {
@@ -347,18 +382,28 @@ export function identityOf(spec: OperationSpec, path: Record<string, Drawn>, kno
   if (spec.api !== 'platform') return undefined;
   // A read of one resource (no list) answers the resource its last identifier names: its guid is that one.
   const last = spec.path.match(/\{([^}]+)\}$/)?.[1];
-  const own = !spec.info.listKey && last && path[last]?.known && /_(guid|identifier)$/.test(last) && !STATED_IDENTIFIERS[last]
-    ? (last.endsWith('_identifier') ? known[last] ?? [path[last].value] : [path[last].value]) : undefined;
+  const own =
+    !spec.info.listKey && last && path[last]?.known && /_(guid|identifier)$/.test(last) && !STATED_IDENTIFIERS[last]
+      ? last.endsWith('_identifier')
+        ? (known[last] ?? [path[last].value])
+        : [path[last].value]
+      : undefined;
   for (const [name, d] of Object.entries(path)) {
     if (['user_guid', 'member_guid', 'account_guid'].includes(name)) fields[name] = [d.value];
     // Data exchange identifiers take a GUID or a partner id: any known one of that resource.
-    else if (['user_identifier', 'member_identifier', 'account_identifier'].includes(name) && known[name]?.length) fields[name.replace(/_identifier$/, '_guid')] = [...known[name]];
+    else if (['user_identifier', 'member_identifier', 'account_identifier'].includes(name) && known[name]?.length)
+      fields[name.replace(/_identifier$/, '_guid')] = [...known[name]];
   }
   if (!Object.keys(fields).length && !own) return undefined;
   return { fields, tier: 'stated', rule: IDENTITY_RULE, ...(own ? { own } : {}) };
 }
 
-export function positiveCase(spec: OperationSpec, path: Record<string, Drawn>, varied?: { name: string; value: string; first: boolean }, known?: KnownIds): GeneratedCase {
+export function positiveCase(
+  spec: OperationSpec,
+  path: Record<string, Drawn>,
+  varied?: { name: string; value: string; first: boolean },
+  known?: KnownIds,
+): GeneratedCase {
   const c = positiveCaseOf(spec, path, varied);
   const identity = identityOf(spec, path, known);
   return identity ? { ...c, identity } : c;
@@ -371,14 +416,22 @@ function positiveCaseOf(spec: OperationSpec, path: Record<string, Drawn>, varied
   // Authentication 3 / Data exchange: grant lists are read with standard authentication only.
   if (/^\/data_exchange\/(issuer|grantee)\/\{[^}]+\}\/grants$/.test(spec.path)) return { kind: 'positive', tier: 'stated', rule: DX_GRANTS_BASIC, what };
   // A deprecated endpoint is still served: only a sunset removes access (Versioning).
-  if (spec.api === 'platform' && spec.info.deprecated) return { kind: 'positive', tier: 'stated', rule: DEPRECATED_SERVED, what: `${what} (a deprecated endpoint)` };
+  if (spec.api === 'platform' && spec.info.deprecated)
+    return { kind: 'positive', tier: 'stated', rule: DEPRECATED_SERVED, what: `${what} (a deprecated endpoint)` };
   const statedParam = names.find((n) => STATED_IDENTIFIERS[n]);
   if (statedParam) return { kind: 'positive', tier: 'stated', rule: STATED_IDENTIFIERS[statedParam], what };
   // A list the Endpoints table names, under resources the chains created (or none): served, at most empty.
   // (The first known value of each parameter only: another one, a partner id, is stated on its own paths alone.)
-  if (spec.api === 'platform' && spec.info.listKey && !varied && names.every((n) => path[n].known)) return { kind: 'positive', tier: 'stated', rule: LISTED_LIST, what };
+  if (spec.api === 'platform' && spec.info.listKey && !varied && names.every((n) => path[n].known))
+    return { kind: 'positive', tier: 'stated', rule: LISTED_LIST, what };
   // A partner id of the member or account on a per-member data exchange path (the GUID reads stay inferred).
-  if (varied && !varied.first && spec.path.startsWith('/data_exchange/') && spec.path.includes('/members/{member_identifier}/accounts/{account_identifier}') && ['member_identifier', 'account_identifier'].includes(varied.name)) {
+  if (
+    varied &&
+    !varied.first &&
+    spec.path.startsWith('/data_exchange/') &&
+    spec.path.includes('/members/{member_identifier}/accounts/{account_identifier}') &&
+    ['member_identifier', 'account_identifier'].includes(varied.name)
+  ) {
     return { kind: 'positive', tier: 'stated', rule: DX_PARTNER_IDS, what: `${what} (${varied.name} ${varied.value}: a partner id)` };
   }
   return { kind: 'positive', tier: 'inferred', rule: INFERRED_READ, what };
@@ -392,7 +445,8 @@ const VENDOR_ACCEPT_RULE = 'Authentication 2: "Earlier examples use a vendor med
 const REACH_READS = 8;
 /** At most this many named-value variants of an accepted write per operation. */
 const REACH_WRITES = 24;
-const NAMED_VALUE_RULE = 'the request description (spec/) names the value (an enum value or a documented example, from the specification\'s sentence on the field)';
+const NAMED_VALUE_RULE =
+  "the request description (spec/) names the value (an enum value or a documented example, from the specification's sentence on the field)";
 const NAMED_HEADER_RULE = 'the request description (spec/) lists the optional request header (Endpoints / Events rule 8)';
 
 /**
@@ -430,7 +484,18 @@ export function reachCases(spec: OperationSpec, ctx: RequestContext, o: CaseOpti
   // (deprecated endpoints: the signalling header, version_conformance).
   if (!positiveApplies(spec, o) && readable(spec, o)) {
     const path: Record<string, Drawn> = Object.fromEntries(pathParams.map((p) => [p.name, { value: knownValues(p, o)[0], known: true }]));
-    out.push(caseFrom(spec, { path, query: {}, headers: {}, body: undefined }, { kind: 'valid', tier: 'informational', rule: 'the read is described in part (x-svc-not-shown): no acceptance is expected', what: `a read of ${spec.path} with known identifiers` }));
+    out.push(
+      caseFrom(
+        spec,
+        { path, query: {}, headers: {}, body: undefined },
+        {
+          kind: 'valid',
+          tier: 'informational',
+          rule: 'the read is described in part (x-svc-not-shown): no acceptance is expected',
+          what: `a read of ${spec.path} with known identifiers`,
+        },
+      ),
+    );
   }
   if (positiveApplies(spec, o)) {
     const values = Object.fromEntries(pathParams.map((p) => [p.name, knownValues(p, o)]));
@@ -451,37 +516,101 @@ export function reachCases(spec: OperationSpec, ctx: RequestContext, o: CaseOpti
       out.push({ ...first, auth: 'wrong', generated: { kind: 'wrong-auth', tier, rule, what: `a wrong secret on ${first.generated.what}` } });
     }
     const token = spec.security.find((x) => x.type === 'header' && x.header?.toLowerCase() === 'svc-3dx-token');
-    if (token) out.push({ ...first, omitHeader: token.header, generated: { kind: 'missing-header', tier: 'stated', rule: GENERATED_RULES.threeDxToken, what: `no SVC-3DX-TOKEN header on ${first.generated.what}` } });
+    if (token)
+      out.push({
+        ...first,
+        omitHeader: token.header,
+        generated: { kind: 'missing-header', tier: 'stated', rule: GENERATED_RULES.threeDxToken, what: `no SVC-3DX-TOKEN header on ${first.generated.what}` },
+      });
     const stated = reads.find((c) => c.generated.tier === 'stated');
     if (spec.api === 'platform' && stated) {
-      out.push({ ...stated, headers: { ...stated.headers, accept: VENDOR_ACCEPT }, generated: { ...stated.generated, rule: `${VENDOR_ACCEPT_RULE}; ${stated.generated.rule}`, what: `${stated.generated.what}, Accept ${VENDOR_ACCEPT}` } });
+      out.push({
+        ...stated,
+        headers: { ...stated.headers, accept: VENDOR_ACCEPT },
+        generated: { ...stated.generated, rule: `${VENDOR_ACCEPT_RULE}; ${stated.generated.rule}`, what: `${stated.generated.what}, Accept ${VENDOR_ACCEPT}` },
+      });
     }
     // Lists without path parameters carry the version cases (a few operations show a version fault as well as all).
     if (spec.api === 'platform' && !pathParams.length) {
       const sunsetV = o.otherVersions?.sunset;
-      if (sunsetV) out.push({ ...first, version: sunsetV, generated: { kind: 'valid', tier: 'informational', rule: 'Versioning: after sunset "requests return an error"', what: `Accept-Version ${sunsetV} (sunset) on ${first.generated.what}` } });
+      if (sunsetV)
+        out.push({
+          ...first,
+          version: sunsetV,
+          generated: {
+            kind: 'valid',
+            tier: 'informational',
+            rule: 'Versioning: after sunset "requests return an error"',
+            what: `Accept-Version ${sunsetV} (sunset) on ${first.generated.what}`,
+          },
+        });
       const unknownV = o.otherVersions?.unknown;
-      if (unknownV) out.push({ ...first, version: unknownV, generated: { kind: 'negative', tier: 'inferred', rule: UNKNOWN_VERSION_RULE, what: `Accept-Version ${unknownV}, a version the specification does not name, on ${first.generated.what}` } });
+      if (unknownV)
+        out.push({
+          ...first,
+          version: unknownV,
+          generated: {
+            kind: 'negative',
+            tier: 'inferred',
+            rule: UNKNOWN_VERSION_RULE,
+            what: `Accept-Version ${unknownV}, a version the specification does not name, on ${first.generated.what}`,
+          },
+        });
     }
     if (spec.params.some((p) => p.in === 'query' && p.name === 'records_per_page')) {
-      out.push(caseFrom(spec, { path: base, query: { records_per_page: 'not-a-number' }, headers: {}, body: undefined },
-        { kind: 'negative', tier: 'inferred', rule: 'the request description (spec/): query records_per_page is of type integer; that a service refuses another value is inferred', what: 'query records_per_page=not-a-number' }));
+      out.push(
+        caseFrom(
+          spec,
+          { path: base, query: { records_per_page: 'not-a-number' }, headers: {}, body: undefined },
+          {
+            kind: 'negative',
+            tier: 'inferred',
+            rule: 'the request description (spec/): query records_per_page is of type integer; that a service refuses another value is inferred',
+            what: 'query records_per_page=not-a-number',
+          },
+        ),
+      );
     }
     // An unknown identifier where the Errors table states 404 for the operation (stated).
     if (spec.stated404 && pathParams.length) {
       const lastParam = pathParams[pathParams.length - 1];
-      out.push(caseFrom(spec, { path: { ...base, [lastParam.name]: { value: `FUZZ-unknown-${lastParam.name}`, known: false } }, query: {}, headers: {}, body: undefined },
-        { kind: 'negative', tier: 'stated', rule: spec.stated404, what: `an unknown ${lastParam.name}` }));
+      out.push(
+        caseFrom(
+          spec,
+          { path: { ...base, [lastParam.name]: { value: `FUZZ-unknown-${lastParam.name}`, known: false } }, query: {}, headers: {}, body: undefined },
+          { kind: 'negative', tier: 'stated', rule: spec.stated404, what: `an unknown ${lastParam.name}` },
+        ),
+      );
     }
     const max = spec.info.maxRecordsPerPage;
     if (max !== undefined && spec.params.some((p) => p.in === 'query' && p.name === 'records_per_page')) {
       // Limits: "records_per_page maximum 1000": the maximum itself is a value the list takes
       // (acceptance expected, with the tier of the read it is added to); one above it may be
       // refused or clamped (the status is free, the page is judged by paging_conformance).
-      out.push(caseFrom(spec, { path: base, query: { records_per_page: String(max) }, headers: {}, body: undefined },
-        { ...first.generated, kind: 'positive', rule: `Limits: "records_per_page maximum ${max}" (the maximum is a valid value); ${first.generated.rule}`, what: `records_per_page=${max} (the stated maximum) on ${first.generated.what}` }));
-      out.push(caseFrom(spec, { path: base, query: { records_per_page: String(max + 1) }, headers: {}, body: undefined },
-        { kind: 'valid', tier: 'informational', rule: `Limits: records_per_page maximum ${max}; the page is judged by paging_conformance, the status is free`, what: `records_per_page=${max + 1} (the stated maximum plus one)` }));
+      out.push(
+        caseFrom(
+          spec,
+          { path: base, query: { records_per_page: String(max) }, headers: {}, body: undefined },
+          {
+            ...first.generated,
+            kind: 'positive',
+            rule: `Limits: "records_per_page maximum ${max}" (the maximum is a valid value); ${first.generated.rule}`,
+            what: `records_per_page=${max} (the stated maximum) on ${first.generated.what}`,
+          },
+        ),
+      );
+      out.push(
+        caseFrom(
+          spec,
+          { path: base, query: { records_per_page: String(max + 1) }, headers: {}, body: undefined },
+          {
+            kind: 'valid',
+            tier: 'informational',
+            rule: `Limits: records_per_page maximum ${max}; the page is judged by paging_conformance, the status is free`,
+            what: `records_per_page=${max + 1} (the stated maximum plus one)`,
+          },
+        ),
+      );
     }
   }
   const example = o.example;
@@ -492,17 +621,52 @@ export function reachCases(spec: OperationSpec, ctx: RequestContext, o: CaseOpti
     const named = spec.body ? namedValuesOf(spec.body.at).slice(0, REACH_WRITES) : [];
     for (const n of named) {
       const body = applyMutation(example.body, { path: n.path, op: 'set', value: n.value, tier: 'stated', rule: '', what: '' });
-      out.push(caseFrom(spec, { path, query: {}, headers: {}, body }, { kind: 'positive', tier: 'stated', rule: `${NAMED_VALUE_RULE}: ${n.path.join('.')} takes ${JSON.stringify(n.value)}`, what: `${n.path.join('.')} = ${JSON.stringify(n.value)} on a request otherwise accepted` }));
+      out.push(
+        caseFrom(
+          spec,
+          { path, query: {}, headers: {}, body },
+          {
+            kind: 'positive',
+            tier: 'stated',
+            rule: `${NAMED_VALUE_RULE}: ${n.path.join('.')} takes ${JSON.stringify(n.value)}`,
+            what: `${n.path.join('.')} = ${JSON.stringify(n.value)} on a request otherwise accepted`,
+          },
+        ),
+      );
     }
     for (const h of spec.params.filter((p) => p.in === 'header' && !p.required && p.name.toLowerCase() !== 'accept-version')) {
       const schema = resolveSchema(h.schema).schema;
       const value = Array.isArray(schema.enum) ? String(schema.enum[0]) : schema.type === 'string' ? 'fuzz-header-value' : 'true';
-      out.push(caseFrom(spec, { path, query: {}, headers: { [h.name]: value }, body: example.body }, { kind: 'positive', tier: 'stated', rule: `${NAMED_HEADER_RULE}: ${h.name}${h.description ? ` (${h.description.trim().slice(0, 120)})` : ''}`, what: `header ${h.name}: ${value} on a request otherwise accepted` }));
+      out.push(
+        caseFrom(
+          spec,
+          { path, query: {}, headers: { [h.name]: value }, body: example.body },
+          {
+            kind: 'positive',
+            tier: 'stated',
+            rule: `${NAMED_HEADER_RULE}: ${h.name}${h.description ? ` (${h.description.trim().slice(0, 120)})` : ''}`,
+            what: `header ${h.name}: ${value} on a request otherwise accepted`,
+          },
+        ),
+      );
     }
-    out.push(caseFrom(spec, { path, query: {}, headers: {}, body: undefined }, { kind: 'negative', tier: 'inferred', rule: MALFORMED_JSON_RULE, what: 'a body that is not JSON ("{not json}")' }, { rawBody: '{not json}' }));
+    out.push(
+      caseFrom(
+        spec,
+        { path, query: {}, headers: {}, body: undefined },
+        { kind: 'negative', tier: 'inferred', rule: MALFORMED_JSON_RULE, what: 'a body that is not JSON ("{not json}")' },
+        { rawBody: '{not json}' },
+      ),
+    );
     for (const m of bodyMutations(spec, ctx).filter((x) => x.tier !== 'stated')) {
       for (const x of [m, ...nearMisses(m, valueAt(example.body, m.path))]) {
-        out.push(caseFrom(spec, { path, query: {}, headers: {}, body: applyMutation(example.body, x) }, { kind: 'negative', tier: x.tier, rule: x.rule, what: `${x.what}, on a request otherwise accepted` }));
+        out.push(
+          caseFrom(
+            spec,
+            { path, query: {}, headers: {}, body: applyMutation(example.body, x) },
+            { kind: 'negative', tier: x.tier, rule: x.rule, what: `${x.what}, on a request otherwise accepted` },
+          ),
+        );
       }
     }
   }
@@ -520,16 +684,31 @@ export function caseArbitrary(spec: OperationSpec, ctx: RequestContext, o: CaseO
   const arbs: Array<{ arbitrary: fc.Arbitrary<FuzzCase>; weight: number }> = [];
   // Sunset operations answer an error whatever is sent (version_conformance judges that): valid cases only.
   const judged = !spec.sunset;
-  arbs.push({ arbitrary: base.map((b) => caseFrom(spec, b, { kind: 'valid', tier: 'informational', rule: 'valid by the request description (spec/)', what: 'a request valid by its description' })), weight: 4 });
+  arbs.push({
+    arbitrary: base.map((b) =>
+      caseFrom(spec, b, { kind: 'valid', tier: 'informational', rule: 'valid by the request description (spec/)', what: 'a request valid by its description' }),
+    ),
+    weight: 4,
+  });
 
   // positive: a read whose path names only resources that exist, no query, no open header.
   const pathParams = spec.params.filter((p) => p.in === 'path');
   if (judged && positiveApplies(spec, o)) {
-    const positive = fc.record(Object.fromEntries(pathParams.map((p) => [p.name, fc.constantFrom(...knownValues(p, o)).map((value) => ({ value, known: true }))])) as Record<string, fc.Arbitrary<Drawn>>)
+    const positive = fc
+      .record(
+        Object.fromEntries(pathParams.map((p) => [p.name, fc.constantFrom(...knownValues(p, o)).map((value) => ({ value, known: true }))])) as Record<
+          string,
+          fc.Arbitrary<Drawn>
+        >,
+      )
       .map((path) => {
         // A value other than the first known one (a partner id) is judged as the reach pass judges it.
         const p = pathParams.find((x) => path[x.name].value !== knownValues(x, o)[0]);
-        return caseFrom(spec, { path, query: {}, headers: {}, body: undefined }, positiveCase(spec, path, p ? { name: p.name, value: path[p.name].value, first: false } : undefined, o.known));
+        return caseFrom(
+          spec,
+          { path, query: {}, headers: {}, body: undefined },
+          positiveCase(spec, path, p ? { name: p.name, value: path[p.name].value, first: false } : undefined, o.known),
+        );
       });
     arbs.push({ arbitrary: positive, weight: 2 });
   }
@@ -541,21 +720,45 @@ export function caseArbitrary(spec: OperationSpec, ctx: RequestContext, o: CaseO
     // On a request the target accepted, so the one broken rule is the only reason to refuse it.
     const path = Object.fromEntries(pathParams.map((p) => [p.name, { value: example.params[p.name], known: true }]));
     arbs.push({
-      arbitrary: fc.constantFrom(...mutations).map((m) => caseFrom(spec, { path, query: {}, headers: {}, body: applyMutation(example.body, m) }, { kind: 'negative', tier: m.tier, rule: m.rule, what: `${m.what}, on a request otherwise accepted` })),
+      arbitrary: fc
+        .constantFrom(...mutations)
+        .map((m) =>
+          caseFrom(
+            spec,
+            { path, query: {}, headers: {}, body: applyMutation(example.body, m) },
+            { kind: 'negative', tier: m.tier, rule: m.rule, what: `${m.what}, on a request otherwise accepted` },
+          ),
+        ),
       weight: mutations.some((m) => m.tier === 'stated') ? 4 : 2,
     });
   }
   if (mutations.length) {
     arbs.push({
-      arbitrary: fc.tuple(base, fc.constantFrom(...mutations)).map(([b, m]) => caseFrom(spec, { ...b, body: applyMutation(b.body ?? {}, m) }, { kind: 'negative', tier: m.tier, rule: m.rule, what: m.what })),
+      arbitrary: fc
+        .tuple(base, fc.constantFrom(...mutations))
+        .map(([b, m]) => caseFrom(spec, { ...b, body: applyMutation(b.body ?? {}, m) }, { kind: 'negative', tier: m.tier, rule: m.rule, what: m.what })),
       weight: mutations.some((m) => m.tier === 'stated') ? 3 : 2,
     });
   }
-  const typedQuery = judged ? spec.params.filter((p) => p.in === 'query' && ['integer', 'number', 'boolean'].includes(resolveSchema(p.schema).schema.type)) : [];
+  const typedQuery = judged
+    ? spec.params.filter((p) => p.in === 'query' && ['integer', 'number', 'boolean'].includes(resolveSchema(p.schema).schema.type))
+    : [];
   if (typedQuery.length) {
     arbs.push({
-      arbitrary: fc.tuple(base, fc.constantFrom(...typedQuery)).map(([b, p]) => caseFrom(spec, { ...b, query: { ...b.query, [p.name]: 'not-a-number' } },
-        { kind: 'negative', tier: 'inferred', rule: `the request description (spec/): query ${p.name} is of type ${resolveSchema(p.schema).schema.type}; that a service refuses another value is inferred`, what: `query ${p.name}=not-a-number` })),
+      arbitrary: fc
+        .tuple(base, fc.constantFrom(...typedQuery))
+        .map(([b, p]) =>
+          caseFrom(
+            spec,
+            { ...b, query: { ...b.query, [p.name]: 'not-a-number' } },
+            {
+              kind: 'negative',
+              tier: 'inferred',
+              rule: `the request description (spec/): query ${p.name} is of type ${resolveSchema(p.schema).schema.type}; that a service refuses another value is inferred`,
+              what: `query ${p.name}=not-a-number`,
+            },
+          ),
+        ),
       weight: 1,
     });
   }
@@ -563,8 +766,13 @@ export function caseArbitrary(spec: OperationSpec, ctx: RequestContext, o: CaseO
   if (judged && spec.stated404 && pathParams.length) {
     const last = pathParams[pathParams.length - 1];
     arbs.push({
-      arbitrary: base.map((b) => caseFrom(spec, { ...b, path: { ...b.path, [last.name]: { value: `FUZZ-unknown-${last.name}`, known: false } }, query: {} },
-        { kind: 'negative', tier: 'stated', rule: spec.stated404!, what: `an unknown ${last.name}` })),
+      arbitrary: base.map((b) =>
+        caseFrom(
+          spec,
+          { ...b, path: { ...b.path, [last.name]: { value: `FUZZ-unknown-${last.name}`, known: false } }, query: {} },
+          { kind: 'negative', tier: 'stated', rule: spec.stated404!, what: `an unknown ${last.name}` },
+        ),
+      ),
       weight: 1,
     });
   }
@@ -575,28 +783,91 @@ export function caseArbitrary(spec: OperationSpec, ctx: RequestContext, o: CaseO
   }
   const token = spec.security.find((s) => s.type === 'header' && s.header?.toLowerCase() === 'svc-3dx-token');
   if (judged && token) {
-    arbs.push({ arbitrary: base.map((b) => caseFrom(spec, b, { kind: 'missing-header', tier: 'stated', rule: GENERATED_RULES.threeDxToken, what: 'no SVC-3DX-TOKEN header' }, { omitHeader: token.header })), weight: 2 });
+    arbs.push({
+      arbitrary: base.map((b) =>
+        caseFrom(
+          spec,
+          b,
+          { kind: 'missing-header', tier: 'stated', rule: GENERATED_RULES.threeDxToken, what: 'no SVC-3DX-TOKEN header' },
+          { omitHeader: token.header },
+        ),
+      ),
+      weight: 2,
+    });
   }
   // Another Accept-Version on the same request: version_conformance judges the answer.
   const sunsetV = spec.api === 'platform' ? o.otherVersions?.sunset : undefined;
-  if (sunsetV) arbs.push({ arbitrary: base.map((b) => caseFrom(spec, b, { kind: 'valid', tier: 'informational', rule: 'Versioning: after sunset "requests return an error"', what: `Accept-Version ${sunsetV} (sunset)` }, { version: sunsetV })), weight: 1 });
+  if (sunsetV)
+    arbs.push({
+      arbitrary: base.map((b) =>
+        caseFrom(
+          spec,
+          b,
+          { kind: 'valid', tier: 'informational', rule: 'Versioning: after sunset "requests return an error"', what: `Accept-Version ${sunsetV} (sunset)` },
+          { version: sunsetV },
+        ),
+      ),
+      weight: 1,
+    });
   const unknownV = spec.api === 'platform' ? o.otherVersions?.unknown : undefined;
   if (unknownV && judged) {
-    arbs.push({ arbitrary: base.map((b) => caseFrom(spec, b, { kind: 'negative', tier: 'inferred', rule: 'Versioning: "Versions in play: v20260929, v20250224, v20111101"; that a version none of them names is refused is inferred', what: `Accept-Version ${unknownV}, a version the specification does not name` }, { version: unknownV })), weight: 1 });
+    arbs.push({
+      arbitrary: base.map((b) =>
+        caseFrom(
+          spec,
+          b,
+          {
+            kind: 'negative',
+            tier: 'inferred',
+            rule: 'Versioning: "Versions in play: v20260929, v20250224, v20111101"; that a version none of them names is refused is inferred',
+            what: `Accept-Version ${unknownV}, a version the specification does not name`,
+          },
+          { version: unknownV },
+        ),
+      ),
+      weight: 1,
+    });
   }
   // Malformed JSON where the operation takes a body (Endpoints: "Request and response bodies
   // are JSON"): a refusal is expected (inferred: no status is stated), never a 5xx.
   if (judged && spec.body) {
     arbs.push({
-      arbitrary: fc.tuple(base, fc.constantFrom('{"unterminated": ', '{not json}', '[1, 2,', 'null null')).map(([b, raw]) => caseFrom(spec, { ...b, body: undefined }, { kind: 'negative', tier: 'inferred', rule: 'Endpoints: "Request and response bodies are JSON"; that a body which is not JSON is refused is inferred', what: `a body that is not JSON (${JSON.stringify(raw)})` }, { rawBody: raw })),
+      arbitrary: fc
+        .tuple(base, fc.constantFrom('{"unterminated": ', '{not json}', '[1, 2,', 'null null'))
+        .map(([b, raw]) =>
+          caseFrom(
+            spec,
+            { ...b, body: undefined },
+            {
+              kind: 'negative',
+              tier: 'inferred',
+              rule: 'Endpoints: "Request and response bodies are JSON"; that a body which is not JSON is refused is inferred',
+              what: `a body that is not JSON (${JSON.stringify(raw)})`,
+            },
+            { rawBody: raw },
+          ),
+        ),
       weight: 1,
     });
   }
   const others = METHODS.filter((m) => !(o.pathMethods ?? new Set([spec.method])).has(m));
   if (others.length) {
     arbs.push({
-      arbitrary: fc.tuple(base, fc.constantFrom(...others)).map(([b, m]) => caseFrom(spec, { ...b, body: m === 'GET' || m === 'DELETE' ? undefined : b.body ?? {} },
-        { kind: 'unsupported-method', tier: 'informational', rule: GENERATED_RULES.unsupportedMethod, what: `${m} on a path the document lists only for ${[...(o.pathMethods ?? [])].join(', ')}` }, { method: m, operation: `${m} ${spec.path}` })),
+      arbitrary: fc
+        .tuple(base, fc.constantFrom(...others))
+        .map(([b, m]) =>
+          caseFrom(
+            spec,
+            { ...b, body: m === 'GET' || m === 'DELETE' ? undefined : (b.body ?? {}) },
+            {
+              kind: 'unsupported-method',
+              tier: 'informational',
+              rule: GENERATED_RULES.unsupportedMethod,
+              what: `${m} on a path the document lists only for ${[...(o.pathMethods ?? [])].join(', ')}`,
+            },
+            { method: m, operation: `${m} ${spec.path}` },
+          ),
+        ),
       weight: 1,
     });
   }
@@ -615,8 +886,15 @@ export function statedCases(spec: OperationSpec, ctx: RequestContext, o: CaseOpt
   const pathParams = spec.params.filter((p) => p.in === 'path');
   if (!pathParams.every((p) => example.params[p.name] !== undefined)) return [];
   const path = Object.fromEntries(pathParams.map((p) => [p.name, { value: example.params[p.name], known: true }]));
-  return bodyMutations(spec, ctx).filter((m) => m.tier === 'stated')
-    .map((m) => caseFrom(spec, { path, query: {}, headers: {}, body: applyMutation(example.body, m) }, { kind: 'negative', tier: m.tier, rule: m.rule, what: `${m.what}, on a request otherwise accepted` }));
+  return bodyMutations(spec, ctx)
+    .filter((m) => m.tier === 'stated')
+    .map((m) =>
+      caseFrom(
+        spec,
+        { path, query: {}, headers: {}, body: applyMutation(example.body, m) },
+        { kind: 'negative', tier: m.tier, rule: m.rule, what: `${m.what}, on a request otherwise accepted` },
+      ),
+    );
 }
 
 /** Case kinds an operation can draw (for the bench's and the report's coverage lines). */

@@ -101,12 +101,29 @@ async function fuzzRun(o: FuzzRunOptions, createdUsers: CreatedUsers): Promise<F
   const ctx = requestContext(o.contract);
   const newest = [...o.profile.versions.supported].sort().at(-1)!;
   // The chains run on a version whose changes are stated (data_request required from v20250224).
-  const chainVersion = o.profile.versions.supported.filter((v) => ctx.statedVersions.has(v)).sort().at(-1) ?? newest;
-  const chain = await runChains({ profile: o.profile, contract: o.contract, redactor: o.redactor, credentials: {}, ctx, createdUsers }, { destructive: o.destructive, version: chainVersion, log: o.log });
+  const chainVersion =
+    o.profile.versions.supported
+      .filter((v) => ctx.statedVersions.has(v))
+      .sort()
+      .at(-1) ?? newest;
+  const chain = await runChains(
+    { profile: o.profile, contract: o.contract, redactor: o.redactor, credentials: {}, ctx, createdUsers },
+    { destructive: o.destructive, version: chainVersion, log: o.log },
+  );
   // Versioning: a version the target has sunset answers an error (stated); a version no
   // document names is refused (inferred). Drawn on every platform operation.
   const otherVersions = { ...(o.profile.versions.sunset ? { sunset: o.profile.versions.sunset } : {}), unknown: 'v19990101' };
-  const target: FuzzTarget = { otherVersions, profile: o.profile, contract: o.contract, redactor: o.redactor, credentials: chain.credentials, ctx, createdUsers, known: (spec) => knownFor(chain.scopes, spec), example: (spec) => (spec.api === 'platform' ? chain.scopes.examples.get(spec.key) : undefined) };
+  const target: FuzzTarget = {
+    otherVersions,
+    profile: o.profile,
+    contract: o.contract,
+    redactor: o.redactor,
+    credentials: chain.credentials,
+    ctx,
+    createdUsers,
+    known: (spec) => knownFor(chain.scopes, spec),
+    example: (spec) => (spec.api === 'platform' ? chain.scopes.examples.get(spec.key) : undefined),
+  };
 
   const all = plannedOperations(o.contract, o.profile, apis);
   const documented = [...new Set(all.map(operationId))].sort();
@@ -129,7 +146,11 @@ async function fuzzRun(o: FuzzRunOptions, createdUsers: CreatedUsers): Promise<F
   const firstRuns = Math.min(COVERAGE_RUNS, o.runs);
   // The reach pass comes first (requests.ts reachCases: reads of every known value, paging
   // bounds, every rule of an accepted body broken alone): each case once, no draw.
-  const passes: Array<{ tag: string; runs: number }> = [{ tag: 'reach', runs: 0 }, { tag: 'cover', runs: firstRuns }, ...(o.runs > firstRuns ? [{ tag: 'deep', runs: o.runs - firstRuns }] : [])];
+  const passes: Array<{ tag: string; runs: number }> = [
+    { tag: 'reach', runs: 0 },
+    { tag: 'cover', runs: firstRuns },
+    ...(o.runs > firstRuns ? [{ tag: 'deep', runs: o.runs - firstRuns }] : []),
+  ];
   const failedOps = new Set<string>();
   for (const pass of passes) {
     if (pass.tag === 'cover') deadline = performance.now() + o.seconds * 1000;
@@ -141,10 +162,14 @@ async function fuzzRun(o: FuzzRunOptions, createdUsers: CreatedUsers): Promise<F
         const id = `${spec.api}|${spec.version ?? ''}|${spec.key}`;
         if (failedOps.has(id)) continue; // one counterexample per operation is enough
         const pathMethods = methods.get(`${spec.api}|${spec.version ?? ''}|${spec.path}`);
-        const x = pass.tag === 'reach'
-          ? await reachOperation(spec, target, { deadline: reachDeadline, stats }, pathMethods)
-          : await fuzzOperation(spec, target, { seed: seedFor(o.seed, `${pass.tag}|${id}`), numRuns: pass.runs, deadline, stats }, pathMethods);
-        if (x) { failedOps.add(id); counterexamples.push({ ...x, operation: `${x.operation}${spec.version ? ` (${spec.version})` : ''}` }); }
+        const x =
+          pass.tag === 'reach'
+            ? await reachOperation(spec, target, { deadline: reachDeadline, stats }, pathMethods)
+            : await fuzzOperation(spec, target, { seed: seedFor(o.seed, `${pass.tag}|${id}`), numRuns: pass.runs, deadline, stats }, pathMethods);
+        if (x) {
+          failedOps.add(id);
+          counterexamples.push({ ...x, operation: `${x.operation}${spec.version ? ` (${spec.version})` : ''}` });
+        }
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, o.concurrency ?? 4) }, worker));
@@ -154,7 +179,17 @@ async function fuzzRun(o: FuzzRunOptions, createdUsers: CreatedUsers): Promise<F
   const casesMs = performance.now() - casesStarted;
   const sent = new Set(stats.operations.keys());
   const exercised = documented.filter((id) => sent.has(id));
-  return { seed: o.seed, stats, counterexamples, chain, documented, exercised, skippedWrites: all.length - allowed.length, durationMs: performance.now() - started, casesMs };
+  return {
+    seed: o.seed,
+    stats,
+    counterexamples,
+    chain,
+    documented,
+    exercised,
+    skippedWrites: all.length - allowed.length,
+    durationMs: performance.now() - started,
+    casesMs,
+  };
 }
 
 export function renderStats(r: FuzzRunResult): string[] {
@@ -165,6 +200,7 @@ export function renderStats(r: FuzzRunResult): string[] {
     `chain steps: ${r.chain.steps.length} (${r.chain.steps.filter((s) => s.errors.length).length} with failures)`,
   ];
   const checks = [...r.stats.findings.entries()].sort(([a], [b]) => a.localeCompare(b));
-  if (checks.length) lines.push(`findings per check (stated/inferred/informational): ${checks.map(([c, t]) => `${c} ${t.stated}/${t.inferred}/${t.informational}`).join('; ')}`);
+  if (checks.length)
+    lines.push(`findings per check (stated/inferred/informational): ${checks.map(([c, t]) => `${c} ${t.stated}/${t.inferred}/${t.informational}`).join('; ')}`);
   return lines;
 }

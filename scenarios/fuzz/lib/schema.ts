@@ -50,7 +50,9 @@ export const safeString = (maxLength = 16) => fc.string({ unit: SAFE_CHARS, minL
 const isoDateTime = fc
   .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2030-12-31T23:59:59Z'), noInvalidDate: true })
   .map((d) => d.toISOString().replace(/\.\d{3}Z$/, '+00:00'));
-const isoDate = fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2030-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+const isoDate = fc
+  .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2030-12-31T00:00:00Z'), noInvalidDate: true })
+  .map((d) => d.toISOString().slice(0, 10));
 
 /** Any JSON scalar: a field whose type the specification does not state. */
 const openScalar = fc.oneof(safeString(12), fc.integer({ min: -1000, max: 100000 }), fc.boolean(), fc.constant(null));
@@ -114,7 +116,10 @@ function valueOfType(type: string, schema: any, uri: string, depth: number): fc.
     case 'boolean':
       return fc.boolean();
     case 'integer':
-      return fc.integer({ min: typeof schema.minimum === 'number' ? schema.minimum : -1000, max: typeof schema.maximum === 'number' ? schema.maximum : 100_000 });
+      return fc.integer({
+        min: typeof schema.minimum === 'number' ? schema.minimum : -1000,
+        max: typeof schema.maximum === 'number' ? schema.maximum : 100_000,
+      });
     case 'number':
       return fc.double({ min: -1e6, max: 1e6, noNaN: true, noDefaultInfinity: true }).map((n) => Math.round(n * 100) / 100);
     case 'string':
@@ -162,11 +167,18 @@ export interface MutationContext {
   statedRequirement?: (schemaName: string | undefined, property: string) => string | undefined;
 }
 
-const INFERRED_RULE = 'the request description (spec/); that a service refuses a request breaking it is inferred (Versioning names "adding a validation rule" among breaking changes, so a target may accept more than it documents)';
+const INFERRED_RULE =
+  'the request description (spec/); that a service refuses a request breaking it is inferred (Versioning names "adding a validation rule" among breaking changes, so a target may accept more than it documents)';
 
 /** A value of another JSON type than every stated one. */
 function wrongTypeValue(types: string[]): unknown | undefined {
-  const candidates: Array<[string, unknown]> = [['string', 'not-a-number'], ['integer', 12345], ['boolean', true], ['object', { unexpected: 1 }], ['array', [1, 2]]];
+  const candidates: Array<[string, unknown]> = [
+    ['string', 'not-a-number'],
+    ['integer', 12345],
+    ['boolean', true],
+    ['object', { unexpected: 1 }],
+    ['array', [1, 2]],
+  ];
   for (const [t, v] of candidates) {
     const excluded = types.includes(t) || (t === 'integer' && types.includes('number')) || (t === 'string' && types.length === 0);
     if (!excluded) return v;
@@ -175,7 +187,13 @@ function wrongTypeValue(types: string[]): unknown | undefined {
 }
 
 /** The rules a value of this schema can break, down to `maxDepth` levels of properties. */
-export function mutationsOf(at: SchemaAt, ctx: MutationContext = {}, path: string[] = [], depth = 0, named: { name?: string; rel: string[] } = { rel: [] }): Mutation[] {
+export function mutationsOf(
+  at: SchemaAt,
+  ctx: MutationContext = {},
+  path: string[] = [],
+  depth = 0,
+  named: { name?: string; rel: string[] } = { rel: [] },
+): Mutation[] {
   const resolved = resolveSchema(at);
   const { schema, uri } = resolved;
   // The named schema this node belongs to, and its place inside it (`WidgetUrlRequest`, [`widget_url`]).
@@ -186,25 +204,52 @@ export function mutationsOf(at: SchemaAt, ctx: MutationContext = {}, path: strin
   const types = typesOf(schema);
   if (types.length && !types.includes('null') && path.length) {
     const wrong = wrongTypeValue(types);
-    if (wrong !== undefined) out.push({ path, op: 'set', value: wrong, tier: 'inferred', rule: `${INFERRED_RULE}: ${where} is of type ${types.join(' or ')}`, what: `${where} of another type (${JSON.stringify(wrong)})` });
+    if (wrong !== undefined)
+      out.push({
+        path,
+        op: 'set',
+        value: wrong,
+        tier: 'inferred',
+        rule: `${INFERRED_RULE}: ${where} is of type ${types.join(' or ')}`,
+        what: `${where} of another type (${JSON.stringify(wrong)})`,
+      });
   }
   if (types.includes('string') && typeof schema.pattern === 'string' && path.length) {
-    out.push({ path, op: 'set', value: '!~not matching~!', tier: 'inferred', rule: `${INFERRED_RULE}: ${where} matches ${schema.pattern}`, what: `${where} not matching ${schema.pattern}`, breaks: { pattern: schema.pattern } });
+    out.push({
+      path,
+      op: 'set',
+      value: '!~not matching~!',
+      tier: 'inferred',
+      rule: `${INFERRED_RULE}: ${where} matches ${schema.pattern}`,
+      what: `${where} not matching ${schema.pattern}`,
+      breaks: { pattern: schema.pattern },
+    });
   }
   if (types.includes('string') && schema.format === 'date-time' && path.length) {
-    out.push({ path, op: 'set', value: 'yesterday', tier: 'inferred', rule: `${INFERRED_RULE}: ${where} is an ISO 8601 timestamp`, what: `${where} not a timestamp ("yesterday")`, breaks: { format: 'date-time' } });
+    out.push({
+      path,
+      op: 'set',
+      value: 'yesterday',
+      tier: 'inferred',
+      rule: `${INFERRED_RULE}: ${where} is an ISO 8601 timestamp`,
+      what: `${where} not a timestamp ("yesterday")`,
+      breaks: { format: 'date-time' },
+    });
   }
   if (types.includes('object') && depth < 3) {
     const props = (schema.properties ?? {}) as Record<string, any>;
     for (const req of Array.isArray(schema.required) ? schema.required : []) {
       const stated = ctx.statedRequirement?.(name, [...here.rel, req].join('.'));
       out.push({
-        path: [...path, req], op: 'drop', tier: stated ? 'stated' : 'inferred',
+        path: [...path, req],
+        op: 'drop',
+        tier: stated ? 'stated' : 'inferred',
         rule: stated ?? `${INFERRED_RULE}: ${req} is required in ${name ?? where}`,
         what: `${[...path, req].join('.')} left out (required${stated ? ', stated' : ''})`,
       });
     }
-    for (const [k, s] of Object.entries(props)) out.push(...mutationsOf({ schema: s, uri, ...(name ? { name } : {}) }, ctx, [...path, k], depth + 1, { name, rel: [...here.rel, k] }));
+    for (const [k, s] of Object.entries(props))
+      out.push(...mutationsOf({ schema: s, uri, ...(name ? { name } : {}) }, ctx, [...path, k], depth + 1, { name, rel: [...here.rel, k] }));
   }
   return out;
 }
@@ -217,12 +262,15 @@ export function mutationsOf(at: SchemaAt, ctx: MutationContext = {}, path: strin
 export function namedValuesOf(at: SchemaAt, path: string[] = [], depth = 0): Array<{ path: string[]; value: unknown }> {
   const { schema, uri } = resolveSchema(at);
   const out: Array<{ path: string[]; value: unknown }> = [];
-  const named = (node: any): unknown[] => [...(Array.isArray(node?.enum) ? node.enum : []), ...(Array.isArray(node?.examples) ? node.examples : [])].filter((v) => v !== null);
+  const named = (node: any): unknown[] =>
+    [...(Array.isArray(node?.enum) ? node.enum : []), ...(Array.isArray(node?.examples) ? node.examples : [])].filter((v) => v !== null);
   if (path.length) {
     for (const v of named(schema)) out.push({ path, value: v });
     if (schema.items) for (const v of named(resolveSchema({ schema: schema.items, uri }).schema)) out.push({ path, value: [v] });
   }
-  if (depth < 3) for (const [k, s] of Object.entries((schema.properties ?? {}) as Record<string, any>)) out.push(...namedValuesOf({ schema: s, uri }, [...path, k], depth + 1));
+  if (depth < 3)
+    for (const [k, s] of Object.entries((schema.properties ?? {}) as Record<string, any>))
+      out.push(...namedValuesOf({ schema: s, uri }, [...path, k], depth + 1));
   return out;
 }
 
@@ -244,9 +292,14 @@ export function nearMisses(m: Mutation, valid: unknown): Mutation[] {
   const out: Array<[unknown, string]> = [];
   if (m.breaks.pattern) {
     let re: RegExp;
-    try { re = new RegExp(m.breaks.pattern); } catch { return []; }
+    try {
+      re = new RegExp(m.breaks.pattern);
+    } catch {
+      return [];
+    }
     const candidates = [/^[A-Za-z]+-./.test(valid) ? valid.replace(/^[A-Za-z]+-/, '') : undefined, `${valid}0`];
-    for (const c of candidates) if (c !== undefined && c !== valid && !re.test(c)) out.push([c, `${JSON.stringify(c)}, close to the valid ${JSON.stringify(valid)}`]);
+    for (const c of candidates)
+      if (c !== undefined && c !== valid && !re.test(c)) out.push([c, `${JSON.stringify(c)}, close to the valid ${JSON.stringify(valid)}`]);
   }
   if (m.breaks.format === 'date-time') {
     const c = valid.replace(/(Z|[+-]\d{2}:?\d{2})$/, '');

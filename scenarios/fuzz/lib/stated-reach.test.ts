@@ -16,7 +16,10 @@ const known = { user_guid: ['USR-1'], member_guid: ['MBR-1'], insight_guid: ['BE
 
 test('transaction lists: one positive stated read per includes value; nothing without known identifiers', () => {
   const cases = statedPlatformReach(find('GET /users/{user_guid}/transactions'), { known });
-  assert.deepEqual(cases.map((c) => c.query), [[['includes', 'repeating_transactions']], [['includes', 'merchants']], [['includes', 'classifications']], [['includes', 'geolocations']]]);
+  assert.deepEqual(
+    cases.map((c) => c.query),
+    [[['includes', 'repeating_transactions']], [['includes', 'merchants']], [['includes', 'classifications']], [['includes', 'geolocations']]],
+  );
   for (const c of cases) {
     assert.equal(c.generated.kind, 'positive');
     assert.equal(c.generated.tier, 'stated');
@@ -32,7 +35,10 @@ test('insight read and aggregate: localization_payload, include_holdings, includ
   assert.equal(insight[0].generated.rule, LOCALIZATION_RULE);
   const aggregate = find('POST /users/{user_guid}/members/{member_guid}/aggregate');
   const cases = statedPlatformReach(aggregate, { known });
-  assert.deepEqual(cases.map((c) => c.query[0][0]), ['include_holdings', 'include_transactions']);
+  assert.deepEqual(
+    cases.map((c) => c.query[0][0]),
+    ['include_holdings', 'include_transactions'],
+  );
   assert.ok(cases.every((c) => c.method === 'POST' && c.generated.rule === AGGREGATE_PARAMS_RULE));
   assert.ok(reachCases(aggregate, requestContext(contract), { known }).some((c) => c.generated.rule === AGGREGATE_PARAMS_RULE));
   assert.deepEqual(statedPlatformReach(find('GET /institutions'), { known }), []);

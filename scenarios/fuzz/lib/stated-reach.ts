@@ -17,7 +17,8 @@ import type { FuzzCase, KnownIds, OperationSpec } from './requests.ts';
 
 export const INCLUDES_RULE = 'Resources, Transaction: "Optional includes query value returns repeating_transactions, merchants, classifications, geolocations"';
 export const LOCALIZATION_RULE = 'Resources, Insight: "an opt-in localization_payload object requested with ?includes=localization_payload"';
-export const AGGREGATE_PARAMS_RULE = 'Endpoints, Widgets and members: "Aggregate member accepts optional query parameters include_holdings and include_transactions"';
+export const AGGREGATE_PARAMS_RULE =
+  'Endpoints, Widgets and members: "Aggregate member accepts optional query parameters include_holdings and include_transactions"';
 
 const TRANSACTION_INCLUDES = ['repeating_transactions', 'merchants', 'classifications', 'geolocations'] as const;
 const P = '\\{[^}]+\\}';
@@ -31,7 +32,10 @@ function knownPath(spec: OperationSpec, known: KnownIds): { path: string; names:
   let missing = false;
   const path = spec.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const v = known[name]?.[0];
-    if (v === undefined) { missing = true; return 'x'; }
+    if (v === undefined) {
+      missing = true;
+      return 'x';
+    }
     names.push(`${name}=${v}`);
     return encodeURIComponent(v);
   });
@@ -40,7 +44,14 @@ function knownPath(spec: OperationSpec, known: KnownIds): { path: string; names:
 
 function positive(spec: OperationSpec, path: string, query: Array<[string, string]>, rule: string, what: string): FuzzCase {
   return {
-    api: spec.api, version: spec.version, method: spec.method, path, query, headers: {}, auth: 'default', operation: spec.key,
+    api: spec.api,
+    version: spec.version,
+    method: spec.method,
+    path,
+    query,
+    headers: {},
+    auth: 'default',
+    operation: spec.key,
     generated: { kind: 'positive', tier: 'stated', rule, what },
   };
 }
@@ -57,12 +68,15 @@ export function statedPlatformReach(spec: OperationSpec, o: { known: KnownIds })
   if (spec.method === 'GET' && INSIGHT_READS.test(spec.path) && declared('includes')) {
     const at = knownPath(spec, o.known);
     if (!at) return [];
-    return [positive(spec, at.path, [['includes', 'localization_payload']], LOCALIZATION_RULE, `a read of existing ${at.names} with includes=localization_payload`)];
+    return [
+      positive(spec, at.path, [['includes', 'localization_payload']], LOCALIZATION_RULE, `a read of existing ${at.names} with includes=localization_payload`),
+    ];
   }
   if (spec.method === 'POST' && AGGREGATE.test(spec.path)) {
     const at = knownPath(spec, o.known);
     if (!at) return [];
-    return ['include_holdings', 'include_transactions'].filter(declared)
+    return ['include_holdings', 'include_transactions']
+      .filter(declared)
       .map((name) => positive(spec, at.path, [[name, 'true']], AGGREGATE_PARAMS_RULE, `an aggregation of existing ${at.names} with ${name}=true`));
   }
   return [];

@@ -19,7 +19,9 @@ export interface Delivery {
 const typesOf = (s: JsonSchema): string[] => (Array.isArray(s.type) ? s.type : s.type ? [s.type] : []);
 
 const EPOCH_SECONDS = fc.integer({ min: 0, max: 4_102_444_800 }); // up to 2100-01-01
-const DATE = fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+const DATE = fc
+  .date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true })
+  .map((d) => d.toISOString().slice(0, 10));
 const GUID = fc.uuid().map((u) => `MBR-${u}`);
 
 /** A value of a schema; depth-bounded so generated bodies stay small. */
@@ -68,7 +70,12 @@ export function entriesOf(schema: JsonSchema, depth = 0): fc.Arbitrary<Array<[st
   const props = Object.entries(schema.properties ?? {});
   const required = new Set(schema.required ?? []);
   const entries = props.map(([k, s]) =>
-    required.has(k) ? valueOf(s, k, depth).map((v) => [[k, v]] as Array<[string, unknown]>) : fc.option(valueOf(s, k, depth).map((v) => [[k, v]] as Array<[string, unknown]>), { nil: [] as Array<[string, unknown]> }),
+    required.has(k)
+      ? valueOf(s, k, depth).map((v) => [[k, v]] as Array<[string, unknown]>)
+      : fc.option(
+          valueOf(s, k, depth).map((v) => [[k, v]] as Array<[string, unknown]>),
+          { nil: [] as Array<[string, unknown]> },
+        ),
   );
   return fc.tuple(...(entries as fc.Arbitrary<Array<[string, unknown]>>[])).map((lists) => lists.flat());
 }
@@ -88,7 +95,10 @@ export function deliveryArb(options: { types?: string[]; addedFields?: boolean }
   const typeArb = fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...types) }, { weight: 1, arbitrary: fc.stringMatching(/^[a-z][a-z_]{2,20}$/) });
   return typeArb.chain((type) => {
     const schema = WEBHOOK_SCHEMAS.schemas[type] ?? { type: 'object', properties: {} };
-    const added = options.addedFields === false ? fc.constant([] as Array<[string, unknown]>) : fc.array(fc.tuple(ADDED_NAME, fc.jsonValue({ maxDepth: 2 })), { maxLength: 3 });
+    const added =
+      options.addedFields === false
+        ? fc.constant([] as Array<[string, unknown]>)
+        : fc.array(fc.tuple(ADDED_NAME, fc.jsonValue({ maxDepth: 2 })), { maxLength: 3 });
     return fc.tuple(entriesOf(schema), added).chain(([documented, extra]) => {
       const known = new Set(documented.map(([k]) => k));
       const merged = [...documented, ...extra.filter(([k]) => !known.has(k))];
@@ -110,7 +120,10 @@ export function versionedDeliveryArb(type: string, guid: string, version: number
  */
 export const malformedBodyArb: fc.Arbitrary<string> = fc
   .oneof(
-    fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify({ v })).chain((s) => fc.integer({ min: 1, max: s.length - 1 }).map((n) => s.slice(0, n))),
+    fc
+      .jsonValue({ maxDepth: 2 })
+      .map((v) => JSON.stringify({ v }))
+      .chain((s) => fc.integer({ min: 1, max: s.length - 1 }).map((n) => s.slice(0, n))),
     fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.integer(), { minKeys: 1, maxKeys: 3 }).map((o) => JSON.stringify(o).replace(/"/g, "'")),
     fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.integer(), { minKeys: 1, maxKeys: 3 }).map((o) => JSON.stringify(o).replace(/}$/, ',}')),
     fc.constantFrom('', ' ', 'undefined', 'NaN', '{version: 2}', '{"a":1}{"b":2}', '<xml/>', '{"a":01}', '\u0000'),

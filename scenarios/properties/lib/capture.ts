@@ -61,7 +61,14 @@ export class CaptureReceiver {
         const url = new URL(req.url ?? '/', 'http://capture');
         if (url.pathname === '/oauth/token') {
           const issued = randomBytes(12).toString('hex');
-          this.tokenRequests.push({ method: req.method ?? '', query: url.searchParams, body: body.toString('utf8'), authorization: req.headers.authorization, contentType: req.headers['content-type'], issued });
+          this.tokenRequests.push({
+            method: req.method ?? '',
+            query: url.searchParams,
+            body: body.toString('utf8'),
+            authorization: req.headers.authorization,
+            contentType: req.headers['content-type'],
+            issued,
+          });
           res.writeHead(200, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ access_token: issued, expires_in: this.options.tokenExpiresInS ?? 3600, token_type: 'Bearer' }));
           return;
@@ -72,7 +79,10 @@ export class CaptureReceiver {
         this.requests.push(captured);
         this.notify();
         if (answer === 'timeout') {
-          const t = setTimeout(() => { res.writeHead(204); res.end(); }, this.options.holdMs ?? 10_000);
+          const t = setTimeout(() => {
+            res.writeHead(204);
+            res.end();
+          }, this.options.holdMs ?? 10_000);
           res.on('close', () => clearTimeout(t));
           return;
         }
@@ -98,7 +108,10 @@ export class CaptureReceiver {
     return new Promise((resolve) => {
       const w = { count, resolve };
       this.waiters.push(w);
-      setTimeout(() => { this.waiters = this.waiters.filter((x) => x !== w); resolve(); }, timeoutMs).unref();
+      setTimeout(() => {
+        this.waiters = this.waiters.filter((x) => x !== w);
+        resolve();
+      }, timeoutMs).unref();
     });
   }
 

@@ -48,7 +48,14 @@ async function once<T>(fn: () => Promise<T>): Promise<T> {
 export async function post(url: string, body: string): Promise<Answer> {
   return once(async () => {
     const started = performance.now();
-    const res = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json' }, dispatcher: agent, headersTimeout: 30_000, bodyTimeout: 30_000 });
+    const res = await request(url, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json' },
+      dispatcher: agent,
+      headersTimeout: 30_000,
+      bodyTimeout: 30_000,
+    });
     await res.body.dump();
     return { status: res.statusCode, ms: performance.now() - started };
   });
@@ -74,7 +81,11 @@ export interface ReceiverStats {
 
 /** Counts once the worker drained its queue; with `scope`, only events about those objects. */
 export const settledStats = async (r: ReceiverUnderTest, scope?: { type: string; guidPrefix: string }) =>
-  (await getJson<ReceiverStats>(`${r.observeUrl}/_observe/processed-count?settled=1${scope ? `&type=${encodeURIComponent(scope.type)}&guid_prefix=${encodeURIComponent(scope.guidPrefix)}` : ''}`)).body;
+  (
+    await getJson<ReceiverStats>(
+      `${r.observeUrl}/_observe/processed-count?settled=1${scope ? `&type=${encodeURIComponent(scope.type)}&guid_prefix=${encodeURIComponent(scope.guidPrefix)}` : ''}`,
+    )
+  ).body;
 
 export async function storedObject(r: ReceiverUnderTest, type: string, guid: string): Promise<{ version: number; body: unknown } | undefined> {
   const res = await getJson<{ version: number; body: unknown }>(`${r.observeUrl}/_observe/objects/${encodeURIComponent(type)}/${encodeURIComponent(guid)}`);
@@ -82,12 +93,18 @@ export async function storedObject(r: ReceiverUnderTest, type: string, guid: str
 }
 
 export async function storedObjectsWithPrefix(r: ReceiverUnderTest, type: string, prefix: string): Promise<Map<string, number>> {
-  const res = await getJson<{ objects: Array<{ guid: string; version: number }> }>(`${r.observeUrl}/_observe/objects/${encodeURIComponent(type)}?guid_prefix=${encodeURIComponent(prefix)}`);
+  const res = await getJson<{ objects: Array<{ guid: string; version: number }> }>(
+    `${r.observeUrl}/_observe/objects/${encodeURIComponent(type)}?guid_prefix=${encodeURIComponent(prefix)}`,
+  );
   return new Map(res.body.objects.map((o) => [o.guid, o.version]));
 }
 
 export async function eventsOf(r: ReceiverUnderTest, type: string, guid: string): Promise<Array<{ times_processed: number; version: number }>> {
-  return (await getJson<{ events: Array<{ times_processed: number; version: number }> }>(`${r.observeUrl}/_observe/events?type=${encodeURIComponent(type)}&guid=${encodeURIComponent(guid)}`)).body.events;
+  return (
+    await getJson<{ events: Array<{ times_processed: number; version: number }> }>(
+      `${r.observeUrl}/_observe/events?type=${encodeURIComponent(type)}&guid=${encodeURIComponent(guid)}`,
+    )
+  ).body.events;
 }
 
 /** Scratch directory for receiver databases: tmpfs when there is one (fsync is cheap there; a kill -9 keeps committed pages either way). */

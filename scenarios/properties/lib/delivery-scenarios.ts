@@ -46,7 +46,20 @@ export interface ScenarioResult {
   skipped?: string;
 }
 
-export const DELIVERY_SCENARIOS = ['test-webhooks', 'retry-exhausted', 'retry-then-success', 'timeout', 'basic-auth', 'oauth-query', 'oauth-body', 'oauth-expiry', 'skip', 'member-events', 'rule9-payloads', 'platform-client'] as const;
+export const DELIVERY_SCENARIOS = [
+  'test-webhooks',
+  'retry-exhausted',
+  'retry-then-success',
+  'timeout',
+  'basic-auth',
+  'oauth-query',
+  'oauth-body',
+  'oauth-expiry',
+  'skip',
+  'member-events',
+  'rule9-payloads',
+  'platform-client',
+] as const;
 export type DeliveryScenario = (typeof DELIVERY_SCENARIOS)[number];
 
 interface Harness {
@@ -56,7 +69,13 @@ interface Harness {
   idle(graceMs?: number): Promise<void>;
 }
 
-async function harness(faults: string[], variations: string[], capture: CaptureOptions, settings: Partial<SimulatorSettings> = {}, urls?: (base: string) => Record<string, string>): Promise<Harness> {
+async function harness(
+  faults: string[],
+  variations: string[],
+  capture: CaptureOptions,
+  settings: Partial<SimulatorSettings> = {},
+  urls?: (base: string) => Record<string, string>,
+): Promise<Harness> {
   const cap = new CaptureReceiver(capture);
   const base = await cap.start();
   const app = await buildSimulator({
@@ -126,8 +145,28 @@ function commonChecks(requests: CapturedRequest[]): Failure[] {
 }
 
 /** Webhook type keys of spec/CONVENTIONS.md: one capture URL each, so the capture knows every delivery's type. */
-const WEBHOOK_TYPE_KEYS = ['member', 'member_data_updated', 'aggregation', 'balance', 'connection_status', 'history', 'insights', 'statements', 'initial_data_ready', 'spending_plan', 'verification', 'transaction_notification', 'account_notification', 'budgets', 'goals', 'beats'];
-const perType = (base: string): Record<string, string> => ({ ...Object.fromEntries(WEBHOOK_TYPE_KEYS.map((t) => [t, `${base}/hooks/${t}`])), '*': `${base}/hooks/unconfigured` });
+const WEBHOOK_TYPE_KEYS = [
+  'member',
+  'member_data_updated',
+  'aggregation',
+  'balance',
+  'connection_status',
+  'history',
+  'insights',
+  'statements',
+  'initial_data_ready',
+  'spending_plan',
+  'verification',
+  'transaction_notification',
+  'account_notification',
+  'budgets',
+  'goals',
+  'beats',
+];
+const perType = (base: string): Record<string, string> => ({
+  ...Object.fromEntries(WEBHOOK_TYPE_KEYS.map((t) => [t, `${base}/hooks/${t}`])),
+  '*': `${base}/hooks/unconfigured`,
+});
 
 export async function runDeliveryScenario(scenario: DeliveryScenario, faults: string[] = [], variations: string[] = []): Promise<ScenarioResult> {
   const result = (failures: Failure[], requests: number, skipped?: string): ScenarioResult => ({ scenario, failures, requests, skipped });
@@ -136,7 +175,8 @@ export async function runDeliveryScenario(scenario: DeliveryScenario, faults: st
       // Two test webhooks per type: the version of the test object must rise (rule 3).
       const h = await harness(faults, variations, {}, {}, perType);
       try {
-        for (const [i, type] of ['member', 'aggregation', 'connection_status', 'member', 'aggregation', 'connection_status'].entries()) await sendTest(h.app, type, { name: `test update ${i}` });
+        for (const [i, type] of ['member', 'aggregation', 'connection_status', 'member', 'aggregation', 'connection_status'].entries())
+          await sendTest(h.app, type, { name: `test update ${i}` });
         await h.idle();
         const rs = h.capture.requests;
         const failures = commonChecks(rs);
@@ -171,7 +211,10 @@ export async function runDeliveryScenario(scenario: DeliveryScenario, faults: st
         await sendTest(h.app, 'member');
         await h.idle(100);
         const rs = h.capture.requests;
-        const failures = [...webhook_retry_rules('member', rs, { expectRetryAfterFailure: true }), ...webhook_retry_schedule('member', rs, { timeScale: DELIVERY_TIME_SCALE, jitter: JITTER })];
+        const failures = [
+          ...webhook_retry_rules('member', rs, { expectRetryAfterFailure: true }),
+          ...webhook_retry_schedule('member', rs, { timeScale: DELIVERY_TIME_SCALE, jitter: JITTER }),
+        ];
         if (rs.length < statuses.length) failures.push(missing(scenario, statuses.length, rs.length));
         return result(failures, rs.length);
       } finally {
@@ -242,7 +285,14 @@ export async function runDeliveryScenario(scenario: DeliveryScenario, faults: st
         const rs = cap.requests;
         const failures = webhook_oauth('member', rs, cap.tokenRequests, basic, { maxTokenRequests: expiry ? 2 : 1 });
         if (expiry && rs.length >= 5 && rs[4].headers.authorization === rs[0].headers.authorization) {
-          failures.push({ check: 'webhook_oauth_token_reuse', operation: 'WEBHOOK member', location: 'request[4].headers.authorization', rule: 'Authentication 6: the vendor reuses the token until it expires and then repeats', severity: 'error', message: 'A delivery after expires_in ran out still carries the expired token' });
+          failures.push({
+            check: 'webhook_oauth_token_reuse',
+            operation: 'WEBHOOK member',
+            location: 'request[4].headers.authorization',
+            rule: 'Authentication 6: the vendor reuses the token until it expires and then repeats',
+            severity: 'error',
+            message: 'A delivery after expires_in ran out still carries the expired token',
+          });
         }
         if (rs.length < (expiry ? 5 : 4)) failures.push(missing(scenario, expiry ? 5 : 4, rs.length));
         return result(failures, rs.length);
@@ -257,7 +307,10 @@ export async function runDeliveryScenario(scenario: DeliveryScenario, faults: st
         const viaRoute = await createMemberWithSkip(h.app);
         if (!viaRoute) {
           // No member routes in the simulator yet: exercise the sink's skip contract directly.
-          h.app.sim.webhooks.emit({ type: 'member', body: { guid: `MBR-${randomBytes(8).toString('hex')}`, is_oauth: false, is_being_aggregated: false } }, { skip: true });
+          h.app.sim.webhooks.emit(
+            { type: 'member', body: { guid: `MBR-${randomBytes(8).toString('hex')}`, is_oauth: false, is_being_aggregated: false } },
+            { skip: true },
+          );
         }
         await h.idle(100);
         const rs = h.capture.requests;
@@ -327,7 +380,8 @@ export async function runDeliveryScenario(scenario: DeliveryScenario, faults: st
         await h.idle();
         const rs = h.capture.requests;
         const failures = [...commonChecks(rs), ...livePlatformTypes(rs).failures];
-        if (!rs.some((r) => typeOf(r) === 'aggregation' || typeOf(r) === 'connection_status')) failures.push(missing('platform-client (aggregation or connection_status)', 1, 0));
+        if (!rs.some((r) => typeOf(r) === 'aggregation' || typeOf(r) === 'connection_status'))
+          failures.push(missing('platform-client (aggregation or connection_status)', 1, 0));
         return result(failures, rs.length);
       } finally {
         await h.close();
@@ -350,7 +404,14 @@ function callbackPayloadEchoed(rs: CapturedRequest[], expected: string): Failure
 }
 
 function missing(scenario: string, expected: number, got: number): Failure {
-  return { check: 'webhook_delivered', operation: `WEBHOOK ${scenario}`, location: 'capture', rule: 'Events, Webhooks: the service sends an HTTPS POST for each event', severity: 'error', message: `Received: ${got} deliveries / Expected: at least ${expected}` };
+  return {
+    check: 'webhook_delivered',
+    operation: `WEBHOOK ${scenario}`,
+    location: 'capture',
+    rule: 'Events, Webhooks: the service sends an HTTPS POST for each event',
+    severity: 'error',
+    message: `Received: ${got} deliveries / Expected: at least ${expected}`,
+  };
 }
 
 /**
@@ -361,8 +422,17 @@ function missing(scenario: string, expected: number, got: number): Failure {
  */
 async function createMember(app: FastifyInstance, headers: Record<string, string>, memberFields: Record<string, unknown> = {}): Promise<boolean> {
   const s = app.sim.settings;
-  const auth = { authorization: `Basic ${Buffer.from(`${s.clientId}:${s.apiKey}`).toString('base64')}`, 'accept-version': 'v20111101', 'content-type': 'application/json' };
-  const user = await app.inject({ method: 'POST', url: '/users', headers: { ...auth, ...headers }, payload: { user: { id: `hook-user-${randomBytes(4).toString('hex')}` } } });
+  const auth = {
+    authorization: `Basic ${Buffer.from(`${s.clientId}:${s.apiKey}`).toString('base64')}`,
+    'accept-version': 'v20111101',
+    'content-type': 'application/json',
+  };
+  const user = await app.inject({
+    method: 'POST',
+    url: '/users',
+    headers: { ...auth, ...headers },
+    payload: { user: { id: `hook-user-${randomBytes(4).toString('hex')}` } },
+  });
   if (user.statusCode === 404 && /No route/.test(user.body)) return false;
   const userGuid = (user.json() as { user?: { guid?: string } }).user?.guid;
   if (!userGuid) return false;
@@ -370,7 +440,16 @@ async function createMember(app: FastifyInstance, headers: Record<string, string
     method: 'POST',
     url: `/users/${userGuid}/members`,
     headers: { ...auth, ...headers },
-    payload: { member: { ...memberFields, institution_code: 'svcbank', credentials: [{ field_name: 'username', value: s.testUsername }, { field_name: 'password', value: s.passwords.SUCCESS }] } },
+    payload: {
+      member: {
+        ...memberFields,
+        institution_code: 'svcbank',
+        credentials: [
+          { field_name: 'username', value: s.testUsername },
+          { field_name: 'password', value: s.passwords.SUCCESS },
+        ],
+      },
+    },
   });
   return member.statusCode < 300;
 }
@@ -385,20 +464,37 @@ async function createMemberWithSkip(app: FastifyInstance): Promise<boolean> {
 
 function apiHeaders(app: FastifyInstance): Record<string, string> {
   const s = app.sim.settings;
-  return { authorization: `Basic ${Buffer.from(`${s.clientId}:${s.apiKey}`).toString('base64')}`, 'accept-version': 'v20111101', 'content-type': 'application/json' };
+  return {
+    authorization: `Basic ${Buffer.from(`${s.clientId}:${s.apiKey}`).toString('base64')}`,
+    'accept-version': 'v20111101',
+    'content-type': 'application/json',
+  };
 }
 
 /** A user and a member of the test institution (success password): their guids, or undefined without member routes. */
 async function createMemberGuids(app: FastifyInstance): Promise<{ user: string; member: string } | undefined> {
   const s = app.sim.settings;
-  const user = await app.inject({ method: 'POST', url: '/users', headers: apiHeaders(app), payload: { user: { id: `hook-user-${randomBytes(4).toString('hex')}` } } });
+  const user = await app.inject({
+    method: 'POST',
+    url: '/users',
+    headers: apiHeaders(app),
+    payload: { user: { id: `hook-user-${randomBytes(4).toString('hex')}` } },
+  });
   const userGuid = user.statusCode < 300 ? (user.json() as { user?: { guid?: string } }).user?.guid : undefined;
   if (!userGuid) return undefined;
   const member = await app.inject({
     method: 'POST',
     url: `/users/${userGuid}/members`,
     headers: apiHeaders(app),
-    payload: { member: { institution_code: 'svcbank', credentials: [{ field_name: 'username', value: s.testUsername }, { field_name: 'password', value: s.passwords.SUCCESS }] } },
+    payload: {
+      member: {
+        institution_code: 'svcbank',
+        credentials: [
+          { field_name: 'username', value: s.testUsername },
+          { field_name: 'password', value: s.passwords.SUCCESS },
+        ],
+      },
+    },
   });
   const memberGuid = member.statusCode < 300 ? (member.json() as { member?: { guid?: string } }).member?.guid : undefined;
   return memberGuid ? { user: userGuid, member: memberGuid } : undefined;

@@ -12,10 +12,18 @@
  * arrive as "not verified", and makes a missing retry an inferred failure.
  */
 import { createHash } from 'node:crypto';
-import { type Failure, deliveryType as contractDeliveryType, MIXED_TYPES, objectGuid, parseBody, RULE9_FIELDS, runDeliveryChecks, streamRetries } from '../../../contracts/index.ts';
+import {
+  type Failure,
+  deliveryType as contractDeliveryType,
+  MIXED_TYPES,
+  objectGuid,
+  parseBody,
+  RULE9_FIELDS,
+  runDeliveryChecks,
+  streamRetries,
+} from '../../../contracts/index.ts';
 import type { CapturedRequest } from './capture.ts';
 import { flagValue, type WebhookCaptureSettings } from '../../../targets/index.ts';
-
 
 export interface LiveDeliverySettings {
   /** SVC_WEBHOOK_PUBLIC_URL: where the service delivers (a tunnel to the capture). */
@@ -53,13 +61,15 @@ export const isLoopbackUrl = (u: string) => {
   }
 };
 
-
 /**
  * Checks the settings the profile holds as given (profile.webhookCapture: SVC_WEBHOOK_*).
  * Returns `skip` (exactly what to set) when the run cannot observe deliveries, `error`
  * for a setting that is wrong (the test fails with it).
  */
-export function liveDeliverySettings(given: WebhookCaptureSettings, target: { isSimulator: boolean; platformBaseUrl: string }): { settings?: LiveDeliverySettings; skip?: string; error?: string } {
+export function liveDeliverySettings(
+  given: WebhookCaptureSettings,
+  target: { isSimulator: boolean; platformBaseUrl: string },
+): { settings?: LiveDeliverySettings; skip?: string; error?: string } {
   const listen = given.listen || DEFAULT_LISTEN;
   const raw = given.publicUrl;
   if (!raw) {
@@ -95,7 +105,10 @@ export function liveDeliverySettings(given: WebhookCaptureSettings, target: { is
   };
   try {
     const waitMs = num('SVC_WEBHOOK_WAIT_MS', given.waitMs, DEFAULT_WAIT_MS);
-    const testTypes = (given.testTypes || 'member').split(',').map((s) => s.trim()).filter(Boolean);
+    const testTypes = (given.testTypes || 'member')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     return {
       settings: {
         publicUrl,
@@ -153,7 +166,9 @@ export function failFirstAnswer(): (n: number, r: CapturedRequest) => number {
 
 /** Every request answered with a failure whose identical retry has not arrived yet. */
 export function awaitingRetry(requests: CapturedRequest[]): CapturedRequest[] {
-  return requests.filter((r, i) => r.answered !== 'timeout' && (r.answered < 200 || r.answered > 206) && !requests.slice(i + 1).some((x) => x.body.equals(r.body)));
+  return requests.filter(
+    (r, i) => r.answered !== 'timeout' && (r.answered < 200 || r.answered > 206) && !requests.slice(i + 1).some((x) => x.body.equals(r.body)),
+  );
 }
 
 /** Deliveries (not tests) whose type is one of `types`, and, when given, about one object. */
@@ -189,5 +204,8 @@ export const liveHttps = (requests: CapturedRequest[]): Failure[] => runDelivery
 
 /** A platform client receives only the six platform types (check webhook_platform_types); deliveries of an untold type are not judged. */
 export function livePlatformTypes(requests: CapturedRequest[]): { failures: Failure[]; checked: number } {
-  return { failures: runDeliveryChecks(['webhook_platform_types'], MIXED_TYPES, requests), checked: requests.filter((r) => deliveryType(r) !== undefined).length };
+  return {
+    failures: runDeliveryChecks(['webhook_platform_types'], MIXED_TYPES, requests),
+    checked: requests.filter((r) => deliveryType(r) !== undefined).length,
+  };
 }

@@ -47,7 +47,10 @@ export function validPayloadGets2xx(r: ReceiverUnderTest) {
 export function malformedBodyGets2xxOr4xx(r: ReceiverUnderTest) {
   return fc.asyncProperty(malformedBodyArb, async (body) => {
     const a = await post(r.deliveryUrl(MODEL_TYPE), body);
-    assert.ok(is2xx(a.status) || (a.status >= 400 && a.status <= 499), `answered ${a.status} to the malformed body ${JSON.stringify(body)}; expected a success (200-206, rule 4) or a 4xx (rule 6), never a 5xx`);
+    assert.ok(
+      is2xx(a.status) || (a.status >= 400 && a.status <= 499),
+      `answered ${a.status} to the malformed body ${JSON.stringify(body)}; expected a success (200-206, rule 4) or a 4xx (rule 6), never a 5xx`,
+    );
   });
 }
 
@@ -56,10 +59,16 @@ export const malformedBodyGets4xx = malformedBodyGets2xxOr4xx;
 
 /** Events rule 6: "Receivers should answer quickly" — within the bound (a setting: WEBHOOK_RESPONSE_BOUND_MS). */
 export function answersWithinBound(r: ReceiverUnderTest, boundMs: number) {
-  return fc.asyncProperty(fc.oneof(deliveryArb().map((d) => ({ type: d.type, raw: JSON.stringify(d.body) })), malformedBodyArb.map((raw) => ({ type: MODEL_TYPE, raw }))), async (d) => {
-    const a = await post(r.deliveryUrl(d.type), d.raw);
-    assert.ok(a.ms <= boundMs, `answered ${a.status} after ${a.ms.toFixed(1)} ms; bound ${boundMs} ms`);
-  });
+  return fc.asyncProperty(
+    fc.oneof(
+      deliveryArb().map((d) => ({ type: d.type, raw: JSON.stringify(d.body) })),
+      malformedBodyArb.map((raw) => ({ type: MODEL_TYPE, raw })),
+    ),
+    async (d) => {
+      const a = await post(r.deliveryUrl(d.type), d.raw);
+      assert.ok(a.ms <= boundMs, `answered ${a.status} after ${a.ms.toFixed(1)} ms; bound ${boundMs} ms`);
+    },
+  );
 }
 
 /**
@@ -73,7 +82,9 @@ export function duplicateProcessedOnce(r: ReceiverUnderTest) {
     // The first delivery, then the retries at once (late retries can overlap: rule 6).
     const first = await post(r.deliveryUrl(MODEL_TYPE), raw);
     const retries = await Promise.all(Array.from({ length: copies - 1 }, () => post(r.deliveryUrl(MODEL_TYPE), raw)));
-    [first, ...retries].forEach((a, i) => { assert.ok(is2xx(a.status), `copy ${i + 1} of ${copies} answered ${a.status}; expected 200-206 (duplicates still get success)`); });
+    [first, ...retries].forEach((a, i) => {
+      assert.ok(is2xx(a.status), `copy ${i + 1} of ${copies} answered ${a.status}; expected 200-206 (duplicates still get success)`);
+    });
     if (!r.observeUrl) return;
     const stats = await settledStats(r, { type: MODEL_TYPE, guidPrefix: guid });
     assert.equal(stats.accepted, 1, `${copies} identical deliveries stored as ${stats.accepted} events`);
@@ -89,24 +100,41 @@ export function highestVersionWins(r: ReceiverUnderTest) {
   const sequence = fc
     .uniqueArray(fc.integer({ min: 0, max: 1_000 }), { minLength: 1, maxLength: 6 })
     .chain((versions) => fc.tuple(fc.constant(versions), fc.array(fc.nat({ max: versions.length - 1 }), { maxLength: 2 })))
-    .chain(([versions, repeats]) => fc.shuffledSubarray([...versions, ...repeats.map((i) => versions[i])], { minLength: versions.length + repeats.length, maxLength: versions.length + repeats.length }));
+    .chain(([versions, repeats]) =>
+      fc.shuffledSubarray([...versions, ...repeats.map((i) => versions[i])], {
+        minLength: versions.length + repeats.length,
+        maxLength: versions.length + repeats.length,
+      }),
+    );
   return fc.asyncProperty(sequence, fc.boolean(), async (order, concurrently) => {
     const guid = `MBR-${randomUUID()}`;
     const bodies = new Map<number, string>();
     for (const v of order) if (!bodies.has(v)) bodies.set(v, JSON.stringify({ guid, version: v, name: `update ${v}` }));
     const send = (v: number) => post(r.deliveryUrl(MODEL_TYPE), bodies.get(v)!);
-    const answers = concurrently ? await Promise.all(order.map(send)) : await order.reduce(async (acc, v) => [...(await acc), await send(v)], Promise.resolve([] as Awaited<ReturnType<typeof send>>[]));
-    answers.forEach((a, i) => { assert.ok(is2xx(a.status), `delivery of v${order[i]} answered ${a.status}`); });
+    const answers = concurrently
+      ? await Promise.all(order.map(send))
+      : await order.reduce(async (acc, v) => [...(await acc), await send(v)], Promise.resolve([] as Awaited<ReturnType<typeof send>>[]));
+    answers.forEach((a, i) => {
+      assert.ok(is2xx(a.status), `delivery of v${order[i]} answered ${a.status}`);
+    });
     if (!r.observeUrl) return;
     const stored = { version: (await settledStats(r, { type: MODEL_TYPE, guidPrefix: guid })).objects?.[guid] };
     const highest = Math.max(...order);
-    assert.equal(stored?.version, highest, `after ${concurrently ? 'concurrent' : 'sequential'} deliveries of versions [${order.join(', ')}] the stored version is ${stored?.version}; expected ${highest}`);
+    assert.equal(
+      stored?.version,
+      highest,
+      `after ${concurrently ? 'concurrent' : 'sequential'} deliveries of versions [${order.join(', ')}] the stored version is ${stored?.version}; expected ${highest}`,
+    );
   });
 }
 
 /** The commands of the model-based test; the shrunk counterexample prints as their toString() story. */
 export function receiverCommands(options: { crash: boolean }) {
-  const fields = fc.dictionary(fc.constantFrom('name', 'connection_status', 'is_oauth', 'added_field', 'updated_at'), fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: 0, max: 4_102_444_800 }), fc.string({ maxLength: 8 })), { maxKeys: 3 });
+  const fields = fc.dictionary(
+    fc.constantFrom('name', 'connection_status', 'is_oauth', 'added_field', 'updated_at'),
+    fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: 0, max: 4_102_444_800 }), fc.string({ maxLength: 8 })),
+    { maxKeys: 3 },
+  );
   const commands: Array<fc.Arbitrary<fc.AsyncCommand<ReceiverModel, ReceiverReal>>> = [
     fc.tuple(fc.nat({ max: 2 }), fc.nat({ max: 20 }), fields).map(([o, v, f]) => new DeliverNewCommand(o, v, f)),
     fc.tuple(fc.nat({ max: 2 }), fc.nat({ max: 20 }), fields).map(([o, v, f]) => new DeliverNewCommand(o, v, f)),
@@ -128,4 +156,9 @@ export function receiverMatchesModel(r: ReceiverUnderTest) {
   });
 }
 
-export const propertyParameters = (runs: number, seed?: number): fc.Parameters<unknown> => ({ numRuns: runs, seed, endOnFailure: true, markInterruptAsFailure: true });
+export const propertyParameters = (runs: number, seed?: number): fc.Parameters<unknown> => ({
+  numRuns: runs,
+  seed,
+  endOnFailure: true,
+  markInterruptAsFailure: true,
+});

@@ -37,6 +37,7 @@ export function loadWebhookSchemas(specDir?: string): WebhookSchemaSet {
     const schema = resolvedItem?.post?.requestBody?.content?.['application/json']?.schema;
     if (schema && typeof schema === 'object') schemas[type] = schema as JsonSchema;
   }
-  if (Object.keys(schemas).length === 0) throw new Error(`${file}: no webhook payload schema (webhooks.<type>.post.requestBody.content.application/json.schema, spec/CONVENTIONS.md)`);
+  if (Object.keys(schemas).length === 0)
+    throw new Error(`${file}: no webhook payload schema (webhooks.<type>.post.requestBody.content.application/json.schema, spec/CONVENTIONS.md)`);
   return { file, schemas };
 }

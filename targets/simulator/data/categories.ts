@@ -48,10 +48,26 @@ export function defaultCategories(): DefaultCategory[] {
   const out: DefaultCategory[] = [];
   const stamp = '2014-01-01T00:00:00Z';
   for (const [top, subs] of TREE) {
-    const parent: DefaultCategory = { guid: stableGuid('CAT', top), name: top, parent_guid: null, is_default: true, is_income: top === 'Income', created_at: stamp, updated_at: stamp };
+    const parent: DefaultCategory = {
+      guid: stableGuid('CAT', top),
+      name: top,
+      parent_guid: null,
+      is_default: true,
+      is_income: top === 'Income',
+      created_at: stamp,
+      updated_at: stamp,
+    };
     out.push(parent);
     for (const sub of subs) {
-      out.push({ guid: stableGuid('CAT', `${top}/${sub}`), name: sub, parent_guid: parent.guid, is_default: true, is_income: top === 'Income', created_at: stamp, updated_at: stamp });
+      out.push({
+        guid: stableGuid('CAT', `${top}/${sub}`),
+        name: sub,
+        parent_guid: parent.guid,
+        is_default: true,
+        is_income: top === 'Income',
+        created_at: stamp,
+        updated_at: stamp,
+      });
     }
   }
   cached = out;

@@ -127,8 +127,20 @@ export function seedDataExchange(today: string): DataExchangeStore {
   const created = '2025-03-01T00:00:00Z';
   const grants: DxGrant[] = [
     { guid: DX.grantGuid, issuer_guid: issuer, grantee_guids: [DX.granteeClientGuid, DX.secondGranteeClientGuid], data_scope: 'HELD', created_at: created },
-    { guid: DATA_EXCHANGE_SEED.aggregatedGrantGuid, issuer_guid: issuer, grantee_guids: [DATA_EXCHANGE_SEED.aggregatedGranteeClientGuid], data_scope: 'AGGREGATED', created_at: created },
-    { guid: DATA_EXCHANGE_SEED.allGrantGuid, issuer_guid: issuer, grantee_guids: [DATA_EXCHANGE_SEED.allGranteeClientGuid], data_scope: 'ALL', created_at: created },
+    {
+      guid: DATA_EXCHANGE_SEED.aggregatedGrantGuid,
+      issuer_guid: issuer,
+      grantee_guids: [DATA_EXCHANGE_SEED.aggregatedGranteeClientGuid],
+      data_scope: 'AGGREGATED',
+      created_at: created,
+    },
+    {
+      guid: DATA_EXCHANGE_SEED.allGrantGuid,
+      issuer_guid: issuer,
+      grantee_guids: [DATA_EXCHANGE_SEED.allGranteeClientGuid],
+      data_scope: 'ALL',
+      created_at: created,
+    },
   ];
 
   const users: DxUser[] = [];

@@ -73,8 +73,43 @@ export interface InstitutionCatalog {
   favorites: InstitutionRecord[];
 }
 
-const FIRST = ['First', 'Harbor', 'Summit', 'Prairie', 'Granite', 'River', 'Pioneer', 'Liberty', 'Cedar', 'Golden', 'Northern', 'Coastal', 'Heritage', 'Union', 'Valley', 'Evergreen', 'Keystone', 'Lakeside', 'Redwood', 'Sterling'];
-const SECOND = ['Trust', 'Savings', 'Federal', 'Community', 'National', 'Mutual', 'Citizens', 'Peoples', 'Farmers', 'Merchants', 'Capital', 'Security', 'Horizon'];
+const FIRST = [
+  'First',
+  'Harbor',
+  'Summit',
+  'Prairie',
+  'Granite',
+  'River',
+  'Pioneer',
+  'Liberty',
+  'Cedar',
+  'Golden',
+  'Northern',
+  'Coastal',
+  'Heritage',
+  'Union',
+  'Valley',
+  'Evergreen',
+  'Keystone',
+  'Lakeside',
+  'Redwood',
+  'Sterling',
+];
+const SECOND = [
+  'Trust',
+  'Savings',
+  'Federal',
+  'Community',
+  'National',
+  'Mutual',
+  'Citizens',
+  'Peoples',
+  'Farmers',
+  'Merchants',
+  'Capital',
+  'Security',
+  'Horizon',
+];
 const KIND = ['Bank', 'Credit Union', 'Card Services', 'Mortgage', 'Investments', 'Bank & Trust'];
 const COUNTRIES = ['US', 'US', 'US', 'US', 'US', 'US', 'CA', 'CA', 'GB', 'MX'];
 
@@ -138,7 +173,9 @@ export function institutionCatalog(count: number): InstitutionCatalog {
   for (let i = 1; all.length < Math.max(count, 2); i++) all.push(generated(i));
   // Favourites: a vendor-curated list (Endpoints: "set up by the vendor on request").
   const favorites = [all[0], all[1], ...all.filter((r, i) => i > 1 && i % 97 === 3 && !r.is_disabled_by_client).slice(0, 23)];
-  favorites.forEach((r, i) => { r.favoriteRank = i + 1; });
+  favorites.forEach((r, i) => {
+    r.favoriteRank = i + 1;
+  });
   const catalog: InstitutionCatalog = {
     all,
     byCode: new Map(all.map((r) => [r.code, r])),

@@ -36,7 +36,8 @@ export function createManualAccount(ctx: SimContext, user: UserRecord, f: Accoun
 
 /** An account the client supplies for a managed member. */
 export function createManagedAccount(ctx: SimContext, m: MemberRecord, f: AccountFields): AccountRecord {
-  if (!f.name || !f.type || f.balance === undefined) throw new SimError('invalid_request', 'account.name, account.account_type and account.balance are required');
+  if (!f.name || !f.type || f.balance === undefined)
+    throw new SimError('invalid_request', 'account.name, account.account_type and account.balance are required');
   const a = newAccount(ctx, m, { name: f.name, type: f.type.toUpperCase(), subtype: f.subtype ?? null, balance: f.balance }, false);
   a.id = f.id ?? null;
   return a;
@@ -44,7 +45,8 @@ export function createManagedAccount(ctx: SimContext, m: MemberRecord, f: Accoun
 
 /** Aggregated balances come from the feed: only manual accounts take a balance. */
 export function updateAccount(ctx: SimContext, a: AccountRecord, f: AccountFields): void {
-  if (f.balance !== undefined && !a.is_manual) throw new SimError('invalid_request', 'account.balance can be set on manual accounts only (aggregated balances come from the feed)');
+  if (f.balance !== undefined && !a.is_manual)
+    throw new SimError('invalid_request', 'account.balance can be set on manual accounts only (aggregated balances come from the feed)');
   if (f.id !== undefined) a.id = f.id;
   if (f.name !== undefined) a.name = f.name;
   if (f.isHidden !== undefined) a.is_hidden = f.isHidden;
@@ -80,13 +82,18 @@ export function mergeAccounts(ctx: SimContext, user: UserRecord, guids: string[]
   const state = coreState(ctx);
   const [keep, ...others] = guids.map((g) => findAccount(ctx, user, g));
   for (const other of others) {
-    for (const t of state.transactions.values()) if (t.account_guid === other.guid) {
-      t.account_guid = keep.guid;
-      t.member_guid = keep.member_guid;
-      t.updated_at = isoNow(ctx, t.user_guid);
-      t.updatedAtMs = ctx.clock.nowMs(t.user_guid);
-    }
-    for (const h of state.holdings.values()) if (h.account_guid === other.guid) { h.account_guid = keep.guid; h.member_guid = keep.member_guid; }
+    for (const t of state.transactions.values())
+      if (t.account_guid === other.guid) {
+        t.account_guid = keep.guid;
+        t.member_guid = keep.member_guid;
+        t.updated_at = isoNow(ctx, t.user_guid);
+        t.updatedAtMs = ctx.clock.nowMs(t.user_guid);
+      }
+    for (const h of state.holdings.values())
+      if (h.account_guid === other.guid) {
+        h.account_guid = keep.guid;
+        h.member_guid = keep.member_guid;
+      }
     if (!ctx.fault('merge-keeps-source-accounts')) state.accounts.delete(other.guid);
   }
   keep.updated_at = isoNow(ctx, keep.user_guid);

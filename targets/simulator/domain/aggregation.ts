@@ -100,11 +100,27 @@ export function buildChallenges(ctx: SimContext, m: MemberRecord): ChallengeReco
           : { guid: ctx.guid('CRD'), type: 'text', label: 'What is the name of your first pet? (follow-up)', answer: right },
       ];
     case 'OPTIONS':
-      return [{ guid: ctx.guid('CRD'), type: 'options', label: 'Choose the correct option', answer: right, options: [option('wrong-1', 'wrong-1'), option(right, right), option('wrong-2', 'wrong-2')] }];
+      return [
+        {
+          guid: ctx.guid('CRD'),
+          type: 'options',
+          label: 'Choose the correct option',
+          answer: right,
+          options: [option('wrong-1', 'wrong-1'), option(right, right), option('wrong-2', 'wrong-2')],
+        },
+      ];
     case 'IMAGE':
       return [{ guid: ctx.guid('CRD'), type: 'image', label: 'Type the word shown in the image', answer: right, image_data: PIXEL }];
     case 'IMAGE_OPTIONS':
-      return [{ guid: ctx.guid('CRD'), type: 'image_options', label: 'Choose the correct image', answer: right, options: [option('wrong-1', 'wrong-1', true), option(right, right, true)] }];
+      return [
+        {
+          guid: ctx.guid('CRD'),
+          type: 'image_options',
+          label: 'Choose the correct image',
+          answer: right,
+          options: [option('wrong-1', 'wrong-1', true), option(right, right, true)],
+        },
+      ];
     default:
       return [];
   }
@@ -247,10 +263,22 @@ function settle(ctx: SimContext, m: MemberRecord, job: JobRecord): void {
       completed_on: ctx.clock.today(m.user_guid),
     });
     if (outcome === 'CONNECTED') {
-      const inner: Record<string, unknown> = { member_guid: m.guid, user_guid: m.user_guid, user_id: userIdOf(ctx, m.user_guid), job_guid: job.guid, completed_at: ctx.clock.nowEpochSeconds(m.user_guid) };
+      const inner: Record<string, unknown> = {
+        member_guid: m.guid,
+        user_guid: m.user_guid,
+        user_id: userIdOf(ctx, m.user_guid),
+        job_guid: job.guid,
+        completed_at: ctx.clock.nowEpochSeconds(m.user_guid),
+      };
       if (m.callbackPayload !== null && !ctx.fault('x-callback-payload-missing-in-member-webhook')) inner.x_callback_payload = m.callbackPayload;
       emitTyped(ctx, 'member_data_updated', 'updated', inner);
-      if (job.type === 'history') emitTyped(ctx, 'history', 'completed', { job_guid: job.guid, member_guid: m.guid, user_guid: m.user_guid, completed_at: ctx.clock.nowEpochSeconds(m.user_guid) });
+      if (job.type === 'history')
+        emitTyped(ctx, 'history', 'completed', {
+          job_guid: job.guid,
+          member_guid: m.guid,
+          user_guid: m.user_guid,
+          completed_at: ctx.clock.nowEpochSeconds(m.user_guid),
+        });
     }
   } else if (job.type === 'verification') {
     if (m.connection_status === 'CONNECTED') verifyAccounts(ctx, m);
@@ -306,4 +334,3 @@ export function runDueRefreshes(ctx: SimContext, only?: { userGuid: string; elap
   }
   return started;
 }
-

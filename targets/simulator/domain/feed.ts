@@ -35,7 +35,17 @@ function ensureMerchants(ctx: SimContext): string[] {
         website_url: `https://${slug}.example`,
         created_at: at,
         updated_at: at,
-        location: { guid: ctx.guid('MCL'), merchant_guid: guid, city, country, postal_code: postal, state: country === 'US' ? 'UT' : 'ON', street_address: `${100 + i} Main St`, latitude: 40.2 + i / 100, longitude: -111.6 - i / 100 },
+        location: {
+          guid: ctx.guid('MCL'),
+          merchant_guid: guid,
+          city,
+          country,
+          postal_code: postal,
+          state: country === 'US' ? 'UT' : 'ON',
+          street_address: `${100 + i} Main St`,
+          latitude: 40.2 + i / 100,
+          longitude: -111.6 - i / 100,
+        },
       });
     });
   }
@@ -117,7 +127,12 @@ const ACCOUNT_KINDS: Array<{ name: string; type: string; subtype: string | null;
   { name: 'Brokerage', type: 'INVESTMENT', subtype: 'BROKERAGE', balance: 15830.2, kinds: [] },
 ];
 
-export function newAccount(ctx: SimContext, m: MemberRecord, spec: { name: string; type: string; subtype: string | null; balance: number }, isManual: boolean): AccountRecord {
+export function newAccount(
+  ctx: SimContext,
+  m: MemberRecord,
+  spec: { name: string; type: string; subtype: string | null; balance: number },
+  isManual: boolean,
+): AccountRecord {
   const at = isoNow(ctx, m.user_guid);
   const a: AccountRecord = {
     guid: ctx.guid('ACT'),
@@ -153,7 +168,10 @@ export function aggregateData(ctx: SimContext, m: MemberRecord, job: JobRecord):
   if (accounts.length === 0) {
     for (const kind of ACCOUNT_KINDS) {
       const a = newAccount(ctx, m, kind, false);
-      if (job.includeTransactions && makeTxns) kind.kinds.forEach((k, i) => { makeTransaction(ctx, a, k, 3 + i * 6); });
+      if (job.includeTransactions && makeTxns)
+        kind.kinds.forEach((k, i) => {
+          makeTransaction(ctx, a, k, 3 + i * 6);
+        });
       if (kind.type === 'INVESTMENT') makeHoldings(ctx, a);
       if (kind.type === 'CHECKING') makeRepeating(ctx, a, 'Acme Payroll Direct Deposit', 2150, 'twice_a_month', 'CREDIT', 'income');
       if (kind.type === 'CREDIT_CARD') makeRepeating(ctx, a, 'StreamFlix Subscription', 15.99, 'monthly', 'DEBIT', 'subscription');
@@ -167,7 +185,12 @@ export function aggregateData(ctx: SimContext, m: MemberRecord, job: JobRecord):
     if (a.is_manual && !ctx.fault('manual-member-aggregates')) continue;
     if (job.type === 'history') {
       // Extended history: older transactions, a year back and more.
-      if (!m.historyExtended && makeTxns) ACCOUNT_KINDS.find((k) => k.type === a.type)?.kinds.slice(0, 2).forEach((k, i) => { makeTransaction(ctx, a, k, 400 + i * 30); });
+      if (!m.historyExtended && makeTxns)
+        ACCOUNT_KINDS.find((k) => k.type === a.type)
+          ?.kinds.slice(0, 2)
+          .forEach((k, i) => {
+            makeTransaction(ctx, a, k, 400 + i * 30);
+          });
       continue;
     }
     const previous = a.balance;
@@ -178,15 +201,23 @@ export function aggregateData(ctx: SimContext, m: MemberRecord, job: JobRecord):
       if (a.available_balance !== null) a.available_balance = a.balance;
     }
     if (a.type === 'INVESTMENT' && job.includeHoldings) {
-      for (const h of state.holdings.values()) if (h.account_guid === a.guid) {
-        h.market_value = Math.round(h.market_value * 1.01 * 100) / 100;
-        h.updated_at = at;
-      }
+      for (const h of state.holdings.values())
+        if (h.account_guid === a.guid) {
+          h.market_value = Math.round(h.market_value * 1.01 * 100) / 100;
+          h.updated_at = at;
+        }
     }
     a.updated_at = at;
     a.imported_at = at;
     if (a.balance !== previous) {
-      emitTyped(ctx, 'balance', 'changed', { account_guid: a.guid, member_guid: a.member_guid, user_guid: a.user_guid, balance: a.balance, previous_balance: previous, balance_updated_at: ctx.clock.nowEpochSeconds(a.user_guid) });
+      emitTyped(ctx, 'balance', 'changed', {
+        account_guid: a.guid,
+        member_guid: a.member_guid,
+        user_guid: a.user_guid,
+        balance: a.balance,
+        previous_balance: previous,
+        balance_updated_at: ctx.clock.nowEpochSeconds(a.user_guid),
+      });
     }
   }
   if (job.type === 'history') m.historyExtended = true;
@@ -200,17 +231,44 @@ function makeHoldings(ctx: SimContext, a: AccountRecord): void {
   ] as Array<[string, string, string, number, number]>) {
     const guid = ctx.guid('HOL');
     coreState(ctx).holdings.set(guid, {
-      guid, user_guid: a.user_guid, member_guid: a.member_guid, account_guid: a.guid, symbol, description, holding_type: type,
-      shares, market_value: Math.round(shares * price * 100) / 100, cost_basis: Math.round(shares * price * 0.8 * 100) / 100, currency_code: 'USD', created_at: at, updated_at: at,
+      guid,
+      user_guid: a.user_guid,
+      member_guid: a.member_guid,
+      account_guid: a.guid,
+      symbol,
+      description,
+      holding_type: type,
+      shares,
+      market_value: Math.round(shares * price * 100) / 100,
+      cost_basis: Math.round(shares * price * 0.8 * 100) / 100,
+      currency_code: 'USD',
+      created_at: at,
+      updated_at: at,
     });
   }
 }
 
-function makeRepeating(ctx: SimContext, a: AccountRecord, description: string, amount: number, recurrence: 'monthly' | 'twice_a_month', type: 'CREDIT' | 'DEBIT', kind: string): void {
+function makeRepeating(
+  ctx: SimContext,
+  a: AccountRecord,
+  description: string,
+  amount: number,
+  recurrence: 'monthly' | 'twice_a_month',
+  type: 'CREDIT' | 'DEBIT',
+  kind: string,
+): void {
   const guid = ctx.guid('RPT');
   coreState(ctx).repeating.set(guid, {
-    guid, user_guid: a.user_guid, member_guid: a.member_guid, account_guid: a.guid, amount, description, recurrence_type: recurrence,
-    repeating_transaction_type: kind, transaction_type: type, created_at: isoNow(ctx, a.user_guid),
+    guid,
+    user_guid: a.user_guid,
+    member_guid: a.member_guid,
+    account_guid: a.guid,
+    amount,
+    description,
+    recurrence_type: recurrence,
+    repeating_transaction_type: kind,
+    transaction_type: type,
+    created_at: isoNow(ctx, a.user_guid),
   });
   for (const t of coreState(ctx).transactions.values()) if (t.account_guid === a.guid && t.description === description) t.repeating_transaction_guid = guid;
 }
@@ -218,20 +276,46 @@ function makeRepeating(ctx: SimContext, a: AccountRecord, description: string, a
 function makeInsights(ctx: SimContext, userGuid: string): void {
   const state = coreState(ctx);
   if ([...state.insights.values()].some((i) => i.user_guid === userGuid)) return;
-  const subscriptions = [...state.repeating.values()].filter((r) => r.user_guid === userGuid && r.repeating_transaction_type === 'subscription').map((r) => r.guid);
+  const subscriptions = [...state.repeating.values()]
+    .filter((r) => r.user_guid === userGuid && r.repeating_transaction_type === 'subscription')
+    .map((r) => r.guid);
   const at = isoNow(ctx, userGuid);
   // Resources, Insight: the three templates that support localization_payload.
   const templates: Array<[string, string, string, Record<string, unknown>]> = [
-    ['BillAmountNotStandard', 'A bill is higher than usual', 'Your StreamFlix bill is $3.00 higher than usual.', { template: 'BillAmountNotStandard', merchant_name: 'StreamFlix', amount: 15.99, usual_amount: 12.99, currency_code: 'USD' }],
-    ['MonthlySubscriptionAggregateV2', 'Your subscriptions this month', 'You paid $15.99 for 1 subscription this month.', { template: 'MonthlySubscriptionAggregateV2', subscription_count: 1, total_amount: 15.99, currency_code: 'USD' }],
-    ['SubscriptionPriceIncrease', 'A subscription price went up', 'StreamFlix went up by $3.00.', { template: 'SubscriptionPriceIncrease', merchant_name: 'StreamFlix', old_amount: 12.99, new_amount: 15.99, currency_code: 'USD' }],
+    [
+      'BillAmountNotStandard',
+      'A bill is higher than usual',
+      'Your StreamFlix bill is $3.00 higher than usual.',
+      { template: 'BillAmountNotStandard', merchant_name: 'StreamFlix', amount: 15.99, usual_amount: 12.99, currency_code: 'USD' },
+    ],
+    [
+      'MonthlySubscriptionAggregateV2',
+      'Your subscriptions this month',
+      'You paid $15.99 for 1 subscription this month.',
+      { template: 'MonthlySubscriptionAggregateV2', subscription_count: 1, total_amount: 15.99, currency_code: 'USD' },
+    ],
+    [
+      'SubscriptionPriceIncrease',
+      'A subscription price went up',
+      'StreamFlix went up by $3.00.',
+      { template: 'SubscriptionPriceIncrease', merchant_name: 'StreamFlix', old_amount: 12.99, new_amount: 15.99, currency_code: 'USD' },
+    ],
   ];
   for (const [template, title, description, payload] of templates) {
     const guid = ctx.guid('BET');
     state.insights.set(guid, {
-      guid, user_guid: userGuid, template, title, description, micro_call_to_action: 'View details', cta_clicked_at: null,
+      guid,
+      user_guid: userGuid,
+      template,
+      title,
+      description,
+      micro_call_to_action: 'View details',
+      cta_clicked_at: null,
       has_associated_repeating_transactions: subscriptions.length > 0 && template !== 'BillAmountNotStandard',
-      repeatingGuids: template !== 'BillAmountNotStandard' ? subscriptions : [], localization_payload: payload, created_at: at, updated_at: at,
+      repeatingGuids: template !== 'BillAmountNotStandard' ? subscriptions : [],
+      localization_payload: payload,
+      created_at: at,
+      updated_at: at,
     });
   }
 }
@@ -243,7 +327,12 @@ export function verifyAccounts(ctx: SimContext, m: MemberRecord): void {
     a.account_number = a.account_number ?? `${1000000000 + coreState(ctx).accounts.size * 10 + i}`;
     a.routing_number = '091000019';
   });
-  emitTyped(ctx, 'verification', 'completed', { member_guid: m.guid, user_guid: m.user_guid, accounts: accounts.map((a) => ({ account_guid: a.guid, account_number: a.account_number, routing_number: a.routing_number })), completed_at: ctx.clock.nowEpochSeconds(m.user_guid) });
+  emitTyped(ctx, 'verification', 'completed', {
+    member_guid: m.guid,
+    user_guid: m.user_guid,
+    accounts: accounts.map((a) => ({ account_guid: a.guid, account_number: a.account_number, routing_number: a.routing_number })),
+    completed_at: ctx.clock.nowEpochSeconds(m.user_guid),
+  });
 }
 
 export function identifyOwners(ctx: SimContext, m: MemberRecord): void {
@@ -253,8 +342,18 @@ export function identifyOwners(ctx: SimContext, m: MemberRecord): void {
     if (a.member_guid !== m.guid || [...state.owners.values()].some((o) => o.account_guid === a.guid)) continue;
     const guid = ctx.guid('ACO');
     state.owners.set(guid, {
-      guid, user_guid: m.user_guid, member_guid: m.guid, account_guid: a.guid, owner_name: 'Jordan Q. Sample', address: '123 Main St', city: 'Provo', state: 'UT',
-      postal_code: '84601', country: 'US', email: 'jordan.sample@example.com', phone: '555-555-0100',
+      guid,
+      user_guid: m.user_guid,
+      member_guid: m.guid,
+      account_guid: a.guid,
+      owner_name: 'Jordan Q. Sample',
+      address: '123 Main St',
+      city: 'Provo',
+      state: 'UT',
+      postal_code: '84601',
+      country: 'US',
+      email: 'jordan.sample@example.com',
+      phone: '555-555-0100',
     });
   }
 }

@@ -68,11 +68,15 @@ export function createMember(ctx: SimContext, input: NewMemberInput): MemberReco
   const institution = findInstitution(ctx, input.institutionCode);
   if (!institution) throw new SimError('not_found', `No institution "${input.institutionCode.slice(0, 80)}"`);
   const oauthInstitution = institution.supports_oauth || institution.code === TEST_OAUTH_INSTITUTION_CODE;
-  if (input.isOauth && !oauthInstitution) throw new SimError('invalid_request', `Institution ${institution.code} does not support OAuth; use ${TEST_OAUTH_INSTITUTION_CODE}`);
+  if (input.isOauth && !oauthInstitution)
+    throw new SimError('invalid_request', `Institution ${institution.code} does not support OAuth; use ${TEST_OAUTH_INSTITUTION_CODE}`);
   if (!input.isOauth && !input.credentials?.length) {
-    throw new SimError('invalid_request', oauthInstitution && institution.code === TEST_OAUTH_INSTITUTION_CODE
-      ? `${institution.code} is an OAuth institution: create the member with "is_oauth": true`
-      : 'member.credentials is required (the user name and password of the institution)');
+    throw new SimError(
+      'invalid_request',
+      oauthInstitution && institution.code === TEST_OAUTH_INSTITUTION_CODE
+        ? `${institution.code} is an OAuth institution: create the member with "is_oauth": true`
+        : 'member.credentials is required (the user name and password of the institution)',
+    );
   }
   if (input.id !== undefined && [...coreState(ctx).members.values()].some((m) => m.user_guid === input.user.guid && m.id === input.id)) {
     throw new SimError('conflict', `The user already has a member with id "${input.id.slice(0, 80)}"`);
@@ -97,7 +101,10 @@ export function createMember(ctx: SimContext, input: NewMemberInput): MemberReco
     is_manual: false,
     is_managed: false,
     created_at: isoNow(ctx, input.user.guid),
-    scenario: scenarioOf(ctx, (input.credentials ?? []).filter((c) => c.field_name !== 'username').map((c) => c.value)),
+    scenario: scenarioOf(
+      ctx,
+      (input.credentials ?? []).filter((c) => c.field_name !== 'username').map((c) => c.value),
+    ),
     credentials: input.credentials ?? [],
     mfaPassed: false,
     challengeRound: 0,
@@ -151,7 +158,8 @@ export function wantsTransactions(products: string[] | null | undefined): boolea
 
 export function assertAggregatable(ctx: SimContext, m: MemberRecord): void {
   // Fault manual-member-aggregates: the manual-institution member aggregates like any other.
-  if (m.is_manual && !ctx.fault('manual-member-aggregates')) throw new SimError('unprocessable', 'The manual-institution member never aggregates (What the service does: manual accounts)');
+  if (m.is_manual && !ctx.fault('manual-member-aggregates'))
+    throw new SimError('unprocessable', 'The manual-institution member never aggregates (What the service does: manual accounts)');
   if (m.is_managed) throw new SimError('unprocessable', 'A managed member carries no credentials and does not aggregate');
   if (m.is_oauth && m.connection_status === 'PENDING' && !m.successfully_aggregated_at) {
     throw new SimError('unprocessable', 'The OAuth member is not authorized yet: load its oauth_window_uri first');
@@ -188,7 +196,10 @@ export function updateMember(ctx: SimContext, m: MemberRecord, u: MemberUpdate, 
   if (u.credentials?.length) {
     if (m.is_oauth || m.is_manual || m.is_managed) throw new SimError('invalid_request', 'This member takes no credentials');
     m.credentials = u.credentials;
-    m.scenario = scenarioOf(ctx, u.credentials.filter((c) => c.field_name !== 'username').map((c) => c.value));
+    m.scenario = scenarioOf(
+      ctx,
+      u.credentials.filter((c) => c.field_name !== 'username').map((c) => c.value),
+    );
     m.mfaPassed = false;
     m.challengeRound = 0;
     m.challenges = [];
@@ -215,7 +226,11 @@ export function resumeMember(ctx: SimContext, m: MemberRecord, answers: Map<stri
  * A standard aggregation request (the caller has checked assertAggregatable). Starts nothing
  * while a job runs; Limits: a standard aggregation starts (and obeys) the throttle period.
  */
-export function requestAggregation(ctx: SimContext, m: MemberRecord, opts: { includeHoldings?: boolean; includeTransactions?: boolean; callbackPayload?: string }): void {
+export function requestAggregation(
+  ctx: SimContext,
+  m: MemberRecord,
+  opts: { includeHoldings?: boolean; includeTransactions?: boolean; callbackPayload?: string },
+): void {
   if (opts.callbackPayload !== undefined) m.callbackPayload = opts.callbackPayload;
   if (m.job) return;
   const period = throttleMs(ctx);
@@ -227,7 +242,10 @@ export function requestAggregation(ctx: SimContext, m: MemberRecord, opts: { inc
   m.lastStandardAggregationMs = now;
   // Fault aggregate-starts-nothing: accepted, and no aggregation runs.
   if (ctx.fault('aggregate-starts-nothing')) return;
-  startJob(ctx, m, 'aggregation', { includeHoldings: opts.includeHoldings ?? true, includeTransactions: (opts.includeTransactions ?? true) && wantsTransactions(m.products) });
+  startJob(ctx, m, 'aggregation', {
+    includeHoldings: opts.includeHoldings ?? true,
+    includeTransactions: (opts.includeTransactions ?? true) && wantsTransactions(m.products),
+  });
 }
 
 /** Verification or extended history (the caller has checked assertAggregatable); nothing starts while a job runs. */
@@ -266,12 +284,42 @@ export function manualMember(ctx: SimContext, user: UserRecord): MemberRecord {
   if (existing && !ctx.fault('manual-account-outside-manual-member')) return existing;
   const at = isoNow(ctx, user.guid);
   const m: MemberRecord = {
-    guid: ctx.guid('MBR'), id: null, user_guid: user.guid, institution_code: MANUAL_INSTITUTION_CODE, name: 'Manual Institution',
-    connection_status: 'CONNECTED', is_being_aggregated: false, aggregated_at: null, successfully_aggregated_at: null, is_managed_by_user: true,
-    is_oauth: false, metadata: null, use_cases: null, products: null, skip_aggregation: true, is_manual: true, is_managed: false, created_at: at,
-    scenario: 'SUCCESS', credentials: [], mfaPassed: true, challengeRound: 0, challenges: [], job: null, lastStandardAggregationMs: null, verified: false,
-    identified: false, callbackPayload: null, version: 0, oauthToken: null, oauthWindowUri: null, clientRedirectUrl: null, webviewScheme: null,
-    oauthReferralSource: null, connectionStatusSetAtMs: ctx.clock.nowMs(user.guid), historyExtended: false,
+    guid: ctx.guid('MBR'),
+    id: null,
+    user_guid: user.guid,
+    institution_code: MANUAL_INSTITUTION_CODE,
+    name: 'Manual Institution',
+    connection_status: 'CONNECTED',
+    is_being_aggregated: false,
+    aggregated_at: null,
+    successfully_aggregated_at: null,
+    is_managed_by_user: true,
+    is_oauth: false,
+    metadata: null,
+    use_cases: null,
+    products: null,
+    skip_aggregation: true,
+    is_manual: true,
+    is_managed: false,
+    created_at: at,
+    scenario: 'SUCCESS',
+    credentials: [],
+    mfaPassed: true,
+    challengeRound: 0,
+    challenges: [],
+    job: null,
+    lastStandardAggregationMs: null,
+    verified: false,
+    identified: false,
+    callbackPayload: null,
+    version: 0,
+    oauthToken: null,
+    oauthWindowUri: null,
+    clientRedirectUrl: null,
+    webviewScheme: null,
+    oauthReferralSource: null,
+    connectionStatusSetAtMs: ctx.clock.nowMs(user.guid),
+    historyExtended: false,
   };
   members.set(m.guid, m);
   return m;
@@ -281,17 +329,51 @@ export function manualMember(ctx: SimContext, user: UserRecord): MemberRecord {
  * A managed member (Versioning, v20250224: deprecated managed-member endpoints): its data
  * is supplied by the client, so it is CONNECTED at once and never aggregates.
  */
-export function createManagedMember(ctx: SimContext, user: UserRecord, input: { institutionCode: string; id?: string; name?: string; metadata?: string }): MemberRecord {
+export function createManagedMember(
+  ctx: SimContext,
+  user: UserRecord,
+  input: { institutionCode: string; id?: string; name?: string; metadata?: string },
+): MemberRecord {
   const inst = findInstitution(ctx, input.institutionCode);
   if (!inst) throw new SimError('not_found', `No institution "${input.institutionCode.slice(0, 80)}"`);
   const at = isoNow(ctx, user.guid);
   const m: MemberRecord = {
-    guid: ctx.guid('MBR'), id: input.id ?? null, user_guid: user.guid, institution_code: inst.code, name: input.name ?? inst.name,
-    connection_status: 'CONNECTED', is_being_aggregated: false, aggregated_at: null, successfully_aggregated_at: null, is_managed_by_user: false,
-    is_oauth: false, metadata: input.metadata ?? null, use_cases: null, products: null, skip_aggregation: true, is_manual: false, is_managed: true,
-    created_at: at, scenario: 'SUCCESS', credentials: [], mfaPassed: true, challengeRound: 0, challenges: [], job: null, lastStandardAggregationMs: null,
-    verified: false, identified: false, callbackPayload: null, version: 0, oauthToken: null, oauthWindowUri: null, clientRedirectUrl: null,
-    webviewScheme: null, oauthReferralSource: null, connectionStatusSetAtMs: ctx.clock.nowMs(user.guid), historyExtended: false,
+    guid: ctx.guid('MBR'),
+    id: input.id ?? null,
+    user_guid: user.guid,
+    institution_code: inst.code,
+    name: input.name ?? inst.name,
+    connection_status: 'CONNECTED',
+    is_being_aggregated: false,
+    aggregated_at: null,
+    successfully_aggregated_at: null,
+    is_managed_by_user: false,
+    is_oauth: false,
+    metadata: input.metadata ?? null,
+    use_cases: null,
+    products: null,
+    skip_aggregation: true,
+    is_manual: false,
+    is_managed: true,
+    created_at: at,
+    scenario: 'SUCCESS',
+    credentials: [],
+    mfaPassed: true,
+    challengeRound: 0,
+    challenges: [],
+    job: null,
+    lastStandardAggregationMs: null,
+    verified: false,
+    identified: false,
+    callbackPayload: null,
+    version: 0,
+    oauthToken: null,
+    oauthWindowUri: null,
+    clientRedirectUrl: null,
+    webviewScheme: null,
+    oauthReferralSource: null,
+    connectionStatusSetAtMs: ctx.clock.nowMs(user.guid),
+    historyExtended: false,
   };
   coreState(ctx).members.set(m.guid, m);
   return m;

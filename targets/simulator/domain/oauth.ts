@@ -56,7 +56,12 @@ export type OauthErrorReason = 'CANCELLED' | 'DENIED' | 'IMPEDED' | 'PROVIDER_ER
  * procedure 4: aggregation starts after a successful OAuth connection). Deny: DENIED with
  * error_reason DENIED; cancel: DENIED with CANCELLED.
  */
-export function decideOauth(ctx: SimContext, w: OauthWindow, m: MemberRecord, action: 'authorize' | 'deny' | 'cancel'): { status: 'success' | 'error'; reason?: OauthErrorReason } {
+export function decideOauth(
+  ctx: SimContext,
+  w: OauthWindow,
+  m: MemberRecord,
+  action: 'authorize' | 'deny' | 'cancel',
+): { status: 'success' | 'error'; reason?: OauthErrorReason } {
   w.decided = true;
   if (action === 'authorize' || ctx.fault('oauth-deny-connects')) {
     m.mfaPassed = true;

@@ -29,7 +29,19 @@ export interface JobRecord {
   includeHoldings: boolean;
 }
 
-export type ScenarioKey = 'SUCCESS' | 'CHALLENGE' | 'OPTIONS' | 'IMAGE' | 'IMAGE_OPTIONS' | 'BAD_REQUEST' | 'UNAUTHORIZED' | 'INVALID' | 'LOCKED' | 'SERVER_ERROR' | 'UNAVAILABLE' | 'UNKNOWN_PASSWORD';
+export type ScenarioKey =
+  | 'SUCCESS'
+  | 'CHALLENGE'
+  | 'OPTIONS'
+  | 'IMAGE'
+  | 'IMAGE_OPTIONS'
+  | 'BAD_REQUEST'
+  | 'UNAUTHORIZED'
+  | 'INVALID'
+  | 'LOCKED'
+  | 'SERVER_ERROR'
+  | 'UNAVAILABLE'
+  | 'UNKNOWN_PASSWORD';
 
 export interface ChallengeRecord {
   guid: string;
@@ -149,7 +161,17 @@ export interface MerchantRecord {
   website_url: string;
   created_at: string;
   updated_at: string;
-  location: { guid: string; merchant_guid: string; city: string; country: string; postal_code: string; state: string; street_address: string; latitude: number; longitude: number };
+  location: {
+    guid: string;
+    merchant_guid: string;
+    city: string;
+    country: string;
+    postal_code: string;
+    state: string;
+    street_address: string;
+    latitude: number;
+    longitude: number;
+  };
 }
 
 export interface HoldingRecord {

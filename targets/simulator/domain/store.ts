@@ -12,7 +12,18 @@
 import type { SimContext } from '../context.ts';
 import { SimError } from '../errors.ts';
 import { institutionCatalog, type InstitutionRecord } from '../data/institutions.ts';
-import type { AccountOwnerRecord, AccountRecord, CoreState, HoldingRecord, InsightRecord, MemberRecord, MerchantRecord, RepeatingRecord, TransactionRecord, UserRecord } from './records.ts';
+import type {
+  AccountOwnerRecord,
+  AccountRecord,
+  CoreState,
+  HoldingRecord,
+  InsightRecord,
+  MemberRecord,
+  MerchantRecord,
+  RepeatingRecord,
+  TransactionRecord,
+  UserRecord,
+} from './records.ts';
 
 export function coreState(ctx: SimContext): CoreState {
   return {

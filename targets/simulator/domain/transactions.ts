@@ -30,7 +30,8 @@ function predicates(ctx: SimContext, c: TransactionCriteria): Array<(t: Transact
   const cats = c.categoryGuids;
   if (cats.length && !ctx.fault('transaction-category-filter-ignored')) f.push((t) => t.category_guid !== null && cats.includes(t.category_guid));
   const tops = c.topLevelCategoryGuids;
-  if (tops.length && !ctx.fault('transaction-top-level-category-filter-ignored')) f.push((t) => t.top_level_category_guid !== null && tops.includes(t.top_level_category_guid));
+  if (tops.length && !ctx.fault('transaction-top-level-category-filter-ignored'))
+    f.push((t) => t.top_level_category_guid !== null && tops.includes(t.top_level_category_guid));
   const range = (lo: number | undefined, hi: number | undefined, field: 'createdAtMs' | 'updatedAtMs') => {
     if (lo !== undefined) f.push((t) => t[field] >= lo);
     if (hi !== undefined) f.push((t) => t[field] <= hi);
@@ -80,7 +81,13 @@ export interface TransactionFields {
 }
 
 /** A client-created transaction (manual account or managed member); `validDate` says the date parses. */
-export function createTransaction(ctx: SimContext, a: AccountRecord, f: TransactionFields, manual: boolean, validDate: (date: string) => boolean): TransactionRecord {
+export function createTransaction(
+  ctx: SimContext,
+  a: AccountRecord,
+  f: TransactionFields,
+  manual: boolean,
+  validDate: (date: string) => boolean,
+): TransactionRecord {
   const type = f.type ?? 'DEBIT';
   const date = f.date ?? isoNow(ctx, a.user_guid).slice(0, 10);
   const { amount, description } = f;
@@ -90,9 +97,21 @@ export function createTransaction(ctx: SimContext, a: AccountRecord, f: Transact
   if (!validDate(date)) throw new SimError('invalid_request', 'transaction.date must be YYYY-MM-DD');
   const days = Math.max(0, Math.round((ctx.clock.nowMs(a.user_guid) - Date.parse(`${date}T00:00:00Z`)) / 86_400_000));
   const t = makeTransaction(ctx, a, 0, days, {
-    amount, description, type, date, transacted_at: `${date}T12:00:00Z`, posted_at: `${date}T12:00:00Z`, status: 'POSTED',
-    is_manual: manual, merchant_guid: null, merchant_location_guid: null, id: f.id ?? null,
-    is_subscription: false, is_international: false, data_scope: manual ? 'AGGREGATED' : 'HELD', classification: type === 'CREDIT' ? 'income' : 'spending',
+    amount,
+    description,
+    type,
+    date,
+    transacted_at: `${date}T12:00:00Z`,
+    posted_at: `${date}T12:00:00Z`,
+    status: 'POSTED',
+    is_manual: manual,
+    merchant_guid: null,
+    merchant_location_guid: null,
+    id: f.id ?? null,
+    is_subscription: false,
+    is_international: false,
+    data_scope: manual ? 'AGGREGATED' : 'HELD',
+    classification: type === 'CREDIT' ? 'income' : 'spending',
   });
   if (f.categoryGuid !== undefined) {
     try {

@@ -27,7 +27,15 @@ function assertIdFree(ctx: SimContext, id: string | undefined, self?: string): v
 export function createUser(ctx: SimContext, f: UserFields): UserRecord {
   assertIdFree(ctx, f.id);
   const at = isoNow(ctx);
-  const u: UserRecord = { guid: ctx.guid('USR'), id: f.id ?? null, email: f.email ?? null, metadata: f.metadata ?? null, is_disabled: f.isDisabled ?? false, created_at: at, updated_at: at };
+  const u: UserRecord = {
+    guid: ctx.guid('USR'),
+    id: f.id ?? null,
+    email: f.email ?? null,
+    metadata: f.metadata ?? null,
+    is_disabled: f.isDisabled ?? false,
+    created_at: at,
+    updated_at: at,
+  };
   coreState(ctx).users.set(u.guid, u);
   return u;
 }

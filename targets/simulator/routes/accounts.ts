@@ -34,7 +34,9 @@ export function renderAccount(ctx: SimContext, a: AccountRecord, version?: strin
   const m = coreState(ctx).members.get(a.member_guid);
   const holdingsValue = [...coreState(ctx).holdings.values()].filter((h) => h.account_guid === a.guid).reduce((s, h) => s + h.market_value, 0);
   const credit = a.type === 'CREDIT_CARD';
-  const pending = [...coreState(ctx).transactions.values()].filter((t) => t.account_guid === a.guid && t.status === 'PENDING').reduce((s, t) => s + t.amount, 0);
+  const pending = [...coreState(ctx).transactions.values()]
+    .filter((t) => t.account_guid === a.guid && t.status === 'PENDING')
+    .reduce((s, t) => s + t.amount, 0);
   // What the service does: manual accounts "receive no data feed" (fault manual-account-has-feed).
   const fed = !a.is_manual || ctx.fault('manual-account-has-feed');
   // Conventions for _set_by fields: FEED, USER or SYSTEM (fault set-by-integer: v20111101's integers everywhere).
@@ -94,10 +96,12 @@ export function renderAccount(ctx: SimContext, a: AccountRecord, version?: strin
   // version; real-service-notes, Enumerations: the vendor's v20250224 accounts carry no
   // *_set_by and no feed_* field, nor institution_guid, calculated_apr or holdings_value).
   if (ctx.variation('v20250224-accounts-without-variants') && version !== undefined && version >= 'v20250224') {
-    for (const k of Object.keys(out)) if (k.endsWith('_set_by') || k.startsWith('feed_') || ['institution_guid', 'calculated_apr', 'holdings_value'].includes(k)) delete out[k];
+    for (const k of Object.keys(out))
+      if (k.endsWith('_set_by') || k.startsWith('feed_') || ['institution_guid', 'calculated_apr', 'holdings_value'].includes(k)) delete out[k];
   }
   // Variation account-fields-null (Resources, Account: no nullness stated; real-service-notes, Nullability).
-  if (ctx.variation('account-fields-null')) for (const k of ['available_balance', 'is_personal', 'institution_guid', 'member_is_managed_by_user']) out[k] = null;
+  if (ctx.variation('account-fields-null'))
+    for (const k of ['available_balance', 'is_personal', 'institution_guid', 'member_is_managed_by_user']) out[k] = null;
   if (ctx.variation('new-enum-values')) {
     // Versioning: "Enumerated response fields (for example account subtype) may gain values."
     out.subtype = 'SIM_NEW_SUBTYPE';
@@ -130,7 +134,10 @@ export function registerAccounts(app: FastifyInstance, ctx: SimContext): void {
   app.get<UserParams>('/users/:user_guid/accounts', async (request) => {
     runDueRefreshes(ctx);
     const user = findUser(ctx, request.params.user_guid);
-    return list(request, [...state().accounts.values()].filter((a) => a.user_guid === user.guid));
+    return list(
+      request,
+      [...state().accounts.values()].filter((a) => a.user_guid === user.guid),
+    );
   });
   app.get<AccountParams>('/users/:user_guid/accounts/:account_guid', async (request) => {
     const user = findUser(ctx, request.params.user_guid);
@@ -140,13 +147,18 @@ export function registerAccounts(app: FastifyInstance, ctx: SimContext): void {
     runDueRefreshes(ctx);
     const user = findUser(ctx, request.params.user_guid);
     const m = findMember(ctx, user, request.params.member_guid);
-    return list(request, [...state().accounts.values()].filter((a) => a.member_guid === m.guid));
+    return list(
+      request,
+      [...state().accounts.values()].filter((a) => a.member_guid === m.guid),
+    );
   });
   const memberAccount = (request: FastifyRequest<AccountParams>) => {
     const user = findUser(ctx, request.params.user_guid);
     return findMemberAccount(ctx, user, findMember(ctx, user, request.params.member_guid!), request.params.account_guid);
   };
-  app.get<AccountParams>('/users/:user_guid/members/:member_guid/accounts/:account_guid', async (request) => ({ account: renderAccount(ctx, memberAccount(request), request.svcVersion) }));
+  app.get<AccountParams>('/users/:user_guid/members/:member_guid/accounts/:account_guid', async (request) => ({
+    account: renderAccount(ctx, memberAccount(request), request.svcVersion),
+  }));
 
   app.post<UserParams>('/users/:user_guid/accounts', async (request) => {
     const user = findUser(ctx, request.params.user_guid);

@@ -35,7 +35,10 @@ const RESOLVE_AFTER_MS = 86_400_000;
 
 type Rule = { test: (v: unknown) => boolean; expected: string };
 const string = (re: RegExp, expected: string): Rule => ({ test: (v) => typeof v === 'string' && re.test(v), expected });
-const isoWithOffset: Rule = { test: (v) => typeof v === 'string' && ISO_WITH_OFFSET.test(v) && !Number.isNaN(Date.parse(v)), expected: 'an ISO 8601 timestamp with offset' };
+const isoWithOffset: Rule = {
+  test: (v) => typeof v === 'string' && ISO_WITH_OFFSET.test(v) && !Number.isNaN(Date.parse(v)),
+  expected: 'an ISO 8601 timestamp with offset',
+};
 
 /** Resources, "ACH return (create request)": one rule per field. */
 const FIELD_RULES: Record<string, Rule> = {
@@ -77,9 +80,21 @@ const WELL_FORMED_REFUSED: Partial<Record<string, { fault: FaultName; accepts: (
   member_guid: { fault: 'ach-member-guid-well-formed-refused', accepts: (v) => typeof v === 'string' && !v.startsWith('MBR-'), expected: 'a bare uuid' },
   user_guid: { fault: 'ach-user-guid-well-formed-refused', accepts: (v) => typeof v === 'string' && !v.startsWith('USR-'), expected: 'a bare uuid' },
   account_number_last_four: { fault: 'ach-account-number-last-four-well-formed-refused', accepts: (v) => typeof v === 'number', expected: 'a number' },
-  ach_initiated_at: { fault: 'ach-initiated-at-well-formed-refused', accepts: (v) => typeof v === 'string' && v.endsWith('Z'), expected: 'a UTC timestamp ending in Z' },
-  returned_at: { fault: 'ach-returned-at-well-formed-refused', accepts: (v) => typeof v === 'string' && v.endsWith('Z'), expected: 'a UTC timestamp ending in Z' },
-  return_code: { fault: 'ach-return-code-well-formed-refused', accepts: (v) => typeof v === 'string' && /^R[1-9]\d$/.test(v), expected: 'R followed by a number from 10 to 99' },
+  ach_initiated_at: {
+    fault: 'ach-initiated-at-well-formed-refused',
+    accepts: (v) => typeof v === 'string' && v.endsWith('Z'),
+    expected: 'a UTC timestamp ending in Z',
+  },
+  returned_at: {
+    fault: 'ach-returned-at-well-formed-refused',
+    accepts: (v) => typeof v === 'string' && v.endsWith('Z'),
+    expected: 'a UTC timestamp ending in Z',
+  },
+  return_code: {
+    fault: 'ach-return-code-well-formed-refused',
+    accepts: (v) => typeof v === 'string' && /^R[1-9]\d$/.test(v),
+    expected: 'R followed by a number from 10 to 99',
+  },
   sec_code: { fault: 'ach-sec-code-well-formed-refused', accepts: (v) => v === 'WEB' || v === 'TEL' || v === 'CCD', expected: 'one of WEB, TEL, CCD' },
   transaction_amount: { fault: 'ach-transaction-amount-well-formed-refused', accepts: (v) => Number.isInteger(v), expected: 'a whole number' },
   transaction_amount_range: { fault: 'ach-transaction-amount-range-well-formed-refused', accepts: (v) => typeof v === 'string', expected: 'a string' },
@@ -126,11 +141,14 @@ function assertReferencesExist(ctx: SimContext, f: Record<string, unknown>): voi
   if (typeof f.user_guid === 'string' && !user) throw new SimError('unprocessable', `ach_return.user_guid names no user of this client: ${f.user_guid}`);
   const member = typeof f.member_guid === 'string' ? s.members.get(f.member_guid) : undefined;
   if (typeof f.member_guid === 'string' && !member) throw new SimError('unprocessable', `ach_return.member_guid names no member: ${f.member_guid}`);
-  if (member && user && member.user_guid !== user.guid) throw new SimError('unprocessable', `ach_return.member_guid ${member.guid} does not belong to user ${user.guid}`);
+  if (member && user && member.user_guid !== user.guid)
+    throw new SimError('unprocessable', `ach_return.member_guid ${member.guid} does not belong to user ${user.guid}`);
   const account = typeof f.account_guid === 'string' ? s.accounts.get(f.account_guid) : undefined;
   if (typeof f.account_guid === 'string' && !account) throw new SimError('unprocessable', `ach_return.account_guid names no account: ${f.account_guid}`);
-  if (account && member && account.member_guid !== member.guid) throw new SimError('unprocessable', `ach_return.account_guid ${account.guid} does not belong to member ${member.guid}`);
-  if (account && user && account.user_guid !== user.guid) throw new SimError('unprocessable', `ach_return.account_guid ${account.guid} does not belong to user ${user.guid}`);
+  if (account && member && account.member_guid !== member.guid)
+    throw new SimError('unprocessable', `ach_return.account_guid ${account.guid} does not belong to member ${member.guid}`);
+  if (account && user && account.user_guid !== user.guid)
+    throw new SimError('unprocessable', `ach_return.account_guid ${account.guid} does not belong to user ${user.guid}`);
 }
 
 function institutionGuidOf(ctx: SimContext, memberGuid: unknown): string | null {
@@ -180,7 +198,11 @@ export function registerAchReturns(app: FastifyInstance, ctx: SimContext): void 
 
   app.get('/ach_returns', async (request) => {
     // Fault ach-list-filters-ignored: every filter but paging is ignored.
-    const query = (ctx.fault('ach-list-filters-ignored') ? { page: (request.query as Query)?.page, records_per_page: (request.query as Query)?.records_per_page } : (request.query ?? {})) as Query;
+    const query = (
+      ctx.fault('ach-list-filters-ignored')
+        ? { page: (request.query as Query)?.page, records_per_page: (request.query as Query)?.records_per_page }
+        : (request.query ?? {})
+    ) as Query;
     const institution = one(query, 'institution_guid');
     const code = one(query, 'return_code');
     const status = one(query, 'return_status')?.toUpperCase();

@@ -72,7 +72,8 @@ export function registerAudience(app: FastifyInstance, ctx: SimContext): void {
       throw new SimError('unauthorized', 'Authenticate with the audience client_id and client_secret (HTTP Basic)');
     }
     const grantType = one(body, 'grant_type') ?? one(query, 'grant_type');
-    if (grantType !== 'client_credentials') throw new SimError('invalid_request', `grant_type must be client_credentials, got "${String(grantType ?? '').slice(0, 40)}"`);
+    if (grantType !== 'client_credentials')
+      throw new SimError('invalid_request', `grant_type must be client_credentials, got "${String(grantType ?? '').slice(0, 40)}"`);
     const token = `aud_${randomBytes(24).toString('base64url')}`;
     tokens.set(token, ctx.clock.nowMs() + TOKEN_LIFETIME_S * 1000);
     return { access_token: token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_S };

@@ -27,7 +27,13 @@ export function registerControl(app: FastifyInstance, ctx: SimContext): void {
       // One user's clock (SimClock): time passes for that user's records only, so a
       // scenario need not wait out whole-second timestamps, and scenarios running in
       // parallel keep the shared clock.
-      if (typeof body.user_guid !== 'string' || !coreState(ctx).users.has(body.user_guid) || typeof body.advance_ms !== 'number' || !Number.isFinite(body.advance_ms) || body.advance_ms < 0) {
+      if (
+        typeof body.user_guid !== 'string' ||
+        !coreState(ctx).users.has(body.user_guid) ||
+        typeof body.advance_ms !== 'number' ||
+        !Number.isFinite(body.advance_ms) ||
+        body.advance_ms < 0
+      ) {
         return reply.code(400).send(errorBody('invalid_request', 'Send {"user_guid": "<a user\'s guid>", "advance_ms": <non-negative number>}'));
       }
       ctx.clock.advanceUser(body.user_guid, body.advance_ms);

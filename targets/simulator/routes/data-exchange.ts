@@ -27,7 +27,15 @@ import { randomBytes } from 'node:crypto';
 import type { SimContext } from '../context.ts';
 import { SimError } from '../errors.ts';
 import { pageList } from '../paging.ts';
-import { seedDataExchange, scopeMatches, type DataExchangeStore, type DxAccount, type DxGrant, type DxTransaction, type DxUser } from '../data/data-exchange.ts';
+import {
+  seedDataExchange,
+  scopeMatches,
+  type DataExchangeStore,
+  type DxAccount,
+  type DxGrant,
+  type DxTransaction,
+  type DxUser,
+} from '../data/data-exchange.ts';
 import { dayFilter, many, one, type Query } from './query.ts';
 
 const TOKEN_HEADER = 'svc-3dx-token';
@@ -61,7 +69,8 @@ function findUser(ctx: SimContext, s: DataExchangeStore, request: FastifyRequest
   const user = s.usersByKey.get(id);
   if (!user || user.issuerGuid !== request.dxGrant!.issuer_guid) throw notFound('user', id);
   // Fault threedx-user-read-ignores-identifier: the user read answers another user of the issuer.
-  if (ctx.fault('threedx-user-read-ignores-identifier') && (request.routeOptions.url ?? '').endsWith(':user_identifier')) return s.users.find((u) => u !== user && u.issuerGuid === user.issuerGuid) ?? user;
+  if (ctx.fault('threedx-user-read-ignores-identifier') && (request.routeOptions.url ?? '').endsWith(':user_identifier'))
+    return s.users.find((u) => u !== user && u.issuerGuid === user.issuerGuid) ?? user;
   return user;
 }
 
@@ -74,7 +83,12 @@ function findAccount(ctx: SimContext, s: DataExchangeStore, request: FastifyRequ
   const p = request.params as Params;
   let accounts = s.accounts.filter((a) => a.user_guid === user.guid);
   if (p.member_identifier !== undefined) {
-    const member = byGuidOrId(ctx, s.members.filter((m) => m.user_guid === user.guid), p.member_identifier, true);
+    const member = byGuidOrId(
+      ctx,
+      s.members.filter((m) => m.user_guid === user.guid),
+      p.member_identifier,
+      true,
+    );
     if (!member) throw notFound('member', p.member_identifier);
     accounts = accounts.filter((a) => a.member_guid === member.guid);
     const account = byGuidOrId(ctx, accounts, p.account_identifier, true);
@@ -104,7 +118,17 @@ function windowOf(ctx: SimContext, query: Query): { from: string; to: string } {
 }
 
 const slimUser = (u: DxUser) => ({ guid: u.guid, id: u.id });
-const slimAccount = (a: DxAccount) => ({ guid: a.guid, id: a.id, user_guid: a.user_guid, member_guid: a.member_guid, name: a.name, type: a.type, balance: a.balance, available_balance: a.available_balance, currency_code: a.currency_code });
+const slimAccount = (a: DxAccount) => ({
+  guid: a.guid,
+  id: a.id,
+  user_guid: a.user_guid,
+  member_guid: a.member_guid,
+  name: a.name,
+  type: a.type,
+  balance: a.balance,
+  available_balance: a.available_balance,
+  currency_code: a.currency_code,
+});
 
 export function registerDataExchange(app: FastifyInstance, ctx: SimContext): void {
   /** Authentication 3: SVC-3DX-TOKEN on the user, account and transaction reads. */
@@ -118,7 +142,11 @@ export function registerDataExchange(app: FastifyInstance, ctx: SimContext): voi
         request.dxGrant = s.grants[0];
         return;
       }
-      if (!token) throw new SimError('unauthorized', 'The SVC-3DX-TOKEN header is required on data exchange reads; create a token with POST /data_exchange/grantee/{grantee_client_guid}/grants/{grant_guid}/token');
+      if (!token)
+        throw new SimError(
+          'unauthorized',
+          'The SVC-3DX-TOKEN header is required on data exchange reads; create a token with POST /data_exchange/grantee/{grantee_client_guid}/grants/{grant_guid}/token',
+        );
       throw new SimError('forbidden', 'The SVC-3DX-TOKEN header does not carry a token issued for a grant');
     }
     request.dxGrant = s.grants.find((g) => g.guid === grantGuid);
@@ -138,7 +166,12 @@ export function registerDataExchange(app: FastifyInstance, ctx: SimContext): voi
   app.get('/data_exchange/users/:user_identifier/accounts', tokenRoute, async (request) => {
     const s = store(ctx);
     const user = findUser(ctx, s, request);
-    const page = pageList(ctx, s.accounts.filter((a) => a.user_guid === user.guid), request.query as Query, { statedMaximum: true });
+    const page = pageList(
+      ctx,
+      s.accounts.filter((a) => a.user_guid === user.guid),
+      request.query as Query,
+      { statedMaximum: true },
+    );
     return { accounts: page.items.map(slimAccount), pagination: page.pagination };
   });
 
@@ -161,7 +194,12 @@ export function registerDataExchange(app: FastifyInstance, ctx: SimContext): voi
     const { from, to } = windowOf(ctx, query);
     const grant = request.dxGrant!;
     const items = s.transactions.filter(
-      (t) => t.user_guid === user.guid && (!account || t.account_guid === account.guid || ctx.fault('threedx-account-transactions-unfiltered')) && t.date >= from && t.date <= to && inScope(ctx, grant, t),
+      (t) =>
+        t.user_guid === user.guid &&
+        (!account || t.account_guid === account.guid || ctx.fault('threedx-account-transactions-unfiltered')) &&
+        t.date >= from &&
+        t.date <= to &&
+        inScope(ctx, grant, t),
     );
     const page = pageList(ctx, items, query, { statedMaximum: true });
     return { transactions: page.items, pagination: page.pagination };
@@ -185,11 +223,17 @@ export function registerDataExchange(app: FastifyInstance, ctx: SimContext): voi
     return { transaction: t };
   };
   app.get('/data_exchange/users/:user_identifier/transactions/:transaction_guid', tokenRoute, oneTransaction);
-  app.get('/data_exchange/users/:user_identifier/members/:member_identifier/accounts/:account_identifier/transactions/:transaction_identifier', tokenRoute, oneTransaction);
+  app.get(
+    '/data_exchange/users/:user_identifier/members/:member_identifier/accounts/:account_identifier/transactions/:transaction_identifier',
+    tokenRoute,
+    oneTransaction,
+  );
 
   // ---- grants: Basic authentication only (Authentication 3) ----------------------
   // Fault threedx-grants-need-token: grant listing and reading also demand SVC-3DX-TOKEN.
-  const grantRoute = { preHandler: async (request: FastifyRequest, reply: FastifyReply) => (ctx.fault('threedx-grants-need-token') ? requireToken(request, reply) : undefined) };
+  const grantRoute = {
+    preHandler: async (request: FastifyRequest, reply: FastifyReply) => (ctx.fault('threedx-grants-need-token') ? requireToken(request, reply) : undefined),
+  };
   /** Resources, Data exchange grant: issuer, grantees, data scope HELD/AGGREGATED/ALL (faults break the last two). */
   const grantView = (g: DxGrant): Record<string, unknown> => {
     const out: Record<string, unknown> = { ...g };
@@ -198,13 +242,23 @@ export function registerDataExchange(app: FastifyInstance, ctx: SimContext): voi
   };
   app.get('/data_exchange/issuer/:issuer_client_guid/grants', grantRoute, async (request) => {
     const { issuer_client_guid } = request.params as Params;
-    const page = pageList(ctx, store(ctx).grants.filter((g) => g.issuer_guid === issuer_client_guid), request.query as Query, { statedMaximum: true });
+    const page = pageList(
+      ctx,
+      store(ctx).grants.filter((g) => g.issuer_guid === issuer_client_guid),
+      request.query as Query,
+      { statedMaximum: true },
+    );
     return { grants: page.items.map(grantView), pagination: page.pagination };
   });
 
   app.get('/data_exchange/grantee/:grantee_client_guid/grants', grantRoute, async (request) => {
     const { grantee_client_guid } = request.params as Params;
-    const page = pageList(ctx, store(ctx).grants.filter((g) => g.grantee_guids.includes(grantee_client_guid)), request.query as Query, { statedMaximum: true });
+    const page = pageList(
+      ctx,
+      store(ctx).grants.filter((g) => g.grantee_guids.includes(grantee_client_guid)),
+      request.query as Query,
+      { statedMaximum: true },
+    );
     return { grants: page.items.map(grantView), pagination: page.pagination };
   });
 

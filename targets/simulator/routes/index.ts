@@ -33,7 +33,24 @@ import { registerUpgradeFaults } from '../upgrade.ts';
 // Catalogue variations that add routes (new-endpoint).
 import { registerVariationRoutes } from '../variations.ts';
 
-export const PLATFORM_ROUTES: RouteModule[] = [registerUpgradeFaults, registerProtocolFaults, registerProductAreas, registerInstitutions, registerCategories, registerDataExchange, registerAchReturns, registerUsers, registerMembers, registerWidgetUrls, registerAccounts, registerTransactions, registerInsights, registerProcessor, registerManaged, registerVariationRoutes];
+export const PLATFORM_ROUTES: RouteModule[] = [
+  registerUpgradeFaults,
+  registerProtocolFaults,
+  registerProductAreas,
+  registerInstitutions,
+  registerCategories,
+  registerDataExchange,
+  registerAchReturns,
+  registerUsers,
+  registerMembers,
+  registerWidgetUrls,
+  registerAccounts,
+  registerTransactions,
+  registerInsights,
+  registerProcessor,
+  registerManaged,
+  registerVariationRoutes,
+];
 export const AUDIENCE_ROUTES: RouteModule[] = [registerAudience];
 export const TEST_HOST_ROUTES: RouteModule[] = [registerTestHost];
 export const SIM_PAGE_ROUTES: RouteModule[] = [registerControl, registerWebhookControl, registerCoreControl, registerOauthPages, registerWidgetPages];

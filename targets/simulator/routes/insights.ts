@@ -65,7 +65,22 @@ export function registerInsights(app: FastifyInstance, ctx: SimContext): void {
     // Fault insights-without-history: a user with no transactions gets a generic insight.
     if (mine.length === 0 && ctx.fault('insights-without-history') && ![...coreState(ctx).transactions.values()].some((t) => t.user_guid === user.guid)) {
       const now = isoNow(ctx);
-      mine = [{ guid: `BET-generic-${user.guid.slice(4)}`, user_guid: user.guid, template: 'Welcome', title: 'Welcome', description: 'Connect an account to get started.', micro_call_to_action: 'Connect', cta_clicked_at: null, has_associated_repeating_transactions: false, repeatingGuids: [], localization_payload: {}, created_at: now, updated_at: now }];
+      mine = [
+        {
+          guid: `BET-generic-${user.guid.slice(4)}`,
+          user_guid: user.guid,
+          template: 'Welcome',
+          title: 'Welcome',
+          description: 'Connect an account to get started.',
+          micro_call_to_action: 'Connect',
+          cta_clicked_at: null,
+          has_associated_repeating_transactions: false,
+          repeatingGuids: [],
+          localization_payload: {},
+          created_at: now,
+          updated_at: now,
+        },
+      ];
     }
     const page = pageList(ctx, mine, request.query as Query);
     return { insights: page.items.map((i) => renderInsight(ctx, i, withLoc)), pagination: page.pagination };
@@ -81,7 +96,8 @@ export function registerInsights(app: FastifyInstance, ctx: SimContext): void {
       const v = o.cta_clicked_at;
       let value: string | null;
       if (v === null) value = null;
-      else if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(v) && !Number.isNaN(Date.parse(v))) value = isoOf(Date.parse(v));
+      else if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)))
+        value = isoOf(Date.parse(v));
       else throw new SimError('invalid_request', 'insight.cta_clicked_at must be an ISO 8601 timestamp with offset (e.g. 2025-03-01T12:00:00Z) or null');
       if (!ctx.fault('insight-cta-clicked-at-not-saved')) i.cta_clicked_at = value;
     }
@@ -90,16 +106,25 @@ export function registerInsights(app: FastifyInstance, ctx: SimContext): void {
   });
   app.get<P>('/users/:user_guid/insights/:insight_guid/repeating_transactions', async (request) => {
     // Endpoints: GET /users/{user_identifier}/insights/{insight_guid}/repeating_transactions (fault: not served).
-    if (ctx.fault('insight-repeating-transactions-unrouted')) throw new SimError('not_found', 'No route GET /users/{user_identifier}/insights/{insight_guid}/repeating_transactions');
+    if (ctx.fault('insight-repeating-transactions-unrouted'))
+      throw new SimError('not_found', 'No route GET /users/{user_identifier}/insights/{insight_guid}/repeating_transactions');
     const i = findInsight(ctx, findUser(ctx, request.params.user_guid), request.params.insight_guid);
     const repeating = coreState(ctx).repeating;
     // Fault insight-repeating-transactions-empty: an insight with associated repeating transactions lists none.
     const guids = ctx.fault('insight-repeating-transactions-empty') ? [] : i.repeatingGuids;
-    return repeatingList(ctx, request, guids.map((g) => repeating.get(g)).filter((r) => r !== undefined));
+    return repeatingList(
+      ctx,
+      request,
+      guids.map((g) => repeating.get(g)).filter((r) => r !== undefined),
+    );
   });
   app.get<{ Params: { user_guid: string } }>('/users/:user_guid/repeating_transactions', async (request) => {
     const user = findUser(ctx, request.params.user_guid);
-    return repeatingList(ctx, request, [...coreState(ctx).repeating.values()].filter((r) => r.user_guid === user.guid));
+    return repeatingList(
+      ctx,
+      request,
+      [...coreState(ctx).repeating.values()].filter((r) => r.user_guid === user.guid),
+    );
   });
   app.get<{ Params: { user_guid: string; guid: string } }>('/users/:user_guid/repeating_transactions/:guid', async (request) => {
     const user = findUser(ctx, request.params.user_guid);
@@ -112,7 +137,8 @@ export function registerInsights(app: FastifyInstance, ctx: SimContext): void {
 function renderRepeatingWithFault(ctx: SimContext, r: RepeatingRecord): Record<string, unknown> {
   const out = renderRepeating(r)!;
   // Resources, Transaction: the recurrence type includes a `twice_a_` kind.
-  if (ctx.fault('twice-a-recurrence-renamed') && typeof out.recurrence_type === 'string' && out.recurrence_type.startsWith('twice_a_')) out.recurrence_type = 'semi_monthly';
+  if (ctx.fault('twice-a-recurrence-renamed') && typeof out.recurrence_type === 'string' && out.recurrence_type.startsWith('twice_a_'))
+    out.recurrence_type = 'semi_monthly';
   return out;
 }
 

@@ -49,12 +49,16 @@ export function renderInstitution(ctx: SimContext, rec: InstitutionRecord, versi
     // Variation new-enum-values (Versioning: enumerated response fields may gain values).
     if (ctx.variation('new-enum-values')) (out.supported_products as string[]).push('sim_new_product');
     // Variation more-supported-products (Resources, Institution: values "such as"; real-service-notes, Enumerations).
-    if (ctx.variation('more-supported-products')) for (const p of ['statements', 'investments', 'rewards']) if (!(out.supported_products as string[]).includes(p)) (out.supported_products as string[]).push(p);
+    if (ctx.variation('more-supported-products'))
+      for (const p of ['statements', 'investments', 'rewards'])
+        if (!(out.supported_products as string[]).includes(p)) (out.supported_products as string[]).push(p);
   }
   // Variation v20111101-institutions-without-guid (real-service-notes, Nullability: v20250224 adds guid, created_at, is_hidden, supported_products).
-  if (!newShape && ctx.variation('v20111101-institutions-without-guid')) for (const k of ['guid', 'created_at', 'is_hidden', 'supported_products']) delete out[k];
+  if (!newShape && ctx.variation('v20111101-institutions-without-guid'))
+    for (const k of ['guid', 'created_at', 'is_hidden', 'supported_products']) delete out[k];
   // Variation institution-text-fields-null (nullness not stated; real-service-notes, Nullability).
-  if (ctx.variation('institution-text-fields-null')) for (const k of ['instructional_text', 'instructional_text_steps', 'forgot_password_url', 'forgot_username_url', 'trouble_signing_in_url']) out[k] = null;
+  if (ctx.variation('institution-text-fields-null'))
+    for (const k of ['instructional_text', 'instructional_text_steps', 'forgot_password_url', 'forgot_username_url', 'trouble_signing_in_url']) out[k] = null;
   if (!newShape) {
     for (const [field, product] of SUPPORTS_FIELDS) out[field] = rec.products.includes(product);
   }
@@ -100,7 +104,6 @@ function listBody(ctx: SimContext, records: InstitutionRecord[], pagination: unk
 }
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-
 function countryFilter(query: Query): ((r: InstitutionRecord) => boolean) | undefined {
   const country = (one(query, 'country_code') ?? one(query, 'iso_country_code'))?.toUpperCase();
   if (country === undefined) return undefined;
@@ -137,7 +140,10 @@ export function registerInstitutions(app: FastifyInstance, ctx: SimContext): voi
     // Blocked institutions only with include_blocked_institutions=true (Endpoints, "Institutions").
     // Faults: include-blocked-institutions-ignored (never listed), blocked-institutions-listed-by-default (always).
     const include = bool(query, 'include_blocked_institutions');
-    const base = (include && !ctx.fault('include-blocked-institutions-ignored')) || ctx.fault('blocked-institutions-listed-by-default') ? catalogOf(ctx).all : cacheOf(ctx).unblocked;
+    const base =
+      (include && !ctx.fault('include-blocked-institutions-ignored')) || ctx.fault('blocked-institutions-listed-by-default')
+        ? catalogOf(ctx).all
+        : cacheOf(ctx).unblocked;
     const matching = filters.length ? base.filter((r) => filters.every((f) => f(r))) : base;
     const page = pageList(ctx, matching, query, { statedMaximum: true });
     return reply.type(JSON_TYPE).send(listBody(ctx, page.items, page.pagination, request.svcVersion));
@@ -149,7 +155,9 @@ export function registerInstitutions(app: FastifyInstance, ctx: SimContext): voi
     const requested = countryFilter(query);
     const country = ctx.fault('favorites-country-filter-ignored') ? undefined : requested;
     // Endpoints: "ordered by popularity" (fault favorites-not-by-popularity: by name).
-    const favorites = ctx.fault('favorites-not-by-popularity') ? [...catalogOf(ctx).favorites].sort((a, b) => a.name.localeCompare(b.name)) : catalogOf(ctx).favorites;
+    const favorites = ctx.fault('favorites-not-by-popularity')
+      ? [...catalogOf(ctx).favorites].sort((a, b) => a.name.localeCompare(b.name))
+      : catalogOf(ctx).favorites;
     const page = pageList(ctx, country ? favorites.filter(country) : favorites, query, { statedMaximum: true });
     return reply.type(JSON_TYPE).send(listBody(ctx, page.items, page.pagination, request.svcVersion));
   });
@@ -157,7 +165,8 @@ export function registerInstitutions(app: FastifyInstance, ctx: SimContext): voi
   app.get('/institutions/:institution_identifier', async (request) => {
     const id = identifierParam(request);
     const rec = findInstitution(ctx, id);
-    if (!rec || (ctx.fault('institution-by-guid-404') && id === rec.guid)) throw new SimError('not_found', `No institution with code or guid "${id.slice(0, 80)}"`);
+    if (!rec || (ctx.fault('institution-by-guid-404') && id === rec.guid))
+      throw new SimError('not_found', `No institution with code or guid "${id.slice(0, 80)}"`);
     return { institution: renderInstitution(ctx, rec, request.svcVersion) };
   });
 
@@ -167,7 +176,8 @@ export function registerInstitutions(app: FastifyInstance, ctx: SimContext): voi
     const query = (request.query ?? {}) as Query;
     if (!rec) {
       // Errors: "404 invalid institution_identifier on the credentials list".
-      if (ctx.fault('credentials-unknown-institution-200')) return { credentials: [], pagination: pageList(ctx, [], query, { statedMaximum: true }).pagination };
+      if (ctx.fault('credentials-unknown-institution-200'))
+        return { credentials: [], pagination: pageList(ctx, [], query, { statedMaximum: true }).pagination };
       throw new SimError('not_found', `No institution with code or guid "${id.slice(0, 80)}"`);
     }
     // Endpoints: "credentials required to create a member" (fault credentials-list-incomplete: the password is left out).

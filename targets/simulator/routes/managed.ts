@@ -52,7 +52,11 @@ function deprecated(ctx: SimContext) {
       if (managedMembers(request) && request.svcVersion >= DEPRECATED_FROM && ctx.fault('managed-members-removed-on-v20250224')) {
         throw new SimError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`);
       }
-      if (request.routeOptions.url === '/managed_institutions' && request.svcVersion >= DEPRECATED_FROM && ctx.fault('managed-institutions-removed-on-v20250224')) {
+      if (
+        request.routeOptions.url === '/managed_institutions' &&
+        request.svcVersion >= DEPRECATED_FROM &&
+        ctx.fault('managed-institutions-removed-on-v20250224')
+      ) {
         throw new SimError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`);
       }
     },
@@ -83,7 +87,8 @@ export function registerManaged(app: FastifyInstance, ctx: SimContext): void {
   const transaction = (request: FastifyRequest<P>) => {
     const a = account(request);
     const t = s().transactions.get(request.params.transaction_guid);
-    if (!t || t.account_guid !== a.guid) throw new SimError('not_found', `No transaction "${request.params.transaction_guid.slice(0, 80)}" on account ${a.guid}`);
+    if (!t || t.account_guid !== a.guid)
+      throw new SimError('not_found', `No transaction "${request.params.transaction_guid.slice(0, 80)}" on account ${a.guid}`);
     return t;
   };
 
@@ -99,15 +104,26 @@ export function registerManaged(app: FastifyInstance, ctx: SimContext): void {
     const code = optString(o, 'institution_code', 'member');
     if (!code) throw new SimError('invalid_request', 'member.institution_code is required');
     if (!findInstitution(ctx, code)) throw new SimError('not_found', `No institution "${code.slice(0, 80)}"`);
-    const m = createManagedMember(ctx, user, { institutionCode: code, id: optString(o, 'id', 'member'), name: optString(o, 'name', 'member'), metadata: optMetadata(o, 'member') });
+    const m = createManagedMember(ctx, user, {
+      institutionCode: code,
+      id: optString(o, 'id', 'member'),
+      name: optString(o, 'name', 'member'),
+      metadata: optMetadata(o, 'member'),
+    });
     return { member: renderMember(ctx, m, request.svcVersion) };
   });
   app.get<P>('/users/:user_guid/managed_members', DEPRECATED, async (request) => {
     const user = findUser(ctx, request.params.user_guid);
-    const page = pageList(ctx, [...s().members.values()].filter((m) => m.user_guid === user.guid && m.is_managed), request.query as Query);
+    const page = pageList(
+      ctx,
+      [...s().members.values()].filter((m) => m.user_guid === user.guid && m.is_managed),
+      request.query as Query,
+    );
     return { members: page.items.map((m) => renderMember(ctx, m, request.svcVersion)), pagination: page.pagination };
   });
-  app.get<P>('/users/:user_guid/managed_members/:member_guid', DEPRECATED, async (request) => ({ member: renderMember(ctx, member(request).m, request.svcVersion) }));
+  app.get<P>('/users/:user_guid/managed_members/:member_guid', DEPRECATED, async (request) => ({
+    member: renderMember(ctx, member(request).m, request.svcVersion),
+  }));
   app.put<P>('/users/:user_guid/managed_members/:member_guid', DEPRECATED, async (request) => {
     const { m } = member(request);
     const o = wrapper(request.body, 'member');
@@ -136,7 +152,11 @@ export function registerManaged(app: FastifyInstance, ctx: SimContext): void {
   });
   app.get<P>('/users/:user_guid/managed_members/:member_guid/accounts', DEPRECATED, async (request) => {
     const { m } = member(request);
-    const page = pageList(ctx, [...s().accounts.values()].filter((a) => a.member_guid === m.guid), request.query as Query);
+    const page = pageList(
+      ctx,
+      [...s().accounts.values()].filter((a) => a.member_guid === m.guid),
+      request.query as Query,
+    );
     return { accounts: page.items.map((a) => renderAccount(ctx, a, request.svcVersion)), pagination: page.pagination };
   });
   app.get<P>('/users/:user_guid/managed_members/:member_guid/transactions', DEPRECATED, async (request) => {
@@ -145,7 +165,9 @@ export function registerManaged(app: FastifyInstance, ctx: SimContext): void {
     const page = pageList(ctx, [...s().transactions.values()].filter((t) => accounts.has(t.account_guid)).reverse(), request.query as Query);
     return { transactions: page.items.map((t) => renderTransaction(ctx, t)), pagination: page.pagination };
   });
-  app.get<P>('/users/:user_guid/managed_members/:member_guid/accounts/:account_guid', DEPRECATED, async (request) => ({ account: renderAccount(ctx, account(request), request.svcVersion) }));
+  app.get<P>('/users/:user_guid/managed_members/:member_guid/accounts/:account_guid', DEPRECATED, async (request) => ({
+    account: renderAccount(ctx, account(request), request.svcVersion),
+  }));
   app.put<P>('/users/:user_guid/managed_members/:member_guid/accounts/:account_guid', DEPRECATED, async (request) => {
     const a = account(request);
     const o = wrapper(request.body, 'account');
@@ -164,10 +186,16 @@ export function registerManaged(app: FastifyInstance, ctx: SimContext): void {
   });
   app.get<P>('/users/:user_guid/managed_members/:member_guid/accounts/:account_guid/transactions', DEPRECATED, async (request) => {
     const a = account(request);
-    const page = pageList(ctx, [...s().transactions.values()].filter((t) => t.account_guid === a.guid), request.query as Query);
+    const page = pageList(
+      ctx,
+      [...s().transactions.values()].filter((t) => t.account_guid === a.guid),
+      request.query as Query,
+    );
     return { transactions: page.items.map((t) => renderTransaction(ctx, t)), pagination: page.pagination };
   });
-  app.get<P>('/users/:user_guid/managed_members/:member_guid/accounts/:account_guid/transactions/:transaction_guid', DEPRECATED, async (request) => ({ transaction: renderTransaction(ctx, transaction(request)) }));
+  app.get<P>('/users/:user_guid/managed_members/:member_guid/accounts/:account_guid/transactions/:transaction_guid', DEPRECATED, async (request) => ({
+    transaction: renderTransaction(ctx, transaction(request)),
+  }));
   app.put<P>('/users/:user_guid/managed_members/:member_guid/accounts/:account_guid/transactions/:transaction_guid', DEPRECATED, async (request) => {
     const t = transaction(request);
     const o = wrapper(request.body, 'transaction');

@@ -65,7 +65,9 @@ export function renderMember(ctx: SimContext, m: MemberRecord, version: string):
     id: ctx.fault('member-client-id-dropped') ? null : m.id,
     user_guid: ctx.fault('member-user-guid-wrong') ? NOBODY_USER_GUID : m.user_guid,
     user_id: ctx.fault('member-user-id-missing') ? null : userIdOf(ctx, m.user_guid),
-    institution_code: ctx.fault('member-institution-code-wrong') ? (findInstitution(ctx, m.institution_code)?.guid ?? `INS-${m.institution_code}`) : m.institution_code,
+    institution_code: ctx.fault('member-institution-code-wrong')
+      ? (findInstitution(ctx, m.institution_code)?.guid ?? `INS-${m.institution_code}`)
+      : m.institution_code,
     // Variation member-name-null: name is a string whose nullness is not stated (real-service-notes, Nullability).
     name: ctx.variation('member-name-null') ? null : m.name,
     connection_status: m.connection_status,
@@ -100,7 +102,14 @@ export function challengeTypeOf(ctx: SimContext, type: string): string {
  * client_redirect_url, enable_app2app, referral_source, ui_message_webview_url_scheme}`.
  * They are accepted there and inside `member` (the member's own value wins).
  */
-export const MEMBER_TOP_LEVEL_FIELDS = ['data_request', 'client_redirect_url', 'enable_app2app', 'referral_source', 'oauth_referral_source', 'ui_message_webview_url_scheme'] as const;
+export const MEMBER_TOP_LEVEL_FIELDS = [
+  'data_request',
+  'client_redirect_url',
+  'enable_app2app',
+  'referral_source',
+  'oauth_referral_source',
+  'ui_message_webview_url_scheme',
+] as const;
 
 export function memberRequestFields(rawBody: unknown): Record<string, unknown> {
   const member = wrapper(rawBody, 'member');
@@ -127,7 +136,12 @@ export function renderChallenge(ctx: SimContext, c: ChallengeRecord, version: st
   if (c.options) {
     // Resources, Credential: option entries carry a guid (v20250224).
     const withGuid = version >= V2025;
-    out.options = c.options.map((o) => ({ ...(withGuid ? { guid: o.guid } : {}), label: o.label, value: o.value, ...(o.data_uri ? { data_uri: o.data_uri } : {}) }));
+    out.options = c.options.map((o) => ({
+      ...(withGuid ? { guid: o.guid } : {}),
+      label: o.label,
+      value: o.value,
+      ...(o.data_uri ? { data_uri: o.data_uri } : {}),
+    }));
   }
   return out;
 }
@@ -145,7 +159,11 @@ function parseCredentials(raw: unknown, institutionCode: string): CredentialInpu
     if (value === undefined) throw new SimError('invalid_request', `member.credentials[${i}].value is required`);
     if (guid === undefined && fieldName === undefined) throw new SimError('invalid_request', `member.credentials[${i}] needs a guid or a field_name`);
     const field = known.find((k) => k.guid === guid || k.field_name === fieldName);
-    if (!field) throw new SimError('invalid_request', `member.credentials[${i}] names no credential of ${institutionCode} (${guid ?? fieldName}); GET /institutions/${institutionCode}/credentials lists them`);
+    if (!field)
+      throw new SimError(
+        'invalid_request',
+        `member.credentials[${i}] names no credential of ${institutionCode} (${guid ?? fieldName}); GET /institutions/${institutionCode}/credentials lists them`,
+      );
     return { guid: field.guid, field_name: field.field_name, value };
   });
 }
@@ -153,11 +171,14 @@ function parseCredentials(raw: unknown, institutionCode: string): CredentialInpu
 /** Member-level OAuth redirect settings (Endpoints, "OAuth procedure for members"). */
 function redirectSettings(body: Record<string, unknown>, where: string) {
   const clientRedirectUrl = optString(body, 'client_redirect_url', where);
-  if (clientRedirectUrl !== undefined && !URL.canParse(clientRedirectUrl)) throw new SimError('invalid_request', `${where}.client_redirect_url must be an absolute URL`);
+  if (clientRedirectUrl !== undefined && !URL.canParse(clientRedirectUrl))
+    throw new SimError('invalid_request', `${where}.client_redirect_url must be an absolute URL`);
   const scheme = optString(body, 'ui_message_webview_url_scheme', where);
-  if (scheme !== undefined && !/^[a-z][a-z0-9+.-]*$/i.test(scheme)) throw new SimError('invalid_request', `${where}.ui_message_webview_url_scheme must be a URL scheme such as "myapp"`);
+  if (scheme !== undefined && !/^[a-z][a-z0-9+.-]*$/i.test(scheme))
+    throw new SimError('invalid_request', `${where}.ui_message_webview_url_scheme must be a URL scheme such as "myapp"`);
   const referral = optString(body, 'oauth_referral_source', where);
-  if (referral !== undefined && !['BROWSER', 'APP'].includes(referral)) throw new SimError('invalid_request', `${where}.oauth_referral_source must be BROWSER or APP`);
+  if (referral !== undefined && !['BROWSER', 'APP'].includes(referral))
+    throw new SimError('invalid_request', `${where}.oauth_referral_source must be BROWSER or APP`);
   return { clientRedirectUrl, scheme, referral };
 }
 
@@ -179,7 +200,8 @@ function callbackPayload(ctx: SimContext, request: FastifyRequest): string | und
  * delete carrying it are refused.
  */
 function skipWebhook(ctx: SimContext, request: FastifyRequest): boolean {
-  if (request.headers['svc-skip-webhook'] !== undefined && ctx.fault('skip-webhook-header-refused')) throw new SimError('invalid_request', 'Unknown header SVC-SKIP-WEBHOOK');
+  if (request.headers['svc-skip-webhook'] !== undefined && ctx.fault('skip-webhook-header-refused'))
+    throw new SimError('invalid_request', 'Unknown header SVC-SKIP-WEBHOOK');
   return skipWebhookOf(request);
 }
 
@@ -200,10 +222,12 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
     const products = dataRequestProducts(ctx, body, 'member', version, 'data-request-not-required-on-v20250224');
     // Fault data-request-product-refused: two of the product values Resources, Member names are refused.
     const refused = products?.find((p) => p === 'history' || p === 'identity_verification');
-    if (refused && ctx.fault('data-request-product-refused')) throw new SimError('invalid_request', `member.data_request.products: unknown product "${refused}"`);
+    if (refused && ctx.fault('data-request-product-refused'))
+      throw new SimError('invalid_request', `member.data_request.products: unknown product "${refused}"`);
     const skipAggregation = optBool(body, 'skip_aggregation', 'member');
     // Fault member-create-refuses-enable-app2app: a create-member field Resources, Member names is refused.
-    if (body.enable_app2app !== undefined && ctx.fault('member-create-refuses-enable-app2app')) throw new SimError('invalid_request', 'member.enable_app2app: unknown field');
+    if (body.enable_app2app !== undefined && ctx.fault('member-create-refuses-enable-app2app'))
+      throw new SimError('invalid_request', 'member.enable_app2app: unknown field');
     optBool(body, 'enable_app2app', 'member');
     optString(body, 'referral_source', 'member');
     const redirect = redirectSettings(body, 'member');
@@ -250,7 +274,13 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
     const redirect = redirectSettings(body, 'member');
     const payload = callbackPayload(ctx, request);
     const skip = skipWebhook(ctx, request);
-    updateMember(ctx, m, { id, metadata, credentials, skipAggregation, callbackPayload: payload, clientRedirectUrl: redirect.clientRedirectUrl, scheme: redirect.scheme }, request.svcVersion, skip);
+    updateMember(
+      ctx,
+      m,
+      { id, metadata, credentials, skipAggregation, callbackPayload: payload, clientRedirectUrl: redirect.clientRedirectUrl, scheme: redirect.scheme },
+      request.svcVersion,
+      skip,
+    );
     return memberReply(request, m);
   });
 
@@ -274,7 +304,8 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
       has_processed_transactions: [...coreState(ctx).transactions.values()].some((t) => t.member_guid === m.guid),
     };
     // Endpoints: "when MFA is required the response has a challenges array".
-    if (m.connection_status === 'CHALLENGED' && !ctx.fault('challenge-missing-on-mfa')) out.challenges = m.challenges.map((c) => renderChallenge(ctx, c, request.svcVersion));
+    if (m.connection_status === 'CHALLENGED' && !ctx.fault('challenge-missing-on-mfa'))
+      out.challenges = m.challenges.map((c) => renderChallenge(ctx, c, request.svcVersion));
     memberRead(ctx, m);
     return { member: out };
   });
@@ -336,7 +367,8 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
     // Endpoints, identify behaviour: 202 while an identification runs (fault identify-409-instead-of-202);
     // 409 while another aggregation-type job runs (fault identify-202-instead-of-409).
     if (outcome === 'identifying' && ctx.fault('identify-409-instead-of-202')) throw new SimError('conflict', 'An identification is already running');
-    if (outcome === 'other-job' && !ctx.fault('identify-202-instead-of-409')) throw new SimError('conflict', `Another aggregation-type job (${m.job!.type}) is running for this member; retry when it completes`);
+    if (outcome === 'other-job' && !ctx.fault('identify-202-instead-of-409'))
+      throw new SimError('conflict', `Another aggregation-type job (${m.job!.type}) is running for this member; retry when it completes`);
     // The status of a started identification is not stated (only the 202/409 cases while a job runs).
     return reply.code(outcome === 'started' && ctx.variation('identify-200-when-idle') ? 200 : 202).send(memberReply(request, m));
   });
@@ -364,7 +396,14 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
     const accounts = [...coreState(ctx).accounts.values()].filter((a) => a.member_guid === m.guid && a.account_number !== null);
     const page = pageList(ctx, accounts, request.query as Record<string, unknown>);
     return {
-      account_numbers: page.items.map((a) => ({ guid: `ACN-${a.guid.slice(4)}`, account_guid: a.guid, member_guid: a.member_guid, user_guid: a.user_guid, account_number: a.account_number, routing_number: a.routing_number })),
+      account_numbers: page.items.map((a) => ({
+        guid: `ACN-${a.guid.slice(4)}`,
+        account_guid: a.guid,
+        member_guid: a.member_guid,
+        user_guid: a.user_guid,
+        account_number: a.account_number,
+        routing_number: a.routing_number,
+      })),
       pagination: page.pagination,
     };
   });

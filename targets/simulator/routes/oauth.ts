@@ -64,17 +64,30 @@ export function oauthMessage(ctx: SimContext, m: MemberRecord, status: 'success'
 export function registerOauthPages(app: FastifyInstance, ctx: SimContext): void {
   app.get<{ Params: { token: string } }>('/oauth/:token', async (request, reply) => {
     const found = oauthWindowOf(ctx, request.params.token);
-    if (!found) return reply.code(404).type('text/html; charset=utf-8').send(errorPage('OAuth window not found', 'This OAuth link is not valid. Request a new one from the member.'));
+    if (!found)
+      return reply
+        .code(404)
+        .type('text/html; charset=utf-8')
+        .send(errorPage('OAuth window not found', 'This OAuth link is not valid. Request a new one from the member.'));
     const { w, m } = found;
     const session = openOauthWindow(ctx, w);
     if (session === undefined) {
-      return reply.code(410).type('text/html; charset=utf-8').send(errorPage('OAuth window already used', 'This OAuth link was already opened once; it is single use. Request a new oauth_window_uri.'));
+      return reply
+        .code(410)
+        .type('text/html; charset=utf-8')
+        .send(errorPage('OAuth window already used', 'This OAuth link was already opened once; it is single use. Request a new oauth_window_uri.'));
     }
     const action = `/_sim/oauth/${encodeURIComponent(w.token)}/decision`;
     const form = (name: string, label: string) =>
       `<form method="post" action="${action}" style="display:inline"><input type="hidden" name="session" value="${session}"><input type="hidden" name="action" value="${name}"><button type="submit" data-action="${name}">${label}</button></form>`;
-    return reply.type('text/html; charset=utf-8').send(page(`Authorize ${m.name}`,
-      `<h1>${escapeHtml(m.name)}</h1><p>Allow the app to access your accounts at ${escapeHtml(m.name)}?</p><p data-member-guid="${m.guid}">${form('authorize', 'Authorize')}${form('deny', 'Deny')}${form('cancel', 'Cancel')}</p>`));
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(
+        page(
+          `Authorize ${m.name}`,
+          `<h1>${escapeHtml(m.name)}</h1><p>Allow the app to access your accounts at ${escapeHtml(m.name)}?</p><p data-member-guid="${m.guid}">${form('authorize', 'Authorize')}${form('deny', 'Deny')}${form('cancel', 'Cancel')}</p>`,
+        ),
+      );
   });
 
   app.post<{ Params: { token: string } }>('/oauth/:token/decision', async (request, reply) => {
@@ -83,7 +96,8 @@ export function registerOauthPages(app: FastifyInstance, ctx: SimContext): void 
     const html = (code: number, title: string, msg: string) => reply.code(code).type('text/html; charset=utf-8').send(errorPage(title, msg));
     if (!found) return html(404, 'OAuth window not found', 'This OAuth session does not exist.');
     const { w, m } = found;
-    if (!w.session || body.session !== w.session || w.decided) return html(400, 'OAuth session invalid', 'This authorization was already decided or the page is stale; start again.');
+    if (!w.session || body.session !== w.session || w.decided)
+      return html(400, 'OAuth session invalid', 'This authorization was already decided or the page is stale; start again.');
     const action = body.action;
     if (action !== 'authorize' && action !== 'deny' && action !== 'cancel') return html(400, 'Unknown action', 'action must be authorize, deny or cancel.');
     const { status, reason } = decideOauth(ctx, w, m, action);
@@ -91,7 +105,14 @@ export function registerOauthPages(app: FastifyInstance, ctx: SimContext): void 
     if (target) return reply.code(302).header('Location', target).send();
     const message = oauthMessage(ctx, m, status, reason);
     const script = `(function(){var msg=${scriptJson(message)};window.__svcEvents=[msg];var t=window.opener||(window.parent!==window?window.parent:null);if(t){t.postMessage(msg,'*');}})();`;
-    return reply.type('text/html; charset=utf-8').send(page('OAuth complete',
-      `<h1 data-status="${status}">${status === 'success' ? 'Connected' : 'Not connected'}</h1><p>You can close this window.</p>`, script));
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(
+        page(
+          'OAuth complete',
+          `<h1 data-status="${status}">${status === 'success' ? 'Connected' : 'Not connected'}</h1><p>You can close this window.</p>`,
+          script,
+        ),
+      );
   });
 }

@@ -41,20 +41,34 @@ interface Scope {
   readProtected: boolean;
   text: string;
 }
-interface CodeRecord { code: string; scope: Scope; expiresMs: number; used: boolean }
-interface TokenRecord { token: string; scope: Scope; expiresMs: number }
+interface CodeRecord {
+  code: string;
+  scope: Scope;
+  expiresMs: number;
+  used: boolean;
+}
+interface TokenRecord {
+  token: string;
+  scope: Scope;
+  expiresMs: number;
+}
 
 const codes = (ctx: SimContext) => ctx.collection<CodeRecord>('processor_codes');
 const tokens = (ctx: SimContext) => ctx.collection<TokenRecord>('processor_tokens');
 
 export function parseScope(ctx: SimContext, text: string): Scope {
   const entries = text.split(/\s+/).filter(Boolean);
-  if (entries.length === 0) throw new SimError('invalid_request', 'authorization_code.scope is empty; send e.g. "user-guid:USR-... member-guid:MBR-... account-guid:ACT-... read-protected"');
+  if (entries.length === 0)
+    throw new SimError(
+      'invalid_request',
+      'authorization_code.scope is empty; send e.g. "user-guid:USR-... member-guid:MBR-... account-guid:ACT-... read-protected"',
+    );
   const scope: Scope = { userGuid: '', memberGuid: null, accountGuid: null, readProtected: false, text: entries.join(' ') };
   for (const e of entries) {
     const m = /^(user-guid|member-guid|account-guid):(\S+)$/.exec(e);
     if (e === 'read-protected') scope.readProtected = true;
-    else if (!m) throw new SimError('invalid_request', `Unknown scope entry "${e.slice(0, 80)}"; entries are user-guid:, member-guid:, account-guid: and read-protected`);
+    else if (!m)
+      throw new SimError('invalid_request', `Unknown scope entry "${e.slice(0, 80)}"; entries are user-guid:, member-guid:, account-guid: and read-protected`);
     else if (m[1] === 'user-guid') scope.userGuid = m[2];
     else if (m[1] === 'member-guid') scope.memberGuid = m[2];
     else scope.accountGuid = m[2];
@@ -66,7 +80,8 @@ export function parseScope(ctx: SimContext, text: string): Scope {
   let account: AccountRecord | undefined;
   if (scope.memberGuid) {
     member = s.members.get(scope.memberGuid);
-    if (!member || member.user_guid !== scope.userGuid) throw new SimError('not_found', `Scope names no member ${scope.memberGuid.slice(0, 80)} of user ${scope.userGuid}`);
+    if (!member || member.user_guid !== scope.userGuid)
+      throw new SimError('not_found', `Scope names no member ${scope.memberGuid.slice(0, 80)} of user ${scope.userGuid}`);
   }
   if (scope.accountGuid) {
     account = s.accounts.get(scope.accountGuid);
@@ -78,7 +93,10 @@ export function parseScope(ctx: SimContext, text: string): Scope {
   }
   // Endpoints: "A member in the scope must already have been verified."
   if (member && !member.verified && !ctx.fault('verified-member-not-required-for-processor-code')) {
-    throw new SimError('unprocessable', `Member ${member.guid} has not been verified; verify it (POST /users/{user_guid}/members/{member_guid}/verify) before requesting an authorization code`);
+    throw new SimError(
+      'unprocessable',
+      `Member ${member.guid} has not been verified; verify it (POST /users/{user_guid}/members/{member_guid}/verify) before requesting an authorization code`,
+    );
   }
   return scope;
 }
@@ -91,7 +109,8 @@ function issueCode(ctx: SimContext, scope: Scope): CodeRecord {
 
 function exchange(ctx: SimContext, request: FastifyRequest) {
   const body = (request.body ?? {}) as Record<string, unknown>;
-  if (typeof body !== 'object' || Array.isArray(body)) throw new SimError('invalid_request', 'Send { "code": "..." } or a form with grant_type=authorization_code and code');
+  if (typeof body !== 'object' || Array.isArray(body))
+    throw new SimError('invalid_request', 'Send { "code": "..." } or a form with grant_type=authorization_code and code');
   const inner = body.token && typeof body.token === 'object' ? (body.token as Record<string, unknown>) : body;
   const grantType = optString(inner, 'grant_type', 'body');
   if (grantType !== undefined && grantType !== 'authorization_code') throw new SimError('invalid_request', 'grant_type must be authorization_code');
@@ -110,7 +129,9 @@ export function registerProcessor(app: FastifyInstance, ctx: SimContext): void {
   app.post('/authorization_code', async (request) => {
     // Fault authorization-code-refuses-wrapped-scope: only a top-level `scope` is read, so the
     // stated request (object authorization_code with scope) is refused.
-    const o = ctx.fault('authorization-code-refuses-wrapped-scope') ? ((request.body ?? {}) as Record<string, unknown>) : wrapper(request.body, 'authorization_code');
+    const o = ctx.fault('authorization-code-refuses-wrapped-scope')
+      ? ((request.body ?? {}) as Record<string, unknown>)
+      : wrapper(request.body, 'authorization_code');
     const text = optString(o, 'scope', 'authorization_code');
     if (text === undefined) throw new SimError('invalid_request', 'authorization_code.scope is required');
     const rec = issueCode(ctx, parseScope(ctx, text));
@@ -124,7 +145,11 @@ export function registerProcessor(app: FastifyInstance, ctx: SimContext): void {
 
   app.post('/payment_processor_authorization_code', { config: { sunsetFrom: 'v20250224' } }, async (request) => {
     const o = wrapper(request.body, 'payment_processor_authorization_code');
-    const parts = [['user-guid', 'user_guid'], ['member-guid', 'member_guid'], ['account-guid', 'account_guid']]
+    const parts = [
+      ['user-guid', 'user_guid'],
+      ['member-guid', 'member_guid'],
+      ['account-guid', 'account_guid'],
+    ]
       .map(([k, f]) => [k, optString(o, f, 'payment_processor_authorization_code')] as const)
       .filter(([, v]) => v !== undefined)
       .map(([k, v]) => `${k}:${v}`);
@@ -144,7 +169,8 @@ export function registerProcessor(app: FastifyInstance, ctx: SimContext): void {
     const s = coreState(ctx);
     let account = t.scope.accountGuid ? s.accounts.get(t.scope.accountGuid) : undefined;
     // Fault payment-account-outside-scope: the member's first account, whatever account the scope names.
-    if (account && ctx.fault('payment-account-outside-scope')) account = [...s.accounts.values()].find((a) => a.member_guid === account!.member_guid) ?? account;
+    if (account && ctx.fault('payment-account-outside-scope'))
+      account = [...s.accounts.values()].find((a) => a.member_guid === account!.member_guid) ?? account;
     const out: Record<string, unknown> = {
       user_guid: t.scope.userGuid,
       member_guid: t.scope.memberGuid,

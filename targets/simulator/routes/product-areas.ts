@@ -134,7 +134,17 @@ export function registerProductAreas(app: FastifyInstance, ctx: SimContext): voi
   const seedOtherChannel = (u: UserRecord) => {
     if (!ctx.variation('notifications-other-channels') || [...notifications.values()].some((n) => n.user_guid === u.guid && n.channel !== 'PUSH')) return;
     const guid = ctx.guid('NTF');
-    notifications.set(guid, { guid, user_guid: u.guid, type: 'BUDGET_EXCEEDED', channel: 'EMAIL', title: 'Budget exceeded', content: 'You went over a budget.', entity_guid: ctx.guid('BGT'), entity_type: 'Budget', created_at: isoNow(ctx) });
+    notifications.set(guid, {
+      guid,
+      user_guid: u.guid,
+      type: 'BUDGET_EXCEEDED',
+      channel: 'EMAIL',
+      title: 'Budget exceeded',
+      content: 'You went over a budget.',
+      entity_guid: ctx.guid('BGT'),
+      entity_type: 'Budget',
+      created_at: isoNow(ctx),
+    });
   };
   app.post<U>('/users/:user_guid/notifications', async (request) => {
     const u = user(request);
@@ -159,7 +169,10 @@ export function registerProductAreas(app: FastifyInstance, ctx: SimContext): voi
   app.get<U>('/users/:user_guid/notifications', async (request) => {
     const u = user(request);
     seedOtherChannel(u);
-    const p = page(request, [...notifications.values()].filter((n) => n.user_guid === u.guid));
+    const p = page(
+      request,
+      [...notifications.values()].filter((n) => n.user_guid === u.guid),
+    );
     return { notifications: p.items.map(renderNotification), pagination: p.pagination };
   });
   app.get<{ Params: { user_guid: string; notification_guid: string } }>('/users/:user_guid/notifications/:notification_guid', async (request) => {
@@ -201,13 +214,15 @@ export function registerProductAreas(app: FastifyInstance, ctx: SimContext): voi
   app.put<U>('/users/:user_guid/goals/reposition', async (request) => {
     const u = user(request);
     const body = request.body as { goals?: unknown } | undefined;
-    if (!body || typeof body !== 'object' || !Array.isArray(body.goals)) throw new SimError('invalid_request', 'The request body must contain a "goals" array of { guid, position }');
+    if (!body || typeof body !== 'object' || !Array.isArray(body.goals))
+      throw new SimError('invalid_request', 'The request body must contain a "goals" array of { guid, position }');
     const moves: Array<{ g: Goal; position: number }> = [];
     for (const item of body.goals as unknown[]) {
       const o = (item && typeof item === 'object' ? item : {}) as Record<string, unknown>;
       const g = typeof o.guid === 'string' ? goals.get(o.guid) : undefined;
       if (!g || g.user_guid !== u.guid) throw new SimError('not_found', `No goal "${String(o.guid).slice(0, 80)}" for user ${u.guid}`);
-      if (typeof o.position !== 'number' || !Number.isInteger(o.position) || o.position < 1) throw new SimError('invalid_request', 'position must be a positive integer');
+      if (typeof o.position !== 'number' || !Number.isInteger(o.position) || o.position < 1)
+        throw new SimError('invalid_request', 'position must be a positive integer');
       moves.push({ g, position: o.position });
     }
     // What the service does: "goals can be repositioned to change priority". Fault: the
@@ -230,13 +245,24 @@ export function registerProductAreas(app: FastifyInstance, ctx: SimContext): voi
     const category = text(o, 'category_guid', true)!;
     if (!categoryName.has(category)) throw new SimError('not_found', `No category "${category.slice(0, 80)}"`);
     const guid = ctx.guid('BGT');
-    const b: Budget = { guid, user_guid: u.guid, category_guid: category, name: categoryName.get(category)!, amount: amount(o, 'amount') ?? 100, is_auto_generated: false, created_at: isoNow(ctx) };
+    const b: Budget = {
+      guid,
+      user_guid: u.guid,
+      category_guid: category,
+      name: categoryName.get(category)!,
+      amount: amount(o, 'amount') ?? 100,
+      is_auto_generated: false,
+      created_at: isoNow(ctx),
+    };
     budgets.set(guid, b);
     return { budget: renderBudget(b) };
   });
   app.get<U>('/users/:user_guid/budgets', async (request) => {
     const u = user(request);
-    const p = page(request, [...budgets.values()].filter((b) => b.user_guid === u.guid));
+    const p = page(
+      request,
+      [...budgets.values()].filter((b) => b.user_guid === u.guid),
+    );
     return { budgets: p.items.map(renderBudget), pagination: p.pagination };
   });
   app.post<U>('/users/:user_guid/budgets/generate', async (request) => {
@@ -253,7 +279,15 @@ export function registerProductAreas(app: FastifyInstance, ctx: SimContext): voi
         continue;
       }
       const guid = ctx.guid('BGT');
-      const b: Budget = { guid, user_guid: u.guid, category_guid: category, name: categoryName.get(category) ?? category, amount: 100, is_auto_generated: true, created_at: isoNow(ctx) };
+      const b: Budget = {
+        guid,
+        user_guid: u.guid,
+        category_guid: category,
+        name: categoryName.get(category) ?? category,
+        amount: 100,
+        is_auto_generated: true,
+        created_at: isoNow(ctx),
+      };
       budgets.set(guid, b);
       made.push(b);
     }
@@ -273,7 +307,15 @@ export function registerProductAreas(app: FastifyInstance, ctx: SimContext): voi
       for (const back of [1, 2]) {
         const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back + 1, 0));
         const on = month.toISOString().slice(0, 10);
-        out.push({ guid: `STA-${a.guid.slice(4, 40)}-${on.replace(/-/g, '')}`, account_guid: a.guid, member_guid: m.guid, user_guid: u.guid, statement_on: on, content_hash: `${a.guid}:${on}`, created_at: isoNow(ctx) });
+        out.push({
+          guid: `STA-${a.guid.slice(4, 40)}-${on.replace(/-/g, '')}`,
+          account_guid: a.guid,
+          member_guid: m.guid,
+          user_guid: u.guid,
+          statement_on: on,
+          content_hash: `${a.guid}:${on}`,
+          created_at: isoNow(ctx),
+        });
       }
     }
     return out;
@@ -282,17 +324,20 @@ export function registerProductAreas(app: FastifyInstance, ctx: SimContext): voi
     const p = page(request, statementsOf(request));
     return { statements: p.items, pagination: p.pagination };
   });
-  app.get<{ Params: { user_guid: string; member_guid: string; statement: string } }>('/users/:user_guid/members/:member_guid/statements/:statement', async (request, reply) => {
-    const pdf = request.params.statement.endsWith('.pdf');
-    const guid = pdf ? request.params.statement.slice(0, -4) : request.params.statement;
-    const s = statementsOf(request).find((x) => x.guid === guid);
-    if (!s) throw new SimError('not_found', `No statement "${guid.slice(0, 80)}"`);
-    if (!pdf) return { statement: s };
-    // What the service does: "Statements provide a user's monthly account statements as
-    // PDF". Fault: the download is the statement's JSON instead.
-    if (ctx.fault('statement-not-pdf')) return reply.type('application/json; charset=utf-8').send(JSON.stringify({ statement: s }));
-    return reply.type('application/pdf').send(pdfOf(`Statement ${String(s.statement_on)} account ${String(s.account_guid)}`));
-  });
+  app.get<{ Params: { user_guid: string; member_guid: string; statement: string } }>(
+    '/users/:user_guid/members/:member_guid/statements/:statement',
+    async (request, reply) => {
+      const pdf = request.params.statement.endsWith('.pdf');
+      const guid = pdf ? request.params.statement.slice(0, -4) : request.params.statement;
+      const s = statementsOf(request).find((x) => x.guid === guid);
+      if (!s) throw new SimError('not_found', `No statement "${guid.slice(0, 80)}"`);
+      if (!pdf) return { statement: s };
+      // What the service does: "Statements provide a user's monthly account statements as
+      // PDF". Fault: the download is the statement's JSON instead.
+      if (ctx.fault('statement-not-pdf')) return reply.type('application/json; charset=utf-8').send(JSON.stringify({ statement: s }));
+      return reply.type('application/pdf').send(pdfOf(`Statement ${String(s.statement_on)} account ${String(s.account_guid)}`));
+    },
+  );
 
   // ---- tags and taggings ----------------------------------------------------------------
   app.post<U>('/users/:user_guid/tags', async (request) => {
@@ -305,7 +350,10 @@ export function registerProductAreas(app: FastifyInstance, ctx: SimContext): voi
   });
   app.get<U>('/users/:user_guid/tags', async (request) => {
     const u = user(request);
-    const p = page(request, [...tags.values()].filter((t) => t.user_guid === u.guid));
+    const p = page(
+      request,
+      [...tags.values()].filter((t) => t.user_guid === u.guid),
+    );
     return { tags: p.items, pagination: p.pagination };
   });
   const renderTagging = (t: Tagging) => {
@@ -331,7 +379,10 @@ export function registerProductAreas(app: FastifyInstance, ctx: SimContext): voi
   });
   app.get<U>('/users/:user_guid/taggings', async (request) => {
     const u = user(request);
-    const p = page(request, [...taggings.values()].filter((t) => t.user_guid === u.guid));
+    const p = page(
+      request,
+      [...taggings.values()].filter((t) => t.user_guid === u.guid),
+    );
     return { taggings: p.items.map(renderTagging), pagination: p.pagination };
   });
   app.get<{ Params: { user_guid: string; tagging_guid: string } }>('/users/:user_guid/taggings/:tagging_guid', async (request) => {

@@ -11,7 +11,11 @@ import type { SimContext } from '../context.ts';
 import { SimError } from '../errors.ts';
 
 export function registerProtocolFaults(app: FastifyInstance, ctx: SimContext): void {
-  const newest = () => [...ctx.settings.versions].map((v) => v.name).sort().at(-1)!;
+  const newest = () =>
+    [...ctx.settings.versions]
+      .map((v) => v.name)
+      .sort()
+      .at(-1)!;
   app.addHook('onRequest', async (request) => {
     // Authentication 2: "Earlier examples use a vendor media type of the form
     // application/vnd.svc.api.v1+json or v2+json in Accept". Fault: such an Accept is refused.
@@ -26,7 +30,15 @@ export function registerProtocolFaults(app: FastifyInstance, ctx: SimContext): v
     }
     // Versioning: "a released version is supported for at least 18 months from launch".
     // Fault: the newest version (launched 2026-09-29) has already sunset.
-    if (ctx.fault('recent-version-sunset') && entry && entry.name === [...ctx.settings.versions].map((v) => v.name).sort().at(-1)) {
+    if (
+      ctx.fault('recent-version-sunset') &&
+      entry &&
+      entry.name ===
+        [...ctx.settings.versions]
+          .map((v) => v.name)
+          .sort()
+          .at(-1)
+    ) {
       throw new SimError('version_sunset', `Version ${entry.name} reached sunset`);
     }
     // Versioning: "Versions in play: v20260929 (current), v20250224, v20111101". Fault: one of them is unknown.
@@ -38,7 +50,12 @@ export function registerProtocolFaults(app: FastifyInstance, ctx: SimContext): v
   // Fault: they also demand the SVC-3DX-TOKEN header of the token-protected reads.
   const GRANT_READS = ['/data_exchange/issuer/:issuer_client_guid/grants', '/data_exchange/grantee/:grantee_client_guid/grants', '/data_exchange/grant'];
   app.addHook('preHandler', async (request) => {
-    if (ctx.fault('grants-require-3dx-token') && request.method === 'GET' && GRANT_READS.includes(String(request.routeOptions?.url)) && !request.headers['svc-3dx-token']) {
+    if (
+      ctx.fault('grants-require-3dx-token') &&
+      request.method === 'GET' &&
+      GRANT_READS.includes(String(request.routeOptions?.url)) &&
+      !request.headers['svc-3dx-token']
+    ) {
       throw new SimError('unauthorized', 'The header SVC-3DX-TOKEN is required');
     }
   });
@@ -52,7 +69,13 @@ export function registerProtocolFaults(app: FastifyInstance, ctx: SimContext): v
   // out" lead to DENIED. Fault: member reads report HALTED instead of DENIED.
   const MEMBER_READS = ['/users/:user_guid/members/:member_guid', '/users/:user_guid/members/:member_guid/status'];
   app.addHook('onSend', async (request, _reply, payload) => {
-    if (!ctx.fault('denied-reported-as-halted') || request.method !== 'GET' || !MEMBER_READS.includes(String(request.routeOptions?.url)) || typeof payload !== 'string') return payload;
+    if (
+      !ctx.fault('denied-reported-as-halted') ||
+      request.method !== 'GET' ||
+      !MEMBER_READS.includes(String(request.routeOptions?.url)) ||
+      typeof payload !== 'string'
+    )
+      return payload;
     return payload.replace(/"connection_status":"DENIED"/g, '"connection_status":"HALTED"');
   });
 }

@@ -19,7 +19,12 @@ export function many(query: Query | undefined, ...names: string[]): string[] {
   for (const n of names) {
     const v = query?.[n];
     for (const item of Array.isArray(v) ? v : v === undefined ? [] : [v]) {
-      out.push(...String(item).split(',').map((s) => s.trim()).filter(Boolean));
+      out.push(
+        ...String(item)
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      );
     }
   }
   return out;
@@ -75,7 +80,8 @@ export function dayFilter(query: Query | undefined, name: string): string | unde
   if (v === undefined) return undefined;
   if (EPOCH_SECONDS.test(v)) {
     const d = new Date(Number(v) * 1000);
-    if (Number.isNaN(d.getTime())) throw new SimError('invalid_request', `${name} must be a date YYYY-MM-DD or Unix timestamp seconds, got "${v.slice(0, 40)}"`);
+    if (Number.isNaN(d.getTime()))
+      throw new SimError('invalid_request', `${name} must be a date YYYY-MM-DD or Unix timestamp seconds, got "${v.slice(0, 40)}"`);
     return d.toISOString().slice(0, 10);
   }
   return isoDay(query, name);

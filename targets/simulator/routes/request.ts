@@ -68,7 +68,11 @@ export function dataRequestProducts(ctx: SimContext, o: Obj, where: string, vers
   // required parameter optional" is non-breaking.
   const required = version >= V2025 && !ctx.fault(faultName) && !(version >= 'v20260929' && ctx.variation('data-request-optional-on-v20260929'));
   if (!dr) {
-    if (required) throw new SimError('invalid_request', `${where}.data_request is required from version ${V2025}: send {"data_request": {"products": ["transactions", ...]}}`);
+    if (required)
+      throw new SimError(
+        'invalid_request',
+        `${where}.data_request is required from version ${V2025}: send {"data_request": {"products": ["transactions", ...]}}`,
+      );
     return undefined;
   }
   const products = optStringArray(dr, 'products', `${where}.data_request`);
@@ -100,4 +104,3 @@ export function baseUrlOf(request: FastifyRequest): string {
   const host = header(request, 'host') ?? '127.0.0.1';
   return `${request.protocol}://${host}`;
 }
-

@@ -66,7 +66,17 @@ const transaction = {
   status: 'POSTED',
   is_manual: false,
 };
-const holding = { guid: 'test_svc_holding', user_guid: 'test_svc', account_guid: 'test_svc_account', member_guid: 'test_svc_member', symbol: 'SVC', description: 'SVC Index Fund', shares: 10, market_value: 1234.5, currency_code: 'USD' };
+const holding = {
+  guid: 'test_svc_holding',
+  user_guid: 'test_svc',
+  account_guid: 'test_svc_account',
+  member_guid: 'test_svc_member',
+  symbol: 'SVC',
+  description: 'SVC Index Fund',
+  shares: 10,
+  market_value: 1234.5,
+  currency_code: 'USD',
+};
 const merchant = { guid: 'test_svc_merchant', name: 'Test Coffee Shop', logo_url: 'https://svcbank.example/logo.png', website_url: 'https://svcbank.example' };
 const pagination = (n: number) => ({ current_page: 1, per_page: 25, total_entries: n, total_pages: 1 });
 const list = (key: string, items: unknown[]) => ({ [key]: items, pagination: pagination(items.length) });
@@ -74,9 +84,25 @@ const list = (key: string, items: unknown[]) => ({ [key]: items, pagination: pag
 /** Challenges per challenge type (Endpoints: text, options, image, image_options). */
 const CHALLENGES: Record<string, Record<string, unknown>> = {
   text: { guid: 'CRD-test-text', label: 'What city were you born in?', type: 'TEXT' },
-  options: { guid: 'CRD-test-options', label: 'Where should we send a code?', type: 'OPTIONS', options: [{ guid: 'OPT-test-1', label: 'Email', value: 'email' }, { guid: 'OPT-test-2', label: 'Text message', value: 'sms' }] },
+  options: {
+    guid: 'CRD-test-options',
+    label: 'Where should we send a code?',
+    type: 'OPTIONS',
+    options: [
+      { guid: 'OPT-test-1', label: 'Email', value: 'email' },
+      { guid: 'OPT-test-2', label: 'Text message', value: 'sms' },
+    ],
+  },
   image: { guid: 'CRD-test-image', label: 'Type the word in the picture', type: 'IMAGE', image_data: 'data:image/png;base64,iVBORw0KGgo=' },
-  image_options: { guid: 'CRD-test-image-options', label: 'Choose your security picture', type: 'IMAGE_OPTIONS', image_options: [{ guid: 'OPT-test-img-1', label: 'Cat', data_uri: 'data:image/png;base64,iVBORw0KGgo=', value: 'cat' }, { guid: 'OPT-test-img-2', label: 'Dog', data_uri: 'data:image/png;base64,iVBORw0KGgo=', value: 'dog' }] },
+  image_options: {
+    guid: 'CRD-test-image-options',
+    label: 'Choose your security picture',
+    type: 'IMAGE_OPTIONS',
+    image_options: [
+      { guid: 'OPT-test-img-1', label: 'Cat', data_uri: 'data:image/png;base64,iVBORw0KGgo=', value: 'cat' },
+      { guid: 'OPT-test-img-2', label: 'Dog', data_uri: 'data:image/png;base64,iVBORw0KGgo=', value: 'dog' },
+    ],
+  },
 };
 
 function statusParam(request: FastifyRequest): string {
@@ -125,7 +151,8 @@ export function registerTestHost(app: FastifyInstance, ctx: SimContext): void {
   const oauthAware = (code: string) => {
     const c = institutionCatalog(ctx.settings.institutionCount);
     const rec = c.byCode.get(code === 'test_svcbank' ? TEST_INSTITUTION_CODE : code);
-    if (!rec || ![TEST_INSTITUTION_CODE, TEST_OAUTH_INSTITUTION_CODE].includes(rec.code)) throw new SimError('not_found', `No test institution "${code.slice(0, 40)}"`);
+    if (!rec || ![TEST_INSTITUTION_CODE, TEST_OAUTH_INSTITUTION_CODE].includes(rec.code))
+      throw new SimError('not_found', `No test institution "${code.slice(0, 40)}"`);
     return rec;
   };
   const M = '/users/test_svc/members/test_svc_member';
@@ -137,7 +164,9 @@ export function registerTestHost(app: FastifyInstance, ctx: SimContext): void {
   route('GET', '/users/test_svc', () => ({ user }));
   route('PUT', '/users/test_svc', () => ({ user }));
   route('DELETE', '/users/test_svc', () => ({}));
-  route('POST', '/users/test_svc/connect_widget_url', () => ({ user: { guid: 'test_svc', connect_widget_url: 'https://widgets.svcbank.example/connect/test_svc' } }));
+  route('POST', '/users/test_svc/connect_widget_url', () => ({
+    user: { guid: 'test_svc', connect_widget_url: 'https://widgets.svcbank.example/connect/test_svc' },
+  }));
   // Accounts, holdings, transactions, merchants
   group = 'accounts';
   route('GET', '/users/test_svc/accounts', () => list('accounts', [account]));
@@ -152,13 +181,28 @@ export function registerTestHost(app: FastifyInstance, ctx: SimContext): void {
   route('GET', '/users/test_svc/accounts/test_svc_account/transactions', () => list('transactions', [transaction]));
   route('GET', '/users/test_svc/transactions/test_svc_transaction', () => ({ transaction }));
   // Fault: the merchant answers under another identifier than the documented test_svc_merchant.
-  route('GET', '/merchants/test_svc_merchant', () => ({ merchant: ctx.fault('test-host-merchant-id-renamed') ? { ...merchant, guid: 'MCH-test-merchant' } : merchant }));
-  route('POST', '/test_transactions/cleanse_and_categorize', () => list('transactions', [{ ...transaction, category: 'Coffee Shops', top_level_category: 'Food & Dining' }]));
+  route('GET', '/merchants/test_svc_merchant', () => ({
+    merchant: ctx.fault('test-host-merchant-id-renamed') ? { ...merchant, guid: 'MCH-test-merchant' } : merchant,
+  }));
+  route('POST', '/test_transactions/cleanse_and_categorize', () =>
+    list('transactions', [{ ...transaction, category: 'Coffee Shops', top_level_category: 'Food & Dining' }]),
+  );
   // Institutions. Fault: the OAuth test institution is not listed.
   group = 'institutions';
-  route('GET', '/test_institutions', (request) => list('institutions', (ctx.fault('test-host-oauth-institution-missing') ? [TEST_INSTITUTION_CODE] : [TEST_INSTITUTION_CODE, TEST_OAUTH_INSTITUTION_CODE]).map((c) => renderInstitution(ctx, oauthAware(c), request.svcVersion || 'v20111101'))));
-  route('GET', '/institutions/:code', (request) => ({ institution: renderInstitution(ctx, oauthAware((request.params as { code: string }).code), 'v20111101') }));
-  route('GET', '/institutions/:code/credentials', (request) => list('credentials', institutionCredentials(oauthAware((request.params as { code: string }).code).code)));
+  route('GET', '/test_institutions', (request) =>
+    list(
+      'institutions',
+      (ctx.fault('test-host-oauth-institution-missing') ? [TEST_INSTITUTION_CODE] : [TEST_INSTITUTION_CODE, TEST_OAUTH_INSTITUTION_CODE]).map((c) =>
+        renderInstitution(ctx, oauthAware(c), request.svcVersion || 'v20111101'),
+      ),
+    ),
+  );
+  route('GET', '/institutions/:code', (request) => ({
+    institution: renderInstitution(ctx, oauthAware((request.params as { code: string }).code), 'v20111101'),
+  }));
+  route('GET', '/institutions/:code/credentials', (request) =>
+    list('credentials', institutionCredentials(oauthAware((request.params as { code: string }).code).code)),
+  );
   // Members
   group = 'members';
   route('POST', '/users/test_svc/members', () => ({ member: { ...member(), is_being_aggregated: true } }));
@@ -170,10 +214,34 @@ export function registerTestHost(app: FastifyInstance, ctx: SimContext): void {
   route('GET', `${M}/transactions`, () => list('transactions', [transaction]));
   group = 'others';
   route('POST', `${M}/identify`, () => ({ member: { ...member(), is_being_aggregated: true } }));
-  route('GET', `${M}/account_owners`, () => list('account_owners', [{ guid: 'ACO-test-owner', user_guid: 'test_svc', member_guid: 'test_svc_member', account_guid: 'test_svc_account', owner_name: 'Test User', city: 'Lehi', state: 'UT', country: 'US' }]));
+  route('GET', `${M}/account_owners`, () =>
+    list('account_owners', [
+      {
+        guid: 'ACO-test-owner',
+        user_guid: 'test_svc',
+        member_guid: 'test_svc_member',
+        account_guid: 'test_svc_account',
+        owner_name: 'Test User',
+        city: 'Lehi',
+        state: 'UT',
+        country: 'US',
+      },
+    ]),
+  );
   route('POST', `${M}/extend_history`, () => ({ member: { ...member(), is_being_aggregated: true } }));
   route('POST', `${M}/verify`, () => ({ member: { ...member(), is_being_aggregated: true } }));
-  route('GET', `${M}/account_numbers`, () => list('account_numbers', [{ guid: 'ACN-test-number', account_guid: 'test_svc_account', member_guid: 'test_svc_member', user_guid: 'test_svc', account_number: '1234567890', routing_number: '091000019' }]));
+  route('GET', `${M}/account_numbers`, () =>
+    list('account_numbers', [
+      {
+        guid: 'ACN-test-number',
+        account_guid: 'test_svc_account',
+        member_guid: 'test_svc_member',
+        user_guid: 'test_svc',
+        account_number: '1234567890',
+        routing_number: '091000019',
+      },
+    ]),
+  );
   // Members in a given state (Endpoints: "returns a member in that status").
   group = 'members';
   const inStatus = (request: FastifyRequest) => {
@@ -182,10 +250,22 @@ export function registerTestHost(app: FastifyInstance, ctx: SimContext): void {
   };
   route('GET', '/users/test_svc/members/:connection_status', inStatus);
   route('PUT', '/users/test_svc/members/:connection_status', inStatus);
-  route('POST', '/users/test_svc/members/:connection_status/aggregate', (request) => ({ member: { ...member(statusParam(request)), is_being_aggregated: true } }));
+  route('POST', '/users/test_svc/members/:connection_status/aggregate', (request) => ({
+    member: { ...member(statusParam(request)), is_being_aggregated: true },
+  }));
   route('GET', '/users/test_svc/members/:connection_status/status', (request) => {
     const status = statusParam(request);
-    return { member: { guid: 'test_svc_member', connection_status: status, is_authenticated: status === 'CONNECTED', is_being_aggregated: false, aggregated_at: member(status).aggregated_at, successfully_aggregated_at: member(status).successfully_aggregated_at, ...(status === 'CHALLENGED' ? { challenges: [CHALLENGES.text] } : {}) } };
+    return {
+      member: {
+        guid: 'test_svc_member',
+        connection_status: status,
+        is_authenticated: status === 'CONNECTED',
+        is_being_aggregated: false,
+        aggregated_at: member(status).aggregated_at,
+        successfully_aggregated_at: member(status).successfully_aggregated_at,
+        ...(status === 'CHALLENGED' ? { challenges: [CHALLENGES.text] } : {}),
+      },
+    };
   });
   route('GET', '/users/test_svc/members/:challenge_type/challenges', (request) => {
     const type = (request.params as { challenge_type: string }).challenge_type.toLowerCase();

@@ -82,7 +82,8 @@ export function renderTransaction(ctx: SimContext, t: TransactionRecord, include
   };
   if (ctx.fault('transaction-includes-ignored')) return out;
   const merchant = t.merchant_guid ? s.merchants.get(t.merchant_guid) : undefined;
-  if (includes.has('repeating_transactions')) out.repeating_transaction = t.repeating_transaction_guid ? renderRepeating(s.repeating.get(t.repeating_transaction_guid)) : null;
+  if (includes.has('repeating_transactions'))
+    out.repeating_transaction = t.repeating_transaction_guid ? renderRepeating(s.repeating.get(t.repeating_transaction_guid)) : null;
   // Resources, Transaction: "Merchant fields: name, logo_url, website_url".
   if (includes.has('merchants')) {
     out.merchant = merchant ? { guid: merchant.guid, name: merchant.name, logo_url: merchant.logo_url, website_url: merchant.website_url } : null;
@@ -90,14 +91,33 @@ export function renderTransaction(ctx: SimContext, t: TransactionRecord, include
   if (includes.has('classifications')) out.classification = { name: t.classification };
   if (includes.has('geolocations')) {
     // Resources, Transaction: "Geolocation fields: country, city, postal_code".
-    out.geolocation = merchant ? { country: merchant.location.country, city: merchant.location.city, postal_code: merchant.location.postal_code, latitude: merchant.location.latitude, longitude: merchant.location.longitude } : null;
+    out.geolocation = merchant
+      ? {
+          country: merchant.location.country,
+          city: merchant.location.city,
+          postal_code: merchant.location.postal_code,
+          latitude: merchant.location.latitude,
+          longitude: merchant.location.longitude,
+        }
+      : null;
   }
   return out;
 }
 
 export function renderRepeating(r: RepeatingRecord | undefined): Record<string, unknown> | null {
   if (!r) return null;
-  return { guid: r.guid, user_guid: r.user_guid, member_guid: r.member_guid, account_guid: r.account_guid, amount: r.amount, description: r.description, recurrence_type: r.recurrence_type, repeating_transaction_type: r.repeating_transaction_type, transaction_type: r.transaction_type, created_at: r.created_at };
+  return {
+    guid: r.guid,
+    user_guid: r.user_guid,
+    member_guid: r.member_guid,
+    account_guid: r.account_guid,
+    amount: r.amount,
+    description: r.description,
+    recurrence_type: r.recurrence_type,
+    repeating_transaction_type: r.repeating_transaction_type,
+    transaction_type: r.transaction_type,
+    created_at: r.created_at,
+  };
 }
 
 function parseIncludes(query: Query): Set<string> {
@@ -122,7 +142,8 @@ function listCriteria(ctx: SimContext, query: Query): TransactionCriteria {
   // Variation added-optional-query-parameter (Versioning: "adding optional parameters").
   const minAmount = ctx.variation('added-optional-query-parameter') ? one(query, 'sim_min_amount') : undefined;
   const min = minAmount === undefined ? undefined : Number(minAmount);
-  if (minAmount !== undefined && !Number.isFinite(min)) throw new SimError('invalid_request', `sim_min_amount must be a number, got "${minAmount.slice(0, 40)}"`);
+  if (minAmount !== undefined && !Number.isFinite(min))
+    throw new SimError('invalid_request', `sim_min_amount must be a number, got "${minAmount.slice(0, 40)}"`);
   return {
     categoryGuids: many(query, 'category_guid'),
     topLevelCategoryGuids: many(query, 'top_level_category_guid'),

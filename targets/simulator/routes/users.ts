@@ -26,7 +26,12 @@ export function renderUser(u: UserRecord): Record<string, unknown> {
 
 function userFields(body: unknown): UserFields {
   const o = wrapper(body, 'user');
-  return { id: optString(o, 'id', 'user'), email: optString(o, 'email', 'user'), metadata: optMetadata(o, 'user'), isDisabled: optBool(o, 'is_disabled', 'user') };
+  return {
+    id: optString(o, 'id', 'user'),
+    email: optString(o, 'email', 'user'),
+    metadata: optMetadata(o, 'user'),
+    isDisabled: optBool(o, 'is_disabled', 'user'),
+  };
 }
 
 export function registerUsers(app: FastifyInstance, ctx: SimContext): void {
@@ -38,7 +43,11 @@ export function registerUsers(app: FastifyInstance, ctx: SimContext): void {
 
   app.get('/users', async (request) => {
     // What the service does: a user belongs to exactly one client, so a client lists its own.
-    const page = pageList(ctx, [...coreState(ctx).users.values()].filter((u) => ownsUser(ctx, request.svcClientId, u)), request.query as Record<string, unknown>);
+    const page = pageList(
+      ctx,
+      [...coreState(ctx).users.values()].filter((u) => ownsUser(ctx, request.svcClientId, u)),
+      request.query as Record<string, unknown>,
+    );
     return { users: page.items.map(renderUser), pagination: page.pagination };
   });
 

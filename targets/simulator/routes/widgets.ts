@@ -52,15 +52,25 @@ interface WidgetSession {
 
 const sessions = (ctx: SimContext) => ctx.collection<WidgetSession>('widget_sessions');
 
-function newSession(ctx: SimContext, user: UserRecord, o: Record<string, unknown>, where: string, callbackPayload: string | undefined, products: string[] | undefined): WidgetSession {
+function newSession(
+  ctx: SimContext,
+  user: UserRecord,
+  o: Record<string, unknown>,
+  where: string,
+  callbackPayload: string | undefined,
+  products: string[] | undefined,
+): WidgetSession {
   const widgetType = optString(o, 'widget_type', where) ?? 'connect_widget';
   const mobile = optBool(o, 'is_mobile_webview', where) ?? false;
   const clientRedirectUrl = optString(o, 'client_redirect_url', where);
-  if (clientRedirectUrl !== undefined && !URL.canParse(clientRedirectUrl)) throw new SimError('invalid_request', `${where}.client_redirect_url must be an absolute URL`);
+  if (clientRedirectUrl !== undefined && !URL.canParse(clientRedirectUrl))
+    throw new SimError('invalid_request', `${where}.client_redirect_url must be an absolute URL`);
   const referral = optString(o, 'oauth_referral_source', where);
-  if (referral !== undefined && !['BROWSER', 'APP'].includes(referral)) throw new SimError('invalid_request', `${where}.oauth_referral_source must be BROWSER or APP`);
+  if (referral !== undefined && !['BROWSER', 'APP'].includes(referral))
+    throw new SimError('invalid_request', `${where}.oauth_referral_source must be BROWSER or APP`);
   const scheme = optString(o, 'ui_message_webview_url_scheme', where);
-  if (scheme !== undefined && !/^[a-z][a-z0-9+.-]*$/i.test(scheme)) throw new SimError('invalid_request', `${where}.ui_message_webview_url_scheme must be a URL scheme such as "myapp"`);
+  if (scheme !== undefined && !/^[a-z][a-z0-9+.-]*$/i.test(scheme))
+    throw new SimError('invalid_request', `${where}.ui_message_webview_url_scheme must be a URL scheme such as "myapp"`);
   const version = optNumber(o, 'ui_message_version', where);
   if (version !== undefined && !Number.isInteger(version)) throw new SimError('invalid_request', `${where}.ui_message_version must be an integer`);
   for (const key of ['disable_background_agg', 'enable_app2app', 'include_identity', 'include_transactions']) optBool(o, key, where);
@@ -88,20 +98,28 @@ export function registerWidgetUrls(app: FastifyInstance, ctx: SimContext): void 
   app.post<{ Params: { user_guid: string } }>('/users/:user_guid/widget_urls', async (request, reply) => {
     // Endpoints: "In version v20250224 the path uses user_identifier" (the guid or the
     // partner-defined id). Fault widget-user-identifier-refused: only guids are found there.
-    if (ctx.fault('widget-user-identifier-refused') && !request.params.user_guid.startsWith('USR-')) throw new SimError('not_found', `No user "${request.params.user_guid.slice(0, 80)}"`);
+    if (ctx.fault('widget-user-identifier-refused') && !request.params.user_guid.startsWith('USR-'))
+      throw new SimError('not_found', `No user "${request.params.user_guid.slice(0, 80)}"`);
     const user = findUser(ctx, request.params.user_guid);
     const o = wrapper(request.body, 'widget_url');
     // Resources, Widget URL: the named widget types (fault: only connect_widget is accepted).
-    if (ctx.fault('widget-type-refused') && o.widget_type !== undefined && o.widget_type !== 'connect_widget') throw new SimError('invalid_request', `widget_url.widget_type ${String(o.widget_type).slice(0, 40)} is not supported`);
+    if (ctx.fault('widget-type-refused') && o.widget_type !== undefined && o.widget_type !== 'connect_widget')
+      throw new SimError('invalid_request', `widget_url.widget_type ${String(o.widget_type).slice(0, 40)} is not supported`);
     // Resources, Widget URL: ui_message_version (4 shown), color_scheme accepts browser, language includes es,
     // deep_link_params an object (fault: refused).
-    if (ctx.fault('widget-named-parameters-refused') && (o.ui_message_version === 4 || o.color_scheme === 'browser' || o.language === 'es' || o.deep_link_params !== undefined)) throw new SimError('invalid_request', 'widget_url: ui_message_version, color_scheme, language or deep_link_params has an unsupported value');
+    if (
+      ctx.fault('widget-named-parameters-refused') &&
+      (o.ui_message_version === 4 || o.color_scheme === 'browser' || o.language === 'es' || o.deep_link_params !== undefined)
+    )
+      throw new SimError('invalid_request', 'widget_url: ui_message_version, color_scheme, language or deep_link_params has an unsupported value');
     const products = dataRequestProducts(ctx, o, 'widget_url', request.svcVersion, 'widget-data-request-not-required-on-v20250224');
     const s = newSession(ctx, user, o, 'widget_url', callbackPayloadOf(request), products);
     // Variations widget-url-201 (no status stated) and widget-user-id-null (nullness not stated; real-service-notes).
     const userId = ctx.variation('widget-user-id-null') ? null : (user.id ?? user.guid);
     // Resources, Widget URL: the response has type, url and user_id.
-    return reply.code(ctx.variation('widget-url-201') ? 201 : 200).send({ widget_url: { type: s.widgetType, url: `${baseUrlOf(request)}/_sim/widget/${s.token}`, user_id: userId } });
+    return reply
+      .code(ctx.variation('widget-url-201') ? 201 : 200)
+      .send({ widget_url: { type: s.widgetType, url: `${baseUrlOf(request)}/_sim/widget/${s.token}`, user_id: userId } });
   });
 
   // Versioning: sunset from v20250224 (the route config answers the error).
@@ -136,26 +154,28 @@ export function registerWidgetPages(app: FastifyInstance, ctx: SimContext): void
     const s = sessions(ctx).get(request.params.token);
     if (!s) return reply.code(404).type('text/html; charset=utf-8').send(errorPage('Widget not found', 'This widget URL is not valid; request a new one.'));
     const mobile = s.mobile && !ctx.fault('widget-mobile-uses-postmessage');
-    return reply.type('text/html; charset=utf-8').send(widgetPage({
-      token: s.token,
-      userGuid: s.userGuid,
-      sessionGuid: s.sessionGuid,
-      widgetType: s.widgetType,
-      mobile,
-      scheme: s.scheme ?? DEFAULT_WEBVIEW_SCHEME,
-      // Widget flows: the widget opens the OAuth window itself only in a browser iframe.
-      // (fault widget-app-referral-opens-oauth-window: it opens it with oauth_referral_source APP too)
-      opensOauthWindow: !mobile && (s.referral !== 'APP' || ctx.fault('widget-app-referral-opens-oauth-window')),
-      memberDeletedType: ctx.fault('widget-member-deleted-renamed') ? 'svc/connect/memberRemoved' : 'svc/connect/memberDeleted',
-      primaryActionEvent: !ctx.fault('widget-primary-action-event-missing'),
-      backToSearchEvent: !ctx.fault('widget-back-to-search-missing'),
-      oauthErrorEvent: !ctx.fault('widget-oauth-error-event-missing'),
-      payload: ctx.fault('widget-event-missing-x-callback-payload') ? null : s.callbackPayload,
-      institutionCode: s.institutionCode,
-      oauthInstitutionCode: TEST_OAUTH_INSTITUTION_CODE,
-      credentialInstitutionCode: TEST_INSTITUTION_CODE,
-      disableSearch: s.disableSearch,
-    }));
+    return reply.type('text/html; charset=utf-8').send(
+      widgetPage({
+        token: s.token,
+        userGuid: s.userGuid,
+        sessionGuid: s.sessionGuid,
+        widgetType: s.widgetType,
+        mobile,
+        scheme: s.scheme ?? DEFAULT_WEBVIEW_SCHEME,
+        // Widget flows: the widget opens the OAuth window itself only in a browser iframe.
+        // (fault widget-app-referral-opens-oauth-window: it opens it with oauth_referral_source APP too)
+        opensOauthWindow: !mobile && (s.referral !== 'APP' || ctx.fault('widget-app-referral-opens-oauth-window')),
+        memberDeletedType: ctx.fault('widget-member-deleted-renamed') ? 'svc/connect/memberRemoved' : 'svc/connect/memberDeleted',
+        primaryActionEvent: !ctx.fault('widget-primary-action-event-missing'),
+        backToSearchEvent: !ctx.fault('widget-back-to-search-missing'),
+        oauthErrorEvent: !ctx.fault('widget-oauth-error-event-missing'),
+        payload: ctx.fault('widget-event-missing-x-callback-payload') ? null : s.callbackPayload,
+        institutionCode: s.institutionCode,
+        oauthInstitutionCode: TEST_OAUTH_INSTITUTION_CODE,
+        credentialInstitutionCode: TEST_INSTITUTION_CODE,
+        disableSearch: s.disableSearch,
+      }),
+    );
   });
 
   app.post<{ Params: { token: string } }>('/widget/:token/members', async (request, reply) => {
@@ -170,10 +190,12 @@ export function registerWidgetPages(app: FastifyInstance, ctx: SimContext): void
       user,
       institutionCode,
       isOauth,
-      credentials: isOauth ? undefined : [
-        { guid: '', field_name: 'username', value: username },
-        { guid: '', field_name: 'password', value: password },
-      ],
+      credentials: isOauth
+        ? undefined
+        : [
+            { guid: '', field_name: 'username', value: username },
+            { guid: '', field_name: 'password', value: password },
+          ],
       products: s.products,
       skipAggregation: false,
       callbackPayload: s.callbackPayload ?? undefined,

@@ -28,7 +28,10 @@ test('a connection error is retried 12 times with the same bytes, then dropped',
     d.sendTest('member');
     await d.idle();
     assert.equal(d.attempts.length, 1 + MAX_RETRIES);
-    assert.ok(d.attempts.every((a) => a.error && a.status === undefined), 'every attempt failed to connect');
+    assert.ok(
+      d.attempts.every((a) => a.error && a.status === undefined),
+      'every attempt failed to connect',
+    );
     assert.equal(new Set(d.attempts.map((a) => a.bodySha256)).size, 1, 'identical payload on every retry');
   } finally {
     await app.close();
@@ -98,7 +101,9 @@ test('a process stalled as an attempt starts still delivers it, then times out t
     while (performance.now() < end);
   };
   diagnosticsChannel.subscribe('undici:request:create', stall);
-  const app = await buildSimulator({ settings: { webhookUrls: { '*': `http://127.0.0.1:${port}/hooks` }, webhookTimeScale: 1_000_000, webhookTimeoutMs: 100 } });
+  const app = await buildSimulator({
+    settings: { webhookUrls: { '*': `http://127.0.0.1:${port}/hooks` }, webhookTimeScale: 1_000_000, webhookTimeoutMs: 100 },
+  });
   try {
     const d = dispatcherOf(app.sim)!;
     d.sendTest('member');

@@ -94,7 +94,12 @@ export class WebhookDispatcher extends RecordingWebhookSink {
     }
     super.emit(event);
     // Events: "For platform clients only these types are available" (fault: the other types are delivered too).
-    if (this.ctx.settings.webhookPlatformClient && !(PLATFORM_CLIENT_TYPES as readonly string[]).includes(event.type) && !this.ctx.fault('platform-client-receives-other-types')) return;
+    if (
+      this.ctx.settings.webhookPlatformClient &&
+      !(PLATFORM_CLIENT_TYPES as readonly string[]).includes(event.type) &&
+      !this.ctx.fault('platform-client-receives-other-types')
+    )
+      return;
     this.start(event);
   }
 
@@ -103,7 +108,10 @@ export class WebhookDispatcher extends RecordingWebhookSink {
    * POST /_sim/webhooks/notification): Events rule 9, "transaction and account
    * notification payloads include member_guid". Not a test webhook (no `action: test`).
    */
-  sendNotification(type: 'transaction_notification' | 'account_notification', fields: { member_guid: string; user_guid: string; [k: string]: unknown }): WebhookEvent {
+  sendNotification(
+    type: 'transaction_notification' | 'account_notification',
+    fields: { member_guid: string; user_guid: string; [k: string]: unknown },
+  ): WebhookEvent {
     const inner = { guid: `${type === 'transaction_notification' ? 'TNO' : 'ANO'}-${randomUUID()}`, created_at: this.ctx.clock.nowEpochSeconds(), ...fields };
     const event = { type, body: { action: 'created', [type]: inner } };
     this.emit(event);

@@ -36,7 +36,11 @@ export const guidOf = (ns: string, objectIndex: number | '') => `MBR-${ns}-${obj
 /** The model's view checked against the receiver's, after the worker settled. */
 export async function assertMatchesModel(m: ReceiverModel, r: ReceiverReal, when: string): Promise<void> {
   const stats = await settledStats(r.receiver, { type: MODEL_TYPE, guidPrefix: guidOf(r.ns, '') });
-  assert.equal(stats.accepted, m.canonical.size, `${when}: ${stats.accepted} events stored, model ${m.canonical.size} (an accepted delivery was lost, or a duplicate stored twice)`);
+  assert.equal(
+    stats.accepted,
+    m.canonical.size,
+    `${when}: ${stats.accepted} events stored, model ${m.canonical.size} (an accepted delivery was lost, or a duplicate stored twice)`,
+  );
   assert.equal(stats.processed, m.canonical.size, `${when}: processed ${stats.processed} times, model ${m.canonical.size} distinct events (each exactly once)`);
   assert.equal(stats.processed_more_than_once, 0, `${when}: ${stats.processed_more_than_once} event(s) processed more than once`);
   const stored = new Map(Object.entries(stats.objects ?? {}));
