@@ -51,24 +51,20 @@ const FULL_SHAPE = { USR: new RegExp(`^USR-${UUID}$`), MBR: new RegExp(`^MBR-${U
 function expectIdShape(value: unknown, kind: keyof typeof SHAPE, label: string) {
   expect(String(value), `${label}: ${kind}-<uuid> (Resources, identifier shapes)`).toMatch(SHAPE[kind]);
   if (!FULL_SHAPE[kind].test(String(value)))
-    test
-      .info()
-      .annotations.push({
-        type: TIER_ANNOTATION.informational,
-        description: `${label} ${JSON.stringify(value)} has its stated prefix ${kind}- and an opaque rest other than a uuid (Versioning: the length or format of opaque strings may change)`,
-      });
+    test.info().annotations.push({
+      type: TIER_ANNOTATION.informational,
+      description: `${label} ${JSON.stringify(value)} has its stated prefix ${kind}- and an opaque rest other than a uuid (Versioning: the length or format of opaque strings may change)`,
+    });
 }
 
 /** A stated type where a null is reported, not failed (real-service-notes, "Nullability"). */
 function expectTypeOrReportedNull(value: unknown, type: 'string' | 'boolean', label: string) {
   expect(value === null || typeof value === type, `${label} is a ${type} (Resources, Member); received ${JSON.stringify(value)}`).toBe(true);
   if (value === null)
-    test
-      .info()
-      .annotations.push({
-        type: TIER_ANNOTATION.informational,
-        description: `${label} is null where the specification states a ${type} (nullness not stated)`,
-      });
+    test.info().annotations.push({
+      type: TIER_ANNOTATION.informational,
+      description: `${label} is null where the specification states a ${type} (nullness not stated)`,
+    });
 }
 
 /** A user created with a client id of its own (Resources: "Clients are advised to set their own id"). */
@@ -183,12 +179,10 @@ test('SVC-SKIP-WEBHOOK is accepted on update and delete; X-CALLBACK-PAYLOAD on c
   if (!is2xx(aggregate.status)) {
     const plain = await api.post(`${base}/aggregate`);
     expect(is2xx(plain.status), `aggregate answered ${aggregate.status} with X-CALLBACK-PAYLOAD and ${plain.status} without it`).toBe(false);
-    test
-      .info()
-      .annotations.push({
-        type: 'not judged',
-        description: `aggregate was refused with and without X-CALLBACK-PAYLOAD (${aggregate.status}, ${plain.status}): a throttle period, so the header was not judged on aggregate`,
-      });
+    test.info().annotations.push({
+      type: 'not judged',
+      description: `aggregate was refused with and without X-CALLBACK-PAYLOAD (${aggregate.status}, ${plain.status}): a throttle period, so the header was not judged on aggregate`,
+    });
   }
   await settle(api, poll, user, member);
   // Verify with the header (not throttled, Limits: "other aggregation-type jobs are not throttled"): any 2xx.

@@ -24,12 +24,10 @@ test.afterAll(async () => {
 /** Without the observation API only the answers are judged: say so in the report, not silently. */
 function storedStateNotVerified() {
   if (!receiver.observeUrl)
-    test
-      .info()
-      .annotations.push({
-        type: 'not verified',
-        description: 'the stored state needs the observation API (WEBHOOK_OBSERVE_URL); every answer was checked to be a 2xx',
-      });
+    test.info().annotations.push({
+      type: 'not verified',
+      description: 'the stored state needs the observation API (WEBHOOK_OBSERVE_URL); every answer was checked to be a 2xx',
+    });
 }
 
 test('a duplicate delivery gets a 2xx and is processed once @webhooks', async () => {

@@ -745,20 +745,18 @@ export function caseArbitrary(spec: OperationSpec, ctx: RequestContext, o: CaseO
     : [];
   if (typedQuery.length) {
     arbs.push({
-      arbitrary: fc
-        .tuple(base, fc.constantFrom(...typedQuery))
-        .map(([b, p]) =>
-          caseFrom(
-            spec,
-            { ...b, query: { ...b.query, [p.name]: 'not-a-number' } },
-            {
-              kind: 'negative',
-              tier: 'inferred',
-              rule: `the request description (spec/): query ${p.name} is of type ${resolveSchema(p.schema).schema.type}; that a service refuses another value is inferred`,
-              what: `query ${p.name}=not-a-number`,
-            },
-          ),
+      arbitrary: fc.tuple(base, fc.constantFrom(...typedQuery)).map(([b, p]) =>
+        caseFrom(
+          spec,
+          { ...b, query: { ...b.query, [p.name]: 'not-a-number' } },
+          {
+            kind: 'negative',
+            tier: 'inferred',
+            rule: `the request description (spec/): query ${p.name} is of type ${resolveSchema(p.schema).schema.type}; that a service refuses another value is inferred`,
+            what: `query ${p.name}=not-a-number`,
+          },
         ),
+      ),
       weight: 1,
     });
   }
@@ -832,42 +830,38 @@ export function caseArbitrary(spec: OperationSpec, ctx: RequestContext, o: CaseO
   // are JSON"): a refusal is expected (inferred: no status is stated), never a 5xx.
   if (judged && spec.body) {
     arbs.push({
-      arbitrary: fc
-        .tuple(base, fc.constantFrom('{"unterminated": ', '{not json}', '[1, 2,', 'null null'))
-        .map(([b, raw]) =>
-          caseFrom(
-            spec,
-            { ...b, body: undefined },
-            {
-              kind: 'negative',
-              tier: 'inferred',
-              rule: 'Endpoints: "Request and response bodies are JSON"; that a body which is not JSON is refused is inferred',
-              what: `a body that is not JSON (${JSON.stringify(raw)})`,
-            },
-            { rawBody: raw },
-          ),
+      arbitrary: fc.tuple(base, fc.constantFrom('{"unterminated": ', '{not json}', '[1, 2,', 'null null')).map(([b, raw]) =>
+        caseFrom(
+          spec,
+          { ...b, body: undefined },
+          {
+            kind: 'negative',
+            tier: 'inferred',
+            rule: 'Endpoints: "Request and response bodies are JSON"; that a body which is not JSON is refused is inferred',
+            what: `a body that is not JSON (${JSON.stringify(raw)})`,
+          },
+          { rawBody: raw },
         ),
+      ),
       weight: 1,
     });
   }
   const others = METHODS.filter((m) => !(o.pathMethods ?? new Set([spec.method])).has(m));
   if (others.length) {
     arbs.push({
-      arbitrary: fc
-        .tuple(base, fc.constantFrom(...others))
-        .map(([b, m]) =>
-          caseFrom(
-            spec,
-            { ...b, body: m === 'GET' || m === 'DELETE' ? undefined : (b.body ?? {}) },
-            {
-              kind: 'unsupported-method',
-              tier: 'informational',
-              rule: GENERATED_RULES.unsupportedMethod,
-              what: `${m} on a path the document lists only for ${[...(o.pathMethods ?? [])].join(', ')}`,
-            },
-            { method: m, operation: `${m} ${spec.path}` },
-          ),
+      arbitrary: fc.tuple(base, fc.constantFrom(...others)).map(([b, m]) =>
+        caseFrom(
+          spec,
+          { ...b, body: m === 'GET' || m === 'DELETE' ? undefined : (b.body ?? {}) },
+          {
+            kind: 'unsupported-method',
+            tier: 'informational',
+            rule: GENERATED_RULES.unsupportedMethod,
+            what: `${m} on a path the document lists only for ${[...(o.pathMethods ?? [])].join(', ')}`,
+          },
+          { method: m, operation: `${m} ${spec.path}` },
         ),
+      ),
       weight: 1,
     });
   }
