@@ -164,6 +164,12 @@ export interface TeardownOutcome {
 export const CLEANUP_FAILED_ANNOTATION = 'cleanup failed';
 /** The annotation of a test that created users and then skipped (it should check what it needs first). */
 export const CREATED_BEFORE_SKIP_ANNOTATION = 'created before skipping';
+/**
+ * Annotation type of a verdict the reads could not decide (Playwright annotations, every
+ * report shows them): a skip that comes after the observation, which needed the users the
+ * test created, so it is no "created before skipping".
+ */
+export const INCONCLUSIVE_ANNOTATION = 'inconclusive';
 
 const dig = (value: unknown, ...path: string[]): unknown =>
   path.reduce<unknown>((n, k) => (n && typeof n === 'object' ? (n as Record<string, unknown>)[k] : undefined), value);

@@ -22,9 +22,9 @@
 import { test, type CheckedClient, type CheckedResponse } from '../fixtures.ts';
 import type { TargetProfile } from '../../targets/index.ts';
 import { readMember } from '../helpers.ts';
+import { INCONCLUSIVE_ANNOTATION } from '../cleanup.ts';
 
-/** Annotation type of a verdict the reads could not decide (Playwright annotations, every report shows them). */
-export const INCONCLUSIVE_ANNOTATION = 'inconclusive';
+export { INCONCLUSIVE_ANNOTATION };
 
 /** Tries of a timing-inconclusive observation on a target known to answer inside its shortest job time. */
 export const JOB_ATTEMPTS = 3;
