@@ -80,7 +80,7 @@ const PATTERNS: {
 }[] = [
   // CheckedClient helpers (scenarios/fixtures.ts): api.get(path, ...), api.post(path, body, ...)
   { re: new RegExp(String.raw`\bapi\.(get|post|put|delete|patch)\s*(?:<[^>]*>)?\(\s*` + QUOTED, 'g'), method: (m) => m[1], literal: (m) => m.groups!.lit },
-  // walkList(api, path, key) (scenarios/helpers.ts): GET pages
+  // walkList(api, path, key) (scenarios/api/journeys.ts): GET pages
   { re: new RegExp(String.raw`\bwalkList\s*(?:<[^(]*?>)?\(\s*\w+\s*,\s*` + QUOTED, 'g'), method: () => 'GET', literal: (m) => m.groups!.lit },
   // api.call({ api, method, path }) (scenarios/fixtures.ts)
   {

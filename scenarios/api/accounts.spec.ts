@@ -9,7 +9,9 @@
  * use (a wrapper object named for the resource), and assert only the stated outcome.
  */
 import { test, expect, currentVersion, type CheckedClient } from '../fixtures.ts';
-import { ANY_2XX, createUser, is2xx, need, readMember, type MemberStatus } from '../helpers.ts';
+import { ANY_2XX, is2xx, need } from '../lib/responses.ts';
+import { createUser } from '../lib/users.ts';
+import { readMember, type MemberStatus } from '../lib/members.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, letTimePass, memberAccounts, sleep, walkList } from './journeys.ts';
 

@@ -12,7 +12,8 @@
  */
 import { test, expect, type CheckedClient, type Poll } from '../fixtures.ts';
 import type { AchFilter, TargetProfile } from '../../targets/index.ts';
-import { ANY_2XX, expectRefused, is2xx, need, uniqueId } from '../helpers.ts';
+import { ANY_2XX, expectRefused, is2xx, need } from '../lib/responses.ts';
+import { uniqueId } from '../lib/users.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, memberAccounts, settle, walkList } from './journeys.ts';
 

@@ -19,18 +19,11 @@
  */
 import { test, expect, type CheckedClient, type Poll } from '../fixtures.ts';
 import type { TargetProfile } from '../../targets/index.ts';
-import {
-  ANY_2XX,
-  createMember,
-  createUser,
-  createdMember,
-  is2xx,
-  need,
-  readMember,
-  requireTestInstitution,
-  waitUntilSettled,
-  type MemberStatus,
-} from '../helpers.ts';
+import { ANY_2XX, is2xx, need } from '../lib/responses.ts';
+import { createUser } from '../lib/users.ts';
+import { requireTestInstitution } from '../lib/test-institution.ts';
+import { createMember, createdMember, readMember, type MemberStatus } from '../lib/members.ts';
+import { waitUntilSettled } from '../lib/connection-states.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, letTimePass, settle, simulatorControl, sleep, walkList } from './journeys.ts';
 import { inconclusive } from './jobs.ts';

@@ -3,7 +3,7 @@
  * Authentication 5): the JSON list and the CSV list carry the same identifiers.
  */
 import { test, expect, requireSetting } from '../fixtures.ts';
-import { need } from '../helpers.ts';
+import { need } from '../lib/responses.ts';
 import { expectInferred } from '../inferred.ts';
 
 test('the JSON and CSV audience lists carry the same identifiers', { tag: ['@audience', '@readonly', '@smoke', '@inferred'] }, async ({ api, profile }) => {

@@ -11,7 +11,8 @@
  * user sets is enforced.
  */
 import { test, expect, type CheckedClient } from '../fixtures.ts';
-import { ANY_2XX, createUser, need, uniqueId } from '../helpers.ts';
+import { ANY_2XX, need } from '../lib/responses.ts';
+import { createUser, uniqueId } from '../lib/users.ts';
 import { expectInferred } from '../inferred.ts';
 import { walkList } from './journeys.ts';
 

@@ -15,7 +15,9 @@
  * state without a new request).
  */
 import { test, expect, type CheckedClient } from '../fixtures.ts';
-import { createMember, createUser, createdMember, readMember, readStatus, waitUntilSettled, type MemberStatus } from '../helpers.ts';
+import { createUser } from '../lib/users.ts';
+import { createMember, createdMember, readMember, readStatus, type MemberStatus } from '../lib/members.ts';
+import { waitUntilSettled } from '../lib/connection-states.ts';
 import type { Poll } from '../fixtures.ts';
 import { memberAccounts, walkList } from './journeys.ts';
 import { DATA_SCOPES, grantFacts, type Rec } from './data-exchange-identities.ts';

@@ -4,7 +4,9 @@
  */
 import { test, expect, requireSetting, type CheckedClient } from '../fixtures.ts';
 import type { QueryName, TargetProfile } from '../../targets/index.ts';
-import { createMember, createUser, createdMember, is2xx, need } from '../helpers.ts';
+import { is2xx, need } from '../lib/responses.ts';
+import { createUser } from '../lib/users.ts';
+import { createMember, createdMember } from '../lib/members.ts';
 import { expectInferred } from '../inferred.ts';
 import { walkList } from './journeys.ts';
 

@@ -11,7 +11,8 @@
  * shown (404 or 403 are both reasonable): inferred.
  */
 import { test, expect } from '../fixtures.ts';
-import { createUser, expectRefused, is2xx, need } from '../helpers.ts';
+import { expectRefused, is2xx, need } from '../lib/responses.ts';
+import { createUser } from '../lib/users.ts';
 
 const TAGS = ['@isolation', '@destructive', '@inferred'];
 

@@ -21,7 +21,7 @@
  */
 import { test, type CheckedClient, type CheckedResponse } from '../fixtures.ts';
 import type { TargetProfile } from '../../targets/index.ts';
-import { readMember } from '../helpers.ts';
+import { readMember } from '../lib/members.ts';
 import { INCONCLUSIVE_ANNOTATION } from '../cleanup.ts';
 
 export { INCONCLUSIVE_ANNOTATION };

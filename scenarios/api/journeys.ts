@@ -6,7 +6,11 @@
 import { boundsOf, requestBounded } from '../../targets/index.ts';
 import { test, expect, type CheckedClient, type CheckedResponse, type Poll } from '../fixtures.ts';
 import type { TargetProfile } from '../../targets/index.ts';
-import { createMember, createUser, createdMember, need, requireTestInstitution, waitUntilSettled } from '../helpers.ts';
+import { need } from '../lib/responses.ts';
+import { createUser } from '../lib/users.ts';
+import { requireTestInstitution } from '../lib/test-institution.ts';
+import { createMember, createdMember } from '../lib/members.ts';
+import { waitUntilSettled } from '../lib/connection-states.ts';
 
 /** A user of its own with a CONNECTED, aggregated member of the test institution. */
 export async function connectedUser(api: CheckedClient, poll: Poll) {

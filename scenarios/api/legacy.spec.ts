@@ -5,7 +5,7 @@
  */
 import { test, expect } from '../fixtures.ts';
 import { documentOperations } from '../operations.ts';
-import { need } from '../helpers.ts';
+import { need } from '../lib/responses.ts';
 
 const STATUSES = ['PENDING', 'CONNECTED', 'CHALLENGED', 'HALTED', 'DENIED'];
 const CHALLENGE_TYPES = ['text', 'options', 'image', 'image_options'];

@@ -18,19 +18,11 @@
  * (real-service-notes, "Nullability"): it is reported, never failed.
  */
 import { test, expect, currentVersion, type CheckedClient } from '../fixtures.ts';
-import {
-  ANY_2XX,
-  createMember,
-  createdMember,
-  expectRefused,
-  institutionCredentials,
-  is2xx,
-  need,
-  readMember,
-  requireTestInstitution,
-  uniqueId,
-  waitUntilSettled,
-} from '../helpers.ts';
+import { ANY_2XX, expectRefused, is2xx, need } from '../lib/responses.ts';
+import { uniqueId } from '../lib/users.ts';
+import { institutionCredentials, requireTestInstitution } from '../lib/test-institution.ts';
+import { createMember, createdMember, readMember } from '../lib/members.ts';
+import { waitUntilSettled } from '../lib/connection-states.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, memberAccounts, settle, walkList } from './journeys.ts';
 import { TIER_ANNOTATION } from '../../contracts/index.ts';

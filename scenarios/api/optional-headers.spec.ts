@@ -8,7 +8,8 @@
  * accepted with it. Whether a webhook is then skipped is the delivery side's check.
  */
 import { test, expect } from '../fixtures.ts';
-import { ANY_2XX, is2xx, need, uniqueId } from '../helpers.ts';
+import { ANY_2XX, is2xx, need } from '../lib/responses.ts';
+import { uniqueId } from '../lib/users.ts';
 import { connectedUser, walkList } from './journeys.ts';
 
 const SKIP = { 'SVC-SKIP-WEBHOOK': 'true' };

@@ -12,7 +12,7 @@
  * category list (maximum not shown) is walked in pages of 100 or less, never read in one.
  */
 import { test, expect } from '../fixtures.ts';
-import { is2xx, need } from '../helpers.ts';
+import { is2xx, need } from '../lib/responses.ts';
 import { expectInferred } from '../inferred.ts';
 import { walkList } from './journeys.ts';
 

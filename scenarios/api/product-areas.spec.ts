@@ -20,7 +20,8 @@
  * (no status is stated for these operations).
  */
 import { test, expect, type CheckedClient, type CheckedResponse } from '../fixtures.ts';
-import { ANY_2XX, createUser, need, uniqueId } from '../helpers.ts';
+import { ANY_2XX, need } from '../lib/responses.ts';
+import { createUser, uniqueId } from '../lib/users.ts';
 import { PRODUCT_PATH_ENV, type ProductPaths, type TargetProfile } from '../../targets/index.ts';
 import { connectedUser, memberAccounts, walkList } from './journeys.ts';
 

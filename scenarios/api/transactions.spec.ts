@@ -18,7 +18,10 @@
  * v20250224 and later, ISO 8601 timestamps before.
  */
 import { test, expect, currentVersion, type CheckedClient } from '../fixtures.ts';
-import { ANY_2XX, createMember, createUser, createdMember, need, readMember, requireTestInstitution } from '../helpers.ts';
+import { ANY_2XX, need } from '../lib/responses.ts';
+import { createUser } from '../lib/users.ts';
+import { requireTestInstitution } from '../lib/test-institution.ts';
+import { createMember, createdMember, readMember } from '../lib/members.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, letTimePass, settle, walkList } from './journeys.ts';
 

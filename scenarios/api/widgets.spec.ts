@@ -9,7 +9,9 @@
  * `url` and `user_id` (strings); the contract checks its shape on every response.
  */
 import { test, expect, currentVersion, type CheckedClient } from '../fixtures.ts';
-import { ANY_2XX, createUser, need, needsDataRequest, uniqueId } from '../helpers.ts';
+import { ANY_2XX, need } from '../lib/responses.ts';
+import { createUser, uniqueId } from '../lib/users.ts';
+import { needsDataRequest } from '../lib/members.ts';
 import { expectInferred } from '../inferred.ts';
 
 const TAGS = ['@widgets', '@destructive'];

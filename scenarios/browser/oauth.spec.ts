@@ -21,7 +21,9 @@
 import type { Page } from '@playwright/test';
 import type { TargetProfile } from '../../targets/index.ts';
 import { test, expect, type CheckedClient } from '../fixtures.ts';
-import { createMember, createUser, readMember, waitUntilSettled, type MemberStatus } from '../helpers.ts';
+import { createUser } from '../lib/users.ts';
+import { createMember, readMember, type MemberStatus } from '../lib/members.ts';
+import { waitUntilSettled } from '../lib/connection-states.ts';
 import { expectInferred } from '../inferred.ts';
 import { afterAction, suppliesProtocol } from './waits.ts';
 
