@@ -6,10 +6,10 @@
  * -> HALTED; invalid credentials / invalid login fields / locked out -> DENIED.
  *
  * Each scenario polls the status with the bounded poller (isSettled in
- * scenarios/lib/connection-states.ts) and checks the states it passes through. What the specification does not state is an
- * inferred expectation (scenarios/inferred.ts; tests carrying one are tagged
- * @inferred): a wrong MFA answer never connecting, and the aggregation timestamps
- * beyond "aggregated_at null before first aggregation".
+ * scenarios/lib/connection-states.ts) and checks the states it passes through. What
+ * the specification does not state is an inferred expectation (scenarios/inferred.ts;
+ * tests carrying one are tagged @inferred): a wrong MFA answer never connecting, and
+ * the aggregation timestamps beyond "aggregated_at null before first aggregation".
  */
 import type { PasswordScenario } from '../../targets/index.ts';
 import { test, expect, type CheckedClient, type Poll } from '../fixtures.ts';
