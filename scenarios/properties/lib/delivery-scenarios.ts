@@ -26,6 +26,7 @@ import {
   webhook_test_shape,
   webhook_version_rises,
   webhook_x_callback_payload,
+  WEBHOOK_TYPES,
   type Failure,
 } from '../../../contracts/index.ts';
 import { simulatorInProcess, type SimulatorSettings } from '../../../targets/index.ts';
@@ -144,27 +145,9 @@ function commonChecks(requests: CapturedRequest[]): Failure[] {
   return out;
 }
 
-/** Webhook type keys of spec/CONVENTIONS.md: one capture URL each, so the capture knows every delivery's type. */
-const WEBHOOK_TYPE_KEYS = [
-  'member',
-  'member_data_updated',
-  'aggregation',
-  'balance',
-  'connection_status',
-  'history',
-  'insights',
-  'statements',
-  'initial_data_ready',
-  'spending_plan',
-  'verification',
-  'transaction_notification',
-  'account_notification',
-  'budgets',
-  'goals',
-  'beats',
-];
+/** One capture URL per webhook type the specification names (spec/CONVENTIONS.md keys), so the capture knows every delivery's type. */
 const perType = (base: string): Record<string, string> => ({
-  ...Object.fromEntries(WEBHOOK_TYPE_KEYS.map((t) => [t, `${base}/hooks/${t}`])),
+  ...Object.fromEntries(WEBHOOK_TYPES.map((t) => [t, `${base}/hooks/${t}`])),
   '*': `${base}/hooks/unconfigured`,
 });
 
