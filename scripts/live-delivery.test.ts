@@ -11,8 +11,9 @@
  *   1. Clean: the spec passes, with deliveries checked and each rule annotated
  *      `verified`; HTTPS is `not verified` (plain http on loopback), never a pass.
  *   2. With one catalogue fault in force per run, the spec fails and its message names
- *      the rule the fault breaks (rules 1, 3, 4, 7, 8, 9); with the rule 2 variations
- *      (fields added, order changed) it still passes.
+ *      the rule the fault breaks (rules 1, 3, 4, 7, 8, 9, and the platform-client types
+ *      under SVC_WEBHOOK_PLATFORM_CLIENT=1, whose clean run passes); with the rule 2
+ *      variations (fields added, order changed) it still passes.
  *   3. Without SVC_WEBHOOK_PUBLIC_URL on a real target it skips naming the variable.
  *
  * Bounded (every run has a timeout) and on 127.0.0.1 only.
@@ -83,6 +84,8 @@ interface LiveRun {
   faults?: string[];
   variations?: string[];
   extra?: Record<string, string>;
+  /** SVC_SIM_* variables beyond the delivery URL, scale and faults (the service's own out-of-band configuration). */
+  sim?: Record<string, string>;
   withPublicUrl?: boolean;
   deliver?: boolean;
 }
@@ -103,6 +106,7 @@ async function liveTarget(o: LiveRun & { process?: boolean }): Promise<{ env: No
     SVC_SIM_WEBHOOK_TIMEOUT_MS: '2000',
     ...(o.faults?.length ? { SVC_SIM_FAULTS: o.faults.join(',') } : {}),
     ...(o.variations?.length ? { SVC_SIM_VARIATIONS: o.variations.join(',') } : {}),
+    ...o.sim,
   };
   const sim = o.process
     ? await startSimulatorProcess(simEnv)
@@ -139,6 +143,7 @@ const BATCH: Record<string, LiveRun> = {
   'no-public-url': { withPublicUrl: false },
   'nothing-expected': { deliver: false, extra: { SVC_WEBHOOK_WAIT_MS: '3000' } },
   'nothing-unasserted': { deliver: false, extra: { SVC_WEBHOOK_WAIT_MS: '3000', SVC_WEBHOOK_EXPECT: '0' } },
+  'platform-client': { sim: { SVC_SIM_WEBHOOK_PLATFORM_CLIENT: '1' }, extra: { SVC_WEBHOOK_PLATFORM_CLIENT: '1', SVC_WEBHOOK_TEST_TYPES: 'aggregation' } },
 };
 
 let batch: Promise<Map<string, PlaywrightRun>> | undefined;
@@ -166,7 +171,15 @@ const only = (run: PlaywrightRun) => {
 };
 const notes = (t: ReturnType<typeof only>, type: string) => [...new Set((t.annotations ?? []).filter((a) => a.type === type).map((a) => a.description ?? ''))];
 
-const FAULTS: Array<{ fault: string; rule: RegExp; extra?: Record<string, string> }> = [
+/**
+ * A service configured as a platform client's (SVC_SIM_WEBHOOK_PLATFORM_CLIENT=1) and the
+ * spec told so (SVC_WEBHOOK_PLATFORM_CLIENT=1); the test webhook asked is of a platform
+ * type (Events: "For platform clients only these types are available"). The clean run with
+ * it passes (below), so the fault run's failure is the fault's.
+ */
+const PLATFORM_CLIENT = BATCH['platform-client'];
+
+const FAULTS: Array<{ fault: string; rule: RegExp; extra?: Record<string, string>; sim?: Record<string, string> }> = [
   { fault: 'x-callback-payload-missing-in-member-webhook', rule: /webhook_x_callback_payload .*rule: Events, Webhooks rule 8/ },
   { fault: 'aggregation-webhook-missing-job-guid', rule: /webhook_rule9_fields WEBHOOK aggregation .*job_guid.*rule: Events, Webhooks rule 9/ },
   { fault: 'webhook-at-in-milliseconds', rule: /rule: Events, Webhooks rule 1/ },
@@ -174,11 +187,14 @@ const FAULTS: Array<{ fault: string; rule: RegExp; extra?: Record<string, string
   { fault: 'webhook-retry-payload-changed', rule: /webhook_retry_identical_payload .*rule: Events, Webhooks rule 4/ },
   { fault: 'webhook-on-field-datetime', rule: /rule: Events, Webhooks rule 1/ },
   { fault: 'webhook-test-without-action', rule: /webhook_delivered WEBHOOK member .*rule: Events, Webhooks rule 7/ },
+  // The run verifies the member it created (POST .../verify), so a verification webhook follows.
+  { fault: 'verification-webhook-missing-accounts', rule: /webhook_rule9_fields WEBHOOK verification .*accounts.*rule: Events, Webhooks rule 9/ },
+  { fault: 'platform-client-receives-other-types', rule: /webhook_platform_types .*rule: Events, Webhooks/, ...PLATFORM_CLIENT },
   // A retry that never came is inferred (rule 5's schedule is an example): it gates under SVC_STRICT=1.
   { fault: 'webhook-no-retry-on-500', rule: /webhook_retry_on_failure .*rule: Events, Webhooks rule 4/, extra: { SVC_STRICT: '1' } },
 ];
 
-for (const { fault, extra } of FAULTS) BATCH[`fault-${fault}`] = { faults: [fault], extra };
+for (const { fault, extra, sim } of FAULTS) BATCH[`fault-${fault}`] = { faults: [fault], extra, sim };
 
 // The clean run and the batch go at the same time: see the header.
 describe('the live-delivery spec against a simulator that delivers to its capture', { concurrency: true }, () => {
@@ -215,6 +231,19 @@ describe('the live-delivery spec against a simulator that delivers to its captur
     const t = only(run);
     console.log(`live delivery (variations): ${figures(run)}`);
     assert.equal(t.status, 'passed', `${t.firstError ?? t.skipReason ?? ''}`);
+  });
+
+  test('for a platform client (SVC_WEBHOOK_PLATFORM_CLIENT=1, the service delivering only platform types) the live-delivery spec passes with the platform-type rule verified', {
+    timeout: RUN_TIMEOUT_MS + 60_000,
+  }, async () => {
+    const run = await runLive('platform-client');
+    const t = only(run);
+    console.log(`live delivery (platform client): ${figures(run)}`);
+    assert.equal(t.status, 'passed', `${t.firstError ?? t.skipReason ?? ''}`);
+    assert.ok(
+      notes(t, 'verified').some((v) => v.includes('a platform client receives only')),
+      `the platform-type rule verified on what arrived: ${notes(t, 'verified').join(' | ')}`,
+    );
   });
 
   for (const { fault, rule } of FAULTS) {
