@@ -32,7 +32,7 @@
 import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
 import { FULL_CHROMIUM_PATH, HEADLESS_SHELL_PATH, loadProfile, runSettings } from './targets/index.ts';
 import { PROPERTIES_PROJECT, readPlan, SELFTEST_FOLDERS, SELFTEST_PROJECT, type PlaywrightPlan } from './scenarios/selftest-project.ts';
-import { conformanceReporters, isListing, reportPaths } from './reports/reporters.ts';
+import { conformanceReporters, isListing, REDACTION_REPORTER, reportPaths } from './reports/reporters.ts';
 
 /**
  * A setting the profile refuses (a bad value, a request bound not below the test bound)
@@ -77,7 +77,9 @@ function selftestConfig(plan: PlaywrightPlan): PlaywrightTestConfig {
     timeout: plan.testTimeoutMs,
     expect: { timeout: 5_000 },
     outputDir: plan.outputDir,
-    reporter: [['json', { outputFile: plan.reportFile }]],
+    // Redaction first (as in every run): a fault entry's failed browser scenario keeps its
+    // error-context.md page snapshot, which shows the test password typed into the page.
+    reporter: [[REDACTION_REPORTER], ['json', { outputFile: plan.reportFile }]],
     projects: [
       ...(plan.properties
         ? [

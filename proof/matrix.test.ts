@@ -25,6 +25,7 @@ import {
   type PlaywrightPlan,
 } from './plan.ts';
 import { testsOf } from './run-suite.ts';
+import { REDACTION_REPORTER } from '../reports/reporters.ts';
 
 const fault: FaultEntry = { name: 'f', kind: 'fault', area: 'auth', section: 'S', description: 'a fault for tests' };
 const variation: VariationEntry = { name: 'v', kind: 'variation', area: 'errors', section: 'S', description: 'a variation', suites: ['*'] };
@@ -230,6 +231,8 @@ test('playwright.config.ts in self-test mode: one shared project for every entry
       [PROPERTIES_PROJECT, SELFTEST_PROJECT],
     );
     assert.equal(config.fullyParallel, true);
+    // A fault entry's failed browser scenario keeps its page snapshot: redaction runs first, as in every run.
+    assert.equal(config.reporter[0][0], REDACTION_REPORTER);
     const selftest = config.projects.find((p: { name: string }) => p.name === SELFTEST_PROJECT);
     assert.ok(selftest.testMatch.test('api/auth.spec.ts') && selftest.testMatch.test('browser/oauth.spec.ts') && selftest.testMatch.test('fuzz/fuzz.spec.ts'));
     assert.ok(!selftest.testMatch.test('properties/delivery.spec.ts'), 'properties run once, as they are, in their own project');
