@@ -274,33 +274,37 @@ export function requestIdentification(ctx: SimContext, m: MemberRecord): 'starte
 
 export const MANUAL_INSTITUTION_CODE = 'manual_institution';
 
+/** What a manual and a managed member differ in: every other field is the same. */
+type ConnectedWithoutAggregationFields = Pick<
+  MemberRecord,
+  'id' | 'institution_code' | 'name' | 'is_managed_by_user' | 'metadata' | 'is_manual' | 'is_managed'
+>;
+
 /**
- * The user's built-in manual-institution member, created on first use (What the service
- * does: manual accounts carry no credentials and never aggregate).
+ * A member whose data the client supplies (a manual or a managed member): CONNECTED at
+ * once, never aggregated, no credentials (What the service does: manual accounts carry
+ * no credentials and never aggregate; Versioning: managed members).
  */
-export function manualMember(ctx: SimContext, user: UserRecord): MemberRecord {
-  const members = coreState(ctx).members;
-  const existing = [...members.values()].find((m) => m.user_guid === user.guid && m.is_manual);
-  if (existing && !ctx.fault('manual-account-outside-manual-member')) return existing;
+function connectedWithoutAggregation(ctx: SimContext, user: UserRecord, own: ConnectedWithoutAggregationFields): MemberRecord {
   const at = isoNow(ctx, user.guid);
-  const m: MemberRecord = {
+  return {
     guid: ctx.guid('MBR'),
-    id: null,
+    id: own.id,
     user_guid: user.guid,
-    institution_code: MANUAL_INSTITUTION_CODE,
-    name: 'Manual Institution',
+    institution_code: own.institution_code,
+    name: own.name,
     connection_status: 'CONNECTED',
     is_being_aggregated: false,
     aggregated_at: null,
     successfully_aggregated_at: null,
-    is_managed_by_user: true,
+    is_managed_by_user: own.is_managed_by_user,
     is_oauth: false,
-    metadata: null,
+    metadata: own.metadata,
     use_cases: null,
     products: null,
     skip_aggregation: true,
-    is_manual: true,
-    is_managed: false,
+    is_manual: own.is_manual,
+    is_managed: own.is_managed,
     created_at: at,
     scenario: 'SUCCESS',
     credentials: [],
@@ -321,6 +325,25 @@ export function manualMember(ctx: SimContext, user: UserRecord): MemberRecord {
     connectionStatusSetAtMs: ctx.clock.nowMs(user.guid),
     historyExtended: false,
   };
+}
+
+/**
+ * The user's built-in manual-institution member, created on first use (What the service
+ * does: manual accounts carry no credentials and never aggregate).
+ */
+export function manualMember(ctx: SimContext, user: UserRecord): MemberRecord {
+  const members = coreState(ctx).members;
+  const existing = [...members.values()].find((m) => m.user_guid === user.guid && m.is_manual);
+  if (existing && !ctx.fault('manual-account-outside-manual-member')) return existing;
+  const m = connectedWithoutAggregation(ctx, user, {
+    id: null,
+    institution_code: MANUAL_INSTITUTION_CODE,
+    name: 'Manual Institution',
+    is_managed_by_user: true,
+    metadata: null,
+    is_manual: true,
+    is_managed: false,
+  });
   members.set(m.guid, m);
   return m;
 }
@@ -336,45 +359,15 @@ export function createManagedMember(
 ): MemberRecord {
   const inst = findInstitution(ctx, input.institutionCode);
   if (!inst) throw new SimError('not_found', `No institution "${input.institutionCode.slice(0, 80)}"`);
-  const at = isoNow(ctx, user.guid);
-  const m: MemberRecord = {
-    guid: ctx.guid('MBR'),
+  const m = connectedWithoutAggregation(ctx, user, {
     id: input.id ?? null,
-    user_guid: user.guid,
     institution_code: inst.code,
     name: input.name ?? inst.name,
-    connection_status: 'CONNECTED',
-    is_being_aggregated: false,
-    aggregated_at: null,
-    successfully_aggregated_at: null,
     is_managed_by_user: false,
-    is_oauth: false,
     metadata: input.metadata ?? null,
-    use_cases: null,
-    products: null,
-    skip_aggregation: true,
     is_manual: false,
     is_managed: true,
-    created_at: at,
-    scenario: 'SUCCESS',
-    credentials: [],
-    mfaPassed: true,
-    challengeRound: 0,
-    challenges: [],
-    job: null,
-    lastStandardAggregationMs: null,
-    verified: false,
-    identified: false,
-    callbackPayload: null,
-    version: 0,
-    oauthToken: null,
-    oauthWindowUri: null,
-    clientRedirectUrl: null,
-    webviewScheme: null,
-    oauthReferralSource: null,
-    connectionStatusSetAtMs: ctx.clock.nowMs(user.guid),
-    historyExtended: false,
-  };
+  });
   coreState(ctx).members.set(m.guid, m);
   return m;
 }
