@@ -24,8 +24,6 @@ import type { TargetProfile } from '../../targets/index.ts';
 import { readMember } from '../lib/members.ts';
 import { INCONCLUSIVE_ANNOTATION } from '../cleanup.ts';
 
-export { INCONCLUSIVE_ANNOTATION };
-
 /** Tries of a timing-inconclusive observation on a target known to answer inside its shortest job time. */
 export const JOB_ATTEMPTS = 3;
 
