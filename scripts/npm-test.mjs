@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 // `npm test`: the project's own tests, in two stages.
 //
-//   1. The static checks (the type check, `redocly lint` of every OpenAPI document,
-//      Biome's formatter and linter) beside the unit tests (scripts/run-unit-tests.mjs).
-//      The static checks take about 10 CPU-s while the unit tests' first files mostly wait
-//      (npm packing and installing the tarball); none of them judges by the clock.
-//   2. Then the self-test (proof/selftest.ts), alone. Side by side with the unit tests it
-//      took 214-234 s instead of about 250 s, but a fault seen only while a job runs
-//      (extend-history-starts-nothing: 409 from identify while the extended-history job
-//      runs) was then SURVIVED once: under that load the simulator's 60 ms job had ended
-//      before the second request arrived, the scenario was rightly inconclusive, and the
-//      fault went unproven. The self-test's verdicts are worth more than 15 seconds.
+//   1. The static checks, side by side: the type check, `redocly lint` of every OpenAPI
+//      document, Biome's formatter and linter. A failure here stops the run before the
+//      minutes of tests below.
+//   2. The unit tests (scripts/run-unit-tests.mjs), then the self-test (proof/selftest.ts).
+//      One after the other on purpose. Side by side they took 214-234 s instead of about
+//      250 s, but a fault seen only while a job runs (extend-history-starts-nothing: 409
+//      from identify while the extended-history job runs) was then SURVIVED once: under
+//      that load the simulator's 60 ms job had ended before the second request arrived,
+//      the scenario was rightly inconclusive, and the fault went unproven. The self-test's
+//      verdicts are worth more than 15 seconds.
 //
 // The run ends with one line per part: passed or FAILED, and its wall time.
 //
@@ -20,7 +20,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const USAGE = 'usage: node scripts/npm-test.mjs   (npm test: the static checks beside the unit tests, then the self-test)';
+const USAGE = 'usage: node scripts/npm-test.mjs   (npm test: static checks side by side, then the unit tests, then the self-test)';
 
 const args = process.argv.slice(2);
 if (args.includes('--help') || args.includes('-h')) {
@@ -64,9 +64,8 @@ function report(results) {
 const all = [];
 const startedAt = performance.now();
 
-// Stage 1: the static checks (each printed as one block when it ends) beside the unit tests (on the terminal).
-const [unit, ...statics] = await Promise.all([
-  run('unit tests', process.execPath, [join(ROOT, 'scripts', 'run-unit-tests.mjs')]),
+// Stage 1: the static checks, side by side, each printed as one block when it ends.
+const statics = await Promise.all([
   run('type check (tsc)', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], { capture: true }),
   run('OpenAPI documents (redocly lint)', bin('redocly'), ['lint', '--config', 'spec/redocly.yaml'], { capture: true }),
   run('format and lint (biome ci)', bin('biome'), ['ci', '--reporter=summary', '.'], { capture: true }),
@@ -75,10 +74,16 @@ for (const r of statics) {
   // A passing check's chatter (redocly's banners) is left out; a failing one is shown whole.
   if (!r.ok) console.log(`\n━━ ${r.label} ━━\n${r.output}`);
 }
-all.push(...statics, unit);
+all.push(...statics);
+if (statics.some((r) => !r.ok)) {
+  report(all);
+  process.exit(1);
+}
 
-// Stage 2: the self-test, alone, on the terminal as it goes.
-all.push(await run('self-test', process.execPath, ['--import', 'tsx', join(ROOT, 'proof', 'selftest.ts')]));
+// Stage 2: the unit tests, then the self-test, each on the terminal as it goes.
+const unit = await run('unit tests', process.execPath, [join(ROOT, 'scripts', 'run-unit-tests.mjs')]);
+const selftest = await run('self-test', process.execPath, ['--import', 'tsx', join(ROOT, 'proof', 'selftest.ts')]);
+all.push(unit, selftest);
 report(all);
 console.log(`npm test: ${all.every((r) => r.ok) ? 'passed' : 'FAILED'} in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
 process.exit(all.every((r) => r.ok) ? 0 : 1);
