@@ -124,13 +124,28 @@ export default plan
       // `--list` runs nothing, so it gets the console list only and leaves the last run's reports alone.
       reporter: conformanceReporters({ out: reportsOut, listing: isListing() }),
       projects: [
+        // The run itself: no test of its own; its teardown, `invariants`, runs after every
+        // scenario project, whatever their outcome, and judges every worker's answers together
+        // (contracts/invariants.ts, scenarios/run/invariants.spec.ts).
+        {
+          name: 'run',
+          testDir: './scenarios/run',
+          testMatch: /^$/,
+          teardown: 'invariants',
+        },
+        {
+          name: 'invariants',
+          testDir: './scenarios/run',
+        },
         {
           name: 'api',
           testDir: './scenarios/api',
+          dependencies: ['run'],
         },
         {
           name: 'browser',
           testDir: './scenarios/browser',
+          dependencies: ['run'],
           use: { ...BROWSER_USE, trace: 'retain-on-failure' },
           // No retry: the mobile-WebView widget scenario's lost click (Chromium's
           // external-protocol prompt swallowing input, scenarios/browser/widget.spec.ts) is
@@ -140,10 +155,12 @@ export default plan
         {
           name: 'properties',
           testDir: './scenarios/properties',
+          dependencies: ['run'],
         },
         {
           name: 'fuzz',
           testDir: './scenarios/fuzz',
+          dependencies: ['run'],
           // Only the spec: scenarios/fuzz/lib holds node:test unit tests (npm run test:unit).
           testMatch: /\.spec\.ts$/,
         },

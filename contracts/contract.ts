@@ -17,6 +17,7 @@ import './stated-partners.ts';
 import './stated-platform.ts';
 import './stated-fields.ts';
 import './requests.ts';
+import { observationOf, type Observation } from './invariants.ts';
 
 export interface Contract {
   /** Versions with a derived document in spec/versions/, oldest first. */
@@ -60,6 +61,11 @@ export interface CheckedExchange {
   invalidJson?: string;
   /** The operation the request matched; undefined when the document has none for it. */
   operation?: OperationInfo;
+  /**
+   * With `options.observe`: the exchange as the run-wide invariants read it (invariants.ts),
+   * without its times, which the caller knows.
+   */
+  observation?: Omit<Observation, 'seq' | 'at'>;
 }
 
 /**
@@ -270,7 +276,13 @@ class ContractImpl implements Contract {
         validator: this.validator,
       };
       // 4. Every registered exchange check that applies.
-      return { failures: runChecks(ctx, options.only), body, ...(invalidJson !== undefined ? { invalidJson } : {}), ...(operation ? { operation } : {}) };
+      return {
+        failures: runChecks(ctx, options.only),
+        body,
+        ...(invalidJson !== undefined ? { invalidJson } : {}),
+        ...(operation ? { operation } : {}),
+        ...(options.observe && invalidJson === undefined ? { observation: observationOf(ctx) } : {}),
+      };
     } catch (e) {
       return { ...unreadableAs((e as Error).message), ...(operation ? { operation } : {}) };
     }

@@ -42,3 +42,5 @@ export type { GeneratedCase, GeneratedKind } from './generated.ts';
 export { GENERATED_CHECKS, FUZZ_CHECKS, GENERATED_RULES } from './generated.ts';
 export * from './delivery.ts';
 export { REQUEST_CHECKS, REQUEST_RULES, type RequestCheckOptions } from './requests.ts';
+export { RunLedger, judgeRun, observationOf, INVARIANT_CHECKS, INVARIANT_RULES } from './invariants.ts';
+export type { Observation, ObservedRecord, ObservedList, InvariantOptions, InvariantFinding } from './invariants.ts';

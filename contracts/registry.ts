@@ -64,6 +64,8 @@ export interface CheckOptions {
    * exchange, whose requests break rules on purpose.
    */
   requestChecks?: import('./requests.ts').RequestCheckOptions;
+  /** Return the exchange's observation for the run-wide invariants (contracts/invariants.ts) with its failures. */
+  observe?: boolean;
 }
 
 /**

@@ -1,9 +1,20 @@
 /**
- * Stated fields of each resource, judged on every record of every answer: a field the
- * specification names for a resource is present on every read that answers the resource,
- * not only on the reads some scenario happens to inspect. Where the records sit is read from the document
- * (contracts/records.ts: the component schemas an answer's schema reaches), so every
- * operation that answers a Member is judged the same way, whatever scenario reads it.
+ * Fields of each resource, judged on every record of every answer, wherever the document
+ * puts the records (contracts/records.ts: the component schemas an answer's schema
+ * reaches), so every operation that answers a Member is judged the same way, whatever
+ * scenario reads it.
+ *
+ * Presence is stated only where a sentence states it: "Has a type field" (Credential), a
+ * field "returned" in a transition (oauth_window_uri of a new OAuth member), "the response
+ * has a challenges array" (a CHALLENGED status), option entries that "carry a guid"
+ * (v20250224), the status read's "connection status". A field a list only NAMES ("Fields
+ * named: ...", a resource table without a presence statement) is not a presence promise:
+ * the vendor's own reference carries no `required` list and its examples leave out many of
+ * them (../shared/real-service-notes.md, Nullability: "Absence follows the same rule as
+ * null"). Its absence is an inferred finding (a warning unless the profile is strict); what
+ * catches a field a service really dropped is presence consistency over the run
+ * (contracts/invariants.ts: a field served on one answer about a record and missing from
+ * another).
  *
  * Presence only: a `null` is never judged here (../shared/real-service-notes.md,
  * Nullability); stated_platform_fields (stated-platform.ts) keeps the fields it already
@@ -48,6 +59,8 @@ const has = (r: Rec, k: string) => Object.hasOwn(r, k);
 interface FieldRule {
   fields: readonly string[];
   rule: string;
+  /** `stated` where a sentence states the presence; `inferred` where a list only names the field. */
+  tier: 'stated' | 'inferred';
   /** First version that states the fields (inclusive); absent: every version. */
   from?: string;
   /** Version from which they are no longer stated (exclusive). */
@@ -76,12 +89,13 @@ export const STATED_FIELDS: Readonly<Record<string, readonly FieldRule[]>> = {
         'metadata',
       ],
       rule: STATED_FIELD_RULES.member,
+      tier: 'inferred',
     },
-    { fields: ['oauth_window_uri'], rule: STATED_FIELD_RULES.oauthUri, when: (r) => r.is_oauth === true && r.connection_status === 'PENDING' },
+    { fields: ['oauth_window_uri'], rule: STATED_FIELD_RULES.oauthUri, tier: 'stated', when: (r) => r.is_oauth === true && r.connection_status === 'PENDING' },
   ],
   MemberStatus: [
-    { fields: ['connection_status'], rule: STATED_FIELD_RULES.statusState },
-    { fields: ['challenges'], rule: STATED_FIELD_RULES.statusChallenges, when: (r) => r.connection_status === 'CHALLENGED' },
+    { fields: ['connection_status'], rule: STATED_FIELD_RULES.statusState, tier: 'stated' },
+    { fields: ['challenges'], rule: STATED_FIELD_RULES.statusChallenges, tier: 'stated', when: (r) => r.connection_status === 'CHALLENGED' },
   ],
   Account: [
     {
@@ -112,8 +126,9 @@ export const STATED_FIELDS: Readonly<Record<string, readonly FieldRule[]>> = {
         'available_balance',
       ],
       rule: STATED_FIELD_RULES.account,
+      tier: 'inferred',
     },
-    { fields: ['institution_guid', 'calculated_apr', 'holdings_value'], rule: STATED_FIELD_RULES.account, until: 'v20250224' },
+    { fields: ['institution_guid', 'calculated_apr', 'holdings_value'], rule: STATED_FIELD_RULES.account, tier: 'inferred', until: 'v20250224' },
   ],
   Transaction: [
     // check_number is left out: "check_number (string)" states the type of a check payment's
@@ -130,6 +145,7 @@ export const STATED_FIELDS: Readonly<Record<string, readonly FieldRule[]>> = {
         'member_is_managed_by_user',
       ],
       rule: STATED_FIELD_RULES.transaction,
+      tier: 'inferred',
     },
   ],
   Institution: [
@@ -148,16 +164,18 @@ export const STATED_FIELDS: Readonly<Record<string, readonly FieldRule[]>> = {
         'supports_oauth',
       ],
       rule: STATED_FIELD_RULES.institution,
+      tier: 'inferred',
     },
-    { fields: ['guid', 'created_at', 'is_hidden', 'supported_products'], rule: STATED_FIELD_RULES.institution, from: 'v20250224' },
+    { fields: ['guid', 'created_at', 'is_hidden', 'supported_products'], rule: STATED_FIELD_RULES.institution, tier: 'inferred', from: 'v20250224' },
     {
       fields: ['supports_account_verification', 'supports_account_identification', 'supports_transaction_history', 'supports_account_statement'],
       rule: STATED_FIELD_RULES.institution,
+      tier: 'inferred',
       until: 'v20250224',
     },
   ],
-  Category: [{ fields: ['guid', 'is_default'], rule: STATED_FIELD_RULES.category }],
-  Credential: [{ fields: ['type'], rule: STATED_FIELD_RULES.credential }],
+  Category: [{ fields: ['guid', 'is_default'], rule: STATED_FIELD_RULES.category, tier: 'inferred' }],
+  Credential: [{ fields: ['type'], rule: STATED_FIELD_RULES.credential, tier: 'stated' }],
 };
 
 /** Records of MFA challenges (MemberStatus.challenges[*]): every object of an array in one is an option entry, whatever the array's name (not shown). */
@@ -176,15 +194,15 @@ function optionEntriesWithoutGuid(status: Rec): Rec | undefined {
 const inRange = (version: string | undefined, r: FieldRule) =>
   (!r.from || (version !== undefined && version >= r.from)) && (!r.until || version === undefined || version < r.until);
 
-function fail(c: ExchangeContext, location: string, rule: string, message: string): Failure {
-  return { check: CHECK, operation: c.operationKey, location, rule, severity: severityOfTier('stated', c.options.strict), tier: 'stated', message };
+function fail(c: ExchangeContext, location: string, rule: string, message: string, tier: 'stated' | 'inferred' = 'stated'): Failure {
+  return { check: CHECK, operation: c.operationKey, location, rule, severity: severityOfTier(tier, c.options.strict), tier, message };
 }
 
 registerCheck(
   exchangeCheck({
     name: CHECK,
     description:
-      'Every record of a stated resource carries the fields the specification names for it (Member, member status and its MFA option guids, Account, Transaction, Institution, Category, Credential), wherever the document puts the records; a null is not judged',
+      "Every record of a resource carries the fields a sentence says it has (stated: a credential type, a new OAuth member's oauth_window_uri, a status and its challenges, v20250224 option guids) and, inferred, the fields a list only names (Member, Account, Transaction, Institution, Category); a null is not judged",
     appliesTo: (c) =>
       c.model.api === 'platform' &&
       c.status >= 200 &&
@@ -216,7 +234,8 @@ registerCheck(
               c,
               `response.body${where}.${lacking[0]}`,
               r.rule,
-              `Received: ${site.component.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()} ${JSON.stringify(miss.guid ?? miss.code ?? '(no guid)')} without ${lacking.join(', ')} / Expected: ${lacking.length > 1 ? 'these fields' : lacking[0]} (null allowed)`,
+              `Received: ${site.component.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()} ${JSON.stringify(miss.guid ?? miss.code ?? '(no guid)')} without ${lacking.join(', ')} / Expected: ${lacking.length > 1 ? 'these fields' : lacking[0]} (null allowed)${r.tier === 'inferred' ? '; the specification names the field but does not say it is always present' : ''}`,
+              r.tier,
             ),
           );
         }

@@ -13,9 +13,13 @@
  * Which records are which is read from the operation the request matched (platform
  * document, its path template), never from the simulator's shapes: an answer whose
  * records are not where the document's envelope puts them (`{account}`, `{accounts}`)
- * is left to response_schema_conformance. Every check here is stated: it gates.
+ * is left to response_schema_conformance. What a sentence says the records carry or return
+ * is stated and gates; a field a list only names ("Fields named: ...", "Merchant fields:
+ * ...") is inferred: its absence warns (../shared/real-service-notes.md, Nullability), and a
+ * field a service served and then dropped is caught by presence consistency over the run
+ * (contracts/invariants.ts).
  */
-import { severityOfTier, type Failure } from './failure.ts';
+import { severityOfTier, type Failure, type Tier } from './failure.ts';
 import { exchangeCheck, registerCheck, type ExchangeContext } from './registry.ts';
 
 export const STATED_PLATFORM_RULES = {
@@ -72,17 +76,31 @@ const GOALS = new RegExp(`^/users/${P}/goals(/reposition)?$`);
 const BUDGETS = new RegExp(`^/users/${P}/budgets(/generate)?$`);
 const CREDENTIALS = new RegExp(`^(/users/${P}/members/${P}|/institutions/${P})/credentials$`);
 
-function fail(c: ExchangeContext, location: string, rule: string, message: string): Failure {
-  return { check: CHECK, operation: c.operationKey, location, rule, severity: severityOfTier('stated', c.options.strict), tier: 'stated', message };
+function fail(c: ExchangeContext, location: string, rule: string, message: string, tier: Tier = 'stated'): Failure {
+  return { check: CHECK, operation: c.operationKey, location, rule, severity: severityOfTier(tier, c.options.strict), tier, message };
 }
 
-/** The first record of `records` lacking one of `fields` (one record shows it; one failure per field). */
-function missingFields(c: ExchangeContext, records: Rec[], fields: readonly string[], what: string, rule: string): Failure[] {
+/**
+ * The first record of `records` lacking one of `fields` (one record shows it; one failure per
+ * field). `stated` where the sentence says the records carry the field ("transactions carry
+ * merchant_guid", goals "each with" their type names, budgets "each with a category_guid",
+ * "Other resources also have a guid"); `inferred` where a list only names it ("Fields named:
+ * ...", "Merchant fields: ...": ../shared/real-service-notes.md, Nullability).
+ */
+function missingFields(c: ExchangeContext, records: Rec[], fields: readonly string[], what: string, rule: string, tier: Tier = 'stated'): Failure[] {
   const out: Failure[] = [];
   for (const f of fields) {
     const r = records.find((x) => !has(x, f));
     if (r)
-      out.push(fail(c, `response.body.${f}`, rule, `Received: ${what} ${JSON.stringify(r.guid ?? '(no guid)')} without ${f} / Expected: ${f} (null allowed)`));
+      out.push(
+        fail(
+          c,
+          `response.body.${f}`,
+          rule,
+          `Received: ${what} ${JSON.stringify(r.guid ?? '(no guid)')} without ${f} / Expected: ${f} (null allowed)${tier === 'inferred' ? '; the specification names the field but does not say it is always present' : ''}`,
+          tier,
+        ),
+      );
   }
   return out;
 }
@@ -102,7 +120,7 @@ export function accountVariantsStated(version: string | undefined): boolean {
 
 function accountFailures(c: ExchangeContext, body: unknown): Failure[] {
   const accounts = recordsOf(body, 'account', 'accounts');
-  const out = missingFields(c, accounts, ['balance'], 'account', STATED_PLATFORM_RULES.accountBalance);
+  const out = missingFields(c, accounts, ['balance'], 'account', STATED_PLATFORM_RULES.accountBalance, 'inferred');
   if (accountVariantsStated(c.version)) {
     const noSetBy = accounts.find((a) => !Object.keys(a).some((k) => k.endsWith('_set_by')));
     if (noSetBy)
@@ -111,7 +129,8 @@ function accountFailures(c: ExchangeContext, body: unknown): Failure[] {
           c,
           'response.body',
           STATED_PLATFORM_RULES.accountVariants,
-          `Received: account ${JSON.stringify(noSetBy.guid ?? '(no guid)')} with no field ending in _set_by / Expected: the *_set_by variants`,
+          `Received: account ${JSON.stringify(noSetBy.guid ?? '(no guid)')} with no field ending in _set_by / Expected: the *_set_by variants (named, not said to be always present)`,
+          'inferred',
         ),
       );
     const noFeed = accounts.find((a) => !Object.keys(a).some((k) => k.startsWith('feed_')));
@@ -121,7 +140,8 @@ function accountFailures(c: ExchangeContext, body: unknown): Failure[] {
           c,
           'response.body',
           STATED_PLATFORM_RULES.accountVariants,
-          `Received: account ${JSON.stringify(noFeed.guid ?? '(no guid)')} with no feed_* field / Expected: the feed_* variants`,
+          `Received: account ${JSON.stringify(noFeed.guid ?? '(no guid)')} with no feed_* field / Expected: the feed_* variants (named, not said to be always present)`,
+          'inferred',
         ),
       );
   }
@@ -181,7 +201,14 @@ function transactionFailures(c: ExchangeContext, body: unknown): Failure[] {
     return list.filter(isRec);
   };
   const merchants = includes.has('merchants')
-    ? missingFields(c, objects('merchant', 'merchants'), ['name', 'logo_url', 'website_url'], 'included merchant', STATED_PLATFORM_RULES.merchantFields)
+    ? missingFields(
+        c,
+        objects('merchant', 'merchants'),
+        ['name', 'logo_url', 'website_url'],
+        'included merchant',
+        STATED_PLATFORM_RULES.merchantFields,
+        'inferred',
+      )
     : [];
   const geolocations = includes.has('geolocations')
     ? missingFields(
@@ -190,6 +217,7 @@ function transactionFailures(c: ExchangeContext, body: unknown): Failure[] {
         ['country', 'city', 'postal_code'],
         'included geolocation',
         STATED_PLATFORM_RULES.geolocationFields,
+        'inferred',
       )
     : [];
   return out.concat(merchants, geolocations);
@@ -203,6 +231,7 @@ function insightFailures(c: ExchangeContext, body: unknown): Failure[] {
     ['has_associated_repeating_transactions', 'cta_clicked_at', 'micro_call_to_action'],
     'insight',
     STATED_PLATFORM_RULES.insightFields,
+    'inferred',
   );
   if (c.method === 'GET' && includesOf(c.query).has('localization_payload')) {
     // Only insights whose template the answer names and the sentence lists (the field that names it is not shown).

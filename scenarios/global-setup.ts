@@ -22,12 +22,27 @@
  * catch one; the self-test has its own per-entry simulators (scenarios/fixtures/selftest.ts).
  */
 import type { FullConfig } from '@playwright/test';
-import { loadProfile, needsEmbeddedSimulator, RUN_ID_VARIABLE, runSettings, SIMULATOR_URL_VARIABLE, startTarget } from '../targets/index.ts';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  loadProfile,
+  needsEmbeddedSimulator,
+  RUN_ID_VARIABLE,
+  RUN_LEDGER_VARIABLE,
+  runSettings,
+  SIMULATOR_URL_VARIABLE,
+  startTarget,
+} from '../targets/index.ts';
 import { assertPlatformUsable } from '../preflight/preflight.ts';
 import { newRunId } from './cleanup.ts';
 
 export default async function globalSetup(_config: FullConfig): Promise<(() => Promise<void>) | void> {
   if (!runSettings().runId) process.env[RUN_ID_VARIABLE] = newRunId();
+  // The run's ledger of observations (scenarios/fixtures/run-ledger.ts): one folder per run,
+  // the last run's removed, read by the run's last test (scenarios/run/invariants.spec.ts).
+  const settings = runSettings();
+  rmSync(join(settings.reportsOut, 'run-ledger'), { recursive: true, force: true });
+  process.env[RUN_LEDGER_VARIABLE] = join(settings.reportsOut, 'run-ledger', settings.runId!);
   if (!needsEmbeddedSimulator()) {
     const profile = loadProfile(process.env);
     if (!profile.isSimulator) await assertPlatformUsable(profile);

@@ -62,6 +62,7 @@ export {
   needsEmbeddedSimulator,
   SIMULATOR_URL_VARIABLE,
   RUN_ID_VARIABLE,
+  RUN_LEDGER_VARIABLE,
   type RunSettings,
   type SelftestSettings,
 } from './profiles/run-settings.ts';

@@ -57,6 +57,9 @@ export const SIMULATOR_URL_VARIABLE = 'SVC_SIMULATOR_URL';
  */
 export const RUN_ID_VARIABLE = 'SVC_RUN_ID';
 
+/** The environment that hands the run's ledger folder (RunSettings.runLedgerDir) to the workers, set by globalSetup. */
+export const RUN_LEDGER_VARIABLE = 'SVC_RUN_LEDGER_DIR';
+
 /** The self-test's own switches (proof/selftest.ts), for callers such as `npm test` and CI that cannot pass flags. */
 export interface SelftestSettings {
   /**

@@ -489,6 +489,13 @@ export interface RunSettings {
    * run's prefix match another's). Unset: scenarios/global-setup.ts draws one per run.
    */
   runId?: string;
+  /**
+   * SVC_RUN_LEDGER_DIR: where every worker writes the observations of the run-wide
+   * invariants (contracts/invariants.ts) and the run's last test reads them
+   * (scenarios/run/invariants.spec.ts). Set by scenarios/global-setup.ts for each run;
+   * unset (the self-test, a batch of runs), each worker judges only what it saw.
+   */
+  runLedgerDir?: string;
 }
 
 /** A run id: letters and digits, at most 32 (it is part of every created user's `id`). */
@@ -527,5 +534,6 @@ export function runSettingsFrom(env: Env): RunSettings {
     chromiumPath: env.SVC_CHROMIUM_PATH ?? defaultChromiumPath(),
     ...(workers !== undefined ? { workers } : {}),
     ...(runId !== undefined ? { runId } : {}),
+    ...(env.SVC_RUN_LEDGER_DIR ? { runLedgerDir: env.SVC_RUN_LEDGER_DIR } : {}),
   };
 }
