@@ -22,7 +22,8 @@
  * catch one; the self-test has its own per-entry simulators (scenarios/fixtures/selftest.ts).
  */
 import type { FullConfig } from '@playwright/test';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   loadProfile,
@@ -38,17 +39,26 @@ import { newRunId } from './cleanup.ts';
 
 export default async function globalSetup(_config: FullConfig): Promise<(() => Promise<void>) | void> {
   if (!runSettings().runId) process.env[RUN_ID_VARIABLE] = newRunId();
-  // The run's ledger of observations (scenarios/fixtures/run-ledger.ts): one folder per run,
-  // the last run's removed, read by the run's last test (scenarios/run/invariants.spec.ts).
-  const settings = runSettings();
-  rmSync(join(settings.reportsOut, 'run-ledger'), { recursive: true, force: true });
-  process.env[RUN_LEDGER_VARIABLE] = join(settings.reportsOut, 'run-ledger', settings.runId!);
-  if (!needsEmbeddedSimulator()) {
-    const profile = loadProfile(process.env);
-    if (!profile.isSimulator) await assertPlatformUsable(profile);
-    return;
+  // The run's ledger of observations (scenarios/fixtures/run-ledger.ts): a temporary folder
+  // the run's last test reads (scenarios/run/invariants.spec.ts), removed when the run ends:
+  // it holds every answer's shape, which no report needs.
+  const ledger = mkdtempSync(join(tmpdir(), 'svc-run-ledger-'));
+  process.env[RUN_LEDGER_VARIABLE] = ledger;
+  const removeLedger = () => rmSync(ledger, { recursive: true, force: true });
+  try {
+    if (!needsEmbeddedSimulator()) {
+      const profile = loadProfile(process.env);
+      if (!profile.isSimulator) await assertPlatformUsable(profile);
+      return async () => removeLedger();
+    }
+    const target = await startTarget({ env: process.env });
+    process.env[SIMULATOR_URL_VARIABLE] = target.url;
+    return async () => {
+      removeLedger();
+      await target.close();
+    };
+  } catch (e) {
+    removeLedger();
+    throw e;
   }
-  const target = await startTarget({ env: process.env });
-  process.env[SIMULATOR_URL_VARIABLE] = target.url;
-  return target.close;
 }
