@@ -103,6 +103,10 @@ function resolveVersion(ctx: SimContext, request: FastifyRequest, reply: Fastify
   }
   if (entry.deprecatedOn && entry.deprecatedOn <= today && !ctx.fault('deprecation-headers-missing')) {
     lifecycleHeaders(ctx, reply, deprecationValue(entry.deprecatedOn), entry.sunsetOn ? httpDate(entry.sunsetOn) : undefined);
+  } else if (ctx.fault('deprecation-signal-on-current-endpoints')) {
+    // Fault: every answer of a version nobody deprecated signals a deprecation (Versioning
+    // lists the deprecated endpoints; the headers "signal deprecated and sunset endpoints").
+    reply.header(ctx.settings.deprecationHeader, deprecationValue(today));
   }
   request.svcVersion = entry.name;
   return true;

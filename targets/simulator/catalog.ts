@@ -190,6 +190,15 @@ export const CATALOG = [
       'Deprecated versions and endpoints answer without deprecation/sunset headers (run with SVC_DEPRECATION_HEADER=Deprecation, SVC_SUNSET_HEADER=Sunset)',
   },
   {
+    name: 'deprecation-signal-on-current-endpoints',
+    kind: 'fault',
+    area: 'versions',
+    section:
+      'Versioning: the deprecated endpoints are listed ("/managed_institutions, /users/{user_guid}/managed_members ..."); the headers "signal deprecated and sunset endpoints": a signal on an endpoint nobody deprecated announces what was never stated',
+    description: 'Every answer of a version nobody deprecated carries the deprecation header the deprecated endpoints carry',
+    notFuzzable: 'comparison',
+  },
+  {
     name: 'sunset-endpoint-served',
     kind: 'fault',
     area: 'versions',
@@ -216,13 +225,11 @@ export const CATALOG = [
   {
     name: 'managed-members-deprecation-header-missing',
     kind: 'fault',
-    tier: 'inferred',
-    env: { SVC_DEPRECATION_HEADER: 'Deprecation', SVC_SUNSET_HEADER: 'Sunset' },
     area: 'versions',
     section:
-      'Versioning: "Response headers that signal deprecated and sunset endpoints are present in all versions"; their names are not shown, so the check gates only with the names set in the profile',
-    description:
-      'The deprecated /users/{u}/managed_members paths answer without the deprecation header (/managed_institutions keeps it; run with SVC_DEPRECATION_HEADER=Deprecation, SVC_SUNSET_HEADER=Sunset)',
+      'Versioning: "Response headers that signal deprecated and sunset endpoints are present in all versions"; their names are not shown, so the name the target sends on /managed_institutions in the same run is the one held on every other deprecated endpoint',
+    description: 'The deprecated /users/{u}/managed_members paths answer without the deprecation header that /managed_institutions carries',
+    notFuzzable: 'comparison',
   },
   {
     name: 'vendor-accept-refused',
@@ -512,6 +519,15 @@ export const CATALOG = [
     notFuzzable: 'effect',
   },
   {
+    name: 'member-list-stale-after-update',
+    kind: 'fault',
+    area: 'members',
+    section:
+      'Resources and their fields; States and transitions: one member, one set of values wherever it is read; update member moves it, and no stated transition gives its list entry other values than its own read',
+    description: "After an update, the user's member list still shows the member's earlier id and metadata; the member's own read shows the new ones",
+    notFuzzable: 'comparison',
+  },
+  {
     name: 'member-institution-code-wrong',
     kind: 'fault',
     area: 'members',
@@ -794,6 +810,23 @@ export const CATALOG = [
     description: 'Widget URL requests for any widget type but connect_widget answer 400',
   },
   {
+    name: 'widget-type-ignored',
+    kind: 'fault',
+    area: 'widgets',
+    section:
+      'Resources, Widget URL: request widget_type; "Response object widget_url with type (string), url (string) and user_id (string)": the widget asked for',
+    description: 'The widget URL answer names connect_widget whatever widget_type was asked',
+    notFuzzable: 'comparison',
+  },
+  {
+    name: 'widget-user-id-of-another-user',
+    kind: 'fault',
+    area: 'widgets',
+    section: 'Resources, Widget URL: "Response object widget_url with ... user_id (string)"; Resources, Member: user_id "client identifier of the user"',
+    description: 'The widget URL answer names another user_id than the id of the user it was requested for',
+    notFuzzable: 'comparison',
+  },
+  {
     name: 'widget-named-parameters-refused',
     kind: 'fault',
     area: 'widgets',
@@ -944,6 +977,22 @@ export const CATALOG = [
     notFuzzable: 'comparison',
   },
   {
+    name: 'institution-list-drops-status',
+    kind: 'fault',
+    area: 'institutions',
+    section:
+      'Versioning: "removing or renaming a response field" is breaking; Resources, Institution names status and client_status: a field the service serves on one answer about an institution is on every answer about it',
+    description: 'Institution lists leave out status and client_status, which the read of the same institution serves',
+    notFuzzable: 'comparison',
+  },
+  {
+    name: 'credentials-unknown-institution-200-before-current',
+    kind: 'fault',
+    area: 'institutions',
+    section: 'Errors: "404 invalid institution_identifier on the credentials list" (no version is named: every version in play)',
+    description: 'On the versions before the newest, credentials of an unknown institution answer 200 with an empty list; the newest keeps the 404',
+  },
+  {
     name: 'page-of-1001-records',
     kind: 'fault',
     area: 'paging',
@@ -971,6 +1020,22 @@ export const CATALOG = [
     area: 'paging',
     section: 'Endpoints: lists are paged with page and records_per_page',
     description: 'Each page after the first starts one record late, so a walk misses records',
+    notFuzzable: 'comparison',
+  },
+  {
+    name: 'page-past-last-repeats-last',
+    kind: 'fault',
+    area: 'paging',
+    section: 'Endpoints: "Lists are paged with page and records_per_page": a page past the last holds no record',
+    description: 'A page past the last answers the records of the last page again instead of none',
+    notFuzzable: 'comparison',
+  },
+  {
+    name: 'page-totals-count-one-more',
+    kind: 'fault',
+    area: 'paging',
+    section: 'Endpoints: "Lists are paged with page and records_per_page": the totals a page states are those its pages hold',
+    description: "A list's total_entries counts one record more than its pages hold",
     notFuzzable: 'comparison',
   },
   {
@@ -1068,6 +1133,15 @@ export const CATALOG = [
     area: 'transactions',
     section: 'Endpoints, other endpoints named: list transactions with optional filter category_guid',
     description: 'category_guid does not filter the transaction list',
+    notFuzzable: 'comparison',
+  },
+  {
+    name: 'transaction-category-filter-widens-when-empty',
+    kind: 'fault',
+    area: 'transactions',
+    section:
+      'Endpoints: "list transactions with optional filters category_guid, top_level_category_guid, ...": a filtered list holds only what meets the filter',
+    description: 'A category_guid filter that matches no transaction answers every transaction instead of none',
     notFuzzable: 'comparison',
   },
   {
@@ -1326,6 +1400,22 @@ export const CATALOG = [
     area: 'ach-returns',
     section: 'Endpoints, ACH returns: the path accepts the return guid or id',
     description: 'GET /ach_returns/{id} with the client id answers 404',
+  },
+  {
+    name: 'ach-amount-truncated',
+    kind: 'fault',
+    area: 'ach-returns',
+    section: 'Resources, ACH return (create request): transaction_amount "number, decimal"; "Response is an ACH return body": what was sent reads back as sent',
+    description: 'An ACH return is stored with its transaction_amount cut to a whole number (12.5 reads back 12)',
+    notFuzzable: 'effect',
+  },
+  {
+    name: 'ach-read-by-id-answers-oldest',
+    kind: 'fault',
+    area: 'ach-returns',
+    section: 'Endpoints, ACH returns: GET /ach_returns/{ach_return_guid} "path accepts the return\'s guid or id; response one ACH return"',
+    description: 'A read by client id answers the oldest ACH return that has an id, whatever id was asked',
+    notFuzzable: 'comparison',
   },
   {
     name: 'ach-account-guid-format-not-validated',
@@ -2042,6 +2132,25 @@ export const CATALOG = [
     section: 'Resources, Account: fields named without a stated nullness; real-service-notes, Nullability: almost every response field nullable',
     description: 'Accounts carry available_balance, is_personal, institution_guid and member_is_managed_by_user null',
     suites: ['@accounts', '@members', '@processor', '@data-exchange', '@transactions'],
+  },
+  {
+    name: 'null-fields-omitted',
+    kind: 'variation',
+    area: 'members',
+    section:
+      'real-service-notes, Nullability: "Absence follows the same rule as null"; no field of a response is stated to be always present ("Fields named: ..." is a list of names)',
+    description: 'Every JSON answer of the platform API leaves out the fields whose value is null',
+    suites: ['*'],
+  },
+  {
+    name: 'reference-example-shapes',
+    kind: 'variation',
+    area: 'institutions',
+    section:
+      "real-service-notes, Nullability: the vendor's own examples leave out institution status and client_status, account hold_total and pending_transactions_total, transaction top_level_category_guid, insight has_associated_repeating_transactions",
+    description:
+      'Institutions without status and client_status, accounts without hold_total and pending_transactions_total, transactions without top_level_category_guid, insights without has_associated_repeating_transactions, as in the vendor reference examples',
+    suites: ['@institutions', '@accounts', '@transactions', '@insights', '@members', '@processor', '@data-exchange', '@ach-returns', '@paging', '@versions'],
   },
   {
     name: 'v20250224-accounts-without-variants',

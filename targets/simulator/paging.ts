@@ -108,5 +108,13 @@ export function pageList<T>(
     const start = (req.page - 1) * req.perPage + shift;
     result.items = items.slice(start, start + req.perPage);
   }
+  // Fault page-past-last-repeats-last: a page past the last answers the last page again
+  // instead of nothing (Endpoints: "Lists are paged with page and records_per_page").
+  if (ctx.fault('page-past-last-repeats-last') && req.page > result.pagination.total_pages) {
+    const lastStart = (result.pagination.total_pages - 1) * req.perPage;
+    result.items = items.slice(lastStart, lastStart + req.perPage);
+  }
+  // Fault page-totals-count-one-more: total_entries counts a record no page holds.
+  if (ctx.fault('page-totals-count-one-more')) result.pagination = { ...result.pagination, total_entries: result.pagination.total_entries + 1 };
   return result;
 }

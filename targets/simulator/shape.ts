@@ -39,6 +39,17 @@ const reversed = (o: JsonObject): JsonObject => Object.fromEntries(Object.entrie
 const isInstitution = (o: JsonObject) => typeof o.code === 'string' && typeof o.guid === 'string' && String(o.guid).startsWith('INS-');
 const onInstitution = (edit: (o: JsonObject) => JsonObject) => (o: JsonObject) => (isInstitution(o) ? edit(o) : o);
 
+const prefixed = (o: JsonObject, prefix: string) => typeof o.guid === 'string' && o.guid.startsWith(prefix);
+/** Fields the vendor reference's examples do not carry, by the record that names them. */
+function withoutReferenceAbsentFields(o: JsonObject): JsonObject {
+  const drop = (...fields: string[]) => Object.fromEntries(Object.entries(o).filter(([k]) => !fields.includes(k)));
+  if (isInstitution(o)) return drop('status', 'client_status');
+  if (prefixed(o, 'ACT-')) return drop('hold_total', 'pending_transactions_total');
+  if (prefixed(o, 'TRN-')) return drop('top_level_category_guid');
+  if ('micro_call_to_action' in o) return drop('has_associated_repeating_transactions');
+  return o;
+}
+
 /**
  * The table. Order matters only within a scope and follows the table (a field is added
  * after the keys are reordered, so it comes last).
@@ -47,6 +58,10 @@ export const SHAPE_EDITS: Partial<Record<FaultName | VariationName, ShapeEdit>> 
   // Versioning, non-breaking: "reordering response properties", "adding response data elements".
   'reordered-properties': { scope: 'response', edit: reversed },
   'added-response-fields': { scope: 'response', edit: (o) => ({ ...o, sim_added_field: 'added by the added-response-fields variation' }) },
+  // real-service-notes, Nullability: "Absence follows the same rule as null".
+  'null-fields-omitted': { scope: 'response', edit: (o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null)) },
+  // real-service-notes, Nullability: what the vendor's own examples leave out.
+  'reference-example-shapes': { scope: 'response', edit: withoutReferenceAbsentFields },
   // Versioning, breaking 5/7/6 (faults) and non-breaking 4/6 (variations), newest version only.
   'upgrade-removes-field': { scope: 'upgrade', edit: onInstitution(({ instructional_text: _removed, ...rest }) => rest) },
   'upgrade-renames-field': {

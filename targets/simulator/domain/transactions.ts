@@ -55,7 +55,12 @@ function predicates(ctx: SimContext, c: TransactionCriteria): Array<(t: Transact
 /** The transactions in scope that pass the filters, newest date first. */
 export function listTransactions(ctx: SimContext, scope: (t: TransactionRecord) => boolean, criteria: TransactionCriteria): TransactionRecord[] {
   const filters = predicates(ctx, criteria);
-  const items = [...coreState(ctx).transactions.values()].filter((t) => scope(t) && filters.every((f) => f(t)));
+  let items = [...coreState(ctx).transactions.values()].filter((t) => scope(t) && filters.every((f) => f(t)));
+  // Fault transaction-category-filter-widens-when-empty: a category filter that matches
+  // nothing answers the whole list instead of none (a search engine's "no match, show all").
+  if (!items.length && criteria.categoryGuids.length && ctx.fault('transaction-category-filter-widens-when-empty')) {
+    items = [...coreState(ctx).transactions.values()].filter(scope);
+  }
   items.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : b.createdAtMs - a.createdAtMs));
   return items;
 }

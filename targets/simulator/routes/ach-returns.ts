@@ -181,6 +181,9 @@ export function registerAchReturns(app: FastifyInstance, ctx: SimContext): void 
     const input = ctx.fault('ach-create-reads-top-level') ? (request.body as Record<string, unknown>) : wrapped;
     const fields = validate(ctx, input);
     assertReferencesExist(ctx, fields);
+    // Fault ach-amount-truncated: the amount is stored without its decimals (Resources, ACH
+    // return: transaction_amount "number, decimal"; what was sent no longer reads back).
+    if (ctx.fault('ach-amount-truncated') && typeof fields.transaction_amount === 'number') fields.transaction_amount = Math.trunc(fields.transaction_amount);
     const r: AchReturn = { guid: ctx.guid('ACR'), ...fields, institution_guid: institutionGuidOf(ctx, fields.member_guid), createdMs: ctx.clock.nowMs() };
     returns.set(r.guid, r);
     // Errors: "200 normal success for ... ACH return creation".
@@ -192,6 +195,9 @@ export function registerAchReturns(app: FastifyInstance, ctx: SimContext): void 
     const { ach_return_guid: key } = request.params as { ach_return_guid: string };
     let r = returns.get(key);
     if (!r && !ctx.fault('ach-read-by-id-404')) r = [...returns.values()].find((x) => x.id === key);
+    // Fault ach-read-by-id-answers-oldest: a read by client id answers the oldest return with
+    // an id, whatever id was asked (Endpoints: "path accepts the return's guid or id").
+    if (r && r.guid !== key && ctx.fault('ach-read-by-id-answers-oldest')) r = [...returns.values()].find((x) => typeof x.id === 'string') ?? r;
     if (!r) throw new SimError('not_found', `No ACH return with guid or id "${key.slice(0, 80)}"`);
     return { ach_return: view(ctx, r) };
   });

@@ -100,7 +100,15 @@ function institutionJson(ctx: SimContext, rec: InstitutionRecord, version: strin
 
 /** `{"institutions": [...], "pagination": {...}}` assembled from the cached record JSON. */
 function listBody(ctx: SimContext, records: InstitutionRecord[], pagination: unknown, version: string): string {
-  return `{"institutions":[${records.map((r) => institutionJson(ctx, r, version)).join(',')}],"pagination":${JSON.stringify(pagination)}}`;
+  // Fault institution-list-drops-status: lists leave out status and client_status, which the
+  // read of the same institution serves (Versioning: "removing or renaming a response field").
+  const json = ctx.fault('institution-list-drops-status')
+    ? (r: InstitutionRecord) => {
+        const { status: _s, client_status: _c, ...rest } = renderInstitution(ctx, r, version);
+        return JSON.stringify(rest);
+      }
+    : (r: InstitutionRecord) => institutionJson(ctx, r, version);
+  return `{"institutions":[${records.map(json).join(',')}],"pagination":${JSON.stringify(pagination)}}`;
 }
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -176,7 +184,10 @@ export function registerInstitutions(app: FastifyInstance, ctx: SimContext): voi
     const query = (request.query ?? {}) as Query;
     if (!rec) {
       // Errors: "404 invalid institution_identifier on the credentials list".
-      if (ctx.fault('credentials-unknown-institution-200'))
+      // Fault credentials-unknown-institution-200-before-current: the stated 404 holds on the
+      // newest version only; the earlier versions in play answer an empty list.
+      const older = request.svcVersion !== ctx.settings.versions.at(-1)?.name;
+      if (ctx.fault('credentials-unknown-institution-200') || (older && ctx.fault('credentials-unknown-institution-200-before-current')))
         return { credentials: [], pagination: pageList(ctx, [], query, { statedMaximum: true }).pagination };
       throw new SimError('not_found', `No institution with code or guid "${id.slice(0, 80)}"`);
     }

@@ -53,6 +53,13 @@ import {
   type CredentialInput,
 } from '../domain/members.ts';
 
+/** Fault member-list-stale-after-update: per member, what the list keeps showing. */
+function staleListValues(ctx: SimContext): Map<string, Record<string, unknown>> {
+  let m = ctx.store.get('stale-member-list') as Map<string, Record<string, unknown>> | undefined;
+  if (!m) ctx.store.set('stale-member-list', (m = new Map()));
+  return m;
+}
+
 /** Fault member-user-guid-wrong: a well-formed user guid that names no owner of the member. */
 const NOBODY_USER_GUID = 'USR-00000000-0000-4000-8000-000000000000';
 
@@ -259,7 +266,8 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
     const user = findUser(ctx, request.params.user_guid);
     const members = [...coreState(ctx).members.values()].filter((m) => m.user_guid === user.guid && !m.is_managed);
     const page = pageList(ctx, members, request.query as Record<string, unknown>);
-    return { members: page.items.map((m) => renderMember(ctx, m, request.svcVersion)), pagination: page.pagination };
+    const stale = staleListValues(ctx);
+    return { members: page.items.map((m) => ({ ...renderMember(ctx, m, request.svcVersion), ...stale.get(m.guid) })), pagination: page.pagination };
   });
 
   app.get<MemberParams>('/users/:user_guid/members/:member_guid', async (request) => memberReply(request, lookup(request).member));
@@ -274,6 +282,9 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
     const redirect = redirectSettings(body, 'member');
     const payload = callbackPayload(ctx, request);
     const skip = skipWebhook(ctx, request);
+    // Fault member-list-stale-after-update: the user's member list keeps showing the values
+    // from before the first update, while the member's own read shows the new ones.
+    if (ctx.fault('member-list-stale-after-update') && !staleListValues(ctx).has(m.guid)) staleListValues(ctx).set(m.guid, { id: m.id, metadata: m.metadata });
     updateMember(
       ctx,
       m,

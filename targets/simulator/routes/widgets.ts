@@ -115,11 +115,18 @@ export function registerWidgetUrls(app: FastifyInstance, ctx: SimContext): void 
     const products = dataRequestProducts(ctx, o, 'widget_url', request.svcVersion, 'widget-data-request-not-required-on-v20250224');
     const s = newSession(ctx, user, o, 'widget_url', callbackPayloadOf(request), products);
     // Variations widget-url-201 (no status stated) and widget-user-id-null (nullness not stated; real-service-notes).
-    const userId = ctx.variation('widget-user-id-null') ? null : (user.id ?? user.guid);
-    // Resources, Widget URL: the response has type, url and user_id.
+    // Fault widget-user-id-of-another-user: the URL names another user than the one it was requested for.
+    const userId = ctx.variation('widget-user-id-null')
+      ? null
+      : ctx.fault('widget-user-id-of-another-user')
+        ? 'another-user-of-this-client'
+        : (user.id ?? user.guid);
+    // Resources, Widget URL: the response has type, url and user_id. Fault widget-type-ignored:
+    // the type answered is connect_widget whatever widget_type was asked.
+    const type = ctx.fault('widget-type-ignored') ? 'connect_widget' : s.widgetType;
     return reply
       .code(ctx.variation('widget-url-201') ? 201 : 200)
-      .send({ widget_url: { type: s.widgetType, url: `${baseUrlOf(request)}/_sim/widget/${s.token}`, user_id: userId } });
+      .send({ widget_url: { type, url: `${baseUrlOf(request)}/_sim/widget/${s.token}`, user_id: userId } });
   });
 
   // Versioning: sunset from v20250224 (the route config answers the error).
