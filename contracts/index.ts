@@ -42,3 +42,15 @@ export type { GeneratedCase, GeneratedKind } from './generated.ts';
 export { GENERATED_CHECKS, FUZZ_CHECKS, GENERATED_RULES } from './generated.ts';
 export * from './delivery.ts';
 export { REQUEST_CHECKS, REQUEST_RULES, type RequestCheckOptions } from './requests.ts';
+export type { DisagreementKind, ReferenceContradiction, ReferenceContradictions } from './contradictions.ts';
+export { normaliseLocation } from './contradictions.ts';
+export type { Disagreement, ExampleGap, ExampleVerdict, ReferenceDocumentSummary, ReferenceFile, ReferenceReport } from './reference.ts';
+export {
+  DISAGREEMENT_KINDS,
+  DISAGREEMENT_TITLES,
+  examineReference,
+  readReferenceDocument,
+  referenceContradictionsOf,
+  ReferenceInputError,
+  versionName,
+} from './reference.ts';

@@ -64,6 +64,13 @@ export interface CheckOptions {
    * exchange, whose requests break rules on purpose.
    */
   requestChecks?: import('./requests.ts').RequestCheckOptions;
+  /**
+   * What the vendor's published reference contradicts (the `reference` setting,
+   * SVC_REFERENCE; derived once per process by reference.ts `referenceContradictionsOf`):
+   * a stated failure it covers is reported as inferred, at the end of the pipeline
+   * (contradictions.ts), never inside a check.
+   */
+  referenceContradictions?: import('./contradictions.ts').ReferenceContradictions;
 }
 
 /**
