@@ -11,6 +11,7 @@ import { Validators, type SchemaAt } from './compile.ts';
 import { DEFAULT_SPEC_DIR, discoverDocuments, fileUri, readDocument, type ApiName, type DocumentFiles } from './load.ts';
 import { DocumentModel, documentedMedia, documentedResponse, type OperationInfo, type OperationMatch } from './model.ts';
 import { runChecks, type CheckOptions, type Exchange, type ExchangeContext, type WebhookContext } from './registry.ts';
+import { downgradeContradicted } from './contradictions.ts';
 import './checks.ts';
 import './generated.ts';
 import './stated-partners.ts';
@@ -276,8 +277,11 @@ class ContractImpl implements Contract {
         validator: this.validator,
       };
       // 4. Every registered exchange check that applies.
+      // 5. Stated failures the vendor's reference contradicts become inferred, here and
+      // nowhere else (contradictions.ts; no check knows of the reference).
+      const failures = downgradeContradicted(runChecks(ctx, options.only), { version: ctx.version, status }, options.referenceContradictions, options.strict);
       return {
-        failures: runChecks(ctx, options.only),
+        failures,
         body,
         ...(invalidJson !== undefined ? { invalidJson } : {}),
         ...(operation ? { operation } : {}),

@@ -44,3 +44,15 @@ export * from './delivery.ts';
 export { REQUEST_CHECKS, REQUEST_RULES, type RequestCheckOptions } from './requests.ts';
 export { RunLedger, judgeRun, observationOf, INVARIANT_CHECKS, INVARIANT_RULES } from './invariants.ts';
 export type { Observation, ObservedRecord, ObservedList, InvariantOptions, InvariantFinding } from './invariants.ts';
+export type { DisagreementKind, ReferenceContradiction, ReferenceContradictions } from './contradictions.ts';
+export { normaliseLocation } from './contradictions.ts';
+export type { Disagreement, ExampleGap, ExampleVerdict, ReferenceDocumentSummary, ReferenceFile, ReferenceReport } from './reference.ts';
+export {
+  DISAGREEMENT_KINDS,
+  DISAGREEMENT_TITLES,
+  examineReference,
+  readReferenceDocument,
+  referenceContradictionsOf,
+  ReferenceInputError,
+  versionName,
+} from './reference.ts';

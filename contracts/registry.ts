@@ -66,6 +66,13 @@ export interface CheckOptions {
   requestChecks?: import('./requests.ts').RequestCheckOptions;
   /** Return the exchange's observation for the run-wide invariants (contracts/invariants.ts) with its failures. */
   observe?: boolean;
+  /**
+   * What the vendor's published reference contradicts (the `reference` setting,
+   * SVC_REFERENCE; derived once per process by reference.ts `referenceContradictionsOf`):
+   * a stated failure it covers is reported as inferred, at the end of the pipeline
+   * (contradictions.ts), never inside a check.
+   */
+  referenceContradictions?: import('./contradictions.ts').ReferenceContradictions;
 }
 
 /**

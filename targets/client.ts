@@ -10,11 +10,12 @@
  *                                  (Authentication 1, 5; Earlier-generation test paths)
  *   requestAudienceToken           the audience service's access token (Authentication 5)
  *   checkOptionsOf                 the profile's options of the contract checks
- *                                  (strict, deprecation and sunset header names, sunset version)
+ *                                  (strict, deprecation and sunset header names, sunset version,
+ *                                  what the vendor's reference contradicts)
  *
  * Every exchange goes through the bounded transport (targets/http.ts).
  */
-import type { ApiName, CheckOptions } from '../contracts/index.ts';
+import { referenceContradictionsOf, type ApiName, type CheckOptions } from '../contracts/index.ts';
 import { boundsOf, requestBounded, type BoundedResponse } from './http.ts';
 import type { TargetProfile } from './profiles/profile.ts';
 
@@ -137,8 +138,8 @@ export async function requestAudienceToken(
 /** The contract checks' options a profile gives, the same for every exchange path. */
 export function checkOptionsOf(
   profile: TargetProfile,
-): Pick<CheckOptions, 'deprecationHeader' | 'sunsetHeader' | 'sunsetVersions' | 'strict' | 'headerNamesExplicit'> {
-  return {
+): Pick<CheckOptions, 'deprecationHeader' | 'sunsetHeader' | 'sunsetVersions' | 'strict' | 'headerNamesExplicit' | 'referenceContradictions'> {
+  const options = {
     deprecationHeader: profile.versions.deprecationHeader,
     sunsetHeader: profile.versions.sunsetHeader,
     sunsetVersions: profile.versions.sunset ? [profile.versions.sunset] : [],
@@ -146,4 +147,7 @@ export function checkOptionsOf(
     strict: profile.strict,
     headerNamesExplicit: profile.versions.headerNamesExplicit,
   };
+  // The vendor's reference (SVC_REFERENCE): what it contradicts, judged under the same options,
+  // derived on the first exchange of the process and kept (contracts/reference.ts).
+  return profile.reference?.length ? { ...options, referenceContradictions: referenceContradictionsOf(profile.reference, options) } : options;
 }

@@ -63,6 +63,8 @@ export function accepted(s: Setting): string {
       return 'a non-empty CSS selector';
     case 'file-path':
       return "a path (relative to the config file's folder)";
+    case 'file-list':
+      return "a list of paths (each relative to the config file's folder)";
     default:
       return 'a string';
   }
@@ -79,6 +81,7 @@ function leafSchema(s: Setting): Record<string, unknown> {
     case 'boolean':
       return { type: 'boolean' };
     case 'list':
+    case 'file-list':
       return { type: 'array', items: { type: 'string', minLength: 1, pattern: '^[^,]*$' } };
     case 'enum':
       return { enum: [...s.values!] };
@@ -181,7 +184,7 @@ function describeError(e: ErrorObject, config: unknown): string {
   let value: unknown = config;
   for (const p of path) value = (value as Record<string, unknown>)?.[p];
   if (entry)
-    return `"${key}" must be ${accepted(entry)}${entry.kind === 'list' && path.length > key.split('.').length ? ' (each entry a non-empty string without commas)' : ''}, got ${JSON.stringify(value)}.`;
+    return `"${key}" must be ${accepted(entry)}${(entry.kind === 'list' || entry.kind === 'file-list') && path.length > key.split('.').length ? ' (each entry a non-empty string without commas)' : ''}, got ${JSON.stringify(value)}.`;
   return `"${key || '(the file)'}" must be an object of settings, got ${JSON.stringify(value)}.`;
 }
 
@@ -250,6 +253,7 @@ function envValue(s: Setting, v: unknown, baseDir: string): string {
   if (s.kind === 'boolean') return v ? '1' : '0';
   if (s.kind === 'file-path') return resolve(baseDir, String(v));
   if (s.kind === 'list') return (v as string[]).join(',');
+  if (s.kind === 'file-list') return (v as string[]).map((f) => resolve(baseDir, f)).join(',');
   return String(v);
 }
 
@@ -278,7 +282,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): SvcConfig {
     let value: unknown = raw;
     if (e.kind === 'boolean') value = ['1', 'true', 'yes'].includes(raw);
     else if (e.kind === 'integer' || e.kind === 'number') value = Number(raw);
-    else if (e.kind === 'list')
+    else if (e.kind === 'list' || e.kind === 'file-list')
       value = raw
         .split(',')
         .map((x) => x.trim())

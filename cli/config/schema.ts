@@ -26,7 +26,8 @@ export type SettingKind =
   | 'version'
   | 'path-template'
   | 'selector'
-  | 'file-path';
+  | 'file-path'
+  | 'file-list';
 
 export interface Setting<T = unknown> {
   readonly kind: SettingKind;
@@ -61,6 +62,8 @@ const pathTemplate = setting<string>('path-template');
 const selector = setting<string>('selector');
 /** A file or folder; relative to the config file's folder when given there. */
 const filePath = setting<string>('file-path');
+/** Files; each relative to the config file's folder when given there (comma-separated in the environment). */
+const fileList = setting<string[]>('file-list');
 function oneOf<V extends string>(env: string, values: readonly V[], doc: string, o: { default?: V } = {}): Setting<V> {
   return { kind: 'enum', env, doc, values, ...o };
 }
@@ -360,6 +363,10 @@ export const SETTINGS = {
     rateShare: num('SVC_FUZZ_RATE_SHARE', "Share of the target's request limit the fuzzer paces itself to, in (0, 1].", { min: 0, max: 1, default: '0.5' }),
   },
   usedOperations: list('SVC_USED_OPERATIONS', 'Operations your integration uses ("METHOD /path/{template}"), for the upgrade check.', { default: 'all' }),
+  reference: fileList(
+    'SVC_REFERENCE',
+    "The vendor's published OpenAPI documents (3.0 or 3.1, YAML or JSON, one per version; the version from info.version or the Accept-Version parameter): a stated failure that one of their examples also shows at the same place, a required field they do not carry, or a status they declare that the contract refuses is reported as inferred, naming the document and the pointer (svc-conformance reference lists every disagreement).",
+  ),
   integration: {
     testCommand: str(
       'SVC_INTEGRATION_COMMAND',
@@ -451,6 +458,7 @@ export const GROUP_TITLES: Record<string, string> = {
   load: 'Load scripts',
   fuzz: 'Fuzz project',
   usedOperations: 'Upgrade check',
+  reference: "The vendor's reference (a second witness)",
   integration: "Your integration's gate (proxy, check-har, usage, tolerance)",
   run: 'Run',
   simulator: 'Embedded simulator',

@@ -16,6 +16,7 @@ import {
   runSettingsFrom,
   usedOperationsFrom,
   integrationSettingsFrom,
+  referenceFilesFrom,
   type IntegrationSettings,
   useCasesFrom,
   processorTokenFrom,
@@ -239,6 +240,12 @@ export interface TargetProfile {
   load: LoadScriptSettings;
   /** Operations the integration uses, for the upgrade check (SVC_USED_OPERATIONS). */
   usedOperations: 'all' | string[];
+  /**
+   * The vendor's published OpenAPI documents (SVC_REFERENCE; absolute paths): every run's
+   * contract checks report a stated failure they contradict as inferred (targets/client.ts
+   * checkOptionsOf; contracts/reference.ts). Empty: the contract alone.
+   */
+  reference: string[];
   /** The gate of the team's own integration: its test command, usage file, tolerance bound (SVC_INTEGRATION_COMMAND, SVC_USAGE_FILE, SVC_TOLERANCE_TIMEOUT_MS; sections.ts). */
   integration: IntegrationSettings;
   /**
@@ -633,6 +640,7 @@ function commonSections(env: Env, isSimulator: boolean) {
     webhookCapture: webhookCaptureFrom(env),
     load: loadScriptSettingsFrom(env),
     usedOperations: usedOperationsFrom(env),
+    reference: referenceFilesFrom(env),
     integration: integrationSettingsFrom(env),
     simulatorEntries: simulatorEntriesInForce(env),
     run: runSettingsFrom(env),

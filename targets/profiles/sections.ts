@@ -436,6 +436,24 @@ export function usedOperationsFrom(env: Env): 'all' | string[] {
     .filter(Boolean);
 }
 
+// ---- the vendor's reference as a second witness (contracts/reference.ts) --------------------
+
+/**
+ * SVC_REFERENCE: the vendor's published OpenAPI documents, comma-separated (a config file's
+ * `reference` list, resolved against the config file's folder). Each must exist: a run
+ * stops before it starts, naming the file, rather than judging without the reference.
+ */
+export function referenceFilesFrom(env: Env): string[] {
+  const files = (env.SVC_REFERENCE ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((f) => resolve(f));
+  for (const f of files)
+    if (!existsSync(f)) throw new Error(`SVC_REFERENCE names ${f}, which does not exist (the vendor's OpenAPI documents, comma-separated)`);
+  return files;
+}
+
 // ---- the gate of the team's own integration (integration/) ---------------------------------
 
 export interface IntegrationSettings {
