@@ -17,7 +17,17 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadProfile, PASSWORD_SCENARIOS, PRODUCT_PATH_ENV, WIDGET_CONTROLS, type ProductPaths, type WidgetControls } from '../targets/index.ts';
-import { AREA_REQUIREMENTS, areaPlan, MINIMAL_SETTINGS, needsFullSettings, requirementVariables } from './requirements.ts';
+import {
+  AREA_REQUIREMENTS,
+  areaPlan,
+  CHECK_SETTINGS,
+  MINIMAL_SETTINGS,
+  needsFullSettings,
+  requirementVariables,
+  SETTING_SOURCES,
+  settingsOfCheck,
+  sourceOfSetting,
+} from './requirements.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const SCENARIOS = join(ROOT, 'scenarios');
@@ -117,11 +127,11 @@ test('on the simulator every area runs but the one the simulator cannot serve (a
   assert.deepEqual(noCredentials[0].missing, ['SVC_CLIENT_ID', 'SVC_API_KEY']);
 });
 
-/** `<file> > <title>` of every scenario declared with a literal title (the way spec/trace.yaml names checks). */
+/** `<file> > <title>` of every scenario declared with a literal title, in any quotes (the way spec/trace.yaml names checks). */
 function declaredChecks(): string[] {
   const out: string[] = [];
   for (const file of sources(SCENARIOS)) {
-    for (const m of readFileSync(file, 'utf8').matchAll(/\btest\((['`])((?:(?!\1)[^\\]|\\.)*)\1/g))
+    for (const m of readFileSync(file, 'utf8').matchAll(/\btest\((['"`])((?:(?!\1)[^\\]|\\.)*)\1/g))
       out.push(`${relative(ROOT, file)} > ${m[2].replace(/\\'/g, "'")}`);
   }
   return out;
@@ -143,4 +153,94 @@ test('every area needing more than the minimal settings names its scenarios, and
     false,
     'the test host needs only its base URL',
   );
+  // A check that would use a default of ours needs the setting: the OAuth page's markup is not shown.
+  assert.equal(needsFullSettings('scenarios/browser/oauth.spec.ts > the oauth_window_uri is single use'), true);
+  assert.deepEqual(settingsOfCheck('scenarios/browser/oauth.spec.ts > the oauth_window_uri is single use'), [
+    'SVC_OAUTH_AUTHORIZE_SELECTOR',
+    'SVC_OAUTH_DENY_SELECTOR',
+  ]);
+});
+
+// ---- where each setting's value comes from (setting-sources.ts) --------------------------------
+
+/** Every variable of the settings table, read from its generated reference (docs/settings.md, kept current from cli/config/schema.ts by its own test). */
+function documentedSettings(): string[] {
+  const text = readFileSync(join(ROOT, 'docs', 'settings.md'), 'utf8');
+  return [...text.matchAll(/^\| [^|]+ \| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]);
+}
+
+test('every setting of the settings table says where its value comes from, and why; the table names no other', () => {
+  const documented = documentedSettings();
+  assert.ok(documented.length > 100, `settings read from docs/settings.md: ${documented.length}`);
+  assert.deepEqual(
+    documented.filter((v) => !(v in SETTING_SOURCES)),
+    [],
+    'settings without a source in preflight/setting-sources.ts',
+  );
+  assert.deepEqual(
+    Object.keys(SETTING_SOURCES).filter((v) => !documented.includes(v)),
+    [],
+    'sources of settings the table does not have',
+  );
+  assert.deepEqual(
+    Object.entries(SETTING_SOURCES)
+      .filter(([, e]) => e.reason.trim().length < 20)
+      .map(([v]) => v),
+    [],
+    'sources without a reason',
+  );
+});
+
+test('the minimal settings are what the vendor hands every team; every setting a check needs is classified', () => {
+  assert.deepEqual(
+    [...MINIMAL_SETTINGS].sort(),
+    Object.keys(SETTING_SOURCES)
+      .filter((v) => SETTING_SOURCES[v].source === 'minimal')
+      .sort(),
+  );
+  for (const v of ['SVC_BASE_URL', 'SVC_CLIENT_ID', 'SVC_API_KEY', 'SVC_TEST_USERNAME', 'SVC_TEST_PASSWORD_SUCCESS', 'SVC_CORRECT_ANSWER'])
+    assert.ok(MINIMAL_SETTINGS.has(v), v);
+  // The guesses the specification leaves (DESIGN.md, "Target profiles": "deprecation header names").
+  for (const v of ['SVC_DEPRECATION_HEADER', 'SVC_PROCESSOR_TOKEN_REQUEST', 'SVC_3DX_GRANTEE_QUERY_PARAM']) assert.equal(sourceOfSetting(v), 'guess', v);
+  const needed = new Set([...requirementVariables(loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9' })), ...CHECK_SETTINGS.flatMap((c) => c.variables)]);
+  assert.deepEqual(
+    [...needed].filter((v) => sourceOfSetting(v) === undefined || sourceOfSetting(v) === 'option'),
+    [],
+    'a setting a check needs that is unclassified, or classified as a mere option',
+  );
+});
+
+/** Profile fields with a default of ours that a scenario uses when the setting is unset, and their settings. */
+const DEFAULTED_FIELDS: Record<string, string[]> = {
+  oauthPage: ['SVC_OAUTH_AUTHORIZE_SELECTOR', 'SVC_OAUTH_DENY_SELECTOR'],
+  exchangeCode: ['SVC_PROCESSOR_TOKEN_REQUEST'],
+  granteeQueryParam: ['SVC_3DX_GRANTEE_QUERY_PARAM'],
+  dateFieldOf: ['SVC_3DX_TRANSACTION_DATE_FIELD'],
+  nameParam: ['SVC_INSTITUTION_NAME_PARAM'],
+  countryParam: ['SVC_INSTITUTION_COUNTRY_PARAM'],
+  achFilters: ['SVC_ACH_RETURN_CODE_PARAM'],
+  userCategories: ['SVC_USER_DEFAULT_CATEGORIES_PATH'],
+};
+
+test('every scenario file that uses a default of ours has its checks in CHECK_SETTINGS, and each entry names declared scenarios', () => {
+  const checks = declaredChecks();
+  const uncovered: string[] = [];
+  for (const file of sources(SCENARIOS)) {
+    const text = readFileSync(file, 'utf8');
+    const rel = relative(ROOT, file);
+    // journeys.ts defines exchangeCode; the scenario files that call it are the uses.
+    if (rel === 'scenarios/api/journeys.ts') continue;
+    for (const [field, variables] of Object.entries(DEFAULTED_FIELDS)) {
+      if (!new RegExp(`\\b${field}\\b`).test(text)) continue;
+      const covered = CHECK_SETTINGS.some(
+        (c) => variables.some((v) => c.variables.includes(v)) && checks.some((check) => check.startsWith(`${rel} > `) && c.checks.test(check)),
+      );
+      if (!covered) uncovered.push(`${rel} uses ${field}`);
+    }
+  }
+  assert.deepEqual(uncovered, []);
+  const matchingNone = CHECK_SETTINGS.filter((c) => !/^\^load/.test(c.checks.source) && !checks.some((check) => c.checks.test(check))).map((c) =>
+    String(c.checks),
+  );
+  assert.deepEqual(matchingNone, [], 'entries whose checks match no declared scenario');
 });

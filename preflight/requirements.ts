@@ -21,6 +21,9 @@ import {
   type TargetProfile,
   type WidgetControls,
 } from '../targets/index.ts';
+import { SETTING_SOURCES, settingsOfSource, sourceOfSetting, type SettingSource } from './setting-sources.ts';
+
+export { SETTING_SOURCES, settingsOfSource, sourceOfSetting, type SettingSource };
 
 /** Playwright projects of playwright.config.ts. */
 export type Project = 'api' | 'browser' | 'properties';
@@ -46,23 +49,14 @@ export interface AreaRequirement {
 }
 
 /**
- * The settings of a minimal profile (the honest coverage figures count what runs with these alone): the base URLs, the
- * credentials and the test institution's scenario passwords with the MFA answer. What a
- * target cannot reveal beyond these (a client's GUID, an audience, a version it has
- * sunset, the paths the specification does not show, ...) is a full-settings need.
+ * The settings of a minimal profile (the honest coverage figures count what runs with
+ * these alone): what the vendor hands every team, `minimal` in preflight/setting-sources.ts
+ * (the base URLs, the credentials, the test institution's user, scenario passwords and MFA
+ * answer). What a target cannot reveal beyond these (a client's GUID, an audience, a
+ * version it has sunset, the paths the specification does not show, ...) is a
+ * full-settings need, or a guess.
  */
-export const MINIMAL_SETTINGS: ReadonlySet<string> = new Set([
-  'SVC_BASE_URL',
-  'SVC_AUDIENCE_BASE_URL',
-  'SVC_TEST_HOST_BASE_URL',
-  'SVC_AUDIENCE_TOKEN_URL',
-  'SVC_CLIENT_ID',
-  'SVC_API_KEY',
-  'SVC_AUDIENCE_CLIENT_ID',
-  'SVC_AUDIENCE_CLIENT_SECRET',
-  ...PASSWORD_SCENARIOS.map((s) => `SVC_TEST_PASSWORD_${s}`),
-  'SVC_CORRECT_ANSWER',
-]);
+export const MINIMAL_SETTINGS: ReadonlySet<string> = new Set(settingsOfSource('minimal'));
 
 const has = (v: unknown) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0);
 const password = (p: TargetProfile, s: PasswordScenario): [string, boolean] => [`SVC_TEST_PASSWORD_${s}`, has(p.testInstitution.passwords[s])];
@@ -343,13 +337,122 @@ export function areaPlan(profile: TargetProfile): AreaPlan[] {
 }
 
 /**
- * Whether a check of spec/trace.yaml (`<file> > <title>`, `live-delivery ...`) skips
- * unless settings beyond the minimal ones are given: an area whose scenarios it is needs
- * such a setting. Read on a real target's bare profile, where nothing has a default.
+ * Checks whose verdict rests on a setting that has a default of ours, or that another
+ * command than the gate refuses to run without: the scenario does not skip when the
+ * setting is unset, it uses the default (the simulator's page, a reference path, a
+ * guessed query name or request), so a real target's verdict is only as good as that
+ * guess. Honest figures (`npm run spec:stats`) count such a check only with the setting
+ * given: under full settings when a team can know it, in a column of its own when nobody
+ * can (preflight/setting-sources.ts). Checks are named as spec/trace.yaml names them
+ * (`<file> > <title>`, `load: <script>`); preflight/requirements.test.ts fails when a
+ * scenario file reads one of these profile fields and no entry names a check of it.
  */
+export interface CheckSetting {
+  /** The settings the checks read (by variable). */
+  variables: string[];
+  checks: RegExp;
+  /** What the checks do with the default on a real target. */
+  unset: string;
+}
+
+export const CHECK_SETTINGS: readonly CheckSetting[] = [
+  {
+    variables: ['SVC_OAUTH_AUTHORIZE_SELECTOR', 'SVC_OAUTH_DENY_SELECTOR'],
+    checks:
+      /^scenarios\/browser\/(oauth\.spec\.ts > |widget\.spec\.ts > (in a browser iframe |in a mobile WebView |in an iframe inside a WebView |a denied OAuth in the widget ))/,
+    unset: "clicks the simulator's [data-action=authorize] / [data-action=deny] on the vendor's page",
+  },
+  {
+    variables: ['SVC_PROCESSOR_TOKEN_REQUEST'],
+    checks:
+      /^scenarios\/api\/(processor\.spec\.ts > (a processor access token lives 60 days|the payment account names the user, member and account of the scope|a processor token reads only the account its scope names)|deprecated\.spec\.ts > \/payment_processor_token, deprecated in favour of \/token)/,
+    unset: 'asks POST /token {"code":"{code}"} and skips when the target does not answer it',
+  },
+  {
+    variables: ['SVC_3DX_GRANTEE_QUERY_PARAM'],
+    checks:
+      /^scenarios\/api\/(data-exchange\.spec\.ts > the grant query returns the grant only when every grantee is supplied|consistency\.spec\.ts > a grant shows one data scope wherever it is read)/,
+    unset: 'sends the grantees as grantee_guids, which a target that names the parameter otherwise ignores',
+  },
+  {
+    variables: ['SVC_3DX_TRANSACTION_DATE_FIELD'],
+    checks: /^scenarios\/api\/data-exchange\.spec\.ts > (transaction lists default to the 90 days|the default window reaches back the full 90 days)/,
+    unset: 'judges the window on the first of date, transacted_at, posted_at, created_at the transaction carries',
+  },
+  {
+    variables: ['SVC_INSTITUTION_NAME_PARAM'],
+    checks: /^scenarios\/api\/institutions\.spec\.ts > the name filter narrows the institution list$/,
+    unset: 'filters by name; a list the guessed name does not narrow is only an inferred miss',
+  },
+  {
+    variables: ['SVC_INSTITUTION_COUNTRY_PARAM'],
+    checks:
+      /^scenarios\/api\/institutions\.spec\.ts > (the (institution|favourites) list filtered by a country code|the institution list filtered by the test institution's country code)/,
+    unset: 'filters by iso_country_code; a list the guessed name does not narrow is only an inferred miss',
+  },
+  {
+    variables: ['SVC_ACH_RETURN_CODE_PARAM'],
+    checks: /^scenarios\/api\/ach-returns\.spec\.ts > the ACH return list filters by return code$/,
+    unset: 'filters by return_code; a list the guessed name does not narrow is only an inferred miss',
+  },
+  {
+    variables: ['SVC_ACH_INSTITUTION_PARAM'],
+    checks: /^scenarios\/api\/ach-returns\.spec\.ts > the ACH return list filters by institution guid$/,
+    unset: 'filters by institution_guid; a miss is only inferred',
+  },
+  {
+    variables: ['SVC_ACH_FROM_RETURNED_PARAM', 'SVC_ACH_TO_RETURNED_PARAM'],
+    checks: /^scenarios\/api\/ach-returns\.spec\.ts > the ACH return list filters by returned time$/,
+    unset: 'filters by from_returned_at / to_returned_at; a miss is only inferred',
+  },
+  {
+    variables: ['SVC_ACH_FROM_RESOLVED_PARAM', 'SVC_ACH_TO_RESOLVED_PARAM'],
+    checks: /^scenarios\/api\/ach-returns\.spec\.ts > the ACH return list filters by resolved-status time$/,
+    unset: 'filters by from_resolved_at / to_resolved_at; a miss is only inferred',
+  },
+  {
+    variables: ['SVC_ACH_RETURN_STATUS_PARAM'],
+    checks: /^scenarios\/api\/ach-returns\.spec\.ts > the ACH return list filters by return status$/,
+    unset: 'filters by return_status; a miss is only inferred',
+  },
+  {
+    variables: ['SVC_USER_DEFAULT_CATEGORIES_PATH'],
+    checks: /^scenarios\/api\/categories\.spec\.ts > the by-user default category list equals GET \/categories\/default$/,
+    unset: "reads the reference's path and skips on a 404",
+  },
+  {
+    variables: ['SVC_USER_CATEGORIES_PATH', 'SVC_USER_CATEGORY_CREATE_PATH'],
+    checks: /^scenarios\/api\/categories\.spec\.ts > a custom category of a user is listed beside the default categories$/,
+    unset: "creates and lists on the reference's path and skips on a 404",
+  },
+  {
+    variables: ['SVC_RATE_LIMIT_PER_SECOND'],
+    checks: /^load: rate-limit\b/,
+    unset: 'refuses to run against a real target (load/lib/config.ts): the limit is not shown',
+  },
+];
+
+/** A real target's profile with nothing set: what every area needs shows as missing. */
+let bare: TargetProfile | undefined;
+
+/**
+ * Every setting a check of spec/trace.yaml (`<file> > <title>`, `live-delivery ...`,
+ * `load: ...`) needs on a real target beyond none at all: the ones whose absence skips it
+ * (AREA_REQUIREMENTS, read on a real target's bare profile, where nothing has a default)
+ * and the ones whose default it would otherwise use (CHECK_SETTINGS). Areas named by tags
+ * alone need only minimal settings and are left out.
+ */
+export function settingsOfCheck(check: string): string[] {
+  const profile = (bare ??= loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9' }));
+  const out = new Set<string>();
+  for (const r of AREA_REQUIREMENTS) if (r.scenarios?.test(check)) for (const [variable] of r.needs(profile)) out.add(variable);
+  for (const c of CHECK_SETTINGS) if (c.checks.test(check)) for (const variable of c.variables) out.add(variable);
+  return [...out];
+}
+
+/** Whether a check needs settings beyond the minimal ones (a `knowable` or a `guess`, preflight/setting-sources.ts). */
 export function needsFullSettings(check: string): boolean {
-  const bare = loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9' });
-  return AREA_REQUIREMENTS.some((r) => r.scenarios?.test(check) && r.needs(bare).some(([variable]) => !MINIMAL_SETTINGS.has(variable)));
+  return settingsOfCheck(check).some((variable) => !MINIMAL_SETTINGS.has(variable) && sourceOfSetting(variable) !== 'stated');
 }
 
 /** Every variable the table names (for the consistency test). */

@@ -1,35 +1,27 @@
 /**
  * Prints the figures quoted in spec/README.md: operations per document and per derived
  * version, webhook types, trace rows and not-shown rows, and how far the checkable
- * statements are verified (every statement traced to a check and a proof; honest categories in spec/trace.ts
- * `honestCoverageOf`).
+ * statements are verified, one column per row (spec/columns.ts `placeRow`).
  *
- *   npm run spec:stats [-- --list verified-minimal|verified-full|inferred-only|simulator-only|other-command|tolerance|passive|unverified]
+ *   npm run spec:stats [-- --list minimal|full|guess|long-running|not-verifiable|not-verified|tolerance|suspect|not-checkable]
  *
- * "Verified on any target" counts a row only when a stated-tier proof (a catalogue fault
- * of tier stated, a broken reference receiver, or a generated mutant `mutant:...`) makes
- * a check of a default gate run fail; two columns: with the minimal settings and with
- * every setting (preflight/requirements.ts decides which checks need more).
+ * A row counts as verified in one run only when a proof that breaks its own sentence (a
+ * stated catalogue fault, a generated mutant, a broken reference receiver) makes a check
+ * it names fail, on a real target: minimal settings when that check needs only what the
+ * vendor hands every team, full settings when it needs what a team can know, a column of
+ * its own when it needs a guess (preflight/setting-sources.ts, preflight/requirements.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AUTHORED_DOCUMENTS, DERIVED_DOCUMENTS, loadDocument, operationsOf } from './documents.ts';
-import {
-  coverageOf,
-  honestCoverageOf,
-  loadTrace,
-  MUTANT_PROOF_PREFIX,
-  PROJECT_ROOT,
-  type Coverage,
-  type HonestCoverage,
-  type ProofFacts,
-  type ProofKind,
-} from './trace.ts';
-import { CATALOG, tierOfEntry } from '../targets/index.ts';
-import { needsFullSettings } from '../preflight/requirements.ts';
+import { coverageOf, loadTrace, PROJECT_ROOT, type Coverage, type TraceRow } from './trace.ts';
+import { COLUMN_TITLES, placeRow, suspectOf, type Column, type ColumnFacts, type Placement, type Proof, type SentenceRule, type Suspect } from './columns.ts';
+import { LONG_RUNNING, NOT_VERIFIABLE } from './verifiability.ts';
+import { CATALOG, tierOfEntry, type CatalogEntry } from '../targets/index.ts';
+import { settingsOfCheck, sourceOfSetting } from '../preflight/requirements.ts';
 
-/** Goals: verified on any target with minimal settings at least 75 %, with full settings at least 90 % of the checkable statements. */
+/** Goals: verified in one run with minimal settings at least 75 %, with full settings at least 90 % of the checkable statements. */
 export const COVERAGE_GOALS = { minimalAtLeast: 0.75, fullAtLeast: 0.9 } as const;
 
 export interface SpecStats {
@@ -38,9 +30,17 @@ export interface SpecStats {
   notShownRows: number;
   unencodedRows: number;
   verifiedRows: number;
-  /** Rows per honest category. */
-  honest: Record<HonestCoverage, number>;
-  /** Rows per category of the earlier count (any proof, any command): it over-claims, counting proofs that fail no default run and checks that run only on the simulator. */
+  /** Rows per column. */
+  columns: Record<Column, number>;
+  /** Tolerance rows, and those a catalogue variation the self-test runs proves. */
+  tolerance: { proven: number; rows: number };
+  /** Long-running rows with a proof (on the simulator only). */
+  longRunningWithSimulatorProof: number;
+  /** Rows where the halves of the sentence rule disagree with it (spec/columns.ts suspectOf). */
+  suspects: Suspect[];
+  /** The one-run columns under each half of the sentence rule alone: how far the mechanical reading moves the figures. */
+  alternatives: Record<'section' | 'words', { minimal: number; full: number; guess: number }>;
+  /** Rows per category of trace.ts coverageOf (any proof, any command): what the columns correct. */
   coverage: Record<Coverage, number>;
   /** Rows that can fail a run at all: everything but `not-checkable`. */
   checkable: number;
@@ -61,15 +61,45 @@ export function liveDeliveryFaults(root: string = PROJECT_ROOT): Set<string> {
   return out;
 }
 
-/** The facts honestCoverageOf needs, from the catalogue, the preflight table and the live-delivery proofs. */
-export function proofFacts(): ProofFacts {
-  const tiers = new Map<string, ProofKind | undefined>(CATALOG.map((e) => [e.name, e.kind === 'variation' ? 'tolerance' : tierOfEntry(e)]));
+/** A catalogue entry as a proof (spec/columns.ts Proof). */
+function catalogueProof(name: string): Proof | undefined {
+  const e: CatalogEntry | undefined = CATALOG.find((x) => x.name === name);
+  if (!e) return undefined;
+  if (e.kind === 'variation') return { kind: 'variation', section: e.section, description: e.description, suites: e.suites };
+  return { kind: 'fault', tier: tierOfEntry(e) ?? 'stated', section: e.section, description: e.description, ...(e.env ? { env: e.env } : {}) };
+}
+
+/** The facts placeRow needs, from the catalogue, the settings tables, the live-delivery proofs and spec/verifiability.ts. */
+export function columnFacts(): ColumnFacts {
   const live = liveDeliveryFaults();
+  const settings = new Map<string, string[]>();
   return {
-    kindOf: (entry) => (entry.startsWith('receiver:') || entry.startsWith(MUTANT_PROOF_PREFIX) ? 'stated' : tiers.get(entry)),
-    needsFullSettings,
+    catalogueEntry: catalogueProof,
+    settingsOfCheck: (check) => {
+      let s = settings.get(check);
+      if (!s) settings.set(check, (s = settingsOfCheck(check)));
+      return s;
+    },
+    sourceOf: sourceOfSetting,
     provenOnLiveDelivery: (fault) => live.has(fault),
+    longRunning: (id) => LONG_RUNNING[id],
+    notVerifiable: (id) => NOT_VERIFIABLE[id],
   };
+}
+
+/** Every row with its column, in trace order. */
+export function placements(
+  rows: readonly TraceRow[] = loadTrace(),
+  facts: ColumnFacts = columnFacts(),
+  rule: SentenceRule = 'combined',
+): Array<{ row: TraceRow; placement: Placement }> {
+  return rows.map((row) => ({ row, placement: placeRow(row, facts, rule) }));
+}
+
+/** The one-run columns' counts of a placement. */
+function oneRun(placed: Array<{ placement: Placement }>): { minimal: number; full: number; guess: number } {
+  const count = (c: Column) => placed.filter((p) => p.placement.column === c).length;
+  return { minimal: count('minimal'), full: count('full'), guess: count('guess') };
 }
 
 export function collectStats(): SpecStats {
@@ -86,37 +116,48 @@ export function collectStats(): SpecStats {
     };
   });
   const rows = loadTrace();
-  const facts = proofFacts();
-  const honest: Record<HonestCoverage, number> = {
+  const facts = columnFacts();
+  const placed = placements(rows, facts);
+  const columns: Record<Column, number> = {
     'not-checkable': 0,
-    'verified-minimal': 0,
-    'verified-full': 0,
-    'inferred-only': 0,
-    'simulator-only': 0,
-    'other-command': 0,
+    minimal: 0,
+    full: 0,
+    guess: 0,
+    'long-running': 0,
     tolerance: 0,
-    passive: 0,
-    unverified: 0,
+    'not-verifiable': 0,
+    'not-verified': 0,
   };
   const coverage: Record<Coverage, number> = { 'not-checkable': 0, verified: 0, 'simulator-only': 0, passive: 0, unverified: 0 };
-  for (const row of rows) {
-    honest[honestCoverageOf(row, facts)]++;
+  for (const { row, placement } of placed) {
+    columns[placement.column]++;
     coverage[coverageOf(row)]++;
   }
+  const tolerance = placed.filter((p) => p.placement.column === 'tolerance');
   return {
     documents,
     traceRows: rows.length,
     notShownRows: rows.filter((r) => r.not_shown).length,
     unencodedRows: rows.filter((r) => r.encoded_in.length === 0).length,
     verifiedRows: rows.filter((r) => r.verified_by.length > 0).length,
-    honest,
+    columns,
+    tolerance: { proven: tolerance.filter((p) => p.placement.toleranceProven).length, rows: tolerance.length },
+    longRunningWithSimulatorProof: placed.filter((p) => p.placement.column === 'long-running' && p.placement.simulatorProof).length,
+    suspects: placed.map(({ row, placement }) => suspectOf(row, placement, facts)).filter((s): s is Suspect => s !== undefined),
+    alternatives: { section: oneRun(placements(rows, facts, 'section')), words: oneRun(placements(rows, facts, 'words')) },
     coverage,
-    checkable: rows.length - honest['not-checkable'],
+    checkable: rows.length - columns['not-checkable'],
   };
 }
 
 function percent(part: number, whole: number): string {
   return whole === 0 ? '-' : `${((100 * part) / whole).toFixed(1)}%`;
+}
+
+/** What `--list <column>` prints after a row's id. */
+function detail(p: Placement): string {
+  const parts = [p.reason, p.proofs && `proofs: ${p.proofs.join(', ')}`, p.settings && `settings: ${p.settings.join(', ')}`].filter(Boolean);
+  return parts.join(' | ');
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
@@ -130,34 +171,46 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   console.log(
     `trace rows: ${stats.traceRows}; not shown: ${stats.notShownRows}; without encoding (treatment only): ${stats.unencodedRows}; with a verified_by entry: ${stats.verifiedRows}`,
   );
-  const h = stats.honest;
+  const c = stats.columns;
   const n = stats.checkable;
   const line = (label: string, count: number, note: string) =>
-    console.log(`  ${label.padEnd(40)} ${String(count).padStart(4)}  ${percent(count, n).padStart(6)}  ${note}`);
+    console.log(`  ${label.padEnd(38)} ${String(count).padStart(4)}  ${percent(count, n).padStart(6)}  ${note}`);
   console.log('');
-  console.log(`checkable statements: ${n} (not checkable: ${h['not-checkable']}: informative, or a "not shown" line)`);
+  console.log(`checkable statements: ${n} (not checkable: ${c['not-checkable']}: informative, or a "not shown" line); each lands in one column:`);
+  line(COLUMN_TITLES.minimal, c.minimal, `(goal >= ${COVERAGE_GOALS.minimalAtLeast * 100}%; base URLs, credentials, the test user's passwords)`);
   line(
-    'verified on any target, minimal settings',
-    h['verified-minimal'],
-    `(goal >= ${COVERAGE_GOALS.minimalAtLeast * 100}%; a stated proof fails a default gate run with base URLs, credentials, test passwords)`,
+    COLUMN_TITLES.full,
+    c.full,
+    `(with the minimal ones ${c.minimal + c.full}, ${percent(c.minimal + c.full, n)}; goal >= ${COVERAGE_GOALS.fullAtLeast * 100}%; settings a team can know)`,
   );
-  line(
-    'verified on any target, full settings',
-    h['verified-minimal'] + h['verified-full'],
-    `(goal >= ${COVERAGE_GOALS.fullAtLeast * 100}%; ${h['verified-full']} of them need more settings: preflight/requirements.ts)`,
+  line(COLUMN_TITLES.guess, c.guess, '(a setting nobody can know: preflight/setting-sources.ts `guess`)');
+  line(COLUMN_TITLES['long-running'], c['long-running'], `(a day, nights or longer; ${stats.longRunningWithSimulatorProof} with a simulator-only proof)`);
+  line(COLUMN_TITLES['not-verifiable'], c['not-verifiable'], '(no run or observation can break it; --list not-verifiable gives the reasons)');
+  line(COLUMN_TITLES['not-verified'], c['not-verified'], '(verifiable, but no proof of its own sentence fails a check it names on a real target)');
+  line(COLUMN_TITLES.tolerance, c.tolerance, `(tolerance proven ${stats.tolerance.proven}/${stats.tolerance.rows})`);
+  const sum = (Object.keys(COLUMN_TITLES) as Array<keyof typeof COLUMN_TITLES>).reduce((total, k) => total + c[k], 0);
+  console.log(`  ${'sum'.padEnd(38)} ${String(sum).padStart(4)}`);
+  const alt = (a: { minimal: number; full: number; guess: number }) =>
+    `minimal ${a.minimal}, full ${a.full} (with minimal ${a.minimal + a.full}), guess ${a.guess}`;
+  console.log(
+    `  suspect: ${stats.suspects.length} rows for a person to check (--list suspect): a half of the sentence rule disagrees, or its proofs were judged another statement's;`,
   );
-  line('inferred-only', h['inferred-only'], '(proven only by inferred faults: they fail only under SVC_STRICT=1)');
-  line('simulator-only', h['simulator-only'], "(a clock only the simulator moves, or the simulator's own webhook dispatcher)");
-  line('other-command', h['other-command'], '(proven only by npm run versions, npm run load or a unit test, not a gate run)');
-  line('tolerance', h.tolerance, '(Versioning non-breaking rows: what the suite must tolerate, proven by variations)');
-  line('passive', h.passive, '(in a response schema every answer is checked against; no stated proof)');
-  line('unverified', h.unverified, '');
-  const c = stats.coverage;
-  console.log(`  (the earlier count, any proof under any command, said ${c.verified} verified on any target, ${percent(c.verified, n)})`);
+  console.log(`    by sections alone: ${alt(stats.alternatives.section)}; by shared words alone: ${alt(stats.alternatives.words)}`);
+  const e = stats.coverage;
+  console.log(`  (any proof under any command, trace.ts coverageOf, would say ${e.verified}, ${percent(e.verified, n)})`);
   const listIndex = process.argv.indexOf('--list');
   if (listIndex > 0) {
-    const wanted = process.argv[listIndex + 1] as HonestCoverage;
-    const facts = proofFacts();
-    for (const row of loadTrace().filter((r) => honestCoverageOf(r, facts) === wanted)) console.log(`${row.id.padEnd(40)} ${row.statement.slice(0, 100)}`);
+    const wanted = process.argv[listIndex + 1];
+    console.log('');
+    if (wanted === 'suspect') for (const s of stats.suspects) console.log(`${s.id.padEnd(40)} [${s.column}] ${s.why}`);
+    else {
+      const placed = placements().filter((p) => p.placement.column === wanted);
+      if (!placed.length && !(wanted in c)) {
+        console.error(`unknown column "${wanted}": ${[...Object.keys(c), 'suspect'].join(', ')}`);
+        process.exitCode = 2;
+      }
+      for (const { row, placement } of placed)
+        console.log(`${row.id.padEnd(40)} ${row.statement.slice(0, 90)}${detail(placement) ? `\n${' '.repeat(41)}${detail(placement)}` : ''}`);
+    }
   }
 }

@@ -86,7 +86,9 @@ export interface TraceRow {
 }
 
 /**
- * How far a statement is verified (`npm run spec:stats`):
+ * Whether a statement has any proof under any command (proof/trace-proof.ts asks it of rows
+ * without a proof; it over-claims as a figure: the figures of `npm run spec:stats` are
+ * spec/columns.ts `placeRow`):
  *   not-checkable   informative, or a "not shown" line: no rule to fail on;
  *   verified        a named scenario/check on any target, proven by a named catalogue entry;
  *   simulator-only  verified and proven, but only against the embedded simulator/receiver;
@@ -115,105 +117,8 @@ export function coverageOf(row: TraceRow): Coverage {
   return encodedInResponseShape(row) ? 'passive' : 'unverified';
 }
 
-/**
- * What a `proven_by` entry is, for the honest figures (only a stated proof backs a rule that fails a default run):
- *   stated     a catalogue fault of tier stated (it fails a default run), a broken
- *              reference receiver (`receiver:<variant>`, a stated rule of Events), or a
- *              generated mutant (`mutant:<mutant id>`, e.g. `mutant:drop-field:Member.guid`,
- *              a stated mutant of proof/mutants/generate.ts that the mutation command kills
- *              against a separately started simulator);
- *   inferred   a catalogue fault of tier inferred: it fails only under SVC_STRICT=1 or
- *              header names set, never a default run;
- *   tolerance  a variation: a freedom the suite must pass, not a rule it enforces.
- */
-export type ProofKind = 'stated' | 'inferred' | 'tolerance';
-
-/** The prefix of a generated mutant in `proven_by` (the mutation command's extension point). */
+/** The prefix of a generated mutant in `proven_by` (the mutation command's extension point; spec/columns.ts reads it as a proof). */
 export const MUTANT_PROOF_PREFIX = 'mutant:';
-
-/**
- * Where a verifying check runs:
- *   gate       a scenario of a default gate run (`npm run conformance`: the api, browser,
- *              properties and fuzz projects), a contract check on every response, or the
- *              live delivery check of the properties project;
- *   simulator  only against the embedded simulator's own webhook dispatcher (`delivery:`);
- *   command    only under another command (`npm run versions`, `npm run load`, a unit test).
- */
-export type CheckRun = 'gate' | 'simulator' | 'command';
-
-export function checkRun(check: string): CheckRun {
-  if (/^scenarios\/(api|browser|fuzz|properties)\//.test(check) || /^(properties|check|live-delivery)\b/.test(check)) return 'gate';
-  if (/^delivery\b/.test(check)) return 'simulator';
-  return 'command';
-}
-
-/**
- * The honest figure of a row (`npm run spec:stats`):
- *   verified-minimal  a stated proof makes a check of a default gate run fail, and that
- *                     check runs with the minimal settings (base URLs, credentials, test
- *                     passwords: preflight/requirements.ts MINIMAL_SETTINGS);
- *   verified-full     the same, but every such check needs more settings (a client GUID,
- *                     an audience, a path not shown, a public webhook URL, ...);
- *   inferred-only     proven only by inferred faults, which never fail a default run;
- *   simulator-only    the row's scope says so, or its stated proofs are shown only by the
- *                     simulator's own webhook dispatcher;
- *   other-command     its stated proofs are shown only by `npm run versions`, `npm run
- *                     load` or a unit test, which a gate run does not include;
- *   tolerance         a Versioning non-breaking row (ver.non-breaking.*) or a row proven
- *                     only by variations: what the suite must tolerate;
- *   passive, unverified, not-checkable as in coverageOf.
- */
-export type HonestCoverage =
-  | 'not-checkable'
-  | 'verified-minimal'
-  | 'verified-full'
-  | 'inferred-only'
-  | 'simulator-only'
-  | 'other-command'
-  | 'tolerance'
-  | 'passive'
-  | 'unverified';
-
-export interface ProofFacts {
-  /** The kind of a proven_by entry; undefined when it names nothing known (counted as no proof). */
-  kindOf(entry: string): ProofKind | undefined;
-  /** Whether a gate check skips unless settings beyond the minimal ones are given (preflight/requirements.ts). */
-  needsFullSettings(check: string): boolean;
-  /** Whether a fault is proven on a live-delivery check (scripts/live-delivery.test.ts). */
-  provenOnLiveDelivery(fault: string): boolean;
-}
-
-export function honestCoverageOf(row: TraceRow, facts: ProofFacts): HonestCoverage {
-  if (!isCheckable(row)) return 'not-checkable';
-  const kinds = row.proven_by.map((p) => facts.kindOf(p));
-  if (row.id.startsWith('ver.non-breaking.') || (kinds.length > 0 && kinds.every((k) => k === 'tolerance'))) return 'tolerance';
-  if (row.verified_by.length === 0 || !kinds.some((k) => k !== undefined)) return encodedInResponseShape(row) ? 'passive' : 'unverified';
-  if (row.scope?.startsWith('simulator-only')) return 'simulator-only';
-  const stated = row.proven_by.filter((p) => facts.kindOf(p) === 'stated');
-  if (stated.length === 0) return kinds.includes('inferred') ? 'inferred-only' : encodedInResponseShape(row) ? 'passive' : 'unverified';
-  let best: HonestCoverage | undefined;
-  const runs = new Set<CheckRun>();
-  const isLive = (check: string) => /^live-delivery\b/.test(check) || /^check: webhook_/.test(check);
-  for (const proof of stated) {
-    // shown_by says which checks the self-test runs a fault on; the live delivery check has
-    // its own proof (scripts/live-delivery.test.ts, against a separately started simulator),
-    // so it shows the faults that proof runs whatever shown_by says.
-    const shown = row.shown_by?.[proof] ?? row.verified_by;
-    const live = facts.provenOnLiveDelivery(proof) ? row.verified_by.filter(isLive) : [];
-    for (const check of new Set([...shown, ...live])) {
-      const run = checkRun(check);
-      runs.add(run);
-      if (run !== 'gate') continue;
-      // A live delivery check shows only the faults its own proof runs.
-      if (isLive(check) && !facts.provenOnLiveDelivery(proof)) continue;
-      if (!facts.needsFullSettings(check)) return 'verified-minimal';
-      best = 'verified-full';
-    }
-  }
-  if (best) return best;
-  if (runs.has('simulator')) return 'simulator-only';
-  return 'other-command';
-}
 
 /**
  * The trace's rows, each with its shown_by from the generated sidecar (`shownByFile`; by
