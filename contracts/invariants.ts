@@ -266,19 +266,26 @@ export function observationOf(c: ExchangeContext): Omit<Observation, 'seq' | 'at
     o.widget = { ...(typeof w.type === 'string' ? { type: w.type } : {}), ...(typeof w.user_id === 'string' ? { user_id: w.user_id } : {}) };
   }
   if (c.model.api === 'test-host') o.shown = testHostShown(body);
-  if (!c.media?.schemaUri || c.media.schemaPointer === undefined) return o;
-  const { records } = responseRecords(c.media.schemaUri, c.media.schemaPointer);
   const out: ObservedRecord[] = [];
+  // Users: "Field lists of ... users ... not shown", so their answers have no documented
+  // record; a `{user: {guid, ...}}` answer is still the user, and its client id is what a
+  // widget URL must name (Resources, Widget URL: user_id).
+  const documented = c.media?.schemaUri !== undefined && c.media.schemaPointer !== undefined;
+  if (c.model.api === 'platform' && !documented && isRec(body.user) && typeof body.user.guid === 'string') {
+    out.push({ component: 'User', site: '.user', key: `guid:${body.user.guid}`, owners: [], fields: keptFields('User', body.user) });
+  }
+  if (!c.media?.schemaUri || c.media.schemaPointer === undefined) {
+    if (out.length) o.records = out;
+    return o;
+  }
+  const { records } = responseRecords(c.media.schemaUri, c.media.schemaPointer);
   for (const site of records) {
     const siteText = site.path.map((s) => (s === '*' ? '[*]' : `.${s}`)).join('');
     for (const r of recordsAt(body, site.path)) {
       if (out.length >= MAX_RECORDS * 2) break;
       const key = recordKey(r);
       if (!key) continue;
-      // Values only of the fields the invariants compare or filter on; of every other field, whether it is there.
-      const keep = STABLE[canonical(site.component)] ?? new Set(IDENTITY);
-      const fields: Record<string, Kept> = {};
-      for (const [k, v] of Object.entries(r)) fields[k] = keep.has(k) || FILTERED.has(k) ? kept(v) : v === null || v === undefined ? null : true;
+      const fields = keptFields(site.component, r);
       const owners = OWNER_FIELDS.map((f) => r[f]).filter((v): v is string => typeof v === 'string' && v !== '');
       out.push({ component: site.component, site: siteText, key, owners, fields });
     }
@@ -308,6 +315,14 @@ export function observationOf(c: ExchangeContext): Omit<Observation, 'seq' | 'at
     };
   }
   return o;
+}
+
+/** Values only of the fields the invariants compare or filter on; of every other field, whether it is there. */
+function keptFields(component: string, r: Rec): Record<string, Kept> {
+  const keep = STABLE[canonical(component)] ?? new Set(IDENTITY);
+  const fields: Record<string, Kept> = {};
+  for (const [k, v] of Object.entries(r)) fields[k] = keep.has(k) || FILTERED.has(k) ? kept(v) : v === null || v === undefined ? null : true;
+  return fields;
 }
 
 /** The statuses and challenge types a test-host answer shows (its bodies are open: spec/test-host.openapi.yaml). */
@@ -449,6 +464,8 @@ interface Snapshot {
 interface History {
   /** Per field: the first snapshot since the last write that carried it non-null. */
   served: Map<string, Snapshot>;
+  /** The answers about the record since the last write (the first and the latest few), for a field served only later. */
+  seen: Snapshot[];
   /** Per field: the first non-null value since the last write (stable fields only). */
   values: Map<string, Snapshot>;
   /** A settled end state of a member (States and transitions), since the last write. */
@@ -465,6 +482,8 @@ interface Pages {
   pages: Map<number, Observation>;
 }
 
+/** Answers kept per record for a field served only later (the first and the latest). */
+const SEEN_KEPT = 6;
 const END_STATES = new Set(['CONNECTED', 'DENIED', 'HALTED', 'CHALLENGED']);
 /** Fields of a create/update whose value the record then holds (Resources: client id; Member's create fields; the ACH return table). */
 const ROUND_TRIP: Record<string, readonly string[]> = {
@@ -576,7 +595,7 @@ export class RunLedger {
 
   private history(key: string): History {
     let h = this.histories.get(key);
-    if (!h) this.histories.set(key, (h = { served: new Map(), values: new Map() }));
+    if (!h) this.histories.set(key, (h = { served: new Map(), values: new Map(), seen: [] }));
     return h;
   }
 
@@ -607,11 +626,31 @@ export class RunLedger {
         ),
       );
     }
+    // ...and a field served now for the first time was not left out by an earlier answer.
+    presence.seen = presence.seen.filter((s) => !this.writtenSince(r, s.obs));
     for (const [field, v] of Object.entries(r.fields)) {
       if (v === null) continue;
       const s = presence.served.get(field);
-      if (!s || this.writtenSince(r, s.obs)) presence.served.set(field, { obs: o, record: r });
+      if (s && !this.writtenSince(r, s.obs)) continue;
+      presence.served.set(field, { obs: o, record: r });
+      if (CONDITIONAL.has(field) || asked.has(field)) continue;
+      const earlier = presence.seen.find((x) => !Object.hasOwn(x.record.fields, field) && !(x.obs.includes ?? []).includes(field));
+      if (earlier)
+        out.push(
+          this.fail(
+            INVARIANT_CHECKS.presence,
+            'stated',
+            `${presenceKey}|${field}`,
+            earlier.obs,
+            `response.body${earlier.record.site}.${field}`,
+            INVARIANT_RULES.presence,
+            `Received: ${r.component.toLowerCase()} ${r.key} without ${field} on ${where(earlier.obs)} / Expected: ${field}, as ${where(o)} serves it (${show(v)}); null would do`,
+          ),
+        );
     }
+    // The first answer and the latest few are enough to find a field one of them left out.
+    presence.seen.push({ obs: o, record: r });
+    if (presence.seen.length > SEEN_KEPT) presence.seen.splice(1, 1);
     // Two reads, one truth: stable fields keep their value.
     for (const [field, v] of Object.entries(r.fields)) {
       if (!comparable(comp, field)) continue;

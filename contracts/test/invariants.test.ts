@@ -43,6 +43,13 @@ test('presence consistency: a field one answer served is present on another answ
   assert.match(dropped[0].failure.message, /without status .* as GET \/institutions\/bank .* served it \("ACTIVE"\)/);
   // Reported once per run, however often it repeats.
   assert.deepEqual(l.add(obs({ method: 'GET', path: '/institutions', records: [inst({ code: 'bank' })] })), []);
+  // The other order: the answer that left the field out came first.
+  const l2 = new RunLedger();
+  assert.deepEqual(l2.add(obs({ method: 'GET', path: '/institutions', records: [inst({ code: 'bank' })] })), []);
+  const later = l2.add(obs({ method: 'GET', path: '/institutions/bank', records: [inst({ code: 'bank', status: 'ACTIVE' })] }));
+  assert.deepEqual(checks(later), ['presence_consistency']);
+  assert.match(later[0].failure.message, /without status on GET \/institutions → 200 .* as GET \/institutions\/bank .* serves it/);
+  assert.equal(later[0].failure.operation, 'GET /institutions', 'the finding names the answer that left the field out');
 });
 
 test('presence consistency tolerates a null for an omitted field, a field never served, conditional fields and includes', () => {

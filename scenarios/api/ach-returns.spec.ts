@@ -59,6 +59,31 @@ test('an ACH return is created with 200 and reads back by guid and by id', { tag
   expect(need(byId, 'ach_return.guid', api)).toBe(guid);
 });
 
+test('two ACH returns each read back as sent, by guid, by client id and in the list', { tag: ['@ach-returns', '@destructive'] }, async ({ api, poll }) => {
+  // Resources, ACH return: "Response is an ACH return body"; Endpoints: the read path "accepts the
+  // return's guid or id". What each create sent is what every later read of it shows (the
+  // run-wide invariants compare every field the answers carry: contracts/invariants.ts round trip).
+  const { user, member, account } = await realIdentifiers(api, poll);
+  const bodies = [
+    { ...achReturn(user, member, account), transaction_amount: 12.75 },
+    { ...achReturn(user, member, account), transaction_amount: 1234.5, return_code: 'R02' },
+  ];
+  const guids: string[] = [];
+  for (const body of bodies) guids.push(need<string>(await createAch(api, body), 'ach_return.guid', api));
+  // The later one first: a read by id that answers another record shows.
+  for (const i of [1, 0]) {
+    const byId = await api.get(`/ach_returns/${encodeURIComponent(bodies[i].id)}`, { expectStatus: 200 });
+    expect(need(byId, 'ach_return.guid', api), `the read by client id ${bodies[i].id} answers the return created with it`).toBe(guids[i]);
+    await api.get(`/ach_returns/${guids[i]}`, { expectStatus: 200 });
+  }
+  const listed = await walkList<Record<string, unknown>>(api, '/ach_returns', 'ach_returns', { perPage: 100 });
+  for (const guid of guids)
+    expect(
+      listed.some((r) => r.guid === guid),
+      `the ACH return list holds ${guid}`,
+    ).toBe(true);
+});
+
 test('the ACH return list pages and contains a created return', { tag: ['@ach-returns', '@paging', '@destructive'] }, async ({ api, poll }) => {
   const { user, member, account } = await realIdentifiers(api, poll);
   const guid = need<string>(await createAch(api, achReturn(user, member, account)), 'ach_return.guid', api);

@@ -15,6 +15,7 @@
  * state without a new request).
  */
 import { test, expect, type CheckedClient } from '../fixtures.ts';
+import { ANY_2XX } from '../lib/responses.ts';
 import { createUser } from '../lib/users.ts';
 import { createMember, createdMember, readMember, readStatus, type MemberStatus } from '../lib/members.ts';
 import { waitUntilSettled } from '../lib/connection-states.ts';
@@ -141,4 +142,53 @@ test('a grant shows one data scope wherever it is read: by issuer, by grantee an
     new Set(seen.map((s) => JSON.stringify(s.scope))).size,
     `one data scope for grant ${g.guid}; seen: ${seen.map((s) => `${s.read} ${JSON.stringify(s.scope)}`).join(', ')}`,
   ).toBe(1);
+});
+
+/*
+ * The records below are read through every path the specification gives them, in one test,
+ * so the run-wide invariants (contracts/invariants.ts, judged by the checked client on every
+ * answer) compare them: a field one read served and another dropped (presence consistency,
+ * Versioning: "removing or renaming a response field" is breaking), a stable value two reads
+ * disagree on, a value that does not read back as it was written. The assertions here name
+ * what each read must show; the invariants judge everything else every answer carries.
+ */
+
+test('an institution reads the same through its code, its guid, the institution list and the favourites', {
+  tag: ['@institutions', '@readonly'],
+}, async ({ api }) => {
+  // Endpoints, Institutions: GET /institutions lists them; GET /institutions/{institution_identifier}
+  // "identifier is the institution code or guid"; GET /institutions/favorites lists the favourites.
+  const listed = (await api.get('/institutions', { query: { records_per_page: 10 }, expectStatus: 200 })).body?.institutions as Rec[] | undefined;
+  expect(Array.isArray(listed) && listed.length > 0, 'the institution list holds institutions').toBe(true);
+  const favourites = (await api.get('/institutions/favorites', { query: { records_per_page: 10 }, expectStatus: 200 })).body?.institutions as Rec[] | undefined;
+  const sample = [...listed!.slice(0, 3), ...(favourites ?? []).slice(0, 2)].filter((r) => typeof r.code === 'string');
+  for (const inst of sample) {
+    const byCode = await api.get(`/institutions/${encodeURIComponent(inst.code as string)}`, { expectStatus: 200 });
+    expect(byCode.body?.institution?.code, `the read of ${inst.code} answers that institution`).toBe(inst.code);
+    // v20111101 institutions carry no guid (real-service-notes, Nullability): read by guid where there is one.
+    if (typeof inst.guid === 'string') {
+      const byGuid = await api.get(`/institutions/${encodeURIComponent(inst.guid)}`, { expectStatus: 200 });
+      expect(byGuid.body?.institution?.code, `the read of guid ${inst.guid} answers institution ${inst.code}`).toBe(inst.code);
+    }
+  }
+});
+
+test("an updated member reads the same through its own read, its status and the user's member list", { tag: ['@members', '@destructive'] }, async ({
+  api,
+  poll,
+}) => {
+  const { user, member } = await settledMember(api, poll, 'SUCCESS');
+  // Endpoints: members "can also be ... updated"; Resources, Member: id "client-supplied identifier", metadata "additional information".
+  const id = `scn-member-updated-${Date.now().toString(36)}`;
+  const metadata = 'updated by the conformance suite';
+  await api.put(`/users/${user}/members/${member}`, { member: { id, metadata } }, { expectStatus: ANY_2XX });
+  for (let round = 1; round <= 2; round++) {
+    const read = await readMember(api, user, member);
+    if (read.id !== undefined && read.id !== null) expect(read.id, `round ${round}: the member's own read shows the id it was updated with`).toBe(id);
+    await readStatus(api, user, member);
+    const entry = (await walkList<Rec>(api, `/users/${user}/members`, 'members')).find((m) => m.guid === member);
+    expect(entry, `round ${round}: the user's member list names member ${member}`).toBeTruthy();
+    if (entry!.metadata !== undefined && entry!.metadata !== null)
+      expect(entry!.metadata, `round ${round}: the member list shows the metadata the member was updated with`).toBe(metadata);
+  }
 });

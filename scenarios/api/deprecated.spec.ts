@@ -20,7 +20,7 @@
  */
 import { test, expect, type CheckedClient, type CheckedResponse, type Poll } from '../fixtures.ts';
 import type { TargetProfile } from '../../targets/index.ts';
-import { ANY_2XX, need } from '../lib/responses.ts';
+import { ANY_2XX, is2xx, need } from '../lib/responses.ts';
 import { createUser, uniqueId } from '../lib/users.ts';
 import { expectDeprecationHeader, expectInferred } from '../inferred.ts';
 import { connectedUser, exchangeCode, fieldAnywhere, memberAccounts, settle } from './journeys.ts';
@@ -70,6 +70,10 @@ test(`the managed member endpoints, deprecated on ${V2025}, still answer and sig
   tag: ['@versions', '@deprecated', '@destructive', '@inferred'],
 }, async ({ api, profile }) => {
   supports(profile, V2025);
+  // The deprecated /managed_institutions first: the header it carries names the signal this
+  // target uses, and every managed member answer is held to it (contracts/invariants.ts,
+  // signals where stated) even where the user set no name.
+  await api.get('/managed_institutions', { version: V2025, expectStatus: 200 });
   // Versioning: deprecated from v20250224, not sunset: every call still succeeds there,
   // and each answer carries the deprecation header.
   for (const [what, res] of await managedMemberLife(api, profile, V2025)) expectDeprecationHeader(profile, res.headers, `${what} on ${V2025}`);
@@ -126,3 +130,31 @@ test('/payment_processor_token, deprecated in favour of /token, still exchanges 
     received: `the token opened GET /payment_account with ${read.status}`,
   });
 });
+
+test(
+  'the deprecation signal /managed_institutions carries is on every deprecated endpoint and on no current one',
+  {
+    tag: ['@versions', '@deprecated', '@destructive'],
+  },
+  async ({ api, profile }, testInfo) => {
+    supports(profile, V2025);
+    // Versioning: "Response headers that signal deprecated and sunset endpoints are present in all
+    // versions"; "Names of the deprecation and sunset response headers: not shown". The name is
+    // the one this target sends on /managed_institutions (or the one the user set): the run-wide
+    // invariants (contracts/invariants.ts, signals where stated) hold every other deprecated
+    // answer to it and refuse it on every endpoint the specification does not deprecate.
+    const first = await api.get('/managed_institutions', { version: V2025, expectStatus: 200 });
+    const signals = Object.keys(first.headers).filter((h) => /deprecat|sunset/i.test(h));
+    for (const [what, res] of await managedMemberLife(api, profile, V2025)) expect(is2xx(res.status), `${what} on ${V2025} still answers`).toBe(true);
+    const user = await createUser(api, { version: V2025 });
+    for (const version of profile.versions.supported.filter((v) => v >= V2025)) {
+      for (const path of ['/institutions', '/categories/default', `/users/${user}`, `/users/${user}/members`])
+        await api.get(path, { version, expectStatus: 200 });
+    }
+    if (!signals.length)
+      testInfo.annotations.push({
+        type: 'not verified',
+        description: `/managed_institutions on ${V2025} carried no header that signals deprecation: there was no name to hold (real-service-notes, Headers: the reference declares none)`,
+      });
+  },
+);

@@ -46,9 +46,13 @@ test('an institution reads the same by code and by guid', { tag: ['@institutions
   }
 });
 
-test('credentials of an unknown institution answer 404', { tag: ['@institutions', '@errors', '@readonly'] }, async ({ api }) => {
-  // Endpoints and Errors: "an invalid identifier returns 404" on the credentials list.
-  await api.get('/institutions/scn_no_such_institution_code/credentials', { expectStatus: 404 });
+test('credentials of an unknown institution answer 404 in every version in play', { tag: ['@institutions', '@errors', '@readonly'] }, async ({
+  api,
+  profile,
+}) => {
+  // Endpoints and Errors: "an invalid identifier returns 404" on the credentials list. No
+  // version is named, so it holds in every version the target serves.
+  for (const version of profile.versions.supported) await api.get('/institutions/scn_no_such_institution_code/credentials', { version, expectStatus: 404 });
 });
 
 test('credentials of the test institution list what a member needs', { tag: ['@institutions', '@readonly'] }, async ({ api, profile }) => {

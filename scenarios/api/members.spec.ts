@@ -171,7 +171,8 @@ test('an OAuth member is created PENDING with aggregated_at null and an oauth_wi
   // States and transitions, first row: create with is_oauth true -> PENDING;
   // "aggregated_at null; oauth_window_uri returned".
   expect(member.connection_status).toBe('PENDING');
-  expect(member.aggregated_at).toBeNull();
+  // An omitted field reads as null (real-service-notes, Nullability: "Absence follows the same rule as null").
+  expect(member.aggregated_at ?? null).toBeNull();
   expect(typeof member.oauth_window_uri, 'oauth_window_uri of an OAuth member').toBe('string');
   // Resources, Member: is_oauth "set true in the create request to make an OAuth member".
   expect(member.is_oauth).toBe(true);

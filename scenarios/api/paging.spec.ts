@@ -124,3 +124,30 @@ test('walking the default categories in small pages returns the same 119 once ea
   ).toEqual([]);
   expect(seen.size).toBe(DEFAULT_CATEGORIES);
 });
+
+test('a page past the last holds no record, and the totals agree with what the pages held', { tag: ['@paging', '@categories', '@readonly'] }, async ({
+  api,
+}) => {
+  // Endpoints: "Lists are paged with page and records_per_page": the pages of a list partition
+  // it, so a page past the last holds nothing. The list is the default categories (Limits: 119),
+  // read with the Endpoints' own parameters; the run-wide invariants also judge each page against
+  // the others (contracts/invariants.ts, pages partition).
+  const perPage = 25;
+  const first = await api.get('/categories/default', { query: { page: 1, records_per_page: perPage }, expectStatus: 200 });
+  const totalPages = first.body?.pagination?.total_pages;
+  let held = need<unknown[]>(first, 'categories', api).length;
+  // Without a stated total_pages the walk ends on the first page shorter than asked (a page of
+  // exactly 25 then needs one more read).
+  let last = typeof totalPages === 'number' ? totalPages : undefined;
+  for (let page = 2; last === undefined || page <= last; page++) {
+    const records = need<unknown[]>(await api.get('/categories/default', { query: { page, records_per_page: perPage }, expectStatus: 200 }), 'categories', api);
+    held += records.length;
+    if (last === undefined && records.length < perPage) last = page;
+    if (page > 20) break;
+  }
+  const past = await api.get('/categories/default', { query: { page: (last ?? 1) + 1, records_per_page: perPage } });
+  // An error for a page that does not exist is no record either (its status is not shown).
+  if (past.status === 200) expect(need<unknown[]>(past, 'categories', api).length, `page ${(last ?? 1) + 1}, past the last page ${last}`).toBe(0);
+  else expect(past.status, 'a page past the last: no records, or an error').toBeGreaterThanOrEqual(400);
+  expect(held, 'the pages together hold the 119 default categories').toBe(DEFAULT_CATEGORIES);
+});

@@ -24,6 +24,7 @@ import { requireTestInstitution } from '../lib/test-institution.ts';
 import { createMember, createdMember, readMember } from '../lib/members.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, letTimePass, settle, walkList } from './journeys.ts';
+import { inconclusive } from './jobs.ts';
 
 const TAGS = ['@transactions', '@destructive'];
 
@@ -115,7 +116,9 @@ for (const filter of ['category_guid', 'top_level_category_guid'] as const) {
     const { user } = await connectedUser(api, poll);
     const all = await walkList<Txn>(api, `/users/${user}/transactions`, 'transactions');
     const used = [...new Set(all.map((t) => t[filter]).filter((g): g is string => typeof g === 'string'))];
-    expect(used.length, `transactions with a ${filter}`).toBeGreaterThan(0);
+    // The field is named, not promised (real-service-notes, Nullability): without a transaction
+    // that carries it, there is no value to filter by and nothing to decide.
+    if (!used.length) inconclusive(`none of the ${all.length} transactions carries ${filter}: there is no value of it to filter by`);
     for (const guid of used.slice(0, 2)) await expectFilter(api, user, all, { [filter]: guid }, (t) => t[filter] === guid);
     // A default category none of the transactions carries selects none of them.
     const defaults = await walkList<{ guid: string }>(api, '/categories/default', 'categories');
@@ -241,7 +244,13 @@ test('transactions carry merchant_guid and merchant_location_guid', { tag: [...T
     'member_is_managed_by_user',
   ];
   const lacking = all.flatMap((t) => FIELDS.filter((f) => !(f in t)).map((f) => `${t.guid}: ${f}`));
-  expect(lacking.slice(0, 5), `named transaction fields missing (${lacking.length})`).toEqual([]);
+  // "Fields named: ..." is a list of names, not a presence promise (real-service-notes,
+  // Nullability: the vendor's own transactions carry no top_level_category_guid). Inferred.
+  expectInferred(profile, lacking.length === 0, {
+    expectation: `transactions carry the fields Resources, Transaction names (${FIELDS.join(', ')})`,
+    basis: 'Resources, Transaction names the fields without saying they are always present',
+    received: `${lacking.length} missing: ${lacking.slice(0, 5).join('; ')}`,
+  });
   const named = all.filter((t) => typeof t.merchant_guid === 'string' && typeof t.merchant_location_guid === 'string');
   const ok = named.length > 0;
   if (profile.isSimulator)
