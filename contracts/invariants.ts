@@ -607,9 +607,17 @@ export class RunLedger {
     const presence = this.history(presenceKey);
     const values = presenceKey === valueKey ? presence : this.history(valueKey);
     const asked = new Set(o.includes ?? []);
+    // Whether an absent field says anything is learned from the target: a service that sends
+    // its nulls (seen on this resource in this run) keeps every field it has; one that leaves
+    // its nulls out ("Absence follows the same rule as null", real-service-notes) drops a field
+    // whenever its value becomes null, which a value that moves may do. So a field whose value
+    // may change is held present only on a target that shows it sends nulls; a stable one always.
+    const resource = `${o.api}|${o.version ?? ''}|${r.component}`;
+    if (Object.values(r.fields).includes(null)) this.sendsNulls.add(resource);
+    const held = (field: string) => comparable(comp, field) || this.sendsNulls.has(resource);
     // Presence: every field served non-null since the last write is still here.
     for (const [field, first] of presence.served) {
-      if (Object.hasOwn(r.fields, field) || CONDITIONAL.has(field) || asked.has(field) || (first.obs.includes ?? []).includes(field)) continue;
+      if (Object.hasOwn(r.fields, field) || !held(field) || CONDITIONAL.has(field) || asked.has(field) || (first.obs.includes ?? []).includes(field)) continue;
       if (this.writtenSince(r, first.obs)) {
         presence.served.delete(field);
         continue;
@@ -633,7 +641,7 @@ export class RunLedger {
       const s = presence.served.get(field);
       if (s && !this.writtenSince(r, s.obs)) continue;
       presence.served.set(field, { obs: o, record: r });
-      if (CONDITIONAL.has(field) || asked.has(field)) continue;
+      if (CONDITIONAL.has(field) || asked.has(field) || !held(field)) continue;
       const earlier = presence.seen.find((x) => !Object.hasOwn(x.record.fields, field) && !(x.obs.includes ?? []).includes(field));
       if (earlier)
         out.push(
@@ -759,6 +767,8 @@ export class RunLedger {
   }
 
   private readonly memberInstitution = new Map<string, string>();
+  /** Resources (api, version, component) on which the target sent an explicit null: it keeps fields it has no value for. */
+  private readonly sendsNulls = new Set<string>();
 
   private remember(o: Observation): void {
     const sent = o.sent!;

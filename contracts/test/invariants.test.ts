@@ -73,7 +73,8 @@ test('presence consistency tolerates a null for an omitted field, a field never 
 
 test('presence consistency: a write to the record or its owner between the two answers ends the comparison', () => {
   const l = new RunLedger();
-  const a = (fields: ObservedRecord['fields']) => rec('Account', 'guid:ACT-1', fields, ['USR-1', 'MBR-1']);
+  // The target shows it sends its nulls (statement_on: null), so a field it leaves out was dropped.
+  const a = (fields: ObservedRecord['fields']) => rec('Account', 'guid:ACT-1', { statement_on: null, ...fields }, ['USR-1', 'MBR-1']);
   l.add(obs({ method: 'GET', path: '/users/USR-1/accounts/ACT-1', records: [a({ guid: 'ACT-1', nickname: 'x' })] }));
   l.add(obs({ method: 'PUT', path: '/users/USR-1/members/MBR-1', params: { user_guid: 'USR-1', member_guid: 'MBR-1' } }));
   assert.deepEqual(l.add(obs({ method: 'GET', path: '/users/USR-1/accounts', records: [a({ guid: 'ACT-1' })] })), []);
@@ -87,6 +88,24 @@ test('presence consistency: a write to the record or its owner between the two a
   l3.add(obs({ method: 'GET', path: '/users/USR-1/accounts/ACT-1', records: [a({ guid: 'ACT-1', nickname: 'x' })] }));
   l3.add(obs({ method: 'PUT', path: '/users/USR-1', status: 400, params: { user_guid: 'USR-1' } }));
   assert.deepEqual(checks(l3.add(obs({ method: 'GET', path: '/users/USR-1/accounts', records: [a({ guid: 'ACT-1' })] }))), ['presence_consistency']);
+});
+
+test('a field whose value moves is held present only on a target that shows it sends its nulls', () => {
+  // A target that leaves its nulls out drops a field when its value becomes null.
+  const omits = new RunLedger();
+  const m = (fields: ObservedRecord['fields']) => rec('Member', 'guid:MBR-1', fields);
+  omits.add(obs({ method: 'GET', path: '/users/U/members/MBR-1', records: [m({ guid: 'MBR-1', aggregated_at: '2026-01-01T00:00:00Z' })] }));
+  assert.deepEqual(omits.add(obs({ method: 'GET', path: '/users/U/members', records: [m({ guid: 'MBR-1' })] })), []);
+  // One that sends them keeps the field: leaving it out is a removal.
+  const sends = new RunLedger();
+  sends.add(obs({ method: 'GET', path: '/users/U/members/MBR-1', records: [m({ guid: 'MBR-1', metadata: null, aggregated_at: '2026-01-01T00:00:00Z' })] }));
+  assert.deepEqual(checks(sends.add(obs({ method: 'GET', path: '/users/U/members', records: [m({ guid: 'MBR-1', metadata: null })] }))), [
+    'presence_consistency',
+  ]);
+  // A stable field is held either way: its value cannot become null without a request.
+  const stable = new RunLedger();
+  stable.add(obs({ method: 'GET', path: '/users/U/members/MBR-1', records: [m({ guid: 'MBR-1', institution_code: 'svcbank' })] }));
+  assert.deepEqual(checks(stable.add(obs({ method: 'GET', path: '/users/U/members', records: [m({ guid: 'MBR-1' })] }))), ['presence_consistency']);
 });
 
 test('presence is judged per version: a field a later version does not carry is not a removal', () => {

@@ -14,6 +14,7 @@ import { ANY_2XX, need } from '../lib/responses.ts';
 import { createUser } from '../lib/users.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, walkList } from './journeys.ts';
+import { inconclusive } from './jobs.ts';
 
 const TAGS = ['@accounts', '@insights', '@destructive'];
 const LOCALIZED_TEMPLATES = ['BillAmountNotStandard', 'MonthlySubscriptionAggregateV2', 'SubscriptionPriceIncrease'];
@@ -88,14 +89,22 @@ test('insights carry the named fields and list their repeating transactions', { 
   };
   const withRepeating = insights.find((i) => i.has_associated_repeating_transactions === true);
   const without = insights.find((i) => i.has_associated_repeating_transactions === false);
-  if (!withRepeating && !profile.isSimulator) test.skip(true, 'no insight of the test user has associated repeating transactions on this target');
-  expect(withRepeating, "an insight with has_associated_repeating_transactions true (the simulator's subscription insights)").toBeTruthy();
-  const listed = (await repeatingOf(user, withRepeating!.guid))!;
-  expectInferred(profile, listed.length > 0, {
-    expectation: `insight ${withRepeating!.guid} (has_associated_repeating_transactions true) lists its repeating transactions`,
-    basis: 'Resources, Insight: has_associated_repeating_transactions; the content of the repeating_transactions read is not shown',
-    received: `${listed.length} repeating transactions`,
-  });
+  // The read is stated for any insight (Endpoints); what the flag says about its content is
+  // inferred, and judged only where an insight carries the flag (it is named, not promised).
+  const subject = withRepeating ?? insights[0];
+  if (!subject) inconclusive('the connected test user has no insight: no insight guid to read repeating transactions for');
+  const listed = (await repeatingOf(user, subject.guid))!;
+  if (withRepeating)
+    expectInferred(profile, listed.length > 0, {
+      expectation: `insight ${withRepeating.guid} (has_associated_repeating_transactions true) lists its repeating transactions`,
+      basis: 'Resources, Insight: has_associated_repeating_transactions; the content of the repeating_transactions read is not shown',
+      received: `${listed.length} repeating transactions`,
+    });
+  else
+    test.info().annotations.push({
+      type: 'not verified',
+      description: 'no insight carries has_associated_repeating_transactions true: what the flag says about the repeating transactions read is not judged',
+    });
   if (without) {
     const none = (await repeatingOf(user, without.guid))!;
     expectInferred(profile, none.length === 0, {
@@ -106,7 +115,7 @@ test('insights carry the named fields and list their repeating transactions', { 
   }
   const partnerId = (await api.get(`/users/${user}`, { expectStatus: 200 })).body?.user?.id;
   if (typeof partnerId === 'string' && partnerId) {
-    const byId = await repeatingOf(partnerId, withRepeating!.guid, false);
+    const byId = await repeatingOf(partnerId, subject.guid, false);
     expectInferred(profile, byId !== undefined && byId.length === listed.length, {
       expectation: "the repeating_transactions read takes the user's partner-defined id as user_identifier",
       basis: 'Endpoints: the path names {user_identifier}; which identifiers it accepts is stated only for data exchange paths',
