@@ -42,3 +42,14 @@ export type { GeneratedCase, GeneratedKind } from './generated.ts';
 export { GENERATED_CHECKS, FUZZ_CHECKS, GENERATED_RULES } from './generated.ts';
 export * from './delivery.ts';
 export { REQUEST_CHECKS, REQUEST_RULES, type RequestCheckOptions } from './requests.ts';
+export type { NearMiss, NearMissFamily, NearMissRequest, RequestRule } from './near-miss.ts';
+export {
+  bodyNearMisses,
+  brokenRequestRules,
+  firstPerRule,
+  pageNearMisses,
+  requestRules,
+  TIER_REASONS,
+  versionNearMisses,
+  VERSIONS_IN_PLAY,
+} from './near-miss.ts';
