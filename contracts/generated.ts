@@ -113,7 +113,7 @@ registerCheck(
   exchangeCheck({
     name: 'negative_data_rejection',
     description:
-      "A request that breaks a rule of its description (a required field left out, a stated type or format broken) is not accepted with a 2xx; the rule's tier decides the severity",
+      "A request that breaks a rule of its description (a required field left out, a stated type or format broken, a value that ALMOST meets a stated format: contracts/near-miss.ts) is not accepted with a 2xx; the rule's tier decides the severity: stated where the specification states the rule (the request tables of requests.ts, data_request on v20250224, a stated 404), inferred where only the document's keyword does",
     appliesTo: (c) => is2xx(c.status) && generatedAs(c, 'negative'),
     run: (c) => {
       const g = c.options.generated!;

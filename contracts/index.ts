@@ -56,3 +56,14 @@ export {
   ReferenceInputError,
   versionName,
 } from './reference.ts';
+export type { NearMiss, NearMissFamily, NearMissRequest, RequestRule } from './near-miss.ts';
+export {
+  bodyNearMisses,
+  brokenRequestRules,
+  firstPerRule,
+  pageNearMisses,
+  requestRules,
+  TIER_REASONS,
+  versionNearMisses,
+  VERSIONS_IN_PLAY,
+} from './near-miss.ts';

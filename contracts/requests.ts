@@ -16,6 +16,9 @@
  * HAR check of integration/ ask for them. The suites' own exchanges never do, since the
  * negative scenarios and the fuzz project break request rules on purpose.
  *
+ * The same rows are the source of contracts/near-miss.ts (values that ALMOST meet each rule,
+ * sent by the scenarios and the fuzz project): a rule is written once.
+ *
  * Every rule is one row of a table quoting its sentence; where the specification and the
  * vendor's reference differ (../shared/real-service-notes.md, Request shapes: the reference
  * marks data_request optional and puts it beside `member`), the specification decides
@@ -91,7 +94,7 @@ const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-
 const prefixed = (prefix: string) => new RegExp(`^${prefix}-${UUID}$`);
 /** Resources, ACH return: "ISO 8601 timestamp with offset" (Z is the zero offset). */
 const TIMESTAMP_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
-const VERSION_NAME = /^v\d{8}$/;
+export const VERSION_NAME = /^v\d{8}$/;
 const JSON_FAMILY = /^application\/(?:[\w.+-]+\+)?json$/i;
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -134,13 +137,13 @@ function requestJson(c: ExchangeContext): { value?: unknown; invalid?: string } 
 const judged = (c: ExchangeContext) => c.options.requestChecks !== undefined;
 const credentialsRecorded = (c: ExchangeContext) => c.options.requestChecks?.credentialsRecorded !== false;
 /** `POST /users/{}/members`: an operation key with its parameter names left out, so a version renaming one still matches. */
-const shapeOf = (key: string) => key.replace(/\{[^}]+\}/g, '{}');
+export const shapeOf = (key: string) => key.replace(/\{[^}]+\}/g, '{}');
 const isOperation = (c: ExchangeContext, ...keys: string[]) => c.operation !== undefined && keys.includes(shapeOf(c.operation.key));
 
-const CREATE_MEMBER = 'POST /users/{}/members';
-const WIDGET_URL = 'POST /users/{}/widget_urls';
-const ACH_CREATE = 'POST /ach_returns';
-const AUTHORIZATION_CODE = 'POST /authorization_code';
+export const CREATE_MEMBER = 'POST /users/{}/members';
+export const WIDGET_URL = 'POST /users/{}/widget_urls';
+export const ACH_CREATE = 'POST /ach_returns';
+export const AUTHORIZATION_CODE = 'POST /authorization_code';
 
 // ---- headers ---------------------------------------------------------------------------
 
@@ -381,7 +384,7 @@ registerCheck(
 );
 
 /** The stated envelope of each request body. */
-const ENVELOPES: Array<{ operation: string; key: string; rule: string }> = [
+export const ENVELOPES: Array<{ operation: string; key: string; rule: string }> = [
   { operation: CREATE_MEMBER, key: 'member', rule: REQUEST_RULES.memberEnvelope },
   { operation: WIDGET_URL, key: 'widget_url', rule: REQUEST_RULES.widgetEnvelope },
   { operation: ACH_CREATE, key: 'ach_return', rule: REQUEST_RULES.achEnvelope },
@@ -432,7 +435,7 @@ registerCheck(
 /** `v20250224` <= version (names are dates: string order is time order). */
 const atLeast = (version: string | undefined, from: string) => version !== undefined && VERSION_NAME.test(version) && version >= from;
 /** The version whose change list states the data_request requirement (Versioning). */
-const DATA_REQUEST_FROM = 'v20250224';
+export const DATA_REQUEST_FROM = 'v20250224';
 
 registerCheck(
   exchangeCheck({
@@ -510,22 +513,45 @@ registerCheck(
 
 // ---- field formats ---------------------------------------------------------------------
 
-interface FieldRule {
+/**
+ * The shape a field's statement gives it, from which contracts/near-miss.ts derives values
+ * that ALMOST meet it (one character too many, the wrong case, no offset, a number as a
+ * string ...). `example` is a valid value for a field the base request leaves out; a field
+ * that names a resource (`guid`) or the client's own id has none: only the request's own
+ * value is varied.
+ */
+export type FieldForm =
+  | { kind: 'guid'; prefix: 'ACT' | 'MBR' | 'USR' }
+  | { kind: 'digits'; length: number; example: string }
+  | { kind: 'timestamp'; example: string }
+  | { kind: 'code'; letter: string; digits: number; example: string }
+  | { kind: 'letters'; length: number; example: string }
+  | { kind: 'number'; example: number }
+  | { kind: 'integer'; example: number }
+  | { kind: 'boolean'; example: boolean }
+  | { kind: 'enum'; values: readonly string[]; example: string }
+  | { kind: 'string'; example?: string }
+  | { kind: 'object'; example: Record<string, unknown> };
+
+export interface FieldRule {
   field: string;
   tier: Tier;
   rule: string;
   expected: string;
   ok(v: unknown): boolean;
+  /** Where near misses come from (contracts/near-miss.ts); informational rules have none. */
+  form?: FieldForm;
 }
 
 const isString = (v: unknown) => typeof v === 'string';
-const ACH_FIELDS: FieldRule[] = [
+export const ACH_FIELDS: FieldRule[] = [
   {
     field: 'account_guid',
     tier: 'stated',
     rule: REQUEST_RULES.achFormat,
     expected: 'string ACT-<uuid>',
     ok: (v) => isString(v) && prefixed('ACT').test(v as string),
+    form: { kind: 'guid', prefix: 'ACT' },
   },
   {
     field: 'account_number_last_four',
@@ -533,6 +559,7 @@ const ACH_FIELDS: FieldRule[] = [
     rule: REQUEST_RULES.achFormat,
     expected: 'string of 4 digits',
     ok: (v) => isString(v) && /^\d{4}$/.test(v as string),
+    form: { kind: 'digits', length: 4, example: '1234' },
   },
   {
     field: 'ach_initiated_at',
@@ -540,14 +567,16 @@ const ACH_FIELDS: FieldRule[] = [
     rule: REQUEST_RULES.achFormat,
     expected: 'string, ISO 8601 timestamp with offset',
     ok: (v) => isString(v) && TIMESTAMP_WITH_OFFSET.test(v as string) && !Number.isNaN(Date.parse(v as string)),
+    form: { kind: 'timestamp', example: '2026-01-05T10:00:00+00:00' },
   },
-  { field: 'id', tier: 'stated', rule: REQUEST_RULES.achFormat, expected: 'string, client-defined', ok: isString },
+  { field: 'id', tier: 'stated', rule: REQUEST_RULES.achFormat, expected: 'string, client-defined', ok: isString, form: { kind: 'string' } },
   {
     field: 'member_guid',
     tier: 'stated',
     rule: REQUEST_RULES.achFormat,
     expected: 'string MBR-<uuid>',
     ok: (v) => isString(v) && prefixed('MBR').test(v as string),
+    form: { kind: 'guid', prefix: 'MBR' },
   },
   {
     field: 'return_code',
@@ -555,6 +584,7 @@ const ACH_FIELDS: FieldRule[] = [
     rule: REQUEST_RULES.achFormat,
     expected: 'string, letter R followed by two digits',
     ok: (v) => isString(v) && /^R\d{2}$/.test(v as string),
+    form: { kind: 'code', letter: 'R', digits: 2, example: 'R01' },
   },
   {
     field: 'returned_at',
@@ -562,6 +592,7 @@ const ACH_FIELDS: FieldRule[] = [
     rule: REQUEST_RULES.achFormat,
     expected: 'string, ISO 8601 timestamp with offset',
     ok: (v) => isString(v) && TIMESTAMP_WITH_OFFSET.test(v as string) && !Number.isNaN(Date.parse(v as string)),
+    form: { kind: 'timestamp', example: '2026-01-07T09:30:00-05:00' },
   },
   {
     field: 'sec_code',
@@ -569,6 +600,7 @@ const ACH_FIELDS: FieldRule[] = [
     rule: REQUEST_RULES.achFormat,
     expected: 'string, three-letter code',
     ok: (v) => isString(v) && /^[A-Za-z]{3}$/.test(v as string),
+    form: { kind: 'letters', length: 3, example: 'PPD' },
   },
   {
     field: 'transaction_amount',
@@ -576,14 +608,23 @@ const ACH_FIELDS: FieldRule[] = [
     rule: REQUEST_RULES.achFormat,
     expected: 'number, decimal',
     ok: (v) => typeof v === 'number' && Number.isFinite(v),
+    form: { kind: 'number', example: 42.5 },
   },
-  { field: 'transaction_amount_range', tier: 'stated', rule: REQUEST_RULES.achFormat, expected: 'integer', ok: (v) => Number.isInteger(v) },
+  {
+    field: 'transaction_amount_range',
+    tier: 'stated',
+    rule: REQUEST_RULES.achFormat,
+    expected: 'integer',
+    ok: (v) => Number.isInteger(v),
+    form: { kind: 'integer', example: 2 },
+  },
   {
     field: 'user_guid',
     tier: 'stated',
     rule: REQUEST_RULES.achFormat,
     expected: 'string USR-<uuid>',
     ok: (v) => isString(v) && prefixed('USR').test(v as string),
+    form: { kind: 'guid', prefix: 'USR' },
   },
 ];
 const WIDGET_TYPES = [
@@ -604,8 +645,17 @@ const absoluteUrl = (v: unknown) => {
     return false;
   }
 };
-const WIDGET_FIELDS: FieldRule[] = [
-  { field: 'widget_type', tier: 'stated', rule: REQUEST_RULES.widgetFields, expected: 'string', ok: isString },
+/** Resources, Widget URL: "oauth_referral_source (string, BROWSER or APP)". */
+const REFERRAL_SOURCES = ['BROWSER', 'APP'] as const;
+export const WIDGET_FIELDS: FieldRule[] = [
+  {
+    field: 'widget_type',
+    tier: 'stated',
+    rule: REQUEST_RULES.widgetFields,
+    expected: 'string',
+    ok: isString,
+    form: { kind: 'string', example: 'connect_widget' },
+  },
   {
     field: 'widget_type',
     tier: 'informational',
@@ -613,23 +663,86 @@ const WIDGET_FIELDS: FieldRule[] = [
     expected: `one of the named types (${WIDGET_TYPES.join(', ')})`,
     ok: (v) => !isString(v) || WIDGET_TYPES.includes(v as string),
   },
-  { field: 'is_mobile_webview', tier: 'stated', rule: REQUEST_RULES.widgetFields, expected: 'boolean', ok: (v) => typeof v === 'boolean' },
-  { field: 'client_redirect_url', tier: 'stated', rule: REQUEST_RULES.widgetFields, expected: 'string URL', ok: absoluteUrl },
-  { field: 'oauth_referral_source', tier: 'stated', rule: REQUEST_RULES.referralSource, expected: 'BROWSER or APP', ok: (v) => v === 'BROWSER' || v === 'APP' },
-  { field: 'ui_message_webview_url_scheme', tier: 'stated', rule: REQUEST_RULES.widgetFields, expected: 'string', ok: isString },
-  { field: 'ui_message_version', tier: 'stated', rule: REQUEST_RULES.widgetFields, expected: 'integer (4 shown)', ok: (v) => Number.isInteger(v) },
-  { field: 'style', tier: 'stated', rule: REQUEST_RULES.widgetFields, expected: 'object', ok: isObject },
-  { field: 'deep_link_params', tier: 'stated', rule: REQUEST_RULES.widgetFields, expected: 'object with widget, view, date_range, account_guid', ok: isObject },
+  {
+    field: 'is_mobile_webview',
+    tier: 'stated',
+    rule: REQUEST_RULES.widgetFields,
+    expected: 'boolean',
+    ok: (v) => typeof v === 'boolean',
+    form: { kind: 'boolean', example: false },
+  },
+  {
+    field: 'client_redirect_url',
+    tier: 'stated',
+    rule: REQUEST_RULES.widgetFields,
+    expected: 'string URL',
+    ok: absoluteUrl,
+    form: { kind: 'string', example: 'https://client.example/widget/done' },
+  },
+  {
+    field: 'oauth_referral_source',
+    tier: 'stated',
+    rule: REQUEST_RULES.referralSource,
+    expected: 'BROWSER or APP',
+    ok: (v) => REFERRAL_SOURCES.includes(v as (typeof REFERRAL_SOURCES)[number]),
+    form: { kind: 'enum', values: REFERRAL_SOURCES, example: 'BROWSER' },
+  },
+  {
+    field: 'ui_message_webview_url_scheme',
+    tier: 'stated',
+    rule: REQUEST_RULES.widgetFields,
+    expected: 'string',
+    ok: isString,
+    form: { kind: 'string', example: 'scnapp' },
+  },
+  {
+    field: 'ui_message_version',
+    tier: 'stated',
+    rule: REQUEST_RULES.widgetFields,
+    expected: 'integer (4 shown)',
+    ok: (v) => Number.isInteger(v),
+    form: { kind: 'integer', example: 4 },
+  },
+  { field: 'style', tier: 'stated', rule: REQUEST_RULES.widgetFields, expected: 'object', ok: isObject, form: { kind: 'object', example: {} } },
+  {
+    field: 'deep_link_params',
+    tier: 'stated',
+    rule: REQUEST_RULES.widgetFields,
+    expected: 'object with widget, view, date_range, account_guid',
+    ok: isObject,
+    form: { kind: 'object', example: { widget: 'connect_widget' } },
+  },
 ];
-const MEMBER_FIELDS: FieldRule[] = [
-  { field: 'is_oauth', tier: 'stated', rule: REQUEST_RULES.memberFields, expected: 'boolean', ok: (v) => typeof v === 'boolean' },
-  { field: 'skip_aggregation', tier: 'stated', rule: REQUEST_RULES.memberFields, expected: 'boolean', ok: (v) => typeof v === 'boolean' },
-  { field: 'id', tier: 'stated', rule: REQUEST_RULES.memberFields, expected: 'string', ok: isString },
-  { field: 'institution_code', tier: 'inferred', rule: REQUEST_RULES.memberFieldsInferred, expected: 'string', ok: isString },
+export const MEMBER_FIELDS: FieldRule[] = [
+  {
+    field: 'is_oauth',
+    tier: 'stated',
+    rule: REQUEST_RULES.memberFields,
+    expected: 'boolean',
+    ok: (v) => typeof v === 'boolean',
+    form: { kind: 'boolean', example: false },
+  },
+  {
+    field: 'skip_aggregation',
+    tier: 'stated',
+    rule: REQUEST_RULES.memberFields,
+    expected: 'boolean',
+    ok: (v) => typeof v === 'boolean',
+    form: { kind: 'boolean', example: false },
+  },
+  { field: 'id', tier: 'stated', rule: REQUEST_RULES.memberFields, expected: 'string', ok: isString, form: { kind: 'string' } },
+  {
+    field: 'institution_code',
+    tier: 'inferred',
+    rule: REQUEST_RULES.memberFieldsInferred,
+    expected: 'string',
+    ok: isString,
+    form: { kind: 'string' },
+  },
 ];
-const SCOPE_ENTRY = new RegExp(`^(?:user-guid:USR-${UUID}|member-guid:MBR-${UUID}|account-guid:ACT-${UUID}|read-protected)$`);
+export const SCOPE_ENTRY = new RegExp(`^(?:user-guid:USR-${UUID}|member-guid:MBR-${UUID}|account-guid:ACT-${UUID}|read-protected)$`);
 
-const FIELD_TABLES: Array<{ operation: string; envelope: string; fields: FieldRule[] }> = [
+export const FIELD_TABLES: Array<{ operation: string; envelope: string; fields: FieldRule[] }> = [
   { operation: ACH_CREATE, envelope: 'ach_return', fields: ACH_FIELDS },
   { operation: WIDGET_URL, envelope: 'widget_url', fields: WIDGET_FIELDS },
   { operation: CREATE_MEMBER, envelope: 'member', fields: MEMBER_FIELDS },

@@ -12,6 +12,7 @@ import { requireTestInstitution } from '../lib/test-institution.ts';
 import { createMember, createdMember } from '../lib/members.ts';
 import { waitUntilSettled } from '../lib/connection-states.ts';
 import { noteTargetChange } from '../fixtures/run-ledger.ts';
+import type { AchIdentifiers } from '../lib/ach-returns.ts';
 
 /** A user of its own with a CONNECTED, aggregated member of the test institution. */
 export async function connectedUser(api: CheckedClient, poll: Poll) {
@@ -22,6 +23,16 @@ export async function connectedUser(api: CheckedClient, poll: Poll) {
   // States and transitions: "success leads to CONNECTED".
   expect(settled.value.connection_status, 'the success password connects the member').toBe('CONNECTED');
   return { user, member };
+}
+
+/**
+ * A user, a CONNECTED member and one of its accounts, all existing: what an ACH return
+ * names (scenarios/lib/ach-returns.ts).
+ */
+export async function connectedAccount(api: CheckedClient, poll: Poll): Promise<AchIdentifiers> {
+  const { user, member } = await connectedUser(api, poll);
+  const [account] = await memberAccounts(api, user, member);
+  return { user, member, account: account.guid };
 }
 
 /** The accounts of a member (What the service does: "An account ... belongs to a member"); at least one after a successful aggregation. */

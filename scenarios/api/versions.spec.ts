@@ -5,6 +5,7 @@
  * not shown in the specification); sunset endpoints are refused.
  */
 import { test, expect, requireSetting } from '../fixtures.ts';
+import { REQUEST_RULES, TIER_REASONS } from '../../contracts/index.ts';
 import { ANY_2XX, expectRefused, is2xx, need } from '../lib/responses.ts';
 import { createUser } from '../lib/users.ts';
 import { requireTestInstitution } from '../lib/test-institution.ts';
@@ -124,15 +125,20 @@ test('a sunset version answers an error', { tag: ['@versions', '@readonly', '@sm
 
 test('an unknown version answers an error', { tag: ['@versions', '@readonly', '@inferred'] }, async ({ api, profile }) => {
   // Not stated: the specification names the versions in play and says a sunset one
-  // answers an error, but not what a version that never existed gets. Inferred.
-  for (const version of ['v29991231', 'not-a-version']) {
-    const res = await api.get('/institutions', { version, query: { records_per_page: 10 } });
-    expectInferred(profile, res.status >= 400 && res.status < 500, {
-      expectation: `Accept-Version ${version} (no such version) is refused with a 4xx`,
-      basis: "Versioning names the versions in play and the sunset error only; an unknown version's answer is not shown",
-      received: String(res.status),
-    });
-  }
+  // answers an error, but not what a well-formed version that never existed gets. Inferred.
+  const unknown = await api.get('/institutions', { version: 'v29991231', query: { records_per_page: 10 } });
+  expectInferred(profile, unknown.status >= 400 && unknown.status < 500, {
+    expectation: 'Accept-Version v29991231 (no such version) is refused with a 4xx',
+    basis: "Versioning names the versions in play and the sunset error only; an unknown version's answer is not shown",
+    received: String(unknown.status),
+  });
+  // Versioning: "version names are dates of the form v<YYYYMMDD>": a value of another form
+  // names no version, so a 2xx fails (stated); the refusal's status is inferred.
+  const malformed = await api.get('/institutions', { version: 'not-a-version', query: { records_per_page: 10 } });
+  expectRefused(profile, malformed, 'Accept-Version not-a-version (not of the form v<YYYYMMDD>)', {
+    stated: `${REQUEST_RULES.versionName}; ${TIER_REASONS.versionName}`,
+    basis: "Versioning states the form of version names; the answer to another form's status is not shown",
+  });
 });
 
 test(`deprecated endpoints on ${V2025} carry the deprecation header`, { tag: ['@versions', '@readonly', '@inferred'] }, async ({ api, profile }) => {

@@ -11,7 +11,7 @@
 import { test, expect, currentVersion, type CheckedClient } from '../fixtures.ts';
 import { ANY_2XX, need } from '../lib/responses.ts';
 import { createUser, uniqueId } from '../lib/users.ts';
-import { needsDataRequest } from '../lib/members.ts';
+import { widgetUrlBody } from '../lib/widgets.ts';
 import { expectInferred } from '../inferred.ts';
 
 const TAGS = ['@widgets', '@destructive'];
@@ -28,15 +28,8 @@ const WIDGET_TYPES = [
   'pulse_widget',
 ];
 
-function body(version: string, fields: Record<string, unknown>) {
-  const widget: Record<string, unknown> = { widget_type: 'connect_widget', ...fields };
-  // Versioning, changes in v20250224: request widget URL takes a required data_request with products.
-  if (needsDataRequest(version)) widget.data_request = { products: ['transactions'] };
-  return { widget_url: widget };
-}
-
 async function requestWidget(api: CheckedClient, userPath: string, fields: Record<string, unknown>, version = currentVersion(api.profile)) {
-  const res = await api.post(`/users/${encodeURIComponent(userPath)}/widget_urls`, body(version, fields), { version, expectStatus: ANY_2XX });
+  const res = await api.post(`/users/${encodeURIComponent(userPath)}/widget_urls`, widgetUrlBody(version, fields), { version, expectStatus: ANY_2XX });
   const url = need<string>(res, 'widget_url.url', api);
   expect(URL.canParse(url), `widget_url.url ${url.slice(0, 80)} is a URL that loads the widget`).toBe(true);
   return res.body.widget_url as { type?: unknown; url: string; user_id?: unknown };
@@ -56,7 +49,7 @@ test('on v20250224 the widget URL path takes the user_identifier (the partner-de
   // for account and per-member paths", and no sentence states it for this path. So a
   // refusal is inferred only (a warning unless SVC_STRICT=1); what the service answers
   // still goes through the contract.
-  const byId = await api.post(`/users/${encodeURIComponent(id)}/widget_urls`, body(version, {}), { version });
+  const byId = await api.post(`/users/${encodeURIComponent(id)}/widget_urls`, widgetUrlBody(version), { version });
   const url = (byId.body as { widget_url?: { url?: unknown } } | undefined)?.widget_url?.url;
   if (
     expectInferred(profile, byId.status >= 200 && byId.status < 300 && typeof url === 'string', {

@@ -60,7 +60,14 @@ export function needsDataRequest(version: string): boolean {
   return version >= DATA_REQUEST_FROM;
 }
 
-export async function createMember(api: CheckedClient, userGuid: string, o: CreateMemberOptions = {}) {
+/**
+ * The create-member request of `createMember` and the version it is for, unsent: what a
+ * scenario that varies one part of an otherwise valid request (near misses) starts from.
+ */
+export async function memberRequest(
+  api: CheckedClient,
+  o: Omit<CreateMemberOptions, 'headers' | 'expectStatus'> = {},
+): Promise<{ body: Record<string, unknown>; version: string }> {
   const profile = api.profile;
   const version = o.version ?? currentVersion(profile);
   const code = o.institutionCode ?? (o.isOauth ? profile.testInstitution.oauthCode : profile.testInstitution.code);
@@ -77,6 +84,11 @@ export async function createMember(api: CheckedClient, userGuid: string, o: Crea
   // Resources, Member: "in v20250224 a required data_request object holding a products array".
   if (needsDataRequest(version) && !o.omitDataRequest) body.data_request = { products: ['transactions'] };
   for (const [k, v] of Object.entries(o.extra ?? {})) (TOP_LEVEL_MEMBER_FIELDS.includes(k) ? body : member)[k] = v;
+  return { body, version };
+}
+
+export async function createMember(api: CheckedClient, userGuid: string, o: CreateMemberOptions = {}) {
+  const { body, version } = await memberRequest(api, o);
   return api.post(`/users/${userGuid}/members`, body, {
     version,
     headers: o.headers,

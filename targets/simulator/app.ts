@@ -80,7 +80,10 @@ function deprecationValue(isoDay: string): string {
 function resolveVersion(ctx: SimContext, request: FastifyRequest, reply: FastifyReply): boolean {
   const header = request.headers['accept-version'];
   const asked = (Array.isArray(header) ? header[0] : header)?.trim() || ctx.settings.defaultVersion;
-  const entry = versionEntry(ctx, asked);
+  // Fault accept-version-lenient: the wrong case and a missing v read as the version (V20250224, 20250224).
+  const entry =
+    versionEntry(ctx, asked) ??
+    (/^[vV]?\d{8}$/.test(asked) && ctx.fault('accept-version-lenient') ? versionEntry(ctx, `v${asked.replace(/^[vV]/, '')}`) : undefined);
   if (!entry) {
     if (ctx.fault('unknown-version-served')) {
       request.svcVersion = ctx.settings.defaultVersion;

@@ -179,6 +179,14 @@ export const CATALOG = [
     description: 'An unknown Accept-Version silently falls back to the default version',
   },
   {
+    name: 'accept-version-lenient',
+    kind: 'fault',
+    area: 'versions',
+    section:
+      'Versioning: "The version is chosen with the request header Accept-Version; version names are dates of the form v<YYYYMMDD>" (a value of another form names no version: a 2xx is stated)',
+    description: 'Accept-Version V20250224 or 20250224 (the wrong case, no v) is served as v20250224 with 200',
+  },
+  {
     name: 'deprecation-headers-missing',
     kind: 'fault',
     tier: 'inferred',
@@ -364,6 +372,13 @@ export const CATALOG = [
     area: 'members',
     section: 'Versioning, changes in v20250224: create member takes a required data_request with products',
     description: 'Member creation without data_request succeeds on v20250224',
+  },
+  {
+    name: 'member-create-plural-wrapper-accepted',
+    kind: 'fault',
+    area: 'members',
+    section: 'Endpoints, Widgets and members: POST /users/{user_guid}/members, "request member object" (a body without it is not the stated request)',
+    description: 'POST /users/{user_guid}/members reads the member from {"members": {...}} when no member object is sent, and creates it',
   },
   {
     name: 'aggregated-at-set-before-aggregation',
@@ -833,6 +848,22 @@ export const CATALOG = [
     section:
       'Resources, Widget URL: ui_message_version (integer, 4 shown), color_scheme (accepts browser), language choice including es, deep_link_params (object)',
     description: 'Widget URL requests with ui_message_version 4, color_scheme browser, language es or deep_link_params answer 400',
+  },
+  {
+    name: 'widget-referral-source-lower-case-accepted',
+    kind: 'fault',
+    area: 'widgets',
+    section: 'Resources, Widget URL: "oauth_referral_source (string, BROWSER or APP)" (another spelling is not one of the two: a 2xx is stated)',
+    description: 'Widget URL requests with oauth_referral_source "browser" or "app" are accepted (read as BROWSER, APP)',
+  },
+  {
+    name: 'widget-url-fields-coerced',
+    kind: 'fault',
+    area: 'widgets',
+    section:
+      'Resources, Widget URL: "is_mobile_webview (boolean)", "ui_message_version (integer, 4 shown)", the string fields (a value of another type breaks the stated type: a 2xx is stated)',
+    description:
+      'Widget URL requests take is_mobile_webview "false" or 0, ui_message_version "4" and a string field inside a one-element array, coerced to the stated types, with 200',
   },
   {
     name: 'widget-app-referral-opens-oauth-window',
@@ -1379,6 +1410,15 @@ export const CATALOG = [
     description: 'POST /authorization_code reads only a top-level scope and refuses {authorization_code: {scope}} with 400',
   },
   {
+    name: 'authorization-code-scope-lenient',
+    kind: 'fault',
+    area: 'processor',
+    section:
+      'Endpoints, authorization code for processors: scope "space-separated entries user-guid:<USR-guid>, member-guid:<MBR-guid>, account-guid:<ACT-guid>, and the word read-protected" (an entry of another form: a 2xx is stated)',
+    description:
+      'POST /authorization_code reads user_guid:, member_guid:, account_guid: and read_protected as the stated entries, and commas as spaces, and issues the code',
+  },
+  {
     name: 'processor-token-lifetime-wrong',
     kind: 'fault',
     area: 'processor',
@@ -1578,6 +1618,44 @@ export const CATALOG = [
     section:
       'Resources, ACH return (create request): transaction_amount_range integer; Errors: "200 normal success for ... ACH return creation": a request in the stated format is created',
     description: 'POST /ach_returns refuses an integer transaction_amount_range (accepts only a string)',
+  },
+  {
+    name: 'ach-last-four-five-digits-accepted',
+    kind: 'fault',
+    area: 'ach-returns',
+    section: 'Resources, ACH return (create request): account_number_last_four "string of 4 digits" (five digits break it: a 2xx is stated)',
+    description:
+      'POST /ach_returns accepts an account_number_last_four of five digits ("12345") with 200; four digits, letters or a number are handled as stated',
+  },
+  {
+    name: 'ach-timestamp-offset-optional',
+    kind: 'fault',
+    area: 'ach-returns',
+    section:
+      'Resources, ACH return (create request): ach_initiated_at and returned_at "string, ISO 8601 timestamp with offset" (a timestamp without its offset, or a date, breaks it: a 2xx is stated)',
+    description: 'POST /ach_returns accepts ach_initiated_at and returned_at without an offset ("2026-01-05T10:00:00") or as a date ("2026-01-05") with 200',
+  },
+  {
+    name: 'ach-return-code-lower-case-accepted',
+    kind: 'fault',
+    area: 'ach-returns',
+    section: 'Resources, ACH return (create request): return_code "string, letter R followed by two digits" (r01 breaks it: a 2xx is stated)',
+    description: 'POST /ach_returns accepts a return_code with a lower-case r ("r01", stored as R01) with 200',
+  },
+  {
+    name: 'ach-account-guid-resolved-by-uuid',
+    kind: 'fault',
+    area: 'ach-returns',
+    section: 'Resources, ACH return (create request): account_guid "string ACT-<uuid>" (another prefix, or none, breaks it: a 2xx is stated)',
+    description: 'POST /ach_returns resolves an account_guid by its trailing uuid (the bare uuid, act-<uuid>, MBR-<uuid>) and creates the return with 200',
+  },
+  {
+    name: 'ach-amounts-as-strings-accepted',
+    kind: 'fault',
+    area: 'ach-returns',
+    section:
+      'Resources, ACH return (create request): transaction_amount "number, decimal", transaction_amount_range "integer" (a number as a string breaks them: a 2xx is stated)',
+    description: 'POST /ach_returns takes transaction_amount "42.5" and transaction_amount_range "2" as numbers and creates the return with 200',
   },
   {
     name: 'ach-user-guid-well-formed-refused',

@@ -371,11 +371,12 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
       }
       // The stated request shape with a scope naming the user alone (no member: "must already have been
       // verified" does not apply): acceptance expected (positive_data_acceptance, stated).
-      await step('request a processor authorization code for the user alone', {
+      const userAlone = { authorization_code: { scope: `user-guid:${userGuid}` } };
+      const userCode = await step('request a processor authorization code for the user alone', {
         method: 'POST',
         path: '/authorization_code',
         version: v,
-        body: { authorization_code: { scope: `user-guid:${userGuid}` } },
+        body: userAlone,
         generated: {
           kind: 'positive',
           tier: 'stated',
@@ -383,6 +384,8 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
           what: `an authorization code request in the stated shape, scope user-guid:${userGuid}`,
         },
       });
+      // The accepted request is the base of the scope's negative cases and near misses (one rule broken on a request otherwise accepted).
+      if (ok(userCode)) scopes.examples.set('POST /authorization_code', { params: {}, body: userAlone });
     }
   }
 

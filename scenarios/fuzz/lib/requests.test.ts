@@ -10,12 +10,13 @@ import fc from 'fast-check';
 import { loadContract, createAjv, compileAt, locateNode } from '../../../contracts/index.ts';
 import { createRedactor } from '../../../targets/index.ts';
 import { loadProfile } from '../../../targets/index.ts';
-import { applyMutation, mutationsOf, namedValuesOf, nearMisses, resolveSchema, valueOf, patternArb } from './schema.ts';
+import { applyMutation, mutationsOf, namedValuesOf, resolveSchema, valueOf, patternArb } from './schema.ts';
 import {
   bodyMutations,
   caseArbitrary,
   identityOf,
   reachCases,
+  ruleOfBody,
   statedCases,
   methodsByPath,
   operationsOf,
@@ -215,36 +216,40 @@ test('other versions and malformed JSON: a sunset version is judged by version_c
   assert.throws(() => JSON.parse(raw[0].rawBody!));
 });
 
-test('stated cases: every stated requirement of the version, broken alone on the accepted example', () => {
+test('stated cases: every stated requirement of the version, and every stated request rule (contracts/requests.ts tables), broken alone on the accepted example', () => {
   const spec = find(v('v20250224'), 'POST /users/{user_guid}/members');
   const example = { params: { user_guid: 'USR-1' }, body: { member: { institution_code: 'svcbank' }, data_request: { products: ['transactions'] } } };
   const cases = statedCases(spec, ctx, { known: {}, example });
-  assert.deepEqual(
-    cases.map((c) => [c.generated.tier, c.path, Object.keys(c.body as object)]),
-    [['stated', '/users/USR-1/members', ['member']]],
-  );
-  assert.deepEqual(statedCases(find(v('v20260929'), 'POST /users/{user_guid}/members'), ctx, { known: {}, example }), []);
+  assert.ok(cases.every((c) => c.generated.tier === 'stated' && c.generated.kind === 'negative' && c.path === '/users/USR-1/members'));
+  const what = cases.map((c) => c.generated.what.replace(/, on a request otherwise accepted$/, ''));
+  // Versioning, v20250224: data_request required (the document's x-svc-required-from, stated).
+  assert.ok(what.includes('data_request left out (required, stated)'));
+  // Resources, Member: is_oauth boolean, id string; Endpoints: "request member object" (the wrapper).
+  assert.ok(what.some((w) => w.startsWith('member.is_oauth of another type')));
+  assert.ok(what.some((w) => w.startsWith('member.id of another type')));
+  assert.ok(what.includes('member left out (required)'));
+  // institution_code's type is inferred; skip_aggregation's is inferred from its deprecation.
+  assert.ok(!what.some((w) => w.startsWith('member.institution_code') || w.startsWith('member.skip_aggregation')));
+  const later = statedCases(find(v('v20260929'), 'POST /users/{user_guid}/members'), ctx, { known: {}, example }).map((c) => c.generated.what);
+  assert.ok(!later.some((w) => w.startsWith('data_request')), 'no data_request requirement is stated for v20260929');
 });
 
-test('near misses: a valid value with its prefix dropped or a character added, a timestamp without its offset; each still breaks the rule', () => {
-  const schema = {
-    type: 'object',
-    properties: {
-      g: { type: 'string', pattern: '^ACT-[0-9a-f-]{36}$' },
-      r: { type: 'string', pattern: '^R\\d{2}$' },
-      t: { type: 'string', format: 'date-time' },
-    },
-  };
-  const ms = mutationsOf({ schema, uri: 'file:///x.yaml' });
-  const of = (prop: string, valid: string) =>
-    ms
-      .filter((m) => m.path[0] === prop)
-      .flatMap((m) => nearMisses(m, valid))
-      .map((m) => m.value);
-  assert.deepEqual(of('g', 'ACT-11111111-1111-1111-1111-111111111111'), ['11111111-1111-1111-1111-111111111111', 'ACT-11111111-1111-1111-1111-1111111111110']);
-  assert.deepEqual(of('r', 'R01'), ['R010']);
-  assert.deepEqual(of('t', '2026-01-05T10:00:00+00:00'), ['2026-01-05T10:00:00']);
-  for (const m of ms) assert.equal(m.tier, 'inferred');
+test('a body mutation that breaks a stated request rule takes its tier and sentence; the document keyword alone stays inferred', () => {
+  const spec = find(v('v20250224'), 'POST /ach_returns');
+  const base = { ach_return: { account_guid: 'ACT-11111111-1111-1111-1111-111111111111', return_code: 'R01' } };
+  const code = bodyMutations(spec, ctx).find((m) => m.op === 'set' && m.path.join('.') === 'ach_return.return_code' && typeof m.value === 'string')!;
+  assert.equal(code.tier, 'inferred', 'the document keyword');
+  const judged = ruleOfBody(spec, base, applyMutation(base, code), code);
+  assert.equal(judged.tier, 'stated');
+  assert.match(judged.rule, /ACH return \(create request\)/);
+  // A rule the base already broke is not the mutation's.
+  const broken = { ach_return: { ...base.ach_return, return_code: 'r01' } };
+  assert.equal(ruleOfBody(spec, broken, applyMutation(broken, code), code).tier, 'inferred');
+  // Another operation has no request table: the mutation's own tier.
+  const user = find(v('v20250224'), 'POST /users');
+  const m = bodyMutations(user, ctx)[0];
+  const own = ruleOfBody(user, {}, applyMutation({}, m), m);
+  assert.deepEqual([own.tier, own.rule], [m.tier, m.rule]);
 });
 
 test('named values: enum values and documented examples of a body, arrays of enum items as one-item arrays', () => {
@@ -325,22 +330,42 @@ test('reach cases on the test host: every listed read (statuses and challenge ty
   assert.deepEqual(identityOf(merchant, {})?.fields, { guid: ['test_svc_merchant'] });
 });
 
-test('reach cases on an accepted write: named values and optional headers expect acceptance; every inferred rule broken alone, near misses included', () => {
+test("reach cases on an accepted write: named values and optional headers expect acceptance; every rule broken alone, near misses with their rule's tier", () => {
   const spec = find(v('v20250224'), 'POST /ach_returns');
   const example = {
     params: {},
-    body: { ach_return: { account_guid: 'ACT-11111111-1111-1111-1111-111111111111', return_code: 'R01', returned_at: '2026-01-07T09:30:00-05:00' } },
+    body: {
+      ach_return: {
+        account_guid: 'ACT-11111111-1111-1111-1111-111111111111',
+        return_code: 'R01',
+        returned_at: '2026-01-07T09:30:00-05:00',
+        id: 'svcct-run-fuzz-ach',
+      },
+    },
   };
   const cases = reachCases(spec, ctx, { known: {}, example });
   const negatives = cases.filter((c) => c.generated.kind === 'negative');
-  assert.ok(negatives.every((c) => c.generated.tier === 'inferred'));
-  const values = negatives.map((c) => (c.body as any)?.ach_return);
+  const values = negatives.map((c) => [(c.body as any)?.ach_return, c.generated.tier] as const);
+  const stated = (pick: (b: any) => boolean) => values.some(([b, tier]) => b && pick(b) && tier === 'stated');
+  // contracts/ near-miss rules: the ACH return table is stated, so a 2xx to each near miss fails.
   assert.ok(
-    values.some((b) => b?.account_guid === '11111111-1111-1111-1111-111111111111'),
+    stated((b) => b.account_guid === '11111111-1111-1111-1111-111111111111'),
     'the GUID without its prefix',
   );
-  assert.ok(values.some((b) => b?.return_code === 'R010'));
-  assert.ok(values.some((b) => b?.returned_at === '2026-01-07T09:30:00'));
+  assert.ok(
+    stated((b) => b.account_guid === 'MBR-11111111-1111-1111-1111-111111111111'),
+    "another resource's prefix",
+  );
+  assert.ok(stated((b) => b.return_code === 'r01'));
+  assert.ok(stated((b) => b.returned_at === '2026-01-07T09:30:00'));
+  assert.ok(
+    stated((b) => b.account_number_last_four === '12345'),
+    'a field the example leaves out, from its form',
+  );
+  assert.ok(!values.some(([b]) => Array.isArray(b?.id)), 'the client id of an ACH return is never varied');
+  // Mutations whose rule is stated are the statedCases'; the reach pass sends the others, inferred.
+  const stateds = new Set(statedCases(spec, ctx, { known: {}, example }).map((c) => c.generated.what));
+  assert.ok(stateds.size > 0 && negatives.every((c) => !stateds.has(c.generated.what)));
   assert.ok(cases.some((c) => c.rawBody !== undefined));
   const members = reachCases(find(v('v20250224'), 'POST /users/{user_guid}/members'), ctx, {
     known: {},

@@ -9,8 +9,11 @@
  *                     identifiers from the resources the chains created, or unknown ones
  *   positive          a read of resources that exist, nothing else varied: acceptance
  *                     expected (stated where the path parameter's statement says so)
- *   negative          one rule broken (schema.ts mutationsOf), or an unknown identifier
- *                     where the Errors table states 404 for the operation
+ *   negative          one rule broken (schema.ts mutationsOf; values that ALMOST meet a
+ *                     request rule, from the contract's near-miss generator), or an unknown
+ *                     identifier where the Errors table states 404 for the operation; a
+ *                     broken rule of the contract's request tables gives the case its tier
+ *                     (stated where the specification states it)
  *   no-auth / wrong-auth / missing-header / unsupported-method
  *
  * What "valid" means is what the document states, never what the simulator accepts:
@@ -19,9 +22,22 @@
  */
 import fc from 'fast-check';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { type Contract, type ApiName, follow, pointerOf, type OperationInfo, type GeneratedCase, GENERATED_RULES } from '../../../contracts/index.ts';
+import {
+  type Contract,
+  type ApiName,
+  follow,
+  pointerOf,
+  type OperationInfo,
+  type GeneratedCase,
+  GENERATED_RULES,
+  bodyNearMisses,
+  brokenRequestRules,
+  pageNearMisses,
+  versionNearMisses,
+  type NearMiss,
+} from '../../../contracts/index.ts';
 import { statedPlatformReach } from './stated-reach.ts';
-import { applyMutation, mutationsOf, namedValuesOf, nearMisses, resolveSchema, safeString, valueAt, valueOf, type Mutation, type SchemaAt } from './schema.ts';
+import { applyMutation, mutationsOf, namedValuesOf, resolveSchema, safeString, valueOf, type Mutation, type SchemaAt } from './schema.ts';
 
 export interface ParamSpec {
   name: string;
@@ -320,6 +336,56 @@ export function bodyMutations(spec: OperationSpec, ctx: RequestContext): Mutatio
   });
 }
 
+/**
+ * The tier and sentence of a case whose body breaks a rule: the first stated rule of the
+ * contract's request tables (contracts/ near-miss rules, the integration judge's: the ACH
+ * return table, the widget URL and create-member field types, the wrappers, data_request on
+ * v20250224, the scope entries) the body breaks and the base met; else the mutation's own
+ * (the request description's, inferred). So `ach_return.return_code = "!~not matching~!"`
+ * is judged as stated as `r01` is.
+ */
+export function ruleOfBody(
+  spec: OperationSpec,
+  base: unknown,
+  body: unknown,
+  own: { tier: GeneratedCase['tier']; rule: string },
+): { tier: GeneratedCase['tier']; rule: string } {
+  if (spec.api !== 'platform') return own;
+  const before = new Set(brokenRequestRules(spec.key, { body: base, version: spec.version }).map((r) => r.id));
+  const stated = brokenRequestRules(spec.key, { body, version: spec.version }).find((r) => r.tier === 'stated' && !before.has(r.id));
+  return stated ? { tier: 'stated', rule: `${stated.rule} (${stated.why})` } : own;
+}
+
+/** The parts of a case besides its body. */
+type CaseParts = Omit<Parameters<typeof caseFrom>[1], 'body'>;
+
+/** A negative case of one body mutation, tiered by `ruleOfBody`. */
+function mutationCase(spec: OperationSpec, b: CaseParts, base: unknown, m: Mutation, suffix = ''): FuzzCase {
+  const body = applyMutation(base, m);
+  const { tier, rule } = ruleOfBody(spec, base, body, m);
+  return caseFrom(spec, { ...b, body }, { kind: 'negative', tier, rule, what: `${m.what}${suffix}` });
+}
+
+/** A negative case of one near miss (contracts/ near-miss rules): its rule's tier and sentence, and why. */
+function nearMissCase(spec: OperationSpec, b: CaseParts, n: NearMiss, suffix = ''): FuzzCase {
+  return caseFrom(
+    spec,
+    { ...b, body: n.request.body },
+    { kind: 'negative', tier: n.rule.tier, rule: `${n.rule.rule} (${n.rule.why})`, what: `${n.what}${suffix}` },
+    n.request.version !== undefined && n.request.version !== spec.version ? { version: n.request.version } : {},
+  );
+}
+
+/**
+ * Near misses of the operation's body rules on the request the chains had accepted. The
+ * client id of an ACH return is never the value varied: ACH returns have no delete
+ * operation, and an accepted one would stay without the suite's id.
+ */
+export function bodyNearMissesOf(spec: OperationSpec, example: Example): NearMiss[] {
+  if (spec.api !== 'platform' || spec.sunset) return [];
+  return bodyNearMisses(spec.key, { body: example.body, version: spec.version }).filter((n) => n.rule.id !== 'ach_return.id');
+}
+
 /** Values of a path parameter that name something that exists: fed forward by the chains, or the values its schema enumerates (test host: connection statuses, challenge types). */
 export function knownValues(p: ParamSpec, o: Pick<CaseOptions, 'known'>): string[] {
   const fed = o.known[p.name];
@@ -556,6 +622,15 @@ export function reachCases(spec: OperationSpec, ctx: RequestContext, o: CaseOpti
             what: `Accept-Version ${unknownV}, a version the specification does not name, on ${first.generated.what}`,
           },
         });
+      // Values that ALMOST have the form v<YYYYMMDD> (contracts/ near-miss rules; stated), and the
+      // day after the version (inferred): on the lists with a stated maximum page only, a few a version.
+      if (spec.info.maxRecordsPerPage !== undefined)
+        for (const n of versionNearMisses({ version: spec.version }))
+          out.push({
+            ...first,
+            version: n.request.version,
+            generated: { kind: 'negative', tier: n.rule.tier, rule: `${n.rule.rule} (${n.rule.why})`, what: `${n.what} on ${first.generated.what}` },
+          });
     }
     if (spec.params.some((p) => p.in === 'query' && p.name === 'records_per_page')) {
       out.push(
@@ -599,18 +674,19 @@ export function reachCases(spec: OperationSpec, ctx: RequestContext, o: CaseOpti
           },
         ),
       );
-      out.push(
-        caseFrom(
-          spec,
-          { path: base, query: { records_per_page: String(max + 1) }, headers: {}, body: undefined },
-          {
-            kind: 'valid',
-            tier: 'informational',
-            rule: `Limits: records_per_page maximum ${max}; the page is judged by paging_conformance, the status is free`,
-            what: `records_per_page=${max + 1} (the stated maximum plus one)`,
-          },
-        ),
-      );
+      for (const n of pageNearMisses(max, {}))
+        out.push(
+          caseFrom(
+            spec,
+            { path: base, query: n.request.query ?? {}, headers: {}, body: undefined },
+            {
+              kind: 'valid',
+              tier: 'informational',
+              rule: `${n.rule.rule}; ${n.rule.why}`,
+              what: n.what,
+            },
+          ),
+        );
     }
   }
   const example = o.example;
@@ -658,17 +734,14 @@ export function reachCases(spec: OperationSpec, ctx: RequestContext, o: CaseOpti
         { rawBody: '{not json}' },
       ),
     );
-    for (const m of bodyMutations(spec, ctx).filter((x) => x.tier !== 'stated')) {
-      for (const x of [m, ...nearMisses(m, valueAt(example.body, m.path))]) {
-        out.push(
-          caseFrom(
-            spec,
-            { path, query: {}, headers: {}, body: applyMutation(example.body, x) },
-            { kind: 'negative', tier: x.tier, rule: x.rule, what: `${x.what}, on a request otherwise accepted` },
-          ),
-        );
-      }
+    const onAccepted = ', on a request otherwise accepted';
+    // Every rule the statedCases do not send already, broken alone.
+    for (const m of bodyMutations(spec, ctx)) {
+      const c = mutationCase(spec, { path, query: {}, headers: {} }, example.body, m, onAccepted);
+      if (c.generated.tier !== 'stated') out.push(c);
     }
+    // Values that ALMOST meet each request rule (contracts/ near-miss rules), with the rule's tier.
+    for (const n of bodyNearMissesOf(spec, example)) out.push(nearMissCase(spec, { path, query: {}, headers: {} }, n, onAccepted));
   }
   // Stated parameters whose answer one response judges (stated-reach.ts: includes, include_holdings/include_transactions).
   out.push(...statedPlatformReach(spec, o));
@@ -719,24 +792,23 @@ export function caseArbitrary(spec: OperationSpec, ctx: RequestContext, o: CaseO
   if (mutations.length && example && pathParams.every((p) => example.params[p.name] !== undefined)) {
     // On a request the target accepted, so the one broken rule is the only reason to refuse it.
     const path = Object.fromEntries(pathParams.map((p) => [p.name, { value: example.params[p.name], known: true }]));
+    const near = bodyNearMissesOf(spec, example);
     arbs.push({
       arbitrary: fc
         .constantFrom(...mutations)
-        .map((m) =>
-          caseFrom(
-            spec,
-            { path, query: {}, headers: {}, body: applyMutation(example.body, m) },
-            { kind: 'negative', tier: m.tier, rule: m.rule, what: `${m.what}, on a request otherwise accepted` },
-          ),
-        ),
+        .map((m) => mutationCase(spec, { path, query: {}, headers: {} }, example.body, m, ', on a request otherwise accepted')),
       weight: mutations.some((m) => m.tier === 'stated') ? 4 : 2,
     });
+    // Values that ALMOST meet a request rule (contracts/ near-miss rules), drawn as well as sent once by the reach pass.
+    if (near.length)
+      arbs.push({
+        arbitrary: fc.constantFrom(...near).map((n) => nearMissCase(spec, { path, query: {}, headers: {} }, n, ', on a request otherwise accepted')),
+        weight: 2,
+      });
   }
   if (mutations.length) {
     arbs.push({
-      arbitrary: fc
-        .tuple(base, fc.constantFrom(...mutations))
-        .map(([b, m]) => caseFrom(spec, { ...b, body: applyMutation(b.body ?? {}, m) }, { kind: 'negative', tier: m.tier, rule: m.rule, what: m.what })),
+      arbitrary: fc.tuple(base, fc.constantFrom(...mutations)).map(([b, m]) => mutationCase(spec, b, b.body ?? {}, m)),
       weight: mutations.some((m) => m.tier === 'stated') ? 3 : 2,
     });
   }
@@ -881,14 +953,8 @@ export function statedCases(spec: OperationSpec, ctx: RequestContext, o: CaseOpt
   if (!pathParams.every((p) => example.params[p.name] !== undefined)) return [];
   const path = Object.fromEntries(pathParams.map((p) => [p.name, { value: example.params[p.name], known: true }]));
   return bodyMutations(spec, ctx)
-    .filter((m) => m.tier === 'stated')
-    .map((m) =>
-      caseFrom(
-        spec,
-        { path, query: {}, headers: {}, body: applyMutation(example.body, m) },
-        { kind: 'negative', tier: m.tier, rule: m.rule, what: `${m.what}, on a request otherwise accepted` },
-      ),
-    );
+    .map((m) => mutationCase(spec, { path, query: {}, headers: {} }, example.body, m, ', on a request otherwise accepted'))
+    .filter((c) => c.generated.tier === 'stated');
 }
 
 /** Case kinds an operation can draw (for the bench's and the report's coverage lines). */

@@ -9,10 +9,14 @@
  *                      tier of its authority: a property the document requires from a
  *                      version (`x-svc-required-from`, read in the source document, for
  *                      a version whose changes are stated) is stated; every other
- *                      required property, type, pattern and format is inferred (a
- *                      service that accepts it breaks no sentence, only a reasonable
- *                      expectation; Versioning even calls "adding a validation rule"
- *                      breaking, so a target is free not to validate).
+ *                      required property, type, pattern and format is inferred here (the
+ *                      document's keyword alone states nothing; Versioning even calls
+ *                      "adding a validation rule" breaking, so a target is free not to
+ *                      validate what the specification does not state). Where the
+ *                      specification does state the rule (the request tables of
+ *                      contracts/requests.ts), requests.ts `ruleOfBody` gives the case
+ *                      that rule's stated tier and sentence. Values that ALMOST meet a
+ *                      rule come from the contract's near-miss generator, not from here.
  *
  * `$ref`s are followed with the contract's loader (contracts/load.ts), never re-read.
  */
@@ -153,8 +157,6 @@ export interface Mutation {
   tier: Tier;
   rule: string;
   what: string;
-  /** The pattern or format a `set` mutation breaks (nearMisses derives values close to a valid one from it). */
-  breaks?: { pattern?: string; format?: string };
 }
 
 export interface MutationContext {
@@ -222,7 +224,6 @@ export function mutationsOf(
       tier: 'inferred',
       rule: `${INFERRED_RULE}: ${where} matches ${schema.pattern}`,
       what: `${where} not matching ${schema.pattern}`,
-      breaks: { pattern: schema.pattern },
     });
   }
   if (types.includes('string') && schema.format === 'date-time' && path.length) {
@@ -233,7 +234,6 @@ export function mutationsOf(
       tier: 'inferred',
       rule: `${INFERRED_RULE}: ${where} is an ISO 8601 timestamp`,
       what: `${where} not a timestamp ("yesterday")`,
-      breaks: { format: 'date-time' },
     });
   }
   if (types.includes('object') && depth < 3) {
@@ -272,40 +272,6 @@ export function namedValuesOf(at: SchemaAt, path: string[] = [], depth = 0): Arr
     for (const [k, s] of Object.entries((schema.properties ?? {}) as Record<string, any>))
       out.push(...namedValuesOf({ schema: s, uri }, [...path, k], depth + 1));
   return out;
-}
-
-/** The value at a property path, if there is one. */
-export function valueAt(value: unknown, path: readonly string[]): unknown {
-  let node: any = value;
-  for (const k of path) node = node !== null && typeof node === 'object' ? node[k] : undefined;
-  return node;
-}
-
-/**
- * Values close to a valid one that still break the same pattern or format (a lenient
- * parser accepts what '!~not matching~!' never passes): the valid value of an accepted
- * request with its prefix dropped (`ACT-<uuid>` -> `<uuid>`) or one character added
- * (`R01` -> `R010`); a timestamp without its offset. Each is checked to break the rule.
- */
-export function nearMisses(m: Mutation, valid: unknown): Mutation[] {
-  if (typeof valid !== 'string' || !m.breaks) return [];
-  const out: Array<[unknown, string]> = [];
-  if (m.breaks.pattern) {
-    let re: RegExp;
-    try {
-      re = new RegExp(m.breaks.pattern);
-    } catch {
-      return [];
-    }
-    const candidates = [/^[A-Za-z]+-./.test(valid) ? valid.replace(/^[A-Za-z]+-/, '') : undefined, `${valid}0`];
-    for (const c of candidates)
-      if (c !== undefined && c !== valid && !re.test(c)) out.push([c, `${JSON.stringify(c)}, close to the valid ${JSON.stringify(valid)}`]);
-  }
-  if (m.breaks.format === 'date-time') {
-    const c = valid.replace(/(Z|[+-]\d{2}:?\d{2})$/, '');
-    if (c !== valid) out.push([c, `${JSON.stringify(c)} (no offset; RFC 3339 date-time requires one)`]);
-  }
-  return out.map(([value, shown]) => ({ ...m, value, what: `${m.path.join('.')} = ${shown}` }));
 }
 
 /** The value with one mutation applied (parents created as objects where absent). */

@@ -100,6 +100,38 @@ const WELL_FORMED_REFUSED: Partial<Record<string, { fault: FaultName; accepts: (
   transaction_amount_range: { fault: 'ach-transaction-amount-range-well-formed-refused', accepts: (v) => typeof v === 'string', expected: 'a string' },
 };
 
+/**
+ * The catalogue's near-miss faults (stated: the table states each format, so a 2xx to a value
+ * that breaks it breaks the table): a lenient parser that takes a value ALMOST in the stated
+ * form, and nothing further from it. The value stored, or undefined when no such fault takes it.
+ */
+function nearMissTaken(ctx: SimContext, field: string, v: unknown): { value: unknown } | undefined {
+  if (typeof v !== 'string') return undefined;
+  // "string of 4 digits": five digits.
+  if (field === 'account_number_last_four' && /^\d{5}$/.test(v) && ctx.fault('ach-last-four-five-digits-accepted')) return { value: v };
+  // "ISO 8601 timestamp with offset": a timestamp without its offset, or a date.
+  if (
+    (field === 'ach_initiated_at' || field === 'returned_at') &&
+    /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/.test(v) &&
+    !Number.isNaN(Date.parse(v)) &&
+    ctx.fault('ach-timestamp-offset-optional')
+  )
+    return { value: v };
+  // "letter R followed by two digits": a lower-case r.
+  if (field === 'return_code' && /^r\d{2}$/.test(v) && ctx.fault('ach-return-code-lower-case-accepted')) return { value: v.toUpperCase() };
+  // "string ACT-<uuid>": resolved by the trailing uuid, whatever precedes it.
+  if (field === 'account_guid' && ctx.fault('ach-account-guid-resolved-by-uuid')) {
+    const uuid = new RegExp(`(?:^|-)(${UUID})$`).exec(v)?.[1];
+    if (uuid) return { value: `ACT-${uuid}` };
+  }
+  // "number, decimal" and "integer": a number as a string.
+  if ((field === 'transaction_amount' || field === 'transaction_amount_range') && /^-?\d+(\.\d+)?$/.test(v) && ctx.fault('ach-amounts-as-strings-accepted')) {
+    const n = Number(v);
+    if (field === 'transaction_amount' || Number.isInteger(n)) return { value: n };
+  }
+  return undefined;
+}
+
 /** Prefix of each GUID field: a fault accepting a malformed GUID resolves it by its uuid part, as a lenient parser would. */
 const GUID_PREFIX: Record<string, string> = { account_guid: 'ACT', member_guid: 'MBR', user_guid: 'USR' };
 
@@ -119,8 +151,10 @@ function validate(ctx: SimContext, input: Record<string, unknown>): Record<strin
     if (valid && narrow && ctx.fault(narrow.fault) && !narrow.accepts(v)) {
       throw new SimError('invalid_request', `ach_return.${field} must be ${narrow.expected}, got ${JSON.stringify(v)?.slice(0, 60)}`);
     }
-    const fault = valid ? undefined : formatFaultOf(field);
+    const taken = valid ? undefined : nearMissTaken(ctx, field, v);
+    const fault = valid || taken ? undefined : formatFaultOf(field);
     if (valid) out[field] = v;
+    else if (taken) out[field] = taken.value;
     else if (fault && ctx.fault(fault)) {
       const uuid = typeof v === 'string' ? new RegExp(`${UUID}$`).exec(v)?.[0] : undefined;
       out[field] = GUID_PREFIX[field] && uuid ? `${GUID_PREFIX[field]}-${uuid}` : v;

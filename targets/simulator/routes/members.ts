@@ -222,7 +222,16 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
 
   app.post<{ Params: { user_guid: string } }>('/users/:user_guid/members', async (request, reply) => {
     const user = findUser(ctx, request.params.user_guid);
-    const body = memberRequestFields(request.body);
+    // Fault member-create-plural-wrapper-accepted: {"members": {...}} read as the member object.
+    const raw = request.body as Record<string, unknown> | undefined;
+    const plural =
+      raw &&
+      typeof raw === 'object' &&
+      raw.member === undefined &&
+      raw.members &&
+      typeof raw.members === 'object' &&
+      ctx.fault('member-create-plural-wrapper-accepted');
+    const body = memberRequestFields(plural ? { ...raw, member: raw.members } : request.body);
     const version = request.svcVersion;
     const institutionCode = optString(body, 'institution_code', 'member');
     if (!institutionCode) throw new SimError('invalid_request', 'member.institution_code is required');

@@ -57,7 +57,13 @@ const codes = (ctx: SimContext) => ctx.collection<CodeRecord>('processor_codes')
 const tokens = (ctx: SimContext) => ctx.collection<TokenRecord>('processor_tokens');
 
 export function parseScope(ctx: SimContext, text: string): Scope {
-  const entries = text.split(/\s+/).filter(Boolean);
+  // Fault authorization-code-scope-lenient: commas separate entries too, and an underscore
+  // reads as the hyphen of a stated key (user_guid:, read_protected).
+  const lenient = ctx.fault('authorization-code-scope-lenient');
+  const entries = text
+    .split(lenient ? /[\s,]+/ : /\s+/)
+    .filter(Boolean)
+    .map((e) => (lenient ? e.replace(/^(user|member|account|read)_(guid|protected)/, '$1-$2') : e));
   if (entries.length === 0)
     throw new SimError(
       'invalid_request',

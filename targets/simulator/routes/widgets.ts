@@ -65,7 +65,10 @@ function newSession(
   const clientRedirectUrl = optString(o, 'client_redirect_url', where);
   if (clientRedirectUrl !== undefined && !URL.canParse(clientRedirectUrl))
     throw new SimError('invalid_request', `${where}.client_redirect_url must be an absolute URL`);
-  const referral = optString(o, 'oauth_referral_source', where);
+  const given = optString(o, 'oauth_referral_source', where);
+  // Fault widget-referral-source-lower-case-accepted: "browser" and "app" read as BROWSER and APP.
+  const referral =
+    given !== undefined && ['browser', 'app'].includes(given) && ctx.fault('widget-referral-source-lower-case-accepted') ? given.toUpperCase() : given;
   if (referral !== undefined && !['BROWSER', 'APP'].includes(referral))
     throw new SimError('invalid_request', `${where}.oauth_referral_source must be BROWSER or APP`);
   const scheme = optString(o, 'ui_message_webview_url_scheme', where);
@@ -94,6 +97,23 @@ function newSession(
   return s;
 }
 
+/**
+ * Fault widget-url-fields-coerced: a lenient decoder that turns values of another type into
+ * the stated ones (Resources, Widget URL: "is_mobile_webview (boolean)", "ui_message_version
+ * (integer ...)", string fields): "true"/"false" and 1/0, a whole number as a string, a
+ * one-element array of a scalar.
+ */
+function coercedFields(ctx: SimContext, o: Record<string, unknown>): Record<string, unknown> {
+  if (!ctx.fault('widget-url-fields-coerced')) return o;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) out[k] = Array.isArray(v) && v.length === 1 && (v[0] === null || typeof v[0] !== 'object') ? v[0] : v;
+  const flag = out.is_mobile_webview;
+  if (flag === 'true' || flag === 1) out.is_mobile_webview = true;
+  if (flag === 'false' || flag === 0) out.is_mobile_webview = false;
+  if (typeof out.ui_message_version === 'string' && /^\d+$/.test(out.ui_message_version)) out.ui_message_version = Number(out.ui_message_version);
+  return out;
+}
+
 export function registerWidgetUrls(app: FastifyInstance, ctx: SimContext): void {
   app.post<{ Params: { user_guid: string } }>('/users/:user_guid/widget_urls', async (request, reply) => {
     // Endpoints: "In version v20250224 the path uses user_identifier" (the guid or the
@@ -101,7 +121,7 @@ export function registerWidgetUrls(app: FastifyInstance, ctx: SimContext): void 
     if (ctx.fault('widget-user-identifier-refused') && !request.params.user_guid.startsWith('USR-'))
       throw new SimError('not_found', `No user "${request.params.user_guid.slice(0, 80)}"`);
     const user = findUser(ctx, request.params.user_guid);
-    const o = wrapper(request.body, 'widget_url');
+    const o = coercedFields(ctx, wrapper(request.body, 'widget_url'));
     // Resources, Widget URL: the named widget types (fault: only connect_widget is accepted).
     if (ctx.fault('widget-type-refused') && o.widget_type !== undefined && o.widget_type !== 'connect_widget')
       throw new SimError('invalid_request', `widget_url.widget_type ${String(o.widget_type).slice(0, 40)} is not supported`);

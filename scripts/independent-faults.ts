@@ -5,7 +5,7 @@
  * transparent proxy fails under it; else it SURVIVED. Nothing of the proxy is read or
  * imported: it is a command that prints `listening <url>` and forwards to `--upstream`.
  *
- *   npx tsx proof/independent.ts --proxy /path/to/proxy.mjs [--faults a,b] [--project api --project browser]
+ *   npx tsx scripts/independent-faults.ts --proxy /path/to/proxy.mjs [--faults a,b] [--project api --project browser]
  *                                [--out results.json]
  *
  * The proxy's contract: `node <proxy> --list` names its faults, one per line;
@@ -18,9 +18,9 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { figures, realTargetEnv, runPlaywright, simulatorProcessEnv, startSimulatorProcess, type PlaywrightRun } from '../scripts/real-target.ts';
+import { figures, realTargetEnv, runPlaywright, simulatorProcessEnv, startSimulatorProcess, type PlaywrightRun } from './real-target.ts';
 
-const USAGE = 'usage: npx tsx proof/independent.ts --proxy <proxy.mjs> [--faults a,b] [--project api ...] [--out results.json] [--timeout-min 20]';
+const USAGE = 'usage: npx tsx scripts/independent-faults.ts --proxy <proxy.mjs> [--faults a,b] [--project api ...] [--out results.json] [--timeout-min 20]';
 
 interface Proxy {
   url: string;
