@@ -133,6 +133,8 @@ const INTERNAL = new Set([
   'SVC_SIMULATOR_URL',
   'SVC_HTTP_TIMING_DIR',
   'SVC_RATE_LIMIT_PATH',
+  // The run's ledger folder, made by scenarios/global-setup.ts for each run.
+  'SVC_RUN_LEDGER_DIR',
 ]);
 
 test('the settings table documents every variable the profile reads, and nothing it does not', () => {

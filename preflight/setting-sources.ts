@@ -247,6 +247,10 @@ export const SETTING_SOURCES: Readonly<Record<string, SettingSourceEntry>> = {
     'option',
     'Errors: "Shape of error response bodies: not shown": a stricter 429 body is the team\'s own statement; unset, nothing is assumed',
   ),
+  SVC_REFERENCE: entry(
+    'option',
+    "the vendor's published reference documents the team holds: a second witness that turns the stated rules they contradict into inferred ones, never a value the run guesses",
+  ),
   SVC_STRICT: entry(
     'option',
     'whether inferred expectations gate the run (DESIGN.md, "Checks and failures"); an inferred rule is no sentence of the specification',

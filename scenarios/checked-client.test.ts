@@ -136,8 +136,8 @@ test('findings are annotated by tier; only errors gate; strict makes inferred on
     [TIER_ANNOTATION.stated],
   );
 
-  // stated: a wrong type
-  answer = json({ member: { ...sampleMember(), is_oauth: 'yes' } });
+  // stated: a wrong type (another member: this process's run ledger holds the first one's is_oauth)
+  answer = json({ member: { ...sampleMember(), guid: 'MBR-00000000-0000-4000-8000-00000000beef', is_oauth: 'yes' } });
   const stated = client();
   await assert.rejects(stated.api.get(MEMBER_PATH), /^Error: Contract check failed|Contract check failed for GET/);
   assert.deepEqual(

@@ -58,14 +58,28 @@ async function killRounds(broken?: string): Promise<Outcome> {
       const { child, url } = await spawnReceiver(db, broken);
       const exited = new Promise((r) => child.once('exit', r));
       let stop = false;
-      const killAfterMs = 30 + Math.floor(Math.random() * 250);
-      const killer = new Promise<void>((resolve) =>
-        setTimeout(() => {
-          stop = true;
-          child.kill('SIGKILL');
-          resolve();
-        }, killAfterMs),
-      );
+      // The moment of the kill is a count of answers, not a time: after a random number of
+      // accepted deliveries, with the other lanes' requests in flight, whatever the machine's
+      // speed (a time-based kill under load came before enough deliveries to mean anything).
+      // A receiver that accepts nothing is killed after a bounded number of answers.
+      const killAfterAccepted = 8 + Math.floor(Math.random() * 40);
+      let acceptedThisRound = 0;
+      let answeredThisRound = 0;
+      let killed!: () => void;
+      const killer = new Promise<void>((resolve) => {
+        killed = resolve;
+      });
+      const kill = () => {
+        if (stop) return;
+        stop = true;
+        child.kill('SIGKILL');
+        killed();
+      };
+      // A receiver that dies on its own ends the round too (the lanes stop at their next answer).
+      child.once('exit', () => {
+        stop = true;
+        killed();
+      });
       // Eight concurrent senders; some deliveries are retries of earlier payloads (duplicates).
       const sender = async (lane: number) => {
         for (let i = 0; !stop; i++) {
@@ -83,7 +97,12 @@ async function killRounds(broken?: string): Promise<Outcome> {
               dispatcher: agent,
             });
             await res.body.dump();
-            if (res.statusCode >= 200 && res.statusCode <= 206) item.accepted = true;
+            answeredThisRound++;
+            if (res.statusCode >= 200 && res.statusCode <= 206) {
+              item.accepted = true;
+              acceptedThisRound++;
+            }
+            if (acceptedThisRound >= killAfterAccepted || answeredThisRound >= killAfterAccepted * 10) kill();
           } catch {
             return; // the process died mid-request: not accepted (unless an earlier answer said so)
           }

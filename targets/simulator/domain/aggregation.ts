@@ -142,7 +142,31 @@ export interface JobOptions {
    * member reads CREATED / RESUMED / UPDATED while the institution is asked.
    */
   cause?: 'create' | 'resume' | 'update';
+  /**
+   * The job runs on until the client has read the member twice since it started (READS_SEEN),
+   * however long that takes (bounded by READ_HOLD_BOUND_MS): the jobs a client asks for by
+   * name (aggregate, extended history, identify), whose running state the identify rules judge.
+   */
+  heldForReads?: boolean;
 }
+
+/**
+ * Endpoints, identify behaviour: 202 "when an identification is already running", 409 "when
+ * another aggregation-type job ... is running". A client can tell that only by reading the
+ * member while the job runs and then asking again; how long the simulator's job lasts must not
+ * decide whether its verdict is reached (real-service-notes, Latency: real jobs run for seconds to
+ * minutes). So a job asked for by name ends only after two reads of the member have shown it
+ * running, whatever the pace of the client and the machine; a client that never reads it sees it
+ * end after the bound.
+ */
+const READS_SEEN = 2;
+const READ_HOLD_BOUND_MS = 3_000;
+interface ReadHold {
+  job: JobRecord;
+  reads: number;
+  due: boolean;
+}
+const readHolds = new WeakMap<MemberRecord, ReadHold>();
 
 const INTERMEDIATE_STATUS = { create: 'CREATED', resume: 'RESUMED', update: 'UPDATED' } as const;
 
@@ -172,6 +196,11 @@ function advanceIntermediate(ctx: SimContext, m: MemberRecord, hold: Intermediat
 
 /** A read of the member has shown its current state (routes call it after rendering a member). */
 export function memberRead(ctx: SimContext, m: MemberRecord): void {
+  const r = readHolds.get(m);
+  if (r && m.job === r.job) {
+    r.reads++;
+    if (r.due && r.reads >= READS_SEEN) settle(ctx, m, r.job);
+  }
   const hold = intermediateHolds.get(m);
   if (!hold || m.job !== hold.job) return;
   hold.seen = true;
@@ -216,7 +245,14 @@ export function startJob(ctx: SimContext, m: MemberRecord, type: JobType, opts: 
     m.challenges = [];
   }
   emitMember(ctx, m, 'updated', opts.skipWebhook);
+  if (opts.heldForReads) readHolds.set(m, { job, reads: 0, due: false });
   ctx.later(jobDurationMs(ctx), () => {
+    const r = readHolds.get(m);
+    if (r && r.job === job && r.reads < READS_SEEN) {
+      r.due = true;
+      ctx.later(READ_HOLD_BOUND_MS, () => settle(ctx, m, job));
+      return;
+    }
     if (hold && !hold.seen) {
       hold.settleWhenSeen = true;
       ctx.later(INTERMEDIATE_HOLD_BOUND_MS, () => settle(ctx, m, job));

@@ -243,6 +243,7 @@ export function requestAggregation(
   // Fault aggregate-starts-nothing: accepted, and no aggregation runs.
   if (ctx.fault('aggregate-starts-nothing')) return;
   startJob(ctx, m, 'aggregation', {
+    heldForReads: true,
     includeHoldings: opts.includeHoldings ?? true,
     includeTransactions: (opts.includeTransactions ?? true) && wantsTransactions(m.products),
   });
@@ -255,7 +256,7 @@ export function requestOtherJob(ctx: SimContext, m: MemberRecord, type: 'verific
   throttleOtherJob(ctx, m);
   // Faults verify-starts-nothing / extend-history-starts-nothing: accepted, and no job runs.
   if (ctx.fault(type === 'verification' ? 'verify-starts-nothing' : 'extend-history-starts-nothing')) return;
-  startJob(ctx, m, type);
+  startJob(ctx, m, type, { heldForReads: type === 'history' });
 }
 
 /**
@@ -268,7 +269,7 @@ export function requestIdentification(ctx: SimContext, m: MemberRecord): 'starte
   if (ctx.fault('identify-starts-nothing')) return 'ignored';
   if (m.job) return m.job.type === 'identification' ? 'identifying' : 'other-job';
   throttleOtherJob(ctx, m);
-  startJob(ctx, m, 'identification');
+  startJob(ctx, m, 'identification', { heldForReads: true });
   return 'started';
 }
 
