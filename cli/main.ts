@@ -98,12 +98,23 @@ async function checkReferenceDocuments(profile: TargetProfile): Promise<void> {
 
 async function runGate(
   playwrightArgs: string[],
-  o: { project?: string[]; grep?: string; grepInvert?: string; shard?: string; workers?: number; list?: boolean; strict?: boolean; reporter?: string },
+  o: {
+    project?: string[];
+    grep?: string;
+    grepInvert?: string;
+    shard?: string;
+    workers?: number;
+    list?: boolean;
+    strict?: boolean;
+    reporter?: string;
+    allowEmpty?: boolean;
+  },
   cmd: Command,
 ): Promise<number> {
   const settings = await settingsOf(cmd);
   const env: NodeJS.ProcessEnv = { ...settings.env };
   if (o.strict) env.SVC_STRICT = '1';
+  if (o.allowEmpty) env.SVC_ALLOW_EMPTY = '1';
   const profile = profileOf(env);
   const out = reportsDir(settings);
   env.SVC_REPORTS_OUT = out;
@@ -119,12 +130,28 @@ async function runGate(
     ...(o.workers ? ['--workers', String(o.workers)] : []),
     // A --reporter list replaces the configured one: the redaction reporter stays first
     // (reports/redaction-reporter.ts: it must see every file before another reporter copies it).
-    ...(o.reporter ? ['--reporter', [join(PACKAGE_ROOT, 'reports/redaction-reporter.ts'), o.reporter].join(',')] : []),
+    // The empty-run guard stays too: a run that checked nothing fails whatever reports it writes.
+    ...(o.reporter
+      ? ['--reporter', [join(PACKAGE_ROOT, 'reports/redaction-reporter.ts'), join(PACKAGE_ROOT, 'reports/empty-run-reporter.ts'), o.reporter].join(',')]
+      : []),
     ...(o.list ? ['--list'] : []),
     ...playwrightArgs,
   ];
   if (!o.list) {
     console.log(`svc-conformance: target ${describeTarget(profile)}${settings.file ? `, config ${settings.file}` : ''}; reports in ${out}`);
+    // A real target is read once before Playwright starts: unreachable, refused or missing
+    // credentials stop the run in seconds with the one message that names the setting (the
+    // run's globalSetup reads it again for runs started by `playwright test` directly).
+    if (!profile.isSimulator) {
+      const { assertPlatformUsable, PreflightFailure } = await import('../preflight/preflight.ts');
+      try {
+        await assertPlatformUsable(profileOf(env));
+      } catch (e) {
+        if (!(e instanceof PreflightFailure)) throw e;
+        console.error(`svc-conformance: the target cannot be tested: ${e.message}`);
+        return 1;
+      }
+    }
   }
   mkdirSync(out, { recursive: true });
   return runChild(playwrightTest(args, env, process.cwd()));
@@ -663,6 +690,10 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
     .option('--reporter <names>', 'Playwright reporters instead of the configured ones (e.g. dot, line, blob)')
     .option('--list', 'list the scenarios that would run, without running them or writing any report')
     .option('--strict', 'inferred expectations fail the run like stated rules (SVC_STRICT=1)')
+    .option(
+      '--allow-empty',
+      'pass a run in which every scenario of a selected project skipped (default: it fails, naming what the skips need; SVC_ALLOW_EMPTY=1)',
+    )
     .action(wrap((pwArgs: string[], o, cmd: Command) => runGate(pwArgs, o, cmd)));
 
   program

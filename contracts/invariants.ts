@@ -153,6 +153,13 @@ export interface InvariantOptions {
   /** Versions the target deprecates (profile): every endpoint of one may carry the signal. */
   deprecatedVersions?: readonly string[];
   sunsetVersions?: readonly string[];
+  /**
+   * The current version (Versioning: "v20260929 (current ...)"): the one version no lifecycle
+   * has deprecated. An earlier one may be deprecated by the target at any time ("A released
+   * version is supported for at least 18 months ... A deprecated version remains usable for 12
+   * months"), so a signal on every endpoint of it is a version's deprecation, not a finding.
+   */
+  currentVersion?: string;
   /** The test institution's code: its members' end states are stated. */
   testInstitutionCode?: string;
 }
@@ -1034,7 +1041,9 @@ export class RunLedger {
     }
     // A signal where none is stated: not a deprecated or sunset operation, not a deprecated or sunset version.
     const versionSignals =
-      (o.version && (this.options.deprecatedVersions ?? []).includes(o.version)) || (o.version && (this.options.sunsetVersions ?? []).includes(o.version));
+      (o.version && (this.options.deprecatedVersions ?? []).includes(o.version)) ||
+      (o.version && (this.options.sunsetVersions ?? []).includes(o.version)) ||
+      (o.version !== undefined && this.options.currentVersion !== undefined && o.version < this.options.currentVersion);
     if (!o.deprecated && !o.sunset && !versionSignals && o.status < 400) {
       for (const [name, known] of [
         [deprecationName, true],

@@ -31,6 +31,7 @@ import {
   PASSWORD_SCENARIOS,
   profileSecrets,
   WIDGET_CONTROLS,
+  runSettings,
   OAUTH_PAGE_DEFAULTS,
   type TargetProfile,
   type WidgetControls,
@@ -163,7 +164,19 @@ async function platformChecks(profile: TargetProfile, timeoutMs: number, redact:
   const base = { id: 'credentials', label: 'platform credentials', variables: credentialVariables, httpStatus: res.status, durationMs: res.ms };
   if (!credentialsSet) {
     const missing = credentialVariables.filter((v) => (v === 'SVC_CLIENT_ID' ? !profile.clientId : !profile.apiKey));
-    return [reached, { ...base, status: 'not set', fatal: false, detail: `${missing.join(' and ')} not set: every platform and test-host scenario skips` }];
+    // A real target without its credentials (Authentication 1: "Platform endpoints use HTTP
+    // Basic authentication") would run a gate that checks nothing: refused here, in seconds,
+    // unless the user asked for an empty run (run --allow-empty).
+    const fatal = !profile.isSimulator && !runSettings().allowEmpty;
+    return [
+      reached,
+      {
+        ...base,
+        status: 'not set',
+        fatal,
+        detail: `${missing.join(' and ')} not set: every platform and test-host scenario would skip${fatal ? `; set ${missing.join(' and ')} (the credentials of your client at ${profile.platformBaseUrl}) or pass --allow-empty` : ''}`,
+      },
+    ];
   }
   if (CREDENTIAL_REFUSALS.includes(res.status)) {
     return [

@@ -13,6 +13,7 @@ import { dirname } from 'node:path';
 import type { FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { countsLine, renderFindingsMarkdown, summariseFindings, type AnnotatedTest } from './findings.ts';
 import { loadProfile } from '../targets/index.ts';
+import { EMPTY_RUN } from './empty-run-reporter.ts';
 
 export interface JobSummaryOptions {
   /** Where the Markdown goes. */
@@ -80,6 +81,16 @@ export default class JobSummaryReporter implements Reporter {
       `Contract findings: ${countsLine(findings)}.`,
       '',
       ...(this.errors.length ? [`## Stopped before or outside the scenarios (${this.errors.length})`, '', ...this.errors, ''] : []),
+      ...(EMPTY_RUN.projects.length
+        ? [
+            `## ${EMPTY_RUN.allowed ? 'Checked nothing (allowed by --allow-empty)' : 'Checked nothing: the gate fails'} (${EMPTY_RUN.projects.length} project(s))`,
+            '',
+            '```',
+            EMPTY_RUN.message ?? '',
+            '```',
+            '',
+          ]
+        : []),
       ...(failed.length ? [`## Failed (${failed.length})`, '', ...failed, ''] : []),
       ...renderFindingsMarkdown(findings, { strict: profile.strict }),
     ];

@@ -3,6 +3,8 @@
  * adds its JSON report), all writing under one output folder (reports/out, or SVC_REPORTS_OUT).
  *
  *   list                     the console
+ *   empty run                fails a run in which a selected scenario project ran nothing
+ *                            (reports/empty-run-reporter.ts; --allow-empty lets it pass)
  *   tier summary             contract findings by tier on the console, the counts as the
  *                            HTML report's title and html/tier-summary.html (before `html`:
  *                            it sets the title the HTML reporter reads when it builds)
@@ -31,6 +33,7 @@ export const TIER_SUMMARY_REPORTER = here('./tier-summary-reporter.ts');
 export const FRESH_ALLURE_REPORTER = here('./allure/reporter.ts');
 export const REDACTION_REPORTER = here('./redaction-reporter.ts');
 export const JOB_SUMMARY_REPORTER = here('./job-summary-reporter.ts');
+export const EMPTY_RUN_REPORTER = here('./empty-run-reporter.ts');
 
 /** Whether Playwright was asked to list the tests instead of running them. */
 export function isListing(argv: readonly string[] = process.argv): boolean {
@@ -60,6 +63,8 @@ export function conformanceReporters(o: { out: string; listing: boolean; allure?
   return [
     [REDACTION_REPORTER],
     ['list'],
+    // Before the summaries: a run that checked nothing fails, and they say why.
+    [EMPTY_RUN_REPORTER],
     [TIER_SUMMARY_REPORTER, { outputFile: p.tierSummary }],
     [JOB_SUMMARY_REPORTER, { outputFile: p.jobSummary }],
     ['html', { outputFolder: p.html, open: 'never' }],

@@ -394,6 +394,11 @@ export const SETTINGS = {
     specFile: filePath('SVC_SPEC_FILE', "The specification markdown the trace checks read (the project's own tests).", {
       default: '../shared/specification.md',
     }),
+    allowEmpty: bool(
+      'SVC_ALLOW_EMPTY',
+      'A run in which every scenario of a selected project skipped passes. Default: it fails (exit 1), naming what the skips needed, so a gate that checked nothing is never green; `run --allow-empty` sets it for one run.',
+      { default: 'false' },
+    ),
   },
   simulator: {
     faults: list('SVC_SIM_FAULTS', 'Catalogue faults the embedded simulator starts with (svc-conformance simulator --list).'),

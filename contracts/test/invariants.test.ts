@@ -312,6 +312,13 @@ test('signals where stated: a learned deprecation header is held on every deprec
   assert.deepEqual(checks(l.add(obs({ method: 'GET', path: '/institutions', signals: { 'x-api-deprecated': 'true' } }))), ['signals_where_stated']);
   // A deprecated version may signal on every endpoint.
   assert.deepEqual(l.add(obs({ method: 'GET', path: '/users/U/members', version: 'v20111101', signals: { 'x-api-deprecated': 'true' } })), []);
+  // A version before the current one may be deprecated by the target as a whole (Versioning, lifecycle).
+  const versioned = new RunLedger({ currentVersion: 'v20260929' });
+  versioned.add(deprecated('/managed_institutions', { deprecation: '@1' }));
+  assert.deepEqual(versioned.add(obs({ method: 'GET', path: '/institutions', version: 'v20111101', signals: { deprecation: '@1' } })), []);
+  assert.deepEqual(checks(versioned.add(obs({ method: 'GET', path: '/institutions', version: 'v20260929', signals: { deprecation: '@1' } }))), [
+    'signals_where_stated',
+  ]);
   // A header saying false signals nothing.
   assert.deepEqual(l.add(obs({ method: 'GET', path: '/users/U', signals: { 'x-api-deprecated': 'false' } })), []);
   // A name the user set is the one judged; a missing one there is version_conformance's.

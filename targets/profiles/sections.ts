@@ -514,6 +514,8 @@ export interface RunSettings {
    * unset (the self-test, a batch of runs), each worker judges only what it saw.
    */
   runLedgerDir?: string;
+  /** SVC_ALLOW_EMPTY: a run in which every scenario of a selected project skipped passes (reports/empty-run-reporter.ts). */
+  allowEmpty: boolean;
 }
 
 /** A run id: letters and digits, at most 32 (it is part of every created user's `id`). */
@@ -553,5 +555,6 @@ export function runSettingsFrom(env: Env): RunSettings {
     ...(workers !== undefined ? { workers } : {}),
     ...(runId !== undefined ? { runId } : {}),
     ...(env.SVC_RUN_LEDGER_DIR ? { runLedgerDir: env.SVC_RUN_LEDGER_DIR } : {}),
+    allowEmpty: ['1', 'true', 'yes'].includes(env.SVC_ALLOW_EMPTY ?? ''),
   };
 }

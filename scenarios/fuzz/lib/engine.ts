@@ -325,7 +325,13 @@ export async function sendPaced(c: FuzzCase, spec: OperationSpec, t: FuzzTarget,
  * in `stats`.
  */
 export async function fuzzOperation(spec: OperationSpec, t: FuzzTarget, o: FuzzOptions, pathMethods?: Set<string>): Promise<Counterexample | undefined> {
-  const caseOptions = { known: t.known(spec), example: t.example?.(spec), pathMethods, otherVersions: t.otherVersions };
+  const caseOptions = {
+    known: t.known(spec),
+    example: t.example?.(spec),
+    pathMethods,
+    otherVersions: t.otherVersions,
+    missingHeaders: t.credentials.threeDxToken ? [] : ['svc-3dx-token'],
+  };
   const arb = caseArbitrary(spec, t.ctx, caseOptions);
   // Every stated requirement broken alone, tried first in every run (then shrunk like any case).
   const examples = statedCases(spec, t.ctx, caseOptions).map((c) => [withSuiteUserId(c)] as [FuzzCase]);
@@ -384,7 +390,13 @@ export async function reachOperation(
   o: Pick<FuzzOptions, 'deadline' | 'stats' | 'retries429'>,
   pathMethods?: Set<string>,
 ): Promise<Counterexample | undefined> {
-  const cases = reachCases(spec, t.ctx, { known: t.known(spec), example: t.example?.(spec), pathMethods, otherVersions: t.otherVersions }).map(withSuiteUserId);
+  const cases = reachCases(spec, t.ctx, {
+    known: t.known(spec),
+    example: t.example?.(spec),
+    pathMethods,
+    otherVersions: t.otherVersions,
+    missingHeaders: t.credentials.threeDxToken ? [] : ['svc-3dx-token'],
+  }).map(withSuiteUserId);
   for (const c of cases) {
     if (performance.now() >= o.deadline) return undefined;
     const sent = await exchange(c, spec, t, o.retries429 ?? 3);

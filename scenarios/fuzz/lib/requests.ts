@@ -264,6 +264,12 @@ export interface CaseOptions {
    * version_conformance) and one no document names (refused: inferred).
    */
   otherVersions?: { sunset?: string; unknown?: string };
+  /**
+   * Credential headers the run has no value for (lower case): no SVC-3DX-TOKEN when the chains
+   * could not create one (its grant's identities are settings the target does not reveal).
+   * A read that needs one cannot expect acceptance (Authentication 3).
+   */
+  missingHeaders?: readonly string[];
 }
 
 /** The base part of every case: parameters and a valid body. */
@@ -400,8 +406,9 @@ function readable(spec: OperationSpec, o: Pick<CaseOptions, 'known'>): boolean {
 }
 
 /** A read whose path names only what exists and whose required query parameters are known: acceptance can be expected. */
-export function positiveApplies(spec: OperationSpec, o: Pick<CaseOptions, 'known'>): boolean {
+export function positiveApplies(spec: OperationSpec, o: Pick<CaseOptions, 'known' | 'missingHeaders'>): boolean {
   if (spec.sunset || spec.method !== 'GET') return false;
+  if (spec.security.some((s) => s.type === 'header' && s.header && (o.missingHeaders ?? []).includes(s.header.toLowerCase()))) return false;
   // A bearer token other than the audience's (the processor's access token) is the chains' to send, not a generated case's.
   if (spec.api !== 'audience' && spec.security.some((s) => s.type === 'bearer')) return false;
   // Parameters the document does not fully show (data exchange grant query: "the exact name of the query parameter
