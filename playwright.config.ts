@@ -118,6 +118,11 @@ export default plan
       // target derived from its aggregation and request bounds), always above the request
       // bound, so a stalled request fails naming itself, not as a bare test timeout.
       timeout: orRefuse(() => loadProfile().timeouts.testMs),
+      // The run's own bound (SVC_RUN_TIMEOUT_MS) and Playwright's stop after N failed
+      // scenarios (SVC_MAX_FAILURES): a target that stalls after the preflight cannot hold a
+      // CI job; the transport-failure stop (scenarios/fixtures/transport-stop.ts) usually ends it first.
+      globalTimeout: orRefuse(() => loadProfile().timeouts.runMs),
+      maxFailures: settings.maxFailures,
       expect: { timeout: 5_000 },
       outputDir: reportPaths(reportsOut).testResults,
       // Redaction first, console, tier summary, HTML, JUnit, Allure results (reports/reporters.ts);

@@ -135,6 +135,8 @@ const INTERNAL = new Set([
   'SVC_RATE_LIMIT_PATH',
   // The run's ledger folder, made by scenarios/global-setup.ts for each run.
   'SVC_RUN_LEDGER_DIR',
+  // Set by `run` after its own read of the target, so globalSetup does not read it again.
+  'SVC_PREFLIGHT_PASSED',
 ]);
 
 test('the settings table documents every variable the profile reads, and nothing it does not', () => {

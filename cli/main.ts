@@ -146,6 +146,7 @@ async function runGate(
       const { assertPlatformUsable, PreflightFailure } = await import('../preflight/preflight.ts');
       try {
         await assertPlatformUsable(profileOf(env));
+        env.SVC_PREFLIGHT_PASSED = '1';
       } catch (e) {
         if (!(e instanceof PreflightFailure)) throw e;
         console.error(`svc-conformance: the target cannot be tested: ${e.message}`);

@@ -21,6 +21,7 @@ export interface JobSummaryOptions {
 }
 
 const FIRST_LINE_CHARS = 400;
+const SKIP_REASONS_SHOWN = 15;
 const stripAnsi = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
 function testTitle(test: TestCase): string {
@@ -55,8 +56,15 @@ export default class JobSummaryReporter implements Reporter {
     const outcomes = { passed: 0, failed: 0, flaky: 0, skipped: 0 };
     const failed: string[] = [];
     const annotated: AnnotatedTest[] = [];
+    /** Skip reasons and how many scenarios gave each: a reader learns what to set to run them. */
+    const skips = new Map<string, number>();
     for (const { test, result: r } of this.latest.values()) {
       const outcome = test.outcome();
+      const skipped = (outcome === 'expected' && r.status === 'skipped') || outcome === 'skipped';
+      if (skipped) {
+        const reason = [...test.annotations, ...(r.annotations ?? [])].find((a) => a.type === 'skip')?.description?.trim() || '(no reason given)';
+        skips.set(reason, (skips.get(reason) ?? 0) + 1);
+      }
       if (outcome === 'expected') r.status === 'skipped' ? outcomes.skipped++ : outcomes.passed++;
       else if (outcome === 'skipped') outcomes.skipped++;
       else if (outcome === 'flaky') outcomes.flaky++;
@@ -92,6 +100,20 @@ export default class JobSummaryReporter implements Reporter {
           ]
         : []),
       ...(failed.length ? [`## Failed (${failed.length})`, '', ...failed, ''] : []),
+      ...(skips.size
+        ? [
+            `## Skipped (${outcomes.skipped}), by reason`,
+            '',
+            ...[...skips]
+              .sort((a, b) => b[1] - a[1])
+              .slice(0, SKIP_REASONS_SHOWN)
+              .map(([reason, n]) => `- ${n} x ${reason.length > FIRST_LINE_CHARS ? `${reason.slice(0, FIRST_LINE_CHARS)}…` : reason}`),
+            ...(skips.size > SKIP_REASONS_SHOWN
+              ? [`- … and ${skips.size - SKIP_REASONS_SHOWN} more reasons (the HTML report lists every skipped scenario)`]
+              : []),
+            '',
+          ]
+        : []),
       ...renderFindingsMarkdown(findings, { strict: profile.strict }),
     ];
     const md = `${lines.join('\n')}\n`;

@@ -48,7 +48,7 @@ export default async function globalSetup(_config: FullConfig): Promise<(() => P
   try {
     if (!needsEmbeddedSimulator()) {
       const profile = loadProfile(process.env);
-      if (!profile.isSimulator) await assertPlatformUsable(profile);
+      if (!profile.isSimulator && !runSettings().preflightPassed) await assertPlatformUsable(profile);
       return async () => removeLedger();
     }
     const target = await startTarget({ env: process.env });

@@ -222,6 +222,11 @@ export const SETTINGS = {
       'Bound on one whole request, connect to last byte; below the test timeout. A stall names the request, this limit and this setting.',
       { min: 1, default: '30000 (simulator 10000)' },
     ),
+    runMs: int(
+      'SVC_RUN_TIMEOUT_MS',
+      "Bound of the whole run (Playwright's globalTimeout): a target that stalls after the preflight ends the run here. 0 leaves it unbounded.",
+      { ...ms, default: '1800000 (simulator 900000)' },
+    ),
     testMs: int('SVC_TEST_TIMEOUT_MS', 'Bound of one scenario; must be above requestMs.', {
       min: 1,
       default: '2 x aggregationMs + 4 x requestMs on a real target (360000); simulator 30000',
@@ -251,6 +256,11 @@ export const SETTINGS = {
       'SVC_MAX_BODY_BYTES',
       'Largest response body read from the target; a larger one fails the request, naming the operation, this limit and this setting.',
       { min: 1, default: '16777216 (16 MiB)' },
+    ),
+    maxTransportFailures: int(
+      'SVC_MAX_TRANSPORT_FAILURES',
+      'Transport failures of one kind (a stall, a reset, a refused connection) on one target after which the run stops: the first is named in full and every later scenario skips naming it. 0 never stops.',
+      { min: 0, default: '5' },
     ),
   },
   oauthPage: {
@@ -393,6 +403,10 @@ export const SETTINGS = {
     }),
     specFile: filePath('SVC_SPEC_FILE', "The specification markdown the trace checks read (the project's own tests).", {
       default: '../shared/specification.md',
+    }),
+    maxFailures: int('SVC_MAX_FAILURES', 'Failed scenarios after which Playwright stops the run (its maxFailures); 0 runs everything.', {
+      min: 0,
+      default: '0',
     }),
     allowEmpty: bool(
       'SVC_ALLOW_EMPTY',

@@ -41,7 +41,9 @@ test(
     const observations: Observation[] = [];
     const reported: string[] = [];
     let cut = 0;
-    for (const file of readdirSync(dir!).filter((f) => f.endsWith('.jsonl'))) {
+    // One file per worker, named by its process id (scenarios/fixtures/run-ledger.ts).
+    const files = readdirSync(dir!).filter((f) => /^\d+\.jsonl$/.test(f));
+    for (const file of files) {
       for (const text of readFileSync(join(dir!, file), 'utf8').split('\n')) {
         if (!text) continue;
         const line = JSON.parse(text) as LedgerLine;
@@ -49,12 +51,12 @@ test(
           observations.push(line.o);
           if (line.reported) reported.push(...line.reported);
         } else if ('write' in line) observations.push(writeObservation(line.write));
-        else cut++;
+        else if ('cut' in line) cut++;
       }
     }
     testInfo.annotations.push({
       type: 'observed',
-      description: `${observations.length} answers of ${readdirSync(dir!).length} workers; ${reported.length} findings already reported by their tests`,
+      description: `${observations.length} answers of ${files.length} workers; ${reported.length} findings already reported by their tests`,
     });
     if (cut)
       testInfo.annotations.push({

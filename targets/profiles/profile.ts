@@ -183,6 +183,12 @@ export interface TargetProfile {
      * four requests).
      */
     testMs: number;
+    /**
+     * Bound on the whole run (SVC_RUN_TIMEOUT_MS; Playwright's globalTimeout): a target that
+     * stalls every request after the preflight cannot hold a CI job for its own timeout.
+     * Default: 30 minutes on a real target, 15 on the simulator; 0 leaves it unbounded.
+     */
+    runMs: number;
   };
 
   /**
@@ -190,7 +196,15 @@ export interface TargetProfile {
    * body larger than maxBodyBytes (SVC_MAX_BODY_BYTES) fails the request with a message
    * naming it, instead of a worker holding gigabytes.
    */
-  limits: { maxBodyBytes: number };
+  limits: {
+    maxBodyBytes: number;
+    /**
+     * Transport failures of one kind on one target after which the run stops
+     * (SVC_MAX_TRANSPORT_FAILURES, default 5; 0 never stops): the first is named in full, and
+     * every later scenario is skipped naming it, instead of each failing on its own bound.
+     */
+    maxTransportFailures: number;
+  };
 
   oauthPage: {
     authorizeSelector: string;
@@ -405,7 +419,14 @@ export function testTimeoutDefault(aggregationMs: number, requestMs: number): nu
  * below the request bound would end a stalled request as "Test timeout of N ms exceeded",
  * naming neither the request nor the setting.
  */
-function boundsFrom(env: Env, o: { requestMs: number; testMsDefault: number }): { testMs: number; maxBodyBytes: number } {
+/** Run deadlines by target (SVC_RUN_TIMEOUT_MS): a full real-target run takes minutes; a stalled one ends at this bound. */
+const RUN_TIMEOUT_DEFAULT_MS = { real: 30 * 60_000, simulator: 15 * 60_000 };
+const DEFAULT_MAX_TRANSPORT_FAILURES = 5;
+
+function boundsFrom(
+  env: Env,
+  o: { requestMs: number; testMsDefault: number; runMsDefault: number },
+): { testMs: number; maxBodyBytes: number; runMs: number; maxTransportFailures: number } {
   if (!(o.requestMs > 0))
     throw new Error(
       `SVC_REQUEST_TIMEOUT_MS must be a positive number of milliseconds, got "${env.SVC_REQUEST_TIMEOUT_MS}" (0 would leave a request unbounded)`,
@@ -420,7 +441,15 @@ function boundsFrom(env: Env, o: { requestMs: number; testMsDefault: number }): 
   const maxBodyBytes = int(env, 'SVC_MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES);
   if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1)
     throw new Error(`SVC_MAX_BODY_BYTES must be a positive whole number of bytes, got "${env.SVC_MAX_BODY_BYTES}"`);
-  return { testMs, maxBodyBytes };
+  const runMs = int(env, 'SVC_RUN_TIMEOUT_MS', o.runMsDefault);
+  if (!Number.isInteger(runMs) || runMs < 0)
+    throw new Error(`SVC_RUN_TIMEOUT_MS must be 0 (unbounded) or a whole number of milliseconds, got "${env.SVC_RUN_TIMEOUT_MS}"`);
+  if (runMs > 0 && runMs <= testMs)
+    throw new Error(`SVC_RUN_TIMEOUT_MS (${runMs} ms) must be above the test timeout (${testMs} ms): the run would end inside its first scenario.`);
+  const maxTransportFailures = int(env, 'SVC_MAX_TRANSPORT_FAILURES', DEFAULT_MAX_TRANSPORT_FAILURES);
+  if (!Number.isInteger(maxTransportFailures) || maxTransportFailures < 0)
+    throw new Error(`SVC_MAX_TRANSPORT_FAILURES must be 0 (never stop) or a whole number, got "${env.SVC_MAX_TRANSPORT_FAILURES}"`);
+  return { testMs, maxBodyBytes, runMs, maxTransportFailures };
 }
 
 function int(env: Env, name: string, fallback: number): number {
@@ -468,7 +497,7 @@ export function loadProfile(env: Env = process.env): TargetProfile {
     const base = (env.SVC_SIMULATOR_URL ?? 'http://127.0.0.1:4010').replace(/\/$/, '');
     const d = SIMULATOR_DEFAULTS;
     const requestMs = int(env, 'SVC_REQUEST_TIMEOUT_MS', 10_000);
-    const bounds = boundsFrom(env, { requestMs, testMsDefault: SIMULATOR_TEST_TIMEOUT_MS });
+    const bounds = boundsFrom(env, { requestMs, testMsDefault: SIMULATOR_TEST_TIMEOUT_MS, runMsDefault: RUN_TIMEOUT_DEFAULT_MS.simulator });
     return {
       name: 'simulator',
       isSimulator: true,
@@ -523,8 +552,9 @@ export function loadProfile(env: Env = process.env): TargetProfile {
         minJobMs: int(env, 'SVC_MIN_JOB_MS', int(env, 'SVC_SIM_AGGREGATION_MS', d.aggregationMs)),
         throttlePeriodMs: int(env, 'SVC_AGGREGATION_THROTTLE_MS', d.aggregationThrottleMs),
         testMs: bounds.testMs,
+        runMs: bounds.runMs,
       },
-      limits: { maxBodyBytes: bounds.maxBodyBytes },
+      limits: { maxBodyBytes: bounds.maxBodyBytes, maxTransportFailures: bounds.maxTransportFailures },
       oauthPage: {
         authorizeSelector: env.SVC_OAUTH_AUTHORIZE_SELECTOR ?? OAUTH_PAGE_DEFAULTS.authorizeSelector,
         denySelector: env.SVC_OAUTH_DENY_SELECTOR ?? OAUTH_PAGE_DEFAULTS.denySelector,
@@ -540,7 +570,7 @@ export function loadProfile(env: Env = process.env): TargetProfile {
   const isProduction = name === 'production';
   const aggregationMs = int(env, 'SVC_AGGREGATION_TIMEOUT_MS', 120_000);
   const requestMs = int(env, 'SVC_REQUEST_TIMEOUT_MS', 30_000);
-  const bounds = boundsFrom(env, { requestMs, testMsDefault: testTimeoutDefault(aggregationMs, requestMs) });
+  const bounds = boundsFrom(env, { requestMs, testMsDefault: testTimeoutDefault(aggregationMs, requestMs), runMsDefault: RUN_TIMEOUT_DEFAULT_MS.real });
   const allowDestructive = isProduction ? env.SVC_ALLOW_DESTRUCTIVE === PRODUCTION_OPT_IN : env.SVC_ALLOW_DESTRUCTIVE !== 'no';
   return {
     name,
@@ -590,10 +620,11 @@ export function loadProfile(env: Env = process.env): TargetProfile {
       // A real target's pages may take as long as a request: requestMs unless set.
       browserEventMs: int(env, 'SVC_BROWSER_EVENT_TIMEOUT_MS', requestMs),
       testMs: bounds.testMs,
+      runMs: bounds.runMs,
       ...(env.SVC_MIN_JOB_MS ? { minJobMs: int(env, 'SVC_MIN_JOB_MS', 0) } : {}),
       ...(env.SVC_AGGREGATION_THROTTLE_MS ? { throttlePeriodMs: int(env, 'SVC_AGGREGATION_THROTTLE_MS', 0) } : {}),
     },
-    limits: { maxBodyBytes: bounds.maxBodyBytes },
+    limits: { maxBodyBytes: bounds.maxBodyBytes, maxTransportFailures: bounds.maxTransportFailures },
     oauthPage: {
       authorizeSelector: env.SVC_OAUTH_AUTHORIZE_SELECTOR ?? OAUTH_PAGE_DEFAULTS.authorizeSelector,
       denySelector: env.SVC_OAUTH_DENY_SELECTOR ?? OAUTH_PAGE_DEFAULTS.denySelector,

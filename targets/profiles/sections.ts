@@ -516,6 +516,10 @@ export interface RunSettings {
   runLedgerDir?: string;
   /** SVC_ALLOW_EMPTY: a run in which every scenario of a selected project skipped passes (reports/empty-run-reporter.ts). */
   allowEmpty: boolean;
+  /** SVC_MAX_FAILURES: failed scenarios after which Playwright stops the run (maxFailures); 0 runs everything. */
+  maxFailures: number;
+  /** SVC_PREFLIGHT_PASSED: the CLI read the target once before starting Playwright; globalSetup does not read it again. */
+  preflightPassed: boolean;
 }
 
 /** A run id: letters and digits, at most 32 (it is part of every created user's `id`). */
@@ -540,6 +544,12 @@ const DEFAULT_SPEC_FILE = fileURLToPath(new URL('../../../shared/specification.m
 /** The project's own report folder: the default when no SVC_REPORTS_OUT names another (the installed CLI always names one). */
 const DEFAULT_REPORTS_OUT = fileURLToPath(new URL('../../reports/out', import.meta.url));
 
+function maxFailuresOf(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 0;
+  if (!/^\d+$/.test(raw)) throw new Error(`SVC_MAX_FAILURES must be 0 (run everything) or a whole number of failed scenarios, got "${raw.slice(0, 40)}"`);
+  return Number(raw);
+}
+
 export function runSettingsFrom(env: Env): RunSettings {
   const reportsOut = resolve(env.SVC_REPORTS_OUT || DEFAULT_REPORTS_OUT);
   const workers = env.SVC_WORKERS ? Number(env.SVC_WORKERS) : undefined;
@@ -556,5 +566,7 @@ export function runSettingsFrom(env: Env): RunSettings {
     ...(runId !== undefined ? { runId } : {}),
     ...(env.SVC_RUN_LEDGER_DIR ? { runLedgerDir: env.SVC_RUN_LEDGER_DIR } : {}),
     allowEmpty: ['1', 'true', 'yes'].includes(env.SVC_ALLOW_EMPTY ?? ''),
+    maxFailures: maxFailuresOf(env.SVC_MAX_FAILURES),
+    preflightPassed: env.SVC_PREFLIGHT_PASSED === '1',
   };
 }
