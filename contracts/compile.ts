@@ -206,6 +206,8 @@ export function locationOf(prefix: string, instancePath: string, extra?: string)
 }
 
 function shortJson(value: unknown): string {
+  // JSON.stringify writes a number beyond binary64's range (`1e999999` parsed) as null.
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
   let text: string;
   try {
     text = JSON.stringify(value) ?? String(value);

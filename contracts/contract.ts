@@ -19,6 +19,7 @@ import './stated-platform.ts';
 import './stated-fields.ts';
 import './requests.ts';
 import { observationOf, type Observation } from './invariants.ts';
+import { noteReading, readJsonText, tooDeepMessage, type JsonReading } from './json-text.ts';
 
 export interface Contract {
   /** Versions with a derived document in spec/versions/, oldest first. */
@@ -60,6 +61,11 @@ export interface CheckedExchange {
   body: unknown;
   /** JSON.parse's message when the body was to be JSON and is not (the body is then the text). */
   invalidJson?: string;
+  /**
+   * Why a body that was to be JSON was not read at all (nested deeper than the bound,
+   * json-text.ts): no check saw a body; the message of the `response_json_text` finding.
+   */
+  unreadJson?: string;
   /** The operation the request matched; undefined when the document has none for it. */
   operation?: OperationInfo;
   /**
@@ -234,13 +240,15 @@ class ContractImpl implements Contract {
       const status = response.status;
       const documented = operation ? documentedResponse(operation, status) : undefined;
       const mediaType = mediaTypeOf(headerValue(response.headers, 'content-type'));
-      // A body received as text is JSON when its type says so or the document expects JSON here.
+      // A body received as text is JSON when its type says so or the document expects JSON
+      // here; every reader of an answer reads it through one function (json-text.ts: bounded
+      // nesting before JSON.parse, UTF-8, repeated names, numbers), whose findings the check
+      // response_json_text reports.
+      let reading: JsonReading | undefined;
       if (received && (isJsonFamily(mediaType) || documented?.media.some((m) => m.isJson))) {
-        try {
-          body = JSON.parse(received);
-        } catch (e) {
-          invalidJson = (e as Error).message;
-        }
+        reading = readJsonText(received);
+        body = reading.body;
+        invalidJson = reading.invalidJson;
       }
       const exchange: Exchange =
         received === undefined
@@ -249,6 +257,8 @@ class ContractImpl implements Contract {
               ...given,
               response: { status, headers: response.headers ?? {}, body, ...(response.durationMs !== undefined ? { durationMs: response.durationMs } : {}) },
             };
+      if (reading) noteReading(exchange, reading);
+      const unreadJson = reading?.tooDeep ? tooDeepMessage(reading.tooDeep) : undefined;
       const selected = documented ? documentedMedia(documented, mediaType) : undefined;
       const jsonMedia = documented?.media.find((m) => m.isJson);
       const ctx: ExchangeContext = {
@@ -284,8 +294,9 @@ class ContractImpl implements Contract {
         failures,
         body,
         ...(invalidJson !== undefined ? { invalidJson } : {}),
+        ...(unreadJson !== undefined ? { unreadJson } : {}),
         ...(operation ? { operation } : {}),
-        ...(options.observe && invalidJson === undefined ? { observation: observationOf(ctx) } : {}),
+        ...(options.observe && invalidJson === undefined && unreadJson === undefined ? { observation: observationOf(ctx) } : {}),
       };
     } catch (e) {
       return { ...unreadableAs((e as Error).message), ...(operation ? { operation } : {}) };

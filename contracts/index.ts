@@ -26,6 +26,7 @@ export type { Failure, Severity, Tier } from './failure.ts';
 export { formatFailure, hasErrors, tierOf, inferredSeverity, severityOfTier, countByTier, TIER_ANNOTATION, tierOfAnnotation } from './failure.ts';
 export type { Contract, ReceivedExchange, CheckedExchange } from './contract.ts';
 export { loadContract, CHECK_TIMING_SINK } from './contract.ts';
+export { decodeBody, printable, readJsonText, MAX_JSON_DEPTH, JSON_TEXT_CHECK, JSON_TEXT_RULES, type JsonReading } from './json-text.ts';
 export type { CheckTimingSink } from './contract.ts';
 export type { Exchange, CheckOptions, CheckDefinition, CheckContext, ExchangeContext, WebhookContext } from './registry.ts';
 export { registerCheck, registeredChecks, exchangeCheck } from './registry.ts';

@@ -10,6 +10,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { decodeBody } from '../contracts/index.ts';
 
 /** Input the integration commands cannot use (a file that is not HAR, a bad URL): exit code 2. */
 export class IntegrationInputError extends Error {
@@ -36,7 +37,7 @@ export interface RecordedExchange {
     status: number;
     headers: Record<string, string>;
     body?: string;
-    /** The body was larger than the recording bound: kept truncated, never judged. */
+    /** The body was larger than the recording bound (as received, or once inflated): kept truncated or not kept, never judged. */
     bodyTruncated?: boolean;
   };
   /** Why no answer came. */
@@ -97,11 +98,12 @@ function headersOf(list: HarHeader[] | undefined): Record<string, string> {
 
 function contentText(content: NonNullable<HarEntry['response']>['content'], harDir: string, maxBytes: number): string | undefined {
   if (!content) return undefined;
-  if (typeof content.text === 'string') return content.encoding === 'base64' ? Buffer.from(content.text, 'base64').toString('utf8') : content.text;
+  // A body kept as bytes is decoded so that bytes which are not UTF-8 stay visible to the judge (decodeBody).
+  if (typeof content.text === 'string') return content.encoding === 'base64' ? decodeBody(Buffer.from(content.text, 'base64')) : content.text;
   // Playwright's recordHar with content 'attach': the body is a file beside the HAR.
   if (typeof content._file === 'string') {
     const file = resolve(harDir, content._file);
-    if (file.startsWith(resolve(harDir)) && existsSync(file) && statSync(file).size <= maxBytes) return readFileSync(file, 'utf8');
+    if (file.startsWith(resolve(harDir)) && existsSync(file) && statSync(file).size <= maxBytes) return decodeBody(readFileSync(file));
   }
   return undefined;
 }

@@ -13,13 +13,16 @@
  *
  * Bounds: a request body above `maxRequestBytes` is answered 413 by the proxy itself (a
  * message naming the bound); a response body is streamed whole to the integration and
- * recorded up to `maxRecordedBytes` (beyond it: kept truncated, marked, its body not
- * judged); upstream waits are bounded by `timeoutMs` (504 from the proxy).
+ * recorded up to `maxRecordedBytes`, as received and once its Content-Encoding is
+ * inflated (beyond it: kept truncated, or not kept when only its inflation passes the
+ * bound, marked, its body not judged); upstream waits are bounded by `timeoutMs` (504
+ * from the proxy).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { Agent, request } from 'undici';
+import { decodeBody } from '../contracts/index.ts';
 import type { RecordedExchange } from './har.ts';
 import { IntegrationInputError } from './har.ts';
 
@@ -69,16 +72,40 @@ function flatHeaders(h: Record<string, string | string[] | undefined>): Record<s
   return out;
 }
 
-function decoded(body: Buffer, encoding: string | undefined): string {
+/**
+ * The recorded body as text, its Content-Encoding undone (RFC 9110 §8.4: codings listed
+ * in the order applied), each inflation stopped at `max` bytes: a small gzip body can
+ * inflate to gigabytes. Bytes that are not UTF-8 stay visible to the judge (decodeBody).
+ * A coding not decoded here, or a body that does not decode, is recorded as received.
+ */
+function decoded(body: Buffer, encoding: string | undefined, max: number): { text: string } | { inflatedTooLarge: true } {
+  const codings = (encoding ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+  let out = body;
   try {
-    const e = (encoding ?? '').toLowerCase().trim();
-    if (e === 'gzip' || e === 'x-gzip') return gunzipSync(body).toString('utf8');
-    if (e === 'deflate') return inflateSync(body).toString('utf8');
-    if (e === 'br') return brotliDecompressSync(body).toString('utf8');
-  } catch {
-    /* recorded as received */
+    for (const coding of codings.reverse()) {
+      if (coding === 'gzip' || coding === 'x-gzip') out = gunzipSync(out, { maxOutputLength: max });
+      else if (coding === 'deflate') out = inflateDeflate(out, max);
+      else if (coding === 'br') out = brotliDecompressSync(out, { maxOutputLength: max });
+      else return { text: decodeBody(body) };
+    }
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return { inflatedTooLarge: true };
+    return { text: decodeBody(body) };
   }
-  return body.toString('utf8');
+  return { text: decodeBody(out) };
+}
+
+/** RFC 9110 §8.4.1.2: "deflate" is the zlib format; some servers send raw deflate under the name. */
+function inflateDeflate(body: Buffer, max: number): Buffer {
+  try {
+    return inflateSync(body, { maxOutputLength: max });
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw e;
+    return inflateRawSync(body, { maxOutputLength: max });
+  }
 }
 
 export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
@@ -178,12 +205,14 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
       return;
     }
     const responseBody = Buffer.concat(kept);
+    const text = responseBody.length && !truncated ? decoded(responseBody, responseHeaders['content-encoding'], maxRecorded) : undefined;
+    const inflatedTooLarge = text !== undefined && 'inflatedTooLarge' in text;
     record(
       {
         status: answer.statusCode,
         headers: responseHeaders,
-        ...(responseBody.length ? { body: truncated ? responseBody.toString('utf8') : decoded(responseBody, responseHeaders['content-encoding']) } : {}),
-        ...(truncated ? { bodyTruncated: true } : {}),
+        ...(responseBody.length && !inflatedTooLarge ? { body: text && 'text' in text ? text.text : decodeBody(responseBody) } : {}),
+        ...(truncated || inflatedTooLarge ? { bodyTruncated: true } : {}),
       },
       undefined,
       body?.toString('utf8'),

@@ -6,6 +6,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { CheckedClient, TIER_ANNOTATION } from './fixtures.ts';
 import { loadContract } from '../contracts/index.ts';
 import { createRedactor, loadProfile } from '../targets/index.ts';
@@ -34,7 +35,7 @@ function sampleMember(): Record<string, unknown> {
 }
 
 const API_KEY = 'checked-client-secret-key';
-type Answer = { status: number; headers?: Record<string, string>; body?: string };
+type Answer = { status: number; headers?: Record<string, string>; body?: string | Buffer };
 let answer: Answer = { status: 200 };
 /** Answers by path (without the query), before `answer`; every request path is recorded. */
 let byPath: Record<string, Answer> = {};
@@ -238,4 +239,113 @@ test('a body above SVC_MAX_BODY_BYTES fails the call naming the operation, the l
     );
     return true;
   });
+});
+
+// ---- hostile answers: the client reports them, never crashes on them ----------------
+
+/** Characters a console acts on, and lone surrogates (bytes that were not UTF-8): never in a message. */
+const RAW = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+test('a body nested 100 000 levels deep: one clear failure naming the bound and the depth, whatever checks the call asked for', async () => {
+  const body = `{"member":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+  answer = { status: 200, headers: { 'content-type': 'application/json' }, body };
+  const { api } = client();
+  // `{"member":` is 10 bytes: level 2 opens at byte 10, level 129 at byte 137.
+  const expected = (title: string) =>
+    `The service answered a JSON body the suite does not read: 200 application/json, 200011 bytes, to ${title} (platform, Accept-Version v20250224): Received: a JSON body nested deeper than 128 levels (100001 levels; level 129 opens at byte 137) / Expected: at most 128 levels, the nesting this judge reads (the body was not parsed: no check read it). Body: {"member":${'['.repeat(190)}…`;
+  for (const only of [undefined, ['content_type_conformance']]) {
+    await assert.rejects(api.get(MEMBER_PATH, only ? { only } : {}), (e: Error) => {
+      assert.equal(e.message, expected(`GET ${MEMBER_PATH}`));
+      return true;
+    });
+  }
+  // An error status: the finding itself, stated, as the contract failure.
+  answer = { status: 404, headers: { 'content-type': 'application/json' }, body };
+  await assert.rejects(api.get(MEMBER_PATH), (e: Error) => {
+    assert.equal(
+      e.message,
+      `Contract check failed for GET ${MEMBER_PATH} → 404 (platform, Accept-Version v20250224):\n  - [error] response_json_text GET /users/{user_guid}/members/{member_guid} at response.body: Received: a JSON body nested deeper than 128 levels (100001 levels; level 129 opens at byte 137) / Expected: at most 128 levels, the nesting this judge reads (the body was not parsed: no check read it) (rule: RFC 8259 §9: "An implementation may set limits on the maximum depth of nesting"; this judge reads JSON nested up to 128 levels, far beyond any body the documents describe, and passes no answer it could not read (Endpoints: "Request and response bodies are JSON"))`,
+    );
+    return true;
+  });
+});
+
+test('a gzip body that inflates to binary: both byte counts, and the body escaped, never raw on the console', async () => {
+  const binary = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x1b, 0x5b, 0x32, 0x4a]), Buffer.alloc(200, 0xff)]);
+  const wire = gzipSync(binary);
+  answer = { status: 200, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: wire };
+  const { api } = client();
+  await assert.rejects(api.get(MEMBER_PATH), (e: Error) => {
+    assert.ok(
+      e.message.startsWith(
+        `The service answered a body that is not valid JSON: 200 application/json, 213 bytes, inflated from ${wire.length} bytes received (Content-Encoding gzip), to GET ${MEMBER_PATH} (platform, Accept-Version v20250224): Unexpected token`,
+      ),
+      e.message,
+    );
+    assert.match(e.message, /\. Body: \\x89PNG \\x1A \\x00\\x1B\[2J\\xFF\\xFF/);
+    assert.doesNotMatch(e.message, RAW, 'no raw control character or byte');
+    return true;
+  });
+});
+
+test('a gzip bomb through the client: the transport stops at SVC_MAX_BODY_BYTES, naming both sizes and the setting', async () => {
+  const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024), { level: 9 });
+  answer = { status: 200, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: bomb };
+  const { api } = client({ SVC_MAX_BODY_BYTES: String(1024 * 1024) });
+  await assert.rejects(api.get('/institutions'), (e: Error) => {
+    assert.equal(e.name, 'TransportError');
+    assert.equal(
+      e.message,
+      `GET ${baseUrl}/institutions (operation GET /institutions): the 200 application/json answer's body (Content-Encoding gzip, ${bomb.length} bytes received) inflates beyond the limit of 1048576 bytes (1 MiB, SVC_MAX_BODY_BYTES); inflating stopped at the limit. Raise SVC_MAX_BODY_BYTES if a body this large is legitimate.`,
+    );
+    return true;
+  });
+});
+
+/** A member of its own per test below: the run-wide invariants of the client's ledger compare every read of one member. */
+const memberPath = (n: number) => {
+  const guid = `MBR-1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c${String(n).padStart(2, '0')}`;
+  return { guid, path: `/users/${USER_GUID}/members/${guid}` };
+};
+
+test('bytes that are not UTF-8 in a member: a stated finding quoting RFC 8259, escaped in the message', async () => {
+  const { guid, path } = memberPath(1);
+  const text = JSON.stringify({ member: { ...sampleMember(), guid, name: 'SVC Bank X' } });
+  const at = text.indexOf('SVC Bank X') + 9;
+  answer = {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    body: Buffer.concat([Buffer.from(text.slice(0, at)), Buffer.from([0xc3, 0x28]), Buffer.from(text.slice(at + 1))]),
+  };
+  const { api } = client();
+  await assert.rejects(api.get(path), (e: Error) => {
+    assert.equal(
+      e.message,
+      `Contract check failed for GET ${path} → 200 (platform, Accept-Version v20250224):\n  - [error] response_json_text GET /users/{user_guid}/members/{member_guid} at response.body: Received: 1 byte that is not UTF-8, the first at byte ${at}: k","name":"SVC Bank \\xC3(","connection_stat / Expected: JSON text encoded in UTF-8 (rule: Endpoints: "Request and response bodies are JSON"; RFC 8259 §8.1: "JSON text exchanged between systems that are not part of a closed ecosystem MUST be encoded using UTF-8")`,
+    );
+    assert.doesNotMatch(e.message, RAW);
+    return true;
+  });
+});
+
+test('a member with a repeated name: an inferred finding, annotated, not gating unless strict', async () => {
+  const { guid, path } = memberPath(2);
+  const text = JSON.stringify({ member: { ...sampleMember(), guid } }).replace('"name":"SVC Bank"', '"name":"SVC Bank","name":"Other Bank"');
+  answer = { status: 200, headers: { 'content-type': 'application/json' }, body: text };
+  const { api, annotations } = client();
+  const r = await api.get(path);
+  assert.equal(r.body.member.name, 'Other Bank');
+  assert.deepEqual(
+    annotations.filter((a) => a.description?.includes('response_json_text')).map((a) => [a.type, a.description]),
+    [
+      [
+        TIER_ANNOTATION.inferred,
+        '[warning, inferred] response_json_text GET /users/{user_guid}/members/{member_guid} at response.body.member.name: Received: the name "name" more than once in one object (the checks read its last value, as JSON.parse keeps it) / Expected: unique names within an object (rule: RFC 8259 §4: "The names within an object SHOULD be unique" ("When the names within an object are not unique, the behavior of software that receives such an object is unpredictable"); inferred: a SHOULD, so the body is still JSON as the specification states)',
+      ],
+    ],
+  );
+  await assert.rejects(
+    client({ SVC_STRICT: '1' }).api.get(path),
+    /response_json_text .* at response\.body\.member\.name: Received: the name "name" more than once/,
+  );
 });

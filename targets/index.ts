@@ -88,7 +88,9 @@ export { canonicalJson, BROKEN_VARIANTS, type BrokenVariant } from './receiver/s
 export type { SimulatorOptions } from './simulator/app.ts';
 export { simulatorBanner } from './simulator/serve.ts';
 export {
+  bodySize,
   boundsOf,
+  MAX_HEADER_BYTES,
   requestBounded,
   transportFailure,
   TransportError,

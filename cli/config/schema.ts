@@ -254,7 +254,7 @@ export const SETTINGS = {
   limits: {
     maxBodyBytes: int(
       'SVC_MAX_BODY_BYTES',
-      'Largest response body read from the target; a larger one fails the request, naming the operation, this limit and this setting.',
+      'Largest response body read from the target, as received and once its Content-Encoding is inflated; a larger one fails the request, naming the operation, this limit and this setting.',
       { min: 1, default: '16777216 (16 MiB)' },
     ),
     maxTransportFailures: int(
