@@ -25,6 +25,7 @@ import {
   TIER_SUMMARY_REPORTER,
   REDACTION_REPORTER,
   JOB_SUMMARY_REPORTER,
+  EMPTY_RUN_REPORTER,
 } from '../reports/reporters.ts';
 import { clearAllureResults } from '../reports/allure/reporter.ts';
 
@@ -71,7 +72,7 @@ test('the reporters: --list gets the console list only; a run writes every repor
 test("merging shard reports uses the same reporters, without Allure (allure-playwright needs the run's projects)", async () => {
   const merge = (await import('./playwright.merge.config.ts')).default;
   const names = merge.reporter.map(([name]) => name);
-  assert.deepEqual(names, [REDACTION_REPORTER, 'list', TIER_SUMMARY_REPORTER, JOB_SUMMARY_REPORTER, 'html', 'junit']);
+  assert.deepEqual(names, [REDACTION_REPORTER, 'list', EMPTY_RUN_REPORTER, TIER_SUMMARY_REPORTER, JOB_SUMMARY_REPORTER, 'html', 'junit']);
   assert.equal(merge.testDir, root);
 });
 
