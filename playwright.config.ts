@@ -33,6 +33,7 @@ import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
 import { FULL_CHROMIUM_PATH, HEADLESS_SHELL_PATH, loadProfile, runSettings } from './targets/index.ts';
 import { PROPERTIES_PROJECT, readPlan, SELFTEST_FOLDERS, SELFTEST_PROJECT, type PlaywrightPlan } from './scenarios/selftest-project.ts';
 import { conformanceReporters, isListing, REDACTION_REPORTER, reportPaths } from './reports/reporters.ts';
+import { watchParent } from './scenarios/parent-watchdog.ts';
 
 /**
  * A setting the profile refuses (a bad value, a request bound not below the test bound)
@@ -48,6 +49,8 @@ function orRefuse<T>(read: () => T): T {
 }
 
 const settings = orRefuse(() => runSettings());
+// A run the CLI started dies with the CLI, even when the CLI is killed outright (SIGKILL).
+watchParent();
 // Every report under one folder (SVC_REPORTS_OUT, absolute; the project's reports/out by
 // default): the installed CLI points it at the user's own folder, never into node_modules.
 const reportsOut = settings.reportsOut;

@@ -165,3 +165,57 @@ test("runForwardingSignals without a stop resolves with the child's exit; with e
   await sleep(100);
   assert.deepEqual(alive(runner), []);
 });
+
+test('runChild-style stop: a SIGTERM of the parent reaches the runner as SIGINT (Playwright stops gracefully on SIGINT only)', {
+  timeout: 30_000,
+}, async () => {
+  // A runner that says which signal it got and then exits.
+  const sayer = `
+const { spawn } = require('node:child_process');
+for (const s of ['SIGTERM', 'SIGINT']) process.on(s, () => { console.log('runner got ' + s); setTimeout(() => process.exit(0), 50); });
+const w = spawn(process.execPath, ['-e', ${JSON.stringify(WORKER)}], { stdio: ['ignore', 'pipe', 'ignore'] });
+w.stdout.once('data', () => console.log(JSON.stringify({ runner: process.pid, worker: w.pid })));
+setInterval(() => {}, 1000);
+`;
+  const run = parent(`
+    import { runForwardingSignals } from ${JSON.stringify(PROCESS_TS)};
+    await runForwardingSignals(process.execPath, ['-e', ${JSON.stringify(sayer)}], { stdio: ['ignore', 'inherit', 'inherit'], graceMs: 5000, stopSignal: 'SIGINT' });
+  `);
+  const { runner } = await run.ids;
+  run.p.kill('SIGTERM');
+  const { code } = await run.exited;
+  assert.equal(code, 143, 'the parent still exits as stopped by SIGTERM');
+  assert.match(run.output(), /runner got SIGINT/);
+  assert.doesNotMatch(run.output(), /runner got SIGTERM/);
+  await sleep(100);
+  assert.deepEqual(alive(runner), [], 'no process of the group is left');
+});
+
+test('a run whose CLI is killed outright (SIGKILL) ends its own process group: the parent watchdog', { timeout: 30_000 }, async () => {
+  const WATCHDOG_TS = fileURLToPath(new URL('../scenarios/parent-watchdog.ts', import.meta.url));
+  // The "CLI": starts a detached runner (its own group) that watches it and keeps a worker.
+  const runnerCode = `
+    import { spawn } from 'node:child_process';
+    import { watchParent } from ${JSON.stringify(WATCHDOG_TS)};
+    watchParent();
+    const w = spawn(process.execPath, ['-e', ${JSON.stringify(WORKER)}], { stdio: ['ignore', 'pipe', 'ignore'] });
+    w.stdout.once('data', () => console.log(JSON.stringify({ runner: process.pid, worker: w.pid })));
+    setInterval(() => {}, 1000);
+  `;
+  const run = parent(`
+    import { spawn } from 'node:child_process';
+    const r = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', ${JSON.stringify(runnerCode)}], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      detached: true,
+      env: { ...process.env, SVC_PARENT_PID: String(process.pid) },
+    });
+    setInterval(() => {}, 1000);
+  `);
+  const { runner } = await run.ids;
+  assert.ok(alive(runner).length >= 2, 'runner and worker run in their own group');
+  run.p.kill('SIGKILL');
+  await run.exited;
+  // The watchdog polls once a second: bounded by polls, not by the machine's speed.
+  for (let i = 0; i < 40 && alive(runner).length; i++) await sleep(250);
+  assert.deepEqual(alive(runner), [], 'the runner ended its group once its parent was gone');
+});

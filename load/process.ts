@@ -81,7 +81,10 @@ export interface GroupGuard {
  * (graceMs 0: killed), the signal is raised again on this process when no other listener
  * of it remains, so the process ends as it would have without the guard.
  */
-export function guardProcessGroup(pgid: number, o: { graceMs?: number; onStop?: (signal: NodeJS.Signals) => void } = {}): GroupGuard {
+export function guardProcessGroup(
+  pgid: number,
+  o: { graceMs?: number; onStop?: (signal: NodeJS.Signals) => void; stopSignal?: NodeJS.Signals } = {},
+): GroupGuard {
   const graceMs = o.graceMs ?? 0;
   let stoppedBy: NodeJS.Signals | undefined;
   let killTimer: NodeJS.Timeout | undefined;
@@ -92,7 +95,7 @@ export function guardProcessGroup(pgid: number, o: { graceMs?: number; onStop?: 
       return;
     }
     stoppedBy = signal;
-    signalGroup(pgid, signal);
+    signalGroup(pgid, o.stopSignal ?? signal);
     if (graceMs <= 0) signalGroup(pgid, 'SIGKILL');
     else killTimer = setTimeout(() => signalGroup(pgid, 'SIGKILL'), graceMs).unref();
     if (o.onStop) return o.onStop(signal);
@@ -188,7 +191,7 @@ const signalNumber = (signal: NodeJS.Signals | null | undefined) => (signal ? (c
 export function runForwardingSignals(
   cmd: string,
   args: string[],
-  opts: { cwd?: string; env?: NodeJS.ProcessEnv; stdio?: StdioOptions; graceMs?: number; exitOnStop?: boolean } = {},
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv; stdio?: StdioOptions; graceMs?: number; exitOnStop?: boolean; stopSignal?: NodeJS.Signals } = {},
 ): Promise<ForwardedRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: opts.stdio ?? 'inherit', detached: true });
@@ -197,7 +200,7 @@ export function runForwardingSignals(
       return;
     }
     const pgid = child.pid;
-    const guard = guardProcessGroup(pgid, { graceMs: opts.graceMs ?? 10_000, onStop: () => {} });
+    const guard = guardProcessGroup(pgid, { graceMs: opts.graceMs ?? 10_000, onStop: () => {}, ...(opts.stopSignal ? { stopSignal: opts.stopSignal } : {}) });
     child.once('error', (e) => {
       guard.dispose();
       reject(e);
@@ -248,6 +251,9 @@ export function nodeOptionsFor(env: NodeJS.ProcessEnv, root = PACKAGE_ROOT): str
   return env.NODE_OPTIONS?.includes(own) ? env.NODE_OPTIONS : [env.NODE_OPTIONS, own].filter(Boolean).join(' ');
 }
 
+/** The environment that names the CLI process a Playwright runner watches (scenarios/parent-watchdog.ts). */
+export const PARENT_PID_VARIABLE = 'SVC_PARENT_PID';
+
 export interface ChildRun {
   command: string;
   args: string[];
@@ -261,7 +267,10 @@ export interface ChildRun {
  * the runner leaves in its group is killed. Resolves with the code a shell would report.
  */
 export async function runChild(run: ChildRun): Promise<number> {
-  const r = await runForwardingSignals(run.command, run.args, { cwd: run.cwd, env: run.env, exitOnStop: false });
+  // Playwright's runner stops gracefully on SIGINT only (its workers' teardown deletes what
+  // each test created, and every reporter writes what it has): a SIGTERM or SIGHUP of the CLI
+  // (a cancelled CI job) reaches it as a SIGINT.
+  const r = await runForwardingSignals(run.command, run.args, { cwd: run.cwd, env: run.env, exitOnStop: false, stopSignal: 'SIGINT' });
   return r.exitCode;
 }
 
@@ -271,7 +280,9 @@ export function playwrightTest(args: string[], env: NodeJS.ProcessEnv, cwd: stri
   return {
     command: process.execPath,
     args: [playwrightCli(), 'test', '-c', config, ...args],
-    env: { ...env, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) },
+    // The runner watches this process (scenarios/parent-watchdog.ts): if it is killed
+    // outright (SIGKILL), the runner ends its own process group, workers and browsers with it.
+    env: { ...env, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}), [PARENT_PID_VARIABLE]: String(process.pid) },
     cwd,
   };
 }

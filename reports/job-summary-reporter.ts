@@ -10,7 +10,7 @@
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { countsLine, renderFindingsMarkdown, summariseFindings, type AnnotatedTest } from './findings.ts';
 import { loadProfile } from '../targets/index.ts';
 import { EMPTY_RUN } from './empty-run-reporter.ts';
@@ -36,8 +36,15 @@ export default class JobSummaryReporter implements Reporter {
 
   constructor(private readonly options: JobSummaryOptions) {}
 
+  /** Scenarios the run was to run: an interrupted run says how many it never reached. */
+  private total = 0;
+
   printsToStdio(): boolean {
     return false;
+  }
+
+  onBegin(_config: FullConfig, suite: Suite): void {
+    this.total = suite.allTests().length;
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
@@ -85,7 +92,9 @@ export default class JobSummaryReporter implements Reporter {
     const lines = [
       `# svc-conformance: ${verdict}`,
       '',
-      `Target ${target}; ${outcomes.passed} passed, ${outcomes.failed} failed, ${outcomes.flaky} flaky, ${outcomes.skipped} skipped in ${(result.duration / 1000).toFixed(1)} s.`,
+      `Target ${target}; ${outcomes.passed} passed, ${outcomes.failed} failed, ${outcomes.flaky} flaky, ${outcomes.skipped} skipped${
+        this.total > this.latest.size ? `, ${this.total - this.latest.size} not run${result.status === 'interrupted' ? ' (the run was interrupted)' : ''}` : ''
+      } in ${(result.duration / 1000).toFixed(1)} s.`,
       `Contract findings: ${countsLine(findings)}.`,
       '',
       ...(this.errors.length ? [`## Stopped before or outside the scenarios (${this.errors.length})`, '', ...this.errors, ''] : []),
