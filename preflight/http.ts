@@ -1,10 +1,12 @@
 /**
- * One bounded request of the preflight: the whole exchange (connect, headers, body) ends
- * within the profile's request timeout (SVC_REQUEST_TIMEOUT_MS), and at most
- * `bodyLimit` bytes of the body are read: a base URL that points at the wrong server
- * must not keep the preflight waiting or fill its memory.
+ * One bounded request of the preflight, through the one bounded transport of the project
+ * (targets/http.ts requestBounded): the whole exchange ends within the profile's request
+ * timeout (SVC_REQUEST_TIMEOUT_MS) and at most `bodyLimit` bytes of the body are read, so a
+ * base URL that points at the wrong server neither keeps the preflight waiting nor fills its
+ * memory. A request that gets no answer says so in the transport's own words: the method,
+ * the URL, the operation, what happened and the limit or setting involved.
  */
-import { request } from 'undici';
+import { requestBounded, TransportError } from '../targets/index.ts';
 
 export type Probe =
   | { kind: 'answered'; status: number; headers: Record<string, string>; text: string; truncated: boolean; ms: number }
@@ -16,61 +18,38 @@ export interface ProbeRequest {
   headers?: Record<string, string>;
   body?: string;
   timeoutMs: number;
-  /** Bytes of the body read at most; the rest is discarded (default 256 KiB). */
+  /** Bytes of the body read at most (default 256 KiB); a longer body is a transport failure naming the limit. */
   bodyLimit?: number;
+  /** The operation the request reads (`GET /institutions`), named in a failure's message. */
+  operation?: string;
+  /** The setting the URL comes from (`SVC_BASE_URL`), named when the host cannot be reached. */
+  urlSetting?: string;
+  /** Removes secrets from what a message shows. */
+  redact?: (text: string) => string;
 }
 
 const DEFAULT_BODY_LIMIT = 256 * 1024;
 
-/** Why a request got no HTTP answer, in words a user acts on. */
-function unreachableReason(e: unknown, timeoutMs: number): string {
-  const err = e as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
-  const code = err.code ?? err.cause?.code;
-  if (
-    err.name === 'TimeoutError' ||
-    err.name === 'AbortError' ||
-    code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    code === 'UND_ERR_BODY_TIMEOUT' ||
-    code === 'UND_ERR_CONNECT_TIMEOUT'
-  ) {
-    return `no answer within ${timeoutMs} ms (SVC_REQUEST_TIMEOUT_MS)`;
-  }
-  if (code === 'ECONNREFUSED') return 'connection refused';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host name not found';
-  if (code === 'ERR_INVALID_URL' || err.name === 'InvalidArgumentError') return `not a valid URL (${err.message ?? code})`;
-  return `${code ?? err.name ?? 'error'}: ${(err.message ?? String(e)).slice(0, 200)}`;
-}
-
 export async function probe(r: ProbeRequest): Promise<Probe> {
   const started = performance.now();
-  const limit = r.bodyLimit ?? DEFAULT_BODY_LIMIT;
   try {
-    const res = await request(r.url, {
-      method: r.method ?? 'GET',
-      headers: r.headers,
-      body: r.body,
-      signal: AbortSignal.timeout(r.timeoutMs),
-      headersTimeout: r.timeoutMs,
-      bodyTimeout: r.timeoutMs,
-    });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let truncated = false;
-    for await (const chunk of res.body as AsyncIterable<Buffer>) {
-      const room = limit - size;
-      chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
-      size += Math.min(chunk.length, room);
-      if (size >= limit) {
-        truncated = true;
-        res.body.destroy();
-        break;
-      }
-    }
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-    return { kind: 'answered', status: res.statusCode, headers, text: Buffer.concat(chunks).toString('utf8'), truncated, ms: performance.now() - started };
+    const res = await requestBounded(
+      {
+        method: r.method ?? 'GET',
+        url: r.url,
+        headers: r.headers,
+        body: r.body,
+        ...(r.operation ? { operation: r.operation } : {}),
+        ...(r.urlSetting ? { urlSetting: r.urlSetting } : {}),
+        ...(r.redact ? { redact: r.redact } : {}),
+      },
+      { requestMs: r.timeoutMs, maxBodyBytes: r.bodyLimit ?? DEFAULT_BODY_LIMIT },
+    );
+    return { kind: 'answered', status: res.status, headers: res.headers, text: res.text, truncated: false, ms: performance.now() - started };
   } catch (e) {
-    return { kind: 'unreachable', reason: unreachableReason(e, r.timeoutMs), ms: performance.now() - started };
+    if (e instanceof TransportError) return { kind: 'unreachable', reason: e.message, ms: performance.now() - started };
+    // A URL that is no URL at all (a setting's value) is the only other way to get here.
+    return { kind: 'unreachable', reason: `${r.method ?? 'GET'} ${r.url}: ${(e as Error).message ?? String(e)}`, ms: performance.now() - started };
   }
 }
 

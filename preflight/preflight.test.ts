@@ -112,7 +112,11 @@ test('an unreachable platform is fatal and named by its variable; nothing else o
   assert.equal(check(report, 'credentials').status, 'not checked');
   assert.equal(check(report, 'test host').status, 'unreachable');
   assert.equal(report.fatal, true);
-  await assert.rejects(assertPlatformUsable(profile), /unreachable: connection refused/);
+  // The transport's own words: method, URL, operation, cause.
+  await assert.rejects(
+    assertPlatformUsable(profile),
+    /unreachable: GET http:\/\/127\.0\.0\.1:\d+\/institutions\?records_per_page=1 \(operation GET \/institutions\): connection refused \(ECONNREFUSED\)/,
+  );
 });
 
 test('a platform that accepts connections and never answers is unreachable within the request timeout', async () => {
@@ -126,7 +130,10 @@ test('a platform that accepts connections and never answers is unreachable withi
     );
     const elapsed = performance.now() - started;
     assert.equal(check(report, 'platform').status, 'unreachable');
-    assert.match(check(report, 'platform').detail, /no answer within 400 ms \(SVC_REQUEST_TIMEOUT_MS\)/);
+    assert.match(
+      check(report, 'platform').detail,
+      /GET http:\/\/127\.0\.0\.1:\d+\/institutions\?records_per_page=1 \(operation GET \/institutions\): no response headers arrived within 400 ms \(SVC_REQUEST_TIMEOUT_MS=400, the bound of one request\)/,
+    );
     assert.ok(elapsed < 5_000, `the preflight ended ${Math.round(elapsed)} ms after it started`);
   } finally {
     for (const s of sockets) s.destroy();

@@ -95,6 +95,9 @@ function platformRead(
     url: `${profile.platformBaseUrl}${withQuery(path, o.query)}`,
     headers: { accept: 'application/json', 'accept-version': o.version ?? currentVersion(profile), ...credentialHeaders(profile, 'platform'), ...o.headers },
     timeoutMs,
+    operation: `GET ${path}`,
+    urlSetting: profile.isSimulator ? 'SVC_SIMULATOR_URL' : 'SVC_BASE_URL',
+    redact: createRedactor(profileSecrets(profile)).text,
     ...(o.bodyLimit ? { bodyLimit: o.bodyLimit } : {}),
   });
 }
@@ -139,7 +142,7 @@ async function platformChecks(profile: TargetProfile, timeoutMs: number, redact:
         fatal: true,
         variables: [baseVariable],
         durationMs: res.ms,
-        detail: `The platform API at ${profile.platformBaseUrl} (${baseVariable}) is unreachable: ${res.reason}.`,
+        detail: `The platform API at ${profile.platformBaseUrl} (${baseVariable}) is unreachable: ${res.reason}`,
       },
       {
         id: 'credentials',
@@ -375,9 +378,9 @@ async function reachable(
   headers: Record<string, string> = {},
 ): Promise<PreflightCheck> {
   if (!url) return { id, label, status: 'not set', fatal: false, variables: [variable], detail: `${variable} not set` };
-  const res = await probe({ url, headers, timeoutMs, bodyLimit: 16 * 1024 });
-  if (res.kind === 'unreachable')
-    return { id, label, status: 'unreachable', fatal: false, variables: [variable], durationMs: res.ms, detail: `${url}: ${res.reason}` };
+  // Any answer means reachable: the body is read up to the run's own bound (a landing page may be large).
+  const res = await probe({ url, headers, timeoutMs, bodyLimit: 16 * 1024 * 1024, urlSetting: variable });
+  if (res.kind === 'unreachable') return { id, label, status: 'unreachable', fatal: false, variables: [variable], durationMs: res.ms, detail: res.reason };
   return {
     id,
     label,
@@ -414,7 +417,7 @@ async function audienceChecks(profile: TargetProfile, timeoutMs: number): Promis
     bodyLimit: 64 * 1024,
   });
   const t = { id: 'audience token', label: 'audience token', variables: tokenVariables, fatal: false, durationMs: res.ms };
-  if (res.kind === 'unreachable') return [base, { ...t, status: 'unreachable', detail: `${a.tokenUrl}: ${res.reason}` }];
+  if (res.kind === 'unreachable') return [base, { ...t, status: 'unreachable', detail: res.reason }];
   let token: unknown;
   try {
     token = (JSON.parse(res.text) as { access_token?: unknown }).access_token;
