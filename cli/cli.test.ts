@@ -52,8 +52,12 @@ test('each problem names its key and what is accepted, all at once', () => {
 test('secrets are refused in a config file, naming the variable to set instead', () => {
   const [one] = configProblems({ testInstitution: { correctAnswer: 'x' } });
   assert.match(one, /"testInstitution\.correctAnswer" is a secret: set SVC_CORRECT_ANSWER in the environment/);
-  const [group] = configProblems({ credentials: { apiKey: 'x' } });
-  assert.match(group, /"credentials" holds secrets only: set SVC_CLIENT_ID, SVC_API_KEY/);
+  const [key] = configProblems({ credentials: { apiKey: 'x' } });
+  assert.match(key, /"credentials\.apiKey" is a secret: set SVC_API_KEY in the environment/);
+  // The client identifier is not a secret (RFC 6749 §2.2): the file may hold it.
+  assert.deepEqual(configProblems({ credentials: { clientId: 'team-client' } }), []);
+  // A secret's name under another group is named with its variable.
+  assert.match(configProblems({ target: { apiKey: 'x' } })[0], /^unknown key "target\.apiKey": .*set SVC_API_KEY in the environment/);
   assert.match(configProblems({ testInstitution: { passwords: { success: 'x' } } })[0], /SVC_TEST_PASSWORD_SUCCESS/);
   // Not even offered as a key.
   assert.ok(!JSON.stringify(configJsonSchema()).includes('"apiKey"'));
@@ -232,4 +236,10 @@ test('simulator --list names every fault and variation of the catalogue', () => 
   assert.equal(r.code, 0, r.err);
   for (const e of CATALOG) assert.ok(r.out.includes(`  ${e.name}`), e.name);
   assert.match(r.out, new RegExp(`Faults \\(${CATALOG.filter((e) => e.kind === 'fault').length}\\)`));
+});
+
+test('`help <command>` answers with the command help and exit 0, like --help', () => {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'cli/main.ts'), 'help', 'run'], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /Usage: svc-conformance run/);
 });

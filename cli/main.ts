@@ -22,7 +22,7 @@ import {
   type CatalogEntry,
   type TargetProfile,
 } from '../targets/index.ts';
-import { PACKAGE_ROOT, playwrightTest, runChild } from '../load/process.ts';
+import { installedAsDependency, PACKAGE_ROOT, playwrightTest, runChild } from '../load/process.ts';
 import { configFromEnv, configJsonSchema, ConfigError, resolveSettings, SETTING_ENTRIES, type ResolvedSettings } from './config/load.ts';
 import { configFileOf, configTemplate, settingsMarkdown } from './config/init.ts';
 import type { Family } from '../proof/mutants/index.ts';
@@ -183,7 +183,14 @@ async function serveSimulator(
       .map((v) => v.trim())
       .filter(Boolean),
   ];
-  const target = await startTarget({ env: settings.env, faults: o.fault, variations, simulator: true, port: o.port }).catch((e: Error) => {
+  // The simulator serves; the run's bounds and the team's real target (a config file's
+  // target.baseUrl, timeouts) are the gate's, not the simulator's: leave them out.
+  const env = Object.fromEntries(
+    Object.entries(settings.env).filter(
+      ([k]) => !/^SVC_(BASE_URL|REQUEST_TIMEOUT_MS|TEST_TIMEOUT_MS|RUN_TIMEOUT_MS|AGGREGATION_TIMEOUT_MS|POLL_INTERVAL_MS)$/.test(k),
+    ),
+  );
+  const target = await startTarget({ env, faults: o.fault, variations, simulator: true, port: o.port }).catch((e: Error) => {
     throw new ConfigError(`simulator: ${e.message}`);
   });
   console.log(
@@ -587,7 +594,9 @@ function configInit(o: { format: string; force?: boolean; file?: string; fromEnv
 }
 
 function configDocs(o: { check?: boolean; out?: string }): number {
-  const file = resolve(o.out ?? join(PACKAGE_ROOT, 'docs/settings.md'));
+  // In this project's checkout the reference is its docs/; an installed package never writes
+  // into node_modules: the team's own folder gets svc-conformance-docs/.
+  const file = resolve(o.out ?? (installedAsDependency() ? join(process.cwd(), 'svc-conformance-docs/settings.md') : join(PACKAGE_ROOT, 'docs/settings.md')));
   const md = settingsMarkdown();
   if (o.check) {
     const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
@@ -970,7 +979,8 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
   const configureAll = (c: Command) => {
     c.configureOutput({ writeOut: output.out, writeErr: output.err });
     c.exitOverride((err: CommanderError) => {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') exit(0);
+      // --help, the help command (`help run`) and --version are answers, not errors.
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.help' || err.code === 'commander.version') exit(0);
       else exit(2);
       throw err;
     });

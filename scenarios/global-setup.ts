@@ -22,7 +22,7 @@
  * catch one; the self-test has its own per-entry simulators (scenarios/fixtures/selftest.ts).
  */
 import type { FullConfig } from '@playwright/test';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -35,7 +35,24 @@ import {
   startTarget,
 } from '../targets/index.ts';
 import { assertPlatformUsable } from '../preflight/preflight.ts';
+import { reportPaths } from '../reports/reporters.ts';
 import { newRunId } from './cleanup.ts';
+
+/** Removes the empty folders under `dir` (and `dir` itself when it ends empty); keeps every file. */
+export function removeEmptyFolders(dir: string): void {
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const e of entries) if (e.isDirectory()) removeEmptyFolders(join(dir, e.name));
+  try {
+    if (readdirSync(dir).length === 0) rmdirSync(dir);
+  } catch {
+    /* in use or gone: left */
+  }
+}
 
 export default async function globalSetup(_config: FullConfig): Promise<(() => Promise<void>) | void> {
   if (!runSettings().runId) process.env[RUN_ID_VARIABLE] = newRunId();
@@ -44,7 +61,12 @@ export default async function globalSetup(_config: FullConfig): Promise<(() => P
   // it holds every answer's shape, which no report needs.
   const ledger = mkdtempSync(join(tmpdir(), 'svc-run-ledger-'));
   process.env[RUN_LEDGER_VARIABLE] = ledger;
-  const removeLedger = () => rmSync(ledger, { recursive: true, force: true });
+  const removeLedger = () => {
+    rmSync(ledger, { recursive: true, force: true });
+    // Playwright makes a folder per test whether it keeps anything there or not: a green run
+    // would leave one empty folder per scenario in the reports.
+    removeEmptyFolders(reportPaths(runSettings().reportsOut).testResults);
+  };
   try {
     if (!needsEmbeddedSimulator()) {
       const profile = loadProfile(process.env);

@@ -170,6 +170,9 @@ function describeError(e: ErrorObject, config: unknown): string {
     if (group.length && group.every((s) => s.secret)) {
       return `"${full}" holds secrets only: set ${group.map((s) => s.env).join(', ')} in the environment (or your CI's secret store), never in a config file, which is committed with your code.`;
     }
+    // A secret's name under another group ("target.apiKey"): it belongs to the environment, named.
+    const secretElsewhere = ENTRIES.find((s) => s.secret && s.key.endsWith(`.${extra}`));
+    if (secretElsewhere) return `unknown key "${full}": ${secretOnly(secretElsewhere)}`;
     const near = known.filter((k) => distance(k, extra) <= Math.max(2, Math.floor(extra.length / 3)));
     // A setting of another group under the same name ("requestMs" at the top level).
     const elsewhere = ENTRIES.filter((s) => s.key.endsWith(`.${extra}`) && !s.secret).map((s) => s.key);

@@ -166,13 +166,22 @@ export const SETTINGS = {
     ),
   },
   credentials: {
-    clientId: secret('SVC_CLIENT_ID', "Client identifier: the Basic user name of the platform (Authentication 1), and the test host's SVC-Client-ID.", {
-      default: 'sim-client-id (simulator)',
-    }),
+    // An identifier, not a secret (RFC 6749 §2.2: "The client identifier is not a secret"): it may
+    // sit in the config file and shows in reports; the API key beside it is the secret.
+    clientId: str(
+      'SVC_CLIENT_ID',
+      "Client identifier: the Basic user name of the platform (Authentication 1), and the test host's SVC-Client-ID. Not a secret (the API key is).",
+      {
+        default: 'sim-client-id (simulator)',
+      },
+    ),
     apiKey: secret('SVC_API_KEY', "API key: the Basic password of the platform (Authentication 1), and the test host's SVC-API-Key.", {
       default: 'sim-api-key-0000 (simulator)',
     }),
-    secondClientId: secret('SVC_SECOND_CLIENT_ID', 'A second client of the same environment, for the cross-client isolation scenario (@isolation).'),
+    secondClientId: str(
+      'SVC_SECOND_CLIENT_ID',
+      'A second client of the same environment, for the cross-client isolation scenario (@isolation). Not a secret (its API key is).',
+    ),
     secondApiKey: secret('SVC_SECOND_API_KEY', "The second client's API key."),
   },
   testInstitution: {
@@ -341,7 +350,7 @@ export const SETTINGS = {
   },
   audience: {
     tokenUrl: url('SVC_AUDIENCE_TOKEN_URL', 'Token endpoint of the audience service (its path and shape are not shown).'),
-    clientId: secret('SVC_AUDIENCE_CLIENT_ID', 'Audience client_id (Authentication 5).'),
+    clientId: str('SVC_AUDIENCE_CLIENT_ID', 'Audience client_id (Authentication 5). Not a secret (RFC 6749 §2.2; the client_secret is).'),
     clientSecret: secret('SVC_AUDIENCE_CLIENT_SECRET', 'Audience client_secret (Authentication 5).'),
     audienceId: str('SVC_AUDIENCE_ID', 'An audience id or slug the client can read.'),
     institutionPublicId: str('SVC_AUDIENCE_INSTITUTION_PUBLIC_ID', 'The institution public id of the audience queries.'),

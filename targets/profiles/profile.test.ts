@@ -175,3 +175,18 @@ test('the body limit: 16 MiB unless SVC_MAX_BODY_BYTES says otherwise; a bad val
   assert.equal(loadProfile({ SVC_BASE_URL: 'https://int.example', SVC_MAX_BODY_BYTES: '1048576' }).limits.maxBodyBytes, 1_048_576);
   for (const bad of ['0', '1.5', 'lots']) assert.throws(() => loadProfile({ SVC_MAX_BODY_BYTES: bad }), /SVC_MAX_BODY_BYTES must be/);
 });
+
+test('a base URL setting that is not an http(s) URL is refused, naming it', () => {
+  assert.throws(() => loadProfile({ SVC_BASE_URL: 'ftp://x' }), /SVC_BASE_URL must be an http\(s\) URL, got "ftp:\/\/x"/);
+  assert.throws(() => loadProfile({ SVC_BASE_URL: 'https://x.example', SVC_AUDIENCE_BASE_URL: 'not a url' }), /SVC_AUDIENCE_BASE_URL must be an http\(s\) URL/);
+  assert.equal(loadProfile({ SVC_BASE_URL: 'https://x.example/' }).platformBaseUrl, 'https://x.example');
+});
+
+test('run bounds: the run deadline sits above the test bound; the transport-failure stop counts whole failures', () => {
+  assert.equal(loadProfile({}).timeouts.runMs, 15 * 60_000);
+  assert.equal(loadProfile({ SVC_BASE_URL: 'https://x.example' }).timeouts.runMs, 30 * 60_000);
+  assert.equal(loadProfile({ SVC_RUN_TIMEOUT_MS: '0' }).timeouts.runMs, 0, '0 leaves the run unbounded');
+  assert.throws(() => loadProfile({ SVC_RUN_TIMEOUT_MS: '1000' }), /must be above the test timeout/);
+  assert.equal(loadProfile({}).limits.maxTransportFailures, 5);
+  assert.throws(() => loadProfile({ SVC_MAX_TRANSPORT_FAILURES: '-1' }), /SVC_MAX_TRANSPORT_FAILURES must be/);
+});

@@ -491,8 +491,25 @@ function passwordsFrom(env: Env, fallback?: Partial<Record<PasswordScenario, str
  * Builds the profile from the environment. Without SVC_BASE_URL the target is the
  * embedded simulator, whose URL the runner passes in SVC_SIMULATOR_URL.
  */
+/**
+ * A base URL setting is an http(s) URL, refused like a bad value in the config file ("must be
+ * an http(s) URL") rather than tried and reported unreachable.
+ */
+function httpBase(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new Error(`${name} must be an http(s) URL, got "${raw.slice(0, 80)}"`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`${name} must be an http(s) URL, got "${raw.slice(0, 80)}"`);
+  return raw.replace(/\/$/, '');
+}
+
 export function loadProfile(env: Env = process.env): TargetProfile {
-  const realBase = env.SVC_BASE_URL;
+  const realBase = httpBase(env, 'SVC_BASE_URL');
   if (!realBase) {
     const base = (env.SVC_SIMULATOR_URL ?? 'http://127.0.0.1:4010').replace(/\/$/, '');
     const d = SIMULATOR_DEFAULTS;
@@ -577,9 +594,9 @@ export function loadProfile(env: Env = process.env): TargetProfile {
     isSimulator: false,
     isProduction,
     allowDestructive,
-    platformBaseUrl: realBase.replace(/\/$/, ''),
-    audienceBaseUrl: env.SVC_AUDIENCE_BASE_URL?.replace(/\/$/, ''),
-    testHostBaseUrl: env.SVC_TEST_HOST_BASE_URL?.replace(/\/$/, ''),
+    platformBaseUrl: realBase,
+    audienceBaseUrl: httpBase(env, 'SVC_AUDIENCE_BASE_URL'),
+    testHostBaseUrl: httpBase(env, 'SVC_TEST_HOST_BASE_URL'),
     clientId: env.SVC_CLIENT_ID,
     apiKey: env.SVC_API_KEY,
     audience: {

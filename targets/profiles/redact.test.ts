@@ -64,3 +64,10 @@ test('secrets learned at run time are removed from later text; short values are 
   assert.equal(r.text('x dx-token-learned-77 y ab'), `x ${REDACTED} y ab`);
   assert.equal(r.text('/list?access_token=zzz&page=1'), `/list?access_token=${REDACTED}&page=1`);
 });
+
+test('a short secret is replaced as a token of its own, never inside a longer word', () => {
+  const r = createRedactor(['challenge', 'abcd1234', 'a-long-secret-value-0123']);
+  assert.equal(r.text('challenges answered; challenge; key=abcd1234&x; abcd12345'), 'challenges answered; [REDACTED]; key=[REDACTED]&x; abcd12345');
+  // A long secret is replaced wherever it appears, even inside another token.
+  assert.equal(r.text('xa-long-secret-value-0123y'), `x${REDACTED}y`);
+});

@@ -50,6 +50,9 @@ export interface Redactor {
   json<T>(value: T): T;
 }
 
+/** Secrets shorter than this are replaced as whole tokens only (see createRedactor). */
+const WHOLE_TOKEN_BELOW = 16;
+
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -62,8 +65,13 @@ export function createRedactor(secrets: readonly (string | undefined)[] = []): R
   const known = new Set<string>();
   let pattern: RegExp | undefined;
   const rebuild = () => {
-    // Longest first so a secret that contains another is replaced whole.
-    const list = [...known].sort((a, b) => b.length - a.length).map(escapeRegExp);
+    // Longest first so a secret that contains another is replaced whole. A short secret is
+    // replaced only where it stands as a token of its own: a test password or key that is a
+    // common word ("wrong") must not be blanked out of the target's own messages ("wrong
+    // credentials"); a long one is replaced wherever it appears.
+    const list = [...known]
+      .sort((a, b) => b.length - a.length)
+      .map((s) => (s.length < WHOLE_TOKEN_BELOW ? `(?<![A-Za-z0-9])${escapeRegExp(s)}(?![A-Za-z0-9])` : escapeRegExp(s)));
     pattern = list.length ? new RegExp(list.join('|'), 'g') : undefined;
   };
   const add = (s: string | undefined) => {

@@ -12,6 +12,7 @@
  *                  to a minimal one, reported as a curl line with secrets redacted and
  *                  the seed that replays it (SVC_FUZZ_SEED)
  */
+import { installedAsDependency } from '../../../load/process.ts';
 import fc from 'fast-check';
 import {
   BASE_URL_SETTING,
@@ -25,6 +26,12 @@ import {
 } from '../../../targets/index.ts';
 import { formatFailure, tierOf, type Contract, type Failure } from '../../../contracts/index.ts';
 import { caseArbitrary, reachCases, statedCases, type Example, type FuzzCase, type KnownIds, type OperationSpec, type RequestContext } from './requests.ts';
+
+/**
+ * How a team replays a fuzz case: the installed command in a team's project (its own
+ * `playwright test` has no fuzz project), Playwright directly in this project's checkout.
+ */
+const REPLAY_COMMAND = installedAsDependency() ? 'npx svc-conformance run --project fuzz' : 'npx playwright test --project fuzz';
 import { currentRunId, suiteId, suitePrefix, type CreatedUsers } from '../../cleanup.ts';
 
 export interface Credentials {
@@ -429,6 +436,6 @@ export function renderCounterexample(x: Counterexample, runSeed: number): string
     `${x.operation} — ${x.checks.join(', ')} (case kind ${x.kind}, shrunk ${x.numShrinks} times)`,
     ...x.failures.map((f) => `  ${f}`),
     `  reproduce: ${x.curl}`,
-    `  replay: SVC_FUZZ_SEED=${runSeed} SVC_FUZZ_ONLY=${JSON.stringify(x.operation)} npx playwright test --project fuzz (operation seed ${x.seed}${x.path ? `, shrink path ${x.path}` : ''})`,
+    `  replay: SVC_FUZZ_SEED=${runSeed} SVC_FUZZ_ONLY=${JSON.stringify(x.operation)} ${REPLAY_COMMAND} (operation seed ${x.seed}${x.path ? `, shrink path ${x.path}` : ''})`,
   ].join('\n');
 }
