@@ -142,7 +142,8 @@ export const AREA_REQUIREMENTS: readonly AreaRequirement[] = [
     area: 'data exchange: reads by partner-defined ids',
     tags: ['@data-exchange'],
     project: 'api',
-    scenarios: /^scenarios\/api\/data-exchange\.spec\.ts > slim user, accounts and transactions read with GUIDs and partner ids$/,
+    scenarios:
+      /^scenarios\/api\/data-exchange\.spec\.ts > (slim user, accounts and transactions read with GUIDs and partner ids|the per-member paths read the account, its transactions and a transaction by partner ids)$/,
     needs: (p) => [['SVC_3DX_MEMBER_ID', has(dx(p).memberPartnerId)]],
     note: 'no data-exchange read answers a member, so its partner id is a setting',
   },
@@ -180,6 +181,14 @@ export const AREA_REQUIREMENTS: readonly AreaRequirement[] = [
       ['SVC_AUDIENCE_CLIENT_SECRET', has(p.audience.clientSecret)],
       ['SVC_AUDIENCE_ID', has(p.audience.audienceId)],
     ],
+  },
+  {
+    area: 'audience list read by its slug',
+    tags: ['@audience'],
+    project: 'api',
+    scenarios: /^scenarios\/api\/audience\.spec\.ts > the audience list read by its slug /,
+    needs: (p) => [['SVC_AUDIENCE_SLUG', has(p.audience.audienceSlug)]],
+    note: 'no answer carries the slug: the partner administrator knows it',
   },
   {
     area: 'earlier-generation test host',

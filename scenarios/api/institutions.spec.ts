@@ -62,6 +62,21 @@ test('credentials of the test institution list what a member needs', { tag: ['@i
   expect(need<unknown[]>(res, 'credentials', api).length, 'credentials required to create a member').toBeGreaterThanOrEqual(2);
 });
 
+test('the credentials list of the test institution is read at the stated maximum page size', { tag: ['@institutions', '@paging', '@readonly'] }, async ({
+  api,
+  profile,
+}) => {
+  const path = `/institutions/${profile.testInstitution.code}/credentials`;
+  // Endpoints, Institutions: the credentials list takes "query page, records_per_page (max
+  // 1000)"; Limits: "records_per_page maximum 1000 ... credentials of an institution". 1000 is
+  // a page size the list takes; Errors: "200 normal success for ... lists".
+  const all = await api.get(path, { query: { page: 1, records_per_page: 1000 }, expectStatus: 200 });
+  const byDefault = await api.get(path, { expectStatus: 200 });
+  // The test institution's few credentials fit one page of either size: the same list.
+  const guids = (res: typeof all) => need<Array<{ guid?: unknown }>>(res, 'credentials', api).map((c) => String(c.guid));
+  expect(guids(all), 'credentials read at page 1 of 1000 vs read with the default paging').toEqual(guids(byDefault));
+});
+
 test('the name filter narrows the institution list', { tag: ['@institutions', '@readonly', '@inferred'] }, async ({ api, profile }) => {
   // Endpoints: "GET /institutions ... filters by name"; the query parameter's name is
   // not shown ("Exact query names of the institution list filters other than the ones

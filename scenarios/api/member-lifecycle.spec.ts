@@ -186,6 +186,18 @@ test('SVC-SKIP-WEBHOOK is accepted on update and delete; X-CALLBACK-PAYLOAD on c
   await expectGone(api, profile, user, member);
 });
 
+test('SVC-SKIP-WEBHOOK is accepted on member create', { tag: TAGS }, async ({ api, poll, profile }) => {
+  requireTestInstitution(profile, ['SUCCESS']);
+  const user = (await userWithId(api)).guid;
+  // Events, rule 8: "The real-time interface accepts an optional header SVC-SKIP-WEBHOOK on
+  // create, update and delete of ... members": the create carrying it makes the member.
+  const created = await createMember(api, user, { scenario: 'SUCCESS', headers: { 'SVC-SKIP-WEBHOOK': 'true' } });
+  const member = createdMember(api, created).guid;
+  // The member it created is read back and connects (States and transitions: "success leads to CONNECTED").
+  const settled = await waitUntilSettled(api, poll, user, member);
+  expect(settled.value.connection_status, 'the member created with SVC-SKIP-WEBHOOK connects').toBe('CONNECTED');
+});
+
 test('the member credentials list names each credential with a guid and a type', { tag: [...TAGS, '@inferred'] }, async ({ api, poll, profile }) => {
   const { user, member } = await connectedUser(api, poll);
   // Endpoints: "GET .../credentials: list of member credentials" (Errors: 200 for lists).

@@ -16,7 +16,7 @@ import { test, expect, type CheckedClient, type Poll } from '../fixtures.ts';
 import { need } from '../lib/responses.ts';
 import { createUser } from '../lib/users.ts';
 import { requireTestInstitution } from '../lib/test-institution.ts';
-import { createMember, createdMember, readMember, type MemberStatus } from '../lib/members.ts';
+import { createMember, createdMember, readMember, readStatus, type MemberStatus } from '../lib/members.ts';
 import { answersFor, resume, waitUntilSettled } from '../lib/connection-states.ts';
 import { expectInferred } from '../inferred.ts';
 
@@ -105,6 +105,42 @@ test('text MFA: a challenge, then a follow-up, answered right: CONNECTED', { tag
   await resume(api, user, member, answersFor(profile, followUp.value, true));
   const done = await waitUntilSettled(api, poll, user, member);
   await expectConnectedWithData(api, user, member, done.value);
+});
+
+test('text MFA: read again before answering, still challenged, then answered right: CONNECTED', { tag: [...TAGS, '@mfa', '@inferred'] }, async ({
+  api,
+  poll,
+  profile,
+}) => {
+  let { user, member, status } = await start(api, poll, 'CHALLENGE');
+  expect(status.connection_status).toBe('CHALLENGED');
+  const first = (status.challenges ?? []).map((c) => c.guid);
+  // Before any answer, the status and the member are read once more. The table moves a
+  // CHALLENGED member only when the "challenge [is] answered" (States and transitions; other
+  // transitions: not shown), so staying CHALLENGED is expected, not stated.
+  const again = await readStatus(api, user, member);
+  const asMember = await readMember(api, user, member);
+  expectInferred(profile, again.connection_status === 'CHALLENGED' && asMember.connection_status === 'CHALLENGED', {
+    expectation: 'a CHALLENGED member read again before any answer is still CHALLENGED, by its status and by the member read',
+    basis: 'States and transitions: CHALLENGED is left when the "challenge [is] answered"; other transitions are not shown',
+    received: `status ${again.connection_status}, member ${asMember.connection_status}`,
+  });
+  if (again.connection_status !== 'CHALLENGED') return;
+  // Endpoints, status: "when MFA is required the response has a challenges array": on every read.
+  expect(again.challenges?.length ?? 0, 'challenges on the second status read before answering').toBeGreaterThan(0);
+  expectInferred(profile, JSON.stringify((again.challenges ?? []).map((c) => c.guid)) === JSON.stringify(first), {
+    expectation: 'the second read asks the same challenges as the first (no answer came between them)',
+    basis: 'DESIGN.md, "Two reads, one truth": only an answer is stated to bring "a further challenge set"',
+    received: `${JSON.stringify(first)} then ${JSON.stringify((again.challenges ?? []).map((c) => c.guid))}`,
+  });
+  // Scenario table, text MFA: "first challenge, then a follow-up; answering with the
+  // correct-answer word progresses": the challenges of the latest read are answered.
+  status = again;
+  for (let round = 0; round < 3 && status.connection_status === 'CHALLENGED'; round++) {
+    await resume(api, user, member, answersFor(profile, status, true));
+    status = (await waitUntilSettled(api, poll, user, member)).value;
+  }
+  await expectConnectedWithData(api, user, member, status);
 });
 
 const MFA: Array<[PasswordScenario, string]> = [

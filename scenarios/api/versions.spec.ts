@@ -54,6 +54,22 @@ test(`${V2025} list institutions filters by supported_products`, { tag: ['@versi
   ).toEqual([]);
 });
 
+test(`${OLD} list institutions filters by the four supports_* fields`, { tag: ['@versions', '@institutions', '@readonly'] }, async ({ api, profile }) => {
+  supports(profile, OLD);
+  // Versioning, changes in v20250224: "list institutions query and institution responses use
+  // supported_products in place of four supports_* fields": before it the list query takes
+  // those four; Endpoints, Institutions: "filters by ... supported products".
+  for (const field of SUPPORTS_FIELDS) {
+    const res = await api.get('/institutions', { version: OLD, query: { [field]: true, records_per_page: 200 }, expectStatus: 200 });
+    const list = need<Array<Record<string, unknown>>>(res, 'institutions', api);
+    // A field left out or null says nothing (real-service-notes, Nullability); false contradicts the filter.
+    expect(
+      list.filter((i) => i[field] === false).map((i) => i.code),
+      `${OLD} institutions returned for ${field}=true that say ${field} false`,
+    ).toEqual([]);
+  }
+});
+
 test(`${V2025} create member requires data_request`, { tag: ['@versions', '@members', '@destructive', '@inferred'] }, async ({ api, profile }) => {
   supports(profile, V2025);
   requireTestInstitution(profile, ['SUCCESS']);

@@ -429,6 +429,14 @@ export const CATALOG = [
     notFuzzable: 'effect',
   },
   {
+    name: 'challenges-dropped-after-first-read',
+    kind: 'fault',
+    area: 'mfa',
+    section: 'Endpoints, widgets and members: when MFA is required the status response has a challenges array (every read while CHALLENGED)',
+    description: 'A CHALLENGED member carries its challenges array on the first status read only; a second read before answering has none',
+    notFuzzable: 'comparison',
+  },
+  {
     name: 'wrong-answer-connects',
     kind: 'fault',
     tier: 'inferred',
@@ -629,6 +637,13 @@ export const CATALOG = [
     area: 'members',
     section: 'Events, rule 8: the real-time interface accepts an optional header SVC-SKIP-WEBHOOK on create, update and delete of members',
     description: 'Update and delete member carrying SVC-SKIP-WEBHOOK answer 400',
+  },
+  {
+    name: 'skip-webhook-header-refused-on-create',
+    kind: 'fault',
+    area: 'members',
+    section: 'Events, rule 8: the real-time interface accepts an optional header SVC-SKIP-WEBHOOK on create, update and delete of members (create)',
+    description: 'Create member carrying SVC-SKIP-WEBHOOK answers 400',
   },
   {
     name: 'x-callback-payload-refused',
@@ -866,6 +881,17 @@ export const CATALOG = [
       'Widget URL requests take is_mobile_webview "false" or 0, ui_message_version "4" and a string field inside a one-element array, coerced to the stated types, with 200',
   },
   {
+    name: 'widget-deep-link-view-refused',
+    kind: 'fault',
+    tier: 'inferred',
+    env: { SVC_STRICT: '1' },
+    area: 'widgets',
+    section:
+      'Resources, Widget URL: deep_link_params (object with widget, view, date_range, account_guid); the values of view and date_range are not shown, so that a deep link naming them is accepted is inferred',
+    description: 'Widget URL requests whose deep_link_params name view or date_range answer 400',
+    notFuzzable: 'unstated',
+  },
+  {
     name: 'widget-app-referral-opens-oauth-window',
     kind: 'fault',
     area: 'widgets',
@@ -926,6 +952,16 @@ export const CATALOG = [
     notFuzzable: 'comparison',
   },
   {
+    name: 'supports-filters-ignored',
+    kind: 'fault',
+    area: 'institutions',
+    section:
+      'Versioning, changes in v20250224: the list institutions query uses supported_products in place of four supports_* fields, so before v20250224 the list filters by the supports_* fields (Endpoints, Institutions: filters by supported products)',
+    description:
+      'GET /institutions on v20111101 ignores supports_account_verification, supports_account_identification, supports_transaction_history and supports_account_statement',
+    notFuzzable: 'comparison',
+  },
+  {
     name: 'credentials-unknown-institution-200',
     kind: 'fault',
     area: 'institutions',
@@ -951,6 +987,13 @@ export const CATALOG = [
       'Endpoints, Institutions: GET /institutions/{institution_identifier}/credentials answers the "credentials required to create a member"; the test institution\'s scenarios are chosen through its password field',
     description: 'The credentials list leaves out the password credential',
     notFuzzable: 'comparison',
+  },
+  {
+    name: 'credentials-max-page-refused',
+    kind: 'fault',
+    area: 'institutions',
+    section: 'Endpoints, Institutions: GET /institutions/{institution_identifier}/credentials takes query page and records_per_page (max 1000)',
+    description: 'The credentials list of an institution answers 400 to records_per_page above 100',
   },
   {
     name: 'institution-country-filter-ignored',
@@ -1736,11 +1779,29 @@ export const CATALOG = [
     description: 'Every member-in-a-status path returns a CONNECTED member',
   },
   {
+    name: 'test-host-aggregate-status-ignored',
+    kind: 'fault',
+    tier: 'inferred',
+    env: { SVC_STRICT: '1' },
+    area: 'legacy',
+    section:
+      'Endpoints, Earlier-generation test paths: POST /users/test_svc/members/{connection_status}/aggregate; that it answers a member in that status, as GET|PUT do ("returns a member in that status"), is inferred',
+    description: 'Aggregating the test member in any connection status answers a CONNECTED member',
+  },
+  {
     name: 'audience-list-not-strings',
     kind: 'fault',
     area: 'audience',
     section: 'Endpoints, Audience list service: list (array of opaque string identifiers)',
     description: 'The JSON list carries numbers instead of string identifiers',
+  },
+  {
+    name: 'audience-slug-not-found',
+    kind: 'fault',
+    area: 'audience',
+    section: 'Endpoints, Audience list service: GET /api/v1/audience/{id_or_slug}/list and list.csv take the audience id or its slug',
+    description: 'An audience list read by its slug answers 404; only the audience id is found',
+    notFuzzable: 'comparison',
   },
   {
     name: 'test-host-accounts-missing',
