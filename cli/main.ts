@@ -13,6 +13,7 @@ import {
   CATALOG,
   checkOptionsOf,
   loadProfile,
+  RECEIVER_BOUNDS,
   startReceiver,
   startTarget,
   BROKEN_VARIANTS,
@@ -205,11 +206,27 @@ async function serveSimulator(
   return 'serving';
 }
 
-async function serveReceiver(o: { port: number; db: string; broken?: string; slowMs?: number }): Promise<'serving'> {
+async function serveReceiver(o: {
+  port: number;
+  db: string;
+  broken?: string;
+  slowMs?: number;
+  maxBodyBytes?: number;
+  maxDepth?: number;
+  requestTimeoutMs?: number;
+}): Promise<'serving'> {
   if (o.broken && !BROKEN_VARIANTS.includes(o.broken as BrokenVariant))
     throw new UsageError(`unknown --broken "${o.broken}"; variants: ${BROKEN_VARIANTS.join(', ')}`);
   mkdirSync(dirname(resolve(o.db)), { recursive: true });
-  const receiver = await startReceiver({ dbPath: o.db, port: o.port, broken: o.broken as BrokenVariant | undefined, slowMs: o.slowMs });
+  const receiver = await startReceiver({
+    dbPath: o.db,
+    port: o.port,
+    broken: o.broken as BrokenVariant | undefined,
+    slowMs: o.slowMs,
+    maxBodyBytes: o.maxBodyBytes,
+    maxDepth: o.maxDepth,
+    requestTimeoutMs: o.requestTimeoutMs,
+  });
   console.log(`listening ${receiver.url}`);
   const stop = async () => {
     await receiver.close();
@@ -745,6 +762,13 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
     .option('--db <file>', 'its durable store', '.tmp/receiver.sqlite')
     .option('--broken <variant>', `a deliberately broken receiver (${BROKEN_VARIANTS.join(', ')})`)
     .option('--slow-ms <ms>', 'answer every delivery this late', positiveInt('--slow-ms'))
+    .option('--max-body-bytes <n>', `largest body accepted, bytes; larger: 413 (default ${RECEIVER_BOUNDS.maxBodyBytes})`, positiveInt('--max-body-bytes'))
+    .option('--max-depth <n>', `deepest nesting of arrays and objects accepted; deeper: 400 (default ${RECEIVER_BOUNDS.maxDepth})`, positiveInt('--max-depth'))
+    .option(
+      '--request-timeout-ms <ms>',
+      `time for a whole request to arrive; later: 408 (default ${RECEIVER_BOUNDS.requestTimeoutMs})`,
+      positiveInt('--request-timeout-ms'),
+    )
     .action(wrap((o) => serveReceiver(o)));
 
   program

@@ -54,6 +54,9 @@ const OWN_PROCESS = [
   // worker starts: a worker per target).
   'scripts/bounded-transport.test.ts',
   'targets/receiver/crash.test.ts',
+  // Hundreds of hostile connections, some of tens of megabytes, at a receiver child process:
+  // long enough to overlap the others rather than lengthen the short files' one process.
+  'targets/receiver/hostile.test.ts',
   'proof/receiver-variants.test.ts',
   // Two Playwright runs against a simulator with refused credentials (about 30 s, mostly waiting).
   'scripts/wrong-credentials.test.ts',
