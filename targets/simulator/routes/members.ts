@@ -38,7 +38,7 @@ import { institutionCredentials, TEST_INSTITUTION_CODE } from '../data/instituti
 import { baseUrlOf, callbackPayloadOf, dataRequestProducts, optBool, optMetadata, optString, optStringArray, skipWebhookOf } from './request.ts';
 import { V2025, type ChallengeRecord, type MemberRecord } from '../domain/records.ts';
 import { coreState, findInstitution, findMember, findUser, userIdOf } from '../domain/store.ts';
-import { memberRead, runDueRefreshes } from '../domain/aggregation.ts';
+import { memberRead, memberReadByClient, runDueRefreshes } from '../domain/aggregation.ts';
 import { issueOauthWindow } from '../domain/oauth.ts';
 import {
   assertAggregatable,
@@ -284,7 +284,12 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
     return { members: page.items.map((m) => ({ ...renderMember(ctx, m, request.svcVersion), ...stale.get(m.guid) })), pagination: page.pagination };
   });
 
-  app.get<MemberParams>('/users/:user_guid/members/:member_guid', async (request) => memberReply(request, lookup(request).member));
+  app.get<MemberParams>('/users/:user_guid/members/:member_guid', async (request) => {
+    const { member: m } = lookup(request);
+    const body = memberReply(request, m);
+    memberReadByClient(ctx, m);
+    return body;
+  });
 
   app.put<MemberParams>('/users/:user_guid/members/:member_guid', async (request) => {
     const { member: m } = lookup(request);
@@ -335,6 +340,7 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
     if (m.connection_status === 'CHALLENGED' && !ctx.fault('challenge-missing-on-mfa') && !(readBefore && ctx.fault('challenges-dropped-after-first-read')))
       out.challenges = m.challenges.map((c) => renderChallenge(ctx, c, request.svcVersion));
     memberRead(ctx, m);
+    memberReadByClient(ctx, m);
     return { member: out };
   });
 
