@@ -1471,10 +1471,8 @@ export const CATALOG = [
   {
     name: 'ach-return-code-format-not-validated',
     kind: 'fault',
-    tier: 'inferred',
-    env: { SVC_STRICT: '1' },
     area: 'ach-returns',
-    section: 'Resources, ACH return: return_code is R followed by two digits; that a malformed one is refused (and with which status) is not stated (inferred)',
+    section: 'Resources, ACH return: return_code is R followed by two digits; a 2xx to a malformed one is stated (the table states the format); which refusal answers it is not',
     description: 'POST /ach_returns accepts a return_code such as "X1" or "R100" with 200',
   },
   {
@@ -1503,91 +1501,73 @@ export const CATALOG = [
   {
     name: 'ach-account-guid-format-not-validated',
     kind: 'fault',
-    tier: 'inferred',
-    env: { SVC_STRICT: '1' },
     area: 'ach-returns',
     section:
-      'Resources, ACH return (create request): account_guid string ACT-<uuid>; that a malformed one is refused (and with which status) is not stated (inferred)',
+      'Resources, ACH return (create request): account_guid string ACT-<uuid>; a 2xx to a malformed one is stated (the table states the format); which refusal answers it is not',
     description: 'POST /ach_returns accepts account_guid as "ACT"-less or "USR-" prefixed account guid (resolved by its uuid) with 200',
   },
   {
     name: 'ach-account-number-last-four-format-not-validated',
     kind: 'fault',
-    tier: 'inferred',
-    env: { SVC_STRICT: '1' },
     area: 'ach-returns',
     section:
-      'Resources, ACH return (create request): account_number_last_four string of 4 digits; that a malformed one is refused (and with which status) is not stated (inferred)',
+      'Resources, ACH return (create request): account_number_last_four string of 4 digits; a 2xx to a malformed one is stated (the table states the format); which refusal answers it is not',
     description: 'POST /ach_returns accepts account_number_last_four as "12a4", "123" or the number 1234 with 200',
   },
   {
     name: 'ach-initiated-at-format-not-validated',
     kind: 'fault',
-    tier: 'inferred',
-    env: { SVC_STRICT: '1' },
     area: 'ach-returns',
     section:
-      'Resources, ACH return (create request): ach_initiated_at string, ISO 8601 timestamp with offset; that a malformed one is refused (and with which status) is not stated (inferred)',
+      'Resources, ACH return (create request): ach_initiated_at string, ISO 8601 timestamp with offset; a 2xx to a malformed one is stated (the table states the format); which refusal answers it is not',
     description: 'POST /ach_returns accepts ach_initiated_at as "2026-01-05T10:00:00" (no offset) or "yesterday" with 200',
   },
   {
     name: 'ach-member-guid-format-not-validated',
     kind: 'fault',
-    tier: 'inferred',
-    env: { SVC_STRICT: '1' },
     area: 'ach-returns',
     section:
-      'Resources, ACH return (create request): member_guid string MBR-<uuid>; that a malformed one is refused (and with which status) is not stated (inferred)',
+      'Resources, ACH return (create request): member_guid string MBR-<uuid>; a 2xx to a malformed one is stated (the table states the format); which refusal answers it is not',
     description: 'POST /ach_returns accepts member_guid as a member guid without "MBR-" or with "ACT-" (resolved by its uuid) with 200',
   },
   {
     name: 'ach-returned-at-format-not-validated',
     kind: 'fault',
-    tier: 'inferred',
-    env: { SVC_STRICT: '1' },
     area: 'ach-returns',
     section:
-      'Resources, ACH return (create request): returned_at string, ISO 8601 timestamp with offset; that a malformed one is refused (and with which status) is not stated (inferred)',
+      'Resources, ACH return (create request): returned_at string, ISO 8601 timestamp with offset; a 2xx to a malformed one is stated (the table states the format); which refusal answers it is not',
     description: 'POST /ach_returns accepts returned_at as "2026-01-07T09:30:00" (no offset), "2026-01-07 09:30" or "07/01/2026" with 200',
   },
   {
     name: 'ach-sec-code-format-not-validated',
     kind: 'fault',
-    tier: 'inferred',
-    env: { SVC_STRICT: '1' },
     area: 'ach-returns',
     section:
-      'Resources, ACH return (create request): sec_code string, three-letter code; that a malformed one is refused (and with which status) is not stated (inferred)',
+      'Resources, ACH return (create request): sec_code string, three-letter code; a 2xx to a malformed one is stated (the table states the format); which refusal answers it is not',
     description: 'POST /ach_returns accepts sec_code as "PP", "P1D" or "PPDX" with 200',
   },
   {
     name: 'ach-transaction-amount-format-not-validated',
     kind: 'fault',
-    tier: 'inferred',
-    env: { SVC_STRICT: '1' },
     area: 'ach-returns',
     section:
-      'Resources, ACH return (create request): transaction_amount number, decimal; that a malformed one is refused (and with which status) is not stated (inferred)',
+      'Resources, ACH return (create request): transaction_amount number, decimal; a 2xx to a malformed one is stated (the table states the format); which refusal answers it is not',
     description: 'POST /ach_returns accepts transaction_amount as the strings "42.50" or "forty-two" with 200',
   },
   {
     name: 'ach-transaction-amount-range-format-not-validated',
     kind: 'fault',
-    tier: 'inferred',
-    env: { SVC_STRICT: '1' },
     area: 'ach-returns',
     section:
-      'Resources, ACH return (create request): transaction_amount_range integer; that a malformed one is refused (and with which status) is not stated (inferred)',
+      'Resources, ACH return (create request): transaction_amount_range integer; a 2xx to a malformed one is stated (the table states the format); which refusal answers it is not',
     description: 'POST /ach_returns accepts transaction_amount_range as 2.5 or the string "2" with 200',
   },
   {
     name: 'ach-user-guid-format-not-validated',
     kind: 'fault',
-    tier: 'inferred',
-    env: { SVC_STRICT: '1' },
     area: 'ach-returns',
     section:
-      'Resources, ACH return (create request): user_guid string USR-<uuid>; that a malformed one is refused (and with which status) is not stated (inferred)',
+      'Resources, ACH return (create request): user_guid string USR-<uuid>; a 2xx to a malformed one is stated (the table states the format); which refusal answers it is not',
     description: 'POST /ach_returns accepts user_guid as a user guid without "USR-" or with "MBR-" (resolved by its uuid) with 200',
   },
   {
