@@ -198,8 +198,9 @@ test('v20111101: a member created with skip_aggregation true is not aggregated',
   const member = createdMember(api, await createMember(api, user, { scenario: 'SUCCESS', version, extra: { skip_aggregation: true } })).guid;
   const reads = await observe(api, profile, user, member, version);
   expect(reads.filter((m) => m.is_being_aggregated === true).length, 'reads with is_being_aggregated true after skip_aggregation').toBe(0);
-  // Resources, Member: aggregated_at "null before first aggregation".
-  expect(reads.at(-1)!.aggregated_at, 'aggregated_at of a member whose aggregation was skipped').toBeNull();
+  // Resources, Member: aggregated_at "null before first aggregation" (an absent field counts as
+  // null: ../shared/real-service-notes.md, Nullability and required fields).
+  expect(reads.at(-1)!.aggregated_at ?? null, 'aggregated_at of a member whose aggregation was skipped').toBeNull();
   const tx = await api.get(`/users/${user}/transactions`, { version, expectStatus: 200 });
   expect(need<unknown[]>(tx, 'transactions', api).length, 'transactions of a user whose only member skipped aggregation').toBe(0);
 });
