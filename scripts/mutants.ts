@@ -224,13 +224,16 @@ export async function runMutants(o: MutantRunOptions = {}): Promise<MutantsRepor
     // ---- choosing the scenarios of each mutant ----
     // A mutant that leaves a field out on one operation only (witnesses) reaches a scenario
     // only where that scenario read the same record through another operation first: what
-    // presence consistency compares (proof/mutants/apply.ts `observed`).
+    // presence consistency compares (proof/mutants/apply.ts `observed`). Presence consistency
+    // judges the checked client's exchanges (scenarios/fixtures/run-ledger.ts); the fuzz
+    // engine's own requests are not among them, so the fuzz project never reaches one.
     const observedOnly = (m: Mutant) => m.change.kind === 'field' && !!m.change.witnesses;
+    const judgedBy = (m: Mutant, t: BaselineTest) => (observedOnly(m) ? t.wouldObserve.has(m.id) && !FUZZ_FOLDER.test(t.file) : t.wouldFire.has(m.id));
     const reaching = new Map<string, BaselineTest[]>();
     for (const m of mutants)
       reaching.set(
         m.id,
-        passed.filter((t) => (observedOnly(m) ? t.wouldObserve : t.wouldFire).has(m.id)).sort((a, b) => a.durationMs - b.durationMs),
+        passed.filter((t) => judgedBy(m, t)).sort((a, b) => a.durationMs - b.durationMs),
       );
     const outcomes = new Map<string, MutantOutcome>();
     for (const m of mutants)
@@ -276,10 +279,14 @@ export async function runMutants(o: MutantRunOptions = {}): Promise<MutantsRepor
       if (observedOnly(m) && !oc.reaching) {
         // Left out of the score: the suite cannot see a field dropped on one operation unless one scenario reads the record twice.
         const fired = passed.filter((t) => t.wouldFire.has(m.id)).length;
+        const onlyFuzz = passed.some((t) => t.wouldObserve.has(m.id));
+        const ops = m.ops.map((o) => o.replace(/^\w[\w-]*:/, '')).join(', ');
         oc.verdict = 'not-observable';
-        oc.reason = fired
-          ? `${fired} scenario(s) read records on ${m.ops.map((o) => o.replace(/^\w[\w-]*:/, '')).join(', ')} with the field, none of them after another operation served the same record with it (no write between)`
-          : `no scenario's answer on ${m.ops.map((o) => o.replace(/^\w[\w-]*:/, '')).join(', ')} carries the field`;
+        oc.reason = onlyFuzz
+          ? `only the fuzz project read a record through another operation before ${ops}; presence consistency does not judge the fuzz engine's own requests`
+          : fired
+            ? `${fired} scenario(s) read records on ${ops} with the field, none of them after another operation served the same record with it (no write between)`
+            : `no scenario's answer on ${ops} carries the field`;
         continue;
       }
       const global = !m.ops.length;
