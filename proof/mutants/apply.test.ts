@@ -228,3 +228,13 @@ test('a field left out on one operation: observed only where another operation s
   assert.equal(dry.respond(memberReq, matched, res, true), res);
   assert.deepEqual([dry.fired, dry.observed], [1, 1]);
 });
+
+test('latency: an answer of the operations delayed counts as changed (the dry run reaches what it slows), others are untouched', () => {
+  const jobs = new MutantRuntime(mutant({ kind: 'latency', ms: 3000, ops: [MEMBER_OP] }, { family: 'latency', expect: 'tolerated' }), 'v20260929');
+  assert.equal(jobs.delayMs(req(), matched), 3000);
+  assert.equal(jobs.delayMs(req(), { op: LIST_OP }), 0);
+  const res = json(member);
+  assert.equal(jobs.respond(req(), matched, res, true), res);
+  jobs.respond(req(), { op: LIST_OP }, json(member), true);
+  assert.equal(jobs.fired, 1);
+});

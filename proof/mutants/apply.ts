@@ -356,7 +356,8 @@ export class MutantRuntime {
     };
     switch (c.kind) {
       case 'latency':
-        return res;
+        // The delay is delayMs's; counted here so the baseline's dry run knows which scenarios it reaches.
+        return this.onOps(m) ? changed(res) : res;
       case 'status': {
         if (!this.onOps(m) || !c.from.includes(res.status)) return res;
         return changed({ ...res, status: c.to });
