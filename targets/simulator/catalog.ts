@@ -1163,8 +1163,11 @@ export const CATALOG = [
   {
     name: 'account-set-by-feed-fields-removed',
     kind: 'fault',
+    tier: 'inferred',
+    env: { SVC_STRICT: '1' },
     area: 'accounts',
-    section: 'Resources, Account: fields named ... plus *_set_by and feed_* variants; Versioning: removing a response field is breaking',
+    section:
+      'Resources, Account: fields named ... plus *_set_by and feed_* variants ("Fields named" is a list of names, not a presence promise: a service that never serves them is judged inferred)',
     description: 'Accounts carry no *_set_by and no feed_* field',
   },
   {
@@ -1472,7 +1475,8 @@ export const CATALOG = [
     name: 'ach-return-code-format-not-validated',
     kind: 'fault',
     area: 'ach-returns',
-    section: 'Resources, ACH return: return_code is R followed by two digits; a 2xx to a malformed one is stated (the table states the format); which refusal answers it is not',
+    section:
+      'Resources, ACH return: return_code is R followed by two digits; a 2xx to a malformed one is stated (the table states the format); which refusal answers it is not',
     description: 'POST /ach_returns accepts a return_code such as "X1" or "R100" with 200',
   },
   {
