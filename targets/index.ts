@@ -86,7 +86,7 @@ export { simulatorInstitutionSeed } from './simulator/data/institutions.ts';
 export { startReceiver, RECEIVER_BOUNDS, type RunningReceiver, type ReceiverOptions } from './receiver/receiver.ts';
 export { canonicalJson, BROKEN_VARIANTS, type BrokenVariant } from './receiver/store.ts';
 export type { SimulatorOptions } from './simulator/app.ts';
-export { simulatorBanner } from './simulator/serve.ts';
+export { simulatorBanner, simulatorTargetSettings, type SourcedSetting } from './simulator/serve.ts';
 export {
   bodySize,
   boundsOf,
