@@ -274,28 +274,25 @@ export function observationOf(c: ExchangeContext): Omit<Observation, 'seq' | 'at
   }
   if (c.model.api === 'test-host') o.shown = testHostShown(body);
   const out: ObservedRecord[] = [];
-  // Users: "Field lists of ... users ... not shown", so their answers have no documented
-  // record; a `{user: {guid, ...}}` answer is still the user, and its client id is what a
-  // widget URL must name (Resources, Widget URL: user_id).
-  const documented = c.media?.schemaUri !== undefined && c.media.schemaPointer !== undefined;
-  if (c.model.api === 'platform' && !documented && isRec(body.user) && typeof body.user.guid === 'string') {
-    out.push({ component: 'User', site: '.user', key: `guid:${body.user.guid}`, owners: [], fields: keptFields('User', body.user) });
-  }
-  if (!c.media?.schemaUri || c.media.schemaPointer === undefined) {
-    if (out.length) o.records = out;
-    return o;
-  }
-  const { records } = responseRecords(c.media.schemaUri, c.media.schemaPointer);
-  for (const site of records) {
-    const siteText = site.path.map((s) => (s === '*' ? '[*]' : `.${s}`)).join('');
-    for (const r of recordsAt(body, site.path)) {
-      if (out.length >= MAX_RECORDS * 2) break;
-      const key = recordKey(r);
-      if (!key) continue;
-      const fields = keptFields(site.component, r);
-      const owners = OWNER_FIELDS.map((f) => r[f]).filter((v): v is string => typeof v === 'string' && v !== '');
-      out.push({ component: site.component, site: siteText, key, owners, fields });
+  if (c.media?.schemaUri && c.media.schemaPointer !== undefined) {
+    const { records } = responseRecords(c.media.schemaUri, c.media.schemaPointer);
+    for (const site of records) {
+      const siteText = site.path.map((s) => (s === '*' ? '[*]' : `.${s}`)).join('');
+      for (const r of recordsAt(body, site.path)) {
+        if (out.length >= MAX_RECORDS * 2) break;
+        const key = recordKey(r);
+        if (!key) continue;
+        const fields = keptFields(site.component, r);
+        const owners = OWNER_FIELDS.map((f) => r[f]).filter((v): v is string => typeof v === 'string' && v !== '');
+        out.push({ component: site.component, site: siteText, key, owners, fields });
+      }
     }
+  }
+  // Users: "Field lists of ... users ... not shown": whether or not a document gives the
+  // answer a record, a `{user: {guid, ...}}` answer is the user, and its client id is what a
+  // widget URL must name (Resources, Widget URL: user_id).
+  if (c.model.api === 'platform' && isRec(body.user) && typeof body.user.guid === 'string' && !out.some((r) => r.component === 'User')) {
+    out.push({ component: 'User', site: '.user', key: `guid:${body.user.guid}`, owners: [], fields: keptFields('User', body.user) });
   }
   if (out.length) o.records = out;
   const listKey = c.operation?.listKey;
