@@ -388,3 +388,40 @@ test('observationOf reads records where the document puts them, keeps stable val
     'only when asked',
   );
 });
+
+test('observationOf keeps the user of a created user, so the widget URL answer is judged against its client id', () => {
+  // The answer to POST /users is documented (UserEnvelope) but its user is no record the
+  // document names: the invariant that a widget URL names the user it was asked for
+  // (Resources, Widget URL: user_id) needs it all the same.
+  const contract = loadContract();
+  const created = contract.checkReceived(
+    {
+      api: 'platform',
+      version: 'v20250224',
+      request: { method: 'POST', url: '/users', headers: {}, body: { user: { id: 'team-user-1' } } },
+      response: { status: 200, headers: { 'content-type': 'application/json' }, text: JSON.stringify({ user: { guid: 'USR-9', id: 'team-user-1' } }) },
+    },
+    { observe: true },
+  ).observation!;
+  const user = created.records?.find((r) => r.component === 'User');
+  assert.ok(user, 'the created user is observed');
+  assert.equal(user.key, 'guid:USR-9');
+  assert.equal(user.fields.id, 'team-user-1');
+  const widget = contract.checkReceived(
+    {
+      api: 'platform',
+      version: 'v20250224',
+      request: { method: 'POST', url: '/users/USR-9/widget_urls', headers: {}, body: { widget_url: { widget_type: 'connect_widget' } } },
+      response: {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        text: JSON.stringify({ widget_url: { type: 'connect_widget', url: 'https://x.example/w', user_id: 'another-user' } }),
+      },
+    },
+    { observe: true },
+  ).observation!;
+  const l = new RunLedger();
+  // The checked client stamps when and in which order (scenarios/fixtures/run-ledger.ts).
+  assert.deepEqual(l.add({ ...created, seq: 1, at: [10, 20] }), []);
+  assert.deepEqual(checks(l.add({ ...widget, seq: 2, at: [30, 40] })), ['asked_is_answered']);
+});
