@@ -87,6 +87,7 @@ const V2011_SCENARIOS = [
   versionTitles('deprecated.spec.ts', ['the managed member endpoints answer on {V20111101}, before their deprecation']),
   versionTitles('versions.spec.ts', [
     '{V20111101} institutions carry the four supports_* fields',
+    '{V20111101} list institutions filters by the four supports_* fields',
     '{V20111101} create member needs no data_request',
     'sunset endpoints are refused on {V20250224}',
     'a {V20111101} request with the vendor media type in Accept is served',

@@ -60,7 +60,11 @@ export function simulatorTargetSettings(target: StartedTarget): { settings: Sour
     SVC_AUDIENCE_TOKEN_URL: p.audience.tokenUrl,
     SVC_TEST_HOST_BASE_URL: p.testHostBaseUrl,
   });
-  add('its seeded audience', { SVC_AUDIENCE_ID: p.audience.audienceId, SVC_AUDIENCE_INSTITUTION_PUBLIC_ID: p.audience.institutionPublicId });
+  add('its seeded audience', {
+    SVC_AUDIENCE_ID: p.audience.audienceId,
+    SVC_AUDIENCE_SLUG: p.audience.audienceSlug,
+    SVC_AUDIENCE_INSTITUTION_PUBLIC_ID: p.audience.institutionPublicId,
+  });
   add('its test institution and test user', {
     SVC_TEST_INSTITUTION_CODE: p.testInstitution.code,
     SVC_TEST_OAUTH_INSTITUTION_CODE: p.testInstitution.oauthCode,
