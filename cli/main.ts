@@ -13,18 +13,20 @@ import {
   CATALOG,
   checkOptionsOf,
   loadProfile,
+  RECEIVER_BOUNDS,
   startReceiver,
   startTarget,
   BROKEN_VARIANTS,
   SIMULATOR_DEFAULTS,
   simulatorBanner,
+  simulatorTargetSettings,
   type BrokenVariant,
   type CatalogEntry,
   type TargetProfile,
 } from '../targets/index.ts';
 import { installedAsDependency, PACKAGE_ROOT, playwrightTest, runChild } from '../load/process.ts';
 import { configFromEnv, configJsonSchema, ConfigError, resolveSettings, SETTING_ENTRIES, type ResolvedSettings } from './config/load.ts';
-import { configFileOf, configTemplate, settingsMarkdown } from './config/init.ts';
+import { configFileOf, configFileWithSources, configFormatOf, configTemplate, settingsMarkdown } from './config/init.ts';
 import type { Family } from '../proof/mutants/index.ts';
 
 /** A mistake in how the command was called: printed with the command's usage line, exit 2. */
@@ -158,8 +160,21 @@ async function runGate(
   return runChild(playwrightTest(args, env, process.cwd()));
 }
 
+/** Shell words for `export NAME=value`: single-quoted unless plain. */
+const shellWord = (v: string) => (/^[\w@%+=:,./-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`);
+
+/** Where `--write-config` writes and in which format, checked before anything starts. */
+function configTarget(file: string, force: boolean | undefined): { file: string; format: 'ts' | 'json' } {
+  const format = configFormatOf(file);
+  if (!format) throw new UsageError(`--write-config takes a .ts, .mts, .mjs, .js or .json file name, got "${file}"`);
+  const path = resolve(file);
+  if (!existsSync(dirname(path))) throw new UsageError(`--write-config ${file}: the folder ${dirname(path)} does not exist`);
+  if (existsSync(path) && !force) throw new UsageError(`${path} exists; --force overwrites it`);
+  return { file: path, format };
+}
+
 async function serveSimulator(
-  o: { port: number; fault: string[]; variation: string[]; variations?: string; list?: boolean; quiet?: boolean },
+  o: { port: number; fault: string[]; variation: string[]; variations?: string; list?: boolean; quiet?: boolean; writeConfig?: string; force?: boolean },
   cmd: Command,
 ): Promise<number | 'serving'> {
   if (o.list) {
@@ -174,6 +189,7 @@ async function serveSimulator(
     console.log('Start with some in force: svc-conformance simulator --fault NAME --variation NAME');
     return 0;
   }
+  const write = o.writeConfig ? configTarget(o.writeConfig, o.force) : undefined;
   const settings = await settingsOf(cmd);
   const started = performance.now();
   const variations = [
@@ -196,6 +212,31 @@ async function serveSimulator(
   console.log(
     o.quiet ? target.url : simulatorBanner(target, { apiKeyGiven: settings.sources.has('credentials.apiKey'), startedMs: performance.now() - started }),
   );
+  if (write) {
+    const { settings: values, secrets } = simulatorTargetSettings(target);
+    writeFileSync(
+      write.file,
+      configFileWithSources(values, write.format, {
+        header: [
+          `svc-conformance configuration of the simulator at ${target.url}, written by \`svc-conformance simulator --write-config\`:`,
+          'every non-secret setting a full run against it needs, each with where its value came from.',
+          'The secrets are not in this file (a config file that holds one is refused): the simulator',
+          'printed them as variables to export where the run starts.',
+        ],
+      }),
+    );
+    console.log(`wrote ${write.file}: ${values.length} settings of this simulator (every non-secret one a full run against it needs)`);
+    // A secret the simulator was given stays where it came from; its documented defaults are
+    // public (README, "Simulator"), so they are printed to be exported.
+    const given = new Set(SETTING_ENTRIES.filter((e) => e.secret && settings.sources.has(e.key)).map((e) => e.env));
+    console.log('Its secrets (never written to a file; export them where the run starts):');
+    for (const { variable, value } of secrets)
+      console.log(
+        given.has(variable)
+          ? `# ${variable}: the value this simulator was started with (from your environment; not printed)`
+          : `export ${variable}=${shellWord(value)}`,
+      );
+  }
   const stop = async () => {
     await target.close();
     process.exit(0);
@@ -205,11 +246,27 @@ async function serveSimulator(
   return 'serving';
 }
 
-async function serveReceiver(o: { port: number; db: string; broken?: string; slowMs?: number }): Promise<'serving'> {
+async function serveReceiver(o: {
+  port: number;
+  db: string;
+  broken?: string;
+  slowMs?: number;
+  maxBodyBytes?: number;
+  maxDepth?: number;
+  requestTimeoutMs?: number;
+}): Promise<'serving'> {
   if (o.broken && !BROKEN_VARIANTS.includes(o.broken as BrokenVariant))
     throw new UsageError(`unknown --broken "${o.broken}"; variants: ${BROKEN_VARIANTS.join(', ')}`);
   mkdirSync(dirname(resolve(o.db)), { recursive: true });
-  const receiver = await startReceiver({ dbPath: o.db, port: o.port, broken: o.broken as BrokenVariant | undefined, slowMs: o.slowMs });
+  const receiver = await startReceiver({
+    dbPath: o.db,
+    port: o.port,
+    broken: o.broken as BrokenVariant | undefined,
+    slowMs: o.slowMs,
+    maxBodyBytes: o.maxBodyBytes,
+    maxDepth: o.maxDepth,
+    requestTimeoutMs: o.requestTimeoutMs,
+  });
   console.log(`listening ${receiver.url}`);
   const stop = async () => {
     await receiver.close();
@@ -535,9 +592,14 @@ async function runWebhookCheckCommand(
   return code;
 }
 
-async function runPreflightCommand(o: { markdown?: string; json?: boolean }, cmd: Command): Promise<number> {
+async function runPreflightCommand(o: { markdown?: string; json?: boolean; writeConfig?: string; force?: boolean }, cmd: Command): Promise<number> {
+  const write = o.writeConfig ? configTarget(o.writeConfig, o.force) : undefined;
   const settings = await settingsOf(cmd);
-  profileOf(settings.env);
+  const profile = profileOf(settings.env);
+  if (write && profile.isSimulator)
+    throw new UsageError(
+      '--write-config writes what a real target reveals: set target.baseUrl (SVC_BASE_URL) and its credentials; a simulator writes its own (svc-conformance simulator --write-config)',
+    );
   const { runPreflight, formatPreflight, preflightExitCode } = await import('../preflight/preflight.ts');
   // Without a real target, the embedded simulator is what a run would meet: start one.
   const target = await startTarget({ env: settings.env });
@@ -549,10 +611,63 @@ async function runPreflightCommand(o: { markdown?: string; json?: boolean }, cmd
       mkdirSync(dirname(resolve(o.markdown)), { recursive: true });
       writeFileSync(resolve(o.markdown), `## svc-conformance preflight: ${describeTarget(target.profile)}\n\n\`\`\`\n${text.trimEnd()}\n\`\`\`\n`);
     }
+    if (write) {
+      if (report.fatal) console.error(`\n${write.file} not written: the target must answer with the credentials accepted before it can tell anything.`);
+      // With --json, stdout holds the report alone.
+      else await writeDiscoveredConfig(target.profile, settings, write, o.json ? console.error : console.log);
+    }
     return preflightExitCode(report);
   } finally {
     await target.close();
   }
+}
+
+/**
+ * `preflight --write-config`: the settings in force (config file, environment), then what
+ * the target revealed over them, each with a comment naming its source; what it did not
+ * reveal is listed with where a team finds it, in the file and on the console.
+ */
+async function writeDiscoveredConfig(
+  profile: TargetProfile,
+  settings: ResolvedSettings,
+  write: { file: string; format: 'ts' | 'json' },
+  say: (line: string) => void,
+): Promise<void> {
+  const { discoverSettings } = await import('../preflight/discover.ts');
+  const given = (variable: string) => !!settings.env[variable];
+  const discovery = await discoverSettings(profile, { given });
+  const inForce = SETTING_ENTRIES.filter((e) => !e.secret && settings.sources.has(e.key) && settings.env[e.env]).map((e) => ({
+    variable: e.env,
+    value: settings.env[e.env]!,
+    source: `your ${settings.sources.get(e.key)} (${e.env})`,
+  }));
+  const previous = new Map(inForce.map((v) => [v.variable, v]));
+  const discovered = discovery.found.map((f) => {
+    const was = previous.get(f.variable);
+    return was && was.value !== f.value ? { ...f, source: `${f.source}; was ${was.value} in ${was.source}` } : f;
+  });
+  const found = new Set(discovered.map((f) => f.variable));
+  const values = [...inForce.filter((v) => !found.has(v.variable)), ...discovered];
+  const entryOf = new Map(SETTING_ENTRIES.map((e) => [e.env, e]));
+  const missing = discovery.notFound.map((n) => {
+    const e = entryOf.get(n.variable);
+    return `${n.variable}${e?.secret ? ' (a secret: environment only)' : e ? ` (${e.key})` : ''}: ${n.where}`;
+  });
+  writeFileSync(
+    write.file,
+    configFileWithSources(values, write.format, {
+      header: [
+        `svc-conformance configuration of ${profile.platformBaseUrl}, written by \`svc-conformance preflight --write-config\`:`,
+        'the settings in force when it ran, and what the target revealed about itself, each with where its value came from.',
+        'Secrets never go in this file: they stay in the environment (or your CI secret store).',
+      ],
+      footer: missing.length ? ['Not discovered (no answer of the target shows them): set them here, or secrets in the environment.', ...missing] : [],
+    }),
+  );
+  say(`\nwrote ${write.file}: ${values.length} settings, ${discovered.length} of them read from the target:`);
+  for (const f of discovered) say(`  ${f.variable}=${f.value.length > 80 ? `${f.value.slice(0, 80)}…` : f.value}\n      ${f.source}`);
+  for (const line of discovery.log) say(`  (${line})`);
+  if (missing.length) say(`Not discovered (${missing.length}): where a team finds each\n${missing.map((m) => `  ${m}`).join('\n')}`);
 }
 
 async function runCleanupCommand(o: { runId?: string; dryRun?: boolean }, cmd: Command): Promise<number> {
@@ -713,6 +828,11 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
     )
     .option('--markdown <file>', 'also write the table as Markdown (for a CI job summary)')
     .option('--json', 'print the report as JSON')
+    .option(
+      '--write-config <file>',
+      "write a config file (.ts, .mts, .mjs, .js or .json) with the settings in force and what a real target reveals about itself (favourites, a blocked institution, the versions it serves and deprecates, the data-exchange grant's identities), each with its source; what it does not reveal is listed with where to find it",
+    )
+    .option('--force', 'with --write-config: overwrite an existing file')
     .addHelpText('after', '\nExit codes: 0 the run can go ahead, 1 the platform is unreachable or refuses the credentials, 2 bad configuration.')
     .action(wrap((o, cmd: Command) => runPreflightCommand(o, cmd)));
 
@@ -735,6 +855,15 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
     )
     .option('--list', 'list the catalogue of faults and variations and exit')
     .option('-q, --quiet', 'print only the base URL')
+    .option(
+      '--write-config <file>',
+      'once listening, write the config file that points a run at this simulator (.ts, .mts, .mjs, .js or .json): every non-secret setting a full run needs; the secrets are printed as variables to export, never written',
+    )
+    .option('--force', 'with --write-config: overwrite an existing file')
+    .addHelpText(
+      'after',
+      '\nAs a CI service: svc-conformance simulator --port 4010 --write-config svc-conformance.config.ts, then, with the printed variables exported, svc-conformance run from the folder of that file.',
+    )
     .action(wrap((o, cmd: Command) => serveSimulator(o, cmd)));
   void sim;
 
@@ -745,6 +874,13 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
     .option('--db <file>', 'its durable store', '.tmp/receiver.sqlite')
     .option('--broken <variant>', `a deliberately broken receiver (${BROKEN_VARIANTS.join(', ')})`)
     .option('--slow-ms <ms>', 'answer every delivery this late', positiveInt('--slow-ms'))
+    .option('--max-body-bytes <n>', `largest body accepted, bytes; larger: 413 (default ${RECEIVER_BOUNDS.maxBodyBytes})`, positiveInt('--max-body-bytes'))
+    .option('--max-depth <n>', `deepest nesting of arrays and objects accepted; deeper: 400 (default ${RECEIVER_BOUNDS.maxDepth})`, positiveInt('--max-depth'))
+    .option(
+      '--request-timeout-ms <ms>',
+      `time for a whole request to arrive; later: 408 (default ${RECEIVER_BOUNDS.requestTimeoutMs})`,
+      positiveInt('--request-timeout-ms'),
+    )
     .action(wrap((o) => serveReceiver(o)));
 
   program

@@ -406,13 +406,12 @@ const STABLE: Record<string, ReadonlySet<string>> = {
 
 /**
  * Fields present only under a stated condition: their absence on another answer says nothing.
- * Resources, Member: oauth_window_uri "present for OAuth members; one-time use", use_cases "only
- * for clients opted in"; Endpoints: challenges "when MFA is required"; Insight: localization_payload
+ * Resources, Member: oauth_window_uri "present for OAuth members; one-time use" (use_cases, "only
+ * for clients opted in", holds for every read of one client alike); Endpoints: challenges "when MFA is required"; Insight: localization_payload
  * "opt-in"; Transaction: what `includes` returns.
  */
 const CONDITIONAL = new Set([
   'oauth_window_uri',
-  'use_cases',
   'challenges',
   'localization_payload',
   'repeating_transactions',

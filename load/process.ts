@@ -247,9 +247,7 @@ export function installedAsDependency(root = PACKAGE_ROOT): boolean {
 export function nodeOptionsFor(env: NodeJS.ProcessEnv, root = PACKAGE_ROOT): string | undefined {
   if (!installedAsDependency(root)) return env.NODE_OPTIONS;
   const tsx = import.meta.resolve('tsx');
-  // Source maps on: the positions Playwright reads off a stack (every test's file:line in the
-  // console and the HTML report) are the TypeScript's, not the compiled file's line 1.
-  const own = `--enable-source-maps --import ${tsx}`;
+  const own = `--import ${tsx}`;
   return env.NODE_OPTIONS?.includes(own) ? env.NODE_OPTIONS : [env.NODE_OPTIONS, own].filter(Boolean).join(' ');
 }
 

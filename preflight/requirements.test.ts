@@ -21,6 +21,7 @@ import {
   AREA_REQUIREMENTS,
   areaPlan,
   CHECK_SETTINGS,
+  EMBEDDED_SIMULATOR,
   MINIMAL_SETTINGS,
   needsFullSettings,
   requirementVariables,
@@ -70,6 +71,8 @@ function neededBySkips(): Map<string, Set<string>> {
         if (!optional && new RegExp(`pathOf\\(profile, '${key}'|'${key}'(?:,|\\])`).test(text)) add(PRODUCT_PATH_ENV[key], file);
       }
     }
+    // versions: a scenario judged on one version skips when SVC_VERSIONS leaves it out
+    if (/test\.skip\(\s*!profile\.versions\.supported\.includes\(/.test(text)) add('SVC_VERSIONS', file);
     // widget controls: missingControls(controls, ['oauth', ...])
     for (const m of text.matchAll(/missingControls\([^,]+,\s*\[([^\]]*)\]/g)) {
       for (const key of m[1].match(/[a-z]+/g) ?? []) add(WIDGET_CONTROLS[key as keyof WidgetControls][0], file);
@@ -112,16 +115,22 @@ test('every tag of the table is a tag some scenario carries', () => {
   assert.deepEqual(unknown, []);
 });
 
-test('on the simulator every area runs but the one the simulator cannot serve (a public webhook URL); on a bare real target only the credentials area runs', () => {
+test('on the simulator every area runs but the one the simulator cannot serve (a public webhook URL); on a bare real target only the credentials area and the areas judged on one version (every version is the default) run; a version left out skips its area', () => {
   const sim = areaPlan(loadProfile({}));
   assert.deepEqual(
     sim.filter((a) => a.verdict === 'skips').map((a) => a.missing),
     [['SVC_WEBHOOK_PUBLIC_URL']],
   );
+  // Every version of the contract is a real target's default (SVC_VERSIONS), so the areas judged on one run.
   const bare = areaPlan(loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9', SVC_CLIENT_ID: 'c', SVC_API_KEY: 'k' }));
   assert.deepEqual(
-    bare.filter((a) => a.verdict === 'runs').map((a) => a.area),
-    ['every platform and test-host scenario'],
+    bare.filter((a) => a.verdict === 'runs').map((a) => a.area.replace(/:.*/, '')),
+    ['every platform and test-host scenario', 'judged on v20111101', 'judged on v20250224'],
+  );
+  const twoVersions = areaPlan(loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9', SVC_VERSIONS: 'v20250224,v20260929' }));
+  assert.deepEqual(
+    twoVersions.filter((a) => a.area.startsWith('judged on v20111101')).map((a) => [a.verdict, a.missing, a.note]),
+    [['skips', ['SVC_VERSIONS'], 'v20111101 among the versions']],
   );
   const noCredentials = areaPlan(loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9' }));
   assert.deepEqual(noCredentials[0].missing, ['SVC_CLIENT_ID', 'SVC_API_KEY']);
@@ -159,6 +168,75 @@ test('every area needing more than the minimal settings names its scenarios, and
     'SVC_OAUTH_AUTHORIZE_SELECTOR',
     'SVC_OAUTH_DENY_SELECTOR',
   ]);
+});
+
+/**
+ * Every declared scenario whose body skips when the target does not serve a version
+ * (`test.skip(!profile.versions.supported.includes(...))`, directly or through the file's
+ * `supports(profile, V)`), with that version: read from the scenario files as text.
+ */
+function versionSkips(): Array<{ check: string; version: string }> {
+  const out: Array<{ check: string; version: string }> = [];
+  for (const file of sources(join(SCENARIOS, 'api'))) {
+    const text = readFileSync(file, 'utf8');
+    const constants: Record<string, string> = Object.fromEntries([...text.matchAll(/\bconst (\w+) = '(v\d{8})'/g)].map((m) => [m[1], m[2]]));
+    // scenarios/lib/members.ts: "create member and request widget URL take a required data_request" from v20250224.
+    constants.DATA_REQUEST_FROM = 'v20250224';
+    const declarations = [...text.matchAll(/\btest\(\s*(['"`])((?:(?!\1)[^\\]|\\.)*)\1/g)];
+    declarations.forEach((m, i) => {
+      const body = text.slice(m.index, declarations[i + 1]?.index ?? text.length).replace(/\n(?:async )?function \w+\([\s\S]*?\n\}/g, '');
+      const versions = new Set<string>();
+      for (const call of body.matchAll(/\bsupports\(profile, (\w+)\)/g)) versions.add(constants[call[1]] ?? call[1]);
+      if (/test\.skip\(\s*!profile\.versions\.supported\.includes\((version|stated)\)/.test(body))
+        for (const c of body.matchAll(/\bconst (?:version|stated) = (?:'(v\d{8})'|(\w+))/g)) versions.add(c[1] ?? constants[c[2]] ?? c[2]);
+      for (const version of versions) out.push({ check: `${relative(ROOT, file)} > ${m[2].replace(/\\'/g, "'")}`, version });
+    });
+  }
+  return out;
+}
+
+test('the preflight names every scenario that skips when SVC_VERSIONS leaves its version out', () => {
+  const skips = versionSkips();
+  assert.ok(skips.length >= 20, `version skips read: ${skips.length}`);
+  for (const { version } of skips) assert.match(version, /^v\d{8}$/);
+  const unnamed = skips.filter(
+    ({ check, version }) =>
+      !AREA_REQUIREMENTS.some(
+        (r) =>
+          r.scenarios?.test(check) &&
+          r.needs(loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9', SVC_VERSIONS: 'v20260929' })).some(([v, set]) => v === 'SVC_VERSIONS' && !set) &&
+          !r.needs(loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9', SVC_VERSIONS: `v20260929,${version}` })).some(([v, set]) => v === 'SVC_VERSIONS' && !set),
+      ),
+  );
+  assert.deepEqual(
+    unnamed.map((u) => `${u.check} (${u.version})`),
+    [],
+    'scenarios judged on a version that no area of preflight/requirements.ts names with that version',
+  );
+});
+
+test('the preflight names every scenario that skips on any target but the embedded simulator', () => {
+  const named: string[] = [];
+  for (const file of sources(SCENARIOS)) {
+    const text = readFileSync(file, 'utf8');
+    const skip = /test\.skip\(\s*!(?:profile|PROFILE)\.isSimulator\b/;
+    // A helper of the file that holds the skip (simulatorOnly(profile)) counts as the skip.
+    const helpers = [...text.matchAll(/\bfunction (\w+)\([^)]*\)[^{]*\{([\s\S]*?)\n\}/g)].filter((m) => skip.test(m[2])).map((m) => m[1]);
+    const declarations = [...text.matchAll(/\btest\(\s*(['"`])((?:(?!\1)[^\\]|\\.)*)\1/g)];
+    declarations.forEach((m, i) => {
+      // Up to the next declaration, top-level functions (a helper's own definition) left out.
+      const body = text.slice(m.index, declarations[i + 1]?.index ?? text.length).replace(/\n(?:async )?function \w+\([\s\S]*?\n\}/g, '');
+      if (skip.test(body) || helpers.some((h) => new RegExp(`\\b${h}\\(`).test(body))) named.push(`${relative(ROOT, file)} > ${m[2]}`);
+    });
+  }
+  assert.ok(named.length >= 3, `simulator-only scenarios read: ${named.join('; ')}`);
+  const real = loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9' });
+  assert.deepEqual(
+    named.filter((check) => !AREA_REQUIREMENTS.some((r) => r.scenarios?.test(check) && r.needs(real).some(([v, set]) => v === EMBEDDED_SIMULATOR && !set))),
+    [],
+    'simulator-only scenarios no area of preflight/requirements.ts names',
+  );
+  assert.deepEqual(settingsOfCheck('scenarios/api/aggregation.spec.ts > connected members refresh when 24 hours have passed'), [], 'not a setting');
 });
 
 // ---- where each setting's value comes from (setting-sources.ts) --------------------------------

@@ -69,6 +69,52 @@ const productPaths = (p: TargetProfile, keys: Array<keyof ProductPaths>): Array<
   keys.map((k) => [PRODUCT_PATH_ENV[k], has(p.productPaths[k])]);
 const controls = (p: TargetProfile, keys: Array<keyof WidgetControls>): Array<[string, boolean]> => keys.map((k) => [WIDGET_CONTROLS[k][0], has(p.widget[k])]);
 const dx = (p: TargetProfile) => p.dataExchange;
+/** The target serves `version` (SVC_VERSIONS): scenarios judged on one version skip without it, naming SVC_VERSIONS. */
+const serves = (p: TargetProfile, version: string): [string, boolean] => ['SVC_VERSIONS', p.versions.supported.includes(version)];
+/**
+ * Scenario titles that name a version, as declared (`${OLD}`, `${V2025}`, `${DATA_REQUEST_FROM}`)
+ * and as run (the version itself): one pattern for both.
+ */
+const versionTitles = (file: string, titles: string[]) =>
+  new RegExp(
+    `^scenarios/api/${file.replace(/\./g, '\\.')} > (${titles
+      .map((t) => t.replace(/[.*+?^()|[\]\\]/g, '\\$&').replace(/\{V(\d{8})\}/g, (_m, d: string) => `(?:v${d}|\\$\\{(?:OLD|V2025|DATA_REQUEST_FROM)\\})`))
+      .join('|')})$`,
+  );
+const V2011_SCENARIOS = [
+  versionTitles('accounts.spec.ts', ['accounts of a member name that member and carry *_set_by and feed_* fields']),
+  versionTitles('aggregation.spec.ts', ['v20111101: a member created with skip_aggregation true is not aggregated']),
+  versionTitles('deprecated.spec.ts', ['the managed member endpoints answer on {V20111101}, before their deprecation']),
+  versionTitles('versions.spec.ts', [
+    '{V20111101} institutions carry the four supports_* fields',
+    '{V20111101} create member needs no data_request',
+    'sunset endpoints are refused on {V20250224}',
+    'a {V20111101} request with the vendor media type in Accept is served',
+  ]),
+];
+const V2025_SCENARIOS = [
+  versionTitles('aggregation.spec.ts', [
+    'v20250224: aggregation is assumed without skip_aggregation; every named product is accepted',
+    'v20250224: products naming neither transactions nor history bring no transactions',
+  ]),
+  versionTitles('deprecated.spec.ts', [
+    'the managed member endpoints, deprecated on {V20250224}, still answer and signal their deprecation',
+    'the deprecation signal /managed_institutions carries is on every deprecated endpoint and on no current one',
+  ]),
+  versionTitles('near-misses.spec.ts', ['near misses of the data_request required on {V20250224} are refused on create member and widget URL']),
+  versionTitles('optional-headers.spec.ts', ['SVC-SKIP-WEBHOOK is accepted on the deprecated managed member create, update and delete (v20250224)']),
+  versionTitles('versions.spec.ts', [
+    '{V20250224} institutions use supported_products in place of the supports_* fields',
+    '{V20250224} list institutions filters by supported_products',
+    '{V20250224} create member requires data_request',
+    '{V20250224} request widget URL requires data_request',
+    '{V20250224} MFA option entries carry a guid',
+    'deprecated endpoints on {V20250224} carry the deprecation header',
+    'sunset endpoints are refused on {V20250224}',
+  ]),
+  versionTitles('widgets.spec.ts', ['on v20250224 the widget URL path takes the user_identifier (the partner-defined user id)']),
+];
+const anyOf = (patterns: RegExp[]) => new RegExp(patterns.map((r) => `(?:${r.source})`).join('|'));
 
 /** Members connected with the success password: what aggregation brings is read after it. */
 const CONNECTED_MEMBER_TAGS = [
@@ -84,6 +130,14 @@ const CONNECTED_MEMBER_TAGS = [
   '@versions',
   '@product-areas',
 ];
+
+/**
+ * The need of a scenario that drives the embedded simulator itself (its clock, its webhook
+ * dispatcher): no setting supplies it, so a real target always skips it. Not a variable:
+ * requirementVariables and settingsOfCheck leave it out.
+ */
+export const EMBEDDED_SIMULATOR = 'the embedded simulator';
+const embedded = (p: TargetProfile): [string, boolean] => [EMBEDDED_SIMULATOR, p.isSimulator];
 
 export const AREA_REQUIREMENTS: readonly AreaRequirement[] = [
   {
@@ -142,7 +196,8 @@ export const AREA_REQUIREMENTS: readonly AreaRequirement[] = [
     area: 'data exchange: reads by partner-defined ids',
     tags: ['@data-exchange'],
     project: 'api',
-    scenarios: /^scenarios\/api\/data-exchange\.spec\.ts > slim user, accounts and transactions read with GUIDs and partner ids$/,
+    scenarios:
+      /^scenarios\/api\/data-exchange\.spec\.ts > (slim user, accounts and transactions read with GUIDs and partner ids|the per-member paths read the account, its transactions and a transaction by partner ids)$/,
     needs: (p) => [['SVC_3DX_MEMBER_ID', has(dx(p).memberPartnerId)]],
     note: 'no data-exchange read answers a member, so its partner id is a setting',
   },
@@ -182,6 +237,14 @@ export const AREA_REQUIREMENTS: readonly AreaRequirement[] = [
     ],
   },
   {
+    area: 'audience list read by its slug',
+    tags: ['@audience'],
+    project: 'api',
+    scenarios: /^scenarios\/api\/audience\.spec\.ts > the audience list read by its slug /,
+    needs: (p) => [['SVC_AUDIENCE_SLUG', has(p.audience.audienceSlug)]],
+    note: 'no answer carries the slug: the partner administrator knows it',
+  },
+  {
     area: 'earlier-generation test host',
     tags: ['@legacy'],
     project: 'api',
@@ -217,6 +280,24 @@ export const AREA_REQUIREMENTS: readonly AreaRequirement[] = [
     scenarios: /^scenarios\/api\/transactions\.spec\.ts > .*use.case/,
     needs: (p) => [['SVC_USE_CASES', (p.useCases?.length ?? 0) >= 2]],
     note: 'two or more use cases the client is opted in to',
+  },
+  {
+    // Versioning: "Versions in play: v20260929, v20250224, v20111101"; what a version
+    // changed is judged on that version, so a target whose SVC_VERSIONS leaves it out skips these.
+    area: 'judged on v20111101: supports_* and *_set_by fields, skip_aggregation, managed members before their deprecation, the vendor media type, sunset endpoints',
+    tags: ['@versions', '@accounts', '@aggregation', '@deprecated'],
+    project: 'api',
+    scenarios: anyOf(V2011_SCENARIOS),
+    needs: (p) => [serves(p, 'v20111101')],
+    note: 'v20111101 among the versions',
+  },
+  {
+    area: 'judged on v20250224: supported_products, data_request, skip_aggregation deprecated, managed members deprecated, the widget URL by user_identifier, sunset endpoints',
+    tags: ['@versions', '@aggregation', '@deprecated', '@widgets'],
+    project: 'api',
+    scenarios: anyOf(V2025_SCENARIOS),
+    needs: (p) => [serves(p, 'v20250224')],
+    note: 'v20250224 among the versions',
   },
   {
     area: 'a sunset version answers an error',
@@ -297,6 +378,23 @@ export const AREA_REQUIREMENTS: readonly AreaRequirement[] = [
     project: 'browser',
     scenarios: /^scenarios\/browser\/widget\.spec\.ts > /,
     needs: (p) => controls(p, ['back']),
+  },
+  {
+    area: 'the 24-hour refresh of connected members',
+    tags: ['@aggregation'],
+    project: 'api',
+    scenarios:
+      /^scenarios\/api\/aggregation\.spec\.ts > (connected members refresh when 24 hours have passed|members of a disabled user are not refreshed after 24 hours)$/,
+    needs: (p) => [embedded(p)],
+    note: "a day must pass: only the simulator's clock can be moved; on a real target observe it over a day",
+  },
+  {
+    area: 'webhook delivery conformance of the simulated service (retries, ordering, payloads)',
+    tags: ['@webhooks', '@delivery'],
+    project: 'properties',
+    scenarios: /^scenarios\/properties\/delivery\.spec\.ts > /,
+    needs: (p) => [embedded(p)],
+    note: "drives the simulator's webhook dispatcher; a real service's deliveries: SVC_WEBHOOK_PUBLIC_URL (@live)",
   },
   {
     area: 'webhook deliveries of a real service',
@@ -445,7 +543,8 @@ let bare: TargetProfile | undefined;
 export function settingsOfCheck(check: string): string[] {
   const profile = (bare ??= loadProfile({ SVC_BASE_URL: 'http://127.0.0.1:9' }));
   const out = new Set<string>();
-  for (const r of AREA_REQUIREMENTS) if (r.scenarios?.test(check)) for (const [variable] of r.needs(profile)) out.add(variable);
+  for (const r of AREA_REQUIREMENTS)
+    if (r.scenarios?.test(check)) for (const [variable] of r.needs(profile)) if (variable !== EMBEDDED_SIMULATOR) out.add(variable);
   for (const c of CHECK_SETTINGS) if (c.checks.test(check)) for (const variable of c.variables) out.add(variable);
   return [...out];
 }
@@ -457,7 +556,7 @@ export function needsFullSettings(check: string): boolean {
 
 /** Every variable the table names (for the consistency test). */
 export function requirementVariables(profile: TargetProfile): Set<string> {
-  return new Set(AREA_REQUIREMENTS.flatMap((r) => r.needs(profile).map(([v]) => v)));
+  return new Set(AREA_REQUIREMENTS.flatMap((r) => r.needs(profile).map(([v]) => v)).filter((v) => v !== EMBEDDED_SIMULATOR));
 }
 
 /** Every test password scenario, for the preflight's test-institution line. */

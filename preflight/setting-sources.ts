@@ -207,6 +207,10 @@ export const SETTING_SOURCES: Readonly<Record<string, SettingSourceEntry>> = {
   ),
   SVC_3DX_TOKEN_FIELD: entry('knowable', "the token response's shape is not shown, but the field that holds the token is seen in the answer"),
   SVC_AUDIENCE_ID: entry('knowable', 'Endpoints, Audience list service: an audience the client can read; the partner administrator knows it'),
+  SVC_AUDIENCE_SLUG: entry(
+    'knowable',
+    'Endpoints, Audience list service: the path takes `{id_or_slug}`; no answer carries the slug (the list names audience_id only), the partner administrator knows it',
+  ),
   SVC_AUDIENCE_INSTITUTION_PUBLIC_ID: entry('knowable', "the institution public id of the audience queries: the partner's own"),
   SVC_WEBHOOK_PUBLIC_URL: entry(
     'knowable',

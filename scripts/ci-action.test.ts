@@ -9,18 +9,21 @@
  *     GITHUB_STEP_SUMMARY files between steps, `uses:` steps recorded but not run (their
  *     `with:` is still resolved: the report artifact's path must exist).
  *
- * A green gate, a red one (a catalogue fault in force) and a bad config file each end
- * with the verdict a team would read in its job.
+ * From an empty repository (the example's config file and a package.json, nothing
+ * installed): a target that is down stops the job at the preflight (verdict 2, the cause
+ * in the job summary, the preflight's report uploaded), a reachable one is gated green.
+ * A red gate (a catalogue fault in force) and a bad config file each end with the verdict
+ * a team would read in its job.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { cleanEnv } from './real-target.ts';
+import { cleanEnv, RUN_SECRETS, simulatorProcessEnv, startSimulatorProcess } from './real-target.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -157,26 +160,73 @@ function step(results: StepResult[], name: RegExp): StepResult {
   return s!;
 }
 
-test('the composite action: a green gate, a red gate and a bad config file end with the verdict a team reads', { timeout: 600_000 }, () => {
+/**
+ * A team's repository as the example workflow checks it out: the example's config file
+ * (`import { defineConfig } from 'svc-conformance'`) and a package.json that lists the
+ * suite, with nothing installed (the workflow runs no `npm install`).
+ */
+function teamRepository(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-team-'));
+  writeFileSync(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ name: 'team-integration', private: true, devDependencies: { 'svc-conformance': '^0.1.0' } }, null, 2)}\n`,
+  );
+  copyFileSync(join(ROOT, 'examples/svc-conformance.config.ts'), join(dir, 'svc-conformance.config.ts'));
+  return dir;
+}
+
+test('from an empty repository: the example config file loads inside the action, a stopped preflight ends with 2 and its cause, a reachable target is gated', {
+  timeout: 600_000,
+}, async () => {
+  // The workflow's env: the secrets; the target's address overrides the file's (the vendor's
+  // environment is played by a separately started simulator, or is down).
+  const env = { ...cleanEnv(), CI: 'true', ...RUN_SECRETS };
+  const inputs = { config: 'svc-conformance.config.ts', projects: 'api', grep: '@smoke', browser: 'false' };
+  const sim = await startSimulatorProcess(simulatorProcessEnv());
+  const down = teamRepository();
+  const up = teamRepository();
+  try {
+    const d = runAction(down, inputs, { ...env, SVC_BASE_URL: 'http://127.0.0.1:9' });
+    const pre = step(d.results, /^Preflight$/);
+    assert.equal(pre.code, 0, pre.output);
+    assert.equal(d.outputs.preflight?.['exit-code'], '1', pre.output);
+    assert.doesNotMatch(pre.output!, /Cannot find (module|package)/, 'the config file loads without svc-conformance installed in the workspace');
+    assert.equal(step(d.results, /Conformance gate/).ran, false, 'nothing runs after a stopped preflight');
+    const upload = step(d.results, /Upload the reports/);
+    assert.equal(upload.with?.path, join(down, 'svc-reports'), 'the upload gets the reports folder the preflight wrote');
+    assert.ok(existsSync(join(down, 'svc-reports/preflight.md')));
+    const verdict = step(d.results, /^Verdict$/);
+    assert.equal(verdict.code, 2, verdict.output);
+    assert.match(verdict.output!, /the preflight stopped the job \(exit 1\), nothing was tested: .*127\.0\.0\.1:9.*unreachable/);
+    assert.match(d.summary, /# svc-conformance: NOT RUN/);
+    assert.match(d.summary, /unreachable/);
+
+    const u = runAction(up, inputs, { ...env, SVC_BASE_URL: sim.base, SVC_POLL_INTERVAL_MS: '25' });
+    for (const s of u.results) assert.ok(!s.ran || s.uses || s.code === 0, `${s.name} failed: ${s.output}`);
+    assert.equal(u.outputs.preflight?.['exit-code'], '0', step(u.results, /^Preflight$/).output);
+    const gate = step(u.results, /Conformance gate/);
+    assert.equal(u.outputs.gate?.['exit-code'], '0', gate.output);
+    assert.match(gate.output!, new RegExp(`target ${sim.base} \\(integration\\), config ${join(up, 'svc-conformance.config.ts')}`));
+    assert.ok(existsSync(join(up, 'svc-reports/junit.xml')), 'the JUnit report is in the workspace');
+    assert.equal(step(u.results, /Upload the reports/).with?.path, join(up, 'svc-reports'));
+    assert.equal(step(u.results, /Upload the reports/).with?.name, 'svc-conformance-report');
+    assert.equal(step(u.results, /^Verdict$/).code, 0);
+    assert.match(u.summary, /svc-conformance preflight/);
+    assert.match(u.summary, /# svc-conformance: PASS/);
+    assert.ok(!existsSync(join(up, 'node_modules')), 'nothing was installed into the workspace');
+  } finally {
+    await sim.stop();
+    for (const dir of [down, up]) rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the composite action: a red gate and a bad config file end with the verdict a team reads', { timeout: 600_000 }, () => {
   const env = { ...cleanEnv(), CI: 'true' };
   const inputs = { projects: 'api', grep: '@paging', browser: 'false' };
 
-  const green = mkdtempSync(join(tmpdir(), 'svc-action-'));
   const red = mkdtempSync(join(tmpdir(), 'svc-action-'));
   const bad = mkdtempSync(join(tmpdir(), 'svc-action-'));
   try {
-    const g = runAction(green, inputs, env);
-    for (const s of g.results) assert.ok(!s.ran || s.uses || s.code === 0 || /Verdict/.test(s.name), `${s.name} failed: ${s.output}`);
-    assert.equal(step(g.results, /^Preflight$/).code, 0, step(g.results, /^Preflight$/).output);
-    assert.equal(g.outputs.gate?.['exit-code'], '0', step(g.results, /Conformance gate/).output);
-    assert.ok(existsSync(join(green, 'svc-reports/junit.xml')), 'the JUnit report is in the workspace');
-    const upload = step(g.results, /Upload the reports/);
-    assert.equal(upload.with?.path, join(green, 'svc-reports'));
-    assert.equal(upload.with?.name, 'svc-conformance-report');
-    assert.equal(step(g.results, /^Verdict$/).code, 0);
-    assert.match(g.summary, /svc-conformance preflight/);
-    assert.match(g.summary, /# svc-conformance: PASS/);
-
     const r = runAction(red, inputs, { ...env, SVC_SIM_FAULTS: 'page-of-1001-records' });
     assert.equal(r.outputs.gate?.['exit-code'], '1', step(r.results, /Conformance gate/).output);
     assert.equal(step(r.results, /^Verdict$/).code, 1);
@@ -188,12 +238,24 @@ test('the composite action: a green gate, a red gate and a bad config file end w
     writeFileSync(join(bad, 'svc-conformance.config.json'), JSON.stringify({ timeouts: { requestMS: 1000 } }));
     const b = runAction(bad, inputs, env);
     const pre = step(b.results, /^Preflight$/);
-    assert.equal(pre.code, 2, pre.output);
+    assert.equal(b.outputs.preflight?.['exit-code'], '2', pre.output);
     assert.match(pre.output!, /unknown key "timeouts\.requestMS"\. Did you mean "timeouts\.requestMs"\?/);
     assert.equal(step(b.results, /Conformance gate/).ran, false, 'nothing runs after a refused configuration');
-    assert.equal(step(b.results, /^Verdict$/).code, 1);
-    assert.match(step(b.results, /^Verdict$/).output!, /the gate did not run/);
+    assert.equal(step(b.results, /Upload the reports/).with?.path, join(bad, 'svc-reports'));
+    const verdict = step(b.results, /^Verdict$/);
+    assert.equal(verdict.code, 2, verdict.output);
+    assert.match(verdict.output!, /the preflight stopped the job \(exit 2\), nothing was tested: .*unknown key "timeouts\.requestMS"/);
+    assert.match(b.summary, /# svc-conformance: NOT RUN/);
+    assert.match(b.summary, /Did you mean "timeouts\.requestMs"/);
+    assert.match(readFileSync(join(bad, 'svc-reports/preflight.md'), 'utf8'), /unknown key "timeouts\.requestMS"/, 'the artifact carries the cause');
+
+    // Without the preflight, the gate's own refusal is the verdict and the summary's cause.
+    const g = runAction(bad, { ...inputs, preflight: 'false' }, env);
+    assert.equal(g.outputs.gate?.['exit-code'], '2', step(g.results, /Conformance gate/).output);
+    assert.equal(step(g.results, /^Verdict$/).code, 2);
+    assert.match(step(g.results, /^Verdict$/).output!, /bad usage or configuration; nothing ran: .*unknown key "timeouts\.requestMS"/);
+    assert.match(g.summary, /# svc-conformance: NOT RUN[\s\S]*Did you mean "timeouts\.requestMs"/);
   } finally {
-    for (const d of [green, red, bad]) rmSync(d, { recursive: true, force: true });
+    for (const d of [red, bad]) rmSync(d, { recursive: true, force: true });
   }
 });

@@ -12,13 +12,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runMutants } from './mutants.ts';
 
-/** Mutants the two scenarios below must tell apart: a contract rule, a scenario assertion, a disagreement; and three freedoms. */
+/**
+ * Mutants the two scenarios below must tell apart: a contract rule, a scenario assertion, a
+ * disagreement, a field one operation stops serving (presence consistency: the create answer
+ * served it, the member read leaves it out); and four freedoms, among them a field never served.
+ */
 const KNOWN = {
-  killed: ['drop-field:Member.connection_status', 'recase:Member.connection_status', 'id-prefix:MBR-', 'retype:Member.is_oauth', 'disagree:Institution.name'],
+  killed: [
+    'drop-field-on-path:Member.connection_status',
+    'recase:Member.connection_status',
+    'id-prefix:MBR-',
+    'retype:Member.is_oauth',
+    'disagree:Institution.name',
+  ],
   tolerated: [
     'add-field:every object gains a field',
     'reorder:every object lists its properties in reverse',
     'add-header:every answer carries one more header',
+    'never-served:Member.name',
   ],
 };
 
@@ -27,8 +38,9 @@ test('a seeded sample of known mutants: the stated ones are killed, the tolerate
   try {
     const report = await runMutants({
       only: [...KNOWN.killed, ...KNOWN.tolerated],
+      // Seed 15 draws both new families: drop-field-on-path and never-served.
       sample: 5,
-      seed: 5,
+      seed: 15,
       grep: '(a member reads back its client id|an institution reads the same by code and by guid)',
       folders: ['api'],
       testsPerMutant: 2,

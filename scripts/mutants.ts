@@ -72,6 +72,8 @@ interface BaselineTest {
   durationMs: number;
   seen: SeenExchange[];
   wouldFire: Set<string>;
+  /** drop-field-on-path mutants whose change a comparison of two answers in this scenario would see. */
+  wouldObserve: Set<string>;
   error?: string;
 }
 
@@ -210,6 +212,7 @@ export async function runMutants(o: MutantRunOptions = {}): Promise<MutantsRepor
         durationMs: t?.durationMs ?? 0,
         seen: recorders[i].seen,
         wouldFire: new Set(recorders[i].wouldFire()),
+        wouldObserve: new Set(recorders[i].wouldObserve()),
         ...(t?.error ? { error: t.error } : {}),
       };
     });
@@ -219,11 +222,18 @@ export async function runMutants(o: MutantRunOptions = {}): Promise<MutantsRepor
     );
 
     // ---- choosing the scenarios of each mutant ----
+    // A mutant that leaves a field out on one operation only (witnesses) reaches a scenario
+    // only where that scenario read the same record through another operation first: what
+    // presence consistency compares (proof/mutants/apply.ts `observed`). Presence consistency
+    // judges the checked client's exchanges (scenarios/fixtures/run-ledger.ts); the fuzz
+    // engine's own requests are not among them, so the fuzz project never reaches one.
+    const observedOnly = (m: Mutant) => m.change.kind === 'field' && !!m.change.witnesses;
+    const judgedBy = (m: Mutant, t: BaselineTest) => (observedOnly(m) ? t.wouldObserve.has(m.id) && !FUZZ_FOLDER.test(t.file) : t.wouldFire.has(m.id));
     const reaching = new Map<string, BaselineTest[]>();
     for (const m of mutants)
       reaching.set(
         m.id,
-        passed.filter((t) => t.wouldFire.has(m.id)).sort((a, b) => a.durationMs - b.durationMs),
+        passed.filter((t) => judgedBy(m, t)).sort((a, b) => a.durationMs - b.durationMs),
       );
     const outcomes = new Map<string, MutantOutcome>();
     for (const m of mutants)
@@ -266,6 +276,19 @@ export async function runMutants(o: MutantRunOptions = {}): Promise<MutantsRepor
     for (const m of mutants) {
       const oc = outcomes.get(m.id)!;
       if (oc.verdict === 'killed' || oc.verdict === 'false-alarm') continue;
+      if (observedOnly(m) && !oc.reaching) {
+        // Left out of the score: the suite cannot see a field dropped on one operation unless one scenario reads the record twice.
+        const fired = passed.filter((t) => t.wouldFire.has(m.id)).length;
+        const onlyFuzz = passed.some((t) => t.wouldObserve.has(m.id));
+        const ops = m.ops.map((o) => o.replace(/^\w[\w-]*:/, '')).join(', ');
+        oc.verdict = 'not-observable';
+        oc.reason = onlyFuzz
+          ? `only the fuzz project read a record through another operation before ${ops}; presence consistency does not judge the fuzz engine's own requests`
+          : fired
+            ? `${fired} scenario(s) read records on ${ops} with the field, none of them after another operation served the same record with it (no write between)`
+            : `no scenario's answer on ${ops} carries the field`;
+        continue;
+      }
       const global = !m.ops.length;
       if (!oc.reaching) oc.verdict = m.expect === 'killed' ? (!global && !m.ops.some((op) => reachedOps.has(op)) ? 'unreached' : 'not-applied') : 'tolerated';
       else if (!oc.fired) oc.verdict = m.expect === 'killed' ? 'not-applied' : 'tolerated';

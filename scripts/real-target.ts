@@ -10,8 +10,9 @@
  * the run left on the target (GET /users before and after, scenarios/cleanup.ts listUsers):
  *   npx tsx scripts/real-target.ts [--project api] [--project browser] [--minimal] [--set NAME=VALUE]
  *
- * `--minimal`: only SVC_BASE_URL, the credentials, the test passwords and the MFA answer
- * (minimalTargetEnv): what skips then is what needs an identity the target cannot reveal.
+ * `--minimal`: only the minimal settings (minimalTargetEnv: base URLs, credentials, the test
+ * institution's user, passwords and MFA answer): what skips then is what needs an identity
+ * the target cannot reveal.
  * `--set NAME=VALUE` adds one variable (repeatable).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -32,6 +33,7 @@ import {
   simulatorInstitutionSeed,
 } from '../targets/index.ts';
 import { listUsers } from '../scenarios/cleanup.ts';
+import { MINIMAL_SETTINGS } from '../preflight/requirements.ts';
 
 export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const PLAYWRIGHT = join(ROOT, 'node_modules', '.bin', 'playwright');
@@ -132,6 +134,7 @@ export function realTargetEnv(base: string, extra: Record<string, string> = {}):
     SVC_AUDIENCE_BASE_URL: `${base}${d.audiencePrefix}`,
     SVC_AUDIENCE_TOKEN_URL: `${base}${d.audiencePrefix}/oauth/token`,
     SVC_AUDIENCE_ID: d.audienceId,
+    SVC_AUDIENCE_SLUG: d.audienceSlug,
     SVC_AUDIENCE_INSTITUTION_PUBLIC_ID: d.audienceInstitutionPublicId,
     SVC_TEST_HOST_BASE_URL: `${base}${d.testHostPrefix}`,
     SVC_TEST_USERNAME: d.testUsername,
@@ -181,15 +184,19 @@ export function realTargetEnv(base: string, extra: Record<string, string> = {}):
 }
 
 /**
- * The least a user sets for a real target (Target profiles): the base URL, the platform
- * credentials, the test institution's scenario passwords and the MFA answer, nothing else.
- * What the scenarios can learn from the target itself (institutions, the test
- * institution, the test user's own data, grants) they must derive; the rest skips and
- * names its setting. Polling bounds keep their real-target defaults.
+ * The least a user sets for a real target: the settings of a minimal profile
+ * (preflight/requirements.ts MINIMAL_SETTINGS, `minimal` in preflight/setting-sources.ts:
+ * what the vendor hands every team with its access), with the values realTargetEnv gives
+ * them: the base URLs of the platform, the audience service and the test host, the
+ * credentials, the audience token URL and client, the test institution's user, its
+ * scenario passwords and the MFA answer, nothing else. What the scenarios can learn from
+ * the target itself (institutions, the test institution, the test user's own data, grants)
+ * they must derive; the rest skips and names its setting. Polling bounds keep their
+ * real-target defaults.
  */
 export function minimalTargetEnv(base: string): NodeJS.ProcessEnv {
-  const keep = ['SVC_CLIENT_ID', 'SVC_API_KEY', 'SVC_CORRECT_ANSWER', ...PASSWORD_SCENARIOS.map((s) => `SVC_TEST_PASSWORD_${s}`)];
-  return { ...cleanEnv(), ...Object.fromEntries(keep.map((k) => [k, RUN_SECRETS[k]])), SVC_BASE_URL: base };
+  const full = realTargetEnv(base);
+  return { ...cleanEnv(), ...Object.fromEntries([...MINIMAL_SETTINGS].filter((k) => full[k] !== undefined).map((k) => [k, full[k]])) };
 }
 
 /** The simulator process's own settings: the same secrets, from its environment. */

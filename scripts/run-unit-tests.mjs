@@ -54,9 +54,15 @@ const OWN_PROCESS = [
   // worker starts: a worker per target).
   'scripts/bounded-transport.test.ts',
   'targets/receiver/crash.test.ts',
+  // Hundreds of hostile connections, some of tens of megabytes, at a receiver child process:
+  // long enough to overlap the others rather than lengthen the short files' one process.
+  'targets/receiver/hostile.test.ts',
   'proof/receiver-variants.test.ts',
   // Two Playwright runs against a simulator with refused credentials (about 30 s, mostly waiting).
   'scripts/wrong-credentials.test.ts',
+  // A simulator process writes its config file; the api smoke scenarios run from a folder
+  // holding only that file, then embedded (two short Playwright runs).
+  'scripts/simulator-config.test.ts',
   // A seeded sample of response mutants through the mutating proxy: a simulator process and
   // three short Playwright runs (about 10 s on two cores, quiet).
   'scripts/mutants.test.ts',

@@ -83,10 +83,10 @@ export {
 export { SIMULATOR_DEFAULTS, settingsFromEnv, type SimulatorSettings, type VersionEntry } from './simulator/settings.ts';
 export { DATA_EXCHANGE_SEED } from './simulator/data/data-exchange.ts';
 export { simulatorInstitutionSeed } from './simulator/data/institutions.ts';
-export { startReceiver, type RunningReceiver, type ReceiverOptions } from './receiver/receiver.ts';
+export { startReceiver, RECEIVER_BOUNDS, type RunningReceiver, type ReceiverOptions } from './receiver/receiver.ts';
 export { canonicalJson, BROKEN_VARIANTS, type BrokenVariant } from './receiver/store.ts';
 export type { SimulatorOptions } from './simulator/app.ts';
-export { simulatorBanner } from './simulator/serve.ts';
+export { simulatorBanner, simulatorTargetSettings, type SourcedSetting } from './simulator/serve.ts';
 export {
   bodySize,
   boundsOf,

@@ -2,7 +2,9 @@
  * `svc-conformance config init`: a starting config file for a real integration
  * environment, and the settings reference generated from the settings table.
  */
-import { accepted } from './load.ts';
+import { extname } from 'node:path';
+import { CONTRACT_VERSIONS } from '../../targets/index.ts';
+import { accepted, configFromEnv } from './load.ts';
 import { GROUP_TITLES, settingEntries, type SettingEntry, type SvcConfig } from './schema.ts';
 
 /** A config file holding exactly `config` (config init --from-env). */
@@ -10,6 +12,58 @@ export function configFileOf(config: SvcConfig, format: 'ts' | 'json', o: { impo
   const json = JSON.stringify(config, null, 2);
   if (format === 'json') return `${json}\n`;
   return `// svc-conformance configuration (secrets stay in the environment: SVC_CLIENT_ID, SVC_API_KEY, SVC_TEST_PASSWORD_*, ...).\nimport { defineConfig } from '${o.importFrom ?? 'svc-conformance'}';\n\nexport default defineConfig(${json});\n`;
+}
+
+/** The format a written config file takes from its name: a module (.ts, .mts, .mjs, .js) or JSON; undefined for any other name. */
+export function configFormatOf(file: string): 'ts' | 'json' | undefined {
+  const ext = extname(file).toLowerCase();
+  return ext === '.json' ? 'json' : ['.ts', '.mts', '.mjs', '.js'].includes(ext) ? 'ts' : undefined;
+}
+
+/** A setting's value as the environment would hold it, and where it came from. */
+export interface SourcedValue {
+  variable: string;
+  value: string;
+  source: string;
+}
+
+/**
+ * A config file holding `values` (SVC_* values, read as the profile reads them), each
+ * preceded by a comment naming where its value came from. JSON has no comments: the
+ * sources are then the caller's to print. Secrets are refused here as in any config file
+ * (configFromEnv leaves them out).
+ */
+export function configFileWithSources(values: readonly SourcedValue[], format: 'ts' | 'json', o: { header?: string[]; footer?: string[] } = {}): string {
+  const config = configFromEnv(Object.fromEntries(values.map((v) => [v.variable, v.value])));
+  if (format === 'json') return `${JSON.stringify(config, null, 2)}\n`;
+  const sourceOf = new Map(values.map((v) => [v.variable, v.source]));
+  const variableOf = new Map(settingEntries().map((e) => [e.key, e.env]));
+  const comment = (lines: string[]) => lines.map((l) => `// ${l}`.trimEnd());
+  const literal = (v: unknown) => (Array.isArray(v) ? `[${v.map((x) => JSON.stringify(x)).join(', ')}]` : JSON.stringify(v));
+  // A comment heads the run of values of one object that share its source.
+  const render = (node: Record<string, unknown>, path: string[], indent: string): string[] => {
+    let previous: string | undefined;
+    return Object.entries(node).flatMap(([k, v]) => {
+      if (v && typeof v === 'object' && !Array.isArray(v)) {
+        previous = undefined;
+        return [`${indent}${k}: {`, ...render(v as Record<string, unknown>, [...path, k], `${indent}  `), `${indent}},`];
+      }
+      const source = sourceOf.get(variableOf.get([...path, k].join('.')) ?? '');
+      const head = source && source !== previous ? [`${indent}// ${source}`] : [];
+      previous = source;
+      return [...head, `${indent}${k}: ${literal(v)},`];
+    });
+  };
+  return [
+    ...comment(o.header ?? []),
+    "import { defineConfig } from 'svc-conformance';",
+    '',
+    'export default defineConfig({',
+    ...render(config as Record<string, unknown>, [], '  '),
+    '});',
+    ...(o.footer?.length ? ['', ...comment(o.footer)] : []),
+    '',
+  ].join('\n');
 }
 
 /** The starting file: the settings a team fills in first, the rest one `config docs` away. */
@@ -20,7 +74,7 @@ export function configTemplate(format: 'ts' | 'json', o: { importFrom?: string }
         $schema: './node_modules/svc-conformance/docs/config.schema.json',
         target: { baseUrl: 'https://int-api.example.com', environment: 'integration' },
         testInstitution: { code: 'svcbank', oauthCode: 'svc_bank_oauth' },
-        versions: { supported: ['v20250224', 'v20260929'] },
+        versions: { supported: [...CONTRACT_VERSIONS] },
         timeouts: { requestMs: 30000, aggregationMs: 120000 },
       },
       null,
@@ -50,8 +104,9 @@ export default defineConfig({
     oauthCode: 'svc_bank_oauth',
   },
   versions: {
-    // The versions your integration uses; the suites exercise each.
-    supported: ['v20250224', 'v20260929'],
+    // The versions your target serves; the suites exercise each, and a scenario judged on
+    // one left out skips (svc-conformance preflight names them).
+    supported: ${JSON.stringify(CONTRACT_VERSIONS).replace(/"/g, "'").replace(/,/g, ', ')},
     // deprecationHeader: 'Deprecation', sunsetHeader: 'Sunset',  // enforced once named
   },
   timeouts: {

@@ -15,6 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { Ajv, type ErrorObject } from 'ajv';
 import { tsImport } from 'tsx/esm/api';
 import { SETTINGS, settingEntries, type Setting, type SettingEntry, type SvcConfig } from './schema.ts';
+import { resolvePackageNameToSelf } from './self-reference.ts';
 
 export const CONFIG_FILE_NAMES = [
   'svc-conformance.config.ts',
@@ -237,6 +238,7 @@ export async function loadConfigFile(file: string): Promise<SvcConfig> {
       // tsx's own import, not the host's: a .ts config in a project whose package.json says
       // nothing of "type" compiles to CommonJS, which Node 20 cannot load through import()
       // of the same file; tsImport loads either kind.
+      resolvePackageNameToSelf();
       const mod = (await tsImport(pathToFileURL(file).href, import.meta.url)) as { default?: unknown };
       config = mod.default ?? mod;
       // A CommonJS-compiled `export default` arrives as { default: config } (with __esModule).

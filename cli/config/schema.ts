@@ -353,6 +353,7 @@ export const SETTINGS = {
     clientId: str('SVC_AUDIENCE_CLIENT_ID', 'Audience client_id (Authentication 5). Not a secret (RFC 6749 §2.2; the client_secret is).'),
     clientSecret: secret('SVC_AUDIENCE_CLIENT_SECRET', 'Audience client_secret (Authentication 5).'),
     audienceId: str('SVC_AUDIENCE_ID', 'An audience id or slug the client can read.'),
+    audienceSlug: str('SVC_AUDIENCE_SLUG', 'The slug of the audience audienceId names, when that is its id (the path takes {id_or_slug}).'),
     institutionPublicId: str('SVC_AUDIENCE_INSTITUTION_PUBLIC_ID', 'The institution public id of the audience queries.'),
   },
   webhooks: {

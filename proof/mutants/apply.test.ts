@@ -147,3 +147,94 @@ test('objects: a field added everywhere, properties reversed, null fields left o
   assert.equal('metadata' in out, false);
   assert.equal(out.aggregated_at, null);
 });
+
+const LIST_OP = 'platform:GET /users/{user_guid}/members';
+const UPDATE_OP = 'platform:PUT /users/{user_guid}/members/{member_guid}';
+const list = (...members: Array<Record<string, unknown>>) => ({ members });
+
+test('a field never served: the whole-service drop leaves the field out of every answer that carries the record, whatever was read before', () => {
+  const never = new MutantRuntime(
+    mutant(
+      {
+        kind: 'field',
+        sites: [
+          { op: MEMBER_OP, path: ['member'] },
+          { op: LIST_OP, path: ['members', '*'] },
+        ],
+        field: ['name'],
+        action: { op: 'drop' },
+      },
+      { family: 'never-served', expect: 'tolerated', ops: [MEMBER_OP, LIST_OP] },
+    ),
+    'v20260929',
+  );
+  assert.equal('name' in bodyOf(never.respond(req({ path: `/users/${USR}/members` }), { op: LIST_OP }, json(list(member.member)))).members[0], false);
+  assert.equal('name' in bodyOf(never.respond(req(), matched, json(member))).member, false);
+  assert.equal(never.fired, 2);
+  assert.equal(never.observed, 0, 'no witnesses: nothing ever serves the field, so no two answers disagree');
+});
+
+test('a field left out on one operation: observed only where another operation served the same record with it first, with no write between', () => {
+  const onPath = () =>
+    new MutantRuntime(
+      mutant(
+        {
+          kind: 'field',
+          sites: [{ op: MEMBER_OP, path: ['member'] }],
+          field: ['name'],
+          action: { op: 'drop' },
+          witnesses: [{ op: LIST_OP, path: ['members', '*'] }],
+        },
+        { family: 'drop-field-on-path', ops: [MEMBER_OP] },
+      ),
+      'v20260929',
+    );
+  const listReq = req({ path: `/users/${USR}/members`, headers: { authorization: 'Basic a' } });
+  const memberReq = req({ headers: { authorization: 'Basic a' } });
+  // The list serves the record with the field; the member read then leaves it out: observed.
+  const seen = onPath();
+  const listed = seen.respond(listReq, { op: LIST_OP }, json(list(member.member)));
+  assert.equal(bodyOf(listed).members[0].name, 'Bank', 'the other operations keep serving the field');
+  assert.equal('name' in bodyOf(seen.respond(memberReq, matched, json(member))).member, false);
+  assert.deepEqual([seen.fired, seen.observed], [1, 1]);
+  // The member read first: the field is left out, and nothing served it before.
+  const first = onPath();
+  first.respond(memberReq, matched, json(member));
+  first.respond(listReq, { op: LIST_OP }, json(list(member.member)));
+  assert.deepEqual(
+    [first.fired, first.observed],
+    [1, 0],
+    'the list after the read: presence consistency holds the later answer only to what was served before',
+  );
+  // A write naming the member between the two: nothing compared across it.
+  const written = onPath();
+  written.respond(listReq, { op: LIST_OP }, json(list(member.member)));
+  written.respond({ ...memberReq, method: 'PUT' }, { op: UPDATE_OP }, json(member));
+  written.respond(memberReq, matched, json(member));
+  assert.deepEqual([written.fired, written.observed], [1, 0]);
+  // A null served is no field served; another client's read is not the suite's.
+  const nul = onPath();
+  nul.respond(listReq, { op: LIST_OP }, json(list({ ...member.member, name: null })));
+  nul.respond(memberReq, matched, json(member));
+  assert.equal(nul.observed, 0, 'a null on the list: nothing served');
+  const other = onPath();
+  other.respond({ ...listReq, headers: { authorization: 'Basic b' } }, { op: LIST_OP }, json(list(member.member)));
+  other.respond(memberReq, matched, json(member));
+  assert.equal(other.observed, 0, 'other credentials read it: the suite holds only what its own credentials read');
+  // A dry run observes the same without changing anything.
+  const dry = onPath();
+  dry.respond(listReq, { op: LIST_OP }, json(list(member.member)), true);
+  const res = json(member);
+  assert.equal(dry.respond(memberReq, matched, res, true), res);
+  assert.deepEqual([dry.fired, dry.observed], [1, 1]);
+});
+
+test('latency: an answer of the operations delayed counts as changed (the dry run reaches what it slows), others are untouched', () => {
+  const jobs = new MutantRuntime(mutant({ kind: 'latency', ms: 3000, ops: [MEMBER_OP] }, { family: 'latency', expect: 'tolerated' }), 'v20260929');
+  assert.equal(jobs.delayMs(req(), matched), 3000);
+  assert.equal(jobs.delayMs(req(), { op: LIST_OP }), 0);
+  const res = json(member);
+  assert.equal(jobs.respond(req(), matched, res, true), res);
+  jobs.respond(req(), { op: LIST_OP }, json(member), true);
+  assert.equal(jobs.fired, 1);
+});

@@ -221,6 +221,15 @@ function reverseKeys(v: unknown): unknown {
 
 const ops = (c: Change): OpRef[] | undefined => ('ops' in c ? c.ops : undefined);
 
+/** Owners a record names (contracts/invariants.ts reads the same three). */
+const OWNER_FIELDS = ['user_guid', 'member_guid', 'account_guid'];
+
+/** A record's identity as presence consistency reads it: guid, else code, else id. */
+function recordKeyOf(rec: Obj): string | undefined {
+  for (const k of ['guid', 'code', 'id']) if (typeof rec[k] === 'string' && rec[k] !== '') return rec[k] as string;
+  return undefined;
+}
+
 function refusal(message: string): ProxyResponse {
   const body = Buffer.from(JSON.stringify({ error: { status: 400, code: 'mutant_refused', message } }));
   return { status: 400, headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) }, body };
@@ -233,8 +242,16 @@ function refusal(message: string): ProxyResponse {
  */
 export class MutantRuntime {
   fired = 0;
+  /**
+   * Answers it changed (or would change) on a record that another operation served with the
+   * field since the last write naming the record: what presence consistency compares
+   * (`witnesses`, drop-field-on-path). Counted only for mutants with witnesses.
+   */
+  observed = 0;
   private readonly reads = new Map<string, number>();
   private readonly lastSuccess = new Map<OpRef, ProxyResponse>();
+  /** Records a witness site served with the field: `<credentials>|<version>|<record key>` -> the record's key and owners. */
+  private readonly served = new Map<string, string[]>();
 
   constructor(
     readonly mutant: Mutant,
@@ -315,6 +332,23 @@ export class MutantRuntime {
     const ct = headerOf(res.headers, 'content-type');
     // The last success of each operation (for serve-refusal), whatever the mutant.
     if (c.kind === 'serve-refusal' && m.op && res.status >= 200 && res.status < 300 && isJsonType(ct)) this.lastSuccess.set(m.op, res);
+    // Which records the other operations served with the field, and which writes named them since.
+    let body: unknown;
+    const read = (): unknown => {
+      if (body !== undefined) return body;
+      if (dry && parsed?.done) body = parsed.body;
+      else {
+        try {
+          body = JSON.parse(res.body.toString('utf8'));
+        } catch {
+          body = null;
+        }
+        if (dry && parsed) Object.assign(parsed, { body, done: true });
+      }
+      return body;
+    };
+    if (c.kind === 'field' && c.witnesses && res.status >= 200 && res.status < 300)
+      this.witness(c, req, m, isJsonType(ct) && res.body.length ? read() : undefined);
     if (!this.inVersion(req, m)) return res;
     const changed = (out: ProxyResponse) => {
       this.fired++;
@@ -322,7 +356,8 @@ export class MutantRuntime {
     };
     switch (c.kind) {
       case 'latency':
-        return res;
+        // The delay is delayMs's; counted here so the baseline's dry run knows which scenarios it reaches.
+        return this.onOps(m) ? changed(res) : res;
       case 'status': {
         if (!this.onOps(m) || !c.from.includes(res.status)) return res;
         return changed({ ...res, status: c.to });
@@ -371,24 +406,62 @@ export class MutantRuntime {
     // Changes of a JSON body.
     if (!isJsonType(ct) || !res.body.length || res.status < 200 || res.status >= 300) return res;
     if ((c.kind === 'field' || c.kind === 'body' || c.kind === 'page') && !this.onOpsOf(c, m)) return res;
-    let body: unknown;
-    if (dry && parsed?.done) body = parsed.body;
-    else {
-      try {
-        body = JSON.parse(res.body.toString('utf8'));
-      } catch {
-        if (dry && parsed) parsed.done = true;
-        return res;
-      }
-      if (dry && parsed) Object.assign(parsed, { body, done: true });
-    }
-    if (body === undefined) return res;
+    read();
+    if (body === undefined || body === null) return res;
     const did = this.changeBody(c, req, m, body, dry);
     if (!did.changed) return res;
     const buf = Buffer.from(JSON.stringify(did.body));
     const headers = { ...res.headers };
     setHeader(headers, 'content-length', String(buf.length));
     return changed({ ...res, headers, body: buf });
+  }
+
+  /**
+   * The record as presence consistency keys it (contracts/invariants.ts): its guid, else its
+   * code, else its id, in one version, read with one set of credentials (the suite's ledger
+   * holds only what its own credentials read).
+   */
+  private servedKey(req: ProxyRequest, m: Matched, rec: Obj): string | undefined {
+    const id = recordKeyOf(rec);
+    return id === undefined ? undefined : `${req.headers.authorization ?? ''}|${m.version ?? this.current}|${id}`;
+  }
+
+  /**
+   * A write (any non-GET success) forgets the records it names (its path's identifiers, and
+   * the identifiers and owners of every object it answers): presence consistency never
+   * compares across a write to the record or to an owner. Then an answer at a witness site
+   * notes the records it serves with the field.
+   */
+  private witness(c: Extract<Change, { kind: 'field' }>, req: ProxyRequest, m: Matched, body: unknown): void {
+    if (req.method !== 'GET') {
+      const named = new Set<string>(
+        req.path.split('/').map((x) => {
+          try {
+            return decodeURIComponent(x);
+          } catch {
+            return x;
+          }
+        }),
+      );
+      walkObjects(body, [], (o) => {
+        for (const k of ['guid', 'code', 'id', ...OWNER_FIELDS]) if (typeof o[k] === 'string') named.add(o[k] as string);
+      });
+      for (const [key, ids] of this.served) if (ids.some((x) => named.has(x))) this.served.delete(key);
+    }
+    const name = c.field[c.field.length - 1];
+    for (const site of (c.witnesses ?? []).filter((s) => s.op === m.op)) {
+      for (const rec of objectsAt(body, [...site.path, ...c.field.slice(0, -1)])) {
+        if (!holds(c.when, rec, req.query, req.path)) continue;
+        const carries =
+          c.action.op === 'drop-matching'
+            ? Object.keys(rec).some((k) => new RegExp((c.action as { pattern: string }).pattern).test(k) && rec[k] !== null && rec[k] !== undefined)
+            : name !== undefined && rec[name] !== null && rec[name] !== undefined;
+        const key = this.servedKey(req, m, rec);
+        if (!carries || key === undefined) continue;
+        const owners = OWNER_FIELDS.map((f) => rec[f]).filter((v): v is string => typeof v === 'string' && v !== '');
+        this.served.set(key, [recordKeyOf(rec)!, ...owners]);
+      }
+    }
   }
 
   private onOpsOf(c: Change, m: Matched): boolean {
@@ -415,10 +488,21 @@ export class MutantRuntime {
               if (n % 2 === 1) continue;
             }
             if (name === undefined) continue;
-            if (act(rec, name, c.action, dry)) changed = true;
+            const key = c.witnesses ? this.servedKey(req, m, rec) : undefined;
+            if (act(rec, name, c.action, dry)) {
+              changed = true;
+              if (key !== undefined && this.served.has(key)) this.observed++;
+            }
           }
           if (c.action.op === 'drop-matching') {
-            for (const rec of objectsAt(body, site.path)) if (holds(c.when, rec, req.query, req.path) && act(rec, '', c.action, dry)) changed = true;
+            for (const rec of objectsAt(body, site.path)) {
+              if (!holds(c.when, rec, req.query, req.path)) continue;
+              const key = c.witnesses ? this.servedKey(req, m, rec) : undefined;
+              if (act(rec, '', c.action, dry)) {
+                changed = true;
+                if (key !== undefined && this.served.has(key)) this.observed++;
+              }
+            }
           }
         }
         return { changed, body };

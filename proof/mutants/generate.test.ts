@@ -1,8 +1,9 @@
 /**
  * The generator's own rules: every mutant carries its statement and section, names trace
- * rows that exist, and every family is generated; the presence the mutants break is the
- * presence the contract judges (contracts/stated-fields.ts, the schemas' required lists,
- * contracts/stated-platform.ts), so a generated field and a judged field never drift apart.
+ * rows that exist, and every family is generated; the presence a drop-field mutant breaks is
+ * presence a sentence states (contracts/stated-fields.ts tier `stated`, the schemas' required
+ * lists, contracts/stated-platform.ts), and a field a list only names is tolerated when never
+ * served and killed when one operation stops serving it (presence consistency).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -38,13 +39,11 @@ test('every mutant has a unique id, a statement, a section and existing trace ro
   );
 });
 
-test('a field whose absence is a mutant is judged present by the contract', () => {
+test('a drop-field mutant leaves out a field whose presence a sentence states, and the contract judges that presence', () => {
   const contract = loadContract();
-  // Fields contracts/stated-platform.ts judges (STATED_PLATFORM_RULES).
+  // Presence contracts/stated-platform.ts and stated-partners.ts judge as stated (STATED_PLATFORM_RULES, PARTNER_RULES).
   const platform: Record<string, string[]> = {
-    Account: ['balance'],
     Transaction: ['merchant_guid', 'merchant_location_guid'],
-    Insight: ['has_associated_repeating_transactions', 'cta_clicked_at', 'micro_call_to_action'],
     Credential: ['guid'],
   };
   const unjudged: string[] = [];
@@ -52,7 +51,7 @@ test('a field whose absence is a mutant is judged present by the contract', () =
     const hit = /^drop-field:([A-Z]\w+)\.(\w+)$/.exec(m.id);
     if (!hit) continue;
     const [, component, field] = hit;
-    const stated = (STATED_FIELDS[component] ?? []).some((r) => r.fields.includes(field)) || (platform[component] ?? []).includes(field);
+    const stated = (STATED_FIELDS[component] ?? []).some((r) => r.tier === 'stated' && r.fields.includes(field)) || (platform[component] ?? []).includes(field);
     const required = contract.versions.some((v) => {
       const s = (contract.document('platform', v) as unknown as { components: { schemas: Record<string, { required?: string[] }> } }).components.schemas[
         component
@@ -65,17 +64,22 @@ test('a field whose absence is a mutant is judged present by the contract', () =
       !required &&
       !audience &&
       ![
+        // "Other resources also have a guid": a scenario reading the record by it fails without one.
+        'Member.guid',
+        'Account.guid',
+        'Transaction.guid',
+        'Institution.guid',
         'Insight.guid',
-        'Merchant.name',
-        'Merchant.logo_url',
-        'Merchant.website_url',
-        'Geolocation.country',
-        'Geolocation.city',
-        'Geolocation.postal_code',
+        // "119 in total, each with is_default = true": the default-category scenarios.
+        'Category.is_default',
+        // "Clients are advised to set their own id ... to sync with their systems"; "cta_clicked_at
+        // (settable on update)": the read-back scenarios.
+        'Member.id',
+        'Insight.cta_clicked_at',
+        // Conditions that state presence, judged by the contract's rule tables.
         'Goal.track_type_name',
         'Goal.meta_type_name',
         'Budget.category_guid',
-        'Member.use_cases',
         'Transaction.merchants',
         'Transaction.geolocations',
         'Transaction.classifications',
@@ -86,6 +90,60 @@ test('a field whose absence is a mutant is judged present by the contract', () =
       unjudged.push(m.id);
   }
   assert.deepEqual(unjudged, []);
+});
+
+test('a field a list only names: never served is tolerated, left out on one operation while another serves it is killed', () => {
+  const byId = new Map(mutants.map((m) => [m.id, m]));
+  // Every field a contract rule holds only as inferred (a list names it) has no stated whole-service drop.
+  for (const [component, rules] of Object.entries(STATED_FIELDS))
+    for (const r of rules.filter((x) => x.tier === 'inferred'))
+      for (const f of r.fields) {
+        // A sentence states these beyond the list (generate.ts PRESENCE_SENTENCES).
+        if (f === 'guid' || ['Category.is_default', 'Member.id', 'Insight.cta_clicked_at'].includes(`${component}.${f}`)) continue;
+        assert.equal(byId.get(`drop-field:${component}.${f}`), undefined, `${component}.${f} is only named: dropping it everywhere is not a stated mutant`);
+      }
+  for (const subject of ['Member.name', 'Member.connection_status', 'Account.balance', 'Institution.code', 'Transaction.category_guid']) {
+    const never = byId.get(`never-served:${subject}`);
+    const onPath = byId.get(`drop-field-on-path:${subject}`);
+    assert.ok(never && onPath, subject);
+    assert.equal(never.expect, 'tolerated', `${subject}: a service that never serves it breaks no sentence`);
+    assert.equal(onPath.expect, 'killed', `${subject}: served on one operation, missing on another`);
+    assert.ok(never.change.kind === 'field' && onPath.change.kind === 'field');
+    assert.deepEqual(never.change.action, { op: 'drop' });
+    assert.equal(never.change.witnesses, undefined, 'the whole-service drop has nothing that keeps serving the field');
+    // On-path: one operation drops, every other operation of the whole-service drop keeps serving (the witnesses).
+    const dropOps = [...new Set(onPath.change.sites.map((x) => x.op))];
+    assert.equal(dropOps.length, 1, `${subject}: one operation`);
+    const witnessOps = new Set((onPath.change.witnesses ?? []).map((x) => x.op));
+    assert.ok(!witnessOps.has(dropOps[0]), `${subject}: the dropping operation is no witness`);
+    assert.deepEqual(
+      [...new Set(never.change.sites.map((x) => x.op))].sort(),
+      [...new Set([...dropOps, ...witnessOps])].sort(),
+      `${subject}: the same operations as the whole-service drop`,
+    );
+    assert.ok(onPath.rows.includes('ver.breaking.5'), `${subject}: "removing or renaming a response field" is breaking`);
+  }
+  assert.equal(
+    byId.get('drop-field-on-path:Member.name')?.ops[0],
+    'platform:GET /users/{user_guid}/members/{member_guid}',
+    'members: the create answer serves a field before the member read',
+  );
+  // Presence a sentence states stays a stated whole-service drop.
+  for (const id of [
+    'drop-field:Credential.type',
+    'drop-field:MemberStatus.connection_status',
+    'drop-field:Member.guid',
+    'drop-field:WidgetUrlResponse.widget_url.url',
+  ])
+    assert.equal(byId.get(id)?.expect, 'killed', id);
+  // omit-null keeps the nulls of stated presence only: a named-only field's null may go too.
+  const omit = mutants.find((m) => m.family === 'omit-null');
+  assert.ok(omit?.change.kind === 'objects');
+  const kept = Object.values(omit.change.keep ?? {})
+    .flat()
+    .map((p) => p.join('.'));
+  assert.ok(kept.includes('member.connection_status'), 'the status read states connection_status');
+  assert.ok(!kept.includes('member.name') && !kept.includes('members.*.name'), 'a member name is only named');
 });
 
 test('a seeded sample takes every family in turn and is the same for the same seed', () => {

@@ -28,13 +28,16 @@ import {
   type RecordSite,
   resolveRef,
   STATED_PLATFORM_RULES,
+  STATED_FIELDS,
   PARTNER_RULES,
   PROCESSOR_TOKEN_LIFETIME_S,
+  INVARIANT_RULES,
 } from '../../contracts/index.ts';
 import { loadTrace, resolveEncoding, type TraceRow } from '../../spec/trace.ts';
 import { PRODUCT_PATH_DEFAULTS } from '../../targets/index.ts';
 import {
   opRef,
+  parseOpRef,
   STATED_FAMILIES,
   TOLERATED_FAMILIES,
   type Change,
@@ -66,7 +69,77 @@ const NON_BREAKING = {
     'Resources: presence of this field is not stated (only a null where a type is stated is reported); ../shared/real-service-notes.md, Nullability: almost every field is nullable and objects list no required fields',
   latency:
     '../shared/real-service-notes.md, Latency: "A real integration environment answers in tens to thousands of milliseconds"; Limits name no response time',
+  neverServed:
+    'no sentence states that the field is always present: "Fields named: ..." is a list of names, not a presence guarantee, and absence follows the same rule as null (../shared/real-service-notes.md, Nullability and required fields); a service that never serves the field removes nothing it served',
 } as const;
+
+/**
+ * Presence a sentence states beyond the documents' `required` lists, the conditions of
+ * CONDITIONAL and the contract's stated presence rules (contracts/stated-fields.ts, tier
+ * `stated`): a field a list only names is not among them.
+ */
+const PRESENCE_SENTENCES: Array<{ component?: string; field: string; statement: string }> = [
+  {
+    field: 'guid',
+    statement: 'Resources and their fields: "Identifier shapes: USR-<uuid> user, MBR-<uuid> member, ACT-<uuid> account. Other resources also have a guid"',
+  },
+  {
+    component: 'Member',
+    field: 'id',
+    statement:
+      'Resources and their fields: "Clients are advised to set their own id (string) on every resource they create, to sync with their systems": a member created with an id carries it',
+  },
+  {
+    component: 'Insight',
+    field: 'cta_clicked_at',
+    statement:
+      'Resources, Insight: "cta_clicked_at (settable on update)"; Endpoints: PUT /users/{user_guid}/insights/{insight_guid} "(accepts cta_clicked_at)": an insight whose cta_clicked_at was set carries it',
+  },
+  {
+    component: 'Category',
+    field: 'is_default',
+    statement: 'What the service does: "Default categories and subcategories exist (119 in total, each with is_default = true)"',
+  },
+  { component: 'Transaction', field: 'merchant_guid', statement: STATED_PLATFORM_RULES.transactionMerchant },
+  { component: 'Transaction', field: 'merchant_location_guid', statement: STATED_PLATFORM_RULES.transactionMerchant },
+];
+
+/** The sentence that states a field's presence, if one does (the document's `required` and CONDITIONAL are read by the caller). */
+function presenceSentence(component: string, field: string): string | undefined {
+  const rule = (STATED_FIELDS[component] ?? []).find((r) => r.tier === 'stated' && r.fields.includes(field));
+  if (rule) return rule.rule;
+  return PRESENCE_SENTENCES.find((p) => (p.component === undefined || p.component === component) && p.field === field)?.statement;
+}
+
+/**
+ * The operation a drop-field-on-path mutant drops a field on, per component: a list where a
+ * single-record read serves the field first in the scenarios, the single-record read where a
+ * list (or the create answer) serves it first, so that one scenario reads the same record
+ * through another operation before this one (presence consistency compares the two answers;
+ * the recording baseline counts the scenarios where it does: apply.ts `observed`). A
+ * component missing here takes its shortest list path (accounts: the user's list, read after
+ * the member's list and the account's own read; institutions: the list, read after one
+ * institution by code or guid).
+ */
+const ON_PATH_OP: Record<string, string> = {
+  // Every member scenario reads the create answer (and polls the status) before the member's
+  // own read; the user's member list comes later in few of them, and the list is never where
+  // an opted-in client's use_cases or a member's metadata is read back.
+  Member: 'GET /users/{user_guid}/members/{member_guid}',
+  // The insight scenarios list a user's insights, then read one.
+  Insight: 'GET /users/{user_guid}/insights/{insight_guid}',
+};
+
+/** The operation of `ops` (those answering one component's records) a drop-field-on-path mutant drops on. */
+function onPathOp(component: string, ops: readonly OpRef[]): OpRef | undefined {
+  const distinct = [...new Set(ops)];
+  if (distinct.length < 2) return undefined;
+  const chosen = ON_PATH_OP[component];
+  if (chosen) return distinct.find((o) => o.endsWith(`:${chosen}`));
+  const gets = distinct.filter((o) => o.includes(':GET '));
+  const lists = gets.filter((o) => !o.endsWith('}')).sort((a, b) => a.length - b.length);
+  return lists[0] ?? gets[0];
+}
 
 /**
  * Changes the generator leaves out: the specification permits them, or states nothing a
@@ -452,6 +525,11 @@ class Builder {
     for (const o of ops) if (!existing.ops.includes(o)) existing.ops.push(o);
     if (existing.change.kind === 'field') {
       for (const s of sites) if (!existing.change.sites.some((x) => x.op === s.op && key(x.path) === key(s.path))) existing.change.sites.push(s);
+      const more = m.change.kind === 'field' ? (m.change.witnesses ?? []) : [];
+      if (more.length) {
+        const witnesses = (existing.change.witnesses ??= []);
+        for (const s of more) if (!witnesses.some((x) => x.op === s.op && key(x.path) === key(s.path))) witnesses.push(s);
+      }
     }
     for (const r of m.rows) if (!existing.rows.includes(r)) existing.rows.push(r);
   }
@@ -555,6 +633,63 @@ export function generateMutants(o: { contract?: Contract; rows?: TraceRow[] } = 
         }),
     );
 
+  /**
+   * A field a list only names: a service that never serves it is tolerated (never-served:
+   * every answer, every record); one that serves it on some operations and not on another
+   * is killed (drop-field-on-path: presence consistency sees a record served with the field
+   * on one answer and without it on another, Versioning: "removing or renaming a response
+   * field" is breaking).
+   */
+  const documented = new Set(docs.sites.map((x) => `${opRef(x.api, x.op.key)}|${key(x.path)}`));
+  const namedOnly = (
+    subject: string,
+    component: string,
+    statement: string,
+    section: string,
+    rowIds: string[],
+    field: string[],
+    action: Extract<Change, { kind: 'field' }>['action'],
+    version: string | undefined,
+    dropSites: Site[],
+  ) => {
+    // Presence consistency reads records where the document puts them (contracts/records.ts):
+    // the one-operation drop and what keeps serving the field are taken there only, never at the
+    // placements of included data the generator also tries (a singular `merchant`, a list
+    // beside the transactions), which the comparison does not read.
+    const onDocumented = dropSites.filter((x) => documented.has(`${x.op}|${key(x.path)}`));
+    b.add(
+      {
+        id: `never-served:${subject}`,
+        family: 'never-served',
+        expect: 'tolerated',
+        statement: `${statement}: ${NON_BREAKING.neverServed}`,
+        section,
+        rows: rowIds,
+        change: { kind: 'field', sites: [], field, action },
+      },
+      version,
+      dropSites,
+    );
+    const op = onPathOp(
+      component,
+      onDocumented.map((x) => x.op),
+    );
+    if (!op) return;
+    b.add(
+      {
+        id: `drop-field-on-path:${subject}`,
+        family: 'drop-field-on-path',
+        expect: 'killed',
+        statement: `${statement}; the field left out on ${parseOpRef(op).key} while the other operations that answer the same record serve it: ${INVARIANT_RULES.presence}`,
+        section,
+        rows: [...rowIds, ...['ver.breaking.5'].filter((id) => rowById.has(id) && !rowIds.includes(id))],
+        change: { kind: 'field', sites: [], field, action, witnesses: onDocumented.filter((x) => x.op !== op) },
+      },
+      version,
+      onDocumented.filter((x) => x.op === op),
+    );
+  };
+
   // 1. Fields of resources: drop, retype, recase, replace, date format, identifier prefix.
   for (const [k, list] of siteIndex) {
     const [api, versionRaw, component] = k.split('|') as [ApiName, string, string];
@@ -585,19 +720,26 @@ export function generateMutants(o: { contract?: Contract; rows?: TraceRow[] } = 
       if (!slim && !nameInferred && !presenceExcluded(component, key(path), version)) {
         const action = included ? { op: 'drop-matching' as const, pattern: `^${key(path).replace(/s$/, '')}s?$` } : { op: 'drop' as const };
         const dropSites = notSlim(included ? [...recordSites, ...[...new Set(recordSites.map((x) => x.op))].map((op) => ({ op, path: [] }))] : recordSites);
-        b.add(
-          {
-            id: `drop-field:${subject}`,
-            family: 'drop-field',
-            expect: 'killed',
-            statement: `${statement}; ${VERSIONING_FIELD}`,
-            section,
-            rows: rowIds,
-            change: { kind: 'field', sites: [], field, action, ...(when ? { when } : {}) },
-          },
-          version,
-          dropSites,
-        );
+        // Presence stated: a `required` entry (the documents require only what a sentence makes
+        // present), a condition that states it (CONDITIONAL, includes), or a sentence.
+        const sentence = f.fromRequired || when || included ? undefined : presenceSentence(component, key(path));
+        if (f.fromRequired || when || included || sentence) {
+          b.add(
+            {
+              id: `drop-field:${subject}`,
+              family: 'drop-field',
+              expect: 'killed',
+              statement: `${sentence ? `${sentence}; ` : ''}${statement}; ${VERSIONING_FIELD}`,
+              section: sentence ? 'Resources and their fields' : section,
+              rows: rowIds,
+              change: { kind: 'field', sites: [], field, action, ...(when ? { when } : {}) },
+            },
+            version,
+            dropSites,
+          );
+        } else {
+          namedOnly(subject, component, statement, section, rowIds, field, action, version, dropSites);
+        }
       }
       const info = f.info;
       if (!info || included) continue;
@@ -721,18 +863,17 @@ export function generateMutants(o: { contract?: Contract; rows?: TraceRow[] } = 
         ['*_set_by', '_set_by$'],
         ['feed_*', '^feed_'],
       ] as const) {
-        b.add(
-          {
-            id: `drop-field:Account.${name}`,
-            family: 'drop-field',
-            expect: 'killed',
-            statement: `${STATED_PLATFORM_RULES.accountVariants}`,
-            section: 'Resources and their fields',
-            rows: variantRows.map((r) => r.id),
-            change: { kind: 'field', sites: [], field: [], action: { op: 'drop-matching', pattern } },
-          },
+        // "plus *_set_by and feed_* variants" names them, like the rest of the field list.
+        namedOnly(
+          `Account.${name}`,
+          component,
+          STATED_PLATFORM_RULES.accountVariants,
+          'Resources and their fields',
+          variantRows.map((r) => r.id),
+          [],
+          { op: 'drop-matching', pattern },
           version,
-          sites,
+          notSlim(sites),
         );
       }
     }

@@ -10,7 +10,8 @@ import type { ApiName } from '../../contracts/index.ts';
 
 /** Families of mutants the suite must kill (each breaks a stated rule). */
 export const STATED_FAMILIES = [
-  'drop-field', // a stated field of a resource left out
+  'drop-field', // a field whose presence a sentence states left out (every answer)
+  'drop-field-on-path', // a field a list names left out on ONE operation while the others that answer the record keep serving it
   'retype', // a field of a stated type answered as another JSON type
   'recase', // a value of a stated set re-cased (connected for CONNECTED)
   'replace-value', // a value a statement fixes replaced by another of its set (or a const)
@@ -34,6 +35,7 @@ export const TOLERATED_FAMILIES = [
   'add-header',
   'other-2xx',
   'omit-null',
+  'never-served',
   'latency',
 ] as const;
 
@@ -78,8 +80,15 @@ export type FieldAction =
   | { op: 'append-enum'; value: string }; // an array of values gains one
 
 export type Change =
-  /** Records at the sites: a field changed. `reads: 'even'`: only the second, fourth ... read of one resource (by its guid). */
-  | { kind: 'field'; sites: Site[]; field: string[]; action: FieldAction; when?: When[]; reads?: 'even' }
+  /**
+   * Records at the sites: a field changed. `reads: 'even'`: only the second, fourth ... read
+   * of one resource (by its guid). `witnesses`: the sites of the same component on the other
+   * operations, which keep serving the field (drop-field-on-path): the change is OBSERVED
+   * where one of them served a record's field (non-null) before a site answers the same
+   * record, in the same version and to the same credentials, with no write naming the record
+   * or an owner between (what presence consistency compares: contracts/invariants.ts).
+   */
+  | { kind: 'field'; sites: Site[]; field: string[]; action: FieldAction; when?: When[]; reads?: 'even'; witnesses?: Site[] }
   /** The whole JSON body replaced (an answer without the resource). */
   | { kind: 'body'; ops: OpRef[]; body: unknown }
   /** The status replaced (the body kept). */

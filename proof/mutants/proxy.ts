@@ -22,6 +22,13 @@ import { opRef, type Mutant, type OpRef } from './model.ts';
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 /** The longest the proxy waits for the target, ms (the suites' own request bound is 10 s in the mutant runs). */
 export const FORWARD_TIMEOUT_MS = 30_000;
+/**
+ * How long the proxy keeps an idle client connection: longer than the suite's transport keeps
+ * one (targets/http.ts, 10 s), so the client always closes first. A proxy that closed first
+ * raced a request the client sent on the connection it was closing ("the target closed the
+ * connection before any response headers"), a failure no mutant made.
+ */
+const KEEP_ALIVE_MS = 65_000;
 
 export interface TargetPrefixes {
   audience: string;
@@ -168,26 +175,33 @@ export async function startMutantProxy(o: {
   const contract = o.contract ?? loadContract();
   const runtime = new MutantRuntime(o.mutant, o.currentVersion);
   const server = createServer(handler(contract, new URL(o.target), o.prefixes, { runtime }));
-  server.keepAliveTimeout = 5_000;
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   const url = await serve(server);
   return { url, runtime, close: () => closeServer(server) };
 }
 
-/** A recording port for the baseline: what the traffic reached, and which mutants would have changed it. */
+/** A recording port for the baseline: what the traffic reached, which mutants would have changed it, and which of those a comparison of two answers would see. */
 export async function startRecordingProxy(o: {
   target: string;
   prefixes: TargetPrefixes;
   mutants: readonly Mutant[];
   currentVersion: string;
   contract?: Contract;
-}): Promise<ProxyHandle & { seen: SeenExchange[]; wouldFire: () => string[] }> {
+}): Promise<ProxyHandle & { seen: SeenExchange[]; wouldFire: () => string[]; wouldObserve: () => string[] }> {
   const contract = o.contract ?? loadContract();
   const shadows = o.mutants.map((m) => new MutantRuntime(m, o.currentVersion));
   const seen: SeenExchange[] = [];
   const server = createServer(handler(contract, new URL(o.target), o.prefixes, { shadows, seen }));
-  server.keepAliveTimeout = 5_000;
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   const url = await serve(server);
-  return { url, seen, wouldFire: () => shadows.filter((s) => s.fired > 0).map((s) => s.mutant.id), close: () => closeServer(server) };
+  return {
+    url,
+    seen,
+    wouldFire: () => shadows.filter((s) => s.fired > 0).map((s) => s.mutant.id),
+    // drop-field-on-path: the records this port's traffic read through another operation first (apply.ts `observed`).
+    wouldObserve: () => shadows.filter((s) => s.observed > 0).map((s) => s.mutant.id),
+    close: () => closeServer(server),
+  };
 }
 
 function closeServer(server: Server): Promise<void> {

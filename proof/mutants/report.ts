@@ -5,11 +5,14 @@
  *
  * Score: killed / (killed + survived + unreached) over the stated mutants. A mutant whose
  * reaching scenarios ran but which never changed an answer ("not applied": the target never
- * showed what it mutates in this run) is left out of the score and listed.
+ * showed what it mutates in this run) is left out of the score and listed, and so is a field
+ * left out on one operation that no scenario reads the same record through another operation
+ * before ("not observable": a comparison of two answers is the only way to see it), with the
+ * reason.
  */
 import { STATED_FAMILIES, TOLERATED_FAMILIES, type Exclusion, type Family } from './model.ts';
 
-export type Verdict = 'killed' | 'survived' | 'unreached' | 'not-applied' | 'tolerated' | 'false-alarm';
+export type Verdict = 'killed' | 'survived' | 'unreached' | 'not-applied' | 'not-observable' | 'tolerated' | 'false-alarm';
 
 export interface MutantOutcome {
   id: string;
@@ -27,6 +30,8 @@ export interface MutantOutcome {
   fired: number;
   failures: Array<{ test: string; error: string }>;
   runError?: string;
+  /** Why a mutant is left out of the score (not-observable). */
+  reason?: string;
 }
 
 export interface MutantsReport {
@@ -46,6 +51,7 @@ export interface Score {
   survived: number;
   unreached: number;
   notApplied: number;
+  notObservable: number;
   ratio: number;
 }
 
@@ -55,8 +61,9 @@ export function scoreOf(outcomes: readonly MutantOutcome[]): Score {
   const survived = stated.filter((o) => o.verdict === 'survived').length;
   const unreached = stated.filter((o) => o.verdict === 'unreached').length;
   const notApplied = stated.filter((o) => o.verdict === 'not-applied').length;
+  const notObservable = stated.filter((o) => o.verdict === 'not-observable').length;
   const scored = killed + survived + unreached;
-  return { killed, scored, survived, unreached, notApplied, ratio: scored ? killed / scored : 1 };
+  return { killed, scored, survived, unreached, notApplied, notObservable, ratio: scored ? killed / scored : 1 };
 }
 
 const pct = (s: Score) => (s.scored ? `${((100 * s.killed) / s.scored).toFixed(1)}%` : 'n/a');
@@ -66,7 +73,7 @@ export function summaryLine(r: MutantsReport): string {
   const s = scoreOf(r.outcomes);
   const tolerated = r.outcomes.filter((o) => o.expect === 'tolerated');
   const alarms = tolerated.filter((o) => o.verdict === 'false-alarm').length;
-  return `mutation score ${pct(s)} (${s.killed} of ${s.scored} stated mutants killed; ${s.survived} survived, ${s.unreached} unreached, ${s.notApplied} not applied); tolerated ${tolerated.length - alarms} of ${tolerated.length} (${alarms} false alarms); ${(r.wallTimeMs / 1000).toFixed(0)} s`;
+  return `mutation score ${pct(s)} (${s.killed} of ${s.scored} stated mutants killed; ${s.survived} survived, ${s.unreached} unreached, ${s.notApplied} not applied, ${s.notObservable} not observable); tolerated ${tolerated.length - alarms} of ${tolerated.length} (${alarms} false alarms); ${(r.wallTimeMs / 1000).toFixed(0)} s`;
 }
 
 export function renderMarkdown(r: MutantsReport): string {
@@ -78,15 +85,20 @@ export function renderMarkdown(r: MutantsReport): string {
     `Generated ${r.generated} mutants; this run: ${r.outcomes.length}${r.options.sample !== undefined ? ` (seeded sample of ${r.options.sample}, seed ${r.options.seed})` : ''}. Wall time ${(r.wallTimeMs / 1000).toFixed(1)} s on ${r.machine.cores} cores, load average ${r.machine.loadAverageStart.join(' / ')} at start, ${r.machine.loadAverageEnd.join(' / ')} at the end. Baseline: ${r.baseline.passed} of ${r.baseline.scenarios} scenarios passed (${(r.baseline.durationMs / 1000).toFixed(1)} s).`,
     '',
   );
-  lines.push('## Score per family', '', '| family | mutants | killed | survived | unreached | not applied | score |', '|---|---|---|---|---|---|---|');
+  lines.push(
+    '## Score per family',
+    '',
+    '| family | mutants | killed | survived | unreached | not applied | not observable | score |',
+    '|---|---|---|---|---|---|---|---|',
+  );
   for (const f of STATED_FAMILIES) {
     const list = r.outcomes.filter((o) => o.family === f);
     if (!list.length) continue;
     const fs = scoreOf(list);
-    lines.push(`| ${f} | ${list.length} | ${fs.killed} | ${fs.survived} | ${fs.unreached} | ${fs.notApplied} | ${pct(fs)} |`);
+    lines.push(`| ${f} | ${list.length} | ${fs.killed} | ${fs.survived} | ${fs.unreached} | ${fs.notApplied} | ${fs.notObservable} | ${pct(fs)} |`);
   }
   lines.push(
-    `| **all stated** | ${r.outcomes.filter((o) => o.expect === 'killed').length} | ${s.killed} | ${s.survived} | ${s.unreached} | ${s.notApplied} | **${pct(s)}** |`,
+    `| **all stated** | ${r.outcomes.filter((o) => o.expect === 'killed').length} | ${s.killed} | ${s.survived} | ${s.unreached} | ${s.notApplied} | ${s.notObservable} | **${pct(s)}** |`,
     '',
   );
   lines.push('## Tolerated mutants', '', '| family | mutants | passed | false alarms |', '|---|---|---|---|');
@@ -98,6 +110,13 @@ export function renderMarkdown(r: MutantsReport): string {
     );
   }
   lines.push('');
+  const tolerated = r.outcomes.filter((o) => o.expect === 'tolerated');
+  if (tolerated.length) {
+    lines.push('Every tolerated mutant, with the scenarios it ran (each passed, or passed on its retry, unless a false alarm):', '');
+    for (const o of tolerated)
+      lines.push(`- ${o.id}: ${o.verdict === 'false-alarm' ? '**false alarm**' : 'passed'} (${o.ran.length} scenarios, ${o.fired} answers changed)`);
+    lines.push('');
+  }
   lines.push('## Score per specification section', '', '| section | mutants | killed | score |', '|---|---|---|---|');
   const sections = [...new Set(r.outcomes.filter((o) => o.expect === 'killed').map((o) => o.section))].sort();
   for (const sec of sections) {
@@ -127,6 +146,15 @@ export function renderMarkdown(r: MutantsReport): string {
   if (notApplied.length) {
     lines.push(`## Not applied (${notApplied.length}): the reaching scenarios ran but the target's answers never carried what the mutant changes`, '');
     for (const o of notApplied) lines.push(`- ${o.id}`);
+    lines.push('');
+  }
+  const notObservable = r.outcomes.filter((o) => o.verdict === 'not-observable');
+  if (notObservable.length) {
+    lines.push(
+      `## Not observable (${notObservable.length}): a field left out on one operation that no scenario reads the same record through another operation before`,
+      '',
+    );
+    for (const o of notObservable) lines.push(`- ${o.id}: ${o.reason ?? ''}`);
     lines.push('');
   }
   if (r.baseline.failed.length) {

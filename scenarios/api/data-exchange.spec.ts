@@ -91,6 +91,48 @@ test('slim user, accounts and transactions read with GUIDs and partner ids', { t
   });
 });
 
+test('the per-member paths read the account, its transactions and a transaction by partner ids', { tag: [...TAGS, '@inferred'] }, async ({ api }) => {
+  const dx = api.profile.dataExchange;
+  // No data-exchange read answers a member, so its partner-defined id is a setting.
+  const memberId = requireSetting(dx.memberPartnerId, 'SVC_3DX_MEMBER_ID', "the member's partner-defined id: no data-exchange read answers a member");
+  const held = await holder(api, await createToken(api));
+  const { user, account } = held;
+  const member = memberOf(held);
+  const h = withToken(held.token);
+  const own = (r: Rec, setting: string | undefined, name: string) =>
+    typeof r.id === 'string' && r.id ? r.id : requireSetting(setting, name, 'the slim record carries no partner-defined id');
+  const userId = own(held.userRecord, dx.userPartnerId, 'SVC_3DX_USER_ID');
+  const accountId = own(held.accountRecord, dx.accountPartnerId, 'SVC_3DX_ACCOUNT_ID');
+  // Endpoints, Data exchange: user_identifier, member_identifier, account_identifier and
+  // transaction_identifier "accept service GUIDs or partner-defined IDs where so stated for
+  // account and per-member paths"; the account read under a member "accepts GUID or partner ID".
+  const byGuids = `/data_exchange/users/${user}/members/${member}/accounts/${account}`;
+  const byIds = `/data_exchange/users/${encodeURIComponent(userId)}/members/${encodeURIComponent(memberId)}/accounts/${encodeURIComponent(accountId)}`;
+  const read = await api.get(byIds, { ...h, expectStatus: 200 });
+  expect(need(read, 'account.guid', api), `GET ${byIds} answers the account ${account}`).toBe(account);
+  // The member-account transaction list and read ("same default window", "same rule as
+  // above") by the same partner ids; Errors: "200 normal success for reads, lists".
+  const listed = need<Array<{ guid?: string }>>(
+    await api.get(`${byGuids}/transactions`, { ...h, query: { records_per_page: 10 }, expectStatus: 200 }),
+    'transactions',
+    api,
+  );
+  const viaIds = need<Array<{ guid?: string }>>(
+    await api.get(`${byIds}/transactions`, { ...h, query: { records_per_page: 10 }, expectStatus: 200 }),
+    'transactions',
+    api,
+  );
+  expectInferred(api.profile, JSON.stringify(viaIds.map((t) => t.guid)) === JSON.stringify(listed.map((t) => t.guid)), {
+    expectation: 'the first page of the member-account transactions is the same by partner ids as by GUIDs',
+    basis: 'the same account named two ways; the order of the list is not shown, and it may change between two reads',
+    received: `${viaIds.length} by partner ids, ${listed.length} by GUIDs`,
+  });
+  // A transaction of that list is in the grant's scope (the list holds it): read by partner ids.
+  const inScope = listed[0]?.guid;
+  expect(inScope, 'a transaction of the member account to read by partner ids').toBeTruthy();
+  await api.get(`${byIds}/transactions/${encodeURIComponent(inScope!)}`, { ...h, expectStatus: 200 });
+});
+
 const DATE_FIELDS = ['date', 'transacted_at', 'posted_at', 'created_at'];
 
 /** The request day (UTC) from a response's Date header, and the first day of the 90 days before it. */

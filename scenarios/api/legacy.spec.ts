@@ -1,11 +1,13 @@
 /**
  * Earlier-generation test paths (specification, Endpoints "Earlier-generation test
  * paths"): the test host serves static data for every listed path to requests carrying
- * SVC-API-Key, SVC-Client-ID and the vendor media type in Accept.
+ * SVC-API-Key, SVC-Client-ID and the vendor media type in Accept; the member paths that
+ * take a connection status answer a member in it.
  */
 import { test, expect } from '../fixtures.ts';
 import { documentOperations } from '../operations.ts';
-import { need } from '../lib/responses.ts';
+import { is2xx, need } from '../lib/responses.ts';
+import { expectInferred } from '../inferred.ts';
 
 const STATUSES = ['PENDING', 'CONNECTED', 'CHALLENGED', 'HALTED', 'DENIED'];
 const CHALLENGE_TYPES = ['text', 'options', 'image', 'image_options'];
@@ -75,4 +77,26 @@ test('the test institutions are svcbank and svc_bank_oauth', { tag: ['@legacy', 
   const res = await api.call({ api: 'test-host', path: '/test_institutions', expectStatus: 200 });
   const codes = need<Array<{ code?: string }>>(res, 'institutions', api).map((i) => i.code);
   expect(codes, 'codes listed by GET /test_institutions').toEqual(expect.arrayContaining(['svcbank', 'svc_bank_oauth']));
+});
+
+test('a test member updated or aggregated in a connection status is in that status', { tag: ['@legacy', '@inferred'] }, async ({ api, profile }) => {
+  for (const status of STATUSES) {
+    // "GET|PUT /users/test_svc/members/{connection_status} (returns a member in that status)".
+    const put = await api.call({ api: 'test-host', method: 'PUT', path: `/users/test_svc/members/${status}`, body: {}, expectStatus: 200 });
+    expect(need(put, 'member.connection_status', api), `PUT /users/test_svc/members/${status}`).toBe(status);
+    // "POST /users/test_svc/members/{connection_status}/aggregate" and ".../status" are listed
+    // beside it; that they too answer the member in the status the path names is inferred.
+    const aggregated = await api.call({ api: 'test-host', method: 'POST', path: `/users/test_svc/members/${status}/aggregate`, body: {} });
+    expect(is2xx(aggregated.status), `POST /users/test_svc/members/${status}/aggregate answered ${aggregated.status}`).toBe(true);
+    const read = await api.call({ api: 'test-host', path: `/users/test_svc/members/${status}/status`, expectStatus: 200 });
+    for (const [what, res] of [
+      ['POST .../aggregate', aggregated],
+      ['GET .../status', read],
+    ] as const)
+      expectInferred(profile, res.body?.member?.connection_status === status, {
+        expectation: `${what} of the test member in ${status} answers a member in ${status}`,
+        basis: 'Endpoints, Earlier-generation test paths: only GET|PUT .../{connection_status} are said to return "a member in that status"',
+        received: JSON.stringify(res.body?.member?.connection_status),
+      });
+  }
 });

@@ -58,8 +58,13 @@ test('walking every page of institutions returns each record exactly once', { ta
   for (let page = 1; page <= 100; page++) {
     const res = await api.get('/institutions', { query: { page, records_per_page: MAX }, expectStatus: 200 });
     total ??= res.body?.pagination?.total_entries;
-    const records = need<Array<{ code: string }>>(res, 'institutions', api);
-    for (const r of records) seen.set(r.code, (seen.get(r.code) ?? 0) + 1);
+    const records = need<Array<{ code?: string; guid?: string }>>(res, 'institutions', api);
+    // An institution is known by its code or guid (Endpoints: "identifier is the institution code
+    // or guid"); the list names both without saying either is always present.
+    for (const r of records) {
+      const id = r.code ?? r.guid ?? JSON.stringify(r);
+      seen.set(id, (seen.get(id) ?? 0) + 1);
+    }
     if (records.length < MAX) break;
   }
   // Paging: a record belongs to one page.

@@ -172,6 +172,12 @@ test("budgets carry a category_guid; generated budgets come from the user's exis
   const { user } = await connectedUser(api, poll);
   const transactions = await walkList<Rec>(api, `/users/${user}/transactions`, 'transactions');
   const used = new Set(transactions.flatMap((t) => [t.category_guid, t.top_level_category_guid]).filter((c): c is string => typeof c === 'string' && c !== ''));
+  // The Transaction list names category_guid and top_level_category_guid without saying they are
+  // always present: a target that serves neither gives no category to make a budget for.
+  test.skip(
+    used.size === 0 && transactions.length > 0 && transactions.every((t) => !Object.hasOwn(t, 'category_guid') && !Object.hasOwn(t, 'top_level_category_guid')),
+    "the target serves no category_guid on the user's transactions, so no category of theirs is known",
+  );
   expect(used.size, 'categories of the aggregated transactions').toBeGreaterThan(0);
   const category = [...used][0];
   const path = pathOf(profile, 'budgets', { user_guid: user });
@@ -191,10 +197,13 @@ test("budgets carry a category_guid; generated budgets come from the user's exis
   const generated = (answered ?? (await listAll(api, path, 'budgets'))).filter((b) => b.guid !== manual);
   expect(generated.length, "budgets generated from the user's transactions").toBeGreaterThan(0);
   for (const b of generated) expect(typeof b.category_guid, `budget ${b.guid}: category_guid`).toBe('string');
-  expect(
-    generated.filter((b) => !used.has(b.category_guid as string)).map((b) => `${b.guid}: ${b.category_guid}`),
-    "generated budgets for categories none of the user's transactions carry",
-  ).toEqual([]);
+  // Which categories the transactions have is known only from the fields they carry: where they
+  // carry no category_guid (named, not said to be always present), the relation is not judged.
+  if (transactions.some((t) => Object.hasOwn(t, 'category_guid')))
+    expect(
+      generated.filter((b) => !used.has(b.category_guid as string)).map((b) => `${b.guid}: ${b.category_guid}`),
+      "generated budgets for categories none of the user's transactions carry",
+    ).toEqual([]);
 });
 
 test('statements of a member are served as PDF', { tag: TAGS }, async ({ api, poll, profile }) => {

@@ -9,10 +9,11 @@
  * `url` and `user_id` (strings); the contract checks its shape on every response.
  */
 import { test, expect, currentVersion, type CheckedClient } from '../fixtures.ts';
-import { ANY_2XX, need } from '../lib/responses.ts';
+import { ANY_2XX, is2xx, need } from '../lib/responses.ts';
 import { createUser, uniqueId } from '../lib/users.ts';
 import { widgetUrlBody } from '../lib/widgets.ts';
 import { expectInferred } from '../inferred.ts';
+import { connectedUser, memberAccounts } from './journeys.ts';
 
 const TAGS = ['@widgets', '@destructive'];
 
@@ -110,4 +111,25 @@ test('a widget URL request with every named parameter is accepted', { tag: TAGS 
       },
       version,
     );
+});
+
+test('a widget URL request deep-linking to an account of the user is accepted', { tag: [...TAGS, '@inferred'] }, async ({ api, poll, profile }) => {
+  const { user, member } = await connectedUser(api, poll);
+  const [account] = await memberAccounts(api, user, member);
+  // Resources, Widget URL: "deep_link_params (object with widget, view, date_range,
+  // account_guid)"; account_guid names an account (Resources: "ACT-<uuid> account"), here
+  // one of the user's own. A widget URL answers "widget_url" with type, url and user_id.
+  await requestWidget(api, user, { deep_link_params: { widget: 'connect_widget', account_guid: account.guid } });
+  // The values of view and date_range, and those of connections_use_case_filter, are not
+  // shown: the request that names them is expected to be served, not stated to be.
+  const open: Record<string, unknown> = { deep_link_params: { widget: 'connect_widget', view: 'accounts', date_range: '30d', account_guid: account.guid } };
+  // use_cases are "only for clients opted in to use cases" (Resources, Member): the filter names the client's own.
+  if (profile.useCases?.length) open.connections_use_case_filter = profile.useCases;
+  const version = currentVersion(profile);
+  const res = await api.post(`/users/${encodeURIComponent(user)}/widget_urls`, widgetUrlBody(version, open), { version });
+  expectInferred(profile, is2xx(res.status), {
+    expectation: `a widget URL request naming deep_link_params view and date_range${open.connections_use_case_filter ? ' and connections_use_case_filter' : ''} is served`,
+    basis: 'Resources, Widget URL: the fields are named, their values are not shown ("many request parameters apply to only some widgets")',
+    received: `${res.status} ${res.text.slice(0, 160)}`,
+  });
 });

@@ -22,7 +22,7 @@ import type { Page } from '@playwright/test';
 import type { TargetProfile } from '../../targets/index.ts';
 import { test, expect, type CheckedClient } from '../fixtures.ts';
 import { createUser } from '../lib/users.ts';
-import { createMember, readMember, type MemberStatus } from '../lib/members.ts';
+import { createMember, readMember, stateOfCreated, type MemberStatus } from '../lib/members.ts';
 import { waitUntilSettled } from '../lib/connection-states.ts';
 import { expectInferred } from '../inferred.ts';
 import { afterAction, suppliesProtocol } from './waits.ts';
@@ -34,7 +34,7 @@ const TAGS = ['@oauth', '@destructive'];
 async function oauthMember(api: CheckedClient, extra: Record<string, unknown>) {
   const user = await createUser(api);
   const member = (await createMember(api, user, { isOauth: true, extra })).body.member as MemberStatus & { oauth_window_uri: string };
-  expect(member.connection_status).toBe('PENDING');
+  expect(await stateOfCreated(api, user, member)).toBe('PENDING');
   expect(member.oauth_window_uri, 'oauth_window_uri of the new OAuth member').toBeTruthy();
   return { user, member: member.guid, uri: member.oauth_window_uri };
 }

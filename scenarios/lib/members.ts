@@ -109,6 +109,16 @@ export async function readStatus(api: CheckedClient, userGuid: string, memberGui
   return res.body.member as MemberStatus;
 }
 
+/**
+ * A new member's connection_status: the create answer's where it carries the field (the
+ * Member table names it without saying it is always present), else the status read's
+ * (Endpoints: GET .../status "connection status", which the specification does state).
+ */
+export async function stateOfCreated(api: CheckedClient, userGuid: string, member: MemberStatus, version?: string): Promise<string> {
+  if (Object.hasOwn(member, 'connection_status')) return member.connection_status;
+  return (await readStatus(api, userGuid, member.guid, version)).connection_status;
+}
+
 export async function readMember(api: CheckedClient, userGuid: string, memberGuid: string, version?: string): Promise<MemberStatus> {
   const res = await api.get(`/users/${userGuid}/members/${memberGuid}`, { version, expectStatus: 200 });
   need(res, 'member', api);

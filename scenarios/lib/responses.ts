@@ -73,3 +73,22 @@ export function expectRefused(
     received: String(res.status),
   });
 }
+
+/**
+ * Whether a record carries a field a list only names (a resource table, "Fields named:
+ * ..."): such a list is a list of names, not a presence guarantee, and absence follows the
+ * same rule as null (../shared/real-service-notes.md, Nullability and required fields). An
+ * absent field is an inferred finding (a warning; SVC_STRICT=1 fails it) and false, so the
+ * caller judges the value only where the target serves the field; a field served and then
+ * dropped is presence consistency's to find (contracts/invariants.ts). A null is the
+ * caller's to judge, as before.
+ */
+export function carriesNamed(profile: Pick<TargetProfile, 'strict'>, record: unknown, field: string, what: string): boolean {
+  const present = record !== null && typeof record === 'object' && Object.hasOwn(record, field);
+  return expectInferred(profile, present, {
+    expectation: `${what} carries ${field}`,
+    basis:
+      'the specification names the field without saying it is always present (../shared/real-service-notes.md, Nullability and required fields: "Absence follows the same rule as null")',
+    received: 'no such field',
+  });
+}

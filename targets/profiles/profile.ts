@@ -80,6 +80,8 @@ export interface TargetProfile {
     clientId?: string;
     clientSecret?: string;
     audienceId?: string;
+    /** The same audience's slug (Endpoints, Audience list service: `{id_or_slug}`). */
+    audienceSlug?: string;
     institutionPublicId?: string;
   };
 
@@ -530,6 +532,7 @@ export function loadProfile(env: Env = process.env): TargetProfile {
         clientId: env.SVC_AUDIENCE_CLIENT_ID ?? d.audienceClientId,
         clientSecret: env.SVC_AUDIENCE_CLIENT_SECRET ?? d.audienceClientSecret,
         audienceId: d.audienceId,
+        audienceSlug: d.audienceSlug,
         institutionPublicId: d.audienceInstitutionPublicId,
       },
       dataExchange: dataExchangeFrom(env, true, d.dataExchange),
@@ -604,6 +607,7 @@ export function loadProfile(env: Env = process.env): TargetProfile {
       clientId: env.SVC_AUDIENCE_CLIENT_ID,
       clientSecret: env.SVC_AUDIENCE_CLIENT_SECRET,
       audienceId: env.SVC_AUDIENCE_ID,
+      audienceSlug: env.SVC_AUDIENCE_SLUG,
       institutionPublicId: env.SVC_AUDIENCE_INSTITUTION_PUBLIC_ID,
     },
     dataExchange: dataExchangeFrom(env, false, {

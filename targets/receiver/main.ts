@@ -1,7 +1,8 @@
 /**
  * Starts the reference webhook receiver on 127.0.0.1.
  *
- *   npm run receiver -- --port 4020 --db .tmp/receiver.sqlite [--broken <variant>] [--slow-ms 1500]
+ *   node --import tsx targets/receiver/main.ts --port 4020 --db .tmp/receiver.sqlite [--broken <variant>] [--slow-ms 1500]
+ *     [--max-body-bytes N] [--max-depth N] [--request-timeout-ms MS]
  *
  * Prints one line, `listening <url>`, once it accepts deliveries (the crash test and
  * the property suites wait for it). Variants: targets/receiver/store.ts BROKEN_VARIANTS.
@@ -9,12 +10,32 @@
 import { parseArgs } from 'node:util';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { startReceiver } from './receiver.ts';
+import { RECEIVER_BOUNDS, startReceiver } from './receiver.ts';
 import { BROKEN_VARIANTS, type BrokenVariant } from './store.ts';
 
+const USAGE = `usage: node --import tsx targets/receiver/main.ts [options]
+
+Starts the reference webhook receiver on 127.0.0.1 and prints "listening <url>".
+
+  --port N                 port (0: a free one; default 4020, env WEBHOOK_RECEIVER_PORT)
+  --db PATH                its SQLite store (default .tmp/receiver.sqlite, env WEBHOOK_RECEIVER_DB)
+  --broken VARIANT         a deliberately broken receiver: ${BROKEN_VARIANTS.join(', ')}
+  --slow-ms MS             the slow-answers variant's delay
+  --max-body-bytes N       largest body accepted (default ${RECEIVER_BOUNDS.maxBodyBytes}; larger: 413)
+  --max-depth N            deepest nesting accepted (default ${RECEIVER_BOUNDS.maxDepth}; deeper: 400)
+  --request-timeout-ms MS  time for a whole request to arrive (default ${RECEIVER_BOUNDS.requestTimeoutMs}; later: 408)
+  -h, --help               this text`;
+
 function usage(message: string): never {
-  console.error(`receiver: ${message}\nusage: npm run receiver -- --port N --db PATH [--broken ${BROKEN_VARIANTS.join('|')}] [--slow-ms MS]`);
+  console.error(`receiver: ${message}\n${USAGE}`);
   process.exit(2);
+}
+
+function positive(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) usage(`--${name} must be a positive integer, got "${value}"`);
+  return n;
 }
 
 async function main() {
@@ -24,15 +45,31 @@ async function main() {
       db: { type: 'string', default: process.env.WEBHOOK_RECEIVER_DB ?? '.tmp/receiver.sqlite' },
       broken: { type: 'string' },
       'slow-ms': { type: 'string' },
+      'max-body-bytes': { type: 'string' },
+      'max-depth': { type: 'string' },
+      'request-timeout-ms': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) usage(`--port must be an integer 0..65535, got "${values.port}"`);
   const broken = values.broken as BrokenVariant | undefined;
   if (broken && !BROKEN_VARIANTS.includes(broken)) usage(`unknown --broken "${broken}"`);
   const slowMs = values['slow-ms'] ? Number(values['slow-ms']) : undefined;
   mkdirSync(dirname(values.db!), { recursive: true });
-  const receiver = await startReceiver({ dbPath: values.db!, port, broken, slowMs });
+  const receiver = await startReceiver({
+    dbPath: values.db!,
+    port,
+    broken,
+    slowMs,
+    maxBodyBytes: positive('max-body-bytes', values['max-body-bytes']),
+    maxDepth: positive('max-depth', values['max-depth']),
+    requestTimeoutMs: positive('request-timeout-ms', values['request-timeout-ms']),
+  });
   console.log(`listening ${receiver.url}`);
   const stop = async () => {
     await receiver.close();

@@ -8,11 +8,18 @@
  *     transaction per batch of deliveries that arrived together (group commit);
  *   - ignores duplicates but still answers success (rule 6);
  *   - keeps the highest `version` per object (rule 3);
- *   - answers 4xx only for bodies that are not a JSON object (rule 6: "a 4xx only
- *     for truly invalid payloads such as bad JSON"); added fields, nulls, unknown
- *     types and any field order are accepted (rule 2);
+ *   - answers 4xx only for requests that can never succeed, such as a body that is not
+ *     a JSON object (rule 6: "a 4xx only for truly invalid payloads such as bad JSON");
+ *     added fields, nulls, unknown types and any field order are accepted (rule 2);
  *   - the worker claims and applies queued events transactionally, so a kill at any
- *     moment loses no accepted event and processes none twice after restart.
+ *     moment loses no accepted event and processes none twice after restart;
+ *   - survives any single request: every request gets an answer in bounds or a closed
+ *     connection, never a crash or a wait without end. A request that can never succeed
+ *     (malformed percent-encoding, a body too large, too deep, not UTF-8, not JSON) gets
+ *     a 4xx; a 5xx only when the store cannot take a delivery right now (rule 6: "return
+ *     an error status only when a payload was not received"). One delivery never fails
+ *     another: they share a commit, and a shared commit that fails is retried one
+ *     delivery per transaction (store.ts acceptBatch).
  *
  * Routes: POST /webhooks/{type} (a URL per type, Events) and POST /webhooks (type from
  * a `type` field, else `unknown`); the observation API under /_observe (README).
@@ -21,8 +28,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { loadDocument } from '../../contracts/index.ts';
-import { ReceiverStore, type BrokenVariant, type IncomingEvent } from './store.ts';
+import { prepareDelivery, ReceiverStore, type BrokenVariant, type PreparedDelivery } from './store.ts';
 
 export interface ReceiverOptions {
   dbPath: string;
@@ -31,7 +39,18 @@ export interface ReceiverOptions {
   slowMs?: number;
   /** Largest body accepted, bytes (a bigger one was not received whole: 413). */
   maxBodyBytes?: number;
+  /** Deepest nesting of arrays and objects accepted (RFC 8259 §9 lets a parser limit it; deeper: 400). */
+  maxDepth?: number;
+  /** Time for a whole request (headers and body) to arrive, ms; later: 408 and the connection closed. */
+  requestTimeoutMs?: number;
 }
+
+/** The bounds a receiver started without options applies (README, "Bounds and statuses"). */
+export const RECEIVER_BOUNDS = {
+  maxBodyBytes: 1_048_576,
+  maxDepth: 512,
+  requestTimeoutMs: 30_000,
+} as const;
 
 export interface RunningReceiver {
   url: string;
@@ -85,25 +104,158 @@ function documentedFieldNames(): Set<string> {
   return names;
 }
 
-function send(res: ServerResponse, status: number, body?: unknown): void {
+/**
+ * Whether the request announced a body (RFC 9112 §6.3) that has not been read to its end.
+ * Answered without reading it, the connection is closed after the answer: node would
+ * otherwise read and discard the rest to reuse the connection, however long it is.
+ */
+function bodyLeftUnread(req: IncomingMessage): boolean {
+  const announced = req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
+  return announced && !req.complete;
+}
+
+/**
+ * The most a lingering close reads and drops, and for how long (RFC 9112 §9.6). The bytes
+ * cover what the two ends' kernel socket buffers hold when the answer goes out (Linux
+ * grows them to 4 MiB for sending and 6 MiB for receiving by default): a client still
+ * writing reads its answer before the drop budget runs out and the connection is reset.
+ */
+const LINGER_BYTES = 32 * 1_048_576;
+const LINGER_MS = 30_000;
+
+/**
+ * RFC 9112 §9.6 (Tear-down): a connection closed at once while its client still sends
+ * makes the client's TCP stack reset it, and the reset can erase the answer before the
+ * client reads it. So after an answer given before the body was read, the connection is
+ * closed in stages: the write side first (node ends a `connection: close` answer's socket
+ * through destroySoon, replaced here for this one socket), then what still arrives is read
+ * and dropped until the client stops, LINGER_BYTES were dropped or LINGER_MS passed, and
+ * only then the socket is closed. Nothing dropped is kept or parsed as JSON, and a body
+ * announced past the bound is never read beyond that budget.
+ */
+function lingerThenClose(req: IncomingMessage): void {
+  const socket = req.socket;
+  if (socket.destroyed) return;
+  req.resume(); // flowing with no reader: what the parser hands on is dropped
+  let dropped = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const close = () => {
+    clearTimeout(timer);
+    socket.destroy();
+  };
+  socket.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > LINGER_BYTES) close();
+  });
+  socket.destroySoon = () => {
+    socket.end();
+    timer = setTimeout(close, LINGER_MS);
+    socket.once('end', close);
+    socket.once('close', () => clearTimeout(timer));
+  };
+}
+
+function send(res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void {
+  // A client that went away, or an answer already given (a settled-poll outliving its
+  // connection): nothing left to answer, and writing would fail.
+  if (res.headersSent || res.writableEnded || res.destroyed) return;
+  if (bodyLeftUnread(res.req)) {
+    res.setHeader('connection', 'close');
+    lingerThenClose(res.req);
+  }
   if (body === undefined) {
-    res.writeHead(status);
+    res.writeHead(status, headers);
     res.end();
     return;
   }
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
 
+/** Path segments, percent-decoded; undefined when one is malformed (RFC 3986 §2.1: "%" then two hex digits, decoding to UTF-8). */
+export function pathSegments(pathname: string): string[] | undefined {
+  try {
+    return pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The deepest nesting of arrays and objects in a JSON text, counted without parsing
+ * (brackets inside strings skipped) and stopping once past `stopAbove`: a body nested
+ * past the bound is refused before it is parsed, keyed or stored (RFC 8259 §9: "An
+ * implementation may set limits on the maximum depth of nesting").
+ */
+export function nestingDepth(text: string, stopAbove: number): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      depth++;
+      if (depth > deepest) {
+        deepest = depth;
+        if (deepest > stopAbove) return deepest;
+      }
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+type BodyRead = { kind: 'read'; bytes: Buffer } | { kind: 'too_large' } | { kind: 'aborted' };
+
+/**
+ * Reads a request body up to `max` bytes. Past the bound it stops at once and says so
+ * (nothing more is kept; the 413's lingering close drops what still arrives); a client
+ * that goes away first ends the read as `aborted`.
+ */
+function readBody(req: IncomingMessage, max: number): Promise<BodyRead> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const finish = (result: BodyRead) => {
+      if (settled) return;
+      settled = true;
+      req.off('data', onData);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        req.pause();
+        finish({ kind: 'too_large' });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => finish({ kind: 'read', bytes: Buffer.concat(chunks, size) }));
+    req.once('error', () => finish({ kind: 'aborted' }));
+    req.once('close', () => finish(req.complete ? { kind: 'read', bytes: Buffer.concat(chunks, size) } : { kind: 'aborted' }));
+  });
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 export async function startReceiver(options: ReceiverOptions & { port?: number; host?: string }): Promise<RunningReceiver> {
   const store = new ReceiverStore(options.dbPath, options.broken);
-  const maxBody = options.maxBodyBytes ?? 1_048_576;
+  const maxBody = options.maxBodyBytes ?? RECEIVER_BOUNDS.maxBodyBytes;
+  const maxDepth = options.maxDepth ?? RECEIVER_BOUNDS.maxDepth;
+  const requestTimeoutMs = options.requestTimeoutMs ?? RECEIVER_BOUNDS.requestTimeoutMs;
+  const tooLarge = { error: 'payload_too_large', message: `The body exceeds ${maxBody} bytes` };
   const knownFields = options.broken === 'rejects-added-fields-400' ? documentedFieldNames() : undefined;
   let alive = true;
 
   // Group commit: deliveries parsed in the same turn of the event loop share one transaction.
-  let pending: Array<{ event: IncomingEvent; done: (fresh: boolean | Error) => void }> = [];
+  let pending: Array<{ delivery: PreparedDelivery; done: (fresh: boolean | Error) => void }> = [];
   let flushScheduled = false;
   let lossyTimer: NodeJS.Timeout | undefined;
   const flush = () => {
@@ -111,23 +263,18 @@ export async function startReceiver(options: ReceiverOptions & { port?: number; 
     if (!alive || pending.length === 0) return;
     const batch = pending;
     pending = [];
-    try {
-      const fresh = store.acceptBatch(batch.map((b) => b.event));
-      batch.forEach((b, i) => {
-        b.done(fresh[i]);
-      });
-    } catch (e) {
-      batch.forEach((b) => {
-        b.done(e as Error);
-      });
-    }
+    // acceptBatch answers per delivery (a failed shared commit is retried one delivery at a time).
+    const fresh = store.acceptBatch(batch.map((b) => b.delivery));
+    batch.forEach((b, i) => {
+      b.done(fresh[i]);
+    });
     kickWorker();
   };
-  const enqueue = (event: IncomingEvent): Promise<boolean | Error> =>
+  const enqueue = (delivery: PreparedDelivery): Promise<boolean | Error> =>
     new Promise((resolve) => {
       if (options.broken === 'loses-events-on-crash') {
         // BROKEN: answers before storing; a crash within the next 200 ms loses the event.
-        pending.push({ event, done: () => undefined });
+        pending.push({ delivery, done: () => undefined });
         lossyTimer ??= setTimeout(() => {
           lossyTimer = undefined;
           flush();
@@ -135,7 +282,7 @@ export async function startReceiver(options: ReceiverOptions & { port?: number; 
         resolve(true);
         return;
       }
-      pending.push({ event, done: resolve });
+      pending.push({ delivery, done: resolve });
       if (!flushScheduled) {
         flushScheduled = true;
         setImmediate(flush);
@@ -144,26 +291,47 @@ export async function startReceiver(options: ReceiverOptions & { port?: number; 
 
   // The worker: processes queued events in transactional batches until the queue is empty.
   let workerScheduled = false;
+  let workerRetry: NodeJS.Timeout | undefined;
   const kickWorker = () => {
     if (workerScheduled || !alive) return;
     workerScheduled = true;
     setImmediate(() => {
       workerScheduled = false;
       if (!alive) return;
-      if (store.processBatch(WORKER_BATCH) === WORKER_BATCH) kickWorker();
+      let processed: number;
+      try {
+        processed = store.processBatch(WORKER_BATCH);
+      } catch {
+        // The batch rolled back and its events stay queued (none lost, none applied
+        // twice); the worker tries again shortly rather than ending the process.
+        workerRetry ??= setTimeout(() => {
+          workerRetry = undefined;
+          kickWorker();
+        }, 100);
+        return;
+      }
+      if (processed === WORKER_BATCH) kickWorker();
     });
   };
 
   const handleDelivery = async (req: IncomingMessage, res: ServerResponse, typeFromPath: string | undefined) => {
     const started = performance.now();
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > maxBody) return send(res, 413, { error: 'payload_too_large', message: `The body exceeds ${maxBody} bytes` });
-      chunks.push(chunk as Buffer);
+    const read = await readBody(req, maxBody);
+    // The client went away before its payload arrived: not received, and no one to answer.
+    if (read.kind === 'aborted') return;
+    if (read.kind === 'too_large') return send(res, 413, tooLarge);
+    let raw: string;
+    try {
+      raw = utf8.decode(read.bytes);
+    } catch {
+      // BROKEN: a 5xx makes the vendor retry a payload that can never succeed (rule 4).
+      if (options.broken === 'answers-500-to-malformed') return send(res, 500, { error: 'internal' });
+      return send(res, 400, { error: 'invalid_json', message: 'The body is not UTF-8 (RFC 8259 §8.1: JSON text is exchanged as UTF-8)' });
     }
-    const raw = Buffer.concat(chunks).toString('utf8');
+    if (nestingDepth(raw, maxDepth) > maxDepth) {
+      if (options.broken === 'answers-500-to-malformed') return send(res, 500, { error: 'internal' });
+      return send(res, 400, { error: 'too_deep', message: `The body nests arrays and objects deeper than ${maxDepth} levels` });
+    }
     let body: unknown;
     try {
       body = JSON.parse(raw);
@@ -187,7 +355,14 @@ export async function startReceiver(options: ReceiverOptions & { port?: number; 
       if (nulls.length) return send(res, 400, { error: 'null_fields', message: `Null field(s): ${nulls.join(', ')}` });
     }
     const type = typeFromPath ?? (typeof object.type === 'string' && TYPE_PATTERN.test(object.type) ? object.type : 'unknown');
-    const fresh = await enqueue({ type, body: object, raw });
+    let delivery: PreparedDelivery;
+    try {
+      delivery = prepareDelivery({ type, body: object, raw });
+    } catch (e) {
+      // Keying reads only the payload: a payload it fails on fails on every retry, so a 4xx (rule 6).
+      return send(res, 400, { error: 'invalid_payload', message: `The payload cannot be keyed: ${(e as Error).message}` });
+    }
+    const fresh = await enqueue(delivery);
     if (fresh instanceof Error) return send(res, 503, { error: 'storage_unavailable', message: 'Not stored; please retry' });
     if (!fresh && options.broken === 'answers-500-to-duplicates') return send(res, 500, { error: 'duplicate' });
     if (options.broken === 'slow-answers') {
@@ -198,8 +373,8 @@ export async function startReceiver(options: ReceiverOptions & { port?: number; 
     send(res, 204);
   };
 
-  const handleObserve = (url: URL, res: ServerResponse) => {
-    const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent); // ['_observe', ...]
+  const handleObserve = (url: URL, parts: string[], res: ServerResponse) => {
+    // parts: the decoded path segments, ['_observe', ...]
     if (parts[1] === 'objects' && parts.length === 3) {
       const prefix = url.searchParams.get('guid_prefix') ?? '';
       const limit = Math.min(Math.max(Number(url.searchParams.get('limit') ?? 1000) || 1000, 1), 10_000);
@@ -248,28 +423,73 @@ export async function startReceiver(options: ReceiverOptions & { port?: number; 
     return send(res, 404, { error: 'not_found', message: `No observation route ${url.pathname}` });
   };
 
-  const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://receiver');
-    const parts = url.pathname.split('/').filter(Boolean);
+  /** Answers a request whose announced body is over the bound at once, before reading any of it. */
+  const announcedTooLarge = (req: IncomingMessage) => {
+    const announced = req.headers['content-length'];
+    return announced !== undefined && Number(announced) > maxBody;
+  };
+
+  const route = (req: IncomingMessage, res: ServerResponse) => {
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://receiver');
+    } catch {
+      return send(res, 400, { error: 'bad_request', message: 'The request target is not a URL path' });
+    }
+    const parts = pathSegments(url.pathname);
+    if (!parts) return send(res, 400, { error: 'bad_path', message: 'The path has a malformed percent-encoding (RFC 3986 §2.1)' });
     if (parts[0] === '_observe') {
-      if (req.method !== 'GET') return send(res, 405, { error: 'method_not_allowed', message: 'The observation API is read-only: use GET' });
+      if (req.method !== 'GET') return send(res, 405, { error: 'method_not_allowed', message: 'The observation API is read-only: use GET' }, { allow: 'GET' });
       try {
-        return handleObserve(url, res);
+        return handleObserve(url, parts, res);
       } catch (e) {
         return send(res, 503, { error: 'unavailable', message: (e as Error).message });
       }
     }
     if (parts[0] === 'webhooks' && parts.length <= 2) {
-      if (req.method !== 'POST') return send(res, 405, { error: 'method_not_allowed', message: 'Deliver webhooks with POST' });
-      const type = parts[1] ? decodeURIComponent(parts[1]) : undefined;
+      if (req.method !== 'POST') return send(res, 405, { error: 'method_not_allowed', message: 'Deliver webhooks with POST' }, { allow: 'POST' });
+      const type = parts[1];
       if (type !== undefined && !TYPE_PATTERN.test(type))
         return send(res, 404, { error: 'not_found', message: 'A webhook type in the path is 1-64 of A-Z a-z 0-9 _ . -' });
+      if (announcedTooLarge(req)) return send(res, 413, tooLarge);
       handleDelivery(req, res, type).catch((e) => {
-        if (!res.headersSent) send(res, 503, { error: 'unavailable', message: (e as Error).message });
+        // Not the store (its failures are answered 503 above): a fault of the receiver's own code.
+        send(res, 500, { error: 'internal', message: (e as Error).message });
       });
       return;
     }
     send(res, 404, { error: 'not_found', message: 'POST webhooks to /webhooks/{type} or /webhooks; observe under /_observe' });
+  };
+
+  const server: Server = createServer(
+    {
+      // The whole request within the bound, else node answers 408 and closes: a client
+      // that announces a body and stops sending holds a connection no longer than this.
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: requestTimeoutMs,
+      // How often node checks those deadlines (its default, 30 s, would let a short bound run long).
+      connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(requestTimeoutMs / 4))),
+    },
+    (req, res) => {
+      try {
+        route(req, res);
+      } catch (e) {
+        send(res, 500, { error: 'internal', message: (e as Error).message });
+      }
+    },
+  );
+  // RFC 9110 §10.1.1: a client that sent Expect: 100-continue waits before sending its
+  // body; one announced over the bound gets the final 413 instead of the 100.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (announcedTooLarge(req)) return send(res, 413, tooLarge);
+    res.writeContinue();
+    server.emit('request', req, res);
+  });
+  // CONNECT asks for a tunnel (RFC 9110 §9.3.6), which a receiver never opens: a 405, then
+  // the connection closed. Node hands the socket over bare, so its errors are caught here.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => undefined);
+    socket.end('HTTP/1.1 405 Method Not Allowed\r\nallow: POST, GET\r\nconnection: close\r\ncontent-length: 0\r\n\r\n', () => socket.destroy());
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
@@ -292,11 +512,13 @@ export async function startReceiver(options: ReceiverOptions & { port?: number; 
       while (alive && store.processBatch(WORKER_BATCH) > 0);
       alive = false;
       if (lossyTimer) clearTimeout(lossyTimer);
+      if (workerRetry) clearTimeout(workerRetry);
       store.close();
     },
     async crash() {
       alive = false;
       if (lossyTimer) clearTimeout(lossyTimer);
+      if (workerRetry) clearTimeout(workerRetry);
       pending = [];
       await stopServer();
       store.close();

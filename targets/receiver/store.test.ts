@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ReceiverStore } from './store.ts';
+import { prepareDelivery, ReceiverStore } from './store.ts';
 
 const event = (version: number) => {
   const body = { guid: 'MBR-store-1', version };
@@ -31,7 +31,7 @@ test('WAL journal, synchronous=FULL and a busy timeout are in force', () => {
 test('accepted once, the highest version kept, answers with exactly their fields', () => {
   const store = new ReceiverStore(join(mkdtempSync(join(tmpdir(), 'receiver-store-')), 'db.sqlite'));
   try {
-    assert.deepEqual(store.acceptBatch([event(2), event(1), event(2)]), [true, true, false], 'the repeated delivery is a duplicate');
+    assert.deepEqual(store.acceptBatch([event(2), event(1), event(2)].map(prepareDelivery)), [true, true, false], 'the repeated delivery is a duplicate');
     assert.equal(store.processBatch(10), 2);
     assert.equal(store.processBatch(10), 0);
     assert.deepEqual(store.object('member', 'MBR-store-1'), {
@@ -48,6 +48,23 @@ test('accepted once, the highest version kept, answers with exactly their fields
       events.map((e) => Object.keys(e).sort()),
       [['body', 'guid', 'id', 'processed_at_ms', 'received_at_ms', 'times_processed', 'type', 'version']],
     );
+  } finally {
+    store.close();
+  }
+});
+
+test('a delivery that cannot be stored fails alone: the others that shared its commit are stored', () => {
+  const store = new ReceiverStore(join(mkdtempSync(join(tmpdir(), 'receiver-store-')), 'db.sqlite'));
+  try {
+    // A value SQLite cannot bind fails the shared transaction as a whole; each delivery is
+    // then committed on its own.
+    const poisoned = { ...prepareDelivery(event(9)), raw: {} as unknown as string };
+    const answers = store.acceptBatch([prepareDelivery(event(1)), poisoned, prepareDelivery(event(2)), prepareDelivery(event(1))]);
+    assert.equal(answers[0], true);
+    assert.ok(answers[1] instanceof Error, 'the poisoned delivery gets its error');
+    assert.equal(answers[2], true);
+    assert.equal(answers[3], false, 'the repeated delivery is still a duplicate');
+    assert.deepEqual(store.stats(), { accepted: 2, processed: 0, queued: 2, duplicates_ignored: 1, processed_more_than_once: 0 });
   } finally {
     store.close();
   }

@@ -40,6 +40,29 @@ export interface IncomingEvent {
   raw: string;
 }
 
+/**
+ * What the store keeps of one delivery, every column derived from the payload up front,
+ * outside any transaction: a payload that cannot be keyed fails in its own request (a
+ * 4xx, Events rule 6), never inside a commit it shares with other deliveries.
+ */
+export interface PreparedDelivery {
+  key: string;
+  type: string;
+  objectGuid: string | null;
+  version: number | null;
+  raw: string;
+}
+
+export function prepareDelivery(event: IncomingEvent): PreparedDelivery {
+  return {
+    key: deliveryKey(event.type, event.body),
+    type: event.type,
+    objectGuid: objectGuidOf(event.type, event.body) ?? null,
+    version: versionOf(event.body) ?? null,
+    raw: event.raw,
+  };
+}
+
 export interface StoredObject {
   type: string;
   guid: string;
@@ -71,7 +94,8 @@ export function deliveryKey(type: string, body: unknown): string {
 
 /** The object a payload is about: its guid, else the object named for the type (test webhooks), else member_guid. */
 export function objectGuidOf(type: string, body: Record<string, unknown>): string | undefined {
-  const inner = body[type];
+  // Own fields only: a type named like an Object.prototype member (`constructor`) names no object.
+  const inner = Object.hasOwn(body, type) ? body[type] : undefined;
   const guid = body.guid ?? (inner && typeof inner === 'object' ? (inner as Record<string, unknown>).guid : undefined) ?? body.member_guid;
   return typeof guid === 'string' && guid.length > 0 ? guid : undefined;
 }
@@ -88,7 +112,11 @@ export class ReceiverStore {
   private readonly upsertLast: Database.Statement;
   private readonly logProcessing: Database.Statement;
   private readonly markProcessed: Database.Statement;
-  readonly acceptBatch: (events: IncomingEvent[]) => boolean[];
+  /**
+   * Stores deliveries that arrived together in one transaction (one fsync); answers per
+   * delivery: true (new), false (a duplicate), or the Error that kept it from being stored.
+   */
+  readonly acceptBatch: (deliveries: PreparedDelivery[]) => Array<boolean | Error>;
   readonly processBatch: (max: number) => number;
 
   constructor(
@@ -144,19 +172,37 @@ export class ReceiverStore {
     const bump = this.db.prepare('INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value');
     const alreadyProcessed = this.db.prepare('SELECT 1 FROM processing_log WHERE event_id = ? LIMIT 1');
 
-    /** One transaction (one fsync) for every delivery that arrived together; returns "was new" per event. */
-    this.acceptBatch = this.db.transaction((events: IncomingEvent[]) => {
+    const insertAll = this.db.transaction((deliveries: PreparedDelivery[]) => {
       const now = Date.now();
       let duplicates = 0;
-      const fresh = events.map((e) => {
-        const info = this.insertEvent.run(deliveryKey(e.type, e.body), e.type, objectGuidOf(e.type, e.body) ?? null, versionOf(e.body) ?? null, e.raw, now);
+      const fresh = deliveries.map((d) => {
+        const info = this.insertEvent.run(d.key, d.type, d.objectGuid, d.version, d.raw, now);
         if (info.changes === 0) duplicates++;
         return info.changes > 0;
       });
       if (duplicates) bump.run('duplicates', duplicates);
-      if (events.length - duplicates) bump.run('accepted', events.length - duplicates);
+      if (deliveries.length - duplicates) bump.run('accepted', deliveries.length - duplicates);
       return fresh;
     });
+    // Whatever was thrown becomes an Error, so no failure can pass for "stored".
+    const asError = (e: unknown) => (e instanceof Error ? e : new Error(String(e)));
+    this.acceptBatch = (deliveries) => {
+      try {
+        return insertAll(deliveries);
+      } catch (batchError) {
+        if (deliveries.length === 1) return [asError(batchError)];
+        // The shared transaction rolled back as a whole; each delivery then gets its own,
+        // so a member that cannot be stored fails only itself and the rest are stored and
+        // answered 2xx (Events rule 6: an error status only for a payload not received).
+        return deliveries.map((d) => {
+          try {
+            return insertAll([d])[0];
+          } catch (e) {
+            return asError(e);
+          }
+        });
+      }
+    };
 
     /**
      * Claims and applies up to `max` queued events in ONE transaction: the object

@@ -429,6 +429,14 @@ export const CATALOG = [
     notFuzzable: 'effect',
   },
   {
+    name: 'challenges-dropped-after-first-read',
+    kind: 'fault',
+    area: 'mfa',
+    section: 'Endpoints, widgets and members: when MFA is required the status response has a challenges array (every read while CHALLENGED)',
+    description: 'A CHALLENGED member carries its challenges array on the first status read only; a second read before answering has none',
+    notFuzzable: 'comparison',
+  },
+  {
     name: 'wrong-answer-connects',
     kind: 'fault',
     tier: 'inferred',
@@ -629,6 +637,13 @@ export const CATALOG = [
     area: 'members',
     section: 'Events, rule 8: the real-time interface accepts an optional header SVC-SKIP-WEBHOOK on create, update and delete of members',
     description: 'Update and delete member carrying SVC-SKIP-WEBHOOK answer 400',
+  },
+  {
+    name: 'skip-webhook-header-refused-on-create',
+    kind: 'fault',
+    area: 'members',
+    section: 'Events, rule 8: the real-time interface accepts an optional header SVC-SKIP-WEBHOOK on create, update and delete of members (create)',
+    description: 'Create member carrying SVC-SKIP-WEBHOOK answers 400',
   },
   {
     name: 'x-callback-payload-refused',
@@ -866,6 +881,17 @@ export const CATALOG = [
       'Widget URL requests take is_mobile_webview "false" or 0, ui_message_version "4" and a string field inside a one-element array, coerced to the stated types, with 200',
   },
   {
+    name: 'widget-deep-link-view-refused',
+    kind: 'fault',
+    tier: 'inferred',
+    env: { SVC_STRICT: '1' },
+    area: 'widgets',
+    section:
+      'Resources, Widget URL: deep_link_params (object with widget, view, date_range, account_guid); the values of view and date_range are not shown, so that a deep link naming them is accepted is inferred',
+    description: 'Widget URL requests whose deep_link_params name view or date_range answer 400',
+    notFuzzable: 'unstated',
+  },
+  {
     name: 'widget-app-referral-opens-oauth-window',
     kind: 'fault',
     area: 'widgets',
@@ -926,6 +952,16 @@ export const CATALOG = [
     notFuzzable: 'comparison',
   },
   {
+    name: 'supports-filters-ignored',
+    kind: 'fault',
+    area: 'institutions',
+    section:
+      'Versioning, changes in v20250224: the list institutions query uses supported_products in place of four supports_* fields, so before v20250224 the list filters by the supports_* fields (Endpoints, Institutions: filters by supported products)',
+    description:
+      'GET /institutions on v20111101 ignores supports_account_verification, supports_account_identification, supports_transaction_history and supports_account_statement',
+    notFuzzable: 'comparison',
+  },
+  {
     name: 'credentials-unknown-institution-200',
     kind: 'fault',
     area: 'institutions',
@@ -951,6 +987,13 @@ export const CATALOG = [
       'Endpoints, Institutions: GET /institutions/{institution_identifier}/credentials answers the "credentials required to create a member"; the test institution\'s scenarios are chosen through its password field',
     description: 'The credentials list leaves out the password credential',
     notFuzzable: 'comparison',
+  },
+  {
+    name: 'credentials-max-page-refused',
+    kind: 'fault',
+    area: 'institutions',
+    section: 'Endpoints, Institutions: GET /institutions/{institution_identifier}/credentials takes query page and records_per_page (max 1000)',
+    description: 'The credentials list of an institution answers 400 to records_per_page above 100',
   },
   {
     name: 'institution-country-filter-ignored',
@@ -1120,8 +1163,11 @@ export const CATALOG = [
   {
     name: 'account-set-by-feed-fields-removed',
     kind: 'fault',
+    tier: 'inferred',
+    env: { SVC_STRICT: '1' },
     area: 'accounts',
-    section: 'Resources, Account: fields named ... plus *_set_by and feed_* variants; Versioning: removing a response field is breaking',
+    section:
+      'Resources, Account: fields named ... plus *_set_by and feed_* variants ("Fields named" is a list of names, not a presence promise: a service that never serves them is judged inferred)',
     description: 'Accounts carry no *_set_by and no feed_* field',
   },
   {
@@ -1428,10 +1474,9 @@ export const CATALOG = [
   {
     name: 'ach-return-code-format-not-validated',
     kind: 'fault',
-    tier: 'inferred',
-    env: { SVC_STRICT: '1' },
     area: 'ach-returns',
-    section: 'Resources, ACH return: return_code is R followed by two digits; that a malformed one is refused (and with which status) is not stated (inferred)',
+    section:
+      'Resources, ACH return: return_code is R followed by two digits; a 2xx to a malformed one is stated (the table states the format); which refusal answers it is not',
     description: 'POST /ach_returns accepts a return_code such as "X1" or "R100" with 200',
   },
   {
@@ -1460,91 +1505,73 @@ export const CATALOG = [
   {
     name: 'ach-account-guid-format-not-validated',
     kind: 'fault',
-    tier: 'inferred',
-    env: { SVC_STRICT: '1' },
     area: 'ach-returns',
     section:
-      'Resources, ACH return (create request): account_guid string ACT-<uuid>; that a malformed one is refused (and with which status) is not stated (inferred)',
+      'Resources, ACH return (create request): account_guid string ACT-<uuid>; a 2xx to a malformed one is stated (the table states the format); which refusal answers it is not',
     description: 'POST /ach_returns accepts account_guid as "ACT"-less or "USR-" prefixed account guid (resolved by its uuid) with 200',
   },
   {
     name: 'ach-account-number-last-four-format-not-validated',
     kind: 'fault',
-    tier: 'inferred',
-    env: { SVC_STRICT: '1' },
     area: 'ach-returns',
     section:
-      'Resources, ACH return (create request): account_number_last_four string of 4 digits; that a malformed one is refused (and with which status) is not stated (inferred)',
+      'Resources, ACH return (create request): account_number_last_four string of 4 digits; a 2xx to a malformed one is stated (the table states the format); which refusal answers it is not',
     description: 'POST /ach_returns accepts account_number_last_four as "12a4", "123" or the number 1234 with 200',
   },
   {
     name: 'ach-initiated-at-format-not-validated',
     kind: 'fault',
-    tier: 'inferred',
-    env: { SVC_STRICT: '1' },
     area: 'ach-returns',
     section:
-      'Resources, ACH return (create request): ach_initiated_at string, ISO 8601 timestamp with offset; that a malformed one is refused (and with which status) is not stated (inferred)',
+      'Resources, ACH return (create request): ach_initiated_at string, ISO 8601 timestamp with offset; a 2xx to a malformed one is stated (the table states the format); which refusal answers it is not',
     description: 'POST /ach_returns accepts ach_initiated_at as "2026-01-05T10:00:00" (no offset) or "yesterday" with 200',
   },
   {
     name: 'ach-member-guid-format-not-validated',
     kind: 'fault',
-    tier: 'inferred',
-    env: { SVC_STRICT: '1' },
     area: 'ach-returns',
     section:
-      'Resources, ACH return (create request): member_guid string MBR-<uuid>; that a malformed one is refused (and with which status) is not stated (inferred)',
+      'Resources, ACH return (create request): member_guid string MBR-<uuid>; a 2xx to a malformed one is stated (the table states the format); which refusal answers it is not',
     description: 'POST /ach_returns accepts member_guid as a member guid without "MBR-" or with "ACT-" (resolved by its uuid) with 200',
   },
   {
     name: 'ach-returned-at-format-not-validated',
     kind: 'fault',
-    tier: 'inferred',
-    env: { SVC_STRICT: '1' },
     area: 'ach-returns',
     section:
-      'Resources, ACH return (create request): returned_at string, ISO 8601 timestamp with offset; that a malformed one is refused (and with which status) is not stated (inferred)',
+      'Resources, ACH return (create request): returned_at string, ISO 8601 timestamp with offset; a 2xx to a malformed one is stated (the table states the format); which refusal answers it is not',
     description: 'POST /ach_returns accepts returned_at as "2026-01-07T09:30:00" (no offset), "2026-01-07 09:30" or "07/01/2026" with 200',
   },
   {
     name: 'ach-sec-code-format-not-validated',
     kind: 'fault',
-    tier: 'inferred',
-    env: { SVC_STRICT: '1' },
     area: 'ach-returns',
     section:
-      'Resources, ACH return (create request): sec_code string, three-letter code; that a malformed one is refused (and with which status) is not stated (inferred)',
+      'Resources, ACH return (create request): sec_code string, three-letter code; a 2xx to a malformed one is stated (the table states the format); which refusal answers it is not',
     description: 'POST /ach_returns accepts sec_code as "PP", "P1D" or "PPDX" with 200',
   },
   {
     name: 'ach-transaction-amount-format-not-validated',
     kind: 'fault',
-    tier: 'inferred',
-    env: { SVC_STRICT: '1' },
     area: 'ach-returns',
     section:
-      'Resources, ACH return (create request): transaction_amount number, decimal; that a malformed one is refused (and with which status) is not stated (inferred)',
+      'Resources, ACH return (create request): transaction_amount number, decimal; a 2xx to a malformed one is stated (the table states the format); which refusal answers it is not',
     description: 'POST /ach_returns accepts transaction_amount as the strings "42.50" or "forty-two" with 200',
   },
   {
     name: 'ach-transaction-amount-range-format-not-validated',
     kind: 'fault',
-    tier: 'inferred',
-    env: { SVC_STRICT: '1' },
     area: 'ach-returns',
     section:
-      'Resources, ACH return (create request): transaction_amount_range integer; that a malformed one is refused (and with which status) is not stated (inferred)',
+      'Resources, ACH return (create request): transaction_amount_range integer; a 2xx to a malformed one is stated (the table states the format); which refusal answers it is not',
     description: 'POST /ach_returns accepts transaction_amount_range as 2.5 or the string "2" with 200',
   },
   {
     name: 'ach-user-guid-format-not-validated',
     kind: 'fault',
-    tier: 'inferred',
-    env: { SVC_STRICT: '1' },
     area: 'ach-returns',
     section:
-      'Resources, ACH return (create request): user_guid string USR-<uuid>; that a malformed one is refused (and with which status) is not stated (inferred)',
+      'Resources, ACH return (create request): user_guid string USR-<uuid>; a 2xx to a malformed one is stated (the table states the format); which refusal answers it is not',
     description: 'POST /ach_returns accepts user_guid as a user guid without "USR-" or with "MBR-" (resolved by its uuid) with 200',
   },
   {
@@ -1736,11 +1763,29 @@ export const CATALOG = [
     description: 'Every member-in-a-status path returns a CONNECTED member',
   },
   {
+    name: 'test-host-aggregate-status-ignored',
+    kind: 'fault',
+    tier: 'inferred',
+    env: { SVC_STRICT: '1' },
+    area: 'legacy',
+    section:
+      'Endpoints, Earlier-generation test paths: POST /users/test_svc/members/{connection_status}/aggregate; that it answers a member in that status, as GET|PUT do ("returns a member in that status"), is inferred',
+    description: 'Aggregating the test member in any connection status answers a CONNECTED member',
+  },
+  {
     name: 'audience-list-not-strings',
     kind: 'fault',
     area: 'audience',
     section: 'Endpoints, Audience list service: list (array of opaque string identifiers)',
     description: 'The JSON list carries numbers instead of string identifiers',
+  },
+  {
+    name: 'audience-slug-not-found',
+    kind: 'fault',
+    area: 'audience',
+    section: 'Endpoints, Audience list service: GET /api/v1/audience/{id_or_slug}/list and list.csv take the audience id or its slug',
+    description: 'An audience list read by its slug answers 404; only the audience id is found',
+    notFuzzable: 'comparison',
   },
   {
     name: 'test-host-accounts-missing',

@@ -1,4 +1,4 @@
-import { requestAudienceToken, SIMULATOR_DEFAULTS } from '../../../targets/index.ts';
+import { requestAudienceToken } from '../../../targets/index.ts';
 import { formatFailure, GENERATED_RULES, type Failure, type GeneratedCase } from '../../../contracts/index.ts';
 import { curlOf, exchange, type Credentials, type FuzzTarget } from './engine.ts';
 import { suiteId } from '../../cleanup.ts';
@@ -106,7 +106,7 @@ export async function runChains(t: Omit<FuzzTarget, 'known'>, o: { destructive: 
   add(scopes.dataExchange, 'account_identifier', dx.accountGuid);
   add(scopes.dataExchange, 'account_identifier', dx.accountPartnerId);
   add(scopes.audience, 'id_or_slug', p.audience.audienceId);
-  if (p.isSimulator) add(scopes.audience, 'id_or_slug', SIMULATOR_DEFAULTS.audienceSlug);
+  add(scopes.audience, 'id_or_slug', p.audience.audienceSlug);
   add(scopes.audience, 'institution_public_id', p.audience.institutionPublicId);
 
   // Audience access token (Authentication 5): the profile's token URL, OAuth 2.0 client credentials.

@@ -196,15 +196,22 @@ function advanceIntermediate(ctx: SimContext, m: MemberRecord, hold: Intermediat
 
 /** A read of the member has shown its current state (routes call it after rendering a member). */
 export function memberRead(ctx: SimContext, m: MemberRecord): void {
-  const r = readHolds.get(m);
-  if (r && m.job === r.job) {
-    r.reads++;
-    if (r.due && r.reads >= READS_SEEN) settle(ctx, m, r.job);
-  }
   const hold = intermediateHolds.get(m);
   if (!hold || m.job !== hold.job) return;
   hold.seen = true;
   advanceIntermediate(ctx, m, hold);
+}
+
+/**
+ * A client read the member (GET of the member or of its status; not the answer of a write,
+ * which renders the member too): a job held for reads counts it, and ends once it was read
+ * twice and its time is up. Routes call it after rendering, so the read itself still shows it.
+ */
+export function memberReadByClient(ctx: SimContext, m: MemberRecord): void {
+  const r = readHolds.get(m);
+  if (!r || m.job !== r.job) return;
+  r.reads++;
+  if (r.due && r.reads >= READS_SEEN) settle(ctx, m, r.job);
 }
 
 /** Variation slow-aggregation: jobs run four times as long (their duration is not stated). */

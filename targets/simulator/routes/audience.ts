@@ -92,7 +92,10 @@ export function registerAudience(app: FastifyInstance, ctx: SimContext): void {
   const find = (request: FastifyRequest): Audience => {
     const { id_or_slug } = request.params as { id_or_slug: string };
     const institution = one(request.query as Query, 'institution_public_id');
-    if ((id_or_slug !== audience.audience_id && id_or_slug !== audience.slug) || (institution !== undefined && institution !== audience.institution_id)) {
+    // Endpoints, Audience list service: the path takes `{id_or_slug}`. Fault
+    // audience-slug-not-found: only the audience id is found, its slug answers 404.
+    const bySlug = id_or_slug === audience.slug && !ctx.fault('audience-slug-not-found');
+    if ((id_or_slug !== audience.audience_id && !bySlug) || (institution !== undefined && institution !== audience.institution_id)) {
       throw new SimError('not_found', `No audience "${id_or_slug.slice(0, 80)}"${institution ? ` for institution "${institution.slice(0, 80)}"` : ''}`);
     }
     return audience;

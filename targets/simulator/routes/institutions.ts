@@ -128,7 +128,9 @@ function listFilters(ctx: SimContext, query: Query, version: string): Array<(r: 
   if (version >= SUPPORTED_PRODUCTS_FROM) {
     const products = many(query, 'supported_products', 'supported_products[]');
     if (products.length && !ctx.fault('supported-products-filter-ignored')) filters.push((r) => products.every((p) => r.products.includes(p)));
-  } else {
+  } else if (!ctx.fault('supports-filters-ignored')) {
+    // Before v20250224 the list query takes the four supports_* fields (Versioning, "Changes
+    // in v20250224"); fault supports-filters-ignored: every institution is listed whatever they say.
     for (const [field, product] of SUPPORTS_FIELDS) {
       const wanted = bool(query, field);
       if (wanted !== undefined) filters.push((r) => r.products.includes(product) === wanted);
@@ -193,6 +195,10 @@ export function registerInstitutions(app: FastifyInstance, ctx: SimContext): voi
     }
     // Endpoints: "credentials required to create a member" (fault credentials-list-incomplete: the password is left out).
     const credentials = institutionCredentials(rec.code).filter((c) => !(ctx.fault('credentials-list-incomplete') && c.field_name === 'password'));
+    // Endpoints, Institutions: the credentials list takes "records_per_page (max 1000)". Fault
+    // credentials-max-page-refused: a page size above 100 is refused.
+    if (ctx.fault('credentials-max-page-refused') && Number(one(query, 'records_per_page')) > 100)
+      throw new SimError('invalid_request', 'records_per_page must be between 10 and 100');
     const page = pageList(ctx, credentials, query, { statedMaximum: true });
     return { credentials: page.items, pagination: page.pagination };
   });

@@ -38,7 +38,7 @@ import { institutionCredentials, TEST_INSTITUTION_CODE } from '../data/instituti
 import { baseUrlOf, callbackPayloadOf, dataRequestProducts, optBool, optMetadata, optString, optStringArray, skipWebhookOf } from './request.ts';
 import { V2025, type ChallengeRecord, type MemberRecord } from '../domain/records.ts';
 import { coreState, findInstitution, findMember, findUser, userIdOf } from '../domain/store.ts';
-import { memberRead, runDueRefreshes } from '../domain/aggregation.ts';
+import { memberRead, memberReadByClient, runDueRefreshes } from '../domain/aggregation.ts';
 import { issueOauthWindow } from '../domain/oauth.ts';
 import {
   assertAggregatable,
@@ -213,6 +213,8 @@ function skipWebhook(ctx: SimContext, request: FastifyRequest): boolean {
 }
 
 export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
+  /** Challenge sets a status read has served (each set is its own array; fault challenges-dropped-after-first-read). */
+  const challengeSetsRead = new WeakSet<object>();
   const lookup = (request: FastifyRequest<MemberParams>) => {
     runDueRefreshes(ctx);
     const user = findUser(ctx, request.params.user_guid);
@@ -247,6 +249,9 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
     optBool(body, 'enable_app2app', 'member');
     optString(body, 'referral_source', 'member');
     const redirect = redirectSettings(body, 'member');
+    // Events, rule 8: SVC-SKIP-WEBHOOK on create (fault skip-webhook-header-refused-on-create: refused).
+    if (request.headers['svc-skip-webhook'] !== undefined && ctx.fault('skip-webhook-header-refused-on-create'))
+      throw new SimError('invalid_request', 'Unknown header SVC-SKIP-WEBHOOK');
     const m = createMember(ctx, {
       user,
       institutionCode,
@@ -279,7 +284,12 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
     return { members: page.items.map((m) => ({ ...renderMember(ctx, m, request.svcVersion), ...stale.get(m.guid) })), pagination: page.pagination };
   });
 
-  app.get<MemberParams>('/users/:user_guid/members/:member_guid', async (request) => memberReply(request, lookup(request).member));
+  app.get<MemberParams>('/users/:user_guid/members/:member_guid', async (request) => {
+    const { member: m } = lookup(request);
+    const body = memberReply(request, m);
+    memberReadByClient(ctx, m);
+    return body;
+  });
 
   app.put<MemberParams>('/users/:user_guid/members/:member_guid', async (request) => {
     const { member: m } = lookup(request);
@@ -323,10 +333,14 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
       has_processed_accounts: [...coreState(ctx).accounts.values()].some((a) => a.member_guid === m.guid),
       has_processed_transactions: [...coreState(ctx).transactions.values()].some((t) => t.member_guid === m.guid),
     };
-    // Endpoints: "when MFA is required the response has a challenges array".
-    if (m.connection_status === 'CHALLENGED' && !ctx.fault('challenge-missing-on-mfa'))
+    // Endpoints: "when MFA is required the response has a challenges array". Fault
+    // challenges-dropped-after-first-read: only the first read of a challenge set carries it.
+    const readBefore = challengeSetsRead.has(m.challenges);
+    challengeSetsRead.add(m.challenges);
+    if (m.connection_status === 'CHALLENGED' && !ctx.fault('challenge-missing-on-mfa') && !(readBefore && ctx.fault('challenges-dropped-after-first-read')))
       out.challenges = m.challenges.map((c) => renderChallenge(ctx, c, request.svcVersion));
     memberRead(ctx, m);
+    memberReadByClient(ctx, m);
     return { member: out };
   });
 

@@ -250,9 +250,11 @@ export function registerTestHost(app: FastifyInstance, ctx: SimContext): void {
   };
   route('GET', '/users/test_svc/members/:connection_status', inStatus);
   route('PUT', '/users/test_svc/members/:connection_status', inStatus);
-  route('POST', '/users/test_svc/members/:connection_status/aggregate', (request) => ({
-    member: { ...member(statusParam(request)), is_being_aggregated: true },
-  }));
+  // Fault test-host-aggregate-status-ignored: aggregating a member in a status answers a CONNECTED one.
+  route('POST', '/users/test_svc/members/:connection_status/aggregate', (request) => {
+    const status = statusParam(request);
+    return { member: { ...member(ctx.fault('test-host-aggregate-status-ignored') ? 'CONNECTED' : status), is_being_aggregated: true } };
+  });
   route('GET', '/users/test_svc/members/:connection_status/status', (request) => {
     const status = statusParam(request);
     return {

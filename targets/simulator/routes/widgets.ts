@@ -132,6 +132,11 @@ export function registerWidgetUrls(app: FastifyInstance, ctx: SimContext): void 
       (o.ui_message_version === 4 || o.color_scheme === 'browser' || o.language === 'es' || o.deep_link_params !== undefined)
     )
       throw new SimError('invalid_request', 'widget_url: ui_message_version, color_scheme, language or deep_link_params has an unsupported value');
+    // Resources, Widget URL: deep_link_params names view and date_range (their values are not
+    // shown). Fault widget-deep-link-view-refused: a deep link naming either is refused.
+    const deepLink = o.deep_link_params as Record<string, unknown> | undefined;
+    if (ctx.fault('widget-deep-link-view-refused') && deepLink && typeof deepLink === 'object' && ('view' in deepLink || 'date_range' in deepLink))
+      throw new SimError('invalid_request', 'widget_url.deep_link_params: view and date_range are not supported');
     const products = dataRequestProducts(ctx, o, 'widget_url', request.svcVersion, 'widget-data-request-not-required-on-v20250224');
     const s = newSession(ctx, user, o, 'widget_url', callbackPayloadOf(request), products);
     // Variations widget-url-201 (no status stated) and widget-user-id-null (nullness not stated; real-service-notes).
