@@ -54,7 +54,18 @@ const MAX_FORMS = 4;
 const EXAMPLE_CHARS = 60;
 
 /** Transport headers whose presence follows the body's size or the connection, not the service's contract. */
-const TRANSPORT_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date', 'vary', 'server', 'etag', 'last-modified', 'age']);
+const TRANSPORT_HEADERS = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'date',
+  'vary',
+  'server',
+  'etag',
+  'last-modified',
+  'age',
+]);
 /** Keys whose value is never kept, not even as an example: credentials and one-time links (Authentication; Resources, Member: oauth_window_uri "one-time use"). */
 const UNKEPT_KEY = /token|secret|password|passwd|api_?key|authori[sz]ation|credential|cookie|code_verifier|_uri$|_url$|^url$|^uri$/i;
 /** UPPER_SNAKE (`CONNECTED`, `TEXT`, `HELD`) or lower_snake with an underscore (`connect_widget`, `account_verification`): the shapes of the specification's enumerations. */

@@ -58,7 +58,13 @@ export async function startDeliveryLog(o: { file: string; port?: number }): Prom
         /* not JSON: still an attempt */
       }
       const status = marker ? 503 : 204;
-      const line: DeliveryAttempt = { at: Date.now(), status, sha256: createHash('sha256').update(body).digest('hex'), ...(marker ? { marker } : {}), ...(type ? { type } : {}) };
+      const line: DeliveryAttempt = {
+        at: Date.now(),
+        status,
+        sha256: createHash('sha256').update(body).digest('hex'),
+        ...(marker ? { marker } : {}),
+        ...(type ? { type } : {}),
+      };
       appendFileSync(o.file, `${JSON.stringify(line)}\n`);
       res.statusCode = status;
       res.end();

@@ -64,11 +64,11 @@ export const DRIFT_RULES: Record<DriftKind, { cls: DriftClass; rule: string }> =
   },
   'removed-header': {
     cls: 'informational',
-    rule: "Versioning names no removed response header as breaking (the deprecation and sunset signals are judged in every run: contracts/invariants.ts)",
+    rule: 'Versioning names no removed response header as breaking (the deprecation and sunset signals are judged in every run: contracts/invariants.ts)',
   },
   'success-status': {
     cls: 'informational',
-    rule: 'Errors: another success status where the specification states none is the service\'s freedom (../shared/real-service-notes.md, Status codes)',
+    rule: "Errors: another success status where the specification states none is the service's freedom (../shared/real-service-notes.md, Status codes)",
   },
 };
 
@@ -124,7 +124,11 @@ function baselines(tonight: Night, earlier: readonly Night[]): Map<string, { nig
  * Every difference between tonight and the last nights (oldest first in `earlier`), and the
  * first-seen entries tonight adds (`firstSeen` is read, never written: the caller saves).
  */
-export function compareNights(tonight: Night, earlier: readonly Night[], firstSeen: HistoryIndex['firstSeen'] = {}): { events: DriftEvent[]; seen: Record<string, string> } {
+export function compareNights(
+  tonight: Night,
+  earlier: readonly Night[],
+  firstSeen: HistoryIndex['firstSeen'] = {},
+): { events: DriftEvent[]; seen: Record<string, string> } {
   const events: DriftEvent[] = [];
   const seen: Record<string, string> = {};
   const known = (k: string) => firstSeen[k] !== undefined;
@@ -137,7 +141,17 @@ export function compareNights(tonight: Night, earlier: readonly Night[], firstSe
   for (const op of tonight.operations) {
     const b = base.get(opKey(op));
     const push = (kind: DriftKind, e: Omit<DriftEvent, 'night' | 'target' | 'version' | 'api' | 'operation' | 'kind' | 'cls' | 'rule'>) =>
-      events.push({ night: tonight.id, target: tonight.target, version: op.version, api: op.api, operation: op.operation, kind, cls: DRIFT_RULES[kind].cls, rule: DRIFT_RULES[kind].rule, ...e });
+      events.push({
+        night: tonight.id,
+        target: tonight.target,
+        version: op.version,
+        api: op.api,
+        operation: op.operation,
+        kind,
+        cls: DRIFT_RULES[kind].cls,
+        rule: DRIFT_RULES[kind].rule,
+        ...e,
+      });
     for (const [status, r] of Object.entries(op.responses)) {
       const last = b?.op.responses[status];
       if (b && last) {
@@ -197,7 +211,11 @@ export function compareNights(tonight: Night, earlier: readonly Night[], firstSe
                 status,
                 path,
                 last: { night: lastNight.id, value: JSON.stringify(value) },
-                tonight: `values seen: ${Object.keys(tf.v).map((v) => JSON.stringify(v)).join(', ') || 'none'}`,
+                tonight: `values seen: ${
+                  Object.keys(tf.v)
+                    .map((v) => JSON.stringify(v))
+                    .join(', ') || 'none'
+                }`,
                 firstSeen: firstSeen[firstSeenKey(tonight.target, op, status, `${path}=${value}`)],
                 scenarios: scenarios.slice(0, 3),
               });
@@ -227,7 +245,12 @@ export function compareNights(tonight: Night, earlier: readonly Night[], firstSe
               push('added-enum-value', {
                 status,
                 path,
-                last: { night: b.night.id, value: `values seen: ${Object.keys(lf.v).map((v) => JSON.stringify(v)).join(', ')}` },
+                last: {
+                  night: b.night.id,
+                  value: `values seen: ${Object.keys(lf.v)
+                    .map((v) => JSON.stringify(v))
+                    .join(', ')}`,
+                },
                 tonight: JSON.stringify(value),
                 firstSeen: tonight.id,
                 scenarios: [...names(tonight, tf.v[value])].slice(0, 3),

@@ -126,7 +126,8 @@ async function leave(t: Target, kind: Keeper['kind'], night: string): Promise<Ke
   const isPassword = (c: Record<string, string>) => /pass/i.test(`${c.field_name ?? ''} ${c.label ?? ''} ${c.type ?? ''}`);
   const password = creds.find(isPassword);
   const username = creds.find((c) => c !== password);
-  if (!password || !username || !p.testInstitution.passwords.SUCCESS) throw new Error('the test institution lists no username/password credentials, or SVC_TEST_PASSWORD_SUCCESS is not set');
+  if (!password || !username || !p.testInstitution.passwords.SUCCESS)
+    throw new Error('the test institution lists no username/password credentials, or SVC_TEST_PASSWORD_SUCCESS is not set');
   const marker = kind === 'webhooks' ? `${REFUSAL_MARKER}${night.replace(/[^A-Za-z0-9]/g, '')}` : undefined;
   const body: Record<string, unknown> = {
     member: {
@@ -189,7 +190,11 @@ async function judge(t: Target, k: Keeper, targetNow: number, deliveryLog: strin
   return { results: lastRead ? [result('disabled', 'inconclusive', `a day has not passed yet: ${when}`)] : [], keep: !lastRead };
 }
 
-function judgeRetries(k: Keeper, file: string, result: (w: keyof typeof LONG_RUNNING_RULES, v: LongRunningResult['verdict'], d: string) => LongRunningResult): LongRunningResult[] {
+function judgeRetries(
+  k: Keeper,
+  file: string,
+  result: (w: keyof typeof LONG_RUNNING_RULES, v: LongRunningResult['verdict'], d: string) => LongRunningResult,
+): LongRunningResult[] {
   const attempts = readDeliveryLog(file).filter((a) => a.marker === k.marker);
   if (!attempts.length)
     return [
@@ -240,7 +245,8 @@ export async function runKeepers(o: {
     return { results: [], note, updateIndex: () => {} };
   };
   if (o.profile.isSimulator) return none(`not observed: the ${EMBEDDED_TARGET} keeps nothing between runs (a target from SVC_BASE_URL does)`);
-  if (!o.profile.allowDestructive) return none('not observed: this target is read-only (production without SVC_ALLOW_DESTRUCTIVE), and the rules need members left for a day');
+  if (!o.profile.allowDestructive)
+    return none('not observed: this target is read-only (production without SVC_ALLOW_DESTRUCTIVE), and the rules need members left for a day');
   const target = targetName(o.profile.platformBaseUrl, false);
   const night = nightId(o.at ?? new Date());
   let t: Target;
@@ -259,7 +265,7 @@ export async function runKeepers(o: {
       night,
       target,
       rows: [],
-      rule: 'leaving tonight\'s members for the next night',
+      rule: "leaving tonight's members for the next night",
       verdict: 'inconclusive',
       detail: o.redactor.text((e as Error).message),
     });
@@ -275,7 +281,14 @@ export async function runKeepers(o: {
       if (j.keep) kept.push({ ...k, reads: (k.reads ?? 0) + 1 });
       else await t.send('DELETE', `/users/${k.userGuid}`);
     } catch (e) {
-      results.push({ night, target, rows: [], rule: `reading ${k.kind} member ${k.memberGuid}`, verdict: 'inconclusive', detail: o.redactor.text((e as Error).message) });
+      results.push({
+        night,
+        target,
+        rows: [],
+        rule: `reading ${k.kind} member ${k.memberGuid}`,
+        verdict: 'inconclusive',
+        detail: o.redactor.text((e as Error).message),
+      });
     }
   }
   log(`nightly: long-running rules: ${earlier.length} member(s) of earlier nights judged, ${left.length} left for the next night`);

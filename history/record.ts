@@ -62,7 +62,12 @@ export function recordNight(o: RecordOptions): Recorded {
   const slow = slowOperations(nights);
   const gate = o.gateOf?.(events.filter((e) => e.cls === 'breaking').length);
   if (gate) night.gate = gate;
-  const cost: NightCost = { servedMs: Math.round(servedMs), recordMs: Math.round(t1 - t0), compareMs: 0, ...(o.keepersMs !== undefined ? { keepersMs: Math.round(o.keepersMs) } : {}) };
+  const cost: NightCost = {
+    servedMs: Math.round(servedMs),
+    recordMs: Math.round(t1 - t0),
+    compareMs: 0,
+    ...(o.keepersMs !== undefined ? { keepersMs: Math.round(o.keepersMs) } : {}),
+  };
   night.cost = cost;
   const saved = saveNight(
     o.historyDir,
@@ -123,10 +128,13 @@ export function historyMarkdown(r: Recorded, o: { historyDir: string; dashboard?
   }
   lines.push('## Flaky scenarios (verdicts that flip between nights without a drift to explain them)', '');
   if (!r.flaky.length) lines.push('_None._', '');
-  else for (const f of r.flaky.slice(0, 30)) lines.push(`- ${f.name} [${f.project}]: ${f.history.map((h) => `${h.night.slice(0, 9)} ${h.outcome}`).join(' → ')}`);
+  else
+    for (const f of r.flaky.slice(0, 30)) lines.push(`- ${f.name} [${f.project}]: ${f.history.map((h) => `${h.night.slice(0, 9)} ${h.outcome}`).join(' → ')}`);
   lines.push('', `## Slow operations (p95 above ${SLOW_FACTOR}× its median over the last nights; reported, never failing)`, '');
   if (!r.slow.length) lines.push('_None._', '');
-  else for (const s of r.slow) lines.push(`- ${s.operation} (${s.version || s.api}): p95 ${s.tonightP95} ms tonight, median ${s.medianP95} ms over ${s.nights} nights (${s.factor}×)`);
+  else
+    for (const s of r.slow)
+      lines.push(`- ${s.operation} (${s.version || s.api}): p95 ${s.tonightP95} ms tonight, median ${s.medianP95} ms over ${s.nights} nights (${s.factor}×)`);
   lines.push('');
   return lines;
 }
