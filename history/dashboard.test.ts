@@ -114,9 +114,11 @@ test('in a browser: it renders, the planted drift is on it with its diff, and th
     assert.ok(reached, 'the drift entry is reachable with Tab');
     await page.keyboard.press('Enter');
     assert.equal(await planted.getAttribute('open'), '');
-    assert.match((await planted.locator('.minus').innerText()) ?? '', /planted-value-1/);
-    assert.match((await planted.locator('.plus').innerText()) ?? '', /absent from every answer/);
-    assert.match((await planted.locator('.rule').innerText()) ?? '', /Versioning: "Breaking \(require a new version\)/);
+    // Open: the diff is shown, not only in the DOM.
+    assert.ok(await planted.locator('.diff').isVisible());
+    assert.match((await planted.locator('.minus').textContent()) ?? '', /planted-value-1/);
+    assert.match((await planted.locator('.plus').textContent()) ?? '', /absent from every answer/);
+    assert.match((await planted.locator('.rule').textContent()) ?? '', /Versioning: "Breaking \(require a new version\)/);
     // The operation of the latency chart is chosen from the keyboard too.
     await page.locator('#op-select').focus();
     const before = await page.evaluate(() => (globalThis as any).Chart.getChart('chart-latency').data.datasets[0].label);
