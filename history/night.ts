@@ -89,8 +89,10 @@ export interface NightCost {
   servedMs: number;
   /** Building this record from the ledger. */
   recordMs: number;
-  /** Comparing with the earlier nights, and writing. */
+  /** Comparing with the earlier nights. */
   compareMs: number;
+  /** Writing the history (measured once written: the night as read back has none). */
+  writeMs?: number;
   /** The long-running step (history/keepers.ts): requests to the target, not recording. */
   keepersMs?: number;
   /** The whole nightly (or run), for the share. */

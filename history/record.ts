@@ -65,10 +65,13 @@ export function recordNight(o: RecordOptions): Recorded {
   const cost: NightCost = {
     servedMs: Math.round(servedMs),
     recordMs: Math.round(t1 - t0),
-    compareMs: 0,
+    // Comparing, measured before the night is written so the night keeps it; writing is measured after (writeMs).
+    compareMs: Math.round(performance.now() - t1),
     ...(o.keepersMs !== undefined ? { keepersMs: Math.round(o.keepersMs) } : {}),
+    ...(o.wallTimeMs !== undefined ? { wallTimeMs: Math.round(o.wallTimeMs) } : {}),
   };
   night.cost = cost;
+  const t2 = performance.now();
   const saved = saveNight(
     o.historyDir,
     night,
@@ -81,8 +84,7 @@ export function recordNight(o: RecordOptions): Recorded {
     },
     { keep: o.keep, limitBytes: o.limitBytes },
   );
-  cost.compareMs = Math.round(performance.now() - t1);
-  if (o.wallTimeMs !== undefined) cost.wallTimeMs = Math.round(o.wallTimeMs);
+  cost.writeMs = Math.round(performance.now() - t2);
   const breaking = events.filter((e) => e.cls === 'breaking');
   return {
     night,
@@ -102,9 +104,9 @@ const ms = (n: number) => (n >= 10_000 ? `${(n / 1000).toFixed(1)} s` : `${Math.
 
 /** The cost of recording and comparing, and its share of the night (README: under 10 %). */
 export function costLine(c: NightCost): string {
-  const spent = c.servedMs + c.recordMs + c.compareMs;
+  const spent = c.servedMs + c.recordMs + c.compareMs + (c.writeMs ?? 0);
   const share = c.wallTimeMs ? ` = ${((100 * spent) / c.wallTimeMs).toFixed(1)} % of the night's ${ms(c.wallTimeMs)}` : '';
-  return `recording and comparing: ${ms(spent)} (reading what answers served in the run ${ms(c.servedMs)}, building the night ${ms(c.recordMs)}, comparing and writing ${ms(c.compareMs)})${share}${c.keepersMs !== undefined ? `; the long-running step ${ms(c.keepersMs)} (requests to the target)` : ''}`;
+  return `recording and comparing: ${ms(spent)} (reading what answers served in the run ${ms(c.servedMs)}, building the night ${ms(c.recordMs)}, comparing ${ms(c.compareMs)}${c.writeMs !== undefined ? `, writing ${ms(c.writeMs)}` : ''})${share}${c.keepersMs !== undefined ? `; the long-running step ${ms(c.keepersMs)} (requests to the target)` : ''}`;
 }
 
 /** The history's part of the nightly summary. */
