@@ -26,6 +26,8 @@ import type { DriftAnswer } from '../history/on-demand.ts';
 import { readIndex } from '../history/store.ts';
 import { realTargetEnv, ROOT, simulatorProcessEnv, startSimulatorProcess } from './real-target.ts';
 
+/** A night that refuses reading an institution by its code (the proxy answers 400 itself). */
+const REFUSE = '__refuse';
 /** What the proxy adds to every 2xx JSON object body, night by night. */
 const NIGHTS: Array<Record<string, unknown>> = [
   { svc_probe: { note: 'night one extra', kinds: ['ALPHA'], count: 3 }, svc_extra: 'only on night one' },
@@ -33,6 +35,9 @@ const NIGHTS: Array<Record<string, unknown>> = [
   { svc_probe: { kinds: ['ALPHA'], count: 3 } },
   { svc_probe: { kinds: ['BETA'], count: '3' } },
   { svc_probe: { kinds: ['BETA', 'GAMMA'], count: '3', added: 'new on night five' } },
+  // Night 6: the same request refused (400) where it was accepted: a new required parameter, a
+  // new validation rule or a moved path, as a client sees them.
+  { svc_probe: { kinds: ['BETA', 'GAMMA'], count: '3', added: 'new on night five' }, [REFUSE]: true },
 ];
 const SCENARIO = 'an institution reads the same by code and by guid';
 /** Bodies the proxy reads at most (an institution list page is far smaller). */
@@ -42,6 +47,11 @@ const MAX_BODY = 16 * 1024 * 1024;
 async function startProxy(upstream: string, extra: () => Record<string, unknown>): Promise<{ url: string; close: () => Promise<void> }> {
   const up = new URL(upstream);
   const server: Server = createServer((req, res) => {
+    if (extra()[REFUSE] && req.method === 'GET' && /^\/institutions\/[^/?]+(\?|$)/.test(req.url ?? '')) {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { error_code: 1000, error_message: 'institution_code: a new validation rule', error_type: 'invalid_request' } }));
+      return;
+    }
     const headers = { ...req.headers, host: up.host };
     // Plain bodies: the proxy edits JSON.
     delete headers['accept-encoding'];
@@ -59,7 +69,8 @@ async function startProxy(upstream: string, extra: () => Record<string, unknown>
         if (status >= 200 && status < 300 && /json/.test(String(h['content-type'] ?? ''))) {
           try {
             const json = JSON.parse(body.toString('utf8'));
-            if (json && typeof json === 'object' && !Array.isArray(json)) body = Buffer.from(JSON.stringify({ ...json, ...extra() }));
+            const { [REFUSE]: _refuse, ...added } = extra();
+            if (json && typeof json === 'object' && !Array.isArray(json)) body = Buffer.from(JSON.stringify({ ...json, ...added }));
           } catch {
             /* not JSON after all: as it came */
           }
@@ -118,7 +129,7 @@ test('drift inside a version through a proxy: removed fields, a changed type and
     const summary = (a: DriftAnswer) => [...new Set(a.events.map((e) => `${e.cls} ${e.kind} ${e.path}`))].sort();
     const index = readIndex(history);
     const ids = index.nights.map((n) => n.id);
-    assert.equal(ids.length, 5);
+    assert.equal(ids.length, 6);
 
     // Night 1: nothing to compare with; green.
     assert.equal(nights[0].code, 0, nights[0].stdout);
@@ -155,6 +166,16 @@ test('drift inside a version through a proxy: removed fields, a changed type and
     // Night 5: an added field and a new enum value: reported, never failing.
     assert.deepEqual(summary(nights[4].answer), ['non-breaking added-enum-value svc_probe.kinds[]', 'non-breaking added-field svc_probe.added']);
     assert.equal(nights[4].code, 0, nights[4].stdout);
+
+    // Night 6: the request the scenario sent last night, accepted then, refused now: breaking.
+    const refused = nights[5].answer.events.filter((e) => e.kind === 'refused-now');
+    assert.ok(refused.length >= 1, JSON.stringify(nights[5].answer.events));
+    assert.ok(
+      refused.every((e) => e.cls === 'breaking' && /^GET \/institutions\/\{/.test(e.operation) && e.tonight === '400'),
+      JSON.stringify(refused),
+    );
+    assert.match(refused[0].rule, /adding a required request parameter .* adding a validation rule .* removing, moving or changing endpoint paths/);
+    assert.equal(nights[5].code, 1);
 
     // What recording and comparing cost each run: reported, and under 10 % of it.
     for (const n of index.nights) {
