@@ -11,6 +11,7 @@
 import { appendFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FullConfig, Reporter, Suite } from '@playwright/test/reporter';
+import { runSettings } from '../targets/index.ts';
 
 /** Files of a caller-kept ledger folder beside the workers' `<pid>.jsonl` observations. */
 export const LEDGER_FILES = {
@@ -48,7 +49,8 @@ export default class VerdictReporter implements Reporter {
   }
 
   onEnd(): void {
-    const dir = process.env.SVC_RUN_LEDGER_DIR;
+    // Read at the end: globalSetup names the folder after the reporters are made.
+    const dir = runSettings().runLedgerDir;
     if (!dir || !this.root || !existsSync(join(dir, LEDGER_FILES.target))) return;
     const lines: string[] = [];
     for (const t of this.root.allTests()) {
