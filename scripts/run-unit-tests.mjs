@@ -66,6 +66,11 @@ const OWN_PROCESS = [
   // A seeded sample of response mutants through the mutating proxy: a simulator process and
   // three short Playwright runs (about 10 s on two cores, quiet).
   'scripts/mutants.test.ts',
+  // The nightly's memory end to end: a simulator process behind a proxy, six short runs with
+  // --history (about 35 s on two cores, quiet); two pairs of nightlies with the simulator's clock
+  // moved between them (about 70 s, mostly waiting).
+  'scripts/nightly-drift.test.ts',
+  'scripts/nightly-keepers.test.ts',
   'load/runner/runner.test.ts',
   'proof/selftest-mechanism.test.ts',
   'load/scripts.test.ts',
