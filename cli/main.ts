@@ -7,10 +7,13 @@
  * configuration (a usage line or a message naming the key; nothing ran).
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import {
   CATALOG,
+  createRedactor,
+  profileSecrets,
   checkOptionsOf,
   loadProfile,
   RECEIVER_BOUNDS,
@@ -110,6 +113,7 @@ async function runGate(
     strict?: boolean;
     reporter?: string;
     allowEmpty?: boolean;
+    history?: string;
   },
   cmd: Command,
 ): Promise<number> {
@@ -124,6 +128,10 @@ async function runGate(
     if (!PROJECTS.includes(p as (typeof PROJECTS)[number])) throw new UsageError(`unknown project "${p}"; projects: ${PROJECTS.join(', ')}`);
   if (o.shard && !/^\d+\/\d+$/.test(o.shard)) throw new UsageError(`--shard takes current/total, e.g. 1/4; got "${o.shard}"`);
   await checkReferenceDocuments(profile);
+  // `--history`: the run's ledger folder is kept for the history (scenarios/global-setup.ts
+  // leaves a folder its caller named), read into it once Playwright is done (history/on-demand.ts).
+  const history = o.history && !o.list ? await openHistory(o.history) : undefined;
+  if (history) env.SVC_RUN_LEDGER_DIR = history.ledgerDir;
   const args = [
     ...(o.project ?? []).flatMap((p) => ['--project', p]),
     ...(o.grep ? ['--grep', o.grep] : []),
@@ -134,7 +142,16 @@ async function runGate(
     // (reports/redaction-reporter.ts: it must see every file before another reporter copies it).
     // The empty-run guard stays too: a run that checked nothing fails whatever reports it writes.
     ...(o.reporter
-      ? ['--reporter', [join(PACKAGE_ROOT, 'reports/redaction-reporter.ts'), join(PACKAGE_ROOT, 'reports/empty-run-reporter.ts'), o.reporter].join(',')]
+      ? [
+          '--reporter',
+          [
+            join(PACKAGE_ROOT, 'reports/redaction-reporter.ts'),
+            join(PACKAGE_ROOT, 'reports/empty-run-reporter.ts'),
+            // The history needs every scenario's verdict whatever else reports it.
+            ...(history ? [join(PACKAGE_ROOT, 'reports/verdict-reporter.ts')] : []),
+            o.reporter,
+          ].join(','),
+        ]
       : []),
     ...(o.list ? ['--list'] : []),
     ...playwrightArgs,
@@ -157,7 +174,68 @@ async function runGate(
     }
   }
   mkdirSync(out, { recursive: true });
-  return runChild(playwrightTest(args, env, process.cwd()));
+  if (!history) return runChild(playwrightTest(args, env, process.cwd()));
+  const at = new Date();
+  const started = performance.now();
+  try {
+    const code = await runChild(playwrightTest(args, env, process.cwd()));
+    const { recordRun } = await import('../history/on-demand.ts');
+    const leftOut = [
+      ...(o.project?.length ? [`only the projects ${o.project.join(', ')}`] : []),
+      ...(o.grep ? [`only the tests matching --grep ${o.grep}`] : []),
+      ...(o.grepInvert ? [`not the tests matching --grep-invert ${o.grepInvert}`] : []),
+      ...(o.shard ? [`shard ${o.shard}`] : []),
+      ...(playwrightArgs.length ? [`with the Playwright arguments ${playwrightArgs.join(' ')}`] : []),
+    ];
+    const r = recordRun({
+      ledgerDir: history.ledgerDir,
+      historyDir: history.dir,
+      out: join(out, 'dashboard'),
+      redactor: createRedactor([...profileSecrets(profile), ...Object.values(profile.testInstitution.passwords)]),
+      at,
+      leftOut,
+      playwrightExit: code,
+      wallTimeMs: performance.now() - started,
+    });
+    for (const line of r.lines) console.log(line);
+    // Versioning: "Breaking (require a new version)": a breaking change inside a version fails the run.
+    return code === 0 && r.recorded.breaking.length ? 1 : code;
+  } finally {
+    rmSync(history.ledgerDir, { recursive: true, force: true });
+  }
+}
+
+/** `--history <dir>`: a folder (made when missing) whose index, if any, this version reads; and a fresh ledger folder for the run. */
+async function openHistory(dir: string): Promise<{ dir: string; ledgerDir: string }> {
+  const path = resolve(dir);
+  if (existsSync(path) && !statSync(path).isDirectory()) throw new UsageError(`--history ${dir}: not a folder`);
+  const { readIndex, HistoryError } = await import('../history/store.ts');
+  try {
+    readIndex(path);
+  } catch (e) {
+    if (e instanceof HistoryError) throw new ConfigError(`--history ${dir}: ${e.message}`);
+    throw e;
+  }
+  mkdirSync(path, { recursive: true });
+  return { dir: path, ledgerDir: mkdtempSync(join(tmpdir(), 'svc-run-history-')) };
+}
+
+async function runDriftCommand(o: { history: string; target?: string; night?: string; json?: boolean; markdown?: string }): Promise<number> {
+  const { driftOnDemand, driftConsoleLines, driftAnswersMarkdown } = await import('../history/on-demand.ts');
+  const { HistoryError } = await import('../history/store.ts');
+  let answers: ReturnType<typeof driftOnDemand>;
+  try {
+    answers = driftOnDemand({ historyDir: resolve(o.history), target: o.target, night: o.night });
+  } catch (e) {
+    if (e instanceof HistoryError) throw new ConfigError(e.message);
+    throw e;
+  }
+  if (o.markdown) {
+    mkdirSync(dirname(resolve(o.markdown)), { recursive: true });
+    writeFileSync(resolve(o.markdown), driftAnswersMarkdown(answers));
+  }
+  console.log(o.json ? JSON.stringify(answers, null, 2) : driftConsoleLines(answers).join('\n'));
+  return answers.some((a) => a.events.some((e) => e.cls === 'breaking')) ? 1 : 0;
 }
 
 /** Shell words for `export NAME=value`: single-quoted unless plain. */
@@ -819,6 +897,10 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
       '--allow-empty',
       'pass a run in which every scenario of a selected project skipped (default: it fails, naming what the skips need; SVC_ALLOW_EMPTY=1)',
     )
+    .option(
+      '--history <dir>',
+      'record what the target served (statuses, headers, response shapes, latency, verdicts) into this history and compare it with the earlier nights: a breaking change inside a version fails the run (Versioning); writes <reports>/dashboard/index.html',
+    )
     .action(wrap((pwArgs: string[], o, cmd: Command) => runGate(pwArgs, o, cmd)));
 
   program
@@ -899,8 +981,27 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
     .option('-g, --grep <regex>', 'restrict the conformance step')
     .option('--selftest-quick', 'the quick self-test')
     .option('--out <dir>', 'output folder (default: the reports folder)')
-    .option('--history <dir>', 'trends and Allure history, kept between runs (default: ./svc-history; reports/history in a checkout)')
+    .option(
+      '--history <dir>',
+      'trends, Allure history and the observations of every night (what the target served, compared night to night; history/), kept between runs (default: ./svc-history; reports/history in a checkout)',
+    )
     .action(wrap((o, cmd: Command) => runNightlyCommand(o, cmd)));
+
+  program
+    .command('drift')
+    .description(
+      "drift inside a version, on demand: the latest night of each target in a history (nightly, run --history) against the nights before it, every difference classified by the specification's Versioning rules (breaking: a removed field, a changed kind of data, a removed enum value, a request refused that was accepted; non-breaking: an added field, enum value or header)",
+    )
+    .requiredOption('--history <dir>', "the history folder (the nightly's --history, or run --history)")
+    .option('--target <name>', 'only this target (as the history names it: a base URL, or "embedded simulator")')
+    .option('--night <id>', 'compare this night instead of the latest (an id the history keeps in full)')
+    .option('--json', 'print the answer as JSON')
+    .option('--markdown <file>', 'also write the answer as Markdown')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 no breaking drift, 1 a breaking change inside a version (Versioning: "Breaking (require a new version)"), 2 bad input (no history there, an unreadable index, an unknown night or target).',
+    )
+    .action(wrap((o) => runDriftCommand(o)));
 
   program
     .command('versions')

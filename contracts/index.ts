@@ -45,6 +45,7 @@ export * from './delivery.ts';
 export { REQUEST_CHECKS, REQUEST_RULES, type RequestCheckOptions } from './requests.ts';
 export { RunLedger, judgeRun, observationOf, INVARIANT_CHECKS, INVARIANT_RULES } from './invariants.ts';
 export type { Observation, ObservedRecord, ObservedList, InvariantOptions, InvariantFinding } from './invariants.ts';
+export { servedOf, identifierForm, type Served, type ServedField, type ServedKind } from './served.ts';
 export type { DisagreementKind, ReferenceContradiction, ReferenceContradictions } from './contradictions.ts';
 export { normaliseLocation } from './contradictions.ts';
 export type { Disagreement, ExampleGap, ExampleVerdict, ReferenceDocumentSummary, ReferenceFile, ReferenceReport } from './reference.ts';

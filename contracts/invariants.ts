@@ -41,6 +41,7 @@
 import { severityOfTier, type Failure, type Tier } from './failure.ts';
 import type { ExchangeContext } from './registry.ts';
 import { recordsAt, responseRecords } from './records.ts';
+import { servedOf, type Served } from './served.ts';
 
 export const INVARIANT_RULES = {
   presence:
@@ -142,6 +143,8 @@ export interface Observation {
   widget?: { type?: string; user_id?: string };
   /** On the test host: the connection statuses and challenge types the answer shows. */
   shown?: { connection_status?: string[]; type?: string[] };
+  /** What the answer served (header names, field paths with kinds and values), for the nightly's history (served.ts); the invariants read none of it. */
+  served?: Served;
 }
 
 export interface InvariantOptions {
@@ -248,6 +251,7 @@ export function observationOf(c: ExchangeContext): Omit<Observation, 'seq' | 'at
     path: c.path,
     query: c.query,
     status: c.status,
+    served: servedOf(body, ex.response.headers, ex.response.durationMs),
   };
   if (c.operation?.deprecated) o.deprecated = true;
   if (c.operation?.sunset) o.sunset = true;

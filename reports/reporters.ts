@@ -14,6 +14,8 @@
  *   junit                    junit.xml, annotations as <property> elements, so the tiers
  *                            (`stated`, `inferred`, `informational`) are told apart in CI
  *   allure (fresh results)   allure-results/, cleared when the run begins
+ *   verdicts                 every scenario's outcome into a ledger folder the caller keeps
+ *                            (the nightly, `run --history`; reports/verdict-reporter.ts)
  *
  * Before all of them, the redaction reporter (reports/redaction-reporter.ts): it removes the
  * run's secrets from step titles, errors and attachment files (trace zips,
@@ -34,6 +36,7 @@ export const FRESH_ALLURE_REPORTER = here('./allure/reporter.ts');
 export const REDACTION_REPORTER = here('./redaction-reporter.ts');
 export const JOB_SUMMARY_REPORTER = here('./job-summary-reporter.ts');
 export const EMPTY_RUN_REPORTER = here('./empty-run-reporter.ts');
+export const VERDICT_REPORTER = here('./verdict-reporter.ts');
 
 /** Whether Playwright was asked to list the tests instead of running them. */
 export function isListing(argv: readonly string[] = process.argv): boolean {
@@ -70,5 +73,7 @@ export function conformanceReporters(o: { out: string; listing: boolean; allure?
     ['html', { outputFolder: p.html, open: 'never' }],
     ['junit', { outputFile: p.junit, embedAnnotationsAsProperties: true }],
     ...(o.allure === false ? [] : [[FRESH_ALLURE_REPORTER, { resultsDir: p.allureResults, detail: false }] as ReporterDescription]),
+    // A merge of shard reports has no run ledger folder to write verdicts into.
+    ...(o.allure === false ? [] : [[VERDICT_REPORTER] as ReporterDescription]),
   ];
 }

@@ -68,6 +68,8 @@ export interface NightlySummary {
   reportPath: string;
   reportBytes?: number;
   versions?: { from: string; to: string; breaking: number; nonBreaking: number; gate: 'pass' | 'fail' };
+  /** The history's sections (drift, rules that take a day, flaky, slow, its cost), rendered by history/record.ts. */
+  historyLines?: string[];
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -166,6 +168,7 @@ export function renderSummaryMarkdown(s: NightlySummary): string {
   lines.push('', '## Trends (last 10 full runs)', '');
   if (s.trendRecorded === false) lines.push('This partial run is not one of them: only a full nightly adds a trend row.', '');
   lines.push(s.trends.length ? trendTable(s.trends) : '_No full nightly recorded yet._', '');
+  if (s.historyLines) lines.push(...s.historyLines);
   if (c) lines.push(...renderFindingsMarkdown(c.findings, { strict }));
   const artifacts = s.artifacts ?? [{ name: 'Allure report', path: `${s.reportPath}/index.html` }];
   lines.push('## Artifacts', '');

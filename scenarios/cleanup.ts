@@ -35,6 +35,20 @@ import { credentialHeaders, CREDENTIAL_REFUSALS, currentVersion, refusedCredenti
 /** The first word of every `id` the suite sets: names the suite (svc conformance tests). */
 export const SUITE_ID_PREFIX = 'svcct';
 
+/**
+ * What the nightly leaves on the target on purpose and deletes the next night (history/keepers.ts:
+ * the rules that take a day, observed across nights): `svcct-keep_<night>-<purpose>-<random>`.
+ * It starts with the suite's prefix, so `cleanup` deletes it like any leftover (nothing is left
+ * behind for good); the underscore is no letter or digit of a run id, so no one run's prefix
+ * (`svcct-<run id>-`) ever matches it.
+ */
+export const KEEPER_ID_PREFIX = `${SUITE_ID_PREFIX}-keep_`;
+
+/** Whether an `id` is one a nightly left for the next night. */
+export function isKeeperId(id: unknown): id is string {
+  return typeof id === 'string' && id.startsWith(KEEPER_ID_PREFIX);
+}
+
 /** A fresh run id: base-36 time (runs sort by when they started) and 24 random bits; letters and digits only. */
 export function newRunId(now = Date.now()): string {
   return `${now.toString(36)}${randomBytes(3).toString('hex')}`;
@@ -348,8 +362,9 @@ export async function cleanupLeftovers(profile: TargetProfile, o: CleanupOptions
   const found = listing.users
     .filter((u): u is ListedUser & { id: string } => isSuiteId(u.id, o.runId))
     .map((u) => ({ ...(u.guid ? { guid: u.guid } : {}), id: u.id }));
+  const keepers = found.filter((u) => isKeeperId(u.id)).length;
   log(
-    `${listing.users.length} users listed in ${listing.pagesRead} pages${listing.complete ? '' : ` (stopped at the bound of ${listing.pagesRead} pages: run again)`}; ${found.length} with an id starting ${prefix}`,
+    `${listing.users.length} users listed in ${listing.pagesRead} pages${listing.complete ? '' : ` (stopped at the bound of ${listing.pagesRead} pages: run again)`}; ${found.length} with an id starting ${prefix}${keepers ? ` (${keepers} of them left by a nightly for the next night's long-running rules, ${KEEPER_ID_PREFIX}...: deleting them loses that observation)` : ''}`,
   );
   const result: CleanupResult = {
     prefix,

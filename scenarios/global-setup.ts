@@ -22,7 +22,7 @@
  * catch one; the self-test has its own per-entry simulators (scenarios/fixtures/selftest.ts).
  */
 import type { FullConfig } from '@playwright/test';
-import { mkdtempSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -36,6 +36,7 @@ import {
 } from '../targets/index.ts';
 import { assertPlatformUsable } from '../preflight/preflight.ts';
 import { reportPaths } from '../reports/reporters.ts';
+import { LEDGER_FILES } from '../reports/verdict-reporter.ts';
 import { newRunId } from './cleanup.ts';
 
 /** Removes the empty folders under `dir` (and `dir` itself when it ends empty); keeps every file. */
@@ -58,11 +59,19 @@ export default async function globalSetup(_config: FullConfig): Promise<(() => P
   if (!runSettings().runId) process.env[RUN_ID_VARIABLE] = newRunId();
   // The run's ledger of observations (scenarios/fixtures/run-ledger.ts): a temporary folder
   // the run's last test reads (scenarios/run/invariants.spec.ts), removed when the run ends:
-  // it holds every answer's shape, which no report needs.
-  const ledger = mkdtempSync(join(tmpdir(), 'svc-run-ledger-'));
+  // it holds every answer's shape, which no report needs. A folder the caller named (the
+  // nightly, `run --history`: they keep what the target served, history/) is the caller's:
+  // used, and left for it to read and remove.
+  const given = runSettings().runLedgerDir;
+  const ledger = given ?? mkdtempSync(join(tmpdir(), 'svc-run-ledger-'));
+  if (given) mkdirSync(given, { recursive: true });
   process.env[RUN_LEDGER_VARIABLE] = ledger;
+  // Which target the observations are of (a run may also read others, such as a fault's own simulator).
+  const nameTarget = (url: string, embedded: boolean) => {
+    if (given) writeFileSync(join(ledger, LEDGER_FILES.target), `${JSON.stringify({ target: url, embedded, runId: runSettings().runId })}\n`);
+  };
   const removeLedger = () => {
-    rmSync(ledger, { recursive: true, force: true });
+    if (!given) rmSync(ledger, { recursive: true, force: true });
     // Playwright makes a folder per test whether it keeps anything there or not: a green run
     // would leave one empty folder per scenario in the reports.
     removeEmptyFolders(reportPaths(runSettings().reportsOut).testResults);
@@ -71,10 +80,12 @@ export default async function globalSetup(_config: FullConfig): Promise<(() => P
     if (!needsEmbeddedSimulator()) {
       const profile = loadProfile(process.env);
       if (!profile.isSimulator && !runSettings().preflightPassed) await assertPlatformUsable(profile);
+      nameTarget(profile.platformBaseUrl, false);
       return async () => removeLedger();
     }
     const target = await startTarget({ env: process.env });
     process.env[SIMULATOR_URL_VARIABLE] = target.url;
+    nameTarget(target.profile.platformBaseUrl, true);
     return async () => {
       removeLedger();
       await target.close();

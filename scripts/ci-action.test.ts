@@ -259,3 +259,37 @@ test('the composite action: a red gate and a bad config file end with the verdic
     for (const d of [red, bad]) rmSync(d, { recursive: true, force: true });
   }
 });
+
+test('the history: restored before the gate and saved after it under a new key, the nightly by default, a shard apart, none when asked', () => {
+  const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as Action;
+  const names = action.runs.steps.map((s) => s.name ?? s.uses ?? '');
+  const at = (re: RegExp) => names.findIndex((n) => re.test(n));
+  assert.ok(at(/^Restore the history$/) < at(/Nightly|Conformance gate/) && at(/Nightly|Conformance gate/) < at(/^Save the history$/), names.join(', '));
+  assert.equal(action.runs.steps[at(/^Restore the history$/)].uses, 'actions/cache/restore@v4');
+  assert.equal(action.runs.steps[at(/^Save the history$/)].uses, 'actions/cache/save@v4');
+  const work = mkdtempSync(join(tmpdir(), 'svc-history-step-'));
+  try {
+    const outputs = (env: Record<string, string>) => {
+      const out = join(work, '.gh-output');
+      writeFileSync(out, '');
+      const r = spawnSync('bash', [join(ROOT, 'scripts/ci/history.sh')], {
+        cwd: work,
+        env: { ...cleanEnv(), GITHUB_OUTPUT: out, GITHUB_RUN_ID: '42', GITHUB_RUN_ATTEMPT: '1', ...env },
+        encoding: 'utf8',
+      });
+      assert.equal(r.status, 0, r.stderr);
+      return readKeyValues(out);
+    };
+    const nightly = outputs({ INPUT_HISTORY: 'auto', INPUT_COMMAND: 'nightly' });
+    assert.equal(nightly.path, join(work, 'svc-history'));
+    assert.equal(nightly['restore-key'], 'svc-conformance-history-nightly-all-');
+    assert.equal(nightly.key, 'svc-conformance-history-nightly-all-42-1');
+    assert.equal(outputs({ INPUT_HISTORY: 'auto', INPUT_COMMAND: 'run' }).path, '');
+    assert.equal(outputs({ INPUT_HISTORY: 'none', INPUT_COMMAND: 'nightly' }).path, '');
+    const shard = outputs({ INPUT_HISTORY: 'h', INPUT_COMMAND: 'run', INPUT_SHARD: '2/3' });
+    assert.equal(shard.path, join(work, 'h'));
+    assert.equal(shard['restore-key'], 'svc-conformance-history-run-2-of-3-');
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});

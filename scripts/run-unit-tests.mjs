@@ -34,7 +34,7 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 
-const roots = ['cli', 'spec', 'contracts', 'targets', 'preflight', 'integration', 'scenarios', 'load', 'reports', 'scripts', 'proof'];
+const roots = ['cli', 'spec', 'contracts', 'targets', 'preflight', 'integration', 'scenarios', 'load', 'reports', 'scripts', 'proof', 'history'];
 /**
  * Files run in their own process, in the order they start (per-file wall and CPU of a full
  * run): the long ones, and proof/matrix.test.ts, which sets SVC_SELFTEST_PLAN in
@@ -66,6 +66,11 @@ const OWN_PROCESS = [
   // A seeded sample of response mutants through the mutating proxy: a simulator process and
   // three short Playwright runs (about 10 s on two cores, quiet).
   'scripts/mutants.test.ts',
+  // The nightly's memory end to end: a simulator process behind a proxy, six short runs with
+  // --history (about 35 s on two cores, quiet); two pairs of nightlies with the simulator's clock
+  // moved between them (about 70 s, mostly waiting).
+  'scripts/nightly-drift.test.ts',
+  'scripts/nightly-keepers.test.ts',
   'load/runner/runner.test.ts',
   'proof/selftest-mechanism.test.ts',
   'load/scripts.test.ts',

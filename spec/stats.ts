@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { AUTHORED_DOCUMENTS, DERIVED_DOCUMENTS, loadDocument, operationsOf } from './documents.ts';
 import { coverageOf, loadTrace, PROJECT_ROOT, type Coverage, type TraceRow } from './trace.ts';
 import { COLUMN_TITLES, placeRow, suspectOf, type Column, type ColumnFacts, type Placement, type Proof, type SentenceRule, type Suspect } from './columns.ts';
-import { LONG_RUNNING, NOT_VERIFIABLE } from './verifiability.ts';
+import { LONG_RUNNING, NOT_VERIFIABLE, OBSERVED_ACROSS_NIGHTS } from './verifiability.ts';
 import { CATALOG, tierOfEntry, type CatalogEntry } from '../targets/index.ts';
 import { settingsOfCheck, sourceOfSetting } from '../preflight/requirements.ts';
 
@@ -36,6 +36,8 @@ export interface SpecStats {
   tolerance: { proven: number; rows: number };
   /** Long-running rows with a proof (on the simulator only). */
   longRunningWithSimulatorProof: number;
+  /** Long-running rows the nightly verifies across nights (spec/verifiability.ts OBSERVED_ACROSS_NIGHTS). */
+  longRunningObservedAcrossNights: number;
   /** Rows where the halves of the sentence rule disagree with it (spec/columns.ts suspectOf). */
   suspects: Suspect[];
   /** The one-run columns under each half of the sentence rule alone: how far the mechanical reading moves the figures. */
@@ -143,6 +145,7 @@ export function collectStats(): SpecStats {
     columns,
     tolerance: { proven: tolerance.filter((p) => p.placement.toleranceProven).length, rows: tolerance.length },
     longRunningWithSimulatorProof: placed.filter((p) => p.placement.column === 'long-running' && p.placement.simulatorProof).length,
+    longRunningObservedAcrossNights: placed.filter((p) => p.placement.column === 'long-running' && p.row.id in OBSERVED_ACROSS_NIGHTS).length,
     suspects: placed.map(({ row, placement }) => suspectOf(row, placement, facts)).filter((s): s is Suspect => s !== undefined),
     alternatives: { section: oneRun(placements(rows, facts, 'section')), words: oneRun(placements(rows, facts, 'words')) },
     coverage,
@@ -155,8 +158,14 @@ function percent(part: number, whole: number): string {
 }
 
 /** What `--list <column>` prints after a row's id. */
-function detail(p: Placement): string {
-  const parts = [p.reason, p.proofs && `proofs: ${p.proofs.join(', ')}`, p.settings && `settings: ${p.settings.join(', ')}`].filter(Boolean);
+function detail(p: Placement, id: string): string {
+  const across = p.column === 'long-running' ? OBSERVED_ACROSS_NIGHTS[id] : undefined;
+  const parts = [
+    p.reason,
+    across && `observed across nights: ${across}`,
+    p.proofs && `proofs: ${p.proofs.join(', ')}`,
+    p.settings && `settings: ${p.settings.join(', ')}`,
+  ].filter(Boolean);
   return parts.join(' | ');
 }
 
@@ -184,7 +193,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     `(with the minimal ones ${c.minimal + c.full}, ${percent(c.minimal + c.full, n)}; goal >= ${COVERAGE_GOALS.fullAtLeast * 100}%; settings a team can know)`,
   );
   line(COLUMN_TITLES.guess, c.guess, '(a setting nobody can know: preflight/setting-sources.ts `guess`)');
-  line(COLUMN_TITLES['long-running'], c['long-running'], `(a day, nights or longer; ${stats.longRunningWithSimulatorProof} with a simulator-only proof)`);
+  line(
+    COLUMN_TITLES['long-running'],
+    c['long-running'],
+    `(a day, nights or longer; ${stats.longRunningWithSimulatorProof} with a simulator-only proof; ${stats.longRunningObservedAcrossNights} verified by the nightly across nights, history/)`,
+  );
   line(COLUMN_TITLES['not-verifiable'], c['not-verifiable'], '(no run or observation can break it; --list not-verifiable gives the reasons)');
   line(COLUMN_TITLES['not-verified'], c['not-verified'], '(verifiable, but no proof of its own sentence fails a check it names on a real target)');
   line(COLUMN_TITLES.tolerance, c.tolerance, `(tolerance proven ${stats.tolerance.proven}/${stats.tolerance.rows})`);
@@ -210,7 +223,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
         process.exitCode = 2;
       }
       for (const { row, placement } of placed)
-        console.log(`${row.id.padEnd(40)} ${row.statement.slice(0, 90)}${detail(placement) ? `\n${' '.repeat(41)}${detail(placement)}` : ''}`);
+        console.log(`${row.id.padEnd(40)} ${row.statement.slice(0, 90)}${detail(placement, row.id) ? `\n${' '.repeat(41)}${detail(placement, row.id)}` : ''}`);
     }
   }
 }

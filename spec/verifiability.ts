@@ -40,6 +40,31 @@ export const LONG_RUNNING: Readonly<Record<string, string>> = {
   'ver.breaking.8': 'as ver.breaking.1: an endpoint path removed or moved inside a version shows only against an earlier night',
 };
 
+/**
+ * Long-running rows the nightly verifies by observation across nights (history/: the members it
+ * leaves for the next night, history/keepers.ts; tonight's answers against last night's,
+ * history/drift.ts), each with how, and the test that breaks it on a separately started
+ * simulator across two or more nightlies and sees the nightly fail. They stay in the
+ * long-running column (a real target shows them only a night later); spec:stats counts them
+ * there as observed across nights. history/long-running.test.ts holds the keepers' and the
+ * drift kinds' rows to this table.
+ */
+export const OBSERVED_ACROSS_NIGHTS: Readonly<Record<string, string>> = {
+  'wsd.refresh-24h':
+    "history/keepers.ts `refresh` and `disabled`: a member left connected is read the next night, its aggregated_at moved once a day passed on the target's clock, a disabled user's not (scripts/nightly-keepers.test.ts: no-daily-refresh, refresh-for-disabled-users)",
+  'lim.refresh': 'as wsd.refresh-24h',
+  'ev.rule5-max':
+    "history/keepers.ts `webhooks`: a receiver refusing the left member's webhooks counts the retries of each delivery (scripts/nightly-keepers.test.ts: webhook-13th-retry)",
+  'lim.webhook-retries': 'as ev.rule5-max',
+  'ev.rule5-dropped': 'as ev.rule5-max: each refused delivery reaches 12 retries and comes no more',
+  'ver.breaking.1':
+    'history/drift.ts `refused-now`: a request a scenario sent last night and the target accepted, refused tonight (scripts/nightly-drift.test.ts, night 6)',
+  'ver.breaking.4': 'as ver.breaking.1: the refusal of a request accepted last night',
+  'ver.breaking.8': 'as ver.breaking.1: the refusal of a request accepted last night',
+  'ver.breaking.6': 'history/drift.ts `removed-enum-value` (scripts/nightly-drift.test.ts, night 4)',
+  'ver.breaking.7': 'history/drift.ts `changed-type` (scripts/nightly-drift.test.ts, night 4)',
+};
+
 /** Rows no run and no observation of a real target can verify, each with the reason. */
 export const NOT_VERIFIABLE: Readonly<Record<string, string>> = {
   'ev.rule4-success':

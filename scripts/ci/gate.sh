@@ -13,10 +13,12 @@ case "${INPUT_COMMAND:-run}" in
     for p in ${INPUT_PROJECTS:-}; do args+=(--project "$p"); done
     if [ -n "${INPUT_GREP:-}" ]; then args+=(--grep "$INPUT_GREP"); fi
     if [ -n "${INPUT_SHARD:-}" ]; then args+=(--shard "$INPUT_SHARD"); fi
+    if [ -n "${INPUT_HISTORY:-}" ]; then args+=(--history "$INPUT_HISTORY"); fi
     ;;
   nightly)
     args+=(nightly --out "$reports")
     if [ -n "${INPUT_GREP:-}" ]; then args+=(--grep "$INPUT_GREP"); fi
+    if [ -n "${INPUT_HISTORY:-}" ]; then args+=(--history "$INPUT_HISTORY"); fi
     ;;
   *)
     echo "::error::command must be run or nightly, got \"${INPUT_COMMAND}\""

@@ -1,0 +1,91 @@
+/**
+ * A webhook receiver that lives across nights and writes every delivery attempt it gets to a
+ * JSON-lines file the next nightly reads (history/keepers.ts): Events rule 5's "at most 12
+ * [retries] after the first attempt, spread over about 24 hours" shows only to a receiver
+ * that keeps refusing for a day. It refuses (503) every delivery whose body carries a refusal
+ * marker (`X-CALLBACK-PAYLOAD` of the member the nightly left, Events rule 8: it "appears in
+ * the member and member data updated webhooks") and accepts every other one (204, rule 4).
+ *
+ * One line per attempt: `{at, status, sha256, marker?, type?}`; the body itself is not kept
+ * (a payload can carry anything), only its digest, so retries of one delivery are told apart
+ * from other deliveries ("Retries carry an identical payload", rule 4).
+ */
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { dirname } from 'node:path';
+
+/** What a refused member's callback payload starts with (history/keepers.ts sets it). */
+export const REFUSAL_MARKER = 'svcct-keep_refuse-';
+/** Bodies read at most (Events: webhook payloads are small JSON objects). */
+const MAX_BODY = 1024 * 1024;
+
+export interface DeliveryAttempt {
+  /** Receiver's clock, ms since the epoch. */
+  at: number;
+  status: number;
+  sha256: string;
+  /** The refusal marker the body carried, if any. */
+  marker?: string;
+  type?: string;
+}
+
+export interface DeliveryLog {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts the receiver on 127.0.0.1 (`port` 0: a free one). */
+export async function startDeliveryLog(o: { file: string; port?: number }): Promise<DeliveryLog> {
+  mkdirSync(dirname(o.file), { recursive: true });
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_BODY) chunks.push(c);
+    });
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const text = body.toString('utf8');
+      const at = text.indexOf(REFUSAL_MARKER);
+      const marker = at >= 0 ? /^[A-Za-z0-9_-]+/.exec(text.slice(at))?.[0] : undefined;
+      let type: string | undefined;
+      try {
+        const json = JSON.parse(text) as Record<string, unknown>;
+        type = typeof json.type === 'string' ? json.type : Object.keys(json).find((k) => k !== 'action' && k !== 'version' && typeof json[k] === 'object');
+      } catch {
+        /* not JSON: still an attempt */
+      }
+      const status = marker ? 503 : 204;
+      const line: DeliveryAttempt = {
+        at: Date.now(),
+        status,
+        sha256: createHash('sha256').update(body).digest('hex'),
+        ...(marker ? { marker } : {}),
+        ...(type ? { type } : {}),
+      };
+      appendFileSync(o.file, `${JSON.stringify(line)}\n`);
+      res.statusCode = status;
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(o.port ?? 0, '127.0.0.1', () => resolve()));
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  return { url: `http://127.0.0.1:${port}/hooks`, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+export function readDeliveryLog(file: string): DeliveryAttempt[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .flatMap((l) => {
+      try {
+        return [JSON.parse(l) as DeliveryAttempt];
+      } catch {
+        return [];
+      }
+    });
+}
