@@ -243,3 +243,50 @@ test('`help <command>` answers with the command help and exit 0, like --help', (
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /Usage: svc-conformance run/);
 });
+
+test('receiver --delivery-log: every attempt is logged for the next nightly, the kept member refused, SIGTERM ends it with 0', async () => {
+  const { spawn } = await import('node:child_process');
+  const dir = mkdtempSync(join(tmpdir(), 'svc-delivery-log-'));
+  const file = join(dir, 'deliveries.jsonl');
+  const child = spawn(process.execPath, [BIN, '--no-config', 'receiver', '--port', '0', '--delivery-log', file], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    const url = await new Promise<string>((res, rej) => {
+      let out = '';
+      const bound = setTimeout(() => rej(new Error(`no "listening" line in 30 s: ${out}`)), 30_000);
+      child.stdout.on('data', (c: Buffer) => {
+        out += c;
+        const m = /listening (\S+)/.exec(out);
+        if (m) {
+          clearTimeout(bound);
+          res(m[1]);
+        }
+      });
+    });
+    const { REFUSAL_MARKER } = await import('../history/delivery-log.ts');
+    const kept = await fetch(url, { method: 'POST', body: JSON.stringify({ type: 'MEMBER', member: { guid: 'MBR-1' }, payload: `${REFUSAL_MARKER}n1` }) });
+    const other = await fetch(url, { method: 'POST', body: JSON.stringify({ type: 'MEMBER', member: { guid: 'MBR-2' } }) });
+    // Events rule 4: a 2xx is a delivery; the kept member's are refused so that they are retried (rule 5).
+    assert.equal(kept.status, 503);
+    assert.equal(other.status, 204);
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      lines.map((l) => [l.status, l.marker ?? null]),
+      [
+        [503, `${REFUSAL_MARKER}n1`],
+        [204, null],
+      ],
+    );
+    assert.ok(!readFileSync(file, 'utf8').includes('MBR-1'), 'bodies are kept as digests only');
+  } finally {
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -332,7 +332,24 @@ async function serveReceiver(o: {
   maxBodyBytes?: number;
   maxDepth?: number;
   requestTimeoutMs?: number;
+  deliveryLog?: string;
 }): Promise<'serving'> {
+  if (o.deliveryLog) {
+    // Events rule 5: retries "spread over about 24 hours" show only to a receiver that stays
+    // up for the day between two nightlies and keeps refusing the kept member's deliveries:
+    // this one writes every attempt to the file the next nightly reads (history/keepers.ts).
+    if (o.broken) throw new UsageError('--delivery-log and --broken are different receivers: give one');
+    const { startDeliveryLog } = await import('../history/delivery-log.ts');
+    const log = await startDeliveryLog({ file: resolve(o.deliveryLog), port: o.port });
+    console.log(`listening ${log.url} (every delivery attempt to ${resolve(o.deliveryLog)}; the nightly's --history reads <history>/deliveries.jsonl)`);
+    const stopLog = async () => {
+      await log.close();
+      process.exit(0);
+    };
+    process.on('SIGINT', stopLog);
+    process.on('SIGTERM', stopLog);
+    return 'serving';
+  }
   if (o.broken && !BROKEN_VARIANTS.includes(o.broken as BrokenVariant))
     throw new UsageError(`unknown --broken "${o.broken}"; variants: ${BROKEN_VARIANTS.join(', ')}`);
   mkdirSync(dirname(resolve(o.db)), { recursive: true });
@@ -962,6 +979,10 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
       '--request-timeout-ms <ms>',
       `time for a whole request to arrive; later: 408 (default ${RECEIVER_BOUNDS.requestTimeoutMs})`,
       positiveInt('--request-timeout-ms'),
+    )
+    .option(
+      '--delivery-log <file>',
+      "instead: a receiver that logs every delivery attempt (refusing the nightly's kept member) for the next nightly, e.g. <history>/deliveries.jsonl",
     )
     .action(wrap((o) => serveReceiver(o)));
 
