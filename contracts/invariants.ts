@@ -141,6 +141,12 @@ export interface Observation {
   includes?: string[];
   /** A widget URL answer's type and user_id. */
   widget?: { type?: string; user_id?: string };
+  /**
+   * What an undocumented write answer (its body is "not shown", e.g. update member) says of
+   * the record it wrote: used only to know which sent values the service took, never for
+   * presence or as a read.
+   */
+  echo?: { key: string; fields: Record<string, Kept> };
   /** On the test host: the connection statuses and challenge types the answer shows. */
   shown?: { connection_status?: string[]; type?: string[] };
   /** What the answer served (header names, field paths with kinds and values), for the nightly's history (served.ts); the invariants read none of it. */
@@ -277,6 +283,12 @@ export function observationOf(c: ExchangeContext): Omit<Observation, 'seq' | 'at
     o.widget = { ...(typeof w.type === 'string' ? { type: w.type } : {}), ...(typeof w.user_id === 'string' ? { user_id: w.user_id } : {}) };
   }
   if (c.model.api === 'test-host') o.shown = testHostShown(body);
+  if (c.model.api === 'platform' && c.method !== 'GET' && o.sent) {
+    const echoed = body[o.sent.envelope];
+    const component = ENVELOPE_COMPONENT[o.sent.envelope];
+    if (component && isRec(echoed) && typeof echoed.guid === 'string')
+      o.echo = { key: `guid:${echoed.guid}`, fields: keptFields(component, echoed) };
+  }
   const out: ObservedRecord[] = [];
   if (c.media?.schemaUri && c.media.schemaPointer !== undefined) {
     const { records } = responseRecords(c.media.schemaUri, c.media.schemaPointer);
@@ -482,6 +494,8 @@ interface History {
 interface Sent {
   obs: Observation;
   fields: Record<string, Kept>;
+  /** Sent fields the write's own answer showed with the value sent. */
+  acknowledged: ReadonlySet<string>;
 }
 
 interface Pages {
@@ -696,7 +710,8 @@ export class RunLedger {
     if (sent && !this.writtenSinceExcept(r, sent.obs)) {
       for (const [field, want] of Object.entries(sent.fields)) {
         const got = r.fields[field];
-        if (got === undefined || got === null || want === null || sameValue(field, want, got)) continue;
+        const lost = got === null && sent.acknowledged.has(field);
+        if (!lost && (got === undefined || got === null || want === null || sameValue(field, want, got))) continue;
         out.push(
           this.fail(
             INVARIANT_CHECKS.roundTrip,
@@ -782,11 +797,15 @@ export class RunLedger {
     const component = ENVELOPE_COMPONENT[sent.envelope];
     const fields = ROUND_TRIP[sent.envelope];
     if (!component || !fields) return;
-    const made = (o.records ?? []).filter((r) => canonical(r.component) === component);
+    const records = (o.records ?? []).filter((r) => canonical(r.component) === component);
+    const made = records.length === 0 && o.echo ? [o.echo] : records;
     if (made.length !== 1) return;
     const keep: Record<string, Kept> = {};
     for (const f of fields) if (Object.hasOwn(sent.fields, f)) keep[f] = sent.fields[f];
-    this.sent.set(made[0].key, { obs: o, fields: keep });
+    // Fields the write's own answer shows as sent: the service took the value, so a later
+    // read showing null has lost it (a null there is not "no value": one was written).
+    const acknowledged = new Set(Object.keys(keep).filter((f) => keep[f] !== null && made[0].fields[f] !== undefined && sameValue(f, keep[f], made[0].fields[f])));
+    this.sent.set(made[0].key, { obs: o, fields: keep, acknowledged });
     if (o.method === 'POST' && typeof sent.fields.id === 'string' && sent.fields.id)
       this.byClientId.set(sent.fields.id, { key: made[0].key, component, obs: o });
   }

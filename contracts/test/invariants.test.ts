@@ -425,3 +425,32 @@ test('observationOf keeps the user of a created user, so the widget URL answer i
   assert.deepEqual(l.add({ ...created, seq: 1, at: [10, 20] }), []);
   assert.deepEqual(checks(l.add({ ...widget, seq: 2, at: [30, 40] })), ['asked_is_answered']);
 });
+
+test('round trip: a value an update took (its answer shows it) and a later read shows as null is lost; one the answer never showed is not judged', () => {
+  const member = (metadata: string | null) => rec('Member', 'guid:MBR-7', { guid: 'MBR-7', user_guid: 'USR-7', metadata }, ['USR-7']);
+  const update = (shown: string | null) =>
+    obs({
+      method: 'PUT',
+      path: '/users/USR-7/members/MBR-7',
+      params: { user_guid: 'USR-7', member_guid: 'MBR-7' },
+      sent: { envelope: 'member', fields: { metadata: 'after' } },
+      records: [member(shown)],
+    });
+  const read = () => obs({ method: 'GET', path: '/users/USR-7/members/MBR-7', params: { user_guid: 'USR-7', member_guid: 'MBR-7' }, records: [member(null)] });
+  const lost = new RunLedger();
+  assert.deepEqual(lost.add(update('after')), []);
+  assert.ok(checks(lost.add(read())).includes('round_trip'), 'the update answered "after", the read shows null');
+  // The update's answer is not shown (OpenSuccess): what it echoes counts all the same.
+  const echoed = new RunLedger();
+  const { records: _none, ...bare } = update('after');
+  assert.deepEqual(echoed.add({ ...bare, echo: { key: 'guid:MBR-7', fields: { guid: 'MBR-7', metadata: 'after' } } }), []);
+  assert.ok(checks(echoed.add(read())).includes('round_trip'), 'the echo answered "after", the read shows null');
+  // A service that answers the update without echoing the value, then reads null: a null is
+  // not judged as a value (../shared/real-service-notes.md, Nullability).
+  const quiet = new RunLedger();
+  assert.deepEqual(quiet.add(update(null)), []);
+  assert.deepEqual(
+    checks(quiet.add(read())).filter((c) => c === 'round_trip'),
+    [],
+  );
+});

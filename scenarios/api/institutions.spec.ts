@@ -110,6 +110,24 @@ test('the name filter narrows the institution list', { tag: ['@institutions', '@
       basis: "the name filter's query parameter is not shown; set SVC_INSTITUTION_NAME_PARAM to enforce one",
       received: message,
     });
+  // Once the target has shown that this parameter filters by name (the answer above holds
+  // only matching names, fewer than the whole list), the name is learned and held: a name
+  // no institution bears must not widen to the whole list (Endpoints: "filters by name";
+  // an empty result is a result).
+  const whole = await api.get('/institutions', { query: { records_per_page: 100 }, expectStatus: 200 });
+  const wholeCount = Number(whole.body?.pagination?.total_entries ?? need<unknown[]>(whole, 'institutions', api).length);
+  const shownToFilter = ok && Number(res.body?.pagination?.total_entries ?? names.length) < wholeCount;
+  if (!shownToFilter) return;
+  const nobody = `zz-no-such-institution-${Math.random().toString(36).slice(2, 10)}`;
+  const none = need<Array<{ name: string }>>(
+    await api.get('/institutions', { query: { [param.name]: nobody, records_per_page: 100 }, expectStatus: 200 }),
+    'institutions',
+    api,
+  ).map((i) => String(i.name));
+  expect(
+    none.filter((n) => !n.toLowerCase().includes(nobody)).slice(0, 5),
+    `institutions listed with ${param.name}=${nobody}, a name no institution bears (the target showed ${param.name} filters by name)`,
+  ).toEqual([]);
 });
 
 // ---- country code ------------------------------------------------------------------

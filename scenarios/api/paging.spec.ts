@@ -14,7 +14,7 @@
 import { test, expect } from '../fixtures.ts';
 import { is2xx, need } from '../lib/responses.ts';
 import { expectInferred } from '../inferred.ts';
-import { walkList } from './journeys.ts';
+import { connectedUser, walkList } from './journeys.ts';
 
 const MAX = 1000;
 const DEFAULT_CATEGORIES = 119;
@@ -155,4 +155,33 @@ test('a page past the last holds no record, and the totals agree with what the p
   if (past.status === 200) expect(need<unknown[]>(past, 'categories', api).length, `page ${(last ?? 1) + 1}, past the last page ${last}`).toBe(0);
   else expect(past.status, 'a page past the last: no records, or an error').toBeGreaterThanOrEqual(400);
   expect(held, 'the pages together hold the 119 default categories').toBe(DEFAULT_CATEGORIES);
+});
+
+test("walking a user's transactions in pages of 10 returns each once, the ones a single page holds", {
+  tag: ['@paging', '@transactions', '@destructive'],
+}, async ({ api, poll }) => {
+  // Endpoints: "Lists are paged with page and records_per_page" (the transaction lists
+  // among them): pages partition the list, so a walk in small pages returns every record of
+  // the list once. 10 is the smallest size the vendor's reference takes without falling back
+  // (real-service-notes, Paging). The run-wide invariants judge the pages as well
+  // (contracts/invariants.ts, pages partition).
+  const { user } = await connectedUser(api, poll);
+  const whole = need<Array<{ guid: string }>>(
+    await api.get(`/users/${user}/transactions`, { query: { records_per_page: 1000 }, expectStatus: 200 }),
+    'transactions',
+    api,
+  );
+  // Fewer than 11 transactions make one page: the walk would show nothing about paging.
+  test.skip(whole.length <= 10, `the test institution's connected member has ${whole.length} transactions: one page of 10 holds them all`);
+  const walked = await walkList<{ guid: string }>(api, `/users/${user}/transactions`, 'transactions', { perPage: 10, maxPages: 100 });
+  const counts = new Map<string, number>();
+  for (const t of walked) counts.set(t.guid, (counts.get(t.guid) ?? 0) + 1);
+  expect(
+    [...counts].filter(([, n]) => n > 1).map(([guid]) => guid),
+    'transactions returned on more than one page',
+  ).toEqual([]);
+  expect(
+    whole.map((t) => t.guid).filter((g) => !counts.has(g)),
+    'transactions of the one-page read that no page of 10 returned',
+  ).toEqual([]);
 });

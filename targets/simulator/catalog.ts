@@ -616,6 +616,15 @@ export const CATALOG = [
     notFuzzable: 'effect',
   },
   {
+    name: 'member-metadata-update-echoed-not-stored',
+    kind: 'fault',
+    area: 'members',
+    section:
+      'Endpoints, Widgets and members: members can be updated; Resources, Member: metadata "additional information": what an update wrote reads back as written',
+    description: 'PUT member answers with the metadata sent but keeps the earlier one: later reads show the old value (null for a member created without metadata)',
+    notFuzzable: 'comparison',
+  },
+  {
     name: 'member-credentials-list-empty',
     kind: 'fault',
     area: 'members',
@@ -977,6 +986,15 @@ export const CATALOG = [
     section:
       'Endpoints, Institutions: GET /institutions "filters by name"; the query name is not shown, so a miss under the guessed name (name) gates only under SVC_STRICT=1 or with SVC_INSTITUTION_NAME_PARAM set',
     description: 'GET /institutions ignores the name filter',
+    notFuzzable: 'comparison',
+  },
+  {
+    name: 'institution-name-filter-nomatch-widens',
+    kind: 'fault',
+    area: 'institutions',
+    section:
+      'Endpoints, Institutions: GET /institutions "filters by name": once the target has shown the parameter filters (a name narrows the list), a name no institution bears answers no institution, never the whole list',
+    description: 'GET /institutions with a name no institution bears answers the whole list',
     notFuzzable: 'comparison',
   },
   {

@@ -122,7 +122,11 @@ function countryFilter(query: Query): ((r: InstitutionRecord) => boolean) | unde
 function listFilters(ctx: SimContext, query: Query, version: string): Array<(r: InstitutionRecord) => boolean> {
   const filters: Array<(r: InstitutionRecord) => boolean> = [];
   const name = one(query, 'name')?.toLowerCase();
-  if (name !== undefined && !ctx.fault('institution-name-filter-ignored')) filters.push((r) => r.name.toLowerCase().includes(name));
+  // Fault institution-name-filter-nomatch-widens: a name no institution bears is dropped, so
+  // the answer is the whole list instead of an empty one.
+  const widens =
+    name !== undefined && ctx.fault('institution-name-filter-nomatch-widens') && !catalogOf(ctx).all.some((r) => r.name.toLowerCase().includes(name));
+  if (name !== undefined && !widens && !ctx.fault('institution-name-filter-ignored')) filters.push((r) => r.name.toLowerCase().includes(name));
   const country = countryFilter(query);
   if (country && !ctx.fault('institution-country-filter-ignored')) filters.push(country);
   if (version >= SUPPORTED_PRODUCTS_FROM) {

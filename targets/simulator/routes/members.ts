@@ -304,14 +304,25 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
     // Fault member-list-stale-after-update: the user's member list keeps showing the values
     // from before the first update, while the member's own read shows the new ones.
     if (ctx.fault('member-list-stale-after-update') && !staleListValues(ctx).has(m.guid)) staleListValues(ctx).set(m.guid, { id: m.id, metadata: m.metadata });
+    // Fault member-metadata-update-echoed-not-stored: the answer shows the metadata sent,
+    // the member keeps its earlier one (a lost update only a later read shows).
+    const echoOnly = ctx.fault('member-metadata-update-echoed-not-stored') && metadata !== undefined;
     updateMember(
       ctx,
       m,
-      { id, metadata, credentials, skipAggregation, callbackPayload: payload, clientRedirectUrl: redirect.clientRedirectUrl, scheme: redirect.scheme },
+      {
+        id,
+        metadata: echoOnly ? undefined : metadata,
+        credentials,
+        skipAggregation,
+        callbackPayload: payload,
+        clientRedirectUrl: redirect.clientRedirectUrl,
+        scheme: redirect.scheme,
+      },
       request.svcVersion,
       skip,
     );
-    return memberReply(request, m);
+    return echoOnly ? memberReply(request, { ...m, metadata: metadata ?? null }) : memberReply(request, m);
   });
 
   app.delete<MemberParams>('/users/:user_guid/members/:member_guid', async (request, reply) => {
