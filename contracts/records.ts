@@ -86,8 +86,3 @@ export function recordsAt(body: unknown, path: readonly string[]): Array<Record<
   }
   return level.filter((v): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v));
 }
-
-/** `members[*]` style text of a path (for locations and ids). */
-export function pathText(path: readonly string[]): string {
-  return path.map((s, i) => (s === '*' ? '[*]' : i === 0 ? s : `.${s}`)).join('') || '(body)';
-}

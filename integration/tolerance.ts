@@ -9,7 +9,7 @@
  * self-test does for the suite itself (proof/selftest.ts).
  *
  * Each run gets its own simulator (startTarget with that one variation) and the target's
- * variables (integration/command.ts COMMAND_VARIABLES, SVC_VARIATION naming the variation),
+ * variables (integration/command.ts commandEnv, SVC_VARIATION naming the variation),
  * is bounded (`timeoutMs`, its process group killed at the bound) and, when it fails, is
  * run once more: failing twice is FAIL, passing the second time FLAKY (reported, not
  * gating). A baseline that fails stops the matrix: every variation would fail with it.

@@ -7,7 +7,7 @@
  * the mutant would change an answer (the baseline's reach, run.ts).
  */
 import type { ApiName } from '../../contracts/index.ts';
-import { parseOpRef, type Change, type FieldAction, type Mutant, type OpRef, type When } from './model.ts';
+import type { Change, FieldAction, Mutant, OpRef, When } from './model.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -552,14 +552,4 @@ export class MutantRuntime {
         return { changed: false, body };
     }
   }
-}
-
-/** The operations a mutant names (for messages). */
-export function opsText(m: Mutant): string {
-  return (
-    m.ops
-      .map((o) => parseOpRef(o).key)
-      .slice(0, 3)
-      .join(', ') + (m.ops.length > 3 ? ` (+${m.ops.length - 3})` : '')
-  );
 }
