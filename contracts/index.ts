@@ -32,7 +32,7 @@ export type { OperationInfo } from './model.ts';
 export type { Difference, DifferenceKind } from './classifier.ts';
 export { diffSchemas, diffDocuments, diffObservations, KINDS } from './classifier.ts';
 export { createAjv, compileAt } from './compile.ts';
-export { responseRecords, type RecordSite } from './records.ts';
+export { recordsAt, responseRecords, type RecordSite } from './records.ts';
 export { STATED_PLATFORM_RULES } from './stated-platform.ts';
 export { PARTNER_RULES, PROCESSOR_TOKEN_LIFETIME_S } from './stated-partners.ts';
 export { STATED_FIELDS } from './stated-fields.ts';

@@ -20,6 +20,7 @@ import { catalogEntry, createRedactor, profileSecrets, startTarget, VARIATIONS, 
 import { markdownToHtml } from '../reports/summary.ts';
 import { commandEnv, runCommand, type CommandRun } from './command.ts';
 import { IntegrationInputError } from './har.ts';
+import { xml } from './report.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -217,13 +218,6 @@ export function toleranceConsoleLines(r: ToleranceReport, o: { rows?: boolean } 
 }
 
 const cell = (s: string | undefined) => (s ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
-const xml = (s: string) =>
-  s
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
 export function toleranceMarkdown(r: ToleranceReport): string {
   const gate = toleranceExitCode(r) ? 'FAIL' : 'pass';

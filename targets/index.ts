@@ -50,6 +50,8 @@ export {
 } from './profiles/sections.ts';
 export { FULL_CHROMIUM_PATH, HEADLESS_SHELL_PATH, RUN_ID_PATTERN } from './profiles/sections.ts';
 export { createRedactor, type Redactor } from './profiles/redact.ts';
+export { seededRandom } from './seeded-random.ts';
+export { serveUntilStopped } from './serve-until-stopped.ts';
 export {
   runSettings,
   selftestSettings,

@@ -16,7 +16,8 @@
  * record exactly once.
  */
 import { SIMULATOR_DEFAULTS } from '../settings.ts';
-import { stableGuid, seededRandom } from './stable-id.ts';
+import { seededRandom } from '../../seeded-random.ts';
+import { stableGuid } from './stable-id.ts';
 
 /**
  * Values named in the specification ("values such as"), plus an internal `statements`
