@@ -9,7 +9,7 @@
 import { requestBounded, TransportError } from '../targets/index.ts';
 
 export type Probe =
-  | { kind: 'answered'; status: number; headers: Record<string, string>; text: string; truncated: boolean; ms: number }
+  | { kind: 'answered'; status: number; headers: Record<string, string>; text: string; ms: number }
   | { kind: 'unreachable'; reason: string; ms: number };
 
 export interface ProbeRequest {
@@ -45,7 +45,7 @@ export async function probe(r: ProbeRequest): Promise<Probe> {
       },
       { requestMs: r.timeoutMs, maxBodyBytes: r.bodyLimit ?? DEFAULT_BODY_LIMIT },
     );
-    return { kind: 'answered', status: res.status, headers: res.headers, text: res.text, truncated: false, ms: performance.now() - started };
+    return { kind: 'answered', status: res.status, headers: res.headers, text: res.text, ms: performance.now() - started };
   } catch (e) {
     if (e instanceof TransportError) return { kind: 'unreachable', reason: e.message, ms: performance.now() - started };
     // A URL that is no URL at all (a setting's value) is the only other way to get here.
