@@ -200,8 +200,8 @@ export function institutionCredentials(code: string): CredentialField[] {
 }
 
 /**
- * What a profile names for a real target and the simulator seeds (scenarios/settings.ts,
- * institutionSettings): the favourites in popularity order, one institution blocked for
+ * What a profile names for a real target and the simulator seeds (targets/profiles/sections.ts,
+ * institutionsFrom): the favourites in popularity order, one institution blocked for
  * the client (`is_disabled_by_client`), and the test institution's country.
  */
 export function simulatorInstitutionSeed(count: number = SIMULATOR_DEFAULTS.institutionCount) {
