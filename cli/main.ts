@@ -26,6 +26,7 @@ import {
   type BrokenVariant,
   type CatalogEntry,
   type TargetProfile,
+  serveUntilStopped,
 } from '../targets/index.ts';
 import { installedAsDependency, PACKAGE_ROOT, playwrightTest, runChild } from '../load/process.ts';
 import { configFromEnv, configJsonSchema, ConfigError, resolveSettings, SETTING_ENTRIES, type ResolvedSettings } from './config/load.ts';
@@ -315,12 +316,7 @@ async function serveSimulator(
           : `export ${variable}=${shellWord(value)}`,
       );
   }
-  const stop = async () => {
-    await target.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  serveUntilStopped(() => target.close());
   return 'serving';
 }
 
@@ -363,12 +359,7 @@ async function serveReceiver(o: {
     requestTimeoutMs: o.requestTimeoutMs,
   });
   console.log(`listening ${receiver.url}`);
-  const stop = async () => {
-    await receiver.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  serveUntilStopped(() => receiver.close());
   return 'serving';
 }
 

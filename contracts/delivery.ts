@@ -172,13 +172,6 @@ export function objectGuid(type: string, body: Record<string, unknown>): string 
   return typeof g === 'string' ? g : undefined;
 }
 
-/** Object key of a body: its guid, member_guid, or the guid of the object named for the type (test webhooks). */
-export function objectKeyOf(type: string, body: Record<string, unknown>): string | undefined {
-  const inner = body[type];
-  const guid = body.guid ?? body.member_guid ?? (inner && typeof inner === 'object' ? (inner as Record<string, unknown>).guid : undefined);
-  return typeof guid === 'string' ? `${type}:${guid}` : undefined;
-}
-
 // ---- registration and the runner ----------------------------------------------------
 
 const registered = new Map<string, CheckDefinition>();

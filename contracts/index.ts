@@ -10,7 +10,6 @@
  */
 export type { ApiName } from './load.ts';
 export {
-  API_NAMES,
   DEFAULT_SPEC_DIR,
   discoverDocuments,
   follow,
@@ -22,24 +21,22 @@ export {
   readYamlFile,
   resolveRef,
 } from './load.ts';
-export type { Failure, Severity, Tier } from './failure.ts';
-export { formatFailure, hasErrors, tierOf, inferredSeverity, severityOfTier, countByTier, TIER_ANNOTATION, tierOfAnnotation } from './failure.ts';
+export type { Failure, Tier } from './failure.ts';
+export { formatFailure, hasErrors, tierOf, severityOfTier, countByTier, TIER_ANNOTATION, tierOfAnnotation } from './failure.ts';
 export type { Contract, ReceivedExchange, CheckedExchange } from './contract.ts';
 export { loadContract, CHECK_TIMING_SINK } from './contract.ts';
-export { decodeBody, printable, readJsonText, MAX_JSON_DEPTH, JSON_TEXT_CHECK, JSON_TEXT_RULES, type JsonReading } from './json-text.ts';
-export type { CheckTimingSink } from './contract.ts';
-export type { Exchange, CheckOptions, CheckDefinition, CheckContext, ExchangeContext, WebhookContext } from './registry.ts';
+export { decodeBody, printable, readJsonText, MAX_JSON_DEPTH, JSON_TEXT_CHECK, JSON_TEXT_RULES } from './json-text.ts';
+export type { Exchange, CheckOptions } from './registry.ts';
 export { registerCheck, registeredChecks, exchangeCheck } from './registry.ts';
-export type { OperationMatch, OperationInfo } from './model.ts';
-export { RULES } from './checks.ts';
+export type { OperationInfo } from './model.ts';
 export type { Difference, DifferenceKind } from './classifier.ts';
 export { diffSchemas, diffDocuments, diffObservations, KINDS } from './classifier.ts';
 export { createAjv, compileAt } from './compile.ts';
-export { responseRecords, type RecordSite } from './records.ts';
+export { recordsAt, responseRecords, type RecordSite } from './records.ts';
 export { STATED_PLATFORM_RULES } from './stated-platform.ts';
 export { PARTNER_RULES, PROCESSOR_TOKEN_LIFETIME_S } from './stated-partners.ts';
 export { STATED_FIELDS } from './stated-fields.ts';
-export type { GeneratedCase, GeneratedKind } from './generated.ts';
+export type { GeneratedCase } from './generated.ts';
 export { GENERATED_CHECKS, FUZZ_CHECKS, GENERATED_RULES } from './generated.ts';
 export * from './delivery.ts';
 export { REQUEST_CHECKS, REQUEST_RULES, type RequestCheckOptions } from './requests.ts';
@@ -48,7 +45,7 @@ export type { Observation, ObservedRecord, ObservedList, InvariantOptions, Invar
 export { servedOf, identifierForm, type Served, type ServedField, type ServedKind } from './served.ts';
 export type { DisagreementKind, ReferenceContradiction, ReferenceContradictions } from './contradictions.ts';
 export { normaliseLocation } from './contradictions.ts';
-export type { Disagreement, ExampleGap, ExampleVerdict, ReferenceDocumentSummary, ReferenceFile, ReferenceReport } from './reference.ts';
+export type { Disagreement, ReferenceReport } from './reference.ts';
 export {
   DISAGREEMENT_KINDS,
   DISAGREEMENT_TITLES,
@@ -56,9 +53,8 @@ export {
   readReferenceDocument,
   referenceContradictionsOf,
   ReferenceInputError,
-  versionName,
 } from './reference.ts';
-export type { NearMiss, NearMissFamily, NearMissRequest, RequestRule } from './near-miss.ts';
+export type { NearMiss, NearMissRequest } from './near-miss.ts';
 export {
   bodyNearMisses,
   brokenRequestRules,
@@ -67,5 +63,4 @@ export {
   requestRules,
   TIER_REASONS,
   versionNearMisses,
-  VERSIONS_IN_PLAY,
 } from './near-miss.ts';

@@ -63,10 +63,9 @@ export function fileUri(file: string): string {
 }
 
 /**
- * Parsed documents as JSON, by the SHA-1 of the YAML text: parsing a 160 kB document
- * with `yaml` takes 0.3-2 s, JSON.parse of the same about 1/30 of that, and every
- * Playwright worker reads the documents it checks against (the first worker start is on
- * the self-test's critical path). Keyed by content, so an edited document is parsed again.
+ * Parsed documents as JSON, by the SHA-1 of the YAML text: parsing a large document with
+ * `yaml` is much slower than JSON.parse of the same data, and every Playwright worker reads the documents it checks against (the first worker start is
+ * on the self-test's critical path). Keyed by content, so an edited document is parsed again.
  */
 const JSON_CACHE_DIR = join(tmpdir(), 'svc-contracts-yaml-v1');
 

@@ -70,24 +70,27 @@ function walk(node: unknown, uri: string, path: string[], component: string | un
   if (n.items && typeof n.items === 'object') walk(n.items, uri, [...path, '*'], undefined, out, seen, depth + 1);
 }
 
-/** The objects at a site's path in a body (each element of an array at `*`); non-objects are left out. */
+/**
+ * The objects at a path in a body: `*` steps into each element of an array, `?` keeps an
+ * object and adds each object one level down in it (a mutant's site whose wrapper is not
+ * known: proof/mutants), any other segment is a member name. Non-objects are left out.
+ */
 export function recordsAt(body: unknown, path: readonly string[]): Array<Record<string, unknown>> {
+  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
   let level: unknown[] = [body];
   for (const seg of path) {
     const next: unknown[] = [];
     for (const v of level) {
       if (seg === '*') {
         if (Array.isArray(v)) next.push(...v);
-      } else if (v !== null && typeof v === 'object' && !Array.isArray(v) && seg in (v as object)) {
-        next.push((v as Record<string, unknown>)[seg]);
-      }
+      } else if (seg === '?') {
+        if (isObject(v)) {
+          next.push(v);
+          for (const x of Object.values(v)) if (isObject(x)) next.push(x);
+        }
+      } else if (isObject(v) && seg in v) next.push(v[seg]);
     }
     level = next;
   }
-  return level.filter((v): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v));
-}
-
-/** `members[*]` style text of a path (for locations and ids). */
-export function pathText(path: readonly string[]): string {
-  return path.map((s, i) => (s === '*' ? '[*]' : i === 0 ? s : `.${s}`)).join('') || '(body)';
+  return level.filter(isObject);
 }

@@ -12,6 +12,7 @@ import type { Failure } from './failure.ts';
 import type { SchemaAt } from './compile.ts';
 import type { DocumentModel, DocumentedMedia, DocumentedResponse, OperationInfo, OperationMatch, WebhookInfo } from './model.ts';
 import type { ApiName } from './load.ts';
+import type { RequestCheckOptions } from './requests.ts';
 
 export interface Exchange {
   api: ApiName;
@@ -63,7 +64,7 @@ export interface CheckOptions {
    * HAR check): its REQUEST is judged too (contracts/requests.ts). Absent on every suite
    * exchange, whose requests break rules on purpose.
    */
-  requestChecks?: import('./requests.ts').RequestCheckOptions;
+  requestChecks?: RequestCheckOptions;
   /** Return the exchange's observation for the run-wide invariants (contracts/invariants.ts) with its failures. */
   observe?: boolean;
   /**

@@ -261,5 +261,3 @@ registerCheck(
     },
   }),
 );
-
-export const STATED_FIELD_CHECKS = [CHECK] as const;

@@ -362,15 +362,3 @@ registerCheck(
     },
   }),
 );
-
-/** The checks of this file, in registration order. */
-export const PARTNER_CHECKS = [
-  'member_oauth_window_uri',
-  'payment_account_fields',
-  'authorization_code_body',
-  'ach_return_body',
-  'processor_token_lifetime',
-  'grant_grantees',
-  'dx_default_window',
-  'audience_list_count',
-] as const;

@@ -284,5 +284,3 @@ registerCheck(
     },
   }),
 );
-
-export const STATED_PLATFORM_CHECKS = [CHECK] as const;

@@ -4,8 +4,8 @@
  * run (own process group, killed whole at the bound; only the last bytes of its output
  * kept for the report).
  *
- * The environment the command gets (COMMAND_VARIABLES, documented in integration/README.md
- * and `--help`) is the target's, on top of the caller's own environment:
+ * The environment the command gets (commandEnv; documented in integration/README.md and
+ * `--help`) is the target's, on top of the caller's own environment:
  *   SVC_BASE_URL, SVC_CLIENT_ID, SVC_API_KEY      the platform API and its credentials
  *   BASE_URL                                      the same base URL under the generic name
  *                                                 many test setups read
@@ -20,19 +20,6 @@
 import { spawn } from 'node:child_process';
 import { guardProcessGroup } from '../load/process.ts';
 import type { TargetProfile } from '../targets/index.ts';
-
-export const COMMAND_VARIABLES: ReadonlyArray<{ name: string; what: string }> = [
-  { name: 'SVC_BASE_URL', what: 'base URL of the platform API (the proxy, or the started simulator)' },
-  { name: 'BASE_URL', what: 'the same base URL under a generic name' },
-  { name: 'SVC_CLIENT_ID', what: 'client identifier (Basic user name)' },
-  { name: 'SVC_API_KEY', what: 'API key (Basic password)' },
-  { name: 'SVC_AUDIENCE_BASE_URL', what: 'audience list service (when the target has one)' },
-  { name: 'SVC_TEST_HOST_BASE_URL', what: 'earlier-generation test host (when the target has one)' },
-  { name: 'SVC_TEST_INSTITUTION_CODE', what: 'the test institution with scenario credentials (embedded simulator)' },
-  { name: 'SVC_TEST_USERNAME', what: 'its user name (embedded simulator)' },
-  { name: 'SVC_TEST_PASSWORD_SUCCESS', what: 'its success password (embedded simulator: the documented sim-pass-success)' },
-  { name: 'SVC_VARIATION', what: 'tolerance only: the catalogue variation in force, empty for the baseline' },
-];
 
 /** The command's environment: the caller's, with the target's variables on top. */
 export function commandEnv(base: NodeJS.ProcessEnv, t: { baseUrl: string; profile: TargetProfile; variation?: string }): NodeJS.ProcessEnv {

@@ -118,7 +118,8 @@ export function trafficMarkdown(r: TrafficReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-const xml = (s: string) =>
+/** Text for an XML attribute or element (the JUnit files): the five markup characters escaped, the control characters XML 1.0 forbids dropped. */
+export const xml = (s: string) =>
   s
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

@@ -9,7 +9,7 @@
  * self-test does for the suite itself (proof/selftest.ts).
  *
  * Each run gets its own simulator (startTarget with that one variation) and the target's
- * variables (integration/command.ts COMMAND_VARIABLES, SVC_VARIATION naming the variation),
+ * variables (integration/command.ts commandEnv, SVC_VARIATION naming the variation),
  * is bounded (`timeoutMs`, its process group killed at the bound) and, when it fails, is
  * run once more: failing twice is FAIL, passing the second time FLAKY (reported, not
  * gating). A baseline that fails stops the matrix: every variation would fail with it.
@@ -20,6 +20,7 @@ import { catalogEntry, createRedactor, profileSecrets, startTarget, VARIATIONS, 
 import { markdownToHtml } from '../reports/summary.ts';
 import { commandEnv, runCommand, type CommandRun } from './command.ts';
 import { IntegrationInputError } from './har.ts';
+import { xml } from './report.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -217,13 +218,6 @@ export function toleranceConsoleLines(r: ToleranceReport, o: { rows?: boolean } 
 }
 
 const cell = (s: string | undefined) => (s ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
-const xml = (s: string) =>
-  s
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
 export function toleranceMarkdown(r: ToleranceReport): string {
   const gate = toleranceExitCode(r) ? 'FAIL' : 'pass';

@@ -37,9 +37,6 @@ export const ALL_SCRIPTS = ['load/rate-limit.ts', 'load/paging.ts'];
  */
 export const EMBEDDED_RATE_LIMIT_PER_SECOND = 10;
 
-/** Default LOAD_REPORT_DIR (load/lib/report.ts REPORT_DIR; not imported: that file is k6 code, typed with k6's globals). */
-export const REPORT_DIR = 'reports/out/load';
-
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**

@@ -9,7 +9,7 @@
 import { requestBounded, TransportError } from '../targets/index.ts';
 
 export type Probe =
-  | { kind: 'answered'; status: number; headers: Record<string, string>; text: string; truncated: boolean; ms: number }
+  | { kind: 'answered'; status: number; headers: Record<string, string>; text: string; ms: number }
   | { kind: 'unreachable'; reason: string; ms: number };
 
 export interface ProbeRequest {
@@ -45,11 +45,12 @@ export async function probe(r: ProbeRequest): Promise<Probe> {
       },
       { requestMs: r.timeoutMs, maxBodyBytes: r.bodyLimit ?? DEFAULT_BODY_LIMIT },
     );
-    return { kind: 'answered', status: res.status, headers: res.headers, text: res.text, truncated: false, ms: performance.now() - started };
+    return { kind: 'answered', status: res.status, headers: res.headers, text: res.text, ms: performance.now() - started };
   } catch (e) {
-    if (e instanceof TransportError) return { kind: 'unreachable', reason: e.message, ms: performance.now() - started };
-    // A URL that is no URL at all (a setting's value) is the only other way to get here.
-    return { kind: 'unreachable', reason: `${r.method ?? 'GET'} ${r.url}: ${(e as Error).message ?? String(e)}`, ms: performance.now() - started };
+    // requestBounded words every failure of the exchange, a setting's value that is no URL
+    // at all included; anything else is a fault of this code, not of the target.
+    if (!(e instanceof TransportError)) throw e;
+    return { kind: 'unreachable', reason: e.message, ms: performance.now() - started };
   }
 }
 

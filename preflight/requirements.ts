@@ -13,7 +13,6 @@
  */
 import {
   loadProfile,
-  PASSWORD_SCENARIOS,
   PRODUCT_PATH_ENV,
   WIDGET_CONTROLS,
   type PasswordScenario,
@@ -559,6 +558,3 @@ export function needsFullSettings(check: string): boolean {
 export function requirementVariables(profile: TargetProfile): Set<string> {
   return new Set(AREA_REQUIREMENTS.flatMap((r) => r.needs(profile).map(([v]) => v)).filter((v) => v !== EMBEDDED_SIMULATOR));
 }
-
-/** Every test password scenario, for the preflight's test-institution line. */
-export { PASSWORD_SCENARIOS };

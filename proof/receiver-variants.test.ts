@@ -11,15 +11,15 @@ import * as P from '../scenarios/properties/lib/properties.ts';
 import { BROKEN_VARIANTS, type BrokenVariant } from '../targets/index.ts';
 
 /**
- * The answer-time bound of the property (Events: the receiver answers before the
- * service's timeout). The reference must pass it whatever the machine's load (150 ms
- * failed once at load 8 with the unit tests and the self-test side by side), and the
- * slow variant answers well past it: a second apart, so no load makes either verdict flip.
+ * The answer-time bound of the property (Events, Webhooks: the receiver answers before
+ * the service's timeout). The reference must pass it whatever the machine's load, so the
+ * bound is far above its answer time, and the slow variant answers well past the bound:
+ * a second apart, so no load makes either verdict flip.
  */
 const BOUND_MS = 1000;
 const PROPERTIES: Record<string, (r: ReceiverUnderTest) => fc.IAsyncPropertyWithHooks<any>> = {
   'valid payload gets a 2xx': (r) => P.validPayloadGets2xx(r),
-  'malformed body gets a 4xx': (r) => P.malformedBodyGets4xx(r),
+  'malformed body gets a 2xx or a 4xx': (r) => P.malformedBodyGets2xxOr4xx(r),
   'answer within the bound': (r) => P.answersWithinBound(r, BOUND_MS),
   'duplicate gets a 2xx and is processed once': (r) => P.duplicateProcessedOnce(r),
   'stored object is the highest version': (r) => P.highestVersionWins(r),
@@ -31,7 +31,7 @@ const PROOF: Record<BrokenVariant, string> = {
   'keeps-last-not-highest': 'stored object is the highest version',
   'rejects-added-fields-400': 'valid payload gets a 2xx',
   'rejects-null-fields-400': 'valid payload gets a 2xx',
-  'answers-500-to-malformed': 'malformed body gets a 4xx',
+  'answers-500-to-malformed': 'malformed body gets a 2xx or a 4xx',
   'slow-answers': 'answer within the bound',
   'loses-events-on-crash': 'delivery sequence with kill and restart matches the model',
 };

@@ -234,8 +234,8 @@ export async function runSelftest(o: SelftestOptions = {}): Promise<Matrix> {
   const root = resolve(o.root ?? process.cwd());
   const outDir = resolve(o.outDir ?? join(root, 'reports/out/selftest'));
   const workers = o.workers ?? selftestSettings().workers;
-  // A bound against a hung run, not a speed goal: the whole matrix (229 faults, 47 variations)
-  // took 855 s of Playwright time on a 2-core machine at load 6; twice that before giving up.
+  // A bound against a hung run, not a speed goal: about twice what the whole matrix takes
+  // on a loaded 2-core machine (bench:gate gives today's figure), before giving up.
   // The fuzz column runs one fuzz test per entry (tens of seconds each): a longer bound.
   const timeoutMs = o.timeoutMs ?? (selftestSettings().timeoutMinutes ?? (o.fuzzOnly ? 90 : 30)) * 60_000;
   const log = o.log ?? ((l: string) => console.log(l));

@@ -32,9 +32,9 @@ import { SELFTEST_PLAN, selftestTest } from './fixtures/selftest.ts';
 import { SELFTEST_FAILURE_ANNOTATION } from './selftest-project.ts';
 
 export { expect };
-export { CheckedClient, currentVersion, requireSetting, TIER_ANNOTATION, ALLURE_TIER_LABEL } from './fixtures/client.ts';
-export type { ApiName, CallOptions, CheckedResponse, Exchange } from './fixtures/client.ts';
-export type { Poll, PollOptions } from './fixtures/poll.ts';
+export { CheckedClient, currentVersion, requireSetting, TIER_ANNOTATION } from './fixtures/client.ts';
+export type { CheckedResponse } from './fixtures/client.ts';
+export type { Poll } from './fixtures/poll.ts';
 
 export interface TargetFixtures {
   profile: TargetProfile;

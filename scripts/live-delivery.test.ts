@@ -19,7 +19,7 @@
  * Bounded (every run has a timeout) and on 127.0.0.1 only.
  *
  * Cost (kept low, it runs in every `npm test`): most of a run is waiting (aggregations, retries, the quiet
- * period of the capture), and starting Playwright costs about 4.5 CPU-s. Only the clean
+ * period of the capture), and each Playwright start costs CPU of its own. Only the clean
  * run starts the simulator as a separate process and runs Playwright with the SVC_*
  * variables in its own environment (what `npm run simulator` and a user's run do, the
  * claim of this file). The other runs build the same simulator in this process

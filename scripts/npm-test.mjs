@@ -2,15 +2,15 @@
 // `npm test`: the project's own tests, in two stages.
 //
 //   1. The static checks, side by side: the type check, `redocly lint` of every OpenAPI
-//      document, Biome's formatter and linter. A failure here stops the run before the
-//      minutes of tests below.
+//      document, Biome's formatter and linter, knip (exports, files and dependencies that
+//      nothing uses: knip.jsonc). A failure here stops the run before the minutes of tests
+//      below.
 //   2. The unit tests (scripts/run-unit-tests.mjs), then the self-test (proof/selftest.ts).
-//      One after the other on purpose. Side by side they took 214-234 s instead of about
-//      250 s, but a fault seen only while a job runs (extend-history-starts-nothing: 409
-//      from identify while the extended-history job runs) was then SURVIVED once: under
-//      that load the simulator's 60 ms job had ended before the second request arrived,
-//      the scenario was rightly inconclusive, and the fault went unproven. The self-test's
-//      verdicts are worth more than 15 seconds.
+//      One after the other on purpose: side by side they finish sooner, but the load they
+//      make lets a short simulator job end before a scenario's second request arrives, so
+//      a fault seen only while a job runs (extend-history-starts-nothing: a 409 from
+//      identify while the extended-history job runs) can go unproven, the scenario rightly
+//      inconclusive. The self-test's verdicts are worth more than the seconds.
 //
 // The run ends with one line per part: passed or FAILED, and its wall time.
 //
@@ -69,6 +69,7 @@ const statics = await Promise.all([
   run('type check (tsc)', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], { capture: true }),
   run('OpenAPI documents (redocly lint)', bin('redocly'), ['lint', '--config', 'spec/redocly.yaml'], { capture: true }),
   run('format and lint (biome ci)', bin('biome'), ['ci', '--reporter=summary', '.'], { capture: true }),
+  run('unused code (knip)', bin('knip'), ['--no-progress'], { capture: true }),
 ]);
 for (const r of statics) {
   // A passing check's chatter (redocly's banners) is left out; a failing one is shown whole.

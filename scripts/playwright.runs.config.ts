@@ -5,7 +5,7 @@
  * environment would read it. Used by the project's own tests that run a spec against
  * several targets (scripts/live-delivery.test.ts, scripts/real-target.test.ts): one
  * Playwright start, one transform of the specs and a few workers instead of one
- * invocation per target (about 4.5 CPU-s each on the reference machine). The plan (SVC_RUNS_PLAN) is written by
+ * invocation per target (each start costs CPU of its own: transform, workers). The plan (SVC_RUNS_PLAN) is written by
  * scripts/real-target.ts `runPlaywrightBatch`. No globalSetup: every run names its target.
  */
 import { readFileSync } from 'node:fs';
@@ -31,8 +31,8 @@ export default defineConfig<{ failuresExpected: boolean }, { targetEnv: Record<s
     timeout: r.timeoutMs,
     ...(r.grep ? { grep: new RegExp(r.grep) } : {}),
     // A run expected to fail (a misbehaving target) keeps its worker after each failure
-    // (scenarios/fixtures.ts, the outcome fixtures): a new worker per failed scenario costs
-    // about 2 CPU-s; the failures are reported as failed all the same.
+    // (scenarios/fixtures.ts, the outcome fixtures): a new worker per failed scenario would
+    // start and import everything again; the failures are reported as failed all the same.
     use: { targetEnv: r.env, failuresExpected: !!r.failuresExpected },
   })),
 });

@@ -41,7 +41,7 @@
  *
  *   - examples/: a team's own integration, the worked example of the integration gate
  *     (integration/README.md). It reads the variables the proxy and tolerance commands
- *     hand a team's test command (integration/command.ts COMMAND_VARIABLES), as any
+ *     hand a team's test command (integration/command.ts commandEnv), as any
  *     team's code would; it is the subject of the gate, not a part of the suite.
  *
  * No file outside those three is allowed to read: no allowlist.

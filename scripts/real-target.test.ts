@@ -23,7 +23,7 @@
  * Bounded: every process has a timeout and everything listens on 127.0.0.1.
  *
  * Cost (kept low, it runs in every `npm test`): the run's own report is the scenario list (a separate
- * `playwright test --list` printed the same tests for about 5 CPU-s). The two
+ * `playwright test --list` would start Playwright once more to print the same tests). The two
  * misbehaving targets are one Playwright invocation
  * (scripts/real-target.ts `runPlaywrightBatch`: a project per target, each read from its
  * own SVC_* variables), beside the real-target run, which keeps its own process with the

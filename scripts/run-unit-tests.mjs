@@ -9,18 +9,14 @@
 // sorts the paths it is given, so each file goes through an entry named by its place).
 // The two long Playwright files go first, beside a third slot of files that mostly wait
 // (the delivery faults' retries, the nightly's load smoke), and the rest follow as slots
-// free. Measured on two cores (one sitting): three at once in this order 106-110 s and
-// 207-213 CPU-s, against 122 s and 204 CPU-s for two at once (whose order node's sort had
-// undone: the long files started 42 s in and the run ended on one of them alone). An
-// earlier three-at-once order put three Playwright-heavy files side by side, and on a
-// loaded machine timing-sensitive scenarios inside them (a job still running, a
-// receiver's answer bound) lost their race; the order above keeps the third slot to files
-// that wait.
+// free: the run does not end on one long file alone, and the third slot costs little CPU.
+// Three Playwright-heavy files side by side would make timing-sensitive scenarios inside
+// them (a job still running, a receiver's answer bound) lose their race on a loaded
+// machine, so the third slot is kept to files that wait.
 //
 // One process for the short files: node --test gives every file its own process, and a
 // short file spends most of its CPU starting node and tsx and importing the contract and
-// the simulator again (34 short files: 76 CPU-s in their own processes, 24 CPU-s in
-// one). So every file not in OWN_PROCESS is imported, in name order, by one generated
+// the simulator again. So every file not in OWN_PROCESS is imported, in name order, by one generated
 // entry file that node --test runs as one more file; its tests run one after another,
 // as they would in their own file. A file that needs a process of its own (it changes
 // process-wide state, or runs long and should overlap the others) goes in OWN_PROCESS.
@@ -124,9 +120,9 @@ const short = selected.filter((f) => !OWN_PROCESS.includes(norm(f))).sort();
 // Each entry of `groups` runs in its own process: an OWN_PROCESS file, or the short files together.
 const groups = own.map((f) => [f]);
 if (short.length) groups.splice(Math.min(BATCH_AFTER, groups.length), 0, short);
-// node --test sorts the files it is given by path before it starts them (measured: given the
-// real paths, the long files began 42-45 s into the run, after everything under contracts/,
-// load/ and proof/, and the run ended on redaction.test.ts alone). So every group goes
+// node --test sorts the files it is given by path before it starts them (given the real
+// paths, the long files would start after everything under contracts/, load/ and proof/,
+// and the run would end on one of them alone). So every group goes
 // through a generated entry file whose name carries its place: 00-..., 01-..., and node's
 // sort keeps the order above. An entry only imports its test files, in name order.
 const work = mkdtempSync(join(tmpdir(), 'svc-unit-'));

@@ -34,15 +34,6 @@ export interface ApiBases {
   'test-host': string[];
 }
 
-/** The bases of a profile's own URLs. */
-export function basesOf(profile: Pick<TargetProfile, 'platformBaseUrl' | 'audienceBaseUrl' | 'testHostBaseUrl'>): ApiBases {
-  const one = (api: ApiName) => {
-    const base = baseUrlOf(profile, api);
-    return base ? [base] : [];
-  };
-  return { platform: one('platform'), audience: one('audience'), 'test-host': one('test-host') };
-}
-
 const trimSlash = (s: string) => s.replace(/\/+$/, '');
 
 /** The API of a URL and its path relative to that API's base: the longest base the URL starts with. */

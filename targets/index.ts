@@ -29,9 +29,7 @@ import { VARIATIONS } from './simulator/catalog.ts';
 export {
   loadProfile,
   profileSecrets,
-  flag,
   flagValue,
-  simulatorEntriesInForce,
   CONTRACT_VERSIONS,
   OAUTH_PAGE_DEFAULTS,
   PASSWORD_SCENARIOS,
@@ -42,20 +40,18 @@ export {
   type TargetProfile,
 } from './profiles/profile.ts';
 export {
-  ACH_FILTERS,
   K6_SETTING_ALIASES,
   WIDGET_CONTROLS,
   missingControls,
   type AchFilter,
-  type DataExchangeSettings,
-  type InstitutionSettings,
   type QueryName,
   type WidgetControls,
   type WebhookCaptureSettings,
-  type ProcessorTokenRequest,
 } from './profiles/sections.ts';
 export { FULL_CHROMIUM_PATH, HEADLESS_SHELL_PATH, RUN_ID_PATTERN } from './profiles/sections.ts';
-export { createRedactor, REDACTED, type Redactor } from './profiles/redact.ts';
+export { createRedactor, type Redactor } from './profiles/redact.ts';
+export { seededRandom } from './seeded-random.ts';
+export { serveUntilStopped } from './serve-until-stopped.ts';
 export {
   runSettings,
   selftestSettings,
@@ -63,8 +59,6 @@ export {
   SIMULATOR_URL_VARIABLE,
   RUN_ID_VARIABLE,
   RUN_LEDGER_VARIABLE,
-  type RunSettings,
-  type SelftestSettings,
 } from './profiles/run-settings.ts';
 export {
   CATALOG,
@@ -72,37 +66,27 @@ export {
   VARIATIONS,
   catalogEntry,
   tierOfEntry,
-  assertKnown,
   type CatalogEntry,
   type FaultEntry,
   type VariationEntry,
   type NotFuzzableReason,
   type CatalogTier,
-  type CatalogArea,
 } from './simulator/catalog.ts';
-export { SIMULATOR_DEFAULTS, settingsFromEnv, type SimulatorSettings, type VersionEntry } from './simulator/settings.ts';
+export { SIMULATOR_DEFAULTS, type SimulatorSettings } from './simulator/settings.ts';
 export { DATA_EXCHANGE_SEED } from './simulator/data/data-exchange.ts';
 export { simulatorInstitutionSeed } from './simulator/data/institutions.ts';
-export { startReceiver, RECEIVER_BOUNDS, type RunningReceiver, type ReceiverOptions } from './receiver/receiver.ts';
+export { startReceiver, RECEIVER_BOUNDS, type RunningReceiver } from './receiver/receiver.ts';
 export { canonicalJson, BROKEN_VARIANTS, type BrokenVariant } from './receiver/store.ts';
-export type { SimulatorOptions } from './simulator/app.ts';
-export { simulatorBanner, simulatorTargetSettings, type SourcedSetting } from './simulator/serve.ts';
+export { simulatorBanner, simulatorTargetSettings } from './simulator/serve.ts';
 export {
   bodySize,
   boundsOf,
-  MAX_HEADER_BYTES,
   requestBounded,
-  transportFailure,
   TransportError,
-  type BoundedRequest,
-  type BoundedResponse,
-  type HttpBounds,
-  type ExchangePhase,
 } from './http.ts';
 export {
   BASE_URL_SETTING,
   baseUrlOf,
-  basesOf,
   locateApi,
   basicAuthorization,
   defaultCredentials,

@@ -4,9 +4,9 @@
  * that holds it, the SVC_* variable that overrides it, its type and what it is for.
  *
  * From this table come: the type of `defineConfig` (SvcConfig below), the JSON Schema a
- * config file is validated against (config/validate.ts), the environment a run hands to
- * the target profile (config/resolve.ts: the profile in targets/profiles/ stays the one
- * reader of SVC_* variables), `config init`'s starting file and the settings reference
+ * config file is validated against (load.ts configJsonSchema, configProblems), the
+ * environment a run hands to the target profile (load.ts configEnv: the profile in
+ * targets/profiles/ stays the one reader of SVC_* variables), `config init`'s starting file and the settings reference
  * (docs/settings.md, written by `svc-conformance config docs`, kept current by a test).
  *
  * Secrets (credentials, the test institution's passwords and correct answer) are in the

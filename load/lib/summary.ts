@@ -4,28 +4,9 @@
  * from handleSummary, so k6 and the runner print the same verdicts from the same code,
  * and no remote jslib import is needed. Plain k6-compatible code: no Node APIs here.
  */
-export interface SummaryMetric {
-  type: 'counter' | 'gauge' | 'rate' | 'trend';
-  contains: 'default' | 'time' | 'data';
-  values: Record<string, number>;
-  thresholds?: Record<string, { ok: boolean }>;
-}
+import type { SummaryData, SummaryGroup, SummaryMetric } from '../runner/summary-data.ts';
 
-export interface SummaryGroup {
-  name: string;
-  path: string;
-  id: string;
-  groups: SummaryGroup[];
-  checks: Array<{ name: string; path: string; id: string; passes: number; fails: number }>;
-}
-
-export interface SummaryData {
-  root_group: SummaryGroup;
-  options: { summaryTrendStats: string[]; summaryTimeUnit: string; noColor: boolean };
-  state: { isStdOutTTY: boolean; isStdErrTTY: boolean; testRunDurationMs: number };
-  metrics: Record<string, SummaryMetric>;
-  setup_data?: unknown;
-}
+export type { SummaryData };
 
 function fmtTime(ms: number): string {
   if (ms === 0) return '0s';

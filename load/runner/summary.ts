@@ -7,33 +7,13 @@
  */
 import { aggregationValue, summaryValues, type MetricStore, type Tags } from './metrics.ts';
 import { evaluateExpression, type ThresholdExpression, type ThresholdKey } from './thresholds.ts';
+import type { SummaryData, SummaryGroup, SummaryMetric } from './summary-data.ts';
+
+export type { SummaryData };
 
 export interface Threshold {
   key: ThresholdKey;
   exprs: ThresholdExpression[];
-}
-
-export interface SummaryMetric {
-  type: 'counter' | 'gauge' | 'rate' | 'trend';
-  contains: 'default' | 'time' | 'data';
-  values: Record<string, number>;
-  thresholds?: Record<string, { ok: boolean }>;
-}
-
-export interface SummaryGroup {
-  name: string;
-  path: string;
-  id: string;
-  groups: SummaryGroup[];
-  checks: Array<{ name: string; path: string; id: string; passes: number; fails: number }>;
-}
-
-export interface SummaryData {
-  root_group: SummaryGroup;
-  options: { summaryTrendStats: string[]; summaryTimeUnit: string; noColor: boolean };
-  state: { isStdOutTTY: boolean; isStdErrTTY: boolean; testRunDurationMs: number };
-  metrics: Record<string, SummaryMetric>;
-  setup_data?: unknown;
 }
 
 /** Checks per group (k6's root_group), from the `checks` samples' group and check tags; setup and teardown checks are left out, as k6 does. */

@@ -6,8 +6,8 @@
  * operation), so the same code runs "for real" and as a dry run that only says whether
  * the mutant would change an answer (the baseline's reach, run.ts).
  */
-import type { ApiName } from '../../contracts/index.ts';
-import { parseOpRef, type Change, type FieldAction, type Mutant, type OpRef, type When } from './model.ts';
+import { recordsAt, type ApiName } from '../../contracts/index.ts';
+import type { Change, FieldAction, Mutant, OpRef, When } from './model.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -75,26 +75,6 @@ export function idsBack(change: Extract<Change, { kind: 'ids' }>, text: string):
   if (change.action === 'longer') return text.replace(new RegExp(`\\b([A-Z]{2,5}-${UUID})${LONGER_SUFFIX}`, 'g'), '$1');
   // The service's own identifiers are lower-case uuids: the upper-case form maps back.
   return text.replace(ANY_ID, (id) => id.slice(0, id.indexOf('-') + 1) + id.slice(id.indexOf('-') + 1).toLowerCase());
-}
-
-/** The objects at a path (`*`: each element; `?`: the body and each object one level down). */
-function objectsAt(body: unknown, path: readonly string[]): Obj[] {
-  let level: unknown[] = [body];
-  for (const seg of path) {
-    const next: unknown[] = [];
-    for (const v of level) {
-      if (seg === '*') {
-        if (Array.isArray(v)) next.push(...v);
-      } else if (seg === '?') {
-        if (isObj(v)) {
-          next.push(v);
-          for (const x of Object.values(v)) if (isObj(x)) next.push(x);
-        }
-      } else if (isObj(v) && seg in v) next.push(v[seg]);
-    }
-    level = next;
-  }
-  return level.filter(isObj);
 }
 
 function queryHas(query: string, name: string, value: string): boolean {
@@ -450,7 +430,7 @@ export class MutantRuntime {
     }
     const name = c.field[c.field.length - 1];
     for (const site of (c.witnesses ?? []).filter((s) => s.op === m.op)) {
-      for (const rec of objectsAt(body, [...site.path, ...c.field.slice(0, -1)])) {
+      for (const rec of recordsAt(body, [...site.path, ...c.field.slice(0, -1)])) {
         if (!holds(c.when, rec, req.query, req.path)) continue;
         const carries =
           c.action.op === 'drop-matching'
@@ -478,7 +458,7 @@ export class MutantRuntime {
         for (const site of c.sites.filter((s) => s.op === m.op)) {
           const path = [...site.path, ...c.field.slice(0, -1)];
           const name = c.field[c.field.length - 1];
-          for (const rec of objectsAt(body, path)) {
+          for (const rec of recordsAt(body, path)) {
             if (!holds(c.when, rec, req.query, req.path)) continue;
             if (c.reads === 'even') {
               if (req.method !== 'GET') continue;
@@ -495,7 +475,7 @@ export class MutantRuntime {
             }
           }
           if (c.action.op === 'drop-matching') {
-            for (const rec of objectsAt(body, site.path)) {
+            for (const rec of recordsAt(body, site.path)) {
               if (!holds(c.when, rec, req.query, req.path)) continue;
               const key = c.witnesses ? this.servedKey(req, m, rec) : undefined;
               if (act(rec, '', c.action, dry)) {
@@ -552,14 +532,4 @@ export class MutantRuntime {
         return { changed: false, body };
     }
   }
-}
-
-/** The operations a mutant names (for messages). */
-export function opsText(m: Mutant): string {
-  return (
-    m.ops
-      .map((o) => parseOpRef(o).key)
-      .slice(0, 3)
-      .join(', ') + (m.ops.length > 3 ? ` (+${m.ops.length - 3})` : '')
-  );
 }

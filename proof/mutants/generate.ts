@@ -34,7 +34,7 @@ import {
   INVARIANT_RULES,
 } from '../../contracts/index.ts';
 import { loadTrace, resolveEncoding, type TraceRow } from '../../spec/trace.ts';
-import { PRODUCT_PATH_DEFAULTS } from '../../targets/index.ts';
+import { PRODUCT_PATH_DEFAULTS, seededRandom } from '../../targets/index.ts';
 import {
   opRef,
   parseOpRef,
@@ -1691,21 +1691,9 @@ function requestElements(docs: Docs, rows: TraceRow[], b: Builder): void {
   }
 }
 
-/** A seeded PRNG (mulberry32): the same seed draws the same sample. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** `n` mutants drawn family by family in turn (each family and each round's order shuffled by the seed), so every family is in a sample of at least their count. */
 export function sampleMutants(mutants: readonly Mutant[], n: number, seed = 1): Mutant[] {
-  const rand = rng(seed);
+  const rand = seededRandom(seed);
   const families = [...STATED_FAMILIES, ...TOLERATED_FAMILIES]
     .map((f) => {
       const list = mutants.filter((m) => m.family === f);

@@ -7,7 +7,7 @@
  * draw its trends (status, duration, flakiness) and "new/fixed" markers. The file sits
  * at reports/history/allure-history.jsonl, outside reports/out/ so cleaning the
  * output keeps it; CI restores and saves that directory with its cache (see
- * .github/workflows/conformance.yml). A partial nightly reads the history but adds no run
+ * .github/workflows/ci.yml). A partial nightly reads the history but adds no run
  * to it (`appendHistory: false`): Allure's trends compare full nightlies only.
  */
 import { existsSync, mkdirSync } from 'node:fs';

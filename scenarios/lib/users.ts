@@ -29,8 +29,3 @@ export async function createUser(api: CheckedClient, o: { version?: string } = {
   );
   return need<string>(res, 'user.guid', api);
 }
-
-export async function deleteUser(api: CheckedClient, userGuid: string): Promise<void> {
-  // Delete status not shown; the reference answers 204 (real-service-notes): any 2xx.
-  await api.delete(`/users/${userGuid}`, { expectStatus: ANY_2XX });
-}

@@ -34,7 +34,7 @@ test('a deprecated version: the simulator names its own; a real target sets both
   assert.throws(() => loadProfile({ SVC_BASE_URL: 'https://int.example', SVC_DEPRECATED_VERSION: 'v20111101' }), /go together/);
 });
 
-// ---- sections formerly in scenarios/settings.ts and scenarios/area-settings.ts (the profile reads every SVC_* variable) ----
+// ---- the profile's sections (profile.ts and sections.ts read every SVC_* variable) ----
 
 test("data-exchange identities: the simulator's seeded records by default, a real target's only from its variables", async () => {
   const { DATA_EXCHANGE_SEED } = await import('../simulator/data/data-exchange.ts');

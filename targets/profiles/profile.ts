@@ -563,8 +563,8 @@ export function loadProfile(env: Env = process.env): TargetProfile {
         pollIntervalMs: int(env, 'SVC_POLL_INTERVAL_MS', 25),
         requestMs,
         // The in-process simulator's widget and OAuth pages act at once (the widget polls
-        // its member every 100 ms); what remains is Chromium's own latency, under 1 s on the
-        // reference machine at load 18. The bound is also how long a fault that leaves an
+        // its member every 100 ms); what remains is Chromium's own latency, well under the
+        // bound even on a loaded machine. The bound is also how long a fault that leaves an
         // event out keeps a scenario waiting (the self-test's fault copies), hence not 10 s.
         browserEventMs: int(env, 'SVC_BROWSER_EVENT_TIMEOUT_MS', 3_000),
         // The simulator settles a job this long after it starts (settings.ts aggregationMs;

@@ -65,8 +65,8 @@ export interface SelftestSettings {
   /**
    * Playwright workers (SVC_SELFTEST_WORKERS); default 3 on the 2-core reference machine:
    * a self-test worker spends about a third of its time waiting (browser events, the
-   * simulator's timers, fuzz pacing), and a third worker fills it (measured: 112 s and
-   * 199 CPU-s against 126.5 s and 187 CPU-s with two, same verdicts; four: 115 s).
+   * simulator's timers, fuzz pacing), and a third worker fills that time with the same
+   * verdicts; a fourth finds no idle CPU left on two cores.
    */
   workers: number;
   /** Bound of the whole run, minutes (SVC_SELFTEST_TIMEOUT_MINUTES); absent: the self-test's default. */

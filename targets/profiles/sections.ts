@@ -6,9 +6,9 @@
  * run reads and writes. Each comes from an SVC_* variable; on the simulator the
  * seeded values (targets/simulator/data) are the defaults where a scenario needs data
  * to exist, and a real target without a setting skips exactly the scenarios that need
- * it (the skip names the variable). Formerly scenarios/settings.ts and
- * scenarios/area-settings.ts: read here so that the profile is the only reader of
- * SVC_* variables (DESIGN.md, "Target profiles"; scripts/profile-only.test.ts).
+ * it (the skip names the variable). They are read here, not by the suites that use
+ * them, so that the profile is the only reader of SVC_* variables (DESIGN.md, "Target
+ * profiles"; scripts/profile-only.test.ts).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -529,8 +529,7 @@ export const RUN_ID_PATTERN = /^[A-Za-z0-9]{1,32}$/;
  * Debian packages both of Chromium's headless builds: `chromium` (the full browser, whose
  * headless mode renders as a headed one does) and `chromium-headless-shell` (the build
  * Playwright itself runs for headless tests). The shell runs the browser scenarios in
- * about 40% of the CPU of the full browser on the reference machine (measured: 18-21
- * against 45-46 CPU-s for the browser project), with the same verdicts. A headed run
+ * much less CPU than the full browser (it renders no window), with the same verdicts. A headed run
  * (`--headed`, `--debug`, `--ui`, PWDEBUG) needs the full browser.
  */
 export const HEADLESS_SHELL_PATH = '/usr/bin/chromium-headless-shell';

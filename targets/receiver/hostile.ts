@@ -25,6 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
+import { seededRandom } from '../seeded-random.ts';
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 
@@ -674,18 +675,6 @@ export interface Figure {
   wallMs: number;
 }
 
-/** A seeded generator of 32-bit integers (mulberry32), for the interleaving. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 const in2xx = (s: number) => s >= 200 && s <= 206; // Events rule 4
 
 /**
@@ -696,7 +685,7 @@ const in2xx = (s: number) => s >= 200 && s <= 206; // Events rule 4
 export async function runHostile(o: HostileOptions): Promise<Figure> {
   const started = performance.now();
   const lanes = o.lanes ?? 16;
-  const random = prng(o.seed);
+  const random = seededRandom(o.seed);
   const prefix = `MBR-hostile-${o.seed}-`;
   const hostile = o.hostile > 0 ? fc.sample(hostileRequestArb, { seed: o.seed, numRuns: o.hostile }) : [];
   const valid = validDeliveries(o.valid, prefix, o.seed);

@@ -12,6 +12,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { RECEIVER_BOUNDS, startReceiver } from './receiver.ts';
 import { BROKEN_VARIANTS, type BrokenVariant } from './store.ts';
+import { serveUntilStopped } from '../serve-until-stopped.ts';
 
 const USAGE = `usage: node --import tsx targets/receiver/main.ts [options]
 
@@ -71,12 +72,7 @@ async function main() {
     requestTimeoutMs: positive('request-timeout-ms', values['request-timeout-ms']),
   });
   console.log(`listening ${receiver.url}`);
-  const stop = async () => {
-    await receiver.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  serveUntilStopped(() => receiver.close());
 }
 
 main().catch((e) => usage((e as Error).message));

@@ -11,6 +11,7 @@
 import { parseArgs } from 'node:util';
 import { startTarget, type StartedTarget } from '../index.ts';
 import { simulatorBanner } from './serve.ts';
+import { serveUntilStopped } from '../serve-until-stopped.ts';
 
 async function main() {
   let values;
@@ -44,12 +45,7 @@ async function main() {
   }
   if (!values.quiet) console.log(simulatorBanner(target, { apiKeyGiven: !!process.env.SVC_API_KEY, startedMs: performance.now() - started }));
   else console.log(target.url);
-  const stop = async () => {
-    await target.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  serveUntilStopped(() => target.close());
 }
 
 main();

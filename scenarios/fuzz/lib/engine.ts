@@ -66,7 +66,7 @@ export interface Sent {
   payload?: string;
 }
 
-/** Connections per origin of the fuzzer's pool (scenarios/fixtures/http.ts keeps one pool per size and bounds). */
+/** Connections per origin of the fuzzer's pool (targets/http.ts keeps one pool per size and bounds). */
 const FUZZ_CONNECTIONS = 8;
 
 /**

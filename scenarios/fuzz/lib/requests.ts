@@ -37,7 +37,7 @@ import {
   type NearMiss,
 } from '../../../contracts/index.ts';
 import { statedPlatformReach } from './stated-reach.ts';
-import { applyMutation, mutationsOf, namedValuesOf, resolveSchema, safeString, valueOf, type Mutation, type SchemaAt } from './schema.ts';
+import { applyMutation, mutationsOf, namedValuesOf, resolveSchema, valueOf, type Mutation, type SchemaAt } from './schema.ts';
 
 export interface ParamSpec {
   name: string;
@@ -963,14 +963,3 @@ export function statedCases(spec: OperationSpec, ctx: RequestContext, o: CaseOpt
     .map((m) => mutationCase(spec, { path, query: {}, headers: {} }, example.body, m, ', on a request otherwise accepted'))
     .filter((c) => c.generated.tier === 'stated');
 }
-
-/** Case kinds an operation can draw (for the bench's and the report's coverage lines). */
-export function caseKinds(spec: OperationSpec, ctx: RequestContext, o: CaseOptions): string[] {
-  const kinds = ['valid'];
-  if (positiveApplies(spec, o)) kinds.push('positive');
-  if (!spec.sunset && bodyMutations(spec, ctx).length) kinds.push('negative');
-  if (!spec.sunset && spec.security.length) kinds.push('no-auth', 'wrong-auth');
-  return kinds;
-}
-
-export { safeString };

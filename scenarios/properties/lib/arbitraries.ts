@@ -107,13 +107,6 @@ export function deliveryArb(options: { types?: string[]; addedFields?: boolean }
   });
 }
 
-/** A delivery about one object with the given guid and version (rule 3). */
-export function versionedDeliveryArb(type: string, guid: string, version: number): fc.Arbitrary<Delivery> {
-  return deliveryArb({ types: [type] })
-    .filter((d) => d.type === type)
-    .map((d) => ({ type, body: { ...d.body, guid, version } }));
-}
-
 /**
  * Bodies that are not valid JSON: truncated documents, single quotes, trailing commas,
  * bare words, empty bodies, random text. Every one is checked to fail JSON.parse.

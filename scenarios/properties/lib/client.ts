@@ -87,26 +87,6 @@ export const settledStats = async (r: ReceiverUnderTest, scope?: { type: string;
     )
   ).body;
 
-export async function storedObject(r: ReceiverUnderTest, type: string, guid: string): Promise<{ version: number; body: unknown } | undefined> {
-  const res = await getJson<{ version: number; body: unknown }>(`${r.observeUrl}/_observe/objects/${encodeURIComponent(type)}/${encodeURIComponent(guid)}`);
-  return res.status === 200 ? res.body : undefined;
-}
-
-export async function storedObjectsWithPrefix(r: ReceiverUnderTest, type: string, prefix: string): Promise<Map<string, number>> {
-  const res = await getJson<{ objects: Array<{ guid: string; version: number }> }>(
-    `${r.observeUrl}/_observe/objects/${encodeURIComponent(type)}?guid_prefix=${encodeURIComponent(prefix)}`,
-  );
-  return new Map(res.body.objects.map((o) => [o.guid, o.version]));
-}
-
-export async function eventsOf(r: ReceiverUnderTest, type: string, guid: string): Promise<Array<{ times_processed: number; version: number }>> {
-  return (
-    await getJson<{ events: Array<{ times_processed: number; version: number }> }>(
-      `${r.observeUrl}/_observe/events?type=${encodeURIComponent(type)}&guid=${encodeURIComponent(guid)}`,
-    )
-  ).body.events;
-}
-
 /** Scratch directory for receiver databases: tmpfs when there is one (fsync is cheap there; a kill -9 keeps committed pages either way). */
 function scratchDir(): string {
   const base = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();

@@ -54,9 +54,6 @@ export function malformedBodyGets2xxOr4xx(r: ReceiverUnderTest) {
   });
 }
 
-/** The former name, still used by proof/receiver-variants.test.ts and scripts/bench-webhooks.ts: the same property. */
-export const malformedBodyGets4xx = malformedBodyGets2xxOr4xx;
-
 /** Events rule 6: "Receivers should answer quickly" — within the bound (a setting: WEBHOOK_RESPONSE_BOUND_MS). */
 export function answersWithinBound(r: ReceiverUnderTest, boundMs: number) {
   return fc.asyncProperty(

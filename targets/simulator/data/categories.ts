@@ -73,8 +73,3 @@ export function defaultCategories(): DefaultCategory[] {
   cached = out;
   return out;
 }
-
-/** Convenience for other modules: the guid of a default category by name ("Groceries"). */
-export function defaultCategoryGuid(name: string): string | undefined {
-  return defaultCategories().find((c) => c.name === name)?.guid;
-}

@@ -21,7 +21,8 @@
 import { SIMULATOR_DEFAULTS } from '../settings.ts';
 import { defaultCategories } from './categories.ts';
 import { TEST_INSTITUTION_CODE } from './institutions.ts';
-import { stableGuid, seededRandom } from './stable-id.ts';
+import { seededRandom } from '../../seeded-random.ts';
+import { stableGuid } from './stable-id.ts';
 
 export type DataScope = 'HELD' | 'AGGREGATED' | 'ALL';
 

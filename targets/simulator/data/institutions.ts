@@ -16,7 +16,8 @@
  * record exactly once.
  */
 import { SIMULATOR_DEFAULTS } from '../settings.ts';
-import { stableGuid, seededRandom } from './stable-id.ts';
+import { seededRandom } from '../../seeded-random.ts';
+import { stableGuid } from './stable-id.ts';
 
 /**
  * Values named in the specification ("values such as"), plus an internal `statements`
@@ -199,8 +200,8 @@ export function institutionCredentials(code: string): CredentialField[] {
 }
 
 /**
- * What a profile names for a real target and the simulator seeds (scenarios/settings.ts,
- * institutionSettings): the favourites in popularity order, one institution blocked for
+ * What a profile names for a real target and the simulator seeds (targets/profiles/sections.ts,
+ * institutionsFrom): the favourites in popularity order, one institution blocked for
  * the client (`is_disabled_by_client`), and the test institution's country.
  */
 export function simulatorInstitutionSeed(count: number = SIMULATOR_DEFAULTS.institutionCount) {

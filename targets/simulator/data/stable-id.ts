@@ -16,15 +16,3 @@ export function stableUuid(seed: string): string {
 export function stableGuid(prefix: string, seed: string): string {
   return `${prefix}-${stableUuid(`${prefix}:${seed}`)}`;
 }
-
-/** A small deterministic pseudo-random sequence (mulberry32) for seed data. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -85,10 +85,6 @@ export function findTransaction(ctx: SimContext, user: UserRecord, identifier: s
   return t;
 }
 
-export function membersOf(ctx: SimContext, userGuid: string): MemberRecord[] {
-  return [...coreState(ctx).members.values()].filter((m) => m.user_guid === userGuid);
-}
-
 export function userIdOf(ctx: SimContext, userGuid: string): string | null {
   return coreState(ctx).users.get(userGuid)?.id ?? null;
 }
