@@ -39,11 +39,10 @@ export { STATED_FIELDS } from './stated-fields.ts';
 export type { GeneratedCase } from './generated.ts';
 export { GENERATED_CHECKS, FUZZ_CHECKS, GENERATED_RULES } from './generated.ts';
 export * from './delivery.ts';
-export { REQUEST_CHECKS, REQUEST_RULES, type RequestCheckOptions } from './requests.ts';
-export { RunLedger, judgeRun, observationOf, INVARIANT_CHECKS, INVARIANT_RULES } from './invariants.ts';
-export type { Observation, ObservedRecord, ObservedList, InvariantOptions, InvariantFinding } from './invariants.ts';
-export { servedOf, identifierForm, type Served, type ServedField, type ServedKind } from './served.ts';
-export type { DisagreementKind, ReferenceContradiction, ReferenceContradictions } from './contradictions.ts';
+export { REQUEST_CHECKS, REQUEST_RULES } from './requests.ts';
+export { RunLedger, judgeRun, INVARIANT_RULES } from './invariants.ts';
+export type { Observation, ObservedRecord, InvariantOptions } from './invariants.ts';
+export { servedOf, identifierForm, type ServedKind } from './served.ts';
 export { normaliseLocation } from './contradictions.ts';
 export type { Disagreement, ReferenceReport } from './reference.ts';
 export {

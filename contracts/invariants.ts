@@ -286,8 +286,7 @@ export function observationOf(c: ExchangeContext): Omit<Observation, 'seq' | 'at
   if (c.model.api === 'platform' && c.method !== 'GET' && o.sent) {
     const echoed = body[o.sent.envelope];
     const component = ENVELOPE_COMPONENT[o.sent.envelope];
-    if (component && isRec(echoed) && typeof echoed.guid === 'string')
-      o.echo = { key: `guid:${echoed.guid}`, fields: keptFields(component, echoed) };
+    if (component && isRec(echoed) && typeof echoed.guid === 'string') o.echo = { key: `guid:${echoed.guid}`, fields: keptFields(component, echoed) };
   }
   const out: ObservedRecord[] = [];
   if (c.media?.schemaUri && c.media.schemaPointer !== undefined) {
@@ -804,7 +803,9 @@ export class RunLedger {
     for (const f of fields) if (Object.hasOwn(sent.fields, f)) keep[f] = sent.fields[f];
     // Fields the write's own answer shows as sent: the service took the value, so a later
     // read showing null has lost it (a null there is not "no value": one was written).
-    const acknowledged = new Set(Object.keys(keep).filter((f) => keep[f] !== null && made[0].fields[f] !== undefined && sameValue(f, keep[f], made[0].fields[f])));
+    const acknowledged = new Set(
+      Object.keys(keep).filter((f) => keep[f] !== null && made[0].fields[f] !== undefined && sameValue(f, keep[f], made[0].fields[f])),
+    );
     this.sent.set(made[0].key, { obs: o, fields: keep, acknowledged });
     if (o.method === 'POST' && typeof sent.fields.id === 'string' && sent.fields.id)
       this.byClientId.set(sent.fields.id, { key: made[0].key, component, obs: o });

@@ -212,9 +212,3 @@ export function saveNight(
   }
   return { index, bytes: historyBytes(dir), folded };
 }
-
-/** Writes the index alone (keepers left or judged without a new night). */
-export function saveIndex(dir: string, index: HistoryIndex, redactor: Redactor): void {
-  mkdirSync(observationsDir(dir), { recursive: true });
-  writeAtomically(indexFile(dir), redactor.text(JSON.stringify(redactor.json(index))));
-}

@@ -621,7 +621,8 @@ export const CATALOG = [
     area: 'members',
     section:
       'Endpoints, Widgets and members: members can be updated; Resources, Member: metadata "additional information": what an update wrote reads back as written',
-    description: 'PUT member answers with the metadata sent but keeps the earlier one: later reads show the old value (null for a member created without metadata)',
+    description:
+      'PUT member answers with the metadata sent but keeps the earlier one: later reads show the old value (null for a member created without metadata)',
     notFuzzable: 'comparison',
   },
   {
