@@ -10,8 +10,9 @@
  * (a payload can carry anything), only its digest, so retries of one delivery are told apart
  * from other deliveries ("Retries carry an identical payload", rule 4).
  */
+import { readJsonLines } from '../reports/trends.ts';
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { dirname } from 'node:path';
 
@@ -77,15 +78,5 @@ export async function startDeliveryLog(o: { file: string; port?: number }): Prom
 }
 
 export function readDeliveryLog(file: string): DeliveryAttempt[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .flatMap((l) => {
-      try {
-        return [JSON.parse(l) as DeliveryAttempt];
-      } catch {
-        return [];
-      }
-    });
+  return readJsonLines<DeliveryAttempt>(file);
 }

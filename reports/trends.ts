@@ -21,18 +21,23 @@ export interface TrendPoint {
   gate?: 'pass' | 'fail';
 }
 
-export function readTrends(file: string): TrendPoint[] {
+/** The records of a JSON-lines file (none when it does not exist). */
+export function readJsonLines<T>(file: string): T[] {
   if (!existsSync(file)) return [];
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter((l) => l.trim())
     .flatMap((l) => {
       try {
-        return [JSON.parse(l) as TrendPoint];
+        return [JSON.parse(l) as T];
       } catch {
         return []; // a torn line from an interrupted run: skip it, keep the rest
       }
     });
+}
+
+export function readTrends(file: string): TrendPoint[] {
+  return readJsonLines<TrendPoint>(file);
 }
 
 export function appendTrend(file: string, p: TrendPoint): TrendPoint[] {
