@@ -28,7 +28,7 @@ import {
   type TargetProfile,
   serveUntilStopped,
 } from '../targets/index.ts';
-import { installedAsDependency, PACKAGE_ROOT, playwrightTest, runChild } from '../load/process.ts';
+import { installedAsDependency, PACKAGE_ROOT, playwrightTest, runChild } from '../targets/index.ts';
 import { configFromEnv, configJsonSchema, ConfigError, resolveSettings, SETTING_ENTRIES, type ResolvedSettings } from './config/load.ts';
 import { configFileOf, configFileWithSources, configFormatOf, configTemplate, settingsMarkdown } from './config/init.ts';
 import type { Family } from '../proof/mutants/index.ts';
@@ -385,7 +385,7 @@ async function runNightlyCommand(o: { skip?: string; grep?: string; selftestQuic
       ?.split(',')
       .map((s) => s.trim())
       .filter(Boolean) ?? [];
-  const { runNightly, NIGHTLY_STEPS } = await import('../scripts/nightly.ts');
+  const { runNightly, NIGHTLY_STEPS } = await import('../nightly/nightly.ts');
   for (const s of skip)
     if (!(NIGHTLY_STEPS as readonly string[]).includes(s)) throw new UsageError(`--skip takes a comma list of ${NIGHTLY_STEPS.join(', ')}; got "${s}"`);
   const out = o.out ? resolve(o.out) : reportsDir(settings);
@@ -415,7 +415,7 @@ async function runVersionsCommand(
   if (byFile && !(o.fromFile && o.toFile)) throw new UsageError('--from-file and --to-file go together');
   const settings = await settingsOf(cmd);
   profileOf(settings.env);
-  const { versionCheck, diffDocumentFiles, versionReportLines, VersionInputError } = await import('../scripts/versions.ts');
+  const { versionCheck, diffDocumentFiles, versionReportLines, VersionInputError } = await import('../upgrade/versions.ts');
   const out = o.out ? resolve(o.out) : join(reportsDir(settings), 'versions');
   const usageFile = o.usage ? resolve(o.usage) : profileOf(settings.env).integration.usageFile;
   const common = { env: settings.env, out, allureResults: join(reportsDir(settings), 'allure-results'), ...(usageFile ? { usageFile } : {}) };
@@ -493,7 +493,7 @@ async function runMutantsCommand(
 ): Promise<number> {
   const settings = await settingsOf(cmd);
   const { scoreOf, summaryLine, STATED_FAMILIES, TOLERATED_FAMILIES, SCORE_GOAL } = await import('../proof/mutants/index.ts');
-  const { runMutants } = await import('../scripts/mutants.ts');
+  const { runMutants } = await import('../proof/mutants/run.ts');
   const known = new Set<string>([...STATED_FAMILIES, ...TOLERATED_FAMILIES]);
   const families = o.family
     ?.split(',')

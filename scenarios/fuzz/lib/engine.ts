@@ -12,7 +12,7 @@
  *                  to a minimal one, reported as a curl line with secrets redacted and
  *                  the seed that replays it (SVC_FUZZ_SEED)
  */
-import { installedAsDependency } from '../../../load/process.ts';
+import { installedAsDependency } from '../../../targets/index.ts';
 import fc from 'fast-check';
 import {
   BASE_URL_SETTING,
