@@ -30,7 +30,22 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 
-const roots = ['cli', 'spec', 'contracts', 'targets', 'preflight', 'integration', 'scenarios', 'load', 'reports', 'nightly', 'upgrade', 'proof', 'history', 'tests'];
+const roots = [
+  'cli',
+  'spec',
+  'contracts',
+  'targets',
+  'preflight',
+  'integration',
+  'scenarios',
+  'load',
+  'reports',
+  'nightly',
+  'upgrade',
+  'proof',
+  'history',
+  'tests',
+];
 /**
  * Files run in their own process, in the order they start (per-file wall and CPU of a full
  * run): the long ones, and proof/matrix.test.ts, which sets SVC_SELFTEST_PLAN in
