@@ -20,9 +20,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { processGroupMembers } from '../targets/index.ts';
+import { processGroupMembers, realTargetEnv } from '../targets/index.ts';
 import { ROOT, testsWithReasons } from '../proof/real-target.ts';
-import { realTargetEnv } from '../targets/index.ts';
 import type { PwReport } from '../proof/run-suite.ts';
 
 const { values } = parseArgs({

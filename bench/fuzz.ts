@@ -12,8 +12,7 @@
 import { parseArgs } from 'node:util';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { loadProfile, profileSecrets } from '../targets/index.ts';
-import { createRedactor } from '../targets/index.ts';
+import { loadProfile, profileSecrets, createRedactor } from '../targets/index.ts';
 import { loadContract } from '../contracts/index.ts';
 import { renderStats, runFuzz } from '../scenarios/fuzz/lib/run.ts';
 import { renderCounterexample } from '../scenarios/fuzz/lib/engine.ts';

@@ -33,8 +33,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { createRedactor, loadProfile, profileSecrets } from '../targets/index.ts';
-import { playwrightTest, runProcess } from '../targets/index.ts';
+import { createRedactor, loadProfile, profileSecrets, playwrightTest, runProcess } from '../targets/index.ts';
 import { listLoadScripts, runLoadScripts } from '../load/load-run.ts';
 import { matrixEntries, type Matrix } from '../reports/matrix.ts';
 import { readConformance } from '../reports/conformance.ts';

@@ -52,10 +52,12 @@ import {
   profileSecrets,
   SIMULATOR_DEFAULTS,
   type ApiBases,
+  realTargetEnv,
+  simulatorProcessEnv,
+  startSimulatorProcess,
 } from '../targets/index.ts';
 import { HTTP_METHODS } from '../spec/documents.ts';
 import { figures, minimalTargetEnv, ROOT, runPlaywright } from './real-target.ts';
-import { realTargetEnv, simulatorProcessEnv, startSimulatorProcess } from '../targets/index.ts';
 
 // ---- what the documents state -----------------------------------------------------------
 

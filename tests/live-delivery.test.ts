@@ -34,8 +34,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { figures, runPlaywright, runPlaywrightBatch, type BatchRun, type PlaywrightRun } from '../proof/real-target.ts';
-import { realTargetEnv, simulatorProcessEnv, startSimulatorProcess } from '../targets/index.ts';
-import { startTarget } from '../targets/index.ts';
+import { realTargetEnv, simulatorProcessEnv, startSimulatorProcess, startTarget } from '../targets/index.ts';
 
 const RUN_TIMEOUT_MS = 4 * 60_000;
 /** A day of retries in about 15 minutes: retry 1 comes 0.3 s after the first attempt. */

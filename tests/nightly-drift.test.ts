@@ -21,11 +21,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runProcess } from '../targets/index.ts';
+import { runProcess, realTargetEnv, simulatorProcessEnv, startSimulatorProcess } from '../targets/index.ts';
 import type { DriftAnswer } from '../history/on-demand.ts';
 import { readIndex } from '../history/store.ts';
 import { ROOT } from '../proof/real-target.ts';
-import { realTargetEnv, simulatorProcessEnv, startSimulatorProcess } from '../targets/index.ts';
 
 /** A night that refuses reading an institution by its code (the proxy answers 400 itself). */
 const REFUSE = '__refuse';

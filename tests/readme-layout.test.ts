@@ -13,7 +13,16 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 /** The READMEs whose layout section is checked. */
-const READMES = ['cli/README.md', 'scripts/README.md', 'targets/profiles/README.md', 'proof/mutants/README.md'];
+const READMES = [
+  'cli/README.md',
+  'scripts/README.md',
+  'targets/profiles/README.md',
+  'proof/mutants/README.md',
+  'tests/README.md',
+  'bench/README.md',
+  'nightly/README.md',
+  'upgrade/README.md',
+];
 
 /** The names a README's "## Layout" section lists: backticked names before the first colon of each top-level list item. */
 export function layoutNames(markdown: string): string[] {

@@ -35,8 +35,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { figures, reasonKind, runPlaywright, runPlaywrightBatch, type PlaywrightRun, type RunTest } from '../proof/real-target.ts';
-import { realTargetEnv, RUN_SECRETS, simulatorProcessEnv, startSimulatorProcess } from '../targets/index.ts';
-import { loadProfile } from '../targets/index.ts';
+import { realTargetEnv, RUN_SECRETS, simulatorProcessEnv, startSimulatorProcess, loadProfile } from '../targets/index.ts';
 import { CLEANUP_FAILED_ANNOTATION, CREATED_BEFORE_SKIP_ANNOTATION, cleanupLeftovers, listUsers } from '../scenarios/cleanup.ts';
 
 const PROJECTS = ['api', 'browser'];

@@ -25,9 +25,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AdmZip from 'adm-zip';
-import { runProcess } from '../targets/index.ts';
+import { runProcess, PASSWORD_SCENARIOS } from '../targets/index.ts';
 import { scanForSecrets } from '../reports/secret-scan.ts';
-import { PASSWORD_SCENARIOS } from '../targets/index.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 

@@ -16,10 +16,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { simulatorTargetSettings, startTarget } from '../targets/index.ts';
+import { simulatorTargetSettings, startTarget, cleanEnv, RUN_SECRETS, realTargetEnv } from '../targets/index.ts';
 import { junitCases, verdictDifferences } from './adoption.ts';
 import { ROOT } from '../proof/real-target.ts';
-import { cleanEnv, RUN_SECRETS, realTargetEnv } from '../targets/index.ts';
 
 const BIN = join(ROOT, 'cli/bin.mjs');
 

@@ -17,9 +17,8 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTarget, type StartedTarget } from '../targets/index.ts';
+import { startTarget, type StartedTarget, realTargetEnv, RUN_SECRETS } from '../targets/index.ts';
 import { runPlaywright, runPlaywrightBatch } from '../proof/real-target.ts';
-import { realTargetEnv, RUN_SECRETS } from '../targets/index.ts';
 
 const WRONG_KEY = 'wrong-credentials-test-key-9b2c';
 let target: StartedTarget;

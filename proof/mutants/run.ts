@@ -23,9 +23,15 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadContract } from '../../contracts/index.ts';
-import { playwrightTest, runProcess, PACKAGE_ROOT } from '../../targets/index.ts';
-import { SIMULATOR_DEFAULTS } from '../../targets/index.ts';
-import { realTargetEnv, simulatorProcessEnv, startSimulatorProcess } from '../../targets/index.ts';
+import {
+  playwrightTest,
+  runProcess,
+  PACKAGE_ROOT,
+  SIMULATOR_DEFAULTS,
+  realTargetEnv,
+  simulatorProcessEnv,
+  startSimulatorProcess,
+} from '../../targets/index.ts';
 import type { PwReport, SuiteTest } from '../run-suite.ts';
 import { runPlaywrightPlan, type PlaywrightRunResult } from '../execute.ts';
 import type { PlaywrightPlan, SelftestEntry } from '../../scenarios/selftest-project.ts';
