@@ -1,7 +1,7 @@
 /**
- * The one door into targets/ (../shared/DESIGN.md, "The layout"): suites, load,
- * the CLI, the nightly, the self-test, reports, the tests and benches import this file and nothing else of targets/,
- * so the same suites run unchanged against a real environment and the simulator's
+ * The one door into targets/ (../shared/DESIGN.md, "The layout"): suites, load, the
+ * CLI, the nightly, the self-test, reports, the tests and benches import this file and
+ * nothing else of targets/, so the same suites run unchanged against a real environment and the simulator's
  * insides can change without touching them. The import-rule test
  * (tests/import-rules.test.ts) keeps it so.
  *
