@@ -1,9 +1,9 @@
 /**
  * The one door into targets/ (../shared/DESIGN.md, "The layout"): suites, load, the
  * CLI, the nightly, the self-test, reports, the tests and benches import this file and
- * nothing else of targets/, so the same suites run unchanged against a real environment and the simulator's
- * insides can change without touching them. The import-rule test
- * (tests/import-rules.test.ts) keeps it so.
+ * nothing else of targets/, so the same suites run unchanged against a real
+ * environment and the simulator's insides can change without touching them. The
+ * import-rule test (tests/import-rules.test.ts) keeps it so.
  *
  *   const target = await startTarget({ env: process.env });
  *   // target.profile: every setting a suite needs; target.url: the platform base URL
