@@ -78,7 +78,7 @@ export interface CheckedExchange {
 /**
  * A sink for the time spent inside `check` and `checkWebhook` (ms and calls, summed per
  * process). npm run bench:suite puts one in every Playwright worker under this global
- * symbol before any suite code loads (scripts/bench-suite.ts, a module given to `node --import`):
+ * symbol before any suite code loads (bench/suite.ts, a module given to `node --import`):
  * the workers load contracts/ through Playwright's own transform, so a module export could
  * not reach them. Without a sink (every ordinary run) nothing is timed.
  */

@@ -1,7 +1,7 @@
 /**
  * contracts/: the machine-readable contract built from spec/ (../shared/DESIGN.md,
  * "Checks and failures"). The one door: outside contracts/, every file imports this one
- * and no other file of contracts/ (scripts/import-rules.test.ts keeps it so), so the
+ * and no other file of contracts/ (tests/import-rules.test.ts keeps it so), so the
  * contract's insides can change without touching the suites.
  *
  *   const contract = loadContract();

@@ -1,6 +1,7 @@
 /**
- * The history's two doors for the CLI (cli/main.ts): `run --history <dir>` records the run
- * it just made and compares it (like the nightly, without the other steps), and
+ * The history's two doors for the CLI (cli/commands/run.ts, cli/commands/drift.ts):
+ * `run --history <dir>` records the run it just made and compares it (like the nightly,
+ * without the other steps), and
  * `svc-conformance drift --history <dir>` answers the same comparison on demand, from the
  * history alone: the latest night of each target (or the night named) against the nights
  * before it, classified by the Versioning section (history/drift.ts).

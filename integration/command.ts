@@ -18,7 +18,7 @@
  *                                                 (tolerance; empty for the baseline run)
  */
 import { spawn } from 'node:child_process';
-import { guardProcessGroup } from '../load/process.ts';
+import { guardProcessGroup } from '../targets/index.ts';
 import type { TargetProfile } from '../targets/index.ts';
 
 /** The command's environment: the caller's, with the target's variables on top. */
@@ -55,7 +55,7 @@ export interface CommandRun {
  * Runs `argv` (one element: a shell command line, e.g. "npm test"; several: the program
  * and its arguments, no shell) in its own process group, killed whole after `timeoutMs`
  * and when it ends (whatever it left running). A stop of this process goes to the group
- * (load/process.ts guardProcessGroup, killed after 5 s) and is reported in `stoppedBy`, so
+ * (targets/process.ts guardProcessGroup, killed after 5 s) and is reported in `stoppedBy`, so
  * the caller still writes its reports. With `echo` its output also goes to this process's.
  */
 export function runCommand(

@@ -4,7 +4,7 @@
  * naming the statement, its correct traffic raises nothing at all (no finding of any
  * tier), and its committed usage file is what its traffic shows. (The tolerance matrix of
  * the same example: tolerance-example.test.ts; `versions --usage` on its usage file:
- * scripts/versions-usage.test.ts.)
+ * upgrade/versions-usage.test.ts.)
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

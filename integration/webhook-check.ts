@@ -17,7 +17,7 @@
  * the order, and a model-based sequence of deliveries, retries and malformed bodies.
  */
 import { join } from 'node:path';
-import { PACKAGE_ROOT, playwrightTest, runChild, runProcess } from '../load/process.ts';
+import { PACKAGE_ROOT, playwrightTest, runChild, runProcess } from '../targets/index.ts';
 import { IntegrationInputError } from './har.ts';
 
 type Env = Record<string, string | undefined>;

@@ -6,8 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadProfile, profileEnv, startTarget } from '../targets/index.ts';
-import { runProcess } from './process.ts';
+import { loadProfile, profileEnv, startTarget, runProcess } from '../targets/index.ts';
 import { embeddedLoadEnv, simulatorEnv } from './run.ts';
 
 /** k6 scripts: files directly under load/ that export k6 options or a default function. */

@@ -180,7 +180,7 @@ function versionSkips(): Array<{ check: string; version: string }> {
   for (const file of sources(join(SCENARIOS, 'api'))) {
     const text = readFileSync(file, 'utf8');
     const constants: Record<string, string> = Object.fromEntries([...text.matchAll(/\bconst (\w+) = '(v\d{8})'/g)].map((m) => [m[1], m[2]]));
-    // scenarios/lib/members.ts: "create member and request widget URL take a required data_request" from v20250224.
+    // scenarios/steps/members.ts: "create member and request widget URL take a required data_request" from v20250224.
     constants.DATA_REQUEST_FROM = 'v20250224';
     const declarations = [...text.matchAll(/\btest\(\s*(['"`])((?:(?!\1)[^\\]|\\.)*)\1/g)];
     declarations.forEach((m, i) => {

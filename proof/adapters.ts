@@ -110,17 +110,14 @@ const load: Adapter = async (run, ctx) => {
 };
 
 /**
- * The version-upgrade check in-process (scenarios/upgrade/version-check.ts, what `npm
+ * The version-upgrade check in-process (upgrade/version-check.ts, what `npm
  * run versions` runs) from the version before the newest to the newest, where the
  * simulator's upgrade faults live, every operation counted as used: every breaking
  * finding is a catch. Only the findings are read, so no report file is written.
  */
 const upgrade: Adapter = async (_run, ctx) => {
   const started = performance.now();
-  const [{ CONTRACT_VERSIONS, startTarget }, { runVersionCheck }] = await Promise.all([
-    import('../targets/index.ts'),
-    import('../scenarios/upgrade/version-check.ts'),
-  ]);
+  const [{ CONTRACT_VERSIONS, startTarget }, { runVersionCheck }] = await Promise.all([import('../targets/index.ts'), import('../upgrade/version-check.ts')]);
   const [from, to] = CONTRACT_VERSIONS.slice(-2);
   try {
     const target = await startTarget({ env: entryEnv(ctx) });

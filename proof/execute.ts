@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { playwrightTest, runProcess } from '../load/process.ts';
+import { playwrightTest, runProcess } from '../targets/index.ts';
 import { ADAPTERS, type RunContext, type SideKind } from './adapters.ts';
 import type { RunOutcome } from './matrix.ts';
 import { CLEAN_PROJECT, mergeRuns, selftestEntryFor, type PlaywrightPlan, type SuiteRun } from './plan.ts';
@@ -78,7 +78,7 @@ export function selftestProcessEnv(planFile: string, workDir: string, extra: Rec
 /**
  * One Playwright invocation of a plan (the self-test's configuration: scenarios/selftest-project.ts),
  * its tests read from the JSON report. `env(planFile)` gives the process environment: the
- * self-test's (selftestProcessEnv) or the mutation run's (a proxy per entry, scripts/mutants.ts).
+ * self-test's (selftestProcessEnv) or the mutation run's (a proxy per entry, proof/mutants/run.ts).
  */
 export async function runPlaywrightPlan(
   root: string,

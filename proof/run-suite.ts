@@ -17,7 +17,7 @@
  *
  * Also a CLI:  npx tsx proof/run-suite.ts [--grep @members] [--project api]
  */
-import { runProcess } from '../load/process.ts';
+import { runProcess } from '../targets/index.ts';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';

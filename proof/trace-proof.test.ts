@@ -82,7 +82,7 @@ test('namesCheck matches a recorded failure to the check a verified_by entry nam
   );
   assert.ok(
     namesCheck(
-      'versions: removed-response-field / renamed-response-field on the institution reads (scripts/versions.ts)',
+      'versions: removed-response-field / renamed-response-field on the institution reads (upgrade/versions.ts)',
       'versions: removed-response-field GET /institutions response.body.institutions[].instructional_text',
     ),
   );

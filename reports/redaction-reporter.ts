@@ -22,7 +22,7 @@
  * The secrets are the profile's (targets/profiles/profile.ts profileSecrets: the API key,
  * the audience secret, the Basic pairs, the test institution's passwords and answer
  * word), plus those of each project that reads its target from its own environment
- * (the `targetEnv` option, scripts/playwright.runs.config.ts). Tokens learned at run time
+ * (the `targetEnv` option, proof/playwright.runs.config.ts). Tokens learned at run time
  * never reach this process: the checked client redacts them where it attaches them.
  *
  * Not covered: a reporter given on the command line (`--reporter`) replaces this list;

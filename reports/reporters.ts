@@ -1,5 +1,5 @@
 /**
- * The reporters of a conformance run (playwright.config.ts; scripts/playwright.nightly.config.ts
+ * The reporters of a conformance run (playwright.config.ts; nightly/playwright.config.ts
  * adds its JSON report), all writing under one output folder (reports/out, or SVC_REPORTS_OUT).
  *
  *   list                     the console
@@ -57,7 +57,7 @@ export function reportPaths(out: string) {
 }
 
 /**
- * `allure: false` for `playwright merge-reports` (scripts/playwright.merge.config.ts):
+ * `allure: false` for `playwright merge-reports` (reports/playwright.merge.config.ts):
  * allure-playwright needs the projects of a run, which a merge has not got.
  */
 export function conformanceReporters(o: { out: string; listing: boolean; allure?: boolean }): ReporterDescription[] {

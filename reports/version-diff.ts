@@ -1,9 +1,9 @@
 /**
  * The version-upgrade report (../shared/DESIGN.md "What it is for" 2): the shape of the
  * check's result and its rendering. The check itself, which sends the probes, lives
- * with the suites (scenarios/upgrade/version-check.ts), and so does the comparison of
- * two OpenAPI documents (scenarios/upgrade/document-diff.ts), which writes the same
- * report without probes; `npm run versions` (scripts/versions.ts) runs either and
+ * with the suites (upgrade/version-check.ts), and so does the comparison of
+ * two OpenAPI documents (upgrade/document-diff.ts), which writes the same
+ * report without probes; `npm run versions` (upgrade/versions.ts) runs either and
  * writes this report.
  */
 import type { Difference } from '../contracts/index.ts';

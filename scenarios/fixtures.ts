@@ -46,7 +46,7 @@ export interface TargetWorkerFixtures {
   runProfile: TargetProfile;
   /**
    * The environment the profile is read from, when a project gives one instead of the
-   * process's (scripts/playwright.runs.config.ts: a batch of runs against different
+   * process's (proof/playwright.runs.config.ts: a batch of runs against different
    * targets in one invocation, each project read exactly as a process with that env).
    */
   targetEnv: Record<string, string> | undefined;
@@ -97,7 +97,7 @@ export const clientFixtures: Fixtures<ClientFixtures, object, TargetFixtures, Ta
     // behaviour, and cleanupLeftovers (scenarios/cleanup.ts) removes it later by its id.
     const created = client.createdUsers.pending.length;
     // A scenario checks the settings it needs before it creates anything: one that created
-    // users and then skipped is named (scripts/real-target.test.ts asserts there is none).
+    // users and then skipped is named (tests/real-target.test.ts asserts there is none).
     // An inconclusive skip is not one: it comes after the observation the users served (a
     // job that ended before the second request arrived, whatever the target's pace).
     const inconclusive = testInfo.annotations.some((a) => a.type === INCONCLUSIVE_ANNOTATION);
@@ -130,7 +130,7 @@ export interface OutcomeFixtures {
   /**
    * Failures are this run's expected outcome: a self-test fault entry (set per entry by
    * scenarios/fixtures/selftest.ts), or a batch project against a misbehaving target
-   * (scripts/playwright.runs.config.ts). Its failed scenarios are reported failed all the
+   * (proof/playwright.runs.config.ts). Its failed scenarios are reported failed all the
    * same.
    */
   failuresExpected: boolean;

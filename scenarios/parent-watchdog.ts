@@ -1,13 +1,13 @@
 /**
  * A Playwright run started by the CLI dies with it. The CLI forwards every stop it can hear
- * (load/process.ts runChild: SIGINT, SIGTERM, SIGHUP); a SIGKILL it cannot hear, and the run
+ * (targets/process.ts runChild: SIGINT, SIGTERM, SIGHUP); a SIGKILL it cannot hear, and the run
  * lives in its own process group, so without this the runner, its workers, their browsers and
  * the embedded simulator would go on alone. The runner polls its parent (the CLI's pid, from
  * SVC_PARENT_PID); once that process is gone it ends its own process group. What the killed run
  * created on a real target is left for `svc-conformance cleanup` (every user carries the run's
  * `svcct-` id prefix).
  */
-import { PARENT_PID_VARIABLE } from '../load/process.ts';
+import { PARENT_PID_VARIABLE } from '../targets/index.ts';
 
 /** How often the runner looks for its parent. */
 const POLL_MS = 1_000;

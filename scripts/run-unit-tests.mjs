@@ -30,7 +30,22 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 
-const roots = ['cli', 'spec', 'contracts', 'targets', 'preflight', 'integration', 'scenarios', 'load', 'reports', 'scripts', 'proof', 'history'];
+const roots = [
+  'cli',
+  'spec',
+  'contracts',
+  'targets',
+  'preflight',
+  'integration',
+  'scenarios',
+  'load',
+  'reports',
+  'nightly',
+  'upgrade',
+  'proof',
+  'history',
+  'tests',
+];
 /**
  * Files run in their own process, in the order they start (per-file wall and CPU of a full
  * run): the long ones, and proof/matrix.test.ts, which sets SVC_SELFTEST_PLAN in
@@ -39,34 +54,34 @@ const roots = ['cli', 'spec', 'contracts', 'targets', 'preflight', 'integration'
 const OWN_PROCESS = [
   // The packed tarball installed into an empty project and run from there: mostly npm's
   // waiting, then two short Playwright runs.
-  'scripts/package.test.ts',
-  'scripts/real-target.test.ts',
-  'scripts/live-delivery.test.ts',
+  'tests/package.test.ts',
+  'tests/real-target.test.ts',
+  'tests/live-delivery.test.ts',
   'proof/delivery-faults.test.ts',
-  'scripts/redaction.test.ts',
+  'tests/redaction.test.ts',
   // (the one process of the short files starts here: see BATCH_AFTER)
-  'scripts/redaction-browser.test.ts',
+  'tests/redaction-browser.test.ts',
   // One Playwright invocation against five misbehaving targets (about 20 s, most of it
   // worker starts: a worker per target).
-  'scripts/bounded-transport.test.ts',
+  'tests/bounded-transport.test.ts',
   'targets/receiver/crash.test.ts',
   // Hundreds of hostile connections, some of tens of megabytes, at a receiver child process:
   // long enough to overlap the others rather than lengthen the short files' one process.
   'targets/receiver/hostile.test.ts',
   'proof/receiver-variants.test.ts',
   // Two Playwright runs against a simulator with refused credentials (about 30 s, mostly waiting).
-  'scripts/wrong-credentials.test.ts',
+  'tests/wrong-credentials.test.ts',
   // A simulator process writes its config file; the api smoke scenarios run from a folder
   // holding only that file, then embedded (two short Playwright runs).
-  'scripts/simulator-config.test.ts',
+  'tests/simulator-config.test.ts',
   // A seeded sample of response mutants through the mutating proxy: a simulator process and
   // three short Playwright runs (about 10 s on two cores, quiet).
-  'scripts/mutants.test.ts',
+  'tests/mutants.test.ts',
   // The nightly's memory end to end: a simulator process behind a proxy, six short runs with
   // --history (about 35 s on two cores, quiet); two pairs of nightlies with the simulator's clock
   // moved between them (about 70 s, mostly waiting).
-  'scripts/nightly-drift.test.ts',
-  'scripts/nightly-keepers.test.ts',
+  'tests/nightly-drift.test.ts',
+  'tests/nightly-keepers.test.ts',
   'load/runner/runner.test.ts',
   'proof/selftest-mechanism.test.ts',
   'load/scripts.test.ts',

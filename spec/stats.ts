@@ -49,12 +49,12 @@ export interface SpecStats {
 }
 
 /**
- * The faults scripts/live-delivery.test.ts proves on the live delivery check (its FAULTS
- * table, read as text: scripts/ runs the suites and is not imported here); the ones it
+ * The faults tests/live-delivery.test.ts proves on the live delivery check (its FAULTS
+ * table, read as text: tests/ runs the suites and is not imported here); the ones it
  * runs under SVC_STRICT=1 are inferred there and left out.
  */
 export function liveDeliveryFaults(root: string = PROJECT_ROOT): Set<string> {
-  const text = readFileSync(join(root, 'scripts', 'live-delivery.test.ts'), 'utf8');
+  const text = readFileSync(join(root, 'tests', 'live-delivery.test.ts'), 'utf8');
   const out = new Set<string>();
   for (const line of text.split('\n')) {
     const m = /^\s*\{\s*fault:\s*'([a-z0-9-]+)'/.exec(line);

@@ -1,9 +1,9 @@
 /**
- * The one door into targets/ (../shared/DESIGN.md, "The layout"): suites, load,
- * scripts, the self-test and reports import this file and nothing else of targets/,
- * so the same suites run unchanged against a real environment and the simulator's
- * insides can change without touching them. The import-rule test
- * (scripts/import-rules.test.ts) keeps it so.
+ * The one door into targets/ (../shared/DESIGN.md, "The layout"): suites, load, the
+ * CLI, the nightly, the self-test, reports, the tests and benches import this file and
+ * nothing else of targets/, so the same suites run unchanged against a real
+ * environment and the simulator's insides can change without touching them. The
+ * import-rule test (tests/import-rules.test.ts) keeps it so.
  *
  *   const target = await startTarget({ env: process.env });
  *   // target.profile: every setting a suite needs; target.url: the platform base URL
@@ -16,7 +16,7 @@
  * nothing is started and close() does nothing.
  *
  * The profile (targets/profiles/) is the only reader of SVC_* variables on the Node
- * side (DESIGN.md, "Target profiles"; scripts/profile-only.test.ts): this file decides from the profile,
+ * side (DESIGN.md, "Target profiles"; tests/profile-only.test.ts): this file decides from the profile,
  * and hands the environment on only to the simulator's own configuration
  * (settingsFromEnv), as a separately started simulator reads its own.
  */
@@ -74,10 +74,29 @@ export {
 } from './simulator/catalog.ts';
 export { SIMULATOR_DEFAULTS, type SimulatorSettings } from './simulator/settings.ts';
 export { DATA_EXCHANGE_SEED } from './simulator/data/data-exchange.ts';
-export { simulatorInstitutionSeed } from './simulator/data/institutions.ts';
 export { startReceiver, RECEIVER_BOUNDS, type RunningReceiver } from './receiver/receiver.ts';
 export { canonicalJson, BROKEN_VARIANTS, type BrokenVariant } from './receiver/store.ts';
 export { simulatorBanner, simulatorTargetSettings } from './simulator/serve.ts';
+// Running a child in its own process group (the CLI's Playwright runs, the self-test, the
+// integration's test command, the benches): a general helper, here because targets/ is the
+// room every runner may import (proof/, scenarios/, load/, integration/, cli/).
+export {
+  guardProcessGroup,
+  installedAsDependency,
+  PACKAGE_ROOT,
+  PARENT_PID_VARIABLE,
+  playwrightTest,
+  processGroupMembers,
+  runChild,
+  runProcess,
+} from './process.ts';
+export {
+  cleanEnv,
+  realTargetEnv,
+  RUN_SECRETS,
+  simulatorProcessEnv,
+  startSimulatorProcess,
+} from './simulator-process.ts';
 export {
   bodySize,
   boundsOf,
@@ -165,7 +184,7 @@ export async function startTarget(o: StartTargetOptions = {}): Promise<StartedTa
  * target: base URL, credentials, the rate limit to expect, the data-exchange grant, and
  * the scripts' own settings the user gave (profile.load, passed as given: the scripts
  * check them, and an unset one keeps the script's default). Every SVC_* variable the
- * k6 scripts read comes from here (scripts/profile-only.test.ts checks it).
+ * k6 scripts read comes from here (tests/profile-only.test.ts checks it).
  */
 export function profileEnv(profile: TargetProfile): Record<string, string> {
   const given = (entries: Record<string, string | undefined>) => Object.fromEntries(Object.entries(entries).filter((e): e is [string, string] => !!e[1]));

@@ -1,7 +1,7 @@
 /**
  * Response mutants: generated from the specification's stated rules, applied by
  * a mutating proxy in front of a separately started simulator, and judged by the suite in
- * real-target mode by scripts/mutants.ts (`runMutants`, which `svc-conformance mutants` and
+ * real-target mode by proof/mutants/run.ts (`runMutants`, which `svc-conformance mutants` and
  * `npm run mutants` call); the report is reports/out/mutants/mutants.{json,md}.
  */
 export { scoreOf, summaryLine } from './report.ts';

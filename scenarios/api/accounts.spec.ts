@@ -9,9 +9,9 @@
  * use (a wrapper object named for the resource), and assert only the stated outcome.
  */
 import { test, expect, currentVersion, type CheckedClient } from '../fixtures.ts';
-import { ANY_2XX, carriesNamed, is2xx, need } from '../lib/responses.ts';
-import { createUser } from '../lib/users.ts';
-import { readMember, type MemberStatus } from '../lib/members.ts';
+import { ANY_2XX, carriesNamed, is2xx, need } from '../steps/responses.ts';
+import { createUser } from '../steps/users.ts';
+import { readMember, type MemberStatus } from '../steps/members.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, letTimePass, memberAccounts, sleep, walkList } from './journeys.ts';
 

@@ -15,8 +15,8 @@
 import { test, expect, type CheckedClient } from '../fixtures.ts';
 import type { AchFilter, TargetProfile } from '../../targets/index.ts';
 import { brokenRequestRules } from '../../contracts/index.ts';
-import { ANY_2XX, expectRefused, is2xx, need } from '../lib/responses.ts';
-import { achReturn, createAch, type AchIdentifiers } from '../lib/ach-returns.ts';
+import { ANY_2XX, expectRefused, is2xx, need } from '../steps/responses.ts';
+import { achReturn, createAch, type AchIdentifiers } from '../steps/ach-returns.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedAccount, connectedUser, settle, walkList } from './journeys.ts';
 

@@ -19,11 +19,11 @@
  */
 import { test, expect, type CheckedClient, type Poll } from '../fixtures.ts';
 import type { TargetProfile } from '../../targets/index.ts';
-import { ANY_2XX, is2xx, need } from '../lib/responses.ts';
-import { createUser } from '../lib/users.ts';
-import { requireTestInstitution } from '../lib/test-institution.ts';
-import { createMember, createdMember, readMember, type MemberStatus } from '../lib/members.ts';
-import { waitUntilSettled } from '../lib/connection-states.ts';
+import { ANY_2XX, is2xx, need } from '../steps/responses.ts';
+import { createUser } from '../steps/users.ts';
+import { requireTestInstitution } from '../steps/test-institution.ts';
+import { createMember, createdMember, readMember, type MemberStatus } from '../steps/members.ts';
+import { waitUntilSettled } from '../steps/connection-states.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, letTimePass, settle, simulatorControl, sleep, walkList } from './journeys.ts';
 import { inconclusive } from './jobs.ts';

@@ -4,7 +4,7 @@
  * path's `{id_or_slug}` reads the same audience by its id and by its slug.
  */
 import { test, expect, requireSetting } from '../fixtures.ts';
-import { need } from '../lib/responses.ts';
+import { need } from '../steps/responses.ts';
 import { expectInferred } from '../inferred.ts';
 
 test('the JSON and CSV audience lists carry the same identifiers', { tag: ['@audience', '@readonly', '@smoke', '@inferred'] }, async ({ api, profile }) => {

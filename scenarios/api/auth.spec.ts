@@ -15,7 +15,7 @@
 import { test, expect, type CheckedClient } from '../fixtures.ts';
 import { documentOperations, type ParameterValues } from '../operations.ts';
 import { currentVersion, requireSetting } from '../fixtures.ts';
-import { expectRefused, is2xx } from '../lib/responses.ts';
+import { expectRefused, is2xx } from '../steps/responses.ts';
 import { expectInferred } from '../inferred.ts';
 
 const WRONG = { user: 'scn-not-a-client', pass: 'scn-wrong-api-key' };

@@ -11,8 +11,8 @@
  * user sets is enforced.
  */
 import { test, expect, type CheckedClient } from '../fixtures.ts';
-import { ANY_2XX, need } from '../lib/responses.ts';
-import { createUser, uniqueId } from '../lib/users.ts';
+import { ANY_2XX, need } from '../steps/responses.ts';
+import { createUser, uniqueId } from '../steps/users.ts';
 import { expectInferred } from '../inferred.ts';
 import { walkList } from './journeys.ts';
 

@@ -15,10 +15,10 @@
  * state without a new request).
  */
 import { test, expect, type CheckedClient } from '../fixtures.ts';
-import { ANY_2XX } from '../lib/responses.ts';
-import { createUser } from '../lib/users.ts';
-import { createMember, createdMember, readMember, readStatus, type MemberStatus } from '../lib/members.ts';
-import { waitUntilSettled } from '../lib/connection-states.ts';
+import { ANY_2XX } from '../steps/responses.ts';
+import { createUser } from '../steps/users.ts';
+import { createMember, createdMember, readMember, readStatus, type MemberStatus } from '../steps/members.ts';
+import { waitUntilSettled } from '../steps/connection-states.ts';
 import type { Poll } from '../fixtures.ts';
 import { memberAccounts, walkList } from './journeys.ts';
 import { DATA_SCOPES, grantFacts, type Rec } from './data-exchange-identities.ts';

@@ -23,7 +23,7 @@
  * answers; comparisons are between the target's own answers.
  */
 import { test, expect, type CheckedClient, type CheckedResponse } from '../fixtures.ts';
-import { need } from '../lib/responses.ts';
+import { need } from '../steps/responses.ts';
 import { walkList } from './journeys.ts';
 
 export type Rec = Record<string, unknown>;

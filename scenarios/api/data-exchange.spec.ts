@@ -12,7 +12,7 @@
  * the target's answer (Versioning: the length or format of opaque identifiers may change).
  */
 import { test, expect, requireSetting } from '../fixtures.ts';
-import { expectRefused, is2xx, need } from '../lib/responses.ts';
+import { expectRefused, is2xx, need } from '../steps/responses.ts';
 import { expectInferred } from '../inferred.ts';
 import { walkList } from './journeys.ts';
 import { createToken, DATA_SCOPES, grantFacts, grantsOf, holder, memberOf, withToken, type Rec } from './data-exchange-identities.ts';

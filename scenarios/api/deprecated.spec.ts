@@ -20,8 +20,8 @@
  */
 import { test, expect, type CheckedClient, type CheckedResponse, type Poll } from '../fixtures.ts';
 import type { TargetProfile } from '../../targets/index.ts';
-import { ANY_2XX, is2xx, need } from '../lib/responses.ts';
-import { createUser, uniqueId } from '../lib/users.ts';
+import { ANY_2XX, is2xx, need } from '../steps/responses.ts';
+import { createUser, uniqueId } from '../steps/users.ts';
 import { expectDeprecationHeader, expectInferred } from '../inferred.ts';
 import { connectedUser, exchangeCode, fieldAnywhere, memberAccounts, settle } from './journeys.ts';
 

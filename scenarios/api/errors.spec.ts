@@ -13,8 +13,8 @@
  * Every request names a user that exists, so a refusal is about the malformed part.
  */
 import { test, expect, type CheckedClient, type CheckedResponse } from '../fixtures.ts';
-import { expectRefused, is2xx, need } from '../lib/responses.ts';
-import { createUser } from '../lib/users.ts';
+import { expectRefused, is2xx, need } from '../steps/responses.ts';
+import { createUser } from '../steps/users.ts';
 import { expectInferred } from '../inferred.ts';
 
 function expectInferred4xx(api: CheckedClient, label: string, res: CheckedResponse) {

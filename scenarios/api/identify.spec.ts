@@ -13,11 +13,11 @@
  * 409 was expected, and the other way round.
  */
 import { test, expect, type CheckedClient, type Poll } from '../fixtures.ts';
-import { ANY_2XX, is2xx, need } from '../lib/responses.ts';
-import { createUser } from '../lib/users.ts';
-import { requireTestInstitution } from '../lib/test-institution.ts';
-import { createMember, createdMember, readMember } from '../lib/members.ts';
-import { waitUntilSettled } from '../lib/connection-states.ts';
+import { ANY_2XX, is2xx, need } from '../steps/responses.ts';
+import { createUser } from '../steps/users.ts';
+import { requireTestInstitution } from '../steps/test-institution.ts';
+import { createMember, createdMember, readMember } from '../steps/members.ts';
+import { waitUntilSettled } from '../steps/connection-states.ts';
 import { inconclusive, insideShortestJob, MIN_JOB_HINT, since, startAndRead, worthAnotherTry, type JobStart } from './jobs.ts';
 
 const TAGS = ['@identify', '@members', '@destructive'];

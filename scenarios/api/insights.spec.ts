@@ -10,8 +10,8 @@
  * timestamp, the form of the resources' `_at` fields, and compares instants.
  */
 import { test, expect } from '../fixtures.ts';
-import { ANY_2XX, need } from '../lib/responses.ts';
-import { createUser } from '../lib/users.ts';
+import { ANY_2XX, need } from '../steps/responses.ts';
+import { createUser } from '../steps/users.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, walkList } from './journeys.ts';
 import { inconclusive } from './jobs.ts';

@@ -4,9 +4,9 @@
  */
 import { test, expect, requireSetting, type CheckedClient } from '../fixtures.ts';
 import type { QueryName, TargetProfile } from '../../targets/index.ts';
-import { carriesNamed, is2xx, need } from '../lib/responses.ts';
-import { createUser } from '../lib/users.ts';
-import { createMember, createdMember, stateOfCreated } from '../lib/members.ts';
+import { carriesNamed, is2xx, need } from '../steps/responses.ts';
+import { createUser } from '../steps/users.ts';
+import { createMember, createdMember, stateOfCreated } from '../steps/members.ts';
 import { expectInferred } from '../inferred.ts';
 import { walkList } from './journeys.ts';
 

@@ -11,8 +11,8 @@
  * shown (404 or 403 are both reasonable): inferred.
  */
 import { test, expect } from '../fixtures.ts';
-import { expectRefused, is2xx, need } from '../lib/responses.ts';
-import { createUser } from '../lib/users.ts';
+import { expectRefused, is2xx, need } from '../steps/responses.ts';
+import { createUser } from '../steps/users.ts';
 
 const TAGS = ['@isolation', '@destructive', '@inferred'];
 

@@ -21,7 +21,7 @@
  */
 import { test, type CheckedClient, type CheckedResponse } from '../fixtures.ts';
 import type { TargetProfile } from '../../targets/index.ts';
-import { readMember } from '../lib/members.ts';
+import { readMember } from '../steps/members.ts';
 import { INCONCLUSIVE_ANNOTATION } from '../cleanup.ts';
 
 /** Tries of a timing-inconclusive observation on a target known to answer inside its shortest job time. */

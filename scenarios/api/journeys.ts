@@ -6,13 +6,13 @@
 import { boundsOf, requestBounded } from '../../targets/index.ts';
 import { test, expect, type CheckedClient, type CheckedResponse, type Poll } from '../fixtures.ts';
 import type { TargetProfile } from '../../targets/index.ts';
-import { need } from '../lib/responses.ts';
-import { createUser } from '../lib/users.ts';
-import { requireTestInstitution } from '../lib/test-institution.ts';
-import { createMember, createdMember } from '../lib/members.ts';
-import { waitUntilSettled } from '../lib/connection-states.ts';
+import { need } from '../steps/responses.ts';
+import { createUser } from '../steps/users.ts';
+import { requireTestInstitution } from '../steps/test-institution.ts';
+import { createMember, createdMember } from '../steps/members.ts';
+import { waitUntilSettled } from '../steps/connection-states.ts';
 import { noteTargetChange } from '../fixtures/run-ledger.ts';
-import type { AchIdentifiers } from '../lib/ach-returns.ts';
+import type { AchIdentifiers } from '../steps/ach-returns.ts';
 
 /** A user of its own with a CONNECTED, aggregated member of the test institution. */
 export async function connectedUser(api: CheckedClient, poll: Poll) {
@@ -27,7 +27,7 @@ export async function connectedUser(api: CheckedClient, poll: Poll) {
 
 /**
  * A user, a CONNECTED member and one of its accounts, all existing: what an ACH return
- * names (scenarios/lib/ach-returns.ts).
+ * names (scenarios/steps/ach-returns.ts).
  */
 export async function connectedAccount(api: CheckedClient, poll: Poll): Promise<AchIdentifiers> {
   const { user, member } = await connectedUser(api, poll);

@@ -6,7 +6,7 @@
  */
 import { test, expect } from '../fixtures.ts';
 import { documentOperations } from '../operations.ts';
-import { is2xx, need } from '../lib/responses.ts';
+import { is2xx, need } from '../steps/responses.ts';
 import { expectInferred } from '../inferred.ts';
 
 const STATUSES = ['PENDING', 'CONNECTED', 'CHALLENGED', 'HALTED', 'DENIED'];

@@ -18,11 +18,11 @@
  * (real-service-notes, "Nullability"): it is reported, never failed.
  */
 import { test, expect, currentVersion, type CheckedClient } from '../fixtures.ts';
-import { ANY_2XX, carriesNamed, expectRefused, is2xx, need } from '../lib/responses.ts';
-import { uniqueId } from '../lib/users.ts';
-import { institutionCredentials, requireTestInstitution } from '../lib/test-institution.ts';
-import { createMember, createdMember, readMember } from '../lib/members.ts';
-import { waitUntilSettled } from '../lib/connection-states.ts';
+import { ANY_2XX, carriesNamed, expectRefused, is2xx, need } from '../steps/responses.ts';
+import { uniqueId } from '../steps/users.ts';
+import { institutionCredentials, requireTestInstitution } from '../steps/test-institution.ts';
+import { createMember, createdMember, readMember } from '../steps/members.ts';
+import { waitUntilSettled } from '../steps/connection-states.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, memberAccounts, settle, walkList } from './journeys.ts';
 import { TIER_ANNOTATION } from '../../contracts/index.ts';

@@ -6,18 +6,18 @@
  * -> HALTED; invalid credentials / invalid login fields / locked out -> DENIED.
  *
  * Each scenario polls the status with the bounded poller (isSettled in
- * scenarios/lib/connection-states.ts) and checks the states it passes through. What
+ * scenarios/steps/connection-states.ts) and checks the states it passes through. What
  * the specification does not state is an inferred expectation (scenarios/inferred.ts;
  * tests carrying one are tagged @inferred): a wrong MFA answer never connecting, and
  * the aggregation timestamps beyond "aggregated_at null before first aggregation".
  */
 import type { PasswordScenario } from '../../targets/index.ts';
 import { test, expect, type CheckedClient, type Poll } from '../fixtures.ts';
-import { carriesNamed, need } from '../lib/responses.ts';
-import { createUser } from '../lib/users.ts';
-import { requireTestInstitution } from '../lib/test-institution.ts';
-import { createMember, createdMember, readMember, readStatus, stateOfCreated, type MemberStatus } from '../lib/members.ts';
-import { answersFor, resume, waitUntilSettled } from '../lib/connection-states.ts';
+import { carriesNamed, need } from '../steps/responses.ts';
+import { createUser } from '../steps/users.ts';
+import { requireTestInstitution } from '../steps/test-institution.ts';
+import { createMember, createdMember, readMember, readStatus, stateOfCreated, type MemberStatus } from '../steps/members.ts';
+import { answersFor, resume, waitUntilSettled } from '../steps/connection-states.ts';
 import { expectInferred } from '../inferred.ts';
 
 const TAGS = ['@members', '@destructive'];

@@ -29,12 +29,12 @@
 import { bodyNearMisses, firstPerRule, versionNearMisses, type NearMiss } from '../../contracts/index.ts';
 import type { TargetProfile } from '../../targets/index.ts';
 import { test, expect, currentVersion, type CheckedClient, type CheckedResponse } from '../fixtures.ts';
-import { ANY_2XX, is2xx } from '../lib/responses.ts';
-import { createUser, uniqueId } from '../lib/users.ts';
-import { requireTestInstitution } from '../lib/test-institution.ts';
-import { CREATE_MEMBER_STATUSES, DATA_REQUEST_FROM, memberRequest } from '../lib/members.ts';
-import { achReturn, createAch } from '../lib/ach-returns.ts';
-import { widgetUrlBody } from '../lib/widgets.ts';
+import { ANY_2XX, is2xx } from '../steps/responses.ts';
+import { createUser, uniqueId } from '../steps/users.ts';
+import { requireTestInstitution } from '../steps/test-institution.ts';
+import { CREATE_MEMBER_STATUSES, DATA_REQUEST_FROM, memberRequest } from '../steps/members.ts';
+import { achReturn, createAch } from '../steps/ach-returns.ts';
+import { widgetUrlBody } from '../steps/widgets.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedAccount } from './journeys.ts';
 

@@ -8,8 +8,8 @@
  * accepted with it. Whether a webhook is then skipped is the delivery side's check.
  */
 import { test, expect } from '../fixtures.ts';
-import { ANY_2XX, is2xx, need } from '../lib/responses.ts';
-import { uniqueId } from '../lib/users.ts';
+import { ANY_2XX, is2xx, need } from '../steps/responses.ts';
+import { uniqueId } from '../steps/users.ts';
 import { connectedUser, walkList } from './journeys.ts';
 
 const SKIP = { 'SVC-SKIP-WEBHOOK': 'true' };

@@ -12,7 +12,7 @@
  * category list (maximum not shown) is walked in pages of 100 or less, never read in one.
  */
 import { test, expect } from '../fixtures.ts';
-import { is2xx, need } from '../lib/responses.ts';
+import { is2xx, need } from '../steps/responses.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, walkList } from './journeys.ts';
 

@@ -15,7 +15,7 @@
  * access token is not shown either: `Authorization: Bearer` (RFC 6750).
  */
 import { test, expect, type CheckedClient, type Poll } from '../fixtures.ts';
-import { ANY_2XX, expectRefused } from '../lib/responses.ts';
+import { ANY_2XX, expectRefused } from '../steps/responses.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, exchangeCode, fieldAnywhere, memberAccounts, settle } from './journeys.ts';
 

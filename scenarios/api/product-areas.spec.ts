@@ -20,8 +20,8 @@
  * (no status is stated for these operations).
  */
 import { test, expect, type CheckedClient, type CheckedResponse } from '../fixtures.ts';
-import { ANY_2XX, need } from '../lib/responses.ts';
-import { createUser, uniqueId } from '../lib/users.ts';
+import { ANY_2XX, need } from '../steps/responses.ts';
+import { createUser, uniqueId } from '../steps/users.ts';
 import { PRODUCT_PATH_ENV, type ProductPaths, type TargetProfile } from '../../targets/index.ts';
 import { connectedUser, memberAccounts, walkList } from './journeys.ts';
 

@@ -18,10 +18,10 @@
  * v20250224 and later, ISO 8601 timestamps before.
  */
 import { test, expect, currentVersion, type CheckedClient } from '../fixtures.ts';
-import { ANY_2XX, carriesNamed, need } from '../lib/responses.ts';
-import { createUser } from '../lib/users.ts';
-import { requireTestInstitution } from '../lib/test-institution.ts';
-import { createMember, createdMember, readMember } from '../lib/members.ts';
+import { ANY_2XX, carriesNamed, need } from '../steps/responses.ts';
+import { createUser } from '../steps/users.ts';
+import { requireTestInstitution } from '../steps/test-institution.ts';
+import { createMember, createdMember, readMember } from '../steps/members.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, letTimePass, settle, walkList } from './journeys.ts';
 import { inconclusive } from './jobs.ts';

@@ -6,11 +6,11 @@
  */
 import { test, expect, requireSetting } from '../fixtures.ts';
 import { REQUEST_RULES, TIER_REASONS } from '../../contracts/index.ts';
-import { ANY_2XX, carriesNamed, expectRefused, is2xx, need } from '../lib/responses.ts';
-import { createUser } from '../lib/users.ts';
-import { requireTestInstitution } from '../lib/test-institution.ts';
-import { CREATE_MEMBER_STATUSES, createMember, createdMember } from '../lib/members.ts';
-import { waitUntilSettled } from '../lib/connection-states.ts';
+import { ANY_2XX, carriesNamed, expectRefused, is2xx, need } from '../steps/responses.ts';
+import { createUser } from '../steps/users.ts';
+import { requireTestInstitution } from '../steps/test-institution.ts';
+import { CREATE_MEMBER_STATUSES, createMember, createdMember } from '../steps/members.ts';
+import { waitUntilSettled } from '../steps/connection-states.ts';
 import { expectDeprecationHeader, expectInferred } from '../inferred.ts';
 
 const OLD = 'v20111101';
@@ -94,7 +94,7 @@ test(`${V2025} create member requires data_request`, { tag: ['@versions', '@memb
   const refused = await createMember(api, user, { scenario: 'SUCCESS', version: V2025, omitDataRequest: true, expectStatus: null });
   expectRefused(profile, refused, `create member without data_request on ${V2025}`, { stated: 'Versioning: a required data_request on v20250224' });
   // Endpoints: "On v20250224, a 201 created response exists"; 200 and 202 are not ruled
-  // out (the reference declares both): scenarios/lib/members.ts CREATE_MEMBER_STATUSES.
+  // out (the reference declares both): scenarios/steps/members.ts CREATE_MEMBER_STATUSES.
   const created = createdMember(api, await createMember(api, user, { scenario: 'SUCCESS', version: V2025, expectStatus: CREATE_MEMBER_STATUSES }));
   expect(created.guid).toMatch(/^MBR-/);
 });
@@ -121,7 +121,7 @@ test(`${V2025} request widget URL requires data_request`, { tag: ['@versions', '
 test(`${OLD} create member needs no data_request`, { tag: ['@versions', '@members', '@destructive'] }, async ({ api, profile }) => {
   supports(profile, OLD);
   // Versioning: data_request became required in v20250224, so the earlier version
-  // creates a member without it (200, 201 or 202: scenarios/lib/members.ts CREATE_MEMBER_STATUSES).
+  // creates a member without it (200, 201 or 202: scenarios/steps/members.ts CREATE_MEMBER_STATUSES).
   requireTestInstitution(profile, ['SUCCESS']);
   const user = await createUser(api, { version: OLD });
   const created = createdMember(api, await createMember(api, user, { scenario: 'SUCCESS', version: OLD, expectStatus: CREATE_MEMBER_STATUSES }));

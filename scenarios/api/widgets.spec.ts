@@ -9,9 +9,9 @@
  * `url` and `user_id` (strings); the contract checks its shape on every response.
  */
 import { test, expect, currentVersion, type CheckedClient } from '../fixtures.ts';
-import { ANY_2XX, is2xx, need } from '../lib/responses.ts';
-import { createUser, uniqueId } from '../lib/users.ts';
-import { widgetUrlBody } from '../lib/widgets.ts';
+import { ANY_2XX, is2xx, need } from '../steps/responses.ts';
+import { createUser, uniqueId } from '../steps/users.ts';
+import { widgetUrlBody } from '../steps/widgets.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, memberAccounts } from './journeys.ts';
 

@@ -21,9 +21,9 @@
 import type { Page } from '@playwright/test';
 import type { TargetProfile } from '../../targets/index.ts';
 import { test, expect, type CheckedClient } from '../fixtures.ts';
-import { createUser } from '../lib/users.ts';
-import { createMember, readMember, stateOfCreated, type MemberStatus } from '../lib/members.ts';
-import { waitUntilSettled } from '../lib/connection-states.ts';
+import { createUser } from '../steps/users.ts';
+import { createMember, readMember, stateOfCreated, type MemberStatus } from '../steps/members.ts';
+import { waitUntilSettled } from '../steps/connection-states.ts';
 import { expectInferred } from '../inferred.ts';
 import { afterAction, suppliesProtocol } from './waits.ts';
 

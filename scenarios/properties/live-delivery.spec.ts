@@ -36,9 +36,9 @@ import {
   webhook_json_post,
   webhook_test_shape,
 } from '../../contracts/index.ts';
-import { createUser, uniqueId } from '../lib/users.ts';
-import { createMember } from '../lib/members.ts';
-import { waitUntilSettled } from '../lib/connection-states.ts';
+import { createUser, uniqueId } from '../steps/users.ts';
+import { createMember } from '../steps/members.ts';
+import { waitUntilSettled } from '../steps/connection-states.ts';
 import { CaptureReceiver, type CapturedRequest } from './lib/capture.ts';
 import {
   awaitingRetry,

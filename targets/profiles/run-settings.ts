@@ -17,7 +17,7 @@ export interface RunSettings extends ProfileRunSettings {
   workers: number;
   /** The self-test's plan file (SVC_SELFTEST_PLAN, written by proof/selftest.ts); absent outside the self-test. */
   selftestPlanFile?: string;
-  /** A batch of runs, each with its own target environment (SVC_RUNS_PLAN, written by scripts/real-target.ts `runPlaywrightBatch`, read by scripts/playwright.runs.config.ts). */
+  /** A batch of runs, each with its own target environment (SVC_RUNS_PLAN, written by proof/real-target.ts `runPlaywrightBatch`, read by proof/playwright.runs.config.ts). */
   runsPlanFile?: string;
 }
 

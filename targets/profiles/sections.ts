@@ -8,7 +8,7 @@
  * to exist, and a real target without a setting skips exactly the scenarios that need
  * it (the skip names the variable). They are read here, not by the suites that use
  * them, so that the profile is the only reader of SVC_* variables (DESIGN.md, "Target
- * profiles"; scripts/profile-only.test.ts).
+ * profiles"; tests/profile-only.test.ts).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -424,7 +424,7 @@ export function loadScriptSettingsFrom(env: Env): LoadScriptSettings {
   };
 }
 
-// ---- the upgrade check (scripts/versions.ts) --------------------------------------------
+// ---- the upgrade check (upgrade/versions.ts) --------------------------------------------
 
 /** SVC_USED_OPERATIONS: comma or newline list of `METHOD /path/{template}`; unset, `*` or `all` = all. */
 export function usedOperationsFrom(env: Env): 'all' | string[] {

@@ -95,7 +95,7 @@ export type CatalogEntry = FaultEntry | VariationEntry;
 
 /**
  * Suite tags of the scenarios that create members through POST /users/{u}/members
- * (directly or through scenarios/lib/members.ts): what a variation of that operation can affect.
+ * (directly or through scenarios/steps/members.ts): what a variation of that operation can affect.
  */
 const MEMBER_CREATING = ['@members', '@accounts', '@ach-returns', '@data-exchange', '@identify', '@transactions', '@processor', '@versions', '@oauth'];
 /** Tags of the scenarios that read members, statuses or challenges (member creators plus the widget). */

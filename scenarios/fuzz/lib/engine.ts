@@ -12,9 +12,8 @@
  *                  to a minimal one, reported as a curl line with secrets redacted and
  *                  the seed that replays it (SVC_FUZZ_SEED)
  */
-import { installedAsDependency } from '../../../load/process.ts';
-import fc from 'fast-check';
 import {
+  installedAsDependency,
   BASE_URL_SETTING,
   baseUrlOf,
   basicAuthorization,
@@ -24,6 +23,7 @@ import {
   type Redactor,
   type TargetProfile,
 } from '../../../targets/index.ts';
+import fc from 'fast-check';
 import { formatFailure, tierOf, type Contract, type Failure } from '../../../contracts/index.ts';
 import { caseArbitrary, reachCases, statedCases, type Example, type FuzzCase, type KnownIds, type OperationSpec, type RequestContext } from './requests.ts';
 

@@ -1,0 +1,50 @@
+/**
+ * `svc-conformance webhook-check`: the receiver-side properties of the Events section against
+ * the team's webhook handler (integration/webhook-check.ts).
+ */
+import { type Command, InvalidArgumentError } from 'commander';
+import { join, resolve } from 'node:path';
+import { integrationInput, positiveInt, profileOf, reportsDir, settingsOf, type Wrap } from '../invocation.ts';
+
+async function runWebhookCheckCommand(
+  o: { url: string; observeUrl?: string; runs?: number; boundMs?: number; seed?: number; out?: string },
+  cmd: Command,
+): Promise<number> {
+  const settings = await settingsOf(cmd);
+  profileOf(settings.env);
+  const out = o.out ? resolve(o.out) : join(reportsDir(settings), 'webhook-check');
+  const { runWebhookCheck, WEBHOOK_PROPERTIES } = await import('../../integration/webhook-check.ts');
+  console.log(`svc-conformance webhook-check: ${o.url}${o.observeUrl ? ` (observation API ${o.observeUrl})` : ''}`);
+  for (const p of WEBHOOK_PROPERTIES)
+    console.log(`  ${p.needsObservation && !o.observeUrl ? '(skipped: needs --observe-url) ' : ''}${p.property} — ${p.rules}`);
+  const { code } = await integrationInput(() =>
+    runWebhookCheck({ url: o.url, observeUrl: o.observeUrl, runs: o.runs, boundMs: o.boundMs, seed: o.seed, out, env: settings.env }),
+  );
+  console.log(
+    `\nwebhook-check: ${code === 0 ? 'every property holds' : 'a property failed (the shrunk counterexample is above)'}; reports in ${out} (html/, junit.xml, summary.md)`,
+  );
+  return code;
+}
+
+export function addWebhookCheckCommand(program: Command, wrap: Wrap): void {
+  program
+    .command('webhook-check')
+    .description(
+      'the receiver-side properties of the Events section against your webhook handler: unknown fields, bad JSON, duplicates (retries with the same payload), late and out-of-order deliveries, answer time',
+    )
+    .requiredOption('--url <url>', 'your webhook URL ({type} in it is replaced by the webhook type)')
+    .option(
+      '--observe-url <url>',
+      'its observation API, if it has one (targets/receiver/README.md): then duplicates processed once and the highest version stored are checked too',
+    )
+    .option('--runs <n>', 'cases per property (default 200)', positiveInt('--runs'))
+    .option('--bound-ms <ms>', 'answer bound ("answer quickly"; default 1000)', positiveInt('--bound-ms'))
+    .option('--seed <n>', 'replay a run', (raw: string) => {
+      const n = Number(raw);
+      if (!Number.isInteger(n)) throw new InvalidArgumentError('--seed must be an integer.');
+      return n;
+    })
+    .option('--out <dir>', 'report folder (default: <reports>/webhook-check)')
+    .addHelpText('after', '\nExit codes: 0 every property holds, 1 one fails (with a shrunk counterexample), 2 bad usage.')
+    .action(wrap((o, cmd: Command) => runWebhookCheckCommand(o, cmd)));
+}

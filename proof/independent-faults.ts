@@ -1,0 +1,155 @@
+/**
+ * Faults written by others (Developers' guide, lesson 2): the suite in real-target mode
+ * against a separately started simulator, with a fault proxy nobody on this project wrote
+ * between them, once per fault. A fault is CAUGHT when a scenario that passed through the
+ * transparent proxy fails under it; else it SURVIVED. Nothing of the proxy is read or
+ * imported: it is a command that prints `listening <url>` and forwards to `--upstream`.
+ *
+ *   npx tsx proof/independent-faults.ts --proxy /path/to/proxy.mjs [--faults a,b] [--project api --project browser]
+ *                                [--out results.json]
+ *
+ * The proxy's contract: `node <proxy> --list` names its faults, one per line;
+ * `node <proxy> --upstream <url> --port 0 --fault <name|none>` forwards everything to the
+ * upstream and applies that fault. The simulator is started afresh for each fault, so no
+ * fault sees another's state.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { figures, runPlaywright, type PlaywrightRun } from './real-target.ts';
+import { realTargetEnv, simulatorProcessEnv, startSimulatorProcess } from '../targets/index.ts';
+
+const USAGE = 'usage: npx tsx proof/independent-faults.ts --proxy <proxy.mjs> [--faults a,b] [--project api ...] [--out results.json] [--timeout-min 20]';
+
+interface Proxy {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+/** Starts the fault proxy in front of `upstream` and reads the URL it prints. */
+async function startProxy(command: string, upstream: string, fault: string): Promise<Proxy> {
+  const child: ChildProcess = spawn(process.execPath, [command, '--upstream', upstream, '--port', '0', '--fault', fault], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let out = '';
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      /* gone */
+    }
+    await exited;
+  };
+  const url = await new Promise<string>((res, rej) => {
+    const timer = setTimeout(() => rej(new Error(`the proxy printed no URL within 20 s: ${out}`)), 20_000);
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        res(m[1]);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      rej(new Error(`the proxy exited (${code}): ${out}`));
+    });
+  });
+  return { url, stop };
+}
+
+async function listFaults(command: string): Promise<string[]> {
+  const child = spawn(process.execPath, [command, '--list'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  await new Promise((r) => child.once('exit', r));
+  return out
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+}
+
+/** One gate run through the proxy with `fault` in force, against a fresh simulator. */
+async function runThrough(command: string, fault: string, projects: string[], timeoutMs: number): Promise<PlaywrightRun> {
+  const sim = await startSimulatorProcess(simulatorProcessEnv());
+  let proxy: Proxy | undefined;
+  try {
+    proxy = await startProxy(command, sim.base, fault);
+    return await runPlaywright({ projects, env: realTargetEnv(proxy.url), timeoutMs });
+  } finally {
+    await proxy?.stop();
+    await sim.stop();
+  }
+}
+
+export interface FaultVerdict {
+  fault: string;
+  caught: boolean;
+  /** Scenarios that passed through the transparent proxy and failed under the fault. */
+  by: string[];
+  firstError?: string;
+  seconds: number;
+}
+
+/** Caught: a scenario that passed in the baseline fails under the fault. */
+export function verdictOf(fault: string, baseline: PlaywrightRun, run: PlaywrightRun): FaultVerdict {
+  const passed = new Set(baseline.tests.filter((t) => t.status === 'passed').map((t) => t.name));
+  const failing = run.tests.filter((t) => (t.status === 'failed' || t.status === 'flaky') && passed.has(t.name));
+  return {
+    fault,
+    caught: failing.length > 0,
+    by: failing.map((t) => t.name),
+    ...(failing[0]?.firstError ? { firstError: failing[0].firstError.split('\n').slice(0, 3).join(' ') } : {}),
+    seconds: Math.round(run.durationMs / 1000),
+  };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  let values: Record<string, unknown>;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        proxy: { type: 'string' },
+        faults: { type: 'string' },
+        project: { type: 'string', multiple: true },
+        out: { type: 'string' },
+        'timeout-min': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (e) {
+    console.error(`${(e as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  if (typeof values.proxy !== 'string') {
+    console.error(`--proxy is required\n${USAGE}`);
+    process.exit(2);
+  }
+  const command = resolve(values.proxy);
+  const projects = (values.project as string[] | undefined) ?? ['api', 'browser', 'fuzz'];
+  const timeoutMs = Number(values['timeout-min'] ?? 20) * 60_000;
+  const faults = typeof values.faults === 'string' ? values.faults.split(',').filter(Boolean) : await listFaults(command);
+  console.log(`baseline: the transparent proxy (${projects.join(', ')})`);
+  const baseline = await runThrough(command, 'none', projects, timeoutMs);
+  console.log(figures(baseline));
+  const verdicts: FaultVerdict[] = [];
+  for (const fault of faults) {
+    const run = await runThrough(command, fault, projects, timeoutMs);
+    const v = verdictOf(fault, baseline, run);
+    verdicts.push(v);
+    console.log(`${v.caught ? 'CAUGHT  ' : 'SURVIVED'} ${fault} (${v.seconds} s)${v.caught ? ` by ${v.by.length}: ${v.by.slice(0, 3).join(' | ')}` : ''}`);
+  }
+  const caught = verdicts.filter((v) => v.caught).length;
+  console.log(`\ncaught ${caught} of ${verdicts.length}`);
+  if (typeof values.out === 'string') writeFileSync(values.out, `${JSON.stringify({ projects, baseline: figures(baseline), verdicts }, null, 2)}\n`);
+}
