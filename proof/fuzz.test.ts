@@ -9,7 +9,7 @@ import { loadTrace, type TraceRow } from '../spec/trace.ts';
 import { planEntry, planFault } from './plan.ts';
 import { checksOfCatch, fuzzColumn, fuzzPlan, fuzzable, renderFuzzColumn, FUZZ_TAG, NOT_FUZZABLE, NOT_FUZZABLE_REASONS } from './fuzz.ts';
 import type { FailedCheck, MatrixRow } from './matrix.ts';
-import { testKey } from './test-key.ts';
+import { testKey } from './playwright-plan.ts';
 
 const fault = (name: string): FaultEntry => ({ name, kind: 'fault', area: 'errors', section: 'S', description: 'a fault for tests' });
 const traceRow = (o: Partial<TraceRow>): TraceRow => ({ id: 'r.x', section: 'S', statement: 's', encoded_in: [], verified_by: [], proven_by: [], ...o });

@@ -23,7 +23,7 @@ import {
 import type { RunOutcome } from './matrix.ts';
 import { CLEAN_PROJECT, PROPERTIES_PROJECT } from './plan.ts';
 import type { SuiteTest } from './run-suite.ts';
-import { printTestKey, testKey, type TestKey } from './test-key.ts';
+import { printTestKey, testKey, type TestKey } from './playwright-plan.ts';
 import { confirmTraceProofs, judgeVariations, planSelftest } from './selftest.ts';
 
 /** A value of the environment a plan hands its runs (read as data: the profile is the only reader of SVC_* settings of the process). */

@@ -9,7 +9,7 @@ import { CLEAN_STRICT_PROJECT, type Execution, type Unit } from './execute.ts';
 import { checkNameOf, printFailedCheck, rowOf, type BaselineResult, type FailedCheck, type JointResult, type MatrixRow, type RunOutcome } from './matrix.ts';
 import { CLEAN_PROJECT, grepSelects, PROPERTIES_PROJECT, selftestEntryFor, type PlannedEntry, type SuiteRun } from './plan.ts';
 import type { SuiteTest } from './run-suite.ts';
-import { printTestKey } from './test-key.ts';
+import { printTestKey } from './playwright-plan.ts';
 
 /** The name of the unit that has every variation in force at once. */
 export const ALL_VARIATIONS_UNIT = 'all-variations';

@@ -22,9 +22,8 @@ import {
   titlesGrep,
   type PlaywrightPlan,
 } from './plan.ts';
-import { entrySuiteTitle } from './playwright-plan.ts';
+import { entrySuiteTitle, testKey } from './playwright-plan.ts';
 import { testsOf } from './run-suite.ts';
-import { testKey } from './test-key.ts';
 import { EXPECTED_FAILURE_ANNOTATION } from '../scenarios/fixtures/outcome.ts';
 import { REDACTION_REPORTER } from '../reports/reporters.ts';
 

@@ -13,7 +13,7 @@
 import { tierOfEntry, type CatalogEntry, type CatalogTier } from '../targets/index.ts';
 import type { AllureEntry } from '../reports/allure/results.ts';
 import type { SelftestFigures } from '../reports/summary.ts';
-import { printTestKey, type TestKey } from './test-key.ts';
+import { printTestKey, type TestKey } from './playwright-plan.ts';
 
 /** The suite kinds the self-test runs (proof/plan.ts; one adapter each, proof/adapters.ts). */
 export type SuiteKind = 'playwright' | 'delivery' | 'load' | 'upgrade';

@@ -23,9 +23,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { CatalogEntry, FaultEntry, VariationEntry } from '../targets/index.ts';
 import type { TraceRow } from '../spec/trace.ts';
-import type { SelftestEntry } from './playwright-plan.ts';
+import type { SelftestEntry, TestKey } from './playwright-plan.ts';
 import type { SuiteKind } from './matrix.ts';
-import type { TestKey } from './test-key.ts';
 export type { SuiteKind };
 
 export interface SuiteRun {

@@ -1,9 +1,20 @@
 /**
- * The plan of the self-test's single Playwright invocation: proof/execute.ts writes it,
- * SVC_SELFTEST_PLAN names the file, and `selftestPlan` reads it once per process for the
- * self-test's configuration (proof/playwright.config.ts, the `selftest` project) and the
- * self-test's `test` (proof/entry-test.ts, which declares each scenario once per entry that
- * selects it). `npm run conformance` never loads this module.
+ * What the self-test hands its single Playwright invocation, and the names its report
+ * gives back:
+ *
+ *   the plan   proof/execute.ts writes it, SVC_SELFTEST_PLAN names the file, and
+ *              `selftestPlan` reads it once per process for the self-test's configuration
+ *              (proof/playwright.config.ts, the `selftest` project) and the self-test's
+ *              `test` (proof/entry-test.ts, which declares each scenario once per entry
+ *              that selects it);
+ *   the entry  a describe block per entry (`entrySuiteTitle`, read back by `entryOfSuiteTitle`);
+ *   the key    a scenario's identity through the self-test (plan → execute → judge →
+ *              matrix): its spec file and title path, made in one place from the JSON report
+ *              (proof/run-suite.ts testsOf, `testKey`) and printed in one place for people
+ *              and as the key of a Map or Set (`printTestKey`); never parsed back. The entry
+ *              travels beside it, so one key names the same scenario under every entry.
+ *
+ * `npm run conformance` never loads this module.
  *
  * One mechanism puts faults in force: an entry is a test-scoped option
  * (`selftestEntry`) set on a describe block per entry, and each worker keeps one simulator
@@ -113,4 +124,21 @@ export const PROPERTIES_PROJECT = 'properties';
 /** Whether an entry's grep selects a scenario declared with this title and these tags. */
 export function entrySelects(entry: Pick<SelftestEntry, 'grep'>, title: string, tags: readonly string[]): boolean {
   return entry.grep === undefined || new RegExp(entry.grep).test(`${title} ${tags.join(' ')}`);
+}
+
+/** A scenario's identity: the same under every entry (the entry travels beside it). */
+export interface TestKey {
+  /** The spec file, relative to the project root (`scenarios/api/members.spec.ts`). */
+  readonly file: string;
+  /** Describe titles, then the test's own title. */
+  readonly titlePath: readonly string[];
+}
+
+export function testKey(file: string, titlePath: readonly string[]): TestKey {
+  return { file, titlePath: [...titlePath] };
+}
+
+/** `file > describe > title`: how people read a key, and the key of a Map or Set of keys. */
+export function printTestKey(key: TestKey): string {
+  return [key.file, ...key.titlePath].join(' > ');
 }

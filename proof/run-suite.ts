@@ -24,8 +24,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { EXPECTED_FAILURE_ANNOTATION } from '../scenarios/fixtures/outcome.ts';
-import { entryOfSuiteTitle } from './playwright-plan.ts';
-import { printTestKey, testKey, type TestKey } from './test-key.ts';
+import { entryOfSuiteTitle, printTestKey, testKey, type TestKey } from './playwright-plan.ts';
 
 export interface RunSuiteOptions {
   /** Playwright --grep (tags or title words), e.g. `@members|@oauth`. Default: everything. */

@@ -8,7 +8,7 @@ import { chooseShownBy, confirmProofs, namesCheck, MUTANT_PROOF } from './trace-
 import { generateMutants } from './mutants/generate.ts';
 import type { FailedCheck, MatrixRow } from './matrix.ts';
 import { testsOf, type PwReport } from './run-suite.ts';
-import { printTestKey, testKey } from './test-key.ts';
+import { printTestKey, testKey } from './playwright-plan.ts';
 
 /** A scenario that failed with an error. */
 const failedIn = (file: string, title: string, error = 'Error: x'): FailedCheck => ({ test: testKey(file, [title]), error });
