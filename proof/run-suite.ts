@@ -50,7 +50,7 @@ export interface SuiteTest {
   entry: string;
   /** Which scenario: the same key under every entry. */
   key: TestKey;
-  /** `[entry] file > title`, for people (printed from `entry` and `key`, never read back). */
+  /** `[entry] file > title`, for people (printed from `entry` and `key`; the self-test reads `entry` and `key`). */
   name: string;
   title: string;
   tags: string[];
