@@ -3,8 +3,10 @@
  * own tests": the self-test's fixtures belong to the self-test's own `test`, not to every
  * scenario). `npm run conformance` loads playwright.config.ts, every scenario spec, the
  * global setup and the reporters the config names; the transitive closure of their relative
- * imports (scripts/import-rules.test.ts reads them) holds no file of proof/: the self-test's
- * plan, its per-entry `test`, its fixtures and its configuration all live there.
+ * imports (scripts/import-rules.test.ts reads them) holds no file of proof/ and no module
+ * named for the self-test: the self-test's plan, its per-entry `test`, its fixtures and its
+ * configuration live in proof/, and reach the scenarios only under that configuration
+ * (proof/entry-test-hook.mjs).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -56,7 +58,7 @@ export function productionRoots(): string[] {
   return ['playwright.config.ts', 'scenarios/global-setup.ts', ...reporters, ...specFiles(join(ROOT, 'scenarios'))];
 }
 
-test('npm run conformance loads no file of the self-test (proof/): the closure of its relative imports', () => {
+test('npm run conformance loads no module of the self-test: the closure of its relative imports', () => {
   const roots = productionRoots();
   for (const root of roots) assert.ok(existsSync(join(ROOT, root)), `${root} exists`);
   assert.ok(
