@@ -21,18 +21,12 @@
  * Allure results for the nightly report (reports/reporters.ts), the redaction reporter
  * before all of them. `--list` writes no report.
  *
- * Self-test mode (SVC_SELFTEST_PLAN names a JSON plan, written by proof/selftest.ts;
- * scenarios/selftest-project.ts): one `selftest` project over the api, browser and fuzz
- * scenarios, each scenario declared once per plan entry that selects it, under a describe
- * block named after the entry (scenarios/fixtures/selftest.ts); each worker starts one
- * in-process simulator per entry it meets. Plus `properties` for the baseline. No
- * globalSetup, the JSON reporter only, short bounds so a scenario a fault makes wait
- * fails quickly.
+ * The self-test runs the same scenarios under its own configuration (proof/playwright.config.ts).
  */
-import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
-import { FULL_CHROMIUM_PATH, HEADLESS_SHELL_PATH, loadProfile, runSettings } from './targets/index.ts';
-import { PROPERTIES_PROJECT, readPlan, SELFTEST_FOLDERS, SELFTEST_PROJECT, type PlaywrightPlan } from './scenarios/selftest-project.ts';
-import { conformanceReporters, isListing, REDACTION_REPORTER, reportPaths } from './reports/reporters.ts';
+import { defineConfig } from '@playwright/test';
+import { loadProfile, runSettings } from './targets/index.ts';
+import { browserUse } from './scenarios/browser-use.ts';
+import { conformanceReporters, isListing, reportPaths } from './reports/reporters.ts';
 import { watchParent } from './scenarios/parent-watchdog.ts';
 
 /**
@@ -55,122 +49,70 @@ watchParent();
 // default): the installed CLI points it at the user's own folder, never into node_modules.
 const reportsOut = settings.reportsOut;
 
-// The headless shell cannot open a window: a headed run (Playwright's own flags and
-// PWDEBUG) takes the full browser instead (targets/profiles/sections.ts defaultChromiumPath).
-const headed = ['--headed', '--debug', '--ui'].some((flag) => process.argv.includes(flag)) || !!process.env.PWDEBUG;
-const chromiumPath = headed && settings.chromiumPath === HEADLESS_SHELL_PATH ? FULL_CHROMIUM_PATH : settings.chromiumPath;
+const BROWSER_USE = browserUse(settings.chromiumPath);
 
-const BROWSER_USE = {
-  browserName: 'chromium' as const,
-  headless: true,
-  launchOptions: {
-    executablePath: chromiumPath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  },
-};
-
-function selftestConfig(plan: PlaywrightPlan): PlaywrightTestConfig {
-  const folders = plan.folders ?? SELFTEST_FOLDERS;
-  return {
-    workers: plan.workers,
-    // One test per group: the dispatcher hands the next test to whichever worker is free,
-    // so every worker stays busy to the end. Workers are shared by every entry
-    // (scenarios/fixtures/selftest.ts): nothing is started per entry but a simulator.
-    fullyParallel: true,
-    timeout: plan.testTimeoutMs,
-    expect: { timeout: 5_000 },
-    outputDir: plan.outputDir,
-    // Redaction first (as in every run): a fault entry's failed browser scenario keeps its
-    // error-context.md page snapshot, which shows the test password typed into the page.
-    reporter: [[REDACTION_REPORTER], ['json', { outputFile: plan.reportFile }]],
-    projects: [
-      ...(plan.properties
-        ? [
-            {
-              name: PROPERTIES_PROJECT,
-              testDir: './scenarios/properties',
-              retries: 1,
-              ...(plan.propertiesIgnore?.length ? { testIgnore: plan.propertiesIgnore } : {}),
-            },
-          ]
-        : []),
-      {
-        name: SELFTEST_PROJECT,
-        testDir: './scenarios',
-        testMatch: new RegExp(`(^|/)(${folders.join('|')})/[^/]*\\.spec\\.ts$`),
-        // Retries are per entry (describe.configure in fixtures/selftest.ts): none for faults, one for baselines and variations.
-        use: { ...BROWSER_USE, actionTimeout: 5_000, navigationTimeout: 5_000, trace: 'off' as const },
-      },
-    ],
-  };
-}
-
-const plan = settings.selftestPlanFile ? readPlan(settings.selftestPlanFile) : undefined;
-
-export default plan
-  ? defineConfig(selftestConfig(plan))
-  : defineConfig({
-      globalSetup: './scenarios/global-setup.ts',
-      // Two cores on the reference machine (Developers guide): two workers, tests in
-      // parallel within files too, since every scenario creates its own user.
-      workers: settings.workers,
-      fullyParallel: true,
-      forbidOnly: !!process.env.CI,
+export default defineConfig({
+  globalSetup: './scenarios/global-setup.ts',
+  // Two cores on the reference machine (Developers guide): two workers, tests in
+  // parallel within files too, since every scenario creates its own user.
+  workers: settings.workers,
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  // The profile's test bound (SVC_TEST_TIMEOUT_MS; the embedded simulator 30 s, a real
+  // target derived from its aggregation and request bounds), always above the request
+  // bound, so a stalled request fails naming itself, not as a bare test timeout.
+  timeout: orRefuse(() => loadProfile().timeouts.testMs),
+  // The run's own bound (SVC_RUN_TIMEOUT_MS) and Playwright's stop after N failed
+  // scenarios (SVC_MAX_FAILURES): a target that stalls after the preflight cannot hold a
+  // CI job; the transport-failure stop (scenarios/fixtures/transport-stop.ts) usually ends it first.
+  globalTimeout: orRefuse(() => loadProfile().timeouts.runMs),
+  maxFailures: settings.maxFailures,
+  expect: { timeout: 5_000 },
+  outputDir: reportPaths(reportsOut).testResults,
+  // Redaction first, console, tier summary, HTML, JUnit, Allure results (reports/reporters.ts);
+  // `--list` runs nothing, so it gets the console list only and leaves the last run's reports alone.
+  reporter: conformanceReporters({ out: reportsOut, listing: isListing() }),
+  projects: [
+    // The run itself: no test of its own; its teardown, `invariants`, runs after every
+    // scenario project, whatever their outcome, and judges every worker's answers together
+    // (contracts/invariants.ts, scenarios/run/invariants.spec.ts).
+    {
+      name: 'run',
+      testDir: './scenarios/run',
+      testMatch: /^$/,
+      teardown: 'invariants',
+    },
+    {
+      name: 'invariants',
+      testDir: './scenarios/run',
+    },
+    {
+      name: 'api',
+      testDir: './scenarios/api',
+      dependencies: ['run'],
+    },
+    {
+      name: 'browser',
+      testDir: './scenarios/browser',
+      dependencies: ['run'],
+      use: { ...BROWSER_USE, trace: 'retain-on-failure' },
+      // No retry: the mobile-WebView widget scenario's lost click (Chromium's
+      // external-protocol prompt swallowing input, scenarios/browser/widget.spec.ts) is
+      // fixed at its cause; a failure here is a finding, not noise.
       retries: 0,
-      // The profile's test bound (SVC_TEST_TIMEOUT_MS; the embedded simulator 30 s, a real
-      // target derived from its aggregation and request bounds), always above the request
-      // bound, so a stalled request fails naming itself, not as a bare test timeout.
-      timeout: orRefuse(() => loadProfile().timeouts.testMs),
-      // The run's own bound (SVC_RUN_TIMEOUT_MS) and Playwright's stop after N failed
-      // scenarios (SVC_MAX_FAILURES): a target that stalls after the preflight cannot hold a
-      // CI job; the transport-failure stop (scenarios/fixtures/transport-stop.ts) usually ends it first.
-      globalTimeout: orRefuse(() => loadProfile().timeouts.runMs),
-      maxFailures: settings.maxFailures,
-      expect: { timeout: 5_000 },
-      outputDir: reportPaths(reportsOut).testResults,
-      // Redaction first, console, tier summary, HTML, JUnit, Allure results (reports/reporters.ts);
-      // `--list` runs nothing, so it gets the console list only and leaves the last run's reports alone.
-      reporter: conformanceReporters({ out: reportsOut, listing: isListing() }),
-      projects: [
-        // The run itself: no test of its own; its teardown, `invariants`, runs after every
-        // scenario project, whatever their outcome, and judges every worker's answers together
-        // (contracts/invariants.ts, scenarios/run/invariants.spec.ts).
-        {
-          name: 'run',
-          testDir: './scenarios/run',
-          testMatch: /^$/,
-          teardown: 'invariants',
-        },
-        {
-          name: 'invariants',
-          testDir: './scenarios/run',
-        },
-        {
-          name: 'api',
-          testDir: './scenarios/api',
-          dependencies: ['run'],
-        },
-        {
-          name: 'browser',
-          testDir: './scenarios/browser',
-          dependencies: ['run'],
-          use: { ...BROWSER_USE, trace: 'retain-on-failure' },
-          // No retry: the mobile-WebView widget scenario's lost click (Chromium's
-          // external-protocol prompt swallowing input, scenarios/browser/widget.spec.ts) is
-          // fixed at its cause; a failure here is a finding, not noise.
-          retries: 0,
-        },
-        {
-          name: 'properties',
-          testDir: './scenarios/properties',
-          dependencies: ['run'],
-        },
-        {
-          name: 'fuzz',
-          testDir: './scenarios/fuzz',
-          dependencies: ['run'],
-          // Only the spec: scenarios/fuzz/lib holds node:test unit tests (npm run test:unit).
-          testMatch: /\.spec\.ts$/,
-        },
-      ],
-    });
+    },
+    {
+      name: 'properties',
+      testDir: './scenarios/properties',
+      dependencies: ['run'],
+    },
+    {
+      name: 'fuzz',
+      testDir: './scenarios/fuzz',
+      dependencies: ['run'],
+      // Only the spec: scenarios/fuzz/lib holds node:test unit tests (npm run test:unit).
+      testMatch: /\.spec\.ts$/,
+    },
+  ],
+});

@@ -35,7 +35,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { createRedactor, loadProfile, profileSecrets, playwrightTest, runProcess } from '../targets/index.ts';
 import { listLoadScripts, runLoadScripts } from '../load/load-run.ts';
-import { matrixEntries, type Matrix } from '../reports/matrix.ts';
+import { matrixEntries, selftestFigures, type Matrix } from '../proof/matrix.ts';
 import { readConformance } from '../reports/conformance.ts';
 import { loadEntries, readLoadSummaries, trendFigures } from '../reports/load-summary.ts';
 import { writeAllureEntry } from '../reports/allure/results.ts';
@@ -183,7 +183,8 @@ export async function runNightly(o: NightlyOptions = {}): Promise<NightlySummary
     for (const e of loadEntries(load)) writeAllureEntry(allureResults, e, redactor);
     if (matrix) for (const e of matrixEntries(matrix)) writeAllureEntry(allureResults, e, redactor);
 
-    const reasons = gateReasons({ conformance, load, loadErrors, matrix }, new Set(leftOut.filter((l) => l.notRun).map((l) => l.step)));
+    const selftest = matrix && selftestFigures(matrix);
+    const reasons = gateReasons({ conformance, load, loadErrors, selftest }, new Set(leftOut.filter((l) => l.notRun).map((l) => l.step)));
 
     // 5. The rules that take a day, on what the last night left (and tonight's, for the next),
     // then tonight's night recorded and compared with the last nights.
@@ -244,7 +245,7 @@ export async function runNightly(o: NightlyOptions = {}): Promise<NightlySummary
       conformance,
       load,
       loadErrors,
-      matrix,
+      selftest,
       trends,
       reportPath: relative(root, reportPath),
     };

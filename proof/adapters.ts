@@ -61,7 +61,13 @@ const delivery: Adapter = async (run, ctx) => {
       errors.push(`delivery ${scenario}: ${(e as Error).message}`);
     }
   }
-  return { kind: 'delivery', executed, failed: [...new Set(failed)], durationMs: performance.now() - started, error: errors.join('; ') || undefined };
+  return {
+    kind: 'delivery',
+    executed,
+    failed: [...new Set(failed)].map((side) => ({ side })),
+    durationMs: performance.now() - started,
+    error: errors.join('; ') || undefined,
+  };
 };
 
 /**
@@ -103,7 +109,7 @@ const load: Adapter = async (run, ctx) => {
   return {
     kind: 'load',
     executed: runs.filter((r) => r.summaryFile).length,
-    failed,
+    failed: failed.map((side) => ({ side })),
     durationMs: performance.now() - started,
     error: errors.join('; ') || undefined,
   };
@@ -126,7 +132,7 @@ const upgrade: Adapter = async (_run, ctx) => {
       return {
         kind: 'upgrade',
         executed: r.probes,
-        failed: r.findings.filter((f) => f.breaking).map((f) => `versions: ${f.kind} ${f.operation ?? ''} ${f.location}`),
+        failed: r.findings.filter((f) => f.breaking).map((f) => ({ side: `versions: ${f.kind} ${f.operation ?? ''} ${f.location}` })),
         durationMs: performance.now() - started,
       };
     } finally {

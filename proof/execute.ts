@@ -6,11 +6,15 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { playwrightTest, runProcess } from '../targets/index.ts';
 import { ADAPTERS, type RunContext, type SideKind } from './adapters.ts';
-import type { RunOutcome } from './matrix.ts';
+import { printFailedCheck, type RunOutcome } from './matrix.ts';
 import { CLEAN_PROJECT, mergeRuns, selftestEntryFor, type PlaywrightPlan, type SuiteRun } from './plan.ts';
 import { testsOf, type PwReport, type SuiteTest } from './run-suite.ts';
+
+/** The self-test's own Playwright configuration: its `selftest` project over the scenarios. */
+const SELFTEST_CONFIG = fileURLToPath(new URL('./playwright.config.ts', import.meta.url));
 
 /** The self-test's polling bound: far above the simulator's 60 ms aggregation, far below a real target's. */
 export const SELFTEST_AGGREGATION_TIMEOUT_MS = 1_000;
@@ -76,22 +80,23 @@ export function selftestProcessEnv(planFile: string, workDir: string, extra: Rec
 }
 
 /**
- * One Playwright invocation of a plan (the self-test's configuration: scenarios/selftest-project.ts),
- * its tests read from the JSON report. `env(planFile)` gives the process environment: the
- * self-test's (selftestProcessEnv) or the mutation run's (a proxy per entry, proof/mutants/run.ts).
+ * One Playwright invocation of a plan under the self-test's configuration
+ * (proof/playwright.config.ts; the plan: proof/playwright-plan.ts), its tests read from the
+ * JSON report. `env(planFile)` gives the process environment: the self-test's
+ * (selftestProcessEnv) or the mutation run's (a proxy per entry, proof/mutants/run.ts).
  */
 export async function runPlaywrightPlan(
   root: string,
   workDir: string,
   plan: Omit<PlaywrightPlan, 'reportFile' | 'outputDir'>,
-  o: { timeoutMs: number; env: (planFile: string) => NodeJS.ProcessEnv; config?: string },
+  o: { timeoutMs: number; env: (planFile: string) => NodeJS.ProcessEnv },
 ): Promise<PlaywrightRunResult> {
   mkdirSync(workDir, { recursive: true });
   const full: PlaywrightPlan = { ...plan, reportFile: join(workDir, 'playwright-report.json'), outputDir: join(workDir, 'playwright-results') };
   const planFile = join(workDir, 'playwright-plan.json');
   writeFileSync(planFile, JSON.stringify(full, null, 2));
   const started = performance.now();
-  const pw = playwrightTest([], o.env(planFile), root, ...(o.config ? [o.config] : []));
+  const pw = playwrightTest([], o.env(planFile), root, SELFTEST_CONFIG);
   const { code, stderr, timedOut } = await runProcess(pw.command, pw.args, {
     cwd: root,
     env: pw.env,
@@ -197,7 +202,6 @@ export async function execute(units: readonly Unit[], o: ExecuteOptions): Promis
           {
             timeoutMs: o.timeoutMs,
             env: (planFile) => selftestProcessEnv(planFile, o.workDir, o.env),
-            config: join(o.root, 'playwright.config.ts'),
           },
         ).then((r) => {
           o.log(`playwright: ${r.tests.length} scenario runs in ${(r.durationMs / 1000).toFixed(1)} s${r.error ? ` — ERROR ${r.error.split('\n')[0]}` : ''}`);
@@ -225,8 +229,8 @@ export async function execute(units: readonly Unit[], o: ExecuteOptions): Promis
     const variationOnly = !job.unit || job.unit.faults.length === 0;
     if (variationOnly && outcome.failed.length) {
       const again = await ADAPTERS[job.run.kind as SideKind](job.run, ctx(1));
-      const repeated = new Set(again.failed);
-      outcome = { ...outcome, failed: outcome.failed.filter((f) => repeated.has(f)), durationMs: outcome.durationMs + again.durationMs };
+      const repeated = new Set(again.failed.map(printFailedCheck));
+      outcome = { ...outcome, failed: outcome.failed.filter((f) => repeated.has(printFailedCheck(f))), durationMs: outcome.durationMs + again.durationMs };
     }
     done++;
     o.log(

@@ -8,11 +8,14 @@ import { CATALOG, type FaultEntry } from '../targets/index.ts';
 import { loadTrace, type TraceRow } from '../spec/trace.ts';
 import { planEntry, planFault } from './plan.ts';
 import { checksOfCatch, fuzzColumn, fuzzPlan, fuzzable, renderFuzzColumn, FUZZ_TAG, NOT_FUZZABLE, NOT_FUZZABLE_REASONS } from './fuzz.ts';
-import type { MatrixRow } from './matrix.ts';
+import type { FailedCheck, MatrixRow } from './matrix.ts';
+import { testKey } from './playwright-plan.ts';
 
 const fault = (name: string): FaultEntry => ({ name, kind: 'fault', area: 'errors', section: 'S', description: 'a fault for tests' });
 const traceRow = (o: Partial<TraceRow>): TraceRow => ({ id: 'r.x', section: 'S', statement: 's', encoded_in: [], verified_by: [], proven_by: [], ...o });
-const row = (name: string, kind: 'fault' | 'variation', verdict: MatrixRow['verdict'], failed: string[]): MatrixRow => ({
+/** A fuzz test that failed with this first error line. */
+const fuzzFailed = (error: string): FailedCheck => ({ test: testKey('scenarios/fuzz/fuzz.spec.ts', ['fuzz: every operation']), error });
+const row = (name: string, kind: 'fault' | 'variation', verdict: MatrixRow['verdict'], failed: FailedCheck[]): MatrixRow => ({
   name,
   kind,
   area: 'errors',
@@ -61,22 +64,20 @@ test('faults no single response shows are left out by reason, each a fault of th
 });
 
 test("the checks of a catcher come from the fuzz test's first error line", () => {
-  assert.deepEqual(
-    checksOfCatch(
-      'scenarios/fuzz/fuzz.spec.ts > fuzz: every operation — Error: fuzz caught: ignored_auth,positive_data_acceptance (2 operations, 0 chain steps; seed 1)',
-    ),
-    ['ignored_auth', 'positive_data_acceptance'],
-  );
-  assert.deepEqual(checksOfCatch('scenarios/api/x.spec.ts > t — Error: expected 200'), []);
+  assert.deepEqual(checksOfCatch('Error: fuzz caught: ignored_auth,positive_data_acceptance (2 operations, 0 chain steps; seed 1)'), [
+    'ignored_auth',
+    'positive_data_acceptance',
+  ]);
+  assert.deepEqual(checksOfCatch('Error: expected 200'), []);
 });
 
 test('per check: faults caught, and faults caught by that check alone; variations that fail are alarms', () => {
   const col = fuzzColumn([
-    row('a', 'fault', 'CAUGHT', ['f > t — Error: fuzz caught: ignored_auth (1 operations)']),
-    row('b', 'fault', 'CAUGHT', ['f > t — Error: fuzz caught: ignored_auth,status_code_conformance (2 operations)']),
+    row('a', 'fault', 'CAUGHT', [fuzzFailed('Error: fuzz caught: ignored_auth (1 operations)')]),
+    row('b', 'fault', 'CAUGHT', [fuzzFailed('Error: fuzz caught: ignored_auth,status_code_conformance (2 operations)')]),
     row('c', 'fault', 'SURVIVED', []),
     row('v', 'variation', 'PASSED', []),
-    row('w', 'variation', 'ALARMED', ['f > t — Error: fuzz caught: response_schema_conformance']),
+    row('w', 'variation', 'ALARMED', [fuzzFailed('Error: fuzz caught: response_schema_conformance')]),
   ]);
   assert.deepEqual(col.caught, ['a', 'b']);
   assert.deepEqual(col.survived, ['c']);

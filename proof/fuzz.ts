@@ -8,7 +8,7 @@
  *
  * The fuzz test's error names the checks that caught something on its first line
  * (`fuzz caught: check_a,check_b (...)`, scenarios/fuzz/fuzz.spec.ts verdict); the
- * matrix keeps that line next to the catcher.
+ * matrix keeps that line with the catcher.
  */
 import type { Matrix, MatrixRow } from './matrix.ts';
 import { CATALOG, type CatalogEntry, type NotFuzzableReason } from '../targets/index.ts';
@@ -59,7 +59,7 @@ export function fuzzPlan(p: PlannedEntry): PlannedEntry {
   return { entry: p.entry, runs: [FUZZ_RUN] };
 }
 
-/** The checks named on a catcher's line (`... — fuzz caught: a,b (...)`). */
+/** The checks a catcher's error names (`fuzz caught: a,b (...)`, the first line of the fuzz test's error). */
 export function checksOfCatch(line: string): string[] {
   const m = /fuzz caught: ([\w,-]+)/.exec(line);
   return m ? m[1].split(',').filter(Boolean) : [];
@@ -86,7 +86,7 @@ export function fuzzColumn(rows: readonly MatrixRow[]): FuzzColumn {
       continue;
     }
     col.caught.push(r.name);
-    const checks = [...new Set(r.failed.flatMap(checksOfCatch))];
+    const checks = [...new Set(r.failed.flatMap((f) => ('test' in f && f.error ? checksOfCatch(f.error) : [])))];
     for (const c of checks) (col.byCheck[c] ??= []).push(r.name);
     if (checks.length === 1) (col.aloneByCheck[checks[0]] ??= []).push(r.name);
   }

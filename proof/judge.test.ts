@@ -23,13 +23,14 @@ import {
 import type { RunOutcome } from './matrix.ts';
 import { CLEAN_PROJECT, PROPERTIES_PROJECT } from './plan.ts';
 import type { SuiteTest } from './run-suite.ts';
+import { printTestKey, testKey, type TestKey } from './playwright-plan.ts';
 import { confirmTraceProofs, judgeVariations, planSelftest } from './selftest.ts';
 
 /** A value of the environment a plan hands its runs (read as data: the profile is the only reader of SVC_* settings of the process). */
 const settingOf = (name: string, env: Record<string, string | undefined>) => Object.entries(env).find(([key]) => key === name)?.[1];
 
-const A = 'scenarios/api/a.spec.ts > the rule holds';
-const B = 'scenarios/api/a.spec.ts > the other rule holds';
+const A = testKey('scenarios/api/a.spec.ts', ['the rule holds']);
+const B = testKey('scenarios/api/a.spec.ts', ['the other rule holds']);
 const fault = (name: string, o: Partial<FaultEntry> = {}): FaultEntry => ({
   name,
   kind: 'fault',
@@ -54,10 +55,12 @@ const traceRow = (id: string, verified_by: string[], proven_by: string[]): Trace
   verified_by,
   proven_by,
 });
-/** A report test: `[project] file > title`, tagged @a. */
-const t = (project: string, check: string, status: SuiteTest['status'], error?: string): SuiteTest => ({
-  name: `[${project}] ${check}`,
-  title: check.split(' > ').at(-1)!,
+/** A report test: a scenario's copy under a project or entry, tagged @a. */
+const t = (project: string, key: TestKey, status: SuiteTest['status'], error?: string): SuiteTest => ({
+  entry: project,
+  key,
+  name: `[${project}] ${printTestKey(key)}`,
+  title: key.titlePath.at(-1)!,
   tags: ['a'],
   status,
   durationMs: 5,
@@ -76,7 +79,7 @@ const catalog: CatalogEntry[] = [
   variation('v-1', ['@a']),
   variation('v-2', ['@a', 'delivery']),
 ];
-const trace = [traceRow('r.1', [A], ['f-caught', 'f-missed']), traceRow('r.2', [B, 'delivery: timeout'], ['f-strict'])];
+const trace = [traceRow('r.1', [printTestKey(A)], ['f-caught', 'f-missed']), traceRow('r.2', [printTestKey(B), 'delivery: timeout'], ['f-strict'])];
 
 test('plan: faults from their trace rows, variations together and from their suites; --only, --kind, --quick, --separate-variations', () => {
   const p = planSelftest({}, catalog, trace, {});
@@ -126,9 +129,14 @@ test('plan: faults from their trace rows, variations together and from their sui
 });
 
 test('plan, fuzz column: every entry a scenario can notice runs the fuzz project alone, with the fuzz bounds', () => {
-  const p = planSelftest({ fuzzOnly: true }, [...catalog, fault('f-time', { notFuzzable: 'time' })], [...trace, traceRow('r.3', [A], ['f-time'])], {
-    SVC_FUZZ_RUNS: '9',
-  });
+  const p = planSelftest(
+    { fuzzOnly: true },
+    [...catalog, fault('f-time', { notFuzzable: 'time' })],
+    [...trace, traceRow('r.3', [printTestKey(A)], ['f-time'])],
+    {
+      SVC_FUZZ_RUNS: '9',
+    },
+  );
   assert.deepEqual(
     [...p.faults, ...p.variations].map((x) => x.entry.name),
     ['f-caught', 'f-missed', 'f-strict', 'v-1', 'v-2'],
@@ -145,24 +153,24 @@ test('baselines: clean and properties passes at the first attempt count; flaky a
       [
         t(CLEAN_PROJECT, A, 'passed'),
         t(CLEAN_PROJECT, B, 'flaky'),
-        t(PROPERTIES_PROJECT, 'scenarios/properties/p.spec.ts > holds', 'failed', 'boom\nstack'),
+        t(PROPERTIES_PROJECT, testKey('scenarios/properties/p.spec.ts', ['holds']), 'failed', 'boom\nstack'),
         t(CLEAN_STRICT_PROJECT, B, 'passed'),
         t('f-caught', A, 'failed'),
       ],
       {},
-      { delivery: { kind: 'delivery', executed: 2, failed: ['delivery timeout: webhook_retry_on_failure'], durationMs: 1 } },
+      { delivery: { kind: 'delivery', executed: 2, failed: [{ side: 'delivery timeout: webhook_retry_on_failure' }], durationMs: 1 } },
     ),
   );
-  assert.deepEqual([...b.cleanPassed], [A]);
-  assert.deepEqual([...b.strictPassed], [B]);
-  assert.deepEqual(b.result.flaky, [B]);
+  assert.deepEqual([...b.cleanPassed], [printTestKey(A)]);
+  assert.deepEqual([...b.strictPassed], [printTestKey(B)]);
+  assert.deepEqual(b.result.flaky, [printTestKey(B)]);
   assert.deepEqual(b.result.failed, ['scenarios/properties/p.spec.ts > holds — boom', 'delivery timeout: webhook_retry_on_failure']);
   assert.equal(b.result.executed, 4 + 2);
 });
 
-const baselines = (passed: string[], strict: string[] = []): Baselines => ({
-  cleanPassed: new Set(passed),
-  strictPassed: new Set(strict),
+const baselines = (passed: TestKey[], strict: TestKey[] = []): Baselines => ({
+  cleanPassed: new Set(passed.map(printTestKey)),
+  strictPassed: new Set(strict.map(printTestKey)),
   result: { executed: 1, failed: [], errors: [] },
 });
 
@@ -172,17 +180,17 @@ test('judge faults: caught only by a scenario that passed clean (an inferred fau
     p.faults,
     ex(
       [t('f-caught', A, 'failed', 'expected 401'), t('f-missed', A, 'passed'), t('f-strict', B, 'failed', 'a 500')],
-      { 'f-strict': [{ kind: 'delivery', executed: 1, failed: ['delivery timeout: known'], durationMs: 1 }] },
-      { delivery: { kind: 'delivery', executed: 1, failed: ['delivery timeout: known'], durationMs: 1 } },
+      { 'f-strict': [{ kind: 'delivery', executed: 1, failed: [{ side: 'delivery timeout: known' }], durationMs: 1 }] },
+      { delivery: { kind: 'delivery', executed: 1, failed: [{ side: 'delivery timeout: known' }], durationMs: 1 } },
     ),
     baselines([A], [B]),
   );
   assert.deepEqual(
     rows.map((r) => [r.name, r.verdict, r.failed]),
     [
-      ['f-caught', 'CAUGHT', [`${A} — expected 401`]],
+      ['f-caught', 'CAUGHT', [{ test: A, error: 'expected 401' }]],
       ['f-missed', 'SURVIVED', []],
-      ['f-strict', 'CAUGHT', [`${B} — a 500`]],
+      ['f-strict', 'CAUGHT', [{ test: B, error: 'a 500' }]],
     ],
   );
   assert.deepEqual(rows[0].suites, ['1 scenario(s) named by spec/trace.yaml']);
@@ -212,7 +220,7 @@ test('judge variations: all together passed means every variation passed', async
 
 test('judge variations, phase 2: the variation that fails alone alarms; a failure the control shares is flaky; one only together and again is an interaction alarm', async () => {
   const p = planSelftest({ kind: 'variation' }, catalog, trace, {});
-  const C = 'scenarios/api/a.spec.ts > a third rule holds';
+  const C = testKey('scenarios/api/a.spec.ts', ['a third rule holds']);
   const ex1 = ex([t(ALL_VARIATIONS_UNIT, A, 'failed', 'x'), t(ALL_VARIATIONS_UNIT, B, 'failed', 'y'), t(ALL_VARIATIONS_UNIT, C, 'failed', 'z')]);
   const b = baselines([A, B, C]);
   const view = jointView(p.variations, p.allVariations!, ex1, b);
@@ -249,8 +257,8 @@ test('judge variations, phase 2: the variation that fails alone alarms; a failur
       ['v-2', 'PASSED'],
     ],
   );
-  assert.deepEqual(joint.flaky, [`${B} (failed with all variations together; fails clean too)`]);
-  assert.deepEqual(joint.alarms, [`${C} — fails only with all variations together (no variation alone), and again on a second run`]);
+  assert.deepEqual(joint.flaky, [`${printTestKey(B)} (failed with all variations together; fails clean too)`]);
+  assert.deepEqual(joint.alarms, [`${printTestKey(C)} — fails only with all variations together (no variation alone), and again on a second run`]);
   // judgeVariations runs phase 2 through the function it is given.
   let asked: string[] = [];
   const judged = await judgeVariations(p, ex1, b, async (units) => {

@@ -6,9 +6,10 @@
  */
 import type { CatalogEntry } from '../targets/index.ts';
 import { CLEAN_STRICT_PROJECT, type Execution, type Unit } from './execute.ts';
-import { rowOf, type BaselineResult, type JointResult, type MatrixRow, type RunOutcome } from './matrix.ts';
+import { checkNameOf, printFailedCheck, rowOf, type BaselineResult, type FailedCheck, type JointResult, type MatrixRow, type RunOutcome } from './matrix.ts';
 import { CLEAN_PROJECT, grepSelects, PROPERTIES_PROJECT, selftestEntryFor, type PlannedEntry, type SuiteRun } from './plan.ts';
 import type { SuiteTest } from './run-suite.ts';
+import { printTestKey } from './playwright-plan.ts';
 
 /** The name of the unit that has every variation in force at once. */
 export const ALL_VARIATIONS_UNIT = 'all-variations';
@@ -17,12 +18,11 @@ export const CONTROL_PROJECT = 'clean-control';
 /** Phase 2's second look at scenarios that failed with every variation together. */
 export const JOINT_RERUN_PROJECT = 'all-variations-again';
 
-/** A test's identity across projects: `file > title path`, without the `[project]` prefix. */
-export const testKey = (t: { name: string }) => t.name.replace(/^\[[^\]]*\] /, '');
-const inProject = (t: SuiteTest, project: string) => t.name.startsWith(`[${project}] `);
-const failedLine = (t: SuiteTest) => `${testKey(t)}${t.error ? ` — ${t.error.split('\n')[0].slice(0, 160)}` : ''}`;
-/** A failure line's check, without its error (`file > title`, `delivery x: check`). */
-const checkOf = (failure: string) => failure.split(' — ')[0];
+/** The same scenario under every entry: its printed key, for sets and maps. */
+const sameScenario = (t: SuiteTest) => printTestKey(t.key);
+const inProject = (t: SuiteTest, project: string) => t.entry === project;
+/** A failed scenario, with the first line of its error. */
+const failedCheckOf = (t: SuiteTest): FailedCheck => ({ test: t.key, ...(t.error ? { error: t.error.split('\n')[0].slice(0, 160) } : {}) });
 
 const namesOf = (entry: CatalogEntry) => ({
   faults: entry.kind === 'fault' ? [entry.name] : [],
@@ -64,18 +64,18 @@ export function baselinesOf(ex: Execution): Baselines {
   const strictClean = ex.pw.tests.filter((t) => inProject(t, CLEAN_STRICT_PROJECT));
   const executed = (tests: SuiteTest[]) => tests.filter((t) => t.status !== 'skipped').length;
   return {
-    cleanPassed: new Set(clean.filter((t) => t.status === 'passed').map(testKey)),
-    strictPassed: new Set(strictClean.filter((t) => t.status === 'passed').map(testKey)),
+    cleanPassed: new Set(clean.filter((t) => t.status === 'passed').map(sameScenario)),
+    strictPassed: new Set(strictClean.filter((t) => t.status === 'passed').map(sameScenario)),
     result: {
       executed: executed(clean) + executed(strictClean) + [...ex.sideClean.values()].reduce((n, r) => n + r.executed, 0),
       flaky: [...clean, ...strictClean]
         .filter((t) => t.status === 'flaky')
-        .map((t) => `${inProject(t, CLEAN_STRICT_PROJECT) ? `[${CLEAN_STRICT_PROJECT}] ` : ''}${testKey(t)}`),
+        .map((t) => `${inProject(t, CLEAN_STRICT_PROJECT) ? `[${CLEAN_STRICT_PROJECT}] ` : ''}${sameScenario(t)}`),
       failed: [
-        ...clean.filter((t) => t.status === 'failed').map(failedLine),
+        ...clean.filter((t) => t.status === 'failed').map((t) => printFailedCheck(failedCheckOf(t))),
         // Clean with the inferred tier gating (SVC_STRICT=1, header names set): the simulator must meet it too.
-        ...strictClean.filter((t) => t.status === 'failed').map((t) => `[${CLEAN_STRICT_PROJECT}] ${failedLine(t)}`),
-        ...[...ex.sideClean.values()].flatMap((r) => r.failed),
+        ...strictClean.filter((t) => t.status === 'failed').map((t) => `[${CLEAN_STRICT_PROJECT}] ${printFailedCheck(failedCheckOf(t))}`),
+        ...[...ex.sideClean.values()].flatMap((r) => r.failed.map(printFailedCheck)),
       ],
       errors: [
         ...(ex.pw.error ? [`playwright: ${ex.pw.error}`] : []),
@@ -93,7 +93,7 @@ export function playwrightOutcome(project: string, tests: readonly SuiteTest[], 
   return {
     kind: 'playwright',
     executed: mine.filter((t) => t.status !== 'skipped').length,
-    failed: failed.filter((t) => cleanPassed.has(testKey(t))).map(failedLine),
+    failed: failed.filter((t) => cleanPassed.has(sameScenario(t))).map(failedCheckOf),
     durationMs: mine.reduce((n, t) => n + (t.durationMs ?? 0), 0),
     ...(error ? { error } : {}),
   };
@@ -102,8 +102,8 @@ export function playwrightOutcome(project: string, tests: readonly SuiteTest[], 
 /** Removes failures the clean baseline of the same suite kind shows. */
 export function againstBaseline(o: RunOutcome, clean: RunOutcome | undefined): RunOutcome {
   if (!clean) return o;
-  const cleanFailed = new Set(clean.failed);
-  return { ...o, failed: o.failed.filter((f) => !cleanFailed.has(f)) };
+  const cleanFailed = new Set(clean.failed.map(printFailedCheck));
+  return { ...o, failed: o.failed.filter((f) => !cleanFailed.has(printFailedCheck(f))) };
 }
 
 /** A unit's outcomes: its Playwright project's and its side runs', each against its clean baseline. */
@@ -182,7 +182,7 @@ export function jointView(variations: readonly PlannedEntry[], joint: Unit, ex: 
         .map((x) => {
           if (x.kind !== 'playwright') return x;
           const mine = tests.filter((t) => grepSelects(grepOf(p), t) && t.status !== 'skipped');
-          return { ...x, executed: mine.length, failed: x.failed.filter((f) => !drop.has(checkOf(f))) };
+          return { ...x, executed: mine.length, failed: x.failed.filter((f) => !drop.has(checkNameOf(f))) };
         }),
   };
 }
@@ -231,8 +231,8 @@ export function planPhase2(
   const failedKinds = new Set(view.outcomes.filter((x) => x.failed.length || x.error).map((x) => x.kind));
   // With every variation already run alone (--each-variation), a joint failure one of
   // them reproduced is explained: only the others need a second look.
-  const explained = new Set([...alone.values()].flatMap((r) => r.failed.map(checkOf)));
-  const failedTests = view.tests.filter((t) => t.status === 'failed' && b.cleanPassed.has(testKey(t)) && !explained.has(testKey(t)));
+  const explained = new Set([...alone.values()].flatMap((r) => r.failed.map(checkNameOf)));
+  const failedTests = view.tests.filter((t) => t.status === 'failed' && b.cleanPassed.has(sameScenario(t)) && !explained.has(sameScenario(t)));
   const titlesOf = (tests: SuiteTest[]) => [...new Set(tests.map((t) => t.title))];
   const pwAll: SuiteRun = { kind: 'playwright', selectors: [], all: true };
   const units: Unit[] = [];
@@ -267,24 +267,24 @@ export function judgePhase2(
 ): { rows: Map<string, MatrixRow>; joint: JointResult } {
   const joint: JointResult = { ...view.result, alarms: [], flaky: [] };
   const rows = new Map<string, MatrixRow>();
-  const controlOf = new Map(ex2.pw.tests.filter((t) => inProject(t, CONTROL_PROJECT)).map((t) => [testKey(t), t.status]));
+  const controlOf = new Map(ex2.pw.tests.filter((t) => inProject(t, CONTROL_PROJECT)).map((t) => [sameScenario(t), t.status]));
   // Attributable only when the control passed the scenario at its first attempt.
   const attributable = new Set([...controlOf].filter(([, st]) => st === 'passed').map(([k]) => k));
-  const flakyKeys = plan2.failedTests.map(testKey).filter((k) => controlOf.has(k) && !attributable.has(k));
+  const flakyKeys = plan2.failedTests.map(sameScenario).filter((k) => controlOf.has(k) && !attributable.has(k));
   const reproduced = new Set<string>();
   for (const p of variations) {
     const unit = plan2.units.find((u) => u.name === p.entry.name);
     const own = alone.get(p.entry.name);
     if (own) {
-      for (const f of own.failed) reproduced.add(checkOf(f));
+      for (const f of own.failed) reproduced.add(checkNameOf(f));
       rows.set(p.entry.name, own);
       continue;
     }
     const unchanged = view.outcomes.filter((x) => p.runs.some((r) => r.kind === x.kind) && !unit?.runs.some((r) => r.kind === x.kind));
     // The joint Playwright outcome through this variation's suites, without the failures it is now judged on alone.
-    const throughJoint = view.through(p, new Set(plan2.failedTests.map(testKey))).filter((x) => unchanged.includes(x) || x.kind === 'playwright');
+    const throughJoint = view.through(p, new Set(plan2.failedTests.map(sameScenario))).filter((x) => unchanged.includes(x) || x.kind === 'playwright');
     const outcomes = unit ? outcomesOf(unit, ex2, controlOf.size ? attributable : b.cleanPassed, ex1.sideClean) : [];
-    for (const o of outcomes) for (const f of o.failed) reproduced.add(checkOf(f));
+    for (const o of outcomes) for (const f of o.failed) reproduced.add(checkNameOf(f));
     const merged = [...throughJoint.filter((x) => x.kind !== 'playwright' || !outcomes.some((o) => o.kind === 'playwright')), ...outcomes];
     const row = rowOf(p.entry, merged.length ? merged : throughJoint);
     const note = plan2.candidates.has(p.entry.name)
@@ -292,9 +292,9 @@ export function judgePhase2(
       : 'the failures with all variations together lie outside its suites';
     rows.set(p.entry.name, { ...row, note });
   }
-  const again = new Map(ex2.pw.tests.filter((t) => inProject(t, JOINT_RERUN_PROJECT)).map((t) => [testKey(t), t.status]));
+  const again = new Map(ex2.pw.tests.filter((t) => inProject(t, JOINT_RERUN_PROJECT)).map((t) => [sameScenario(t), t.status]));
   for (const t of plan2.failedTests) {
-    const k = testKey(t);
+    const k = sameScenario(t);
     if (reproduced.has(k)) continue;
     if (flakyKeys.includes(k) || again.get(k) !== 'failed')
       joint.flaky.push(`${k} (failed with all variations together; ${flakyKeys.includes(k) ? 'fails clean too' : 'passed when run again'})`);
@@ -303,7 +303,8 @@ export function judgePhase2(
   // Side kinds: a joint failure that no variation reproduced alone is reported as an interaction alarm.
   for (const o of view.outcomes.filter((x) => x.kind !== 'playwright')) {
     for (const f of o.failed)
-      if (!variations.some((p) => rows.get(p.entry.name)?.failed.includes(f))) joint.alarms.push(`${f} — fails only with all variations together`);
+      if (!variations.some((p) => rows.get(p.entry.name)?.failed.some((mine) => printFailedCheck(mine) === printFailedCheck(f))))
+        joint.alarms.push(`${printFailedCheck(f)} — fails only with all variations together`);
   }
   return { rows, joint };
 }

@@ -5,7 +5,7 @@ import type { TraceRow } from '../spec/trace.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildMatrix, matrixPasses, renderMarkdown, rowOf, type RunOutcome } from './matrix.ts';
+import { buildMatrix, matrixPasses, renderMarkdown, rowOf, type FailedCheck, type RunOutcome } from './matrix.ts';
 import {
   CLEAN_PROJECT,
   grepFor,
@@ -18,13 +18,13 @@ import {
   selftestEntryFor,
   selftestEntryOf,
   PROPERTIES_PROJECT,
-  SELFTEST_FAILURE_ANNOTATION,
   SELFTEST_PROJECT,
-  ENTRY_SUITE_PREFIX,
   titlesGrep,
   type PlaywrightPlan,
 } from './plan.ts';
+import { entrySuiteTitle, testKey } from './playwright-plan.ts';
 import { testsOf } from './run-suite.ts';
+import { EXPECTED_FAILURE_ANNOTATION } from '../scenarios/fixtures/outcome.ts';
 import { REDACTION_REPORTER } from '../reports/reporters.ts';
 
 const fault: FaultEntry = { name: 'f', kind: 'fault', area: 'auth', section: 'S', description: 'a fault for tests' };
@@ -37,11 +37,12 @@ const traceRow = (o: Partial<TraceRow>): TraceRow => ({ id: 'r.x', section: 'S',
 /** The fault `f` proven by one row naming one scenario and the rate-limit load script. */
 const rows = [traceRow({ verified_by: [API, 'load: rate-limit (load/rate-limit.ts thresholds server_errors)'], proven_by: ['f'] })];
 const ok = (n = 3): RunOutcome => ({ kind: 'playwright', executed: n, failed: [], durationMs: 10 });
-const bad = (...failed: string[]): RunOutcome => ({ kind: 'playwright', executed: 3, failed, durationMs: 10 });
+/** A run where these side checks failed (a scenario's key would do as well: the verdict reads only that something failed). */
+const bad = (...failed: string[]): RunOutcome => ({ kind: 'playwright', executed: 3, failed: failed.map((side): FailedCheck => ({ side })), durationMs: 10 });
 
 test('a fault is caught when any run fails, survives when all pass, is an error when a run broke', () => {
   assert.equal(rowOf(fault, [ok(), bad('auth.spec.ts > rejects')]).verdict, 'CAUGHT');
-  assert.deepEqual(rowOf(fault, [ok(), bad('x')]).failed, ['x']);
+  assert.deepEqual(rowOf(fault, [ok(), bad('x')]).failed, [{ side: 'x' }]);
   assert.equal(rowOf(fault, [ok(), ok()]).verdict, 'SURVIVED');
   assert.equal(rowOf(fault, [{ ...ok(0), error: 'crashed' }]).verdict, 'ERROR');
 });
@@ -181,7 +182,7 @@ test('the JSON report reader counts a self-test failure marked expected (to keep
               {
                 projectName: 'f',
                 status: 'expected',
-                annotations: [{ type: SELFTEST_FAILURE_ANNOTATION }],
+                annotations: [{ type: EXPECTED_FAILURE_ANNOTATION }],
                 results: [{ status: 'failed', error: { message: 'boom' } }],
               },
             ],
@@ -204,7 +205,7 @@ test('the JSON report reader counts a self-test failure marked expected (to keep
   assert.equal(tests[0].error, 'boom');
 });
 
-test('playwright.config.ts in self-test mode: one shared project for every entry, properties on request', async () => {
+test('the self-test configuration (proof/playwright.config.ts): one shared project for every entry, properties on request', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'selftest-plan-'));
   const planFile = join(dir, 'plan.json');
   const plan: PlaywrightPlan = {
@@ -223,7 +224,7 @@ test('playwright.config.ts in self-test mode: one shared project for every entry
   const before = { ...process.env };
   process.env.SVC_SELFTEST_PLAN = planFile;
   try {
-    const config = (await import(`../playwright.config.ts?plan=${Date.now()}`)).default;
+    const config = (await import(`./playwright.config.ts?plan=${Date.now()}`)).default;
     assert.equal(config.globalSetup, undefined, 'each worker starts its own simulators');
     // A project always gets its own workers: one project for every entry keeps them shared.
     assert.deepEqual(
@@ -254,23 +255,23 @@ test('testsOf reports a self-test copy under its entry and its spec file', () =>
         file: 'api/a.spec.ts',
         suites: [
           {
-            title: `${ENTRY_SUITE_PREFIX}f`,
-            file: 'fixtures/selftest.ts',
+            title: entrySuiteTitle('f'),
+            file: 'entry-test.ts',
             specs: [
               {
                 title: 'rule holds',
-                file: 'fixtures/selftest.ts',
+                file: 'entry-test.ts',
                 tests: [{ projectName: SELFTEST_PROJECT, status: 'unexpected', results: [{ status: 'failed' }] }],
               },
             ],
           },
           {
-            title: `${ENTRY_SUITE_PREFIX}${CLEAN_PROJECT}`,
-            file: 'fixtures/selftest.ts',
+            title: entrySuiteTitle(CLEAN_PROJECT),
+            file: 'entry-test.ts',
             specs: [
               {
                 title: 'rule holds',
-                file: 'fixtures/selftest.ts',
+                file: 'entry-test.ts',
                 tests: [{ projectName: SELFTEST_PROJECT, status: 'expected', results: [{ status: 'passed' }] }],
               },
             ],
@@ -280,10 +281,10 @@ test('testsOf reports a self-test copy under its entry and its spec file', () =>
     ],
   };
   assert.deepEqual(
-    testsOf(report).map((t) => [t.name, t.status]),
+    testsOf(report).map((t) => [t.entry, t.key, t.name, t.status]),
     [
-      ['[f] api/a.spec.ts > rule holds', 'failed'],
-      [`[${CLEAN_PROJECT}] api/a.spec.ts > rule holds`, 'passed'],
+      ['f', testKey('api/a.spec.ts', ['rule holds']), '[f] api/a.spec.ts > rule holds', 'failed'],
+      [CLEAN_PROJECT, testKey('api/a.spec.ts', ['rule holds']), `[${CLEAN_PROJECT}] api/a.spec.ts > rule holds`, 'passed'],
     ],
   );
 });
@@ -315,7 +316,7 @@ test('an inferred fault shows its tier and env in the matrix and carries the env
 
 test('all variations together gate the matrix: an interaction alarm fails it, a flaky joint failure does not', () => {
   const rows = [rowOf(fault, [bad('x')]), rowOf(variation, [ok()])];
-  const joint = { variations: 2, executed: 10, failed: ['a > b'], alarms: [], flaky: ['a > b (passed when run again)'], errors: [] };
+  const joint = { variations: 2, executed: 10, failed: [{ test: testKey('a', ['b']) }], alarms: [], flaky: ['a > b (passed when run again)'], errors: [] };
   const m = buildMatrix(rows, 1, 2);
   m.joint = joint;
   assert.equal(matrixPasses(m), true);
@@ -332,7 +333,7 @@ test('a variation under which nothing ran is ERROR (visible as broken), never a 
 });
 
 test('grepSelects reads a report test the way Playwright greps it: title path and tags', () => {
-  const t = { name: '[all-variations] browser/widget.spec.ts > in a mobile WebView events go', tags: ['@widgets', '@oauth'] };
+  const t = { key: testKey('browser/widget.spec.ts', ['in a mobile WebView events go']), tags: ['@widgets', '@oauth'] };
   assert.equal(grepSelects(grepFor(['@widgets']), t), true);
   assert.equal(grepSelects(grepFor(['@members']), t), false);
   assert.equal(grepSelects(undefined, t), true, 'no grep: every scenario');

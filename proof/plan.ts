@@ -23,9 +23,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { CatalogEntry, FaultEntry, VariationEntry } from '../targets/index.ts';
 import type { TraceRow } from '../spec/trace.ts';
-import type { SelftestEntry } from '../scenarios/selftest-project.ts';
-
-import type { SuiteKind } from '../reports/matrix.ts';
+import type { SelftestEntry, TestKey } from './playwright-plan.ts';
+import type { SuiteKind } from './matrix.ts';
 export type { SuiteKind };
 
 export interface SuiteRun {
@@ -163,17 +162,9 @@ export function discoverSuiteTags(root: string): Set<string> {
   return tags;
 }
 
-// The plan of the single Playwright invocation and its entries: defined on the scenarios'
-// side (scenarios/selftest-project.ts), since playwright.config.ts and the scenarios'
-// fixtures read them and import nothing of proof/.
-export {
-  ENTRY_SUITE_PREFIX,
-  PROPERTIES_PROJECT,
-  SELFTEST_FAILURE_ANNOTATION,
-  SELFTEST_PROJECT,
-  type PlaywrightPlan,
-  type SelftestEntry,
-} from '../scenarios/selftest-project.ts';
+// The plan of the single Playwright invocation and its entries (proof/playwright-plan.ts,
+// which the self-test's configuration and its `test` read).
+export { PROPERTIES_PROJECT, SELFTEST_PROJECT, type PlaywrightPlan, type SelftestEntry } from './playwright-plan.ts';
 
 /** The name of the baseline project: nothing in force. */
 export const CLEAN_PROJECT = 'clean';
@@ -202,12 +193,12 @@ export function selftestEntryFor(
 
 /**
  * Whether a project's grep selects a scenario. Playwright matches `grep` against the
- * test's title path and its tags, so the same string is built here from the self-test's
- * report (SuiteTest.name is `[project] file > titles`).
+ * test's title path (its file first) and its tags, so the same string is built here from
+ * the scenario's key.
  */
-export function grepSelects(grep: string | undefined, test: { name: string; tags: readonly string[] }): boolean {
+export function grepSelects(grep: string | undefined, test: { key: TestKey; tags: readonly string[] }): boolean {
   if (grep === undefined) return true;
-  const titlePath = test.name.replace(/^\[[^\]]*\] /, '').replace(/ > /g, ' ');
+  const titlePath = [test.key.file, ...test.key.titlePath].join(' ');
   // Playwright's JSON report lists tags without their `@`; its grep sees them with it.
   const tags = test.tags.map((t) => (t.startsWith('@') ? t : `@${t}`));
   return new RegExp(grep).test(`${titlePath} ${tags.join(' ')}`);

@@ -31,7 +31,7 @@ export default defineConfig<{ failuresExpected: boolean }, { targetEnv: Record<s
     timeout: r.timeoutMs,
     ...(r.grep ? { grep: new RegExp(r.grep) } : {}),
     // A run expected to fail (a misbehaving target) keeps its worker after each failure
-    // (scenarios/fixtures.ts, the outcome fixtures): a new worker per failed scenario would
+    // (scenarios/fixtures/outcome.ts): a new worker per failed scenario would
     // start and import everything again; the failures are reported as failed all the same.
     use: { targetEnv: r.env, failuresExpected: !!r.failuresExpected },
   })),

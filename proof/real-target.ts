@@ -210,7 +210,7 @@ export async function runPlaywrightBatch(runs: BatchRun[], o: { workers: number 
         timeoutMs: Math.max(...runs.map((r) => r.timeoutMs)) + 60_000,
       };
     },
-    (all) => new Map(runs.map((r) => [r.name, { ...all, tests: all.tests.filter((t) => t.name.startsWith(`[${r.name}] `)) }])),
+    (all) => new Map(runs.map((r) => [r.name, { ...all, tests: all.tests.filter((t) => t.entry === r.name) }])),
   );
 }
 

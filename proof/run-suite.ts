@@ -8,7 +8,7 @@
  *   // r.failed: ['[api] scenarios/api/members.spec.ts > locked out: DENIED', ...]
  *
  * Faults and variations are put in force by the self-test's one mechanism (a plan entry,
- * scenarios/fixtures/selftest.ts): `npx tsx proof/selftest.ts --only NAME`.
+ * proof/entry-test.ts): `npx tsx proof/selftest.ts --only NAME`.
  *
  * How: spawns `playwright test --reporter=json` with SVC_BASE_URL removed (the embedded
  * simulator), its own output and timing directories (runs can go in parallel), and reads
@@ -23,7 +23,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ENTRY_SUITE_PREFIX, SELFTEST_FAILURE_ANNOTATION } from './plan.ts';
+import { EXPECTED_FAILURE_ANNOTATION } from '../scenarios/fixtures/outcome.ts';
+import { entryOfSuiteTitle, printTestKey, testKey, type TestKey } from './playwright-plan.ts';
 
 export interface RunSuiteOptions {
   /** Playwright --grep (tags or title words), e.g. `@members|@oauth`. Default: everything. */
@@ -45,7 +46,11 @@ export interface RunSuiteOptions {
 }
 
 export interface SuiteTest {
-  /** `[project] file > title`, stable across runs. */
+  /** The plan entry the copy ran under (the self-test), else its Playwright project. */
+  entry: string;
+  /** Which scenario: the same key under every entry. */
+  key: TestKey;
+  /** `[entry] file > title`, for people (printed from `entry` and `key`; the self-test reads `entry` and `key`). */
   name: string;
   title: string;
   tags: string[];
@@ -105,19 +110,19 @@ export interface PwReport {
 /** Flattens Playwright's JSON report. */
 export function testsOf(report: PwReport): SuiteTest[] {
   const out: SuiteTest[] = [];
-  // A self-test entry's describe block (scenarios/fixtures/selftest.ts) names the entry:
-  // its tests are reported as `[entry] file > titles`, as if the entry were a project.
-  // The file is the file suite's: a self-test copy is declared from the fixtures, which
-  // Playwright records as the test's own location.
+  // A self-test entry's describe block (proof/entry-test.ts) names the entry: its tests
+  // belong to the entry, as if the entry were a project. The file is the file suite's: a
+  // self-test copy is declared from the self-test's `test`, which Playwright records as the
+  // test's own location.
   const walk = (s: PwSuite, path: string[], entry?: string, file = s.file) => {
-    const isEntry = s.title.startsWith(ENTRY_SUITE_PREFIX);
-    if (isEntry) entry = s.title.slice(ENTRY_SUITE_PREFIX.length);
-    const here = s.title && !isEntry && !s.file?.endsWith(s.title) && !s.title.endsWith('.ts') ? [...path, s.title] : path;
+    const entryHere = entryOfSuiteTitle(s.title);
+    if (entryHere !== undefined) entry = entryHere;
+    const here = s.title && entryHere === undefined && !s.file?.endsWith(s.title) && !s.title.endsWith('.ts') ? [...path, s.title] : path;
     for (const spec of s.specs ?? []) {
       for (const t of spec.tests) {
-        // The self-test marks a failed scenario as expected to keep its worker, with an annotation saying so.
-        const selftestFailed = (t.annotations ?? []).some((a) => a.type === SELFTEST_FAILURE_ANNOTATION);
-        const status: SuiteTest['status'] = selftestFailed
+        // A run that expects failures marks a failed scenario expected to keep its worker, with an annotation saying so.
+        const failedAsExpected = (t.annotations ?? []).some((a) => a.type === EXPECTED_FAILURE_ANNOTATION);
+        const status: SuiteTest['status'] = failedAsExpected
           ? 'failed'
           : t.status === 'skipped'
             ? 'skipped'
@@ -128,8 +133,12 @@ export function testsOf(report: PwReport): SuiteTest[] {
                 : 'failed';
         const first = t.results.find((r) => r.status !== 'passed' && r.status !== 'skipped');
         const message = first?.error?.message ?? first?.errors?.[0]?.message;
+        const key = testKey(file ?? spec.file, [...here, spec.title]);
+        const ranUnder = entry ?? t.projectName;
         out.push({
-          name: `[${entry ?? t.projectName}] ${file ?? spec.file} > ${[...here, spec.title].join(' > ')}`,
+          entry: ranUnder,
+          key,
+          name: `[${ranUnder}] ${printTestKey(key)}`,
           title: spec.title,
           tags: spec.tags ?? [],
           status,

@@ -1,6 +1,6 @@
 /**
- * The self-test's one mechanism (scenarios/fixtures/selftest.ts), seen through
- * Playwright's own listing: under a plan, every scenario an entry's grep selects is
+ * The self-test's one mechanism (proof/entry-test.ts, under proof/playwright.config.ts),
+ * seen through Playwright's own listing: under a plan, every scenario an entry's grep selects is
  * declared once for that entry, in the shared `selftest` project, and reported under the
  * entry's name with its own spec file; a scenario no grep selects is not declared at all.
  */
@@ -22,12 +22,17 @@ function listUnder(plan: Omit<PlaywrightPlan, 'reportFile' | 'outputDir' | 'work
       planFile,
       JSON.stringify({ reportFile: join(dir, 'r.json'), outputDir: join(dir, 'out'), workers: 1, testTimeoutMs: 15_000, ...plan } satisfies PlaywrightPlan),
     );
-    const listing = spawnSync(process.execPath, [join(PROJECT_ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '--list', '--reporter=json'], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, SVC_SELFTEST_PLAN: planFile, FORCE_COLOR: '0' },
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    const config = join(PROJECT_ROOT, 'proof/playwright.config.ts');
+    const listing = spawnSync(
+      process.execPath,
+      [join(PROJECT_ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', config, '--list', '--reporter=json'],
+      {
+        cwd: PROJECT_ROOT,
+        env: { ...process.env, SVC_SELFTEST_PLAN: planFile, FORCE_COLOR: '0' },
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
     if (!listing.stdout.trim().startsWith('{')) throw new Error(`playwright test --list failed: ${listing.stderr.slice(0, 2000)}`);
     return testsOf(JSON.parse(listing.stdout) as PwReport).map((t) => t.name);
   } finally {

@@ -18,7 +18,7 @@
  * How (goal: the whole matrix in at most 120 s on a quiet 2-core machine, so it runs in every `npm test`):
  *   - ONE Playwright invocation for every scenario entry (proof/execute.ts): the plan lists
  *     the entries plus `clean`, the baseline with nothing in force; the scenarios' fixtures
- *     declare each scenario once per entry that selects it (scenarios/fixtures/selftest.ts),
+ *     declare each scenario once per entry that selects it (proof/entry-test.ts),
  *     and each worker keeps one in-process simulator per entry, so the runner, the test
  *     files, the contract and the browser start once per worker, not once per entry.
  *   - Polling is bounded tightly (SVC_AGGREGATION_TIMEOUT_MS 1 s; the simulator settles
@@ -151,7 +151,7 @@ export function planSelftest(
   // version, every documented operation exercised: about 2000 cases) make that gate the same
   // on every run and machine; a time bound would cut it wherever the machine is slow. The
   // fuzz project's own run (`npx playwright test --project fuzz`) keeps its wider defaults.
-  // Pacing: every worker has a simulator of its own per entry (scenarios/fixtures/selftest.ts)
+  // Pacing: every worker has a simulator of its own per entry (proof/entry-test.ts)
   // that serves one test at a time, so the fuzz test may take 0.9 of the request limit, not
   // the 0.5 it leaves other workers on a shared target: the same cases, 2007 in about 9.5 s
   // instead of 15 s.

@@ -6,8 +6,14 @@ import { loadTrace, PROJECT_ROOT, type TraceRow } from '../spec/trace.ts';
 import { BROKEN_VARIANTS, CATALOG } from '../targets/index.ts';
 import { chooseShownBy, confirmProofs, namesCheck, MUTANT_PROOF } from './trace-proof.ts';
 import { generateMutants } from './mutants/generate.ts';
-import type { MatrixRow } from './matrix.ts';
+import type { FailedCheck, MatrixRow } from './matrix.ts';
 import { testsOf, type PwReport } from './run-suite.ts';
+import { printTestKey, testKey } from './playwright-plan.ts';
+
+/** A scenario that failed with an error. */
+const failedIn = (file: string, title: string, error = 'Error: x'): FailedCheck => ({ test: testKey(file, [title]), error });
+/** A side run's check that failed. */
+const side = (name: string): FailedCheck => ({ side: name });
 
 const rows = loadTrace();
 
@@ -44,7 +50,7 @@ function listedScenarios(): Set<string> {
   });
   if (listing.status !== 0 && !listing.stdout.trim().startsWith('{')) throw new Error(`playwright test --list failed: ${listing.stderr.slice(0, 2000)}`);
   const names = new Set<string>();
-  for (const t of testsOf(JSON.parse(listing.stdout) as PwReport)) names.add(t.name.replace(/^\[[^\]]*\] /, ''));
+  for (const t of testsOf(JSON.parse(listing.stdout) as PwReport)) names.add(printTestKey(t.key));
   return names;
 }
 
@@ -56,53 +62,47 @@ test('every verified_by scenario names a test Playwright lists', () => {
 });
 
 test('namesCheck matches a recorded failure to the check a verified_by entry names', () => {
+  const title = 'every platform endpoint refuses requests without credentials';
+  assert.ok(namesCheck(`scenarios/api/auth.spec.ts > ${title}`, failedIn('scenarios/api/auth.spec.ts', title)));
+  assert.ok(!namesCheck(`scenarios/api/auth.spec.ts > ${title}`, failedIn('scenarios/api/members.spec.ts', title)), 'another file');
   assert.ok(
-    namesCheck(
-      'scenarios/api/auth.spec.ts > every platform endpoint refuses requests without credentials',
-      'scenarios/api/auth.spec.ts > every platform endpoint refuses requests without credentials — Error: x',
-    ),
-  );
-  assert.ok(
-    !namesCheck(
-      'scenarios/api/auth.spec.ts > every platform endpoint refuses requests without credentials',
-      'scenarios/api/members.spec.ts > every platform endpoint refuses requests without credentials — Error: x',
-    ),
-    'another file',
-  );
-  assert.ok(
-    !namesCheck('scenarios/api/auth.spec.ts > a token alone is refused', 'scenarios/api/auth.spec.ts > every platform endpoint refuses requests — Error'),
+    !namesCheck('scenarios/api/auth.spec.ts > a token alone is refused', failedIn('scenarios/api/auth.spec.ts', 'every platform endpoint refuses requests')),
     'another title',
   );
-  assert.ok(namesCheck('delivery: member-events (webhook_payload_conformance)', 'delivery member-events: webhook_payload_conformance'));
-  assert.ok(namesCheck('delivery: retry-exhausted', 'delivery retry-exhausted: webhook_retry_count'));
-  assert.ok(!namesCheck('delivery: skip', 'delivery retry-exhausted: webhook_retry_count'));
+  assert.ok(!namesCheck(`scenarios/api/auth.spec.ts > ${title}`, side(`scenarios/api/auth.spec.ts > ${title}`)), 'a side check is not a scenario');
+  assert.ok(namesCheck('delivery: member-events (webhook_payload_conformance)', side('delivery member-events: webhook_payload_conformance')));
+  assert.ok(namesCheck('delivery: retry-exhausted', side('delivery retry-exhausted: webhook_retry_count')));
+  assert.ok(!namesCheck('delivery: skip', side('delivery retry-exhausted: webhook_retry_count')));
   assert.ok(
-    !namesCheck('delivery: basic-auth', 'scenarios/api/data-exchange.spec.ts > a token alone, without Basic authentication, is refused — Error'),
+    !namesCheck('delivery: basic-auth', failedIn('scenarios/api/data-exchange.spec.ts', 'a token alone, without Basic authentication, is refused')),
     'a delivery check is not a scenario',
   );
   assert.ok(
     namesCheck(
       'versions: removed-response-field / renamed-response-field on the institution reads (upgrade/versions.ts)',
-      'versions: removed-response-field GET /institutions response.body.institutions[].instructional_text',
+      side('versions: removed-response-field GET /institutions response.body.institutions[].instructional_text'),
     ),
   );
   assert.ok(
-    namesCheck('load: rate-limit (load/rate-limit.ts thresholds rate_limited_above_limit, server_errors)', 'load:rate-limit threshold server_errors count==0'),
+    namesCheck(
+      'load: rate-limit (load/rate-limit.ts thresholds rate_limited_above_limit, server_errors)',
+      side('load:rate-limit threshold server_errors count==0'),
+    ),
   );
   assert.ok(
-    !namesCheck('load: rate-limit (load/rate-limit.ts thresholds rate_limited_above_limit)', 'load:rate-limit threshold checks rate>=1'),
+    !namesCheck('load: rate-limit (load/rate-limit.ts thresholds rate_limited_above_limit)', side('load:rate-limit threshold checks rate>=1')),
     'another threshold',
   );
-  assert.ok(!namesCheck('load: paging', 'load:rate-limit threshold checks rate>=1'), 'another script');
+  assert.ok(!namesCheck('load: paging', side('load:rate-limit threshold checks rate>=1')), 'another script');
   assert.ok(
     namesCheck(
       'properties: a duplicate delivery gets a 2xx and is processed once',
-      'scenarios/properties/receiver-state.spec.ts > a duplicate delivery gets a 2xx and is processed once — Error',
+      failedIn('scenarios/properties/receiver-state.spec.ts', 'a duplicate delivery gets a 2xx and is processed once'),
     ),
   );
 });
 
-function matrixRow(name: string, kind: 'fault' | 'variation', verdict: MatrixRow['verdict'], failed: string[]): MatrixRow {
+function matrixRow(name: string, kind: 'fault' | 'variation', verdict: MatrixRow['verdict'], failed: FailedCheck[]): MatrixRow {
   return { name, kind, area: 'auth', section: '', description: '', suites: [], verdict, failed, executed: 1, errors: [], durationMs: 1 };
 }
 
@@ -125,8 +125,8 @@ test('confirmProofs: confirmed, broken when the catching check is another one, n
       row('r.partly', ['f-other', 'f-absent']),
     ],
     [
-      matrixRow('f-ok', 'fault', 'CAUGHT', ['scenarios/api/a.spec.ts > the rule holds — Error: y']),
-      matrixRow('f-other', 'fault', 'CAUGHT', ['scenarios/api/b.spec.ts > something else — Error: y']),
+      matrixRow('f-ok', 'fault', 'CAUGHT', [failedIn('scenarios/api/a.spec.ts', 'the rule holds')]),
+      matrixRow('f-other', 'fault', 'CAUGHT', [failedIn('scenarios/api/b.spec.ts', 'something else')]),
       matrixRow('f-survived', 'fault', 'SURVIVED', []),
       matrixRow('v-pass', 'variation', 'PASSED', []),
     ],
@@ -151,9 +151,12 @@ test("every shown_by names a fault of the row's proven_by and checks of its veri
 });
 
 test('chooseShownBy: one check per row and fault (not a browser scenario where another shows it), and every check some fault shows keeps one', () => {
-  const api1 = 'scenarios/api/a.spec.ts > the rule holds';
-  const api2 = 'scenarios/api/a.spec.ts > the other rule holds';
-  const web = 'scenarios/browser/w.spec.ts > the page shows it';
+  const keys = {
+    api1: testKey('scenarios/api/a.spec.ts', ['the rule holds']),
+    api2: testKey('scenarios/api/a.spec.ts', ['the other rule holds']),
+    web: testKey('scenarios/browser/w.spec.ts', ['the page shows it']),
+  };
+  const [api1, api2, web] = [keys.api1, keys.api2, keys.web].map(printTestKey);
   const row = (id: string, verified_by: string[], proven_by: string[]): TraceRow => ({
     id,
     section: 's',
@@ -162,7 +165,8 @@ test('chooseShownBy: one check per row and fault (not a browser scenario where a
     verified_by,
     proven_by,
   });
-  const fails = (...checks: string[]) => checks.map((c) => `${c} — Error: x`);
+  const byName = new Map(Object.values(keys).map((k) => [printTestKey(k), k]));
+  const fails = (...checks: string[]): FailedCheck[] => checks.map((c) => ({ test: byName.get(c)!, error: 'Error: x' }));
   const rows = [row('r1', [web, api1, api2], ['f-a', 'f-b']), row('r2', [api1, api2], ['f-a'])];
   const choice = chooseShownBy(rows, [matrixRow('f-a', 'fault', 'CAUGHT', fails(web, api1, api2)), matrixRow('f-b', 'fault', 'CAUGHT', fails(web))]);
   // f-a shows every check of both rows: one api check per row, the same one for both rows;

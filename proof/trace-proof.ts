@@ -23,7 +23,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { coverageOf, loadTrace, PROJECT_ROOT, renderShownBy, SHOWN_BY_FILE, type ShownBy, type TraceRow, MUTANT_PROOF_PREFIX } from '../spec/trace.ts';
-import type { MatrixRow } from './matrix.ts';
+import type { FailedCheck, MatrixRow } from './matrix.ts';
 
 function words(text: string): string {
   return text
@@ -33,27 +33,36 @@ function words(text: string): string {
 }
 
 /**
- * Does a failure recorded in the matrix (`<file> > <title> — <error>`, `delivery <name>:
- * <check>`, `versions: <rule> ...`, `load:<script> threshold ...`) come from the check a
- * `verified_by` entry names (`<file> > <title>`, `delivery: <name> (<check>)`, ...)?
+ * Does a check that failed in the matrix (a scenario by its key; a side run's check by the
+ * name its adapter gives it: `delivery <name>: <check>`, `versions: <rule> ...`,
+ * `load:<script> threshold ...`) come from the check a `verified_by` entry of the
+ * hand-written trace names (`<file> > <title>`, `delivery: <name> (<check>)`, ...)?
  */
-export function namesCheck(verifiedBy: string, failure: string): boolean {
-  const head = failure.split(' — ')[0]!;
+export function namesCheck(verifiedBy: string, failure: FailedCheck): boolean {
   if (verifiedBy.startsWith('scenarios/')) {
+    if (!('test' in failure)) return false;
     const parts = verifiedBy.split(' > ');
     const file = parts[0]!;
     const title = parts.slice(1).join(' > ');
-    return head.startsWith(file) && title.length > 0 && words(head).includes(words(title));
+    return failure.test.file === file && title.length > 0 && words(failure.test.titlePath.join(' ')).includes(words(title));
   }
   // "<kind>: <name> (<check>)": the failure must come from the same kind of run, and name
   // the same scenario (and check, when one is given).
   const kind = /^([a-z-]+):/.exec(verifiedBy)?.[1];
-  const recordedAs: Record<string, string> = { delivery: 'delivery ', properties: 'scenarios/properties/', versions: 'versions:', load: 'load:' };
+  const rest = verifiedBy.replace(/^[a-z-]+:\s*/, '');
+  // A property is a scenario of scenarios/properties, named by its full title.
+  if (kind === 'properties')
+    return (
+      'test' in failure &&
+      failure.test.file.startsWith('scenarios/properties/') &&
+      words(rest).length > 0 &&
+      words(failure.test.titlePath.join(' ')).includes(words(rest))
+    );
+  if (!('side' in failure)) return false;
+  const head = failure.side;
+  const recordedAs: Record<string, string> = { delivery: 'delivery ', versions: 'versions:', load: 'load:' };
   const prefix = kind === undefined ? undefined : recordedAs[kind];
   if (prefix === undefined || !head.startsWith(prefix)) return false;
-  const rest = verifiedBy.replace(/^[a-z-]+:\s*/, '');
-  // A property is named by its full title.
-  if (kind === 'properties') return words(rest).length > 0 && words(head).includes(words(rest));
   // Other kinds by their scenario/script name (the first word), and by one of the checks
   // (snake_case names) given in parentheses, when any is given.
   const name = /^[\w.-]+/.exec(rest)?.[0];

@@ -11,7 +11,6 @@
 import type { ConformanceResult } from './conformance.ts';
 import { renderFindingsMarkdown, tierMeaning } from './findings.ts';
 import type { LoadResult } from './load-summary.ts';
-import type { Matrix } from './matrix.ts';
 import { trendTable, type TrendPoint } from './trends.ts';
 
 export interface GateReason {
@@ -47,6 +46,24 @@ export function verdictLine(gate: GateVerdict, reasons: readonly GateReason[], l
   return `Partial run: no gate verdict (no error-severity failure in what ran; left out: ${left})`;
 }
 
+/**
+ * The self-test as the summary shows it: its rates and one problem per catalogue entry that
+ * fails the gate (proof/matrix.ts `selftestFigures` makes it from the matrix, whose shape is
+ * the self-test's own).
+ */
+export interface SelftestFigures {
+  faults: number;
+  caught: number;
+  /** caught / faults, 0..1 */
+  detectionRate: number;
+  variations: number;
+  passed: number;
+  /** alarmed / variations, 0..1 */
+  falseAlarmRate: number;
+  /** A survived fault, a variation's false alarm, a broken run: each fails the gate. */
+  problems: string[];
+}
+
 export interface NightlySummary {
   at: string;
   wallTimeMs: number;
@@ -63,7 +80,7 @@ export interface NightlySummary {
   conformance?: ConformanceResult;
   load: LoadResult[];
   loadErrors: string[];
-  matrix?: Matrix;
+  selftest?: SelftestFigures;
   trends: TrendPoint[];
   reportPath: string;
   reportBytes?: number;
@@ -82,7 +99,7 @@ const firstLine = (s: string) =>
 
 /** Error-severity problems of the steps that ran (`skipped`: steps not run, so no "produced nothing" reason). */
 export function gateReasons(
-  s: Pick<NightlySummary, 'conformance' | 'load' | 'loadErrors' | 'matrix'>,
+  s: Pick<NightlySummary, 'conformance' | 'load' | 'loadErrors' | 'selftest'>,
   skipped: ReadonlySet<LeftOut['step']> = new Set(),
 ): GateReason[] {
   const out: GateReason[] = [];
@@ -96,21 +113,15 @@ export function gateReasons(
   for (const r of s.load)
     for (const t of r.thresholds) if (!t.ok) out.push({ step: 'load', reason: `${r.script}: threshold ${t.metric} ${t.expression} failed` });
   for (const e of s.loadErrors) out.push({ step: 'load', reason: e });
-  const m = s.matrix;
-  if (!m) {
+  if (!s.selftest) {
     if (!skipped.has('self-test')) out.push({ step: 'self-test', reason: 'the self-test produced no matrix' });
-  } else
-    for (const r of m.rows) {
-      if (r.verdict === 'SURVIVED') out.push({ step: 'self-test', reason: `fault ${r.name} survived: no check caught it` });
-      if (r.verdict === 'ALARMED') out.push({ step: 'self-test', reason: `variation ${r.name} raised a false alarm: ${r.failed.slice(0, 2).join('; ')}` });
-      if (r.verdict === 'ERROR') out.push({ step: 'self-test', reason: `${r.kind} ${r.name}: ${r.errors.join('; ')}` });
-    }
+  } else for (const reason of s.selftest.problems) out.push({ step: 'self-test', reason });
   return out;
 }
 
 export function renderSummaryMarkdown(s: NightlySummary): string {
   const c = s.conformance;
-  const m = s.matrix;
+  const m = s.selftest;
   const leftOut = s.leftOut ?? [];
   const notRun = (step: LeftOut['step']) => leftOut.find((l) => l.step === step && l.notRun);
   const strict = !!s.strict;
@@ -154,9 +165,8 @@ export function renderSummaryMarkdown(s: NightlySummary): string {
     lines.push(`| load ${r.script} | ${r.thresholds.length - bad.length}/${r.thresholds.length} thresholds ok${figs ? `; ${figs}` : ''} |`);
   }
   if (m) {
-    const t = m.totals;
-    lines.push(`| self-test faults | ${t.caught}/${t.faults} caught — detection rate ${pct(t.detectionRate)} |`);
-    lines.push(`| self-test variations | ${t.passed}/${t.variations} passed — false-alarm rate ${pct(t.falseAlarmRate)} |`);
+    lines.push(`| self-test faults | ${m.caught}/${m.faults} caught — detection rate ${pct(m.detectionRate)} |`);
+    lines.push(`| self-test variations | ${m.passed}/${m.variations} passed — false-alarm rate ${pct(m.falseAlarmRate)} |`);
   } else {
     const skippedSelftest = notRun('self-test');
     if (skippedSelftest) lines.push(`| self-test | ${skippedSelftest.what} |`);

@@ -8,10 +8,11 @@
  *   client    `api`, the CHECKED client (scenarios/fixtures/client.ts): every response goes
  *             through the contract checks; `poll`, a bounded poller (fixtures/poll.ts)
  *   outcome   a run whose failures are its expected outcome keeps its worker
+ *             (fixtures/outcome.ts)
  *
  * The self-test adds its own concern (which catalogue entry a scenario runs under, one
- * simulator per entry) only where it runs: with a self-test plan in force, `test` is the
- * self-test's (scenarios/fixtures/selftest.ts), built on this one.
+ * simulator per entry) in its own `test` (proof/entry-test.ts), built on this `test`
+ * under its own configuration (proof/playwright.config.ts); nothing here knows of it.
  *
  * Guards, decided before a test body runs:
  *   - production: unless the user opted in (SVC_ALLOW_DESTRUCTIVE, see profile.ts),
@@ -28,8 +29,7 @@ import { loadContract, type Contract } from '../contracts/index.ts';
 import { CheckedClient } from './fixtures/client.ts';
 import { CLEANUP_FAILED_ANNOTATION, CREATED_BEFORE_SKIP_ANNOTATION, describeTeardownFailure, INCONCLUSIVE_ANNOTATION } from './cleanup.ts';
 import { makePoll, type Poll } from './fixtures/poll.ts';
-import { SELFTEST_PLAN, selftestTest } from './fixtures/selftest.ts';
-import { SELFTEST_FAILURE_ANNOTATION } from './selftest-project.ts';
+import { outcomeFixtures, type OutcomeFixtures } from './fixtures/outcome.ts';
 
 export { expect };
 export { CheckedClient, currentVersion, requireSetting, TIER_ANNOTATION } from './fixtures/client.ts';
@@ -126,45 +126,9 @@ export const clientFixtures: Fixtures<ClientFixtures, object, TargetFixtures, Ta
   poll: async ({ profile }, use) => use(makePoll(profile)),
 };
 
-export interface OutcomeFixtures {
-  /**
-   * Failures are this run's expected outcome: a self-test fault entry (set per entry by
-   * scenarios/fixtures/selftest.ts), or a batch project against a misbehaving target
-   * (proof/playwright.runs.config.ts). Its failed scenarios are reported failed all the
-   * same.
-   */
-  failuresExpected: boolean;
-  keepWorkerOnExpectedFailure: void;
-}
-
-/** The outcome's concern: an expected failure keeps the worker. */
-export const outcomeFixtures: Fixtures<OutcomeFixtures> = {
-  failuresExpected: [false, { option: true }],
-  /**
-   * A failed or timed-out scenario of a run that expects failures is marked expected after
-   * the body, before Playwright decides: Playwright discards a worker after every unexpected
-   * failure, and a new worker costs seconds. The JSON report's readers count it as failed
-   * by its annotation. The worker's simulators and contract hold no per-test state a failure
-   * could spoil: every scenario creates its own user.
-   */
-  keepWorkerOnExpectedFailure: [
-    async ({ failuresExpected }, use, testInfo) => {
-      await use();
-      if (failuresExpected && (testInfo.status === 'failed' || testInfo.status === 'timedOut') && testInfo.expectedStatus === 'passed') {
-        testInfo.annotations.push({ type: SELFTEST_FAILURE_ANNOTATION, description: testInfo.status });
-        testInfo.expectedStatus = testInfo.status;
-      }
-    },
-    { auto: true },
-  ],
-};
-
 /** Every scenario's test: target, client, outcome. */
-export const scenarioTest = base
+export const test = base
   .extend<TargetFixtures, TargetWorkerFixtures>(targetFixtures)
   .extend<ClientFixtures>(clientFixtures)
   .extend<OutcomeFixtures>(outcomeFixtures);
-export type ScenarioTest = typeof scenarioTest;
-
-/** The scenarios' test: under a self-test plan, the self-test's, which declares each scenario once per selecting entry. */
-export const test: ScenarioTest = SELFTEST_PLAN ? selftestTest(scenarioTest, SELFTEST_PLAN) : scenarioTest;
+export type ScenarioTest = typeof test;

@@ -19,7 +19,7 @@
  *
  * SVC_SIM_FAULTS / SVC_SIM_VARIATIONS (comma lists of targets/simulator/catalog.ts names)
  * start it with faults or variations in force, for a user who wants to watch the suite
- * catch one; the self-test has its own per-entry simulators (scenarios/fixtures/selftest.ts).
+ * catch one; the self-test has its own per-entry simulators (proof/entry-test.ts).
  */
 import type { FullConfig } from '@playwright/test';
 import { mkdirSync, mkdtempSync, readdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';

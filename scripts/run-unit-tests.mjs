@@ -49,7 +49,7 @@ const roots = [
 /**
  * Files run in their own process, in the order they start (per-file wall and CPU of a full
  * run): the long ones, and proof/matrix.test.ts, which sets SVC_SELFTEST_PLAN in
- * process.env while it imports playwright.config.ts.
+ * process.env while it imports the self-test's proof/playwright.config.ts.
  */
 const OWN_PROCESS = [
   // The packed tarball installed into an empty project and run from there: mostly npm's

@@ -30,12 +30,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectImports, specifiersOf, type Import } from './import-graph.ts';
 
-const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const SKIP = new Set(['node_modules', 'out', '.git']);
 const SUITES_AND_RUNNERS = ['scenarios', 'load', 'proof', 'nightly', 'upgrade'];
 /** The rooms a user's run loads (what the package ships), against tests/, bench/ and scripts/. */
 const PRODUCT_ROOMS = ['cli', 'contracts', 'targets', 'scenarios', 'load', 'reports', 'integration', 'preflight', 'history', 'nightly', 'upgrade', 'proof'];
@@ -44,53 +40,9 @@ const HARNESS_ROOMS = ['tests', 'bench', 'scripts'];
 const ABOVE_TARGETS = ['proof', 'scenarios', 'preflight', 'cli'];
 const COMMANDS = 'cli/commands/';
 
-export interface Import {
-  /** Importing file, relative to the root, `/`-separated. */
-  from: string;
-  /** Imported file, relative to the root, `/`-separated. */
-  to: string;
-}
-
 const DOMAIN = 'targets/simulator/domain/';
 
 const top = (path: string) => (path.includes('/') ? path.slice(0, path.indexOf('/')) : '(root)');
-
-/** Relative specifiers of `import ... from`, `export ... from`, `import '...'` and `import('...')`, comments left out. */
-export function specifiersOf(source: string): string[] {
-  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-  const out: string[] = [];
-  for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"`])(\.{1,2}\/[^'"`$?]+)/g)) out.push(m[2]);
-  return out;
-}
-
-function sourceFiles(dir: string, files: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    if (SKIP.has(name)) continue;
-    const full = join(dir, name);
-    if (statSync(full).isDirectory()) sourceFiles(full, files);
-    else if (/\.(ts|mts|mjs|js)$/.test(name)) files.push(full);
-  }
-  return files;
-}
-
-export function projectImports(root = ROOT): Import[] {
-  const out: Import[] = [];
-  for (const file of sourceFiles(root)) {
-    const from = relative(root, file).split(sep).join('/');
-    const source = readFileSync(file, 'utf8');
-    for (const spec of specifiersOf(source)) {
-      out.push({
-        from,
-        to: relative(root, resolve(dirname(file), spec))
-          .split(sep)
-          .join('/'),
-      });
-    }
-    // The one package import a rule names (rule 4): recorded as the bare package name.
-    if (/\bfrom\s*['"]fastify['"]|\bimport\s*\(\s*['"]fastify['"]/.test(source)) out.push({ from, to: 'npm:fastify' });
-  }
-  return out;
-}
 
 /** Every broken rule, as a sentence naming the importing file. */
 export function violations(imports: readonly Import[]): string[] {

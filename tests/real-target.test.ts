@@ -36,6 +36,7 @@ import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { figures, reasonKind, runPlaywright, runPlaywrightBatch, type PlaywrightRun, type RunTest } from '../proof/real-target.ts';
 import { realTargetEnv, RUN_SECRETS, simulatorProcessEnv, startSimulatorProcess, loadProfile } from '../targets/index.ts';
+import { printTestKey } from '../proof/playwright-plan.ts';
 import { CLEANUP_FAILED_ANNOTATION, CREATED_BEFORE_SKIP_ANNOTATION, cleanupLeftovers, listUsers } from '../scenarios/cleanup.ts';
 
 const PROJECTS = ['api', 'browser'];
@@ -198,7 +199,7 @@ describe('the suite against a real-target path: the simulator process and two mi
     // serves one, but a real target's are another client's; the isolation scenario says so when it skips).
     const needsSecondClient = skipped.filter((t) => /SVC_SECOND_CLIENT_ID/.test(t.skipReason ?? ''));
     assert.deepEqual(
-      needsSecondClient.map((t) => t.name.replace(/^\[[^\]]*\] /, '')),
+      needsSecondClient.map((t) => printTestKey(t.key)),
       ['scenarios/api/isolation.spec.ts > a user of one client is invisible to another client'],
     );
     const needsSetting = skipped.filter((t) => reasonKind(t.skipReason) === 'setting' && !needsSecondClient.includes(t));

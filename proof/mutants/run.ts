@@ -10,7 +10,7 @@
  *      a mutant later runs only the scenarios whose answers it changes;
  *   3. the mutants in batches, one proxy port per mutant, all of a batch in ONE Playwright
  *      invocation whose workers every mutant shares (the self-test's plan, a `targetEnv`
- *      entry per mutant: scenarios/selftest-project.ts). A stated mutant first runs its
+ *      entry per mutant: proof/playwright-plan.ts). A stated mutant first runs its
  *      fastest reaching scenarios; a survivor runs again on every reaching scenario and the
  *      fuzz project (the confirmation pass). A tolerated mutant runs every reaching
  *      scenario, retried once (a scenario passing on its retry is flaky, not an alarm);
@@ -34,7 +34,7 @@ import {
 } from '../../targets/index.ts';
 import type { PwReport, SuiteTest } from '../run-suite.ts';
 import { runPlaywrightPlan, type PlaywrightRunResult } from '../execute.ts';
-import type { PlaywrightPlan, SelftestEntry } from '../../scenarios/selftest-project.ts';
+import { printTestKey, type PlaywrightPlan, type SelftestEntry } from '../playwright-plan.ts';
 import { generateMutants, sampleMutants } from './generate.ts';
 import { idsForward } from './apply.ts';
 import { startMutantProxy, startRecordingProxy, type SeenExchange } from './proxy.ts';
@@ -154,8 +154,6 @@ async function runPlan(
   }
 }
 
-const entryOf = (name: string) => /^\[([^\]]+)\]/.exec(name)?.[1] ?? '';
-
 export async function runMutants(o: MutantRunOptions = {}): Promise<MutantsReport> {
   const log = o.log ?? ((l: string) => console.log(l));
   const started = performance.now();
@@ -211,7 +209,7 @@ export async function runMutants(o: MutantRunOptions = {}): Promise<MutantsRepor
     }
     if (baseRun.error && !baseRun.tests.length) throw new Error(`baseline run failed: ${baseRun.error}`);
     const baseline: BaselineTest[] = scenarios.map((s, i) => {
-      const t = baseRun!.tests.find((x) => entryOf(x.name) === `baseline-${i}` && x.title === s.title);
+      const t = baseRun!.tests.find((x) => x.entry === `baseline-${i}` && x.title === s.title);
       return {
         ...s,
         status: t?.status ?? 'skipped',
@@ -370,11 +368,11 @@ export async function runMutants(o: MutantRunOptions = {}): Promise<MutantsRepor
         for (const [j, w] of b.entries()) {
           const oc = outcomes.get(w.m.id)!;
           oc.fired += proxies[j].runtime.fired;
-          const mine = run.tests.filter((t) => entryOf(t.name) === `m${j}`);
+          const mine = run.tests.filter((t) => t.entry === `m${j}`);
           for (const t of w.tests) if (!oc.ran.includes(t.title)) oc.ran.push(t.title);
           for (const t of mine.filter((x) => x.status === 'failed')) {
             oc.failures.push({
-              test: `${t.name.replace(/^\[[^\]]*\] /, '')}`,
+              test: printTestKey(t.key),
               error: (t.error ?? '').split('\n').filter(Boolean).slice(0, 3).join(' | ').slice(0, 400),
             });
           }

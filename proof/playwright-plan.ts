@@ -1,9 +1,20 @@
 /**
- * What the self-test (proof/) tells the scenarios' side: the plan of its single
- * Playwright invocation. playwright.config.ts reads it to make the `selftest` project,
- * and the scenarios' fixtures (scenarios/fixtures/selftest.ts) read it to declare each
- * scenario once per entry that selects it. Here, with the scenarios, because they and the
- * configuration read it: the self-test imports it, and nothing here imports proof/.
+ * What the self-test hands its single Playwright invocation, and the names its report
+ * gives back:
+ *
+ *   the plan   proof/execute.ts writes it, SVC_SELFTEST_PLAN names the file, and
+ *              `selftestPlan` reads it once per process for the self-test's configuration
+ *              (proof/playwright.config.ts, the `selftest` project) and the self-test's
+ *              `test` (proof/entry-test.ts, which declares each scenario once per entry
+ *              that selects it);
+ *   the entry  a describe block per entry (`entrySuiteTitle`, read back by `entryOfSuiteTitle`);
+ *   the key    a scenario's identity through the self-test (plan → execute → judge →
+ *              matrix): its spec file and title path, made in one place from the JSON report
+ *              (proof/run-suite.ts testsOf, `testKey`) and printed in one place for people
+ *              and as the key of a Map or Set (`printTestKey`); never parsed back. The entry
+ *              travels beside it, so one key names the same scenario under every entry.
+ *
+ * `npm run conformance` never loads this module.
  *
  * One mechanism puts faults in force: an entry is a test-scoped option
  * (`selftestEntry`) set on a describe block per entry, and each worker keeps one simulator
@@ -12,6 +23,7 @@
  * half the self-test's CPU went to starting a worker per entry).
  */
 import { readFileSync } from 'node:fs';
+import { runSettings } from '../targets/index.ts';
 
 /** One catalogue unit of the self-test: a fault, a variation, every variation together, or a baseline. */
 export interface SelftestEntry {
@@ -45,27 +57,33 @@ export interface SelftestEntry {
 
 /**
  * A fault entry expects failures: nothing is retried, and a failure is marked expected
- * after the fact so the worker is kept (scenarios/fixtures/selftest.ts). Baselines and
+ * after the fact so the worker is kept (proof/entry-test.ts, scenarios/fixtures/outcome.ts). Baselines and
  * variations, where a failure is the exception, retry once instead: a failure that does
  * not repeat is reported as flaky, not as an alarm.
  */
 export const expectsFailures = (entry: SelftestEntry): boolean => entry.faults.length > 0 || entry.expectFailures === true;
 
-/**
- * The title of the describe block each entry's copy of a scenario is declared in. The
- * JSON report's readers (proof/run-suite.ts testsOf) turn it back into the entry's name.
- */
-export const ENTRY_SUITE_PREFIX = 'selftest entry ';
+const ENTRY_SUITE_PREFIX = 'selftest entry ';
+
+/** The title of the describe block each entry's copy of a scenario is declared in (proof/entry-test.ts). */
+export const entrySuiteTitle = (entry: string): string => `${ENTRY_SUITE_PREFIX}${entry}`;
+
+/** The entry a describe block of the JSON report names (proof/run-suite.ts testsOf); undefined for any other block. */
+export const entryOfSuiteTitle = (title: string): string | undefined =>
+  title.startsWith(ENTRY_SUITE_PREFIX) ? title.slice(ENTRY_SUITE_PREFIX.length) : undefined;
+
+let planInForce: { file: string; plan: PlaywrightPlan } | undefined;
 
 /**
- * Annotation on a self-test scenario that failed (or timed out) and was then marked as
- * expected to keep its worker: the JSON report's readers count it as failed.
+ * The plan in force (SVC_SELFTEST_PLAN), read once per process: the configuration and the
+ * self-test's `test` share it. Outside the self-test there is none, and asking is an error.
  */
-export const SELFTEST_FAILURE_ANNOTATION = 'selftest-failure';
-
-/** Reads a plan file: playwright.config.ts and the scenarios' fixtures share this one reader. */
-export function readPlan(file: string): PlaywrightPlan {
-  return JSON.parse(readFileSync(file, 'utf8')) as PlaywrightPlan;
+export function selftestPlan(): { file: string; plan: PlaywrightPlan } {
+  if (planInForce) return planInForce;
+  const file = runSettings().selftestPlanFile;
+  if (!file) throw new Error('the self-test configuration (proof/playwright.config.ts) needs SVC_SELFTEST_PLAN, the plan proof/execute.ts writes');
+  planInForce = { file, plan: JSON.parse(readFileSync(file, 'utf8')) as PlaywrightPlan };
+  return planInForce;
 }
 
 /** The self-test's single Playwright invocation (proof/selftest.ts writes it, SVC_SELFTEST_PLAN names the file). */
@@ -106,4 +124,21 @@ export const PROPERTIES_PROJECT = 'properties';
 /** Whether an entry's grep selects a scenario declared with this title and these tags. */
 export function entrySelects(entry: Pick<SelftestEntry, 'grep'>, title: string, tags: readonly string[]): boolean {
   return entry.grep === undefined || new RegExp(entry.grep).test(`${title} ${tags.join(' ')}`);
+}
+
+/** A scenario's identity: the same under every entry (the entry travels beside it). */
+export interface TestKey {
+  /** The spec file, relative to the project root (`scenarios/api/members.spec.ts`). */
+  readonly file: string;
+  /** Describe titles, then the test's own title. */
+  readonly titlePath: readonly string[];
+}
+
+export function testKey(file: string, titlePath: readonly string[]): TestKey {
+  return { file, titlePath: [...titlePath] };
+}
+
+/** `file > describe > title`: how people read a key, and the key of a Map or Set of keys. */
+export function printTestKey(key: TestKey): string {
+  return [key.file, ...key.titlePath].join(' > ');
 }

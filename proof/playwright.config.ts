@@ -1,0 +1,77 @@
+/**
+ * Playwright Test configuration of the self-test (proof/README.md, "How it runs"): the
+ * scenarios `npm run conformance` runs, under every entry of the plan proof/execute.ts
+ * writes (SVC_SELFTEST_PLAN; proof/playwright-plan.ts).
+ *
+ * Projects:
+ *   selftest    the api, browser and fuzz scenarios (the plan's folders), each declared once
+ *               per plan entry that selects it, under a describe block named after the entry
+ *               (proof/entry-test.ts); each worker starts one in-process simulator per entry
+ *               it meets. One project: a project always gets workers of its own.
+ *   properties  the fast-check suites, once, as they are (the baseline; on the plan's request)
+ *
+ * The scenario specs import their `test` from scenarios/fixtures.ts; here that import
+ * resolves to the self-test's (proof/entry-test-hook.mjs, registered below in every process
+ * that loads this configuration). No globalSetup, the JSON reporter only (after redaction),
+ * short bounds so a scenario a fault makes wait fails quickly.
+ */
+import { register } from 'node:module';
+import { defineConfig } from '@playwright/test';
+import { runSettings } from '../targets/index.ts';
+import { browserUse } from '../scenarios/browser-use.ts';
+import { REDACTION_REPORTER } from '../reports/reporters.ts';
+import { watchParent } from '../scenarios/parent-watchdog.ts';
+import { PROPERTIES_PROJECT, SELFTEST_FOLDERS, SELFTEST_PROJECT, selftestPlan } from './playwright-plan.ts';
+
+register('./entry-test-hook.mjs', import.meta.url);
+
+function orRefuse<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    console.error(`Refused configuration: ${(e as Error).message}`);
+    process.exit(2);
+  }
+}
+
+const settings = orRefuse(() => runSettings());
+// A run the self-test started dies with it, even when it is killed outright (SIGKILL).
+watchParent();
+const { plan } = orRefuse(() => selftestPlan());
+const folders = plan.folders ?? SELFTEST_FOLDERS;
+
+export default defineConfig({
+  // The project root: the JSON report names each spec from there (scenarios/api/...), as
+  // spec/trace.yaml does.
+  testDir: '..',
+  workers: plan.workers,
+  // One test per group: the dispatcher hands the next test to whichever worker is free,
+  // so every worker stays busy to the end. Workers are shared by every entry
+  // (proof/entry-test.ts): nothing is started per entry but a simulator.
+  fullyParallel: true,
+  timeout: plan.testTimeoutMs,
+  expect: { timeout: 5_000 },
+  outputDir: plan.outputDir,
+  // Redaction first (as in every run): a fault entry's failed browser scenario keeps its
+  // error-context.md page snapshot, which shows the test password typed into the page.
+  reporter: [[REDACTION_REPORTER], ['json', { outputFile: plan.reportFile }]],
+  projects: [
+    ...(plan.properties
+      ? [
+          {
+            name: PROPERTIES_PROJECT,
+            testDir: '../scenarios/properties',
+            retries: 1,
+            ...(plan.propertiesIgnore?.length ? { testIgnore: plan.propertiesIgnore } : {}),
+          },
+        ]
+      : []),
+    {
+      name: SELFTEST_PROJECT,
+      testDir: '../scenarios',
+      testMatch: new RegExp(`(^|/)(${folders.join('|')})/[^/]*\\.spec\\.ts$`),
+      // Retries are per entry (describe.configure in proof/entry-test.ts): none for faults, one for baselines and variations.
+      use: { ...browserUse(settings.chromiumPath), actionTimeout: 5_000, navigationTimeout: 5_000, trace: 'off' as const },
+    },
+  ],
+});
