@@ -3,7 +3,7 @@
  * whose profile is read from the environment it gives (the `targetEnv` fixture,
  * scenarios/fixtures.ts) exactly as a separate `playwright test` process with that
  * environment would read it. Used by the project's own tests that run a spec against
- * several targets (tests/live-delivery.test.ts, tests/real-target.test.ts): one
+ * several targets (tests/live-delivery.system.test.ts, tests/real-target.system.test.ts): one
  * Playwright start, one transform of the specs and a few workers instead of one
  * invocation per target (each start costs CPU of its own: transform, workers). The plan (SVC_RUNS_PLAN) is written by
  * proof/real-target.ts `runPlaywrightBatch`. No globalSetup: every run names its target.

@@ -97,7 +97,7 @@ export const clientFixtures: Fixtures<ClientFixtures, object, TargetFixtures, Ta
     // behaviour, and cleanupLeftovers (scenarios/cleanup.ts) removes it later by its id.
     const created = client.createdUsers.pending.length;
     // A scenario checks the settings it needs before it creates anything: one that created
-    // users and then skipped is named (tests/real-target.test.ts asserts there is none).
+    // users and then skipped is named (tests/real-target.system.test.ts asserts there is none).
     // An inconclusive skip is not one: it comes after the observation the users served (a
     // job that ended before the second request arrived, whatever the target's pace).
     const inconclusive = testInfo.annotations.some((a) => a.type === INCONCLUSIVE_ANNOTATION);

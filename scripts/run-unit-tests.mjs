@@ -1,34 +1,51 @@
 #!/usr/bin/env node
-// Runs every *.test.ts unit test under the project's source folders with Node's own
-// test runner (node:test) through tsx. Node 20's --test takes no glob, so the files
-// are listed here; an argument narrows the run to paths that contain it, and one that
-// starts with --test- goes to node as given (--test-reporter=spec, --test-name-pattern=...).
+// Runs the project's own tests with Node's own test runner (node:test) through tsx, in one of
+// two tiers:
 //
-// Order and concurrency (for the shortest wall time on 2 cores): node --test runs the files three at a time
-// (`--concurrency=N` changes it), in the order OWN_PROCESS gives (see `ordered` below: node
-// sorts the paths it is given, so each file goes through an entry named by its place).
-// The two long Playwright files go first, beside a third slot of files that mostly wait
-// (the delivery faults' retries, the nightly's load smoke), and the rest follow as slots
-// free: the run does not end on one long file alone, and the third slot costs little CPU.
-// Three Playwright-heavy files side by side would make timing-sensitive scenarios inside
-// them (a job still running, a receiver's answer bound) lose their race on a loaded
-// machine, so the third slot is kept to files that wait.
+//   unit (default, part of `npm test`): every *.test.ts under the project's folders that is
+//     not a system test. A unit test runs in its process: it may start a simulator or a
+//     receiver in-process, never a child process (scripts/no-child-process.mjs is loaded
+//     into every unit-test process and refuses one, naming the rule).
+//   system (`--system`, `npm run test:system`): every *.system.test.ts: tests that start
+//     processes (the CLI, Playwright, npm, a browser, a simulator or receiver of its own) or
+//     build the whole at volume (30 full-size nights). Most live in tests/; a room's own
+//     process-level test keeps its place beside what it tests, named .system.test.ts.
+//
+// Node 20's --test takes no glob, so the files are listed here; an argument narrows the run
+// to paths that contain it, and one that starts with --test- goes to node as given
+// (--test-reporter=spec, --test-name-pattern=...).
+//
+// Order and concurrency (for the shortest wall time on 2 cores): node --test runs the files
+// three at a time (`--concurrency=N` changes it), in the order the tier's OWN_PROCESS gives
+// (see `ordered` below: node sorts the paths it is given, so each file goes through an entry
+// named by its place). The long files go first, beside files that mostly wait, and the rest
+// follow as slots free: the run does not end on one long file alone. Three Playwright-heavy
+// files side by side would make timing-sensitive scenarios inside them (a job still running,
+// a receiver's answer bound) lose their race on a loaded machine, so the third slot is kept
+// to files that wait.
 //
 // One process for the short files: node --test gives every file its own process, and a
 // short file spends most of its CPU starting node and tsx and importing the contract and
-// the simulator again. So every file not in OWN_PROCESS is imported, in name order, by one generated
-// entry file that node --test runs as one more file; its tests run one after another,
-// as they would in their own file. A file that needs a process of its own (it changes
-// process-wide state, or runs long and should overlap the others) goes in OWN_PROCESS.
+// the simulator again. So every file not in OWN_PROCESS is imported, in name order, by one
+// generated entry file that node --test runs as one more file; its tests run one after
+// another, as they would in their own file. A file that needs a process of its own (it
+// changes process-wide state, or runs long and should overlap the others) goes in OWN_PROCESS.
 //
 // A red run ends with a summary block: every failing test, its file and the first line of
 // its error (scripts/unit-failure-reporter.mjs records them beside node's own reporter),
 // so the reader of a long log finds what failed at its end.
+//
+//   node scripts/run-unit-tests.mjs [--system] [--concurrency=N] [path-part ...] [--test-...]
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
+
+const USAGE =
+  'usage: node scripts/run-unit-tests.mjs [--system] [--concurrency=N] [path-part ...] [--test-<node option> ...]\n' +
+  '  the unit tests (npm test), or with --system the system tests (*.system.test.ts, npm run test:system);\n' +
+  '  a path part narrows the run to files whose path contains it';
 
 const roots = [
   'cli',
@@ -46,63 +63,82 @@ const roots = [
   'history',
   'tests',
 ];
+const SYSTEM_SUFFIX = '.system.test.ts';
+
 /**
- * Files run in their own process, in the order they start (per-file wall and CPU of a full
- * run): the long ones, and proof/matrix.test.ts, which sets SVC_SELFTEST_PLAN in
- * process.env while it imports the self-test's proof/playwright.config.ts.
+ * The unit tier's files run in their own process, in the order they start: the ones that
+ * mostly wait (webhook retries, arrival-rate timings) overlap the short files' process, and
+ * proof/matrix.test.ts sets SVC_SELFTEST_PLAN in process.env while it imports the self-test's
+ * proof/playwright.config.ts.
  */
-const OWN_PROCESS = [
-  // The packed tarball installed into an empty project and run from there: mostly npm's
-  // waiting, then two short Playwright runs.
-  'tests/package.test.ts',
-  'tests/real-target.test.ts',
-  'tests/live-delivery.test.ts',
+const UNIT_OWN_PROCESS = [
+  // Webhook retry schedules on the simulator's compressed clock: mostly waiting.
   'proof/delivery-faults.test.ts',
-  'tests/redaction.test.ts',
-  // (the one process of the short files starts here: see BATCH_AFTER)
-  'tests/redaction-browser.test.ts',
-  // One Playwright invocation against five misbehaving targets (about 20 s, most of it
-  // worker starts: a worker per target).
-  'tests/bounded-transport.test.ts',
-  'targets/receiver/crash.test.ts',
-  // Hundreds of hostile connections, some of tens of megabytes, at a receiver child process:
-  // long enough to overlap the others rather than lengthen the short files' one process.
-  'targets/receiver/hostile.test.ts',
-  'proof/receiver-variants.test.ts',
-  // Two Playwright runs against a simulator with refused credentials (about 30 s, mostly waiting).
-  'tests/wrong-credentials.test.ts',
-  // A simulator process writes its config file; the api smoke scenarios run from a folder
-  // holding only that file, then embedded (two short Playwright runs).
-  'tests/simulator-config.test.ts',
-  // A seeded sample of response mutants through the mutating proxy: a simulator process and
-  // three short Playwright runs (about 10 s on two cores, quiet).
-  'tests/mutants.test.ts',
-  // The nightly's memory end to end: a simulator process behind a proxy, six short runs with
-  // --history (about 35 s on two cores, quiet); two pairs of nightlies with the simulator's clock
-  // moved between them (about 70 s, mostly waiting).
-  'tests/nightly-drift.test.ts',
-  'tests/nightly-keepers.test.ts',
+  // The k6-compatible runner's executors, timed against the wall clock: mostly waiting.
   'load/runner/runner.test.ts',
-  'proof/selftest-mechanism.test.ts',
   'load/scripts.test.ts',
+  'proof/receiver-variants.test.ts',
   'targets/simulator/core-faults.test.ts',
   'proof/matrix.test.ts',
-  'proof/trace-proof.test.ts',
   'contracts/test/spec-documents.test.ts',
+];
+
+/** The system tier's files run in their own process, in the order they start (the longest first). */
+const SYSTEM_OWN_PROCESS = [
+  // The packed tarball installed into an empty project and run from there: mostly npm's
+  // waiting, then two short Playwright runs.
+  'tests/package.system.test.ts',
+  'tests/real-target.system.test.ts',
+  'tests/live-delivery.system.test.ts',
+  'tests/redaction.system.test.ts',
+  // (the one process of the short files starts here: see BATCH_AFTER)
+  'tests/redaction-browser.system.test.ts',
+  // One Playwright invocation against five misbehaving targets (a worker per target).
+  'tests/bounded-transport.system.test.ts',
+  'targets/receiver/crash.system.test.ts',
+  // Hundreds of hostile connections, some of tens of megabytes, at a receiver child process:
+  // long enough to overlap the others rather than lengthen the short files' one process.
+  'targets/receiver/hostile.system.test.ts',
+  // Two Playwright runs against a simulator with refused credentials (mostly waiting).
+  'tests/wrong-credentials.system.test.ts',
+  // A simulator process writes its config file; the api smoke scenarios run from a folder
+  // holding only that file, then embedded (two short Playwright runs).
+  'tests/simulator-config.system.test.ts',
+  // A seeded sample of response mutants through the mutating proxy: a simulator process and
+  // three short Playwright runs.
+  'tests/mutants.system.test.ts',
+  // The nightly's memory end to end: a simulator process behind a proxy, six short runs with
+  // --history; two pairs of nightlies with the simulator's clock moved between them (mostly waiting).
+  'tests/nightly-drift.system.test.ts',
+  'tests/nightly-keepers.system.test.ts',
+  'proof/selftest-mechanism.system.test.ts',
+  'proof/trace-proof.system.test.ts',
+  'history/store-volume.system.test.ts',
   // Spawns the command some twenty times (--help and usage errors of every subcommand).
-  'cli/cli.test.ts',
+  'cli/cli.system.test.ts',
   // The worked example's tolerance matrix: its test command once per catalogue variation, two
-  // at a time, each with its own simulator (about 30 s, mostly child processes).
-  'integration/tolerance-example.test.ts',
-  // Two Playwright runs of the receiver property suites against a team's URL (about 20 s).
-  'integration/webhook-check.test.ts',
+  // at a time, each with its own simulator.
+  'integration/tolerance-example.system.test.ts',
+  // Two Playwright runs of the receiver property suites against a team's URL.
+  'integration/webhook-check.system.test.ts',
   // The example's own test command through the proxy (a child process, signal handlers).
-  'integration/example.test.ts',
+  'integration/example.system.test.ts',
 ];
 const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const system = args.includes('--system');
+const OWN_PROCESS = system ? SYSTEM_OWN_PROCESS : UNIT_OWN_PROCESS;
 const concurrencyArg = args.find((a) => a.startsWith('--concurrency='));
 const nodeArgs = args.filter((a) => a.startsWith('--test-'));
-const filter = args.filter((a) => a !== concurrencyArg && !nodeArgs.includes(a));
+const unknownOption = args.find((a) => a.startsWith('-') && a !== '--system' && a !== concurrencyArg && !nodeArgs.includes(a));
+if (unknownOption) {
+  console.error(`run-unit-tests: unknown option ${JSON.stringify(unknownOption)}\n${USAGE}`);
+  process.exit(2);
+}
+const filter = args.filter((a) => a !== concurrencyArg && a !== '--system' && !nodeArgs.includes(a));
 const files = [];
 function walk(dir) {
   let entries;
@@ -119,17 +155,21 @@ function walk(dir) {
   }
 }
 roots.forEach(walk);
-const selected = filter.length ? files.filter((f) => filter.some((x) => f.includes(x))) : files;
+const tierFiles = files.filter((f) => f.endsWith(SYSTEM_SUFFIX) === system);
+const selected = filter.length ? tierFiles.filter((f) => filter.some((x) => f.includes(x))) : tierFiles;
 if (selected.length === 0) {
-  console.error('run-unit-tests: no test files matched');
+  console.error(
+    `run-unit-tests: no ${system ? 'system' : 'unit'} test file matched${filter.length ? ` ${filter.join(', ')}` : ''}${system ? '' : ' (system tests: --system)'}`,
+  );
   process.exit(1);
 }
 const norm = (f) => f.split('\\').join('/');
 /**
- * The shared process of the short files starts after this many OWN_PROCESS files: fifth,
- * when the first of the two long files ends, so it never runs beside both of them.
+ * The shared process of the short files starts after this many OWN_PROCESS files. System
+ * tier: fifth, when the first of the long files ends, so it never runs beside all of them.
+ * Unit tier: first, beside the files that mostly wait.
  */
-const BATCH_AFTER = 4;
+const BATCH_AFTER = system ? 4 : 0;
 const own = selected.filter((f) => OWN_PROCESS.includes(norm(f))).sort((a, b) => OWN_PROCESS.indexOf(norm(a)) - OWN_PROCESS.indexOf(norm(b)));
 const short = selected.filter((f) => !OWN_PROCESS.includes(norm(f))).sort();
 // Each entry of `groups` runs in its own process: an OWN_PROCESS file, or the short files together.
@@ -174,9 +214,16 @@ while (destinations.length < reporters.length) destinations.push('--test-reporte
 const failuresFile = join(work, 'failures.jsonl');
 const reporterArgs = reporters.flatMap((r, i) => [r, destinations[i]]);
 reporterArgs.push(`--test-reporter=${fileURLToPath(new URL('./unit-failure-reporter.mjs', import.meta.url))}`, `--test-reporter-destination=${failuresFile}`);
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...reporterArgs, ...otherNodeArgs, ...ordered], {
-  stdio: 'inherit',
-});
+// The unit tier's processes refuse child processes (scripts/no-child-process.mjs); node --test
+// hands its own --import options on to every test process it starts.
+const guard = system ? [] : ['--import', pathToFileURL(fileURLToPath(new URL('./no-child-process.mjs', import.meta.url))).href];
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', ...guard, '--test', `--test-concurrency=${concurrency}`, ...reporterArgs, ...otherNodeArgs, ...ordered],
+  {
+    stdio: 'inherit',
+  },
+);
 const status = result.status ?? 1;
 if (status !== 0) console.log(failureSummary(existsSync(failuresFile) ? readFileSync(failuresFile, 'utf8') : ''));
 rmSync(work, { recursive: true, force: true });

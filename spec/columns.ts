@@ -57,7 +57,7 @@ export interface ColumnFacts {
   settingsOfCheck(check: string): string[];
   /** Where a setting's value comes from (preflight/setting-sources.ts). */
   sourceOf(variable: string): SettingSource | undefined;
-  /** Whether a fault is proven on the live delivery check (tests/live-delivery.test.ts). */
+  /** Whether a fault is proven on the live delivery check (tests/live-delivery.system.test.ts). */
   provenOnLiveDelivery(fault: string): boolean;
   /** Why only long-running observation verifies a row (spec/verifiability.ts), if it does. */
   longRunning(id: string): string | undefined;
@@ -355,7 +355,7 @@ export function placeRow(row: TraceRow, facts: ColumnFacts, rule: SentenceRule =
       continue;
     }
     // shown_by says which checks the self-test runs a fault on; the live delivery check has
-    // its own proof (tests/live-delivery.test.ts), so it shows the faults that proof runs.
+    // its own proof (tests/live-delivery.system.test.ts), so it shows the faults that proof runs.
     const live = facts.provenOnLiveDelivery(name) ? row.verified_by.filter(isLive) : [];
     for (const check of new Set([...(row.shown_by?.[name] ?? row.verified_by), ...live])) {
       const run = checkRun(check);

@@ -31,7 +31,7 @@ import { loadProfile } from '../targets/index.ts';
 const API = 'scenarios/api/identify.spec.ts > identify while an identification runs answers 202';
 const DX = 'scenarios/api/data-exchange.spec.ts > the grant query returns the grant only when every grantee is supplied';
 const BROWSER = 'scenarios/browser/oauth.spec.ts > authorize redirects';
-const LIVE = 'live-delivery (any target; tests/live-delivery.test.ts): webhook_field_formats';
+const LIVE = 'live-delivery (any target; tests/live-delivery.system.test.ts): webhook_field_formats';
 
 const fault = (section: string, description = '', o: Partial<Extract<Proof, { kind: 'fault' }>> = {}): Proof => ({
   kind: 'fault',

@@ -49,7 +49,7 @@ export interface SpecStats {
 }
 
 /**
- * The faults tests/live-delivery.test.ts proves on the live delivery check (its FAULTS
+ * The faults tests/live-delivery.system.test.ts proves on the live delivery check (its FAULTS
  * table, read as text: tests/ runs the suites and is not imported here); the ones it
  * runs under SVC_STRICT=1 are inferred there and left out.
  */

@@ -51,18 +51,18 @@ export const LONG_RUNNING: Readonly<Record<string, string>> = {
  */
 export const OBSERVED_ACROSS_NIGHTS: Readonly<Record<string, string>> = {
   'wsd.refresh-24h':
-    "history/keepers.ts `refresh` and `disabled`: a member left connected is read the next night, its aggregated_at moved once a day passed on the target's clock, a disabled user's not (tests/nightly-keepers.test.ts: no-daily-refresh, refresh-for-disabled-users)",
+    "history/keepers.ts `refresh` and `disabled`: a member left connected is read the next night, its aggregated_at moved once a day passed on the target's clock, a disabled user's not (tests/nightly-keepers.system.test.ts: no-daily-refresh, refresh-for-disabled-users)",
   'lim.refresh': 'as wsd.refresh-24h',
   'ev.rule5-max':
-    "history/keepers.ts `webhooks`: a receiver refusing the left member's webhooks counts the retries of each delivery (tests/nightly-keepers.test.ts: webhook-13th-retry)",
+    "history/keepers.ts `webhooks`: a receiver refusing the left member's webhooks counts the retries of each delivery (tests/nightly-keepers.system.test.ts: webhook-13th-retry)",
   'lim.webhook-retries': 'as ev.rule5-max',
   'ev.rule5-dropped': 'as ev.rule5-max: each refused delivery reaches 12 retries and comes no more',
   'ver.breaking.1':
-    'history/drift.ts `refused-now`: a request a scenario sent last night and the target accepted, refused tonight (tests/nightly-drift.test.ts, night 6)',
+    'history/drift.ts `refused-now`: a request a scenario sent last night and the target accepted, refused tonight (tests/nightly-drift.system.test.ts, night 6)',
   'ver.breaking.4': 'as ver.breaking.1: the refusal of a request accepted last night',
   'ver.breaking.8': 'as ver.breaking.1: the refusal of a request accepted last night',
-  'ver.breaking.6': 'history/drift.ts `removed-enum-value` (tests/nightly-drift.test.ts, night 4)',
-  'ver.breaking.7': 'history/drift.ts `changed-type` (tests/nightly-drift.test.ts, night 4)',
+  'ver.breaking.6': 'history/drift.ts `removed-enum-value` (tests/nightly-drift.system.test.ts, night 4)',
+  'ver.breaking.7': 'history/drift.ts `changed-type` (tests/nightly-drift.system.test.ts, night 4)',
 };
 
 /** Rows no run and no observation of a real target can verify, each with the reason. */

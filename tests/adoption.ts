@@ -9,7 +9,7 @@
  *
  *   npx tsx tests/adoption.ts [--project api] [--grep @smoke] [--no-compare]
  *
- * tests/package.test.ts runs it on the api smoke scenarios; the whole gate is this
+ * tests/package.system.test.ts runs it on the api smoke scenarios; the whole gate is this
  * command with no arguments (the figures of a release note).
  */
 import { spawn, spawnSync } from 'node:child_process';

@@ -160,7 +160,7 @@ test('each rule catches what it forbids', () => {
     violations([{ from: 'proof/reach.ts', to: 'proof/reach.test.ts' }])[0],
     /proof\/reach\.ts imports proof\/reach\.test\.ts: no file imports a test file/,
   );
-  assert.match(violations([{ from: 'tests/package.test.ts', to: 'tests/real-target.test.ts' }])[0], /no file imports a test file/);
+  assert.match(violations([{ from: 'tests/package.system.test.ts', to: 'tests/real-target.system.test.ts' }])[0], /no file imports a test file/);
   // Rule 9: targets/ importing what runs against it.
   for (const room of ABOVE_TARGETS) {
     const found = violations([{ from: 'targets/simulator-process.ts', to: `${room}/x.ts` }]);
@@ -174,9 +174,9 @@ test('each rule catches what it forbids', () => {
       { from: 'contracts/contract.ts', to: 'contracts/model.ts' },
       { from: 'contracts/test/checks.test.ts', to: 'contracts/load.ts' },
       // The harness may import the product, and a command its invocation and its engine.
-      { from: 'tests/real-target.test.ts', to: 'proof/real-target.ts' },
+      { from: 'tests/real-target.system.test.ts', to: 'proof/real-target.ts' },
       { from: 'bench/load.ts', to: 'load/runner/engine.ts' },
-      { from: 'tests/package.test.ts', to: 'tests/adoption.ts' },
+      { from: 'tests/package.system.test.ts', to: 'tests/adoption.ts' },
       { from: 'cli/commands/run.ts', to: 'cli/invocation.ts' },
       { from: 'cli/commands/mutants.ts', to: 'proof/mutants/index.ts' },
       { from: 'targets/simulator-process.ts', to: 'targets/process.ts' },

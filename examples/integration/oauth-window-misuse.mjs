@@ -1,7 +1,7 @@
 // A second, deliberately wrong piece of integration code (not run by the example's own
 // test): it creates an OAuth member, loads its oauth_window_uri twice, then loads a URI it
 // kept from another session. OAuth procedure 2: the URI "is one-time use and must not be
-// hard-coded". integration/example.test.ts runs it through the proxy, which reports both.
+// hard-coded". integration/example.system.test.ts runs it through the proxy, which reports both.
 const env = process.env;
 const headers = {
   authorization: `Basic ${Buffer.from(`${env.SVC_CLIENT_ID}:${env.SVC_API_KEY}`).toString('base64')}`,

@@ -2,7 +2,7 @@
  * The receiver's store on its SQLite driver (libsql): the durability settings the
  * README promises are in force on an opened database, and the observation answers
  * carry exactly their columns (libsql's get() adds a `_metadata` field to a row).
- * The kill-at-any-moment guarantee itself is crash.test.ts.
+ * The kill-at-any-moment guarantee itself is crash.system.test.ts.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -234,7 +234,7 @@ test(`figure: ${HOSTILE} hostile requests interleaved with ${VALID} valid delive
   const text = formatFigure(figure);
   for (const line of text.split('\n')) t.diagnostic(line);
   t.diagnostic(
-    `replay: RECEIVER_HOSTILE_SEED=${SEED} RECEIVER_HOSTILE_REQUESTS=${HOSTILE} RECEIVER_HOSTILE_VALID=${VALID} node --import tsx --test targets/receiver/hostile.test.ts`,
+    `replay: RECEIVER_HOSTILE_SEED=${SEED} RECEIVER_HOSTILE_REQUESTS=${HOSTILE} RECEIVER_HOSTILE_VALID=${VALID} node --import tsx --test targets/receiver/hostile.system.test.ts`,
   );
   assert.deepEqual(figureFailures(figure), [], text);
 });

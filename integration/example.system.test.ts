@@ -3,7 +3,7 @@
  * check and the upgrade check with its usage file: its planted request error is reported
  * naming the statement, its correct traffic raises nothing at all (no finding of any
  * tier), and its committed usage file is what its traffic shows. (The tolerance matrix of
- * the same example: tolerance-example.test.ts; `versions --usage` on its usage file:
+ * the same example: tolerance-example.system.test.ts; `versions --usage` on its usage file:
  * upgrade/versions-usage.test.ts.)
  */
 import { test } from 'node:test';
