@@ -81,8 +81,12 @@ export { simulatorBanner, simulatorTargetSettings } from './simulator/serve.ts';
 export {
   bodySize,
   boundsOf,
+  exchangeBounded,
   requestBounded,
   TransportError,
+  type BoundedOutcome,
+  type BoundedRequest,
+  type HttpBounds,
 } from './http.ts';
 export {
   BASE_URL_SETTING,
