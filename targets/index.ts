@@ -95,6 +95,8 @@ export {
   basicAuthorization,
   defaultCredentials,
   audienceTokenSettings,
+  audienceTokenRequest,
+  accessTokenOf,
   requestAudienceToken,
   checkOptionsOf,
   MissingSetting,
