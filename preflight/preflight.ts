@@ -171,7 +171,7 @@ async function platformChecks(profile: TargetProfile, timeoutMs: number, redact:
         status: 'not checked',
         fatal: false,
         variables: credentialVariables,
-        detail: 'the platform did not answer',
+        detail: res.failure.status === undefined ? 'the platform did not answer' : "the platform's answer could not be read",
       },
     ];
   }
