@@ -12,7 +12,7 @@
  * Kept free of Playwright and of the contract so that every worker, the global setup and
  * the lead's CLI load it cheaply.
  */
-import { defaultCredentials, MissingSetting, type TargetProfile } from '../targets/index.ts';
+import { createRedactor, defaultCredentials, MissingSetting, profileSecrets, type BoundedRequest, type TargetProfile } from '../targets/index.ts';
 
 /** The three services of a target (contracts/ ApiName, repeated here so this file needs no contract). */
 export type ServiceName = 'platform' | 'audience' | 'test-host';
@@ -54,6 +54,49 @@ export function credentialHeaders(profile: TargetProfile, service: 'platform' | 
     if (e instanceof MissingSetting) return undefined;
     throw e;
   }
+}
+
+/** A path with its query, URL-encoded. */
+export function withQuery(path: string, query?: Record<string, string>): string {
+  const q = query ? new URLSearchParams(query).toString() : '';
+  return q ? `${path}?${q}` : path;
+}
+
+/** The setting the profile's platform URL comes from: the embedded simulator's, or SVC_BASE_URL. */
+export function platformUrlSetting(profile: TargetProfile): string {
+  return profile.isSimulator ? 'SVC_SIMULATOR_URL' : 'SVC_BASE_URL';
+}
+
+export interface PlatformCall {
+  method?: 'GET' | 'POST' | 'DELETE';
+  /** Path relative to the platform's base URL. */
+  path: string;
+  query?: Record<string, string>;
+  /** The version asked for (Versioning: `Accept-Version`); default the one in play (`currentVersion`). */
+  version?: string;
+  /** Headers after the default ones (another client's `authorization` replaces the default credentials). */
+  headers?: Record<string, string>;
+  /** The documented operation, named in a failure's message (`GET /institutions`). */
+  operation?: string;
+}
+
+/**
+ * A platform request as the preflight, the discovery and the cleanup send it: JSON, the
+ * version in play, the default credentials when they are set (Authentication 1), and for a
+ * failure's message the setting the URL comes from and the profile's redactor. The caller
+ * sends it through the one bounded transport (targets/ requestBounded, exchangeBounded)
+ * with its own bounds.
+ */
+export function platformRequest(profile: TargetProfile, c: PlatformCall): BoundedRequest {
+  return {
+    method: c.method ?? 'GET',
+    url: `${profile.platformBaseUrl}${withQuery(c.path, c.query)}`,
+    headers: { accept: 'application/json', 'accept-version': c.version ?? currentVersion(profile), ...credentialHeaders(profile, 'platform'), ...c.headers },
+    urlSetting: platformUrlSetting(profile),
+    // Built only when a message needs it: most requests end in an answer.
+    redact: (text) => createRedactor(profileSecrets(profile)).text(text),
+    ...(c.operation ? { operation: c.operation } : {}),
+  };
 }
 
 /** The base URL setting of each service, for messages. */

@@ -24,9 +24,8 @@
  * a second client, the widget's markup, ...) is listed with where a team finds it
  * (preflight/setting-sources.ts).
  */
-import { CONTRACT_VERSIONS, type TargetProfile } from '../targets/index.ts';
-import { credentialHeaders, currentVersion } from './credentials.ts';
-import { probe, withQuery, type Probe } from './http.ts';
+import { CONTRACT_VERSIONS, exchangeBounded, type BoundedOutcome, type TargetProfile } from '../targets/index.ts';
+import { platformRequest } from './credentials.ts';
 import { CHECK_SETTINGS, requirementVariables } from './requirements.ts';
 import { SETTING_SOURCES } from './setting-sources.ts';
 
@@ -58,10 +57,10 @@ const PAGE_BOUND = 5;
 /** A page of 1000 institutions is about 0.7 MB from the simulator; a real service's records carry more. */
 const LIST_BODY_LIMIT = 8 * 1024 * 1024;
 
-const is2xx = (p: Probe): p is Extract<Probe, { kind: 'answered' }> => p.kind === 'answered' && p.status >= 200 && p.status < 300;
-const answer = (p: Probe) => (p.kind === 'answered' ? String(p.status) : p.reason);
+const is2xx = (p: BoundedOutcome): p is Extract<BoundedOutcome, { kind: 'answered' }> => p.kind === 'answered' && p.status >= 200 && p.status < 300;
+const answer = (p: BoundedOutcome) => (p.kind === 'answered' ? String(p.status) : p.failure.message);
 
-function json(p: Probe): Rec | undefined {
+function json(p: BoundedOutcome): Rec | undefined {
   if (!is2xx(p)) return undefined;
   try {
     const v = JSON.parse(p.text) as unknown;
@@ -90,17 +89,10 @@ export async function discoverSettings(profile: TargetProfile, o: { timeoutMs?: 
     if (value !== undefined && value !== '') found.push({ variable, value, source });
   };
   const read = (path: string, x: { version?: string; query?: Record<string, string>; headers?: Record<string, string>; method?: 'POST' } = {}) =>
-    probe({
-      url: `${profile.platformBaseUrl}${withQuery(path, x.query)}`,
-      method: x.method,
-      headers: {
-        accept: 'application/json',
-        'accept-version': x.version ?? currentVersion(profile),
-        ...credentialHeaders(profile, 'platform'),
-        ...x.headers,
-      },
-      timeoutMs,
-      bodyLimit: LIST_BODY_LIMIT,
+    exchangeBounded(platformRequest(profile, { method: x.method, path, query: x.query, version: x.version, headers: x.headers }), {
+      requestMs: timeoutMs,
+      maxBodyBytes: LIST_BODY_LIMIT,
+      maxBodyBytesFrom: "the discovery's bound of one list page",
     });
   /** Every record of a paged list, up to PAGE_BOUND pages. */
   const list = async (path: string, key: string, query: Record<string, string> = {}, headers?: Record<string, string>) => {
@@ -165,7 +157,7 @@ export async function discoverSettings(profile: TargetProfile, o: { timeoutMs?: 
     const blocked = all.find((r) => r.is_disabled_by_client === true);
     add('SVC_BLOCKED_INSTITUTION_CODE', str(blocked?.code), 'GET /institutions?include_blocked_institutions=true: the first with is_disabled_by_client true');
     if (!blocked) log.push(`no institution among the first ${all.length} listed with include_blocked_institutions is blocked for this client`);
-    const record = (res: Probe) => (json(res)?.institution as Rec | undefined) ?? undefined;
+    const record = (res: BoundedOutcome) => (json(res)?.institution as Rec | undefined) ?? undefined;
     if (record(test))
       add('SVC_TEST_INSTITUTION_CODE', profile.testInstitution.code, `GET /institutions/${profile.testInstitution.code} answered ${answer(test)}`);
     else log.push(`GET /institutions/${profile.testInstitution.code} answered ${answer(test)}: the member scenarios need the test institution`);

@@ -27,17 +27,28 @@
  *   process.exitCode = preflightExitCode(report);
  */
 import {
+  audienceTokenRequest,
+  accessTokenOf,
   createRedactor,
+  exchangeBounded,
   PASSWORD_SCENARIOS,
   profileSecrets,
   WIDGET_CONTROLS,
   runSettings,
   OAUTH_PAGE_DEFAULTS,
+  type HttpBounds,
   type TargetProfile,
   type WidgetControls,
 } from '../targets/index.ts';
-import { CREDENTIAL_PROBE, CREDENTIAL_REFUSALS, credentialHeaders, currentVersion, refusedCredentialsMessage } from './credentials.ts';
-import { probe, withQuery, type Probe } from './http.ts';
+import {
+  CREDENTIAL_PROBE,
+  CREDENTIAL_REFUSALS,
+  credentialHeaders,
+  platformRequest,
+  platformUrlSetting,
+  refusedCredentialsMessage,
+  withQuery,
+} from './credentials.ts';
 import { areaPlan, type AreaPlan } from './requirements.ts';
 
 /**
@@ -82,7 +93,19 @@ export interface PreflightOptions {
 }
 
 const is2xx = (s: number) => s >= 200 && s < 300;
-const ms = (p: Probe) => `${Math.round(p.ms)} ms`;
+const ms = (p: { durationMs: number }) => `${Math.round(p.durationMs)} ms`;
+
+/** Body bound of a preflight read: a read of one record, a token or a list page needs little. */
+const READ_BODY_BYTES = 256 * 1024;
+
+/**
+ * Bounds of one preflight read: the request timeout in force, and a body bound of the
+ * preflight's own, so a base URL that points at the wrong server neither keeps the
+ * preflight waiting nor fills its memory.
+ */
+function readBounds(timeoutMs: number, maxBodyBytes = READ_BODY_BYTES): HttpBounds {
+  return { requestMs: timeoutMs, maxBodyBytes, maxBodyBytesFrom: "the preflight's bound of one read" };
+}
 
 /** The platform's answer to a read with the default credentials. */
 function platformRead(
@@ -91,15 +114,10 @@ function platformRead(
   path: string,
   o: { version?: string; query?: Record<string, string>; headers?: Record<string, string>; bodyLimit?: number } = {},
 ) {
-  return probe({
-    url: `${profile.platformBaseUrl}${withQuery(path, o.query)}`,
-    headers: { accept: 'application/json', 'accept-version': o.version ?? currentVersion(profile), ...credentialHeaders(profile, 'platform'), ...o.headers },
-    timeoutMs,
-    operation: `GET ${path}`,
-    urlSetting: profile.isSimulator ? 'SVC_SIMULATOR_URL' : 'SVC_BASE_URL',
-    redact: createRedactor(profileSecrets(profile)).text,
-    ...(o.bodyLimit ? { bodyLimit: o.bodyLimit } : {}),
-  });
+  return exchangeBounded(
+    platformRequest(profile, { path, query: o.query, version: o.version, headers: o.headers, operation: `GET ${path}` }),
+    readBounds(timeoutMs, o.bodyLimit),
+  );
 }
 
 /**
@@ -129,11 +147,14 @@ export class PreflightFailure extends Error {
 async function platformChecks(profile: TargetProfile, timeoutMs: number, redact: (s: string) => string): Promise<PreflightCheck[]> {
   const probeDef = CREDENTIAL_PROBE.platform;
   const request = `GET ${withQuery(probeDef.path, probeDef.query)}`;
-  const baseVariable = profile.isSimulator ? 'SVC_SIMULATOR_URL' : 'SVC_BASE_URL';
+  const baseVariable = platformUrlSetting(profile);
   const res = await platformRead(profile, timeoutMs, probeDef.path, { query: probeDef.query });
   const credentialsSet = !!credentialHeaders(profile, 'platform');
   const credentialVariables = ['SVC_CLIENT_ID', 'SVC_API_KEY'];
-  if (res.kind === 'unreachable') {
+  if (res.kind === 'failed') {
+    // An answer that began and then failed (a body past the bound, a stall inside it) reached
+    // the target: said so, so the reader looks at the answer rather than the network.
+    const how = res.failure.status === undefined ? 'is unreachable' : `answered ${res.failure.status}, but the answer could not be read`;
     return [
       {
         id: 'platform',
@@ -141,8 +162,8 @@ async function platformChecks(profile: TargetProfile, timeoutMs: number, redact:
         status: 'unreachable',
         fatal: true,
         variables: [baseVariable],
-        durationMs: res.ms,
-        detail: `The platform API at ${profile.platformBaseUrl} (${baseVariable}) is unreachable: ${res.reason}`,
+        durationMs: res.durationMs,
+        detail: `The platform API at ${profile.platformBaseUrl} (${baseVariable}) ${how}: ${res.failure.message}`,
       },
       {
         id: 'credentials',
@@ -150,7 +171,7 @@ async function platformChecks(profile: TargetProfile, timeoutMs: number, redact:
         status: 'not checked',
         fatal: false,
         variables: credentialVariables,
-        detail: 'the platform did not answer',
+        detail: res.failure.status === undefined ? 'the platform did not answer' : "the platform's answer could not be read",
       },
     ];
   }
@@ -161,10 +182,10 @@ async function platformChecks(profile: TargetProfile, timeoutMs: number, redact:
     fatal: false,
     variables: [baseVariable],
     httpStatus: res.status,
-    durationMs: res.ms,
+    durationMs: res.durationMs,
     detail: `${profile.platformBaseUrl} answered ${res.status} in ${ms(res)}`,
   };
-  const base = { id: 'credentials', label: 'platform credentials', variables: credentialVariables, httpStatus: res.status, durationMs: res.ms };
+  const base = { id: 'credentials', label: 'platform credentials', variables: credentialVariables, httpStatus: res.status, durationMs: res.durationMs };
   if (!credentialsSet) {
     const missing = credentialVariables.filter((v) => (v === 'SVC_CLIENT_ID' ? !profile.clientId : !profile.apiKey));
     // A real target without its credentials (Authentication 1: "Platform endpoints use HTTP
@@ -210,8 +231,8 @@ async function versionChecks(profile: TargetProfile, timeoutMs: number): Promise
   const supported = await Promise.all(
     profile.versions.supported.map(async (version): Promise<PreflightCheck> => {
       const res = await platformRead(profile, timeoutMs, path, { version, query });
-      const base = { id: `version ${version}`, label: `version ${version}`, variables: ['SVC_VERSIONS'], fatal: false, durationMs: res.ms };
-      if (res.kind === 'unreachable') return { ...base, status: 'unreachable', detail: res.reason };
+      const base = { id: `version ${version}`, label: `version ${version}`, variables: ['SVC_VERSIONS'], fatal: false, durationMs: res.durationMs };
+      if (res.kind === 'failed') return { ...base, status: 'unreachable', detail: res.failure.message };
       if (is2xx(res.status)) return { ...base, httpStatus: res.status, status: 'ok', detail: `served (${res.status})` };
       return {
         ...base,
@@ -235,8 +256,8 @@ async function versionChecks(profile: TargetProfile, timeoutMs: number): Promise
       },
     ];
   const res = await platformRead(profile, timeoutMs, path, { version: sunset, query });
-  const base = { id: 'sunset version', label: `sunset version ${sunset}`, variables: ['SVC_SUNSET_VERSION'], fatal: false, durationMs: res.ms };
-  if (res.kind === 'unreachable') return [...supported, { ...base, status: 'unreachable', detail: res.reason }];
+  const base = { id: 'sunset version', label: `sunset version ${sunset}`, variables: ['SVC_SUNSET_VERSION'], fatal: false, durationMs: res.durationMs };
+  if (res.kind === 'failed') return [...supported, { ...base, status: 'unreachable', detail: res.failure.message }];
   // Versioning: a sunset version's requests "return an error": any non-success is as required.
   if (!is2xx(res.status)) return [...supported, { ...base, httpStatus: res.status, status: 'ok', detail: `refused as required (${res.status})` }];
   return [
@@ -254,8 +275,8 @@ async function versionChecks(profile: TargetProfile, timeoutMs: number): Promise
 async function institutionChecks(profile: TargetProfile, timeoutMs: number): Promise<PreflightCheck[]> {
   const one = async (code: string, variable: string, label: string, note: string): Promise<PreflightCheck> => {
     const res = await platformRead(profile, timeoutMs, `/institutions/${encodeURIComponent(code)}`);
-    const base = { id: label, label: `${label} ${code}`, variables: [variable], fatal: false, durationMs: res.ms };
-    if (res.kind === 'unreachable') return { ...base, status: 'unreachable', detail: res.reason };
+    const base = { id: label, label: `${label} ${code}`, variables: [variable], fatal: false, durationMs: res.durationMs };
+    if (res.kind === 'failed') return { ...base, status: 'unreachable', detail: res.failure.message };
     if (is2xx(res.status)) return { ...base, httpStatus: res.status, status: 'ok', detail: `exists (${res.status})` };
     return { ...base, httpStatus: res.status, status: 'unexpected', detail: `GET /institutions/${code} answered ${res.status}: ${note} (${variable})` };
   };
@@ -343,8 +364,8 @@ async function dataExchangeGrant(profile: TargetProfile, timeoutMs: number): Pro
   const variable = side === 'grantee' ? 'SVC_3DX_GRANTEE_GUID' : 'SVC_3DX_ISSUER_GUID';
   const path = `/data_exchange/${side}/${encodeURIComponent((dx.granteeClientGuid ?? dx.issuerClientGuid)!)}/grants`;
   const res = await platformRead(profile, timeoutMs, path, { query: { records_per_page: '1000' }, bodyLimit: 4 * 1024 * 1024 });
-  const base = { id: 'data exchange grant', label: 'data exchange grant', variables: grantVariables, fatal: false, durationMs: res.ms };
-  if (res.kind === 'unreachable') return { ...base, status: 'unreachable', detail: res.reason };
+  const base = { id: 'data exchange grant', label: 'data exchange grant', variables: grantVariables, fatal: false, durationMs: res.durationMs };
+  if (res.kind === 'failed') return { ...base, status: 'unreachable', detail: res.failure.message };
   const request = `GET /data_exchange/${side}/{${variable}}/grants`;
   if (CREDENTIAL_REFUSALS.includes(res.status))
     return { ...base, httpStatus: res.status, status: 'refused', detail: `${request} answered ${res.status}: this client may not read those grants` };
@@ -370,17 +391,18 @@ async function dataExchangeGrant(profile: TargetProfile, timeoutMs: number): Pro
 
 /** Any HTTP answer from a base URL means it is reachable. */
 async function reachable(
+  profile: TargetProfile,
   id: string,
   label: string,
   url: string | undefined,
   variable: string,
   timeoutMs: number,
-  headers: Record<string, string> = {},
 ): Promise<PreflightCheck> {
   if (!url) return { id, label, status: 'not set', fatal: false, variables: [variable], detail: `${variable} not set` };
   // Any answer means reachable: the body is read up to the run's own bound (a landing page may be large).
-  const res = await probe({ url, headers, timeoutMs, bodyLimit: 16 * 1024 * 1024, urlSetting: variable });
-  if (res.kind === 'unreachable') return { id, label, status: 'unreachable', fatal: false, variables: [variable], durationMs: res.ms, detail: res.reason };
+  const res = await exchangeBounded({ method: 'GET', url, urlSetting: variable }, { requestMs: timeoutMs, maxBodyBytes: profile.limits.maxBodyBytes });
+  if (res.kind === 'failed')
+    return { id, label, status: 'unreachable', fatal: false, variables: [variable], durationMs: res.durationMs, detail: res.failure.message };
   return {
     id,
     label,
@@ -388,7 +410,7 @@ async function reachable(
     fatal: false,
     variables: [variable],
     httpStatus: res.status,
-    durationMs: res.ms,
+    durationMs: res.durationMs,
     detail: `${url} reachable (answered ${res.status} in ${ms(res)})`,
   };
 }
@@ -399,31 +421,16 @@ async function reachable(
  */
 async function audienceChecks(profile: TargetProfile, timeoutMs: number): Promise<PreflightCheck[]> {
   const a = profile.audience;
-  const base = await reachable('audience', 'audience service', profile.audienceBaseUrl, 'SVC_AUDIENCE_BASE_URL', timeoutMs);
+  const base = await reachable(profile, 'audience', 'audience service', profile.audienceBaseUrl, 'SVC_AUDIENCE_BASE_URL', timeoutMs);
   const tokenVariables = ['SVC_AUDIENCE_TOKEN_URL', 'SVC_AUDIENCE_CLIENT_ID', 'SVC_AUDIENCE_CLIENT_SECRET'];
   const missing = tokenVariables.filter((_, i) => ![a.tokenUrl, a.clientId, a.clientSecret][i]);
   if (missing.length)
     return [base, { id: 'audience token', label: 'audience token', status: 'not set', fatal: false, variables: tokenVariables, detail: missing.join(', ') }];
-  const res = await probe({
-    url: a.tokenUrl!,
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${a.clientId}:${a.clientSecret}`).toString('base64')}`,
-      'content-type': 'application/x-www-form-urlencoded',
-      accept: 'application/json',
-    },
-    body: 'grant_type=client_credentials',
-    timeoutMs,
-    bodyLimit: 64 * 1024,
-  });
-  const t = { id: 'audience token', label: 'audience token', variables: tokenVariables, fatal: false, durationMs: res.ms };
-  if (res.kind === 'unreachable') return [base, { ...t, status: 'unreachable', detail: res.reason }];
-  let token: unknown;
-  try {
-    token = (JSON.parse(res.text) as { access_token?: unknown }).access_token;
-  } catch {
-    token = undefined;
-  }
+  // The request the checked client sends (targets/ audienceTokenRequest); a token answer is small.
+  const res = await exchangeBounded(audienceTokenRequest(profile, createRedactor(profileSecrets(profile)).text), readBounds(timeoutMs, 64 * 1024));
+  const t = { id: 'audience token', label: 'audience token', variables: tokenVariables, fatal: false, durationMs: res.durationMs };
+  if (res.kind === 'failed') return [base, { ...t, status: 'unreachable', detail: res.failure.message }];
+  const token = accessTokenOf(res.text);
   if (res.status === 400 || CREDENTIAL_REFUSALS.includes(res.status)) {
     return [
       base,
@@ -462,19 +469,23 @@ async function audienceChecks(profile: TargetProfile, timeoutMs: number): Promis
     ];
   }
   const query = a.institutionPublicId ? { institution_public_id: a.institutionPublicId } : undefined;
-  const list = await probe({
-    url: `${profile.audienceBaseUrl}${withQuery(`/api/v1/audience/${encodeURIComponent(a.audienceId)}/list`, query)}`,
-    headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
-    timeoutMs,
-  });
+  const list = await exchangeBounded(
+    {
+      method: 'GET',
+      url: `${profile.audienceBaseUrl}${withQuery(`/api/v1/audience/${encodeURIComponent(a.audienceId)}/list`, query)}`,
+      headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+      urlSetting: 'SVC_AUDIENCE_BASE_URL',
+    },
+    readBounds(timeoutMs),
+  );
   const l = {
     id: 'audience list',
     label: 'audience list',
     variables: ['SVC_AUDIENCE_ID', 'SVC_AUDIENCE_INSTITUTION_PUBLIC_ID'],
     fatal: false,
-    durationMs: list.ms,
+    durationMs: list.durationMs,
   };
-  if (list.kind === 'unreachable') return [base, tokenCheck, { ...l, status: 'unreachable', detail: list.reason }];
+  if (list.kind === 'failed') return [base, tokenCheck, { ...l, status: 'unreachable', detail: list.failure.message }];
   if (is2xx(list.status))
     return [base, tokenCheck, { ...l, httpStatus: list.status, status: 'ok', detail: `GET /api/v1/audience/{SVC_AUDIENCE_ID}/list answered ${list.status}` }];
   if (CREDENTIAL_REFUSALS.includes(list.status))
@@ -499,11 +510,20 @@ async function testHostChecks(profile: TargetProfile, timeoutMs: number): Promis
       { id: 'test host', label: 'test host', status: 'not set', fatal: false, variables, detail: 'SVC_TEST_HOST_BASE_URL not set: the @legacy scenarios skip' },
     ];
   const headers = credentialHeaders(profile, 'test-host');
-  if (!headers) return [await reachable('test host', 'test host', profile.testHostBaseUrl, 'SVC_TEST_HOST_BASE_URL', timeoutMs)];
+  if (!headers) return [await reachable(profile, 'test host', 'test host', profile.testHostBaseUrl, 'SVC_TEST_HOST_BASE_URL', timeoutMs)];
   const path = CREDENTIAL_PROBE['test-host'].path;
-  const res = await probe({ url: `${profile.testHostBaseUrl}${path}`, headers: { ...headers, accept: 'application/vnd.svc.legacy.v1+json' }, timeoutMs });
-  const base = { id: 'test host', label: 'test host', variables, fatal: false, durationMs: res.ms };
-  if (res.kind === 'unreachable') return [{ ...base, status: 'unreachable', detail: `${profile.testHostBaseUrl}: ${res.reason}` }];
+  const res = await exchangeBounded(
+    {
+      method: 'GET',
+      url: `${profile.testHostBaseUrl}${path}`,
+      headers: { ...headers, accept: 'application/vnd.svc.legacy.v1+json' },
+      urlSetting: 'SVC_TEST_HOST_BASE_URL',
+      redact: createRedactor(profileSecrets(profile)).text,
+    },
+    readBounds(timeoutMs),
+  );
+  const base = { id: 'test host', label: 'test host', variables, fatal: false, durationMs: res.durationMs };
+  if (res.kind === 'failed') return [{ ...base, status: 'unreachable', detail: `${profile.testHostBaseUrl}: ${res.failure.message}` }];
   if (is2xx(res.status)) return [{ ...base, httpStatus: res.status, status: 'ok', detail: `GET ${path} answered ${res.status}` }];
   if (CREDENTIAL_REFUSALS.includes(res.status))
     return [
@@ -530,8 +550,8 @@ async function secondClientCheck(profile: TargetProfile, timeoutMs: number): Pro
     query,
     headers: { authorization: `Basic ${Buffer.from(`${clientId}:${apiKey}`).toString('base64')}` },
   });
-  const base = { id: 'second client', label: 'second client credentials', variables, fatal: false, durationMs: res.ms };
-  if (res.kind === 'unreachable') return { ...base, status: 'unreachable', detail: res.reason };
+  const base = { id: 'second client', label: 'second client credentials', variables, fatal: false, durationMs: res.durationMs };
+  if (res.kind === 'failed') return { ...base, status: 'unreachable', detail: res.failure.message };
   if (is2xx(res.status)) return { ...base, httpStatus: res.status, status: 'ok', detail: `accepted (${res.status})` };
   if (CREDENTIAL_REFUSALS.includes(res.status))
     return { ...base, httpStatus: res.status, status: 'refused', detail: `refused (${res.status}): check SVC_SECOND_CLIENT_ID and SVC_SECOND_API_KEY` };

@@ -27,6 +27,8 @@ class UsersService {
   /** Answers every DELETE of this guid with this status. */
   failDelete = new Map<string, number>();
   listStatus = 200;
+  /** Answers the list with a body of this many bytes (a base URL that points at the wrong server). */
+  listBytes = 0;
   ignorePage = false;
   withPagination = true;
   private server?: Server;
@@ -43,6 +45,7 @@ class UsersService {
       };
       if (req.method === 'GET' && url.pathname === '/users') {
         if (this.listStatus !== 200) return send(this.listStatus, { error: 'no' });
+        if (this.listBytes) return res.writeHead(200, { 'content-type': 'text/html' }).end(Buffer.alloc(this.listBytes, 0x20));
         const per = Number(url.searchParams.get('records_per_page') ?? 25);
         const page = this.ignorePage ? 1 : Number(url.searchParams.get('page') ?? 1);
         const items = this.users.slice((page - 1) * per, page * per);
@@ -99,6 +102,7 @@ beforeEach(() => {
   service.deletes = [];
   service.failDelete.clear();
   service.listStatus = 200;
+  service.listBytes = 0;
   service.ignorePage = false;
   service.withPagination = true;
 });
@@ -245,6 +249,18 @@ describe('cleanupLeftovers', () => {
     await assert.rejects(cleanupLeftovers(profile, { runId: 'run-1' }), /1 to 32 letters or digits/);
     assert.deepEqual(service.deletes, []);
   });
+
+  test("a listing past the cleanup's body bound fails in the transport's words, naming the request and the bound; nothing is deleted", async () => {
+    seed(['svcct-run1-scn-user-000000000001']);
+    service.listBytes = 5 * 1024 * 1024;
+    await assert.rejects(
+      cleanupLeftovers(profile),
+      new RegExp(
+        `^TransportError: GET ${service.base}/users\\?page=1&records_per_page=100: the 200 text/html answer's body is larger than the limit of 4194304 bytes \\(4 MiB, the cleanup's bound of one answer\\); reading stopped at the limit \\(no Content-Length\\)\\.$`,
+      ),
+    );
+    assert.deepEqual(service.deletes, []);
+  });
 });
 
 describe('CreatedUsers (the teardown)', () => {
@@ -324,6 +340,9 @@ describe('CreatedUsers (the teardown)', () => {
       responseBody: { user: { guid: guidOf(7), id: 'svcct-run1-scn-user-000000000007' } },
     });
     const down = await unreachable.deleteAll();
-    assert.match(down.failed[0]?.reason ?? '', new RegExp(`DELETE /users/${guidOf(7)} failed: `));
+    assert.equal(
+      down.failed[0]?.reason,
+      `DELETE /users/${guidOf(7)} failed: DELETE http://127.0.0.1:9/users/${guidOf(7)}: connection refused (ECONNREFUSED): nothing listens at 127.0.0.1:9; the URL comes from SVC_BASE_URL.`,
+    );
   });
 });

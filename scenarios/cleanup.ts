@@ -24,13 +24,12 @@
  * operation (Endpoints, ACH returns: GET and POST only): they stay on the target, under
  * their own `svcct-` id.
  *
- * Requests here go straight to the platform (undici), not through the contract checks:
- * a teardown is not a scenario, and its answers judge nothing.
+ * Requests here go to the platform through the one bounded transport (targets/ requestBounded),
+ * not through the contract checks: a teardown is not a scenario, and its answers judge nothing.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { request as undiciRequest } from 'undici';
-import { createRedactor, profileSecrets, RUN_ID_PATTERN, runSettings, type Redactor, type TargetProfile } from '../targets/index.ts';
-import { credentialHeaders, CREDENTIAL_REFUSALS, currentVersion, refusedCredentialsMessage } from '../preflight/credentials.ts';
+import { createRedactor, profileSecrets, requestBounded, RUN_ID_PATTERN, runSettings, type Redactor, type TargetProfile } from '../targets/index.ts';
+import { credentialHeaders, CREDENTIAL_REFUSALS, platformRequest, refusedCredentialsMessage } from '../preflight/credentials.ts';
 
 /** The first word of every `id` the suite sets: names the suite (svc conformance tests). */
 export const SUITE_ID_PREFIX = 'svcct';
@@ -85,6 +84,7 @@ export function isSuiteId(id: unknown, runId?: string): id is string {
 
 /** Bound of a body read here (a page of 100 users is a few tens of kB). */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const MAX_BODY_BYTES_FROM = "the cleanup's bound of one answer";
 /** Errors: 429 when the rate limit is exceeded: a pause and a retry, this many times at most. */
 const RETRIES_429 = 3;
 const MAX_RETRY_WAIT_MS = 5_000;
@@ -96,46 +96,31 @@ interface Answer {
   body: unknown;
 }
 
-async function boundedText(body: AsyncIterable<Buffer | Uint8Array> & { destroy?: (e?: Error) => unknown }): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) {
-      body.destroy?.();
-      throw new Error(`the answer is larger than ${MAX_BODY_BYTES} bytes`);
-    }
-    chunks.push(Buffer.from(chunk));
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** One platform request with the profile's credentials and version, bounded in time and size, retried on 429. */
-async function platformRequest(profile: TargetProfile, method: 'GET' | 'DELETE', path: string): Promise<Answer> {
-  const credentials = credentialHeaders(profile, 'platform');
-  if (!credentials) throw new Error('needs SVC_CLIENT_ID and SVC_API_KEY (Authentication 1: platform endpoints use HTTP Basic authentication)');
-  const headers = { accept: 'application/json', 'accept-version': currentVersion(profile), ...credentials };
+/**
+ * One platform request with the profile's credentials and version, bounded in time (the
+ * request timeout, SVC_REQUEST_TIMEOUT_MS) and size (MAX_BODY_BYTES), retried on 429; a
+ * transport failure is the transport's TransportError, in its words.
+ */
+async function usersRequest(profile: TargetProfile, method: 'GET' | 'DELETE', path: string, query?: Record<string, string>): Promise<Answer> {
+  if (!credentialHeaders(profile, 'platform'))
+    throw new Error('needs SVC_CLIENT_ID and SVC_API_KEY (Authentication 1: platform endpoints use HTTP Basic authentication)');
+  const request = platformRequest(profile, { method, path, ...(query ? { query } : {}) });
+  const bounds = { requestMs: profile.timeouts.requestMs, maxBodyBytes: MAX_BODY_BYTES, maxBodyBytesFrom: MAX_BODY_BYTES_FROM };
   for (let attempt = 0; ; attempt++) {
-    const res = await undiciRequest(`${profile.platformBaseUrl}${path}`, {
-      method,
-      headers,
-      headersTimeout: profile.timeouts.requestMs,
-      bodyTimeout: profile.timeouts.requestMs,
-    });
-    const text = await boundedText(res.body);
-    if (res.statusCode === 429 && attempt < RETRIES_429) {
+    const res = await requestBounded(request, bounds);
+    if (res.status === 429 && attempt < RETRIES_429) {
       // Retry-After in seconds when the target sends one (RFC 9110 §10.2.3), else a growing pause.
       const after = Number(res.headers['retry-after']);
       await new Promise((r) => setTimeout(r, Math.min(MAX_RETRY_WAIT_MS, Number.isFinite(after) && after >= 0 ? after * 1000 : 250 * (attempt + 1))));
       continue;
     }
-    let body: unknown = text;
+    let body: unknown = res.text;
     try {
-      body = text ? JSON.parse(text) : undefined;
+      body = res.text ? JSON.parse(res.text) : undefined;
     } catch {
       /* not JSON: kept as text for the message */
     }
-    return { status: res.statusCode, text, body };
+    return { status: res.status, text: res.text, body };
   }
 }
 
@@ -148,7 +133,7 @@ const oneLine = (text: string) => {
 /** DELETE /users/{guid}: 'deleted' (any 2xx: the status is not shown), 'gone' (404), or the reason it failed. */
 async function deleteUser(profile: TargetProfile, guid: string, redactor: Redactor): Promise<'deleted' | 'gone' | { reason: string }> {
   try {
-    const res = await platformRequest(profile, 'DELETE', `/users/${encodeURIComponent(guid)}`);
+    const res = await usersRequest(profile, 'DELETE', `/users/${encodeURIComponent(guid)}`);
     if (is2xx(res.status)) return 'deleted';
     // Errors: 404 "resource not found": deleted already (by the scenario, or by another cleanup).
     if (res.status === 404) return 'gone';
@@ -294,7 +279,7 @@ export async function listUsers(profile: TargetProfile, o: ListUsersOptions = {}
   const seen = new Set<string>();
   const users: ListedUser[] = [];
   for (let page = 1; page <= maxPages; page++) {
-    const res = await platformRequest(profile, 'GET', `/users?page=${page}&records_per_page=${pageSize}`);
+    const res = await usersRequest(profile, 'GET', '/users', { page: String(page), records_per_page: String(pageSize) });
     if (CREDENTIAL_REFUSALS.includes(res.status))
       throw new Error(refusedCredentialsMessage('platform', { request: `GET /users (page ${page})`, status: res.status, target: profile.platformBaseUrl }));
     // Errors: "200 normal success for reads, lists".

@@ -16,7 +16,7 @@
  * Every exchange goes through the bounded transport (targets/http.ts).
  */
 import { referenceContradictionsOf, type ApiName, type CheckOptions } from '../contracts/index.ts';
-import { boundsOf, requestBounded, type BoundedResponse } from './http.ts';
+import { boundsOf, requestBounded, type BoundedRequest, type BoundedResponse } from './http.ts';
 import type { TargetProfile } from './profiles/profile.ts';
 
 /** The setting each API's base URL comes from, named when its host cannot be reached or it is missing. */
@@ -96,34 +96,42 @@ export function audienceTokenSettings(profile: TargetProfile): { url: string; cl
 /**
  * Authentication 5: client_id / client_secret produce an access token used as Bearer on
  * every audience endpoint. The token endpoint's shape is not shown in the specification:
- * the profile names its URL (SVC_AUDIENCE_TOKEN_URL) and this sends the usual OAuth 2.0
- * client-credentials form (RFC 6749 §4.4), Basic-authenticated. Returns the answer as
- * received (the caller judges it) and the token when the answer carries one.
+ * the profile names its URL (SVC_AUDIENCE_TOKEN_URL) and this is the usual OAuth 2.0
+ * client-credentials form (RFC 6749 §4.4), Basic-authenticated. A missing setting throws
+ * MissingSetting naming it.
  */
+export function audienceTokenRequest(profile: TargetProfile, redact?: (text: string) => string): BoundedRequest {
+  const { url, clientId, clientSecret } = audienceTokenSettings(profile);
+  return {
+    method: 'POST',
+    url,
+    headers: { authorization: basicAuthorization(clientId, clientSecret), 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: 'grant_type=client_credentials',
+    operation: 'the audience token request',
+    urlSetting: 'SVC_AUDIENCE_TOKEN_URL',
+    ...(redact ? { redact } : {}),
+  };
+}
+
+/** The `access_token` of a token answer (RFC 6749 §5.1), when it carries one as a string. */
+export function accessTokenOf(text: string): string | undefined {
+  try {
+    const token = (JSON.parse(text) as { access_token?: unknown } | null)?.access_token;
+    return typeof token === 'string' ? token : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The audience token request (audienceTokenRequest) sent: the answer as received (the caller judges it) and the token when it carries one. */
 export async function requestAudienceToken(
   profile: TargetProfile,
   redact?: (text: string) => string,
 ): Promise<{ url: string; response: BoundedResponse; token?: string }> {
-  const { url, clientId, clientSecret } = audienceTokenSettings(profile);
-  const response = await requestBounded(
-    {
-      method: 'POST',
-      url,
-      headers: { authorization: basicAuthorization(clientId, clientSecret), 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: 'grant_type=client_credentials',
-      operation: 'the audience token request',
-      urlSetting: 'SVC_AUDIENCE_TOKEN_URL',
-      ...(redact ? { redact } : {}),
-    },
-    boundsOf(profile),
-  );
-  let token: unknown;
-  try {
-    token = (JSON.parse(response.text) as { access_token?: unknown }).access_token;
-  } catch {
-    /* no token: the caller judges the answer */
-  }
-  return { url, response, ...(typeof token === 'string' ? { token } : {}) };
+  const request = audienceTokenRequest(profile, redact);
+  const response = await requestBounded(request, boundsOf(profile));
+  const token = accessTokenOf(response.text);
+  return { url: request.url, response, ...(token !== undefined ? { token } : {}) };
 }
 
 /** The contract checks' options a profile gives, the same for every exchange path. */

@@ -100,8 +100,12 @@ export {
 export {
   bodySize,
   boundsOf,
+  exchangeBounded,
   requestBounded,
   TransportError,
+  type BoundedOutcome,
+  type BoundedRequest,
+  type HttpBounds,
 } from './http.ts';
 export {
   BASE_URL_SETTING,
@@ -110,6 +114,8 @@ export {
   basicAuthorization,
   defaultCredentials,
   audienceTokenSettings,
+  audienceTokenRequest,
+  accessTokenOf,
   requestAudienceToken,
   checkOptionsOf,
   MissingSetting,
