@@ -8,20 +8,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { leftOutOf, runNightly, skippedSteps } from './nightly.ts';
+import { leftOutOf, skippedSteps } from './nightly.ts';
 import { gateReasons, gateVerdict, renderSummaryMarkdown, verdictLine, type NightlySummary } from '../reports/summary.ts';
-import { buildAllureReport } from '../reports/allure/build.ts';
-import { writeAllureEntry } from '../reports/allure/results.ts';
-
-const lines = (file: string) =>
-  existsSync(file)
-    ? readFileSync(file, 'utf8')
-        .split('\n')
-        .filter((l) => l.trim()).length
-    : 0;
 
 test("--skip names only the nightly's steps; a typo is refused with the list, never silently run", () => {
   assert.deepEqual([...skippedSteps(['load', 'selftest'])], ['load', 'selftest']);
@@ -65,48 +53,4 @@ test('the verdict: PASS only for a full run; a failure in a partial run is FAIL 
     verdictLine('partial', [], left),
     'Partial run: no gate verdict (no error-severity failure in what ran; left out: self-test not run (--skip selftest))',
   );
-});
-
-test('a nightly with every step skipped: no PASS, no matrix, no JUnit, no trend row, no Allure history run', { timeout: 120_000 }, async () => {
-  const out = mkdtempSync(join(tmpdir(), 'nightly-partial-'));
-  const history = join(out, 'history');
-  const trends = join(history, 'trends.jsonl');
-  try {
-    mkdirSync(history, { recursive: true });
-    writeFileSync(trends, `${JSON.stringify({ at: '2026-11-21T02:17:00.000Z', passRate: 1, tests: 300, gate: 'pass' })}\n`);
-    const s = await runNightly({ skip: ['conformance', 'load', 'selftest'], out, historyDir: history, log: () => {} });
-    assert.equal(s.gate, 'partial');
-    assert.deepEqual(s.reasons, []);
-    assert.equal(lines(trends), 1, 'a partial run added a trend row');
-    assert.equal(lines(join(history, 'allure-history.jsonl')), 0, "a partial run added a run to Allure's history");
-    assert.ok(existsSync(join(out, 'allure-report', 'index.html')), 'the Allure report is still built');
-
-    const md = readFileSync(join(out, 'summary.md'), 'utf8');
-    assert.doesNotMatch(md, /Gate: PASS/);
-    assert.match(md, /\*\*Partial run: no gate verdict\*\*/);
-    for (const step of ['conformance', 'load', 'self-test'])
-      assert.match(md, new RegExp(`- \\*\\*${step}\\*\\*: not run \\(--skip ${step.replace('-', '')}\\)`));
-    assert.match(md, /\| self-test \| not run \(--skip selftest\) \|/);
-    assert.doesNotMatch(md, /Self-test matrix|matrix\.md|JUnit|junit\.xml|tier-summary/);
-    assert.match(md, /This partial run is not one of them/);
-    assert.match(md, /\| 2026-11-21 02:17 \| pass \| 100\.0% \| 300 \|/, 'the trends so far are shown');
-    assert.match(md, /- Allure report: `.*allure-report\/index\.html`/);
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-  }
-});
-
-test("Allure's history grows by one run per full report and not for a partial one", { timeout: 120_000 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'allure-history-'));
-  try {
-    const results = join(dir, 'results');
-    writeAllureEntry(results, { fullName: 'nightly:probe', name: 'probe', status: 'passed', parentSuite: 'nightly' });
-    const historyPath = join(dir, 'allure-history.jsonl');
-    await buildAllureReport({ resultsDirs: [results], output: join(dir, 'full'), historyPath });
-    assert.equal(lines(historyPath), 1, 'a full report adds its run');
-    await buildAllureReport({ resultsDirs: [results], output: join(dir, 'partial'), historyPath, appendHistory: false });
-    assert.equal(lines(historyPath), 1, 'a partial report added a run');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 });

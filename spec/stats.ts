@@ -54,7 +54,7 @@ export interface SpecStats {
  * runs under SVC_STRICT=1 are inferred there and left out.
  */
 export function liveDeliveryFaults(root: string = PROJECT_ROOT): Set<string> {
-  const text = readFileSync(join(root, 'tests', 'live-delivery.test.ts'), 'utf8');
+  const text = readFileSync(join(root, 'tests', 'live-delivery.system.test.ts'), 'utf8');
   const out = new Set<string>();
   for (const line of text.split('\n')) {
     const m = /^\s*\{\s*fault:\s*'([a-z0-9-]+)'/.exec(line);
