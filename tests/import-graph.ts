@@ -55,4 +55,3 @@ export function projectImports(root = ROOT): Import[] {
   }
   return out;
 }
-
