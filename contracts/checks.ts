@@ -6,7 +6,16 @@
  */
 import { severityOfTier, type Failure, type Tier } from './failure.ts';
 import { schemaFailures, locationOf } from './compile.ts';
-import { exchangeCheck, registerCheck, responseHeader, type CheckContext, type ExchangeContext, type WebhookContext } from './registry.ts';
+import {
+  type CheckRule,
+  exchangeCheck,
+  registerCheck,
+  responseHeader,
+  runRules,
+  type CheckContext,
+  type ExchangeContext,
+  type WebhookContext,
+} from './registry.ts';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 
 const isWebhook = (ctx: CheckContext): ctx is WebhookContext => ctx.kind === 'webhook';
@@ -333,123 +342,126 @@ registerCheck(
   }),
 );
 
+/** An error answer to a sunset version or operation: stated a status >= 400, a 4xx inferred. */
+function sunsetAnsweredError(c: ExchangeContext, what: string, rules: { error: string; clientError: string }): Failure[] {
+  const status = c.exchange.response.status;
+  if (status < 400)
+    return [
+      failure(
+        c.operationKey,
+        'version_conformance',
+        'response.status',
+        rules.error,
+        'error',
+        `Received: ${status} ${what} / Expected: an error (a status >= 400)`,
+      ),
+    ];
+  if (!is4xx(status))
+    return [
+      tiered(
+        c.operationKey,
+        'version_conformance',
+        'response.status',
+        rules.clientError,
+        'inferred',
+        c.options.strict,
+        `Received: ${status} ${what} / Expected: a 4xx`,
+      ),
+    ];
+  return [];
+}
+
+/**
+ * The rules of version_conformance, each with its guard. A sunset version is judged by its
+ * error alone (nothing else about a sunset version is stated); otherwise an unknown version
+ * is reported, a sunset operation answers an error (and its header is looked for), and a
+ * deprecated operation's success carries the deprecation header.
+ */
+const VERSION_RULES: readonly CheckRule<ExchangeContext>[] = [
+  {
+    // Versioning: "requests return an error" - stated: a status >= 400. A 4xx specifically: inferred.
+    name: 'sunset_version_answers_error',
+    appliesTo: (c) => c.versionSunset,
+    run: (c) => sunsetAnsweredError(c, `for sunset version ${c.requestedVersion}`, { error: RULES.versionSunset, clientError: RULES.versionSunset4xx }),
+  },
+  {
+    name: 'unknown_version_reported',
+    appliesTo: (c) => !c.versionSunset && !c.versionKnown,
+    run: (c) => [
+      failure(
+        c.operationKey,
+        'version_conformance',
+        'request.headers.accept-version',
+        RULES.unknownVersion,
+        'warning',
+        `Received: Accept-Version ${c.requestedVersion} / Expected: a version with a document in spec/versions/ (checked against ${c.version ?? 'the source document'})`,
+        'informational',
+      ),
+    ],
+  },
+  {
+    name: 'sunset_operation_answers_error',
+    appliesTo: (c) => !c.versionSunset && !!c.operation?.sunset,
+    run: (c) =>
+      sunsetAnsweredError(c, `from sunset operation ${c.operation!.key} in ${c.version}`, {
+        error: RULES.endpointSunset,
+        clientError: RULES.endpointSunset4xx,
+      }),
+  },
+  {
+    // After sunset "access is removed": whether the error answer still carries the header
+    // is not stated (RFC 8594 has the Sunset header announce a coming sunset), so its
+    // absence here is informational whatever the header's name.
+    name: 'sunset_operation_header',
+    appliesTo: (c) => !c.versionSunset && !!c.operation?.sunset,
+    run: (c) => {
+      const name = c.options.sunsetHeader ?? 'Sunset';
+      if (responseHeader(c, name) !== undefined) return [];
+      return [
+        failure(
+          c.operationKey,
+          'version_conformance',
+          `response.headers.${name.toLowerCase()}`,
+          RULES.sunsetHeaderAfterSunset,
+          'warning',
+          `Received: no ${name} header / Expected: one on sunset operation ${c.operation!.key}`,
+          'informational',
+        ),
+      ];
+    },
+  },
+  {
+    // Versioning: the headers "are present in all versions" but their names are not shown: a
+    // name the user set (SVC_DEPRECATION_HEADER / SVC_SUNSET_HEADER) is enforced; the default
+    // guess is inferred (../shared/real-service-notes.md, Headers: the reference declares none).
+    name: 'deprecated_operation_header',
+    appliesTo: (c) => !c.versionSunset && !c.operation?.sunset && !!c.operation?.deprecated && c.exchange.response.status < 400,
+    run: (c) => {
+      const name = c.options.deprecationHeader ?? 'Deprecation';
+      if (responseHeader(c, name) !== undefined) return [];
+      const explicit = c.options.headerNamesExplicit;
+      return [
+        tiered(
+          c.operationKey,
+          'version_conformance',
+          `response.headers.${name.toLowerCase()}`,
+          explicit ? RULES.deprecatedHeader : RULES.deprecatedHeaderGuessed,
+          explicit ? 'stated' : 'inferred',
+          c.options.strict,
+          `Received: no ${name} header / Expected: ${name} on deprecated operation ${c.operation!.key} in ${c.version}`,
+        ),
+      ];
+    },
+  },
+];
+
 registerCheck(
   exchangeCheck({
     name: 'version_conformance',
     description:
       'Sunset versions and sunset operations answer an error (a 4xx: inferred); deprecated and sunset operations carry the signalling header (stated under a name the profile sets explicitly, else inferred)',
     appliesTo: (c) => c.model.api === 'platform' && (!c.versionKnown || c.versionSunset || !!c.operation?.sunset || !!c.operation?.deprecated),
-    run: (c) => {
-      const status = c.exchange.response.status;
-      const strict = c.options.strict;
-      const out: Failure[] = [];
-      if (c.versionSunset) {
-        // Versioning: "requests return an error" - stated: a status >= 400. A 4xx specifically: inferred.
-        if (status < 400) {
-          out.push(
-            failure(
-              c.operationKey,
-              'version_conformance',
-              'response.status',
-              RULES.versionSunset,
-              'error',
-              `Received: ${status} for sunset version ${c.requestedVersion} / Expected: an error (a status >= 400)`,
-            ),
-          );
-        } else if (!is4xx(status)) {
-          out.push(
-            tiered(
-              c.operationKey,
-              'version_conformance',
-              'response.status',
-              RULES.versionSunset4xx,
-              'inferred',
-              strict,
-              `Received: ${status} for sunset version ${c.requestedVersion} / Expected: a 4xx`,
-            ),
-          );
-        }
-        return out; // nothing else about a sunset version is stated
-      }
-      if (!c.versionKnown) {
-        out.push(
-          failure(
-            c.operationKey,
-            'version_conformance',
-            'request.headers.accept-version',
-            RULES.unknownVersion,
-            'warning',
-            `Received: Accept-Version ${c.requestedVersion} / Expected: a version with a document in spec/versions/ (checked against ${c.version ?? 'the source document'})`,
-            'informational',
-          ),
-        );
-      }
-      // Versioning: the headers "are present in all versions" but their names are not shown: a
-      // name the user set (SVC_DEPRECATION_HEADER / SVC_SUNSET_HEADER) is enforced; the default
-      // guess is inferred (../shared/real-service-notes.md, Headers: the reference declares none).
-      const headerTier: Tier = c.options.headerNamesExplicit ? 'stated' : 'inferred';
-      const headerRule = c.options.headerNamesExplicit ? RULES.deprecatedHeader : RULES.deprecatedHeaderGuessed;
-      const op = c.operation;
-      if (op?.sunset) {
-        if (status < 400) {
-          out.push(
-            failure(
-              c.operationKey,
-              'version_conformance',
-              'response.status',
-              RULES.endpointSunset,
-              'error',
-              `Received: ${status} from sunset operation ${op.key} in ${c.version} / Expected: an error (a status >= 400)`,
-            ),
-          );
-        } else if (!is4xx(status)) {
-          out.push(
-            tiered(
-              c.operationKey,
-              'version_conformance',
-              'response.status',
-              RULES.endpointSunset4xx,
-              'inferred',
-              strict,
-              `Received: ${status} from sunset operation ${op.key} in ${c.version} / Expected: a 4xx`,
-            ),
-          );
-        }
-        // After sunset "access is removed": whether the error answer still carries the header
-        // is not stated (RFC 8594 has the Sunset header announce a coming sunset), so its
-        // absence here is informational whatever the header's name.
-        const name = c.options.sunsetHeader ?? 'Sunset';
-        if (responseHeader(c, name) === undefined) {
-          out.push(
-            failure(
-              c.operationKey,
-              'version_conformance',
-              `response.headers.${name.toLowerCase()}`,
-              RULES.sunsetHeaderAfterSunset,
-              'warning',
-              `Received: no ${name} header / Expected: one on sunset operation ${op.key}`,
-              'informational',
-            ),
-          );
-        }
-      } else if (op?.deprecated && status < 400) {
-        const name = c.options.deprecationHeader ?? 'Deprecation';
-        if (responseHeader(c, name) === undefined) {
-          out.push(
-            tiered(
-              c.operationKey,
-              'version_conformance',
-              `response.headers.${name.toLowerCase()}`,
-              headerRule,
-              headerTier,
-              strict,
-              `Received: no ${name} header / Expected: ${name} on deprecated operation ${op.key} in ${c.version}`,
-            ),
-          );
-        }
-      }
-      return out;
-    },
+    run: (c) => runRules(VERSION_RULES, c),
   }),
 );
 

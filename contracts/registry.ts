@@ -178,6 +178,24 @@ export function exchangeCheck(def: {
   };
 }
 
+/**
+ * One named rule of a check (../shared/DESIGN.md, "Checks and failures": when a check applies
+ * is decided by small guards around it, not branches inside it). A check whose job has
+ * several cases runs its rules: each rule whose guard holds, in order.
+ */
+export interface CheckRule<C> {
+  name: string;
+  appliesTo: (ctx: C) => boolean;
+  run: (ctx: C) => Failure[];
+}
+
+/** The failures of every rule whose guard holds, in the rules' order. */
+export function runRules<C>(rules: readonly CheckRule<C>[], ctx: C): Failure[] {
+  const out: Failure[] = [];
+  for (const rule of rules) if (rule.appliesTo(ctx)) for (const f of rule.run(ctx)) out.push(f);
+  return out;
+}
+
 const table = new Map<string, CheckDefinition>();
 
 export function registerCheck(def: CheckDefinition): void {

@@ -20,7 +20,7 @@
  * (contracts/invariants.ts).
  */
 import { severityOfTier, type Failure, type Tier } from './failure.ts';
-import { exchangeCheck, registerCheck, type ExchangeContext } from './registry.ts';
+import { type CheckRule, exchangeCheck, registerCheck, runRules, type ExchangeContext } from './registry.ts';
 
 export const STATED_PLATFORM_RULES = {
   accountBalance:
@@ -249,38 +249,58 @@ function insightFailures(c: ExchangeContext, body: unknown): Failure[] {
   return out;
 }
 
+/** A response of the platform whose path matches `path`. */
+const at = (path: RegExp) => (c: ExchangeContext) => path.test(c.operation!.path);
+
+/**
+ * The rules of the check, one per kind of record, each with the paths it applies to (the
+ * paths are disjoint: an answer is judged by one rule at most).
+ */
+const FIELD_RULES: readonly CheckRule<ExchangeContext>[] = [
+  { name: 'account_fields', appliesTo: at(ACCOUNTS), run: (c) => accountFailures(c, c.exchange.response.body) },
+  { name: 'transaction_fields', appliesTo: at(TRANSACTIONS), run: (c) => transactionFailures(c, c.exchange.response.body) },
+  { name: 'insight_fields', appliesTo: at(INSIGHTS), run: (c) => insightFailures(c, c.exchange.response.body) },
+  {
+    name: 'goal_type_names',
+    appliesTo: at(GOALS),
+    run: (c) =>
+      missingFields(c, recordsOf(c.exchange.response.body, 'goal', 'goals'), ['track_type_name', 'meta_type_name'], 'goal', STATED_PLATFORM_RULES.goalFields),
+  },
+  {
+    name: 'budget_category',
+    appliesTo: at(BUDGETS),
+    run: (c) => missingFields(c, recordsOf(c.exchange.response.body, 'budget', 'budgets'), ['category_guid'], 'budget', STATED_PLATFORM_RULES.budgetFields),
+  },
+  {
+    name: 'credential_guid',
+    appliesTo: at(CREDENTIALS),
+    run: (c) =>
+      missingFields(c, recordsOf(c.exchange.response.body, 'credential', 'credentials'), ['guid'], 'credential', STATED_PLATFORM_RULES.credentialGuid),
+  },
+  { name: 'default_category_count', appliesTo: (c) => c.operation!.path === '/categories/default' && c.method === 'GET', run: defaultCategoryCount },
+];
+
+/** What the service does: "Default categories and subcategories exist (119 in total ...)". */
+function defaultCategoryCount(c: ExchangeContext): Failure[] {
+  const total = (c.exchange.response.body as Rec).pagination;
+  const n = isRec(total) ? total.total_entries : undefined;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n === 119) return [];
+  return [
+    fail(
+      c,
+      'response.body.pagination.total_entries',
+      STATED_PLATFORM_RULES.defaultCategories,
+      `Received: total_entries ${n} / Expected: 119 default categories`,
+    ),
+  ];
+}
+
 registerCheck(
   exchangeCheck({
     name: CHECK,
     description:
       'Platform records carry what the specification says they carry (account balance and its *_set_by / feed_* variants, no feed on a manual account, transaction merchant guids and what includes returns, insight fields and localization_payload, goal track/meta type names, budget category_guid, a credential guid) and the default category list counts 119',
     appliesTo: (c) => c.model.api === 'platform' && c.status >= 200 && c.status < 300 && !!c.operation && isRec(c.exchange.response.body),
-    run: (c) => {
-      const path = c.operation!.path;
-      const body = c.exchange.response.body;
-      if (ACCOUNTS.test(path)) return accountFailures(c, body);
-      if (TRANSACTIONS.test(path)) return transactionFailures(c, body);
-      if (INSIGHTS.test(path)) return insightFailures(c, body);
-      if (GOALS.test(path))
-        return missingFields(c, recordsOf(body, 'goal', 'goals'), ['track_type_name', 'meta_type_name'], 'goal', STATED_PLATFORM_RULES.goalFields);
-      if (BUDGETS.test(path)) return missingFields(c, recordsOf(body, 'budget', 'budgets'), ['category_guid'], 'budget', STATED_PLATFORM_RULES.budgetFields);
-      if (CREDENTIALS.test(path))
-        return missingFields(c, recordsOf(body, 'credential', 'credentials'), ['guid'], 'credential', STATED_PLATFORM_RULES.credentialGuid);
-      if (path === '/categories/default' && c.method === 'GET') {
-        const total = (body as Rec).pagination;
-        const n = isRec(total) ? total.total_entries : undefined;
-        if (typeof n === 'number' && Number.isInteger(n) && n !== 119) {
-          return [
-            fail(
-              c,
-              'response.body.pagination.total_entries',
-              STATED_PLATFORM_RULES.defaultCategories,
-              `Received: total_entries ${n} / Expected: 119 default categories`,
-            ),
-          ];
-        }
-      }
-      return [];
-    },
+    run: (c) => runRules(FIELD_RULES, c),
   }),
 );

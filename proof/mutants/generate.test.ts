@@ -98,7 +98,7 @@ test('a field a list only names: never served is tolerated, left out on one oper
   for (const [component, rules] of Object.entries(STATED_FIELDS))
     for (const r of rules.filter((x) => x.tier === 'inferred'))
       for (const f of r.fields) {
-        // A sentence states these beyond the list (generate.ts PRESENCE_SENTENCES).
+        // A sentence states these beyond the list (statements.ts PRESENCE_SENTENCES).
         if (f === 'guid' || ['Category.is_default', 'Member.id', 'Insight.cta_clicked_at'].includes(`${component}.${f}`)) continue;
         assert.equal(byId.get(`drop-field:${component}.${f}`), undefined, `${component}.${f} is only named: dropping it everywhere is not a stated mutant`);
       }

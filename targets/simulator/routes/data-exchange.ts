@@ -131,6 +131,13 @@ const slimAccount = (a: DxAccount) => ({
 });
 
 export function registerDataExchange(app: FastifyInstance, ctx: SimContext): void {
+  registerTokenReads(app, ctx);
+  registerGrants(app, ctx);
+  registerGrantToken(app, ctx);
+}
+
+/** User, account and transaction reads: SVC-3DX-TOKEN (Authentication 3). */
+function registerTokenReads(app: FastifyInstance, ctx: SimContext): void {
   /** Authentication 3: SVC-3DX-TOKEN on the user, account and transaction reads. */
   const requireToken = async (request: FastifyRequest, reply: FastifyReply) => {
     const s = store(ctx);
@@ -228,8 +235,31 @@ export function registerDataExchange(app: FastifyInstance, ctx: SimContext): voi
     tokenRoute,
     oneTransaction,
   );
+}
 
-  // ---- grants: Basic authentication only (Authentication 3) ----------------------
+/** Grants: Basic authentication only (Authentication 3). */
+function registerGrants(app: FastifyInstance, ctx: SimContext): void {
+  /** Authentication 3: SVC-3DX-TOKEN on the user, account and transaction reads. */
+  const requireToken = async (request: FastifyRequest, reply: FastifyReply) => {
+    const s = store(ctx);
+    const raw = request.headers[TOKEN_HEADER];
+    const token = Array.isArray(raw) ? raw[0] : raw;
+    const grantGuid = token ? s.tokens.get(token) : undefined;
+    if (!grantGuid) {
+      if (ctx.fault('threedx-token-not-required')) {
+        request.dxGrant = s.grants[0];
+        return;
+      }
+      if (!token)
+        throw new SimError(
+          'unauthorized',
+          'The SVC-3DX-TOKEN header is required on data exchange reads; create a token with POST /data_exchange/grantee/{grantee_client_guid}/grants/{grant_guid}/token',
+        );
+      throw new SimError('forbidden', 'The SVC-3DX-TOKEN header does not carry a token issued for a grant');
+    }
+    request.dxGrant = s.grants.find((g) => g.guid === grantGuid);
+    void reply;
+  };
   // Fault threedx-grants-need-token: grant listing and reading also demand SVC-3DX-TOKEN.
   const grantRoute = {
     preHandler: async (request: FastifyRequest, reply: FastifyReply) => (ctx.fault('threedx-grants-need-token') ? requireToken(request, reply) : undefined),
@@ -276,7 +306,10 @@ export function registerDataExchange(app: FastifyInstance, ctx: SimContext): voi
     if (!matches.length) throw new SimError('not_found', 'No grant of this issuer whose grantees were all supplied');
     return { grant: grantView(matches[0]) };
   });
+}
 
+/** The token a grantee reads the data exchange with. */
+function registerGrantToken(app: FastifyInstance, ctx: SimContext): void {
   app.post('/data_exchange/grantee/:grantee_client_guid/grants/:grant_guid/token', async (request, reply) => {
     const { grantee_client_guid, grant_guid } = request.params as Params;
     const s = store(ctx);

@@ -213,8 +213,14 @@ function skipWebhook(ctx: SimContext, request: FastifyRequest): boolean {
 }
 
 export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
-  /** Challenge sets a status read has served (each set is its own array; fault challenges-dropped-after-first-read). */
-  const challengeSetsRead = new WeakSet<object>();
+  registerMemberResource(app, ctx);
+  registerMemberStatus(app, ctx);
+  registerMemberJobs(app, ctx);
+  registerMemberData(app, ctx);
+}
+
+/** The member resource: create, list, read, update, delete. */
+function registerMemberResource(app: FastifyInstance, ctx: SimContext): void {
   const lookup = (request: FastifyRequest<MemberParams>) => {
     runDueRefreshes(ctx);
     const user = findUser(ctx, request.params.user_guid);
@@ -331,6 +337,18 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
     removeMember(ctx, member, skip);
     return reply.code(204).send();
   });
+}
+
+/** Connection status, challenges and resume (States and transitions). */
+function registerMemberStatus(app: FastifyInstance, ctx: SimContext): void {
+  /** Challenge sets a status read has served (each set is its own array; fault challenges-dropped-after-first-read). */
+  const challengeSetsRead = new WeakSet<object>();
+  const lookup = (request: FastifyRequest<MemberParams>) => {
+    runDueRefreshes(ctx);
+    const user = findUser(ctx, request.params.user_guid);
+    return { user, member: findMember(ctx, user, request.params.member_guid) };
+  };
+  const memberReply = (request: FastifyRequest, m: MemberRecord) => ({ member: renderMember(ctx, m, request.svcVersion) });
 
   app.get<MemberParams>('/users/:user_guid/members/:member_guid/status', async (request) => {
     const { member: m } = lookup(request);
@@ -378,6 +396,16 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
     resumeMember(ctx, m, answers, skipWebhookOf(request));
     return reply.code(202).send(memberReply(request, m));
   });
+}
+
+/** Jobs: aggregate, verify, extend history, identify. */
+function registerMemberJobs(app: FastifyInstance, ctx: SimContext): void {
+  const lookup = (request: FastifyRequest<MemberParams>) => {
+    runDueRefreshes(ctx);
+    const user = findUser(ctx, request.params.user_guid);
+    return { user, member: findMember(ctx, user, request.params.member_guid) };
+  };
+  const memberReply = (request: FastifyRequest, m: MemberRecord) => ({ member: renderMember(ctx, m, request.svcVersion) });
 
   app.post<MemberParams>('/users/:user_guid/members/:member_guid/aggregate', async (request, reply) => {
     const { member: m } = lookup(request);
@@ -417,7 +445,15 @@ export function registerMembers(app: FastifyInstance, ctx: SimContext): void {
     // The status of a started identification is not stated (only the 202/409 cases while a job runs).
     return reply.code(outcome === 'started' && ctx.variation('identify-200-when-idle') ? 200 : 202).send(memberReply(request, m));
   });
+}
 
+/** What a member holds: account owners, credentials, account numbers, the OAuth window. */
+function registerMemberData(app: FastifyInstance, ctx: SimContext): void {
+  const lookup = (request: FastifyRequest<MemberParams>) => {
+    runDueRefreshes(ctx);
+    const user = findUser(ctx, request.params.user_guid);
+    return { user, member: findMember(ctx, user, request.params.member_guid) };
+  };
   app.get<MemberParams>('/users/:user_guid/members/:member_guid/account_owners', async (request) => {
     const { member: m } = lookup(request);
     const owners = [...coreState(ctx).owners.values()].filter((o) => o.member_guid === m.guid);

@@ -105,15 +105,16 @@ function pdfOf(title: string): Buffer {
 }
 
 export function registerProductAreas(app: FastifyInstance, ctx: SimContext): void {
-  const notifications = ctx.collection<Notification>('notifications');
-  const goals = ctx.collection<Goal>('goals');
-  const budgets = ctx.collection<Budget>('budgets');
-  const tags = ctx.collection<Tag>('tags');
-  const taggings = ctx.collection<Tagging>('taggings');
-  const page = <T>(request: FastifyRequest, items: T[]) => pageList(ctx, items, request.query as Query);
-  const user = (request: FastifyRequest) => findUser(ctx, (request.params as { user_guid: string }).user_guid);
+  registerHoldingsFaults(app, ctx);
+  registerNotifications(app, ctx);
+  registerGoals(app, ctx);
+  registerBudgets(app, ctx);
+  registerStatements(app, ctx);
+  registerTagging(app, ctx);
+}
 
-  // ---- holdings faults (What the service does: "read per user, account or member") ----
+/** Holdings faults (What the service does: "read per user, account or member"). */
+function registerHoldingsFaults(app: FastifyInstance, ctx: SimContext): void {
   app.addHook('preHandler', async (request) => {
     const url = request.routeOptions?.url;
     if (url === '/users/:user_guid/members/:member_guid/holdings' && ctx.fault('holdings-not-read-per-member')) {
@@ -127,8 +128,14 @@ export function registerProductAreas(app: FastifyInstance, ctx: SimContext): voi
     const parsed = JSON.parse(String(payload)) as { pagination?: unknown };
     return JSON.stringify({ holdings: all, pagination: parsed.pagination });
   });
+}
 
-  // ---- notifications ----------------------------------------------------------------
+/** The notifications routes (What the service does: notifications of the PUSH channel). */
+function registerNotifications(app: FastifyInstance, ctx: SimContext): void {
+  const notifications = ctx.collection<Notification>('notifications');
+  const page = <T>(request: FastifyRequest, items: T[]) => pageList(ctx, items, request.query as Query);
+  const user = (request: FastifyRequest) => findUser(ctx, (request.params as { user_guid: string }).user_guid);
+
   const renderNotification = (n: Notification) => ({ ...n });
   /** "Read and list operations may also return notifications of other channels": a seeded one, under the variation. */
   const seedOtherChannel = (u: UserRecord) => {
@@ -181,8 +188,14 @@ export function registerProductAreas(app: FastifyInstance, ctx: SimContext): voi
     if (!n || n.user_guid !== u.guid) throw new SimError('not_found', `No notification "${request.params.notification_guid.slice(0, 80)}"`);
     return { notification: renderNotification(n) };
   });
+}
 
-  // ---- goals ------------------------------------------------------------------------
+/** The goals routes: create, list, reposition. */
+function registerGoals(app: FastifyInstance, ctx: SimContext): void {
+  const goals = ctx.collection<Goal>('goals');
+  const page = <T>(request: FastifyRequest, items: T[]) => pageList(ctx, items, request.query as Query);
+  const user = (request: FastifyRequest) => findUser(ctx, (request.params as { user_guid: string }).user_guid);
+
   const goalsOf = (u: UserRecord) => [...goals.values()].filter((g) => g.user_guid === u.guid).sort((a, b) => a.position - b.position);
   const renderGoal = (g: Goal) => {
     const out: Record<string, unknown> = { ...g };
@@ -230,8 +243,14 @@ export function registerProductAreas(app: FastifyInstance, ctx: SimContext): voi
     if (!ctx.fault('goals-reposition-ignored')) for (const m of moves) m.g.position = m.position;
     return { goals: goalsOf(u).map(renderGoal) };
   });
+}
 
-  // ---- budgets ------------------------------------------------------------------------
+/** The budgets routes: create, list, generate from the transactions. */
+function registerBudgets(app: FastifyInstance, ctx: SimContext): void {
+  const budgets = ctx.collection<Budget>('budgets');
+  const page = <T>(request: FastifyRequest, items: T[]) => pageList(ctx, items, request.query as Query);
+  const user = (request: FastifyRequest) => findUser(ctx, (request.params as { user_guid: string }).user_guid);
+
   const categoryName = new Map(defaultCategories().map((c) => [c.guid, String((c as { name?: unknown }).name ?? c.guid)]));
   const renderBudget = (b: Budget) => {
     const out: Record<string, unknown> = { ...b };
@@ -293,8 +312,13 @@ export function registerProductAreas(app: FastifyInstance, ctx: SimContext): voi
     }
     return { budgets: made.map(renderBudget) };
   });
+}
 
-  // ---- statements ---------------------------------------------------------------------
+/** The monthly account statements of a member. */
+function registerStatements(app: FastifyInstance, ctx: SimContext): void {
+  const page = <T>(request: FastifyRequest, items: T[]) => pageList(ctx, items, request.query as Query);
+  const user = (request: FastifyRequest) => findUser(ctx, (request.params as { user_guid: string }).user_guid);
+
   type M = { Params: { user_guid: string; member_guid: string } };
   /** One statement a month (the last two whole months) per account of the member: "monthly account statements". */
   const statementsOf = (request: FastifyRequest) => {
@@ -338,8 +362,15 @@ export function registerProductAreas(app: FastifyInstance, ctx: SimContext): voi
       return reply.type('application/pdf').send(pdfOf(`Statement ${String(s.statement_on)} account ${String(s.account_guid)}`));
     },
   );
+}
 
-  // ---- tags and taggings ----------------------------------------------------------------
+/** Tags and taggings. */
+function registerTagging(app: FastifyInstance, ctx: SimContext): void {
+  const tags = ctx.collection<Tag>('tags');
+  const taggings = ctx.collection<Tagging>('taggings');
+  const page = <T>(request: FastifyRequest, items: T[]) => pageList(ctx, items, request.query as Query);
+  const user = (request: FastifyRequest) => findUser(ctx, (request.params as { user_guid: string }).user_guid);
+
   app.post<U>('/users/:user_guid/tags', async (request) => {
     const u = user(request);
     const o = wrapper(request.body, 'tag');

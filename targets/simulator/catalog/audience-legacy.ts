@@ -1,0 +1,155 @@
+/**
+ * Catalogue entries: The audience list service and the earlier-generation test host.
+ */
+import type { CatalogEntry } from './entry.ts';
+
+export const AUDIENCE_LEGACY = [
+  {
+    name: 'audience-csv-differs-from-json',
+    kind: 'fault',
+    area: 'audience',
+    section: 'Endpoints, Audience list service: list.csv is the same list, one identifier per line',
+    description: 'list.csv leaves out the first identifier of the JSON list',
+    notFuzzable: 'comparison',
+  },
+  {
+    name: 'audience-bearer-not-enforced',
+    kind: 'fault',
+    area: 'audience',
+    section: 'Authentication 5: Bearer access token on all audience endpoints',
+    description: 'Audience lists answer 200 without a bearer token',
+  },
+  {
+    name: 'audience-count-mismatch',
+    kind: 'fault',
+    tier: 'inferred',
+    env: { SVC_STRICT: '1' },
+    area: 'audience',
+    section:
+      'Endpoints, Audience list service: "count (integer)" beside "list (array of opaque string identifiers)"; that count equals the list length is not stated (inferred)',
+    description: 'count is one more than the number of identifiers in list',
+  },
+  {
+    name: 'test-host-headers-not-enforced',
+    kind: 'fault',
+    tier: 'inferred',
+    env: { SVC_STRICT: '1' },
+    area: 'legacy',
+    section:
+      'Endpoints, Earlier-generation test paths: requests carry SVC-API-Key and SVC-Client-ID; that requests without them are refused is not stated (inferred)',
+    description: 'The test host answers 200 without SVC-API-Key / SVC-Client-ID',
+  },
+  {
+    name: 'test-host-refuses-legacy-accept',
+    kind: 'fault',
+    area: 'legacy',
+    section: 'Endpoints, Earlier-generation test paths: requests carry Accept: application/vnd.svc.legacy.v1+json',
+    description: 'The test host answers 406 to requests carrying the legacy media type in Accept',
+  },
+  {
+    name: 'test-host-member-status-ignored',
+    kind: 'fault',
+    area: 'legacy',
+    section: 'Endpoints, Earlier-generation test paths: /members/{connection_status} returns a member in that status',
+    description: 'Every member-in-a-status path returns a CONNECTED member',
+  },
+  {
+    name: 'test-host-aggregate-status-ignored',
+    kind: 'fault',
+    tier: 'inferred',
+    env: { SVC_STRICT: '1' },
+    area: 'legacy',
+    section:
+      'Endpoints, Earlier-generation test paths: POST /users/test_svc/members/{connection_status}/aggregate; that it answers a member in that status, as GET|PUT do ("returns a member in that status"), is inferred',
+    description: 'Aggregating the test member in any connection status answers a CONNECTED member',
+  },
+  {
+    name: 'audience-list-not-strings',
+    kind: 'fault',
+    area: 'audience',
+    section: 'Endpoints, Audience list service: list (array of opaque string identifiers)',
+    description: 'The JSON list carries numbers instead of string identifiers',
+  },
+  {
+    name: 'audience-slug-not-found',
+    kind: 'fault',
+    area: 'audience',
+    section: 'Endpoints, Audience list service: GET /api/v1/audience/{id_or_slug}/list and list.csv take the audience id or its slug',
+    description: 'An audience list read by its slug answers 404; only the audience id is found',
+    notFuzzable: 'comparison',
+  },
+  {
+    name: 'test-host-accounts-missing',
+    kind: 'fault',
+    area: 'legacy',
+    section: 'Endpoints, Earlier-generation test paths: Accounts, three GET paths',
+    description: 'The listed account paths of the test host answer 404',
+  },
+  {
+    name: 'test-host-holdings-missing',
+    kind: 'fault',
+    area: 'legacy',
+    section: 'Endpoints, Earlier-generation test paths: Holdings, three GET paths',
+    description: 'The listed holding paths of the test host answer 404',
+  },
+  {
+    name: 'test-host-institutions-missing',
+    kind: 'fault',
+    area: 'legacy',
+    section: 'Endpoints, Earlier-generation test paths: Institutions, /test_institutions, /institutions/test_svcbank and its credentials',
+    description: 'The listed institution paths of the test host answer 404',
+  },
+  {
+    name: 'test-host-members-missing',
+    kind: 'fault',
+    area: 'legacy',
+    section: 'Endpoints, Earlier-generation test paths: Members (create, read, update, delete, resume, credentials, transactions, by connection status)',
+    description: 'The listed member paths of the test host answer 404',
+  },
+  {
+    name: 'test-host-others-missing',
+    kind: 'fault',
+    area: 'legacy',
+    section:
+      'Endpoints, Earlier-generation test paths: Others (identify, account owners, extend history, verify, account numbers, merchant, transactions, cleanse and categorize, test users, user, connect widget URL)',
+    description: "The test host's other listed paths answer 404",
+  },
+  {
+    name: 'test-host-data-not-static',
+    kind: 'fault',
+    area: 'legacy',
+    section: 'Endpoints, Earlier-generation test paths: a test host serves static data',
+    description: "The test account's balance changes on every read",
+    notFuzzable: 'comparison',
+  },
+  {
+    name: 'test-host-merchant-id-renamed',
+    kind: 'fault',
+    area: 'legacy',
+    section: 'Endpoints, Earlier-generation test paths: merchant test_svc_merchant',
+    description: 'GET /merchants/test_svc_merchant answers a merchant whose guid is MCH-test-merchant',
+  },
+  {
+    name: 'test-host-challenge-type-ignored',
+    kind: 'fault',
+    area: 'legacy',
+    section: 'Endpoints, Earlier-generation test paths: /members/{challenge_type}/challenges (text, options, image, image_options)',
+    description: 'Every challenge path answers the text challenge',
+  },
+  {
+    name: 'test-host-oauth-institution-missing',
+    kind: 'fault',
+    area: 'legacy',
+    section: 'Endpoints, Earlier-generation test paths: test institution codes svcbank and svc_bank_oauth',
+    description: '/test_institutions lists svcbank only',
+    notFuzzable: 'comparison',
+  },
+  {
+    name: 'denied-reported-as-halted',
+    kind: 'fault',
+    area: 'members',
+    section: 'States and transitions; Endpoints, test-institution table: invalid credentials, invalid login fields and locked out lead to DENIED',
+    description: 'Member reads report HALTED where the member is DENIED (routes/protocol-faults.ts)',
+    notFuzzable: 'effect',
+  },
+] as const satisfies readonly CatalogEntry[];
