@@ -8,6 +8,7 @@
  *   client    `api`, the CHECKED client (scenarios/fixtures/client.ts): every response goes
  *             through the contract checks; `poll`, a bounded poller (fixtures/poll.ts)
  *   outcome   a run whose failures are its expected outcome keeps its worker
+ *   findings  the test's contract findings, written once as it ends (fixtures/findings.ts)
  *
  * The self-test adds its own concern (which catalogue entry a scenario runs under, one
  * simulator per entry) only where it runs: with a self-test plan in force, `test` is the
@@ -28,12 +29,14 @@ import { loadContract, type Contract } from '../contracts/index.ts';
 import { CheckedClient } from './fixtures/client.ts';
 import { CLEANUP_FAILED_ANNOTATION, CREATED_BEFORE_SKIP_ANNOTATION, describeTeardownFailure, INCONCLUSIVE_ANNOTATION } from './cleanup.ts';
 import { makePoll, type Poll } from './fixtures/poll.ts';
+import { findingsFixtures, type FindingsFixtures } from './fixtures/findings.ts';
 import { SELFTEST_PLAN, selftestTest } from './fixtures/selftest.ts';
 import { SELFTEST_FAILURE_ANNOTATION } from './selftest-project.ts';
 
 export { expect };
 export { CheckedClient, currentVersion, requireSetting, TIER_ANNOTATION } from './fixtures/client.ts';
 export type { CheckedResponse } from './fixtures/client.ts';
+export { findingsTest, noteFailures, noteFinding } from './fixtures/findings.ts';
 export type { Poll } from './fixtures/poll.ts';
 
 export interface TargetFixtures {
@@ -159,8 +162,9 @@ export const outcomeFixtures: Fixtures<OutcomeFixtures> = {
   ],
 };
 
-/** Every scenario's test: target, client, outcome. */
+/** Every scenario's test: its findings' attachment, target, client, outcome. */
 export const scenarioTest = base
+  .extend<FindingsFixtures>(findingsFixtures)
   .extend<TargetFixtures, TargetWorkerFixtures>(targetFixtures)
   .extend<ClientFixtures>(clientFixtures)
   .extend<OutcomeFixtures>(outcomeFixtures);
