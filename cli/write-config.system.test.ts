@@ -146,7 +146,7 @@ test('preflight --write-config: the file holds what the target revealed with its
       assert.match(text, /\/\/ GET \/institutions\/favorites: the \d+ favourites in the order the target lists them\n\s+favoriteCodes: \[/);
       assert.match(text, /\/\/ your environment \(SVC_BASE_URL\)\n\s+baseUrl: /);
       assert.match(text, /^\/\/ SVC_PATH_GOALS \(productPaths\.goals\): /m);
-      // The client id is an identifier, not a secret (RFC 6749 §2.2; cli/config/schema.ts):
+      // The client id is an identifier, not a secret (RFC 6749 §2.2; targets/profiles/settings.ts):
       // the API key and the test passwords are.
       for (const secret of [CREDENTIALS.SVC_API_KEY, 'sim-pass-success']) assert.ok(!text.includes(secret), `no secret in the file (${secret.slice(0, 3)}...)`);
       const written = configEnv(await loadConfigFile(file));

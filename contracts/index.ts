@@ -21,8 +21,20 @@ export {
   readYamlFile,
   resolveRef,
 } from './load.ts';
-export type { Failure, Tier } from './failure.ts';
-export { formatFailure, hasErrors, tierOf, severityOfTier, countByTier, TIER_ANNOTATION, tierOfAnnotation } from './failure.ts';
+export type { Failure, FindingRecord, Tier } from './failure.ts';
+export {
+  failureText,
+  FINDINGS_ATTACHMENT,
+  findingsBody,
+  formatFailure,
+  hasErrors,
+  readFindings,
+  tierOf,
+  severityOfTier,
+  countByTier,
+  TIER_ANNOTATION,
+  tierOfAnnotation,
+} from './failure.ts';
 export type { Contract, ReceivedExchange, CheckedExchange } from './contract.ts';
 export { loadContract, CHECK_TIMING_SINK } from './contract.ts';
 export { decodeBody, printable, readJsonText, MAX_JSON_DEPTH, JSON_TEXT_CHECK, JSON_TEXT_RULES } from './json-text.ts';

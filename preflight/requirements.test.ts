@@ -241,7 +241,7 @@ test('the preflight names every scenario that skips on any target but the embedd
 
 // ---- where each setting's value comes from (setting-sources.ts) --------------------------------
 
-/** Every variable of the settings table, read from its generated reference (docs/settings.md, kept current from cli/config/schema.ts by its own test). */
+/** Every variable of the settings table, read from its generated reference (docs/settings.md, kept current from targets/profiles/settings.ts by its own test). */
 function documentedSettings(): string[] {
   const text = readFileSync(join(ROOT, 'docs', 'settings.md'), 'utf8');
   return [...text.matchAll(/^\| [^|]+ \| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]);

@@ -1,5 +1,5 @@
 /**
- * Where the value of each setting comes from (cli/config/schema.ts names every setting;
+ * Where the value of each setting comes from (targets/profiles/settings.ts names every setting;
  * docs/settings.md is its generated table): the one place that says, per setting,
  * whether a team can know its value, and why. The honest figures of `npm run spec:stats`
  * rest on it: a row counts under "minimal settings" only when its verifying check needs

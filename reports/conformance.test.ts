@@ -7,10 +7,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { FINDINGS_ATTACHMENT, findingsBody, type FindingRecord } from '../contracts/index.ts';
 import { readConformance } from './conformance.ts';
 import { renderSummaryMarkdown } from './summary.ts';
 
-function report(annotations: { type: string; description: string }[], status = 'expected') {
+/** A Playwright JSON report of one test whose last attempt attached `findings` (the JSON report holds bodies in base64). */
+function report(findings: FindingRecord[], status = 'expected') {
+  const attachment = { ...FINDINGS_ATTACHMENT, body: Buffer.from(findingsBody(findings)).toString('base64') };
   return {
     stats: { duration: 10 },
     suites: [
@@ -20,7 +23,30 @@ function report(annotations: { type: string; description: string }[], status = '
           {
             title: 'creates a member',
             file: 'api/members.spec.ts',
-            tests: [{ projectName: 'api', status, annotations, results: [{ status: status === 'expected' ? 'passed' : 'failed', errors: [] }] }],
+            tests: [
+              {
+                projectName: 'api',
+                status,
+                results: [
+                  // An earlier attempt's findings do not count.
+                  {
+                    status: 'failed',
+                    errors: [],
+                    attachments: [
+                      {
+                        ...FINDINGS_ATTACHMENT,
+                        body: Buffer.from(findingsBody([{ tier: 'stated', occurrences: 1, note: 'first attempt' }])).toString('base64'),
+                      },
+                    ],
+                  },
+                  {
+                    status: status === 'expected' ? 'passed' : 'failed',
+                    errors: [],
+                    attachments: [attachment, { name: 'trace', contentType: 'application/zip', path: '/x' }],
+                  },
+                ],
+              },
+            ],
           },
         ],
       },
@@ -28,18 +54,27 @@ function report(annotations: { type: string; description: string }[], status = '
   };
 }
 
-test('inferred annotations are counted apart from informational ones, and the test still passes', () => {
+test('inferred findings are counted apart from informational ones, and the test still passes', () => {
   const dir = mkdtempSync(join(tmpdir(), 'conf-'));
   const file = join(dir, 'r.json');
   writeFileSync(
     file,
     JSON.stringify(
       report([
-        { type: 'inferred', description: '[inferred] an unknown member guid answers 404 / Received: 400' },
-        { type: 'informational', description: '[warning] response_schema_conformance GET /users at response.body.users[0].name: Received: null' },
-        { type: 'inferred', description: '[inferred] an unknown member guid answers 404 / Received: 400' },
-        // Not a tier annotation (an old name, or a scenario note): not a finding.
-        { type: 'contract warning', description: '[warning] version_conformance GET /x at y: z' },
+        { tier: 'inferred', occurrences: 1, note: 'an unknown member guid answers 404 / Received: 400' },
+        {
+          tier: 'informational',
+          occurrences: 1,
+          failure: {
+            check: 'response_schema_conformance',
+            operation: 'GET /users',
+            location: 'response.body.users[0].name',
+            rule: 'type',
+            severity: 'warning',
+            message: 'Received: null',
+          },
+        },
+        { tier: 'inferred', occurrences: 1, note: 'an unknown member guid answers 404 / Received: 400' },
       ]),
     ),
   );
@@ -65,7 +100,14 @@ test('inferred annotations are counted apart from informational ones, and the te
   assert.match(md, /\| informational findings \| 1 in 1 test/);
   assert.match(
     md,
-    /\*\*response_schema_conformance\*\* \(1\)\n {2}- GET \/users at response\.body\.users\[0\]\.name: Received: null — _in \[api\] api\/members\.spec\.ts › creates a member_/,
+    /\*\*response_schema_conformance\*\* \(1\)\n {2}- GET \/users at response\.body\.users\[0\]\.name: Received: null \(rule: type\) — _in \[api\] api\/members\.spec\.ts › creates a member_/,
   );
-  assert.doesNotMatch(md, /contract warning|version_conformance/);
+  assert.doesNotMatch(md, /first attempt/);
+});
+
+test('a findings attachment of another shape is refused, naming the field', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'conf-'));
+  const file = join(dir, 'r.json');
+  writeFileSync(file, JSON.stringify(report([{ tier: 'severe', occurrences: 1, note: 'x' } as unknown as FindingRecord])));
+  assert.throws(() => readConformance(file), /contract findings: findings\[0\]\.tier must be one of stated, inferred, informational, got "severe"/);
 });

@@ -2,13 +2,12 @@
  * Reads the conformance run's Playwright JSON report (scenarios and properties) into
  * what the gate and the summary need: counts, the failures (error severity: the
  * checked client fails a test on an error-severity contract failure, scenarios/fixtures.ts)
- * and the contract findings by tier (annotations named `stated`, `inferred`,
- * `informational`: contracts/failure.ts TIER_ANNOTATION), grouped as every report shows
- * them (reports/findings.ts). Inferred findings gate only under SVC_STRICT=1, when they
+ * and the contract findings by tier (the typed records each test attaches, contracts
+ * FINDINGS_ATTACHMENT), grouped as every report shows them (reports/findings.ts). Inferred findings gate only under SVC_STRICT=1, when they
  * arrive as failures too; informational ones never do.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { summariseFindings, type AnnotatedTest, type FindingsSummary } from './findings.ts';
+import { findingsOf, summariseFindings, type FindingsSummary, type TestFindings } from './findings.ts';
 
 export interface ConformanceFailure {
   test: string;
@@ -31,12 +30,12 @@ export interface ConformanceResult {
 interface PwResult {
   status: string;
   errors?: { message?: string }[];
-  annotations?: { type: string; description?: string }[];
+  /** The JSON report holds an attachment's body in base64. */
+  attachments?: { name: string; contentType: string; body?: string }[];
 }
 interface PwTest {
   projectName: string;
   status: string;
-  annotations?: { type: string; description?: string }[];
   results: PwResult[];
 }
 interface PwSpec {
@@ -65,7 +64,7 @@ export function readConformance(file: string): ConformanceResult | undefined {
     failures: [],
     globalErrors: (report.errors ?? []).map((e) => stripAnsi(e.message ?? '')),
   };
-  const annotated: AnnotatedTest[] = [];
+  const tested: TestFindings[] = [];
   const walk = (s: PwSuite, path: string[]) => {
     const here = s.title && !/\.(ts|js)$/.test(s.title) ? [...path, s.title] : path;
     for (const spec of s.specs ?? []) {
@@ -84,11 +83,15 @@ export function readConformance(file: string): ConformanceResult | undefined {
           });
         }
         // The last attempt's findings, as the console's tier summary counts them.
-        annotated.push({ title: `[${t.projectName}] ${name}`, annotations: [...(t.annotations ?? []), ...(t.results.at(-1)?.annotations ?? [])] });
+        const attachments = (t.results.at(-1)?.attachments ?? []).map((a) => ({
+          ...a,
+          body: a.body === undefined ? undefined : Buffer.from(a.body, 'base64'),
+        }));
+        tested.push({ title: `[${t.projectName}] ${name}`, findings: findingsOf(attachments) });
       }
     }
     for (const c of s.suites ?? []) walk(c, here);
   };
   for (const s of report.suites ?? []) walk(s, []);
-  return { ...r, findings: summariseFindings(annotated) };
+  return { ...r, findings: summariseFindings(tested) };
 }

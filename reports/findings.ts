@@ -1,16 +1,16 @@
 /**
  * Contract findings of a run, grouped by tier and check (../shared/DESIGN.md, "Checks and
- * failures": three tiers, each shown apart in every report). One reading of the tier
- * annotations (contracts/failure.ts TIER_ANNOTATION: `stated`, `inferred`,
- * `informational`) for every report that shows them: the console's tier summary and the
- * run-level HTML summary (reports/tier-summary-reporter.ts), the nightly summary
- * (reports/summary.ts).
+ * failures": three tiers, each shown apart in every report). One reading of the typed
+ * findings each test attaches (contracts FindingRecord, FINDINGS_ATTACHMENT, written by
+ * scenarios/fixtures/findings.ts) for every report that shows them: the console's tier
+ * summary and the run-level HTML summary (reports/tier-summary-reporter.ts), the job
+ * summary, the nightly summary (reports/summary.ts) and the verdict ledger.
  *
  * Every distinct finding is kept: the same finding in several tests (or at several indices
  * of one list, which the checked client already folds into "(and N more like it ...)") is
  * one entry that counts its tests and occurrences, never a dropped line.
  */
-import { tierOfAnnotation, type Tier } from '../contracts/index.ts';
+import { failureText, FINDINGS_ATTACHMENT, readFindings, type FindingRecord, type Tier } from '../contracts/index.ts';
 
 export const TIERS: readonly Tier[] = ['stated', 'inferred', 'informational'];
 
@@ -24,18 +24,39 @@ export function tierMeaning(tier: Tier, strict: boolean): string {
 /** Findings no registered check raised: scenarios/inferred.ts and scenario-level notes. */
 export const SCENARIO_CHECK = 'scenario expectations';
 
-export interface AnnotatedTest {
+export interface TestFindings {
   /** Title path as a person reads it (`api/members.spec.ts › members › ...`). */
   title: string;
   /** Playwright's test id, for links into the HTML report (`index.html#?testId=`). */
   id?: string;
-  annotations: readonly { type: string; description?: string }[];
+  findings: readonly FindingRecord[];
+}
+
+/** An attachment as reporters get it (a Buffer body) and as the JSON report holds it (decoded by the caller). */
+export interface AttachmentLike {
+  name: string;
+  contentType: string;
+  body?: Buffer;
+}
+
+/** The typed findings of one test result: its findings attachment, read and checked (contracts readFindings). */
+export function findingsOf(attachments: readonly AttachmentLike[]): FindingRecord[] {
+  return attachments
+    .filter((a) => a.name === FINDINGS_ATTACHMENT.name && a.contentType === FINDINGS_ATTACHMENT.contentType && a.body)
+    .flatMap((a) => readFindings(a.body!.toString('utf8')));
+}
+
+/** Findings per tier of one test, counted as the reports count them (each distinct finding once). */
+export function tierCounts(findings: readonly FindingRecord[]): Record<Tier, number> {
+  const out: Record<Tier, number> = { stated: 0, inferred: 0, informational: 0 };
+  for (const f of findings) out[f.tier]++;
+  return out;
 }
 
 export interface Finding {
   tier: Tier;
   check: string;
-  /** The finding without its `[severity] check` prefix, as a person reads it. */
+  /** The finding under its check's name, as a person reads it (contracts failureText, or a scenario's words). */
   text: string;
   /** How often it was seen: once per test, plus the other indices the client folded. */
   occurrences: number;
@@ -58,39 +79,29 @@ export interface TierFindings {
 
 export type FindingsSummary = Record<Tier, TierFindings>;
 
-// formatFailure (contracts/failure.ts): `[error] check ...`, `[warning, inferred] check ...`.
-const FORMATTED = /^\[(?:error|warning)(?:, [a-z]+)?\] ([a-z][a-z0-9_]*) ([\s\S]*)$/;
-// The checked client's fold of one finding at other indices (scenarios/fixtures/client.ts annotate).
-const MORE_LIKE_IT = / \(and (\d+) more like it at other indices in this test\)$/;
-
-/** The check and the text of one finding's annotation description. */
-export function parseFinding(description: string): { check: string; text: string; more: number } {
-  const more = MORE_LIKE_IT.exec(description);
-  const bare = more ? description.slice(0, more.index) : description;
-  const m = FORMATTED.exec(bare);
-  // scenarios/inferred.ts tags its message `[inferred]`: the tier heading already says so.
-  return { check: m ? m[1] : SCENARIO_CHECK, text: m ? m[2] : bare.replace(/^\[(?:stated|inferred|informational)\] /, ''), more: more ? Number(more[1]) : 0 };
+/** A record's check and the words the reports list it with. */
+function checkAndText(r: FindingRecord): { check: string; text: string } {
+  return 'failure' in r ? { check: r.failure.check, text: failureText(r.failure) } : { check: SCENARIO_CHECK, text: r.note };
 }
 
 /** The same finding at another index of a list is the same finding. */
 const indexFree = (text: string) => text.replace(/\[\d+\]/g, '[*]');
 
-export function summariseFindings(tests: Iterable<AnnotatedTest>): FindingsSummary {
+export function summariseFindings(tests: Iterable<TestFindings>): FindingsSummary {
   const found = new Map<string, Finding & { variants: Set<string> }>();
   const testsPerTier = Object.fromEntries(TIERS.map((t) => [t, new Set<string>()])) as Record<Tier, Set<string>>;
   for (const t of tests) {
-    // A test's annotations may repeat across its own results: each finding once per test.
+    // One test's records are distinct already (the writer folds them): each once per test.
     const seen = new Set<string>();
-    for (const a of t.annotations) {
-      const tier = tierOfAnnotation(a.type);
-      if (!tier || !a.description) continue;
-      const { check, text, more } = parseFinding(a.description);
+    for (const r of t.findings) {
+      const { tier } = r;
+      const { check, text } = checkAndText(r);
       const key = `${tier}\u0000${check}\u0000${indexFree(text)}`;
       if (seen.has(key)) continue;
       seen.add(key);
       testsPerTier[tier].add(t.id ?? t.title);
       const entry = found.get(key) ?? { tier, check, text, occurrences: 0, tests: [], variants: new Set<string>() };
-      entry.occurrences += 1 + more;
+      entry.occurrences += r.occurrences;
       entry.variants.add(text);
       entry.tests.push({ title: t.title, ...(t.id ? { id: t.id } : {}) });
       found.set(key, entry);

@@ -11,30 +11,32 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
-import { countsLine, renderFindingsMarkdown, summariseFindings, type AnnotatedTest } from './findings.ts';
+import { countsLine, renderFindingsMarkdown } from './findings.ts';
+import { RUN_FINDINGS, testTitle, type RunFindings } from './run-findings.ts';
 import { loadProfile } from '../targets/index.ts';
 import { EMPTY_RUN } from './empty-run-reporter.ts';
 
 export interface JobSummaryOptions {
   /** Where the Markdown goes. */
   outputFile: string;
+  /** The run's shared findings (default RUN_FINDINGS). */
+  findings?: RunFindings;
 }
 
 const FIRST_LINE_CHARS = 400;
 const SKIP_REASONS_SHOWN = 15;
 const stripAnsi = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
-function testTitle(test: TestCase): string {
-  const [, project, ...rest] = test.titlePath();
-  return `${project ? `[${project}] ` : ''}${rest.filter(Boolean).join(' › ')}`;
-}
-
 export default class JobSummaryReporter implements Reporter {
   private readonly latest = new Map<string, { test: TestCase; result: TestResult }>();
   /** Errors outside any test: a global setup that stopped the run (refused credentials, an unreachable target). */
   private readonly errors: string[] = [];
 
-  constructor(private readonly options: JobSummaryOptions) {}
+  private readonly findings: RunFindings;
+
+  constructor(private readonly options: JobSummaryOptions) {
+    this.findings = options.findings ?? RUN_FINDINGS;
+  }
 
   /** Scenarios the run was to run: an interrupted run says how many it never reached. */
   private total = 0;
@@ -45,10 +47,12 @@ export default class JobSummaryReporter implements Reporter {
 
   onBegin(_config: FullConfig, suite: Suite): void {
     this.total = suite.allTests().length;
+    this.findings.begin();
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
     this.latest.set(test.id, { test, result });
+    this.findings.record(test, result);
   }
 
   onError(error: TestError): void {
@@ -62,7 +66,6 @@ export default class JobSummaryReporter implements Reporter {
     const profile = loadProfile();
     const outcomes = { passed: 0, failed: 0, flaky: 0, skipped: 0 };
     const failed: string[] = [];
-    const annotated: AnnotatedTest[] = [];
     /** Skip reasons and how many scenarios gave each: a reader learns what to set to run them. */
     const skips = new Map<string, number>();
     for (const { test, result: r } of this.latest.values()) {
@@ -84,9 +87,8 @@ export default class JobSummaryReporter implements Reporter {
         const where = test.location ? ` (${test.location.file.split(/[\\/]/).slice(-2).join('/')}:${test.location.line})` : '';
         failed.push(`- ${testTitle(test)}${where}: ${message.length > FIRST_LINE_CHARS ? `${message.slice(0, FIRST_LINE_CHARS)}…` : message}`);
       }
-      annotated.push({ title: testTitle(test), id: test.id, annotations: [...(r.annotations ?? []), ...test.annotations] });
     }
-    const findings = summariseFindings(annotated);
+    const findings = this.findings.summary();
     const target = profile.isSimulator ? 'the embedded simulator' : `${profile.platformBaseUrl} (${profile.name})`;
     const verdict = result.status === 'passed' ? 'PASS' : result.status === 'interrupted' ? 'INTERRUPTED' : result.status === 'timedout' ? 'TIMED OUT' : 'FAIL';
     const lines = [

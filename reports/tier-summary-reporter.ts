@@ -1,9 +1,10 @@
 /**
  * Playwright reporter: the run-level summary of contract findings by tier (../shared/DESIGN.md,
  * "Checks and failures": stated, inferred, informational, each shown apart in every report).
- * The tiers are the annotation types of contracts/failure.ts TIER_ANNOTATION, written by
- * the checked client (scenarios/fixtures/client.ts), scenarios/inferred.ts and the
- * delivery properties. Only the last attempt of a retried test counts.
+ * The findings are the typed records each test attaches (contracts FindingRecord, written
+ * by scenarios/fixtures/findings.ts for the checked client, scenarios/inferred.ts and the
+ * delivery properties), kept in the run's shared RunFindings (reports/run-findings.ts).
+ * Only the last attempt of a retried test counts.
  *
  *   console      counts per tier, then EVERY distinct finding grouped by tier and check,
  *                each in full with the tests that show it (reports/findings.ts)
@@ -20,7 +21,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import type { FullConfig, FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
-import { countsLine, renderFindingsHtml, renderFindingsText, summariseFindings, type AnnotatedTest, type FindingsSummary } from './findings.ts';
+import { countsLine, renderFindingsHtml, renderFindingsText, type FindingsSummary } from './findings.ts';
+import { RUN_FINDINGS, type RunFindings } from './run-findings.ts';
 import { loadProfile } from '../targets/index.ts';
 
 export const SUMMARY_FILE_NAME = 'tier-summary.html';
@@ -30,6 +32,8 @@ export interface TierSummaryOptions {
   htmlTitle?: boolean;
   /** Where the console text goes (default process.stdout; the unit test captures it). */
   write?: (text: string) => void;
+  /** The run's shared findings (default RUN_FINDINGS; the unit test gives its own). */
+  findings?: RunFindings;
 }
 
 /** The HTML report's title with the run's counts: the user's own title (if any) first. */
@@ -38,15 +42,8 @@ export function reportTitle(summary: FindingsSummary, ownTitle: string | undefin
   return `${ownTitle ? `${ownTitle} — ` : ''}Contract findings: ${countsLine(summary)} (filter annot:stated, annot:inferred, annot:informational${where})`;
 }
 
-/** `[project] file › describe › title`, as Playwright's list reporter names a test. */
-function testTitle(test: TestCase): string {
-  const [, project, ...rest] = test.titlePath();
-  return `${project ? `[${project}] ` : ''}${rest.filter(Boolean).join(' › ')}`;
-}
-
 export default class TierSummaryReporter implements Reporter {
-  /** test id -> title and annotations of its latest attempt */
-  private readonly latest = new Map<string, AnnotatedTest>();
+  private readonly findings: RunFindings;
   private readonly outputFile: string | undefined;
   private readonly htmlTitle: boolean;
   private readonly write: (text: string) => void;
@@ -58,6 +55,7 @@ export default class TierSummaryReporter implements Reporter {
     this.outputFile = options.outputFile ? resolve(options.outputFile) : htmlDir ? resolve(htmlDir, SUMMARY_FILE_NAME) : undefined;
     this.htmlTitle = options.htmlTitle ?? true;
     this.write = options.write ?? ((text) => process.stdout.write(text));
+    this.findings = options.findings ?? RUN_FINDINGS;
   }
 
   printsToStdio(): boolean {
@@ -69,14 +67,17 @@ export default class TierSummaryReporter implements Reporter {
     this.ownTitle = process.env.PLAYWRIGHT_HTML_TITLE || ((html?.[1] as { title?: string } | undefined)?.title ?? undefined);
   }
 
+  onBegin(): void {
+    this.findings.begin();
+  }
+
   onTestEnd(test: TestCase, result: TestResult): void {
-    // Runtime annotations (testInfo.annotations) arrive on the result; static ones on the test.
-    this.latest.set(test.id, { title: testTitle(test), id: test.id, annotations: [...(result.annotations ?? []), ...test.annotations] });
+    this.findings.record(test, result);
   }
 
   onEnd(_result: FullResult): void {
     const strict = loadProfile().strict;
-    const summary = summariseFindings(this.latest.values());
+    const summary = this.findings.summary();
     this.summary = summary;
     const inCwd = this.outputFile && relative(process.cwd(), this.outputFile);
     const shownPath = inCwd && !inCwd.startsWith('..') ? inCwd : this.outputFile;

@@ -10,12 +10,30 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FullConfig, FullResult, TestCase, TestResult } from '@playwright/test/reporter';
-import { TIER_ANNOTATION, tierOfAnnotation } from '../contracts/index.ts';
-import { parseFinding, renderFindingsHtml, renderFindingsText, SCENARIO_CHECK, summariseFindings, type AnnotatedTest } from './findings.ts';
+import {
+  failureText,
+  FINDINGS_ATTACHMENT,
+  findingsBody,
+  readFindings,
+  TIER_ANNOTATION,
+  tierOfAnnotation,
+  type Failure,
+  type FindingRecord,
+} from '../contracts/index.ts';
+import { findingsOf, renderFindingsHtml, renderFindingsText, SCENARIO_CHECK, summariseFindings, type TestFindings } from './findings.ts';
+import { RunFindings } from './run-findings.ts';
 import TierSummaryReporter from './tier-summary-reporter.ts';
 
-const schema = (i: number, field: string) =>
-  `[warning] response_schema_conformance GET /institutions at response.body.institutions[${i}].${field}: Received: null / Expected: type string (rule: type at versions/platform.v20260929.openapi.yaml#/components/schemas/Institution/properties/${field}; nullness is not stated, Versioning)`;
+const schemaFailure = (i: number, field: string): Failure => ({
+  check: 'response_schema_conformance',
+  operation: 'GET /institutions',
+  location: `response.body.institutions[${i}].${field}`,
+  rule: `type at versions/platform.v20260929.openapi.yaml#/components/schemas/Institution/properties/${field}; nullness is not stated, Versioning`,
+  severity: 'warning',
+  message: 'Received: null / Expected: type string',
+});
+const schema = (i: number, field: string, occurrences = 1): FindingRecord => ({ tier: 'informational', occurrences, failure: schemaFailure(i, field) });
+const note = (tier: FindingRecord['tier'], words: string): FindingRecord => ({ tier, occurrences: 1, note: words });
 
 test('the annotation types are the tier names, and only they are findings', () => {
   assert.deepEqual(Object.values(TIER_ANNOTATION), ['stated', 'inferred', 'informational']);
@@ -23,70 +41,73 @@ test('the annotation types are the tier names, and only they are findings', () =
   for (const other of ['contract failure', 'contract warning', 'warning', 'verified', 'fuzz run']) assert.equal(tierOfAnnotation(other), undefined);
 });
 
-test('a finding is parsed into its check and text; a scenario expectation has no check', () => {
-  assert.deepEqual(parseFinding('[warning, inferred] status_code_conformance GET /x at response.status: Received: 400 (rule: r)'), {
-    check: 'status_code_conformance',
-    text: 'GET /x at response.status: Received: 400 (rule: r)',
-    more: 0,
-  });
-  assert.deepEqual(parseFinding(`${schema(0, 'code')} (and 7 more like it at other indices in this test)`), {
-    check: 'response_schema_conformance',
-    text: schema(0, 'code').replace(/^\[warning\] response_schema_conformance /, ''),
-    more: 7,
-  });
-  assert.deepEqual(parseFinding('[inferred] an unknown member guid answers 404 / Received: 400 (basis: Errors)'), {
-    check: SCENARIO_CHECK,
-    text: 'an unknown member guid answers 404 / Received: 400 (basis: Errors)',
-    more: 0,
-  });
+test('findings travel as one typed attachment, read back as written, and an attachment of another shape is refused', () => {
+  const records: FindingRecord[] = [schema(0, 'code', 8), note('inferred', 'an unknown member guid answers 404 / Received: 400 (basis: Errors)')];
+  const attachment = { ...FINDINGS_ATTACHMENT, body: Buffer.from(findingsBody(records)) };
+  assert.deepEqual(findingsOf([{ name: 'trace', contentType: 'application/zip' }, attachment]), records);
+  assert.deepEqual(
+    findingsOf([{ name: FINDINGS_ATTACHMENT.name, contentType: 'text/plain', body: Buffer.from('x') }]),
+    [],
+    'only the declared media type is read',
+  );
+  assert.throws(
+    () => readFindings('{"findings":[{"tier":"stated","occurrences":0,"note":"x"}]}'),
+    /findings\[0\]\.occurrences must be a whole number >= 1, got 0/,
+  );
+  assert.throws(
+    () => readFindings(JSON.stringify({ findings: [{ tier: 'stated', occurrences: 1, failure: { ...schemaFailure(0, 'code'), rule: 3 } }] })),
+    /findings\[0\]\.failure\.rule must be a string, got 3/,
+  );
+  assert.throws(() => readFindings('{"tiers":[]}'), /no "findings" list/);
 });
 
 test('findings are grouped by tier and check, deduplicated across tests and indices, counted, and none is dropped', () => {
-  const tests: AnnotatedTest[] = [
+  const tests: TestFindings[] = [
     {
       title: '[api] a.spec.ts › one',
       id: 't1',
-      annotations: [
-        { type: 'informational', description: `${schema(0, 'code')} (and 2 more like it at other indices in this test)` },
-        { type: 'informational', description: schema(0, 'code') }, // the same finding again in the same test
-        { type: 'inferred', description: '[inferred] an unknown member guid answers 404 / Received: 400 (basis: Errors)' },
-        { type: 'fuzz seed', description: '42' },
+      findings: [
+        schema(0, 'code', 3), // seen at three indices of the list, folded by the writer
+        note('inferred', 'an unknown member guid answers 404 / Received: 400 (basis: Errors)'),
       ],
     },
-    { title: '[api] b.spec.ts › two', id: 't2', annotations: [{ type: 'informational', description: schema(3, 'code') }] },
+    { title: '[api] b.spec.ts › two', id: 't2', findings: [schema(3, 'code')] },
     {
       title: '[api] c.spec.ts › three',
       id: 't3',
-      annotations: [
+      findings: [
         {
-          type: 'stated',
-          description:
-            '[error] content_type_conformance GET /users at response.headers.content-type: Received: text/plain (rule: Endpoints: "Request and response bodies are JSON")',
+          tier: 'stated',
+          occurrences: 1,
+          failure: {
+            check: 'content_type_conformance',
+            operation: 'GET /users',
+            location: 'response.headers.content-type',
+            rule: 'Endpoints: "Request and response bodies are JSON"',
+            severity: 'error',
+            message: 'Received: text/plain',
+          },
         },
       ],
     },
     // 40 distinct long findings of one check in one test: every one is listed in full.
-    {
-      title: '[api] d.spec.ts › many',
-      id: 't4',
-      annotations: Array.from({ length: 40 }, (_, i) => ({ type: 'informational', description: schema(0, `field_${i}`) })),
-    },
+    { title: '[api] d.spec.ts › many', id: 't4', findings: Array.from({ length: 40 }, (_, i) => schema(0, `field_${i}`)) },
   ];
   const s = summariseFindings(tests);
   assert.deepEqual([s.stated.findings, s.inferred.findings, s.informational.findings], [1, 1, 41]);
   assert.deepEqual([s.stated.tests, s.inferred.tests, s.informational.tests], [1, 1, 3]);
+  assert.equal(s.inferred.byCheck[0].check, SCENARIO_CHECK, "a scenario's own expectation has no check");
   const code = s.informational.byCheck[0].findings.find((f) => f.text.includes('.code'))!;
   assert.deepEqual(
     code.tests.map((t) => t.id),
     ['t1', 't2'],
   );
-  assert.equal(code.occurrences, 4, 'once per test, plus the two other indices the client folded');
+  assert.equal(code.occurrences, 4, 'once per test, plus the two other indices the writer folded');
   assert.match(code.text, /institutions\[\*\]\.code/, 'seen at several indices: shown index-free');
 
   const text = renderFindingsText(s, { strict: false, summaryFile: 'reports/out/html/tier-summary.html' });
-  for (let i = 0; i < 40; i++)
-    assert.ok(text.includes(schema(0, `field_${i}`).replace(/^\[warning\] response_schema_conformance /, '')), `finding ${i} is listed in full`);
-  assert.ok(schema(0, 'field_0').length > 220, 'the findings are longer than the old 200-character cut');
+  for (let i = 0; i < 40; i++) assert.ok(text.includes(failureText(schemaFailure(0, `field_${i}`))), `finding ${i} is listed in full`);
+  assert.ok(failureText(schemaFailure(0, 'field_0')).length > 200, 'the findings are longer than the old 200-character cut');
   assert.match(text, /^ {2}stated {9}1 finding in 1 test - a sentence of the specification is broken; fails the run$/m);
   assert.match(text, /^ {2}inferred {7}1 finding in 1 test - reasonable but unstated; not gating unless SVC_STRICT=1$/m);
   assert.match(text, /^ {2}response_schema_conformance \(41\):$/m);
@@ -102,10 +123,19 @@ test('the HTML summary lists every finding, escaped, linking each test and each 
     {
       title: '[api] a.spec.ts › <b>one</b>',
       id: 'abc-1',
-      annotations: [
+      findings: [
         {
-          type: 'inferred',
-          description: '[warning, inferred] status_code_conformance GET /users/{user_guid} at response.status: Received: 400 <html> (rule: Errors)',
+          tier: 'inferred',
+          occurrences: 1,
+          failure: {
+            check: 'status_code_conformance',
+            operation: 'GET /users/{user_guid}',
+            location: 'response.status',
+            rule: 'Errors',
+            severity: 'warning',
+            tier: 'inferred',
+            message: 'Received: 400 <html>',
+          },
         },
       ],
     },
@@ -117,10 +147,12 @@ test('the HTML summary lists every finding, escaped, linking each test and each 
   assert.doesNotMatch(html, /<b>one|<script/);
 });
 
-function fakeTest(id: string, title: string, annotations: { type: string; description?: string }[] = []): TestCase {
-  return { id, annotations, titlePath: () => ['', 'api', 'scenarios/api/a.spec.ts', title] } as unknown as TestCase;
+function fakeTest(id: string, title: string): TestCase {
+  return { id, annotations: [], titlePath: () => ['', 'api', 'scenarios/api/a.spec.ts', title] } as unknown as TestCase;
 }
-const result = (annotations: { type: string; description?: string }[]) => ({ annotations }) as unknown as TestResult;
+const result = (findings: FindingRecord[]) =>
+  ({ annotations: [], attachments: [{ ...FINDINGS_ATTACHMENT, body: Buffer.from(findingsBody(findings)) }] }) as unknown as TestResult;
+const failure = (check: string, message: string): Failure => ({ check, operation: 'GET /a', location: 'h', rule: 'r', severity: 'warning', message });
 
 test('the reporter counts the last attempt only, prints every finding, titles the HTML report and writes the summary page', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tier-summary-'));
@@ -129,6 +161,7 @@ test('the reporter counts the last attempt only, prints every finding, titles th
   let printed = '';
   try {
     const r = new TierSummaryReporter({
+      findings: new RunFindings(),
       outputFile: join(dir, 'html', 'tier-summary.html'),
       write: (t) => {
         printed += t;
@@ -136,12 +169,12 @@ test('the reporter counts the last attempt only, prints every finding, titles th
     });
     r.onConfigure({ reporter: [['html', { title: 'Nightly' }]] } as unknown as FullConfig);
     const retried = fakeTest('t1', 'retried');
-    r.onTestEnd(retried, result([{ type: 'stated', description: '[error] content_type_conformance GET /a at h: first attempt only (rule: r)' }]));
-    r.onTestEnd(retried, result([{ type: 'informational', description: '[warning] version_conformance GET /a at h: last attempt (rule: r)' }]));
     r.onTestEnd(
-      fakeTest('t2', 'inferred one'),
-      result([{ type: 'inferred', description: '[inferred] an unknown id answers 404 / Received: 400 (basis: Errors)' }]),
+      retried,
+      result([{ tier: 'stated', occurrences: 1, failure: { ...failure('content_type_conformance', 'first attempt only'), severity: 'error' } }]),
     );
+    r.onTestEnd(retried, result([{ tier: 'informational', occurrences: 1, failure: failure('version_conformance', 'last attempt') }]));
+    r.onTestEnd(fakeTest('t2', 'inferred one'), result([note('inferred', 'an unknown id answers 404 / Received: 400 (basis: Errors)')]));
     r.onEnd({ status: 'passed' } as FullResult);
     assert.match(printed, /stated {9}0 findings/);
     assert.match(printed, /GET \/a at h: last attempt \(rule: r\)\n {8}in \[api\] scenarios\/api\/a\.spec\.ts › retried/);

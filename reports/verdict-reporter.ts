@@ -12,6 +12,7 @@ import { appendFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FullConfig, Reporter, Suite } from '@playwright/test/reporter';
 import { runSettings } from '../targets/index.ts';
+import { findingsOf, tierCounts } from './findings.ts';
 
 /** Files of a caller-kept ledger folder beside the workers' `<pid>.jsonl` observations. */
 export const LEDGER_FILES = {
@@ -31,11 +32,9 @@ export interface VerdictLine {
   durationMs: number;
   /** Tags (`@members`): the areas on the dashboard. */
   tags: string[];
-  /** Contract findings by tier (annotations named stated, inferred, informational). */
+  /** Contract findings by tier: the distinct findings of the test's last attempt (reports/findings.ts). */
   tiers: { stated: number; inferred: number; informational: number };
 }
-
-const TIERS = ['stated', 'inferred', 'informational'] as const;
 
 export default class VerdictReporter implements Reporter {
   private root?: Suite;
@@ -59,9 +58,7 @@ export default class VerdictReporter implements Reporter {
       const project = path[1] ?? '';
       const results = t.results;
       const last = results.at(-1);
-      const annotations = [...t.annotations, ...(last?.annotations ?? [])];
-      const tiers = { stated: 0, inferred: 0, informational: 0 };
-      for (const a of annotations) if ((TIERS as readonly string[]).includes(a.type)) tiers[a.type as (typeof TIERS)[number]]++;
+      const tiers = tierCounts(findingsOf(last?.attachments ?? []));
       const line: VerdictLine = {
         name: path.slice(2).join(' › '),
         source: path.slice(3).join(' › '),

@@ -7,8 +7,9 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { CheckedClient, TIER_ANNOTATION } from './fixtures.ts';
-import { loadContract } from '../contracts/index.ts';
+import { CheckedClient, noteFailures, noteFinding, TIER_ANNOTATION } from './fixtures.ts';
+import { attachFindings } from './fixtures/findings.ts';
+import { FINDINGS_ATTACHMENT, loadContract, readFindings, type Failure } from '../contracts/index.ts';
 import { createRedactor, loadProfile } from '../targets/index.ts';
 
 const USER_GUID = 'USR-0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d';
@@ -348,4 +349,38 @@ test('a member with a repeated name: an inferred finding, annotated, not gating 
     client({ SVC_STRICT: '1' }).api.get(path),
     /response_json_text .* at response\.body\.member\.name: Received: the name "name" more than once/,
   );
+});
+
+test('a finding seen at other indices is one annotation and one typed record that count them, attached once as the test ends', async () => {
+  const annotations: { type: string; description?: string }[] = [];
+  const attached: { name: string; body: string; contentType: string }[] = [];
+  const info = { annotations, attach: async (name: string, o: { body: string; contentType: string }) => void attached.push({ name, ...o }) } as never;
+  const at = (i: number): Failure => ({
+    check: 'response_schema_conformance',
+    operation: 'GET /institutions',
+    location: `response.body.institutions[${i}].code`,
+    rule: 'type',
+    severity: 'warning',
+    message: `Received: null with ${API_KEY}`,
+  });
+  noteFailures(info, [at(0), at(1), at(2)], createRedactor([API_KEY]).text);
+  noteFinding(info, 'inferred', 'an unknown id answers 404', '[inferred] an unknown id answers 404');
+  assert.deepEqual(
+    annotations.map((a) => a.type),
+    [TIER_ANNOTATION.informational, TIER_ANNOTATION.inferred],
+  );
+  assert.match(
+    annotations[0].description!,
+    /institutions\[0\]\.code: Received: null with \[REDACTED\] \(rule: type\) \(and 2 more like it at other indices in this test\)$/,
+  );
+  assert.equal(attached.length, 0, 'nothing is attached before the test ends');
+  await attachFindings(info);
+  await attachFindings(info);
+  assert.equal(attached.length, 1, 'attached once');
+  assert.equal(attached[0].name, FINDINGS_ATTACHMENT.name);
+  assert.equal(attached[0].contentType, FINDINGS_ATTACHMENT.contentType);
+  const [first, second] = readFindings(attached[0].body);
+  assert.equal(first.occurrences, 3);
+  assert.ok('failure' in first && first.failure.location === 'response.body.institutions[0].code' && !first.failure.message.includes(API_KEY));
+  assert.deepEqual(second, { tier: 'inferred', occurrences: 1, note: 'an unknown id answers 404' });
 });

@@ -9,6 +9,7 @@
  *             through the contract checks; `poll`, a bounded poller (fixtures/poll.ts)
  *   outcome   a run whose failures are its expected outcome keeps its worker
  *             (fixtures/outcome.ts)
+ *   findings  the test's contract findings, written once as it ends (fixtures/findings.ts)
  *
  * The self-test adds its own concern (which catalogue entry a scenario runs under, one
  * simulator per entry) in its own `test` (proof/entry-test.ts), built on this `test`
@@ -30,10 +31,12 @@ import { CheckedClient } from './fixtures/client.ts';
 import { CLEANUP_FAILED_ANNOTATION, CREATED_BEFORE_SKIP_ANNOTATION, describeTeardownFailure, INCONCLUSIVE_ANNOTATION } from './cleanup.ts';
 import { makePoll, type Poll } from './fixtures/poll.ts';
 import { outcomeFixtures, type OutcomeFixtures } from './fixtures/outcome.ts';
+import { findingsFixtures, type FindingsFixtures } from './fixtures/findings.ts';
 
 export { expect };
 export { CheckedClient, currentVersion, requireSetting, TIER_ANNOTATION } from './fixtures/client.ts';
 export type { CheckedResponse } from './fixtures/client.ts';
+export { findingsTest, noteFailures, noteFinding } from './fixtures/findings.ts';
 export type { Poll } from './fixtures/poll.ts';
 
 export interface TargetFixtures {
@@ -126,8 +129,9 @@ export const clientFixtures: Fixtures<ClientFixtures, object, TargetFixtures, Ta
   poll: async ({ profile }, use) => use(makePoll(profile)),
 };
 
-/** Every scenario's test: target, client, outcome. */
+/** Every scenario's test: its findings' attachment, target, client, outcome. */
 export const test = base
+  .extend<FindingsFixtures>(findingsFixtures)
   .extend<TargetFixtures, TargetWorkerFixtures>(targetFixtures)
   .extend<ClientFixtures>(clientFixtures)
   .extend<OutcomeFixtures>(outcomeFixtures);

@@ -10,9 +10,7 @@
  */
 import { expect, test } from '@playwright/test';
 import type { TargetProfile } from '../targets/index.ts';
-import { TIER_ANNOTATION } from '../contracts/index.ts';
-
-export const INFERRED_ANNOTATION = TIER_ANNOTATION.inferred;
+import { noteFinding } from './fixtures/findings.ts';
 
 export interface InferredOptions {
   /** What was expected, as a person reads it ("an unknown member guid answers 404"). */
@@ -28,9 +26,10 @@ export class InferredExpectationFailed extends Error {}
 /** Records (or, when strict, enforces) one inferred expectation. Returns `ok`. */
 export function expectInferred(profile: Pick<TargetProfile, 'strict'>, ok: boolean, o: InferredOptions): boolean {
   if (ok) return true;
-  const message = `[inferred] ${o.expectation}${o.received ? ` / Received: ${o.received}` : ''} (basis: ${o.basis})`;
-  // Annotated in strict mode too, so the tier summary counts it as the checked client's findings are.
-  test.info().annotations.push({ type: INFERRED_ANNOTATION, description: message });
+  const words = `${o.expectation}${o.received ? ` / Received: ${o.received}` : ''} (basis: ${o.basis})`;
+  const message = `[inferred] ${words}`;
+  // Noted in strict mode too, so the tier summary counts it as the checked client's findings are.
+  noteFinding(test.info(), 'inferred', words, message);
   if (profile.strict) throw new InferredExpectationFailed(`${message}; failing because SVC_STRICT=1`);
   // eslint-disable-next-line no-console
   console.warn(`${test.info().title}: ${message} (not gating; SVC_STRICT=1 makes it fail)`);

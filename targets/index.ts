@@ -50,6 +50,7 @@ export {
 } from './profiles/sections.ts';
 export { FULL_CHROMIUM_PATH, HEADLESS_SHELL_PATH, RUN_ID_PATTERN } from './profiles/sections.ts';
 export { createRedactor, type Redactor } from './profiles/redact.ts';
+export { SETTINGS, settingEntries, settingText, settingValue, type Setting, type SettingEntry } from './profiles/settings.ts';
 export { seededRandom } from './seeded-random.ts';
 export { serveUntilStopped } from './serve-until-stopped.ts';
 export {

@@ -14,6 +14,7 @@ import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Ajv, type ErrorObject } from 'ajv';
 import { tsImport } from 'tsx/esm/api';
+import { settingText, settingValue } from '../../targets/index.ts';
 import { SETTINGS, settingEntries, type Setting, type SettingEntry, type SvcConfig } from './schema.ts';
 import { resolvePackageNameToSelf } from './self-reference.ts';
 
@@ -254,12 +255,15 @@ export async function loadConfigFile(file: string): Promise<SvcConfig> {
   return config as SvcConfig;
 }
 
+/** A config value as its variable's text (the table's settingText), a path resolved against the config file's folder. */
 function envValue(s: Setting, v: unknown, baseDir: string): string {
-  if (s.kind === 'boolean') return v ? '1' : '0';
   if (s.kind === 'file-path') return resolve(baseDir, String(v));
-  if (s.kind === 'list') return (v as string[]).join(',');
-  if (s.kind === 'file-list') return (v as string[]).map((f) => resolve(baseDir, f)).join(',');
-  return String(v);
+  if (s.kind === 'file-list')
+    return settingText(
+      s,
+      (v as string[]).map((f) => resolve(baseDir, f)),
+    );
+  return settingText(s, v);
 }
 
 /** The SVC_* values a config sets (secrets never: the validator refuses them); paths resolved against `baseDir`, the config file's folder. */
@@ -284,14 +288,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): SvcConfig {
   for (const e of ENTRIES) {
     const raw = env[e.env];
     if (e.secret || raw === undefined || raw === '') continue;
-    let value: unknown = raw;
-    if (e.kind === 'boolean') value = ['1', 'true', 'yes'].includes(raw);
-    else if (e.kind === 'integer' || e.kind === 'number') value = Number(raw);
-    else if (e.kind === 'list' || e.kind === 'file-list')
-      value = raw
-        .split(',')
-        .map((x) => x.trim())
-        .filter(Boolean);
+    const value = settingValue(e, raw);
     const path = e.key.split('.');
     let node = out;
     for (const part of path.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;

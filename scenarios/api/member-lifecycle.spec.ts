@@ -17,7 +17,7 @@
  * A null where the specification states a type (member `name`) is not a clear violation
  * (real-service-notes, "Nullability"): it is reported, never failed.
  */
-import { test, expect, currentVersion, type CheckedClient } from '../fixtures.ts';
+import { test, expect, currentVersion, noteFinding, type CheckedClient } from '../fixtures.ts';
 import { ANY_2XX, carriesNamed, expectRefused, is2xx, need } from '../steps/responses.ts';
 import { uniqueId } from '../steps/users.ts';
 import { institutionCredentials, requireTestInstitution } from '../steps/test-institution.ts';
@@ -25,7 +25,6 @@ import { createMember, createdMember, readMember } from '../steps/members.ts';
 import { waitUntilSettled } from '../steps/connection-states.ts';
 import { expectInferred } from '../inferred.ts';
 import { connectedUser, memberAccounts, settle, walkList } from './journeys.ts';
-import { TIER_ANNOTATION } from '../../contracts/index.ts';
 
 const TAGS = ['@members', '@destructive'];
 
@@ -43,20 +42,17 @@ const FULL_SHAPE = { USR: new RegExp(`^USR-${UUID}$`), MBR: new RegExp(`^MBR-${U
 function expectIdShape(value: unknown, kind: keyof typeof SHAPE, label: string) {
   expect(String(value), `${label}: ${kind}-<uuid> (Resources, identifier shapes)`).toMatch(SHAPE[kind]);
   if (!FULL_SHAPE[kind].test(String(value)))
-    test.info().annotations.push({
-      type: TIER_ANNOTATION.informational,
-      description: `${label} ${JSON.stringify(value)} has its stated prefix ${kind}- and an opaque rest other than a uuid (Versioning: the length or format of opaque strings may change)`,
-    });
+    noteFinding(
+      test.info(),
+      'informational',
+      `${label} ${JSON.stringify(value)} has its stated prefix ${kind}- and an opaque rest other than a uuid (Versioning: the length or format of opaque strings may change)`,
+    );
 }
 
 /** A stated type where a null is reported, not failed (real-service-notes, "Nullability"). */
 function expectTypeOrReportedNull(value: unknown, type: 'string' | 'boolean', label: string) {
   expect(value === null || typeof value === type, `${label} is a ${type} (Resources, Member); received ${JSON.stringify(value)}`).toBe(true);
-  if (value === null)
-    test.info().annotations.push({
-      type: TIER_ANNOTATION.informational,
-      description: `${label} is null where the specification states a ${type} (nullness not stated)`,
-    });
+  if (value === null) noteFinding(test.info(), 'informational', `${label} is null where the specification states a ${type} (nullness not stated)`);
 }
 
 /** A user created with a client id of its own (Resources: "Clients are advised to set their own id"). */

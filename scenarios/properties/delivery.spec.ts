@@ -6,8 +6,9 @@
  * of band. Each webhook fault of the catalogue fails one of these
  * (proof/delivery-faults.test.ts).
  */
-import { test, expect } from '@playwright/test';
-import { formatFailure, tierOf, TIER_ANNOTATION } from '../../contracts/index.ts';
+import { expect } from '@playwright/test';
+import { formatFailure } from '../../contracts/index.ts';
+import { findingsTest as test, noteFailures } from '../fixtures.ts';
 import { DELIVERY_SCENARIOS, runDeliveryScenario } from './lib/delivery-scenarios.ts';
 import { loadProfile } from '../../targets/index.ts';
 
@@ -29,8 +30,7 @@ for (const scenario of DELIVERY_SCENARIOS) {
     test.info().annotations.push({ type: 'deliveries', description: String(r.requests) });
     // Every finding is an annotation named by its tier, as the checked client writes them;
     // only errors fail (a new enum value, say, is Versioning's non-breaking change).
-    const findings = new Map(r.failures.map((f) => [formatFailure(f), TIER_ANNOTATION[tierOf(f)]]));
-    for (const [description, type] of findings) test.info().annotations.push({ type, description });
+    noteFailures(test.info(), r.failures);
     expect(r.failures.filter((f) => f.severity === 'error').map(formatFailure)).toEqual([]);
   });
 }

@@ -24,18 +24,8 @@
  * deliveries of a real service".
  */
 import { boundsOf, requestBounded } from '../../targets/index.ts';
-import { test, expect } from '../fixtures.ts';
-import {
-  formatFailure,
-  tierOf,
-  TIER_ANNOTATION,
-  type Failure,
-  loadContract,
-  parseBody,
-  webhook_field_formats,
-  webhook_json_post,
-  webhook_test_shape,
-} from '../../contracts/index.ts';
+import { test, expect, noteFailures } from '../fixtures.ts';
+import { formatFailure, type Failure, loadContract, parseBody, webhook_field_formats, webhook_json_post, webhook_test_shape } from '../../contracts/index.ts';
 import { createUser, uniqueId } from '../steps/users.ts';
 import { createMember } from '../steps/members.ts';
 import { waitUntilSettled } from '../steps/connection-states.ts';
@@ -275,7 +265,7 @@ test('live delivery: webhooks the target sends for a member created, updated and
     );
     // Every finding is an annotation named by its tier, as the checked client writes them;
     // only errors fail (enum growth and inferred misses outside strict mode never do).
-    for (const [description, type] of new Map(failures.map((f) => [formatFailure(f), TIER_ANNOTATION[tierOf(f)]]))) note(type, description);
+    noteFailures(test.info(), failures);
     expect(
       failures.filter((f) => f.severity === 'error').map(formatFailure),
       `delivery checks on ${rs.length} webhook request(s) received at ${where}`,

@@ -11,8 +11,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test, expect, TIER_ANNOTATION } from '../fixtures.ts';
-import { formatFailure, judgeRun, tierOf, type Observation } from '../../contracts/index.ts';
+import { test, expect, noteFailures, noteFinding } from '../fixtures.ts';
+import { formatFailure, judgeRun, type Observation } from '../../contracts/index.ts';
 import { runSettings } from '../../targets/index.ts';
 import { invariantOptionsOf, type LedgerLine } from '../fixtures/run-ledger.ts';
 
@@ -59,12 +59,16 @@ test(
       description: `${observations.length} answers of ${files.length} workers; ${reported.length} findings already reported by their tests`,
     });
     if (cut)
-      testInfo.annotations.push({
-        type: TIER_ANNOTATION.informational,
-        description: `${cut} worker(s) stopped recording at the ledger's bound: their later answers were judged only in their own worker`,
-      });
+      noteFinding(
+        testInfo,
+        'informational',
+        `${cut} worker(s) stopped recording at the ledger's bound: their later answers were judged only in their own worker`,
+      );
     const found = judgeRun(observations, invariantOptionsOf(profile), reported);
-    for (const f of found) testInfo.annotations.push({ type: TIER_ANNOTATION[tierOf(f.failure)], description: formatFailure(f.failure) });
+    noteFailures(
+      testInfo,
+      found.map((f) => f.failure),
+    );
     const errors = found.filter((f) => f.failure.severity === 'error');
     expect(
       errors.map((f) => formatFailure(f.failure)),

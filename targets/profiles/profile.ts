@@ -35,6 +35,7 @@ import {
   type WebhookCaptureSettings,
   type WidgetControls,
 } from './sections.ts';
+import { readNumber, SETTINGS, type TargetKind } from './settings.ts';
 
 /**
  * The versions in play (Versioning: "Versions in play: v20260929, v20250224,
@@ -374,12 +375,12 @@ export function fuzzSettings(env: Env): FuzzSettings {
     seed = Number(raw);
     if (!Number.isInteger(seed)) throw new Error(`SVC_FUZZ_SEED must be an integer, got "${raw}"`);
   }
-  const rateShare = int(env, 'SVC_FUZZ_RATE_SHARE', 0.5);
+  const rateShare = readNumber(env, SETTINGS.fuzz.rateShare, 'real');
   if (!(rateShare > 0 && rateShare <= 1)) throw new Error(`SVC_FUZZ_RATE_SHARE must be in (0, 1], got "${env.SVC_FUZZ_RATE_SHARE}"`);
   return {
     ...(seed !== undefined ? { seed } : {}),
-    runs: int(env, 'SVC_FUZZ_RUNS', 10),
-    seconds: int(env, 'SVC_FUZZ_SECONDS', 30),
+    runs: readNumber(env, SETTINGS.fuzz.runs, 'real'),
+    seconds: readNumber(env, SETTINGS.fuzz.seconds, 'real'),
     ...(env.SVC_FUZZ_ONLY ? { only: env.SVC_FUZZ_ONLY } : {}),
     rateShare,
   };
@@ -393,18 +394,6 @@ export function fuzzSettings(env: Env): FuzzSettings {
 export const OAUTH_PAGE_DEFAULTS = { authorizeSelector: '[data-action="authorize"]', denySelector: '[data-action="deny"]' } as const;
 
 const PRODUCTION_OPT_IN = 'I_UNDERSTAND_THIS_WRITES_TO_PRODUCTION';
-
-/**
- * Default of SVC_MAX_BODY_BYTES: 16 MiB. A page of 1000 institutions, the largest page the
- * specification allows (Limits: "records_per_page maximum 1000"), is 0.69 MB from the
- * embedded simulator (694 454 bytes, 694 bytes a record): the bound leaves about 24 times
- * that for records a real service fills with more fields, and stops a body of hundreds of
- * megabytes after 16 MiB.
- */
-export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
-
-/** The embedded simulator's test bound: its scenarios finish in seconds. */
-const SIMULATOR_TEST_TIMEOUT_MS = 30_000;
 
 /**
  * A real target's test bound when SVC_TEST_TIMEOUT_MS is unset: a scenario waits for at
@@ -421,45 +410,34 @@ export function testTimeoutDefault(aggregationMs: number, requestMs: number): nu
  * below the request bound would end a stalled request as "Test timeout of N ms exceeded",
  * naming neither the request nor the setting.
  */
-/** Run deadlines by target (SVC_RUN_TIMEOUT_MS): a full real-target run takes minutes; a stalled one ends at this bound. */
-const RUN_TIMEOUT_DEFAULT_MS = { real: 30 * 60_000, simulator: 15 * 60_000 };
-const DEFAULT_MAX_TRANSPORT_FAILURES = 5;
-
 function boundsFrom(
   env: Env,
-  o: { requestMs: number; testMsDefault: number; runMsDefault: number },
+  target: TargetKind,
+  o: { requestMs: number; testMsDefault?: number },
 ): { testMs: number; maxBodyBytes: number; runMs: number; maxTransportFailures: number } {
   if (!(o.requestMs > 0))
     throw new Error(
       `SVC_REQUEST_TIMEOUT_MS must be a positive number of milliseconds, got "${env.SVC_REQUEST_TIMEOUT_MS}" (0 would leave a request unbounded)`,
     );
-  const testMs = int(env, 'SVC_TEST_TIMEOUT_MS', o.testMsDefault);
+  const testMs = readNumber(env, SETTINGS.timeouts.testMs, target, o.testMsDefault);
   if (o.requestMs >= testMs) {
     const source = env.SVC_TEST_TIMEOUT_MS ? `SVC_TEST_TIMEOUT_MS=${env.SVC_TEST_TIMEOUT_MS}` : `the default for this target, ${testMs} ms`;
     throw new Error(
       `SVC_REQUEST_TIMEOUT_MS (${o.requestMs} ms) must be below the test timeout (${source}): a stalled request would end as "Test timeout of ${testMs}ms exceeded" instead of naming the request. Lower SVC_REQUEST_TIMEOUT_MS or raise SVC_TEST_TIMEOUT_MS.`,
     );
   }
-  const maxBodyBytes = int(env, 'SVC_MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES);
+  const maxBodyBytes = readNumber(env, SETTINGS.limits.maxBodyBytes, target);
   if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1)
     throw new Error(`SVC_MAX_BODY_BYTES must be a positive whole number of bytes, got "${env.SVC_MAX_BODY_BYTES}"`);
-  const runMs = int(env, 'SVC_RUN_TIMEOUT_MS', o.runMsDefault);
+  const runMs = readNumber(env, SETTINGS.timeouts.runMs, target);
   if (!Number.isInteger(runMs) || runMs < 0)
     throw new Error(`SVC_RUN_TIMEOUT_MS must be 0 (unbounded) or a whole number of milliseconds, got "${env.SVC_RUN_TIMEOUT_MS}"`);
   if (runMs > 0 && runMs <= testMs)
     throw new Error(`SVC_RUN_TIMEOUT_MS (${runMs} ms) must be above the test timeout (${testMs} ms): the run would end inside its first scenario.`);
-  const maxTransportFailures = int(env, 'SVC_MAX_TRANSPORT_FAILURES', DEFAULT_MAX_TRANSPORT_FAILURES);
+  const maxTransportFailures = readNumber(env, SETTINGS.limits.maxTransportFailures, target);
   if (!Number.isInteger(maxTransportFailures) || maxTransportFailures < 0)
     throw new Error(`SVC_MAX_TRANSPORT_FAILURES must be 0 (never stop) or a whole number, got "${env.SVC_MAX_TRANSPORT_FAILURES}"`);
   return { testMs, maxBodyBytes, runMs, maxTransportFailures };
-}
-
-function int(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
-  return n;
 }
 
 /** `1`/`true`/`yes` turn a flag on; anything else set is refused with a message, never guessed. */
@@ -515,8 +493,8 @@ export function loadProfile(env: Env = process.env): TargetProfile {
   if (!realBase) {
     const base = (env.SVC_SIMULATOR_URL ?? 'http://127.0.0.1:4010').replace(/\/$/, '');
     const d = SIMULATOR_DEFAULTS;
-    const requestMs = int(env, 'SVC_REQUEST_TIMEOUT_MS', 10_000);
-    const bounds = boundsFrom(env, { requestMs, testMsDefault: SIMULATOR_TEST_TIMEOUT_MS, runMsDefault: RUN_TIMEOUT_DEFAULT_MS.simulator });
+    const requestMs = readNumber(env, SETTINGS.timeouts.requestMs, 'simulator');
+    const bounds = boundsFrom(env, 'simulator', { requestMs });
     return {
       name: 'simulator',
       isSimulator: true,
@@ -556,21 +534,21 @@ export function loadProfile(env: Env = process.env): TargetProfile {
         ),
         ...acceptFrom(env),
       },
-      rateLimit: { perSecond: int(env, 'SVC_RATE_LIMIT_PER_SECOND', d.rateLimitPerSecond), explicit: !!env.SVC_RATE_LIMIT_PER_SECOND },
+      rateLimit: { perSecond: readNumber(env, SETTINGS.rateLimit.perSecond, 'simulator', d.rateLimitPerSecond), explicit: !!env.SVC_RATE_LIMIT_PER_SECOND },
       strict: flag(env, 'SVC_STRICT'),
       timeouts: {
-        aggregationMs: int(env, 'SVC_AGGREGATION_TIMEOUT_MS', 10_000),
-        pollIntervalMs: int(env, 'SVC_POLL_INTERVAL_MS', 25),
+        aggregationMs: readNumber(env, SETTINGS.timeouts.aggregationMs, 'simulator'),
+        pollIntervalMs: readNumber(env, SETTINGS.timeouts.pollIntervalMs, 'simulator'),
         requestMs,
         // The in-process simulator's widget and OAuth pages act at once (the widget polls
         // its member every 100 ms); what remains is Chromium's own latency, well under the
         // bound even on a loaded machine. The bound is also how long a fault that leaves an
         // event out keeps a scenario waiting (the self-test's fault copies), hence not 10 s.
-        browserEventMs: int(env, 'SVC_BROWSER_EVENT_TIMEOUT_MS', 3_000),
+        browserEventMs: readNumber(env, SETTINGS.timeouts.browserEventMs, 'simulator'),
         // The simulator settles a job this long after it starts (settings.ts aggregationMs;
         // the slow-aggregation variation only lengthens it).
-        minJobMs: int(env, 'SVC_MIN_JOB_MS', int(env, 'SVC_SIM_AGGREGATION_MS', d.aggregationMs)),
-        throttlePeriodMs: int(env, 'SVC_AGGREGATION_THROTTLE_MS', d.aggregationThrottleMs),
+        minJobMs: readNumber(env, SETTINGS.timeouts.minJobMs, 'simulator', readNumber(env, SETTINGS.simulator.aggregationMs, 'simulator', d.aggregationMs)),
+        throttlePeriodMs: readNumber(env, SETTINGS.timeouts.aggregationThrottleMs, 'simulator', d.aggregationThrottleMs),
         testMs: bounds.testMs,
         runMs: bounds.runMs,
       },
@@ -588,9 +566,9 @@ export function loadProfile(env: Env = process.env): TargetProfile {
 
   const name = env.SVC_ENVIRONMENT ?? 'integration';
   const isProduction = name === 'production';
-  const aggregationMs = int(env, 'SVC_AGGREGATION_TIMEOUT_MS', 120_000);
-  const requestMs = int(env, 'SVC_REQUEST_TIMEOUT_MS', 30_000);
-  const bounds = boundsFrom(env, { requestMs, testMsDefault: testTimeoutDefault(aggregationMs, requestMs), runMsDefault: RUN_TIMEOUT_DEFAULT_MS.real });
+  const aggregationMs = readNumber(env, SETTINGS.timeouts.aggregationMs, 'real');
+  const requestMs = readNumber(env, SETTINGS.timeouts.requestMs, 'real');
+  const bounds = boundsFrom(env, 'real', { requestMs, testMsDefault: testTimeoutDefault(aggregationMs, requestMs) });
   const allowDestructive = isProduction ? env.SVC_ALLOW_DESTRUCTIVE === PRODUCTION_OPT_IN : env.SVC_ALLOW_DESTRUCTIVE !== 'no';
   return {
     name,
@@ -632,18 +610,21 @@ export function loadProfile(env: Env = process.env): TargetProfile {
       deprecated: deprecatedFrom(env),
       ...acceptFrom(env),
     },
-    rateLimit: { perSecond: env.SVC_RATE_LIMIT_PER_SECOND ? int(env, 'SVC_RATE_LIMIT_PER_SECOND', 0) : undefined, explicit: !!env.SVC_RATE_LIMIT_PER_SECOND },
+    rateLimit: {
+      perSecond: env.SVC_RATE_LIMIT_PER_SECOND ? readNumber(env, SETTINGS.rateLimit.perSecond, 'real') : undefined,
+      explicit: !!env.SVC_RATE_LIMIT_PER_SECOND,
+    },
     strict: flag(env, 'SVC_STRICT'),
     timeouts: {
       aggregationMs,
-      pollIntervalMs: int(env, 'SVC_POLL_INTERVAL_MS', 2_000),
+      pollIntervalMs: readNumber(env, SETTINGS.timeouts.pollIntervalMs, 'real'),
       requestMs,
       // A real target's pages may take as long as a request: requestMs unless set.
-      browserEventMs: int(env, 'SVC_BROWSER_EVENT_TIMEOUT_MS', requestMs),
+      browserEventMs: readNumber(env, SETTINGS.timeouts.browserEventMs, 'real', requestMs),
       testMs: bounds.testMs,
       runMs: bounds.runMs,
-      ...(env.SVC_MIN_JOB_MS ? { minJobMs: int(env, 'SVC_MIN_JOB_MS', 0) } : {}),
-      ...(env.SVC_AGGREGATION_THROTTLE_MS ? { throttlePeriodMs: int(env, 'SVC_AGGREGATION_THROTTLE_MS', 0) } : {}),
+      ...(env.SVC_MIN_JOB_MS ? { minJobMs: readNumber(env, SETTINGS.timeouts.minJobMs, 'real') } : {}),
+      ...(env.SVC_AGGREGATION_THROTTLE_MS ? { throttlePeriodMs: readNumber(env, SETTINGS.timeouts.aggregationThrottleMs, 'real') } : {}),
     },
     limits: { maxBodyBytes: bounds.maxBodyBytes, maxTransportFailures: bounds.maxTransportFailures },
     oauthPage: {
