@@ -19,6 +19,8 @@ const SELFTEST_CONFIG = fileURLToPath(new URL('./playwright.config.ts', import.m
 /** The self-test's polling bound: far above the simulator's 60 ms aggregation, far below a real target's. */
 export const SELFTEST_AGGREGATION_TIMEOUT_MS = 1_000;
 export const SELFTEST_POLL_INTERVAL_MS = 20;
+/** Runs per webhook property in the self-test's baseline (integration/webhook-check.ts's default). */
+export const SELFTEST_PROPERTY_RUNS = 200;
 /** Per-scenario bound inside the self-test (browser waits included). */
 export const SELFTEST_TEST_TIMEOUT_MS = 15_000;
 
@@ -63,6 +65,12 @@ export const NOTHING_RAN: Execution = { pw: { tests: [], durationMs: 0 }, side: 
  */
 export function selftestProcessEnv(planFile: string, workDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
+    // The properties project runs once, in the baseline, so that the baseline covers every
+    // spec `npm run conformance` runs; no fault or variation is judged by it (the simulator is
+    // not what it tests). What the properties catch in a receiver is proven by
+    // proof/receiver-variants.test.ts (every broken variant caught); here each property runs
+    // as many times as webhook-check runs it by default, unless the caller asks for more.
+    WEBHOOK_PROPERTY_RUNS: String(SELFTEST_PROPERTY_RUNS),
     ...process.env,
     ...extra,
     FORCE_COLOR: '0',
