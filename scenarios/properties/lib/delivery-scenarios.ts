@@ -38,6 +38,22 @@ const { buildSimulator, dispatcherOf } = await simulatorInProcess();
 /** A day of retries in about two seconds (Events rule 5 schedule ÷ 50 000). */
 export const DELIVERY_TIME_SCALE = Number(process.env.WEBHOOK_DELIVERY_TIME_SCALE ?? 50_000);
 const JITTER = 0.1;
+/** How long a scenario waits for the dispatcher to go idle before it judges what arrived. */
+const IDLE_BOUND_MS = 10_000;
+
+/**
+ * The dispatcher's idle promise, or the bound, whichever comes first. The bound's timer is
+ * cleared when idle wins: a timer left running would keep the process alive for the rest of
+ * the bound after the last scenario ends.
+ */
+async function idleWithin(idle: Promise<void> | undefined, boundMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([idle, new Promise<void>((r) => (timer = setTimeout(r, boundMs)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export interface ScenarioResult {
   scenario: string;
@@ -95,10 +111,10 @@ async function harness(
     capture: cap,
     async idle(graceMs = 50) {
       const d = dispatcherOf(app.sim);
-      await Promise.race([d?.idle(), new Promise((r) => setTimeout(r, 10_000))]);
+      await idleWithin(d?.idle(), IDLE_BOUND_MS);
       // A little longer: a retry after a 2xx (fault) is scheduled after the schedule's first delay.
       await new Promise((r) => setTimeout(r, graceMs));
-      await Promise.race([d?.idle(), new Promise((r) => setTimeout(r, 10_000))]);
+      await idleWithin(d?.idle(), IDLE_BOUND_MS);
     },
     async close() {
       await app.close();
