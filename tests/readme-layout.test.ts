@@ -52,7 +52,12 @@ function gitIgnored(root: string): (path: string) => boolean {
     : [];
   const rules = patterns.map((p) => {
     const bare = p.replace(/\/$/, '');
-    const glob = new RegExp(`^${bare.replace(/^\//, '').replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`);
+    const glob = new RegExp(
+      `^${bare
+        .replace(/^\//, '')
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '[^/]*')}$`,
+    );
     return bare.includes('/') ? (path: string) => glob.test(path) : (path: string) => glob.test(path.slice(path.lastIndexOf('/') + 1));
   });
   return (path) => rules.some((matches) => matches(path));
@@ -157,7 +162,7 @@ test('a layout that misses a file, names a missing one or calls a file a folder 
   }
 });
 
-test('every top-level room needs a README with a layout and a "Who may import:" paragraph; a folder without source needs none', () => {
+test('every top-level room needs a README with a layout and a "Who may import:" paragraph; a folder without source needs none, and node_modules, reports/out and history/vendor are not read', () => {
   const root = scratchProject({
     'docs/notes.md': '',
     'good/x.ts': '',
@@ -168,6 +173,9 @@ test('every top-level room needs a README with a layout and a "Who may import:" 
     'no-rule/z.ts': '',
     'no-rule/README.md': '# no-rule\n\nNobody imports it.\n\n## Layout\n\n- `z.ts`: a file.\n',
     'node_modules/pkg/index.js': '',
+    'node_modules/pkg/README.md': '## Layout\n\n- `gone.js`: not ours.\n',
+    'history/vendor/README.md': '## Layout\n\n- `gone.js`: vendored, not ours.\n',
+    'reports/out/README.md': '## Layout\n\n- `gone.html`: written by a run.\n',
   });
   try {
     assert.deepEqual(roomsWithoutReadme(root), [
