@@ -47,7 +47,6 @@ const NOT_YET_SPLIT: Record<string, string> = {
   'nightly/nightly.ts: runNightly': 'not split yet: the nightly, one step after another (conformance, load, self-test, report, history)',
   'proof/reach.ts: measureOnce': 'not split yet: one measurement of reach, its cases counted one after another',
   // The next units to split.
-  'contracts/reference.ts: examineReference': 'not split yet',
   'load/runner/shims.ts: createK6Modules': 'not split yet',
   'preflight/discover.ts: discoverSettings': 'not split yet',
   'scenarios/fuzz/lib/chains.ts: runChains': 'not split yet',
