@@ -48,7 +48,6 @@ const NOT_YET_SPLIT: Record<string, string> = {
   'proof/reach.ts: measureOnce': 'not split yet: one measurement of reach, its cases counted one after another',
   // The next units to split.
   'load/runner/shims.ts: createK6Modules': 'not split yet',
-  'preflight/discover.ts: discoverSettings': 'not split yet',
   'scenarios/fuzz/lib/chains.ts: runChains': 'not split yet',
   'scenarios/fuzz/lib/requests.ts: reachCases': 'not split yet',
   'scenarios/fuzz/lib/requests.ts: caseArbitrary': 'not split yet',
