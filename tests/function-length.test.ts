@@ -44,7 +44,6 @@ const EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs']);
  */
 const NOT_YET_SPLIT: Record<string, string> = {
   'proof/mutants/run.ts: runMutants': 'not split yet: the mutation run, one step after another (record, generate, sample, run each mutant, report)',
-  'nightly/nightly.ts: runNightly': 'not split yet: the nightly, one step after another (conformance, load, self-test, report, history)',
   // The next units to split.
   'load/runner/shims.ts: createK6Modules': 'not split yet',
   'scenarios/fuzz/lib/chains.ts: runChains': 'not split yet',
