@@ -753,6 +753,22 @@ function compareSchemas(at: Site): void {
   }
 }
 
+/** What the examination gathers, document after document, and the run's check options it judges with. */
+interface Examination {
+  contract: Contract;
+  judge: CheckOptions;
+  refFile: (uri: string) => string;
+  documents: ReferenceDocumentSummary[];
+  examples: ReferenceExample[];
+  verdicts: ExampleVerdict[];
+  disagreements: Disagreement[];
+  /** The example_failure disagreement of each stated rule an example breaks, to count the examples breaking it again. */
+  exampleFailures: Map<string, Disagreement>;
+  undescribed: ExampleGap[];
+  /** Records a disagreement once; undefined when the same one is already recorded. */
+  add: (d: Disagreement) => Disagreement | undefined;
+}
+
 /**
  * Every example of the reference documents judged, the descriptions compared, each
  * disagreement quoted from both sides, and the contradictions a run's checks take.
@@ -765,15 +781,16 @@ export function examineReference(files: readonly (string | ReferenceFile)[], opt
   const docs = files
     .map((f) => (typeof f === 'string' ? { file: f } : f))
     .map((f) => readReferenceDocument(f.file, { version: f.version, known: contract.versions }));
-  const byUri = new Map(docs.map((d) => [d.uri, d.file]));
-  const refFile = (uri: string) => byUri.get(uri) ?? (uri.startsWith('file:') ? displayPath(new URL(uri).pathname) : uri);
+  const x = newExamination(contract, judge, docs);
+  for (const d of docs) examineDocument(x, d);
+  const contradictions = x.disagreements.filter((d) => d.downgrades).map(contradictionOfDisagreement);
+  judgeWithContradictions(x, contradictions, docs);
+  return referenceReport(x, contradictions);
+}
 
-  const documents: ReferenceDocumentSummary[] = [];
-  const examples: ReferenceExample[] = [];
-  const verdicts: ExampleVerdict[] = [];
+function newExamination(contract: Contract, judge: CheckOptions, docs: readonly ReferenceDocument[]): Examination {
+  const byUri = new Map(docs.map((d) => [d.uri, d.file]));
   const disagreements: Disagreement[] = [];
-  const exampleFailures = new Map<string, Disagreement>();
-  const undescribed: ExampleGap[] = [];
   const seen = new Set<string>();
   const add = (d: Disagreement) => {
     const key = `${d.kind}\u0000${d.version}\u0000${d.operation}\u0000${d.location}\u0000${d.status ?? ''}\u0000${d.ours.rule ?? d.ours.spec ?? ''}\u0000${d.reference.file}`;
@@ -782,126 +799,144 @@ export function examineReference(files: readonly (string | ReferenceFile)[], opt
     disagreements.push(d);
     return d;
   };
+  return {
+    contract,
+    judge,
+    refFile: (uri: string) => byUri.get(uri) ?? (uri.startsWith('file:') ? displayPath(new URL(uri).pathname) : uri),
+    documents: [],
+    examples: [],
+    verdicts: [],
+    disagreements,
+    exampleFailures: new Map(),
+    undescribed: [],
+    add,
+  };
+}
 
-  for (const d of docs) {
-    const model = contract.model('platform', d.version);
-    const specFile = (uri: string) => model.displayName(uri);
-    const ops = referenceOperations(d, model);
-    const matched = ops.filter((r) => r.ours);
-    const own: ReferenceExample[] = [];
-    for (const r of matched) {
-      const at: Site = { doc: d, op: r, ours: r.ours!, specFile, refFile, add };
-      refusedStatuses(contract, at, judge);
-      compareSchemas(at);
-      own.push(...examplesOf(d, r));
-    }
-    // Every example, judged as a live run judges an answer.
-    for (const ex of own) {
-      const { failures } = contract.checkReceived(
-        {
-          api: 'platform',
-          version: ex.version,
-          request: { method: ex.method, url: ex.url, headers: { 'accept-version': ex.version } },
-          response: { status: ex.status, headers: { 'content-type': ex.mediaType }, text: JSON.stringify(ex.body) },
-        },
-        judge,
-      );
-      verdicts.push({
-        file: ex.file,
-        version: ex.version,
-        operation: ex.operation,
-        referenceOperation: ex.referenceOperation,
-        url: ex.url,
-        status: ex.status,
-        mediaType: ex.mediaType,
-        source: ex.source,
-        pointer: ex.pointer,
-        failures: countByTier(failures),
-        withReference: { stated: 0, inferred: 0, informational: 0 },
-        statedLeft: [],
-      });
-      for (const f of failures) {
-        // A refused status is its own kind (status_refused, from the declarations above).
-        if (tierOf(f) !== 'stated' || f.check === 'status_code_conformance') continue;
-        const key = `${ex.version}\u0000${f.check}\u0000${f.operation}\u0000${normaliseLocation(f.location)}\u0000${f.rule}`;
-        const known = exampleFailures.get(key);
-        if (known) {
-          known.examples = (known.examples ?? 1) + 1;
-          continue;
-        }
-        const location = normaliseLocation(f.location);
-        // A required field the reference's schema does not carry is listed once, as required_missing.
-        if (
-          f.rule.startsWith('required at ') &&
-          disagreements.some((x) => x.kind === 'required_missing' && x.version === ex.version && x.operation === f.operation && x.location === location)
-        )
-          continue;
-        const site = exampleSite(ex, f.location, refFile);
-        if (site.described) {
-          // The reference's schema carries the field; only its composed example has no value for
-          // it (no property-level example): the reference does not contradict the rule there.
-          if (!undescribed.some((u) => u.version === ex.version && u.operation === f.operation && u.location === location && u.check === f.check))
-            undescribed.push({
-              version: ex.version,
-              operation: f.operation,
-              location,
-              check: f.check,
-              rule: f.rule,
-              reference: {
-                file: refFile(site.described.uri),
-                operation: ex.referenceOperation,
-                pointer: site.described.pointer,
-                text: 'the schema carries the field without an example value, so the composed example leaves it out',
-              },
-            });
-          continue;
-        }
-        const added = add({
-          kind: 'example_failure',
-          version: ex.version,
-          operation: f.operation,
-          location,
-          ours: { check: f.check, tier: 'stated', rule: f.rule, text: f.message },
-          reference: { file: site.file, operation: ex.referenceOperation, pointer: site.pointer, text: site.text },
-          ...(site.carried ? { carried: site.carried } : {}),
-          examples: 1,
-          downgrades: true,
-        });
-        if (added) exampleFailures.set(key, added);
-      }
-    }
-    examples.push(...own);
-    documents.push({
-      file: d.file,
-      version: d.version,
-      openapi: d.openapi,
-      versionFrom: d.versionFrom,
-      operations: ops.length,
-      matched: matched.length,
-      unmatched: ops.filter((r) => !r.ours).map((r) => `${r.method} ${r.path}`),
-      examples: own.length,
-    });
+/** One reference document: its operations' declarations compared with ours, then its examples judged. */
+function examineDocument(x: Examination, d: ReferenceDocument): void {
+  const model = x.contract.model('platform', d.version);
+  const specFile = (uri: string) => model.displayName(uri);
+  const ops = referenceOperations(d, model);
+  const matched = ops.filter((r) => r.ours);
+  const own: ReferenceExample[] = [];
+  for (const r of matched) {
+    const at: Site = { doc: d, op: r, ours: r.ours!, specFile, refFile: x.refFile, add: x.add };
+    refusedStatuses(x.contract, at, x.judge);
+    compareSchemas(at);
+    own.push(...examplesOf(d, r));
   }
+  // Every example, judged as a live run judges an answer.
+  for (const ex of own) {
+    const failures = judgeExample(x.contract, ex, x.judge);
+    x.verdicts.push({
+      file: ex.file,
+      version: ex.version,
+      operation: ex.operation,
+      referenceOperation: ex.referenceOperation,
+      url: ex.url,
+      status: ex.status,
+      mediaType: ex.mediaType,
+      source: ex.source,
+      pointer: ex.pointer,
+      failures: countByTier(failures),
+      withReference: { stated: 0, inferred: 0, informational: 0 },
+      statedLeft: [],
+    });
+    for (const f of failures) recordExampleFailure(x, ex, f);
+  }
+  x.examples.push(...own);
+  x.documents.push({
+    file: d.file,
+    version: d.version,
+    openapi: d.openapi,
+    versionFrom: d.versionFrom,
+    operations: ops.length,
+    matched: matched.length,
+    unmatched: ops.filter((r) => !r.ours).map((r) => `${r.method} ${r.path}`),
+    examples: own.length,
+  });
+}
 
-  const contradictions = disagreements.filter((x) => x.downgrades).map(contradictionOfDisagreement);
-  // The examples again, with the contradictions in force: what a run with this reference reports.
+/** One example judged as a live run judges an answer with that status, media type and body. */
+function judgeExample(contract: Contract, ex: ReferenceExample, judge: CheckOptions): Failure[] {
+  return contract.checkReceived(
+    {
+      api: 'platform',
+      version: ex.version,
+      request: { method: ex.method, url: ex.url, headers: { 'accept-version': ex.version } },
+      response: { status: ex.status, headers: { 'content-type': ex.mediaType }, text: JSON.stringify(ex.body) },
+    },
+    judge,
+  ).failures;
+}
+
+/** A stated failure of an example: a disagreement (counted once per rule), or a gap where the reference's schema carries the field. */
+function recordExampleFailure(x: Examination, ex: ReferenceExample, f: Failure): void {
+  // A refused status is its own kind (status_refused, from the declarations above).
+  if (tierOf(f) !== 'stated' || f.check === 'status_code_conformance') return;
+  const key = `${ex.version}\u0000${f.check}\u0000${f.operation}\u0000${normaliseLocation(f.location)}\u0000${f.rule}`;
+  const known = x.exampleFailures.get(key);
+  if (known) {
+    known.examples = (known.examples ?? 1) + 1;
+    return;
+  }
+  const location = normaliseLocation(f.location);
+  // A required field the reference's schema does not carry is listed once, as required_missing.
+  if (
+    f.rule.startsWith('required at ') &&
+    x.disagreements.some((d) => d.kind === 'required_missing' && d.version === ex.version && d.operation === f.operation && d.location === location)
+  )
+    return;
+  const site = exampleSite(ex, f.location, x.refFile);
+  if (site.described) {
+    // The reference's schema carries the field; only its composed example has no value for
+    // it (no property-level example): the reference does not contradict the rule there.
+    if (!x.undescribed.some((u) => u.version === ex.version && u.operation === f.operation && u.location === location && u.check === f.check))
+      x.undescribed.push({
+        version: ex.version,
+        operation: f.operation,
+        location,
+        check: f.check,
+        rule: f.rule,
+        reference: {
+          file: x.refFile(site.described.uri),
+          operation: ex.referenceOperation,
+          pointer: site.described.pointer,
+          text: 'the schema carries the field without an example value, so the composed example leaves it out',
+        },
+      });
+    return;
+  }
+  const added = x.add({
+    kind: 'example_failure',
+    version: ex.version,
+    operation: f.operation,
+    location,
+    ours: { check: f.check, tier: 'stated', rule: f.rule, text: f.message },
+    reference: { file: site.file, operation: ex.referenceOperation, pointer: site.pointer, text: site.text },
+    ...(site.carried ? { carried: site.carried } : {}),
+    examples: 1,
+    downgrades: true,
+  });
+  if (added) x.exampleFailures.set(key, added);
+}
+
+/** The examples again, with the contradictions in force: what a run with this reference reports. */
+function judgeWithContradictions(x: Examination, contradictions: readonly ReferenceContradiction[], docs: readonly ReferenceDocument[]): void {
   const index = indexContradictions(
     contradictions,
     docs.map((d) => d.file),
   );
-  examples.forEach((ex, i) => {
-    const { failures } = contract.checkReceived(
-      {
-        api: 'platform',
-        version: ex.version,
-        request: { method: ex.method, url: ex.url, headers: { 'accept-version': ex.version } },
-        response: { status: ex.status, headers: { 'content-type': ex.mediaType }, text: JSON.stringify(ex.body) },
-      },
-      { ...judge, referenceContradictions: index },
-    );
-    verdicts[i].withReference = countByTier(failures);
-    verdicts[i].statedLeft = failures.filter((f) => tierOf(f) === 'stated');
+  x.examples.forEach((ex, i) => {
+    const failures = judgeExample(x.contract, ex, { ...x.judge, referenceContradictions: index });
+    x.verdicts[i].withReference = countByTier(failures);
+    x.verdicts[i].statedLeft = failures.filter((f) => tierOf(f) === 'stated');
   });
+}
+
+function referenceReport(x: Examination, contradictions: ReferenceContradiction[]): ReferenceReport {
+  const { verdicts, disagreements } = x;
   const sum = (pick: (v: ExampleVerdict) => Record<Tier, number>) =>
     verdicts.reduce(
       (acc, v) => ({
@@ -911,9 +946,9 @@ export function examineReference(files: readonly (string | ReferenceFile)[], opt
       }),
       { stated: 0, inferred: 0, informational: 0 },
     );
-  const counts = Object.fromEntries(DISAGREEMENT_KINDS.map((k) => [k, disagreements.filter((x) => x.kind === k).length])) as Record<DisagreementKind, number>;
+  const counts = Object.fromEntries(DISAGREEMENT_KINDS.map((k) => [k, disagreements.filter((d) => d.kind === k).length])) as Record<DisagreementKind, number>;
   return {
-    documents,
+    documents: x.documents,
     examples: verdicts,
     totals: {
       examples: verdicts.length,
@@ -924,7 +959,7 @@ export function examineReference(files: readonly (string | ReferenceFile)[], opt
     },
     disagreements,
     counts,
-    gaps: undescribed,
+    gaps: x.undescribed,
     contradictions,
   };
 }

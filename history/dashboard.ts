@@ -107,7 +107,7 @@ function table(caption: string, head: string[], rows: string[][], o: { id?: stri
     .join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</tbody></table></div>`;
 }
 
-function driftSection(events: readonly DriftEvent[]): string {
+function driftEntries(events: readonly DriftEvent[]): string {
   if (!events.length) return '<p>No drift in the nights kept: every operation served what it served the night before.</p>';
   return events
     .map(
@@ -124,51 +124,47 @@ function driftSection(events: readonly DriftEvent[]): string {
     .join('\n');
 }
 
-/** The page (one string, no external reference). */
+/** The operations any night measured a latency of, in name order. */
+const operationsOf = (d: DashboardData) => [...new Set(d.nights.flatMap((n) => Object.keys(n.p95)))].sort();
+
+/** The page (one string, no external reference): one section after another. */
 export function renderDashboard(d: DashboardData, chartJs: string, licence: string): string {
-  const nightsRows = [...d.nights].reverse().map((n) => {
-    const g = gateOf(n);
-    return [
-      esc(n.id),
-      esc(n.at.slice(0, 16).replace('T', ' ')),
-      esc(n.target),
-      `<span class="badge ${g}">${esc(g)}</span>`,
-      esc(n.counts.expected ?? 0),
-      esc(n.counts.unexpected ?? 0),
-      esc(n.counts.flaky ?? 0),
-      esc(n.counts.skipped ?? 0),
-      `${esc(n.tiers.stated)} / ${esc(n.tiers.inferred)} / ${esc(n.tiers.informational)}`,
-      esc(n.leftOut.join('; ') || 'full'),
-      n.kept ? 'in full' : 'summarised',
-    ];
-  });
-  const breaking = d.drift.filter((e) => e.cls === 'breaking').length;
-  const last = d.nights.at(-1);
-  const ops = [...new Set(d.nights.flatMap((n) => Object.keys(n.p95)))].sort();
-  const opsOptions = ops.map((o, i) => `<option value="${i}">${esc(o)}</option>`).join('');
-  const latencyRows = ops.map((o) => [esc(o), ...d.nights.slice(-10).map((n) => (n.p95[o] === undefined ? '—' : esc(n.p95[o])))]);
-  const flakyRows = d.flaky.map((f) => [
-    esc(f.name),
-    esc(f.project),
-    esc(f.flips),
-    esc(f.history.map((h) => `${h.night.slice(0, 15)} ${h.outcome}`).join(' → ')),
-  ]);
-  const slowRows = d.slow.map((s) => [esc(s.operation), esc(s.version || s.api), esc(s.tonightP95), esc(s.medianP95), esc(`${s.factor}×`)]);
-  const lrRows = d.longRunning.map((r) => [
-    esc(r.night),
-    esc(r.rule),
-    esc(r.rows.join(', ')),
-    `<span class="badge ${r.verdict}">${esc(r.verdict)}</span>`,
-    esc(r.detail),
-  ]);
-  const areaRows = d.areas.map((a) => [esc(a.area), esc(a.stated), esc(a.inferred), esc(a.informational)]);
+  const ops = operationsOf(d);
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>svc conformance — nightly dashboard</title>
-<style>
+${DASHBOARD_STYLE}
+</head>
+<body>
+${dashboardHeader(d)}
+<main id="main" tabindex="-1">
+${lastNightCards(d)}
+
+${verdictsSection(d)}
+
+${findingsSection(d)}
+
+${driftSection(d.drift)}
+
+${flakySection(d)}
+
+${longRunningSection(d)}
+
+${latencySection(d, ops)}
+</main>
+${dashboardFooter(licence)}
+<script id="dashboard-data" type="application/json">${scriptJson({ nights: d.nights, ops })}</script>
+<script>${chartJs.replace(/<\/script/gi, '<\\/script')}</script>
+${CHARTS_SCRIPT}
+</body>
+</html>
+`;
+}
+
+const DASHBOARD_STYLE = `<style>
   :root { --fail: #b00020; --pass: #1b7a3a; --warn: #8a5a00; --info: #2f5d8a; font-family: system-ui, sans-serif; }
   body { margin: 0 auto; max-width: 1200px; padding: 0 1rem 3rem; color: #1d1d1d; background: #fff; }
   a.skip { position: absolute; left: -999px; } a.skip:focus { left: 1rem; top: 1rem; background: #ffe; padding: .5rem; z-index: 9; }
@@ -187,74 +183,10 @@ export function renderDashboard(d: DashboardData, chartJs: string, licence: stri
   .minus { background: #fdecee; } .plus { background: #e9f7ee; } .rule { font-style: italic; }
   .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
   canvas { max-height: 320px; } footer { margin-top: 2rem; font-size: .8rem; color: #555; }
-</style>
-</head>
-<body>
-<a class="skip" href="#main">Skip to the dashboard</a>
-<header>
-<h1>svc conformance — nightly dashboard</h1>
-<p>Targets: ${esc(d.targets.join(', ') || 'none yet')}. Written ${esc(d.generatedAt)} from the history (${d.nights.length} night(s)).</p>
-<nav aria-label="Sections"><ul>
-<li><a href="#verdicts">Verdicts</a></li><li><a href="#findings">Findings</a></li><li><a href="#drift">Drift</a></li>
-<li><a href="#flaky">Flaky</a></li><li><a href="#long-running">Rules that take a day</a></li><li><a href="#latency">Latency</a></li>
-</ul></nav>
-</header>
-<main id="main" tabindex="-1">
-<section aria-labelledby="h-now" class="cards">
-  <h2 id="h-now" class="sr">Last night</h2>
-  <div class="card">Last night<strong><span class="badge ${last ? gateOf(last) : ''}">${esc(last ? gateOf(last) : 'none')}</span></strong>${esc(last?.id ?? '')}</div>
-  <div class="card">Breaking drift (nights kept)<strong id="breaking-count">${breaking}</strong></div>
-  <div class="card">Flaky scenarios<strong>${d.flaky.length}</strong></div>
-  <div class="card">Slow operations tonight<strong>${d.slow.length}</strong></div>
-</section>
+</style>`;
 
-<section id="verdicts" aria-labelledby="h-verdicts">
-<h2 id="h-verdicts">Verdict per night</h2>
-<canvas id="chart-verdicts" role="img" aria-label="Scenarios passed, failed and flaky per night (the table below has the same figures)"></canvas>
-${table('Nights, newest first', ['night', 'at (UTC)', 'target', 'verdict', 'passed', 'failed', 'flaky', 'skipped', 'findings stated / inferred / informational', 'left out', 'kept'], nightsRows)}
-</section>
-
-<section id="findings" aria-labelledby="h-findings">
-<h2 id="h-findings">Findings by tier and area</h2>
-<canvas id="chart-tiers" role="img" aria-label="Contract findings per night by tier: stated, inferred, informational"></canvas>
-${areaRows.length ? table('Findings by area (scenario tag), over the nights kept', ['area', 'stated', 'inferred', 'informational'], areaRows) : '<p>No findings in the nights kept.</p>'}
-</section>
-
-<section id="drift" aria-labelledby="h-drift">
-<h2 id="h-drift">Drift inside a version</h2>
-<p>Versioning: "Breaking (require a new version)": a breaking change inside a version fails the night it shows; non-breaking and informational changes are reported, never failing. Each entry opens (Enter or Space) to its diff.</p>
-${driftSection(d.drift)}
-</section>
-
-<section id="flaky" aria-labelledby="h-flaky">
-<h2 id="h-flaky">Flaky scenarios and slow operations</h2>
-${flakyRows.length ? table('Scenarios whose verdict flips between nights with no drift to explain it', ['scenario', 'project', 'flips', 'history'], flakyRows) : '<p>No flaky scenario in the nights kept.</p>'}
-${slowRows.length ? table('Operations whose p95 grew beyond its median of the last nights (never a verdict: the specification states no response time)', ['operation', 'version', 'p95 tonight (ms)', 'median p95 (ms)', 'factor'], slowRows) : '<p>No slow operation tonight.</p>'}
-</section>
-
-<section id="long-running" aria-labelledby="h-lr">
-<h2 id="h-lr">Rules that take a day (observed across nights)</h2>
-${lrRows.length ? table('Verdicts of the members left for the next night', ['night', 'rule', 'rows', 'verdict', 'detail'], lrRows) : '<p>Nothing judged yet: a target that keeps its state is judged the night after it was left members.</p>'}
-</section>
-
-<section id="latency" aria-labelledby="h-latency">
-<h2 id="h-latency">Latency per operation over time</h2>
-${
-  ops.length
-    ? `<label for="op-select">Operation</label> <select id="op-select">${opsOptions}</select>
-<canvas id="chart-latency" role="img" aria-label="p95 latency in milliseconds of the chosen operation per night"></canvas>
-${table('p95 latency (ms) per operation, last 10 nights (oldest first)', ['operation', ...d.nights.slice(-10).map((n) => n.id.slice(0, 15))], latencyRows)}`
-    : '<p>No latency recorded yet.</p>'
-}
-</section>
-</main>
-<footer>
-<p>Charts drawn with Chart.js (MIT licence, inlined from history/vendor):</p>
-<details><summary>Chart.js licence</summary><pre>${esc(licence)}</pre></details>
-</footer>
-<script id="dashboard-data" type="application/json">${scriptJson({ nights: d.nights, ops })}</script>
-<script>${chartJs.replace(/<\/script/gi, '<\\/script')}</script>
-<script>
+/** Draws the charts from the page's own data; the tables beside them hold the same figures. */
+const CHARTS_SCRIPT = `<script>
 (function () {
   var data = JSON.parse(document.getElementById('dashboard-data').textContent);
   if (typeof Chart === 'undefined') return;
@@ -286,10 +218,122 @@ ${table('p95 latency (ms) per operation, last 10 nights (oldest first)', ['opera
   show();
   document.body.setAttribute('data-charts', 'drawn');
 })();
-</script>
-</body>
-</html>
-`;
+</script>`;
+
+function dashboardHeader(d: DashboardData): string {
+  return `<a class="skip" href="#main">Skip to the dashboard</a>
+<header>
+<h1>svc conformance — nightly dashboard</h1>
+<p>Targets: ${esc(d.targets.join(', ') || 'none yet')}. Written ${esc(d.generatedAt)} from the history (${d.nights.length} night(s)).</p>
+<nav aria-label="Sections"><ul>
+<li><a href="#verdicts">Verdicts</a></li><li><a href="#findings">Findings</a></li><li><a href="#drift">Drift</a></li>
+<li><a href="#flaky">Flaky</a></li><li><a href="#long-running">Rules that take a day</a></li><li><a href="#latency">Latency</a></li>
+</ul></nav>
+</header>`;
+}
+
+function lastNightCards(d: DashboardData): string {
+  const breaking = d.drift.filter((e) => e.cls === 'breaking').length;
+  const last = d.nights.at(-1);
+  return `<section aria-labelledby="h-now" class="cards">
+  <h2 id="h-now" class="sr">Last night</h2>
+  <div class="card">Last night<strong><span class="badge ${last ? gateOf(last) : ''}">${esc(last ? gateOf(last) : 'none')}</span></strong>${esc(last?.id ?? '')}</div>
+  <div class="card">Breaking drift (nights kept)<strong id="breaking-count">${breaking}</strong></div>
+  <div class="card">Flaky scenarios<strong>${d.flaky.length}</strong></div>
+  <div class="card">Slow operations tonight<strong>${d.slow.length}</strong></div>
+</section>`;
+}
+
+function verdictsSection(d: DashboardData): string {
+  const nightsRows = [...d.nights].reverse().map((n) => {
+    const g = gateOf(n);
+    return [
+      esc(n.id),
+      esc(n.at.slice(0, 16).replace('T', ' ')),
+      esc(n.target),
+      `<span class="badge ${g}">${esc(g)}</span>`,
+      esc(n.counts.expected ?? 0),
+      esc(n.counts.unexpected ?? 0),
+      esc(n.counts.flaky ?? 0),
+      esc(n.counts.skipped ?? 0),
+      `${esc(n.tiers.stated)} / ${esc(n.tiers.inferred)} / ${esc(n.tiers.informational)}`,
+      esc(n.leftOut.join('; ') || 'full'),
+      n.kept ? 'in full' : 'summarised',
+    ];
+  });
+  return `<section id="verdicts" aria-labelledby="h-verdicts">
+<h2 id="h-verdicts">Verdict per night</h2>
+<canvas id="chart-verdicts" role="img" aria-label="Scenarios passed, failed and flaky per night (the table below has the same figures)"></canvas>
+${table('Nights, newest first', ['night', 'at (UTC)', 'target', 'verdict', 'passed', 'failed', 'flaky', 'skipped', 'findings stated / inferred / informational', 'left out', 'kept'], nightsRows)}
+</section>`;
+}
+
+function findingsSection(d: DashboardData): string {
+  const areaRows = d.areas.map((a) => [esc(a.area), esc(a.stated), esc(a.inferred), esc(a.informational)]);
+  return `<section id="findings" aria-labelledby="h-findings">
+<h2 id="h-findings">Findings by tier and area</h2>
+<canvas id="chart-tiers" role="img" aria-label="Contract findings per night by tier: stated, inferred, informational"></canvas>
+${areaRows.length ? table('Findings by area (scenario tag), over the nights kept', ['area', 'stated', 'inferred', 'informational'], areaRows) : '<p>No findings in the nights kept.</p>'}
+</section>`;
+}
+
+function driftSection(events: readonly DriftEvent[]): string {
+  return `<section id="drift" aria-labelledby="h-drift">
+<h2 id="h-drift">Drift inside a version</h2>
+<p>Versioning: "Breaking (require a new version)": a breaking change inside a version fails the night it shows; non-breaking and informational changes are reported, never failing. Each entry opens (Enter or Space) to its diff.</p>
+${driftEntries(events)}
+</section>`;
+}
+
+function flakySection(d: DashboardData): string {
+  const flakyRows = d.flaky.map((f) => [
+    esc(f.name),
+    esc(f.project),
+    esc(f.flips),
+    esc(f.history.map((h) => `${h.night.slice(0, 15)} ${h.outcome}`).join(' → ')),
+  ]);
+  const slowRows = d.slow.map((s) => [esc(s.operation), esc(s.version || s.api), esc(s.tonightP95), esc(s.medianP95), esc(`${s.factor}×`)]);
+  return `<section id="flaky" aria-labelledby="h-flaky">
+<h2 id="h-flaky">Flaky scenarios and slow operations</h2>
+${flakyRows.length ? table('Scenarios whose verdict flips between nights with no drift to explain it', ['scenario', 'project', 'flips', 'history'], flakyRows) : '<p>No flaky scenario in the nights kept.</p>'}
+${slowRows.length ? table('Operations whose p95 grew beyond its median of the last nights (never a verdict: the specification states no response time)', ['operation', 'version', 'p95 tonight (ms)', 'median p95 (ms)', 'factor'], slowRows) : '<p>No slow operation tonight.</p>'}
+</section>`;
+}
+
+function longRunningSection(d: DashboardData): string {
+  const lrRows = d.longRunning.map((r) => [
+    esc(r.night),
+    esc(r.rule),
+    esc(r.rows.join(', ')),
+    `<span class="badge ${r.verdict}">${esc(r.verdict)}</span>`,
+    esc(r.detail),
+  ]);
+  return `<section id="long-running" aria-labelledby="h-lr">
+<h2 id="h-lr">Rules that take a day (observed across nights)</h2>
+${lrRows.length ? table('Verdicts of the members left for the next night', ['night', 'rule', 'rows', 'verdict', 'detail'], lrRows) : '<p>Nothing judged yet: a target that keeps its state is judged the night after it was left members.</p>'}
+</section>`;
+}
+
+function latencySection(d: DashboardData, ops: readonly string[]): string {
+  const opsOptions = ops.map((o, i) => `<option value="${i}">${esc(o)}</option>`).join('');
+  const latencyRows = ops.map((o) => [esc(o), ...d.nights.slice(-10).map((n) => (n.p95[o] === undefined ? '—' : esc(n.p95[o])))]);
+  return `<section id="latency" aria-labelledby="h-latency">
+<h2 id="h-latency">Latency per operation over time</h2>
+${
+  ops.length
+    ? `<label for="op-select">Operation</label> <select id="op-select">${opsOptions}</select>
+<canvas id="chart-latency" role="img" aria-label="p95 latency in milliseconds of the chosen operation per night"></canvas>
+${table('p95 latency (ms) per operation, last 10 nights (oldest first)', ['operation', ...d.nights.slice(-10).map((n) => n.id.slice(0, 15))], latencyRows)}`
+    : '<p>No latency recorded yet.</p>'
+}
+</section>`;
+}
+
+function dashboardFooter(licence: string): string {
+  return `<footer>
+<p>Charts drawn with Chart.js (MIT licence, inlined from history/vendor):</p>
+<details><summary>Chart.js licence</summary><pre>${esc(licence)}</pre></details>
+</footer>`;
 }
 
 /** Writes `<out>/index.html` from the history; returns its path. */

@@ -120,6 +120,24 @@ function baselines(tonight: Night, earlier: readonly Night[]): Map<string, { nig
   return out;
 }
 
+const names = (night: Night, idx: readonly number[]) => new Set(idx.map((i) => night.sources[i]));
+const overlap = (a: Set<string>, b: Set<string>) => [...a].filter((x) => b.has(x));
+
+type DriftDetails = Omit<DriftEvent, 'night' | 'target' | 'version' | 'api' | 'operation' | 'kind' | 'cls' | 'rule'>;
+type OperationResponses = OperationNight['responses'][string];
+
+/** One operation of tonight against its baseline: what every comparison step reads and where it reports. */
+interface OperationDrift {
+  tonight: Night;
+  op: OperationNight;
+  /** The latest earlier night that observed the operation, and what it observed. */
+  base: { night: Night; op: OperationNight } | undefined;
+  firstSeen: HistoryIndex['firstSeen'];
+  known: (key: string) => boolean;
+  /** Reports one event of this operation, and returns it. */
+  push: (kind: DriftKind, details: DriftDetails) => DriftEvent;
+}
+
 /**
  * Every difference between tonight and the last nights (oldest first in `earlier`), and the
  * first-seen entries tonight adds (`firstSeen` is read, never written: the caller saves).
@@ -136,196 +154,232 @@ export function compareNights(
     if (!known(k) && seen[k] === undefined) seen[k] = tonight.id;
   };
   const base = baselines(tonight, earlier);
-  const names = (night: Night, idx: readonly number[]) => new Set(idx.map((i) => night.sources[i]));
-  const overlap = (a: Set<string>, b: Set<string>) => [...a].filter((x) => b.has(x));
   for (const op of tonight.operations) {
-    const b = base.get(opKey(op));
-    const push = (kind: DriftKind, e: Omit<DriftEvent, 'night' | 'target' | 'version' | 'api' | 'operation' | 'kind' | 'cls' | 'rule'>) =>
-      events.push({
-        night: tonight.id,
-        target: tonight.target,
-        version: op.version,
-        api: op.api,
-        operation: op.operation,
-        kind,
-        cls: DRIFT_RULES[kind].cls,
-        rule: DRIFT_RULES[kind].rule,
-        ...e,
-      });
+    const drift: OperationDrift = { tonight, op, base: base.get(opKey(op)), firstSeen, known, push: eventPusher(tonight, op, events) };
     for (const [status, r] of Object.entries(op.responses)) {
-      const last = b?.op.responses[status];
-      if (b && last) {
-        const lastNight = b.night;
-        // Removed, changed, narrowed: every field last night served.
-        const removed = new Set<string>();
-        for (const [path, lf] of Object.entries(last.fields)) {
-          const tf = r.fields[path];
-          const parent = parentOf(path);
-          const parentTonight = parent ? r.fields[parent] : undefined;
-          const parentServed = parent === '' ? r.n > 0 : (parentTonight?.n ?? 0) > 0;
-          if (lf.n > 0 && (!tf || tf.n === 0)) {
-            if (!parentServed || removed.has(parent)) {
-              if (removed.has(parent)) removed.add(path);
-              continue;
-            }
-            const scenarios = overlap(names(lastNight, lf.s), names(tonight, parent === '' ? r.s : parentTonight!.s));
-            if (!scenarios.length) continue;
-            if (!tf) {
-              removed.add(path);
-              push('removed-field', {
-                status,
-                path,
-                last: { night: lastNight.id, value: `${show(lf.e)} (${kindsOf(lf).join('|')}, in ${lf.n} answer(s))` },
-                tonight: 'absent from every answer',
-                firstSeen: firstSeen[firstSeenKey(tonight.target, op, status, path)],
-                scenarios: scenarios.slice(0, 3),
-              });
-            } else
-              push('now-null', {
-                status,
-                path,
-                last: { night: lastNight.id, value: show(lf.e) },
-                tonight: `null in ${tf.z} answer(s)`,
-                firstSeen: firstSeen[firstSeenKey(tonight.target, op, status, path)],
-                scenarios: scenarios.slice(0, 3),
-              });
-            continue;
-          }
-          if (!tf || tf.n === 0 || lf.n === 0) continue;
-          const newKinds = kindsOf(tf).filter((k) => !kindsOf(lf).includes(k));
-          if (newKinds.length)
-            push('changed-type', {
-              status,
-              path,
-              last: { night: lastNight.id, value: `${kindsOf(lf).join('|')} ${show(lf.e)}` },
-              tonight: `${kindsOf(tf).join('|')} ${show(tf.e)}`,
-              firstSeen: firstSeen[firstSeenKey(tonight.target, op, status, path)],
-              scenarios: [...names(tonight, tf.s)].slice(0, 3),
-            });
-          if (lf.v && tf.v) {
-            for (const [value, who] of Object.entries(lf.v)) {
-              if (tf.v[value]) continue;
-              const scenarios = overlap(names(lastNight, who), names(tonight, tf.s));
-              if (!scenarios.length) continue;
-              push('removed-enum-value', {
-                status,
-                path,
-                last: { night: lastNight.id, value: JSON.stringify(value) },
-                tonight: `values seen: ${
-                  Object.keys(tf.v)
-                    .map((v) => JSON.stringify(v))
-                    .join(', ') || 'none'
-                }`,
-                firstSeen: firstSeen[firstSeenKey(tonight.target, op, status, `${path}=${value}`)],
-                scenarios: scenarios.slice(0, 3),
-              });
-            }
-          }
-        }
+      const last = drift.base?.op.responses[status];
+      if (drift.base && last) {
+        compareServedFields(drift, drift.base.night, status, r, last);
+        reportNewFields(drift, drift.base.night, status, r, last);
       }
-      // What the history never saw before: non-breaking, reported once (the night it appears),
-      // only where last night observed the same status, and only the outermost new path.
-      if (b && last)
-        for (const [path, tf] of Object.entries(r.fields)) {
-          const lf = last.fields[path];
-          const parent = parentOf(path);
-          const parentKnown = parent === '' || !!last.fields[parent] || known(firstSeenKey(tonight.target, op, status, parent));
-          if (tf.n > 0 && !lf && parentKnown && !known(firstSeenKey(tonight.target, op, status, path)))
-            push('added-field', {
-              status,
-              path,
-              last: { night: b.night.id, value: 'absent' },
-              tonight: `${show(tf.e)} (${kindsOf(tf).join('|')})`,
-              firstSeen: tonight.id,
-              scenarios: [...names(tonight, tf.s)].slice(0, 3),
-            });
-          if (tf.v && lf?.v)
-            for (const value of Object.keys(tf.v)) {
-              if (known(firstSeenKey(tonight.target, op, status, `${path}=${value}`)) || lf.v[value]) continue;
-              push('added-enum-value', {
-                status,
-                path,
-                last: {
-                  night: b.night.id,
-                  value: `values seen: ${Object.keys(lf.v)
-                    .map((v) => JSON.stringify(v))
-                    .join(', ')}`,
-                },
-                tonight: JSON.stringify(value),
-                firstSeen: tonight.id,
-                scenarios: [...names(tonight, tf.v[value])].slice(0, 3),
-              });
-            }
-          if (tf.f && lf?.f)
-            for (const form of tf.f) {
-              if (known(firstSeenKey(tonight.target, op, status, `${path}~${form}`)) || lf.f.includes(form)) continue;
-              push('identifier-form', {
-                status,
-                path,
-                last: { night: b.night.id, value: lf.f.join(', ') },
-                tonight: form,
-                firstSeen: tonight.id,
-                scenarios: [...names(tonight, tf.s)].slice(0, 3),
-              });
-            }
-        }
-      for (const [path, tf] of Object.entries(r.fields)) {
-        mark(firstSeenKey(tonight.target, op, status, path));
-        if (tf.v) for (const value of Object.keys(tf.v)) mark(firstSeenKey(tonight.target, op, status, `${path}=${value}`));
-        if (tf.f) for (const form of tf.f) mark(firstSeenKey(tonight.target, op, status, `${path}~${form}`));
-      }
+      markFieldsSeen(drift, status, r, mark);
     }
-    // Headers of the 2xx answers.
-    if (b && Object.keys(b.op.responses).length && Object.keys(op.responses).length) {
-      for (const h of op.headers) {
-        const k = firstSeenKey(tonight.target, op, '2xx', `header:${h}`);
-        if (!known(k) && !b.op.headers.includes(h))
-          push('added-header', { path: `header:${h}`, last: { night: b.night.id, value: 'not sent' }, tonight: 'sent', firstSeen: tonight.id, scenarios: [] });
-      }
-      for (const h of b.op.headers)
-        if (!op.headers.includes(h))
-          push('removed-header', {
-            path: `header:${h}`,
-            last: { night: b.night.id, value: 'sent' },
-            tonight: 'not sent on any 2xx answer',
-            firstSeen: firstSeen[firstSeenKey(tonight.target, op, '2xx', `header:${h}`)],
-            scenarios: [],
-          });
-    }
+    compareHeaders(drift);
     for (const h of op.headers) mark(firstSeenKey(tonight.target, op, '2xx', `header:${h}`));
-    // The same request of the same scenario: accepted last night, refused tonight.
-    if (b) {
-      const lastRequests = new Map<string, number[]>();
-      for (const [k, statuses] of Object.entries(b.op.requests)) {
-        const bar = k.indexOf('|');
-        lastRequests.set(`${b.night.sources[Number(k.slice(0, bar))]}|${k.slice(bar + 1)}`, statuses);
-      }
-      // One event per operation, request form and change; the scenarios that sent it named in it.
-      const grouped = new Map<string, DriftEvent>();
-      for (const [k, statuses] of Object.entries(op.requests)) {
-        const bar = k.indexOf('|');
-        const source = tonight.sources[Number(k.slice(0, bar))];
-        const form = k.slice(bar + 1).trim() || '(no parameters)';
-        const before = lastRequests.get(`${source}|${k.slice(bar + 1)}`);
-        if (!before) continue;
-        const refusal = (s: number) => s >= 400 && s < 500 && !STATE_REFUSALS.has(s);
-        let kind: DriftKind | undefined;
-        if (before.every(is2xx) && !statuses.some(is2xx) && statuses.some(refusal)) kind = 'refused-now';
-        else if (statuses.every(is2xx) && before.every(refusal)) kind = 'accepted-now';
-        else if (before.every(is2xx) && statuses.every(is2xx) && !before.some((s) => statuses.includes(s))) kind = 'success-status';
-        if (!kind) continue;
-        const gk = `${kind}|${form}|${before.join(',')}>${statuses.join(',')}`;
-        const same = grouped.get(gk);
-        if (same) {
-          if (same.scenarios.length < 3 && !same.scenarios.includes(source)) same.scenarios.push(source);
-          continue;
-        }
-        push(kind, { path: form, last: { night: b.night.id, value: before.join(',') }, tonight: statuses.join(','), scenarios: [source] });
-        grouped.set(gk, events[events.length - 1]);
-      }
-    }
+    compareRequests(drift);
   }
   return { events, seen };
+}
+
+function eventPusher(tonight: Night, op: OperationNight, events: DriftEvent[]): OperationDrift['push'] {
+  return (kind, details) => {
+    const event: DriftEvent = {
+      night: tonight.id,
+      target: tonight.target,
+      version: op.version,
+      api: op.api,
+      operation: op.operation,
+      kind,
+      cls: DRIFT_RULES[kind].cls,
+      rule: DRIFT_RULES[kind].rule,
+      ...details,
+    };
+    events.push(event);
+    return event;
+  };
+}
+
+/** Removed, changed, narrowed: every field last night served, against tonight's answers of the same status. */
+function compareServedFields(drift: OperationDrift, lastNight: Night, status: string, r: OperationResponses, last: OperationResponses): void {
+  const { tonight, op, firstSeen, push } = drift;
+  const removed = new Set<string>();
+  for (const [path, lf] of Object.entries(last.fields)) {
+    const tf = r.fields[path];
+    const parent = parentOf(path);
+    const parentTonight = parent ? r.fields[parent] : undefined;
+    const parentServed = parent === '' ? r.n > 0 : (parentTonight?.n ?? 0) > 0;
+    if (lf.n > 0 && (!tf || tf.n === 0)) {
+      if (!parentServed || removed.has(parent)) {
+        if (removed.has(parent)) removed.add(path);
+        continue;
+      }
+      const scenarios = overlap(names(lastNight, lf.s), names(tonight, parent === '' ? r.s : parentTonight!.s));
+      if (!scenarios.length) continue;
+      if (!tf) {
+        removed.add(path);
+        push('removed-field', {
+          status,
+          path,
+          last: { night: lastNight.id, value: `${show(lf.e)} (${kindsOf(lf).join('|')}, in ${lf.n} answer(s))` },
+          tonight: 'absent from every answer',
+          firstSeen: firstSeen[firstSeenKey(tonight.target, op, status, path)],
+          scenarios: scenarios.slice(0, 3),
+        });
+      } else
+        push('now-null', {
+          status,
+          path,
+          last: { night: lastNight.id, value: show(lf.e) },
+          tonight: `null in ${tf.z} answer(s)`,
+          firstSeen: firstSeen[firstSeenKey(tonight.target, op, status, path)],
+          scenarios: scenarios.slice(0, 3),
+        });
+      continue;
+    }
+    if (!tf || tf.n === 0 || lf.n === 0) continue;
+    const newKinds = kindsOf(tf).filter((k) => !kindsOf(lf).includes(k));
+    if (newKinds.length)
+      push('changed-type', {
+        status,
+        path,
+        last: { night: lastNight.id, value: `${kindsOf(lf).join('|')} ${show(lf.e)}` },
+        tonight: `${kindsOf(tf).join('|')} ${show(tf.e)}`,
+        firstSeen: firstSeen[firstSeenKey(tonight.target, op, status, path)],
+        scenarios: [...names(tonight, tf.s)].slice(0, 3),
+      });
+    reportRemovedEnumValues(drift, lastNight, status, path, lf, tf);
+  }
+}
+
+function reportRemovedEnumValues(drift: OperationDrift, lastNight: Night, status: string, path: string, lf: FieldNight, tf: FieldNight): void {
+  const { tonight, op, firstSeen, push } = drift;
+  if (!lf.v || !tf.v) return;
+  for (const [value, who] of Object.entries(lf.v)) {
+    if (tf.v[value]) continue;
+    const scenarios = overlap(names(lastNight, who), names(tonight, tf.s));
+    if (!scenarios.length) continue;
+    push('removed-enum-value', {
+      status,
+      path,
+      last: { night: lastNight.id, value: JSON.stringify(value) },
+      tonight: `values seen: ${
+        Object.keys(tf.v)
+          .map((v) => JSON.stringify(v))
+          .join(', ') || 'none'
+      }`,
+      firstSeen: firstSeen[firstSeenKey(tonight.target, op, status, `${path}=${value}`)],
+      scenarios: scenarios.slice(0, 3),
+    });
+  }
+}
+
+/**
+ * What the history never saw before: non-breaking, reported once (the night it appears),
+ * only where last night observed the same status, and only the outermost new path.
+ */
+function reportNewFields(drift: OperationDrift, lastNight: Night, status: string, r: OperationResponses, last: OperationResponses): void {
+  const { tonight, op, known, push } = drift;
+  for (const [path, tf] of Object.entries(r.fields)) {
+    const lf = last.fields[path];
+    const parent = parentOf(path);
+    const parentKnown = parent === '' || !!last.fields[parent] || known(firstSeenKey(tonight.target, op, status, parent));
+    if (tf.n > 0 && !lf && parentKnown && !known(firstSeenKey(tonight.target, op, status, path)))
+      push('added-field', {
+        status,
+        path,
+        last: { night: lastNight.id, value: 'absent' },
+        tonight: `${show(tf.e)} (${kindsOf(tf).join('|')})`,
+        firstSeen: tonight.id,
+        scenarios: [...names(tonight, tf.s)].slice(0, 3),
+      });
+    if (tf.v && lf?.v)
+      for (const value of Object.keys(tf.v)) {
+        if (known(firstSeenKey(tonight.target, op, status, `${path}=${value}`)) || lf.v[value]) continue;
+        push('added-enum-value', {
+          status,
+          path,
+          last: {
+            night: lastNight.id,
+            value: `values seen: ${Object.keys(lf.v)
+              .map((v) => JSON.stringify(v))
+              .join(', ')}`,
+          },
+          tonight: JSON.stringify(value),
+          firstSeen: tonight.id,
+          scenarios: [...names(tonight, tf.v[value])].slice(0, 3),
+        });
+      }
+    if (tf.f && lf?.f)
+      for (const form of tf.f) {
+        if (known(firstSeenKey(tonight.target, op, status, `${path}~${form}`)) || lf.f.includes(form)) continue;
+        push('identifier-form', {
+          status,
+          path,
+          last: { night: lastNight.id, value: lf.f.join(', ') },
+          tonight: form,
+          firstSeen: tonight.id,
+          scenarios: [...names(tonight, tf.s)].slice(0, 3),
+        });
+      }
+  }
+}
+
+/** Every field, enum value and identifier form tonight served, for the first-seen entries. */
+function markFieldsSeen(drift: OperationDrift, status: string, r: OperationResponses, mark: (key: string) => void): void {
+  const { tonight, op } = drift;
+  for (const [path, tf] of Object.entries(r.fields)) {
+    mark(firstSeenKey(tonight.target, op, status, path));
+    if (tf.v) for (const value of Object.keys(tf.v)) mark(firstSeenKey(tonight.target, op, status, `${path}=${value}`));
+    if (tf.f) for (const form of tf.f) mark(firstSeenKey(tonight.target, op, status, `${path}~${form}`));
+  }
+}
+
+/** Headers of the 2xx answers, where both nights observed answers of the operation. */
+function compareHeaders(drift: OperationDrift): void {
+  const { tonight, op, base: b, firstSeen, known, push } = drift;
+  if (!b || !Object.keys(b.op.responses).length || !Object.keys(op.responses).length) return;
+  for (const h of op.headers) {
+    const k = firstSeenKey(tonight.target, op, '2xx', `header:${h}`);
+    if (!known(k) && !b.op.headers.includes(h))
+      push('added-header', { path: `header:${h}`, last: { night: b.night.id, value: 'not sent' }, tonight: 'sent', firstSeen: tonight.id, scenarios: [] });
+  }
+  for (const h of b.op.headers)
+    if (!op.headers.includes(h))
+      push('removed-header', {
+        path: `header:${h}`,
+        last: { night: b.night.id, value: 'sent' },
+        tonight: 'not sent on any 2xx answer',
+        firstSeen: firstSeen[firstSeenKey(tonight.target, op, '2xx', `header:${h}`)],
+        scenarios: [],
+      });
+}
+
+/** The same request of the same scenario: accepted last night, refused tonight (and the reverse, and another success status). */
+function compareRequests(drift: OperationDrift): void {
+  const { tonight, op, base: b, push } = drift;
+  if (!b) return;
+  const lastRequests = new Map<string, number[]>();
+  for (const [k, statuses] of Object.entries(b.op.requests)) {
+    const bar = k.indexOf('|');
+    lastRequests.set(`${b.night.sources[Number(k.slice(0, bar))]}|${k.slice(bar + 1)}`, statuses);
+  }
+  // One event per operation, request form and change; the scenarios that sent it named in it.
+  const grouped = new Map<string, DriftEvent>();
+  for (const [k, statuses] of Object.entries(op.requests)) {
+    const bar = k.indexOf('|');
+    const source = tonight.sources[Number(k.slice(0, bar))];
+    const form = k.slice(bar + 1).trim() || '(no parameters)';
+    const before = lastRequests.get(`${source}|${k.slice(bar + 1)}`);
+    if (!before) continue;
+    const kind = requestChange(before, statuses);
+    if (!kind) continue;
+    const gk = `${kind}|${form}|${before.join(',')}>${statuses.join(',')}`;
+    const same = grouped.get(gk);
+    if (same) {
+      if (same.scenarios.length < 3 && !same.scenarios.includes(source)) same.scenarios.push(source);
+      continue;
+    }
+    grouped.set(gk, push(kind, { path: form, last: { night: b.night.id, value: before.join(',') }, tonight: statuses.join(','), scenarios: [source] }));
+  }
+}
+
+/** How one request's statuses changed between the nights, if the change is one Versioning classifies. */
+function requestChange(before: readonly number[], statuses: readonly number[]): DriftKind | undefined {
+  const refusal = (s: number) => s >= 400 && s < 500 && !STATE_REFUSALS.has(s);
+  if (before.every(is2xx) && !statuses.some(is2xx) && statuses.some(refusal)) return 'refused-now';
+  if (statuses.every(is2xx) && before.every(refusal)) return 'accepted-now';
+  if (before.every(is2xx) && statuses.every(is2xx) && !before.some((s) => statuses.includes(s))) return 'success-status';
+  return undefined;
 }
 
 /** The breaking events as the gate's reasons: each names the operation, the path, both nights and the sentence. */

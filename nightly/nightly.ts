@@ -33,7 +33,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { createRedactor, loadProfile, profileSecrets, playwrightTest, runProcess } from '../targets/index.ts';
+import { createRedactor, loadProfile, profileSecrets, playwrightTest, runProcess, type Redactor, type TargetProfile } from '../targets/index.ts';
 import { listLoadScripts, runLoadScripts } from '../load/load-run.ts';
 import { matrixEntries, selftestFigures, type Matrix } from '../proof/matrix.ts';
 import { readConformance } from '../reports/conformance.ts';
@@ -41,7 +41,17 @@ import { loadEntries, readLoadSummaries, trendFigures } from '../reports/load-su
 import { writeAllureEntry } from '../reports/allure/results.ts';
 import { buildAllureReport } from '../reports/allure/build.ts';
 import { appendTrend, readTrends } from '../reports/trends.ts';
-import { gateReasons, gateVerdict, markdownToHtml, renderSummaryMarkdown, verdictLine, type LeftOut, type NightlySummary } from '../reports/summary.ts';
+import {
+  gateReasons,
+  gateVerdict,
+  markdownToHtml,
+  renderSummaryMarkdown,
+  verdictLine,
+  type GateReason,
+  type GateVerdict,
+  type LeftOut,
+  type NightlySummary,
+} from '../reports/summary.ts';
 import { runSelftest } from '../proof/selftest.ts';
 import { historyMarkdown, recordNight, type Recorded } from '../history/record.ts';
 import { runKeepers, type KeepersOutcome } from '../history/keepers.ts';
@@ -104,8 +114,66 @@ export function leftOutOf(o: Pick<NightlyOptions, 'skip' | 'grep' | 'selftestQui
   return out;
 }
 
+/** What every step of one nightly reads: its options, where it writes, the target's profile and the redactor. */
+interface NightlyRun {
+  o: NightlyOptions;
+  started: number;
+  log: (line: string) => void;
+  skip: Set<NightlyStep>;
+  leftOut: LeftOut[];
+  partial: boolean;
+  out: string;
+  historyDir: string;
+  env: NodeJS.ProcessEnv;
+  profile: TargetProfile;
+  redactor: Redactor;
+  allureResults: string;
+  /** Where the conformance run's ledger goes, read into the history after it. */
+  ledgerDir: string;
+}
+
+type Conformance = NightlySummary['conformance'];
+
 export async function runNightly(o: NightlyOptions = {}): Promise<NightlySummary> {
   const started = performance.now();
+  const run = startNightly(o, started);
+  try {
+    const conformance = await conformanceStep(run);
+    const { load, loadErrors } = await loadStep(run);
+    const matrix = await selftestStep(run);
+    // 4. Report entries for the k6 figures and the matrix.
+    for (const e of loadEntries(load)) writeAllureEntry(run.allureResults, e, run.redactor);
+    if (matrix) for (const e of matrixEntries(matrix)) writeAllureEntry(run.allureResults, e, run.redactor);
+    const selftest = matrix && selftestFigures(matrix);
+    const reasons = gateReasons({ conformance, load, loadErrors, selftest }, new Set(run.leftOut.filter((l) => l.notRun).map((l) => l.step)));
+    const { keepers, recorded } = await historyStep(run, reasons);
+    const gate = gateVerdict(reasons, run.leftOut);
+    const wallTimeMs = performance.now() - started;
+    const trends = trendsAfter(run, { gate, conformance, load, matrix, wallTimeMs });
+    const summary: NightlySummary = {
+      at: new Date().toISOString(),
+      wallTimeMs,
+      gate,
+      reasons,
+      leftOut: run.leftOut,
+      strict: run.profile.strict,
+      trendRecorded: !run.partial,
+      conformance,
+      load,
+      loadErrors,
+      selftest,
+      trends,
+      reportPath: relative(root, join(run.out, 'allure-report')),
+    };
+    await writeReports(run, summary, recorded, keepers);
+    return summary;
+  } finally {
+    rmSync(run.ledgerDir, { recursive: true, force: true });
+  }
+}
+
+/** The run's settings, its profile and redactor, and a fresh output folder (the history lives outside it). */
+function startNightly(o: NightlyOptions, started: number): NightlyRun {
   const log = o.log ?? ((l: string) => console.log(l));
   const skip = skippedSteps(o.skip);
   const leftOut = leftOutOf(o);
@@ -116,7 +184,6 @@ export async function runNightly(o: NightlyOptions = {}): Promise<NightlySummary
   const env = { ...process.env, ...o.env, FORCE_COLOR: '0', SVC_REPORTS_OUT: out } as NodeJS.ProcessEnv;
   const profile = loadProfile(env);
   const redactor = createRedactor([...profileSecrets(profile), ...Object.values(profile.testInstitution.passwords)]);
-  const allureResults = join(out, 'allure-results');
   // A fresh output each night; the history lives outside it.
   for (const p of [
     'allure-results',
@@ -134,166 +201,166 @@ export async function runNightly(o: NightlyOptions = {}): Promise<NightlySummary
     rmSync(join(out, p), { recursive: true, force: true });
   }
   mkdirSync(out, { recursive: true });
-
-  // 1. Conformance. Its ledger folder is the nightly's: what every answer served is read into
-  // the history after the run (scenarios/global-setup.ts leaves a folder its caller named).
-  let conformance;
   const ledgerDir = mkdtempSync(join(tmpdir(), 'svc-nightly-ledger-'));
-  try {
-    if (!skip.has('conformance')) {
-      log('nightly: conformance (scenarios, browser, properties)');
-      const pw = playwrightTest(
-        o.grep ? [`--grep=${o.grep}`] : [],
-        { ...env, SVC_RUN_LEDGER_DIR: ledgerDir },
-        root,
-        join(root, 'nightly/playwright.config.ts'),
-      );
-      const res = await runProcess(pw.command, pw.args, { cwd: root, env: pw.env, timeoutMs: 15 * 60_000 });
-      conformance = readConformance(join(out, 'playwright.json'));
-      const f = conformance?.findings;
-      log(
-        `nightly: conformance exit ${res.code}${conformance && f ? `: ${conformance.passed} passed, ${conformance.failed} failed; findings ${f.stated.findings} stated, ${f.inferred.findings} inferred, ${f.informational.findings} informational` : ', no results'}`,
-      );
-    }
+  return { o, started, log, skip, leftOut, partial, out, historyDir, env, profile, redactor, allureResults: join(out, 'allure-results'), ledgerDir };
+}
 
-    // 2. Load, smoke profile.
-    const loadErrors: string[] = [];
-    if (!skip.has('load')) {
-      log('nightly: load scripts, smoke profile');
-      const runs = await runLoadScripts({
-        root,
-        scripts: listLoadScripts(root),
-        reportDir: join(out, 'load'),
-        env: { ...env, PROFILE: 'smoke' },
-        timeoutMs: 5 * 60_000,
-      });
-      for (const r of runs) if (r.error) loadErrors.push(redactor.text(r.error));
-    }
-    const load = readLoadSummaries(join(out, 'load'));
+/**
+ * 1. Conformance. Its ledger folder is the nightly's: what every answer served is read into
+ * the history after the run (scenarios/global-setup.ts leaves a folder its caller named).
+ */
+async function conformanceStep(run: NightlyRun): Promise<Conformance> {
+  if (run.skip.has('conformance')) return undefined;
+  const { o, log, env, out } = run;
+  log('nightly: conformance (scenarios, browser, properties)');
+  const pw = playwrightTest(
+    o.grep ? [`--grep=${o.grep}`] : [],
+    { ...env, SVC_RUN_LEDGER_DIR: run.ledgerDir },
+    root,
+    join(root, 'nightly/playwright.config.ts'),
+  );
+  const res = await runProcess(pw.command, pw.args, { cwd: root, env: pw.env, timeoutMs: 15 * 60_000 });
+  const conformance = readConformance(join(out, 'playwright.json'));
+  const f = conformance?.findings;
+  log(
+    `nightly: conformance exit ${res.code}${conformance && f ? `: ${conformance.passed} passed, ${conformance.failed} failed; findings ${f.stated.findings} stated, ${f.inferred.findings} inferred, ${f.informational.findings} informational` : ', no results'}`,
+  );
+  return conformance;
+}
 
-    // 3. Self-test.
-    let matrix: Matrix | undefined;
-    if (!skip.has('selftest')) {
-      log('nightly: self-test matrix');
-      matrix = await runSelftest({ root, outDir: join(out, 'selftest'), quick: o.selftestQuick, env: o.env, log: () => {} });
-      log(`nightly: self-test ${matrix.totals.caught}/${matrix.totals.faults} faults caught, ${matrix.totals.alarmed} false alarms`);
-    }
-
-    // 4. Report entries and the Allure report.
-    for (const e of loadEntries(load)) writeAllureEntry(allureResults, e, redactor);
-    if (matrix) for (const e of matrixEntries(matrix)) writeAllureEntry(allureResults, e, redactor);
-
-    const selftest = matrix && selftestFigures(matrix);
-    const reasons = gateReasons({ conformance, load, loadErrors, selftest }, new Set(leftOut.filter((l) => l.notRun).map((l) => l.step)));
-
-    // 5. The rules that take a day, on what the last night left (and tonight's, for the next),
-    // then tonight's night recorded and compared with the last nights.
-    let keepers: KeepersOutcome | undefined;
-    let recorded: Recorded | undefined;
-    if (!skip.has('conformance')) {
-      const keepersStarted = performance.now();
-      keepers = await runKeepers({ profile, historyDir, redactor, deliveryLog: o.deliveryLog ?? join(historyDir, 'deliveries.jsonl'), log });
-      const keepersMs = performance.now() - keepersStarted;
-      for (const r of keepers.results)
-        if (r.verdict === 'failed') reasons.push({ step: 'long-running', reason: `${r.rule} (${r.rows.join(', ')}): ${r.detail}` });
-      recorded = recordNight({
-        ledgerDir,
-        historyDir,
-        at: new Date(Date.now() - (performance.now() - started)),
-        redactor,
-        leftOut: leftOut.map((l) => `${l.step} ${l.what}`),
-        gateOf: (breaking) => (breaking || reasons.length ? 'fail' : partial ? 'partial' : 'pass'),
-        longRunning: keepers.results,
-        updateIndex: keepers.updateIndex,
-        wallTimeMs: performance.now() - started,
-        keepersMs,
-      });
-      for (const r of recorded.reasons) reasons.push({ step: 'drift', reason: r });
-      log(
-        `nightly: history ${recorded.night.id}: ${recorded.drift.length} drift event(s), ${recorded.breaking.length} breaking; ${recorded.flaky.length} flaky, ${recorded.slow.length} slow; ${keepers.results.length} long-running verdict(s)`,
-      );
-    }
-    const gate = gateVerdict(reasons, leftOut);
-    const total = conformance ? conformance.passed + conformance.failed + conformance.flaky : 0;
-    const wallTimeMs = performance.now() - started;
-    // Trends compare full nightlies: a partial run's pass rate, duration or detection rate
-    // would read as a change of the service or of the suite.
-    const trendsFile = join(historyDir, 'trends.jsonl');
-    const trends = partial
-      ? readTrends(trendsFile)
-      : appendTrend(trendsFile, {
-          at: new Date().toISOString(),
-          passRate: total ? conformance!.passed / total : undefined,
-          tests: total || undefined,
-          durationMs: Math.round(wallTimeMs),
-          ...trendFigures(load),
-          detectionRate: matrix?.totals.detectionRate,
-          falseAlarmRate: matrix?.totals.falseAlarmRate,
-          // A full run's verdict is pass or fail (gateVerdict).
-          gate: gate === 'fail' ? 'fail' : 'pass',
-        });
-
-    const reportPath = join(out, 'allure-report');
-    const summary: NightlySummary = {
-      at: new Date().toISOString(),
-      wallTimeMs,
-      gate,
-      reasons,
-      leftOut,
-      strict: profile.strict,
-      trendRecorded: !partial,
-      conformance,
-      load,
-      loadErrors,
-      selftest,
-      trends,
-      reportPath: relative(root, reportPath),
-    };
-    // The trend table as an entry too, so the report itself shows the figures Allure has no chart for.
-    writeAllureEntry(
-      allureResults,
-      {
-        fullName: 'nightly:gate',
-        name: `nightly ${verdictLine(gate, reasons, leftOut)}`,
-        // A partial run decides nothing about the whole: skipped, never passed.
-        status: gate === 'pass' ? 'passed' : gate === 'fail' ? 'failed' : 'skipped',
-        parentSuite: 'nightly',
-        severity: 'blocker',
-        message: [...leftOut.map((l) => `left out: ${l.step} ${l.what}`), ...reasons.slice(0, 20).map((r) => `${r.step}: ${r.reason}`)].join('\n') || undefined,
-        attachments: [{ name: 'summary.md', contentType: 'text/markdown', body: renderSummaryMarkdown(summary) }],
-        durationMs: wallTimeMs,
-      },
-      redactor,
-    );
-    log('nightly: building the Allure report');
-    await buildAllureReport({
-      resultsDirs: [allureResults],
-      output: reportPath,
-      historyPath: join(historyDir, 'allure-history.jsonl'),
-      appendHistory: !partial,
+/** 2. Load, smoke profile; the summaries are read even when the step is skipped (none then). */
+async function loadStep(run: NightlyRun): Promise<{ load: NightlySummary['load']; loadErrors: string[] }> {
+  const loadErrors: string[] = [];
+  if (!run.skip.has('load')) {
+    run.log('nightly: load scripts, smoke profile');
+    const runs = await runLoadScripts({
+      root,
+      scripts: listLoadScripts(root),
+      reportDir: join(run.out, 'load'),
+      env: { ...run.env, PROFILE: 'smoke' },
+      timeoutMs: 5 * 60_000,
     });
-    summary.wallTimeMs = performance.now() - started;
-    summary.reportBytes = dirBytes(reportPath);
-    // Only what this run wrote (a skipped self-test has no matrix to point at).
-    const artifacts = [
-      { name: 'Allure report', path: join(reportPath, 'index.html') },
-      { name: 'Playwright HTML report', path: join(out, 'html', 'index.html') },
-      { name: 'Contract findings by tier', path: join(out, 'html', 'tier-summary.html') },
-      { name: 'JUnit XML', path: join(out, 'junit.xml') },
-      { name: 'Self-test matrix', path: join(out, 'selftest', 'matrix.md') },
-    ];
-    const shown = (p: string) => (relative(root, p).startsWith('..') ? p : relative(root, p));
-    if (recorded) {
-      const dashboard = writeDashboard({ historyDir, out: join(out, 'dashboard'), redactor });
-      artifacts.splice(1, 0, { name: 'Team dashboard', path: dashboard });
-      summary.historyLines = historyMarkdown(recorded, { historyDir: shown(historyDir), dashboard: shown(dashboard), longRunning: keepers?.results });
-    }
-    summary.artifacts = artifacts.filter((a) => existsSync(a.path)).map((a) => ({ name: a.name, path: shown(a.path) }));
-    const md = redactor.text(renderSummaryMarkdown(summary));
-    writeFileSync(join(out, 'summary.md'), md);
-    writeFileSync(join(out, 'summary.html'), markdownToHtml(md, `svc conformance — nightly ${summary.at.slice(0, 10)}`));
-    return summary;
-  } finally {
-    rmSync(ledgerDir, { recursive: true, force: true });
+    for (const r of runs) if (r.error) loadErrors.push(run.redactor.text(r.error));
   }
+  return { load: readLoadSummaries(join(run.out, 'load')), loadErrors };
+}
+
+/** 3. Self-test. */
+async function selftestStep(run: NightlyRun): Promise<Matrix | undefined> {
+  if (run.skip.has('selftest')) return undefined;
+  run.log('nightly: self-test matrix');
+  const matrix = await runSelftest({ root, outDir: join(run.out, 'selftest'), quick: run.o.selftestQuick, env: run.o.env, log: () => {} });
+  run.log(`nightly: self-test ${matrix.totals.caught}/${matrix.totals.faults} faults caught, ${matrix.totals.alarmed} false alarms`);
+  return matrix;
+}
+
+/**
+ * 5. The rules that take a day, on what the last night left (and tonight's, for the next),
+ * then tonight's night recorded and compared with the last nights; their failures join `reasons`.
+ */
+async function historyStep(run: NightlyRun, reasons: GateReason[]): Promise<{ keepers?: KeepersOutcome; recorded?: Recorded }> {
+  if (run.skip.has('conformance')) return {};
+  const { o, log, historyDir, redactor, started, leftOut, partial } = run;
+  const keepersStarted = performance.now();
+  const keepers = await runKeepers({ profile: run.profile, historyDir, redactor, deliveryLog: o.deliveryLog ?? join(historyDir, 'deliveries.jsonl'), log });
+  const keepersMs = performance.now() - keepersStarted;
+  for (const r of keepers.results) if (r.verdict === 'failed') reasons.push({ step: 'long-running', reason: `${r.rule} (${r.rows.join(', ')}): ${r.detail}` });
+  const recorded = recordNight({
+    ledgerDir: run.ledgerDir,
+    historyDir,
+    at: new Date(Date.now() - (performance.now() - started)),
+    redactor,
+    leftOut: leftOut.map((l) => `${l.step} ${l.what}`),
+    gateOf: (breaking) => (breaking || reasons.length ? 'fail' : partial ? 'partial' : 'pass'),
+    longRunning: keepers.results,
+    updateIndex: keepers.updateIndex,
+    wallTimeMs: performance.now() - started,
+    keepersMs,
+  });
+  for (const r of recorded.reasons) reasons.push({ step: 'drift', reason: r });
+  log(
+    `nightly: history ${recorded.night.id}: ${recorded.drift.length} drift event(s), ${recorded.breaking.length} breaking; ${recorded.flaky.length} flaky, ${recorded.slow.length} slow; ${keepers.results.length} long-running verdict(s)`,
+  );
+  return { keepers, recorded };
+}
+
+/**
+ * The trends, tonight's row added by a full run only: a partial run's pass rate, duration or
+ * detection rate would read as a change of the service or of the suite.
+ */
+function trendsAfter(
+  run: NightlyRun,
+  t: { gate: GateVerdict; conformance: Conformance; load: NightlySummary['load']; matrix: Matrix | undefined; wallTimeMs: number },
+): NightlySummary['trends'] {
+  const { conformance, matrix } = t;
+  const total = conformance ? conformance.passed + conformance.failed + conformance.flaky : 0;
+  const trendsFile = join(run.historyDir, 'trends.jsonl');
+  return run.partial
+    ? readTrends(trendsFile)
+    : appendTrend(trendsFile, {
+        at: new Date().toISOString(),
+        passRate: total ? conformance!.passed / total : undefined,
+        tests: total || undefined,
+        durationMs: Math.round(t.wallTimeMs),
+        ...trendFigures(t.load),
+        detectionRate: matrix?.totals.detectionRate,
+        falseAlarmRate: matrix?.totals.falseAlarmRate,
+        // A full run's verdict is pass or fail (gateVerdict).
+        gate: t.gate === 'fail' ? 'fail' : 'pass',
+      });
+}
+
+/** The gate's entry, then the one Allure report, the team dashboard and the one-page summary (Markdown and HTML). */
+async function writeReports(run: NightlyRun, summary: NightlySummary, recorded: Recorded | undefined, keepers: KeepersOutcome | undefined): Promise<void> {
+  const { out, historyDir, redactor, started } = run;
+  const reportPath = join(out, 'allure-report');
+  writeGateEntry(run, summary);
+  run.log('nightly: building the Allure report');
+  await buildAllureReport({
+    resultsDirs: [run.allureResults],
+    output: reportPath,
+    historyPath: join(historyDir, 'allure-history.jsonl'),
+    appendHistory: !run.partial,
+  });
+  summary.wallTimeMs = performance.now() - started;
+  summary.reportBytes = dirBytes(reportPath);
+  // Only what this run wrote (a skipped self-test has no matrix to point at).
+  const artifacts = [
+    { name: 'Allure report', path: join(reportPath, 'index.html') },
+    { name: 'Playwright HTML report', path: join(out, 'html', 'index.html') },
+    { name: 'Contract findings by tier', path: join(out, 'html', 'tier-summary.html') },
+    { name: 'JUnit XML', path: join(out, 'junit.xml') },
+    { name: 'Self-test matrix', path: join(out, 'selftest', 'matrix.md') },
+  ];
+  const shown = (p: string) => (relative(root, p).startsWith('..') ? p : relative(root, p));
+  if (recorded) {
+    const dashboard = writeDashboard({ historyDir, out: join(out, 'dashboard'), redactor });
+    artifacts.splice(1, 0, { name: 'Team dashboard', path: dashboard });
+    summary.historyLines = historyMarkdown(recorded, { historyDir: shown(historyDir), dashboard: shown(dashboard), longRunning: keepers?.results });
+  }
+  summary.artifacts = artifacts.filter((a) => existsSync(a.path)).map((a) => ({ name: a.name, path: shown(a.path) }));
+  const md = redactor.text(renderSummaryMarkdown(summary));
+  writeFileSync(join(out, 'summary.md'), md);
+  writeFileSync(join(out, 'summary.html'), markdownToHtml(md, `svc conformance — nightly ${summary.at.slice(0, 10)}`));
+}
+
+/** The trend table as an entry too, so the report itself shows the figures Allure has no chart for. */
+function writeGateEntry(run: NightlyRun, summary: NightlySummary): void {
+  const { gate, reasons } = summary;
+  const { leftOut } = run;
+  writeAllureEntry(
+    run.allureResults,
+    {
+      fullName: 'nightly:gate',
+      name: `nightly ${verdictLine(gate, reasons, leftOut)}`,
+      // A partial run decides nothing about the whole: skipped, never passed.
+      status: gate === 'pass' ? 'passed' : gate === 'fail' ? 'failed' : 'skipped',
+      parentSuite: 'nightly',
+      severity: 'blocker',
+      message: [...leftOut.map((l) => `left out: ${l.step} ${l.what}`), ...reasons.slice(0, 20).map((r) => `${r.step}: ${r.reason}`)].join('\n') || undefined,
+      attachments: [{ name: 'summary.md', contentType: 'text/markdown', body: renderSummaryMarkdown(summary) }],
+      durationMs: summary.wallTimeMs,
+    },
+    run.redactor,
+  );
 }

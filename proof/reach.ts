@@ -501,13 +501,26 @@ export function measureReach(exchanges: readonly RecordedExchange[], o: MeasureO
   return all;
 }
 
-function measureOnce(
-  exchanges: readonly RecordedExchange[],
-  o: MeasureOptions & { contract: Contract; inventory: Inventory },
-): ReachReport & { usage: UsageFile } {
-  const { contract, inventory } = o;
-  const newest = contract.versions[contract.versions.length - 1];
+type MeasureOnceOptions = MeasureOptions & { contract: Contract; inventory: Inventory };
+
+/** One measurement: the recording located, then operations, parameters and error cases counted, then the report. */
+function measureOnce(exchanges: readonly RecordedExchange[], o: MeasureOnceOptions): ReachReport & { usage: UsageFile } {
   const source = o.source ?? 'recording';
+  const located = locateExchanges(exchanges, o);
+  const usage = usageFromExchanges(
+    located.map((x) => x.e),
+    { bases: o.bases, source, contract: o.contract },
+  );
+  const operations = reachedOperations(located, o.inventory);
+  const parameters = reachedParameters(located, o, source);
+  const errorCases = reachedErrorCases(exchanges, located, o);
+  return { ...reachReport(operations, parameters, errorCases, o, source), usage };
+}
+
+/** Every answered exchange of a stated operation, with the version it is judged under and whether it did its job. */
+function locateExchanges(exchanges: readonly RecordedExchange[], o: MeasureOnceOptions): Located[] {
+  const { contract } = o;
+  const newest = contract.versions[contract.versions.length - 1];
   const located: Located[] = [];
   for (const e of exchanges) {
     if (!e.response) continue;
@@ -531,28 +544,27 @@ function measureOnce(
       body: parseJson(e.response.body),
     });
   }
-  // The project's usage of the recording (integration/usage.ts, what `svc-conformance usage
-  // --from-har` writes), one per version in play so that a parameter counts only under a
-  // version that states it; once of the calls that did their job, once of every answer.
-  const usagesOf = (list: Located[]) => {
-    const buckets = new Map<string, RecordedExchange[]>();
-    for (const x of list) {
-      if (x.api === 'platform' && x.version === undefined) continue;
-      const bucket = x.api === 'platform' ? x.version! : x.api;
-      const at = buckets.get(bucket);
-      if (at) at.push(x.e);
-      else buckets.set(bucket, [x.e]);
-    }
-    return new Map([...buckets].map(([b, l]) => [b, usageFromExchanges(l, { bases: o.bases, source, contract })]));
-  };
-  const usagesOk = usagesOf(located.filter((x) => x.ok));
-  const usagesAll = usagesOf(located);
-  const usage = usageFromExchanges(
-    located.map((x) => x.e),
-    { bases: o.bases, source, contract },
-  );
+  return located;
+}
 
-  // Operations.
+/**
+ * The project's usage of the recording (integration/usage.ts, what `svc-conformance usage
+ * --from-har` writes), one per version in play so that a parameter counts only under a
+ * version that states it.
+ */
+function usagesByVersion(list: readonly Located[], o: MeasureOnceOptions, source: string): Map<string, UsageFile> {
+  const buckets = new Map<string, RecordedExchange[]>();
+  for (const x of list) {
+    if (x.api === 'platform' && x.version === undefined) continue;
+    const bucket = x.api === 'platform' ? x.version! : x.api;
+    const at = buckets.get(bucket);
+    if (at) at.push(x.e);
+    else buckets.set(bucket, [x.e]);
+  }
+  return new Map([...buckets].map(([b, l]) => [b, usageFromExchanges(l, { bases: o.bases, source, contract: o.contract })]));
+}
+
+function reachedOperations(located: readonly Located[], inventory: Inventory): ReachedItem<StatedOperation>[] {
   const statusesOf = new Map<string, Set<number>>();
   const okOps = new Set<string>();
   for (const x of located) {
@@ -560,13 +572,15 @@ function measureOnce(
     statusesOf.set(key, (statusesOf.get(key) ?? new Set()).add(x.status));
     if (x.ok) okOps.add(key);
   }
-  const operations = inventory.operations.map((item) => {
+  return inventory.operations.map((item) => {
     const key = `${item.api} ${item.shape}`;
     const seen = statusesOf.get(key);
     return { item, reached: okOps.has(key), answered: !!seen, ...(seen ? { statuses: [...seen].sort((a, b) => a - b) } : {}) };
   });
+}
 
-  // What the answers say about records, to tell a path value's kind.
+/** What the answers say about records, to tell a path value's kind. */
+function knownRecords(located: readonly Located[]): Map<string, Set<string>> {
   const known = new Map<string, Set<string>>();
   const learn = (key: string, v: unknown) => typeof v === 'string' && known.set(key, (known.get(key) ?? new Set()).add(v));
   for (const x of located) {
@@ -583,23 +597,35 @@ function measureOnce(
       }
     if (x.api === 'audience') learn('audience id', x.body.audience_id);
   }
+  return known;
+}
 
-  // Parameters: sent on the operation under a version that states it.
-  const sentUnder = (p: StatedParameter, usages: Map<string, UsageFile>): boolean => {
-    for (const b of p.api === 'platform' ? p.versions : [p.api]) {
-      for (const [key, op] of Object.entries(usages.get(b)?.operations ?? {})) {
-        if (op.api !== p.api || (p.shape !== EVERY && usageKeyShape(key) !== p.shape)) continue;
-        if (p.in === 'path') return true;
-        if (p.in === 'query' && op.query.includes(p.name)) return true;
-        if (p.in === 'header' && op.headers.includes(p.name)) return true;
-        if (p.in === 'body') {
-          const places = [p.name, ...(OTHER_PLACES[`${p.shape} ${p.name}`] ?? [])];
-          if (op.requestFields.some((f) => places.some((n) => f === n || f.startsWith(`${n}.`) || f.startsWith(`${n}[]`)))) return true;
-        }
+/** A parameter is sent on the operation under a version that states it. */
+function sentUnder(p: StatedParameter, usages: Map<string, UsageFile>): boolean {
+  for (const b of p.api === 'platform' ? p.versions : [p.api]) {
+    for (const [key, op] of Object.entries(usages.get(b)?.operations ?? {})) {
+      if (op.api !== p.api || (p.shape !== EVERY && usageKeyShape(key) !== p.shape)) continue;
+      if (p.in === 'path') return true;
+      if (p.in === 'query' && op.query.includes(p.name)) return true;
+      if (p.in === 'header' && op.headers.includes(p.name)) return true;
+      if (p.in === 'body') {
+        const places = [p.name, ...(OTHER_PLACES[`${p.shape} ${p.name}`] ?? [])];
+        if (op.requestFields.some((f) => places.some((n) => f === n || f.startsWith(`${n}.`) || f.startsWith(`${n}[]`)))) return true;
       }
     }
-    return false;
-  };
+  }
+  return false;
+}
+
+/** Parameters: counted once of the calls that did their job, once of every answer. */
+function reachedParameters(located: readonly Located[], o: MeasureOnceOptions, source: string): ReachedItem<StatedParameter>[] {
+  const usagesOk = usagesByVersion(
+    located.filter((x) => x.ok),
+    o,
+    source,
+  );
+  const usagesAll = usagesByVersion(located, o, source);
+  const known = knownRecords(located);
   const alternativeReached = (p: StatedParameter, answered: boolean): boolean => {
     const alt = PATH_ALTERNATIVES.find((a) => a.api === p.api && a.shapes.includes(p.shape) && a.position === p.position);
     return (
@@ -613,13 +639,15 @@ function measureOnce(
       )
     );
   };
-  const parameters = inventory.parameters.map((item) =>
+  return o.inventory.parameters.map((item) =>
     item.alternative
       ? { item, reached: alternativeReached(item, false), answered: alternativeReached(item, true) }
       : { item, reached: sentUnder(item, usagesOk), answered: sentUnder(item, usagesAll) },
   );
+}
 
-  // Errors cases.
+/** How each error case is recognised in a located exchange (the sunset case apart: it needs no stated operation). */
+function errorCaseMatchers(contract: Contract, located: readonly Located[]): Record<string, (x: Located) => boolean> {
   const listShapes = new Set<string>();
   for (const v of contract.versions) for (const op of contract.model('platform', v).operations) if (op.listKey) listShapes.add(shapeOf(op.method, op.path));
   const identify = 'POST /users/{}/members/{}/identify';
@@ -637,7 +665,7 @@ function measureOnce(
     return i > 0 && list[i - 1].shape === identify;
   };
   const platform = (x: Located) => x.api === 'platform';
-  const caseMatches: Record<string, (x: Located) => boolean> = {
+  return {
     '200 read': (x) => platform(x) && x.shape.startsWith('GET ') && !listShapes.has(x.shape) && x.status === 200,
     '200 list': (x) => platform(x) && listShapes.has(x.shape) && x.status === 200,
     '200 ACH return creation': (x) => platform(x) && x.shape === 'POST /ach_returns' && x.status === 200,
@@ -652,6 +680,10 @@ function measureOnce(
     '409 identify while another job runs': (x) => platform(x) && x.shape === identify && x.status === 409,
     '429 too many requests': (x) => platform(x) && x.status === 429,
   };
+}
+
+function reachedErrorCases(exchanges: readonly RecordedExchange[], located: readonly Located[], o: MeasureOnceOptions): ReachedItem<ErrorCase>[] {
+  const caseMatches = errorCaseMatchers(o.contract, located);
   const sunsetErrors = o.sunsetVersion
     ? exchanges.filter(
         (e) =>
@@ -661,11 +693,20 @@ function measureOnce(
           locateApi(o.bases, e.request.url)?.api === 'platform',
       ).length
     : 0;
-  const errorCases = inventory.errorCases.map((item) => {
+  return o.inventory.errorCases.map((item) => {
     const n = item.id === 'sunset version answers an error' ? sunsetErrors : located.filter(caseMatches[item.id] ?? (() => false)).length;
     return { item, reached: n > 0, answered: n > 0, statuses: [n] };
   });
+}
 
+/** The figures, and what is not reached with the reason a rule gives for it. */
+function reachReport(
+  operations: ReachedItem<StatedOperation>[],
+  parameters: ReachedItem<StatedParameter>[],
+  errorCases: ReachedItem<ErrorCase>[],
+  o: MeasureOptions,
+  source: string,
+): ReachReport {
   const count = (list: Array<{ reached: boolean }>, of: 'reached' | 'answered' = 'reached'): [number, number] => [
     list.filter((x) => (x as any)[of]).length,
     list.length,
@@ -704,7 +745,6 @@ function measureOnce(
         errorCases: reachable(errorCases, 'error case'),
       },
     },
-    usage,
   };
 }
 

@@ -43,15 +43,8 @@ const EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs']);
  * function fails too, so the list only shrinks.
  */
 const NOT_YET_SPLIT: Record<string, string> = {
-  'proof/mutants/run.ts: runMutants': 'not split yet: the mutation run, one step after another (record, generate, sample, run each mutant, report)',
-  'nightly/nightly.ts: runNightly': 'not split yet: the nightly, one step after another (conformance, load, self-test, report, history)',
-  'proof/reach.ts: measureOnce': 'not split yet: one measurement of reach, its cases counted one after another',
   // The next units to split.
-  'contracts/reference.ts: examineReference': 'not split yet',
-  'history/dashboard.ts: renderDashboard': 'not split yet',
-  'history/drift.ts: compareNights': 'not split yet',
   'load/runner/shims.ts: createK6Modules': 'not split yet',
-  'preflight/discover.ts: discoverSettings': 'not split yet',
   'scenarios/fuzz/lib/chains.ts: runChains': 'not split yet',
   'scenarios/fuzz/lib/requests.ts: reachCases': 'not split yet',
   'scenarios/fuzz/lib/requests.ts: caseArbitrary': 'not split yet',
@@ -59,8 +52,6 @@ const NOT_YET_SPLIT: Record<string, string> = {
   "scenarios/properties/live-delivery.spec.ts: test('live delivery: webhooks the target sends for a member created, updated and aggregated pass the delivery rules', ...)":
     'not split yet',
   'targets/receiver/receiver.ts: startReceiver': 'not split yet',
-  'targets/simulator/routes/test-host.ts: registerTestHost':
-    'to split: one registration per path group, the group passed to `route` instead of set between calls',
 };
 
 export interface LongFunction {

@@ -22,7 +22,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadContract } from '../../contracts/index.ts';
+import { loadContract, type Contract } from '../../contracts/index.ts';
 import {
   playwrightTest,
   runProcess,
@@ -37,7 +37,7 @@ import { runPlaywrightPlan, type PlaywrightRunResult } from '../execute.ts';
 import { printTestKey, type PlaywrightPlan, type SelftestEntry } from '../playwright-plan.ts';
 import { generateMutants, sampleMutants } from './generate.ts';
 import { idsForward } from './apply.ts';
-import { startMutantProxy, startRecordingProxy, type SeenExchange } from './proxy.ts';
+import { startMutantProxy, startRecordingProxy, type SeenExchange, type TargetPrefixes } from './proxy.ts';
 import type { Family, Mutant } from './model.ts';
 import { renderMarkdown, type MutantOutcome, type MutantsReport } from './report.ts';
 
@@ -154,151 +154,65 @@ async function runPlan(
   }
 }
 
+/** What every step of one mutation run reads: its settings, the simulator behind the proxies, and the mutants. */
+interface MutantRun {
+  o: MutantRunOptions;
+  log: (line: string) => void;
+  contract: Contract;
+  /** The newest version: what a request without Accept-Version is judged under. */
+  current: string;
+  folders: Array<'api' | 'browser' | 'fuzz'>;
+  workers: number;
+  batchSize: number;
+  /** The simulator process's base URL, behind every proxy. */
+  target: string;
+  prefixes: TargetPrefixes;
+  mutants: Mutant[];
+  outcomes: Map<string, MutantOutcome>;
+}
+
+/** A mutant and the scenarios it runs in one pass. */
+type MutantWork = { m: Mutant; tests: BaselineTest[] };
+
 export async function runMutants(o: MutantRunOptions = {}): Promise<MutantsReport> {
   const log = o.log ?? ((l: string) => console.log(l));
   const started = performance.now();
   const load0 = loadavg();
   const contract = loadContract();
-  const current = contract.versions.at(-1)!;
   const folders = o.folders ?? ['api', 'browser', 'fuzz'];
-  const workers = o.workers ?? 3;
-  const perMutant = o.testsPerMutant ?? 3;
-  const batchSize = o.batchSize ?? 160;
-  const out = o.out ?? join(PACKAGE_ROOT, 'reports', 'out', 'mutants');
-
-  let { mutants, exclusions } = generateMutants({ contract });
-  const generated = mutants.length;
-  if (o.families?.length) mutants = mutants.filter((m) => o.families!.includes(m.family));
-  if (o.only?.length) mutants = mutants.filter((m) => o.only!.some((s) => m.id.includes(s)));
-  if (o.rerun) {
-    const previous = JSON.parse(readFileSync(o.rerun, 'utf8')) as MutantsReport;
-    const open = new Set(previous.outcomes.filter((x) => x.verdict !== 'killed' && x.verdict !== 'tolerated').map((x) => x.id));
-    mutants = mutants.filter((m) => open.has(m.id) || !previous.outcomes.some((x) => x.id === m.id));
-  }
-  if (o.sample !== undefined) mutants = sampleMutants(mutants, o.sample, o.seed ?? 1);
-  if (!mutants.length) throw new Error('no mutant selected (check --only / --family)');
-  log(
-    `mutants: ${mutants.length} selected of ${generated} generated (${mutants.filter((m) => m.expect === 'killed').length} stated, ${mutants.filter((m) => m.expect === 'tolerated').length} tolerated)`,
-  );
-
+  const { mutants, exclusions, generated } = selectMutants(o, contract, log);
   const scenarios = await listScenarios(folders, o.grep);
   if (!scenarios.length) throw new Error(`no scenario matches ${o.grep ?? '(all)'}`);
   const sim = await startSimulatorProcess(simulatorProcessEnv());
-  const prefixes = { audience: SIMULATOR_DEFAULTS.audiencePrefix, testHost: SIMULATOR_DEFAULTS.testHostPrefix };
-  const envFor = (url: string, m?: Mutant) => {
-    const env = realTargetEnv(url, MUTANT_RUN_ENV) as Record<string, string>;
-    if (m?.envMap === 'ids' && m.change.kind === 'ids') for (const k of Object.keys(env)) if (k.startsWith('SVC_')) env[k] = idsForward(m.change, env[k]);
-    return env;
+  const run: MutantRun = {
+    o,
+    log,
+    contract,
+    current: contract.versions.at(-1)!,
+    folders,
+    workers: o.workers ?? 3,
+    batchSize: o.batchSize ?? 160,
+    target: sim.base,
+    prefixes: { audience: SIMULATOR_DEFAULTS.audiencePrefix, testHost: SIMULATOR_DEFAULTS.testHostPrefix },
+    mutants,
+    outcomes: new Map(),
   };
   try {
-    // ---- baseline: each scenario through its own recording port ----
     log(`baseline: ${scenarios.length} scenarios against the simulator process ${sim.pid} (${sim.base}), each through a recording proxy`);
-    const recorders = await Promise.all(scenarios.map(() => startRecordingProxy({ target: sim.base, prefixes, mutants, currentVersion: current, contract })));
-    let baseRun: PlaywrightRunResult;
-    try {
-      const entries: SelftestEntry[] = scenarios.map((s, i) => ({
-        name: `baseline-${i}`,
-        grep: grepOf([s.title]),
-        faults: [],
-        variations: [],
-        targetEnv: envFor(recorders[i].url),
-      }));
-      baseRun = await runPlan(entries, { workers, folders, testTimeoutMs: 60_000, timeoutMs: 30 * 60_000 });
-    } finally {
-      await Promise.all(recorders.map((r) => r.close()));
-    }
-    if (baseRun.error && !baseRun.tests.length) throw new Error(`baseline run failed: ${baseRun.error}`);
-    const baseline: BaselineTest[] = scenarios.map((s, i) => {
-      const t = baseRun!.tests.find((x) => x.entry === `baseline-${i}` && x.title === s.title);
-      return {
-        ...s,
-        status: t?.status ?? 'skipped',
-        durationMs: t?.durationMs ?? 0,
-        seen: recorders[i].seen,
-        wouldFire: new Set(recorders[i].wouldFire()),
-        wouldObserve: new Set(recorders[i].wouldObserve()),
-        ...(t?.error ? { error: t.error } : {}),
-      };
-    });
+    const { baseline, durationMs } = await runBaseline(run, scenarios);
     const passed = baseline.filter((t) => t.status === 'passed' || t.status === 'flaky');
     log(
-      `baseline: ${passed.length} passed, ${baseline.filter((t) => t.status === 'failed').length} failed, ${baseline.filter((t) => t.status === 'skipped').length} skipped in ${(baseRun.durationMs / 1000).toFixed(1)} s`,
+      `baseline: ${passed.length} passed, ${baseline.filter((t) => t.status === 'failed').length} failed, ${baseline.filter((t) => t.status === 'skipped').length} skipped in ${(durationMs / 1000).toFixed(1)} s`,
     );
-
-    // ---- choosing the scenarios of each mutant ----
-    // A mutant that leaves a field out on one operation only (witnesses) reaches a scenario
-    // only where that scenario read the same record through another operation first: what
-    // presence consistency compares (proof/mutants/apply.ts `observed`). Presence consistency
-    // judges the checked client's exchanges (scenarios/fixtures/run-ledger.ts); the fuzz
-    // engine's own requests are not among them, so the fuzz project never reaches one.
-    const observedOnly = (m: Mutant) => m.change.kind === 'field' && !!m.change.witnesses;
-    const judgedBy = (m: Mutant, t: BaselineTest) => (observedOnly(m) ? t.wouldObserve.has(m.id) && !FUZZ_FOLDER.test(t.file) : t.wouldFire.has(m.id));
-    const reaching = new Map<string, BaselineTest[]>();
-    for (const m of mutants)
-      reaching.set(
-        m.id,
-        passed.filter((t) => judgedBy(m, t)).sort((a, b) => a.durationMs - b.durationMs),
-      );
-    const outcomes = new Map<string, MutantOutcome>();
-    for (const m of mutants)
-      outcomes.set(m.id, {
-        id: m.id,
-        family: m.family,
-        expect: m.expect,
-        section: m.section,
-        statement: m.statement,
-        rows: m.rows,
-        verdict: 'survived',
-        reaching: reaching.get(m.id)!.length,
-        ran: [],
-        fired: 0,
-        failures: [],
-      });
-
-    const firstPass = mutants.map((m) => {
-      const r = reaching.get(m.id)!;
-      const nonFuzz = r.filter((t) => !FUZZ_FOLDER.test(t.file));
-      const chosen = m.expect === 'killed' ? (nonFuzz.length ? nonFuzz.slice(0, perMutant) : r.slice(0, 1)) : r;
-      return { m, tests: chosen };
-    });
-    await runBatches(firstPass, 'first pass');
-
-    // ---- confirmation: a survivor on every reaching scenario ----
+    const reaching = reachingScenarios(mutants, passed);
+    for (const m of mutants) run.outcomes.set(m.id, surviving(m, reaching.get(m.id)!.length));
+    await runBatches(run, firstPass(mutants, reaching, o.testsPerMutant ?? 3), 'first pass');
+    // Confirmation: a survivor on every reaching scenario.
     if (o.confirm !== false) {
-      const again = mutants
-        .filter((m) => m.expect === 'killed' && outcomes.get(m.id)!.verdict !== 'killed')
-        .map((m) => ({ m, tests: reaching.get(m.id)! }))
-        .filter((x) => x.tests.some((t) => !outcomes.get(x.m.id)!.ran.includes(t.title)));
-      if (again.length) await runBatches(again, 'confirmation');
+      const again = confirmationPass(run, reaching);
+      if (again.length) await runBatches(run, again, 'confirmation');
     }
-
-    // Verdicts of what never ran or never changed an answer. A mutant no baseline scenario's
-    // answers would change is "not applied" when some passing scenario reached one of its
-    // operations with a success (the target never showed what it changes: nothing to kill),
-    // "unreached" when none did (the suite never looks there).
-    const reachedOps = new Set(passed.flatMap((t) => t.seen.filter((x) => x.op && x.status < 500).map((x) => x.op!)));
-    for (const m of mutants) {
-      const oc = outcomes.get(m.id)!;
-      if (oc.verdict === 'killed' || oc.verdict === 'false-alarm') continue;
-      if (observedOnly(m) && !oc.reaching) {
-        // Left out of the score: the suite cannot see a field dropped on one operation unless one scenario reads the record twice.
-        const fired = passed.filter((t) => t.wouldFire.has(m.id)).length;
-        const onlyFuzz = passed.some((t) => t.wouldObserve.has(m.id));
-        const ops = m.ops.map((o) => o.replace(/^\w[\w-]*:/, '')).join(', ');
-        oc.verdict = 'not-observable';
-        oc.reason = onlyFuzz
-          ? `only the fuzz project read a record through another operation before ${ops}; presence consistency does not judge the fuzz engine's own requests`
-          : fired
-            ? `${fired} scenario(s) read records on ${ops} with the field, none of them after another operation served the same record with it (no write between)`
-            : `no scenario's answer on ${ops} carries the field`;
-        continue;
-      }
-      const global = !m.ops.length;
-      if (!oc.reaching) oc.verdict = m.expect === 'killed' ? (!global && !m.ops.some((op) => reachedOps.has(op)) ? 'unreached' : 'not-applied') : 'tolerated';
-      else if (!oc.fired) oc.verdict = m.expect === 'killed' ? 'not-applied' : 'tolerated';
-      else oc.verdict = m.expect === 'killed' ? 'survived' : 'tolerated';
-    }
-
+    settleUnchanged(run, passed);
     const report: MutantsReport = {
       generatedAt: new Date().toISOString(),
       wallTimeMs: performance.now() - started,
@@ -313,8 +227,8 @@ export async function runMutants(o: MutantRunOptions = {}): Promise<MutantsRepor
         only: o.only,
         families: o.families,
         grep: o.grep,
-        testsPerMutant: perMutant,
-        workers,
+        testsPerMutant: o.testsPerMutant ?? 3,
+        workers: run.workers,
         confirm: o.confirm !== false,
       },
       generated,
@@ -322,70 +236,242 @@ export async function runMutants(o: MutantRunOptions = {}): Promise<MutantsRepor
         scenarios: baseline.length,
         passed: passed.length,
         failed: baseline.filter((t) => t.status === 'failed').map((t) => ({ title: t.title, error: (t.error ?? '').split('\n')[0].slice(0, 300) })),
-        durationMs: baseRun.durationMs,
+        durationMs,
       },
-      outcomes: [...outcomes.values()],
+      outcomes: [...run.outcomes.values()],
       exclusions,
     };
-    mkdirSync(out, { recursive: true });
-    writeFileSync(join(out, 'mutants.json'), JSON.stringify(report, null, 2));
-    writeFileSync(join(out, 'mutants.md'), renderMarkdown(report));
-    log(`report: ${join(out, 'mutants.md')}`);
+    writeMutantsReport(o.out ?? join(PACKAGE_ROOT, 'reports', 'out', 'mutants'), report, log);
     return report;
-
-    async function runBatches(work: Array<{ m: Mutant; tests: BaselineTest[] }>, label: string): Promise<void> {
-      const todo = work.filter((w) => w.tests.length);
-      let batch: typeof todo = [];
-      let size = 0;
-      const batches: Array<typeof todo> = [];
-      for (const w of todo) {
-        if (size + w.tests.length > batchSize && batch.length) {
-          batches.push(batch);
-          batch = [];
-          size = 0;
-        }
-        batch.push(w);
-        size += w.tests.length;
-      }
-      if (batch.length) batches.push(batch);
-      for (const [i, b] of batches.entries()) {
-        const proxies = await Promise.all(b.map((w) => startMutantProxy({ target: sim.base, prefixes, mutant: w.m, currentVersion: current, contract })));
-        let run: PlaywrightRunResult;
-        try {
-          const entries: SelftestEntry[] = b.map((w, j) => ({
-            name: `m${j}`,
-            grep: grepOf(w.tests.map((t) => t.title)),
-            faults: [],
-            variations: [],
-            targetEnv: envFor(proxies[j].url, w.m),
-            expectFailures: w.m.expect === 'killed',
-          }));
-          const slow = b.some((w) => w.m.change.kind === 'latency' && w.m.change.ms >= 1000);
-          run = await runPlan(entries, { workers, folders, testTimeoutMs: slow ? 120_000 : 45_000, timeoutMs: 45 * 60_000 });
-        } finally {
-          await Promise.all(proxies.map((p) => p.close()));
-        }
-        for (const [j, w] of b.entries()) {
-          const oc = outcomes.get(w.m.id)!;
-          oc.fired += proxies[j].runtime.fired;
-          const mine = run.tests.filter((t) => t.entry === `m${j}`);
-          for (const t of w.tests) if (!oc.ran.includes(t.title)) oc.ran.push(t.title);
-          for (const t of mine.filter((x) => x.status === 'failed')) {
-            oc.failures.push({
-              test: printTestKey(t.key),
-              error: (t.error ?? '').split('\n').filter(Boolean).slice(0, 3).join(' | ').slice(0, 400),
-            });
-          }
-          if (oc.failures.length) oc.verdict = w.m.expect === 'killed' ? 'killed' : 'false-alarm';
-          if (run.error && !mine.length) oc.runError = run.error.slice(0, 300);
-        }
-        const killed = b.filter((w) => outcomes.get(w.m.id)!.verdict === 'killed').length;
-        log(
-          `${label} batch ${i + 1}/${batches.length}: ${b.length} mutants, ${b.reduce((n, w) => n + w.tests.length, 0)} scenario runs, ${killed} killed, ${(run.durationMs / 1000).toFixed(1)} s (load ${loadavg()[0].toFixed(1)})`,
-        );
-      }
-    }
   } finally {
     await sim.stop();
   }
+}
+
+/** The mutants this run takes: every generated one, narrowed by family, id, a previous report and a seeded sample. */
+function selectMutants(
+  o: MutantRunOptions,
+  contract: Contract,
+  log: (line: string) => void,
+): { mutants: Mutant[]; exclusions: MutantsReport['exclusions']; generated: number } {
+  let { mutants, exclusions } = generateMutants({ contract });
+  const generated = mutants.length;
+  if (o.families?.length) mutants = mutants.filter((m) => o.families!.includes(m.family));
+  if (o.only?.length) mutants = mutants.filter((m) => o.only!.some((s) => m.id.includes(s)));
+  if (o.rerun) {
+    const previous = JSON.parse(readFileSync(o.rerun, 'utf8')) as MutantsReport;
+    const open = new Set(previous.outcomes.filter((x) => x.verdict !== 'killed' && x.verdict !== 'tolerated').map((x) => x.id));
+    mutants = mutants.filter((m) => open.has(m.id) || !previous.outcomes.some((x) => x.id === m.id));
+  }
+  if (o.sample !== undefined) mutants = sampleMutants(mutants, o.sample, o.seed ?? 1);
+  if (!mutants.length) throw new Error('no mutant selected (check --only / --family)');
+  log(
+    `mutants: ${mutants.length} selected of ${generated} generated (${mutants.filter((m) => m.expect === 'killed').length} stated, ${mutants.filter((m) => m.expect === 'tolerated').length} tolerated)`,
+  );
+  return { mutants, exclusions, generated };
+}
+
+/** The suite's settings for a target at `url`; an identifier mutant's settings carry the identifiers as it rewrites them. */
+function envFor(url: string, m?: Mutant): Record<string, string> {
+  const env = realTargetEnv(url, MUTANT_RUN_ENV) as Record<string, string>;
+  if (m?.envMap === 'ids' && m.change.kind === 'ids') for (const k of Object.keys(env)) if (k.startsWith('SVC_')) env[k] = idsForward(m.change, env[k]);
+  return env;
+}
+
+/** The baseline: each scenario through its own recording port, which notes what it reached and which mutants its answers would change. */
+async function runBaseline(
+  run: MutantRun,
+  scenarios: ReadonlyArray<{ title: string; file: string }>,
+): Promise<{ baseline: BaselineTest[]; durationMs: number }> {
+  const { target, prefixes, mutants, current, contract } = run;
+  const recorders = await Promise.all(scenarios.map(() => startRecordingProxy({ target, prefixes, mutants, currentVersion: current, contract })));
+  let baseRun: PlaywrightRunResult;
+  try {
+    const entries: SelftestEntry[] = scenarios.map((s, i) => ({
+      name: `baseline-${i}`,
+      grep: grepOf([s.title]),
+      faults: [],
+      variations: [],
+      targetEnv: envFor(recorders[i].url),
+    }));
+    baseRun = await runPlan(entries, { workers: run.workers, folders: run.folders, testTimeoutMs: 60_000, timeoutMs: 30 * 60_000 });
+  } finally {
+    await Promise.all(recorders.map((r) => r.close()));
+  }
+  if (baseRun.error && !baseRun.tests.length) throw new Error(`baseline run failed: ${baseRun.error}`);
+  const baseline: BaselineTest[] = scenarios.map((s, i) => {
+    const t = baseRun.tests.find((x) => x.entry === `baseline-${i}` && x.title === s.title);
+    return {
+      ...s,
+      status: t?.status ?? 'skipped',
+      durationMs: t?.durationMs ?? 0,
+      seen: recorders[i].seen,
+      wouldFire: new Set(recorders[i].wouldFire()),
+      wouldObserve: new Set(recorders[i].wouldObserve()),
+      ...(t?.error ? { error: t.error } : {}),
+    };
+  });
+  return { baseline, durationMs: baseRun.durationMs };
+}
+
+/** A mutant that leaves a field out on one operation only (witnesses). */
+const observedOnly = (m: Mutant) => m.change.kind === 'field' && !!m.change.witnesses;
+
+/**
+ * The passing scenarios whose answers each mutant changes, fastest first. A mutant that
+ * leaves a field out on one operation only reaches a scenario only where that scenario read
+ * the same record through another operation first: what presence consistency compares
+ * (proof/mutants/apply.ts `observed`). Presence consistency judges the checked client's
+ * exchanges (scenarios/fixtures/run-ledger.ts); the fuzz engine's own requests are not among
+ * them, so the fuzz project never reaches one.
+ */
+function reachingScenarios(mutants: readonly Mutant[], passed: readonly BaselineTest[]): Map<string, BaselineTest[]> {
+  const judgedBy = (m: Mutant, t: BaselineTest) => (observedOnly(m) ? t.wouldObserve.has(m.id) && !FUZZ_FOLDER.test(t.file) : t.wouldFire.has(m.id));
+  const reaching = new Map<string, BaselineTest[]>();
+  for (const m of mutants)
+    reaching.set(
+      m.id,
+      passed.filter((t) => judgedBy(m, t)).sort((a, b) => a.durationMs - b.durationMs),
+    );
+  return reaching;
+}
+
+/** A mutant's outcome before it runs: survived until a scenario kills it. */
+function surviving(m: Mutant, reaching: number): MutantOutcome {
+  return {
+    id: m.id,
+    family: m.family,
+    expect: m.expect,
+    section: m.section,
+    statement: m.statement,
+    rows: m.rows,
+    verdict: 'survived',
+    reaching,
+    ran: [],
+    fired: 0,
+    failures: [],
+  };
+}
+
+/** A stated mutant runs its fastest reaching scenarios (the fuzz project's only when no other reaches it); a tolerated one runs every reaching scenario. */
+function firstPass(mutants: readonly Mutant[], reaching: Map<string, BaselineTest[]>, perMutant: number): MutantWork[] {
+  return mutants.map((m) => {
+    const r = reaching.get(m.id)!;
+    const nonFuzz = r.filter((t) => !FUZZ_FOLDER.test(t.file));
+    const chosen = m.expect === 'killed' ? (nonFuzz.length ? nonFuzz.slice(0, perMutant) : r.slice(0, 1)) : r;
+    return { m, tests: chosen };
+  });
+}
+
+/** Every stated survivor again, on every reaching scenario it has not run yet. */
+function confirmationPass(run: MutantRun, reaching: Map<string, BaselineTest[]>): MutantWork[] {
+  const { mutants, outcomes } = run;
+  return mutants
+    .filter((m) => m.expect === 'killed' && outcomes.get(m.id)!.verdict !== 'killed')
+    .map((m) => ({ m, tests: reaching.get(m.id)! }))
+    .filter((x) => x.tests.some((t) => !outcomes.get(x.m.id)!.ran.includes(t.title)));
+}
+
+/**
+ * Verdicts of what never ran or never changed an answer. A mutant no baseline scenario's
+ * answers would change is "not applied" when some passing scenario reached one of its
+ * operations with a success (the target never showed what it changes: nothing to kill),
+ * "unreached" when none did (the suite never looks there).
+ */
+function settleUnchanged(run: MutantRun, passed: readonly BaselineTest[]): void {
+  const reachedOps = new Set(passed.flatMap((t) => t.seen.filter((x) => x.op && x.status < 500).map((x) => x.op!)));
+  for (const m of run.mutants) {
+    const oc = run.outcomes.get(m.id)!;
+    if (oc.verdict === 'killed' || oc.verdict === 'false-alarm') continue;
+    if (observedOnly(m) && !oc.reaching) {
+      // Left out of the score: the suite cannot see a field dropped on one operation unless one scenario reads the record twice.
+      const fired = passed.filter((t) => t.wouldFire.has(m.id)).length;
+      const onlyFuzz = passed.some((t) => t.wouldObserve.has(m.id));
+      const ops = m.ops.map((o) => o.replace(/^\w[\w-]*:/, '')).join(', ');
+      oc.verdict = 'not-observable';
+      oc.reason = onlyFuzz
+        ? `only the fuzz project read a record through another operation before ${ops}; presence consistency does not judge the fuzz engine's own requests`
+        : fired
+          ? `${fired} scenario(s) read records on ${ops} with the field, none of them after another operation served the same record with it (no write between)`
+          : `no scenario's answer on ${ops} carries the field`;
+      continue;
+    }
+    const global = !m.ops.length;
+    if (!oc.reaching) oc.verdict = m.expect === 'killed' ? (!global && !m.ops.some((op) => reachedOps.has(op)) ? 'unreached' : 'not-applied') : 'tolerated';
+    else if (!oc.fired) oc.verdict = m.expect === 'killed' ? 'not-applied' : 'tolerated';
+    else oc.verdict = m.expect === 'killed' ? 'survived' : 'tolerated';
+  }
+}
+
+function writeMutantsReport(out: string, report: MutantsReport, log: (line: string) => void): void {
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'mutants.json'), JSON.stringify(report, null, 2));
+  writeFileSync(join(out, 'mutants.md'), renderMarkdown(report));
+  log(`report: ${join(out, 'mutants.md')}`);
+}
+
+/** The work in batches of at most `batchSize` scenario runs, a mutant never split across two. */
+function batchesOf(work: readonly MutantWork[], batchSize: number): MutantWork[][] {
+  const todo = work.filter((w) => w.tests.length);
+  let batch: MutantWork[] = [];
+  let size = 0;
+  const batches: MutantWork[][] = [];
+  for (const w of todo) {
+    if (size + w.tests.length > batchSize && batch.length) {
+      batches.push(batch);
+      batch = [];
+      size = 0;
+    }
+    batch.push(w);
+    size += w.tests.length;
+  }
+  if (batch.length) batches.push(batch);
+  return batches;
+}
+
+/** Each batch in one Playwright invocation, one proxy port per mutant; a failing scenario kills a stated mutant and is a false alarm of a tolerated one. */
+async function runBatches(run: MutantRun, work: readonly MutantWork[], label: string): Promise<void> {
+  const batches = batchesOf(work, run.batchSize);
+  for (const [i, b] of batches.entries()) {
+    const { durationMs } = await runBatch(run, b);
+    const killed = b.filter((w) => run.outcomes.get(w.m.id)!.verdict === 'killed').length;
+    run.log(
+      `${label} batch ${i + 1}/${batches.length}: ${b.length} mutants, ${b.reduce((n, w) => n + w.tests.length, 0)} scenario runs, ${killed} killed, ${(durationMs / 1000).toFixed(1)} s (load ${loadavg()[0].toFixed(1)})`,
+    );
+  }
+}
+
+async function runBatch(run: MutantRun, b: readonly MutantWork[]): Promise<PlaywrightRunResult> {
+  const { target, prefixes, current, contract } = run;
+  const proxies = await Promise.all(b.map((w) => startMutantProxy({ target, prefixes, mutant: w.m, currentVersion: current, contract })));
+  let result: PlaywrightRunResult;
+  try {
+    const entries: SelftestEntry[] = b.map((w, j) => ({
+      name: `m${j}`,
+      grep: grepOf(w.tests.map((t) => t.title)),
+      faults: [],
+      variations: [],
+      targetEnv: envFor(proxies[j].url, w.m),
+      expectFailures: w.m.expect === 'killed',
+    }));
+    const slow = b.some((w) => w.m.change.kind === 'latency' && w.m.change.ms >= 1000);
+    result = await runPlan(entries, { workers: run.workers, folders: run.folders, testTimeoutMs: slow ? 120_000 : 45_000, timeoutMs: 45 * 60_000 });
+  } finally {
+    await Promise.all(proxies.map((p) => p.close()));
+  }
+  for (const [j, w] of b.entries()) {
+    const oc = run.outcomes.get(w.m.id)!;
+    oc.fired += proxies[j].runtime.fired;
+    const mine = result.tests.filter((t) => t.entry === `m${j}`);
+    for (const t of w.tests) if (!oc.ran.includes(t.title)) oc.ran.push(t.title);
+    for (const t of mine.filter((x) => x.status === 'failed')) {
+      oc.failures.push({
+        test: printTestKey(t.key),
+        error: (t.error ?? '').split('\n').filter(Boolean).slice(0, 3).join(' | ').slice(0, 400),
+      });
+    }
+    if (oc.failures.length) oc.verdict = w.m.expect === 'killed' ? 'killed' : 'false-alarm';
+    if (result.error && !mine.length) oc.runError = result.error.slice(0, 300);
+  }
+  return result;
 }

@@ -112,7 +112,27 @@ function statusParam(request: FastifyRequest): string {
   return status;
 }
 
+type TestHostGroup = 'accounts' | 'holdings' | 'institutions' | 'members' | 'others';
+type TestHostMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+/** Registers one listed path of a group: its static answer, behind the group's fault. */
+type TestHostRoute = (group: TestHostGroup, method: TestHostMethod, path: string, body: (request: FastifyRequest) => unknown) => void;
+
+const MEMBER_PATH = '/users/test_svc/members/test_svc_member';
+
 export function registerTestHost(app: FastifyInstance, ctx: SimContext): void {
+  requireTestHostHeaders(app, ctx);
+  const route = testHostRouter(app, ctx);
+  registerTestUsers(route);
+  registerTestAccountsAndHoldings(route);
+  registerTestTransactionsAndMerchants(route, ctx);
+  registerTestInstitutions(route, ctx);
+  registerTestMember(route);
+  registerTestMemberDetails(route);
+  registerTestMembersInStatus(route, ctx);
+}
+
+/** Every test-host request carries the profile's API key and client id (401 otherwise). */
+function requireTestHostHeaders(app: FastifyInstance, ctx: SimContext): void {
   app.addHook('onRequest', async (request) => {
     // Fault: the Accept the specification tells clients to send is refused (RFC 9110 406).
     if (ctx.fault('test-host-refuses-legacy-accept') && String(request.headers.accept ?? '').includes('vnd.svc.legacy')) {
@@ -125,13 +145,14 @@ export function registerTestHost(app: FastifyInstance, ctx: SimContext): void {
       throw new SimError('unauthorized', key || client ? 'SVC-API-Key or SVC-Client-ID is wrong' : 'The headers SVC-API-Key and SVC-Client-ID are required');
     }
   });
+}
 
+function testHostRouter(app: FastifyInstance, ctx: SimContext): TestHostRoute {
   const send = (reply: FastifyReply, body: unknown) =>
     reply.type(ctx.variation('test-host-plain-json') ? 'application/json; charset=utf-8' : LEGACY_MEDIA_TYPE).send(JSON.stringify(body));
-  // Fault per group of listed paths (Endpoints, "Earlier-generation test paths": Accounts,
-  // Holdings, Institutions, Members, Others): the group's paths answer 404.
-  let group: 'accounts' | 'holdings' | 'institutions' | 'members' | 'others' = 'others';
-  const route = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body: (request: FastifyRequest) => unknown) => {
+  return (group, method, path, body) => {
+    // Fault per group of listed paths (Endpoints, "Earlier-generation test paths": Accounts,
+    // Holdings, Institutions, Members, Others): the group's paths answer 404.
     const missing = faultNamed(`test-host-${group}-missing`);
     app.route({
       method,
@@ -147,74 +168,88 @@ export function registerTestHost(app: FastifyInstance, ctx: SimContext): void {
       },
     });
   };
+}
 
-  const oauthAware = (code: string) => {
-    const c = institutionCatalog(ctx.settings.institutionCount);
-    const rec = c.byCode.get(code === 'test_svcbank' ? TEST_INSTITUTION_CODE : code);
-    if (!rec || ![TEST_INSTITUTION_CODE, TEST_OAUTH_INSTITUTION_CODE].includes(rec.code))
-      throw new SimError('not_found', `No test institution "${code.slice(0, 40)}"`);
-    return rec;
-  };
-  const M = '/users/test_svc/members/test_svc_member';
+/** The test institutions (Endpoints: `test_svcbank` names the test institution); 404 for any other. */
+function testInstitution(ctx: SimContext, code: string) {
+  const c = institutionCatalog(ctx.settings.institutionCount);
+  const rec = c.byCode.get(code === 'test_svcbank' ? TEST_INSTITUTION_CODE : code);
+  if (!rec || ![TEST_INSTITUTION_CODE, TEST_OAUTH_INSTITUTION_CODE].includes(rec.code))
+    throw new SimError('not_found', `No test institution "${code.slice(0, 40)}"`);
+  return rec;
+}
 
-  // Users (Others)
-  group = 'others';
-  route('POST', '/test_users', () => ({ user }));
-  route('GET', '/test_users', () => list('users', [user]));
-  route('GET', '/users/test_svc', () => ({ user }));
-  route('PUT', '/users/test_svc', () => ({ user }));
-  route('DELETE', '/users/test_svc', () => ({}));
-  route('POST', '/users/test_svc/connect_widget_url', () => ({
+/** Users (Others). */
+function registerTestUsers(route: TestHostRoute): void {
+  route('others', 'POST', '/test_users', () => ({ user }));
+  route('others', 'GET', '/test_users', () => list('users', [user]));
+  route('others', 'GET', '/users/test_svc', () => ({ user }));
+  route('others', 'PUT', '/users/test_svc', () => ({ user }));
+  route('others', 'DELETE', '/users/test_svc', () => ({}));
+  route('others', 'POST', '/users/test_svc/connect_widget_url', () => ({
     user: { guid: 'test_svc', connect_widget_url: 'https://widgets.svcbank.example/connect/test_svc' },
   }));
-  // Accounts, holdings, transactions, merchants
-  group = 'accounts';
-  route('GET', '/users/test_svc/accounts', () => list('accounts', [account]));
-  route('GET', '/users/test_svc/accounts/test_svc_account', () => ({ account }));
-  route('GET', `${M}/accounts`, () => list('accounts', [account]));
-  group = 'holdings';
-  route('GET', '/users/test_svc/holdings', () => list('holdings', [holding]));
-  route('GET', '/users/test_svc/accounts/test_svc_account/holdings', () => list('holdings', [holding]));
-  route('GET', '/users/test_svc/holdings/test_svc_holding', () => ({ holding }));
-  group = 'others';
-  route('GET', '/users/test_svc/transactions', () => list('transactions', [transaction]));
-  route('GET', '/users/test_svc/accounts/test_svc_account/transactions', () => list('transactions', [transaction]));
-  route('GET', '/users/test_svc/transactions/test_svc_transaction', () => ({ transaction }));
+}
+
+/** Accounts and holdings. */
+function registerTestAccountsAndHoldings(route: TestHostRoute): void {
+  route('accounts', 'GET', '/users/test_svc/accounts', () => list('accounts', [account]));
+  route('accounts', 'GET', '/users/test_svc/accounts/test_svc_account', () => ({ account }));
+  route('accounts', 'GET', `${MEMBER_PATH}/accounts`, () => list('accounts', [account]));
+  route('holdings', 'GET', '/users/test_svc/holdings', () => list('holdings', [holding]));
+  route('holdings', 'GET', '/users/test_svc/accounts/test_svc_account/holdings', () => list('holdings', [holding]));
+  route('holdings', 'GET', '/users/test_svc/holdings/test_svc_holding', () => ({ holding }));
+}
+
+/** Transactions and merchants (Others). */
+function registerTestTransactionsAndMerchants(route: TestHostRoute, ctx: SimContext): void {
+  route('others', 'GET', '/users/test_svc/transactions', () => list('transactions', [transaction]));
+  route('others', 'GET', '/users/test_svc/accounts/test_svc_account/transactions', () => list('transactions', [transaction]));
+  route('others', 'GET', '/users/test_svc/transactions/test_svc_transaction', () => ({ transaction }));
   // Fault: the merchant answers under another identifier than the documented test_svc_merchant.
-  route('GET', '/merchants/test_svc_merchant', () => ({
+  route('others', 'GET', '/merchants/test_svc_merchant', () => ({
     merchant: ctx.fault('test-host-merchant-id-renamed') ? { ...merchant, guid: 'MCH-test-merchant' } : merchant,
   }));
-  route('POST', '/test_transactions/cleanse_and_categorize', () =>
+  route('others', 'POST', '/test_transactions/cleanse_and_categorize', () =>
     list('transactions', [{ ...transaction, category: 'Coffee Shops', top_level_category: 'Food & Dining' }]),
   );
-  // Institutions. Fault: the OAuth test institution is not listed.
-  group = 'institutions';
-  route('GET', '/test_institutions', (request) =>
+}
+
+/** Institutions. Fault: the OAuth test institution is not listed. */
+function registerTestInstitutions(route: TestHostRoute, ctx: SimContext): void {
+  route('institutions', 'GET', '/test_institutions', (request) =>
     list(
       'institutions',
       (ctx.fault('test-host-oauth-institution-missing') ? [TEST_INSTITUTION_CODE] : [TEST_INSTITUTION_CODE, TEST_OAUTH_INSTITUTION_CODE]).map((c) =>
-        renderInstitution(ctx, oauthAware(c), request.svcVersion || 'v20111101'),
+        renderInstitution(ctx, testInstitution(ctx, c), request.svcVersion || 'v20111101'),
       ),
     ),
   );
-  route('GET', '/institutions/:code', (request) => ({
-    institution: renderInstitution(ctx, oauthAware((request.params as { code: string }).code), 'v20111101'),
+  route('institutions', 'GET', '/institutions/:code', (request) => ({
+    institution: renderInstitution(ctx, testInstitution(ctx, (request.params as { code: string }).code), 'v20111101'),
   }));
-  route('GET', '/institutions/:code/credentials', (request) =>
-    list('credentials', institutionCredentials(oauthAware((request.params as { code: string }).code).code)),
+  route('institutions', 'GET', '/institutions/:code/credentials', (request) =>
+    list('credentials', institutionCredentials(testInstitution(ctx, (request.params as { code: string }).code).code)),
   );
-  // Members
-  group = 'members';
-  route('POST', '/users/test_svc/members', () => ({ member: { ...member(), is_being_aggregated: true } }));
-  route('GET', M, () => ({ member: member() }));
-  route('PUT', M, () => ({ member: member() }));
-  route('DELETE', M, () => ({}));
-  route('PUT', `${M}/resume`, () => ({ member: { ...member(), is_being_aggregated: true } }));
-  route('GET', `${M}/credentials`, () => list('credentials', institutionCredentials(TEST_INSTITUTION_CODE)));
-  route('GET', `${M}/transactions`, () => list('transactions', [transaction]));
-  group = 'others';
-  route('POST', `${M}/identify`, () => ({ member: { ...member(), is_being_aggregated: true } }));
-  route('GET', `${M}/account_owners`, () =>
+}
+
+/** The test member itself (Members). */
+function registerTestMember(route: TestHostRoute): void {
+  const M = MEMBER_PATH;
+  route('members', 'POST', '/users/test_svc/members', () => ({ member: { ...member(), is_being_aggregated: true } }));
+  route('members', 'GET', M, () => ({ member: member() }));
+  route('members', 'PUT', M, () => ({ member: member() }));
+  route('members', 'DELETE', M, () => ({}));
+  route('members', 'PUT', `${M}/resume`, () => ({ member: { ...member(), is_being_aggregated: true } }));
+  route('members', 'GET', `${M}/credentials`, () => list('credentials', institutionCredentials(TEST_INSTITUTION_CODE)));
+  route('members', 'GET', `${M}/transactions`, () => list('transactions', [transaction]));
+}
+
+/** The test member's identity, owners, history and account numbers (Others). */
+function registerTestMemberDetails(route: TestHostRoute): void {
+  const M = MEMBER_PATH;
+  route('others', 'POST', `${M}/identify`, () => ({ member: { ...member(), is_being_aggregated: true } }));
+  route('others', 'GET', `${M}/account_owners`, () =>
     list('account_owners', [
       {
         guid: 'ACO-test-owner',
@@ -228,9 +263,9 @@ export function registerTestHost(app: FastifyInstance, ctx: SimContext): void {
       },
     ]),
   );
-  route('POST', `${M}/extend_history`, () => ({ member: { ...member(), is_being_aggregated: true } }));
-  route('POST', `${M}/verify`, () => ({ member: { ...member(), is_being_aggregated: true } }));
-  route('GET', `${M}/account_numbers`, () =>
+  route('others', 'POST', `${M}/extend_history`, () => ({ member: { ...member(), is_being_aggregated: true } }));
+  route('others', 'POST', `${M}/verify`, () => ({ member: { ...member(), is_being_aggregated: true } }));
+  route('others', 'GET', `${M}/account_numbers`, () =>
     list('account_numbers', [
       {
         guid: 'ACN-test-number',
@@ -242,20 +277,22 @@ export function registerTestHost(app: FastifyInstance, ctx: SimContext): void {
       },
     ]),
   );
-  // Members in a given state (Endpoints: "returns a member in that status").
-  group = 'members';
+}
+
+/** Members in a given state (Endpoints: "returns a member in that status"), and their challenges. */
+function registerTestMembersInStatus(route: TestHostRoute, ctx: SimContext): void {
   const inStatus = (request: FastifyRequest) => {
     const status = ctx.fault('test-host-member-status-ignored') ? 'CONNECTED' : statusParam(request);
     return { member: member(status) };
   };
-  route('GET', '/users/test_svc/members/:connection_status', inStatus);
-  route('PUT', '/users/test_svc/members/:connection_status', inStatus);
+  route('members', 'GET', '/users/test_svc/members/:connection_status', inStatus);
+  route('members', 'PUT', '/users/test_svc/members/:connection_status', inStatus);
   // Fault test-host-aggregate-status-ignored: aggregating a member in a status answers a CONNECTED one.
-  route('POST', '/users/test_svc/members/:connection_status/aggregate', (request) => {
+  route('members', 'POST', '/users/test_svc/members/:connection_status/aggregate', (request) => {
     const status = statusParam(request);
     return { member: { ...member(ctx.fault('test-host-aggregate-status-ignored') ? 'CONNECTED' : status), is_being_aggregated: true } };
   });
-  route('GET', '/users/test_svc/members/:connection_status/status', (request) => {
+  route('members', 'GET', '/users/test_svc/members/:connection_status/status', (request) => {
     const status = statusParam(request);
     return {
       member: {
@@ -269,7 +306,7 @@ export function registerTestHost(app: FastifyInstance, ctx: SimContext): void {
       },
     };
   });
-  route('GET', '/users/test_svc/members/:challenge_type/challenges', (request) => {
+  route('members', 'GET', '/users/test_svc/members/:challenge_type/challenges', (request) => {
     const type = (request.params as { challenge_type: string }).challenge_type.toLowerCase();
     // Fault: every challenge path answers the text challenge.
     const challenge = CHALLENGES[type] && ctx.fault('test-host-challenge-type-ignored') ? CHALLENGES.text : CHALLENGES[type];
