@@ -52,7 +52,6 @@ const NOT_YET_SPLIT: Record<string, string> = {
   'history/drift.ts: compareNights': 'not split yet',
   'load/runner/shims.ts: createK6Modules': 'not split yet',
   'preflight/discover.ts: discoverSettings': 'not split yet',
-  'scenarios/fuzz/lib/chains.ts: runChains': 'not split yet',
   'scenarios/fuzz/lib/requests.ts: reachCases': 'not split yet',
   'scenarios/fuzz/lib/requests.ts: caseArbitrary': 'not split yet',
   'scenarios/properties/lib/delivery-scenarios.ts: runDeliveryScenario': 'not split yet',
