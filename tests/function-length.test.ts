@@ -52,8 +52,6 @@ const NOT_YET_SPLIT: Record<string, string> = {
   'history/drift.ts: compareNights': 'not split yet',
   'load/runner/shims.ts: createK6Modules': 'not split yet',
   'preflight/discover.ts: discoverSettings': 'not split yet',
-  "scenarios/properties/live-delivery.spec.ts: test('live delivery: webhooks the target sends for a member created, updated and aggregated pass the delivery rules', ...)":
-    'not split yet',
   'targets/receiver/receiver.ts: startReceiver': 'not split yet',
   'targets/simulator/routes/test-host.ts: registerTestHost':
     'to split: one registration per path group, the group passed to `route` instead of set between calls',
