@@ -50,7 +50,6 @@ const NOT_YET_SPLIT: Record<string, string> = {
   'contracts/reference.ts: examineReference': 'not split yet',
   'history/dashboard.ts: renderDashboard': 'not split yet',
   'history/drift.ts: compareNights': 'not split yet',
-  'load/runner/shims.ts: createK6Modules': 'not split yet',
   'preflight/discover.ts: discoverSettings': 'not split yet',
   'targets/receiver/receiver.ts: startReceiver': 'not split yet',
   'targets/simulator/routes/test-host.ts: registerTestHost':
