@@ -51,7 +51,6 @@ const NOT_YET_SPLIT: Record<string, string> = {
   'history/dashboard.ts: renderDashboard': 'not split yet',
   'history/drift.ts: compareNights': 'not split yet',
   'preflight/discover.ts: discoverSettings': 'not split yet',
-  'targets/receiver/receiver.ts: startReceiver': 'not split yet',
   'targets/simulator/routes/test-host.ts: registerTestHost':
     'to split: one registration per path group, the group passed to `route` instead of set between calls',
 };
