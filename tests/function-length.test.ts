@@ -42,17 +42,7 @@ const EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs']);
  * split here. Split them and remove the entry: an entry that no longer matches a long
  * function fails too, so the list only shrinks.
  */
-const NOT_YET_SPLIT: Record<string, string> = {
-  // The next units to split.
-  'load/runner/shims.ts: createK6Modules': 'not split yet',
-  'scenarios/fuzz/lib/chains.ts: runChains': 'not split yet',
-  'scenarios/fuzz/lib/requests.ts: reachCases': 'not split yet',
-  'scenarios/fuzz/lib/requests.ts: caseArbitrary': 'not split yet',
-  'scenarios/properties/lib/delivery-scenarios.ts: runDeliveryScenario': 'not split yet',
-  "scenarios/properties/live-delivery.spec.ts: test('live delivery: webhooks the target sends for a member created, updated and aggregated pass the delivery rules', ...)":
-    'not split yet',
-  'targets/receiver/receiver.ts: startReceiver': 'not split yet',
-};
+const NOT_YET_SPLIT: Record<string, string> = {};
 
 export interface LongFunction {
   file: string;

@@ -121,52 +121,94 @@ export class Response {
   }
 }
 
+/** What the modules of one script instance share: its VU, the current group path and the response callback. */
+interface InstanceState {
+  host: VuHost;
+  groupPath: string;
+  responseCallback: ExpectedCallback | null;
+}
+
 export function createK6Modules(host: VuHost): Record<string, Record<string, unknown>> {
-  let groupPath = '';
-  let responseCallback: ExpectedCallback | null = expectedStatuses({ min: 200, max: 399 });
-
-  const baseTags = (): Tags => {
-    const tags: Tags = {};
-    if (host.scenario) {
-      Object.assign(tags, host.scenario.tags);
-      tags.scenario = host.scenario.name;
-    }
-    tags.group = host.stage === 'setup' ? '::setup' : host.stage === 'teardown' ? '::teardown' : groupPath;
-    return tags;
+  const state: InstanceState = { host, groupPath: '', responseCallback: expectedStatuses({ min: 200, max: 399 }) };
+  const k6 = k6Module(state);
+  const http = httpModule(state);
+  const metrics = {
+    Counter: metricClass(state, 'counter'),
+    Gauge: metricClass(state, 'gauge'),
+    Rate: metricClass(state, 'rate'),
+    Trend: metricClass(state, 'trend'),
   };
-
-  const notInInit = (what: string) => {
-    if (host.inInit) throw new Error(`${what} is not supported in the init context (k6 allows it only in setup, the VU code and teardown)`);
+  const execution = executionModule(host);
+  const modules: Record<string, Record<string, unknown>> = {
+    k6: { ...k6, default: k6 },
+    'k6/http': { ...http, default: http },
+    'k6/metrics': { ...metrics, default: metrics },
+    'k6/execution': { default: execution },
+    'k6/encoding': { b64encode, default: { b64encode } },
   };
+  guardDefaultMembers(modules);
+  return modules;
+}
 
-  // ---- k6 -------------------------------------------------------------------------
+/**
+ * Every supported module holds the exports surface.ts lists (else a runner bug). The bundler
+ * refuses a named import it does not know; a member of a default import (`http.patch`) is
+ * refused here, when the script reads it.
+ */
+function guardDefaultMembers(modules: Record<string, Record<string, unknown>>): void {
+  for (const [name, exports] of Object.entries(SUPPORTED_MODULES)) {
+    const missing = exports.filter((e) => !(e in modules[name]));
+    if (missing.length) throw new Error(`runner bug: ${name} lacks ${missing.join(', ')}`);
+    const names = exports.filter((e) => e !== 'default');
+    if (names.length) modules[name].default = strictObject(name === 'k6/http' ? 'http' : name, names, modules[name].default as object);
+  }
+}
+
+/** The tags every sample of the instance carries: its scenario's, and the group (setup and teardown are groups of their own). */
+function baseTags({ host, groupPath }: InstanceState): Tags {
+  const tags: Tags = {};
+  if (host.scenario) {
+    Object.assign(tags, host.scenario.tags);
+    tags.scenario = host.scenario.name;
+  }
+  tags.group = host.stage === 'setup' ? '::setup' : host.stage === 'teardown' ? '::teardown' : groupPath;
+  return tags;
+}
+
+function notInInit(host: VuHost, what: string): void {
+  if (host.inInit) throw new Error(`${what} is not supported in the init context (k6 allows it only in setup, the VU code and teardown)`);
+}
+
+// ---- k6 -------------------------------------------------------------------------------
+function k6Module(state: InstanceState) {
+  const { host } = state;
   function check<T>(value: T, sets: Record<string, ((v: T) => unknown) | unknown>, tags?: Tags): boolean {
-    notInInit('check()');
+    notInInit(host, 'check()');
     let all = true;
     for (const [name, predicate] of Object.entries(sets)) {
       const ok = Boolean(typeof predicate === 'function' ? (predicate as (v: T) => unknown)(value) : predicate);
       if (!ok) all = false;
-      host.emit('checks', ok ? 1 : 0, { ...baseTags(), ...(tags ?? {}), check: name });
+      host.emit('checks', ok ? 1 : 0, { ...baseTags(state), ...(tags ?? {}), check: name });
     }
     return all;
   }
 
   function group<T>(name: string, fn: () => T): T {
-    notInInit('group()');
+    notInInit(host, 'group()');
     if (name.includes('::')) throw new Error(`group name "${name}" must not contain "::"`);
-    const parent = groupPath;
-    groupPath = `${parent}::${name}`;
+    const parent = state.groupPath;
+    state.groupPath = `${parent}::${name}`;
     const t0 = performance.now();
     try {
       return fn();
     } finally {
-      host.emit('group_duration', performance.now() - t0, baseTags());
-      groupPath = parent;
+      host.emit('group_duration', performance.now() - t0, baseTags(state));
+      state.groupPath = parent;
     }
   }
 
   function sleep(seconds: number): void {
-    notInInit('sleep()');
+    notInInit(host, 'sleep()');
     if (!(typeof seconds === 'number' && seconds >= 0)) throw new Error(`sleep(): expected a non-negative number of seconds, got ${seconds}`);
     host.sleepMs(seconds * 1000);
   }
@@ -174,87 +216,95 @@ export function createK6Modules(host: VuHost): Record<string, Record<string, unk
   function fail(message = ''): never {
     throw new Error(message);
   }
+  return { check, group, sleep, fail };
+}
 
-  // ---- k6/http ----------------------------------------------------------------------
-  function expectedStatuses(...specs: Array<number | { min: number; max: number }>): ExpectedCallback {
-    const ranges: Array<[number, number]> = specs.map((s) => {
-      if (typeof s === 'number' && Number.isInteger(s)) return [s, s];
-      if (s && typeof s === 'object' && Number.isInteger(s.min) && Number.isInteger(s.max)) return [s.min, s.max];
-      throw new Error(`http.expectedStatuses(): arguments must be integers or {min, max} objects, got ${JSON.stringify(s)}`);
-    });
-    return { [EXPECTED]: ranges };
+// ---- k6/http --------------------------------------------------------------------------
+function expectedStatuses(...specs: Array<number | { min: number; max: number }>): ExpectedCallback {
+  const ranges: Array<[number, number]> = specs.map((s) => {
+    if (typeof s === 'number' && Number.isInteger(s)) return [s, s];
+    if (s && typeof s === 'object' && Number.isInteger(s.min) && Number.isInteger(s.max)) return [s.min, s.max];
+    throw new Error(`http.expectedStatuses(): arguments must be integers or {min, max} objects, got ${JSON.stringify(s)}`);
+  });
+  return { [EXPECTED]: ranges };
+}
+
+/** A request as the VU sends it, from what the script passed to http.* (k6's argument rules). */
+function buildRequest(state: InstanceState, method: string, url: unknown, body: unknown, params: Record<string, unknown> | undefined): WireRequest {
+  if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) {
+    throw new Error(`http.${method.toLowerCase()}(): the URL must be an absolute http(s) URL string, got ${JSON.stringify(url)}`);
   }
+  const p = params ?? {};
+  const unknown = Object.keys(p).filter((k) => !HTTP_PARAM_KEYS.includes(k));
+  if (unknown.length) throw refusal(`http request params ${unknown.map((k) => `"${k}"`).join(', ')}`, HTTP_PARAM_KEYS);
+  const headers: Record<string, string> = { 'User-Agent': USER_AGENT };
+  for (const [k, v] of Object.entries((p.headers as Record<string, unknown>) ?? {})) headers[k] = String(v);
+  const payload = requestPayload(body, headers);
+  const responseType = p.responseType ?? 'text';
+  if (responseType !== 'text' && responseType !== 'none') {
+    throw new UnsupportedError(`responseType "${String(responseType)}" is not implemented by the k6-compatible runner (implemented: text, none)`);
+  }
+  const userTags = (p.tags as Tags) ?? {};
+  const tags: Tags = { ...baseTags(state), method, url, name: url, ...Object.fromEntries(Object.entries(userTags).map(([k, v]) => [k, String(v)])) };
+  return {
+    method,
+    url,
+    body: payload,
+    headers,
+    tags,
+    tagKey: '',
+    timeoutMs: p.timeout !== undefined ? parseDurationMs(p.timeout, 'params.timeout') : 60_000,
+    expected: state.responseCallback ? state.responseCallback[EXPECTED] : null,
+    discardBody: responseType === 'none' || (state.host.discardResponseBodies && p.responseType === undefined),
+  };
+}
 
+/** The body's text: a string as given, an object form-encoded as k6 does (setting its content type unless one is given). */
+function requestPayload(body: unknown, headers: Record<string, string>): string | null {
+  if (body === undefined || body === null) return null;
+  if (typeof body === 'string') return body;
+  if (typeof body === 'object' && !(body instanceof ArrayBuffer) && !ArrayBuffer.isView(body)) {
+    // k6 form-encodes an object body.
+    const payload = new URLSearchParams(Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, String(v)])).toString();
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    return payload;
+  }
+  throw new UnsupportedError('binary request bodies are not implemented by the k6-compatible runner');
+}
+
+type BatchEntry =
+  | string
+  | [string, string, unknown?, Record<string, unknown>?]
+  | { method?: string; url: string; body?: unknown; params?: Record<string, unknown> };
+
+function httpModule(state: InstanceState) {
   function setResponseCallback(cb: unknown): void {
     if (cb !== null && !(cb && typeof cb === 'object' && EXPECTED in cb)) {
       throw new UnsupportedError('http.setResponseCallback(): only callbacks made by http.expectedStatuses() (or null) are supported, as in k6');
     }
-    responseCallback = cb as ExpectedCallback | null;
-  }
-
-  function buildRequest(method: string, url: unknown, body: unknown, params: Record<string, unknown> | undefined): WireRequest {
-    if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) {
-      throw new Error(`http.${method.toLowerCase()}(): the URL must be an absolute http(s) URL string, got ${JSON.stringify(url)}`);
-    }
-    const p = params ?? {};
-    const unknown = Object.keys(p).filter((k) => !HTTP_PARAM_KEYS.includes(k));
-    if (unknown.length) throw refusal(`http request params ${unknown.map((k) => `"${k}"`).join(', ')}`, HTTP_PARAM_KEYS);
-    const headers: Record<string, string> = { 'User-Agent': USER_AGENT };
-    for (const [k, v] of Object.entries((p.headers as Record<string, unknown>) ?? {})) headers[k] = String(v);
-    let payload: string | null = null;
-    if (body !== undefined && body !== null) {
-      if (typeof body === 'string') payload = body;
-      else if (typeof body === 'object' && !(body instanceof ArrayBuffer) && !ArrayBuffer.isView(body)) {
-        // k6 form-encodes an object body.
-        payload = new URLSearchParams(Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, String(v)])).toString();
-        if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/x-www-form-urlencoded';
-      } else {
-        throw new UnsupportedError('binary request bodies are not implemented by the k6-compatible runner');
-      }
-    }
-    const responseType = p.responseType ?? 'text';
-    if (responseType !== 'text' && responseType !== 'none') {
-      throw new UnsupportedError(`responseType "${String(responseType)}" is not implemented by the k6-compatible runner (implemented: text, none)`);
-    }
-    const userTags = (p.tags as Tags) ?? {};
-    const tags: Tags = { ...baseTags(), method, url, name: url, ...Object.fromEntries(Object.entries(userTags).map(([k, v]) => [k, String(v)])) };
-    return {
-      method,
-      url,
-      body: payload,
-      headers,
-      tags,
-      tagKey: '',
-      timeoutMs: p.timeout !== undefined ? parseDurationMs(p.timeout, 'params.timeout') : 60_000,
-      expected: responseCallback ? responseCallback[EXPECTED] : null,
-      discardBody: responseType === 'none' || (host.discardResponseBodies && p.responseType === undefined),
-    };
+    state.responseCallback = cb as ExpectedCallback | null;
   }
 
   function request(method: string, url: unknown, body?: unknown, params?: Record<string, unknown>): Response {
-    notInInit('Making http requests');
-    const req = buildRequest(String(method).toUpperCase(), url, body, params);
-    return new Response(host.send([req])[0]);
+    notInInit(state.host, 'Making http requests');
+    const req = buildRequest(state, String(method).toUpperCase(), url, body, params);
+    return new Response(state.host.send([req])[0]);
   }
 
-  type BatchEntry =
-    | string
-    | [string, string, unknown?, Record<string, unknown>?]
-    | { method?: string; url: string; body?: unknown; params?: Record<string, unknown> };
   function batch(requests: BatchEntry[] | Record<string, BatchEntry>): Response[] | Record<string, Response> {
-    notInInit('Making http requests');
+    notInInit(state.host, 'Making http requests');
     const entries = Array.isArray(requests) ? requests.map((r, i) => [String(i), r] as const) : Object.entries(requests);
     const built = entries.map(([, r]) => {
-      if (typeof r === 'string') return buildRequest('GET', r, null, undefined);
-      if (Array.isArray(r)) return buildRequest(String(r[0]).toUpperCase(), r[1], r[2], r[3]);
-      return buildRequest(String(r.method ?? 'GET').toUpperCase(), r.url, r.body, r.params);
+      if (typeof r === 'string') return buildRequest(state, 'GET', r, null, undefined);
+      if (Array.isArray(r)) return buildRequest(state, String(r[0]).toUpperCase(), r[1], r[2], r[3]);
+      return buildRequest(state, String(r.method ?? 'GET').toUpperCase(), r.url, r.body, r.params);
     });
-    const responses = host.send(built).map((w) => new Response(w));
+    const responses = state.host.send(built).map((w) => new Response(w));
     if (Array.isArray(requests)) return responses;
     return Object.fromEntries(entries.map(([k], i) => [k, responses[i]]));
   }
 
-  const http = {
+  return {
     request,
     batch,
     get: (url: string, params?: Record<string, unknown>) => request('GET', url, null, params),
@@ -264,31 +314,34 @@ export function createK6Modules(host: VuHost): Record<string, Record<string, unk
     expectedStatuses,
     setResponseCallback,
   };
+}
 
-  // ---- k6/metrics -------------------------------------------------------------------
-  function metricClass(type: MetricType) {
-    return class {
-      readonly name: string;
-      readonly type = type;
-      constructor(name: string, isTime = false) {
-        if (!host.inInit) throw new Error(`k6/metrics: metrics must be created in the init context (creating "${name}")`);
-        this.name = name;
-        host.defineMetric({ name, type, contains: type === 'trend' && isTime ? 'time' : 'default' });
-      }
-      add(value: number | boolean, tags?: Tags): boolean {
-        notInInit(`${this.name}.add()`);
-        let v: number;
-        if (typeof value === 'boolean') v = value ? 1 : 0;
-        else if (typeof value === 'number' && Number.isFinite(value)) v = value;
-        else throw new Error(`${this.name}.add(): expected a number${type === 'rate' ? ' or boolean' : ''}, got ${JSON.stringify(value)}`);
-        if (type === 'rate') v = v !== 0 ? 1 : 0;
-        host.emit(this.name, v, { ...baseTags(), ...(tags ?? {}) });
-        return true;
-      }
-    };
-  }
+// ---- k6/metrics -----------------------------------------------------------------------
+function metricClass(state: InstanceState, type: MetricType) {
+  const { host } = state;
+  return class {
+    readonly name: string;
+    readonly type = type;
+    constructor(name: string, isTime = false) {
+      if (!host.inInit) throw new Error(`k6/metrics: metrics must be created in the init context (creating "${name}")`);
+      this.name = name;
+      host.defineMetric({ name, type, contains: type === 'trend' && isTime ? 'time' : 'default' });
+    }
+    add(value: number | boolean, tags?: Tags): boolean {
+      notInInit(host, `${this.name}.add()`);
+      let v: number;
+      if (typeof value === 'boolean') v = value ? 1 : 0;
+      else if (typeof value === 'number' && Number.isFinite(value)) v = value;
+      else throw new Error(`${this.name}.add(): expected a number${type === 'rate' ? ' or boolean' : ''}, got ${JSON.stringify(value)}`);
+      if (type === 'rate') v = v !== 0 ? 1 : 0;
+      host.emit(this.name, v, { ...baseTags(state), ...(tags ?? {}) });
+      return true;
+    }
+  };
+}
 
-  // ---- k6/execution ------------------------------------------------------------------
+// ---- k6/execution ---------------------------------------------------------------------
+function executionModule(host: VuHost) {
   const needScenario = (prop: string): ScenarioState => {
     if (!host.scenario) throw new Error(`k6/execution: scenario.${prop} is only available inside a scenario iteration`);
     return host.scenario;
@@ -309,11 +362,11 @@ export function createK6Modules(host: VuHost): Record<string, Record<string, unk
   });
   const vu = strictObject('exec.vu', EXECUTION_PROPERTIES.vu, {
     get idInTest() {
-      notInInit('exec.vu');
+      notInInit(host, 'exec.vu');
       return host.vuId;
     },
     get iterationInInstance() {
-      notInInit('exec.vu');
+      notInInit(host, 'exec.vu');
       return host.vuIterationInInstance;
     },
     get iterationInScenario() {
@@ -323,36 +376,17 @@ export function createK6Modules(host: VuHost): Record<string, Record<string, unk
   const test = strictObject('exec.test', EXECUTION_PROPERTIES.test, {
     abort: (message = 'test aborted by the script') => host.abort(message),
   });
-  const execution = strictObject('exec', Object.keys(EXECUTION_PROPERTIES), { scenario, vu, test });
+  return strictObject('exec', Object.keys(EXECUTION_PROPERTIES), { scenario, vu, test });
+}
 
-  // ---- k6/encoding -------------------------------------------------------------------
-  const b64encode = (input: string | ArrayBuffer, encoding = 'std'): string => {
-    const buf = typeof input === 'string' ? Buffer.from(input, 'utf8') : Buffer.from(input);
-    let out = buf.toString(encoding.includes('url') ? 'base64url' : 'base64');
-    if (encoding === 'url') out += '='.repeat((4 - (out.length % 4)) % 4);
-    if (encoding === 'rawstd') out = out.replace(/=+$/, '');
-    if (!['std', 'rawstd', 'url', 'rawurl'].includes(encoding)) throw new Error(`b64encode: unknown encoding "${encoding}"`);
-    return out;
-  };
-
-  const k6 = { check, group, sleep, fail };
-  const metrics = { Counter: metricClass('counter'), Gauge: metricClass('gauge'), Rate: metricClass('rate'), Trend: metricClass('trend') };
-  const modules: Record<string, Record<string, unknown>> = {
-    k6: { ...k6, default: k6 },
-    'k6/http': { ...http, default: http },
-    'k6/metrics': { ...metrics, default: metrics },
-    'k6/execution': { default: execution },
-    'k6/encoding': { b64encode, default: { b64encode } },
-  };
-  for (const [name, exports] of Object.entries(SUPPORTED_MODULES)) {
-    const missing = exports.filter((e) => !(e in modules[name]));
-    if (missing.length) throw new Error(`runner bug: ${name} lacks ${missing.join(', ')}`);
-    // The bundler refuses a named import it does not know; a member of a default import
-    // (`http.patch`) is refused here, when the script reads it.
-    const names = exports.filter((e) => e !== 'default');
-    if (names.length) modules[name].default = strictObject(name === 'k6/http' ? 'http' : name, names, modules[name].default as object);
-  }
-  return modules;
+// ---- k6/encoding ----------------------------------------------------------------------
+function b64encode(input: string | ArrayBuffer, encoding = 'std'): string {
+  const buf = typeof input === 'string' ? Buffer.from(input, 'utf8') : Buffer.from(input);
+  let out = buf.toString(encoding.includes('url') ? 'base64url' : 'base64');
+  if (encoding === 'url') out += '='.repeat((4 - (out.length % 4)) % 4);
+  if (encoding === 'rawstd') out = out.replace(/=+$/, '');
+  if (!['std', 'rawstd', 'url', 'rawurl'].includes(encoding)) throw new Error(`b64encode: unknown encoding "${encoding}"`);
+  return out;
 }
 
 /** Evaluates a bundled script (CommonJS text from bundle.ts) as one k6 script instance. */

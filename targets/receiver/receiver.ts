@@ -245,222 +245,160 @@ function readBody(req: IncomingMessage, max: number): Promise<BodyRead> {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-export async function startReceiver(options: ReceiverOptions & { port?: number; host?: string }): Promise<RunningReceiver> {
-  const store = new ReceiverStore(options.dbPath, options.broken);
-  const maxBody = options.maxBodyBytes ?? RECEIVER_BOUNDS.maxBodyBytes;
-  const maxDepth = options.maxDepth ?? RECEIVER_BOUNDS.maxDepth;
-  const requestTimeoutMs = options.requestTimeoutMs ?? RECEIVER_BOUNDS.requestTimeoutMs;
-  const tooLarge = { error: 'payload_too_large', message: `The body exceeds ${maxBody} bytes` };
-  const knownFields = options.broken === 'rejects-added-fields-400' ? documentedFieldNames() : undefined;
-  let alive = true;
+/**
+ * Group commit and the worker. Deliveries parsed in the same turn of the event loop share one
+ * transaction; the worker then processes queued events in transactional batches until the
+ * queue is empty.
+ */
+class AcceptPipeline {
+  /** False once the receiver stops or crashes: nothing more is stored or processed. */
+  alive = true;
+  #pending: Array<{ delivery: PreparedDelivery; done: (fresh: boolean | Error) => void }> = [];
+  #flushScheduled = false;
+  #lossyTimer: NodeJS.Timeout | undefined;
+  #workerScheduled = false;
+  #workerRetry: NodeJS.Timeout | undefined;
 
-  // Group commit: deliveries parsed in the same turn of the event loop share one transaction.
-  let pending: Array<{ delivery: PreparedDelivery; done: (fresh: boolean | Error) => void }> = [];
-  let flushScheduled = false;
-  let lossyTimer: NodeJS.Timeout | undefined;
-  const flush = () => {
-    flushScheduled = false;
-    if (!alive || pending.length === 0) return;
-    const batch = pending;
-    pending = [];
+  readonly #store: ReceiverStore;
+  readonly #broken: BrokenVariant | undefined;
+
+  constructor(store: ReceiverStore, broken: BrokenVariant | undefined) {
+    this.#store = store;
+    this.#broken = broken;
+  }
+
+  flush(): void {
+    this.#flushScheduled = false;
+    if (!this.alive || this.#pending.length === 0) return;
+    const batch = this.#pending;
+    this.#pending = [];
     // acceptBatch answers per delivery (a failed shared commit is retried one delivery at a time).
-    const fresh = store.acceptBatch(batch.map((b) => b.delivery));
+    const fresh = this.#store.acceptBatch(batch.map((b) => b.delivery));
     batch.forEach((b, i) => {
       b.done(fresh[i]);
     });
-    kickWorker();
-  };
-  const enqueue = (delivery: PreparedDelivery): Promise<boolean | Error> =>
-    new Promise((resolve) => {
-      if (options.broken === 'loses-events-on-crash') {
+    this.kickWorker();
+  }
+
+  /** Stores the delivery with the others of this turn: true when it is new, false for a duplicate, an Error when not stored. */
+  enqueue(delivery: PreparedDelivery): Promise<boolean | Error> {
+    return new Promise((resolve) => {
+      if (this.#broken === 'loses-events-on-crash') {
         // BROKEN: answers before storing; a crash within the next 200 ms loses the event.
-        pending.push({ delivery, done: () => undefined });
-        lossyTimer ??= setTimeout(() => {
-          lossyTimer = undefined;
-          flush();
+        this.#pending.push({ delivery, done: () => undefined });
+        this.#lossyTimer ??= setTimeout(() => {
+          this.#lossyTimer = undefined;
+          this.flush();
         }, 200);
         resolve(true);
         return;
       }
-      pending.push({ delivery, done: resolve });
-      if (!flushScheduled) {
-        flushScheduled = true;
-        setImmediate(flush);
+      this.#pending.push({ delivery, done: resolve });
+      if (!this.#flushScheduled) {
+        this.#flushScheduled = true;
+        setImmediate(() => this.flush());
       }
     });
+  }
 
-  // The worker: processes queued events in transactional batches until the queue is empty.
-  let workerScheduled = false;
-  let workerRetry: NodeJS.Timeout | undefined;
-  const kickWorker = () => {
-    if (workerScheduled || !alive) return;
-    workerScheduled = true;
+  kickWorker(): void {
+    if (this.#workerScheduled || !this.alive) return;
+    this.#workerScheduled = true;
     setImmediate(() => {
-      workerScheduled = false;
-      if (!alive) return;
+      this.#workerScheduled = false;
+      if (!this.alive) return;
       let processed: number;
       try {
-        processed = store.processBatch(WORKER_BATCH);
+        processed = this.#store.processBatch(WORKER_BATCH);
       } catch {
         // The batch rolled back and its events stay queued (none lost, none applied
         // twice); the worker tries again shortly rather than ending the process.
-        workerRetry ??= setTimeout(() => {
-          workerRetry = undefined;
-          kickWorker();
+        this.#workerRetry ??= setTimeout(() => {
+          this.#workerRetry = undefined;
+          this.kickWorker();
         }, 100);
         return;
       }
-      if (processed === WORKER_BATCH) kickWorker();
+      if (processed === WORKER_BATCH) this.kickWorker();
     });
-  };
+  }
 
-  const handleDelivery = async (req: IncomingMessage, res: ServerResponse, typeFromPath: string | undefined) => {
-    const started = performance.now();
-    const read = await readBody(req, maxBody);
-    // The client went away before its payload arrived: not received, and no one to answer.
-    if (read.kind === 'aborted') return;
-    if (read.kind === 'too_large') return send(res, 413, tooLarge);
-    let raw: string;
-    try {
-      raw = utf8.decode(read.bytes);
-    } catch {
-      // BROKEN: a 5xx makes the vendor retry a payload that can never succeed (rule 4).
-      if (options.broken === 'answers-500-to-malformed') return send(res, 500, { error: 'internal' });
-      return send(res, 400, { error: 'invalid_json', message: 'The body is not UTF-8 (RFC 8259 §8.1: JSON text is exchanged as UTF-8)' });
-    }
-    if (nestingDepth(raw, maxDepth) > maxDepth) {
-      if (options.broken === 'answers-500-to-malformed') return send(res, 500, { error: 'internal' });
-      return send(res, 400, { error: 'too_deep', message: `The body nests arrays and objects deeper than ${maxDepth} levels` });
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(raw);
-    } catch (e) {
-      // BROKEN: a 5xx makes the vendor retry a payload that can never succeed (rule 4).
-      if (options.broken === 'answers-500-to-malformed') return send(res, 500, { error: 'internal' });
-      return send(res, 400, { error: 'invalid_json', message: `The body is not valid JSON: ${(e as Error).message}` });
-    }
-    if (!body || typeof body !== 'object' || Array.isArray(body)) {
-      return send(res, 400, { error: 'invalid_payload', message: 'A webhook body must be a JSON object' });
-    }
-    const object = body as Record<string, unknown>;
-    if (knownFields) {
-      const unknown = Object.keys(object).filter((k) => !knownFields.has(k));
-      // BROKEN: fails added fields, which Events rule 2 says may appear at any time.
-      if (unknown.length) return send(res, 400, { error: 'unknown_fields', message: `Unknown field(s): ${unknown.join(', ')}` });
-    }
-    if (options.broken === 'rejects-null-fields-400') {
-      const nulls = Object.keys(object).filter((k) => object[k] === null);
-      // BROKEN: fails a null field, which Events rule 2 allows ("Fields can be null").
-      if (nulls.length) return send(res, 400, { error: 'null_fields', message: `Null field(s): ${nulls.join(', ')}` });
-    }
-    const type = typeFromPath ?? (typeof object.type === 'string' && TYPE_PATTERN.test(object.type) ? object.type : 'unknown');
-    let delivery: PreparedDelivery;
-    try {
-      delivery = prepareDelivery({ type, body: object, raw });
-    } catch (e) {
-      // Keying reads only the payload: a payload it fails on fails on every retry, so a 4xx (rule 6).
-      return send(res, 400, { error: 'invalid_payload', message: `The payload cannot be keyed: ${(e as Error).message}` });
-    }
-    const fresh = await enqueue(delivery);
-    if (fresh instanceof Error) return send(res, 503, { error: 'storage_unavailable', message: 'Not stored; please retry' });
-    if (!fresh && options.broken === 'answers-500-to-duplicates') return send(res, 500, { error: 'duplicate' });
-    if (options.broken === 'slow-answers') {
-      const wait = (options.slowMs ?? 1_500) - (performance.now() - started);
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    }
-    // Events rule 6: duplicates also get a success.
-    send(res, 204);
-  };
+  /** Graceful stop: stores what is pending and processes the whole queue. */
+  drain(): void {
+    this.flush();
+    while (this.alive && this.#store.processBatch(WORKER_BATCH) > 0);
+    this.alive = false;
+    this.#clearTimers();
+  }
 
-  const handleObserve = (url: URL, parts: string[], res: ServerResponse) => {
-    // parts: the decoded path segments, ['_observe', ...]
-    if (parts[1] === 'objects' && parts.length === 3) {
-      const prefix = url.searchParams.get('guid_prefix') ?? '';
-      const limit = Math.min(Math.max(Number(url.searchParams.get('limit') ?? 1000) || 1000, 1), 10_000);
-      return send(res, 200, { objects: store.objectsWithPrefix(parts[2], prefix, limit) });
-    }
-    if (parts[1] === 'objects' && parts.length === 4) {
-      const obj = store.object(parts[2], parts[3]);
-      return obj ? send(res, 200, obj) : send(res, 404, { error: 'not_found', message: `No object ${parts[2]}/${parts[3]} stored` });
-    }
-    if (parts[1] === 'processed-count' && parts.length === 2) {
-      const type = url.searchParams.get('type');
-      const prefix = url.searchParams.get('guid_prefix');
-      // Scoped to one run's objects, the answer also lists those objects' stored versions
-      // (one round trip for a model check).
-      const read = () =>
-        type && prefix !== null
-          ? {
-              ...store.statsFor(type, prefix),
-              duplicates_ignored: null,
-              objects: Object.fromEntries(store.objectsWithPrefix(type, prefix, 1000).map((o) => [o.guid, o.version])),
-            }
-          : store.stats();
-      // ?settled=1 answers once the worker has drained the queue (at most 2 s), so
-      // stored-state checks need no polling loop.
-      if (url.searchParams.get('settled')) {
-        const until = performance.now() + 2_000;
-        const poll = () => {
-          if (!alive) return send(res, 503, { error: 'unavailable', message: 'The receiver is stopping' });
-          const stats = read();
-          if (stats.queued === 0 || performance.now() > until) return send(res, 200, stats);
-          kickWorker();
-          setTimeout(poll, 2);
-        };
-        return poll();
-      }
-      return send(res, 200, read());
-    }
-    if (parts[1] === 'events' && parts.length === 2) {
-      const limit = Math.min(Math.max(Number(url.searchParams.get('limit') ?? 1000) || 1000, 1), 10_000);
-      const afterId = Number(url.searchParams.get('after_id') ?? 0) || 0;
-      return send(res, 200, {
-        events: store.events({ type: url.searchParams.get('type') ?? undefined, guid: url.searchParams.get('guid') ?? undefined, limit, afterId }),
-      });
-    }
-    if (parts[1] === 'health' && parts.length === 2) return send(res, 200, { ok: true, broken: options.broken ?? null });
-    return send(res, 404, { error: 'not_found', message: `No observation route ${url.pathname}` });
-  };
+  /** What a kill -9 leaves: nothing pending kept, nothing more stored or processed. */
+  abandon(): void {
+    this.alive = false;
+    this.#clearTimers();
+    this.#pending = [];
+  }
 
-  /** Answers a request whose announced body is over the bound at once, before reading any of it. */
-  const announcedTooLarge = (req: IncomingMessage) => {
-    const announced = req.headers['content-length'];
-    return announced !== undefined && Number(announced) > maxBody;
-  };
+  #clearTimers(): void {
+    if (this.#lossyTimer) clearTimeout(this.#lossyTimer);
+    if (this.#workerRetry) clearTimeout(this.#workerRetry);
+  }
+}
 
-  const route = (req: IncomingMessage, res: ServerResponse) => {
-    let url: URL;
-    try {
-      url = new URL(req.url ?? '/', 'http://receiver');
-    } catch {
-      return send(res, 400, { error: 'bad_request', message: 'The request target is not a URL path' });
-    }
-    const parts = pathSegments(url.pathname);
-    if (!parts) return send(res, 400, { error: 'bad_path', message: 'The path has a malformed percent-encoding (RFC 3986 §2.1)' });
-    if (parts[0] === '_observe') {
-      if (req.method !== 'GET') return send(res, 405, { error: 'method_not_allowed', message: 'The observation API is read-only: use GET' }, { allow: 'GET' });
-      try {
-        return handleObserve(url, parts, res);
-      } catch (e) {
-        return send(res, 503, { error: 'unavailable', message: (e as Error).message });
-      }
-    }
-    if (parts[0] === 'webhooks' && parts.length <= 2) {
-      if (req.method !== 'POST') return send(res, 405, { error: 'method_not_allowed', message: 'Deliver webhooks with POST' }, { allow: 'POST' });
-      const type = parts[1];
-      if (type !== undefined && !TYPE_PATTERN.test(type))
-        return send(res, 404, { error: 'not_found', message: 'A webhook type in the path is 1-64 of A-Z a-z 0-9 _ . -' });
-      if (announcedTooLarge(req)) return send(res, 413, tooLarge);
-      handleDelivery(req, res, type).catch((e) => {
-        // Not the store (its failures are answered 503 above): a fault of the receiver's own code.
-        send(res, 500, { error: 'internal', message: (e as Error).message });
-      });
-      return;
-    }
-    send(res, 404, { error: 'not_found', message: 'POST webhooks to /webhooks/{type} or /webhooks; observe under /_observe' });
-  };
+/** What every request handler of one receiver reads: its options, bounds, store and pipeline. */
+interface Receiver {
+  options: ReceiverOptions;
+  store: ReceiverStore;
+  pipeline: AcceptPipeline;
+  maxBody: number;
+  maxDepth: number;
+  /** The 413's body. */
+  tooLarge: { error: string; message: string };
+  /** The documented field names, for the rejects-added-fields-400 variant only. */
+  knownFields?: Set<string>;
+}
 
+export async function startReceiver(options: ReceiverOptions & { port?: number; host?: string }): Promise<RunningReceiver> {
+  const store = new ReceiverStore(options.dbPath, options.broken);
+  const maxBody = options.maxBodyBytes ?? RECEIVER_BOUNDS.maxBodyBytes;
+  const receiver: Receiver = {
+    options,
+    store,
+    pipeline: new AcceptPipeline(store, options.broken),
+    maxBody,
+    maxDepth: options.maxDepth ?? RECEIVER_BOUNDS.maxDepth,
+    tooLarge: { error: 'payload_too_large', message: `The body exceeds ${maxBody} bytes` },
+    knownFields: options.broken === 'rejects-added-fields-400' ? documentedFieldNames() : undefined,
+  };
+  const server = createReceiverServer(receiver, options.requestTimeoutMs ?? RECEIVER_BOUNDS.requestTimeoutMs);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  receiver.pipeline.kickWorker(); // events queued before a crash are processed after restart
+  const stopServer = async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    store,
+    async close() {
+      await stopServer();
+      receiver.pipeline.drain();
+      store.close();
+    },
+    async crash() {
+      receiver.pipeline.abandon();
+      await stopServer();
+      store.close();
+    },
+  };
+}
+
+/** The HTTP server of a receiver, not yet listening: its bounds, its routes, and what node would otherwise answer itself. */
+function createReceiverServer(receiver: Receiver, requestTimeoutMs: number): Server {
   const server: Server = createServer(
     {
       // The whole request within the bound, else node answers 408 and closes: a client
@@ -472,7 +410,7 @@ export async function startReceiver(options: ReceiverOptions & { port?: number; 
     },
     (req, res) => {
       try {
-        route(req, res);
+        route(receiver, req, res);
       } catch (e) {
         send(res, 500, { error: 'internal', message: (e as Error).message });
       }
@@ -481,7 +419,7 @@ export async function startReceiver(options: ReceiverOptions & { port?: number; 
   // RFC 9110 §10.1.1: a client that sent Expect: 100-continue waits before sending its
   // body; one announced over the bound gets the final 413 instead of the 100.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-    if (announcedTooLarge(req)) return send(res, 413, tooLarge);
+    if (announcedTooLarge(req, receiver.maxBody)) return send(res, 413, receiver.tooLarge);
     res.writeContinue();
     server.emit('request', req, res);
   });
@@ -492,36 +430,174 @@ export async function startReceiver(options: ReceiverOptions & { port?: number; 
     socket.end('HTTP/1.1 405 Method Not Allowed\r\nallow: POST, GET\r\nconnection: close\r\ncontent-length: 0\r\n\r\n', () => socket.destroy());
   });
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  kickWorker(); // events queued before a crash are processed after restart
-  const stopServer = async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    store,
-    async close() {
-      await stopServer();
-      flush();
-      while (alive && store.processBatch(WORKER_BATCH) > 0);
-      alive = false;
-      if (lossyTimer) clearTimeout(lossyTimer);
-      if (workerRetry) clearTimeout(workerRetry);
-      store.close();
-    },
-    async crash() {
-      alive = false;
-      if (lossyTimer) clearTimeout(lossyTimer);
-      if (workerRetry) clearTimeout(workerRetry);
-      pending = [];
-      await stopServer();
-      store.close();
-    },
-  };
+  return server;
+}
+
+/** Whether the request announces a body over the bound: answered 413 at once, before reading any of it. */
+function announcedTooLarge(req: IncomingMessage, maxBody: number): boolean {
+  const announced = req.headers['content-length'];
+  return announced !== undefined && Number(announced) > maxBody;
+}
+
+function route(receiver: Receiver, req: IncomingMessage, res: ServerResponse) {
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '/', 'http://receiver');
+  } catch {
+    return send(res, 400, { error: 'bad_request', message: 'The request target is not a URL path' });
+  }
+  const parts = pathSegments(url.pathname);
+  if (!parts) return send(res, 400, { error: 'bad_path', message: 'The path has a malformed percent-encoding (RFC 3986 §2.1)' });
+  if (parts[0] === '_observe') {
+    if (req.method !== 'GET') return send(res, 405, { error: 'method_not_allowed', message: 'The observation API is read-only: use GET' }, { allow: 'GET' });
+    try {
+      return handleObserve(receiver, url, parts, res);
+    } catch (e) {
+      return send(res, 503, { error: 'unavailable', message: (e as Error).message });
+    }
+  }
+  if (parts[0] === 'webhooks' && parts.length <= 2) {
+    if (req.method !== 'POST') return send(res, 405, { error: 'method_not_allowed', message: 'Deliver webhooks with POST' }, { allow: 'POST' });
+    const type = parts[1];
+    if (type !== undefined && !TYPE_PATTERN.test(type))
+      return send(res, 404, { error: 'not_found', message: 'A webhook type in the path is 1-64 of A-Z a-z 0-9 _ . -' });
+    if (announcedTooLarge(req, receiver.maxBody)) return send(res, 413, receiver.tooLarge);
+    handleDelivery(receiver, req, res, type).catch((e) => {
+      // Not the store (its failures are answered 503 above): a fault of the receiver's own code.
+      send(res, 500, { error: 'internal', message: (e as Error).message });
+    });
+    return;
+  }
+  send(res, 404, { error: 'not_found', message: 'POST webhooks to /webhooks/{type} or /webhooks; observe under /_observe' });
+}
+
+/** A refusal: the status and body a delivery is answered with instead of being stored. */
+type Refusal = { status: number; body: unknown };
+
+async function handleDelivery(receiver: Receiver, req: IncomingMessage, res: ServerResponse, typeFromPath: string | undefined): Promise<void> {
+  const { options } = receiver;
+  const started = performance.now();
+  const read = await readBody(req, receiver.maxBody);
+  // The client went away before its payload arrived: not received, and no one to answer.
+  if (read.kind === 'aborted') return;
+  if (read.kind === 'too_large') return send(res, 413, receiver.tooLarge);
+  const parsed = parseDelivery(receiver, read.bytes, typeFromPath);
+  if ('status' in parsed) return send(res, parsed.status, parsed.body);
+  const fresh = await receiver.pipeline.enqueue(parsed);
+  if (fresh instanceof Error) return send(res, 503, { error: 'storage_unavailable', message: 'Not stored; please retry' });
+  if (!fresh && options.broken === 'answers-500-to-duplicates') return send(res, 500, { error: 'duplicate' });
+  if (options.broken === 'slow-answers') {
+    const wait = (options.slowMs ?? 1_500) - (performance.now() - started);
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  }
+  // Events rule 6: duplicates also get a success.
+  send(res, 204);
+}
+
+/**
+ * A delivery ready to store from the bytes of its body, or the refusal of a body that can
+ * never succeed (rule 6: "a 4xx only for truly invalid payloads such as bad JSON"): not
+ * UTF-8, nested too deep, not JSON, not an object, or not keyable.
+ */
+function parseDelivery(receiver: Receiver, bytes: Buffer, typeFromPath: string | undefined): PreparedDelivery | Refusal {
+  const { options, maxDepth } = receiver;
+  // BROKEN (answers-500-to-malformed): a 5xx makes the vendor retry a payload that can never succeed (rule 4).
+  const malformed = (body: unknown): Refusal =>
+    options.broken === 'answers-500-to-malformed' ? { status: 500, body: { error: 'internal' } } : { status: 400, body };
+  let raw: string;
+  try {
+    raw = utf8.decode(bytes);
+  } catch {
+    return malformed({ error: 'invalid_json', message: 'The body is not UTF-8 (RFC 8259 §8.1: JSON text is exchanged as UTF-8)' });
+  }
+  if (nestingDepth(raw, maxDepth) > maxDepth)
+    return malformed({ error: 'too_deep', message: `The body nests arrays and objects deeper than ${maxDepth} levels` });
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch (e) {
+    return malformed({ error: 'invalid_json', message: `The body is not valid JSON: ${(e as Error).message}` });
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) {
+    return { status: 400, body: { error: 'invalid_payload', message: 'A webhook body must be a JSON object' } };
+  }
+  const object = body as Record<string, unknown>;
+  const refused = brokenFieldRefusal(receiver, object);
+  if (refused) return refused;
+  const type = typeFromPath ?? (typeof object.type === 'string' && TYPE_PATTERN.test(object.type) ? object.type : 'unknown');
+  try {
+    return prepareDelivery({ type, body: object, raw });
+  } catch (e) {
+    // Keying reads only the payload: a payload it fails on fails on every retry, so a 4xx (rule 6).
+    return { status: 400, body: { error: 'invalid_payload', message: `The payload cannot be keyed: ${(e as Error).message}` } };
+  }
+}
+
+/** The broken variants' refusals of what Events rule 2 allows: added fields, null fields. */
+function brokenFieldRefusal({ options, knownFields }: Receiver, object: Record<string, unknown>): Refusal | undefined {
+  if (knownFields) {
+    const unknown = Object.keys(object).filter((k) => !knownFields.has(k));
+    // BROKEN: fails added fields, which Events rule 2 says may appear at any time.
+    if (unknown.length) return { status: 400, body: { error: 'unknown_fields', message: `Unknown field(s): ${unknown.join(', ')}` } };
+  }
+  if (options.broken === 'rejects-null-fields-400') {
+    const nulls = Object.keys(object).filter((k) => object[k] === null);
+    // BROKEN: fails a null field, which Events rule 2 allows ("Fields can be null").
+    if (nulls.length) return { status: 400, body: { error: 'null_fields', message: `Null field(s): ${nulls.join(', ')}` } };
+  }
+  return undefined;
+}
+
+/** The observation API (README): parts are the decoded path segments, ['_observe', ...]. */
+function handleObserve(receiver: Receiver, url: URL, parts: string[], res: ServerResponse) {
+  const { store } = receiver;
+  if (parts[1] === 'objects' && parts.length === 3) {
+    const prefix = url.searchParams.get('guid_prefix') ?? '';
+    const limit = Math.min(Math.max(Number(url.searchParams.get('limit') ?? 1000) || 1000, 1), 10_000);
+    return send(res, 200, { objects: store.objectsWithPrefix(parts[2], prefix, limit) });
+  }
+  if (parts[1] === 'objects' && parts.length === 4) {
+    const obj = store.object(parts[2], parts[3]);
+    return obj ? send(res, 200, obj) : send(res, 404, { error: 'not_found', message: `No object ${parts[2]}/${parts[3]} stored` });
+  }
+  if (parts[1] === 'processed-count' && parts.length === 2) return answerProcessedCount(receiver, url, res);
+  if (parts[1] === 'events' && parts.length === 2) {
+    const limit = Math.min(Math.max(Number(url.searchParams.get('limit') ?? 1000) || 1000, 1), 10_000);
+    const afterId = Number(url.searchParams.get('after_id') ?? 0) || 0;
+    return send(res, 200, {
+      events: store.events({ type: url.searchParams.get('type') ?? undefined, guid: url.searchParams.get('guid') ?? undefined, limit, afterId }),
+    });
+  }
+  if (parts[1] === 'health' && parts.length === 2) return send(res, 200, { ok: true, broken: receiver.options.broken ?? null });
+  return send(res, 404, { error: 'not_found', message: `No observation route ${url.pathname}` });
+}
+
+/** GET /_observe/processed-count: the store's counts, or one run's (type and guid prefix). */
+function answerProcessedCount({ store, pipeline }: Receiver, url: URL, res: ServerResponse) {
+  const type = url.searchParams.get('type');
+  const prefix = url.searchParams.get('guid_prefix');
+  // Scoped to one run's objects, the answer also lists those objects' stored versions
+  // (one round trip for a model check).
+  const read = () =>
+    type && prefix !== null
+      ? {
+          ...store.statsFor(type, prefix),
+          duplicates_ignored: null,
+          objects: Object.fromEntries(store.objectsWithPrefix(type, prefix, 1000).map((o) => [o.guid, o.version])),
+        }
+      : store.stats();
+  // ?settled=1 answers once the worker has drained the queue (at most 2 s), so
+  // stored-state checks need no polling loop.
+  if (url.searchParams.get('settled')) {
+    const until = performance.now() + 2_000;
+    const poll = () => {
+      if (!pipeline.alive) return send(res, 503, { error: 'unavailable', message: 'The receiver is stopping' });
+      const stats = read();
+      if (stats.queued === 0 || performance.now() > until) return send(res, 200, stats);
+      pipeline.kickWorker();
+      setTimeout(poll, 2);
+    };
+    return poll();
+  }
+  return send(res, 200, read());
 }

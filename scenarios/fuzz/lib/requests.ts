@@ -550,208 +550,262 @@ const NAMED_HEADER_RULE = 'the request description (spec/) lists the optional re
  */
 export function reachCases(spec: OperationSpec, ctx: RequestContext, o: CaseOptions): FuzzCase[] {
   if (spec.sunset) return [];
-  const out: FuzzCase[] = [];
   const pathParams = spec.params.filter((p) => p.in === 'path');
-  // A read whose method or parameters the document does not fully show: sent once as a valid
-  // case (no expectation of acceptance), so the response checks judge what it answers
-  // (deprecated endpoints: the signalling header, version_conformance).
-  if (!positiveApplies(spec, o) && readable(spec, o)) {
-    const path: Record<string, Drawn> = Object.fromEntries(pathParams.map((p) => [p.name, { value: knownValues(p, o)[0], known: true }]));
-    out.push(
-      caseFrom(
-        spec,
-        { path, query: {}, headers: {}, body: undefined },
-        {
-          kind: 'valid',
-          tier: 'informational',
-          rule: 'the read is described in part (x-svc-not-shown): no acceptance is expected',
-          what: `a read of ${spec.path} with known identifiers`,
-        },
-      ),
-    );
+  return [
+    ...readDescribedInPart(spec, o, pathParams),
+    ...(positiveApplies(spec, o) ? readsOfKnownValues(spec, o, pathParams) : []),
+    ...variantsOfAcceptedRequest(spec, ctx, o.example, pathParams),
+    // Stated parameters whose answer one response judges (stated-reach.ts: includes, include_holdings/include_transactions).
+    ...statedPlatformReach(spec, o),
+  ];
+}
+
+/**
+ * A read whose method or parameters the document does not fully show: sent once as a valid
+ * case (no expectation of acceptance), so the response checks judge what it answers
+ * (deprecated endpoints: the signalling header, version_conformance).
+ */
+function readDescribedInPart(spec: OperationSpec, o: CaseOptions, pathParams: ParamSpec[]): FuzzCase[] {
+  if (positiveApplies(spec, o) || !readable(spec, o)) return [];
+  const path: Record<string, Drawn> = Object.fromEntries(pathParams.map((p) => [p.name, { value: knownValues(p, o)[0], known: true }]));
+  return [
+    caseFrom(
+      spec,
+      { path, query: {}, headers: {}, body: undefined },
+      {
+        kind: 'valid',
+        tier: 'informational',
+        rule: 'the read is described in part (x-svc-not-shown): no acceptance is expected',
+        what: `a read of ${spec.path} with known identifiers`,
+      },
+    ),
+  ];
+}
+
+/** A read of every known value of each path parameter (one varied at a time), and what is sent around the first of them. */
+function readsOfKnownValues(spec: OperationSpec, o: CaseOptions, pathParams: ParamSpec[]): FuzzCase[] {
+  const values = Object.fromEntries(pathParams.map((p) => [p.name, knownValues(p, o)]));
+  const base: Record<string, Drawn> = Object.fromEntries(pathParams.map((p) => [p.name, { value: values[p.name][0], known: true }]));
+  const reads: FuzzCase[] = [caseFrom(spec, { path: base, query: {}, headers: {}, body: undefined }, positiveCase(spec, base, undefined, o.known))];
+  for (const p of pathParams) {
+    for (const value of values[p.name].slice(1)) {
+      const path = { ...base, [p.name]: { value, known: true } };
+      reads.push(caseFrom(spec, { path, query: {}, headers: {}, body: undefined }, positiveCase(spec, path, { name: p.name, value, first: false }, o.known)));
+    }
   }
-  if (positiveApplies(spec, o)) {
-    const values = Object.fromEntries(pathParams.map((p) => [p.name, knownValues(p, o)]));
-    const base: Record<string, Drawn> = Object.fromEntries(pathParams.map((p) => [p.name, { value: values[p.name][0], known: true }]));
-    const reads: FuzzCase[] = [caseFrom(spec, { path: base, query: {}, headers: {}, body: undefined }, positiveCase(spec, base, undefined, o.known))];
-    for (const p of pathParams) {
-      for (const value of values[p.name].slice(1)) {
-        const path = { ...base, [p.name]: { value, known: true } };
-        reads.push(caseFrom(spec, { path, query: {}, headers: {}, body: undefined }, positiveCase(spec, path, { name: p.name, value, first: false }, o.known)));
-      }
-    }
-    out.push(...reads.slice(0, REACH_READS));
-    // The same read without credentials, with a wrong secret, without the data exchange token.
-    const first = reads[0];
-    if (spec.security.length) {
-      const { tier, rule } = authRule(spec);
-      out.push({ ...first, auth: 'none', generated: { kind: 'no-auth', tier, rule, what: `no credentials on ${first.generated.what}` } });
-      out.push({ ...first, auth: 'wrong', generated: { kind: 'wrong-auth', tier, rule, what: `a wrong secret on ${first.generated.what}` } });
-    }
-    const token = spec.security.find((x) => x.type === 'header' && x.header?.toLowerCase() === 'svc-3dx-token');
-    if (token)
+  const first = reads[0];
+  return [
+    ...reads.slice(0, REACH_READS),
+    ...readWithoutCredentials(spec, first),
+    ...readWithVendorAccept(spec, reads),
+    // Lists without path parameters carry the version cases (a few operations show a version fault as well as all).
+    ...(spec.api === 'platform' && !pathParams.length ? otherVersionsOfRead(spec, o, first) : []),
+    ...pageSizeNotANumber(spec, base),
+    ...unknownIdentifierRead(spec, base, pathParams),
+    ...pageSizeAtAndAboveMaximum(spec, base, first),
+  ];
+}
+
+/** The same read without credentials, with a wrong secret, without the data exchange token. */
+function readWithoutCredentials(spec: OperationSpec, first: FuzzCase): FuzzCase[] {
+  const out: FuzzCase[] = [];
+  if (spec.security.length) {
+    const { tier, rule } = authRule(spec);
+    out.push({ ...first, auth: 'none', generated: { kind: 'no-auth', tier, rule, what: `no credentials on ${first.generated.what}` } });
+    out.push({ ...first, auth: 'wrong', generated: { kind: 'wrong-auth', tier, rule, what: `a wrong secret on ${first.generated.what}` } });
+  }
+  const token = spec.security.find((x) => x.type === 'header' && x.header?.toLowerCase() === 'svc-3dx-token');
+  if (token)
+    out.push({
+      ...first,
+      omitHeader: token.header,
+      generated: { kind: 'missing-header', tier: 'stated', rule: GENERATED_RULES.threeDxToken, what: `no SVC-3DX-TOKEN header on ${first.generated.what}` },
+    });
+  return out;
+}
+
+/** On a platform read whose acceptance is stated, the same read with the vendor media type in Accept (Authentication 2). */
+function readWithVendorAccept(spec: OperationSpec, reads: FuzzCase[]): FuzzCase[] {
+  const stated = reads.find((c) => c.generated.tier === 'stated');
+  if (spec.api !== 'platform' || !stated) return [];
+  return [
+    {
+      ...stated,
+      headers: { ...stated.headers, accept: VENDOR_ACCEPT },
+      generated: { ...stated.generated, rule: `${VENDOR_ACCEPT_RULE}; ${stated.generated.rule}`, what: `${stated.generated.what}, Accept ${VENDOR_ACCEPT}` },
+    },
+  ];
+}
+
+/** The read with the sunset version, a version no document names and near misses of the version's form. */
+function otherVersionsOfRead(spec: OperationSpec, o: CaseOptions, first: FuzzCase): FuzzCase[] {
+  const out: FuzzCase[] = [];
+  const sunsetV = o.otherVersions?.sunset;
+  if (sunsetV)
+    out.push({
+      ...first,
+      version: sunsetV,
+      generated: {
+        kind: 'valid',
+        tier: 'informational',
+        rule: 'Versioning: after sunset "requests return an error"',
+        what: `Accept-Version ${sunsetV} (sunset) on ${first.generated.what}`,
+      },
+    });
+  const unknownV = o.otherVersions?.unknown;
+  if (unknownV)
+    out.push({
+      ...first,
+      version: unknownV,
+      generated: {
+        kind: 'negative',
+        tier: 'inferred',
+        rule: UNKNOWN_VERSION_RULE,
+        what: `Accept-Version ${unknownV}, a version the specification does not name, on ${first.generated.what}`,
+      },
+    });
+  // Values that ALMOST have the form v<YYYYMMDD> (contracts/ near-miss rules; stated), and the
+  // day after the version (inferred): on the lists with a stated maximum page only, a few a version.
+  if (spec.info.maxRecordsPerPage !== undefined)
+    for (const n of versionNearMisses({ version: spec.version }))
       out.push({
         ...first,
-        omitHeader: token.header,
-        generated: { kind: 'missing-header', tier: 'stated', rule: GENERATED_RULES.threeDxToken, what: `no SVC-3DX-TOKEN header on ${first.generated.what}` },
+        version: n.request.version,
+        generated: { kind: 'negative', tier: n.rule.tier, rule: `${n.rule.rule} (${n.rule.why})`, what: `${n.what} on ${first.generated.what}` },
       });
-    const stated = reads.find((c) => c.generated.tier === 'stated');
-    if (spec.api === 'platform' && stated) {
-      out.push({
-        ...stated,
-        headers: { ...stated.headers, accept: VENDOR_ACCEPT },
-        generated: { ...stated.generated, rule: `${VENDOR_ACCEPT_RULE}; ${stated.generated.rule}`, what: `${stated.generated.what}, Accept ${VENDOR_ACCEPT}` },
-      });
-    }
-    // Lists without path parameters carry the version cases (a few operations show a version fault as well as all).
-    if (spec.api === 'platform' && !pathParams.length) {
-      const sunsetV = o.otherVersions?.sunset;
-      if (sunsetV)
-        out.push({
-          ...first,
-          version: sunsetV,
-          generated: {
-            kind: 'valid',
-            tier: 'informational',
-            rule: 'Versioning: after sunset "requests return an error"',
-            what: `Accept-Version ${sunsetV} (sunset) on ${first.generated.what}`,
-          },
-        });
-      const unknownV = o.otherVersions?.unknown;
-      if (unknownV)
-        out.push({
-          ...first,
-          version: unknownV,
-          generated: {
-            kind: 'negative',
-            tier: 'inferred',
-            rule: UNKNOWN_VERSION_RULE,
-            what: `Accept-Version ${unknownV}, a version the specification does not name, on ${first.generated.what}`,
-          },
-        });
-      // Values that ALMOST have the form v<YYYYMMDD> (contracts/ near-miss rules; stated), and the
-      // day after the version (inferred): on the lists with a stated maximum page only, a few a version.
-      if (spec.info.maxRecordsPerPage !== undefined)
-        for (const n of versionNearMisses({ version: spec.version }))
-          out.push({
-            ...first,
-            version: n.request.version,
-            generated: { kind: 'negative', tier: n.rule.tier, rule: `${n.rule.rule} (${n.rule.why})`, what: `${n.what} on ${first.generated.what}` },
-          });
-    }
-    if (spec.params.some((p) => p.in === 'query' && p.name === 'records_per_page')) {
-      out.push(
-        caseFrom(
-          spec,
-          { path: base, query: { records_per_page: 'not-a-number' }, headers: {}, body: undefined },
-          {
-            kind: 'negative',
-            tier: 'inferred',
-            rule: 'the request description (spec/): query records_per_page is of type integer; that a service refuses another value is inferred',
-            what: 'query records_per_page=not-a-number',
-          },
-        ),
-      );
-    }
-    // An unknown identifier where the Errors table states 404 for the operation (stated).
-    if (spec.stated404 && pathParams.length) {
-      const lastParam = pathParams[pathParams.length - 1];
-      out.push(
-        caseFrom(
-          spec,
-          { path: { ...base, [lastParam.name]: { value: `FUZZ-unknown-${lastParam.name}`, known: false } }, query: {}, headers: {}, body: undefined },
-          { kind: 'negative', tier: 'stated', rule: spec.stated404, what: `an unknown ${lastParam.name}` },
-        ),
-      );
-    }
-    const max = spec.info.maxRecordsPerPage;
-    if (max !== undefined && spec.params.some((p) => p.in === 'query' && p.name === 'records_per_page')) {
-      // Limits: "records_per_page maximum 1000": the maximum itself is a value the list takes
-      // (acceptance expected, with the tier of the read it is added to); one above it may be
-      // refused or clamped (the status is free, the page is judged by paging_conformance).
-      out.push(
-        caseFrom(
-          spec,
-          { path: base, query: { records_per_page: String(max) }, headers: {}, body: undefined },
-          {
-            ...first.generated,
-            kind: 'positive',
-            rule: `Limits: "records_per_page maximum ${max}" (the maximum is a valid value); ${first.generated.rule}`,
-            what: `records_per_page=${max} (the stated maximum) on ${first.generated.what}`,
-          },
-        ),
-      );
-      for (const n of pageNearMisses(max, {}))
-        out.push(
-          caseFrom(
-            spec,
-            { path: base, query: n.request.query ?? {}, headers: {}, body: undefined },
-            {
-              kind: 'valid',
-              tier: 'informational',
-              rule: `${n.rule.rule}; ${n.rule.why}`,
-              what: n.what,
-            },
-          ),
-        );
-    }
-  }
-  const example = o.example;
-  if (example && pathParams.every((p) => example.params[p.name] !== undefined)) {
-    const path = Object.fromEntries(pathParams.map((p) => [p.name, { value: example.params[p.name], known: true }]));
-    // The accepted request with one value the description names (an enum value, a documented example) or one
-    // optional header it lists: acceptance expected (a refusal of what the specification names is a failure).
-    const named = spec.body ? namedValuesOf(spec.body.at).slice(0, REACH_WRITES) : [];
-    for (const n of named) {
-      const body = applyMutation(example.body, { path: n.path, op: 'set', value: n.value, tier: 'stated', rule: '', what: '' });
-      out.push(
-        caseFrom(
-          spec,
-          { path, query: {}, headers: {}, body },
-          {
-            kind: 'positive',
-            tier: 'stated',
-            rule: `${NAMED_VALUE_RULE}: ${n.path.join('.')} takes ${JSON.stringify(n.value)}`,
-            what: `${n.path.join('.')} = ${JSON.stringify(n.value)} on a request otherwise accepted`,
-          },
-        ),
-      );
-    }
-    for (const h of spec.params.filter((p) => p.in === 'header' && !p.required && p.name.toLowerCase() !== 'accept-version')) {
+  return out;
+}
+
+const takesPageSize = (spec: OperationSpec) => spec.params.some((p) => p.in === 'query' && p.name === 'records_per_page');
+
+/** records_per_page=not-a-number on every list: an inferred refusal, never a 5xx. */
+function pageSizeNotANumber(spec: OperationSpec, base: Record<string, Drawn>): FuzzCase[] {
+  if (!takesPageSize(spec)) return [];
+  return [
+    caseFrom(
+      spec,
+      { path: base, query: { records_per_page: 'not-a-number' }, headers: {}, body: undefined },
+      {
+        kind: 'negative',
+        tier: 'inferred',
+        rule: 'the request description (spec/): query records_per_page is of type integer; that a service refuses another value is inferred',
+        what: 'query records_per_page=not-a-number',
+      },
+    ),
+  ];
+}
+
+/** An unknown identifier where the Errors table states 404 for the operation (stated). */
+function unknownIdentifierRead(spec: OperationSpec, base: Record<string, Drawn>, pathParams: ParamSpec[]): FuzzCase[] {
+  if (!spec.stated404 || !pathParams.length) return [];
+  const lastParam = pathParams[pathParams.length - 1];
+  return [
+    caseFrom(
+      spec,
+      { path: { ...base, [lastParam.name]: { value: `FUZZ-unknown-${lastParam.name}`, known: false } }, query: {}, headers: {}, body: undefined },
+      { kind: 'negative', tier: 'stated', rule: spec.stated404, what: `an unknown ${lastParam.name}` },
+    ),
+  ];
+}
+
+/**
+ * Limits: "records_per_page maximum 1000": the maximum itself is a value the list takes
+ * (acceptance expected, with the tier of the read it is added to); one above it may be
+ * refused or clamped (the status is free, the page is judged by paging_conformance).
+ */
+function pageSizeAtAndAboveMaximum(spec: OperationSpec, base: Record<string, Drawn>, first: FuzzCase): FuzzCase[] {
+  const max = spec.info.maxRecordsPerPage;
+  if (max === undefined || !takesPageSize(spec)) return [];
+  const atMax = caseFrom(
+    spec,
+    { path: base, query: { records_per_page: String(max) }, headers: {}, body: undefined },
+    {
+      ...first.generated,
+      kind: 'positive',
+      rule: `Limits: "records_per_page maximum ${max}" (the maximum is a valid value); ${first.generated.rule}`,
+      what: `records_per_page=${max} (the stated maximum) on ${first.generated.what}`,
+    },
+  );
+  const aboveMax = pageNearMisses(max, {}).map((n) =>
+    caseFrom(
+      spec,
+      { path: base, query: n.request.query ?? {}, headers: {}, body: undefined },
+      {
+        kind: 'valid',
+        tier: 'informational',
+        rule: `${n.rule.rule}; ${n.rule.why}`,
+        what: n.what,
+      },
+    ),
+  );
+  return [atMax, ...aboveMax];
+}
+
+/** On the request the chains had accepted: named values and optional headers (acceptance), then each rule broken alone. */
+function variantsOfAcceptedRequest(spec: OperationSpec, ctx: RequestContext, example: Example | undefined, pathParams: ParamSpec[]): FuzzCase[] {
+  if (!example || !pathParams.every((p) => example.params[p.name] !== undefined)) return [];
+  const path = Object.fromEntries(pathParams.map((p) => [p.name, { value: example.params[p.name], known: true }]));
+  return [...namedValuesOnAccepted(spec, example, path), ...optionalHeadersOnAccepted(spec, example, path), ...brokenRulesOnAccepted(spec, ctx, example, path)];
+}
+
+/**
+ * The accepted request with one value the description names (an enum value, a documented example):
+ * acceptance expected (a refusal of what the specification names is a failure).
+ */
+function namedValuesOnAccepted(spec: OperationSpec, example: Example, path: Record<string, Drawn>): FuzzCase[] {
+  const named = spec.body ? namedValuesOf(spec.body.at).slice(0, REACH_WRITES) : [];
+  return named.map((n) => {
+    const body = applyMutation(example.body, { path: n.path, op: 'set', value: n.value, tier: 'stated', rule: '', what: '' });
+    return caseFrom(
+      spec,
+      { path, query: {}, headers: {}, body },
+      {
+        kind: 'positive',
+        tier: 'stated',
+        rule: `${NAMED_VALUE_RULE}: ${n.path.join('.')} takes ${JSON.stringify(n.value)}`,
+        what: `${n.path.join('.')} = ${JSON.stringify(n.value)} on a request otherwise accepted`,
+      },
+    );
+  });
+}
+
+/** The accepted request with one optional header the description lists: acceptance expected. */
+function optionalHeadersOnAccepted(spec: OperationSpec, example: Example, path: Record<string, Drawn>): FuzzCase[] {
+  return spec.params
+    .filter((p) => p.in === 'header' && !p.required && p.name.toLowerCase() !== 'accept-version')
+    .map((h) => {
       const schema = resolveSchema(h.schema).schema;
       const value = Array.isArray(schema.enum) ? String(schema.enum[0]) : schema.type === 'string' ? 'fuzz-header-value' : 'true';
-      out.push(
-        caseFrom(
-          spec,
-          { path, query: {}, headers: { [h.name]: value }, body: example.body },
-          {
-            kind: 'positive',
-            tier: 'stated',
-            rule: `${NAMED_HEADER_RULE}: ${h.name}${h.description ? ` (${h.description.trim().slice(0, 120)})` : ''}`,
-            what: `header ${h.name}: ${value} on a request otherwise accepted`,
-          },
-        ),
-      );
-    }
-    out.push(
-      caseFrom(
+      return caseFrom(
         spec,
-        { path, query: {}, headers: {}, body: undefined },
-        { kind: 'negative', tier: 'inferred', rule: MALFORMED_JSON_RULE, what: 'a body that is not JSON ("{not json}")' },
-        { rawBody: '{not json}' },
-      ),
-    );
-    const onAccepted = ', on a request otherwise accepted';
-    // Every rule the statedCases do not send already, broken alone.
-    for (const m of bodyMutations(spec, ctx)) {
-      const c = mutationCase(spec, { path, query: {}, headers: {} }, example.body, m, onAccepted);
-      if (c.generated.tier !== 'stated') out.push(c);
-    }
-    // Values that ALMOST meet each request rule (contracts/ near-miss rules), with the rule's tier.
-    for (const n of bodyNearMissesOf(spec, example)) out.push(nearMissCase(spec, { path, query: {}, headers: {} }, n, onAccepted));
+        { path, query: {}, headers: { [h.name]: value }, body: example.body },
+        {
+          kind: 'positive',
+          tier: 'stated',
+          rule: `${NAMED_HEADER_RULE}: ${h.name}${h.description ? ` (${h.description.trim().slice(0, 120)})` : ''}`,
+          what: `header ${h.name}: ${value} on a request otherwise accepted`,
+        },
+      );
+    });
+}
+
+/** A body that is not JSON, every rule the statedCases do not send already broken alone, and near misses. */
+function brokenRulesOnAccepted(spec: OperationSpec, ctx: RequestContext, example: Example, path: Record<string, Drawn>): FuzzCase[] {
+  const out: FuzzCase[] = [
+    caseFrom(
+      spec,
+      { path, query: {}, headers: {}, body: undefined },
+      { kind: 'negative', tier: 'inferred', rule: MALFORMED_JSON_RULE, what: 'a body that is not JSON ("{not json}")' },
+      { rawBody: '{not json}' },
+    ),
+  ];
+  const onAccepted = ', on a request otherwise accepted';
+  for (const m of bodyMutations(spec, ctx)) {
+    const c = mutationCase(spec, { path, query: {}, headers: {} }, example.body, m, onAccepted);
+    if (c.generated.tier !== 'stated') out.push(c);
   }
-  // Stated parameters whose answer one response judges (stated-reach.ts: includes, include_holdings/include_transactions).
-  out.push(...statedPlatformReach(spec, o));
+  // Values that ALMOST meet each request rule (contracts/ near-miss rules), with the rule's tier.
+  for (const n of bodyNearMissesOf(spec, example)) out.push(nearMissCase(spec, { path, query: {}, headers: {} }, n, onAccepted));
   return out;
 }
 
@@ -761,69 +815,105 @@ export function reachCases(spec: OperationSpec, ctx: RequestContext, o: CaseOpti
  */
 export function caseArbitrary(spec: OperationSpec, ctx: RequestContext, o: CaseOptions): fc.Arbitrary<FuzzCase> {
   const base = baseArb(spec, o);
-  const arbs: Array<{ arbitrary: fc.Arbitrary<FuzzCase>; weight: number }> = [];
   // Sunset operations answer an error whatever is sent (version_conformance judges that): valid cases only.
   const judged = !spec.sunset;
-  arbs.push({
+  const mutations = judged ? bodyMutations(spec, ctx) : [];
+  const pathParams = spec.params.filter((p) => p.in === 'path');
+  // The order is the draw's: fc.oneof picks by index, so a seed replays only while it stays.
+  return fc.oneof(
+    validCases(spec, base),
+    ...(judged ? positiveReads(spec, o, pathParams) : []),
+    ...mutationsOnAccepted(spec, o, mutations, pathParams),
+    ...mutationsOnDrawn(spec, base, mutations),
+    ...(judged ? typedQueryRefusals(spec, base) : []),
+    ...(judged ? unknownIdentifiers(spec, base, pathParams) : []),
+    ...(judged ? authVariants(spec, base) : []),
+    ...(judged ? missingToken(spec, base) : []),
+    ...otherVersions(spec, base, o, judged),
+    ...(judged ? malformedBodies(spec, base) : []),
+    ...unsupportedMethods(spec, base, o),
+  );
+}
+
+/** One kind of case with its weight among the kinds fc.oneof draws from. */
+interface WeightedCases {
+  arbitrary: fc.Arbitrary<FuzzCase>;
+  weight: number;
+}
+type BaseArbitrary = ReturnType<typeof baseArb>;
+
+/** valid: everything valid by what the document states. */
+function validCases(spec: OperationSpec, base: BaseArbitrary): WeightedCases {
+  return {
     arbitrary: base.map((b) =>
       caseFrom(spec, b, { kind: 'valid', tier: 'informational', rule: 'valid by the request description (spec/)', what: 'a request valid by its description' }),
     ),
     weight: 4,
-  });
+  };
+}
 
-  // positive: a read whose path names only resources that exist, no query, no open header.
-  const pathParams = spec.params.filter((p) => p.in === 'path');
-  if (judged && positiveApplies(spec, o)) {
-    const positive = fc
-      .record(
-        Object.fromEntries(pathParams.map((p) => [p.name, fc.constantFrom(...knownValues(p, o)).map((value) => ({ value, known: true }))])) as Record<
-          string,
-          fc.Arbitrary<Drawn>
-        >,
-      )
-      .map((path) => {
-        // A value other than the first known one (a partner id) is judged as the reach pass judges it.
-        const p = pathParams.find((x) => path[x.name].value !== knownValues(x, o)[0]);
-        return caseFrom(
-          spec,
-          { path, query: {}, headers: {}, body: undefined },
-          positiveCase(spec, path, p ? { name: p.name, value: path[p.name].value, first: false } : undefined, o.known),
-        );
-      });
-    arbs.push({ arbitrary: positive, weight: 2 });
-  }
+/** positive: a read whose path names only resources that exist, no query, no open header. */
+function positiveReads(spec: OperationSpec, o: CaseOptions, pathParams: ParamSpec[]): WeightedCases[] {
+  if (!positiveApplies(spec, o)) return [];
+  const positive = fc
+    .record(
+      Object.fromEntries(pathParams.map((p) => [p.name, fc.constantFrom(...knownValues(p, o)).map((value) => ({ value, known: true }))])) as Record<
+        string,
+        fc.Arbitrary<Drawn>
+      >,
+    )
+    .map((path) => {
+      // A value other than the first known one (a partner id) is judged as the reach pass judges it.
+      const p = pathParams.find((x) => path[x.name].value !== knownValues(x, o)[0]);
+      return caseFrom(
+        spec,
+        { path, query: {}, headers: {}, body: undefined },
+        positiveCase(spec, path, p ? { name: p.name, value: path[p.name].value, first: false } : undefined, o.known),
+      );
+    });
+  return [{ arbitrary: positive, weight: 2 }];
+}
 
-  // negative: one rule of the body or of a typed parameter broken.
-  const mutations = judged ? bodyMutations(spec, ctx) : [];
+/** negative: one rule of the body broken on a request the target accepted, so the one broken rule is the only reason to refuse it. */
+function mutationsOnAccepted(spec: OperationSpec, o: CaseOptions, mutations: Mutation[], pathParams: ParamSpec[]): WeightedCases[] {
   const example = o.example;
-  if (mutations.length && example && pathParams.every((p) => example.params[p.name] !== undefined)) {
-    // On a request the target accepted, so the one broken rule is the only reason to refuse it.
-    const path = Object.fromEntries(pathParams.map((p) => [p.name, { value: example.params[p.name], known: true }]));
-    const near = bodyNearMissesOf(spec, example);
-    arbs.push({
+  if (!mutations.length || !example || !pathParams.every((p) => example.params[p.name] !== undefined)) return [];
+  const path = Object.fromEntries(pathParams.map((p) => [p.name, { value: example.params[p.name], known: true }]));
+  const near = bodyNearMissesOf(spec, example);
+  const out: WeightedCases[] = [
+    {
       arbitrary: fc
         .constantFrom(...mutations)
         .map((m) => mutationCase(spec, { path, query: {}, headers: {} }, example.body, m, ', on a request otherwise accepted')),
       weight: mutations.some((m) => m.tier === 'stated') ? 4 : 2,
+    },
+  ];
+  // Values that ALMOST meet a request rule (contracts/ near-miss rules), drawn as well as sent once by the reach pass.
+  if (near.length)
+    out.push({
+      arbitrary: fc.constantFrom(...near).map((n) => nearMissCase(spec, { path, query: {}, headers: {} }, n, ', on a request otherwise accepted')),
+      weight: 2,
     });
-    // Values that ALMOST meet a request rule (contracts/ near-miss rules), drawn as well as sent once by the reach pass.
-    if (near.length)
-      arbs.push({
-        arbitrary: fc.constantFrom(...near).map((n) => nearMissCase(spec, { path, query: {}, headers: {} }, n, ', on a request otherwise accepted')),
-        weight: 2,
-      });
-  }
-  if (mutations.length) {
-    arbs.push({
+  return out;
+}
+
+/** negative: one rule of the body broken on a drawn request. */
+function mutationsOnDrawn(spec: OperationSpec, base: BaseArbitrary, mutations: Mutation[]): WeightedCases[] {
+  if (!mutations.length) return [];
+  return [
+    {
       arbitrary: fc.tuple(base, fc.constantFrom(...mutations)).map(([b, m]) => mutationCase(spec, b, b.body ?? {}, m)),
       weight: mutations.some((m) => m.tier === 'stated') ? 3 : 2,
-    });
-  }
-  const typedQuery = judged
-    ? spec.params.filter((p) => p.in === 'query' && ['integer', 'number', 'boolean'].includes(resolveSchema(p.schema).schema.type))
-    : [];
-  if (typedQuery.length) {
-    arbs.push({
+    },
+  ];
+}
+
+/** negative: a typed query parameter that is not a number (inferred). */
+function typedQueryRefusals(spec: OperationSpec, base: BaseArbitrary): WeightedCases[] {
+  const typedQuery = spec.params.filter((p) => p.in === 'query' && ['integer', 'number', 'boolean'].includes(resolveSchema(p.schema).schema.type));
+  if (!typedQuery.length) return [];
+  return [
+    {
       arbitrary: fc.tuple(base, fc.constantFrom(...typedQuery)).map(([b, p]) =>
         caseFrom(
           spec,
@@ -837,12 +927,16 @@ export function caseArbitrary(spec: OperationSpec, ctx: RequestContext, o: CaseO
         ),
       ),
       weight: 1,
-    });
-  }
-  // An unknown identifier where the Errors table states 404 (credentials list, data exchange transaction reads).
-  if (judged && spec.stated404 && pathParams.length) {
-    const last = pathParams[pathParams.length - 1];
-    arbs.push({
+    },
+  ];
+}
+
+/** An unknown identifier where the Errors table states 404 (credentials list, data exchange transaction reads). */
+function unknownIdentifiers(spec: OperationSpec, base: BaseArbitrary, pathParams: ParamSpec[]): WeightedCases[] {
+  if (!spec.stated404 || !pathParams.length) return [];
+  const last = pathParams[pathParams.length - 1];
+  return [
+    {
       arbitrary: base.map((b) =>
         caseFrom(
           spec,
@@ -851,16 +945,26 @@ export function caseArbitrary(spec: OperationSpec, ctx: RequestContext, o: CaseO
         ),
       ),
       weight: 1,
-    });
-  }
-  if (judged && spec.security.length) {
-    const { tier, rule } = authRule(spec);
-    arbs.push({ arbitrary: base.map((b) => caseFrom(spec, b, { kind: 'no-auth', tier, rule, what: 'no credentials' }, { auth: 'none' })), weight: 1 });
-    arbs.push({ arbitrary: base.map((b) => caseFrom(spec, b, { kind: 'wrong-auth', tier, rule, what: 'a wrong secret' }, { auth: 'wrong' })), weight: 1 });
-  }
+    },
+  ];
+}
+
+/** no-auth and wrong-auth (ignored_auth). */
+function authVariants(spec: OperationSpec, base: BaseArbitrary): WeightedCases[] {
+  if (!spec.security.length) return [];
+  const { tier, rule } = authRule(spec);
+  return [
+    { arbitrary: base.map((b) => caseFrom(spec, b, { kind: 'no-auth', tier, rule, what: 'no credentials' }, { auth: 'none' })), weight: 1 },
+    { arbitrary: base.map((b) => caseFrom(spec, b, { kind: 'wrong-auth', tier, rule, what: 'a wrong secret' }, { auth: 'wrong' })), weight: 1 },
+  ];
+}
+
+/** missing-header: no SVC-3DX-TOKEN where the operation needs one (Authentication 3). */
+function missingToken(spec: OperationSpec, base: BaseArbitrary): WeightedCases[] {
   const token = spec.security.find((s) => s.type === 'header' && s.header?.toLowerCase() === 'svc-3dx-token');
-  if (judged && token) {
-    arbs.push({
+  if (!token) return [];
+  return [
+    {
       arbitrary: base.map((b) =>
         caseFrom(
           spec,
@@ -870,12 +974,16 @@ export function caseArbitrary(spec: OperationSpec, ctx: RequestContext, o: CaseO
         ),
       ),
       weight: 2,
-    });
-  }
-  // Another Accept-Version on the same request: version_conformance judges the answer.
+    },
+  ];
+}
+
+/** Another Accept-Version on the same request: version_conformance judges the answer. */
+function otherVersions(spec: OperationSpec, base: BaseArbitrary, o: CaseOptions, judged: boolean): WeightedCases[] {
+  const out: WeightedCases[] = [];
   const sunsetV = spec.api === 'platform' ? o.otherVersions?.sunset : undefined;
   if (sunsetV)
-    arbs.push({
+    out.push({
       arbitrary: base.map((b) =>
         caseFrom(
           spec,
@@ -888,7 +996,7 @@ export function caseArbitrary(spec: OperationSpec, ctx: RequestContext, o: CaseO
     });
   const unknownV = spec.api === 'platform' ? o.otherVersions?.unknown : undefined;
   if (unknownV && judged) {
-    arbs.push({
+    out.push({
       arbitrary: base.map((b) =>
         caseFrom(
           spec,
@@ -905,10 +1013,17 @@ export function caseArbitrary(spec: OperationSpec, ctx: RequestContext, o: CaseO
       weight: 1,
     });
   }
-  // Malformed JSON where the operation takes a body (Endpoints: "Request and response bodies
-  // are JSON"): a refusal is expected (inferred: no status is stated), never a 5xx.
-  if (judged && spec.body) {
-    arbs.push({
+  return out;
+}
+
+/**
+ * Malformed JSON where the operation takes a body (Endpoints: "Request and response bodies
+ * are JSON"): a refusal is expected (inferred: no status is stated), never a 5xx.
+ */
+function malformedBodies(spec: OperationSpec, base: BaseArbitrary): WeightedCases[] {
+  if (!spec.body) return [];
+  return [
+    {
       arbitrary: fc.tuple(base, fc.constantFrom('{"unterminated": ', '{not json}', '[1, 2,', 'null null')).map(([b, raw]) =>
         caseFrom(
           spec,
@@ -923,11 +1038,16 @@ export function caseArbitrary(spec: OperationSpec, ctx: RequestContext, o: CaseO
         ),
       ),
       weight: 1,
-    });
-  }
+    },
+  ];
+}
+
+/** unsupported-method: a method the document does not list for the path. */
+function unsupportedMethods(spec: OperationSpec, base: BaseArbitrary, o: CaseOptions): WeightedCases[] {
   const others = METHODS.filter((m) => !(o.pathMethods ?? new Set([spec.method])).has(m));
-  if (others.length) {
-    arbs.push({
+  if (!others.length) return [];
+  return [
+    {
       arbitrary: fc.tuple(base, fc.constantFrom(...others)).map(([b, m]) =>
         caseFrom(
           spec,
@@ -942,9 +1062,8 @@ export function caseArbitrary(spec: OperationSpec, ctx: RequestContext, o: CaseO
         ),
       ),
       weight: 1,
-    });
-  }
-  return fc.oneof(...arbs);
+    },
+  ];
 }
 
 /**

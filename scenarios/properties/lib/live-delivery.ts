@@ -15,12 +15,16 @@ import { createHash } from 'node:crypto';
 import {
   type Failure,
   deliveryType as contractDeliveryType,
+  loadContract,
   MIXED_TYPES,
   objectGuid,
   parseBody,
   RULE9_FIELDS,
   runDeliveryChecks,
   streamRetries,
+  webhook_field_formats,
+  webhook_json_post,
+  webhook_test_shape,
 } from '../../../contracts/index.ts';
 import type { CapturedRequest } from './capture.ts';
 import { flagValue, type WebhookCaptureSettings } from '../../../targets/index.ts';
@@ -208,4 +212,216 @@ export function livePlatformTypes(requests: CapturedRequest[]): { failures: Fail
     failures: runDeliveryChecks(['webhook_platform_types'], MIXED_TYPES, requests),
     checked: requests.filter((r) => deliveryType(r) !== undefined).length,
   };
+}
+
+// ---- waiting and judging a live run -----------------------------------------------------
+
+/**
+ * Waits, at most SVC_WEBHOOK_WAIT_MS, until a delivery about the run's objects came, no failed
+ * delivery awaits its retry, every test webhook asked for arrived, and the capture has been
+ * quiet for `quietMs`. Returns how long it waited.
+ */
+export async function waitForDeliveries(
+  capture: { requests: CapturedRequest[] },
+  s: Pick<LiveDeliverySettings, 'waitMs' | 'quietMs'>,
+  concerns: (r: CapturedRequest) => boolean,
+  testTypesAsked: readonly string[],
+): Promise<number> {
+  const testArrived = (t: string) => testWebhookArrived(capture.requests, t);
+  const started = performance.now();
+  const deadline = started + s.waitMs;
+  for (;;) {
+    const now = performance.now();
+    if (now >= deadline) break;
+    const last = capture.requests.at(-1)?.atMs ?? 0;
+    const complete = capture.requests.some(concerns) && awaitingRetry(capture.requests).length === 0 && testTypesAsked.every(testArrived);
+    if (complete && now - last >= s.quietMs) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return Math.round(performance.now() - started);
+}
+
+/** Whether a test webhook (action "test") of `type` is among `requests`. */
+export const testWebhookArrived = (requests: CapturedRequest[], type: string): boolean =>
+  requests.some((r) => deliveryType(r) === type && parseBody(r)?.action === 'test');
+
+/** Reports one observation of the run: an annotation of the test (`verified`, `not verified`, `deliveries`). */
+export type Note = (type: string, description: string) => void;
+
+/** A rule judged on at least one delivery is `verified`; on none, `not verified` with why. */
+function noteVerified(note: Note, rule: string, n: number, why: string): void {
+  if (n > 0) note('verified', `${rule} (${n} deliveries)`);
+  else note('not verified', `${rule}: ${why}`);
+}
+
+/** What a live run sent and received: the deliveries to judge, and what they are judged against. */
+export interface LiveRun {
+  settings: LiveDeliverySettings;
+  /** The deliveries that arrived within the wait. */
+  requests: CapturedRequest[];
+  memberGuid: string;
+  callbackPayload: string;
+  testTypesAsked: readonly string[];
+  /** Whether a test webhook of a type arrived (by the time the checks run). */
+  testArrived: (type: string) => boolean;
+  /** Where the capture listened, for messages. */
+  where: string;
+  waitedMs: number;
+  strict: boolean;
+}
+
+/** Every delivery rule the run can judge on what arrived, each reported as verified or not; the findings of every tier. */
+export function checkLiveDeliveries(run: LiveRun, note: Note): Failure[] {
+  const byType = deliveriesByType(run.requests);
+  return [
+    ...checkEveryDelivery(run, byType, note),
+    ...checkMemberRules(run, note),
+    ...checkPlatformTypes(run, note),
+    ...checkTestWebhooks(run, byType, note),
+    ...checkRetries(run, note),
+    ...checkHttps(run, note),
+  ];
+}
+
+/** The deliveries by type ('unknown' when it could not be told). */
+export function deliveriesByType(requests: CapturedRequest[]): Map<string, CapturedRequest[]> {
+  const byType = new Map<string, CapturedRequest[]>();
+  for (const r of requests) byType.set(deliveryType(r) ?? 'unknown', [...(byType.get(deliveryType(r) ?? 'unknown') ?? []), r]);
+  return byType;
+}
+
+/** Events, Webhooks (HTTPS POST with a JSON body), rule 1 (field formats) and the payload schema of each told type. */
+function checkEveryDelivery({ requests: rs, settings: s }: LiveRun, byType: Map<string, CapturedRequest[]>, note: Note): Failure[] {
+  const failures: Failure[] = [];
+  const contract = loadContract();
+  let contractChecked = 0;
+  for (const [type, list] of byType) {
+    failures.push(...webhook_json_post(type, list), ...webhook_field_formats(type, list));
+    if (type === 'unknown') continue;
+    for (const r of list) {
+      const body = parseBody(r);
+      if (!body) continue;
+      contractChecked++;
+      failures.push(...contract.checkWebhook(type, body));
+    }
+  }
+  noteVerified(note, 'Events, Webhooks: HTTPS POST requests with a JSON body', rs.length, 'no delivery');
+  noteVerified(note, 'Events rule 1: _at epoch seconds, _on YYYY-MM-DD', rs.length, 'no delivery');
+  noteVerified(note, 'spec/platform.openapi.yaml webhooks: the payload schema of the type', contractChecked, 'no delivery whose type could be told');
+  const unknown = byType.get('unknown') ?? [];
+  if (unknown.length)
+    note(
+      'not verified',
+      `${unknown.length} delivery(ies) whose type could not be told (path ${unknown[0].path}, no object named for a type): give the service one URL per type ending in the type name (e.g. ${s.publicUrl.href.replace(/\/$/, '')}/member) to have them checked against their type`,
+    );
+  return failures;
+}
+
+/** Events rules 3 (versions rise), 8 (X-CALLBACK-PAYLOAD comes back) and 9 (payload fields). */
+function checkMemberRules({ requests: rs, memberGuid, callbackPayload }: LiveRun, note: Note): Failure[] {
+  const failures: Failure[] = [...liveVersionRises(rs)];
+  const memberDeliveries = rs.filter((r) => deliveryType(r) === 'member' && parseBody(r)?.action !== 'test').length;
+  noteVerified(note, 'Events rule 3: member webhooks carry a version that rises with each update', memberDeliveries, 'no member webhook arrived');
+
+  const cb = liveCallbackPayload(rs, memberGuid, callbackPayload);
+  failures.push(...cb.failures);
+  noteVerified(
+    note,
+    'Events rule 8: X-CALLBACK-PAYLOAD appears in the member and member data updated webhooks',
+    cb.checked,
+    `no member or member_data_updated webhook about member ${memberGuid} arrived`,
+  );
+
+  const r9 = liveRule9(rs);
+  failures.push(...r9.failures);
+  noteVerified(
+    note,
+    'Events rule 9: member, aggregation, notification and verification payload fields',
+    r9.checked,
+    'no member, aggregation, notification or verification webhook arrived',
+  );
+  return failures;
+}
+
+/**
+ * Events: "For platform clients only these types are available": which kind of client
+ * the credentials belong to is the user's to say (SVC_WEBHOOK_PLATFORM_CLIENT=1).
+ */
+function checkPlatformTypes({ requests: rs, settings: s }: LiveRun, note: Note): Failure[] {
+  if (!s.platformClient) {
+    note(
+      'not verified',
+      'Events, Webhooks: "For platform clients only these types are available": set SVC_WEBHOOK_PLATFORM_CLIENT=1 when the credentials are a platform client\'s to check it',
+    );
+    return [];
+  }
+  const platform = livePlatformTypes(rs);
+  noteVerified(
+    note,
+    'Events, Webhooks: a platform client receives only aggregation, balance, connection status, history, insights and statements webhooks',
+    platform.checked,
+    'no delivery whose type could be told',
+  );
+  return platform.failures;
+}
+
+/** Events rule 7: the shape of every test webhook, and each one asked for at SVC_WEBHOOK_TEST_URL arrived. */
+function checkTestWebhooks(run: LiveRun, byType: Map<string, CapturedRequest[]>, note: Note): Failure[] {
+  const { requests: rs, settings: s, memberGuid, where, waitedMs } = run;
+  const failures: Failure[] = [];
+  const tests = rs.filter((r) => parseBody(r)?.action === 'test');
+  for (const [type, list] of byType)
+    failures.push(
+      ...webhook_test_shape(
+        type,
+        list.filter((r) => parseBody(r)?.action === 'test'),
+      ),
+    );
+  for (const t of run.testTypesAsked) {
+    if (!run.testArrived(t))
+      failures.push({
+        check: 'webhook_delivered',
+        operation: `WEBHOOK ${t}`,
+        location: 'capture',
+        rule: 'Events, Webhooks rule 7: type-specific test webhooks are generated by the vendor on request',
+        severity: 'error',
+        message: `A test webhook of type ${t} was requested at SVC_WEBHOOK_TEST_URL (answered 2xx) and no delivery of type ${t} with action "test" arrived at ${where} within ${waitedMs} ms (${(byType.get(t) ?? []).filter((r) => !r.body.includes(memberGuid)).length} other delivery(ies) of that type, not about the member created)`,
+      });
+  }
+  if (s.testUrl || tests.length)
+    noteVerified(note, 'Events rule 7: test webhooks have action test, an object named for the type, and version', tests.length, 'no test webhook arrived');
+  return failures;
+}
+
+/** Events rules 4-5 (retries), observable only when the capture failed the first delivery (SVC_WEBHOOK_FAIL_FIRST). */
+function checkRetries({ requests: rs, settings: s, strict }: LiveRun, note: Note): Failure[] {
+  if (!s.failFirst) {
+    note(
+      'not verified',
+      "Events rules 4-5 (retries): the capture answered 204 to everything; set SVC_WEBHOOK_FAIL_FIRST=1 to answer 503 to the first delivery of each object and watch the retry (rule 5's example schedule puts retry 1 at 30 s: keep SVC_WEBHOOK_WAIT_MS above it)",
+    );
+    return [];
+  }
+  const retries = liveRetries(rs, { strict, waitMs: s.waitMs });
+  noteVerified(
+    note,
+    'Events rules 4-5: a delivery answered 503 is retried with an identical payload, at most 12 times',
+    retries.retried,
+    `${retries.failed} delivery(ies) answered 503, none retried within the wait`,
+  );
+  return retries.failures;
+}
+
+/** Events, Webhooks: "The service sends HTTPS POST requests": observable only through an https public URL. */
+function checkHttps({ requests: rs, settings: s }: LiveRun, note: Note): Failure[] {
+  if (!s.https) {
+    note(
+      'not verified',
+      `Events, Webhooks: "The service sends HTTPS POST requests": SVC_WEBHOOK_PUBLIC_URL is plain http (${s.publicUrl.href}), accepted only because the target is on this machine; give an https URL to verify it`,
+    );
+    return [];
+  }
+  const failures = liveHttps(rs);
+  noteVerified(note, 'Events, Webhooks: the service sends HTTPS POST requests (the deliveries came through the https public URL)', rs.length, 'no delivery');
+  return failures;
 }
