@@ -21,6 +21,15 @@ export const SELFTEST_AGGREGATION_TIMEOUT_MS = 1_000;
 export const SELFTEST_POLL_INTERVAL_MS = 20;
 /** Runs per webhook property in the self-test's baseline (integration/webhook-check.ts's default). */
 export const SELFTEST_PROPERTY_RUNS = 200;
+/**
+ * The request limit of the entries' simulators (Limits: "Request rate limit values: not
+ * shown", so any value is the service's to choose). Each worker has a simulator of its own
+ * per entry, serving one test at a time, and no Playwright scenario is about the limit
+ * (the 429 rules are proven by the load side runs, at proof/adapters.ts's 20 per second):
+ * above what one worker sends, so the fuzz baseline's two thousand cases go at the
+ * machine's pace instead of waiting on a pacer held to 0.9 of the simulator's default 300.
+ */
+export const SELFTEST_ENTRY_RATE_LIMIT_PER_SECOND = 2_000;
 /** Per-scenario bound inside the self-test (browser waits included). */
 export const SELFTEST_TEST_TIMEOUT_MS = 15_000;
 
@@ -78,6 +87,7 @@ export function selftestProcessEnv(planFile: string, workDir: string, extra: Rec
     SVC_AGGREGATION_TIMEOUT_MS: String(SELFTEST_AGGREGATION_TIMEOUT_MS),
     SVC_POLL_INTERVAL_MS: String(SELFTEST_POLL_INTERVAL_MS),
     SVC_HTTP_TIMING_DIR: join(workDir, 'http-timing'),
+    SVC_RATE_LIMIT_PER_SECOND: String(SELFTEST_ENTRY_RATE_LIMIT_PER_SECOND),
   };
   delete env.SVC_BASE_URL; // the self-test is about the simulator, never a real target
   delete env.SVC_SIMULATOR_URL;

@@ -22,7 +22,7 @@ import {
   titlesGrep,
   type PlaywrightPlan,
 } from './plan.ts';
-import { entrySuiteTitle, testKey } from './playwright-plan.ts';
+import { entrySuiteTitle, SELFTEST_FIRST_PROJECT, testKey } from './playwright-plan.ts';
 import { testsOf } from './run-suite.ts';
 import { EXPECTED_FAILURE_ANNOTATION } from '../scenarios/fixtures/outcome.ts';
 import { REDACTION_REPORTER } from '../reports/reporters.ts';
@@ -227,15 +227,19 @@ test('the self-test configuration (proof/playwright.config.ts): one shared proje
     const config = (await import(`./playwright.config.ts?plan=${Date.now()}`)).default;
     assert.equal(config.globalSetup, undefined, 'each worker starts its own simulators');
     // A project always gets its own workers: one project for every entry keeps them shared.
+    // The fuzz scenarios first: tests go out in project order, and the fuzz baselines are the run's longest.
     assert.deepEqual(
       config.projects.map((p: { name: string }) => p.name),
-      [PROPERTIES_PROJECT, SELFTEST_PROJECT],
+      [SELFTEST_FIRST_PROJECT, PROPERTIES_PROJECT, SELFTEST_PROJECT],
     );
     assert.equal(config.fullyParallel, true);
     // A fault entry's failed browser scenario keeps its page snapshot: redaction runs first, as in every run.
     assert.equal(config.reporter[0][0], REDACTION_REPORTER);
     const selftest = config.projects.find((p: { name: string }) => p.name === SELFTEST_PROJECT);
-    assert.ok(selftest.testMatch.test('api/auth.spec.ts') && selftest.testMatch.test('browser/oauth.spec.ts') && selftest.testMatch.test('fuzz/fuzz.spec.ts'));
+    const first = config.projects.find((p: { name: string }) => p.name === SELFTEST_FIRST_PROJECT);
+    assert.ok(selftest.testMatch.test('api/auth.spec.ts') && selftest.testMatch.test('browser/oauth.spec.ts') && !selftest.testMatch.test('fuzz/fuzz.spec.ts'));
+    assert.ok(first.testMatch.test('fuzz/fuzz.spec.ts') && !first.testMatch.test('api/auth.spec.ts'));
+    assert.deepEqual(first.use, selftest.use, 'the two scenario projects differ only in their files');
     assert.ok(!selftest.testMatch.test('properties/delivery.spec.ts'), 'properties run once, as they are, in their own project');
     // The files a side run already covers (the clean delivery baseline) are left out of it.
     const properties = config.projects.find((p: { name: string }) => p.name === PROPERTIES_PROJECT);

@@ -120,6 +120,14 @@ export type SelftestFolder = (typeof SELFTEST_FOLDERS)[number];
 /** The project of the plan's scenarios, and the properties project of the baseline. */
 export const SELFTEST_PROJECT = 'selftest';
 export const PROPERTIES_PROJECT = 'properties';
+/**
+ * The plan's fuzz scenarios, in a project of their own listed first. Playwright hands out
+ * tests in project order, then file order, and `fuzz/` sorts after `api/` and `browser/`:
+ * in the one project, the longest scenario of the run (a fuzz baseline of some two thousand
+ * sequential cases per entry) would start last and end the run alone.
+ */
+export const SELFTEST_FIRST_PROJECT = 'selftest-first';
+export const SELFTEST_FIRST_FOLDERS: readonly SelftestFolder[] = ['fuzz'];
 
 /** Whether an entry's grep selects a scenario declared with this title and these tags. */
 export function entrySelects(entry: Pick<SelftestEntry, 'grep'>, title: string, tags: readonly string[]): boolean {

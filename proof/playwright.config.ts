@@ -3,12 +3,16 @@
  * scenarios `npm run conformance` runs, under every entry of the plan proof/execute.ts
  * writes (SVC_SELFTEST_PLAN; proof/playwright-plan.ts).
  *
- * Projects:
- *   selftest    the api, browser and fuzz scenarios (the plan's folders), each declared once
- *               per plan entry that selects it, under a describe block named after the entry
- *               (proof/entry-test.ts); each worker starts one in-process simulator per entry
- *               it meets. One project: a project always gets workers of its own.
- *   properties  the fast-check suites, once, as they are (the baseline; on the plan's request)
+ * Projects, in the order Playwright hands out their tests:
+ *   selftest-first  the fuzz scenarios (SELFTEST_FIRST_FOLDERS): the run's longest tests,
+ *                   started first so that the run does not end on one of them alone
+ *   properties      the fast-check suites, once, as they are (the baseline; on the plan's request)
+ *   selftest        the api and browser scenarios
+ * The scenario projects declare each scenario once per plan entry that selects it, under a
+ * describe block named after the entry (proof/entry-test.ts); each worker starts one
+ * in-process simulator per entry it meets. Every entry shares a project's workers: a
+ * project always gets workers of its own, so a project per entry would start a worker per
+ * entry.
  *
  * The scenario specs import their `test` from scenarios/fixtures.ts; here that import
  * resolves to the self-test's (proof/entry-test-hook.mjs, registered below in every process
@@ -21,7 +25,7 @@ import { runSettings } from '../targets/index.ts';
 import { browserUse } from '../scenarios/browser-use.ts';
 import { REDACTION_REPORTER } from '../reports/reporters.ts';
 import { watchParent } from '../scenarios/parent-watchdog.ts';
-import { PROPERTIES_PROJECT, SELFTEST_FOLDERS, SELFTEST_PROJECT, selftestPlan } from './playwright-plan.ts';
+import { PROPERTIES_PROJECT, SELFTEST_FIRST_FOLDERS, SELFTEST_FIRST_PROJECT, SELFTEST_FOLDERS, SELFTEST_PROJECT, selftestPlan } from './playwright-plan.ts';
 
 register('./entry-test-hook.mjs', import.meta.url);
 
@@ -39,6 +43,15 @@ const settings = orRefuse(() => runSettings());
 watchParent();
 const { plan } = orRefuse(() => selftestPlan());
 const folders = plan.folders ?? SELFTEST_FOLDERS;
+const first = folders.filter((f) => SELFTEST_FIRST_FOLDERS.includes(f));
+const rest = folders.filter((f) => !SELFTEST_FIRST_FOLDERS.includes(f));
+const folderMatch = (names: readonly string[]) => new RegExp(`(^|/)(${names.join('|')})/[^/]*\\.spec\\.ts$`);
+/** The scenario projects' common part: the long one first (SELFTEST_FIRST_PROJECT), then the rest. */
+const scenarioProject = {
+  testDir: '../scenarios',
+  // Retries are per entry (describe.configure in proof/entry-test.ts): none for faults, one for baselines and variations.
+  use: { ...browserUse(settings.chromiumPath), actionTimeout: 5_000, navigationTimeout: 5_000, trace: 'off' as const },
+};
 
 export default defineConfig({
   // The project root: the JSON report names each spec from there (scenarios/api/...), as
@@ -56,6 +69,7 @@ export default defineConfig({
   // error-context.md page snapshot, which shows the test password typed into the page.
   reporter: [[REDACTION_REPORTER], ['json', { outputFile: plan.reportFile }]],
   projects: [
+    ...(first.length ? [{ ...scenarioProject, name: SELFTEST_FIRST_PROJECT, testMatch: folderMatch(first) }] : []),
     ...(plan.properties
       ? [
           {
@@ -66,12 +80,6 @@ export default defineConfig({
           },
         ]
       : []),
-    {
-      name: SELFTEST_PROJECT,
-      testDir: '../scenarios',
-      testMatch: new RegExp(`(^|/)(${folders.join('|')})/[^/]*\\.spec\\.ts$`),
-      // Retries are per entry (describe.configure in proof/entry-test.ts): none for faults, one for baselines and variations.
-      use: { ...browserUse(settings.chromiumPath), actionTimeout: 5_000, navigationTimeout: 5_000, trace: 'off' as const },
-    },
+    ...(rest.length ? [{ ...scenarioProject, name: SELFTEST_PROJECT, testMatch: folderMatch(rest) }] : []),
   ],
 });

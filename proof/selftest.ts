@@ -152,9 +152,9 @@ export function planSelftest(
   // on every run and machine; a time bound would cut it wherever the machine is slow. The
   // fuzz project's own run (`npx playwright test --project fuzz`) keeps its wider defaults.
   // Pacing: every worker has a simulator of its own per entry (proof/entry-test.ts)
-  // that serves one test at a time, so the fuzz test may take 0.9 of the request limit, not
-  // the 0.5 it leaves other workers on a shared target: the same cases, 2007 in about 9.5 s
-  // instead of 15 s.
+  // that serves one test at a time, so the fuzz test may take 0.9 of the request limit
+  // (SELFTEST_ENTRY_RATE_LIMIT_PER_SECOND), not the 0.5 it leaves other workers on a
+  // shared target.
   const fuzzBounds = {
     SVC_FUZZ_RATE_SHARE: '0.9',
     ...(o.fuzzOnly ? { SVC_FUZZ_SEED: '1', SVC_FUZZ_RUNS: '6', SVC_FUZZ_SECONDS: '15' } : { SVC_FUZZ_SEED: '1', SVC_FUZZ_RUNS: '3', SVC_FUZZ_SECONDS: '120' }),
