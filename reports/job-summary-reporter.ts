@@ -11,8 +11,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
-import { countsLine, renderFindingsMarkdown } from './findings.ts';
-import { RUN_FINDINGS, testTitle, type RunFindings } from './run-findings.ts';
+import { countsLine, renderFindingsMarkdown, RUN_FINDINGS, testTitle, type RunFindings } from './findings.ts';
 import { loadProfile } from '../targets/index.ts';
 import { EMPTY_RUN } from './empty-run-reporter.ts';
 

@@ -3,7 +3,7 @@
  * "Checks and failures": stated, inferred, informational, each shown apart in every report).
  * The findings are the typed records each test attaches (contracts FindingRecord, written
  * by scenarios/fixtures/findings.ts for the checked client, scenarios/inferred.ts and the
- * delivery properties), kept in the run's shared RunFindings (reports/run-findings.ts).
+ * delivery properties), kept in the run's shared RunFindings (reports/findings.ts).
  * Only the last attempt of a retried test counts.
  *
  *   console      counts per tier, then EVERY distinct finding grouped by tier and check,
@@ -21,8 +21,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import type { FullConfig, FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
-import { countsLine, renderFindingsHtml, renderFindingsText, type FindingsSummary } from './findings.ts';
-import { RUN_FINDINGS, type RunFindings } from './run-findings.ts';
+import { countsLine, renderFindingsHtml, renderFindingsText, RUN_FINDINGS, type FindingsSummary, type RunFindings } from './findings.ts';
 import { loadProfile } from '../targets/index.ts';
 
 export const SUMMARY_FILE_NAME = 'tier-summary.html';

@@ -20,8 +20,7 @@ import {
   type Failure,
   type FindingRecord,
 } from '../contracts/index.ts';
-import { findingsOf, renderFindingsHtml, renderFindingsText, SCENARIO_CHECK, summariseFindings, type TestFindings } from './findings.ts';
-import { RunFindings } from './run-findings.ts';
+import { findingsOf, renderFindingsHtml, renderFindingsText, RunFindings, SCENARIO_CHECK, summariseFindings, type TestFindings } from './findings.ts';
 import TierSummaryReporter from './tier-summary-reporter.ts';
 
 const schemaFailure = (i: number, field: string): Failure => ({
