@@ -19,6 +19,13 @@ const SELFTEST_CONFIG = fileURLToPath(new URL('./playwright.config.ts', import.m
 /** The self-test's polling bound: far above the simulator's 60 ms aggregation, far below a real target's. */
 export const SELFTEST_AGGREGATION_TIMEOUT_MS = 1_000;
 export const SELFTEST_POLL_INTERVAL_MS = 20;
+/**
+ * The self-test's bound on a browser scenario's wait for a widget event, postMessage or
+ * redirect: as the polling bound, far above what the simulator's pages take to send one
+ * after its action, below the simulator profile's own bound, so that a fault that withholds
+ * an event (the widget and OAuth faults) fails its scenario sooner.
+ */
+export const SELFTEST_BROWSER_EVENT_TIMEOUT_MS = 2_000;
 /** Runs per webhook property in the self-test's baseline (integration/webhook-check.ts's default). */
 export const SELFTEST_PROPERTY_RUNS = 200;
 /**
@@ -86,6 +93,7 @@ export function selftestProcessEnv(planFile: string, workDir: string, extra: Rec
     SVC_SELFTEST_PLAN: planFile,
     SVC_AGGREGATION_TIMEOUT_MS: String(SELFTEST_AGGREGATION_TIMEOUT_MS),
     SVC_POLL_INTERVAL_MS: String(SELFTEST_POLL_INTERVAL_MS),
+    SVC_BROWSER_EVENT_TIMEOUT_MS: String(SELFTEST_BROWSER_EVENT_TIMEOUT_MS),
     SVC_HTTP_TIMING_DIR: join(workDir, 'http-timing'),
     SVC_RATE_LIMIT_PER_SECOND: String(SELFTEST_ENTRY_RATE_LIMIT_PER_SECOND),
   };
