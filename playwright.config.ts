@@ -111,7 +111,7 @@ export default defineConfig({
       name: 'fuzz',
       testDir: './scenarios/fuzz',
       dependencies: ['run'],
-      // Only the spec: scenarios/fuzz/lib holds node:test unit tests (npm run test:unit).
+      // Only the spec: scenarios/fuzz/engine holds node:test unit tests (npm run test:unit).
       testMatch: /\.spec\.ts$/,
     },
   ],

@@ -14,8 +14,8 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadProfile, profileSecrets, createRedactor } from '../targets/index.ts';
 import { loadContract } from '../contracts/index.ts';
-import { renderStats, runFuzz } from '../scenarios/fuzz/lib/run.ts';
-import { renderCounterexample } from '../scenarios/fuzz/lib/engine.ts';
+import { renderStats, runFuzz } from '../scenarios/fuzz/engine/run.ts';
+import { renderCounterexample } from '../scenarios/fuzz/engine/engine.ts';
 
 const { values } = parseArgs({
   options: {

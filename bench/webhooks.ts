@@ -21,9 +21,9 @@ import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { Pool } from 'undici';
 import { startReceiver } from '../targets/index.ts';
-import { deliveryArb } from '../scenarios/properties/lib/arbitraries.ts';
-import { PROPERTY_SETTINGS, startReference } from '../scenarios/properties/lib/client.ts';
-import * as P from '../scenarios/properties/lib/properties.ts';
+import { deliveryArb } from '../scenarios/properties/harness/arbitraries.ts';
+import { PROPERTY_SETTINGS, startReference } from '../scenarios/properties/harness/client.ts';
+import * as P from '../scenarios/properties/harness/properties.ts';
 
 const { values } = parseArgs({
   options: {

@@ -10,7 +10,7 @@
  * webhook check whose guard holds only for a delivery context, so `checkWebhook` never
  * asks it, and it runs through `runDeliveryChecks` (one context, the checks named, a
  * crashing check becomes a failure). The exported functions keep the call shapes of the
- * former scenarios/properties/lib/delivery-rules.ts.
+ * former scenarios/properties/harness/delivery-rules.ts.
  *
  * Where the specification gives only an example (the retry schedule of rule 5), the
  * strict checks are the stated limits (at most 12 retries, identical payload, no retry
@@ -20,7 +20,7 @@
 import { inferredSeverity, type Failure } from './failure.ts';
 import { crashed, registerCheck, type CheckContext, type CheckDefinition } from './registry.ts';
 
-/** One request a capture receiver saw (scenarios/properties/lib/capture.ts: CapturedRequest). */
+/** One request a capture receiver saw (scenarios/properties/harness/capture.ts: CapturedRequest). */
 export interface DeliveredRequest {
   /** The path the request came to (a receiver with one URL per type tells the type by it). */
   path?: string;

@@ -18,7 +18,7 @@
  * rule is written once. Every near miss carries its rule: the sentence, the tier of a 2xx
  * to it and why (`why`), and the rule's own `ok`, which refuses it (near-miss.test.ts proves
  * it for every rule). The scenarios (scenarios/api/near-misses.spec.ts) and the fuzz project
- * (scenarios/fuzz/lib/requests.ts; `negative_data_rejection`) send them.
+ * (scenarios/fuzz/engine/requests.ts; `negative_data_rejection`) send them.
  *
  * The tier of a 2xx: a rule the specification states is stated (the request it accepts is
  * not the request the sentence describes; "must not succeed" is stated, which status refuses

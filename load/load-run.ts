@@ -2,7 +2,7 @@
  * Runs the k6 load scripts (load/<script>.ts) with the project's k6-compatible runner
  * (load/runner/cli.ts) against an in-process simulator that has the given faults or
  * variations in force — or against SVC_BASE_URL when a real target is configured.
- * Summaries land in `<reportDir>/<script>.summary.json` (load/lib/report.ts).
+ * Summaries land in `<reportDir>/<script>.summary.json` (load/script-support/report.ts).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -32,10 +32,10 @@
 import http from 'k6/http';
 import { check, fail } from 'k6';
 import { Counter, Trend } from 'k6/metrics';
-import { guardTarget, loadConfig, planMessage, platformHeaders } from './lib/config.ts';
-import { getWithBackoff, requestWithBackoff } from './lib/backoff.ts';
-import { summaryOutputs } from './lib/report.ts';
-import type { SummaryData } from './lib/summary.ts';
+import { guardTarget, loadConfig, planMessage, platformHeaders } from './script-support/config.ts';
+import { getWithBackoff, requestWithBackoff } from './script-support/backoff.ts';
+import { summaryOutputs } from './script-support/report.ts';
+import type { SummaryData } from './script-support/summary.ts';
 
 const cfg = loadConfig();
 const p = cfg.profile;

@@ -28,10 +28,10 @@ import http from 'k6/http';
 import { check, fail, sleep } from 'k6';
 import exec from 'k6/execution';
 import { Counter, Trend, Rate } from 'k6/metrics';
-import { guardTarget, loadConfig, planMessage, platformHeaders } from './lib/config.ts';
-import { getWithBackoff, retryAfterSeconds } from './lib/backoff.ts';
-import { summaryOutputs } from './lib/report.ts';
-import type { SummaryData } from './lib/summary.ts';
+import { guardTarget, loadConfig, planMessage, platformHeaders } from './script-support/config.ts';
+import { getWithBackoff, retryAfterSeconds } from './script-support/backoff.ts';
+import { summaryOutputs } from './script-support/report.ts';
+import type { SummaryData } from './script-support/summary.ts';
 
 const cfg = loadConfig();
 const p = cfg.profile;

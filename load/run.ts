@@ -10,12 +10,12 @@
  *
  * Environment: PROFILE, PHASE_SECONDS, LOAD_RUNNER=k6|runner (force one),
  * SVC_SIM_FAULTS / SVC_SIM_VARIATIONS (comma lists, simulator only), LOAD_REPORT_DIR
- * (default reports/out/load), and every variable of load/lib/config.ts. Exit code: the
+ * (default reports/out/load), and every variable of load/script-support/config.ts. Exit code: the
  * first failing script's (k6's codes).
  *
  * JSON summaries: k6 does not create the directories of handleSummary's paths (a
  * missing one loses the file with an error logged and exit code 0), so this wrapper
- * creates LOAD_REPORT_DIR and passes it as an absolute path (load/lib/report.ts), and
+ * creates LOAD_REPORT_DIR and passes it as an absolute path (load/script-support/report.ts), and
  * a project script that wrote no summary fails the run, naming the file.
  */
 import { spawn } from 'node:child_process';
@@ -40,7 +40,7 @@ export const EMBEDDED_RATE_LIMIT_PER_SECOND = 10;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * Why a project script's run left no fresh JSON summary in `reportDir` (load/lib/report.ts
+ * Why a project script's run left no fresh JSON summary in `reportDir` (load/script-support/report.ts
  * writes `<script>.summary.json`), or undefined when it did. A script of the user's own
  * may write none: only the project's scripts are checked.
  */
@@ -99,7 +99,7 @@ function runWithK6(k6: string, script: string, env: NodeJS.ProcessEnv): Promise<
   });
 }
 
-/** The load profiles a run may name (load/lib/profiles.ts; not imported: that file is k6 code). */
+/** The load profiles a run may name (load/script-support/profiles.ts; not imported: that file is k6 code). */
 export const LOAD_PROFILES = ['smoke', 'average', 'stress', 'spike'];
 
 /** A script named `rate-limit`/`paging` (or a path to a k6 script), as an absolute path; undefined when none exists. */
@@ -115,7 +115,7 @@ export interface LoadRunOptions {
   scripts?: string[];
   /** The run's settings (the profile's SVC_* variables). */
   env: NodeJS.ProcessEnv;
-  /** Load profile (load/lib/profiles.ts), default smoke. */
+  /** Load profile (load/script-support/profiles.ts), default smoke. */
   profile?: string;
   /** Force k6 or the built-in runner; default k6 when on the PATH. */
   runner?: 'k6' | 'runner';

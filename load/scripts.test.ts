@@ -29,8 +29,8 @@ import { join } from 'node:path';
 import { SIMULATOR_DEFAULTS, startTarget } from '../targets/index.ts';
 import { runScript } from './runner/engine.ts';
 import { EMBEDDED_RATE_LIMIT_PER_SECOND, missingSummary, simulatorEnv } from './run.ts';
-import { summaryOutputs, summaryPath } from './lib/report.ts';
-import type { SummaryData } from './lib/summary.ts';
+import { summaryOutputs, summaryPath } from './script-support/report.ts';
+import type { SummaryData } from './script-support/summary.ts';
 
 const LIMIT = EMBEDDED_RATE_LIMIT_PER_SECOND;
 /**

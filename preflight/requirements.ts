@@ -526,7 +526,7 @@ export const CHECK_SETTINGS: readonly CheckSetting[] = [
   {
     variables: ['SVC_RATE_LIMIT_PER_SECOND'],
     checks: /^load: rate-limit\b/,
-    unset: 'refuses to run against a real target (load/lib/config.ts): the limit is not shown',
+    unset: 'refuses to run against a real target (load/script-support/config.ts): the limit is not shown',
   },
 ];
 

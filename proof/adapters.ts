@@ -37,14 +37,14 @@ function entryEnv(ctx: RunContext): NodeJS.ProcessEnv {
 }
 
 /**
- * Webhook delivery conformance (scenarios/properties/lib/delivery-scenarios.ts),
+ * Webhook delivery conformance (scenarios/properties/harness/delivery-scenarios.ts),
  * in-process, one scenario after the other: their retry schedules are time-scaled, and
  * running them side by side on a busy machine made the timing checks (retry schedule,
  * no retry after success) fail at random. Every scenario, or those the run names (a
  * fault's unit narrowed to the delivery scenarios its trace rows name, proof/selftest.ts).
  */
 const delivery: Adapter = async (run, ctx) => {
-  const { DELIVERY_SCENARIOS, runDeliveryScenario } = await import('../scenarios/properties/lib/delivery-scenarios.ts');
+  const { DELIVERY_SCENARIOS, runDeliveryScenario } = await import('../scenarios/properties/harness/delivery-scenarios.ts');
   const started = performance.now();
   const failed: string[] = [];
   const errors: string[] = [];

@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CATALOG } from '../targets/index.ts';
 import { formatFailure } from '../contracts/index.ts';
-import { runDeliveryScenario, type DeliveryScenario } from '../scenarios/properties/lib/delivery-scenarios.ts';
+import { runDeliveryScenario, type DeliveryScenario } from '../scenarios/properties/harness/delivery-scenarios.ts';
 
 const PROOF: Record<string, { scenario: DeliveryScenario; check: string }> = {
   'webhook-retry-payload-changed': { scenario: 'retry-exhausted', check: 'webhook_retry_identical_payload' },

@@ -6,8 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { startReference, type ReceiverUnderTest } from '../scenarios/properties/lib/client.ts';
-import * as P from '../scenarios/properties/lib/properties.ts';
+import { startReference, type ReceiverUnderTest } from '../scenarios/properties/harness/client.ts';
+import * as P from '../scenarios/properties/harness/properties.ts';
 import { BROKEN_VARIANTS, type BrokenVariant } from '../targets/index.ts';
 
 /**

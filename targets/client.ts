@@ -1,7 +1,7 @@
 /**
  * How every caller talks to the target a profile describes, in one place: the checked
  * client of the scenarios (scenarios/fixtures/client.ts), the fuzz engine and its chains
- * (scenarios/fuzz/lib), the integration's recording proxy and its judge (integration/),
+ * (scenarios/fuzz/engine), the integration's recording proxy and its judge (integration/),
  * and the mutating proxy (proof/mutants). Each of them once built these on its own.
  *
  *   baseUrlOf / BASE_URL_SETTING   the base URL of each API and the setting it comes from

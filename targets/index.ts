@@ -187,7 +187,7 @@ export async function startTarget(o: StartTargetOptions = {}): Promise<StartedTa
 }
 
 /**
- * The environment a k6 script reads (__ENV; load/lib/config.ts) for a profile's
+ * The environment a k6 script reads (__ENV; load/script-support/config.ts) for a profile's
  * target: base URL, credentials, the rate limit to expect, the data-exchange grant, and
  * the scripts' own settings the user gave (profile.load, passed as given: the scripts
  * check them, and an unset one keeps the script's default). Every SVC_* variable the

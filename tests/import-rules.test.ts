@@ -134,14 +134,14 @@ test('each rule catches what it forbids', () => {
     { from: 'nightly/nightly.ts', to: 'load/run.ts' },
     { from: 'targets/simulator/domain/members.ts', to: 'targets/simulator/routes/members.ts' },
     { from: 'targets/simulator/domain/store.ts', to: 'npm:fastify' },
-    { from: 'scenarios/fuzz/lib/engine.ts', to: 'contracts/failure.ts' },
+    { from: 'scenarios/fuzz/engine/engine.ts', to: 'contracts/failure.ts' },
   ]);
   assert.equal(bad.length, 6, bad.join('\n'));
   assert.match(bad[0], /scenarios\/fixtures\.ts imports targets\/simulator\/app\.ts/);
   assert.match(bad[1], /reports\/ reads results and renders/);
   assert.match(bad[2], /domain\/members\.ts imports targets\/simulator\/routes\/members\.ts: the simulator's domain knows nothing of HTTP/);
   assert.match(bad[3], /domain\/store\.ts imports npm:fastify/);
-  assert.match(bad[4], /scenarios\/fuzz\/lib\/engine\.ts imports contracts\/failure\.ts: outside contracts\/, import contracts\/index\.ts only/);
+  assert.match(bad[4], /scenarios\/fuzz\/engine\/engine\.ts imports contracts\/failure\.ts: outside contracts\/, import contracts\/index\.ts only/);
   assert.match(bad[5], /circle: load -> nightly \(load\/run\.ts\); nightly -> load \(nightly\/nightly\.ts\)/);
   // Rule 6: every product room, each of the harness rooms.
   for (const room of PRODUCT_ROOMS)

@@ -275,7 +275,7 @@ describe('the live-delivery spec against a simulator that delivers to its captur
 });
 
 test('settings: plain http only for a loopback target; the type of a delivery from its path or its type-named object', async () => {
-  const { liveDeliverySettings, deliveryType } = await import('../scenarios/properties/lib/live-delivery.ts');
+  const { liveDeliverySettings, deliveryType } = await import('../scenarios/properties/harness/live-delivery.ts');
   const { loadProfile } = await import('../targets/index.ts');
   // The SVC_WEBHOOK_* variables as the profile holds them (profile.webhookCapture).
   const given = (env: Record<string, string>) => loadProfile({ SVC_BASE_URL: 'https://int.example', ...env }).webhookCapture;

@@ -29,7 +29,7 @@
  *
  * Three exemptions, each with its reason:
  *   - k6 scripts (files under load/ that import a `k6` module): k6 code reads its
- *     settings from `__ENV` (load/lib/config.ts), which the Node side fills from the
+ *     settings from `__ENV` (load/script-support/config.ts), which the Node side fills from the
  *     profile with profileEnv(profile); their reads are checked instead against
  *     profileEnv's keys (the last test here), so the scripts never read a setting the
  *     profile does not carry.
@@ -282,7 +282,7 @@ test('comments are left out without touching strings, templates or regular expre
 test('profileEnv gives every SVC_ setting the k6 scripts read from __ENV', () => {
   const { k6Reads } = scan();
   assert.ok(
-    k6Reads.some((r) => r.file === 'load/lib/config.ts'),
+    k6Reads.some((r) => r.file === 'load/script-support/config.ts'),
     'the k6 configuration is found and read',
   );
   const read = [...new Set(k6Reads.map((r) => r.name))];

@@ -29,7 +29,9 @@ const k6ShimPlugin: Plugin = {
       return { path: args.path, namespace: SHIM_NAMESPACE };
     });
     b.onResolve({ filter: /^https?:\/\// }, (args) => ({
-      errors: [{ text: `remote module "${args.path}" is not supported by the k6-compatible runner (no network imports); vendor the code under load/lib` }],
+      errors: [
+        { text: `remote module "${args.path}" is not supported by the k6-compatible runner (no network imports); vendor the code under load/script-support` },
+      ],
     }));
     b.onResolve({ filter: /^[^./]/ }, (args) => {
       if (args.kind === 'entry-point') return undefined;

@@ -1,6 +1,6 @@
 /**
  * The data k6 hands a script's handleSummary (k6's end-of-test summary, k6 >= 1.0): the
- * runner builds it (summary.ts) and the scripts read it (load/lib/summary.ts). Types
+ * runner builds it (summary.ts) and the scripts read it (load/script-support/summary.ts). Types
  * only, with no imports, so k6 code can import them (`import type` is erased before k6
  * or the runner's bundler sees the file).
  */

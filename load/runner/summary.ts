@@ -2,7 +2,7 @@
  * The end of a run: k6's summary data (what handleSummary receives) from the metric
  * store, and the text the runner prints when a script has no handleSummary (k6's
  * end-of-test form: the THRESHOLDS section with one ✓/✗ line per threshold, then one line
- * per metric). The runner owns this shape: it is k6's, not the suite's (load/lib, whose
+ * per metric). The runner owns this shape: it is k6's, not the suite's (load/script-support, whose
  * scripts print their own summary from handleSummary, is never imported here).
  */
 import { aggregationValue, summaryValues, type MetricStore, type Tags } from './metrics.ts';

@@ -1,7 +1,7 @@
 /**
  * The fuzz project (`npx playwright test --project fuzz`, tag @fuzz):
  * every operation of the platform (each supported version), audience and test-host
- * documents, fuzzed with requests drawn from its description (scenarios/fuzz/lib), each
+ * documents, fuzzed with requests drawn from its description (scenarios/fuzz/engine), each
  * response judged by the contract's checks plus the Schemathesis-style checks of
  * contracts/generated.ts, after stateful chains that create the resources later
  * operations need (user -> member -> accounts -> transactions, ACH return, data exchange
@@ -20,8 +20,8 @@
 import { test, expect } from '../fixtures.ts';
 import { createRedactor } from '../../targets/index.ts';
 import { profileSecrets, type TargetProfile } from '../../targets/index.ts';
-import { renderCounterexample } from './lib/engine.ts';
-import { renderStats, runFuzz, type FuzzRunResult } from './lib/run.ts';
+import { renderCounterexample } from './engine/engine.ts';
+import { renderStats, runFuzz, type FuzzRunResult } from './engine/run.ts';
 import type { CreatedUsers } from '../cleanup.ts';
 
 /** A fresh seed unless SVC_FUZZ_SEED replays one. */

@@ -9,7 +9,7 @@
 import { expect } from '@playwright/test';
 import { formatFailure } from '../../contracts/index.ts';
 import { findingsTest as test, noteFailures } from '../fixtures.ts';
-import { DELIVERY_SCENARIOS, runDeliveryScenario } from './lib/delivery-scenarios.ts';
+import { DELIVERY_SCENARIOS, runDeliveryScenario } from './harness/delivery-scenarios.ts';
 import { loadProfile } from '../../targets/index.ts';
 
 test.describe.configure({ timeout: 60_000 });

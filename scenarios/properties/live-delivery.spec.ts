@@ -29,7 +29,7 @@ import { formatFailure } from '../../contracts/index.ts';
 import { createUser, uniqueId } from '../steps/users.ts';
 import { createMember } from '../steps/members.ts';
 import { waitUntilSettled } from '../steps/connection-states.ts';
-import { CaptureReceiver, type CapturedRequest } from './lib/capture.ts';
+import { CaptureReceiver, type CapturedRequest } from './harness/capture.ts';
 import {
   checkLiveDeliveries,
   deliveriesByType,
@@ -39,7 +39,7 @@ import {
   waitForDeliveries,
   type LiveDeliverySettings,
   type Note,
-} from './lib/live-delivery.ts';
+} from './harness/live-delivery.ts';
 
 const TAGS = ['@webhooks', '@delivery', '@live', '@destructive'];
 

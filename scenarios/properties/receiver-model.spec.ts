@@ -8,9 +8,9 @@
  * and restart").
  */
 import { test } from '@playwright/test';
-import { receiverFromEnv, type ReceiverUnderTest } from './lib/client.ts';
-import { receiverMatchesModel } from './lib/properties.ts';
-import { assertProperty } from './lib/playwright.ts';
+import { receiverFromEnv, type ReceiverUnderTest } from './harness/client.ts';
+import { receiverMatchesModel } from './harness/properties.ts';
+import { assertProperty } from './harness/playwright.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 

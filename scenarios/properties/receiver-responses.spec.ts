@@ -8,9 +8,9 @@
  *   WEBHOOK_RECEIVER_URL=https://... npm run conformance -- --grep @webhooks
  */
 import { test } from '@playwright/test';
-import { PROPERTY_SETTINGS, receiverFromEnv, type ReceiverUnderTest } from './lib/client.ts';
-import { answersWithinBound, malformedBodyGets2xxOr4xx, validPayloadGets2xx } from './lib/properties.ts';
-import { assertProperty } from './lib/playwright.ts';
+import { PROPERTY_SETTINGS, receiverFromEnv, type ReceiverUnderTest } from './harness/client.ts';
+import { answersWithinBound, malformedBodyGets2xxOr4xx, validPayloadGets2xx } from './harness/properties.ts';
+import { assertProperty } from './harness/playwright.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 

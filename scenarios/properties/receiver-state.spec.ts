@@ -7,9 +7,9 @@
  * receiver-model.spec.ts.
  */
 import { test } from '@playwright/test';
-import { receiverFromEnv, type ReceiverUnderTest } from './lib/client.ts';
-import { duplicateProcessedOnce, highestVersionWins } from './lib/properties.ts';
-import { assertProperty } from './lib/playwright.ts';
+import { receiverFromEnv, type ReceiverUnderTest } from './harness/client.ts';
+import { duplicateProcessedOnce, highestVersionWins } from './harness/properties.ts';
+import { assertProperty } from './harness/playwright.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 

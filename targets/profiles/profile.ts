@@ -363,7 +363,7 @@ export interface FuzzSettings {
   runs: number;
   seconds: number;
   only?: string;
-  /** Share of profile.rateLimit.perSecond the fuzzer takes (scenarios/fuzz/lib/engine.ts pacerOf), in (0, 1]. */
+  /** Share of profile.rateLimit.perSecond the fuzzer takes (scenarios/fuzz/engine/engine.ts pacerOf), in (0, 1]. */
   rateShare: number;
 }
 

@@ -349,7 +349,7 @@ export function missingControls(c: WidgetControls, needed: Array<keyof WidgetCon
 
 /**
  * The live webhook capture's settings as the user gave them. They are parsed and
- * checked by liveDeliverySettings (scenarios/properties/lib/live-delivery.ts), which
+ * checked by liveDeliverySettings (scenarios/properties/harness/live-delivery.ts), which
  * knows the target (https is required unless the target is on this machine) and turns
  * a wrong value into that one test's failure, not every run's.
  */
@@ -385,11 +385,11 @@ export function webhookCaptureFrom(env: Env): WebhookCaptureSettings {
   };
 }
 
-// ---- the k6 scripts' own settings (load/lib/config.ts) -------------------------------------
+// ---- the k6 scripts' own settings (load/script-support/config.ts) -------------------------------------
 
 /**
  * Settings only the load scripts use, as the user gave them: profileEnv hands them to
- * k6 unchanged and load/lib/config.ts checks them there (the scripts also run under k6
+ * k6 unchanged and load/script-support/config.ts checks them there (the scripts also run under k6
  * alone, with the same variables). Unset = the script's own default.
  */
 export interface LoadScriptSettings {
