@@ -7,6 +7,8 @@
  *     named, leaving out the tests (`*.test.ts`, which run-unit-tests.mjs finds by themselves),
  *     the README itself, hidden files and what git ignores (.gitignore: reports written by a
  *     run, test results). A README that goes stale fails here, not in a reader's hands.
+ *   - No folder is named for no content (lib/, utils/, helpers/, common/, ...): a room's name
+ *     says what it holds.
  *   - Every top-level room (a top-level folder holding source: a .ts, .mjs or .js file) has a
  *     README.md with a "## Layout" section and a paragraph beginning "Who may import:" (what
  *     may import the room and what it imports, kept by tests/import-rules.test.ts).
@@ -187,6 +189,39 @@ test('every top-level room needs a README with a layout and a "Who may import:" 
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+});
+
+/** Folder names that say nothing of what a folder holds (a room is named for its contents). */
+const NAMELESS = new Set(['lib', 'libs', 'util', 'utils', 'helpers', 'misc', 'common', 'shared', 'stuff']);
+
+/** Every folder of the project (relative path) whose name is one of NAMELESS. */
+export function namelessFolders(root: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const full = join(dir, name);
+      const rel = relative(root, full).split(sep).join('/');
+      if (NOT_READ.has(rel) || NOT_READ.has(name) || name.startsWith('.') || !statSync(full).isDirectory()) continue;
+      if (NAMELESS.has(name)) found.push(`${rel}/`);
+      walk(full);
+    }
+  };
+  walk(root);
+  return found;
+}
+
+test('a folder named for no content (lib/, utils/, ...) is caught at any depth; node_modules is not read', () => {
+  const root = mkdtempSync(join(tmpdir(), 'nameless-'));
+  try {
+    for (const dir of ['load/lib', 'scenarios/fuzz/engine', 'a/b/utils', 'node_modules/x/lib']) mkdirSync(join(root, dir), { recursive: true });
+    assert.deepEqual(namelessFolders(root), ['a/b/utils/', 'load/lib/']);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('every folder is named for what it holds: no lib/, utils/, helpers/, common/ ...', () => {
+  assert.deepEqual(namelessFolders(ROOT), []);
 });
 
 test('every top-level room has a README with a layout section and a "Who may import:" paragraph', () => {
