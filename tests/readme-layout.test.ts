@@ -82,19 +82,27 @@ export function layoutProblems(root: string, dir: string, markdown: string): { n
   return { named, missing, unnamed };
 }
 
-/** Every README.md under the root (its path relative to the root) with a "## Layout" section. */
-export function readmesWithLayout(root: string): string[] {
-  const found: string[] = [];
+/** Every file and folder under the root, in name order, with its path relative to the root; NOT_READ is left out. */
+function walkTree(root: string, visit: (entry: { name: string; full: string; rel: string; isDirectory: boolean }) => void): void {
   const walk = (dir: string) => {
     for (const name of readdirSync(dir).sort()) {
       const full = join(dir, name);
       const rel = relative(root, full).split(sep).join('/');
       if (NOT_READ.has(rel) || NOT_READ.has(name)) continue;
-      if (statSync(full).isDirectory()) walk(full);
-      else if (name === 'README.md' && rel !== 'README.md' && hasLayout(readFileSync(full, 'utf8'))) found.push(rel);
+      const isDirectory = statSync(full).isDirectory();
+      visit({ name, full, rel, isDirectory });
+      if (isDirectory) walk(full);
     }
   };
   walk(root);
+}
+
+/** Every README.md under the root (its path relative to the root) with a "## Layout" section. */
+export function readmesWithLayout(root: string): string[] {
+  const found: string[] = [];
+  walkTree(root, ({ name, full, rel, isDirectory }) => {
+    if (!isDirectory && name === 'README.md' && rel !== 'README.md' && hasLayout(readFileSync(full, 'utf8'))) found.push(rel);
+  });
   return found;
 }
 
@@ -197,16 +205,9 @@ const NAMELESS = new Set(['lib', 'libs', 'util', 'utils', 'helpers', 'misc', 'co
 /** Every folder of the project (relative path) whose name is one of NAMELESS. */
 export function namelessFolders(root: string): string[] {
   const found: string[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const full = join(dir, name);
-      const rel = relative(root, full).split(sep).join('/');
-      if (NOT_READ.has(rel) || NOT_READ.has(name) || name.startsWith('.') || !statSync(full).isDirectory()) continue;
-      if (NAMELESS.has(name)) found.push(`${rel}/`);
-      walk(full);
-    }
-  };
-  walk(root);
+  walkTree(root, ({ name, rel, isDirectory }) => {
+    if (isDirectory && NAMELESS.has(name) && !rel.split('/').some((part) => part.startsWith('.'))) found.push(`${rel}/`);
+  });
   return found;
 }
 
