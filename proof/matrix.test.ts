@@ -205,7 +205,7 @@ test('the JSON report reader counts a self-test failure marked expected (to keep
   assert.equal(tests[0].error, 'boom');
 });
 
-test('the self-test configuration (proof/playwright.config.ts): the fuzz scenarios first, then properties on request, then the rest; every entry shares a project'"'"'s workers', async () => {
+test("the self-test configuration (proof/playwright.config.ts): the fuzz scenarios first, then properties on request, then the rest; every entry shares a project's workers", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'selftest-plan-'));
   const planFile = join(dir, 'plan.json');
   const plan: PlaywrightPlan = {
