@@ -8,14 +8,15 @@
  * Every TypeScript and JavaScript file of the tree is read, tests included (a test body
  * that long hides what it tests as well), outside node_modules, the ignored output folders
  * (.gitignore) and the vendored chart library the dashboard inlines (history/vendor/).
- * The files are parsed, not type-checked: the TypeScript compiler's parser alone.
+ * The files are parsed, not type-checked: Oxc's parser (the one knip reads the tree with),
+ * whose ESTree nodes carry their offsets in the text.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import { parseSync } from 'oxc-parser';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -53,35 +54,76 @@ export interface LongFunction {
   lines: number;
 }
 
-/** A readable name for a function node: its own name, the variable, property or call it is given to. */
-function nameOf(node: ts.FunctionLikeDeclaration, source: ts.SourceFile): string {
-  if (ts.isConstructorDeclaration(node)) return 'constructor';
-  if (node.name) return node.name.getText(source);
-  const parent = node.parent;
-  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) return parent.name.getText(source);
-  if (ts.isCallExpression(parent)) {
-    const callee = parent.expression.getText(source);
-    const title = parent.arguments.find((a) => ts.isStringLiteralLike(a) || ts.isNoSubstitutionTemplateLiteral(a));
-    return title ? `${callee}(${title.getText(source)}, ...)` : `argument of ${callee}(...)`;
+/** An ESTree node as Oxc's parser gives it: its type, its offsets in the text, its fields. */
+interface AstNode {
+  type: string;
+  start: number;
+  end: number;
+  [field: string]: unknown;
+}
+
+const isNode = (v: unknown): v is AstNode => typeof v === 'object' && v !== null && typeof (v as AstNode).type === 'string';
+
+/** The nodes that hold a function body (ESTree: declarations, expressions, arrows; a method's or accessor's is its FunctionExpression). */
+const FUNCTION_TYPES = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
+
+/** A readable name for a function node: its own name, the method, variable, property or call it is given to. */
+function nameOf(node: AstNode, parent: AstNode | undefined, text: string): string {
+  // An identifier by its name (TS-ESTree spans a declared variable's type annotation too), anything else by its text.
+  const source = (n: unknown) => (!isNode(n) ? '' : n.type === 'Identifier' ? String(n.name) : text.slice(n.start, n.end));
+  const id = node.id;
+  if (isNode(id)) return source(id);
+  if (!parent) return '(anonymous)';
+  if (parent.type === 'MethodDefinition' && parent.kind === 'constructor') return 'constructor';
+  if (['MethodDefinition', 'Property', 'PropertyDefinition'].includes(parent.type)) {
+    const key = source(parent.key);
+    return parent.computed ? `[${key}]` : key;
+  }
+  if (parent.type === 'VariableDeclarator') return source(parent.id);
+  if (parent.type === 'CallExpression') {
+    const callee = source(parent.callee);
+    const args = (parent.arguments as AstNode[]) ?? [];
+    const title = args.find(
+      (a) => (a.type === 'Literal' && typeof a.value === 'string') || (a.type === 'TemplateLiteral' && (a.expressions as unknown[]).length === 0),
+    );
+    return title ? `${callee}(${source(title)}, ...)` : `argument of ${callee}(...)`;
   }
   return '(anonymous)';
 }
 
+/** The 0-based line of an offset: the number of line starts at or before it, less one. */
+function lineAt(lineStarts: readonly number[], offset: number): number {
+  let low = 0;
+  let high = lineStarts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (lineStarts[mid] <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
 /** Every function of `text` whose body spans more than `max` lines. */
 export function longFunctions(file: string, text: string, max = MAX_BODY_LINES): LongFunction[] {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const parsed = parseSync(file, text);
+  if (parsed.errors.length) throw new Error(`${file} does not parse: ${parsed.errors[0].message}`);
+  const lineStarts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
   const found: LongFunction[] = [];
-  const visit = (node: ts.Node): void => {
-    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
-      const body = node.body as ts.Node;
-      const first = source.getLineAndCharacterOfPosition(body.getStart(source)).line;
-      const last = source.getLineAndCharacterOfPosition(body.getEnd()).line;
-      const lines = last - first + 1;
-      if (lines > max) found.push({ file, line: first + 1, name: nameOf(node as ts.FunctionLikeDeclaration, source), lines });
+  const visit = (node: AstNode, parent: AstNode | undefined): void => {
+    const body = node.body;
+    if (FUNCTION_TYPES.has(node.type) && isNode(body)) {
+      const first = lineAt(lineStarts, body.start);
+      const lines = lineAt(lineStarts, body.end) - first + 1;
+      if (lines > max) found.push({ file, line: first + 1, name: nameOf(node, parent, text), lines });
     }
-    ts.forEachChild(node, visit);
+    for (const value of Object.values(node)) {
+      if (Array.isArray(value)) {
+        for (const item of value) if (isNode(item)) visit(item, node);
+      } else if (isNode(value)) visit(value, node);
+    }
   };
-  visit(source);
+  visit(parsed.program as unknown as AstNode, undefined);
   return found;
 }
 
