@@ -22,7 +22,7 @@ import {
   titlesGrep,
   type PlaywrightPlan,
 } from './plan.ts';
-import { entrySuiteTitle, SELFTEST_FIRST_PROJECT, testKey } from './playwright-plan.ts';
+import { entrySuiteTitle, SELFTEST_FIRST_PROJECT, someTargetReadOnly, testKey } from './playwright-plan.ts';
 import { testsOf } from './run-suite.ts';
 import { EXPECTED_FAILURE_ANNOTATION } from '../scenarios/fixtures/outcome.ts';
 import { REDACTION_REPORTER } from '../reports/reporters.ts';
@@ -243,12 +243,27 @@ test("the self-test configuration (proof/playwright.config.ts): the fuzz scenari
     assert.ok(!selftest.testMatch.test('properties/delivery.spec.ts'), 'properties run once, as they are, in their own project');
     // The files a side run already covers (the clean delivery baseline) are left out of it.
     const properties = config.projects.find((p: { name: string }) => p.name === PROPERTIES_PROJECT);
-    assert.deepEqual(properties.testIgnore, ['**/delivery.spec.ts']);
+    // So is a scenario that would only skip itself: live delivery with no webhook capture configured here,
+    // and the read-only fuzz scenario when every entry's target (a simulator) allows destructive runs.
+    assert.deepEqual(properties.testIgnore, ['**/delivery.spec.ts', '**/live-delivery.spec.ts']);
+    assert.ok(first.grepInvert.test('fuzz: read operations from their descriptions (read-only target) @fuzz @readonly'));
+    assert.ok(!first.grepInvert.test('fuzz: every operation from its description, after stateful chains @fuzz @destructive'));
+    assert.equal(selftest.grepInvert, undefined, 'an api or browser scenario tagged @readonly runs on every target');
   } finally {
     delete process.env.SVC_SELFTEST_PLAN;
     Object.assign(process.env, before);
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('the read-only fuzz scenario is planned only where some target refuses destructive runs', () => {
+  const simulator = { name: 'clean', faults: [], variations: [] };
+  const integration = { ...simulator, name: 'proxied', targetEnv: { SVC_BASE_URL: 'http://127.0.0.1:9', SVC_CLIENT_ID: 'c', SVC_API_KEY: 'k' } };
+  assert.equal(someTargetReadOnly({ entries: [simulator, integration] }), false, 'simulators and integration targets allow destructive runs');
+  const production = { ...integration, name: 'production', targetEnv: { ...integration.targetEnv, SVC_ENVIRONMENT: 'production' } };
+  assert.equal(someTargetReadOnly({ entries: [simulator, production] }), true, 'production without the opt-in is read-only');
+  const refused = { ...integration, name: 'refused', targetEnv: { ...integration.targetEnv, SVC_ALLOW_DESTRUCTIVE: 'no' } };
+  assert.equal(someTargetReadOnly({ entries: [refused] }), true);
 });
 
 test('testsOf reports a self-test copy under its entry and its spec file', () => {

@@ -23,7 +23,7 @@
  * half the self-test's CPU went to starting a worker per entry).
  */
 import { readFileSync } from 'node:fs';
-import { runSettings } from '../targets/index.ts';
+import { loadProfile, runSettings } from '../targets/index.ts';
 
 /** One catalogue unit of the self-test: a fault, a variation, every variation together, or a baseline. */
 export interface SelftestEntry {
@@ -128,6 +128,16 @@ export const PROPERTIES_PROJECT = 'properties';
  */
 export const SELFTEST_FIRST_PROJECT = 'selftest-first';
 export const SELFTEST_FIRST_FOLDERS: readonly SelftestFolder[] = ['fuzz'];
+
+/**
+ * Whether some entry's target refuses destructive runs (targets/profiles/profile.ts
+ * allowDestructive). Only there does the read-only fuzz scenario run: every simulator allows
+ * them, and on such a target that scenario skips itself (scenarios/fuzz/fuzz.spec.ts) once
+ * a worker has started and set up its fixtures for it.
+ */
+export function someTargetReadOnly(plan: Pick<PlaywrightPlan, 'entries'>): boolean {
+  return plan.entries.some((e) => e.targetEnv !== undefined && !loadProfile(e.targetEnv).allowDestructive);
+}
 
 /** Whether an entry's grep selects a scenario declared with this title and these tags. */
 export function entrySelects(entry: Pick<SelftestEntry, 'grep'>, title: string, tags: readonly string[]): boolean {
