@@ -1,12 +1,14 @@
 /**
  * Runs the k6 load scripts (load/<script>.ts) with the project's k6-compatible runner
- * (load/runner/cli.ts) against an in-process simulator that has the given faults or
- * variations in force — or against SVC_BASE_URL when a real target is configured.
- * Summaries land in `<reportDir>/<script>.summary.json` (load/script-support/report.ts).
+ * (load/runner/engine.ts, in this process, as `npm run load` does without k6) against an
+ * in-process simulator that has the given faults or variations in force — or against
+ * SVC_BASE_URL when a real target is configured. Summaries land in
+ * `<reportDir>/<script>.summary.json` (load/script-support/report.ts).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadProfile, profileEnv, startTarget, runProcess } from '../targets/index.ts';
+import { loadProfile, profileEnv, startTarget } from '../targets/index.ts';
+import { runScript, type RunResult } from './runner/engine.ts';
 import { embeddedLoadEnv, simulatorEnv } from './run.ts';
 
 /** k6 scripts: files directly under load/ that export k6 options or a default function. */
@@ -54,38 +56,54 @@ export async function runLoadScripts(o: {
   const runs: LoadRun[] = [];
   try {
     for (const script of o.scripts) {
-      const res = await runProcess(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          'load/runner/cli.ts',
-          'run',
-          '-e',
-          `PROFILE=${env.PROFILE ?? 'smoke'}`,
-          '-e',
-          `LOAD_REPORT_DIR=${o.reportDir}`,
-          `load/${script}.ts`,
-        ],
-        {
-          cwd: o.root,
-          env,
-          timeoutMs: o.timeoutMs ?? 120_000,
-        },
-      );
+      const res = await runBounded(join(o.root, 'load', `${script}.ts`), {
+        env: { ...env, PROFILE: env.PROFILE ?? 'smoke', LOAD_REPORT_DIR: o.reportDir },
+        cwd: o.root,
+        timeoutMs: o.timeoutMs ?? 120_000,
+      });
       const summaryFile = join(o.reportDir, `${script}.summary.json`);
-      const ok = existsSync(summaryFile);
+      const ok = existsSync(summaryFile) && !res.timedOut;
       runs.push({
         script,
-        exitCode: res.code,
+        exitCode: res.exitCode,
         summaryFile: ok ? summaryFile : undefined,
         error: ok
           ? undefined
-          : `load:${script} wrote no summary (exit ${res.code}${res.timedOut ? ', timed out' : ''}): ${(res.stderr || res.stdout).trim().slice(-300)}`,
+          : `load:${script} wrote no summary (exit ${res.exitCode}${res.timedOut ? ', timed out' : ''}): ${(res.error ?? res.output).trim().slice(-300)}`,
       });
     }
   } finally {
     await close?.();
   }
   return runs;
+}
+
+/**
+ * One script on the runner, its output kept (the summary file is what is read; the output
+ * explains a run that wrote none), bounded: past `timeoutMs` the run counts as timed out.
+ * The runner cannot be stopped from outside, but its own bounds end it (each scenario's
+ * duration and gracefulStop, each request's timeout), sooner still once the caller closes
+ * the simulator it talks to.
+ */
+async function runBounded(
+  scriptPath: string,
+  o: { env: NodeJS.ProcessEnv; cwd: string; timeoutMs: number },
+): Promise<{ exitCode: number | null; timedOut: boolean; output: string; error?: string }> {
+  let output = '';
+  const keep = (text: string) => {
+    output = (output + text).slice(-4_096);
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'timed out'>((done) => {
+    timer = setTimeout(() => done('timed out'), o.timeoutMs);
+  });
+  try {
+    const r: RunResult | 'timed out' = await Promise.race([runScript(scriptPath, { env: o.env, cwd: o.cwd, stdout: keep, stderr: keep }), late]);
+    if (r === 'timed out') return { exitCode: null, timedOut: true, output };
+    return { exitCode: r.exitCode, timedOut: false, output, ...(r.error ? { error: r.error } : {}) };
+  } catch (e) {
+    return { exitCode: null, timedOut: false, output, error: (e as Error).message };
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -13,8 +13,9 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { format } from 'node:util';
 import { bundleScript } from './bundle.ts';
-import { createK6Modules, instantiate, type VuHost } from './shims.ts';
+import { createK6Modules, instantiate, type ScriptConsole, type VuHost } from './shims.ts';
 import { MetricStore, aggregationValue } from './metrics.ts';
 import { SETUP_TIMEOUT_MS, TEARDOWN_TIMEOUT_MS, arrivalsDue, normaliseOptions, rampingVusAt, type RunOptions, type ScenarioPlan } from './options.ts';
 import { checkAggregationAllowed, evaluateExpression, parseThresholdExpression, parseThresholdKey } from './thresholds.ts';
@@ -99,7 +100,7 @@ export async function runScript(scriptPath: string, params: RunParams = {}): Pro
   let pool: VuPool | undefined;
   let script: Script, setupJson: string | null, run: RunOutcome;
   try {
-    script = await init(scriptPath, env);
+    script = await init(scriptPath, env, out);
     pool = vuPool(script, out);
     await pool.prepare(firstVus(script.options.scenarios)).catch((e: Error) => {
       throw new RunEnd(EXIT.scriptException, e.message);
@@ -120,6 +121,15 @@ export async function runScript(scriptPath: string, params: RunParams = {}): Pro
 
 // ---- init: bundle, evaluate once for options (k6's "init context") -----------------------
 
+/** The engine's instance's console (init code, handleSummary): lines to the run's output, warnings and errors to its stderr. */
+function scriptConsole(out: Output): ScriptConsole {
+  const line =
+    (write: (text: string) => void) =>
+    (...args: unknown[]) =>
+      write(`${format(...args)}\n`);
+  return { log: line(out.stdout), info: line(out.stdout), debug: line(out.stdout), warn: line(out.stderr), error: line(out.stderr) };
+}
+
 /** The engine's own script instance: it may define metrics and read __ENV, nothing else (k6's init context). */
 function initHost(store: MetricStore): VuHost {
   const refuse = (what: string) => () => {
@@ -139,7 +149,7 @@ function initHost(store: MetricStore): VuHost {
   };
 }
 
-async function init(scriptPath: string, env: Record<string, string>): Promise<Script> {
+async function init(scriptPath: string, env: Record<string, string>, out: Output): Promise<Script> {
   let code: string;
   try {
     code = (await bundleScript(resolve(scriptPath))).code;
@@ -147,7 +157,7 @@ async function init(scriptPath: string, env: Record<string, string>): Promise<Sc
     throw new RunEnd(EXIT.scriptException, (e as Error).message);
   }
   const store = new MetricStore();
-  const exports = instantiate(code, createK6Modules(initHost(store)), { vu: 0, iter: 0, env });
+  const exports = instantiate(code, createK6Modules(initHost(store)), { vu: 0, iter: 0, env }, scriptConsole(out));
   const functions = Object.keys(exports).filter((k) => typeof exports[k] === 'function');
   try {
     const options = normaliseOptions(exports.options, functions);
@@ -181,6 +191,8 @@ function vuPool(script: Script, out: Output): VuPool {
       errors.set(first, n);
       if (n <= 3) out.log('ERRO', `VU ${vuId}: ${firstLines(text, 3)}`);
     },
+    stdout: out.stdout,
+    stderr: out.stderr,
   });
 }
 

@@ -381,6 +381,36 @@ export default function () {
   }
 });
 
+test("a script's console goes to the run's output, not the process's: init, setup, the VUs and handleSummary", async () => {
+  const file = script(
+    'console.ts',
+    [
+      "console.log('from init');",
+      "export const options = { vus: 1, iterations: 1 };",
+      "export function setup() { console.log('from setup'); console.warn('warned in setup'); }",
+      "export default function () { console.log('from a VU'); }",
+      "export function handleSummary() { console.error('from handleSummary'); return {}; }",
+    ].join('\n'),
+  );
+  const written: string[] = [];
+  const own = process.stdout.write;
+  process.stdout.write = ((chunk: string) => {
+    written.push(String(chunk));
+    return true;
+  }) as typeof process.stdout.write;
+  let r: Awaited<ReturnType<typeof quietRun>>;
+  try {
+    r = await quietRun(file);
+  } finally {
+    process.stdout.write = own;
+  }
+  assert.equal(r.exitCode, 0, r.err);
+  for (const line of ['from init', 'from setup', 'from a VU']) assert.match(r.out, new RegExp(line));
+  assert.match(r.err, /warned in setup/);
+  assert.match(r.err, /from handleSummary/);
+  assert.deepEqual(written.filter((w) => /from (init|setup|a VU)/.test(w)), [], "nothing of the script's reached the process's stdout");
+});
+
 test('arrival rate: 200 iterations/s for 3 s: every arrival is started or counted as dropped, none ahead of its time', async () => {
   // What this test proves is the executor's schedule and accounting, which hold on any
   // machine: the 600 arrivals are each started or counted in dropped_iterations (k6's

@@ -389,18 +389,26 @@ function b64encode(input: string | ArrayBuffer, encoding = 'std'): string {
   return out;
 }
 
-/** Evaluates a bundled script (CommonJS text from bundle.ts) as one k6 script instance. */
+/** The `console` a script instance sees: k6 writes its lines to the run's log, not to the process's output. */
+export type ScriptConsole = Pick<Console, 'log' | 'info' | 'warn' | 'error' | 'debug'>;
+
+/**
+ * Evaluates a bundled script (CommonJS text from bundle.ts) as one k6 script instance. With
+ * `scriptConsole` the script's console goes there (the run's log, load/runner/engine.ts);
+ * without it, to the process's.
+ */
 export function instantiate(
   code: string,
   modules: Record<string, Record<string, unknown>>,
   vuState: { vu: number; iter: number; env: Record<string, string> },
+  scriptConsole: ScriptConsole = console,
 ): Record<string, unknown> {
   const module = { exports: {} as Record<string, unknown> };
   const open = () => {
     throw new UnsupportedError('open() is not implemented by the k6-compatible runner');
   };
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  const fn = new Function('__k6modules', '__k6vu', 'module', 'exports', 'open', code);
-  fn(modules, vuState, module, module.exports, open);
+  const fn = new Function('__k6modules', '__k6vu', 'module', 'exports', 'open', 'console', code);
+  fn(modules, vuState, module, module.exports, open, scriptConsole);
   return module.exports;
 }

@@ -51,6 +51,9 @@ export interface VuContext {
   http: HttpClient;
   store: MetricStore;
   onError(vuId: number, text: string): void;
+  /** Where a VU's console goes (the run's output, load/runner/engine.ts), not the process's own. */
+  stdout(text: string): void;
+  stderr(text: string): void;
 }
 
 /** How a VU's part of a scenario ended: with the message of exec.test.abort(), if the script called it. */
@@ -103,7 +106,13 @@ export class Vu {
       // The worker entry is plain bundled JS: do not inherit tsx's loader from the parent.
       execArgv: [],
       resourceLimits: { maxOldGenerationSizeMb: 256 },
+      // A script's console.log in a VU (setup included) goes to the run's output: a caller
+      // that keeps the output (load/load-run.ts) gets it, instead of the process's stdout.
+      stdout: true,
+      stderr: true,
     });
+    worker.stdout.setEncoding('utf8').on('data', (text: string) => ctx.stdout(text));
+    worker.stderr.setEncoding('utf8').on('data', (text: string) => ctx.stderr(text));
     port1.on('message', async function onVuRequests(requests: WireRequest[]) {
       const responses = await ctx.http.executeAll(requests, BATCH_CONCURRENCY);
       // Bodies are moved, not copied: the VU decodes them only if the script reads them.
