@@ -386,7 +386,7 @@ test("a script's console goes to the run's output, not the process's: init, setu
     'console.ts',
     [
       "console.log('from init');",
-      "export const options = { vus: 1, iterations: 1 };",
+      'export const options = { vus: 1, iterations: 1 };',
       "export function setup() { console.log('from setup'); console.warn('warned in setup'); }",
       "export default function () { console.log('from a VU'); }",
       "export function handleSummary() { console.error('from handleSummary'); return {}; }",
@@ -408,7 +408,11 @@ test("a script's console goes to the run's output, not the process's: init, setu
   for (const line of ['from init', 'from setup', 'from a VU']) assert.match(r.out, new RegExp(line));
   assert.match(r.err, /warned in setup/);
   assert.match(r.err, /from handleSummary/);
-  assert.deepEqual(written.filter((w) => /from (init|setup|a VU)/.test(w)), [], "nothing of the script's reached the process's stdout");
+  assert.deepEqual(
+    written.filter((w) => /from (init|setup|a VU)/.test(w)),
+    [],
+    "nothing of the script's reached the process's stdout",
+  );
 });
 
 test('arrival rate: 200 iterations/s for 3 s: every arrival is started or counted as dropped, none ahead of its time', async () => {
