@@ -18,6 +18,7 @@ export {
   locateNode,
   pointerOf,
   readDocument,
+  parseYamlFile,
   readYamlFile,
   resolveRef,
 } from './load.ts';

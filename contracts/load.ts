@@ -69,7 +69,8 @@ export function fileUri(file: string): string {
  */
 const JSON_CACHE_DIR = join(tmpdir(), 'svc-contracts-yaml-v1');
 
-function parseYamlFile(file: string): unknown {
+/** A YAML file as it is now, through the content-keyed cache: a fresh value every call, the caller's to change. */
+export function parseYamlFile(file: string): unknown {
   const text = readFileSync(file, 'utf8');
   const cached = join(JSON_CACHE_DIR, `${createHash('sha1').update(text).digest('hex')}.json`);
   try {

@@ -2,9 +2,8 @@
  * The OpenAPI documents of spec/ (CONVENTIONS.md) and small helpers to walk their operations.
  * Shared by the spec tests and spec/stats.ts.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { parseYamlFile } from '../contracts/index.ts';
 import { SPEC_DIR, VERSIONS, derivedFile } from './derive.ts';
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -30,7 +29,7 @@ export interface OpenApiLike {
 }
 
 export function loadDocument(file: string): OpenApiLike {
-  return parse(readFileSync(file, 'utf8')) as OpenApiLike;
+  return parseYamlFile(file) as OpenApiLike;
 }
 
 export interface OperationRef {

@@ -3,11 +3,11 @@
  * encoded (`<file>#<JSON pointer>`) and which checks/scenarios verify it. Also resolves the
  * pointers, so tests and reports can say exactly which encoding is missing.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse, stringify } from 'yaml';
-import { readYamlFile } from '../contracts/index.ts';
+import { stringify } from 'yaml';
+import { parseYamlFile, readYamlFile } from '../contracts/index.ts';
 
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const TRACE_FILE = join(PROJECT_ROOT, 'spec', 'trace.yaml');
@@ -37,7 +37,7 @@ export function renderShownBy(shownBy: ShownBy): string {
 /** The sidecar's choice; an absent file chooses nothing (every fault runs on every check of its rows). */
 export function loadShownBy(file: string = SHOWN_BY_FILE): ShownBy {
   if (!existsSync(file)) return {};
-  const doc = (parse(readFileSync(file, 'utf8')) ?? {}) as Record<string, unknown>;
+  const doc = (parseYamlFile(file) ?? {}) as Record<string, unknown>;
   if (typeof doc !== 'object' || Array.isArray(doc)) throw new Error(`${file}: expected a map of row ids`);
   const out: ShownBy = {};
   for (const [id, faults] of Object.entries(doc)) {
@@ -125,7 +125,7 @@ export const MUTANT_PROOF_PREFIX = 'mutant:';
  * default SHOWN_BY_FILE beside the default trace, none beside another file).
  */
 export function loadTrace(file: string = TRACE_FILE, shownByFile: string | undefined = file === TRACE_FILE ? SHOWN_BY_FILE : undefined): TraceRow[] {
-  const doc = parse(readFileSync(file, 'utf8')) as { rows?: unknown };
+  const doc = parseYamlFile(file) as { rows?: unknown };
   if (!doc || !Array.isArray(doc.rows)) throw new Error(`${file}: expected a top-level "rows" list`);
   const shownBy = shownByFile ? loadShownBy(shownByFile) : {};
   return doc.rows.map((raw, index) => {
