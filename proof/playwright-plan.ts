@@ -141,7 +141,15 @@ export function someTargetReadOnly(plan: Pick<PlaywrightPlan, 'entries'>): boole
 
 /** Whether an entry's grep selects a scenario declared with this title and these tags. */
 export function entrySelects(entry: Pick<SelftestEntry, 'grep'>, title: string, tags: readonly string[]): boolean {
-  return entry.grep === undefined || new RegExp(entry.grep).test(`${title} ${tags.join(' ')}`);
+  return entry.grep === undefined || grepOf(entry.grep).test(`${title} ${tags.join(' ')}`);
+}
+
+/** Each entry's grep compiled once per process: every scenario declaration asks every entry (proof/entry-test.ts). */
+const compiledGreps = new Map<string, RegExp>();
+function grepOf(source: string): RegExp {
+  let re = compiledGreps.get(source);
+  if (!re) compiledGreps.set(source, (re = new RegExp(source)));
+  return re;
 }
 
 /** A scenario's identity: the same under every entry (the entry travels beside it). */

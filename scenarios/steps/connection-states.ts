@@ -3,7 +3,7 @@
  * settle, answering challenges and resuming a challenged member.
  */
 import type { TargetProfile } from '../../targets/index.ts';
-import { requireSetting, expect, type CheckedClient, type Poll } from '../fixtures.ts';
+import { requireSetting, type CheckedClient, type Poll } from '../fixtures.ts';
 import { type MemberStatus, readStatus } from './members.ts';
 import { ANY_2XX } from './responses.ts';
 
@@ -46,12 +46,14 @@ export async function waitUntilSettled(api: CheckedClient, poll: Poll, userGuid:
     // answers, so MFA is required: without challenges it can never be answered. Said at
     // the read that shows it, rather than after waiting out the bound for a state that
     // cannot come. (While it aggregates, a CHALLENGED read without challenges is still
-    // "not settled yet": the next challenge set may be on its way.)
-    expect(
-      s.connection_status === 'CHALLENGED' && s.is_being_aggregated === false && (s.challenges?.length ?? 0) === 0,
-      `member ${memberGuid} is CHALLENGED with is_being_aggregated false and no challenges array (connection_status seen, in order: ${statuses.join(' → ')}); ` +
-        'Endpoints, status: "when MFA is required the response has a challenges array"',
-    ).toBe(false);
+    // "not settled yet": the next challenge set may be on its way.) A plain throw, not
+    // expect(): this runs on every poll, and each expect() is a reported step.
+    if (s.connection_status === 'CHALLENGED' && s.is_being_aggregated === false && (s.challenges?.length ?? 0) === 0) {
+      throw new Error(
+        `member ${memberGuid} is CHALLENGED with is_being_aggregated false and no challenges array (connection_status seen, in order: ${statuses.join(' → ')}); ` +
+          'Endpoints, status: "when MFA is required the response has a challenges array"',
+      );
+    }
     return s;
   };
   try {
