@@ -14,7 +14,7 @@ import { PROJECT_ROOT } from '../spec/trace.ts';
 import { CLEAN_PROJECT, grepFor, titlesGrep, type PlaywrightPlan } from './plan.ts';
 import { testsOf, type PwReport } from './run-suite.ts';
 
-function listUnder(plan: Omit<PlaywrightPlan, 'reportFile' | 'outputDir' | 'workers' | 'testTimeoutMs'>): string[] {
+function listUnder(plan: Omit<PlaywrightPlan, 'reportFile' | 'outputDir' | 'workers' | 'testTimeoutMs'>, env: Record<string, string> = {}): string[] {
   const dir = mkdtempSync(join(tmpdir(), 'selftest-mechanism-'));
   try {
     const planFile = join(dir, 'plan.json');
@@ -28,7 +28,7 @@ function listUnder(plan: Omit<PlaywrightPlan, 'reportFile' | 'outputDir' | 'work
       [join(PROJECT_ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', config, '--list', '--reporter=json'],
       {
         cwd: PROJECT_ROOT,
-        env: { ...process.env, SVC_SELFTEST_PLAN: planFile, FORCE_COLOR: '0' },
+        env: { ...process.env, ...env, SVC_SELFTEST_PLAN: planFile, FORCE_COLOR: '0' },
         encoding: 'utf8',
         maxBuffer: 64 * 1024 * 1024,
       },
@@ -68,10 +68,9 @@ test('an entry without grep gets every api, browser and fuzz scenario; propertie
     'folders limit the scenarios',
   );
   assert.ok(all.some((n) => n.includes('scenarios/browser/oauth.spec.ts')));
-  const withProperties = listUnder({
-    entries: [{ name: CLEAN_PROJECT, grep: titlesGrep(['locked out: DENIED']), faults: [], variations: [] }],
-    properties: true,
-  });
+  const baselinePlan = { entries: [{ name: CLEAN_PROJECT, grep: titlesGrep(['locked out: DENIED']), faults: [], variations: [] }], properties: true };
+  // With a webhook capture to deliver to, live delivery runs (scenarios/properties/harness/live-delivery.ts).
+  const withProperties = listUnder(baselinePlan, { SVC_WEBHOOK_PUBLIC_URL: 'http://127.0.0.1:4999/hooks' });
   const properties = withProperties.filter((n) => n.includes('scenarios/properties/'));
   assert.ok(
     properties.length > 0 && properties.every((n) => n.startsWith('[properties] scenarios/properties/')),
@@ -81,6 +80,9 @@ test('an entry without grep gets every api, browser and fuzz scenario; propertie
     properties.some((n) => n.includes('live-delivery.spec.ts')),
     'the live-delivery spec (it uses the scenario fixtures) stays in the properties project',
   );
+  // Without one it would only skip itself: it is not declared, and the rest of the properties are.
+  const withoutCapture = listUnder(baselinePlan, { SVC_WEBHOOK_PUBLIC_URL: '' }).filter((n) => n.includes('scenarios/properties/'));
+  assert.ok(withoutCapture.length > 0 && !withoutCapture.some((n) => n.includes('live-delivery.spec.ts')), 'no capture: live delivery left out');
   assert.deepEqual(
     withProperties.filter((n) => !n.includes('scenarios/properties/')),
     [`[${CLEAN_PROJECT}] scenarios/api/members.spec.ts > locked out: DENIED`],
