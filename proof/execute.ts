@@ -40,7 +40,7 @@ export const SELFTEST_ENTRY_RATE_LIMIT_PER_SECOND = 2_000;
 /** Per-scenario bound inside the self-test (browser waits included). */
 export const SELFTEST_TEST_TIMEOUT_MS = 15_000;
 
-/** The baseline of the entries that run with a profile env (inferred faults): `clean` with the union of their env. */
+/** The baseline of the entries that run with a profile env (inferred faults, simulator settings): `clean` with the union of their env. */
 export const CLEAN_STRICT_PROJECT = 'clean-strict';
 
 /**

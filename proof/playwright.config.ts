@@ -58,7 +58,7 @@ const rest = folders.filter((f) => !SELFTEST_FIRST_FOLDERS.includes(f));
 // starts for it: the read-only fuzz scenario where every target allows destructive runs
 // (someTargetReadOnly), and the live-delivery spec without a webhook capture to deliver to
 // (its own test of the settings, scenarios/properties/harness/live-delivery.ts).
-const readOnlyFuzz = someTargetReadOnly(plan) ? {} : { grepInvert: /@readonly/ };
+const readOnlyFuzz = orRefuse(() => someTargetReadOnly(plan)) ? {} : { grepInvert: /@readonly/ };
 const runProfile = orRefuse(() => loadProfile());
 const propertiesIgnore = [
   ...(plan.propertiesIgnore ?? []),

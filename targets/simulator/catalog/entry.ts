@@ -60,7 +60,9 @@ export interface FaultEntry extends EntryBase {
   tier?: CatalogTier;
   /**
    * Profile environment the self-test sets for this entry's runs (every suite kind):
-   * what makes an inferred expectation gate (SVC_STRICT=1, SVC_DEPRECATION_HEADER=...).
+   * what makes an inferred expectation gate (SVC_STRICT=1, SVC_DEPRECATION_HEADER=...), or
+   * a simulator setting the fault needs to be seen at all (SVC_SIM_AGGREGATION_MS). The
+   * entries with one are judged against the clean baseline under the union of them.
    */
   env?: Record<string, string>;
   /** Set when no single response shows the fault (the fuzz column leaves it out). */
