@@ -10,7 +10,9 @@
  *                each in full with the tests that show it (reports/findings.ts)
  *   HTML report  the counts as the report's title (the HTML reporter's documented
  *                PLAYWRIGHT_HTML_TITLE, which it reads when it builds the report: this
- *                reporter must come before `html` in the list), and `outputFile`, a
+ *                reporter must come before `html` in the list; its `title` option is
+ *                copied when Playwright constructs it, so a title decided at the end
+ *                has no other public way in: microsoft/playwright#36406), and `outputFile`, a
  *                self-contained page of every finding linking to its tests, written
  *                into the HTML report's folder once that report is built (onExit)
  *
