@@ -190,3 +190,29 @@ test('run bounds: the run deadline sits above the test bound; the transport-fail
   assert.equal(loadProfile({}).limits.maxTransportFailures, 5);
   assert.throws(() => loadProfile({ SVC_MAX_TRANSPORT_FAILURES: '-1' }), /SVC_MAX_TRANSPORT_FAILURES must be/);
 });
+
+// ---- one parse per environment per process ----
+
+test('the same environment gives the same frozen profile: one parse, every reader of a process shares it', () => {
+  const env = { SVC_BASE_URL: 'https://int.example', SVC_REQUEST_TIMEOUT_MS: '1234' };
+  const first = loadProfile(env);
+  assert.equal(loadProfile({ ...env }), first, 'an equal environment in another object is the same parse');
+  assert.equal(loadProfile({ ...env, UNRELATED_VARIABLE: 'x' }), first, 'a variable the profile does not read cannot change it');
+  assert.ok(Object.isFrozen(first) && Object.isFrozen(first.timeouts) && Object.isFrozen(first.versions.supported));
+  assert.throws(() => {
+    (first.timeouts as { requestMs: number }).requestMs = 1;
+  }, TypeError);
+  assert.equal(loadProfile(env).timeouts.requestMs, 1234);
+});
+
+test('a variable the profile reads, changed between two calls, gives a fresh parse', () => {
+  const env: Record<string, string | undefined> = { SVC_BASE_URL: 'https://int.example', SVC_REQUEST_TIMEOUT_MS: '1234' };
+  const first = loadProfile(env);
+  env.SVC_REQUEST_TIMEOUT_MS = '2345';
+  assert.equal(loadProfile(env).timeouts.requestMs, 2345);
+  env.SVC_REQUEST_TIMEOUT_MS = '1234';
+  assert.equal(loadProfile(env), first);
+  // A variable read only on the other branch (the simulator's) counts once that branch is taken.
+  assert.notEqual(loadProfile({ ...env, SVC_BASE_URL: undefined }).name, first.name);
+  assert.throws(() => loadProfile({ ...env, SVC_REQUEST_TIMEOUT_MS: 'soon' }), /SVC_REQUEST_TIMEOUT_MS/);
+});

@@ -468,10 +468,6 @@ function passwordsFrom(env: Env, fallback?: Partial<Record<PasswordScenario, str
 }
 
 /**
- * Builds the profile from the environment. Without SVC_BASE_URL the target is the
- * embedded simulator, whose URL the runner passes in SVC_SIMULATOR_URL.
- */
-/**
  * A base URL setting is an http(s) URL, refused like a bad value in the config file ("must be
  * an http(s) URL") rather than tried and reported unreachable.
  */
@@ -488,7 +484,58 @@ function httpBase(env: Env, name: string): string | undefined {
   return raw.replace(/\/$/, '');
 }
 
+/**
+ * The profile of an environment, parsed once per process: the config, global setup, the
+ * reporters and the fixtures of one Playwright process all get the same object, frozen so
+ * no reader changes what the others read. A parse is reused while every variable it read
+ * still holds the value it read (a variable it did not read cannot change its result), so
+ * a caller that changes the environment between two calls gets a fresh parse.
+ */
 export function loadProfile(env: Env = process.env): TargetProfile {
+  const known = PARSED.find((p) => [...p.reads].every(([name, value]) => env[name] === value));
+  if (known) return known.profile;
+  const reads = new Map<string, string | undefined>();
+  let readAll = false;
+  const watched = new Proxy(env, {
+    get(target, name) {
+      const value = Reflect.get(target, name) as string | undefined;
+      if (typeof name === 'string') reads.set(name, value);
+      return value;
+    },
+    has(target, name) {
+      if (typeof name === 'string') reads.set(name, Reflect.get(target, name) as string | undefined);
+      return Reflect.has(target, name);
+    },
+    ownKeys(target) {
+      readAll = true;
+      return Reflect.ownKeys(target);
+    },
+  });
+  const profile = deepFreeze(parseProfile(watched));
+  if (!readAll) {
+    PARSED.unshift({ reads, profile });
+    PARSED.length = Math.min(PARSED.length, PARSED_KEPT);
+  }
+  return profile;
+}
+
+/** The last environments parsed in this process (tools such as the reach measure build a few dozen). */
+const PARSED: Array<{ reads: Map<string, string | undefined>; profile: TargetProfile }> = [];
+const PARSED_KEPT = 32;
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/**
+ * Builds the profile from the environment. Without SVC_BASE_URL the target is the
+ * embedded simulator, whose URL the runner passes in SVC_SIMULATOR_URL.
+ */
+function parseProfile(env: Env): TargetProfile {
   const realBase = httpBase(env, 'SVC_BASE_URL');
   if (!realBase) {
     const base = (env.SVC_SIMULATOR_URL ?? 'http://127.0.0.1:4010').replace(/\/$/, '');
