@@ -489,7 +489,9 @@ function httpBase(env: Env, name: string): string | undefined {
  * reporters and the fixtures of one Playwright process all get the same object, frozen so
  * no reader changes what the others read. A parse is reused while every variable it read
  * still holds the value it read (a variable it did not read cannot change its result), so
- * a caller that changes the environment between two calls gets a fresh parse.
+ * a caller that changes the environment between two calls gets a fresh parse. The two
+ * facts a parse takes from the disk are kept with it: which Chromium is installed, and
+ * that the SVC_REFERENCE files exist (a missing one throws, and a throw is never kept).
  */
 export function loadProfile(env: Env = process.env): TargetProfile {
   const known = PARSED.find((p) => [...p.reads].every(([name, value]) => env[name] === value));
