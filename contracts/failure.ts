@@ -79,52 +79,6 @@ export function formatFailure(f: Failure): string {
   return `[${tag}] ${f.check} ${failureText(f)}`;
 }
 
-/**
- * One finding of a test as it travels from the test that saw it to every report
- * (../shared/DESIGN.md, "Checks and failures": each tier shown apart in every report):
- * either a check's Failure, or a scenario's own expectation (scenarios/inferred.ts, a
- * note of a scenario) in words. `occurrences` counts the same finding at other indices of
- * a list in the same test, folded into one.
- */
-export type FindingRecord = { tier: Tier; occurrences: number; failure: Failure } | { tier: Tier; occurrences: number; note: string };
-
-/**
- * The findings of one test travel as one JSON attachment of this name and media type,
- * written once when the test ends (scenarios/fixtures/findings.ts) and read by every report
- * with readFindings, never parsed back out of the annotations' text.
- */
-export const FINDINGS_ATTACHMENT = { name: 'contract findings', contentType: 'application/vnd.svc-conformance.findings+json' } as const;
-
-/** The attachment's body: `{ "findings": [...] }`. */
-export function findingsBody(findings: readonly FindingRecord[]): string {
-  return JSON.stringify({ findings });
-}
-
-const FAILURE_TEXT_FIELDS = ['check', 'operation', 'location', 'rule', 'message'] as const;
-
-/** The findings of an attachment body; a body of another shape is refused naming the first field that is wrong. */
-export function readFindings(body: string): FindingRecord[] {
-  const parsed = JSON.parse(body) as unknown;
-  const list = (parsed as { findings?: unknown } | null)?.findings;
-  if (!Array.isArray(list)) throw new Error(`${FINDINGS_ATTACHMENT.name}: the body has no "findings" list`);
-  return list.map((x, i) => findingRecord(x, `${FINDINGS_ATTACHMENT.name}: findings[${i}]`));
-}
-
-function findingRecord(x: unknown, at: string): FindingRecord {
-  const r = (x ?? {}) as Record<string, unknown>;
-  if (!tierOfAnnotation(String(r.tier))) throw new Error(`${at}.tier must be one of ${Object.keys(TIER_ANNOTATION).join(', ')}, got ${JSON.stringify(r.tier)}`);
-  if (!Number.isInteger(r.occurrences) || (r.occurrences as number) < 1)
-    throw new Error(`${at}.occurrences must be a whole number >= 1, got ${JSON.stringify(r.occurrences)}`);
-  const tier = r.tier as Tier;
-  const occurrences = r.occurrences as number;
-  if (typeof r.note === 'string') return { tier, occurrences, note: r.note };
-  const f = (r.failure ?? {}) as Record<string, unknown>;
-  for (const k of FAILURE_TEXT_FIELDS) if (typeof f[k] !== 'string') throw new Error(`${at}.failure.${k} must be a string, got ${JSON.stringify(f[k])}`);
-  if (f.severity !== 'error' && f.severity !== 'warning') throw new Error(`${at}.failure.severity must be error or warning, got ${JSON.stringify(f.severity)}`);
-  if (f.tier !== undefined && !tierOfAnnotation(String(f.tier))) throw new Error(`${at}.failure.tier must be a tier, got ${JSON.stringify(f.tier)}`);
-  return { tier, occurrences, failure: f as unknown as Failure };
-}
-
 export function hasErrors(failures: readonly Failure[]): boolean {
   return failures.some((f) => f.severity === 'error');
 }

@@ -22,14 +22,11 @@ export {
   readYamlFile,
   resolveRef,
 } from './load.ts';
-export type { Failure, FindingRecord, Tier } from './failure.ts';
+export type { Failure, Tier } from './failure.ts';
 export {
   failureText,
-  FINDINGS_ATTACHMENT,
-  findingsBody,
   formatFailure,
   hasErrors,
-  readFindings,
   tierOf,
   severityOfTier,
   countByTier,

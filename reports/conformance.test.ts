@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FINDINGS_ATTACHMENT, findingsBody, type FindingRecord } from '../contracts/index.ts';
+import { FINDINGS_ATTACHMENT, findingsBody, type FindingRecord } from './findings.ts';
 import { readConformance } from './conformance.ts';
 import { renderSummaryMarkdown } from './summary.ts';
 

@@ -1,9 +1,9 @@
 /**
  * Playwright reporter: the run-level summary of contract findings by tier (../shared/DESIGN.md,
  * "Checks and failures": stated, inferred, informational, each shown apart in every report).
- * The findings are the typed records each test attaches (contracts FindingRecord, written
- * by scenarios/fixtures/findings.ts for the checked client, scenarios/inferred.ts and the
- * delivery properties), kept in the run's shared RunFindings (reports/findings.ts).
+ * The findings are the typed records each test attaches (FindingRecord, declared and read in
+ * reports/findings.ts; written by scenarios/fixtures/findings.ts for the checked client,
+ * scenarios/inferred.ts and the delivery properties), kept in the run's shared RunFindings.
  * Only the last attempt of a retried test counts.
  *
  *   console      counts per tier, then EVERY distinct finding grouped by tier and check,

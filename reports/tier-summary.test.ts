@@ -10,17 +10,20 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FullConfig, FullResult, TestCase, TestResult } from '@playwright/test/reporter';
+import { failureText, TIER_ANNOTATION, tierOfAnnotation, type Failure } from '../contracts/index.ts';
 import {
-  failureText,
   FINDINGS_ATTACHMENT,
   findingsBody,
+  findingsOf,
   readFindings,
-  TIER_ANNOTATION,
-  tierOfAnnotation,
-  type Failure,
+  renderFindingsHtml,
+  renderFindingsText,
+  RunFindings,
+  SCENARIO_CHECK,
+  summariseFindings,
   type FindingRecord,
-} from '../contracts/index.ts';
-import { findingsOf, renderFindingsHtml, renderFindingsText, RunFindings, SCENARIO_CHECK, summariseFindings, type TestFindings } from './findings.ts';
+  type TestFindings,
+} from './findings.ts';
 import TierSummaryReporter from './tier-summary-reporter.ts';
 
 const schemaFailure = (i: number, field: string): Failure => ({

@@ -9,7 +9,8 @@ import { createServer, type Server } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { CheckedClient, noteFailures, noteFinding, TIER_ANNOTATION } from './fixtures.ts';
 import { attachFindings } from './fixtures/findings.ts';
-import { FINDINGS_ATTACHMENT, loadContract, readFindings, type Failure } from '../contracts/index.ts';
+import { loadContract, type Failure } from '../contracts/index.ts';
+import { FINDINGS_ATTACHMENT, readFindings } from '../reports/findings.ts';
 import { createRedactor, loadProfile } from '../targets/index.ts';
 
 const USER_GUID = 'USR-0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d';
