@@ -42,11 +42,6 @@ export const TIER_ANNOTATION: Record<Tier, Tier> = {
   informational: 'informational',
 };
 
-/** The tier an annotation type names, if it is a tier annotation. */
-export function tierOfAnnotation(type: string): Tier | undefined {
-  return (Object.keys(TIER_ANNOTATION) as Tier[]).find((t) => TIER_ANNOTATION[t] === type);
-}
-
 export function tierOf(f: Failure): Tier {
   return f.tier ?? (f.severity === 'error' ? 'stated' : 'informational');
 }

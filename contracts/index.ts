@@ -31,7 +31,6 @@ export {
   severityOfTier,
   countByTier,
   TIER_ANNOTATION,
-  tierOfAnnotation,
 } from './failure.ts';
 export type { Contract, ReceivedExchange, CheckedExchange } from './contract.ts';
 export { loadContract, CHECK_TIMING_SINK } from './contract.ts';

@@ -12,7 +12,11 @@
  * one entry that counts its tests and occurrences, never a dropped line.
  */
 import type { TestCase, TestResult } from '@playwright/test/reporter';
-import { failureText, tierOfAnnotation, TIER_ANNOTATION, type Failure, type Tier } from '../contracts/index.ts';
+import { failureText, type Failure, type Tier } from '../contracts/index.ts';
+
+export const TIERS: readonly Tier[] = ['stated', 'inferred', 'informational'];
+
+const isTier = (x: unknown): x is Tier => TIERS.includes(x as Tier);
 
 /**
  * One finding of a test as it travels from the test that saw it to every report
@@ -47,20 +51,18 @@ export function readFindings(body: string): FindingRecord[] {
 
 function findingRecord(x: unknown, at: string): FindingRecord {
   const r = (x ?? {}) as Record<string, unknown>;
-  if (!tierOfAnnotation(String(r.tier))) throw new Error(`${at}.tier must be one of ${Object.keys(TIER_ANNOTATION).join(', ')}, got ${JSON.stringify(r.tier)}`);
+  if (!isTier(r.tier)) throw new Error(`${at}.tier must be one of ${TIERS.join(', ')}, got ${JSON.stringify(r.tier)}`);
   if (!Number.isInteger(r.occurrences) || (r.occurrences as number) < 1)
     throw new Error(`${at}.occurrences must be a whole number >= 1, got ${JSON.stringify(r.occurrences)}`);
-  const tier = r.tier as Tier;
+  const tier = r.tier;
   const occurrences = r.occurrences as number;
   if (typeof r.note === 'string') return { tier, occurrences, note: r.note };
   const f = (r.failure ?? {}) as Record<string, unknown>;
   for (const k of FAILURE_TEXT_FIELDS) if (typeof f[k] !== 'string') throw new Error(`${at}.failure.${k} must be a string, got ${JSON.stringify(f[k])}`);
   if (f.severity !== 'error' && f.severity !== 'warning') throw new Error(`${at}.failure.severity must be error or warning, got ${JSON.stringify(f.severity)}`);
-  if (f.tier !== undefined && !tierOfAnnotation(String(f.tier))) throw new Error(`${at}.failure.tier must be a tier, got ${JSON.stringify(f.tier)}`);
+  if (f.tier !== undefined && !isTier(f.tier)) throw new Error(`${at}.failure.tier must be a tier, got ${JSON.stringify(f.tier)}`);
   return { tier, occurrences, failure: f as unknown as Failure };
 }
-
-export const TIERS: readonly Tier[] = ['stated', 'inferred', 'informational'];
 
 /** What each tier means for the gate, as every report words it. */
 export function tierMeaning(tier: Tier, strict: boolean): string {

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FullConfig, FullResult, TestCase, TestResult } from '@playwright/test/reporter';
-import { failureText, TIER_ANNOTATION, tierOfAnnotation, type Failure } from '../contracts/index.ts';
+import { failureText, TIER_ANNOTATION, type Failure } from '../contracts/index.ts';
 import {
   FINDINGS_ATTACHMENT,
   findingsBody,
@@ -37,10 +37,9 @@ const schemaFailure = (i: number, field: string): Failure => ({
 const schema = (i: number, field: string, occurrences = 1): FindingRecord => ({ tier: 'informational', occurrences, failure: schemaFailure(i, field) });
 const note = (tier: FindingRecord['tier'], words: string): FindingRecord => ({ tier, occurrences: 1, note: words });
 
-test('the annotation types are the tier names, and only they are findings', () => {
+test('the annotation types are the tier names', () => {
   assert.deepEqual(Object.values(TIER_ANNOTATION), ['stated', 'inferred', 'informational']);
-  for (const t of ['stated', 'inferred', 'informational'] as const) assert.equal(tierOfAnnotation(t), t);
-  for (const other of ['contract failure', 'contract warning', 'warning', 'verified', 'fuzz run']) assert.equal(tierOfAnnotation(other), undefined);
+  assert.deepEqual(Object.keys(TIER_ANNOTATION), ['stated', 'inferred', 'informational']);
 });
 
 test('findings travel as one typed attachment, read back as written, and an attachment of another shape is refused', () => {
@@ -51,6 +50,14 @@ test('findings travel as one typed attachment, read back as written, and an atta
     findingsOf([{ name: FINDINGS_ATTACHMENT.name, contentType: 'text/plain', body: Buffer.from('x') }]),
     [],
     'only the declared media type is read',
+  );
+  assert.throws(
+    () => readFindings('{"findings":[{"tier":"contract failure","occurrences":1,"note":"x"}]}'),
+    /findings\[0\]\.tier must be one of stated, inferred, informational, got "contract failure"/,
+  );
+  assert.throws(
+    () => readFindings(JSON.stringify({ findings: [{ tier: 'stated', occurrences: 1, failure: { ...schemaFailure(0, 'code'), tier: 'severe' } }] })),
+    /findings\[0\]\.failure\.tier must be a tier, got "severe"/,
   );
   assert.throws(
     () => readFindings('{"findings":[{"tier":"stated","occurrences":0,"note":"x"}]}'),

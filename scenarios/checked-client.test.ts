@@ -356,11 +356,12 @@ test('a finding seen at other indices is one annotation and one typed record tha
   const annotations: { type: string; description?: string }[] = [];
   const attached: { name: string; body: string; contentType: string }[] = [];
   const info = { annotations, attach: async (name: string, o: { body: string; contentType: string }) => void attached.push({ name, ...o }) } as never;
+  // The secret in every text of the failure: each is redacted, in the annotation and in the record.
   const at = (i: number): Failure => ({
-    check: 'response_schema_conformance',
-    operation: 'GET /institutions',
-    location: `response.body.institutions[${i}].code`,
-    rule: 'type',
+    check: `response_schema_conformance ${API_KEY}`,
+    operation: `GET /institutions?key=${API_KEY}`,
+    location: `response.body.institutions[${i}].code ${API_KEY}`,
+    rule: `type ${API_KEY}`,
     severity: 'warning',
     message: `Received: null with ${API_KEY}`,
   });
@@ -372,8 +373,9 @@ test('a finding seen at other indices is one annotation and one typed record tha
   );
   assert.match(
     annotations[0].description!,
-    /institutions\[0\]\.code: Received: null with \[REDACTED\] \(rule: type\) \(and 2 more like it at other indices in this test\)$/,
+    /institutions\[0\]\.code \[REDACTED\]: Received: null with \[REDACTED\] \(rule: type \[REDACTED\]\) \(and 2 more like it at other indices in this test\)$/,
   );
+  assert.ok(!annotations[0].description!.includes(API_KEY), 'no text of the annotation keeps the secret');
   assert.equal(attached.length, 0, 'nothing is attached before the test ends');
   await attachFindings(info);
   await attachFindings(info);
@@ -382,6 +384,7 @@ test('a finding seen at other indices is one annotation and one typed record tha
   assert.equal(attached[0].contentType, FINDINGS_ATTACHMENT.contentType);
   const [first, second] = readFindings(attached[0].body);
   assert.equal(first.occurrences, 3);
-  assert.ok('failure' in first && first.failure.location === 'response.body.institutions[0].code' && !first.failure.message.includes(API_KEY));
+  assert.ok('failure' in first && first.failure.location === 'response.body.institutions[0].code [REDACTED]');
+  assert.ok(!attached[0].body.includes(API_KEY), 'no text of the record keeps the secret');
   assert.deepEqual(second, { tier: 'inferred', occurrences: 1, note: 'an unknown id answers 404' });
 });
