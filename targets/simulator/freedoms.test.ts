@@ -252,6 +252,17 @@ test('intermediate-connection-statuses: CREATED after create, RESUMED after an a
     const denied = await sim.member(user, 'LOCKED');
     assert.equal(denied.body.member.connection_status, 'CREATED');
     assert.equal((await sim.settle(user, denied.body.member.guid)).connection_status, 'DENIED');
+    // The create's answer is not a read: a first status poll after the whole job still shows
+    // CREATED (red when the write's answer released the hold and the member turned CONNECTED
+    // half-way through the job), and that read releases it.
+    const late = (await sim.member(user, 'SUCCESS')).body.member.guid as string;
+    await sleep(AGG_MS * 3);
+    assert.equal((await sim.req('GET', `/users/${user}/members/${late}/status`)).body.member.connection_status, 'CREATED');
+    assert.equal((await sim.settle(user, late)).connection_status, 'CONNECTED');
+    const listed = (await sim.member(user, 'SUCCESS')).body.member.guid as string;
+    await sleep(AGG_MS * 3);
+    const list = (await sim.req('GET', `/users/${user}/members`)).body.members as { guid: string; connection_status: string }[];
+    assert.equal(list.find((m) => m.guid === listed)?.connection_status, 'CREATED', 'a list read shows it too');
     const c = await challenged(sim, 'CHALLENGE');
     const resumed = await sim.req('PUT', `/users/${c.user}/members/${c.member}/resume`, {
       member: { challenges: [{ guid: c.status.challenges[0].guid, value: 'correct' }] },

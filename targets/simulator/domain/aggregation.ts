@@ -173,9 +173,12 @@ const INTERMEDIATE_STATUS = { create: 'CREATED', resume: 'RESUMED', update: 'UPD
 /**
  * Variation intermediate-connection-statuses: the intermediate status is held until a read
  * has shown it, so the variation is what a client meets whatever its pace (a client that
- * polls 40 ms after create met CONNECTED on a loaded machine and passed by luck). The job
- * settles no sooner than that read, and at the latest after INTERMEDIATE_HOLD_BOUND_MS when
- * nobody reads the member (a scenario that waits for webhooks only).
+ * polls 40 ms after create met CONNECTED on a loaded machine and passed by luck). A read is
+ * a GET of the member, of its status, of the user's members or the widget's member (memberRead);
+ * the answer of the write that started the job is not one: a client that judges status
+ * polls only would otherwise meet the status or not by its pace. The job settles no sooner
+ * than that read, and at the latest after INTERMEDIATE_HOLD_BOUND_MS when nobody reads the
+ * member (a scenario that waits for webhooks only).
  */
 interface IntermediateHold {
   job: JobRecord;
@@ -194,7 +197,7 @@ function advanceIntermediate(ctx: SimContext, m: MemberRecord, hold: Intermediat
   else if (hold.halfway && hold.accepted && m.connection_status === hold.status) setStatus(ctx, m, 'CONNECTED');
 }
 
-/** A read of the member has shown its current state (routes call it after rendering a member). */
+/** A client's read of the member has shown its current state (the GET routes call it after rendering it). */
 export function memberRead(ctx: SimContext, m: MemberRecord): void {
   const hold = intermediateHolds.get(m);
   if (!hold || m.job !== hold.job) return;

@@ -91,8 +91,6 @@ export function renderMember(ctx: SimContext, m: MemberRecord, version: string):
   else if (ctx.variation('oauth-window-uri-null-for-non-oauth')) out.oauth_window_uri = null;
   if (m.use_cases) out.use_cases = m.use_cases;
   if (version >= V2025 && m.products) out.data_request = { products: m.products };
-  // Variation intermediate-connection-statuses: a read that showed the held status releases it.
-  memberRead(ctx, m);
   return out;
 }
 
@@ -287,12 +285,15 @@ function registerMemberResource(app: FastifyInstance, ctx: SimContext): void {
     const members = [...coreState(ctx).members.values()].filter((m) => m.user_guid === user.guid && !m.is_managed);
     const page = pageList(ctx, members, request.query as Record<string, unknown>);
     const stale = staleListValues(ctx);
-    return { members: page.items.map((m) => ({ ...renderMember(ctx, m, request.svcVersion), ...stale.get(m.guid) })), pagination: page.pagination };
+    const rendered = page.items.map((m) => ({ ...renderMember(ctx, m, request.svcVersion), ...stale.get(m.guid) }));
+    for (const m of page.items) memberRead(ctx, m);
+    return { members: rendered, pagination: page.pagination };
   });
 
   app.get<MemberParams>('/users/:user_guid/members/:member_guid', async (request) => {
     const { member: m } = lookup(request);
     const body = memberReply(request, m);
+    memberRead(ctx, m);
     memberReadByClient(ctx, m);
     return body;
   });

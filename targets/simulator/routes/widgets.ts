@@ -28,7 +28,7 @@ import { baseUrlOf, callbackPayloadOf, dataRequestProducts, optBool, optNumber, 
 import type { UserRecord } from '../domain/records.ts';
 import { coreState, findUser } from '../domain/store.ts';
 import { createMember, deleteMember } from '../domain/members.ts';
-import { answerChallenges } from '../domain/aggregation.ts';
+import { answerChallenges, memberRead } from '../domain/aggregation.ts';
 import { renderChallenge, renderMember } from './members.ts';
 import { widgetPage } from '../pages/widget.ts';
 import { errorPage } from '../pages/html.ts';
@@ -245,6 +245,7 @@ export function registerWidgetPages(app: FastifyInstance, ctx: SimContext): void
     const version = ctx.settings.defaultVersion;
     const out = renderMember(ctx, m, version);
     if (m.connection_status === 'CHALLENGED') out.challenges = m.challenges.map((c) => renderChallenge(ctx, c, version));
+    memberRead(ctx, m);
     return { member: out };
   });
 
