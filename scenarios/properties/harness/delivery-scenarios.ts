@@ -193,9 +193,28 @@ async function withHarness(
   }
 }
 
-/** Long enough for the simulator's aggregation of a member created just before to send its webhooks. */
-function aggregationSettles(app: FastifyInstance): Promise<unknown> {
-  return new Promise((r) => setTimeout(r, (app.sim.settings.aggregationMs ?? 60) * 3 + 100));
+/** The bound of one wait for a member's job to end: jobs run for seconds to minutes on a real service (real-service-notes, Latency). */
+const JOB_END_BOUND_MS = 20_000;
+
+/**
+ * Waits until the member's job has ended, as a client knows it (Resources, Member:
+ * is_being_aggregated): its status read until is_being_aggregated is false, bounded. Not a
+ * fixed sleep: how long a job lasts is not stated (slow-aggregation makes it four times as
+ * long, intermediate-connection-statuses holds it until a read), and the webhooks a scenario
+ * judges are sent when it ends.
+ */
+async function aggregationSettles(app: FastifyInstance, ids: MemberIds): Promise<void> {
+  const deadline = Date.now() + JOB_END_BOUND_MS;
+  const pollMs = Math.max(5, Math.floor((app.sim.settings.aggregationMs ?? 60) / 4));
+  for (;;) {
+    const res = await app.inject({ method: 'GET', url: `/users/${ids.user}/members/${ids.member}/status`, headers: apiHeaders(app) });
+    if (res.statusCode !== 200) throw new Error(`GET .../members/${ids.member}/status answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
+    const member = (res.json() as { member?: { is_being_aggregated?: unknown; connection_status?: unknown } }).member;
+    if (member?.is_being_aggregated === false) return;
+    if (Date.now() > deadline)
+      throw new Error(`member ${ids.member} still aggregating after ${JOB_END_BOUND_MS} ms (connection_status ${String(member?.connection_status)})`);
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
 }
 
 /** Two test webhooks per type: the version of the test object must rise (rule 3). */
@@ -358,7 +377,7 @@ function playMemberEvents(run: ScenarioRun): Promise<ScenarioResult> {
     const callbackPayload = `cb-${randomBytes(6).toString('hex')}`;
     const created = await createMember(h.app, { 'x-callback-payload': callbackPayload });
     if (!created) return resultOf(run, [], 0, 'the simulator has no POST /users and /users/{user_guid}/members yet');
-    await aggregationSettles(h.app);
+    await aggregationSettles(h.app, created);
     await h.idle();
     const rs = h.capture.requests;
     const failures = commonChecks(rs);
@@ -377,12 +396,12 @@ function playMemberEvents(run: ScenarioRun): Promise<ScenarioResult> {
  */
 function playRule9Payloads(run: ScenarioRun): Promise<ScenarioResult> {
   return withHarness(run, {}, {}, async (h) => {
-    const ids = await createMemberGuids(h.app);
+    const ids = await createMember(h.app);
     if (!ids) return resultOf(run, [], 0, 'the simulator has no POST /users and /users/{user_guid}/members yet');
-    await aggregationSettles(h.app);
+    await aggregationSettles(h.app, ids);
     const verify = await h.app.inject({ method: 'POST', url: `/users/${ids.user}/members/${ids.member}/verify`, headers: apiHeaders(h.app) });
     if (verify.statusCode >= 300) throw new Error(`POST .../verify answered ${verify.statusCode}: ${verify.body.slice(0, 200)}`);
-    await aggregationSettles(h.app);
+    await aggregationSettles(h.app, ids);
     for (const type of ['transaction_notification', 'account_notification']) {
       const res = await h.app.inject({ method: 'POST', url: '/_sim/webhooks/notification', payload: { type, member_guid: ids.member } });
       if (res.statusCode !== 202) throw new Error(`POST /_sim/webhooks/notification answered ${res.statusCode}: ${res.body}`);
@@ -404,9 +423,9 @@ function playRule9Payloads(run: ScenarioRun): Promise<ScenarioResult> {
  */
 function playPlatformClient(run: ScenarioRun): Promise<ScenarioResult> {
   return withHarness(run, {}, { webhookPlatformClient: true }, async (h) => {
-    const ids = await createMemberGuids(h.app);
+    const ids = await createMember(h.app);
     if (!ids) return resultOf(run, [], 0, 'the simulator has no POST /users and /users/{user_guid}/members yet');
-    await aggregationSettles(h.app);
+    await aggregationSettles(h.app, ids);
     await h.idle();
     const rs = h.capture.requests;
     const failures = [...commonChecks(rs), ...livePlatformTypes(rs).failures];
@@ -460,28 +479,33 @@ function missing(scenario: string, expected: number, got: number): Failure {
   };
 }
 
+/** A created member and its user, by guid. */
+interface MemberIds {
+  user: string;
+  member: string;
+}
+
 /**
  * Creates a user and a member with the test institution's success password through
- * the platform API. Returns false when the simulator has no such routes yet. Request
+ * the platform API: their guids, or undefined when the simulator has no such routes. Request
  * shapes follow the specification's Member section; anything it does not show is
  * kept minimal.
  */
-async function createMember(app: FastifyInstance, headers: Record<string, string>, memberFields: Record<string, unknown> = {}): Promise<boolean> {
+async function createMember(
+  app: FastifyInstance,
+  headers: Record<string, string> = {},
+  memberFields: Record<string, unknown> = {},
+): Promise<MemberIds | undefined> {
   const s = app.sim.settings;
-  const auth = {
-    authorization: `Basic ${Buffer.from(`${s.clientId}:${s.apiKey}`).toString('base64')}`,
-    'accept-version': 'v20111101',
-    'content-type': 'application/json',
-  };
+  const auth = apiHeaders(app);
   const user = await app.inject({
     method: 'POST',
     url: '/users',
     headers: { ...auth, ...headers },
     payload: { user: { id: `hook-user-${randomBytes(4).toString('hex')}` } },
   });
-  if (user.statusCode === 404 && /No route/.test(user.body)) return false;
-  const userGuid = (user.json() as { user?: { guid?: string } }).user?.guid;
-  if (!userGuid) return false;
+  const userGuid = user.statusCode < 300 ? (user.json() as { user?: { guid?: string } }).user?.guid : undefined;
+  if (!userGuid) return undefined;
   const member = await app.inject({
     method: 'POST',
     url: `/users/${userGuid}/members`,
@@ -497,14 +521,15 @@ async function createMember(app: FastifyInstance, headers: Record<string, string
       },
     },
   });
-  return member.statusCode < 300;
+  const memberGuid = member.statusCode < 300 ? (member.json() as { member?: { guid?: string } }).member?.guid : undefined;
+  return memberGuid ? { user: userGuid, member: memberGuid } : undefined;
 }
 
 /**
  * The one change is the creation (skip_aggregation, accepted before v20250224, keeps
  * an aggregation's own later events out of it), sent with SVC-SKIP-WEBHOOK (rule 8).
  */
-async function createMemberWithSkip(app: FastifyInstance): Promise<boolean> {
+async function createMemberWithSkip(app: FastifyInstance): Promise<MemberIds | undefined> {
   return createMember(app, { 'svc-skip-webhook': 'true' }, { skip_aggregation: true });
 }
 
@@ -515,33 +540,4 @@ function apiHeaders(app: FastifyInstance): Record<string, string> {
     'accept-version': 'v20111101',
     'content-type': 'application/json',
   };
-}
-
-/** A user and a member of the test institution (success password): their guids, or undefined without member routes. */
-async function createMemberGuids(app: FastifyInstance): Promise<{ user: string; member: string } | undefined> {
-  const s = app.sim.settings;
-  const user = await app.inject({
-    method: 'POST',
-    url: '/users',
-    headers: apiHeaders(app),
-    payload: { user: { id: `hook-user-${randomBytes(4).toString('hex')}` } },
-  });
-  const userGuid = user.statusCode < 300 ? (user.json() as { user?: { guid?: string } }).user?.guid : undefined;
-  if (!userGuid) return undefined;
-  const member = await app.inject({
-    method: 'POST',
-    url: `/users/${userGuid}/members`,
-    headers: apiHeaders(app),
-    payload: {
-      member: {
-        institution_code: 'svcbank',
-        credentials: [
-          { field_name: 'username', value: s.testUsername },
-          { field_name: 'password', value: s.passwords.SUCCESS },
-        ],
-      },
-    },
-  });
-  const memberGuid = member.statusCode < 300 ? (member.json() as { member?: { guid?: string } }).member?.guid : undefined;
-  return memberGuid ? { user: userGuid, member: memberGuid } : undefined;
 }
