@@ -42,6 +42,9 @@ export const TIER_ANNOTATION: Record<Tier, Tier> = {
   informational: 'informational',
 };
 
+/** A failure's texts: what a check may have copied from a request or an answer (each redacted, each checked when read back). */
+export const FAILURE_TEXT_FIELDS = ['check', 'operation', 'location', 'rule', 'message'] as const satisfies readonly (keyof Failure)[];
+
 export function tierOf(f: Failure): Tier {
   return f.tier ?? (f.severity === 'error' ? 'stated' : 'informational');
 }

@@ -24,6 +24,7 @@ export {
 } from './load.ts';
 export type { Failure, Tier } from './failure.ts';
 export {
+  FAILURE_TEXT_FIELDS,
   failureText,
   formatFailure,
   hasErrors,

@@ -12,7 +12,7 @@
  * one entry that counts its tests and occurrences, never a dropped line.
  */
 import type { TestCase, TestResult } from '@playwright/test/reporter';
-import { failureText, type Failure, type Tier } from '../contracts/index.ts';
+import { FAILURE_TEXT_FIELDS, failureText, type Failure, type Tier } from '../contracts/index.ts';
 
 export const TIERS: readonly Tier[] = ['stated', 'inferred', 'informational'];
 
@@ -38,8 +38,6 @@ export const FINDINGS_ATTACHMENT = { name: 'contract findings', contentType: 'ap
 export function findingsBody(findings: readonly FindingRecord[]): string {
   return JSON.stringify({ findings });
 }
-
-const FAILURE_TEXT_FIELDS = ['check', 'operation', 'location', 'rule', 'message'] as const;
 
 /** The findings of an attachment body; a body of another shape is refused naming the first field that is wrong. */
 export function readFindings(body: string): FindingRecord[] {
