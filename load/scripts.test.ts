@@ -21,9 +21,9 @@
  * SVC_429_BODY rule, paging's walks, which paging threshold names each paging fault
  * (the column only says the script caught it), and the data-exchange skip.
  */
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SIMULATOR_DEFAULTS, startTarget } from '../targets/index.ts';
@@ -42,6 +42,7 @@ const LIMIT = EMBEDDED_RATE_LIMIT_PER_SECOND;
  */
 const UNHURRIED_LIMIT = SIMULATOR_DEFAULTS.rateLimitPerSecond;
 const reports = mkdtempSync(join(tmpdir(), 'load-scripts-test-'));
+after(() => rmSync(reports, { recursive: true, force: true }));
 
 async function runAgainstSimulator(
   script: string,
@@ -102,9 +103,10 @@ test('rate-limit.ts passes against the simulator, reports the observed limit and
 // folder, whose paging.summary.json no test reads back (each reads the summary runScript
 // returns), and much of a run is waiting out the limit's 429s.
 describe('paging.ts against the simulator', { concurrency: true }, () => {
-  test('paging.ts passes against the simulator; without LOAD_REPORT_DIR its JSON summary goes under reports/out/load, not into the working directory', async () => {
+  test('paging.ts passes against the simulator; without LOAD_REPORT_DIR its JSON summary goes under reports/out/load, not into the working directory', async (t) => {
     // The working directory of a plain `k6 run load/paging.ts` typed at the repository root.
     const cwd = mkdtempSync(join(tmpdir(), 'load-plain-run-'));
+    t.after(() => rmSync(cwd, { recursive: true, force: true }));
     const r = await runAgainstSimulator('load/paging.ts', { env: { LOAD_REPORT_DIR: '' }, cwd });
     assert.equal(r.exitCode, 0, `${r.failed.join(', ')} (${r.offered})\n${r.out}\n${r.err}`);
     assert.ok(r.summary!.metrics.page_walks_completed.values.count >= 4, 'every VU walked both lists');
@@ -155,8 +157,9 @@ test('the JSON summary goes under LOAD_REPORT_DIR, else reports/out/load, never 
   assert.match(named.stdout, /JSON summary: \/tmp\/x\/paging\.summary\.json\n$/);
 });
 
-test('npm run load fails a project script that left no fresh JSON summary, naming the file', () => {
+test('npm run load fails a project script that left no fresh JSON summary, naming the file', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'load-missing-summary-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const started = Date.now();
   assert.match(missingSummary('load/paging.ts', dir, started) ?? '', /load\/paging\.ts wrote no JSON summary: .*paging\.summary\.json is missing/);
   mkdirSync(dir, { recursive: true });

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FINDINGS_ATTACHMENT, findingsBody, type FindingRecord } from './findings.ts';
@@ -54,8 +54,9 @@ function report(findings: FindingRecord[], status = 'expected') {
   };
 }
 
-test('inferred findings are counted apart from informational ones, and the test still passes', () => {
+test('inferred findings are counted apart from informational ones, and the test still passes', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'conf-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'r.json');
   writeFileSync(
     file,
@@ -105,8 +106,9 @@ test('inferred findings are counted apart from informational ones, and the test 
   assert.doesNotMatch(md, /first attempt/);
 });
 
-test('a findings attachment of another shape is refused, naming the field', () => {
+test('a findings attachment of another shape is refused, naming the field', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'conf-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'r.json');
   writeFileSync(file, JSON.stringify(report([{ tier: 'severe', occurrences: 1, note: 'x' } as unknown as FindingRecord])));
   assert.throws(() => readConformance(file), /contract findings: findings\[0\]\.tier must be one of stated, inferred, informational, got "severe"/);

@@ -1,13 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import AdmZip from 'adm-zip';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { looksLikeCredential, scanForSecrets } from './secret-scan.ts';
 
-test('the scanner finds a secret in plain text, base64, a zip and an embedded HTML-report zip', () => {
+test('the scanner finds a secret in plain text, base64, a zip and an embedded HTML-report zip', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'scan-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   mkdirSync(join(dir, 'a'));
   writeFileSync(join(dir, 'a/plain.txt'), 'key=marker-key-1');
   writeFileSync(join(dir, 'b64.json'), JSON.stringify({ h: Buffer.from('marker-key-1').toString('base64') }));
@@ -27,8 +28,9 @@ test('an unredacted Basic or Bearer credential is found, prose is not', () => {
   assert.equal(looksLikeCredential('Bearer', 'authentication'), false);
 });
 
-test('an archive that cannot be opened is reported, never passed as clean, and its bytes are still searched', () => {
+test('an archive that cannot be opened is reported, never passed as clean, and its bytes are still searched', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'scan-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const zip = new AdmZip();
   zip.addFile('trace/network.json', Buffer.from('{"authorization":"x marker-key-1"}'));
   const whole = zip.toBuffer();

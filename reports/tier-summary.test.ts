@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FullConfig, FullResult, TestCase, TestResult } from '@playwright/test/reporter';
@@ -163,8 +163,9 @@ const result = (findings: FindingRecord[]) =>
   ({ annotations: [], attachments: [{ ...FINDINGS_ATTACHMENT, body: Buffer.from(findingsBody(findings)) }] }) as unknown as TestResult;
 const failure = (check: string, message: string): Failure => ({ check, operation: 'GET /a', location: 'h', rule: 'r', severity: 'warning', message });
 
-test('the reporter counts the last attempt only, prints every finding, titles the HTML report and writes the summary page', async () => {
+test('the reporter counts the last attempt only, prints every finding, titles the HTML report and writes the summary page', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'tier-summary-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const before = process.env.PLAYWRIGHT_HTML_TITLE;
   delete process.env.PLAYWRIGHT_HTML_TITLE;
   let printed = '';

@@ -31,13 +31,16 @@
 // another, as they would in their own file. A file that needs a process of its own (it
 // changes process-wide state, or runs long and should overlap the others) goes in OWN_PROCESS.
 //
+// A test removes what it makes in the temporary folder: the unit tier runs with a folder of its
+// own as TMPDIR (tools' caches linked in) and fails on whatever a test left there, named.
+//
 // A red run ends with a summary block: every failing test, its file and the first line of
 // its error (scripts/unit-failure-reporter.mjs records them beside node's own reporter),
 // so the reader of a long log finds what failed at its end.
 //
 //   node scripts/run-unit-tests.mjs [--system] [--concurrency=N] [path-part ...] [--test-...]
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
@@ -46,6 +49,9 @@ const USAGE =
   'usage: node scripts/run-unit-tests.mjs [--system] [--concurrency=N] [path-part ...] [--test-<node option> ...]\n' +
   '  the unit tests (npm test), or with --system the system tests (*.system.test.ts, npm run test:system);\n' +
   '  a path part narrows the run to files whose path contains it';
+
+/** The caches under the temporary folder that outlive a run (tierTemporaryFolder). */
+const KEPT_CACHES = [`tsx-${process.geteuid ? process.geteuid() : userInfo().username}`, 'svc-contracts-yaml-v1', 'svc-k6-runner'];
 
 const roots = [
   'cli',
@@ -221,17 +227,46 @@ const guard = system ? [] : ['--import', pathToFileURL(fileURLToPath(new URL('./
 // keep little, so fewer scavenges do less collecting for the same tests. V8 options, like
 // --import, are handed on to every test process.
 const youngGeneration = ['--max-semi-space-size=64'];
+// A test removes the temporary folders it makes: a developer's temporary folder is shared and
+// outlives the run. The unit tier runs with a temporary folder of its own (TMPDIR), the tools'
+// caches linked into it from the machine's, and fails on anything else left in it, named.
+const testTmp = system ? undefined : tierTemporaryFolder(join(work, 'tmp'));
 const result = spawnSync(
   process.execPath,
   [...youngGeneration, '--import', 'tsx', ...guard, '--test', `--test-concurrency=${concurrency}`, ...reporterArgs, ...otherNodeArgs, ...ordered],
   {
     stdio: 'inherit',
+    env: testTmp ? { ...process.env, TMPDIR: testTmp } : process.env,
   },
 );
-const status = result.status ?? 1;
+let status = result.status ?? 1;
 if (status !== 0) console.log(failureSummary(existsSync(failuresFile) ? readFileSync(failuresFile, 'utf8') : ''));
+const leftBehind = testTmp ? readdirSync(testTmp).filter((name) => !KEPT_CACHES.includes(name)) : [];
+if (leftBehind.length) {
+  console.log(
+    `\nrun-unit-tests: the unit tests left ${leftBehind.length} temporary ${leftBehind.length === 1 ? 'entry' : 'entries'} behind: ${leftBehind.join(', ')}\n` +
+      '  a test removes what it makes in the temporary folder (t.after or after(() => rmSync(dir, { recursive: true, force: true })))',
+  );
+  if (status === 0) status = 1;
+}
 rmSync(work, { recursive: true, force: true });
 process.exit(status);
+
+/**
+ * A temporary folder for the unit tests, with the caches that outlive a run linked in from the
+ * machine's temporary folder: tsx's compiled modules (tsx-<uid>), the contract's parsed YAML
+ * (contracts/load.ts) and the k6 runner's bundled VU code (load/runner/vu-pool.ts). Without the
+ * links every run would start them cold.
+ */
+function tierTemporaryFolder(dir) {
+  mkdirSync(dir);
+  for (const name of KEPT_CACHES) {
+    const shared = join(tmpdir(), name);
+    mkdirSync(shared, { recursive: true });
+    symlinkSync(shared, join(dir, name));
+  }
+  return dir;
+}
 
 /** The block a red run ends with: each failing test, its file, the first line of its error. */
 function failureSummary(jsonl) {

@@ -5,9 +5,9 @@
  * the classifier gives; bad input is refused with a message naming the file. The
  * written report is upgrade/versions.test.ts.
  */
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
@@ -16,6 +16,7 @@ import { compareOpenApiFiles } from './document-diff.ts';
 import { VersionInputError } from './version-check.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'document-diff-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 function file(doc: unknown, ext: 'json' | 'yaml' = 'yaml'): string {
   const f = join(dir, `doc-${n++}.${ext}`);

@@ -5,16 +5,24 @@
  * found and classified breaking, by the rule of the Versioning section. An unknown version
  * is refused; two OpenAPI files are compared into the same report.
  */
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
 import { diffDocumentFiles, versionCheck, VersionInputError } from './versions.ts';
 import { isUsed } from './version-check.ts';
 
-const out = () => mkdtempSync(join(tmpdir(), 'versions-'));
+const made: string[] = [];
+const out = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'versions-'));
+  made.push(dir);
+  return dir;
+};
+after(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 const run = (from: string, to: string, env: Record<string, string> = {}) =>
   versionCheck({
     from,

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -203,13 +203,14 @@ test('the grouped call shapes run their checks in order; an unknown name is a fa
   assert.match(unknown[0].message, /no delivery check named/);
 });
 
-test('the document reader: derived document of a version, else the source; $refs inlined, cycles open', () => {
+test('the document reader: derived document of a version, else the source; $refs inlined, cycles open', (t) => {
   const derived = loadDocument('platform', 'v20250224');
   assert.match(derived.file, /versions[\\/]platform\.v20250224\.openapi\.yaml$/);
   assert.match(loadDocument('platform').file, /spec[\\/]platform\.openapi\.yaml$/);
   assert.match(loadDocument('platform', 'v19990101').file, /spec[\\/]platform\.openapi\.yaml$/);
   assert.strictEqual(loadDocument('test-host').doc, loadContract().sourceDocument('test-host'), 'one parse shared with the contract');
   const dir = mkdtempSync(join(tmpdir(), 'inline-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'doc.yaml');
   writeFileSync(
     file,

@@ -3,10 +3,10 @@
  * of what it does not implement (k6 modules, options, executors), k6's exit codes and
  * verdict lines, and the accuracy of its arrival-rate executor against a local server.
  */
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseThresholdExpression, parseThresholdKey, checkAggregationAllowed, evaluateExpression } from './thresholds.ts';
@@ -16,6 +16,7 @@ import { arrivalTimeMs, arrivalsDue, normaliseOptions, rampingVusAt } from './op
 import { runScript } from './engine.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'k6-runner-test-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 function script(name: string, code: string): string {
   const file = join(dir, name);
   writeFileSync(file, code);

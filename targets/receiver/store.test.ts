@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { prepareDelivery, ReceiverStore } from './store.ts';
@@ -16,8 +16,10 @@ const event = (version: number) => {
   return { type: 'member', body, raw: JSON.stringify(body) };
 };
 
-test('WAL journal, synchronous=FULL and a busy timeout are in force', () => {
-  const store = new ReceiverStore(join(mkdtempSync(join(tmpdir(), 'receiver-store-')), 'db.sqlite'));
+test('WAL journal, synchronous=FULL and a busy timeout are in force', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'receiver-store-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const store = new ReceiverStore(join(dir, 'db.sqlite'));
   try {
     assert.deepEqual(store.db.pragma('journal_mode'), [{ journal_mode: 'wal' }]);
     assert.deepEqual(store.db.pragma('synchronous'), [{ synchronous: 2 }], 'FULL is 2');
@@ -28,8 +30,10 @@ test('WAL journal, synchronous=FULL and a busy timeout are in force', () => {
   assert.equal(store.db.open, false);
 });
 
-test('accepted once, the highest version kept, answers with exactly their fields', () => {
-  const store = new ReceiverStore(join(mkdtempSync(join(tmpdir(), 'receiver-store-')), 'db.sqlite'));
+test('accepted once, the highest version kept, answers with exactly their fields', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'receiver-store-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const store = new ReceiverStore(join(dir, 'db.sqlite'));
   try {
     assert.deepEqual(store.acceptBatch([event(2), event(1), event(2)].map(prepareDelivery)), [true, true, false], 'the repeated delivery is a duplicate');
     assert.equal(store.processBatch(10), 2);
@@ -53,8 +57,10 @@ test('accepted once, the highest version kept, answers with exactly their fields
   }
 });
 
-test('a delivery that cannot be stored fails alone: the others that shared its commit are stored', () => {
-  const store = new ReceiverStore(join(mkdtempSync(join(tmpdir(), 'receiver-store-')), 'db.sqlite'));
+test('a delivery that cannot be stored fails alone: the others that shared its commit are stored', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'receiver-store-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const store = new ReceiverStore(join(dir, 'db.sqlite'));
   try {
     // A value SQLite cannot bind fails the shared transaction as a whole; each delivery is
     // then committed on its own.
