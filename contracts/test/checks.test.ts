@@ -284,7 +284,7 @@ test('version_conformance: sunset operations must answer 4xx; deprecated ones ne
   const named = only(contract.check(managed, { headerNamesExplicit: true }), 'version_conformance');
   assert.equal(named[0]?.severity, 'error');
   assert.equal(named[0]?.tier, 'stated');
-  managed.response.headers['Deprecation'] = '@1740355200';
+  managed.response.headers.Deprecation = '@1740355200';
   assert.deepEqual(contract.check(managed), []);
   // The header name is a profile setting (not shown in the specification).
   assert.equal(errors(contract.check(managed, { deprecationHeader: 'X-Svc-Deprecated', headerNamesExplicit: true })).length, 1);
