@@ -66,6 +66,7 @@ export function fileUri(file: string): string {
  * Parsed documents as JSON, by the SHA-1 of the YAML text: parsing a large document with
  * `yaml` is much slower than JSON.parse of the same data, and every Playwright worker reads the documents it checks against (the first worker start is
  * on the self-test's critical path). Keyed by content, so an edited document is parsed again.
+ * The unit-test runner keeps this folder across runs by its name (scripts/run-unit-tests.mjs KEPT_CACHES).
  */
 const JSON_CACHE_DIR = join(tmpdir(), 'svc-contracts-yaml-v1');
 

@@ -227,9 +227,7 @@ const guard = system ? [] : ['--import', pathToFileURL(fileURLToPath(new URL('./
 // keep little, so fewer scavenges do less collecting for the same tests. V8 options, like
 // --import, are handed on to every test process.
 const youngGeneration = ['--max-semi-space-size=64'];
-// A test removes the temporary folders it makes: a developer's temporary folder is shared and
-// outlives the run. The unit tier runs with a temporary folder of its own (TMPDIR), the tools'
-// caches linked into it from the machine's, and fails on anything else left in it, named.
+// A developer's temporary folder is shared and outlives the run: see the header.
 const testTmp = system ? undefined : tierTemporaryFolder(join(work, 'tmp'));
 const result = spawnSync(
   process.execPath,

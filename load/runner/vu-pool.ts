@@ -34,6 +34,7 @@ function workerEntry(): Promise<string> {
       logLevel: 'silent',
     });
     const code = out.outputFiles[0].text;
+    // Kept across unit-test runs by its name (scripts/run-unit-tests.mjs KEPT_CACHES).
     const dir = join(tmpdir(), 'svc-k6-runner');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `vu-worker-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
