@@ -151,7 +151,11 @@ test('the settings table documents every variable the profile reads, and nothing
   for (const f of readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && f !== 'settings.ts')) {
     const source = readFileSync(join(dir, f), 'utf8');
     for (const m of source.matchAll(/\b(SVC_[A-Z0-9_]*[A-Z0-9]|WEBHOOK_RECEIVER_URL)\b/g)) read.add(m[1]);
-    for (const m of source.matchAll(/\bSETTINGS\.([a-zA-Z.]+[a-zA-Z])/g)) if (envOfKey.has(m[1])) read.add(envOfKey.get(m[1])!);
+    for (const m of source.matchAll(/\bSETTINGS\.([a-zA-Z.]+[a-zA-Z])/g)) {
+      if (envOfKey.has(m[1])) read.add(envOfKey.get(m[1])!);
+      // A group read as a whole (Object.entries(SETTINGS.achFilters)) reads each of its settings.
+      else for (const [key, env] of envOfKey) if (key.startsWith(`${m[1]}.`)) read.add(env);
+    }
   }
   // Families the profile reads through tables (the password scenarios, product paths, widget controls, ACH filters).
   const documented = new Set(SETTING_ENTRIES.map((e) => e.env));

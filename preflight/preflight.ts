@@ -566,7 +566,7 @@ function controlChecks(profile: TargetProfile): PreflightCheck[] {
   ];
   const guessed = oauth.filter(([, value, fallback]) => value === fallback).map(([v]) => v);
   const widgetKeys = Object.keys(WIDGET_CONTROLS) as Array<keyof WidgetControls>;
-  const unsetWidget = widgetKeys.filter((k) => !profile.widget[k]).map((k) => WIDGET_CONTROLS[k][0]);
+  const unsetWidget = widgetKeys.filter((k) => !profile.widget[k]).map((k) => WIDGET_CONTROLS[k].env);
   return [
     {
       id: 'oauth page controls',
@@ -585,7 +585,7 @@ function controlChecks(profile: TargetProfile): PreflightCheck[] {
       label: 'widget controls',
       status: unsetWidget.length ? 'not set' : 'ok',
       fatal: false,
-      variables: widgetKeys.map((k) => WIDGET_CONTROLS[k][0]),
+      variables: widgetKeys.map((k) => WIDGET_CONTROLS[k].env),
       detail: unsetWidget.length ? `${unsetWidget.join(', ')}: the widget scenarios that need them skip` : 'all set',
     },
   ];

@@ -75,7 +75,7 @@ function neededBySkips(): Map<string, Set<string>> {
     if (/test\.skip\(\s*!profile\.versions\.supported\.includes\(/.test(text)) add('SVC_VERSIONS', file);
     // widget controls: missingControls(controls, ['oauth', ...])
     for (const m of text.matchAll(/missingControls\([^,]+,\s*\[([^\]]*)\]/g)) {
-      for (const key of m[1].match(/[a-z]+/g) ?? []) add(WIDGET_CONTROLS[key as keyof WidgetControls][0], file);
+      for (const key of m[1].match(/[a-z]+/g) ?? []) add(WIDGET_CONTROLS[key as keyof WidgetControls].env, file);
     }
   }
   // The checked client's credentials: targets/client.ts setting(value, 'SVC_X'), a skip naming SVC_X.

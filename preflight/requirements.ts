@@ -66,7 +66,7 @@ const credentials = (p: TargetProfile): Array<[string, boolean]> => [
 ];
 const productPaths = (p: TargetProfile, keys: Array<keyof ProductPaths>): Array<[string, boolean]> =>
   keys.map((k) => [PRODUCT_PATH_ENV[k], has(p.productPaths[k])]);
-const controls = (p: TargetProfile, keys: Array<keyof WidgetControls>): Array<[string, boolean]> => keys.map((k) => [WIDGET_CONTROLS[k][0], has(p.widget[k])]);
+const controls = (p: TargetProfile, keys: Array<keyof WidgetControls>): Array<[string, boolean]> => keys.map((k) => [WIDGET_CONTROLS[k].env, has(p.widget[k])]);
 const dx = (p: TargetProfile) => p.dataExchange;
 /** The target serves `version` (SVC_VERSIONS): scenarios judged on one version skip without it, naming SVC_VERSIONS. */
 const serves = (p: TargetProfile, version: string): [string, boolean] => ['SVC_VERSIONS', p.versions.supported.includes(version)];

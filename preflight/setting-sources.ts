@@ -24,6 +24,8 @@
  *   option    a choice about the run, not a fact about the target (timeouts, reports,
  *             strictness, the simulator): no row's verification rests on it.
  */
+import { SETTINGS, settingEntries, WIDGET_CONTROLS } from '../targets/index.ts';
+
 export type SettingSource = 'minimal' | 'stated' | 'knowable' | 'guess' | 'option';
 
 export interface SettingSourceEntry {
@@ -35,43 +37,8 @@ export interface SettingSourceEntry {
 const entry = (source: SettingSource, reason: string): SettingSourceEntry => ({ source, reason });
 const each = (variables: readonly string[], e: SettingSourceEntry): Record<string, SettingSourceEntry> => Object.fromEntries(variables.map((v) => [v, e]));
 
-const PASSWORDS = [
-  'SUCCESS',
-  'CHALLENGE',
-  'OPTIONS',
-  'IMAGE',
-  'IMAGE_OPTIONS',
-  'BAD_REQUEST',
-  'UNAUTHORIZED',
-  'INVALID',
-  'LOCKED',
-  'SERVER_ERROR',
-  'UNAVAILABLE',
-];
-
-/** Product areas whose paths the specification does not show ("Paths and payloads of the other product areas ...: not shown"). */
-const PRODUCT_PATHS = [
-  'NOTIFICATIONS',
-  'NOTIFICATION',
-  'GOALS',
-  'GOALS_REPOSITION',
-  'BUDGETS',
-  'BUDGETS_GENERATE',
-  'STATEMENTS',
-  'STATEMENT_PDF',
-  'TAGS',
-  'TAGGINGS',
-  'TAGGING',
-  'HOLDINGS_BY_USER',
-  'HOLDINGS_BY_ACCOUNT',
-  'HOLDINGS_BY_MEMBER',
-  'MERCHANT',
-  'MICRODEPOSITS',
-];
-
-const WIDGET_CONTROLS = ['OAUTH', 'USERNAME', 'PASSWORD', 'CONNECT', 'PRIMARY', 'DELETE', 'BACK'];
-
-const ACH_FILTER_PARAMS = ['INSTITUTION', 'FROM_RETURNED', 'TO_RETURNED', 'FROM_RESOLVED', 'TO_RESOLVED', 'RETURN_CODE', 'RETURN_STATUS'];
+/** The variables of a group of the settings table (targets/profiles/settings.ts), which share one source and reason. */
+const variablesOf = (group: object): string[] => settingEntries(group).map((s) => s.env);
 
 /** A grant's identities and the records read through it: the client's own data, which the team holds (no endpoint reveals a client's own GUID). */
 const DATA_EXCHANGE_IDENTITIES = [
@@ -122,7 +89,7 @@ export const SETTING_SOURCES: Readonly<Record<string, SettingSourceEntry>> = {
     'Endpoints, "Earlier-generation test paths": the scenario is chosen through the password field "of the test user"; the vendor gives that user with its passwords (our default test_user is a guess)',
   ),
   ...each(
-    PASSWORDS.map((s) => `SVC_TEST_PASSWORD_${s}`),
+    variablesOf(SETTINGS.testInstitution.passwords),
     entry('minimal', 'Endpoints, test-institution table: shown only as a placeholder <TEST_PASSWORD_...>; the vendor gives the values'),
   ),
   SVC_CORRECT_ANSWER: entry('minimal', 'Endpoints, test-institution table: shown only as the placeholder <CORRECT_ANSWER>; the vendor gives it'),
@@ -160,14 +127,14 @@ export const SETTING_SOURCES: Readonly<Record<string, SettingSourceEntry>> = {
   ),
   SVC_OAUTH_DENY_SELECTOR: entry('knowable', "as the authorize action: the deny action of the vendor's page is seen by opening it"),
   ...each(
-    WIDGET_CONTROLS.map((c) => `SVC_WIDGET_${c}_SELECTOR`),
+    variablesOf(WIDGET_CONTROLS),
     entry('knowable', "the widget's markup is not shown, but the vendor's widget is seen by opening the URL the widget URL request answers"),
   ),
   ...each(
-    PRODUCT_PATHS.map((p) => `SVC_PATH_${p}`),
+    variablesOf(SETTINGS.productPaths),
     entry(
       'knowable',
-      "the specification does not show the product areas' paths; the vendor's published reference does (real-service-notes, Paths: the statements paths; targets/profiles/profile.ts PRODUCT_PATH_DEFAULTS are the reference's)",
+      "the specification does not show the product areas' paths; the vendor's published reference does (real-service-notes, Paths: the statements paths; the table's productPaths defaults are the reference's)",
     ),
   ),
   SVC_FAVORITE_INSTITUTION_CODES: entry(
@@ -181,7 +148,7 @@ export const SETTING_SOURCES: Readonly<Record<string, SettingSourceEntry>> = {
   ),
   SVC_INSTITUTION_COUNTRY_PARAM: entry('knowable', "as the name filter: the vendor's reference names the country-code query parameter"),
   ...each(
-    ACH_FILTER_PARAMS.map((p) => `SVC_ACH_${p}_PARAM`),
+    variablesOf(SETTINGS.achFilters),
     entry(
       'knowable',
       'Endpoints, ACH returns: "Exact query parameter names of the ACH list filters: not shown"; the ACH endpoints are in the vendor\'s reference (real-service-notes, Request shapes), which names their query parameters',

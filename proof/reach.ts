@@ -765,7 +765,7 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * The product areas' operations, each with the variable that names its path: the
  * specification does not show them (Endpoints: "Paths and payloads of the other product
  * areas listed under What the service does: not shown"), so the scenarios call the path
- * the profile names (targets/profiles/profile.ts PRODUCT_PATH_DEFAULTS, a real target's
+ * the profile names (targets/profiles/settings.ts PRODUCT_PATH_DEFAULTS, a real target's
  * only when set). The longest default path an operation's path starts with names it.
  */
 function productAreaRules(): ReasonRule[] {

@@ -32,11 +32,6 @@ export {
   flagValue,
   CONTRACT_VERSIONS,
   OAUTH_PAGE_DEFAULTS,
-  PASSWORD_SCENARIOS,
-  PRODUCT_PATH_ENV,
-  PRODUCT_PATH_DEFAULTS,
-  type PasswordScenario,
-  type ProductPaths,
   type TargetProfile,
 } from './profiles/profile.ts';
 export {
@@ -50,7 +45,19 @@ export {
 } from './profiles/sections.ts';
 export { FULL_CHROMIUM_PATH, HEADLESS_SHELL_PATH, RUN_ID_PATTERN } from './profiles/sections.ts';
 export { createRedactor, type Redactor } from './profiles/redact.ts';
-export { SETTINGS, settingEntries, settingText, settingValue, type Setting, type SettingEntry } from './profiles/settings.ts';
+export {
+  PASSWORD_SCENARIOS,
+  PRODUCT_PATH_DEFAULTS,
+  PRODUCT_PATH_ENV,
+  SETTINGS,
+  settingEntries,
+  settingText,
+  settingValue,
+  type PasswordScenario,
+  type ProductPaths,
+  type Setting,
+  type SettingEntry,
+} from './profiles/settings.ts';
 export { seededRandom } from './seeded-random.ts';
 export { serveUntilStopped } from './serve-until-stopped.ts';
 export {

@@ -14,7 +14,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { PACKAGE_ROOT } from './process.ts';
-import { PASSWORD_SCENARIOS, PRODUCT_PATH_DEFAULTS, PRODUCT_PATH_ENV } from './profiles/profile.ts';
+import { PASSWORD_SCENARIOS, PRODUCT_PATH_DEFAULTS, PRODUCT_PATH_ENV } from './profiles/settings.ts';
 import { SIMULATOR_DEFAULTS } from './simulator/settings.ts';
 import { DATA_EXCHANGE_SEED } from './simulator/data/data-exchange.ts';
 import { simulatorInstitutionSeed } from './simulator/data/institutions.ts';

@@ -118,8 +118,8 @@ for (const [field, format, badValues] of MALFORMED) {
 // ---- list filters -----------------------------------------------------------------
 // Endpoints, ACH returns: "GET /ach_returns ... query filters: institution guid, returned
 // time, resolved-status time, return code, return status". "Exact query parameter names
-// of the ACH list filters: not shown": each name is a setting (targets/profiles/sections.ts
-// ACH_FILTERS, SVC_ACH_*_PARAM). A filter that does not narrow under a name the user set fails; under
+// of the ACH list filters: not shown": each name is a setting (targets/profiles/settings.ts
+// achFilters, SVC_ACH_*_PARAM). A filter that does not narrow under a name the user set fails; under
 // the default (guessed) names the miss is inferred. The response fields are not shown
 // either, so every judgement is by the guids of returns this test created: the list may
 // hold other returns of the client, and a filter is judged only on whether it keeps the

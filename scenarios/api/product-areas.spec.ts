@@ -5,7 +5,7 @@
  * statements, tags and taggings, holdings.
  *
  * Paths come from the target profile (profile.productPaths; documented defaults in
- * targets/profiles/profile.ts, PRODUCT_PATH_DEFAULTS, which the simulator serves). On a
+ * targets/profiles/settings.ts, PRODUCT_PATH_DEFAULTS, which the simulator serves). On a
  * real target a path is used only when its SVC_PATH_* variable is set; otherwise the
  * scenario skips and names the variable.
  *

@@ -5,7 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadProfile, profileSecrets, PRODUCT_PATH_DEFAULTS, PRODUCT_PATH_ENV } from './profile.ts';
+import { loadProfile, profileSecrets } from './profile.ts';
+import { PRODUCT_PATH_DEFAULTS, PRODUCT_PATH_ENV, readStatedText, SETTINGS } from './settings.ts';
 import { missingControls } from './sections.ts';
 import { profileEnv } from '../index.ts';
 
@@ -215,4 +216,20 @@ test('a variable the profile reads, changed between two calls, gives a fresh par
   // A variable read only on the other branch (the simulator's) counts once that branch is taken.
   assert.notEqual(loadProfile({ ...env, SVC_BASE_URL: undefined }).name, first.name);
   assert.throws(() => loadProfile({ ...env, SVC_REQUEST_TIMEOUT_MS: 'soon' }), /SVC_REQUEST_TIMEOUT_MS/);
+});
+
+// ---- a text setting's default, declared once in the table ----
+
+test("a text setting reads its variable, else the table's default for the kind of target; a missing default is refused, named", () => {
+  const real = loadProfile({ SVC_BASE_URL: 'https://int.example' });
+  assert.equal(real.achFilters.returnCode.name, SETTINGS.achFilters.returnCode.value?.real);
+  assert.equal(real.widget.oauth, undefined, 'a widget control has no default on a real target: its scenario skips naming the variable');
+  assert.equal(loadProfile({}).widget.oauth, SETTINGS.widget.oauthSelector.value?.simulator);
+  assert.equal(loadProfile({ SVC_ACH_RETURN_CODE_PARAM: '' }).achFilters.returnCode.name, 'return_code', 'an empty variable is unset');
+  assert.equal(loadProfile({ SVC_ACH_RETURN_CODE_PARAM: 'rc' }).achFilters.returnCode.name, 'rc');
+  assert.equal(readStatedText({}, SETTINGS.oauthPage.denySelector, 'real'), '[data-action="deny"]');
+  assert.throws(
+    () => readStatedText({}, SETTINGS.widget.oauthSelector, 'real'),
+    /^Error: SVC_WIDGET_OAUTH_SELECTOR has no default on a real target: the settings table must state one/,
+  );
 });

@@ -35,7 +35,17 @@ import {
   type WebhookCaptureSettings,
   type WidgetControls,
 } from './sections.ts';
-import { readNumber, SETTINGS, type TargetKind } from './settings.ts';
+import {
+  PASSWORD_SCENARIOS,
+  PRODUCT_PATH_DEFAULTS,
+  PRODUCT_PATH_ENV,
+  readNumber,
+  readStatedText,
+  SETTINGS,
+  type PasswordScenario,
+  type ProductPaths,
+  type TargetKind,
+} from './settings.ts';
 
 /**
  * The versions in play (Versioning: "Versions in play: v20260929, v20250224,
@@ -44,22 +54,6 @@ import { readNumber, SETTINGS, type TargetKind } from './settings.ts';
  * target may name its own with SVC_VERSIONS.
  */
 export const CONTRACT_VERSIONS: readonly string[] = discoverDocuments(DEFAULT_SPEC_DIR).versions.map((v) => v.version);
-
-/** Test-institution scenarios, keyed as the specification's placeholders are named. */
-export const PASSWORD_SCENARIOS = [
-  'SUCCESS',
-  'CHALLENGE',
-  'OPTIONS',
-  'IMAGE',
-  'IMAGE_OPTIONS',
-  'BAD_REQUEST',
-  'UNAUTHORIZED',
-  'INVALID',
-  'LOCKED',
-  'SERVER_ERROR',
-  'UNAVAILABLE',
-] as const;
-export type PasswordScenario = (typeof PASSWORD_SCENARIOS)[number];
 
 export interface TargetProfile {
   /** `simulator`, `integration` or `production` (SVC_ENVIRONMENT). */
@@ -241,7 +235,7 @@ export interface TargetProfile {
 
   /** Institution facts and the institution lists' query names (sections.ts, InstitutionSettings). */
   institutions: InstitutionSettings;
-  /** Query names of the ACH return list filters (SVC_ACH_*_PARAM; sections.ts, ACH_FILTERS). */
+  /** Query names of the ACH return list filters (SVC_ACH_*_PARAM; settings.ts achFilters, read by sections.ts). */
   achFilters: Record<AchFilter, QueryName & { variable: string }>;
   /** By-user category paths (SVC_USER_*CATEGOR*_PATH; sections.ts). */
   userCategories: UserCategoryPaths;
@@ -274,69 +268,6 @@ export interface TargetProfile {
   /** Where a run reads and writes (SVC_SPEC_FILE, SVC_REPORTS_OUT, ...; sections.ts). */
   run: RunSettings;
 }
-
-/** One path template per product-area operation the scenarios call (profile.productPaths). */
-export interface ProductPaths {
-  /** POST (create) and GET (list) notifications of a user. */
-  notifications: string;
-  /** GET one notification. */
-  notification: string;
-  /** POST (create) and GET (list) goals of a user. */
-  goals: string;
-  /** PUT: reposition the user's goals (change their priority). */
-  goalsReposition: string;
-  /** POST (create) and GET (list) budgets of a user. */
-  budgets: string;
-  /** POST: auto-generate budgets from the user's existing transactions. */
-  budgetsGenerate: string;
-  /** GET: statements of a member (list). */
-  statements: string;
-  /** GET: one statement as PDF. */
-  statementPdf: string;
-  /** POST (create) and GET (list) tags of a user. */
-  tags: string;
-  /** POST (create) and GET (list) taggings of a user. */
-  taggings: string;
-  /** GET one tagging. */
-  tagging: string;
-  /** GET holdings per user, per account, per member. */
-  holdingsByUser: string;
-  holdingsByAccount: string;
-  holdingsByMember: string;
-  /** GET one merchant. */
-  merchant: string;
-  /** POST (create) and GET (list) microdeposits of a user. */
-  microdeposits: string;
-}
-
-/**
- * Documented defaults of ProductPaths: the paths of the vendor's published reference,
- * which the simulator serves. The variable that sets each on a real target is
- * SVC_PATH_<NAME IN UPPER SNAKE CASE> (PRODUCT_PATH_ENV).
- */
-export const PRODUCT_PATH_DEFAULTS: ProductPaths = {
-  notifications: '/users/{user_guid}/notifications',
-  notification: '/users/{user_guid}/notifications/{notification_guid}',
-  goals: '/users/{user_guid}/goals',
-  goalsReposition: '/users/{user_guid}/goals/reposition',
-  budgets: '/users/{user_guid}/budgets',
-  budgetsGenerate: '/users/{user_guid}/budgets/generate',
-  statements: '/users/{user_guid}/members/{member_guid}/statements',
-  statementPdf: '/users/{user_guid}/members/{member_guid}/statements/{statement_guid}.pdf',
-  tags: '/users/{user_guid}/tags',
-  taggings: '/users/{user_guid}/taggings',
-  tagging: '/users/{user_guid}/taggings/{tagging_guid}',
-  holdingsByUser: '/users/{user_guid}/holdings',
-  holdingsByAccount: '/users/{user_guid}/accounts/{account_guid}/holdings',
-  holdingsByMember: '/users/{user_guid}/members/{member_guid}/holdings',
-  merchant: '/merchants/{merchant_guid}',
-  microdeposits: '/users/{user_guid}/micro_deposits',
-};
-
-/** SVC_PATH_NOTIFICATIONS, SVC_PATH_GOALS_REPOSITION, ...: the variable of each product path. */
-export const PRODUCT_PATH_ENV = Object.fromEntries(
-  Object.keys(PRODUCT_PATH_DEFAULTS).map((k) => [k, `SVC_PATH_${k.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`]),
-) as Record<keyof ProductPaths, string>;
 
 /** SVC_DEPRECATED_VERSION + SVC_DEPRECATED_ON (YYYY-MM-DD), both or neither; else the fallback. */
 function deprecatedFrom(env: Env, fallback?: { version: string; on: string }): { version: string; on: string } | undefined {
@@ -391,7 +322,10 @@ export function fuzzSettings(env: Env): FuzzSettings {
  * unset: the simulator's page (Endpoints: "the authorization screen offers an authorize
  * action ... and a deny action"; their markup is not shown), a guess on a real target.
  */
-export const OAUTH_PAGE_DEFAULTS = { authorizeSelector: '[data-action="authorize"]', denySelector: '[data-action="deny"]' } as const;
+export const OAUTH_PAGE_DEFAULTS = {
+  authorizeSelector: readStatedText({}, SETTINGS.oauthPage.authorizeSelector, 'real'),
+  denySelector: readStatedText({}, SETTINGS.oauthPage.denySelector, 'real'),
+};
 
 const PRODUCTION_OPT_IN = 'I_UNDERSTAND_THIS_WRITES_TO_PRODUCTION';
 

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { join, resolve } from 'node:path';
 import { DATA_EXCHANGE_SEED } from '../simulator/data/data-exchange.ts';
 import { simulatorInstitutionSeed } from '../simulator/data/institutions.ts';
+import { readStatedText, readText, SETTINGS, WIDGET_CONTROL_SETTINGS, type Setting } from './settings.ts';
 
 export type Env = Record<string, string | undefined>;
 
@@ -160,12 +161,10 @@ export function institutionsFrom(env: Env, isSimulator: boolean): InstitutionSet
     blockedCode: env.SVC_BLOCKED_INSTITUTION_CODE,
     testInstitutionCountry: env.SVC_TEST_INSTITUTION_COUNTRY,
   };
-  const nameParam = { name: env.SVC_INSTITUTION_NAME_PARAM || 'name', explicit: !!env.SVC_INSTITUTION_NAME_PARAM };
-  const countryParam = {
-    name: env.SVC_INSTITUTION_COUNTRY_PARAM || 'iso_country_code',
-    explicit: !!env.SVC_INSTITUTION_COUNTRY_PARAM,
-    variable: 'SVC_INSTITUTION_COUNTRY_PARAM',
-  };
+  const nameSetting = SETTINGS.institutions.nameParam;
+  const countrySetting = SETTINGS.institutions.countryParam;
+  const nameParam = { name: readStatedText(env, nameSetting, 'real'), explicit: !!env[nameSetting.env] };
+  const countryParam = { name: readStatedText(env, countrySetting, 'real'), explicit: !!env[countrySetting.env], variable: countrySetting.env };
   if (!isSimulator) return { ...given, nameParam, countryParam };
   // The simulator's seed builds its institution catalogue (most of a second): only when
   // a scenario asks, never for every profile a worker, a reporter or a script loads.
@@ -190,24 +189,15 @@ export function institutionsFrom(env: Env, isSimulator: boolean): InstitutionSet
  * Query names of the ACH return list filters (Endpoints, ACH returns: "query filters:
  * institution guid, returned time, resolved-status time, return code, return status";
  * "Exact query parameter names of the ACH list filters: not shown"). Each name is a
- * setting (SVC_ACH_*_PARAM); the defaults are the simulator's names, a guess, so a filter
+ * setting (SVC_ACH_*_PARAM, the table's achFilters); the defaults are the simulator's names, a guess, so a filter
  * that does not narrow under a default name is only an inferred miss.
  */
-export const ACH_FILTERS = {
-  institution: ['SVC_ACH_INSTITUTION_PARAM', 'institution_guid'],
-  fromReturned: ['SVC_ACH_FROM_RETURNED_PARAM', 'from_returned_at'],
-  toReturned: ['SVC_ACH_TO_RETURNED_PARAM', 'to_returned_at'],
-  fromResolved: ['SVC_ACH_FROM_RESOLVED_PARAM', 'from_resolved_at'],
-  toResolved: ['SVC_ACH_TO_RESOLVED_PARAM', 'to_resolved_at'],
-  returnCode: ['SVC_ACH_RETURN_CODE_PARAM', 'return_code'],
-  returnStatus: ['SVC_ACH_RETURN_STATUS_PARAM', 'return_status'],
-} as const;
-export type AchFilter = keyof typeof ACH_FILTERS;
+export type AchFilter = keyof typeof SETTINGS.achFilters;
 
 export function achFiltersFrom(env: Env): Record<AchFilter, QueryName & { variable: string }> {
   const out = {} as Record<AchFilter, QueryName & { variable: string }>;
-  for (const [filter, [variable, fallback]] of Object.entries(ACH_FILTERS) as Array<[AchFilter, readonly [string, string]]>) {
-    out[filter] = { name: env[variable] || fallback, explicit: !!env[variable], variable };
+  for (const [filter, setting] of Object.entries(SETTINGS.achFilters) as Array<[AchFilter, Setting<string>]>) {
+    out[filter] = { name: readStatedText(env, setting, 'real'), explicit: !!env[setting.env], variable: setting.env };
   }
   return out;
 }
@@ -229,11 +219,16 @@ export interface UserCategoryPaths {
 }
 
 export function userCategoryPathsFrom(env: Env): UserCategoryPaths {
+  const defaultsPath = SETTINGS.userCategories.defaultsPath;
+  const allPath = SETTINGS.userCategories.allPath;
+  const createPath = SETTINGS.userCategories.createPath;
+  const all = readStatedText(env, allPath, 'real');
   return {
-    defaults: env.SVC_USER_DEFAULT_CATEGORIES_PATH || '/users/{user_guid}/categories/default',
-    all: env.SVC_USER_CATEGORIES_PATH || '/users/{user_guid}/categories',
-    create: env.SVC_USER_CATEGORY_CREATE_PATH || env.SVC_USER_CATEGORIES_PATH || '/users/{user_guid}/categories',
-    explicit: !!(env.SVC_USER_DEFAULT_CATEGORIES_PATH || env.SVC_USER_CATEGORIES_PATH),
+    defaults: readStatedText(env, defaultsPath, 'real'),
+    all,
+    // Unset, custom categories are created on the categories path (the table's default: userCategories.allPath).
+    create: env[createPath.env] || all,
+    explicit: !!(env[defaultsPath.env] || env[allPath.env]),
   };
 }
 
@@ -318,28 +313,22 @@ export interface WidgetControls {
   back?: string;
 }
 
-/** The variable of each widget control, and the simulator's built-in selector. */
-export const WIDGET_CONTROLS: Record<keyof WidgetControls, readonly [variable: string, simulator: string]> = {
-  oauth: ['SVC_WIDGET_OAUTH_SELECTOR', '[data-action="oauth"]'],
-  username: ['SVC_WIDGET_USERNAME_SELECTOR', 'input[name=username]'],
-  password: ['SVC_WIDGET_PASSWORD_SELECTOR', 'input[name=password]'],
-  connect: ['SVC_WIDGET_CONNECT_SELECTOR', '[data-action="connect"]'],
-  primary: ['SVC_WIDGET_PRIMARY_SELECTOR', '[data-action="primary"]'],
-  delete: ['SVC_WIDGET_DELETE_SELECTOR', '[data-action="delete"]'],
-  back: ['SVC_WIDGET_BACK_SELECTOR', '[data-action="back"]'],
-};
+/** The setting of each widget control (the table's `widget.<control>Selector`: its variable, and the simulator's built-in selector). */
+export const WIDGET_CONTROLS = Object.fromEntries(
+  Object.entries(WIDGET_CONTROL_SETTINGS).map(([key, setting]) => [key.replace(/Selector$/, ''), setting]),
+) as Record<keyof WidgetControls, Setting<string>>;
 
 export function widgetControlsFrom(env: Env, isSimulator: boolean): WidgetControls {
   const out: WidgetControls = {};
-  for (const [key, [variable, simValue]] of Object.entries(WIDGET_CONTROLS) as Array<[keyof WidgetControls, readonly [string, string]]>) {
-    out[key] = env[variable] || (isSimulator ? simValue : undefined);
+  for (const [key, setting] of Object.entries(WIDGET_CONTROLS) as Array<[keyof WidgetControls, Setting<string>]>) {
+    out[key] = readText(env, setting, isSimulator ? 'simulator' : 'real');
   }
   return out;
 }
 
 /** The skip reason naming every missing control variable, or undefined when all are set. */
 export function missingControls(c: WidgetControls, needed: Array<keyof WidgetControls>): string | undefined {
-  const missing = needed.filter((k) => !c[k]).map((k) => WIDGET_CONTROLS[k][0]);
+  const missing = needed.filter((k) => !c[k]).map((k) => WIDGET_CONTROLS[k].env);
   return missing.length
     ? `the widget's controls are not shown in the specification: set ${missing.join(', ')} (CSS selectors inside the target's widget) to drive it`
     : undefined;

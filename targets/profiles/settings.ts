@@ -46,17 +46,18 @@ export interface Setting<T = unknown> {
   readonly min?: number;
   readonly max?: number;
   /**
-   * A number's default by kind of target, where the table states it (the profile applies
-   * it, `config init` writes the real target's, `default` above shows both).
+   * The default by kind of target, where the table states it (the profile applies it,
+   * `config init` writes a real target's, `default` above shows it): a kind left out has
+   * none, and a scenario that needs the setting there skips naming its variable.
    */
-  readonly value?: { readonly real?: number; readonly simulator?: number };
+  readonly value?: { readonly real?: T; readonly simulator?: T };
   /** Phantom: the TypeScript type of the config value. */
   readonly __type?: T;
 }
 
 const setting =
   <T>(kind: SettingKind) =>
-  (env: string, doc: string, o: Partial<Pick<Setting, 'default' | 'min' | 'max' | 'value'>> = {}): Setting<T> => ({ kind, env, doc, ...o });
+  (env: string, doc: string, o: Partial<Pick<Setting<T>, 'default' | 'min' | 'max' | 'value'>> = {}): Setting<T> => ({ kind, env, doc, ...o });
 
 const str = setting<string>('string');
 const url = setting<string>('url');
@@ -91,8 +92,18 @@ const ms = { min: 0 };
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /** A number's default on a real target and on the embedded simulator, and how the reference shows it. */
-function byTarget(real: number, simulator = real): Pick<Setting, 'value' | 'default'> {
+function byTarget(real: number, simulator = real): Pick<Setting<number>, 'value' | 'default'> {
   return { value: { real, simulator }, default: simulator === real ? `${real}` : `${real} (simulator ${simulator})` };
+}
+
+/** A text default that holds on every target (a guess at a name the specification does not show), shown as it is. */
+function everywhere(v: string): Pick<Setting<string>, 'value' | 'default'> {
+  return { value: { real: v, simulator: v }, default: v };
+}
+
+/** A text default of the embedded simulator only: a real target has none until the team sets it. */
+function simulatorOnly(v: string): Pick<Setting<string>, 'value' | 'default'> {
+  return { value: { simulator: v }, default: `${v} (simulator)` };
 }
 
 /** Test-institution scenarios (Endpoints, "Earlier-generation test paths": the password selects the scenario). */
@@ -110,6 +121,10 @@ const PASSWORD_DOCS = {
   unavailable: ['UNAVAILABLE', 'institution unavailable: HALTED'],
 } as const;
 
+/** The scenarios, by the suffix of their variable (SVC_TEST_PASSWORD_<SCENARIO>) and the placeholder's name. */
+export const PASSWORD_SCENARIOS = Object.values(PASSWORD_DOCS).map(([suffix]) => suffix);
+export type PasswordScenario = (typeof PASSWORD_DOCS)[keyof typeof PASSWORD_DOCS][0];
+
 const passwords = Object.fromEntries(
   Object.entries(PASSWORD_DOCS).map(([key, [suffix, what]]) => [
     key,
@@ -117,7 +132,11 @@ const passwords = Object.fromEntries(
   ]),
 ) as { [K in keyof typeof PASSWORD_DOCS]: Setting<string> };
 
-/** Product-area paths the specification states rules for but does not show (targets/profiles/profile.ts PRODUCT_PATH_DEFAULTS). */
+/**
+ * Product-area paths the specification states rules for but does not show: each its variable's
+ * suffix, what it is for, and its default, the vendor's published reference's path, which the
+ * simulator serves (a real target has only the paths its SVC_PATH_* set).
+ */
 const PRODUCT_PATH_DOCS = {
   notifications: ['NOTIFICATIONS', 'POST (create) and GET (list) notifications of a user', '/users/{user_guid}/notifications'],
   notification: ['NOTIFICATION', 'GET one notification', '/users/{user_guid}/notifications/{notification_guid}'],
@@ -143,10 +162,17 @@ const productPaths = Object.fromEntries(
     pathTemplate(
       `SVC_PATH_${suffix}`,
       `Path template: ${what}. Not shown in the specification; on a real target a scenario whose path is unset skips naming this setting.`,
-      { default: `${dflt} (simulator)` },
+      simulatorOnly(dflt),
     ),
   ]),
 ) as { [K in keyof typeof PRODUCT_PATH_DOCS]: Setting<string> };
+
+/** One path template per product-area operation the scenarios call (profile.productPaths). */
+export type ProductPaths = { -readonly [K in keyof typeof PRODUCT_PATH_DOCS]: string };
+/** The simulator's product paths: the vendor reference's. */
+export const PRODUCT_PATH_DEFAULTS = Object.fromEntries(Object.entries(PRODUCT_PATH_DOCS).map(([key, [, , dflt]]) => [key, dflt])) as ProductPaths;
+/** SVC_PATH_NOTIFICATIONS, SVC_PATH_GOALS_REPOSITION, ...: the variable of each product path. */
+export const PRODUCT_PATH_ENV = Object.fromEntries(Object.entries(productPaths).map(([key, s]) => [key, s.env])) as Record<keyof ProductPaths, string>;
 
 const WIDGET_CONTROL_DOCS = {
   oauthSelector: ['OAUTH', 'starts the connection to the OAuth test institution', '[data-action="oauth"]'],
@@ -164,10 +190,12 @@ const widgetControls = Object.fromEntries(
     selector(
       `SVC_WIDGET_${suffix}_SELECTOR`,
       `CSS selector of the widget control that ${what} (the widget's markup is not shown in the specification; browser widget scenarios skip naming a missing one).`,
-      { default: `${dflt} (simulator)` },
+      simulatorOnly(dflt),
     ),
   ]),
 ) as { [K in keyof typeof WIDGET_CONTROL_DOCS]: Setting<string> };
+/** The widget's control selectors (the `widget` group less its flag), for the profile's reading of them. */
+export const WIDGET_CONTROL_SETTINGS = widgetControls;
 
 export const SETTINGS = {
   target: {
@@ -299,10 +327,12 @@ export const SETTINGS = {
     ),
   },
   oauthPage: {
-    authorizeSelector: selector('SVC_OAUTH_AUTHORIZE_SELECTOR', "CSS selector of the OAuth test institution's authorize action.", {
-      default: '[data-action="authorize"]',
-    }),
-    denySelector: selector('SVC_OAUTH_DENY_SELECTOR', "CSS selector of the OAuth test institution's deny action.", { default: '[data-action="deny"]' }),
+    authorizeSelector: selector(
+      'SVC_OAUTH_AUTHORIZE_SELECTOR',
+      "CSS selector of the OAuth test institution's authorize action.",
+      everywhere('[data-action="authorize"]'),
+    ),
+    denySelector: selector('SVC_OAUTH_DENY_SELECTOR', "CSS selector of the OAuth test institution's deny action.", everywhere('[data-action="deny"]')),
   },
   widget: {
     ...widgetControls,
@@ -312,25 +342,29 @@ export const SETTINGS = {
   institutions: {
     favoriteCodes: list('SVC_FAVORITE_INSTITUTION_CODES', "The client's favourite institutions, most popular first (set up by the vendor on request)."),
     blockedCode: str('SVC_BLOCKED_INSTITUTION_CODE', 'An institution blocked for this client (listed only with include_blocked_institutions).'),
-    nameParam: str('SVC_INSTITUTION_NAME_PARAM', "Query name of the institution list's name filter (not shown; a miss is enforced only when set).", {
-      default: 'name',
-    }),
-    countryParam: str('SVC_INSTITUTION_COUNTRY_PARAM', "Query name of the institution lists' country filter (not shown).", { default: 'iso_country_code' }),
+    nameParam: str(
+      'SVC_INSTITUTION_NAME_PARAM',
+      "Query name of the institution list's name filter (not shown; a miss is enforced only when set).",
+      everywhere('name'),
+    ),
+    countryParam: str('SVC_INSTITUTION_COUNTRY_PARAM', "Query name of the institution lists' country filter (not shown).", everywhere('iso_country_code')),
   },
   achFilters: {
-    institution: str('SVC_ACH_INSTITUTION_PARAM', 'Query name of the ACH return list filter by institution guid (not shown).', { default: 'institution_guid' }),
-    fromReturned: str('SVC_ACH_FROM_RETURNED_PARAM', 'Query name: returned-at lower bound (not shown).', { default: 'from_returned_at' }),
-    toReturned: str('SVC_ACH_TO_RETURNED_PARAM', 'Query name: returned-at upper bound (not shown).', { default: 'to_returned_at' }),
-    fromResolved: str('SVC_ACH_FROM_RESOLVED_PARAM', 'Query name: resolved-at lower bound (not shown).', { default: 'from_resolved_at' }),
-    toResolved: str('SVC_ACH_TO_RESOLVED_PARAM', 'Query name: resolved-at upper bound (not shown).', { default: 'to_resolved_at' }),
-    returnCode: str('SVC_ACH_RETURN_CODE_PARAM', 'Query name: return code (not shown).', { default: 'return_code' }),
-    returnStatus: str('SVC_ACH_RETURN_STATUS_PARAM', 'Query name: return status (not shown).', { default: 'return_status' }),
+    institution: str('SVC_ACH_INSTITUTION_PARAM', 'Query name of the ACH return list filter by institution guid (not shown).', everywhere('institution_guid')),
+    fromReturned: str('SVC_ACH_FROM_RETURNED_PARAM', 'Query name: returned-at lower bound (not shown).', everywhere('from_returned_at')),
+    toReturned: str('SVC_ACH_TO_RETURNED_PARAM', 'Query name: returned-at upper bound (not shown).', everywhere('to_returned_at')),
+    fromResolved: str('SVC_ACH_FROM_RESOLVED_PARAM', 'Query name: resolved-at lower bound (not shown).', everywhere('from_resolved_at')),
+    toResolved: str('SVC_ACH_TO_RESOLVED_PARAM', 'Query name: resolved-at upper bound (not shown).', everywhere('to_resolved_at')),
+    returnCode: str('SVC_ACH_RETURN_CODE_PARAM', 'Query name: return code (not shown).', everywhere('return_code')),
+    returnStatus: str('SVC_ACH_RETURN_STATUS_PARAM', 'Query name: return status (not shown).', everywhere('return_status')),
   },
   userCategories: {
-    defaultsPath: pathTemplate('SVC_USER_DEFAULT_CATEGORIES_PATH', "Path of a user's default categories (not shown).", {
-      default: '/users/{user_guid}/categories/default',
-    }),
-    allPath: pathTemplate('SVC_USER_CATEGORIES_PATH', "Path of a user's categories (not shown).", { default: '/users/{user_guid}/categories' }),
+    defaultsPath: pathTemplate(
+      'SVC_USER_DEFAULT_CATEGORIES_PATH',
+      "Path of a user's default categories (not shown).",
+      everywhere('/users/{user_guid}/categories/default'),
+    ),
+    allPath: pathTemplate('SVC_USER_CATEGORIES_PATH', "Path of a user's categories (not shown).", everywhere('/users/{user_guid}/categories')),
     createPath: pathTemplate('SVC_USER_CATEGORY_CREATE_PATH', 'Path that creates a custom category (not shown).', { default: 'userCategories.allPath' }),
   },
   useCases: list(
@@ -483,6 +517,21 @@ export function settingEntries(tree: object = SETTINGS, prefix = ''): SettingEnt
 /** Which default of a setting applies: a real target's, or the embedded simulator's. */
 export type TargetKind = 'real' | 'simulator';
 
+const noDefault = (s: Setting, target: TargetKind) =>
+  new Error(`${s.env} has no default on ${target === 'real' ? 'a real target' : 'the simulator'}: the settings table must state one`);
+
+/** A text setting of a profile: its variable's value when set and not empty, else the table's default for this kind of target (if any). */
+export function readText(env: Readonly<Record<string, string | undefined>>, s: Setting<string>, target: TargetKind): string | undefined {
+  return env[s.env] || s.value?.[target];
+}
+
+/** readText of a setting the table gives a default on this kind of target: never undefined. */
+export function readStatedText(env: Readonly<Record<string, string | undefined>>, s: Setting<string>, target: TargetKind): string {
+  const value = readText(env, s, target);
+  if (value === undefined) throw noDefault(s, target);
+  return value;
+}
+
 /**
  * A setting's value from its variable's text: the one reading of every kind (booleans
  * 1/true/yes, lists comma-separated, numbers as numbers), for the profile and for `config
@@ -515,8 +564,7 @@ export function readNumber(env: Readonly<Record<string, string | undefined>>, s:
   const raw = env[s.env];
   if (raw === undefined || raw === '') {
     const value = fallback ?? s.value?.[target];
-    if (value === undefined)
-      throw new Error(`${s.env} has no default on ${target === 'real' ? 'a real target' : 'the simulator'}: the settings table must state one`);
+    if (value === undefined) throw noDefault(s, target);
     return value;
   }
   const n = settingValue(s, raw) as number;

@@ -4,7 +4,7 @@
  * documented ones (README, "Simulator"); a key given in SVC_API_KEY is never printed.
  */
 import type { StartedTarget } from '../index.ts';
-import { PRODUCT_PATH_ENV } from '../profiles/profile.ts';
+import { PRODUCT_PATH_ENV } from '../profiles/settings.ts';
 import { WIDGET_CONTROLS } from '../profiles/sections.ts';
 import { SIMULATOR_DEFAULTS } from './settings.ts';
 
@@ -110,7 +110,7 @@ export function simulatorTargetSettings(target: StartedTarget): { settings: Sour
   add('the controls of its OAuth page', { SVC_OAUTH_AUTHORIZE_SELECTOR: p.oauthPage.authorizeSelector, SVC_OAUTH_DENY_SELECTOR: p.oauthPage.denySelector });
   add(
     'the controls of its widget',
-    Object.fromEntries(Object.entries(WIDGET_CONTROLS).map(([k, [variable]]) => [variable, p.widget[k as keyof typeof p.widget]])),
+    Object.fromEntries(Object.entries(WIDGET_CONTROLS).map(([k, setting]) => [setting.env, p.widget[k as keyof typeof p.widget]])),
   );
   add(`its jobs settle in ${s.aggregationMs} ms and its throttle period is known: job-state verdicts are conclusive`, {
     SVC_MIN_JOB_MS: p.timeouts.minJobMs,

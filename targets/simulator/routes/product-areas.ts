@@ -2,7 +2,7 @@
  * Product areas whose rules the specification states but whose paths and payloads it
  * does not show (What the service does; Endpoints: "Paths and payloads of the other
  * product areas listed under What the service does: not shown"). The simulator serves
- * them at the documented defaults of the target profile (targets/profiles/profile.ts,
+ * them at the documented defaults of the target profile (targets/profiles/settings.ts,
  * PRODUCT_PATH_DEFAULTS: the vendor reference's paths):
  *
  *   POST/GET /users/{u}/notifications           { notification: { content, title? } } -> { notification }
