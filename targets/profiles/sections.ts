@@ -100,7 +100,7 @@ export function dataExchangeFrom(
     allGranteeGuids:
       list(env.SVC_3DX_GRANTEE_GUIDS) ??
       (sim ? [sim.granteeClientGuid, sim.secondGranteeClientGuid] : grant.granteeClientGuid ? [grant.granteeClientGuid] : []),
-    granteeQueryParam: env.SVC_3DX_GRANTEE_QUERY_PARAM ?? 'grantee_guids',
+    granteeQueryParam: readStatedText(env, SETTINGS.dataExchange.granteeQueryParam, 'real'),
     userIdentifier: env.SVC_3DX_USER ?? sim?.userGuid,
     memberIdentifier: env.SVC_3DX_MEMBER ?? sim?.heldMemberGuid,
     accountGuid: env.SVC_3DX_ACCOUNT_GUID ?? sim?.checkingAccountGuid,

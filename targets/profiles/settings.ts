@@ -235,9 +235,9 @@ export const SETTINGS = {
     secondApiKey: secret('SVC_SECOND_API_KEY', "The second client's API key."),
   },
   testInstitution: {
-    code: str('SVC_TEST_INSTITUTION_CODE', 'Code of the test institution with scenario credentials.', { default: 'svcbank' }),
-    oauthCode: str('SVC_TEST_OAUTH_INSTITUTION_CODE', 'Code of the OAuth test institution (integration environment only).', { default: 'svc_bank_oauth' }),
-    username: str('SVC_TEST_USERNAME', 'User name typed with every test password.', { default: 'test_user' }),
+    code: str('SVC_TEST_INSTITUTION_CODE', 'Code of the test institution with scenario credentials.', everywhere('svcbank')),
+    oauthCode: str('SVC_TEST_OAUTH_INSTITUTION_CODE', 'Code of the OAuth test institution (integration environment only).', everywhere('svc_bank_oauth')),
+    username: str('SVC_TEST_USERNAME', 'User name typed with every test password.', { value: { real: 'test_user' }, default: 'test_user' }),
     country: str('SVC_TEST_INSTITUTION_COUNTRY', "The test institution's country code (for the country filter scenarios)."),
     passwords,
     correctAnswer: secret('SVC_CORRECT_ANSWER', 'The correct-answer word of the MFA scenarios (a placeholder in the specification).'),
@@ -253,9 +253,10 @@ export const SETTINGS = {
     deprecationHeader: str(
       'SVC_DEPRECATION_HEADER',
       'Name of the response header that signals deprecation (not shown in the specification): a missing header is enforced only when this is set.',
-      { default: 'Deprecation (a guess: inferred)' },
+      { value: { real: 'Deprecation' }, default: 'Deprecation (a guess: inferred)' },
     ),
     sunsetHeader: str('SVC_SUNSET_HEADER', 'Name of the response header that signals sunset (not shown): enforced only when set.', {
+      value: { real: 'Sunset' },
       default: 'Sunset (a guess: inferred)',
     }),
   },
@@ -383,7 +384,7 @@ export const SETTINGS = {
     granteeGuid: str('SVC_3DX_GRANTEE_GUID', 'Grantee client GUID of that grant.'),
     granteeGuids: list('SVC_3DX_GRANTEE_GUIDS', 'Every grantee GUID of the grant.'),
     grantGuid: str('SVC_3DX_GRANT_GUID', 'The grant GUID.'),
-    granteeQueryParam: str('SVC_3DX_GRANTEE_QUERY_PARAM', 'Query name of the grant lookup by grantees (not shown).', { default: 'grantee_guids' }),
+    granteeQueryParam: str('SVC_3DX_GRANTEE_QUERY_PARAM', 'Query name of the grant lookup by grantees (not shown).', everywhere('grantee_guids')),
     user: str('SVC_3DX_USER', 'A user of the issuing client readable through the grant.'),
     member: str('SVC_3DX_MEMBER', 'A member of that user.'),
     accountGuid: str('SVC_3DX_ACCOUNT_GUID', 'An account of that member.'),
