@@ -53,6 +53,7 @@ export {
   settingEntries,
   settingText,
   settingValue,
+  statedDefault,
   type PasswordScenario,
   type ProductPaths,
   type Setting,

@@ -420,12 +420,12 @@ export const SETTINGS = {
   webhooks: {
     receiverUrl: url('WEBHOOK_RECEIVER_URL', 'Run the webhook response properties against your own receiver at this URL.'),
     publicUrl: url('SVC_WEBHOOK_PUBLIC_URL', 'Public (https) URL the service delivers to: a tunnel to webhooks.listen.'),
-    listen: str('SVC_WEBHOOK_LISTEN', 'host:port the webhook capture listens on.', { default: '127.0.0.1:4020' }),
-    waitMs: int('SVC_WEBHOOK_WAIT_MS', 'Bound on waiting for deliveries after the last trigger.', { ...ms, default: '60000' }),
+    listen: str('SVC_WEBHOOK_LISTEN', 'host:port the webhook capture listens on.', everywhere('127.0.0.1:4020')),
+    waitMs: int('SVC_WEBHOOK_WAIT_MS', 'Bound on waiting for deliveries after the last trigger.', { ...ms, ...byTarget(60_000) }),
     failFirst: bool('SVC_WEBHOOK_FAIL_FIRST', 'Answer 503 to the first delivery of each object and check the retry is identical (Events, rules 4-5).'),
     expect: bool('SVC_WEBHOOK_EXPECT', 'You assert the service is configured to deliver to publicUrl: nothing arriving is a failure, not a skip.'),
     testUrl: url('SVC_WEBHOOK_TEST_URL', 'POST {"type": T} there asks the target for a test webhook (how is not shown).'),
-    testTypes: list('SVC_WEBHOOK_TEST_TYPES', 'Webhook types asked for at testUrl.', { default: 'member' }),
+    testTypes: list('SVC_WEBHOOK_TEST_TYPES', 'Webhook types asked for at testUrl.', { value: { real: ['member'], simulator: ['member'] }, default: 'member' }),
     platformClient: bool(
       'SVC_WEBHOOK_PLATFORM_CLIENT',
       "The credentials are a platform client's, which receives only the six platform webhook types (Events).",
@@ -518,8 +518,13 @@ export function settingEntries(tree: object = SETTINGS, prefix = ''): SettingEnt
 /** Which default of a setting applies: a real target's, or the embedded simulator's. */
 export type TargetKind = 'real' | 'simulator';
 
-const noDefault = (s: Setting, target: TargetKind) =>
-  new Error(`${s.env} has no default on ${target === 'real' ? 'a real target' : 'the simulator'}: the settings table must state one`);
+/** The table's default of a setting on this kind of target; a setting without one is refused, named. */
+export function statedDefault<T>(s: Setting<T>, target: TargetKind): T {
+  const value = s.value?.[target];
+  if (value === undefined)
+    throw new Error(`${s.env} has no default on ${target === 'real' ? 'a real target' : 'the simulator'}: the settings table must state one`);
+  return value;
+}
 
 /** A text setting of a profile: its variable's value when set and not empty, else the table's default for this kind of target (if any). */
 export function readText(env: Readonly<Record<string, string | undefined>>, s: Setting<string>, target: TargetKind): string | undefined {
@@ -528,9 +533,7 @@ export function readText(env: Readonly<Record<string, string | undefined>>, s: S
 
 /** readText of a setting the table gives a default on this kind of target: never undefined. */
 export function readStatedText(env: Readonly<Record<string, string | undefined>>, s: Setting<string>, target: TargetKind): string {
-  const value = readText(env, s, target);
-  if (value === undefined) throw noDefault(s, target);
-  return value;
+  return env[s.env] || statedDefault(s, target);
 }
 
 /**
@@ -564,9 +567,7 @@ export function settingText(s: Setting, value: unknown): string {
 export function readNumber(env: Readonly<Record<string, string | undefined>>, s: Setting<number>, target: TargetKind, fallback?: number): number {
   const raw = env[s.env];
   if (raw === undefined || raw === '') {
-    const value = fallback ?? s.value?.[target];
-    if (value === undefined) throw noDefault(s, target);
-    return value;
+    return fallback ?? statedDefault(s, target);
   }
   const n = settingValue(s, raw) as number;
   if (!Number.isFinite(n) || n < 0) throw new Error(`${s.env} must be a non-negative number, got "${raw}"`);

@@ -27,7 +27,7 @@ import {
   webhook_test_shape,
 } from '../../../contracts/index.ts';
 import type { CapturedRequest } from './capture.ts';
-import { flagValue, type WebhookCaptureSettings } from '../../../targets/index.ts';
+import { flagValue, SETTINGS, settingValue, statedDefault, type WebhookCaptureSettings } from '../../../targets/index.ts';
 
 export interface LiveDeliverySettings {
   /** SVC_WEBHOOK_PUBLIC_URL: where the service delivers (a tunnel to the capture). */
@@ -53,8 +53,8 @@ export interface LiveDeliverySettings {
   platformClient: boolean;
 }
 
-export const DEFAULT_LISTEN = '127.0.0.1:4020';
-export const DEFAULT_WAIT_MS = 60_000;
+export const DEFAULT_LISTEN = statedDefault(SETTINGS.webhooks.listen, 'real');
+const DEFAULT_WAIT_MS = statedDefault(SETTINGS.webhooks.waitMs, 'real');
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[?::1\]?)$/i;
 export const isLoopbackUrl = (u: string) => {
@@ -109,10 +109,9 @@ export function liveDeliverySettings(
   };
   try {
     const waitMs = num('SVC_WEBHOOK_WAIT_MS', given.waitMs, DEFAULT_WAIT_MS);
-    const testTypes = (given.testTypes || 'member')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
+    const testTypes = given.testTypes
+      ? (settingValue(SETTINGS.webhooks.testTypes, given.testTypes) as string[])
+      : statedDefault(SETTINGS.webhooks.testTypes, 'real');
     return {
       settings: {
         publicUrl,
