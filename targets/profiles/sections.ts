@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { join, resolve } from 'node:path';
 import { DATA_EXCHANGE_SEED } from '../simulator/data/data-exchange.ts';
 import { simulatorInstitutionSeed } from '../simulator/data/institutions.ts';
-import { readStatedText, readText, SETTINGS, WIDGET_CONTROL_SETTINGS, type Setting } from './settings.ts';
+import { readStatedText, readText, SETTINGS, statedDefault, WIDGET_CONTROL_SETTINGS, type Setting } from './settings.ts';
 
 export type Env = Record<string, string | undefined>;
 
@@ -453,13 +453,13 @@ export interface IntegrationSettings {
   testCommand?: string;
   /** SVC_USAGE_FILE: the integration's usage file; `versions` judges differences against it when --usage is not given. */
   usageFile?: string;
-  /** SVC_TOLERANCE_TIMEOUT_MS: bound on one run of the test command in the tolerance matrix (default 120000). */
+  /** SVC_TOLERANCE_TIMEOUT_MS: bound on one run of the test command in the tolerance matrix (the table's default). */
   variationTimeoutMs: number;
 }
 
 export function integrationSettingsFrom(env: Env): IntegrationSettings {
   const raw = env.SVC_TOLERANCE_TIMEOUT_MS;
-  const variationTimeoutMs = raw === undefined || raw === '' ? 120_000 : Number(raw);
+  const variationTimeoutMs = raw === undefined || raw === '' ? statedDefault(SETTINGS.integration.variationTimeoutMs, 'real') : Number(raw);
   if (!Number.isInteger(variationTimeoutMs) || variationTimeoutMs < 1)
     throw new Error(`SVC_TOLERANCE_TIMEOUT_MS must be a positive whole number of milliseconds, got "${raw}"`);
   return {

@@ -457,7 +457,7 @@ export const SETTINGS = {
       'SVC_USAGE_FILE',
       "Your integration's usage file (svc-conformance usage writes it): versions judges differences against the operations, parameters and fields it names when --usage is not given.",
     ),
-    variationTimeoutMs: int('SVC_TOLERANCE_TIMEOUT_MS', 'Bound on one run of the test command in the tolerance matrix.', { min: 1, default: '120000' }),
+    variationTimeoutMs: int('SVC_TOLERANCE_TIMEOUT_MS', 'Bound on one run of the test command in the tolerance matrix.', { min: 1, ...byTarget(120_000) }),
   },
   run: {
     runId: str(
