@@ -268,8 +268,6 @@ export interface ProcessorTokenRequest {
   text: string;
 }
 
-export const PROCESSOR_TOKEN_DEFAULT = 'POST /token {"code":"{code}"}';
-
 export function parseProcessorTokenRequest(text: string, explicit: boolean): ProcessorTokenRequest {
   const m = /^\s*([A-Za-z]+)\s+(\/\S*)(?:\s+(.+?))?\s*$/.exec(text);
   if (!m) throw new Error(`SVC_PROCESSOR_TOKEN_REQUEST must be "<METHOD> </path>[ <JSON body>]" with {code} where the code goes, got "${text}"`);
@@ -286,8 +284,9 @@ export function parseProcessorTokenRequest(text: string, explicit: boolean): Pro
 }
 
 export function processorTokenFrom(env: Env, isSimulator: boolean): ProcessorTokenRequest {
-  const given = env.SVC_PROCESSOR_TOKEN_REQUEST;
-  return parseProcessorTokenRequest(given || PROCESSOR_TOKEN_DEFAULT, !!given || isSimulator);
+  const setting = SETTINGS.processor.tokenRequest;
+  const given = env[setting.env];
+  return parseProcessorTokenRequest(readStatedText(env, setting, 'real'), !!given || isSimulator);
 }
 
 /**

@@ -96,9 +96,9 @@ function byTarget(real: number, simulator = real): Pick<Setting<number>, 'value'
   return { value: { real, simulator }, default: simulator === real ? `${real}` : `${real} (simulator ${simulator})` };
 }
 
-/** A text default that holds on every target (a guess at a name the specification does not show), shown as it is. */
-function everywhere(v: string): Pick<Setting<string>, 'value' | 'default'> {
-  return { value: { real: v, simulator: v }, default: v };
+/** A text default that holds on every target (a guess at a name the specification does not show), shown as it is, with a note when given. */
+function everywhere(v: string, note?: string): Pick<Setting<string>, 'value' | 'default'> {
+  return { value: { real: v, simulator: v }, default: note ? `${v} (${note})` : v };
 }
 
 /** A text default of the embedded simulator only: a real target has none until the team sets it. */
@@ -375,8 +375,8 @@ export const SETTINGS = {
   processor: {
     tokenRequest: str(
       'SVC_PROCESSOR_TOKEN_REQUEST',
-      'How the target issues a processor token ("Request and response shape of the processor /token endpoint: not shown"): METHOD /path [JSON body] with {code}, e.g. GET /tokens?authorization_code={code}. Unset: POST /token {"code":"{code}"} is tried as a guess and an unanswered guess skips.',
-      { default: 'POST /token {"code":"{code}"} (a guess)' },
+      'How the target issues a processor token ("Request and response shape of the processor /token endpoint: not shown"): METHOD /path [JSON body] with {code}, e.g. GET /tokens?authorization_code={code}. Unset: the default is tried as a guess and an unanswered guess skips.',
+      everywhere('POST /token {"code":"{code}"}', 'a guess'),
     ),
   },
   dataExchange: {
