@@ -138,7 +138,8 @@ async function listedGuids(api: CheckedClient, filters: Partial<Record<FilterNam
 function judgeFilter(profile: TargetProfile, filters: FilterName[], ok: boolean, message: string): void {
   const params = filters.map((f) => profile.achFilters[f]);
   if (params.every((p) => p.explicit)) {
-    expect(ok, message).toBe(true);
+    // The names are the user's: say which, so a wrong one is found at the first failure.
+    expect(ok, `${message}; query ${params.map((p) => `${p.name} (${p.variable})`).join(', ')}`).toBe(true);
     return;
   }
   expectInferred(profile, ok, {
