@@ -16,7 +16,15 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadProfile, PASSWORD_SCENARIOS, PRODUCT_PATH_ENV, WIDGET_CONTROLS, type ProductPaths, type WidgetControls } from '../targets/index.ts';
+import {
+  loadProfile,
+  PASSWORD_SCENARIOS,
+  PRODUCT_PATH_ENV,
+  settingEntries,
+  WIDGET_CONTROLS,
+  type ProductPaths,
+  type WidgetControls,
+} from '../targets/index.ts';
 import {
   AREA_REQUIREMENTS,
   areaPlan,
@@ -241,11 +249,8 @@ test('the preflight names every scenario that skips on any target but the embedd
 
 // ---- where each setting's value comes from (setting-sources.ts) --------------------------------
 
-/** Every variable of the settings table, read from its generated reference (docs/settings.md, kept current from targets/profiles/settings.ts by its own test). */
-function documentedSettings(): string[] {
-  const text = readFileSync(join(ROOT, 'docs', 'settings.md'), 'utf8');
-  return [...text.matchAll(/^\| [^|]+ \| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]);
-}
+/** Every variable of the settings table (targets/profiles/settings.ts). */
+const documentedSettings = (): string[] => settingEntries().map((s) => s.env);
 
 test('every setting of the settings table says where its value comes from, and why; the table names no other', () => {
   const documented = documentedSettings();
