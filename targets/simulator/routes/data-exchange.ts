@@ -136,10 +136,9 @@ export function registerDataExchange(app: FastifyInstance, ctx: SimContext): voi
   registerGrantToken(app, ctx);
 }
 
-/** User, account and transaction reads: SVC-3DX-TOKEN (Authentication 3). */
-function registerTokenReads(app: FastifyInstance, ctx: SimContext): void {
-  /** Authentication 3: SVC-3DX-TOKEN on the user, account and transaction reads. */
-  const requireToken = async (request: FastifyRequest, reply: FastifyReply) => {
+/** Authentication 3: SVC-3DX-TOKEN on the user, account and transaction reads (and on the grants under a fault). */
+function tokenRequirement(ctx: SimContext) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
     const s = store(ctx);
     const raw = request.headers[TOKEN_HEADER];
     const token = Array.isArray(raw) ? raw[0] : raw;
@@ -159,6 +158,11 @@ function registerTokenReads(app: FastifyInstance, ctx: SimContext): void {
     request.dxGrant = s.grants.find((g) => g.guid === grantGuid);
     void reply;
   };
+}
+
+/** User, account and transaction reads: SVC-3DX-TOKEN (Authentication 3). */
+function registerTokenReads(app: FastifyInstance, ctx: SimContext): void {
+  const requireToken = tokenRequirement(ctx);
   const tokenRoute = { preHandler: requireToken };
 
   app.get('/data_exchange/users', tokenRoute, async (request) => {
@@ -239,27 +243,7 @@ function registerTokenReads(app: FastifyInstance, ctx: SimContext): void {
 
 /** Grants: Basic authentication only (Authentication 3). */
 function registerGrants(app: FastifyInstance, ctx: SimContext): void {
-  /** Authentication 3: SVC-3DX-TOKEN on the user, account and transaction reads. */
-  const requireToken = async (request: FastifyRequest, reply: FastifyReply) => {
-    const s = store(ctx);
-    const raw = request.headers[TOKEN_HEADER];
-    const token = Array.isArray(raw) ? raw[0] : raw;
-    const grantGuid = token ? s.tokens.get(token) : undefined;
-    if (!grantGuid) {
-      if (ctx.fault('threedx-token-not-required')) {
-        request.dxGrant = s.grants[0];
-        return;
-      }
-      if (!token)
-        throw new SimError(
-          'unauthorized',
-          'The SVC-3DX-TOKEN header is required on data exchange reads; create a token with POST /data_exchange/grantee/{grantee_client_guid}/grants/{grant_guid}/token',
-        );
-      throw new SimError('forbidden', 'The SVC-3DX-TOKEN header does not carry a token issued for a grant');
-    }
-    request.dxGrant = s.grants.find((g) => g.guid === grantGuid);
-    void reply;
-  };
+  const requireToken = tokenRequirement(ctx);
   // Fault threedx-grants-need-token: grant listing and reading also demand SVC-3DX-TOKEN.
   const grantRoute = {
     preHandler: async (request: FastifyRequest, reply: FastifyReply) => (ctx.fault('threedx-grants-need-token') ? requireToken(request, reply) : undefined),
