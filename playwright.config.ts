@@ -24,23 +24,10 @@
  * The self-test runs the same scenarios under its own configuration (proof/playwright.config.ts).
  */
 import { defineConfig } from '@playwright/test';
-import { loadProfile, runSettings } from './targets/index.ts';
+import { loadProfile, orRefuse, runSettings } from './targets/index.ts';
 import { browserUse } from './scenarios/browser-use.ts';
 import { conformanceReporters, isListing, reportPaths } from './reports/reporters.ts';
 import { watchParent } from './scenarios/parent-watchdog.ts';
-
-/**
- * A setting the profile refuses (a bad value, a request bound not below the test bound)
- * ends the run with the profile's one-line message, not a stack trace of the config's loading.
- */
-function orRefuse<T>(read: () => T): T {
-  try {
-    return read();
-  } catch (e) {
-    console.error(`Refused configuration: ${(e as Error).message}`);
-    process.exit(2);
-  }
-}
 
 const settings = orRefuse(() => runSettings());
 // A run the CLI started dies with the CLI, even when the CLI is killed outright (SIGKILL).

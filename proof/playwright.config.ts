@@ -21,7 +21,7 @@
  */
 import { register } from 'node:module';
 import { defineConfig } from '@playwright/test';
-import { loadProfile, runSettings } from '../targets/index.ts';
+import { loadProfile, orRefuse, runSettings } from '../targets/index.ts';
 import { liveDeliverySettings } from '../scenarios/properties/harness/live-delivery.ts';
 import { browserUse } from '../scenarios/browser-use.ts';
 import { REDACTION_REPORTER } from '../reports/reporters.ts';
@@ -37,15 +37,6 @@ import {
 } from './playwright-plan.ts';
 
 register('./entry-test-hook.mjs', import.meta.url);
-
-function orRefuse<T>(read: () => T): T {
-  try {
-    return read();
-  } catch (e) {
-    console.error(`Refused configuration: ${(e as Error).message}`);
-    process.exit(2);
-  }
-}
 
 const settings = orRefuse(() => runSettings());
 // A run the self-test started dies with it, even when it is killed outright (SIGKILL).

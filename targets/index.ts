@@ -62,6 +62,7 @@ export {
 export { seededRandom } from './seeded-random.ts';
 export { serveUntilStopped } from './serve-until-stopped.ts';
 export {
+  orRefuse,
   runSettings,
   selftestSettings,
   needsEmbeddedSimulator,

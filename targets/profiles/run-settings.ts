@@ -21,6 +21,20 @@ export interface RunSettings extends ProfileRunSettings {
   runsPlanFile?: string;
 }
 
+/**
+ * For a Playwright config file: a setting the profile refuses (a bad value, a request bound not
+ * below the test bound) ends the run with the profile's one-line message and exit code 2, not a
+ * stack trace of the config's loading.
+ */
+export function orRefuse<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    console.error(`Refused configuration: ${(e as Error).message}`);
+    process.exit(2);
+  }
+}
+
 export function runSettings(env: Env = process.env): RunSettings {
   const base = runSettingsFrom(env);
   const workers = base.workers ?? 2;
