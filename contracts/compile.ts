@@ -46,9 +46,9 @@ export function createAjv(): Ajv2020 {
     strict: false,
     validateSchema: false,
     validateFormats: true,
-    // Compiling is most of a worker's time in contract checks (npm run bench:suite); ajv's
-    // code optimisation passes cost about 30% of it (CPU time, compileAll of one version:
-    // 0.96-1.35 s with, 0.67-0.87 s without) and change no verdict, only generated code.
+    // Compiling is most of a worker's time in contract checks (npm run bench:suite measures
+    // it); ajv's code optimisation passes are a large share of compiling and change no
+    // verdict, only the generated code.
     code: { optimize: false },
   });
   addFormats(ajv);

@@ -81,8 +81,8 @@ export interface ClientFixtures {
   poll: Poll;
   /**
    * Attach every exchange to the report (the default). The self-test turns it off: it
-   * reads only pass/fail and the error, and 15 000 attachments per matrix cost more
-   * runner time and report size (50 MB) than the scenarios themselves.
+   * reads only pass/fail and the error, and an attachment per exchange of a whole matrix
+   * costs more runner time and report size than the scenarios themselves.
    */
   attachExchanges: boolean;
 }
