@@ -42,6 +42,7 @@ import {
   readNumber,
   readStatedText,
   SETTINGS,
+  statedDefault,
   type PasswordScenario,
   type ProductPaths,
   type TargetKind,
@@ -323,8 +324,8 @@ export function fuzzSettings(env: Env): FuzzSettings {
  * action ... and a deny action"; their markup is not shown), a guess on a real target.
  */
 export const OAUTH_PAGE_DEFAULTS = {
-  authorizeSelector: readStatedText({}, SETTINGS.oauthPage.authorizeSelector, 'real'),
-  denySelector: readStatedText({}, SETTINGS.oauthPage.denySelector, 'real'),
+  authorizeSelector: statedDefault(SETTINGS.oauthPage.authorizeSelector, 'real'),
+  denySelector: statedDefault(SETTINGS.oauthPage.denySelector, 'real'),
 };
 
 const PRODUCTION_OPT_IN = 'I_UNDERSTAND_THIS_WRITES_TO_PRODUCTION';
