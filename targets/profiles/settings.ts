@@ -488,10 +488,14 @@ export const SETTINGS = {
   simulator: {
     faults: list('SVC_SIM_FAULTS', 'Catalogue faults the embedded simulator starts with (svc-conformance simulator --list).'),
     variations: list('SVC_SIM_VARIATIONS', 'Catalogue variations the embedded simulator starts with.'),
-    aggregationMs: int('SVC_SIM_AGGREGATION_MS', 'How long a simulated aggregation job runs.', { ...ms, default: '60' }),
+    aggregationMs: int('SVC_SIM_AGGREGATION_MS', 'How long a simulated aggregation job runs.', { ...ms, value: { simulator: 60 }, default: '60' }),
     now: str('SVC_SIM_NOW', "ISO timestamp fixing the simulator's clock at start."),
     webhookUrl: url('SVC_SIM_WEBHOOK_URL', 'Where the simulator delivers its webhooks (Events).'),
-    webhookTimeScale: num('SVC_SIM_WEBHOOK_TIME_SCALE', 'The webhook retry schedule is divided by this (3600: an hour a second).', { min: 0, default: '1' }),
+    webhookTimeScale: num('SVC_SIM_WEBHOOK_TIME_SCALE', 'The webhook retry schedule is divided by this (3600: an hour a second).', {
+      min: 0,
+      value: { simulator: 1 },
+      default: '1',
+    }),
   },
 } as const;
 

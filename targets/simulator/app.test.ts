@@ -7,7 +7,8 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSim, isErrorBody, BASIC, TEST_HOST_HEADERS, type Sim, type Res } from './testing.ts';
-import { SIMULATOR_DEFAULTS as D } from './settings.ts';
+import { SIMULATOR_DEFAULTS as D, settingsFromEnv } from './settings.ts';
+import { SETTINGS } from '../profiles/settings.ts';
 import { DATA_EXCHANGE_SEED as S } from './data/data-exchange.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -161,4 +162,12 @@ describe('bad input: a 4xx with the one error body, never a 5xx', () => {
     }
     assert.deepEqual(problems, []);
   });
+});
+
+test("the simulator's own numbers (SVC_SIM_*, its rate limit) are read through the settings table: its defaults, and a bad value refused by name", () => {
+  assert.equal(settingsFromEnv({}).aggregationMs, SETTINGS.simulator.aggregationMs.value?.simulator);
+  assert.equal(settingsFromEnv({}).webhookTimeScale, 1);
+  assert.equal(settingsFromEnv({ SVC_SIM_WEBHOOK_TIME_SCALE: '3600', SVC_SIM_AGGREGATION_MS: '' }).webhookTimeScale, 3600);
+  assert.throws(() => settingsFromEnv({ SVC_SIM_WEBHOOK_TIME_SCALE: '-5' }), /SVC_SIM_WEBHOOK_TIME_SCALE must be a non-negative number, got "-5"/);
+  assert.throws(() => settingsFromEnv({ SVC_RATE_LIMIT_PER_SECOND: 'fast' }), /SVC_RATE_LIMIT_PER_SECOND must be a non-negative number/);
 });

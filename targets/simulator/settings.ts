@@ -6,6 +6,7 @@
  * The specification shows the test passwords and the correct MFA answer only as
  * placeholders (Endpoints, "Earlier-generation test paths"): here they are settings.
  */
+import { readNumber, SETTINGS, statedDefault } from '../profiles/settings.ts';
 import { webhookDeliverySettingsFromEnv, type WebhookAuth } from './webhooks/settings.ts';
 
 export interface VersionEntry {
@@ -73,8 +74,8 @@ export const SIMULATOR_DEFAULTS = {
    * the cores with the Playwright run. Simulator and scripts always get the same value.
    */
   rateLimitPerSecond: 300,
-  /** How long an aggregation job runs before it settles. */
-  aggregationMs: 60,
+  /** How long an aggregation job runs before it settles (the settings table's SVC_SIM_AGGREGATION_MS). */
+  aggregationMs: statedDefault(SETTINGS.simulator.aggregationMs, 'simulator'),
   /** Throttle period after a standard aggregation, simulator ms (Limits: its length is not shown; domain/aggregation.ts). */
   aggregationThrottleMs: 3_600_000,
   institutionCount: 2600,
@@ -139,10 +140,10 @@ export function settingsFromEnv(env: Env = process.env, overrides: Partial<Simul
     sunsetHeader: env.SVC_SUNSET_HEADER ?? d.sunsetHeader,
     versions: d.versions,
     defaultVersion: d.defaultVersion,
-    rateLimitPerSecond: env.SVC_RATE_LIMIT_PER_SECOND ? Number(env.SVC_RATE_LIMIT_PER_SECOND) : d.rateLimitPerSecond,
-    aggregationMs: env.SVC_SIM_AGGREGATION_MS ? Number(env.SVC_SIM_AGGREGATION_MS) : d.aggregationMs,
+    rateLimitPerSecond: readNumber(env, SETTINGS.rateLimit.perSecond, 'simulator', d.rateLimitPerSecond),
+    aggregationMs: readNumber(env, SETTINGS.simulator.aggregationMs, 'simulator', d.aggregationMs),
     institutionCount: d.institutionCount,
-    webhookTimeScale: env.SVC_SIM_WEBHOOK_TIME_SCALE ? Number(env.SVC_SIM_WEBHOOK_TIME_SCALE) : 1,
+    webhookTimeScale: readNumber(env, SETTINGS.simulator.webhookTimeScale, 'simulator'),
     webhookUrls,
     now: env.SVC_SIM_NOW,
     ...webhookDeliverySettingsFromEnv(env),
