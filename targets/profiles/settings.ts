@@ -101,6 +101,11 @@ function everywhere(v: string, note?: string): Pick<Setting<string>, 'value' | '
   return { value: { real: v, simulator: v }, default: note ? `${v} (${note})` : v };
 }
 
+/** A number the embedded simulator states and a real target leaves unset (`real` says what unset means there). */
+function simulatorNumber(simulator: number, real: string): Pick<Setting<number>, 'value' | 'default'> {
+  return { value: { simulator }, default: `${real} on a real target; ${simulator} on the simulator` };
+}
+
 /** A text default of the embedded simulator only: a real target has none until the team sets it. */
 function simulatorOnly(v: string): Pick<Setting<string>, 'value' | 'default'> {
   return { value: { simulator: v }, default: `${v} (simulator)` };
@@ -263,7 +268,7 @@ export const SETTINGS = {
   rateLimit: {
     perSecond: int('SVC_RATE_LIMIT_PER_SECOND', 'Expected request limit per second per client (Limits: "Request rate limit values: not shown").', {
       min: 1,
-      default: 'unknown on a real target; 300 on the simulator',
+      ...simulatorNumber(300, 'unknown'),
     }),
     paths: list('SVC_RATE_LIMIT_PATHS', 'GET paths the rate-limit script spreads its traffic over.', { default: '/institutions, /categories/default' }),
     body429: oneOf(
@@ -306,7 +311,7 @@ export const SETTINGS = {
     aggregationThrottleMs: int(
       'SVC_AGGREGATION_THROTTLE_MS',
       "The target's throttle period after a standard aggregation (Limits: only standard aggregations trigger it; its length is not shown): the throttle verdict is judged only inside it.",
-      { min: 1, default: 'unset on a real target; the simulator: 3600000' },
+      { min: 1, ...simulatorNumber(3_600_000, 'unset') },
     ),
     // A real target's default is its requestMs (its pages may take as long as a request).
     browserEventMs: int('SVC_BROWSER_EVENT_TIMEOUT_MS', "Bound on a browser scenario's wait for a widget event, postMessage or redirect.", {

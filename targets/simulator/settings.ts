@@ -73,11 +73,11 @@ export const SIMULATOR_DEFAULTS = {
    * (proof/adapters.ts SELFTEST_RATE_LIMIT_PER_SECOND), where the load generator shares
    * the cores with the Playwright run. Simulator and scripts always get the same value.
    */
-  rateLimitPerSecond: 300,
+  rateLimitPerSecond: statedDefault(SETTINGS.rateLimit.perSecond, 'simulator'),
   /** How long an aggregation job runs before it settles (the settings table's SVC_SIM_AGGREGATION_MS). */
   aggregationMs: statedDefault(SETTINGS.simulator.aggregationMs, 'simulator'),
   /** Throttle period after a standard aggregation, simulator ms (Limits: its length is not shown; domain/aggregation.ts). */
-  aggregationThrottleMs: 3_600_000,
+  aggregationThrottleMs: statedDefault(SETTINGS.timeouts.aggregationThrottleMs, 'simulator'),
   institutionCount: 2600,
   dataExchange: {
     issuerClientGuid: 'CLT-1f0c5e4a-0000-4000-8000-000000000001',
