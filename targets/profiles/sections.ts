@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { join, resolve } from 'node:path';
 import { DATA_EXCHANGE_SEED } from '../simulator/data/data-exchange.ts';
 import { simulatorInstitutionSeed } from '../simulator/data/institutions.ts';
-import { readStatedText, readText, SETTINGS, statedDefault, WIDGET_CONTROL_SETTINGS, type Setting } from './settings.ts';
+import { readStatedText, readText, SETTINGS, statedDefault, WIDGET_CONTROL_SETTINGS, type Setting, type WidgetControl } from './settings.ts';
 
 export type Env = Record<string, string | undefined>;
 
@@ -291,26 +291,13 @@ export function processorTokenFrom(env: Env, isSimulator: boolean): ProcessorTok
 
 /**
  * The widget's own controls are not shown in the specification. A real target's widget
- * is driven only when the profile names them (CSS selectors inside the widget page):
- *   SVC_WIDGET_OAUTH_SELECTOR     starts the connection to the OAuth test institution
- *   SVC_WIDGET_USERNAME_SELECTOR, SVC_WIDGET_PASSWORD_SELECTOR, SVC_WIDGET_CONNECT_SELECTOR
- *                                 enter credentials of the test institution and connect
- *   SVC_WIDGET_PRIMARY_SELECTOR   the primary action once a member is connected
- *   SVC_WIDGET_DELETE_SELECTOR    deletes the connected member
- *   SVC_WIDGET_BACK_SELECTOR      the back-to-search control shown with disable_search_institution
- * (searching for the institution beforehand is the target's own flow: give
- * SVC_WIDGET_CURRENT_INSTITUTION=1 to send current_institution_code so the widget opens on
- * the test institution). The simulator's widget has these selectors built in.
+ * is driven only when the profile names them: a CSS selector inside the widget page per
+ * control, each a setting of the table's `widget` group (SVC_WIDGET_<CONTROL>_SELECTOR, what
+ * each control does, the simulator's built-in selector). Searching for the institution
+ * beforehand is the target's own flow: SVC_WIDGET_CURRENT_INSTITUTION=1 sends
+ * current_institution_code so the widget opens on the test institution.
  */
-export interface WidgetControls {
-  oauth?: string;
-  username?: string;
-  password?: string;
-  connect?: string;
-  primary?: string;
-  delete?: string;
-  back?: string;
-}
+export type WidgetControls = Partial<Record<WidgetControl, string>>;
 
 /** The setting of each widget control (the table's `widget.<control>Selector`: its variable, and the simulator's built-in selector). */
 export const WIDGET_CONTROLS = Object.fromEntries(

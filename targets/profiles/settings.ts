@@ -201,6 +201,8 @@ const widgetControls = Object.fromEntries(
 ) as { [K in keyof typeof WIDGET_CONTROL_DOCS]: Setting<string> };
 /** The widget's control selectors (the `widget` group less its flag), for the profile's reading of them. */
 export const WIDGET_CONTROL_SETTINGS = widgetControls;
+/** A widget control as the profile names it: its setting's key less `Selector` (oauth, username, ...). */
+export type WidgetControl = keyof typeof WIDGET_CONTROL_DOCS extends infer K ? (K extends `${infer C}Selector` ? C : never) : never;
 
 export const SETTINGS = {
   target: {
