@@ -9,8 +9,8 @@
  * A delivery check judges a list of requests, not one payload: it is registered as a
  * webhook check whose guard holds only for a delivery context, so `checkWebhook` never
  * asks it, and it runs through `runDeliveryChecks` (one context, the checks named, a
- * crashing check becomes a failure). The exported functions keep the call shapes of the
- * former scenarios/properties/harness/delivery-rules.ts.
+ * crashing check becomes a failure). The delivery harnesses (scenarios/properties/harness/)
+ * ask for them through the functions at the end of this file, one per rule they judge.
  *
  * Where the specification gives only an example (the retry schedule of rule 5), the
  * strict checks are the stated limits (at most 12 retries, identical payload, no retry
@@ -750,7 +750,7 @@ export function streamRetries(ctx: Pick<DeliveryContext, 'type' | 'requests' | '
 /** The delivery checks, in registration order. */
 export const DELIVERY_CHECKS = [...registered.keys()];
 
-// ---- the call shapes of the former delivery-rules.ts ------------------------------------
+// ---- one function per rule, for the delivery harnesses -----------------------------------
 
 /** A JSON POST (Events: "HTTPS POST requests with a JSON body"). */
 export const webhook_json_post = (type: string, requests: readonly DeliveredRequest[]) => runDeliveryChecks(['webhook_json_post'], type, requests);

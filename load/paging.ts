@@ -73,7 +73,7 @@ export const options = {
   summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(95)', 'p(99)'],
 };
 
-// A 429 while walking is answered by backing off (lib/backoff.ts), not a failure.
+// A 429 while walking is answered by backing off (script-support/backoff.ts), not a failure.
 http.setResponseCallback(http.expectedStatuses({ min: 200, max: 299 }, 429));
 
 const pageRead = new Trend('page_read_duration', true);

@@ -265,7 +265,7 @@ export function backoffClient(): void {
   let wait = 1;
   for (let attempt = 0; attempt < backoffMaxAttempts; attempt++) {
     if (saw429 || attempt > 0) {
-      // Retry-After of the last 429, else 1 s doubling (lib/backoff.ts).
+      // Retry-After of the last 429, else 1 s doubling (script-support/backoff.ts).
       sleep(Math.min(5, lastRetryAfter ?? wait));
       wait = Math.min(5, wait * 2);
     }

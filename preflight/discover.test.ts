@@ -3,7 +3,7 @@
  * treated as a real target (SVC_BASE_URL, credentials and the one data-exchange GUID a
  * team holds): every value it discovers is the one the simulator's own settings hold, each
  * names its source, and what it cannot discover is listed with where a team finds it.
- * (`preflight --write-config` as a user runs it: cli/write-config.test.ts.)
+ * (`preflight --write-config` as a user runs it: cli/write-config.system.test.ts.)
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,7 +1,7 @@
 /**
  * Fixtures every scenario uses (../shared/DESIGN.md, "scenarios/"), composed as
- * Playwright's own tests compose theirs (tests/config/baseTest.ts): one typed fixture
- * object per concern, chained with `.extend()`.
+ * Playwright's own tests compose theirs: one typed fixture object per concern, chained
+ * with `.extend()` (https://github.com/microsoft/playwright/blob/main/tests/config/baseTest.ts).
  *
  *   target    `profile` (targets/index.ts: URLs and settings) and `contract` (contracts/),
  *             plus the production guard

@@ -1,6 +1,6 @@
 /**
  * fast-check generators of webhook deliveries, DERIVED from the webhook schemas of
- * spec/ (lib/schemas.ts): each documented property may be absent, null (Events rule
+ * spec/ (schemas.ts): each documented property may be absent, null (Events rule
  * 2: "Fields can be null") or a value of its schema; `_at` fields are epoch seconds
  * and `_on` fields dates (rule 1); enumerated fields may carry new values (Versioning);
  * fields are added at random and come in any order (rule 2).
