@@ -24,7 +24,7 @@
  * mutant (`mutant:...`) or a broken reference receiver (`receiver:...`). It breaks the row's
  * own sentence when the fault's catalogue `section` names the row's section (SPEC_SECTIONS),
  * the mutant's field or status is in the row's statement or encoding, or the receiver rule is
- * one of Events. That is a mechanical reading: `suspectsOf` lists the rows where the words of
+ * one of Events. That is a mechanical reading: `suspectOf` names the rows where the words of
  * the statement and of its proofs disagree with it, for a person to check.
  */
 import { isCheckable, MUTANT_PROOF_PREFIX, type TraceRow } from './trace.ts';

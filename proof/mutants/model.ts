@@ -94,9 +94,8 @@ export type Change =
   /** The status replaced (the body kept). */
   | { kind: 'status'; ops: OpRef[]; from: number[]; to: number }
   /**
-   * A refusal answered as a success: when the target answers one of `from` (or, with
-   * `requestWithout`, answers a request lacking that header), the proxy answers 200 with the
-   * body of the last success it saw on the same operation.
+   * A refusal answered as a success: when the target answers one of `from`, the proxy
+   * answers 200 with the body of the last success it saw on the same operation.
    */
   | { kind: 'serve-refusal'; ops: OpRef[]; from: number[] }
   /** A header dropped, set or added (all answers of the operations, or all answers). */
