@@ -18,7 +18,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { boundsOf, defaultCredentials, requestBounded } from '../targets/index.ts';
-import { diffDocuments, diffObservations, KINDS, type Difference, type DifferenceKind, discoverDocuments, readDocument } from '../contracts/index.ts';
+import { diffDocuments, diffObservations, KINDS, type Difference, type DifferenceKind, discoverDocuments, readDocument, readJsonText } from '../contracts/index.ts';
 import type { TargetProfile } from '../targets/index.ts';
 import type { Finding, VersionReport } from '../reports/version-diff.ts';
 
@@ -90,14 +90,19 @@ async function observe(profile: TargetProfile, operation: string, path: string, 
     },
     boundsOf(profile),
   );
-  const { text, headers } = res;
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* not JSON: compared as a string */
-  }
-  return { status: res.status, headers, body };
+  return { status: res.status, headers: res.headers, body: answerBody(res.text) };
+}
+
+/**
+ * What the comparison walks of an answer: its JSON, read by the contract's bounded reader
+ * (contracts/json-text.ts: a text nested deeper than the bound is not parsed, so a hostile
+ * answer cannot exhaust the stack of the walks below); a text that is not JSON, or too deep
+ * to read, is compared as a string.
+ */
+export function answerBody(text: string): unknown {
+  const reading = readJsonText(text);
+  if (reading.tooDeep) return `a JSON body nested deeper than ${reading.tooDeep.bound} levels (${reading.tooDeep.depth} levels)`;
+  return reading.body;
 }
 
 const ENUM_LIKE = /^[A-Z][A-Z0-9_]{1,40}$/;

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
 import { diffDocumentFiles, versionCheck, VersionInputError } from './versions.ts';
-import { isUsed } from './version-check.ts';
+import { answerBody, compareProbe, isUsed } from './version-check.ts';
 
 const made: string[] = [];
 const out = () => {
@@ -104,6 +104,17 @@ test('only breaking differences on used operations block the upgrade', async () 
   assert.ok(r.findings.some((f) => f.breaking));
   assert.equal(r.blocking.length, 0);
   assert.ok(isUsed('GET /institutions/{institution_identifier}', ['get /institutions/{code}']));
+});
+
+test('an answer nested thousands of levels deep is compared as a string, never walked', () => {
+  // 10 KB of brackets: the comparison's recursive walks overflowed the stack on JSON.parse's result.
+  const deep = answerBody(`${'['.repeat(5000)}${']'.repeat(5000)}`);
+  assert.match(String(deep), /nested deeper than \d+ levels \(5000 levels\)/);
+  const answer = (body: unknown) => ({ status: 200, headers: {}, body });
+  assert.deepEqual(compareProbe('GET /institutions', answer(deep), answer(deep), []), []);
+  assert.ok(compareProbe('GET /institutions', answer({ institutions: [] }), answer(deep), []).length > 0, 'a deep answer where JSON was is a difference');
+  assert.deepEqual(answerBody('{"institutions":[{"code":"a"}]}'), { institutions: [{ code: 'a' }] });
+  assert.equal(answerBody('<html>busy</html>'), '<html>busy</html>');
 });
 
 test('diffDocumentFiles writes the version report in documents mode', async () => {
