@@ -18,7 +18,16 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { boundsOf, defaultCredentials, requestBounded } from '../targets/index.ts';
-import { diffDocuments, diffObservations, KINDS, type Difference, type DifferenceKind, discoverDocuments, readDocument, readJsonText } from '../contracts/index.ts';
+import {
+  diffDocuments,
+  diffObservations,
+  KINDS,
+  type Difference,
+  type DifferenceKind,
+  discoverDocuments,
+  readDocument,
+  readJsonText,
+} from '../contracts/index.ts';
 import type { TargetProfile } from '../targets/index.ts';
 import type { Finding, VersionReport } from '../reports/version-diff.ts';
 
