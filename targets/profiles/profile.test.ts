@@ -233,3 +233,16 @@ test("a text setting reads its variable, else the table's default for the kind o
     /^Error: SVC_WIDGET_OAUTH_SELECTOR has no default on a real target: the settings table must state one/,
   );
 });
+
+test("the OAuth page's controls: each variable, else the table's default; an empty variable is unset", () => {
+  const stated = { authorizeSelector: '[data-action="authorize"]', denySelector: '[data-action="deny"]' };
+  for (const base of [{}, { SVC_BASE_URL: 'https://int.example' }]) {
+    assert.deepEqual(loadProfile({ ...base }).oauthPage, stated);
+    // An exported but empty variable (a CI secret not set) is not an empty CSS selector.
+    assert.deepEqual(loadProfile({ ...base, SVC_OAUTH_AUTHORIZE_SELECTOR: '', SVC_OAUTH_DENY_SELECTOR: '' }).oauthPage, stated);
+    assert.deepEqual(loadProfile({ ...base, SVC_OAUTH_AUTHORIZE_SELECTOR: '#yes', SVC_OAUTH_DENY_SELECTOR: '#no' }).oauthPage, {
+      authorizeSelector: '#yes',
+      denySelector: '#no',
+    });
+  }
+});

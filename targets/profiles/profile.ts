@@ -209,6 +209,7 @@ export interface TargetProfile {
     denySelector: string;
   };
 
+  /** A user's own webhook receiver for the receiver properties (scenarios/properties/harness/client.ts); `{type}` in it is the webhook type. */
   webhookReceiverUrl?: string;
 
   /**
@@ -537,10 +538,7 @@ function parseProfile(env: Env): TargetProfile {
         runMs: bounds.runMs,
       },
       limits: { maxBodyBytes: bounds.maxBodyBytes, maxTransportFailures: bounds.maxTransportFailures },
-      oauthPage: {
-        authorizeSelector: env.SVC_OAUTH_AUTHORIZE_SELECTOR ?? OAUTH_PAGE_DEFAULTS.authorizeSelector,
-        denySelector: env.SVC_OAUTH_DENY_SELECTOR ?? OAUTH_PAGE_DEFAULTS.denySelector,
-      },
+      oauthPage: oauthPageFrom(env, 'simulator'),
       webhookReceiverUrl: env.WEBHOOK_RECEIVER_URL,
       productPaths: productPathsFrom(env, PRODUCT_PATH_DEFAULTS),
       fuzz: fuzzSettings(env),
@@ -611,14 +609,19 @@ function parseProfile(env: Env): TargetProfile {
       ...(env.SVC_AGGREGATION_THROTTLE_MS ? { throttlePeriodMs: readNumber(env, SETTINGS.timeouts.aggregationThrottleMs, 'real') } : {}),
     },
     limits: { maxBodyBytes: bounds.maxBodyBytes, maxTransportFailures: bounds.maxTransportFailures },
-    oauthPage: {
-      authorizeSelector: env.SVC_OAUTH_AUTHORIZE_SELECTOR ?? OAUTH_PAGE_DEFAULTS.authorizeSelector,
-      denySelector: env.SVC_OAUTH_DENY_SELECTOR ?? OAUTH_PAGE_DEFAULTS.denySelector,
-    },
+    oauthPage: oauthPageFrom(env, 'real'),
     webhookReceiverUrl: env.WEBHOOK_RECEIVER_URL,
     productPaths: productPathsFrom(env),
     fuzz: fuzzSettings(env),
     ...commonSections(env, false),
+  };
+}
+
+/** The OAuth page's controls: each variable, else the table's default (an empty variable is unset, as for every text setting). */
+function oauthPageFrom(env: Env, target: TargetKind): TargetProfile['oauthPage'] {
+  return {
+    authorizeSelector: readStatedText(env, SETTINGS.oauthPage.authorizeSelector, target),
+    denySelector: readStatedText(env, SETTINGS.oauthPage.denySelector, target),
   };
 }
 

@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { startReceiver, type BrokenVariant, type RunningReceiver } from '../../../targets/index.ts';
+import { loadProfile, requestBounded, startReceiver, type BrokenVariant, type HttpBounds, type RunningReceiver } from '../../../targets/index.ts';
 
 export interface ReceiverUnderTest {
   name: string;
@@ -61,11 +61,25 @@ export async function post(url: string, body: string): Promise<Answer> {
   });
 }
 
-export async function getJson<T>(url: string): Promise<{ status: number; body: T }> {
+/**
+ * One read of the observation API is bounded as every read of a target is (targets/http.ts):
+ * a user's receiver that stalls or answers without end fails the read, naming the URL and
+ * the bound, instead of holding the suite.
+ */
+const OBSERVE_BOUNDS: HttpBounds = {
+  requestMs: 30_000,
+  maxBodyBytes: 16 * 1024 * 1024,
+  maxBodyBytesFrom: "the property harness's bound of one observation read",
+};
+
+async function getJson<T>(url: string): Promise<{ status: number; body: T }> {
   return once(async () => {
-    const res = await request(url, { method: 'GET', dispatcher: agent });
-    const text = await res.body.text();
-    return { status: res.statusCode, body: (text ? JSON.parse(text) : undefined) as T };
+    const res = await requestBounded({ method: 'GET', url, operation: 'the observation API' }, OBSERVE_BOUNDS);
+    try {
+      return { status: res.status, body: (res.text ? JSON.parse(res.text) : undefined) as T };
+    } catch {
+      throw new Error(`The observation API answered ${res.status} to GET ${url} with a body that is not JSON: ${res.text.slice(0, 200)}`);
+    }
   });
 }
 
@@ -115,9 +129,9 @@ export async function startReference(options: { broken?: BrokenVariant; slowMs?:
   };
 }
 
-/** The user's receiver when WEBHOOK_RECEIVER_URL is set, else the reference receiver. */
+/** The user's receiver when WEBHOOK_RECEIVER_URL is set (read, as every setting, by the profile), else the reference receiver. */
 export async function receiverFromEnv(env = process.env): Promise<ReceiverUnderTest> {
-  const url = env.WEBHOOK_RECEIVER_URL;
+  const url = loadProfile(env).webhookReceiverUrl;
   if (!url) return startReference();
   return {
     name: `receiver at ${new URL(url).host}`,
@@ -127,9 +141,18 @@ export async function receiverFromEnv(env = process.env): Promise<ReceiverUnderT
   };
 }
 
+/** A whole number from `name`, else `fallback`; anything else is refused by name (never NaN runs or a NaN bound). */
+export function wholeNumberSetting(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number, min: number): number {
+  const text = env[name];
+  if (!text) return fallback;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number >= ${min}, got "${text}"`);
+  return n;
+}
+
 /** Property settings (env): runs per property, the answer bound, a seed to replay. */
 export const PROPERTY_SETTINGS = {
-  runs: Number(process.env.WEBHOOK_PROPERTY_RUNS ?? 1000),
-  responseBoundMs: Number(process.env.WEBHOOK_RESPONSE_BOUND_MS ?? 1000),
-  seed: process.env.WEBHOOK_PROPERTY_SEED ? Number(process.env.WEBHOOK_PROPERTY_SEED) : undefined,
+  runs: wholeNumberSetting(process.env, 'WEBHOOK_PROPERTY_RUNS', 1000, 1),
+  responseBoundMs: wholeNumberSetting(process.env, 'WEBHOOK_RESPONSE_BOUND_MS', 1000, 1),
+  seed: process.env.WEBHOOK_PROPERTY_SEED ? wholeNumberSetting(process.env, 'WEBHOOK_PROPERTY_SEED', 0, -(2 ** 31)) : undefined,
 };
