@@ -33,8 +33,8 @@ export const SELFTEST_PROPERTY_RUNS = 200;
  * shown", so any value is the service's to choose). Each worker has a simulator of its own
  * per entry, serving one test at a time, and no Playwright scenario is about the limit
  * (the 429 rules are proven by the load side runs, at proof/adapters.ts's 20 per second):
- * above what one worker sends, so the fuzz baseline's two thousand cases go at the
- * machine's pace instead of waiting on a pacer held to 0.9 of the simulator's default 300.
+ * above what one worker sends, so the fuzz baseline's cases go at the machine's pace
+ * instead of waiting on a pacer held to a share of the simulator's default limit.
  */
 export const SELFTEST_ENTRY_RATE_LIMIT_PER_SECOND = 2_000;
 /** Per-scenario bound inside the self-test (browser waits included). */

@@ -301,10 +301,10 @@ export class Pacer {
 /** Pacers per rate, shared by every sender of a process (one client, one limit). */
 const pacers = new Map<number, Pacer>();
 /**
- * The pacer of a profile: `share` of its request limit (profile.fuzz.rateShare, default
- * 0.5: under Playwright the other projects' scenarios use the same client and its limit;
- * the bench, alone, takes 0.8; the self-test, whose every worker has a simulator of its
- * own per entry, 0.9), or none when the limit is unknown.
+ * The pacer of a profile: `share` of its request limit (profile.fuzz.rateShare,
+ * SVC_FUZZ_RATE_SHARE: under Playwright the other projects' scenarios use the same client
+ * and its limit, so the fuzzer takes only a share of it; a caller alone on the target may
+ * take more), or none when the limit is unknown.
  */
 export function pacerOf(profile: TargetProfile, share = profile.fuzz.rateShare): Pacer {
   const rate = profile.rateLimit.perSecond ? Math.floor(profile.rateLimit.perSecond * share) : 0;
