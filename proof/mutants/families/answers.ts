@@ -6,7 +6,7 @@
  */
 import { type ApiName, type OperationInfo, PARTNER_RULES, PROCESSOR_TOKEN_LIFETIME_S } from '../../../contracts/index.ts';
 import { type Generation, quote } from '../generation.ts';
-import { opRef } from '../model.ts';
+import { type OpRef, opRef, parseOpRef } from '../model.ts';
 import { NON_BREAKING, pathUnknown } from '../statements.ts';
 
 /** status: every stated success status answered as another 2xx, or as another row's refusal (409); the identify rows swapped. */
@@ -236,20 +236,32 @@ export function headerMutants(g: Generation): void {
   );
 }
 
-/** The operations whose page has a stated maximum, as `ref|listKey`. */
-export function maxPageOps(g: Generation): string[] {
-  return [...new Set(g.docs.ops.filter((d) => d.op.maxRecordsPerPage && d.op.listKey).map((d) => `${opRef(d.api, d.op.key)}|${d.op.listKey}`))];
+/** A list operation: its reference and the key of its records in the answer. */
+export interface ListOp {
+  ref: OpRef;
+  listKey: string;
+}
+
+/** The list operations of `ops`, each once (an operation may be documented in several versions). */
+function listOpsOf(ops: Generation['docs']['ops']): ListOp[] {
+  const byRef = new Map<OpRef, ListOp>();
+  for (const d of ops) if (d.op.listKey) byRef.set(opRef(d.api, d.op.key), { ref: opRef(d.api, d.op.key), listKey: d.op.listKey });
+  return [...byRef.values()];
+}
+
+/** The operations whose page has a stated maximum. */
+export function maxPageOps(g: Generation): ListOp[] {
+  return listOpsOf(g.docs.ops.filter((d) => d.op.maxRecordsPerPage));
 }
 
 /** limit: stated limits exceeded by one (a page, the default categories, the data exchange window, the processor token's lifetime). */
 export function limitMutants(g: Generation): void {
   const { b, docs } = g;
   const pageRows = g.rowsOf('lim.rpp-1000');
-  for (const entry of maxPageOps(g)) {
-    const [ref, listKey] = entry.split('|');
+  for (const { ref, listKey } of maxPageOps(g)) {
     b.add(
       {
-        id: `limit:${ref.replace(/^\w+:/, '')} 1001 records`,
+        id: `limit:${parseOpRef(ref).key} 1001 records`,
         family: 'limit',
         expect: 'killed',
         statement: quote(pageRows, 'records_per_page maximum 1000'),
@@ -262,12 +274,10 @@ export function limitMutants(g: Generation): void {
     );
   }
   const pagingRows = g.rowsOf('ep.paging');
-  const listOps = [...new Set(docs.ops.filter((d) => d.op.listKey && d.api === 'platform').map((d) => `${opRef(d.api, d.op.key)}|${d.op.listKey}`))];
-  for (const entry of listOps) {
-    const [ref, listKey] = entry.split('|');
+  for (const { ref, listKey } of listOpsOf(docs.ops.filter((d) => d.api === 'platform'))) {
     b.add(
       {
-        id: `limit:${ref.replace(/^\w+:/, '')} a record more than asked`,
+        id: `limit:${parseOpRef(ref).key} a record more than asked`,
         family: 'limit',
         expect: 'killed',
         statement: `${quote(pagingRows, 'Lists are paged with page and records_per_page')} (a page holds at most the records asked for, from 10 up)`,

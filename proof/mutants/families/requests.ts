@@ -8,16 +8,15 @@ import { type OperationInfo, resolveRef } from '../../../contracts/index.ts';
 import { resolveEncoding, type TraceRow } from '../../../spec/trace.ts';
 import { type Docs, fieldPathOf, isObj, type Obj } from '../documents.ts';
 import { type Builder, type Generation, quote } from '../generation.ts';
-import { opRef } from '../model.ts';
+import { opRef, parseOpRef } from '../model.ts';
 import { maxPageOps } from './answers.ts';
 
 export function requestRefusedMutants(g: Generation): void {
   const pageRows = g.rowsOf('lim.rpp-1000');
-  for (const entry of maxPageOps(g)) {
-    const [ref] = entry.split('|');
+  for (const { ref } of maxPageOps(g)) {
     g.b.add(
       {
-        id: `request-refused:${ref.replace(/^\w+:/, '')} records_per_page=1000`,
+        id: `request-refused:${parseOpRef(ref).key} records_per_page=1000`,
         family: 'request-refused',
         expect: 'killed',
         statement: `${quote(pageRows, 'records_per_page (max 1000)')} (the maximum itself is a valid value)`,
