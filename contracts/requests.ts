@@ -627,7 +627,11 @@ export const ACH_FIELDS: FieldRule[] = [
     form: { kind: 'guid', prefix: 'USR' },
   },
 ];
-const WIDGET_TYPES = [
+/**
+ * Resources, Widget URL: `widget_type`, "for example connect_widget; other types named are
+ * ..." (the document's WidgetType enumeration, which a test keeps equal to this list).
+ */
+export const WIDGET_TYPES: readonly string[] = [
   'connect_widget',
   'actionable_integration',
   'money_dashboard_widget',

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadContract, REQUEST_CHECKS, registeredChecks, type Exchange, type Failure } from '../index.ts';
+import { loadContract, REQUEST_CHECKS, registeredChecks, WIDGET_TYPES, type Exchange, type Failure } from '../index.ts';
 
 const contract = loadContract();
 const USR = 'USR-0b1c2d3e-0000-4000-8000-000000000001';
@@ -314,4 +314,15 @@ test('test-host requests carry SVC-API-Key, SVC-Client-ID and the legacy Accept'
       .sort(),
     ['request.headers.accept', 'request.headers.svc-client-id'],
   );
+});
+
+test("the request check's widget types are the document's WidgetType enumeration, in every version that has one", () => {
+  let seen = 0;
+  for (const version of contract.versions) {
+    const schema = contract.document('platform', version).components?.schemas?.WidgetType as { enum?: string[] } | undefined;
+    if (!schema) continue;
+    seen++;
+    assert.deepEqual([...(schema.enum ?? [])].sort(), [...WIDGET_TYPES].sort(), version);
+  }
+  assert.ok(seen > 0, 'no version of the platform document declares WidgetType');
 });

@@ -9,6 +9,7 @@
  * `url` and `user_id` (strings); the contract checks its shape on every response.
  */
 import { test, expect, currentVersion, type CheckedClient } from '../fixtures.ts';
+import { WIDGET_TYPES } from '../../contracts/index.ts';
 import { ANY_2XX, is2xx, need } from '../steps/responses.ts';
 import { createUser, uniqueId } from '../steps/users.ts';
 import { widgetUrlBody } from '../steps/widgets.ts';
@@ -16,18 +17,6 @@ import { expectInferred } from '../inferred.ts';
 import { connectedUser, memberAccounts } from './journeys.ts';
 
 const TAGS = ['@widgets', '@destructive'];
-
-/** Resources, Widget URL: `widget_type`, "for example connect_widget; other types named are ...". */
-const WIDGET_TYPES = [
-  'connect_widget',
-  'actionable_integration',
-  'money_dashboard_widget',
-  'spending_plan_widget',
-  'mini_spending_plan_widget',
-  'micro_pulse_carousel_widget',
-  'mini_pulse_carousel_widget',
-  'pulse_widget',
-];
 
 async function requestWidget(api: CheckedClient, userPath: string, fields: Record<string, unknown>, version = currentVersion(api.profile)) {
   const res = await api.post(`/users/${encodeURIComponent(userPath)}/widget_urls`, widgetUrlBody(version, fields), { version, expectStatus: ANY_2XX });
