@@ -23,21 +23,9 @@ import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { Agent, request } from 'undici';
 import { decodeBody } from '../contracts/index.ts';
+import { HOP_BY_HOP_HEADERS } from '../targets/index.ts';
 import type { RecordedExchange } from './har.ts';
 import { IntegrationInputError } from './har.ts';
-
-/** RFC 9110 §7.6.1 connection-specific fields, plus those the proxy sets itself. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-]);
 
 export interface ProxyOptions {
   /** Base URL requests are forwarded to (a path prefix is kept: /x -> <upstream>/x). */
@@ -162,7 +150,7 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
     }
     const body = chunks.length ? Buffer.concat(chunks) : undefined;
     const forward: Record<string, string> = {};
-    for (const [k, v] of Object.entries(requestHeaders)) if (!HOP_BY_HOP.has(k) && k !== 'host' && k !== 'content-length') forward[k] = v;
+    for (const [k, v] of Object.entries(requestHeaders)) if (!HOP_BY_HOP_HEADERS.has(k) && k !== 'host' && k !== 'content-length') forward[k] = v;
     if (o.preserveHost && requestHeaders.host) forward.host = requestHeaders.host;
     let answer: Awaited<ReturnType<typeof request>>;
     try {
@@ -184,7 +172,7 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
     }
     const responseHeaders = flatHeaders(answer.headers as Record<string, string | string[]>);
     const out: Array<[string, string | string[]]> = [];
-    for (const [k, v] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(k.toLowerCase()) && v !== undefined) out.push([k, v as string | string[]]);
+    for (const [k, v] of Object.entries(answer.headers)) if (!HOP_BY_HOP_HEADERS.has(k.toLowerCase()) && v !== undefined) out.push([k, v as string | string[]]);
     res.writeHead(answer.statusCode, Object.fromEntries(out));
     const kept: Buffer[] = [];
     let keptBytes = 0;

@@ -12,12 +12,30 @@
  *   checkOptionsOf                 the profile's options of the contract checks
  *                                  (strict, deprecation and sunset header names, sunset version,
  *                                  what the vendor's reference contradicts)
+ *   HOP_BY_HOP_HEADERS             what a proxy never forwards (RFC 9110 §7.6.1)
  *
  * Every exchange goes through the bounded transport (targets/http.ts).
  */
 import { referenceContradictionsOf, type ApiName, type CheckOptions } from '../contracts/index.ts';
 import { boundsOf, requestBounded, type BoundedRequest, type BoundedResponse } from './http.ts';
 import type { TargetProfile } from './profiles/profile.ts';
+
+/**
+ * Connection-specific header fields (RFC 9110 §7.6.1, and the obsolete forms still sent):
+ * meaningful for one hop only, so neither proxy (the integration's recording proxy, the
+ * mutating proxy) forwards them either way; each adds what it sets itself.
+ */
+export const HOP_BY_HOP_HEADERS: ReadonlySet<string> = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 /** The setting each API's base URL comes from, named when its host cannot be reached or it is missing. */
 export const BASE_URL_SETTING: Record<ApiName, string> = { platform: 'SVC_BASE_URL', audience: 'SVC_AUDIENCE_BASE_URL', 'test-host': 'SVC_TEST_HOST_BASE_URL' };

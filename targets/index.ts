@@ -129,6 +129,7 @@ export {
   requestAudienceToken,
   checkOptionsOf,
   MissingSetting,
+  HOP_BY_HOP_HEADERS,
   type ApiBases,
 } from './client.ts';
 

@@ -14,7 +14,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadContract, type ApiName, type Contract } from '../../contracts/index.ts';
-import { locateApi } from '../../targets/index.ts';
+import { HOP_BY_HOP_HEADERS, locateApi } from '../../targets/index.ts';
 import { MutantRuntime, type Matched, type ProxyRequest, type ProxyResponse } from './apply.ts';
 import { opRef, type Mutant, type OpRef } from './model.ts';
 
@@ -42,7 +42,8 @@ export interface SeenExchange {
   status: number;
 }
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'content-length']);
+/** Not forwarded: the connection's own fields (targets/ HOP_BY_HOP_HEADERS), and the length, which the proxy sets for the body it sends. */
+const notForwarded = (name: string) => HOP_BY_HOP_HEADERS.has(name) || name === 'content-length';
 
 function readBody(stream: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -82,7 +83,7 @@ export function matchOf(contract: Contract, req: ProxyRequest): Matched {
 function forward(target: URL, prefixes: TargetPrefixes, req: ProxyRequest): Promise<ProxyResponse> {
   const prefix = req.api === 'audience' ? prefixes.audience : req.api === 'test-host' ? prefixes.testHost : '';
   const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(k)) headers[k] = v;
+  for (const [k, v] of Object.entries(req.headers)) if (!notForwarded(k)) headers[k] = v;
   if (req.body.length) headers['content-length'] = String(req.body.length);
   return new Promise((resolve, reject) => {
     const out = httpRequest(
@@ -97,7 +98,7 @@ function forward(target: URL, prefixes: TargetPrefixes, req: ProxyRequest): Prom
       (res) => {
         readBody(res).then((body) => {
           const h: Record<string, string | string[]> = {};
-          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) h[k] = v;
+          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && !notForwarded(k)) h[k] = v;
           h['content-length'] = String(body.length);
           resolve({ status: res.statusCode ?? 502, headers: h, body });
         }, reject);
