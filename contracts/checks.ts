@@ -31,7 +31,7 @@ const mayHaveBody = (c: ExchangeContext) => c.status !== 204 && c.method !== 'HE
 const is2xx = (status: number) => status >= 200 && status < 300;
 const is4xx = (status: number) => status >= 400 && status < 500;
 
-export const RULES = {
+const RULES = {
   status: 'Errors: the status codes documented for the operation',
   successStatus:
     'Errors: the success status the table states for the operation ("200 normal success for reads, lists and ACH return creation"; "201 data exchange token created; member created on version v20250224"); `default` stands for error codes beyond the table, not another success code',
@@ -67,7 +67,7 @@ export const RULES = {
  * Paging). Only there can a conforming service return more records than asked, so only
  * there is "at most the records asked for" inferred instead of stated.
  */
-export const PAGE_SIZE_STATED_FROM = 10;
+const PAGE_SIZE_STATED_FROM = 10;
 
 function failure(operation: string, check: string, location: string, rule: string, severity: Failure['severity'], message: string, tier?: Tier): Failure {
   return { check, operation, location, rule, severity, tier: tier ?? (severity === 'error' ? 'stated' : 'informational'), message };
@@ -217,7 +217,7 @@ registerCheck(
  * validated a slice at a time, the same envelope around each slice, and the errors'
  * record indices shifted back; the cost is then linear in the records.
  */
-export const LIST_SLICE = 1000;
+const LIST_SLICE = 1000;
 
 /** ajv errors of `body`, validated a slice of its list at a time when the list is long (LIST_SLICE). */
 export function validateBody(validate: ValidateFunction, body: unknown, listKey: string | undefined): ErrorObject[] {

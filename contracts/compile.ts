@@ -134,7 +134,7 @@ const COMBINATORS = new Set(['anyOf', 'oneOf', 'if']);
 
 const RULE_ENUM = 'Versioning: "Enumerated response fields (for example account subtype) may gain values"';
 const RULE_OPAQUE = 'Versioning: "changing length or format of opaque strings (identifiers, messages)" is non-breaking';
-export const RULE_NULL =
+const RULE_NULL =
   'null where a type is stated: the specification states "string or null" only for aggregated_at and successfully_aggregated_at and is silent on the nullability of every other field; a null is reported, never gating';
 
 /**
@@ -183,9 +183,9 @@ function withoutPrefix(e: ErrorObject): boolean {
   return e.keyword === 'pattern' && typeof prefix === 'string' && typeof e.data === 'string' && !e.data.startsWith(prefix);
 }
 
-export const RULE_RECASED =
+const RULE_RECASED =
   'a value differing from a stated value only by case is that value misspelt, not a value the field gained (a client comparing with the stated spelling no longer recognises it)';
-export const RULE_PREFIX =
+const RULE_PREFIX =
   'Resources and their fields: "Identifier shapes: USR-<uuid> user, MBR-<uuid> member, ACT-<uuid> account" (the prefix is stated; the rest is opaque: Versioning, "changing length or format of opaque strings" is non-breaking)';
 
 const RANK: Record<Tier, number> = { informational: 0, inferred: 1, stated: 2 };

@@ -108,7 +108,7 @@ function mediaTypeOf(raw: string | undefined): string | undefined {
   return raw.split(';')[0].trim().toLowerCase() || undefined;
 }
 
-export function headerValue(headers: Record<string, string> | undefined, lowerName: string): string | undefined {
+function headerValue(headers: Record<string, string> | undefined, lowerName: string): string | undefined {
   if (!headers) return undefined;
   for (const k in headers) if (k.toLowerCase() === lowerName) return headers[k];
   return undefined;

@@ -65,7 +65,7 @@ export function normaliseLocation(location: string): string {
   return location.replace(/\[\d+\]/g, '[*]');
 }
 
-export function contradictionKey(check: string, operation: string, version: string, location: string): string {
+function contradictionKey(check: string, operation: string, version: string, location: string): string {
   return `${check}\u0000${operation}\u0000${version}\u0000${normaliseLocation(location)}`;
 }
 
@@ -93,11 +93,7 @@ export function indexContradictions(list: readonly ReferenceContradiction[], fil
 }
 
 /** The contradiction of the reference that covers a failure, if any. */
-export function contradictionOf(
-  f: Failure,
-  at: { version?: string; status: number },
-  contradictions: ReferenceContradictions,
-): ReferenceContradiction | undefined {
+function contradictionOf(f: Failure, at: { version?: string; status: number }, contradictions: ReferenceContradictions): ReferenceContradiction | undefined {
   if (at.version === undefined) return undefined;
   const sameRule = (c: ReferenceContradiction) =>
     (c.status === undefined || c.status === at.status) &&
@@ -112,7 +108,7 @@ export function contradictionOf(
 }
 
 /** How a downgraded failure's rule names the reference: the file, the pointer, what it shows. */
-export function referenceReason(c: ReferenceContradiction): string {
+function referenceReason(c: ReferenceContradiction): string {
   const text = c.text.length > 160 ? `${c.text.slice(0, 157)}...` : c.text;
   return `the vendor's reference contradicts this reading (${c.file}#${c.pointer}: ${text}), so it is inferred, not stated`;
 }

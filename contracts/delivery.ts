@@ -94,9 +94,9 @@ const fail = (check: string, type: string, location: string, rule: string, messa
 });
 
 /** Events rule 4. */
-export const isSuccessStatus = (s: number | 'timeout') => typeof s === 'number' && s >= 200 && s <= 206;
+const isSuccessStatus = (s: number | 'timeout') => typeof s === 'number' && s >= 200 && s <= 206;
 /** Events rule 5 (example schedule, seconds between attempts). */
-export const EXAMPLE_RETRY_SCHEDULE_S = [30, 76, 152, 308, 654, 1384, 2800, 5336, 9582, 16308, 26488, 41324];
+const EXAMPLE_RETRY_SCHEDULE_S = [30, 76, 152, 308, 654, 1384, 2800, 5336, 9582, 16308, 26488, 41324];
 
 /** The body of a delivery as a JSON object, or undefined (not JSON, or not an object). */
 export function parseBody(r: { body: Buffer }): Record<string, unknown> | undefined {
@@ -158,7 +158,7 @@ function innerOf(type: string, body: Record<string, unknown>): Record<string, un
 }
 
 /** A field at the top level or in the object named for the type (where is not shown: Events rule 9). */
-export function fieldOf(type: string, body: Record<string, unknown>, name: string): { present: boolean; value: unknown } {
+function fieldOf(type: string, body: Record<string, unknown>, name: string): { present: boolean; value: unknown } {
   if (name in body) return { present: true, value: body[name] };
   const inner = innerOf(type, body);
   if (inner && name in inner) return { present: true, value: inner[name] };
@@ -642,7 +642,7 @@ deliveryCheck({
 });
 
 /** Events, Webhooks: "For platform clients only these types are available: aggregation, balance, connection status, history, insights, statements." */
-export const PLATFORM_CLIENT_TYPES = ['aggregation', 'balance', 'connection_status', 'history', 'insights', 'statements'] as const;
+const PLATFORM_CLIENT_TYPES = ['aggregation', 'balance', 'connection_status', 'history', 'insights', 'statements'] as const;
 
 deliveryCheck({
   name: 'webhook_platform_types',

@@ -70,7 +70,7 @@ export const INVARIANT_RULES = {
     'Versioning: deprecated endpoints are "/managed_institutions, /users/{user_guid}/managed_members and its member, account, transaction sub-paths" (and /payment_processor_token); the headers "signal deprecated and sunset endpoints": a signal on an endpoint and version the specification does not deprecate announces a deprecation nobody stated',
 } as const;
 
-export const INVARIANT_CHECKS = {
+const INVARIANT_CHECKS = {
   presence: 'presence_consistency',
   twoReads: 'two_reads_one_truth',
   roundTrip: 'round_trip',

@@ -15,7 +15,7 @@ import YAML from 'yaml';
 import type { OpenAPIV3_1 } from 'openapi-types';
 
 export type ApiName = 'platform' | 'audience' | 'test-host';
-export const API_NAMES: readonly ApiName[] = ['platform', 'audience', 'test-host'];
+const API_NAMES: readonly ApiName[] = ['platform', 'audience', 'test-host'];
 
 /** spec/ of this checkout (contracts/ sits next to it). */
 export const DEFAULT_SPEC_DIR = fileURLToPath(new URL('../spec/', import.meta.url));

@@ -134,7 +134,7 @@ export const TIER_REASONS = {
 const TABLE_REASON: Record<string, string> = { ach_return: TIER_REASONS.ach, widget_url: TIER_REASONS.widget, member: TIER_REASONS.member };
 
 /** Versioning: "Versions in play: v20260929 (current ...), v20250224, v20111101". */
-export const VERSIONS_IN_PLAY = ['v20260929', 'v20250224', 'v20111101'] as const;
+const VERSIONS_IN_PLAY = ['v20260929', 'v20250224', 'v20111101'] as const;
 
 /** A prefix of another resource for each stated identifier prefix (Resources: "USR-<uuid> user, MBR-<uuid> member, ACT-<uuid> account"). */
 const OTHER_PREFIX = { ACT: 'MBR', MBR: 'ACT', USR: 'MBR' } as const;
@@ -325,7 +325,7 @@ const SCOPE_RULE: RequestRule = {
   },
 };
 
-export const VERSION_NAME_RULE: RequestRule = {
+const VERSION_NAME_RULE: RequestRule = {
   id: 'Accept-Version',
   tier: 'stated',
   rule: REQUEST_RULES.versionName,
@@ -335,7 +335,7 @@ export const VERSION_NAME_RULE: RequestRule = {
   ok: (r) => r.version === undefined || VERSION_NAME.test(r.version),
 };
 
-export const VERSION_IN_PLAY_RULE: RequestRule = {
+const VERSION_IN_PLAY_RULE: RequestRule = {
   id: 'Accept-Version (in play)',
   tier: 'inferred',
   rule: REQUEST_RULES.versionInPlay,
@@ -346,7 +346,7 @@ export const VERSION_IN_PLAY_RULE: RequestRule = {
 };
 
 /** Limits: "records_per_page maximum 1000" on the lists it names (`x-svc-max-records-per-page`). */
-export function pageRule(max: number): RequestRule {
+function pageRule(max: number): RequestRule {
   return {
     id: 'records_per_page',
     tier: 'stated',

@@ -62,13 +62,13 @@ export interface ReferenceDocument {
 }
 
 /** A path as reports name it: relative to the working directory when inside it, else absolute. */
-export function displayPath(path: string): string {
+function displayPath(path: string): string {
   const rel = relative(process.cwd(), path);
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
 }
 
 /** `20250224`, `v20250224` -> `v20250224`; anything else undefined. */
-export function versionName(raw: unknown): string | undefined {
+function versionName(raw: unknown): string | undefined {
   if (typeof raw !== 'string' && typeof raw !== 'number') return undefined;
   const m = VERSION.exec(String(raw).trim());
   return m ? `v${m[1]}` : undefined;

@@ -142,7 +142,7 @@ const isOperation = (c: ExchangeContext, ...keys: string[]) => c.operation !== u
 
 export const CREATE_MEMBER = 'POST /users/{}/members';
 export const WIDGET_URL = 'POST /users/{}/widget_urls';
-export const ACH_CREATE = 'POST /ach_returns';
+const ACH_CREATE = 'POST /ach_returns';
 export const AUTHORIZATION_CODE = 'POST /authorization_code';
 
 // ---- headers ---------------------------------------------------------------------------
@@ -544,7 +544,7 @@ export interface FieldRule {
 }
 
 const isString = (v: unknown) => typeof v === 'string';
-export const ACH_FIELDS: FieldRule[] = [
+const ACH_FIELDS: FieldRule[] = [
   {
     field: 'account_guid',
     tier: 'stated',
@@ -651,7 +651,7 @@ const absoluteUrl = (v: unknown) => {
 };
 /** Resources, Widget URL: "oauth_referral_source (string, BROWSER or APP)". */
 const REFERRAL_SOURCES = ['BROWSER', 'APP'] as const;
-export const WIDGET_FIELDS: FieldRule[] = [
+const WIDGET_FIELDS: FieldRule[] = [
   {
     field: 'widget_type',
     tier: 'stated',
@@ -717,7 +717,7 @@ export const WIDGET_FIELDS: FieldRule[] = [
     form: { kind: 'object', example: { widget: 'connect_widget' } },
   },
 ];
-export const MEMBER_FIELDS: FieldRule[] = [
+const MEMBER_FIELDS: FieldRule[] = [
   {
     field: 'is_oauth',
     tier: 'stated',

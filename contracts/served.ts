@@ -49,7 +49,7 @@ export interface Served {
 const ITEMS_READ = 100;
 const MAX_DEPTH = 8;
 const MAX_PATHS = 600;
-export const MAX_VALUES = 24;
+const MAX_VALUES = 24;
 const MAX_FORMS = 4;
 const EXAMPLE_CHARS = 60;
 

@@ -30,7 +30,7 @@ import { severityOfTier, type Failure } from './failure.ts';
 import { exchangeCheck, registerCheck, type ExchangeContext } from './registry.ts';
 import { recordsAt, responseRecords } from './records.ts';
 
-export const STATED_FIELD_RULES = {
+const STATED_FIELD_RULES = {
   member:
     'Resources, Member: the table names guid, id, user_guid, user_id, institution_code, name, connection_status, is_being_aggregated, aggregated_at, successfully_aggregated_at, is_managed_by_user, is_oauth and metadata without a condition; Versioning: "removing or renaming a response field" is breaking',
   oauthUri:

@@ -46,7 +46,7 @@ export const PROCESSOR_TOKEN_LIFETIME_S = 60 * 86_400;
 /** Slack on expires_in: the answer may be computed a moment after issue, or rounded. */
 const LIFETIME_SLACK_S = 3_600;
 /** Limits: "default transaction window: 90 days before the request day". */
-export const DEFAULT_WINDOW_DAYS = 90;
+const DEFAULT_WINDOW_DAYS = 90;
 /** Slack on the window's span (inclusive bounds, time zones, a posting day): days. */
 const WINDOW_SLACK_DAYS = 2;
 

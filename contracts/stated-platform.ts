@@ -114,7 +114,7 @@ function missingFields(c: ExchangeContext, records: Rec[], fields: readonly stri
  * (Versioning, breaking), so the list holds for the version before v20250224; from
  * v20250224 on their presence is not stated and not judged.
  */
-export function accountVariantsStated(version: string | undefined): boolean {
+function accountVariantsStated(version: string | undefined): boolean {
   return version !== undefined && version < 'v20250224';
 }
 

@@ -44,7 +44,7 @@ export interface DashboardData {
 }
 
 /** What the page shows, from the history alone. */
-export function dashboardData(historyDir: string, index: HistoryIndex = readIndex(historyDir)): DashboardData {
+function dashboardData(historyDir: string, index: HistoryIndex = readIndex(historyDir)): DashboardData {
   const nights = [...index.folded.map((n) => ({ ...n, kept: false })), ...index.nights.map(({ bytes: _b, ...n }) => ({ ...n, kept: true }))].sort((a, b) =>
     a.id.localeCompare(b.id),
   );
@@ -128,7 +128,7 @@ function driftEntries(events: readonly DriftEvent[]): string {
 const operationsOf = (d: DashboardData) => [...new Set(d.nights.flatMap((n) => Object.keys(n.p95)))].sort();
 
 /** The page (one string, no external reference): one section after another. */
-export function renderDashboard(d: DashboardData, chartJs: string, licence: string): string {
+function renderDashboard(d: DashboardData, chartJs: string, licence: string): string {
   const ops = operationsOf(d);
   return `<!doctype html>
 <html lang="en">

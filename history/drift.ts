@@ -104,7 +104,7 @@ const is2xx = (s: number) => s >= 200 && s < 300;
 /** Refusals that follow the target's state or load, not its contract: Errors, "409 ... while another aggregation-type job is running", "429 too many requests". */
 const STATE_REFUSALS = new Set([409, 423, 429]);
 
-export function firstSeenKey(target: string, op: Pick<OperationNight, 'api' | 'version' | 'operation'>, status: string, what: string): string {
+function firstSeenKey(target: string, op: Pick<OperationNight, 'api' | 'version' | 'operation'>, status: string, what: string): string {
   return `${target}|${op.api}|${op.version}|${op.operation}|${status}|${what}`;
 }
 

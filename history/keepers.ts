@@ -31,9 +31,9 @@ import { readIndex, type HistoryIndex, type Keeper, type LongRunningResult } fro
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** "every 24 hours": a refresh may run some time after the day is over; a day and this much is when its absence is a failure. */
-export const REFRESH_SLACK_MS = 2 * 60 * 60 * 1000;
+const REFRESH_SLACK_MS = 2 * 60 * 60 * 1000;
 /** Nights a keeper is read without a verdict before it is given up (and deleted). */
-export const MAX_READS = 3;
+const MAX_READS = 3;
 /** Events rule 5: "at most 12 after the first attempt". */
 const MAX_RETRIES = 12;
 

@@ -23,7 +23,7 @@ import { LEDGER_FILES, type VerdictLine } from '../reports/verdict-reporter.ts';
 export const HISTORY_FORMAT = 1;
 
 /** At most this many scenario indexes are kept per field, value or response (a subset still shows an overlap). */
-export const SOURCES_KEPT = 48;
+const SOURCES_KEPT = 48;
 
 export interface FieldNight {
   /** Kinds of data seen (contracts/served.ts: integer and number are one kind). */
@@ -144,7 +144,7 @@ function quantile(sorted: readonly number[], q: number): number {
   return Math.round(sorted[i] * 10) / 10;
 }
 
-export function latencyOf(samples: number[]): LatencyNight {
+function latencyOf(samples: number[]): LatencyNight {
   const s = [...samples].sort((a, b) => a - b);
   return { n: s.length, p50: quantile(s, 0.5), p95: quantile(s, 0.95), max: s.length ? Math.round(s[s.length - 1] * 10) / 10 : 0 };
 }
@@ -154,7 +154,7 @@ const addSource = (list: number[], i: number) => {
 };
 
 /** A request's form: the operation's query names and sent fields, values reduced to their form, so tonight's request is told from last night's by its shape only. */
-export function requestForm(o: Pick<Observation, 'query' | 'sent'>): string {
+function requestForm(o: Pick<Observation, 'query' | 'sent'>): string {
   const form = (v: unknown) => (typeof v === 'string' ? identifierForm(v) : typeof v === 'number' ? 'n' : String(v));
   const q = [...new URLSearchParams(o.query)].map(([k, v]) => `${k}=${form(v)}`).sort();
   const b = o.sent

@@ -14,8 +14,8 @@ import type { DriftEvent } from './drift.ts';
 import type { Night, ScenarioNight } from './night.ts';
 
 export const SLOW_FACTOR = 2;
-export const SLOW_MIN_NIGHTS = 3;
-export const SLOW_MIN_MS = 20;
+const SLOW_MIN_NIGHTS = 3;
+const SLOW_MIN_MS = 20;
 
 export interface FlakyScenario {
   name: string;

@@ -27,7 +27,7 @@ import { HISTORY_FORMAT, type Night } from './night.ts';
 /** Nights kept in full. */
 export const KEEP_NIGHTS = 14;
 /** Nights kept as summary lines once folded. */
-export const FOLDED_NIGHTS = 400;
+const FOLDED_NIGHTS = 400;
 /** The observations folder stays under this (the stated size limit of the history). */
 export const HISTORY_LIMIT_BYTES = 8 * 1024 * 1024;
 /** First-seen entries kept at most (the oldest dropped first). */
@@ -126,7 +126,7 @@ export function keptNights(dir: string, index: HistoryIndex = readIndex(dir), ta
   return index.nights.filter((n) => target === undefined || n.target === target).map((n) => readNight(dir, n.id));
 }
 
-export function foldNight(n: Night): FoldedNight {
+function foldNight(n: Night): FoldedNight {
   const counts: Record<string, number> = {};
   const tiers = { stated: 0, inferred: 0, informational: 0 };
   for (const s of n.scenarios) {
@@ -164,7 +164,7 @@ export function historyBytes(dir: string): number {
 }
 
 /** The night as written: redacted, so no later reader meets a secret. */
-export function redactedNight(n: Night, redactor: Redactor): Night {
+function redactedNight(n: Night, redactor: Redactor): Night {
   return JSON.parse(redactor.text(JSON.stringify(redactor.json(n)))) as Night;
 }
 

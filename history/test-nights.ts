@@ -19,7 +19,7 @@ export interface Answer {
   query?: string;
 }
 
-export const TARGET_URL = 'http://127.0.0.1:4999';
+const TARGET_URL = 'http://127.0.0.1:4999';
 
 /** The night of these answers and verdicts, on day `day` (2030-01-<day>). */
 export function nightOf(day: number, answers: readonly Answer[], verdicts: Partial<VerdictLine>[] = [], runId = `run${day}`): Night {

@@ -57,7 +57,7 @@ export interface ReadHar {
 }
 
 /** Default bound on a HAR file read into memory. */
-export const HAR_MAX_BYTES = 256 * 1024 * 1024;
+const HAR_MAX_BYTES = 256 * 1024 * 1024;
 
 interface HarHeader {
   name: string;

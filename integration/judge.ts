@@ -76,7 +76,7 @@ export interface TrafficReport {
   strict: boolean;
 }
 
-export const SESSION_RULES = {
+const SESSION_RULES = {
   oauthWindow:
     'Endpoints, OAuth procedure for members 2: "Load the returned oauth_window_uri for the user. It is one-time use and must not be hard-coded or given a protocol prefix by the client"',
   singleUse: 'Limits: "oauth_window_uri | single use"; Endpoints, OAuth procedure for members 2: "It is one-time use"',

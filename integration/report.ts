@@ -29,7 +29,7 @@ export interface FindingGroup {
 }
 
 /** Distinct findings (check, operation, location with list indexes left out, message) in first-seen order, per tier. */
-export function groupFindings(r: TrafficReport): Record<Tier, FindingGroup[]> {
+function groupFindings(r: TrafficReport): Record<Tier, FindingGroup[]> {
   const byKey = new Map<string, FindingGroup>();
   const add = (f: Failure, index?: number) => {
     const key = [f.check, f.operation, f.location.replace(/\[\d+\]/g, '[]'), f.severity, f.message].join('\u0000');
@@ -54,7 +54,7 @@ const TIER_HEADINGS: Record<Tier, (strict: boolean) => string> = {
 const seen = (g: FindingGroup) =>
   `${g.count > g.exchanges.length && g.exchanges.length ? `${g.count} items over ` : ''}${g.exchanges.length ? `${g.exchanges.length} exchange${g.exchanges.length === 1 ? '' : 's'}, first #${g.exchanges[0]}` : 'session'}`;
 
-export function trafficConsoleLines(r: TrafficReport): string[] {
+function trafficConsoleLines(r: TrafficReport): string[] {
   const c = trafficCounts(r);
   const gate = trafficExitCode(r);
   const groups = groupFindings(r);
@@ -75,7 +75,7 @@ export function trafficConsoleLines(r: TrafficReport): string[] {
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const EXCHANGE_ROWS = 1000;
 
-export function trafficMarkdown(r: TrafficReport): string {
+function trafficMarkdown(r: TrafficReport): string {
   const c = trafficCounts(r);
   const groups = groupFindings(r);
   const lines = [
@@ -128,7 +128,7 @@ export const xml = (s: string) =>
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
 /** JUnit: one test case per operation the traffic used (and one for the session), failures of error severity as <failure>, the rest as tier properties. */
-export function trafficJunit(r: TrafficReport): string {
+function trafficJunit(r: TrafficReport): string {
   const byOperation = new Map<string, { failures: Failure[]; exchanges: number }>();
   for (const x of r.exchanges) {
     if (x.kind !== 'api') continue;
@@ -153,7 +153,7 @@ export function trafficJunit(r: TrafficReport): string {
 }
 
 /** Credentials a recording carries, so no report repeats them (Basic, Bearer, tokens, typed member credentials). */
-export function learnSecrets(redactor: Redactor, exchanges: readonly RecordedExchange[]): void {
+function learnSecrets(redactor: Redactor, exchanges: readonly RecordedExchange[]): void {
   const fromJson = (text: string | undefined, keys: RegExp) => {
     if (!text || !/^\s*[[{]/.test(text)) return;
     try {

@@ -72,7 +72,7 @@ export interface ToleranceOptions {
 }
 
 /** A command line as a person reads it. */
-export const commandText = (argv: readonly string[]) => argv.map((a) => (/[\s"'$]/.test(a) ? JSON.stringify(a) : a)).join(' ');
+const commandText = (argv: readonly string[]) => argv.map((a) => (/[\s"'$]/.test(a) ? JSON.stringify(a) : a)).join(' ');
 
 export async function runTolerance(o: ToleranceOptions): Promise<ToleranceReport> {
   if (!o.command.length) throw new IntegrationInputError('give the test command after --, e.g. svc-conformance tolerance -- npm test');
@@ -219,7 +219,7 @@ export function toleranceConsoleLines(r: ToleranceReport, o: { rows?: boolean } 
 
 const cell = (s: string | undefined) => (s ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-export function toleranceMarkdown(r: ToleranceReport): string {
+function toleranceMarkdown(r: ToleranceReport): string {
   const gate = toleranceExitCode(r) ? 'FAIL' : 'pass';
   const lines = [
     `# Tolerance matrix: ${gate}`,

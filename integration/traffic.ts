@@ -20,7 +20,7 @@ import { readUsageFile, usageFromExchanges, type UsageFile } from './usage.ts';
 type Env = Record<string, string | undefined>;
 
 /** The contract options a profile gives (as the suites' checked client sets them). */
-export function judgeOptionsOf(profile: TargetProfile, bases: ApiBases, credentialsRecorded: boolean, strict?: boolean): JudgeOptions {
+function judgeOptionsOf(profile: TargetProfile, bases: ApiBases, credentialsRecorded: boolean, strict?: boolean): JudgeOptions {
   return {
     bases,
     credentialsRecorded,

@@ -67,7 +67,7 @@ const MAX_PATHS = 2_000;
 const MAX_DEPTH = 10;
 
 /** Field paths of a JSON value: object keys joined by `.`, array items as `[]`; leaves and empty containers. */
-export function fieldPaths(value: unknown, prefix = '', out = new Set<string>(), depth = 0): Set<string> {
+function fieldPaths(value: unknown, prefix = '', out = new Set<string>(), depth = 0): Set<string> {
   if (out.size >= MAX_PATHS) return out;
   if (Array.isArray(value)) {
     if (value.length === 0 || depth >= MAX_DEPTH) {
@@ -93,7 +93,7 @@ export function fieldPaths(value: unknown, prefix = '', out = new Set<string>(),
 const sortedUnion = (a: readonly string[] = [], b: Iterable<string> = []) => [...new Set([...a, ...b])].sort();
 const keyOf = (api: ApiName, operation: string) => (api === 'platform' ? operation : `${api} ${operation}`);
 /** `POST /users/{user_identifier}/widget_urls` and `POST /users/{user_guid}/widget_urls` are one operation across versions. */
-export const operationShape = (op: string) =>
+const operationShape = (op: string) =>
   op
     .trim()
     .replace(/\s+/g, ' ')
@@ -263,7 +263,7 @@ export function touches(d: Pick<Difference, 'kind' | 'operation' | 'location'>, 
 }
 
 /** Operation keys of a usage file (for SVC_USED_OPERATIONS-style lists in reports). */
-export function usedOperationList(usage: UsageFile): string[] {
+function usedOperationList(usage: UsageFile): string[] {
   return Object.entries(usage.operations)
     .filter(([, u]) => (u.api ?? 'platform') === 'platform')
     .map(([k]) => k);

@@ -22,7 +22,7 @@ import { IntegrationInputError } from './har.ts';
 
 type Env = Record<string, string | undefined>;
 
-export const RECEIVER_SUITES = [
+const RECEIVER_SUITES = [
   'scenarios/properties/receiver-responses.spec.ts',
   'scenarios/properties/receiver-state.spec.ts',
   'scenarios/properties/receiver-model.spec.ts',

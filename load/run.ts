@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { loadProfile, profileEnv, startTarget } from '../targets/index.ts';
 import { runScript } from './runner/engine.ts';
 
-export const ALL_SCRIPTS = ['load/rate-limit.ts', 'load/paging.ts'];
+const ALL_SCRIPTS = ['load/rate-limit.ts', 'load/paging.ts'];
 
 /**
  * The embedded simulator's rate limit when SVC_RATE_LIMIT_PER_SECOND is unset: low, so
@@ -57,7 +57,7 @@ export function missingSummary(script: string, reportDir: string, startedAtMs: n
   return mtimeMs < startedAtMs - 1_000 ? `${script} wrote no JSON summary: ${file} is from an earlier run` : undefined;
 }
 
-export function k6OnPath(env: NodeJS.ProcessEnv = process.env): string | undefined {
+function k6OnPath(env: NodeJS.ProcessEnv = process.env): string | undefined {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
     const file = join(dir, process.platform === 'win32' ? 'k6.exe' : 'k6');

@@ -21,7 +21,7 @@ export type ServiceName = 'platform' | 'audience' | 'test-host';
 export const CREDENTIAL_REFUSALS: readonly number[] = [401, 403];
 
 /** The settings the default credentials of each service come from (README, "Pointing the suite at a real environment"). */
-export const CREDENTIAL_VARIABLES: Record<ServiceName, readonly string[]> = {
+const CREDENTIAL_VARIABLES: Record<ServiceName, readonly string[]> = {
   platform: ['SVC_CLIENT_ID', 'SVC_API_KEY'],
   'test-host': ['SVC_CLIENT_ID', 'SVC_API_KEY'],
   audience: ['SVC_AUDIENCE_CLIENT_ID', 'SVC_AUDIENCE_CLIENT_SECRET', 'SVC_AUDIENCE_TOKEN_URL'],

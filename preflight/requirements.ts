@@ -22,7 +22,7 @@ import {
 } from '../targets/index.ts';
 import { SETTING_SOURCES, settingsOfSource, sourceOfSetting, type SettingSource } from './setting-sources.ts';
 
-export { SETTING_SOURCES, settingsOfSource, sourceOfSetting, type SettingSource };
+export { SETTING_SOURCES, sourceOfSetting, type SettingSource };
 
 /** Playwright projects of playwright.config.ts. */
 export type Project = 'api' | 'browser' | 'properties';

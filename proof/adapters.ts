@@ -76,7 +76,7 @@ const delivery: Adapter = async (run, ctx) => {
  * over-the-limit phase offers 3x the limit, and a load generator sharing two busy cores
  * with the Playwright run reaches a few dozen requests per second, not the default 900.
  */
-export const SELFTEST_RATE_LIMIT_PER_SECOND = 20;
+const SELFTEST_RATE_LIMIT_PER_SECOND = 20;
 
 /** The load scripts (load/load-run.ts), smoke profile: a failed k6 threshold names the catcher. */
 const load: Adapter = async (run, ctx) => {

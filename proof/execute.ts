@@ -25,9 +25,9 @@ export const SELFTEST_POLL_INTERVAL_MS = 20;
  * after its action, below the simulator profile's own bound, so that a fault that withholds
  * an event (the widget and OAuth faults) fails its scenario sooner.
  */
-export const SELFTEST_BROWSER_EVENT_TIMEOUT_MS = 2_000;
+const SELFTEST_BROWSER_EVENT_TIMEOUT_MS = 2_000;
 /** Runs per webhook property in the self-test's baseline (integration/webhook-check.ts's default). */
-export const SELFTEST_PROPERTY_RUNS = 200;
+const SELFTEST_PROPERTY_RUNS = 200;
 /**
  * The request limit of the entries' simulators (Limits: "Request rate limit values: not
  * shown", so any value is the service's to choose). Each worker has a simulator of its own
@@ -36,7 +36,7 @@ export const SELFTEST_PROPERTY_RUNS = 200;
  * above what one worker sends, so the fuzz baseline's cases go at the machine's pace
  * instead of waiting on a pacer held to a share of the simulator's default limit.
  */
-export const SELFTEST_ENTRY_RATE_LIMIT_PER_SECOND = 2_000;
+const SELFTEST_ENTRY_RATE_LIMIT_PER_SECOND = 2_000;
 /** Per-scenario bound inside the self-test (browser waits included). */
 export const SELFTEST_TEST_TIMEOUT_MS = 15_000;
 
@@ -79,7 +79,7 @@ export const NOTHING_RAN: Execution = { pw: { tests: [], durationMs: 0 }, side: 
  * The environment of the self-test's Playwright invocation: the simulator only (never a
  * real target), bounded polling, and the plan file that declares the entries.
  */
-export function selftestProcessEnv(planFile: string, workDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+function selftestProcessEnv(planFile: string, workDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     // The properties project runs once, in the baseline, so that the baseline covers every
     // spec `npm run conformance` runs; no fault or variation is judged by it (the simulator is

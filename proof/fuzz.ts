@@ -16,7 +16,7 @@ import type { PlannedEntry, SuiteRun } from './plan.ts';
 
 /** The fuzz project's scenario tag. */
 export const FUZZ_TAG = '@fuzz';
-export const FUZZ_RUN: SuiteRun = { kind: 'playwright', selectors: [FUZZ_TAG], all: false };
+const FUZZ_RUN: SuiteRun = { kind: 'playwright', selectors: [FUZZ_TAG], all: false };
 
 /**
  * Why no single response of the API shows a fault (the fuzz column counts every catalogue

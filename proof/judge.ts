@@ -86,7 +86,7 @@ export function baselinesOf(ex: Execution): Baselines {
 }
 
 /** One Playwright project's outcome: only failures of scenarios that passed clean (`cleanPassed`) count. */
-export function playwrightOutcome(project: string, tests: readonly SuiteTest[], cleanPassed: ReadonlySet<string>, error?: string): RunOutcome {
+function playwrightOutcome(project: string, tests: readonly SuiteTest[], cleanPassed: ReadonlySet<string>, error?: string): RunOutcome {
   const mine = tests.filter((t) => inProject(t, project));
   // A variation's scenario that passed on its retry (flaky) is no alarm; a fault's scenarios are never retried.
   const failed = mine.filter((t) => t.status === 'failed');
@@ -100,14 +100,14 @@ export function playwrightOutcome(project: string, tests: readonly SuiteTest[], 
 }
 
 /** Removes failures the clean baseline of the same suite kind shows. */
-export function againstBaseline(o: RunOutcome, clean: RunOutcome | undefined): RunOutcome {
+function againstBaseline(o: RunOutcome, clean: RunOutcome | undefined): RunOutcome {
   if (!clean) return o;
   const cleanFailed = new Set(clean.failed.map(printFailedCheck));
   return { ...o, failed: o.failed.filter((f) => !cleanFailed.has(printFailedCheck(f))) };
 }
 
 /** A unit's outcomes: its Playwright project's and its side runs', each against its clean baseline. */
-export function outcomesOf(unit: Unit, ex: Execution, cleanPassed: ReadonlySet<string>, sideClean: ReadonlyMap<string, RunOutcome>): RunOutcome[] {
+function outcomesOf(unit: Unit, ex: Execution, cleanPassed: ReadonlySet<string>, sideClean: ReadonlyMap<string, RunOutcome>): RunOutcome[] {
   const out: RunOutcome[] = [];
   if (selftestEntryFor(unit.name, unit.faults, unit.variations, unit.runs, unit.onlyTitles))
     out.push(playwrightOutcome(unit.name, ex.pw.tests, cleanPassed, ex.pw.error));
@@ -127,7 +127,7 @@ export function judgeFaults(faults: readonly PlannedEntry[], ex: Execution, b: B
 }
 
 /** What a planned entry ran, for the matrix: a fault's named checks, a variation's suites. */
-export function runLabels(p: PlannedEntry): string[] {
+function runLabels(p: PlannedEntry): string[] {
   if (p.entry.kind === 'variation') return [...p.entry.suites];
   return p.runs.map((r) =>
     r.kind === 'playwright'

@@ -291,7 +291,7 @@ export function matrixEntries(m: Matrix): AllureEntry[] {
   ];
 }
 
-export function verdictOf(entry: CatalogEntry, outcomes: readonly RunOutcome[]): Verdict {
+function verdictOf(entry: CatalogEntry, outcomes: readonly RunOutcome[]): Verdict {
   const failed = outcomes.some((o) => o.failed.length > 0);
   const broken = outcomes.some((o) => o.error);
   if (entry.kind === 'fault') {
@@ -327,7 +327,7 @@ export function rowOf(entry: CatalogEntry, outcomes: readonly RunOutcome[], suit
   };
 }
 
-export function totalsOf(rows: readonly MatrixRow[]): MatrixTotals {
+function totalsOf(rows: readonly MatrixRow[]): MatrixTotals {
   const faults = rows.filter((r) => r.kind === 'fault');
   const variations = rows.filter((r) => r.kind === 'variation');
   const caught = faults.filter((r) => r.verdict === 'CAUGHT').length;

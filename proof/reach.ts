@@ -121,7 +121,7 @@ export interface PathAlternative {
 const shapeOf = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, '{}')}`;
 const idOf = (api: ApiName, key: string) => (api === 'platform' ? key : `${api} ${key}`);
 
-export const PATH_ALTERNATIVES: readonly PathAlternative[] = [
+const PATH_ALTERNATIVES: readonly PathAlternative[] = [
   {
     api: 'platform',
     shapes: ['GET /institutions/{}'],
@@ -171,7 +171,7 @@ export const PATH_ALTERNATIVES: readonly PathAlternative[] = [
 ];
 
 /** The Errors table (and its sunset sentence), one case per situation it names. */
-export const ERROR_CASES: readonly ErrorCase[] = [
+const ERROR_CASES: readonly ErrorCase[] = [
   { id: '200 read', status: 200, when: 'normal success for reads', recognised: 'a GET of a platform operation without a list key answered 200' },
   { id: '200 list', status: 200, when: 'normal success for lists', recognised: 'a GET of a platform list operation answered 200' },
   { id: '200 ACH return creation', status: 200, when: 'normal success for ACH return creation', recognised: 'POST /ach_returns answered 200' },
@@ -229,7 +229,7 @@ function deref(doc: Json, node: any, seen = 0): any {
 }
 
 /** Body field paths a JSON schema declares: leaves (a property without declared properties of its own), objects joined by `.`, array items by `[]`. */
-export function declaredFields(doc: Json, schema: any, prefix = '', depth = 0): string[] {
+function declaredFields(doc: Json, schema: any, prefix = '', depth = 0): string[] {
   const s = deref(doc, schema);
   if (!s || typeof s !== 'object' || depth > 8) return [];
   const parts = [s, ...((s.allOf ?? []) as any[]).map((x) => deref(doc, x)), ...((s.oneOf ?? s.anyOf ?? []) as any[]).map((x) => deref(doc, x))];
@@ -461,7 +461,7 @@ function kindOf(alt: PathAlternative, value: string, x: Located, known: Map<stri
  * "Request shapes": `{member: {...}, data_request, client_redirect_url, enable_app2app, ...}`;
  * spec/README.md: data_request beside member, its placement not shown). Either place counts.
  */
-export const OTHER_PLACES: Readonly<Record<string, readonly string[]>> = {
+const OTHER_PLACES: Readonly<Record<string, readonly string[]>> = {
   'POST /users/{}/members member.enable_app2app': ['enable_app2app'],
   'POST /users/{}/members data_request.products': ['member.data_request.products'],
 };
@@ -786,7 +786,7 @@ const CLIENT_GUID =
  * says where each setting's value comes from); the first rule that matches an item explains
  * it. An unreached item no rule names is a gap: a scenario could reach it and none does.
  */
-export const UNREACHED_REASONS: readonly ReasonRule[] = [
+const UNREACHED_REASONS: readonly ReasonRule[] = [
   {
     kind: 'parameter',
     match: /^GET \/data_exchange\/users\/\{user_identifier\}\/members\/.* path \w+=partner id$/,
@@ -828,7 +828,7 @@ export const UNREACHED_REASONS: readonly ReasonRule[] = [
 
 const pct = ([n, d]: [number, number]) => `${n}/${d} (${d ? ((100 * n) / d).toFixed(1) : '0.0'} %)`;
 
-export function figureLines(r: ReachReport): string[] {
+function figureLines(r: ReachReport): string[] {
   const gaps = r.unreached.filter((u) => !u.reason);
   const f = r.figures;
   return [
@@ -917,12 +917,7 @@ export interface RecordedRun {
  * whose base URLs name the proxy. The fuzz project runs after the others, in a Playwright
  * run of its own, so that its traffic is told apart.
  */
-export async function recordRun(o: {
-  settings: 'minimal' | 'full';
-  projects: string[];
-  extra?: Record<string, string>;
-  timeoutMs?: number;
-}): Promise<RecordedRun> {
+async function recordRun(o: { settings: 'minimal' | 'full'; projects: string[]; extra?: Record<string, string>; timeoutMs?: number }): Promise<RecordedRun> {
   const sim = await startSimulatorProcess(simulatorProcessEnv());
   try {
     const proxy = await startProxy({ upstream: sim.base, timeoutMs: 60_000 });

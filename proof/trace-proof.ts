@@ -85,7 +85,7 @@ export interface ProofReport {
  * self-test's matrix, which runs catalogue entries only.
  */
 export const MUTANT_PROOF = MUTANT_PROOF_PREFIX;
-export const isMutantProof = (name: string) => name.startsWith(MUTANT_PROOF_PREFIX);
+const isMutantProof = (name: string) => name.startsWith(MUTANT_PROOF_PREFIX);
 const catalogueProofs = (row: TraceRow) => row.proven_by.filter((n) => !isMutantProof(n));
 
 export function confirmProofs(rows: readonly TraceRow[], matrixRows: readonly MatrixRow[]): ProofReport {
@@ -181,7 +181,7 @@ export function chooseShownBy(rows: readonly TraceRow[], matrixRows: readonly Ma
  * Writes chooseShownBy's choice to the generated sidecar (spec/trace.shown-by.yaml): the
  * hand-written trace is never rewritten.
  */
-export function writeShownBy(matrixRows: readonly MatrixRow[], file: string = SHOWN_BY_FILE): { rows: number; pairs: number } {
+function writeShownBy(matrixRows: readonly MatrixRow[], file: string = SHOWN_BY_FILE): { rows: number; pairs: number } {
   const trace = loadTrace();
   const choice = chooseShownBy(trace, matrixRows);
   const shownBy: ShownBy = {};
@@ -233,7 +233,7 @@ function relevance(row: TraceRow, entry: MatrixRow): number {
  * break what the row states first (shared words with its statement), then the most specific
  * (fewest other catchers). A maintainer's starting point, to be read before it is pasted.
  */
-export function suggestProofs(row: TraceRow, matrixRows: readonly MatrixRow[], limit = 2): string[] {
+function suggestProofs(row: TraceRow, matrixRows: readonly MatrixRow[], limit = 2): string[] {
   return matrixRows
     .filter((e) => e.kind === 'fault' && e.verdict === 'CAUGHT' && e.failed.some((f) => row.verified_by.some((v) => namesCheck(v, f))))
     .map((e) => ({ e, score: relevance(row, e) }))

@@ -14,7 +14,7 @@
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { FAILURE_TEXT_FIELDS, failureText, type Failure, type Tier } from '../contracts/index.ts';
 
-export const TIERS: readonly Tier[] = ['stated', 'inferred', 'informational'];
+const TIERS: readonly Tier[] = ['stated', 'inferred', 'informational'];
 
 const isTier = (x: unknown): x is Tier => TIERS.includes(x as Tier);
 

@@ -47,7 +47,7 @@ export function readLoadSummaries(dir: string): LoadResult[] {
     });
 }
 
-export function loadResultOf(script: string, file: string, s: K6Summary): LoadResult {
+function loadResultOf(script: string, file: string, s: K6Summary): LoadResult {
   const thresholds: ThresholdVerdict[] = [];
   const figures: Record<string, number> = {};
   for (const [metric, m] of Object.entries(s.metrics ?? {})) {

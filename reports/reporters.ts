@@ -36,7 +36,7 @@ export const FRESH_ALLURE_REPORTER = here('./allure/reporter.ts');
 export const REDACTION_REPORTER = here('./redaction-reporter.ts');
 export const JOB_SUMMARY_REPORTER = here('./job-summary-reporter.ts');
 export const EMPTY_RUN_REPORTER = here('./empty-run-reporter.ts');
-export const VERDICT_REPORTER = here('./verdict-reporter.ts');
+const VERDICT_REPORTER = here('./verdict-reporter.ts');
 
 /** Whether Playwright was asked to list the tests instead of running them. */
 export function isListing(argv: readonly string[] = process.argv): boolean {

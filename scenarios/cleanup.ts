@@ -32,7 +32,7 @@ import { createRedactor, profileSecrets, requestBounded, RUN_ID_PATTERN, runSett
 import { credentialHeaders, CREDENTIAL_REFUSALS, platformRequest, refusedCredentialsMessage } from '../preflight/credentials.ts';
 
 /** The first word of every `id` the suite sets: names the suite (svc conformance tests). */
-export const SUITE_ID_PREFIX = 'svcct';
+const SUITE_ID_PREFIX = 'svcct';
 
 /**
  * What the nightly leaves on the target on purpose and deletes the next night (history/keepers.ts:
@@ -44,7 +44,7 @@ export const SUITE_ID_PREFIX = 'svcct';
 export const KEEPER_ID_PREFIX = `${SUITE_ID_PREFIX}-keep_`;
 
 /** Whether an `id` is one a nightly left for the next night. */
-export function isKeeperId(id: unknown): id is string {
+function isKeeperId(id: unknown): id is string {
   return typeof id === 'string' && id.startsWith(KEEPER_ID_PREFIX);
 }
 

@@ -21,7 +21,7 @@ export interface InferredOptions {
   received?: string;
 }
 
-export class InferredExpectationFailed extends Error {}
+class InferredExpectationFailed extends Error {}
 
 /** Records (or, when strict, enforces) one inferred expectation. Returns `ok`. */
 export function expectInferred(profile: Pick<TargetProfile, 'strict'>, ok: boolean, o: InferredOptions): boolean {

@@ -79,7 +79,7 @@ export interface Placement {
   toleranceProven?: boolean;
 }
 
-export function proofOf(entry: string, facts: Pick<ColumnFacts, 'catalogueEntry'>): Proof | undefined {
+function proofOf(entry: string, facts: Pick<ColumnFacts, 'catalogueEntry'>): Proof | undefined {
   if (entry.startsWith(MUTANT_PROOF_PREFIX)) return { kind: 'mutant', id: entry.slice(MUTANT_PROOF_PREFIX.length) };
   if (entry.startsWith('receiver:')) return { kind: 'receiver', variant: entry.slice('receiver:'.length) };
   return facts.catalogueEntry(entry);
@@ -221,7 +221,7 @@ export function mutantBreaks(row: Pick<TraceRow, 'statement' | 'encoded_in'>, id
 export type SentenceRule = 'combined' | 'section' | 'words';
 
 /** Content words a statement and a proof's own text share. */
-export function sharedWords(statement: string, name: string, proof: Proof): string[] {
+function sharedWords(statement: string, name: string, proof: Proof): string[] {
   const words = contentWords(statement);
   return [...contentWords(proofText(name, proof))].filter((w) => words.has(w));
 }
@@ -294,7 +294,7 @@ export function suitesReach(suites: readonly string[], check: string): boolean {
   });
 }
 
-export function isToleranceRow(row: TraceRow, facts: Pick<ColumnFacts, 'catalogueEntry'>): boolean {
+function isToleranceRow(row: TraceRow, facts: Pick<ColumnFacts, 'catalogueEntry'>): boolean {
   const proofs = row.proven_by.map((p) => proofOf(p, facts)).filter((p) => p !== undefined);
   return row.id.startsWith('ver.non-breaking.') || (proofs.length > 0 && proofs.every((p) => p.kind === 'variation'));
 }

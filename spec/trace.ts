@@ -159,7 +159,7 @@ function loadDocument(file: string): unknown {
 }
 
 /** RFC 6901 JSON pointer lookup; `undefined` when any segment is missing. */
-export function resolvePointer(root: unknown, pointer: string): unknown {
+function resolvePointer(root: unknown, pointer: string): unknown {
   if (pointer === '' || pointer === '/') return root;
   let node: unknown = root;
   for (const raw of pointer.split('/').slice(1)) {

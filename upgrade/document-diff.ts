@@ -19,7 +19,7 @@ import type { DocumentInfo, Finding, VersionReport } from '../reports/version-di
 import { isUsed, VersionInputError } from './version-check.ts';
 
 /** Reads and checks one OpenAPI 3.0/3.1 document; bad input is a VersionInputError naming the file and what is wrong. */
-export function readOpenApiFile(file: string): { document: OpenAPIV3_1.Document; info: DocumentInfo } {
+function readOpenApiFile(file: string): { document: OpenAPIV3_1.Document; info: DocumentInfo } {
   const path = resolve(file);
   if (!existsSync(path)) throw new VersionInputError(`${file}: no such file`);
   if (!statSync(path).isFile()) throw new VersionInputError(`${file}: not a file`);

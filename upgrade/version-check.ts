@@ -45,7 +45,7 @@ export class VersionInputError extends Error {
 }
 
 /** Versioning: "version names are dates of the form `v<YYYYMMDD>`". */
-export const VERSION_NAME = /^v\d{8}$/;
+const VERSION_NAME = /^v\d{8}$/;
 
 export function assertVersionName(version: string): void {
   if (!VERSION_NAME.test(version))
@@ -56,7 +56,7 @@ export function assertVersionName(version: string): void {
  * The versions the check knows without asking the target: the contract's (one derived
  * document per version in spec/versions/) and the profile's (SVC_VERSIONS).
  */
-export function knownVersions(specDir: string, profile: Pick<TargetProfile, 'versions'>): string[] {
+function knownVersions(specDir: string, profile: Pick<TargetProfile, 'versions'>): string[] {
   return [...new Set([...discoverDocuments(specDir).versions.map((v) => v.version), ...profile.versions.supported])].sort();
 }
 
@@ -68,7 +68,7 @@ export interface Probe {
 }
 
 /** Read-only GETs that need no data of their own (the @readonly scenarios' requests). */
-export const PROBES: Probe[] = [
+const PROBES: Probe[] = [
   { operation: 'GET /institutions', path: () => '/institutions?records_per_page=25' },
   { operation: 'GET /institutions/favorites', path: () => '/institutions/favorites' },
   { operation: 'GET /institutions/{institution_identifier}', path: (p) => `/institutions/${encodeURIComponent(p.testInstitution.code)}` },
@@ -204,7 +204,7 @@ function lowerKeys(h: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
-export function derivedDocument(specDir: string, version: string): string | undefined {
+function derivedDocument(specDir: string, version: string): string | undefined {
   const f = join(specDir, 'versions', `platform.${version}.openapi.yaml`);
   return existsSync(f) ? f : undefined;
 }
@@ -226,7 +226,7 @@ export function isUsed(operation: string | undefined, used: 'all' | string[]): b
  * version not yet in spec/versions/), else the difference would be the refusal itself
  * (a 400 against a 200 on every probe, reported as breaking status changes).
  */
-export async function assertKnownVersion(profile: TargetProfile, version: string, specDir: string, probe: Probe = PROBES[0]): Promise<void> {
+async function assertKnownVersion(profile: TargetProfile, version: string, specDir: string, probe: Probe = PROBES[0]): Promise<void> {
   assertVersionName(version);
   const known = knownVersions(specDir, profile);
   if (known.includes(version)) return;

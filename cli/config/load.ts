@@ -18,7 +18,7 @@ import { settingText, settingValue } from '../../targets/index.ts';
 import { SETTINGS, settingEntries, type Setting, type SettingEntry, type SvcConfig } from './schema.ts';
 import { resolvePackageNameToSelf } from './self-reference.ts';
 
-export const CONFIG_FILE_NAMES = [
+const CONFIG_FILE_NAMES = [
   'svc-conformance.config.ts',
   'svc-conformance.config.mts',
   'svc-conformance.config.mjs',
@@ -216,7 +216,7 @@ export function configProblems(config: unknown): string[] {
 }
 
 /** The config file to use: the one named, else the first of CONFIG_FILE_NAMES in `cwd`; undefined when none. */
-export function findConfigFile(cwd: string, named?: string): string | undefined {
+function findConfigFile(cwd: string, named?: string): string | undefined {
   if (named) {
     const file = isAbsolute(named) ? named : resolve(cwd, named);
     if (!existsSync(file)) throw new ConfigError(`config file not found: ${file}`);

@@ -14,7 +14,7 @@ import Module, { register } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-export const PACKAGE_NAME = 'svc-conformance';
+const PACKAGE_NAME = 'svc-conformance';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 const namesThePackage = (specifier: string) => specifier === PACKAGE_NAME || specifier.startsWith(`${PACKAGE_NAME}/`);

@@ -27,7 +27,7 @@ import { buildSummaryData, crossedThresholds, defaultSummary, type SummaryData, 
 export type { SummaryData } from './summary.ts';
 
 /** k6's exit codes (k6 errext/exitcodes). */
-export const EXIT = { ok: 0, thresholdsFailed: 99, setupTimeout: 100, invalidConfig: 104, scriptException: 107, scriptAborted: 108 } as const;
+const EXIT = { ok: 0, thresholdsFailed: 99, setupTimeout: 100, invalidConfig: 104, scriptException: 107, scriptAborted: 108 } as const;
 
 export interface RunParams {
   env?: Record<string, string | undefined>;

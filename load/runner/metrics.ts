@@ -19,7 +19,7 @@ export interface MetricDefinition {
  * socket phases (http_req_blocked, _connecting, _tls_handshaking, _sending): undici does
  * not measure them, and a threshold on one is refused rather than passed on zeros.
  */
-export const BUILTIN_METRICS: MetricDefinition[] = [
+const BUILTIN_METRICS: MetricDefinition[] = [
   { name: 'checks', type: 'rate', contains: 'default' },
   { name: 'data_received', type: 'counter', contains: 'data' },
   { name: 'data_sent', type: 'counter', contains: 'data' },
@@ -65,7 +65,7 @@ export function tagKey(tags: Tags): string {
   return key;
 }
 
-export class TagSets {
+class TagSets {
   private ids = new Map<string, number>();
   readonly sets: Tags[] = [];
   intern(tags: Tags): number {
@@ -92,7 +92,7 @@ export class TagSets {
 }
 
 /** k6's trend-sink percentile: linear interpolation between the closest ranks. */
-export function percentile(sorted: ArrayLike<number>, pct: number): number {
+function percentile(sorted: ArrayLike<number>, pct: number): number {
   const n = sorted.length;
   if (n === 0) return 0;
   if (n === 1) return sorted[0];

@@ -44,7 +44,7 @@ export interface RunOptions {
   discardResponseBodies: boolean;
 }
 
-export const DEFAULT_TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)'];
+const DEFAULT_TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)'];
 /** k6's defaults for what the runner does not let a script set (setupTimeout, teardownTimeout, maxRedirects). */
 export const SETUP_TIMEOUT_MS = 60_000;
 export const TEARDOWN_TIMEOUT_MS = 60_000;
@@ -80,7 +80,7 @@ function stagesOf(raw: unknown, where: string): StagePlan[] {
  * over a stage from `from` to `to` VUs lasting d, the count moves by one VU at each
  * multiple of d / |to - from| (so a ramp from 0 starts its first VU after one step).
  */
-export function rampingVuSteps(startVUs: number, stages: StagePlan[]): Array<[number, number]> {
+function rampingVuSteps(startVUs: number, stages: StagePlan[]): Array<[number, number]> {
   const steps: Array<[number, number]> = [[0, startVUs]];
   let from = startVUs;
   let at = 0;
@@ -207,7 +207,7 @@ export function normaliseOptions(raw: unknown, functions: string[]): RunOptions 
 }
 
 /** Iterations (fractional) an arrival-rate scenario asks for between its start and `elapsedMs` (k6: rate per timeUnit). */
-export function cumulativeArrivals(plan: ScenarioPlan, elapsedMs: number): number {
+function cumulativeArrivals(plan: ScenarioPlan, elapsedMs: number): number {
   const t = Math.min(Math.max(0, elapsedMs), plan.durationMs);
   if (plan.executor === 'constant-arrival-rate') return (t * plan.rate) / plan.timeUnitMs;
   // ramping-arrival-rate: integrate the piecewise-linear rate.

@@ -79,7 +79,7 @@ function decodeHeaders(raw: ArrayBuffer | null, length: number): Record<string, 
 const utf8 = new TextDecoder();
 
 /** k6's Response, with the fields of load/README.md ("Implemented k6 surface"); other fields are absent. */
-export class Response {
+class Response {
   status: number;
   url: string;
   timings: WireResponse['timings'];

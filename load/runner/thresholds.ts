@@ -27,7 +27,7 @@ export interface ThresholdKey {
   tags: Record<string, string>;
 }
 
-export const AGGREGATIONS_BY_TYPE: Record<MetricType, RegExp> = {
+const AGGREGATIONS_BY_TYPE: Record<MetricType, RegExp> = {
   counter: /^(count|rate)$/,
   gauge: /^(value)$/,
   rate: /^(rate)$/,
@@ -91,7 +91,7 @@ export function checkAggregationAllowed(expr: ThresholdExpression, type: MetricT
   }
 }
 
-export function compare(actual: number, op: Operator, expected: number): boolean {
+function compare(actual: number, op: Operator, expected: number): boolean {
   switch (op) {
     case '<':
       return actual < expected;

@@ -27,7 +27,7 @@ export interface LoadProfile {
   pageSize: number;
 }
 
-export const PROFILES: Record<ProfileName, LoadProfile> = {
+const PROFILES: Record<ProfileName, LoadProfile> = {
   smoke: {
     name: 'smoke',
     description: 'a few seconds, proves the script and the target work',

@@ -15,7 +15,7 @@
 import { textSummary, type SummaryData } from './summary.ts';
 
 /** The folder of the JSON summaries when LOAD_REPORT_DIR is unset (load/run.ts creates it). */
-export const REPORT_DIR = 'reports/out/load';
+const REPORT_DIR = 'reports/out/load';
 
 type Env = Record<string, string | undefined>;
 
@@ -26,7 +26,7 @@ export function summaryPath(script: string, env: Env = __ENV): string {
 }
 
 /** The last line of the text summary: where the JSON summary was written, and what k6 needs for it. */
-export function summaryPathLine(script: string, env: Env = __ENV): string {
+function summaryPathLine(script: string, env: Env = __ENV): string {
   const path = summaryPath(script, env);
   const note = env.LOAD_REPORT_DIR
     ? ''

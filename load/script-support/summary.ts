@@ -86,7 +86,7 @@ const SECTIONS: Array<[string, (name: string) => boolean]> = [
 ];
 
 /** The thresholds section alone: one ✓/✗ line per threshold, grouped by metric. */
-export function thresholdLines(data: SummaryData): string[] {
+function thresholdLines(data: SummaryData): string[] {
   const out: string[] = [];
   for (const name of Object.keys(data.metrics).sort()) {
     const m = data.metrics[name];

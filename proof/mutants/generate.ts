@@ -97,7 +97,7 @@ export function sampleMutants(mutants: readonly Mutant[], n: number, seed = 1): 
 }
 
 /** Mutants by family, in the order of model.ts. */
-export function byFamily(mutants: readonly Mutant[]): Map<Family, Mutant[]> {
+function byFamily(mutants: readonly Mutant[]): Map<Family, Mutant[]> {
   const out = new Map<Family, Mutant[]>();
   for (const m of mutants) {
     let list = out.get(m.family);

@@ -19,9 +19,9 @@ import { MutantRuntime, type Matched, type ProxyRequest, type ProxyResponse } fr
 import { opRef, type Mutant, type OpRef } from './model.ts';
 
 /** A request or answer larger than this is refused (the largest answer, 1000 institutions, is about 1 MB). */
-export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
 /** The longest the proxy waits for the target, ms (the suites' own request bound is 10 s in the mutant runs). */
-export const FORWARD_TIMEOUT_MS = 30_000;
+const FORWARD_TIMEOUT_MS = 30_000;
 /**
  * How long the proxy keeps an idle client connection: longer than the suite's transport keeps
  * one (targets/http.ts, 10 s), so the client always closes first. A proxy that closed first
@@ -63,13 +63,13 @@ function readBody(stream: IncomingMessage): Promise<Buffer> {
 }
 
 /** Splits `/audience/api/v1/...` into the API and its own path (targets/client.ts locateApi, the target's prefixes as its bases). */
-export function apiOf(path: string, prefixes: TargetPrefixes): { api: ApiName; path: string } {
+function apiOf(path: string, prefixes: TargetPrefixes): { api: ApiName; path: string } {
   const at = locateApi({ platform: [''], audience: [prefixes.audience], 'test-host': [prefixes.testHost] }, path);
   return at ? { api: at.api, path: at.relative } : { api: 'platform', path };
 }
 
 /** The operation and version a request matched (undefined op: none of the documents has it). */
-export function matchOf(contract: Contract, req: ProxyRequest): Matched {
+function matchOf(contract: Contract, req: ProxyRequest): Matched {
   const asked = req.api === 'platform' ? req.headers['accept-version'] : undefined;
   const version = asked && contract.versions.includes(asked) ? asked : undefined;
   try {

@@ -84,7 +84,7 @@ interface BaselineTest {
 }
 
 /** Settings of every run against a proxy, besides realTargetEnv's: what a user of such a target sets. */
-export const MUTANT_RUN_ENV: Record<string, string> = {
+const MUTANT_RUN_ENV: Record<string, string> = {
   // Versioning: the header names are not shown; a user whose vendor sends Deprecation/Sunset names them.
   SVC_DEPRECATION_HEADER: 'Deprecation',
   SVC_SUNSET_HEADER: 'Sunset',

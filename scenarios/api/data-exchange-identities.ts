@@ -32,7 +32,7 @@ export type Rec = Record<string, unknown>;
 export const DATA_SCOPES = ['HELD', 'AGGREGATED', 'ALL'];
 
 /** The token response's shape is not shown: the first string under a key named like `token`. */
-export function tokenIn(body: unknown): string | undefined {
+function tokenIn(body: unknown): string | undefined {
   if (!body || typeof body !== 'object') return undefined;
   for (const [k, v] of Object.entries(body as Rec)) {
     if (/token/i.test(k) && typeof v === 'string') return v;
@@ -45,13 +45,13 @@ export function tokenIn(body: unknown): string | undefined {
 export const withToken = (token: string) => ({ headers: { 'SVC-3DX-TOKEN': token } });
 
 /** The identifier a grant record answers for itself ("Other resources also have a guid"). */
-export function grantGuidOf(grant: Rec): string {
+function grantGuidOf(grant: Rec): string {
   expect(typeof grant.guid === 'string' && grant.guid !== '', `a grant carries its guid: ${JSON.stringify(grant).slice(0, 200)}`).toBe(true);
   return grant.guid as string;
 }
 
 /** Every string a grant carries but its own guid and its scope: where its issuer and grantee GUIDs are (their field names are not shown). */
-export function candidateIdentifiers(grant: Rec): string[] {
+function candidateIdentifiers(grant: Rec): string[] {
   const out = new Set<string>();
   for (const [k, v] of Object.entries(grant)) {
     if (k === 'guid') continue;
@@ -91,7 +91,7 @@ export interface GrantFacts {
 }
 
 /** The data-exchange entry point, or a skip naming it. */
-export function entryPoint(api: CheckedClient): { issuer?: string; grantee?: string } {
+function entryPoint(api: CheckedClient): { issuer?: string; grantee?: string } {
   const dx = api.profile.dataExchange;
   if (!dx.issuerClientGuid && !dx.granteeClientGuid) {
     test.skip(

@@ -25,7 +25,7 @@ import { readMember } from '../steps/members.ts';
 import { INCONCLUSIVE_ANNOTATION } from '../cleanup.ts';
 
 /** Tries of a timing-inconclusive observation on a target known to answer inside its shortest job time. */
-export const JOB_ATTEMPTS = 3;
+const JOB_ATTEMPTS = 3;
 
 /** Where a user learns how to make such a verdict conclusive. */
 export const MIN_JOB_HINT = 'setting SVC_MIN_JOB_MS (the shortest job this target runs, if you know it) lets a read answered sooner decide';

@@ -12,7 +12,7 @@ import { ANY_2XX } from './responses.ts';
  * states: success leads to CONNECTED; invalid or locked credentials lead to DENIED;
  * missing credentials, a server error or an unavailable institution lead to HALTED."
  */
-export const END_STATES = ['CONNECTED', 'HALTED', 'DENIED'] as const;
+const END_STATES = ['CONNECTED', 'HALTED', 'DENIED'] as const;
 
 /**
  * When a status read counts as settled:
@@ -25,7 +25,7 @@ export const END_STATES = ['CONNECTED', 'HALTED', 'DENIED'] as const;
  * Any other connection_status (PENDING, and the many values a real service has beyond
  * the specification's list: real-service-notes, "Enumerations") is "not settled yet".
  */
-export function isSettled(s: MemberStatus): boolean {
+function isSettled(s: MemberStatus): boolean {
   if (s.connection_status === 'CHALLENGED' && (s.challenges?.length ?? 0) > 0) return true;
   return (END_STATES as readonly string[]).includes(s.connection_status) && s.is_being_aggregated !== true;
 }

@@ -37,7 +37,7 @@ export interface MemberStatus {
  * The specification names these fields but not their placement; the vendor's reference
  * places them at the top level. `extra` entries with these names go there.
  */
-export const TOP_LEVEL_MEMBER_FIELDS = ['data_request', 'client_redirect_url', 'enable_app2app', 'referral_source', 'ui_message_webview_url_scheme'];
+const TOP_LEVEL_MEMBER_FIELDS = ['data_request', 'client_redirect_url', 'enable_app2app', 'referral_source', 'ui_message_webview_url_scheme'];
 
 export interface CreateMemberOptions {
   scenario?: PasswordScenario;

@@ -301,7 +301,7 @@ export interface FuzzSettings {
 }
 
 /** The fuzz bounds of any profile: the defaults keep the fuzz project under a minute on 2 cores. */
-export function fuzzSettings(env: Env): FuzzSettings {
+function fuzzSettings(env: Env): FuzzSettings {
   const raw = env.SVC_FUZZ_SEED;
   let seed: number | undefined;
   if (raw !== undefined && raw !== '') {
@@ -337,7 +337,7 @@ const PRODUCTION_OPT_IN = 'I_UNDERSTAND_THIS_WRITES_TO_PRODUCTION';
  * around them, each bounded by the request timeout, so it ends on the poll's or the
  * request's own message rather than on the test's bound.
  */
-export function testTimeoutDefault(aggregationMs: number, requestMs: number): number {
+function testTimeoutDefault(aggregationMs: number, requestMs: number): number {
   return 2 * aggregationMs + 4 * requestMs;
 }
 
@@ -383,7 +383,7 @@ const versionList = (env: Env): string[] =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-export function flag(env: Env, name: string): boolean {
+function flag(env: Env, name: string): boolean {
   return flagValue(env[name], name);
 }
 

@@ -268,7 +268,7 @@ export interface ProcessorTokenRequest {
   text: string;
 }
 
-export function parseProcessorTokenRequest(text: string, explicit: boolean): ProcessorTokenRequest {
+function parseProcessorTokenRequest(text: string, explicit: boolean): ProcessorTokenRequest {
   const m = /^\s*([A-Za-z]+)\s+(\/\S*)(?:\s+(.+?))?\s*$/.exec(text);
   if (!m) throw new Error(`SVC_PROCESSOR_TOKEN_REQUEST must be "<METHOD> </path>[ <JSON body>]" with {code} where the code goes, got "${text}"`);
   const body = m[3];

@@ -36,7 +36,7 @@ const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
  * request or ends its side of the connection; the limit is four times the receiver's
  * longest bound so a busy machine's slowness is never read as a hang.
  */
-export const EXCHANGE_LIMIT_MS = 120_000;
+const EXCHANGE_LIMIT_MS = 120_000;
 
 /** The receiver's default body bound (RECEIVER_BOUNDS.maxBodyBytes): hostile bodies are generated around it. */
 const MAX_BODY = 1_048_576;
@@ -261,7 +261,7 @@ const bodyArb: fc.Arbitrary<Body> = fc.oneof(
 );
 
 /** Whether the bytes written make one whole request (or a request the parser refuses at once), so its answer can be awaited. */
-export function completeRequest(h: Pick<HostileRequest, 'framing' | 'body' | 'headers'>): boolean {
+function completeRequest(h: Pick<HostileRequest, 'framing' | 'body' | 'headers'>): boolean {
   const framing = h.framing;
   // With Upgrade, node's parser hands a broken chunked body on as the protocol's bytes
   // rather than refusing it: the request is answered at the request timeout (408).
@@ -371,7 +371,7 @@ export function bodyBytes(body: Body): Buffer {
 }
 
 /** The request as bytes, in pieces (a large body goes out in chunks, with backpressure). */
-export function requestPieces(h: HostileRequest): Buffer[] {
+function requestPieces(h: HostileRequest): Buffer[] {
   const body = bodyBytes(h.body);
   const lines = [`${h.method} ${h.target} ${h.version}`.trimEnd(), ...h.headers.map(([k, v]) => `${k}: ${v}`)];
   const f = h.framing;

@@ -174,7 +174,7 @@ function send(res: ServerResponse, status: number, body?: unknown, headers: Reco
 }
 
 /** Path segments, percent-decoded; undefined when one is malformed (RFC 3986 §2.1: "%" then two hex digits, decoding to UTF-8). */
-export function pathSegments(pathname: string): string[] | undefined {
+function pathSegments(pathname: string): string[] | undefined {
   try {
     return pathname.split('/').filter(Boolean).map(decodeURIComponent);
   } catch {
@@ -188,7 +188,7 @@ export function pathSegments(pathname: string): string[] | undefined {
  * past the bound is refused before it is parsed, keyed or stored (RFC 8259 §9: "An
  * implementation may set limits on the maximum depth of nesting").
  */
-export function nestingDepth(text: string, stopAbove: number): number {
+function nestingDepth(text: string, stopAbove: number): number {
   let depth = 0;
   let deepest = 0;
   let inString = false;

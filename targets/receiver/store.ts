@@ -88,19 +88,19 @@ export function canonicalJson(value: unknown): string {
  * an identical payload, and the specification shows no delivery id, so identical
  * payload = same delivery.
  */
-export function deliveryKey(type: string, body: unknown): string {
+function deliveryKey(type: string, body: unknown): string {
   return createHash('sha256').update(type).update('\n').update(canonicalJson(body)).digest('hex');
 }
 
 /** The object a payload is about: its guid, else the object named for the type (test webhooks), else member_guid. */
-export function objectGuidOf(type: string, body: Record<string, unknown>): string | undefined {
+function objectGuidOf(type: string, body: Record<string, unknown>): string | undefined {
   // Own fields only: a type named like an Object.prototype member (`constructor`) names no object.
   const inner = Object.hasOwn(body, type) ? body[type] : undefined;
   const guid = body.guid ?? (inner && typeof inner === 'object' ? (inner as Record<string, unknown>).guid : undefined) ?? body.member_guid;
   return typeof guid === 'string' && guid.length > 0 ? guid : undefined;
 }
 
-export function versionOf(body: Record<string, unknown>): number | undefined {
+function versionOf(body: Record<string, unknown>): number | undefined {
   return typeof body.version === 'number' && Number.isFinite(body.version) ? body.version : undefined;
 }
 

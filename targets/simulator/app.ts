@@ -59,12 +59,12 @@ declare module 'fastify' {
 
 export type RouteModule = (app: FastifyInstance, ctx: SimContext) => void | Promise<void>;
 
-export function versionEntry(ctx: SimContext, name: string): VersionEntry | undefined {
+function versionEntry(ctx: SimContext, name: string): VersionEntry | undefined {
   return ctx.settings.versions.find((v) => v.name === name);
 }
 
 /** Version names are dates (`v<YYYYMMDD>`), so they order as strings do. */
-export function versionAtLeast(version: string, from: string): boolean {
+function versionAtLeast(version: string, from: string): boolean {
   return version >= from;
 }
 

@@ -17,7 +17,7 @@ import type { FaultName, VariationName } from './catalog.ts';
 type JsonObject = Record<string, unknown>;
 
 /** The one JSON walker: rebuilds every object bottom-up (children first) through `visit`. */
-export function mapObjects(value: unknown, visit: (o: JsonObject) => JsonObject): unknown {
+function mapObjects(value: unknown, visit: (o: JsonObject) => JsonObject): unknown {
   if (Array.isArray(value)) return value.map((v) => mapObjects(v, visit));
   if (value && typeof value === 'object') {
     const out: JsonObject = {};
@@ -54,7 +54,7 @@ function withoutReferenceAbsentFields(o: JsonObject): JsonObject {
  * The table. Order matters only within a scope and follows the table (a field is added
  * after the keys are reordered, so it comes last).
  */
-export const SHAPE_EDITS: Partial<Record<FaultName | VariationName, ShapeEdit>> = {
+const SHAPE_EDITS: Partial<Record<FaultName | VariationName, ShapeEdit>> = {
   // Versioning, non-breaking: "reordering response properties", "adding response data elements".
   'reordered-properties': { scope: 'response', edit: reversed },
   'added-response-fields': { scope: 'response', edit: (o) => ({ ...o, sim_added_field: 'added by the added-response-fields variation' }) },

@@ -15,7 +15,7 @@ import type { SimContext } from './context.ts';
 import { sendError } from './errors.ts';
 import { applyShapeEdits, shapeEditsInForce } from './shape.ts';
 
-export const UPGRADE_FAULTS = [
+const UPGRADE_FAULTS = [
   'upgrade-removes-field',
   'upgrade-renames-field',
   'upgrade-changes-field-type',
@@ -28,7 +28,7 @@ export const UPGRADE_FAULTS = [
 ] as const;
 
 /** A non-breaking upgrade (Versioning, "Non-breaking"), on institution responses under the newest version only. */
-export const UPGRADE_VARIATIONS = ['upgrade-adds-field', 'upgrade-adds-header', 'upgrade-reorders-properties'] as const;
+const UPGRADE_VARIATIONS = ['upgrade-adds-field', 'upgrade-adds-header', 'upgrade-reorders-properties'] as const;
 
 function newestVersion(ctx: SimContext): string {
   return [...ctx.settings.versions.map((v) => v.name)].sort().at(-1)!;

@@ -53,13 +53,13 @@ const SHORT_ID = new RegExp(`^([A-Z]{3})-(${UUID})$`);
 const LONG_ID = new RegExp(`\\b([A-Z]{3})-L(${UUID})(?![0-9A-Fa-f-])`, 'g');
 
 /** The longer form of an opaque identifier, or the value itself. */
-export function lengthenIdentifier(value: string): string {
+function lengthenIdentifier(value: string): string {
   const m = SHORT_ID.exec(value);
   return m && !STATED_SHAPES.has(m[1]) ? `${m[1]}-L${m[2]}` : value;
 }
 
 /** Every longer identifier in a text (a URL, a body) back in the form the records hold. */
-export function shortenIdentifiers(text: string): string {
+function shortenIdentifiers(text: string): string {
   return text.replace(LONG_ID, '$1-$2');
 }
 
@@ -87,7 +87,7 @@ const lengthenAll = (value: unknown): unknown =>
 const REFUSED_INPUT_CODES = new Set(['invalid_json', 'invalid_request', 'invalid_paging', 'unprocessable']);
 
 /** The status of a refused input under the bad-request-* variations (422 over 404 over 400), or undefined. */
-export function refusedInputStatus(ctx: SimContext): number | undefined {
+function refusedInputStatus(ctx: SimContext): number | undefined {
   if (ctx.variation('bad-request-422')) return 422;
   if (ctx.variation('bad-request-404')) return 404;
   if (ctx.variation('bad-request-400')) return 400;
@@ -124,7 +124,7 @@ const IDENTIFY_RULE_JOB_STARTS = new Set(['aggregate', 'extend_history', 'identi
 const JOB_READS = new Set([`GET ${MEMBER}`, `GET ${MEMBER}/status`]);
 
 /** Latencies of the latency variations, ms. */
-export const JOB_LATENCY_MS = { 'latency-100ms': 100, 'latency-3s': 3_000 } as const;
+const JOB_LATENCY_MS = { 'latency-100ms': 100, 'latency-3s': 3_000 } as const;
 
 /** Whether an aggregation-type job runs, after this request, on the member it names (path, or the created member's guid). */
 function jobRunsOnMember(ctx: SimContext, request: FastifyRequest, payload: unknown): boolean {

@@ -156,7 +156,7 @@ export interface Judged extends Sent {
  * returned as is: an id of another type is the case's point (a refused request creates
  * nothing, and a user it creates anyway is deleted by its guid).
  */
-export function withSuiteUserId(c: FuzzCase): FuzzCase {
+function withSuiteUserId(c: FuzzCase): FuzzCase {
   if (c.api !== 'platform' || c.method !== 'POST' || c.path.split('?')[0] !== '/users' || c.rawBody !== undefined) return c;
   const body = c.body as { user?: unknown } | undefined;
   if (!body || typeof body !== 'object' || Array.isArray(body) || !body.user || typeof body.user !== 'object' || Array.isArray(body.user)) return c;
@@ -276,7 +276,7 @@ export interface FuzzOptions {
  * A token bucket below the target's request limit (profile.rateLimit.perSecond; Errors:
  * 429 when the limit is exceeded): the fuzzer keeps under it instead of collecting 429s.
  */
-export class Pacer {
+class Pacer {
   private tokens: number;
   private last = performance.now();
   constructor(private readonly perSecond: number | undefined) {
@@ -306,7 +306,7 @@ const pacers = new Map<number, Pacer>();
  * and its limit, so the fuzzer takes only a share of it; a caller alone on the target may
  * take more), or none when the limit is unknown.
  */
-export function pacerOf(profile: TargetProfile, share = profile.fuzz.rateShare): Pacer {
+function pacerOf(profile: TargetProfile, share = profile.fuzz.rateShare): Pacer {
   const rate = profile.rateLimit.perSecond ? Math.floor(profile.rateLimit.perSecond * share) : 0;
   let p = pacers.get(rate);
   if (!p) pacers.set(rate, (p = new Pacer(rate || undefined)));
@@ -314,7 +314,7 @@ export function pacerOf(profile: TargetProfile, share = profile.fuzz.rateShare):
 }
 
 /** Sends a case, pausing and retrying while the target answers 429. */
-export async function sendPaced(c: FuzzCase, spec: OperationSpec, t: FuzzTarget, retries = 3): Promise<Sent> {
+async function sendPaced(c: FuzzCase, spec: OperationSpec, t: FuzzTarget, retries = 3): Promise<Sent> {
   const pacer = pacerOf(t.profile);
   await pacer.take();
   let sent = await send(c, spec, t);

@@ -387,13 +387,13 @@ function nearMissCase(spec: OperationSpec, b: CaseParts, n: NearMiss, suffix = '
  * client id of an ACH return is never the value varied: ACH returns have no delete
  * operation, and an accepted one would stay without the suite's id.
  */
-export function bodyNearMissesOf(spec: OperationSpec, example: Example): NearMiss[] {
+function bodyNearMissesOf(spec: OperationSpec, example: Example): NearMiss[] {
   if (spec.api !== 'platform' || spec.sunset) return [];
   return bodyNearMisses(spec.key, { body: example.body, version: spec.version }).filter((n) => n.rule.id !== 'ach_return.id');
 }
 
 /** Values of a path parameter that name something that exists: fed forward by the chains, or the values its schema enumerates (test host: connection statuses, challenge types). */
-export function knownValues(p: ParamSpec, o: Pick<CaseOptions, 'known'>): string[] {
+function knownValues(p: ParamSpec, o: Pick<CaseOptions, 'known'>): string[] {
   const fed = o.known[p.name];
   if (fed?.length) return fed;
   const e = resolveSchema(p.schema).schema.enum;
@@ -406,7 +406,7 @@ function readable(spec: OperationSpec, o: Pick<CaseOptions, 'known'>): boolean {
 }
 
 /** A read whose path names only what exists and whose required query parameters are known: acceptance can be expected. */
-export function positiveApplies(spec: OperationSpec, o: Pick<CaseOptions, 'known' | 'missingHeaders'>): boolean {
+function positiveApplies(spec: OperationSpec, o: Pick<CaseOptions, 'known' | 'missingHeaders'>): boolean {
   if (spec.sunset || spec.method !== 'GET') return false;
   if (spec.security.some((s) => s.type === 'header' && s.header && (o.missingHeaders ?? []).includes(s.header.toLowerCase()))) return false;
   // A bearer token other than the audience's (the processor's access token) is the chains' to send, not a generated case's.
@@ -420,26 +420,26 @@ export function positiveApplies(spec: OperationSpec, o: Pick<CaseOptions, 'known
 }
 
 /** Test host (Endpoints, Earlier-generation test paths): the listed paths serve static data. */
-export const TEST_HOST_READS =
+const TEST_HOST_READS =
   'Endpoints, Earlier-generation test paths: "A test host {test_base_url} serves static data. Requests carry headers SVC-API-Key, SVC-Client-ID and Accept: application/vnd.svc.legacy.v1+json" and the GET paths are listed';
 /** Data exchange per-member paths (Endpoints, Data exchange): identifiers accept GUIDs or partner ids. */
-export const DX_PARTNER_IDS =
+const DX_PARTNER_IDS =
   'Endpoints, Data exchange: "read one slim account under a member; accepts GUID or partner ID" (identifiers "accept service GUIDs or partner-defined IDs where so stated for account and per-member paths")';
-export const DX_GRANTS_BASIC =
+const DX_GRANTS_BASIC =
   'Endpoints, Data exchange: "list grants of the issuer; paged; standard authentication only" and "list grants of a grantee; paged; standard authentication only"';
-export const DEPRECATED_SERVED =
+const DEPRECATED_SERVED =
   'Versioning: "Deprecated endpoints: /managed_institutions, /users/{user_guid}/managed_members and its member, account, transaction sub-paths" are listed apart from the sunset ones; "After those 12 months it sunsets: access is removed" (a deprecated endpoint is still served)';
 const UNKNOWN_VERSION_RULE = 'Versioning: "Versions in play: v20260929, v20250224, v20111101"; that a version none of them names is refused is inferred';
 const MALFORMED_JSON_RULE = 'Endpoints: "Request and response bodies are JSON"; that a body which is not JSON is refused is inferred';
-export const LISTED_LIST =
+const LISTED_LIST =
   'Endpoints: the table lists the operation, a list (paged: "Lists are paged with page and records_per_page"); under resources that exist it is served, empty at most';
 const INFERRED_READ = 'Endpoints: the operation reads the resource its path names; that a read of an existing resource succeeds is inferred';
 
 /** The expectation of a positive read and its authority: stated where a sentence says the path accepts what it names. */
 /** Resources (Member, Account, Transaction, Holding: user_guid, member_guid, account_guid) and the test host's listed paths: what an answer's records name. */
-export const IDENTITY_RULE =
+const IDENTITY_RULE =
   "Resources: a record's user_guid, member_guid and account_guid name the user, member and account it belongs to; a read under a path that names them answers their records, and a read of one resource by its guid answers that resource";
-export const TEST_HOST_IDENTITY_RULE =
+const TEST_HOST_IDENTITY_RULE =
   'Endpoints, Earlier-generation test paths: "Test user GUID test_svc, member test_svc_member, account test_svc_account, ..., merchant test_svc_merchant"; /users/test_svc/members/{connection_status} "returns a member in that status"; challenges of the given challenge type';
 
 /** The fields an answer's records must carry as the path names them (resource_identity), or undefined. */
@@ -471,7 +471,7 @@ export function identityOf(spec: OperationSpec, path: Record<string, Drawn>, kno
   return { fields, tier: 'stated', rule: IDENTITY_RULE, ...(own ? { own } : {}) };
 }
 
-export function positiveCase(
+function positiveCase(
   spec: OperationSpec,
   path: Record<string, Drawn>,
   varied?: { name: string; value: string; first: boolean },

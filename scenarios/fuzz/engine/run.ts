@@ -68,12 +68,12 @@ export function plannedOperations(contract: Contract, profile: TargetProfile, ap
 }
 
 /** Cases of every operation in the first pass (coverage before depth). */
-export const COVERAGE_RUNS = 2;
+const COVERAGE_RUNS = 2;
 
 /** Safety bound of the reach pass (it sends a few hundred cases: seconds, not a minute). */
-export const REACH_BOUND_MS = 60_000;
+const REACH_BOUND_MS = 60_000;
 
-export const operationId = (s: Pick<OperationSpec, 'api' | 'key'>) => `${s.api} ${s.key}`;
+const operationId = (s: Pick<OperationSpec, 'api' | 'key'>) => `${s.api} ${s.key}`;
 
 export async function runFuzz(o: FuzzRunOptions): Promise<FuzzRunResult> {
   if (o.createdUsers) return fuzzRun(o, o.createdUsers);

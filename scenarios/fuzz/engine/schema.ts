@@ -49,7 +49,7 @@ export function resolveSchema(at: SchemaAt): SchemaAt {
 
 /** Characters safe in a header value and a URL path segment after encoding: printable ASCII. */
 const SAFE_CHARS = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~ :@'.split(''));
-export const safeString = (maxLength = 16) => fc.string({ unit: SAFE_CHARS, minLength: 0, maxLength });
+const safeString = (maxLength = 16) => fc.string({ unit: SAFE_CHARS, minLength: 0, maxLength });
 
 const isoDateTime = fc
   .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2030-12-31T23:59:59Z'), noInvalidDate: true })

@@ -8,8 +8,8 @@
 import fc from 'fast-check';
 import { loadWebhookSchemas, type JsonSchema } from './schemas.ts';
 
-export const WEBHOOK_SCHEMAS = loadWebhookSchemas();
-export const WEBHOOK_TYPES = Object.keys(WEBHOOK_SCHEMAS.schemas);
+const WEBHOOK_SCHEMAS = loadWebhookSchemas();
+const WEBHOOK_TYPES = Object.keys(WEBHOOK_SCHEMAS.schemas);
 
 export interface Delivery {
   type: string;
@@ -61,12 +61,12 @@ export function valueOf(schema: JsonSchema | undefined, name = '', depth = 0): f
 }
 
 /** An object of a schema: each property present or not (required ones always). */
-export function objectOf(schema: JsonSchema, depth = 0): fc.Arbitrary<Record<string, unknown>> {
+function objectOf(schema: JsonSchema, depth = 0): fc.Arbitrary<Record<string, unknown>> {
   return entriesOf(schema, depth).map((e) => Object.fromEntries(e));
 }
 
 /** The entries of an object of a schema, in schema order (callers shuffle). */
-export function entriesOf(schema: JsonSchema, depth = 0): fc.Arbitrary<Array<[string, unknown]>> {
+function entriesOf(schema: JsonSchema, depth = 0): fc.Arbitrary<Array<[string, unknown]>> {
   const props = Object.entries(schema.properties ?? {});
   const required = new Set(schema.required ?? []);
   const entries = props.map(([k, s]) =>

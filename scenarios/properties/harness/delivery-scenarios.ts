@@ -36,7 +36,7 @@ import { liveRule9, livePlatformTypes } from './live-delivery.ts';
 const { buildSimulator, dispatcherOf } = await simulatorInProcess();
 
 /** A day of retries in about two seconds (Events rule 5 schedule ÷ 50 000). */
-export const DELIVERY_TIME_SCALE = Number(process.env.WEBHOOK_DELIVERY_TIME_SCALE ?? 50_000);
+const DELIVERY_TIME_SCALE = Number(process.env.WEBHOOK_DELIVERY_TIME_SCALE ?? 50_000);
 const JITTER = 0.1;
 /** How long a scenario waits for the dispatcher to go idle before it judges what arrived. */
 const IDLE_BOUND_MS = 10_000;

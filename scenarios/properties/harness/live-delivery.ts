@@ -53,11 +53,11 @@ export interface LiveDeliverySettings {
   platformClient: boolean;
 }
 
-export const DEFAULT_LISTEN = statedDefault(SETTINGS.webhooks.listen, 'real');
+const DEFAULT_LISTEN = statedDefault(SETTINGS.webhooks.listen, 'real');
 const DEFAULT_WAIT_MS = statedDefault(SETTINGS.webhooks.waitMs, 'real');
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[?::1\]?)$/i;
-export const isLoopbackUrl = (u: string) => {
+const isLoopbackUrl = (u: string) => {
   try {
     return LOOPBACK.test(new URL(u).hostname);
   } catch {
@@ -168,7 +168,7 @@ export function failFirstAnswer(): (n: number, r: CapturedRequest) => number {
 }
 
 /** Every request answered with a failure whose identical retry has not arrived yet. */
-export function awaitingRetry(requests: CapturedRequest[]): CapturedRequest[] {
+function awaitingRetry(requests: CapturedRequest[]): CapturedRequest[] {
   return requests.filter(
     (r, i) => r.answered !== 'timeout' && (r.answered < 200 || r.answered > 206) && !requests.slice(i + 1).some((x) => x.body.equals(r.body)),
   );
@@ -183,10 +183,10 @@ const judged = (requests: CapturedRequest[], types: readonly string[], guid?: st
   }).length;
 
 /** Events rule 3 (check webhook_version_rises) over the stream. */
-export const liveVersionRises = (requests: CapturedRequest[]): Failure[] => runDeliveryChecks(['webhook_version_rises'], MIXED_TYPES, requests);
+const liveVersionRises = (requests: CapturedRequest[]): Failure[] => runDeliveryChecks(['webhook_version_rises'], MIXED_TYPES, requests);
 
 /** Events rule 8 (check webhook_x_callback_payload), for the member the run created with X-CALLBACK-PAYLOAD. */
-export function liveCallbackPayload(requests: CapturedRequest[], memberGuid: string, expected: string): { failures: Failure[]; checked: number } {
+function liveCallbackPayload(requests: CapturedRequest[], memberGuid: string, expected: string): { failures: Failure[]; checked: number } {
   return {
     failures: runDeliveryChecks(['webhook_x_callback_payload'], MIXED_TYPES, requests, { callbackPayload: expected, callbackMemberGuid: memberGuid }),
     checked: judged(requests, ['member', 'member_data_updated'], memberGuid),
@@ -199,11 +199,11 @@ export function liveRule9(requests: CapturedRequest[]): { failures: Failure[]; c
 }
 
 /** Events rules 4-5 under SVC_WEBHOOK_FAIL_FIRST (check webhook_retries_in_stream): which deliveries failed, which were retried. */
-export const liveRetries = (requests: CapturedRequest[], o: { strict: boolean; waitMs: number }) =>
+const liveRetries = (requests: CapturedRequest[], o: { strict: boolean; waitMs: number }) =>
   streamRetries({ type: MIXED_TYPES, requests, params: { strict: o.strict, waitMs: o.waitMs } });
 
 /** HTTPS (check webhook_https): a proxy that says how the request came in says https. */
-export const liveHttps = (requests: CapturedRequest[]): Failure[] => runDeliveryChecks(['webhook_https'], MIXED_TYPES, requests);
+const liveHttps = (requests: CapturedRequest[]): Failure[] => runDeliveryChecks(['webhook_https'], MIXED_TYPES, requests);
 
 /** A platform client receives only the six platform types (check webhook_platform_types); deliveries of an untold type are not judged. */
 export function livePlatformTypes(requests: CapturedRequest[]): { failures: Failure[]; checked: number } {

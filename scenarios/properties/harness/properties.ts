@@ -126,7 +126,7 @@ export function highestVersionWins(r: ReceiverUnderTest) {
 }
 
 /** The commands of the model-based test; the shrunk counterexample prints as their toString() story. */
-export function receiverCommands(options: { crash: boolean }) {
+function receiverCommands(options: { crash: boolean }) {
   const fields = fc.dictionary(
     fc.constantFrom('name', 'connection_status', 'is_oauth', 'added_field', 'updated_at'),
     fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: 0, max: 4_102_444_800 }), fc.string({ maxLength: 8 })),

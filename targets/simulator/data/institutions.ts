@@ -24,7 +24,7 @@ import { stableGuid } from './stable-id.ts';
  * that only backs the v20111101 `supports_account_statement` flag (no product value for
  * statements is named, so responses never show it).
  */
-export const PRODUCTS = ['account_verification', 'identity_verification', 'transactions', 'transaction_history', 'statements'] as const;
+const PRODUCTS = ['account_verification', 'identity_verification', 'transactions', 'transaction_history', 'statements'] as const;
 
 /** The four v20111101 flags and the product each became in v20250224 (Versioning, "Changes in v20250224"). */
 export const SUPPORTS_FIELDS: ReadonlyArray<readonly [string, string]> = [

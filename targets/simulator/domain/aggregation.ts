@@ -41,7 +41,7 @@ import { aggregateData, identifyOwners, verifyAccounts } from './feed.ts';
 import { SIMULATOR_DEFAULTS } from '../settings.ts';
 
 /** Default throttle period (simulator milliseconds): one hour. Not shown in the specification. */
-export const DEFAULT_THROTTLE_MS = SIMULATOR_DEFAULTS.aggregationThrottleMs;
+const DEFAULT_THROTTLE_MS = SIMULATOR_DEFAULTS.aggregationThrottleMs;
 
 const MFA_SCENARIOS: ReadonlySet<ScenarioKey> = new Set(['CHALLENGE', 'OPTIONS', 'IMAGE', 'IMAGE_OPTIONS']);
 
@@ -89,7 +89,7 @@ function acceptedAtStart(ctx: SimContext, m: MemberRecord): boolean {
 const PIXEL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 /** The challenge set of the member's scenario and round (test-institution table). */
-export function buildChallenges(ctx: SimContext, m: MemberRecord): ChallengeRecord[] {
+function buildChallenges(ctx: SimContext, m: MemberRecord): ChallengeRecord[] {
   const right = ctx.settings.correctAnswer;
   const option = (label: string, value: string, image = false) => ({ guid: ctx.guid('CIO'), label, value, ...(image ? { data_uri: PIXEL } : {}) });
   switch (m.scenario) {
@@ -127,7 +127,7 @@ export function buildChallenges(ctx: SimContext, m: MemberRecord): ChallengeReco
 }
 
 /** Rounds of challenges before the scenario connects (text MFA has a follow-up). */
-export function roundsOf(ctx: SimContext, m: MemberRecord): number {
+function roundsOf(ctx: SimContext, m: MemberRecord): number {
   if (m.scenario === 'CHALLENGE') return ctx.fault('follow-up-challenge-missing') ? 1 : 2;
   return MFA_SCENARIOS.has(m.scenario) ? 1 : 0;
 }
@@ -218,7 +218,7 @@ export function memberReadByClient(ctx: SimContext, m: MemberRecord): void {
 }
 
 /** Variation slow-aggregation: jobs run four times as long (their duration is not stated). */
-export function jobDurationMs(ctx: SimContext): number {
+function jobDurationMs(ctx: SimContext): number {
   return ctx.settings.aggregationMs * (ctx.variation('slow-aggregation') ? 4 : 1);
 }
 

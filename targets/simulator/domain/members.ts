@@ -152,7 +152,7 @@ export function skipAggregationOf(ctx: SimContext, version: string, requested: b
 }
 
 /** Versioning, v20250224: aggregation is assumed unless data_request.products says otherwise. */
-export function wantsTransactions(products: string[] | null | undefined): boolean {
+function wantsTransactions(products: string[] | null | undefined): boolean {
   return !products || products.some((p) => ['transactions', 'transaction_history', 'history'].includes(p));
 }
 
@@ -273,7 +273,7 @@ export function requestIdentification(ctx: SimContext, m: MemberRecord): 'starte
   return 'started';
 }
 
-export const MANUAL_INSTITUTION_CODE = 'manual_institution';
+const MANUAL_INSTITUTION_CODE = 'manual_institution';
 
 /** What a manual and a managed member differ in: every other field is the same. */
 type ConnectedWithoutAggregationFields = Pick<

@@ -65,7 +65,7 @@ export function listTransactions(ctx: SimContext, scope: (t: TransactionRecord) 
   return items;
 }
 
-export function setCategory(t: TransactionRecord, categoryGuid: string): void {
+function setCategory(t: TransactionRecord, categoryGuid: string): void {
   const all = defaultCategories();
   const c = all.find((x) => x.guid === categoryGuid);
   if (!c) throw new SimError('invalid_request', `transaction.category_guid names no category: "${categoryGuid.slice(0, 80)}"`);

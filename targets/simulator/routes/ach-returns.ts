@@ -60,7 +60,7 @@ const FIELD_RULES: Record<string, Rule> = {
  * that a malformed value is refused), one per field: `ach-<field>-format-not-validated`
  * (`ach_initiated_at` -> `ach-initiated-at-...`). Under one, that field is accepted in any form.
  */
-export function formatFaultOf(field: string): FaultName | undefined {
+function formatFaultOf(field: string): FaultName | undefined {
   const name = `ach-${field.replace(/^ach_/, '').replace(/_/g, '-')}-format-not-validated`;
   // Not every field has a format fault (`id` is any string): none excuses a refusal there.
   return catalogEntry(name)?.kind === 'fault' ? faultNamed(name) : undefined;

@@ -41,7 +41,7 @@ export interface Audience {
 }
 
 /** The seeded audience: 40 opaque member identifiers. */
-export function seededAudience(): Audience {
+function seededAudience(): Audience {
   const d = SIMULATOR_DEFAULTS;
   return {
     audience_id: d.audienceId,

@@ -23,7 +23,7 @@ import type { InsightRecord, RepeatingRecord, UserRecord } from '../domain/recor
 import { coreState, findUser, isoNow, isoOf } from '../domain/store.ts';
 import { renderRepeating } from './transactions.ts';
 
-export function renderInsight(ctx: SimContext, i: InsightRecord, withLocalization: boolean): Record<string, unknown> {
+function renderInsight(ctx: SimContext, i: InsightRecord, withLocalization: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {
     guid: i.guid,
     user_guid: i.user_guid,

@@ -22,7 +22,7 @@ import { bool, many, one, type Query } from './query.ts';
 import { findInstitution } from '../domain/store.ts';
 
 /** Versioning, "Changes in v20250224": supported_products replaces the four supports_* fields. */
-export const SUPPORTED_PRODUCTS_FROM = 'v20250224';
+const SUPPORTED_PRODUCTS_FROM = 'v20250224';
 
 export function renderInstitution(ctx: SimContext, rec: InstitutionRecord, version: string): Record<string, unknown> {
   const out: Record<string, unknown> = {

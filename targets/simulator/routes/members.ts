@@ -97,7 +97,7 @@ export function renderMember(ctx: SimContext, m: MemberRecord, version: string):
 /** Variation upper-case-challenge-types: the reference's names (real-service-notes, Enumerations). */
 const UPPER_CASE_CHALLENGE_TYPES: Record<string, string> = { text: 'TEXT', options: 'OPTIONS', image: 'IMAGE_DATA', image_options: 'IMAGE_OPTIONS' };
 
-export function challengeTypeOf(ctx: SimContext, type: string): string {
+function challengeTypeOf(ctx: SimContext, type: string): string {
   return ctx.variation('upper-case-challenge-types') ? (UPPER_CASE_CHALLENGE_TYPES[type] ?? type.toUpperCase()) : type;
 }
 
@@ -107,7 +107,7 @@ export function challengeTypeOf(ctx: SimContext, type: string): string {
  * client_redirect_url, enable_app2app, referral_source, ui_message_webview_url_scheme}`.
  * They are accepted there and inside `member` (the member's own value wins).
  */
-export const MEMBER_TOP_LEVEL_FIELDS = [
+const MEMBER_TOP_LEVEL_FIELDS = [
   'data_request',
   'client_redirect_url',
   'enable_app2app',
@@ -116,7 +116,7 @@ export const MEMBER_TOP_LEVEL_FIELDS = [
   'ui_message_webview_url_scheme',
 ] as const;
 
-export function memberRequestFields(rawBody: unknown): Record<string, unknown> {
+function memberRequestFields(rawBody: unknown): Record<string, unknown> {
   const member = wrapper(rawBody, 'member');
   const top = rawBody as Record<string, unknown>;
   const merged: Record<string, unknown> = { ...member };
@@ -129,7 +129,7 @@ export function memberRequestFields(rawBody: unknown): Record<string, unknown> {
  * the reference declares 200 and 202 in every version (real-service-notes), which the
  * variations member-create-200 and member-create-202 play (202 wins when both are in force).
  */
-export function createdStatus(ctx: SimContext, version: string): number {
+function createdStatus(ctx: SimContext, version: string): number {
   if (ctx.variation('member-create-202')) return 202;
   if (ctx.variation('member-create-200')) return 200;
   return version >= V2025 ? 201 : 200;

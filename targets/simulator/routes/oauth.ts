@@ -35,7 +35,7 @@ import { decideOauth, oauthWindowOf, openOauthWindow, type OauthErrorReason } fr
 import { errorPage, escapeHtml, page, scriptJson } from '../pages/html.ts';
 
 /** Where the browser goes after the decision, or undefined for the completion page. */
-export function oauthRedirect(ctx: SimContext, m: MemberRecord, status: 'success' | 'error', reason?: OauthErrorReason): string | undefined {
+function oauthRedirect(ctx: SimContext, m: MemberRecord, status: 'success' | 'error', reason?: OauthErrorReason): string | undefined {
   const params: Array<[string, string]> = [['status', status]];
   if (!ctx.fault('member-guid-missing-in-redirect')) params.push(['member_guid', m.guid]);
   if (reason && !ctx.fault('oauth-redirect-drops-error-reason')) params.push(['error_reason', reason]);
@@ -53,7 +53,7 @@ export function oauthRedirect(ctx: SimContext, m: MemberRecord, status: 'success
 }
 
 /** The OAuth completion message (Events, widget events: metadata, mx true, type). */
-export function oauthMessage(ctx: SimContext, m: MemberRecord, status: 'success' | 'error', reason?: OauthErrorReason): Record<string, unknown> {
+function oauthMessage(ctx: SimContext, m: MemberRecord, status: 'success' | 'error', reason?: OauthErrorReason): Record<string, unknown> {
   // Events, widget events: success carries member_guid; error carries member_guid and error_reason (faults leave them out).
   const metadata: Record<string, unknown> = ctx.fault('oauth-message-without-member-guid') ? {} : { member_guid: m.guid };
   if (status === 'error' && !ctx.fault('oauth-message-error-reason-missing')) metadata.error_reason = reason;

@@ -31,7 +31,7 @@ import { optString } from './request.ts';
 import type { AccountRecord, MemberRecord } from '../domain/records.ts';
 import { coreState, isoOf } from '../domain/store.ts';
 
-export const ACCESS_TOKEN_LIFETIME_S = 60 * 86_400;
+const ACCESS_TOKEN_LIFETIME_S = 60 * 86_400;
 const CODE_LIFETIME_MS = 10 * 60_000;
 
 interface Scope {
@@ -56,7 +56,7 @@ interface TokenRecord {
 const codes = (ctx: SimContext) => ctx.collection<CodeRecord>('processor_codes');
 const tokens = (ctx: SimContext) => ctx.collection<TokenRecord>('processor_tokens');
 
-export function parseScope(ctx: SimContext, text: string): Scope {
+function parseScope(ctx: SimContext, text: string): Scope {
   // Fault authorization-code-scope-lenient: commas separate entries too, and an underscore
   // reads as the hyphen of a stated key (user_guid:, read_protected).
   const lenient = ctx.fault('authorization-code-scope-lenient');

@@ -39,7 +39,7 @@ import {
   type TransactionFields,
 } from '../domain/transactions.ts';
 
-export const TRANSACTION_INCLUDES = ['repeating_transactions', 'merchants', 'classifications', 'geolocations'] as const;
+const TRANSACTION_INCLUDES = ['repeating_transactions', 'merchants', 'classifications', 'geolocations'] as const;
 
 export function renderTransaction(ctx: SimContext, t: TransactionRecord, includes: ReadonlySet<string> = new Set()): Record<string, unknown> {
   const s = coreState(ctx);

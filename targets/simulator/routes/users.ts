@@ -20,7 +20,7 @@ import { coreState, findUser } from '../domain/store.ts';
 import { createUser, deleteUser, updateUser, type UserFields } from '../domain/users.ts';
 import { ownsUser, recordOwner } from '../domain/owners.ts';
 
-export function renderUser(u: UserRecord): Record<string, unknown> {
+function renderUser(u: UserRecord): Record<string, unknown> {
   return { guid: u.guid, id: u.id, email: u.email, metadata: u.metadata, is_disabled: u.is_disabled };
 }
 

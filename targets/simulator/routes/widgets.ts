@@ -33,7 +33,7 @@ import { renderChallenge, renderMember } from './members.ts';
 import { widgetPage } from '../pages/widget.ts';
 import { errorPage } from '../pages/html.ts';
 
-export const DEFAULT_WEBVIEW_SCHEME = 'svc';
+const DEFAULT_WEBVIEW_SCHEME = 'svc';
 
 interface WidgetSession {
   token: string;

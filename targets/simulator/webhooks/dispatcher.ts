@@ -20,7 +20,7 @@ import { applyShapeEdits, shapeEditsInForce } from '../shape.ts';
  * previous attempt (the total, about 29 h, is closest to "spread over about 24 hours";
  * read as offsets from the first attempt the last retry would come at 11.5 h).
  */
-export const RETRY_SCHEDULE_SECONDS = [30, 76, 152, 308, 654, 1384, 2800, 5336, 9582, 16308, 26488, 41324] as const;
+const RETRY_SCHEDULE_SECONDS = [30, 76, 152, 308, 654, 1384, 2800, 5336, 9582, 16308, 26488, 41324] as const;
 /** Events rule 5: "at most 12 after the first attempt". */
 export const MAX_RETRIES = 12;
 
