@@ -9,7 +9,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gzipSync } from 'node:zlib';
+import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +22,7 @@ const MiB = 1024 * 1024;
 const USR = 'USR-0b1c2d3e-0000-4000-8000-000000000001';
 const BOMB = gzipSync(Buffer.alloc(64 * MiB), { level: 9 });
 const DEEP = `{"institutions":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+const PAGE = '{"institutions":[],"pagination":{"current_page":1,"per_page":25,"total_entries":0,"total_pages":1}}';
 const USER = `{"user":{"guid":"${USR}","id":"u-1","email":"caf\u00e9@example.com","is_disabled":false}}`;
 
 let upstream: Server;
@@ -35,6 +36,9 @@ before(async () => {
     const path = (req.url ?? '').split('?')[0];
     if (path === '/institutions') res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(BOMB);
     else if (path === '/institutions/deep') res.writeHead(200, { 'content-type': 'application/json' }).end(DEEP);
+    else if (path === '/institutions/zlib') res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'deflate' }).end(deflateSync(PAGE));
+    else if (path === '/institutions/raw') res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'deflate' }).end(deflateRawSync(PAGE));
+    else if (path === '/institutions/zstd') res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'zstd' }).end('(zstd bytes)');
     else res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(Buffer.from(USER, 'latin1')));
   });
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
@@ -104,4 +108,14 @@ test('a gzip body with a byte that is not UTF-8: inflated and judged, the byte r
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('deflate in the zlib format or raw is recorded decoded; a coding not decoded is recorded as received', async () => {
+  for (const path of ['/institutions/zlib', '/institutions/raw']) {
+    const r = await through(path);
+    assert.equal(r.recorded.response?.body, PAGE, path);
+    assert.equal(r.recorded.response?.bodyTruncated, undefined, path);
+  }
+  const zstd = await through('/institutions/zstd');
+  assert.equal(zstd.recorded.response?.body, '(zstd bytes)');
 });

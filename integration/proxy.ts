@@ -20,10 +20,9 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { Agent, request } from 'undici';
 import { decodeBody } from '../contracts/index.ts';
-import { HOP_BY_HOP_HEADERS } from '../targets/index.ts';
+import { decodeContentEncoding, HOP_BY_HOP_HEADERS } from '../targets/index.ts';
 import type { RecordedExchange } from './har.ts';
 import { IntegrationInputError } from './har.ts';
 
@@ -61,39 +60,16 @@ function flatHeaders(h: Record<string, string | string[] | undefined>): Record<s
 }
 
 /**
- * The recorded body as text, its Content-Encoding undone (RFC 9110 §8.4: codings listed
- * in the order applied), each inflation stopped at `max` bytes: a small gzip body can
- * inflate to gigabytes. Bytes that are not UTF-8 stay visible to the judge (decodeBody).
- * A coding not decoded here, or a body that does not decode, is recorded as received.
+ * The recorded body as text, its Content-Encoding undone by the transport's decoder
+ * (targets/http.ts decodeContentEncoding), each inflation stopped at `max` bytes. Bytes that
+ * are not UTF-8 stay visible to the judge (decodeBody). A coding not decoded there, or a body
+ * that does not decode, is recorded as received.
  */
-function decoded(body: Buffer, encoding: string | undefined, max: number): { text: string } | { inflatedTooLarge: true } {
-  const codings = (encoding ?? '')
-    .split(',')
-    .map((c) => c.trim().toLowerCase())
-    .filter((c) => c !== '' && c !== 'identity');
-  let out = body;
-  try {
-    for (const coding of codings.reverse()) {
-      if (coding === 'gzip' || coding === 'x-gzip') out = gunzipSync(out, { maxOutputLength: max });
-      else if (coding === 'deflate') out = inflateDeflate(out, max);
-      else if (coding === 'br') out = brotliDecompressSync(out, { maxOutputLength: max });
-      else return { text: decodeBody(body) };
-    }
-  } catch (e) {
-    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return { inflatedTooLarge: true };
-    return { text: decodeBody(body) };
-  }
-  return { text: decodeBody(out) };
-}
-
-/** RFC 9110 §8.4.1.2: "deflate" is the zlib format; some servers send raw deflate under the name. */
-function inflateDeflate(body: Buffer, max: number): Buffer {
-  try {
-    return inflateSync(body, { maxOutputLength: max });
-  } catch (e) {
-    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw e;
-    return inflateRawSync(body, { maxOutputLength: max });
-  }
+async function decoded(body: Buffer, encoding: string | undefined, max: number): Promise<{ text: string } | { inflatedTooLarge: true }> {
+  const d = await decodeContentEncoding(body, encoding, max);
+  if (d.kind === 'decoded') return { text: decodeBody(d.body) };
+  if (d.kind === 'too-large') return { inflatedTooLarge: true };
+  return { text: decodeBody(body) };
 }
 
 export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
@@ -193,7 +169,7 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
       return;
     }
     const responseBody = Buffer.concat(kept);
-    const text = responseBody.length && !truncated ? decoded(responseBody, responseHeaders['content-encoding'], maxRecorded) : undefined;
+    const text = responseBody.length && !truncated ? await decoded(responseBody, responseHeaders['content-encoding'], maxRecorded) : undefined;
     const inflatedTooLarge = text !== undefined && 'inflatedTooLarge' in text;
     record(
       {

@@ -110,6 +110,7 @@ export {
 export {
   bodySize,
   boundsOf,
+  decodeContentEncoding,
   exchangeBounded,
   requestBounded,
   TransportError,
