@@ -4,8 +4,8 @@
  * the specification states a thing, a warning where it does not show it or where the
  * Versioning section calls the change non-breaking.
  */
-import { severityOfTier, type Failure, type Tier } from './failure.ts';
-import { schemaFailures, locationOf } from './compile.ts';
+import { locationOf, severityOfTier, type Failure, type Tier } from './failure.ts';
+import { schemaFailures } from './compile.ts';
 import {
   type CheckRule,
   exchangeCheck,

@@ -9,7 +9,7 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { severityOfTier, type Failure, type Tier } from './failure.ts';
+import { locationOf, normaliseLocation, severityOfTier, type Failure, type Tier } from './failure.ts';
 import { getByPointer, locateNode, pointerFragment, readYamlUri } from './load.ts';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives as the module.
@@ -190,21 +190,6 @@ const RULE_PREFIX =
 
 const RANK: Record<Tier, number> = { informational: 0, inferred: 1, stated: 2 };
 
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
-
-/** `/institutions/3/code` under `response.body` -> `response.body.institutions[3].code`. */
-export function locationOf(prefix: string, instancePath: string, extra?: string): string {
-  let out = prefix;
-  if (instancePath) {
-    for (const raw of instancePath.slice(1).split('/')) {
-      const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-      out += /^\d+$/.test(seg) ? `[${seg}]` : IDENTIFIER.test(seg) ? `.${seg}` : `[${JSON.stringify(seg)}]`;
-    }
-  }
-  if (extra !== undefined) out += IDENTIFIER.test(extra) ? `.${extra}` : `[${JSON.stringify(extra)}]`;
-  return out;
-}
-
 function shortJson(value: unknown): string {
   // JSON.stringify writes a number beyond binary64's range (`1e999999` parsed) as null.
   if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
@@ -365,7 +350,7 @@ export function schemaFailures(
     };
     out.push(failure);
     if (kind) kind.more++;
-    else kinds.set(kindKey, { first: failure, pattern: failure.location.replace(/\[\d+\]/g, '[*]'), more: 0 });
+    else kinds.set(kindKey, { first: failure, pattern: normaliseLocation(failure.location), more: 0 });
   }
   for (const { first, pattern, more } of kinds.values()) {
     const unlisted = more + 1 - SCHEMA_FAILURES_PER_KIND;

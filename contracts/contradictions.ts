@@ -15,7 +15,10 @@
  * The downgrade happens in one place, at the end of contract.ts's pipeline, after every
  * check has run; no check knows of the reference.
  */
-import { severityOfTier, tierOf, type Failure } from './failure.ts';
+import { locationAt, normaliseLocation, severityOfTier, stepsOf, tierOf, type Failure } from './failure.ts';
+
+/** Where the reference's records are: a contradiction's location is in the answer's body. */
+const RESPONSE_BODY = 'response.body';
 
 /** The four kinds of disagreement between the contract and the reference (reference.ts). */
 export type DisagreementKind = 'example_failure' | 'required_missing' | 'status_refused' | 'type_differs';
@@ -60,20 +63,16 @@ export interface ReferenceContradictions {
   readonly byRecord: ReadonlyMap<string, readonly ReferenceContradiction[]>;
 }
 
-/** `institutions[3].code` -> `institutions[*].code`: the same place in every record of a list. */
-export function normaliseLocation(location: string): string {
-  return location.replace(/\[\d+\]/g, '[*]');
-}
-
 function contradictionKey(check: string, operation: string, version: string, location: string): string {
   return `${check}\u0000${operation}\u0000${version}\u0000${normaliseLocation(location)}`;
 }
 
 /** `response.body.institution.status` -> record `response.body.institution`, field `status`; undefined when the last step is an index. */
 function splitField(location: string): { record: string; field: string } | undefined {
-  const m = /^(.*?)(?:\.([A-Za-z_$][\w$]*)|\[("(?:[^"\\]|\\.)*")\])$/.exec(location);
-  if (!m?.[1]) return undefined;
-  return { record: m[1], field: m[2] ?? (JSON.parse(m[3]) as string) };
+  const steps = stepsOf(location, RESPONSE_BODY);
+  const last = steps?.at(-1);
+  if (!steps || !last || !('key' in last)) return undefined;
+  return { record: locationAt(RESPONSE_BODY, steps.slice(0, -1)), field: last.key };
 }
 
 export function indexContradictions(list: readonly ReferenceContradiction[], files: readonly string[]): ReferenceContradictions {

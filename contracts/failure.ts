@@ -80,3 +80,60 @@ export function formatFailure(f: Failure): string {
 export function hasErrors(failures: readonly Failure[]): boolean {
   return failures.some((f) => f.severity === 'error');
 }
+
+// ---- a failure's location: one format, written and read here ----------------------
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/** One step of a location: a property, an index of a list, or any index (`[*]`, a normalised location). */
+export type LocationStep = { key: string } | { index: number } | { anyIndex: true };
+
+const stepText = (s: LocationStep): string =>
+  'key' in s ? (IDENTIFIER.test(s.key) ? `.${s.key}` : `[${JSON.stringify(s.key)}]`) : 'index' in s ? `[${s.index}]` : '[*]';
+
+/** `prefix` and its steps as a location: `response.body` + [institutions, 3, code] -> `response.body.institutions[3].code`. */
+export function locationAt(prefix: string, steps: readonly LocationStep[]): string {
+  return prefix + steps.map(stepText).join('');
+}
+
+/** `/institutions/3/code` (a JSON pointer, ajv's instancePath) under `response.body` -> `response.body.institutions[3].code`. */
+export function locationOf(prefix: string, instancePath: string, extra?: string): string {
+  const steps: LocationStep[] = [];
+  if (instancePath) {
+    for (const raw of instancePath.slice(1).split('/')) {
+      const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+      // An array index has no leading zero (a key such as "007" is a key).
+      steps.push(/^(0|[1-9]\d*)$/.test(seg) ? { index: Number(seg) } : { key: seg });
+    }
+  }
+  if (extra !== undefined) steps.push({ key: extra });
+  return locationAt(prefix, steps);
+}
+
+const STEP = /\.([A-Za-z_$][\w$]*)|\[(\d+)\]|\[(\*)\]|\[("(?:[^"\\]|\\.)*")\]/y;
+
+/** The inverse of locationAt: the steps of `location` after `prefix`; undefined when it is not under `prefix` or not in this format. */
+export function stepsOf(location: string, prefix: string): LocationStep[] | undefined {
+  if (!location.startsWith(prefix)) return undefined;
+  const steps: LocationStep[] = [];
+  STEP.lastIndex = prefix.length;
+  while (STEP.lastIndex < location.length) {
+    const m = STEP.exec(location);
+    if (!m) return undefined;
+    steps.push(
+      m[1] !== undefined
+        ? { key: m[1] }
+        : m[2] !== undefined
+          ? { index: Number(m[2]) }
+          : m[3] !== undefined
+            ? { anyIndex: true }
+            : { key: JSON.parse(m[4]!) as string },
+    );
+  }
+  return steps;
+}
+
+/** `institutions[3].code` -> `institutions[*].code`: the same place in every record of a list. */
+export function normaliseLocation(location: string): string {
+  return location.replace(/\[\d+\]/g, '[*]');
+}

@@ -53,7 +53,7 @@ export { REQUEST_CHECKS, REQUEST_RULES, WIDGET_TYPES } from './requests.ts';
 export { RunLedger, judgeRun, INVARIANT_RULES } from './invariants.ts';
 export type { Observation, ObservedRecord, InvariantOptions } from './invariants.ts';
 export { servedOf, identifierForm, type ServedKind } from './served.ts';
-export { normaliseLocation } from './contradictions.ts';
+export { normaliseLocation } from './failure.ts';
 export type { Disagreement, ReferenceReport } from './reference.ts';
 export {
   DISAGREEMENT_KINDS,

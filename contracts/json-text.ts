@@ -21,8 +21,8 @@
 import { isUtf8 } from 'node:buffer';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { validateBody } from './checks.ts';
-import { locationOf, schemaRule } from './compile.ts';
-import { severityOfTier, type Failure, type Tier } from './failure.ts';
+import { schemaRule } from './compile.ts';
+import { locationOf, severityOfTier, type Failure, type Tier } from './failure.ts';
 import { exchangeCheck, registerCheck, type Exchange, type ExchangeContext } from './registry.ts';
 
 /**

@@ -24,8 +24,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { loadContract, type Contract } from './contract.ts';
-import { indexContradictions, normaliseLocation, type DisagreementKind, type ReferenceContradiction, type ReferenceContradictions } from './contradictions.ts';
-import { countByTier, tierOf, type Failure, type Tier } from './failure.ts';
+import { indexContradictions, type DisagreementKind, type ReferenceContradiction, type ReferenceContradictions } from './contradictions.ts';
+import { countByTier, normaliseLocation, stepsOf, tierOf, type Failure, type Tier } from './failure.ts';
 import { escapePointerSegment, fileUri, follow, pointerOf, readDocument, resolveRef } from './load.ts';
 import { documentedResponse, type DocumentModel, type OperationInfo } from './model.ts';
 import type { CheckOptions } from './registry.ts';
@@ -358,17 +358,9 @@ function examplesOf(d: ReferenceDocument, r: ReferenceOperation): ReferenceExamp
   return out;
 }
 
-/** `response.body.institutions[0]["a b"].code` -> ['institutions', '0', 'a b', 'code']; undefined outside the body. */
+/** `response.body.institutions[0]["a b"].code` -> ['institutions', '0', 'a b', 'code'] (any index: the first); undefined outside the body. */
 function bodyPathOf(location: string): string[] | undefined {
-  if (!location.startsWith('response.body')) return undefined;
-  const rest = location.slice('response.body'.length);
-  const out: string[] = [];
-  for (const m of rest.matchAll(/\.([A-Za-z_$][\w$]*)|\[(\d+|\*)\]|\[("(?:[^"\\]|\\.)*")\]/g)) {
-    if (m[1] !== undefined) out.push(m[1]);
-    else if (m[2] !== undefined) out.push(m[2] === '*' ? '0' : m[2]);
-    else out.push(JSON.parse(m[3]) as string);
-  }
-  return out;
+  return stepsOf(location, 'response.body')?.map((s) => ('key' in s ? s.key : 'index' in s ? String(s.index) : '0'));
 }
 
 function shortText(value: unknown, max = 240): string {
