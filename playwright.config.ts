@@ -60,6 +60,9 @@ export default defineConfig({
   // Redaction first, console, tier summary, HTML, JUnit, Allure results (reports/reporters.ts);
   // `--list` runs nothing, so it gets the console list only and leaves the last run's reports alone.
   reporter: conformanceReporters({ out: reportsOut, listing: isListing() }),
+  // Only the specs: the scenario folders also hold node:test unit tests (*.test.ts, run by
+  // npm test), which Playwright's default pattern would load and run inside a worker.
+  testMatch: /\.spec\.ts$/,
   projects: [
     // The run itself: no test of its own; its teardown, `invariants`, runs after every
     // scenario project, whatever their outcome, and judges every worker's answers together
@@ -98,8 +101,6 @@ export default defineConfig({
       name: 'fuzz',
       testDir: './scenarios/fuzz',
       dependencies: ['run'],
-      // Only the spec: scenarios/fuzz/engine holds node:test unit tests (npm run test:unit).
-      testMatch: /\.spec\.ts$/,
     },
   ],
 });

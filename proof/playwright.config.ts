@@ -85,6 +85,8 @@ export default defineConfig({
           {
             name: PROPERTIES_PROJECT,
             testDir: '../scenarios/properties',
+            // Only the specs: the harness beside them holds node:test unit tests (*.test.ts).
+            testMatch: /\.spec\.ts$/,
             retries: 1,
             ...(propertiesIgnore.length ? { testIgnore: propertiesIgnore } : {}),
           },
