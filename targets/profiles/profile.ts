@@ -520,7 +520,6 @@ function parseProfile(env: Env): TargetProfile {
         ...acceptFrom(env),
       },
       rateLimit: { perSecond: readNumber(env, SETTINGS.rateLimit.perSecond, 'simulator', d.rateLimitPerSecond), explicit: !!env.SVC_RATE_LIMIT_PER_SECOND },
-      strict: flag(env, 'SVC_STRICT'),
       timeouts: {
         aggregationMs: readNumber(env, SETTINGS.timeouts.aggregationMs, 'simulator'),
         pollIntervalMs: readNumber(env, SETTINGS.timeouts.pollIntervalMs, 'simulator'),
@@ -537,12 +536,8 @@ function parseProfile(env: Env): TargetProfile {
         testMs: bounds.testMs,
         runMs: bounds.runMs,
       },
-      limits: { maxBodyBytes: bounds.maxBodyBytes, maxTransportFailures: bounds.maxTransportFailures },
-      oauthPage: oauthPageFrom(env, 'simulator'),
-      webhookReceiverUrl: env.WEBHOOK_RECEIVER_URL,
       productPaths: productPathsFrom(env, PRODUCT_PATH_DEFAULTS),
-      fuzz: fuzzSettings(env),
-      ...commonSections(env, true),
+      ...commonSections(env, 'simulator', bounds),
     };
   }
 
@@ -596,7 +591,6 @@ function parseProfile(env: Env): TargetProfile {
       perSecond: env.SVC_RATE_LIMIT_PER_SECOND ? readNumber(env, SETTINGS.rateLimit.perSecond, 'real') : undefined,
       explicit: !!env.SVC_RATE_LIMIT_PER_SECOND,
     },
-    strict: flag(env, 'SVC_STRICT'),
     timeouts: {
       aggregationMs,
       pollIntervalMs: readNumber(env, SETTINGS.timeouts.pollIntervalMs, 'real'),
@@ -608,12 +602,8 @@ function parseProfile(env: Env): TargetProfile {
       ...(env.SVC_MIN_JOB_MS ? { minJobMs: readNumber(env, SETTINGS.timeouts.minJobMs, 'real') } : {}),
       ...(env.SVC_AGGREGATION_THROTTLE_MS ? { throttlePeriodMs: readNumber(env, SETTINGS.timeouts.aggregationThrottleMs, 'real') } : {}),
     },
-    limits: { maxBodyBytes: bounds.maxBodyBytes, maxTransportFailures: bounds.maxTransportFailures },
-    oauthPage: oauthPageFrom(env, 'real'),
-    webhookReceiverUrl: env.WEBHOOK_RECEIVER_URL,
     productPaths: productPathsFrom(env),
-    fuzz: fuzzSettings(env),
-    ...commonSections(env, false),
+    ...commonSections(env, 'real', bounds),
   };
 }
 
@@ -649,8 +639,14 @@ export function simulatorEntriesInForce(env: Env = process.env): { faults: strin
 }
 
 /** The sections read the same way for both kinds of target; the simulator's seeds are defaults only there. */
-function commonSections(env: Env, isSimulator: boolean) {
+function commonSections(env: Env, target: TargetKind, bounds: { maxBodyBytes: number; maxTransportFailures: number }) {
+  const isSimulator = target === 'simulator';
   return {
+    strict: flag(env, 'SVC_STRICT'),
+    limits: { maxBodyBytes: bounds.maxBodyBytes, maxTransportFailures: bounds.maxTransportFailures },
+    oauthPage: oauthPageFrom(env, target),
+    webhookReceiverUrl: env.WEBHOOK_RECEIVER_URL,
+    fuzz: fuzzSettings(env),
     institutions: institutionsFrom(env, isSimulator),
     achFilters: achFiltersFrom(env),
     userCategories: userCategoryPathsFrom(env),
