@@ -17,7 +17,7 @@ import { CHART_JS_FILE, CHART_JS_LICENCE, writeDashboard } from './dashboard.ts'
 import { compareNights } from './drift.ts';
 import { readIndex, saveNight } from './store.ts';
 import type { Night } from './night.ts';
-import { nightOf } from './test-nights.ts';
+import { nightOf } from './test-nights.test-support.ts';
 
 const SECRET = 'dashboard-marker-secret-4c1a9e';
 

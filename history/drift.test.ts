@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compareNights, driftReason, DRIFT_RULES, type DriftEvent } from './drift.ts';
-import { nightOf } from './test-nights.ts';
+import { nightOf } from './test-nights.test-support.ts';
 
 const institution = (extra: Record<string, unknown> = {}) => ({
   institution: { code: 'mxbank', name: 'MX Bank', supports_oauth: true, medium_logo_url: 'https://x/logo.png', ...extra },

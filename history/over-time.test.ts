@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compareNights } from './drift.ts';
 import { flakyScenarios, slowOperations, SLOW_FACTOR } from './over-time.ts';
-import { nightOf } from './test-nights.ts';
+import { nightOf } from './test-nights.test-support.ts';
 
 const body = (extra: Record<string, unknown> = {}) => ({ institution: { code: 'mxbank', name: 'MX Bank', ...extra } });
 type Outcome = 'expected' | 'unexpected' | 'flaky' | 'skipped';

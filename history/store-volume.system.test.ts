@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createRedactor } from '../targets/index.ts';
 import { compareNights } from './drift.ts';
 import { HISTORY_LIMIT_BYTES, historyBytes, KEEP_NIGHTS, observationsDir, readIndex, readNight, saveNight } from './store.ts';
-import { nightOf, type Answer } from './test-nights.ts';
+import { nightOf, type Answer } from './test-nights.test-support.ts';
 
 /** A night the size of a full nightly: 90 operations, each answering 6 times with 40 fields and a list of 25 records, 400 scenario verdicts. */
 function bigNight(day: number) {

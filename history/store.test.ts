@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { createRedactor } from '../targets/index.ts';
 import { observationsDir, readIndex, saveNight } from './store.ts';
-import { nightOf } from './test-nights.ts';
+import { nightOf } from './test-nights.test-support.ts';
 
 test('a tighter size limit folds the oldest nights first, never the last two', () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-history-'));

@@ -23,6 +23,9 @@
  *   9. targets/ is what the suites run against, beneath them: it imports none of proof/,
  *      scenarios/, preflight/, cli/ (the simulator process and the process helpers it holds
  *      serve the runners, never the other way round).
+ *  10. What only tests and benches use stays out of the product: a file the package ships
+ *      imports no test support (`*.test-support.ts`, a room's `test/` folder); package.json
+ *      `files` leaves those out, with the tests and the benches (`bench.ts`).
  *
  * A small reader of import specifiers rather than a dependency tool: the project's
  * imports are all relative, written with their `.ts` extension, so the path is the
@@ -41,6 +44,10 @@ const ABOVE_TARGETS = ['proof', 'scenarios', 'preflight', 'cli'];
 const COMMANDS = 'cli/commands/';
 
 const DOMAIN = 'targets/simulator/domain/';
+
+/** Rule 10: what package.json `files` leaves out of the package, beside the tests. */
+const isTestSupport = (path: string) => path.endsWith('.test-support.ts') || /(^|\/)test\//.test(path);
+const isTestOrBench = (path: string) => path.endsWith('.test.ts') || path.endsWith('/bench.ts') || isTestSupport(path);
 
 const top = (path: string) => (path.includes('/') ? path.slice(0, path.indexOf('/')) : '(root)');
 
@@ -62,6 +69,8 @@ export function violations(imports: readonly Import[]): string[] {
       out.push(`${from} imports ${to}: a command never imports another; what they share goes to cli/invocation.ts or the room of its concern`);
     if (to.endsWith('.test.ts')) out.push(`${from} imports ${to}: no file imports a test file; move what it shares to a file of its own`);
     if (a === 'targets' && ABOVE_TARGETS.includes(b)) out.push(`${from} imports ${to}: targets/ is beneath the runners; it imports no ${b}/`);
+    if (PRODUCT_ROOMS.includes(a) && !isTestOrBench(from) && isTestSupport(to))
+      out.push(`${from} imports ${to}: test support is for tests and benches; the package does not ship it`);
   }
   // Folder graph: an edge per pair of different top-level folders, with the files behind it.
   const edges = new Map<string, Map<string, string[]>>();
@@ -161,6 +170,18 @@ test('each rule catches what it forbids', () => {
     /proof\/reach\.ts imports proof\/reach\.test\.ts: no file imports a test file/,
   );
   assert.match(violations([{ from: 'tests/package.system.test.ts', to: 'tests/real-target.system.test.ts' }])[0], /no file imports a test file/);
+  // Rule 10: test support imported by what the package ships; tests, benches and other test support may.
+  assert.deepEqual(violations([{ from: 'targets/simulator/app.ts', to: 'targets/simulator/testing.test-support.ts' }]), [
+    'targets/simulator/app.ts imports targets/simulator/testing.test-support.ts: test support is for tests and benches; the package does not ship it',
+  ]);
+  assert.match(violations([{ from: 'reports/summary.ts', to: 'contracts/test/samples.ts' }]).at(-1)!, /test support is for tests and benches/);
+  for (const [from, to] of [
+    ['targets/simulator/app.test.ts', 'targets/simulator/testing.test-support.ts'],
+    ['contracts/bench.ts', 'contracts/test/samples.ts'],
+    ['targets/receiver/bench.ts', 'targets/receiver/hostile.test-support.ts'],
+    ['history/drift.test.ts', 'history/test-nights.test-support.ts'],
+  ])
+    assert.deepEqual(violations([{ from, to }]), [], from);
   // Rule 9: targets/ importing what runs against it.
   for (const room of ABOVE_TARGETS) {
     const found = violations([{ from: 'targets/simulator-process.ts', to: `${room}/x.ts` }]);

@@ -13,10 +13,10 @@
  *     RECEIVER_HOSTILE_VALID valid deliveries (default 100) and their retries, 16 at a time:
  *     alive, every valid delivery answered 2xx and processed exactly once, none a 5xx.
  *     RECEIVER_HOSTILE_SEED replays a run; the full figure is
- *     `npm run receiver:hostile -- --requests 10000 --valid 1000` (hostile-figure.ts).
+ *     `npm run receiver:hostile -- --requests 10000 --valid 1000` (bench.ts).
  *
  * Verdicts are counts and statuses; the only time bound is the exchange limit that tells a
- * hang from an answer (hostile.ts, EXCHANGE_LIMIT_MS).
+ * hang from an answer (hostile.test-support.ts, EXCHANGE_LIMIT_MS).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -40,7 +40,7 @@ import {
   validRequest,
   type HostileRequest,
   type ReceiverChild,
-} from './hostile.ts';
+} from './hostile.test-support.ts';
 
 const env = (name: string, fallback: number) => {
   const raw = process.env[name];
@@ -191,7 +191,7 @@ test('CONNECT (a tunnel, RFC 9110 §9.3.6) gets a 405 and a close', async () => 
 
 test('a request that announces a body and stops sending gets a 408 at the request bound, not a wait without end', async () => {
   // In-process with a short bound: the only request is the stalled one, so no other
-  // verdict hangs on the clock; the client's own limit is hostile.ts EXCHANGE_LIMIT_MS.
+  // verdict hangs on the clock; the client's own limit is hostile.test-support.ts EXCHANGE_LIMIT_MS.
   const local = scratchDir();
   const r = await startReceiver({ dbPath: join(local, 'receiver.sqlite'), requestTimeoutMs: 500 });
   try {

@@ -1,6 +1,6 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSim, isErrorBody, type Sim, withFault } from './testing.ts';
+import { startSim, isErrorBody, type Sim, withFault } from './testing.test-support.ts';
 
 const VALID = {
   account_guid: 'ACT-0b4c8b7e-2f43-4f6a-9d4e-5c1f2a3b4c5d',

@@ -6,7 +6,7 @@
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSim, isErrorBody, BASIC, TEST_HOST_HEADERS, type Sim, type Res } from './testing.ts';
+import { startSim, isErrorBody, BASIC, TEST_HOST_HEADERS, type Sim, type Res } from './testing.test-support.ts';
 import { SIMULATOR_DEFAULTS as D, settingsFromEnv } from './settings.ts';
 import { SETTINGS } from '../profiles/settings.ts';
 import { DATA_EXCHANGE_SEED as S } from './data/data-exchange.ts';

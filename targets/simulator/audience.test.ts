@@ -1,6 +1,6 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSim, isErrorBody, type Sim } from './testing.ts';
+import { startSim, isErrorBody, type Sim } from './testing.test-support.ts';
 import { SIMULATOR_DEFAULTS as D } from './settings.ts';
 
 const CLIENT = `Basic ${Buffer.from(`${D.audienceClientId}:${D.audienceClientSecret}`).toString('base64')}`;

@@ -1,6 +1,6 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSim, isErrorBody, type Sim } from './testing.ts';
+import { startSim, isErrorBody, type Sim } from './testing.test-support.ts';
 import { DATA_EXCHANGE_SEED as S } from './data/data-exchange.ts';
 
 const tokenPath = (grantee: string, grant: string) => `/data_exchange/grantee/${grantee}/grants/${grant}/token`;

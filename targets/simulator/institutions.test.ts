@@ -1,6 +1,6 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSim, isErrorBody, type Sim, withFault } from './testing.ts';
+import { startSim, isErrorBody, type Sim, withFault } from './testing.test-support.ts';
 import { SUPPORTS_FIELDS } from './data/institutions.ts';
 
 const V_OLD = { 'accept-version': 'v20111101' };

@@ -1,6 +1,6 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSim, isErrorBody, TEST_HOST_HEADERS, type Sim, withFault } from './testing.ts';
+import { startSim, isErrorBody, TEST_HOST_HEADERS, type Sim, withFault } from './testing.test-support.ts';
 import { LEGACY_MEDIA_TYPE } from './routes/test-host.ts';
 
 const H = { ...TEST_HOST_HEADERS, accept: LEGACY_MEDIA_TYPE };

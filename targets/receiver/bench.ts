@@ -1,12 +1,12 @@
 /**
  * npm run receiver:hostile — the hostile-request figure of the reference receiver
- * (hostile.ts): generated hostile requests shuffled with valid deliveries and their
+ * (hostile.test-support.ts): generated hostile requests shuffled with valid deliveries and their
  * retries, sent 16 at a time to the receiver in a child process; prints the counts and
  * exits 1 when a verdict fails (the receiver died, a valid delivery was not answered 2xx
  * or not processed exactly once, a 5xx to anything, a hang, a complete request unanswered).
  */
 import { parseArgs } from 'node:util';
-import { figureFailures, formatFigure, runHostile } from './hostile.ts';
+import { figureFailures, formatFigure, runHostile } from './hostile.test-support.ts';
 
 const USAGE = `usage: npm run receiver:hostile -- [options]
 
