@@ -1,12 +1,14 @@
 /**
  * Helpers for the simulator-core unit tests (in-process with app.inject): a simulator
  * with fast aggregation, authenticated requests, users and members per scenario, and
- * polling until a member settles.
+ * polling until a member settles. The plainer helpers (an app with chosen faults, the
+ * default credentials' header) are testing.test-support.ts's.
  */
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildSimulator } from './app.ts';
 import { SIMULATOR_DEFAULTS } from './settings.ts';
+import { BASIC } from './testing.test-support.ts';
 import type { RecordingWebhookSink } from './context.ts';
 
 export const AGG_MS = 10;
@@ -27,12 +29,11 @@ export class Sim {
     return new Sim(await buildSimulator({ faults, settings: { aggregationMs: AGG_MS, rateLimitPerSecond: 0, ...settings } }));
   }
   async req(method: string, url: string, payload?: unknown, headers: Record<string, string> = {}): Promise<Res> {
-    const auth = `Basic ${Buffer.from(`${SIMULATOR_DEFAULTS.clientId}:${SIMULATOR_DEFAULTS.apiKey}`).toString('base64')}`;
     const r = await this.app.inject({
       method: method as 'GET',
       url,
       payload: payload === undefined ? undefined : typeof payload === 'string' ? payload : JSON.stringify(payload),
-      headers: { authorization: auth, ...(payload !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      headers: { authorization: BASIC, ...(payload !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
     });
     let body: unknown;
     try {
