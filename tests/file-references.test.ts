@@ -15,14 +15,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { extname, join, posix, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
-
-/** Folders never scanned: dependencies, git, and the ignored outputs (.gitignore). */
-const SKIP_DIRS = new Set(['node_modules', '.git', 'reports/out', 'test-results', 'playwright-report', 'blob-report', 'allure-results', '.tmp']);
+import { existsSync, readFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import { PROJECT_ROOT, projectFiles } from './project-files.ts';
 
 /** What a run writes (.gitignore): a path there names an output, not a file of the project. */
 const OUTPUT_PREFIX = /^(reports\/out|test-results|playwright-report|blob-report|allure-results)\//;
@@ -54,19 +49,6 @@ export interface Reference {
   path: string;
 }
 
-function scannedFiles(dir: string, out: string[] = []): string[] {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = join(dir, entry.name);
-    const rel = relative(ROOT, full).split(sep).join('/');
-    if (entry.isDirectory()) {
-      if (!SKIP_DIRS.has(entry.name) && !SKIP_DIRS.has(rel)) scannedFiles(full, out);
-    } else if (entry.isFile() && EXTENSIONS.has(extname(entry.name))) {
-      out.push(rel);
-    }
-  }
-  return out;
-}
-
 const isCommentLine = (line: string) => /^\s*(\*|\/\*|\/\/)/.test(line);
 
 /** The paths `file`'s text names (a test file: in its comments only). */
@@ -91,7 +73,7 @@ export function isFound(file: string, path: string, exists: (rel: string) => boo
   return ELSEWHERE.has(path) || candidates(file, path).some(exists);
 }
 
-const onDisk = (rel: string) => existsSync(join(ROOT, rel));
+const onDisk = (rel: string) => existsSync(join(PROJECT_ROOT, rel));
 
 test('the pattern takes paths with a folder and leaves URLs, outputs, imports and bare names', () => {
   const text = [
@@ -127,7 +109,7 @@ test("a path is found from the root, the naming file's folders, spec/, scenarios
 });
 
 test('every file a source, document or traceability row names exists', () => {
-  const refs = scannedFiles(ROOT).flatMap((file) => referencesIn(file, readFileSync(join(ROOT, file), 'utf8')));
+  const refs = projectFiles(EXTENSIONS).flatMap((file) => referencesIn(file, readFileSync(join(PROJECT_ROOT, file), 'utf8')));
   // Not a vacuous pass: the scan reads the places where such names live, hundreds of them.
   assert.ok(refs.length > 500, `only ${refs.length} paths found`);
   for (const expected of ['spec/trace.yaml', 'README.md', 'load/paging.ts', 'proof/README.md']) {

@@ -13,28 +13,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { extname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseSync } from 'oxc-parser';
-
-const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+import { PROJECT_ROOT, projectFiles } from './project-files.ts';
 
 /** The longest body, in lines from its opening to its closing line, a function may have. */
 export const MAX_BODY_LINES = 150;
-
-/** Folders never read: dependencies, git, the ignored outputs (.gitignore), vendored code. */
-const SKIP_DIRS = new Set([
-  'node_modules',
-  '.git',
-  'reports/out',
-  'test-results',
-  'playwright-report',
-  'blob-report',
-  'allure-results',
-  '.tmp',
-  'history/vendor',
-]);
 
 const EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs']);
 
@@ -127,19 +112,6 @@ export function longFunctions(file: string, text: string, max = MAX_BODY_LINES):
   return found;
 }
 
-function sourceFiles(dir: string, out: string[] = []): string[] {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = join(dir, entry.name);
-    const rel = relative(ROOT, full).split(sep).join('/');
-    if (entry.isDirectory()) {
-      if (!SKIP_DIRS.has(entry.name) && !SKIP_DIRS.has(rel)) sourceFiles(full, out);
-    } else if (entry.isFile() && EXTENSIONS.has(extname(entry.name)) && !entry.name.endsWith('.d.ts')) {
-      out.push(rel);
-    }
-  }
-  return out;
-}
-
 test('longFunctions names declarations, methods, arrows and callbacks by what holds them', () => {
   const body = (n: number) => `{\n${'  x;\n'.repeat(n)}}`;
   const text = [
@@ -155,11 +127,13 @@ test('longFunctions names declarations, methods, arrows and callbacks by what ho
 });
 
 test(`no function body of the project spans more than ${MAX_BODY_LINES} lines`, () => {
-  const long = sourceFiles(ROOT).flatMap((file) => {
-    const text = readFileSync(join(ROOT, file), 'utf8');
-    // A file shorter than the limit holds no long function: not worth parsing.
-    return text.split('\n', MAX_BODY_LINES + 1).length <= MAX_BODY_LINES ? [] : longFunctions(file, text);
-  });
+  const long = projectFiles(EXTENSIONS, ['history/vendor'])
+    .filter((f) => !f.endsWith('.d.ts'))
+    .flatMap((file) => {
+      const text = readFileSync(join(PROJECT_ROOT, file), 'utf8');
+      // A file shorter than the limit holds no long function: not worth parsing.
+      return text.split('\n', MAX_BODY_LINES + 1).length <= MAX_BODY_LINES ? [] : longFunctions(file, text);
+    });
   const key = (f: LongFunction) => `${f.file}: ${f.name}`;
   const unlisted = long.filter((f) => !(key(f) in NOT_YET_SPLIT)).map((f) => `${f.file}:${f.line} ${f.name}: ${f.lines} lines`);
   assert.deepEqual(unlisted, [], `split these functions into named steps of at most ${MAX_BODY_LINES} lines each`);

@@ -13,14 +13,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { extname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
-
-/** Folders never scanned: dependencies, git, and the ignored outputs (.gitignore). */
-const SKIP_DIRS = new Set(['node_modules', '.git', 'reports/out', 'test-results', 'playwright-report', 'blob-report', 'allure-results', '.tmp']);
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT, projectFiles } from './project-files.ts';
 
 /** Source, script, configuration and documentation files: where a comment or prose lives. */
 const EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs', '.sh', '.md', '.yaml', '.yml', '.json', '.jsonc']);
@@ -32,19 +27,6 @@ export interface Citation {
   file: string;
   line: number;
   text: string;
-}
-
-function sourceFiles(dir: string, out: string[] = []): string[] {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = join(dir, entry.name);
-    const rel = relative(ROOT, full).split(sep).join('/');
-    if (entry.isDirectory()) {
-      if (!SKIP_DIRS.has(entry.name) && !SKIP_DIRS.has(rel)) sourceFiles(full, out);
-    } else if (entry.isFile() && EXTENSIONS.has(extname(entry.name)) && entry.name !== 'package-lock.json') {
-      out.push(rel);
-    }
-  }
-  return out;
 }
 
 /** Every line of `text` that cites an issue number. */
@@ -73,12 +55,12 @@ test('the pattern finds every form of an issue citation and nothing else', () =>
 });
 
 test('no source or documentation file cites "issue N" of a tracker a reader cannot open', () => {
-  const files = sourceFiles(ROOT);
+  const files = projectFiles(EXTENSIONS).filter((f) => !f.endsWith('package-lock.json'));
   // Not a vacuous pass: the scan reaches the folders where such comments were.
   for (const expected of ['README.md', 'proof/selftest.ts', 'spec/trace.yaml', 'scripts/run-unit-tests.mjs', 'scenarios/fuzz/README.md']) {
     assert.ok(files.includes(expected), `the scan did not reach ${expected}`);
   }
-  const citations = files.flatMap((file) => issueCitations(file, readFileSync(join(ROOT, file), 'utf8')));
+  const citations = files.flatMap((file) => issueCitations(file, readFileSync(join(PROJECT_ROOT, file), 'utf8')));
   assert.deepEqual(
     citations.map((c) => `${c.file}:${c.line}: ${c.text}`),
     [],
