@@ -12,6 +12,7 @@ import type { ConformanceResult } from './conformance.ts';
 import { renderFindingsMarkdown, tierMeaning } from './findings.ts';
 import type { LoadResult } from './load-summary.ts';
 import { trendTable, type TrendPoint } from './trends.ts';
+import MarkdownIt from 'markdown-it';
 
 export interface GateReason {
   step: string;
@@ -190,47 +191,18 @@ export function renderSummaryMarkdown(s: NightlySummary): string {
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** Renders the Markdown subset of renderSummaryMarkdown (headings, lists, tables, bold, code) as HTML. */
+/**
+ * Markdown as HTML, by markdown-it: raw HTML in the text (a target's own words in a table
+ * cell) is shown as text, never markup; a line break in the Markdown is one on the page, as
+ * the writers lay out their lines.
+ */
+const markdown = new MarkdownIt({ html: false, linkify: false, breaks: true });
+
+/** A report's Markdown (the nightly summary, the integration's and tolerance reports, the version report) as one HTML page. */
 export function markdownToHtml(md: string, title: string): string {
-  const inline = (s: string) =>
-    esc(s)
-      .replace(/\*\*(.+?)\*\*/g, '<strong>$1</strong>')
-      .replace(/`(.+?)`/g, '<code>$1</code>')
-      .replace(/(^|\s)_(.+?)_(?=\s|$)/g, '$1<em>$2</em>');
-  const out: string[] = [];
-  const lines = md.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const l = lines[i];
-    if (l.startsWith('|')) {
-      const rows: string[][] = [];
-      while (i < lines.length && lines[i].startsWith('|')) {
-        if (!/^\|[-| ]+\|$/.test(lines[i]))
-          rows.push(
-            lines[i]
-              .slice(1, -1)
-              .split(/(?<!\\)\|/)
-              .map((x) => x.trim().replace(/\\\|/g, '|')),
-          );
-        i++;
-      }
-      i--;
-      const [head, ...body] = rows;
-      out.push(
-        `<table><thead><tr>${head.map((h) => `<th>${inline(h)}</th>`).join('')}</tr></thead><tbody>${body.map((r) => `<tr>${r.map((x) => `<td>${inline(x)}</td>`).join('')}</tr>`).join('')}</tbody></table>`,
-      );
-    } else if (l.startsWith('- ')) {
-      const items: string[] = [];
-      while (i < lines.length && lines[i].startsWith('- ')) items.push(lines[i++].slice(2));
-      i--;
-      out.push(`<ul>${items.map((x) => `<li>${inline(x)}</li>`).join('')}</ul>`);
-    } else if (/^#{1,3} /.test(l)) {
-      const level = l.indexOf(' ');
-      out.push(`<h${level}>${inline(l.slice(level + 1))}</h${level}>`);
-    } else if (l.trim()) out.push(`<p>${inline(l)}</p>`);
-  }
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title><style>
 body{font:14px/1.45 system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}
 th{background:#f3f3f3}code{background:#f3f3f3;padding:0 3px}h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.5em}
-</style></head><body>${out.join('\n')}</body></html>\n`;
+</style></head><body>${markdown.render(md)}</body></html>\n`;
 }
