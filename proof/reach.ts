@@ -266,16 +266,93 @@ const everyOperation = (api: ApiName, name: string): Omit<StatedParameter, 'id' 
   name,
 });
 
+type AddParameter = (p: Omit<StatedParameter, 'id' | 'versions'>, version: string | undefined) => void;
+
+/** One operation of one document, as the inventory reads it. */
+interface DocumentOperation {
+  doc: Json;
+  api: ApiName;
+  version: string | undefined;
+  path: string;
+  item: Json;
+  op: Json;
+  operation: string;
+  shape: string;
+}
+
+/**
+ * What of the operation the specification does not show (spec/README.md: `x-svc-not-shown`):
+ * its path (so its path parameters are no statement) or its request (so its body fields are none).
+ */
+function notShownOf(op: Json): { path: boolean; request: boolean } {
+  const notShown = typeof op['x-svc-not-shown'] === 'string' ? (op['x-svc-not-shown'] as string) : '';
+  return { path: /^(platform )?path\b/.test(notShown) || /\bpath and method\b/.test(notShown), request: /\b(request|payload)/.test(notShown) };
+}
+
+/** The parameters an operation declares (its path item's and its own), by `in name`. */
+function declaredParameters(doc: Json, item: Json, op: Json): Json[] {
+  const declared = new Map<string, Json>();
+  for (const raw of [...(item.parameters ?? []), ...(op.parameters ?? [])]) {
+    const p = deref(doc, raw);
+    if (p?.name && p.in) declared.set(`${p.in} ${p.in === 'header' ? String(p.name).toLowerCase() : p.name}`, p);
+  }
+  return [...declared.values()];
+}
+
+/** A path parameter, and each alternative form the identifiers' shapes allow at its position. */
+function addPathParameter(o: DocumentOperation, name: string, add: AddParameter): void {
+  const { operation, api, shape, path, version } = o;
+  const position = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).indexOf(name);
+  add({ operation, api, shape, in: 'path', name, position }, version);
+  for (const alt of PATH_ALTERNATIVES)
+    if (alt.api === api && alt.shapes.includes(shape) && alt.position === position)
+      for (const kind of alt.kinds) add({ operation, api, shape, in: 'path', name, position, alternative: kind }, version);
+}
+
+/** Authentication: the header names the operation's security schemes send. */
+function securityHeaders(doc: Json, op: Json): Set<string> {
+  const schemes = (doc.components?.securitySchemes ?? {}) as Record<string, Json>;
+  const headers = new Set<string>();
+  for (const requirement of (op.security ?? doc.security ?? []) as Array<Record<string, unknown>>)
+    for (const name of Object.keys(requirement)) {
+      const scheme = schemes[name];
+      if (scheme?.type === 'http') headers.add('authorization');
+      else if (scheme?.type === 'apiKey' && scheme.in === 'header') headers.add(String(scheme.name).toLowerCase());
+    }
+  return headers;
+}
+
+/** The stated parameters of one operation: declared ones, its security headers, its JSON body's fields. */
+function addOperationParameters(o: DocumentOperation, add: AddParameter): void {
+  const { doc, api, version, operation, shape, op } = o;
+  const notShown = notShownOf(op);
+  for (const p of declaredParameters(doc, o.item, op)) {
+    if (p.in === 'cookie') continue;
+    if (p.in === 'path') {
+      if (!notShown.path) addPathParameter(o, p.name, add);
+      continue;
+    }
+    const name = p.in === 'header' ? String(p.name).toLowerCase() : p.name;
+    if (p.in === 'header' && CROSS_CUTTING.has(name)) add(everyOperation(api, name), version);
+    else add({ operation, api, shape, in: p.in, name }, version);
+  }
+  for (const h of securityHeaders(doc, op)) add(CROSS_CUTTING.has(h) ? everyOperation(api, h) : { operation, api, shape, in: 'header', name: h }, version);
+  if (notShown.request) return;
+  const schema = deref(doc, op.requestBody)?.content?.['application/json']?.schema;
+  for (const field of schema ? declaredFields(doc, schema) : []) add({ operation, api, shape, in: 'body', name: field }, version);
+}
+
 /** The operations, stated parameters and Errors cases of the documents of spec/. */
 export function statedInventory(contract: Contract = loadContract()): Inventory {
   const operations = new Map<string, StatedOperation>();
   const parameters = new Map<string, StatedParameter>();
-  const add = (p: Omit<StatedParameter, 'id' | 'versions'>, version: string | undefined) => {
+  const add: AddParameter = (p, version) => {
     const id = `${p.operation} ${p.in} ${p.name}${p.alternative ? `=${p.alternative}` : ''}`;
     const key = `${p.api} ${p.shape} ${p.in} ${p.in === 'path' ? `#${p.position}` : p.name}${p.alternative ? `=${p.alternative}` : ''}`;
     const known = parameters.get(key);
     if (known) {
       if (version && !known.versions.includes(version)) known.versions.push(version);
+      // A path parameter named differently in another version is one parameter, shown under each name.
       if (p.in === 'path' && !known.name.split('|').includes(p.name)) known.name = `${known.name}|${p.name}`;
       return;
     }
@@ -289,7 +366,6 @@ export function statedInventory(contract: Contract = loadContract()): Inventory 
   ];
   for (const { api, version } of documents) {
     const doc = contract.document(api, version) as unknown as Json;
-    const schemes = (doc.components?.securitySchemes ?? {}) as Record<string, Json>;
     for (const [path, rawItem] of Object.entries((doc.paths ?? {}) as Record<string, Json>)) {
       const item = deref(doc, rawItem);
       for (const method of HTTP_METHODS) {
@@ -300,47 +376,7 @@ export function statedInventory(contract: Contract = loadContract()): Inventory 
         let stated = operations.get(opKey);
         if (!stated) operations.set(opKey, (stated = { id: idOf(api, `${method.toUpperCase()} ${path}`), api, shape, versions: [] }));
         if (version) stated.versions.push(version);
-        const operation = stated.id;
-        // spec/README.md: `x-svc-not-shown` says what of the operation the specification does not show.
-        const notShown = typeof op['x-svc-not-shown'] === 'string' ? (op['x-svc-not-shown'] as string) : '';
-        const pathNotShown = /^(platform )?path\b/.test(notShown) || /\bpath and method\b/.test(notShown);
-        const requestNotShown = /\b(request|payload)/.test(notShown);
-        const declared = new Map<string, Json>();
-        for (const raw of [...(item.parameters ?? []), ...(op.parameters ?? [])]) {
-          const p = deref(doc, raw);
-          if (p?.name && p.in) declared.set(`${p.in} ${p.in === 'header' ? String(p.name).toLowerCase() : p.name}`, p);
-        }
-        const pathNames = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-        for (const p of declared.values()) {
-          if (p.in === 'cookie') continue;
-          if (p.in === 'path') {
-            if (pathNotShown) continue;
-            const position = pathNames.indexOf(p.name);
-            add({ operation, api, shape, in: 'path', name: p.name, position }, version);
-            for (const alt of PATH_ALTERNATIVES)
-              if (alt.api === api && alt.shapes.includes(shape) && alt.position === position)
-                for (const kind of alt.kinds) add({ operation, api, shape, in: 'path', name: p.name, position, alternative: kind }, version);
-            continue;
-          }
-          const name = p.in === 'header' ? String(p.name).toLowerCase() : p.name;
-          if (p.in === 'header' && CROSS_CUTTING.has(name)) add(everyOperation(api, name), version);
-          else add({ operation, api, shape, in: p.in, name }, version);
-        }
-        // Authentication: the headers of the operation's security schemes.
-        const security = (op.security ?? doc.security ?? []) as Array<Record<string, unknown>>;
-        const headers = new Set<string>();
-        for (const requirement of security)
-          for (const name of Object.keys(requirement)) {
-            const scheme = schemes[name];
-            if (scheme?.type === 'http') headers.add('authorization');
-            else if (scheme?.type === 'apiKey' && scheme.in === 'header') headers.add(String(scheme.name).toLowerCase());
-          }
-        for (const h of headers) add(CROSS_CUTTING.has(h) ? everyOperation(api, h) : { operation, api, shape, in: 'header', name: h }, version);
-        if (!requestNotShown) {
-          const body = deref(doc, op.requestBody);
-          const schema = body?.content?.['application/json']?.schema;
-          for (const field of schema ? declaredFields(doc, schema) : []) add({ operation, api, shape, in: 'body', name: field }, version);
-        }
+        addOperationParameters({ doc, api, version, path, item, op, operation: stated.id, shape }, add);
       }
     }
   }
