@@ -44,6 +44,36 @@ export interface MediaSelection {
   exact: boolean;
 }
 
+/**
+ * What of an operation its `x-svc-not-shown` says the specification does not show
+ * (spec/CONVENTIONS.md): the one reader of that prose, so each use asks for a part by name
+ * and every use reads the same words the same way.
+ */
+export interface NotShown {
+  /** Its path ("path ...", "platform path ...", "path and method"): its path parameters state nothing. */
+  path: boolean;
+  /** Its request or payload: its body's fields state nothing. */
+  request: boolean;
+  /** Its method, or how it is called. */
+  method: boolean;
+  /** The name of one of its query parameters. */
+  queryParameter: boolean;
+  /** It belongs to "the other product areas" (Endpoints: their paths and payloads are not shown). */
+  otherProductArea: boolean;
+}
+
+export function notShownOf(operation: unknown): NotShown {
+  const said = (operation as Record<string, unknown> | null | undefined)?.['x-svc-not-shown'];
+  const text = typeof said === 'string' ? said : '';
+  return {
+    path: /^(platform )?path\b/.test(text) || /\bpath and method\b/.test(text),
+    request: /\b(request|payload)/.test(text),
+    method: /method/i.test(text),
+    queryParameter: /query parameter/i.test(text),
+    otherProductArea: /other product areas/.test(text),
+  };
+}
+
 export interface OperationInfo {
   api: ApiName;
   /** The document's version (platform derived documents), else undefined. */

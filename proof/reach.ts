@@ -38,7 +38,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadContract, type ApiName, type Contract } from '../contracts/index.ts';
+import { loadContract, notShownOf, type ApiName, type Contract } from '../contracts/index.ts';
 import { readHar, toHar, type RecordedExchange } from '../integration/har.ts';
 import { redactedExchanges } from '../integration/report.ts';
 import { startProxy } from '../integration/proxy.ts';
@@ -280,15 +280,6 @@ interface DocumentOperation {
   shape: string;
 }
 
-/**
- * What of the operation the specification does not show (spec/README.md: `x-svc-not-shown`):
- * its path (so its path parameters are no statement) or its request (so its body fields are none).
- */
-function notShownOf(op: Json): { path: boolean; request: boolean } {
-  const notShown = typeof op['x-svc-not-shown'] === 'string' ? (op['x-svc-not-shown'] as string) : '';
-  return { path: /^(platform )?path\b/.test(notShown) || /\bpath and method\b/.test(notShown), request: /\b(request|payload)/.test(notShown) };
-}
-
 /** The parameters an operation declares (its path item's and its own), by `in name`. */
 function declaredParameters(doc: Json, item: Json, op: Json): Json[] {
   const declared = new Map<string, Json>();
@@ -325,6 +316,7 @@ function securityHeaders(doc: Json, op: Json): Set<string> {
 /** The stated parameters of one operation: declared ones, its security headers, its JSON body's fields. */
 function addOperationParameters(o: DocumentOperation, add: AddParameter): void {
   const { doc, api, version, operation, shape, op } = o;
+  // What the specification does not show of it states nothing (contracts/ notShownOf).
   const notShown = notShownOf(op);
   for (const p of declaredParameters(doc, o.item, op)) {
     if (p.in === 'cookie') continue;

@@ -4,7 +4,7 @@
  * specification permits, each with its reason), the conditions under which a field is
  * stated, and the product-area resources the rule tables state fields of.
  */
-import { type OperationInfo, STATED_PLATFORM_RULES, STATED_FIELDS } from '../../contracts/index.ts';
+import { notShownOf, type OperationInfo, STATED_PLATFORM_RULES, STATED_FIELDS } from '../../contracts/index.ts';
 import { PRODUCT_PATH_DEFAULTS } from '../../targets/index.ts';
 import type { Exclusion, OpRef, When } from './model.ts';
 
@@ -273,6 +273,5 @@ const PROFILE_PATHS = new Set(Object.values(PRODUCT_PATH_DEFAULTS).map((p) => St
  * held to).
  */
 export function pathUnknown(op: OperationInfo): boolean {
-  const notShown = (op.operation as unknown as Record<string, unknown>)['x-svc-not-shown'];
-  return typeof notShown === 'string' && /other product areas/.test(notShown) && !PROFILE_PATHS.has(op.path.replace(/\{[^}]+\}/g, '{}'));
+  return notShownOf(op.operation).otherProductArea && !PROFILE_PATHS.has(op.path.replace(/\{[^}]+\}/g, '{}'));
 }

@@ -26,6 +26,7 @@ import {
   type Contract,
   type ApiName,
   follow,
+  notShownOf,
   pointerOf,
   type OperationInfo,
   type GeneratedCase,
@@ -414,7 +415,8 @@ function positiveApplies(spec: OperationSpec, o: Pick<CaseOptions, 'known' | 'mi
   // Parameters the document does not fully show (data exchange grant query: "the exact name of the query parameter
   // carrying the grantee GUIDs" is not shown): a request without them may be refused.
   // Likewise an operation whose method is not shown (the processor's /payment_account, read with the processor's token).
-  if (/query parameter|method/i.test(String((spec.info.operation as any)['x-svc-not-shown'] ?? ''))) return false;
+  const notShown = notShownOf(spec.info.operation);
+  if (notShown.queryParameter || notShown.method) return false;
   if (!spec.params.filter((p) => p.in === 'path').every((p) => knownValues(p, o).length > 0)) return false;
   return spec.params.filter((p) => p.in !== 'path' && p.required && p.name.toLowerCase() !== 'accept-version').length === 0;
 }
