@@ -8,30 +8,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
-
-const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
-
-async function spawnReceiver(db: string, broken?: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--port', '0', '--db', db, ...(broken ? ['--broken', broken] : [])], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /listening (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`receiver exited with ${code} before listening`)));
-  });
-  return { child, url };
-}
+import { spawnReceiver } from './hostile.test-support.ts';
 
 interface Sent {
   guid: string;
@@ -55,7 +36,7 @@ async function killRounds(broken?: string): Promise<Outcome> {
   const agent = new Agent({ connections: 16 });
   try {
     for (let round = 0; round < 4; round++) {
-      const { child, url } = await spawnReceiver(db, broken);
+      const { child, url } = await spawnReceiver(db, broken ? ['--broken', broken] : []);
       const exited = new Promise((r) => child.once('exit', r));
       let stop = false;
       // The moment of the kill is a count of answers, not a time: after a random number of
@@ -113,7 +94,7 @@ async function killRounds(broken?: string): Promise<Outcome> {
     }
 
     // Restart once more and let the worker finish what was queued at the last kill.
-    const { child, url } = await spawnReceiver(db, broken);
+    const { child, url } = await spawnReceiver(db, broken ? ['--broken', broken] : []);
     try {
       const get = async (path: string) => (await (await request(`${url}${path}`, { dispatcher: agent })).body.json()) as any;
       const stats = await get('/_observe/processed-count?settled=1');
