@@ -22,6 +22,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redactor } from '../targets/index.ts';
+import { htmlText } from '../reports/markdown.ts';
 import type { DriftEvent } from './drift.ts';
 import { flakyScenarios, slowOperations, type FlakyScenario, type SlowOperation } from './over-time.ts';
 import { keptNights, readIndex, type FoldedNight, type HistoryIndex, type LongRunningResult } from './store.ts';
@@ -84,13 +85,6 @@ function dashboardData(historyDir: string, index: HistoryIndex = readIndex(histo
   };
 }
 
-const esc = (s: unknown) =>
-  String(s ?? '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
-
 /** JSON inside a <script> element: no `</script>` or `<!--` can end it early. */
 const scriptJson = (v: unknown) =>
   JSON.stringify(v)
@@ -102,8 +96,8 @@ const gateOf = (n: FoldedNight) => n.gate ?? (n.counts.unexpected ? 'fail' : 'pa
 
 function table(caption: string, head: string[], rows: string[][], o: { id?: string } = {}): string {
   // A scrollable region is focusable so a keyboard can scroll it (WCAG 2.1.1).
-  return `<div class="scroll" tabindex="0" role="region" aria-label="${esc(caption)}"${o.id ? ` id="${o.id}"` : ''}><table><caption>${esc(caption)}</caption><thead><tr>${head
-    .map((h) => `<th scope="col">${esc(h)}</th>`)
+  return `<div class="scroll" tabindex="0" role="region" aria-label="${htmlText(caption)}"${o.id ? ` id="${o.id}"` : ''}><table><caption>${htmlText(caption)}</caption><thead><tr>${head
+    .map((h) => `<th scope="col">${htmlText(h)}</th>`)
     .join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</tbody></table></div>`;
 }
 
@@ -111,14 +105,14 @@ function driftEntries(events: readonly DriftEvent[]): string {
   if (!events.length) return '<p>No drift in the nights kept: every operation served what it served the night before.</p>';
   return events
     .map(
-      (e) => `<details class="drift ${e.cls}" data-kind="${esc(e.kind)}">
-  <summary><span class="badge ${e.cls}">${esc(e.cls)}</span> ${esc(e.operation)}${e.status ? ` → ${esc(e.status)}` : ''} <code>${esc(e.path)}</code> — ${esc(e.kind)} (${esc(e.version || e.api)}, night ${esc(e.night)})</summary>
+      (e) => `<details class="drift ${e.cls}" data-kind="${htmlText(e.kind)}">
+  <summary><span class="badge ${e.cls}">${htmlText(e.cls)}</span> ${htmlText(e.operation)}${e.status ? ` → ${htmlText(e.status)}` : ''} <code>${htmlText(e.path)}</code> — ${htmlText(e.kind)} (${htmlText(e.version || e.api)}, night ${htmlText(e.night)})</summary>
   <div class="diff" role="group" aria-label="difference">
-    <div class="minus"><span class="sr">last night </span>− ${esc(e.last.night)}: ${esc(e.last.value)}</div>
-    <div class="plus"><span class="sr">tonight </span>+ ${esc(e.night)}: ${esc(e.tonight)}</div>
+    <div class="minus"><span class="sr">last night </span>− ${htmlText(e.last.night)}: ${htmlText(e.last.value)}</div>
+    <div class="plus"><span class="sr">tonight </span>+ ${htmlText(e.night)}: ${htmlText(e.tonight)}</div>
   </div>
-  <p>Target ${esc(e.target)}${e.firstSeen ? `; first seen ${esc(e.firstSeen)}` : ''}${e.scenarios.length ? `; seen by ${esc(e.scenarios.join('; '))}` : ''}.</p>
-  <p class="rule">${esc(e.rule)}</p>
+  <p>Target ${htmlText(e.target)}${e.firstSeen ? `; first seen ${htmlText(e.firstSeen)}` : ''}${e.scenarios.length ? `; seen by ${htmlText(e.scenarios.join('; '))}` : ''}.</p>
+  <p class="rule">${htmlText(e.rule)}</p>
 </details>`,
     )
     .join('\n');
@@ -224,7 +218,7 @@ function dashboardHeader(d: DashboardData): string {
   return `<a class="skip" href="#main">Skip to the dashboard</a>
 <header>
 <h1>svc conformance — nightly dashboard</h1>
-<p>Targets: ${esc(d.targets.join(', ') || 'none yet')}. Written ${esc(d.generatedAt)} from the history (${d.nights.length} night(s)).</p>
+<p>Targets: ${htmlText(d.targets.join(', ') || 'none yet')}. Written ${htmlText(d.generatedAt)} from the history (${d.nights.length} night(s)).</p>
 <nav aria-label="Sections"><ul>
 <li><a href="#verdicts">Verdicts</a></li><li><a href="#findings">Findings</a></li><li><a href="#drift">Drift</a></li>
 <li><a href="#flaky">Flaky</a></li><li><a href="#long-running">Rules that take a day</a></li><li><a href="#latency">Latency</a></li>
@@ -237,7 +231,7 @@ function lastNightCards(d: DashboardData): string {
   const last = d.nights.at(-1);
   return `<section aria-labelledby="h-now" class="cards">
   <h2 id="h-now" class="sr">Last night</h2>
-  <div class="card">Last night<strong><span class="badge ${last ? gateOf(last) : ''}">${esc(last ? gateOf(last) : 'none')}</span></strong>${esc(last?.id ?? '')}</div>
+  <div class="card">Last night<strong><span class="badge ${last ? gateOf(last) : ''}">${htmlText(last ? gateOf(last) : 'none')}</span></strong>${htmlText(last?.id ?? '')}</div>
   <div class="card">Breaking drift (nights kept)<strong id="breaking-count">${breaking}</strong></div>
   <div class="card">Flaky scenarios<strong>${d.flaky.length}</strong></div>
   <div class="card">Slow operations tonight<strong>${d.slow.length}</strong></div>
@@ -248,16 +242,16 @@ function verdictsSection(d: DashboardData): string {
   const nightsRows = [...d.nights].reverse().map((n) => {
     const g = gateOf(n);
     return [
-      esc(n.id),
-      esc(n.at.slice(0, 16).replace('T', ' ')),
-      esc(n.target),
-      `<span class="badge ${g}">${esc(g)}</span>`,
-      esc(n.counts.expected ?? 0),
-      esc(n.counts.unexpected ?? 0),
-      esc(n.counts.flaky ?? 0),
-      esc(n.counts.skipped ?? 0),
-      `${esc(n.tiers.stated)} / ${esc(n.tiers.inferred)} / ${esc(n.tiers.informational)}`,
-      esc(n.leftOut.join('; ') || 'full'),
+      htmlText(n.id),
+      htmlText(n.at.slice(0, 16).replace('T', ' ')),
+      htmlText(n.target),
+      `<span class="badge ${g}">${htmlText(g)}</span>`,
+      htmlText(n.counts.expected ?? 0),
+      htmlText(n.counts.unexpected ?? 0),
+      htmlText(n.counts.flaky ?? 0),
+      htmlText(n.counts.skipped ?? 0),
+      `${htmlText(n.tiers.stated)} / ${htmlText(n.tiers.inferred)} / ${htmlText(n.tiers.informational)}`,
+      htmlText(n.leftOut.join('; ') || 'full'),
       n.kept ? 'in full' : 'summarised',
     ];
   });
@@ -269,7 +263,7 @@ ${table('Nights, newest first', ['night', 'at (UTC)', 'target', 'verdict', 'pass
 }
 
 function findingsSection(d: DashboardData): string {
-  const areaRows = d.areas.map((a) => [esc(a.area), esc(a.stated), esc(a.inferred), esc(a.informational)]);
+  const areaRows = d.areas.map((a) => [htmlText(a.area), htmlText(a.stated), htmlText(a.inferred), htmlText(a.informational)]);
   return `<section id="findings" aria-labelledby="h-findings">
 <h2 id="h-findings">Findings by tier and area</h2>
 <canvas id="chart-tiers" role="img" aria-label="Contract findings per night by tier: stated, inferred, informational"></canvas>
@@ -287,12 +281,18 @@ ${driftEntries(events)}
 
 function flakySection(d: DashboardData): string {
   const flakyRows = d.flaky.map((f) => [
-    esc(f.name),
-    esc(f.project),
-    esc(f.flips),
-    esc(f.history.map((h) => `${h.night.slice(0, 15)} ${h.outcome}`).join(' → ')),
+    htmlText(f.name),
+    htmlText(f.project),
+    htmlText(f.flips),
+    htmlText(f.history.map((h) => `${h.night.slice(0, 15)} ${h.outcome}`).join(' → ')),
   ]);
-  const slowRows = d.slow.map((s) => [esc(s.operation), esc(s.version || s.api), esc(s.tonightP95), esc(s.medianP95), esc(`${s.factor}×`)]);
+  const slowRows = d.slow.map((s) => [
+    htmlText(s.operation),
+    htmlText(s.version || s.api),
+    htmlText(s.tonightP95),
+    htmlText(s.medianP95),
+    htmlText(`${s.factor}×`),
+  ]);
   return `<section id="flaky" aria-labelledby="h-flaky">
 <h2 id="h-flaky">Flaky scenarios and slow operations</h2>
 ${flakyRows.length ? table('Scenarios whose verdict flips between nights with no drift to explain it', ['scenario', 'project', 'flips', 'history'], flakyRows) : '<p>No flaky scenario in the nights kept.</p>'}
@@ -302,11 +302,11 @@ ${slowRows.length ? table('Operations whose p95 grew beyond its median of the la
 
 function longRunningSection(d: DashboardData): string {
   const lrRows = d.longRunning.map((r) => [
-    esc(r.night),
-    esc(r.rule),
-    esc(r.rows.join(', ')),
-    `<span class="badge ${r.verdict}">${esc(r.verdict)}</span>`,
-    esc(r.detail),
+    htmlText(r.night),
+    htmlText(r.rule),
+    htmlText(r.rows.join(', ')),
+    `<span class="badge ${r.verdict}">${htmlText(r.verdict)}</span>`,
+    htmlText(r.detail),
   ]);
   return `<section id="long-running" aria-labelledby="h-lr">
 <h2 id="h-lr">Rules that take a day (observed across nights)</h2>
@@ -315,8 +315,8 @@ ${lrRows.length ? table('Verdicts of the members left for the next night', ['nig
 }
 
 function latencySection(d: DashboardData, ops: readonly string[]): string {
-  const opsOptions = ops.map((o, i) => `<option value="${i}">${esc(o)}</option>`).join('');
-  const latencyRows = ops.map((o) => [esc(o), ...d.nights.slice(-10).map((n) => (n.p95[o] === undefined ? '—' : esc(n.p95[o])))]);
+  const opsOptions = ops.map((o, i) => `<option value="${i}">${htmlText(o)}</option>`).join('');
+  const latencyRows = ops.map((o) => [htmlText(o), ...d.nights.slice(-10).map((n) => (n.p95[o] === undefined ? '—' : htmlText(n.p95[o])))]);
   return `<section id="latency" aria-labelledby="h-latency">
 <h2 id="h-latency">Latency per operation over time</h2>
 ${
@@ -332,7 +332,7 @@ ${table('p95 latency (ms) per operation, last 10 nights (oldest first)', ['opera
 function dashboardFooter(licence: string): string {
   return `<footer>
 <p>Charts drawn with Chart.js (MIT licence, inlined from history/vendor):</p>
-<details><summary>Chart.js licence</summary><pre>${esc(licence)}</pre></details>
+<details><summary>Chart.js licence</summary><pre>${htmlText(licence)}</pre></details>
 </footer>`;
 }
 

@@ -23,6 +23,7 @@
  */
 import type { FieldNight, Night, OperationNight } from './night.ts';
 import type { HistoryIndex } from './store.ts';
+import { markdownCode, markdownText } from '../reports/markdown.ts';
 
 export type DriftKind =
   | 'removed-field'
@@ -400,10 +401,9 @@ export function driftMarkdown(events: readonly DriftEvent[], o: { title?: string
       '| version | operation | status | path | kind | last night | tonight | first seen |',
       '|---|---|---|---|---|---|---|---|',
     );
-    const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
     for (const e of of)
       lines.push(
-        `| ${e.version || '—'} | ${cell(e.operation)} | ${e.status ?? '—'} | \`${cell(e.path)}\` | ${e.kind} | ${cell(e.last.value)} (${e.last.night}) | ${cell(e.tonight)} | ${e.firstSeen ?? '—'} |`,
+        `| ${markdownText(e.version) || '—'} | ${markdownText(e.operation)} | ${e.status ?? '—'} | ${markdownCode(e.path)} | ${e.kind} | ${markdownText(e.last.value)} (${e.last.night}) | ${markdownText(e.tonight)} | ${e.firstSeen ?? '—'} |`,
       );
     lines.push('', ...[...new Set(of.map((e) => e.rule))].map((r) => `- ${r}`), '');
   }

@@ -13,6 +13,7 @@ import { compareNights, driftMarkdown, driftReason, type DriftEvent } from './dr
 import { buildNight, readLedger, type Night, type NightCost } from './night.ts';
 import { flakyScenarios, slowOperations, SLOW_FACTOR, type FlakyScenario, type SlowOperation } from './over-time.ts';
 import { HISTORY_LIMIT_BYTES, keptNights, readIndex, saveNight, type HistoryIndex, type LongRunningResult } from './store.ts';
+import { markdownText } from '../reports/markdown.ts';
 
 export interface RecordOptions {
   ledgerDir: string;
@@ -125,7 +126,7 @@ export function historyMarkdown(r: Recorded, o: { historyDir: string; dashboard?
   if (!lr.length) lines.push('_Nothing judged tonight._', '');
   else {
     lines.push('| rule | rows | verdict | detail |', '|---|---|---|---|');
-    for (const x of lr) lines.push(`| ${x.rule} | ${x.rows.join(', ')} | ${x.verdict} | ${x.detail.replace(/\|/g, '\\|')} |`);
+    for (const x of lr) lines.push(`| ${x.rule} | ${x.rows.join(', ')} | ${x.verdict} | ${markdownText(x.detail)} |`);
     lines.push('');
   }
   lines.push('## Flaky scenarios (verdicts that flip between nights without a drift to explain them)', '');

@@ -13,7 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatFailure, tierOf, type Failure, type Tier } from '../contracts/index.ts';
 import { createRedactor, type Redactor } from '../targets/index.ts';
-import { markdownToHtml } from '../reports/summary.ts';
+import { markdownText, markdownToHtml } from '../reports/markdown.ts';
 import { toHar, type RecordedExchange } from './har.ts';
 import { allFailures, trafficCounts, trafficExitCode, type TrafficReport } from './judge.ts';
 
@@ -72,7 +72,6 @@ function trafficConsoleLines(r: TrafficReport): string[] {
   return lines;
 }
 
-const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const EXCHANGE_ROWS = 1000;
 
 function trafficMarkdown(r: TrafficReport): string {
@@ -81,7 +80,7 @@ function trafficMarkdown(r: TrafficReport): string {
   const lines = [
     `# Integration traffic: ${trafficExitCode(r) ? 'FAIL' : 'pass'}`,
     '',
-    `${r.source}. ${c.exchanges} exchange(s): ${c.api} API call(s) over ${c.operations} operation(s), ${c.returnedUrlLoads} load(s) of URLs the service returned.`,
+    `${markdownText(r.source)}. ${c.exchanges} exchange(s): ${c.api} API call(s) over ${c.operations} operation(s), ${c.returnedUrlLoads} load(s) of URLs the service returned.`,
     '',
     `**Findings: ${groups.stated.length} stated, ${groups.inferred.length} inferred, ${groups.informational.length} informational** (distinct; ${c.byTier.stated + c.byTier.inferred + c.byTier.informational} in all). Every request was judged against the contract as the suites judge responses (contracts/requests.ts), and every response too.`,
     '',
@@ -95,11 +94,13 @@ function trafficMarkdown(r: TrafficReport): string {
     lines.push('| check | operation | location | message | rule | seen |', '|---|---|---|---|---|---|');
     for (const g of groups[tier]) {
       const f = g.failure;
-      lines.push(`| ${f.check} | ${cell(f.operation)} | ${cell(f.location)} | ${cell(f.message)} | ${cell(f.rule)} | ${seen(g)} |`);
+      lines.push(
+        `| ${markdownText(f.check)} | ${markdownText(f.operation)} | ${markdownText(f.location)} | ${markdownText(f.message)} | ${markdownText(f.rule)} | ${seen(g)} |`,
+      );
     }
     lines.push('');
   }
-  if (r.notes.length) lines.push('## Notes', '', ...r.notes.map((n) => `- ${n}`), '');
+  if (r.notes.length) lines.push('## Notes', '', ...r.notes.map((n) => `- ${markdownText(n)}`), '');
   lines.push('## Exchanges', '', '| # | method | operation | version | status | findings |', '|---|---|---|---|---|---|');
   for (const x of r.exchanges.slice(0, EXCHANGE_ROWS)) {
     const what =
@@ -111,7 +112,7 @@ function trafficMarkdown(r: TrafficReport): string {
             ? `(no answer) ${x.url.split('?')[0]}`
             : `(not judged) ${x.url.split('?')[0]}`;
     lines.push(
-      `| ${x.index} | ${x.method} | ${cell(what)} | ${x.version ?? ''} | ${x.status ?? ''} | ${x.failures.map((f) => `${tierOf(f)}: ${f.check}`).join(', ')} |`,
+      `| ${x.index} | ${markdownText(x.method)} | ${markdownText(what)} | ${markdownText(x.version)} | ${x.status ?? ''} | ${markdownText(x.failures.map((f) => `${tierOf(f)}: ${f.check}`).join(', '))} |`,
     );
   }
   if (r.exchanges.length > EXCHANGE_ROWS) lines.push('', `_${r.exchanges.length - EXCHANGE_ROWS} more exchange(s) in report.json._`);

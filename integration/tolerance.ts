@@ -17,7 +17,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { catalogEntry, createRedactor, profileSecrets, startTarget, VARIATIONS, type TargetProfile } from '../targets/index.ts';
-import { markdownToHtml } from '../reports/summary.ts';
+import { markdownCode, markdownText, markdownToHtml } from '../reports/markdown.ts';
 import { commandEnv, runCommand, type CommandRun } from './command.ts';
 import { IntegrationInputError } from './har.ts';
 import { xml } from './report.ts';
@@ -217,14 +217,12 @@ export function toleranceConsoleLines(r: ToleranceReport, o: { rows?: boolean } 
   return lines;
 }
 
-const cell = (s: string | undefined) => (s ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
-
 function toleranceMarkdown(r: ToleranceReport): string {
   const gate = toleranceExitCode(r) ? 'FAIL' : 'pass';
   const lines = [
     `# Tolerance matrix: ${gate}`,
     '',
-    `Command \`${r.command}\`, run against the embedded simulator without any variation (baseline: **${r.baseline.outcome}**) and once per catalogue variation, each a freedom the specification leaves. Each run bounded at ${seconds(r.timeoutMs)}; wall time ${seconds(r.wallMs)}.`,
+    `Command ${markdownCode(r.command, 'text')}, run against the embedded simulator without any variation (baseline: **${r.baseline.outcome}**) and once per catalogue variation, each a freedom the specification leaves. Each run bounded at ${seconds(r.timeoutMs)}; wall time ${seconds(r.wallMs)}.`,
     '',
     r.breaking.length
       ? `**Breaks the integration: ${r.breaking.join(', ')}.**`
@@ -238,12 +236,20 @@ function toleranceMarkdown(r: ToleranceReport): string {
     '|---|---|---|---|---|',
     `| baseline | ${r.baseline.outcome} | | no variation in force | ${seconds(r.baseline.durationMs)} |`,
     ...r.rows.map(
-      (x) => `| ${x.variation} | ${x.outcome === 'pass' ? 'pass' : `**${x.outcome}**`} | ${x.area ?? ''} | ${cell(x.section)} | ${seconds(x.durationMs)} |`,
+      (x) =>
+        `| ${x.variation} | ${x.outcome === 'pass' ? 'pass' : `**${x.outcome}**`} | ${x.area ?? ''} | ${markdownText(x.section)} | ${seconds(x.durationMs)} |`,
     ),
     '',
   ];
   for (const x of [r.baseline, ...r.rows].filter((row) => row.outcome !== 'pass')) {
-    lines.push(`## ${x.variation}: ${x.outcome}`, '', x.description ? `${x.description}.` : '', '', ...tellingLines(x.tail, 20).map((l) => `- \`${l}\``), '');
+    lines.push(
+      `## ${x.variation}: ${x.outcome}`,
+      '',
+      x.description ? `${x.description}.` : '',
+      '',
+      ...tellingLines(x.tail, 20).map((l) => `- ${markdownCode(l, 'text')}`),
+      '',
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -41,10 +41,10 @@ import { loadEntries, readLoadSummaries, trendFigures } from '../reports/load-su
 import { writeAllureEntry } from '../reports/allure/results.ts';
 import { buildAllureReport } from '../reports/allure/build.ts';
 import { appendTrend, readTrends } from '../reports/trends.ts';
+import { markdownToHtml } from '../reports/markdown.ts';
 import {
   gateReasons,
   gateVerdict,
-  markdownToHtml,
   renderSummaryMarkdown,
   verdictLine,
   type GateReason,

@@ -13,6 +13,7 @@
 import { tierOfEntry, type CatalogEntry, type CatalogTier } from '../targets/index.ts';
 import type { AllureEntry } from '../reports/allure/results.ts';
 import type { SelftestFigures } from '../reports/summary.ts';
+import { markdownText } from '../reports/markdown.ts';
 import { printTestKey, type TestKey } from './playwright-plan.ts';
 
 /** The suite kinds the self-test runs (proof/plan.ts; one adapter each, proof/adapters.ts). */
@@ -167,7 +168,6 @@ function baselineLines(m: Matrix): string[] {
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function shortList(failed: readonly FailedCheck[], max = 3): string {
   const names = failed.map(printFailedCheck);
@@ -204,7 +204,7 @@ export function renderMarkdown(m: Matrix): string {
                   .map(([k, v]) => `${k}=${v}`)
                   .join(' ')})`
               : ''
-          } | ${r.area} | ${r.verdict} | ${cell(r.verdict === 'ERROR' ? r.errors.join('; ') : shortList(r.failed) || '—')} | ${cell(r.section)} |`,
+          } | ${r.area} | ${r.verdict} | ${markdownText(r.verdict === 'ERROR' ? r.errors.join('; ') : shortList(r.failed) || '—')} | ${markdownText(r.section)} |`,
       ),
     '',
     '## Variations',
@@ -215,7 +215,7 @@ export function renderMarkdown(m: Matrix): string {
       .filter((r) => r.kind === 'variation')
       .map(
         (r) =>
-          `| ${r.name} | ${r.verdict} | ${cell(r.verdict === 'ERROR' ? r.errors.join('; ') : shortList(r.failed) || (r.note ? `— (${r.note})` : '—'))} | ${cell(r.section)} |`,
+          `| ${r.name} | ${r.verdict} | ${markdownText(r.verdict === 'ERROR' ? r.errors.join('; ') : shortList(r.failed) || (r.note ? `— (${r.note})` : '—'))} | ${markdownText(r.section)} |`,
       ),
     '',
   ];

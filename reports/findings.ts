@@ -13,6 +13,7 @@
  */
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { FAILURE_TEXT_FIELDS, failureText, type Failure, type Tier } from '../contracts/index.ts';
+import { htmlText, markdownText } from './markdown.ts';
 
 const TIERS: readonly Tier[] = ['stated', 'inferred', 'informational'];
 
@@ -225,8 +226,6 @@ export function renderFindingsText(s: FindingsSummary, o: ConsoleOptions): strin
   return `${lines.join('\n')}\n`;
 }
 
-const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-
 /** The nightly summary's findings sections (Markdown): every distinct finding, grouped. */
 export function renderFindingsMarkdown(s: FindingsSummary, o: { strict: boolean; testsShown?: number }): string[] {
   const shown = o.testsShown ?? 3;
@@ -235,15 +234,13 @@ export function renderFindingsMarkdown(s: FindingsSummary, o: { strict: boolean;
     if (!s[t].findings) continue;
     lines.push(`## ${t[0].toUpperCase()}${t.slice(1)} findings: ${s[t].findings} (${tierMeaning(t, o.strict)})`, '');
     for (const g of s[t].byCheck) {
-      lines.push(`- **${cell(g.check)}** (${g.findings.length})`);
-      for (const f of g.findings) lines.push(`  - ${cell(f.text)} — _${cell(testsLine(f, shown))}_`);
+      lines.push(`- **${markdownText(g.check)}** (${g.findings.length})`);
+      for (const f of g.findings) lines.push(`  - ${markdownText(f.text)} — _${markdownText(testsLine(f, shown))}_`);
     }
     lines.push('');
   }
   return lines;
 }
-
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * The run-level tier summary beside the Playwright HTML report (its index.html in the same
@@ -255,10 +252,10 @@ export function renderFindingsHtml(s: FindingsSummary, o: { strict: boolean; tit
   const index = o.reportIndex ?? 'index.html';
   const filter = (t: Tier) => `${index}#?q=${encodeURIComponent(`annot:${t}`)}`;
   const testLink = (t: { title: string; id?: string }) =>
-    t.id ? `<a href="${esc(`${index}#?testId=${encodeURIComponent(t.id)}`)}">${esc(t.title)}</a>` : esc(t.title);
+    t.id ? `<a href="${htmlText(`${index}#?testId=${encodeURIComponent(t.id)}`)}">${htmlText(t.title)}</a>` : htmlText(t.title);
   const rows = TIERS.map(
     (t) =>
-      `<tr><th><a href="${esc(filter(t))}">${t}</a></th><td>${s[t].findings}</td><td>${s[t].occurrences}</td><td>${s[t].tests}</td><td>${esc(tierMeaning(t, o.strict))}</td></tr>`,
+      `<tr><th><a href="${htmlText(filter(t))}">${t}</a></th><td>${s[t].findings}</td><td>${s[t].occurrences}</td><td>${s[t].tests}</td><td>${htmlText(tierMeaning(t, o.strict))}</td></tr>`,
   );
   const sections: string[] = [];
   for (const t of TIERS) {
@@ -267,18 +264,18 @@ export function renderFindingsHtml(s: FindingsSummary, o: { strict: boolean; tit
     for (const g of s[t].byCheck) {
       const items = g.findings.map((f) => {
         const times = f.occurrences > f.tests.length ? ` (${f.occurrences} occurrences)` : '';
-        return `<li><p>${esc(f.text)}</p><p class="tests">${plural(f.tests.length, 'test')}${times}: ${f.tests.map(testLink).join(' · ')}</p></li>`;
+        return `<li><p>${htmlText(f.text)}</p><p class="tests">${plural(f.tests.length, 'test')}${times}: ${f.tests.map(testLink).join(' · ')}</p></li>`;
       });
-      sections.push(`<details open><summary><strong>${esc(g.check)}</strong> (${g.findings.length})</summary><ul>${items.join('')}</ul></details>`);
+      sections.push(`<details open><summary><strong>${htmlText(g.check)}</strong> (${g.findings.length})</summary><ul>${items.join('')}</ul></details>`);
     }
   }
   const title = o.title ?? 'Contract findings by tier';
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title><style>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${htmlText(title)}</title><style>
 body{font:14px/1.45 system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}
 li{margin:.4em 0}li p{margin:0;overflow-wrap:anywhere}.tests{color:#555;font-size:.92em}summary{cursor:pointer;margin:.6em 0}
-</style></head><body><h1>${esc(title)}</h1>
-<p><a href="${esc(index)}">The Playwright HTML report</a>. Each tier's name filters it to the tests with such a finding.</p>
+</style></head><body><h1>${htmlText(title)}</h1>
+<p><a href="${htmlText(index)}">The Playwright HTML report</a>. Each tier's name filters it to the tests with such a finding.</p>
 <table><thead><tr><th>tier</th><th>findings</th><th>occurrences</th><th>tests</th><th>what it means</th></tr></thead><tbody>${rows.join('')}</tbody></table>
 ${sections.join('\n') || '<p>No contract finding in this run.</p>'}
 </body></html>

@@ -14,6 +14,7 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, Test
 import { countsLine, renderFindingsMarkdown, RUN_FINDINGS, testTitle, type RunFindings } from './findings.ts';
 import { loadProfile } from '../targets/index.ts';
 import { EMPTY_RUN } from './empty-run-reporter.ts';
+import { markdownText } from './markdown.ts';
 
 export interface JobSummaryOptions {
   /** Where the Markdown goes. */
@@ -25,6 +26,8 @@ export interface JobSummaryOptions {
 const FIRST_LINE_CHARS = 400;
 const SKIP_REASONS_SHOWN = 15;
 const stripAnsi = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
+/** A message's first line as Markdown text: cut to `max` characters, then escaped (a target's words are shown, never rendered). */
+const shortText = (s: string, max: number) => markdownText(s.length > max ? `${s.slice(0, max)}…` : s);
 
 export default class JobSummaryReporter implements Reporter {
   private readonly latest = new Map<string, { test: TestCase; result: TestResult }>();
@@ -58,7 +61,7 @@ export default class JobSummaryReporter implements Reporter {
     const first = stripAnsi(error.message ?? error.value ?? '')
       .split('\n')
       .find((l) => l.trim());
-    if (first) this.errors.push(`- ${first.length > FIRST_LINE_CHARS * 2 ? `${first.slice(0, FIRST_LINE_CHARS * 2)}…` : first}`);
+    if (first) this.errors.push(`- ${shortText(first, FIRST_LINE_CHARS * 2)}`);
   }
 
   onEnd(result: FullResult): void {
@@ -84,11 +87,11 @@ export default class JobSummaryReporter implements Reporter {
             .split('\n')
             .find((l) => l.trim()) ?? r.status;
         const where = test.location ? ` (${test.location.file.split(/[\\/]/).slice(-2).join('/')}:${test.location.line})` : '';
-        failed.push(`- ${testTitle(test)}${where}: ${message.length > FIRST_LINE_CHARS ? `${message.slice(0, FIRST_LINE_CHARS)}…` : message}`);
+        failed.push(`- ${markdownText(`${testTitle(test)}${where}:`)} ${shortText(message, FIRST_LINE_CHARS)}`);
       }
     }
     const findings = this.findings.summary();
-    const target = profile.isSimulator ? 'the embedded simulator' : `${profile.platformBaseUrl} (${profile.name})`;
+    const target = profile.isSimulator ? 'the embedded simulator' : markdownText(`${profile.platformBaseUrl} (${profile.name})`);
     const verdict = result.status === 'passed' ? 'PASS' : result.status === 'interrupted' ? 'INTERRUPTED' : result.status === 'timedout' ? 'TIMED OUT' : 'FAIL';
     const lines = [
       `# svc-conformance: ${verdict}`,
@@ -117,7 +120,7 @@ export default class JobSummaryReporter implements Reporter {
             ...[...skips]
               .sort((a, b) => b[1] - a[1])
               .slice(0, SKIP_REASONS_SHOWN)
-              .map(([reason, n]) => `- ${n} x ${reason.length > FIRST_LINE_CHARS ? `${reason.slice(0, FIRST_LINE_CHARS)}…` : reason}`),
+              .map(([reason, n]) => `- ${n} x ${shortText(reason, FIRST_LINE_CHARS)}`),
             ...(skips.size > SKIP_REASONS_SHOWN
               ? [`- … and ${skips.size - SKIP_REASONS_SHOWN} more reasons (the HTML report lists every skipped scenario)`]
               : []),

@@ -4,6 +4,7 @@
  * the full list of disagreements, both sides quoted, as Markdown and JSON.
  */
 import { DISAGREEMENT_KINDS, DISAGREEMENT_TITLES, formatFailure, normaliseLocation, type Disagreement, type ReferenceReport } from '../contracts/index.ts';
+import { markdownCode, markdownText } from './markdown.ts';
 
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 
@@ -64,22 +65,21 @@ export function referenceConsoleLines(r: ReferenceReport, written: string[] = []
   return out;
 }
 
-const cell = (s: string | undefined) => (s ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
-const code = (s: string) => `\`${s.replace(/`/g, "'")}\``;
-
 function oursCell(d: Disagreement): string {
   return [
-    `${code(d.ours.check)} (${d.ours.tier})`,
-    d.ours.rule ? `rule: ${cell(d.ours.rule)}` : undefined,
-    d.ours.spec ? `spec: ${code(d.ours.spec)}` : undefined,
-    cell(d.ours.text),
+    `${markdownCode(d.ours.check)} (${d.ours.tier})`,
+    d.ours.rule ? `rule: ${markdownText(d.ours.rule)}` : undefined,
+    d.ours.spec ? `spec: ${markdownCode(d.ours.spec)}` : undefined,
+    markdownText(d.ours.text),
   ]
     .filter(Boolean)
     .join('<br>');
 }
 
 function referenceCell(d: Disagreement): string {
-  return [`${code(`${d.reference.file}#${d.reference.pointer}`)}`, `${cell(d.reference.operation)}`, cell(d.reference.text)].join('<br>');
+  return [`${markdownCode(`${d.reference.file}#${d.reference.pointer}`)}`, `${markdownText(d.reference.operation)}`, markdownText(d.reference.text)].join(
+    '<br>',
+  );
 }
 
 /** The full report as Markdown: documents, totals, and every disagreement by kind with both sides quoted. */
@@ -91,7 +91,7 @@ export function referenceMarkdown(r: ReferenceReport): string {
     '',
     '| document | version | from | operations | also ours | examples |',
     '|---|---|---|---|---|---|',
-    ...r.documents.map((d) => `| ${cell(d.file)} | ${d.version} | ${d.versionFrom} | ${d.operations} | ${d.matched} | ${d.examples} |`),
+    ...r.documents.map((d) => `| ${markdownText(d.file)} | ${d.version} | ${d.versionFrom} | ${d.operations} | ${d.matched} | ${d.examples} |`),
     '',
     `Examples: ${r.totals.examples}; stated failures ${r.totals.failures.stated} in ${r.totals.examplesWithStated} examples (inferred ${r.totals.failures.inferred}, informational ${r.totals.failures.informational}). With the reference in force: stated ${r.totals.withReference.stated} in ${r.totals.examplesWithStatedWithReference} examples.`,
     '',
@@ -108,7 +108,7 @@ export function referenceMarkdown(r: ReferenceReport): string {
       '|---|---|---|---|---|---|',
       ...list.map(
         (d) =>
-          `| ${d.version} | ${cell(d.operation)} | ${code(d.location)} | ${oursCell(d)} | ${referenceCell(d)}${d.examples && d.examples > 1 ? `<br>(${d.examples} examples)` : ''} | ${d.downgrades ? 'yes' : 'no'} |`,
+          `| ${d.version} | ${markdownText(d.operation)} | ${markdownCode(d.location)} | ${oursCell(d)} | ${referenceCell(d)}${d.examples && d.examples > 1 ? `<br>(${d.examples} examples)` : ''} | ${d.downgrades ? 'yes' : 'no'} |`,
       ),
       '',
     );
@@ -125,7 +125,7 @@ export function referenceMarkdown(r: ReferenceReport): string {
       '|---|---|---|---|---|',
       ...r.gaps.map(
         (g) =>
-          `| ${g.version} | ${cell(g.operation)} | ${code(g.location)} | ${code(g.check)}<br>rule: ${cell(g.rule)} | ${code(`${g.reference.file}#${g.reference.pointer}`)}<br>${cell(g.reference.operation)}<br>${cell(g.reference.text)} |`,
+          `| ${g.version} | ${markdownText(g.operation)} | ${markdownCode(g.location)} | ${markdownCode(g.check)}<br>rule: ${markdownText(g.rule)} | ${markdownCode(`${g.reference.file}#${g.reference.pointer}`)}<br>${markdownText(g.reference.operation)}<br>${markdownText(g.reference.text)} |`,
       ),
       '',
     );
@@ -133,7 +133,7 @@ export function referenceMarkdown(r: ReferenceReport): string {
   const unmatched = r.documents.filter((d) => d.unmatched.length);
   if (unmatched.length) {
     out.push("## The reference's operations the contract does not document", '');
-    for (const d of unmatched) out.push(`- ${cell(d.file)} (${d.version}): ${d.unmatched.map(code).join(', ')}`);
+    for (const d of unmatched) out.push(`- ${markdownText(d.file)} (${d.version}): ${d.unmatched.map((op) => markdownCode(op, 'text')).join(', ')}`);
     out.push('');
   }
   return out.join('\n');

@@ -10,9 +10,9 @@
  */
 import type { ConformanceResult } from './conformance.ts';
 import { renderFindingsMarkdown, tierMeaning } from './findings.ts';
+import { markdownCode, markdownText } from './markdown.ts';
 import type { LoadResult } from './load-summary.ts';
 import { trendTable, type TrendPoint } from './trends.ts';
-import MarkdownIt from 'markdown-it';
 
 export interface GateReason {
   step: string;
@@ -139,7 +139,7 @@ export function renderSummaryMarkdown(s: NightlySummary): string {
     lines.push('## Left out of this run', '', ...leftOut.map((l) => `- **${l.step}**: ${l.what}`), '');
   }
   if (s.reasons.length) {
-    lines.push('## Why the gate failed', '', ...s.reasons.slice(0, 30).map((r) => `- **${r.step}**: ${r.reason}`));
+    lines.push('## Why the gate failed', '', ...s.reasons.slice(0, 30).map((r) => `- **${r.step}**: ${markdownText(r.reason)}`));
     if (s.reasons.length > 30) lines.push(`- … and ${s.reasons.length - 30} more (see the Allure report)`);
     lines.push('');
   }
@@ -184,25 +184,7 @@ export function renderSummaryMarkdown(s: NightlySummary): string {
   const artifacts = s.artifacts ?? [{ name: 'Allure report', path: `${s.reportPath}/index.html` }];
   lines.push('## Artifacts', '');
   for (const a of artifacts)
-    lines.push(`- ${a.name}: \`${a.path}\`${a.name === 'Allure report' && s.reportBytes ? ` (${(s.reportBytes / 1e6).toFixed(1)} MB)` : ''}`);
+    lines.push(`- ${a.name}: ${markdownCode(a.path, 'text')}${a.name === 'Allure report' && s.reportBytes ? ` (${(s.reportBytes / 1e6).toFixed(1)} MB)` : ''}`);
   lines.push('');
   return lines.join('\n');
-}
-
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-/**
- * Markdown as HTML, by markdown-it: raw HTML in the text (a target's own words in a table
- * cell) is shown as text, never markup; a line break in the Markdown is one on the page, as
- * the writers lay out their lines.
- */
-const markdown = new MarkdownIt({ html: false, linkify: false, breaks: true });
-
-/** A report's Markdown (the nightly summary, the integration's and tolerance reports, the version report) as one HTML page. */
-export function markdownToHtml(md: string, title: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title><style>
-body{font:14px/1.45 system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
-table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}
-th{background:#f3f3f3}code{background:#f3f3f3;padding:0 3px}h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.5em}
-</style></head><body>${markdown.render(md)}</body></html>\n`;
 }

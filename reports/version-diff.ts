@@ -7,6 +7,7 @@
  * writes this report.
  */
 import type { Difference } from '../contracts/index.ts';
+import { markdownCode, markdownText } from './markdown.ts';
 
 export interface Finding extends Difference {
   source: 'observed' | 'documents';
@@ -46,8 +47,6 @@ export interface VersionReport {
   documents: { from?: string; to?: string; compared: boolean; fromInfo?: DocumentInfo; toInfo?: DocumentInfo };
 }
 
-const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-
 export function renderVersionMarkdown(r: VersionReport): string {
   const usedCell = (f: Finding) => (f.used ? 'yes' : f.operationUsed ? 'the operation, not this' : 'no');
   const table = (list: Finding[]) =>
@@ -58,7 +57,7 @@ export function renderVersionMarkdown(r: VersionReport): string {
             '|---|---|---|---|---|---|---|---|',
             ...list.map(
               (f) =>
-                `| ${f.breaking ? '**yes**' : 'no'} | ${f.source} | ${cell(f.operation ?? '—')} | ${cell(f.location)} | ${f.kind} | ${cell(f.rule)} | ${cell(f.detail)} | ${usedCell(f)} |`,
+                `| ${f.breaking ? '**yes**' : 'no'} | ${f.source} | ${markdownText(f.operation ?? '—')} | ${markdownText(f.location)} | ${f.kind} | ${markdownText(f.rule)} | ${markdownText(f.detail)} | ${usedCell(f)} |`,
             ),
           ].join('\n')
         : [
@@ -66,25 +65,25 @@ export function renderVersionMarkdown(r: VersionReport): string {
             '|---|---|---|---|---|---|---|',
             ...list.map(
               (f) =>
-                `| ${f.breaking ? '**yes**' : 'no'} | ${cell(f.operation ?? '—')} | ${cell(f.location)} | ${f.kind} | ${cell(f.rule)} | ${cell(f.detail)} | ${f.used ? 'yes' : 'no'} |`,
+                `| ${f.breaking ? '**yes**' : 'no'} | ${markdownText(f.operation ?? '—')} | ${markdownText(f.location)} | ${f.kind} | ${markdownText(f.rule)} | ${markdownText(f.detail)} | ${f.used ? 'yes' : 'no'} |`,
             ),
           ].join('\n')
       : '_no difference_';
   const observed = r.findings.filter((f) => f.source === 'observed');
   const docs = r.findings.filter((f) => f.source === 'documents');
   const used = r.usage
-    ? `Usage file \`${cell(r.usage.file)}\` (${cell(r.usage.source)}; ${r.usage.operations} operation(s)): a difference counts when it touches an operation, parameter or field the integration uses.`
-    : `Operations used by the integration (SVC_USED_OPERATIONS): ${r.usedOperations === 'all' ? 'all' : r.usedOperations.join(', ')}.`;
+    ? `Usage file ${markdownCode(r.usage.file, 'text')} (${markdownText(r.usage.source)}; ${r.usage.operations} operation(s)): a difference counts when it touches an operation, parameter or field the integration uses.`
+    : `Operations used by the integration (SVC_USED_OPERATIONS): ${r.usedOperations === 'all' ? 'all' : markdownText(r.usedOperations.join(', '))}.`;
   const verdict = `**Verdict: ${r.blocking.length ? `BREAKING — ${r.blocking.length} breaking difference(s) on used operations` : 'safe to upgrade for the used operations'}** (${r.findings.filter((f) => f.breaking).length} breaking, ${r.findings.filter((f) => !f.breaking).length} non-breaking in total).`;
   if (r.usage) {
     // Versions --usage: what touches the integration first, the rest apart.
     const apart = r.findings.filter((f) => f.breaking && !f.used);
     return [
-      `# ${r.mode === 'documents' ? 'OpenAPI document comparison' : 'Version upgrade check'}: ${r.from} → ${r.to}`,
+      `# ${r.mode === 'documents' ? 'OpenAPI document comparison' : 'Version upgrade check'}: ${markdownText(r.from)} → ${markdownText(r.to)}`,
       '',
       r.mode === 'documents'
         ? `Two OpenAPI documents compared; no target asked.`
-        : `Target: ${r.target}; ${r.probes} read-only probes under each Accept-Version; derived documents ${r.documents.compared ? 'compared' : 'not found (not compared)'}.`,
+        : `Target: ${markdownText(r.target)}; ${r.probes} read-only probes under each Accept-Version; derived documents ${r.documents.compared ? 'compared' : 'not found (not compared)'}.`,
       used,
       '',
       verdict,
@@ -105,9 +104,11 @@ export function renderVersionMarkdown(r: VersionReport): string {
   }
   if (r.mode === 'documents') {
     const describe = (d: DocumentInfo | undefined, fallback: string) =>
-      d ? `\`${cell(d.file)}\` (OpenAPI ${d.openapi}${d.title ? `, "${cell(d.title)}"` : ''}${d.version ? ` version ${cell(d.version)}` : ''})` : fallback;
+      d
+        ? `${markdownCode(d.file, 'text')} (OpenAPI ${markdownText(d.openapi)}${d.title ? `, "${markdownText(d.title)}"` : ''}${d.version ? ` version ${markdownText(d.version)}` : ''})`
+        : markdownText(fallback);
     return [
-      `# OpenAPI document comparison: ${r.from} → ${r.to}`,
+      `# OpenAPI document comparison: ${markdownText(r.from)} → ${markdownText(r.to)}`,
       '',
       `From ${describe(r.documents.fromInfo, r.from)} to ${describe(r.documents.toInfo, r.to)}; no target asked. Every difference is classified by the specification's Versioning rules.`,
       used,
@@ -121,9 +122,9 @@ export function renderVersionMarkdown(r: VersionReport): string {
     ].join('\n');
   }
   return [
-    `# Version upgrade check: ${r.from} → ${r.to}`,
+    `# Version upgrade check: ${markdownText(r.from)} → ${markdownText(r.to)}`,
     '',
-    `Target: ${r.target}; ${r.probes} read-only probes under each Accept-Version; derived documents ${r.documents.compared ? 'compared' : 'not found (not compared)'}.`,
+    `Target: ${markdownText(r.target)}; ${r.probes} read-only probes under each Accept-Version; derived documents ${r.documents.compared ? 'compared' : 'not found (not compared)'}.`,
     used,
     '',
     verdict,

@@ -22,7 +22,7 @@ import { createRedactor, loadProfile, profileSecrets, startTarget, type Redactor
 import { renderVersionMarkdown, type VersionReport } from '../reports/version-diff.ts';
 import { assertVersionName, runVersionCheck, VersionInputError } from './version-check.ts';
 import { compareOpenApiFiles } from './document-diff.ts';
-import { markdownToHtml } from '../reports/summary.ts';
+import { markdownToHtml } from '../reports/markdown.ts';
 import { writeAllureEntry } from '../reports/allure/results.ts';
 import { applyUsage, readUsageFile } from '../integration/usage.ts';
 import { IntegrationInputError } from '../integration/har.ts';

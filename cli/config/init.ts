@@ -127,7 +127,9 @@ export default defineConfig({
 }
 
 function row(e: SettingEntry): string {
-  const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  // The table's words are the project's own Markdown (code spans in the docs): only what
+  // would end the cell or the row is escaped, unlike a target's words (reports/markdown.ts).
+  const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r\n|\r|\n/g, ' ');
   return `| ${e.secret ? '(environment only)' : `\`${e.key}\``} | \`${e.env}\` | ${cell(accepted(e))} | ${cell(e.default ?? '')} | ${cell(e.doc)} |`;
 }
 

@@ -11,6 +11,7 @@
  * reason.
  */
 import { STATED_FAMILIES, TOLERATED_FAMILIES, type Exclusion, type Family } from './model.ts';
+import { markdownText } from '../../reports/markdown.ts';
 
 export type Verdict = 'killed' | 'survived' | 'unreached' | 'not-applied' | 'not-observable' | 'tolerated' | 'false-alarm';
 
@@ -67,7 +68,6 @@ export function scoreOf(outcomes: readonly MutantOutcome[]): Score {
 }
 
 const pct = (s: Score) => (s.scored ? `${((100 * s.killed) / s.scored).toFixed(1)}%` : 'n/a');
-const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 export function summaryLine(r: MutantsReport): string {
   const s = scoreOf(r.outcomes);
@@ -122,7 +122,7 @@ export function renderMarkdown(r: MutantsReport): string {
   for (const sec of sections) {
     const list = r.outcomes.filter((o) => o.expect === 'killed' && o.section === sec);
     const ss = scoreOf(list);
-    lines.push(`| ${cell(sec)} | ${list.length} | ${ss.killed} | ${pct(ss)} |`);
+    lines.push(`| ${markdownText(sec)} | ${list.length} | ${ss.killed} | ${pct(ss)} |`);
   }
   lines.push('');
   const survivors = r.outcomes.filter((o) => o.expect === 'killed' && (o.verdict === 'survived' || o.verdict === 'unreached'));
@@ -132,14 +132,14 @@ export function renderMarkdown(r: MutantsReport): string {
       `- **${o.id}** (${o.verdict}; ${o.reaching} reaching scenarios, ran ${o.ran.length}, changed ${o.fired} answers)`,
       `  - ${o.section}: ${o.statement}`,
     );
-    if (o.runError) lines.push(`  - run error: ${o.runError}`);
+    if (o.runError) lines.push(`  - run error: ${markdownText(o.runError)}`);
   }
   lines.push('');
   const alarms = r.outcomes.filter((o) => o.verdict === 'false-alarm');
   lines.push(`## False alarms (${alarms.length})`, '');
   for (const o of alarms) {
     lines.push(`- **${o.id}**: ${o.statement}`);
-    for (const f of o.failures.slice(0, 8)) lines.push(`  - ${f.test}: ${f.error}`);
+    for (const f of o.failures.slice(0, 8)) lines.push(`  - ${markdownText(`${f.test}: ${f.error}`)}`);
   }
   lines.push('');
   const notApplied = r.outcomes.filter((o) => o.verdict === 'not-applied');
@@ -159,7 +159,7 @@ export function renderMarkdown(r: MutantsReport): string {
   }
   if (r.baseline.failed.length) {
     lines.push(`## Baseline failures (${r.baseline.failed.length}): these scenarios neither kill nor alarm`, '');
-    for (const f of r.baseline.failed) lines.push(`- ${f.title}: ${f.error}`);
+    for (const f of r.baseline.failed) lines.push(`- ${markdownText(`${f.title}: ${f.error}`)}`);
     lines.push('');
   }
   lines.push(`## Left out by the generator (${r.exclusions.length})`, '');
@@ -167,7 +167,7 @@ export function renderMarkdown(r: MutantsReport): string {
   lines.push('');
   lines.push('## Killed', '', '| mutant | killed by |', '|---|---|');
   for (const o of r.outcomes.filter((x) => x.verdict === 'killed'))
-    lines.push(`| ${cell(o.id)} | ${cell(o.failures[0]?.test ?? '')}: ${cell((o.failures[0]?.error ?? '').slice(0, 160))} |`);
+    lines.push(`| ${markdownText(o.id)} | ${markdownText(o.failures[0]?.test ?? '')}: ${markdownText((o.failures[0]?.error ?? '').slice(0, 160))} |`);
   lines.push('');
   return lines.join('\n');
 }
