@@ -203,6 +203,12 @@ test('reports carry no credential of the recording: Basic credentials, typed pas
     }),
     ex('POST', `${API}/data_exchange/grantee/G/grants/GR/token`, { status: 201, response: { token: 'dx-token-value-123' } }),
   ];
+  // The audience token request as a form body, its secret the first pair (Authentication 5),
+  // and an answer that echoes it: learned from the form, it is removed wherever it appears.
+  const form = ex('POST', `${API}/institutions`, { status: 400, response: { error: { message: 'client secret form-secret-abcdef-123456 refused' } } });
+  form.request.headers['content-type'] = 'application/x-www-form-urlencoded';
+  form.request.body = 'client_secret=form-secret-abcdef-123456&client_id=cid&grant_type=client_credentials';
+  traffic.push(form);
   const r = judgeTraffic(traffic, { bases, check, credentialsRecorded: true }, 'test');
   assert.ok(
     allFailures(r).some((f) => f.check === 'request_required_fields'),
@@ -215,7 +221,7 @@ test('reports carry no credential of the recording: Basic credentials, typed pas
     assert.deepEqual(files.sort(), ['junit.xml', 'recording.har', 'report.html', 'report.json', 'report.md']);
     for (const f of files) {
       const text = readFileSync(join(dir, f), 'utf8');
-      for (const secret of ['very-secret-key', BASIC.slice(6), 'hunter2-password', 'dx-token-value-123'])
+      for (const secret of ['very-secret-key', BASIC.slice(6), 'hunter2-password', 'dx-token-value-123', 'form-secret-abcdef-123456'])
         assert.ok(!text.includes(secret), `${f} carries ${secret}`);
     }
     assert.match(readFileSync(join(dir, 'junit.xml'), 'utf8'), /<failure[^>]*>[^<]*request_required_fields/);

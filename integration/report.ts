@@ -172,6 +172,11 @@ function learnSecrets(redactor: Redactor, exchanges: readonly RecordedExchange[]
       /* not JSON: known secrets are still replaced in it */
     }
   };
+  // A form body (the audience token request: client_id and client_secret, Authentication 5).
+  const fromForm = (text: string | undefined, keys: RegExp) => {
+    if (!text || !/^[\w.~%-]+=/.test(text)) return;
+    for (const [key, value] of new URLSearchParams(text)) if (keys.test(key)) redactor.add(value);
+  };
   for (const e of exchanges) {
     const auth = e.request.headers.authorization;
     const basic = auth && /^Basic\s+(\S+)/i.exec(auth)?.[1];
@@ -185,6 +190,7 @@ function learnSecrets(redactor: Redactor, exchanges: readonly RecordedExchange[]
     if (bearer) redactor.add(bearer);
     for (const h of ['svc-3dx-token', 'svc-api-key']) redactor.add(e.request.headers[h]);
     fromJson(e.request.body, /^(password|secret|client_secret|token|access_token)$/i);
+    fromForm(e.request.body, /^(password|secret|client_secret|token|access_token|code)$/i);
     fromJson(e.response?.body, /^(token|access_token|refresh_token|code|authorization_code)$/i);
   }
 }

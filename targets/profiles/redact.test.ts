@@ -63,6 +63,10 @@ test('secrets learned at run time are removed from later text; short values are 
   r.add('ab');
   assert.equal(r.text('x dx-token-learned-77 y ab'), `x ${REDACTED} y ab`);
   assert.equal(r.text('/list?access_token=zzz&page=1'), `/list?access_token=${REDACTED}&page=1`);
+  // A form body begins with its first pair (the audience token request, Authentication 5).
+  assert.equal(r.text('client_secret=s3cr3t-value&grant_type=client_credentials'), `client_secret=${REDACTED}&grant_type=client_credentials`);
+  assert.equal(r.text('{"text":"client_secret=s3cr3t-value"}'), `{"text":"client_secret=${REDACTED}"}`);
+  assert.equal(r.text('the status code was 500'), 'the status code was 500');
 });
 
 test('a short secret is replaced as a token of its own, never inside a longer word', () => {

@@ -38,8 +38,12 @@ const SECRET_KEYS = new Set([
 
 /** `Basic <base64>` / `Bearer <token>` anywhere in free text (logs, error messages). */
 const SCHEME_CREDENTIAL = /\b(Basic|Bearer)\s+[A-Za-z0-9._~+/=-]{4,}/gi;
-/** Credentials passed in a URL or form body (`?access_token=…&client_secret=…`). */
-const QUERY_CREDENTIAL = /([?&;](?:access_token|client_secret|api_key|token|password|code)=)[^&#\s"']+/gi;
+/**
+ * Credentials passed in a URL or a form body (`?access_token=…&client_secret=…`): a form body
+ * (the audience token request, Authentication 5) begins with its first pair, so a pair at
+ * the start of a line or of a quoted string counts as well as one after `?`, `&` or `;`.
+ */
+const QUERY_CREDENTIAL = /((?:^|[?&;"'])(?:access_token|client_secret|api_key|token|password|code)=)[^&#\s"']+/gim;
 
 export interface Redactor {
   /** Registers a secret learned at run time (a data-exchange token, an access token). */
