@@ -99,6 +99,15 @@ export const observationsDir = (dir: string) => join(dir, 'observations');
 const indexFile = (dir: string) => join(observationsDir(dir), 'index.json');
 const nightFile = (dir: string, id: string) => join(observationsDir(dir), 'nights', `${id}.json.gz`);
 
+/**
+ * A history folder a run may write to, checked before the run starts so a bad one costs no
+ * run: absent (made when first written), or a folder whose index this version reads.
+ */
+export function checkHistoryDir(dir: string): void {
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new HistoryError(`${dir} is not a folder`);
+  readIndex(dir);
+}
+
 export function readIndex(dir: string): HistoryIndex {
   const f = indexFile(dir);
   if (!existsSync(f)) return emptyIndex();

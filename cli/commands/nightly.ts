@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PACKAGE_ROOT } from '../../targets/index.ts';
+import { ConfigError } from '../config/load.ts';
 import { profileOf, reportsDir, settingsOf, UsageError, type Wrap } from '../invocation.ts';
 
 async function runNightlyCommand(o: { skip?: string; grep?: string; selftestQuick?: boolean; out?: string; history?: string }, cmd: Command): Promise<number> {
@@ -24,6 +25,15 @@ async function runNightlyCommand(o: { skip?: string; grep?: string; selftestQuic
   // in a checkout, ./svc-history in a user's project (keep it between runs, e.g. a CI cache).
   const inCheckout = resolve(process.cwd()) === resolve(PACKAGE_ROOT);
   const historyDir = o.history ? resolve(o.history) : inCheckout ? join(PACKAGE_ROOT, 'reports/history') : resolve('svc-history');
+  // Checked before any step runs: the history is written last, after conformance, load and
+  // the self-test, and a folder it cannot use would otherwise cost the whole night.
+  const { checkHistoryDir, HistoryError } = await import('../../history/store.ts');
+  try {
+    checkHistoryDir(historyDir);
+  } catch (e) {
+    if (e instanceof HistoryError) throw new ConfigError(`--history ${o.history ?? historyDir}: ${e.message}`);
+    throw e;
+  }
   const summary = await runNightly({ skip, grep: o.grep, selftestQuick: o.selftestQuick, out, historyDir, env: settings.env as Record<string, string> });
   const { verdictLine } = await import('../../reports/summary.ts');
   console.log(

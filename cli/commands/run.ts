@@ -4,7 +4,7 @@
  * served recorded into the history (history/on-demand.ts) and compared with earlier nights.
  */
 import { type Command, Option } from 'commander';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRedactor, PACKAGE_ROOT, playwrightTest, profileSecrets, runChild, type TargetProfile } from '../../targets/index.ts';
@@ -139,10 +139,9 @@ async function runGate(
 /** `--history <dir>`: a folder (made when missing) whose index, if any, this version reads; and a fresh ledger folder for the run. */
 async function openHistory(dir: string): Promise<{ dir: string; ledgerDir: string }> {
   const path = resolve(dir);
-  if (existsSync(path) && !statSync(path).isDirectory()) throw new UsageError(`--history ${dir}: not a folder`);
-  const { readIndex, HistoryError } = await import('../../history/store.ts');
+  const { checkHistoryDir, HistoryError } = await import('../../history/store.ts');
   try {
-    readIndex(path);
+    checkHistoryDir(path);
   } catch (e) {
     if (e instanceof HistoryError) throw new ConfigError(`--history ${dir}: ${e.message}`);
     throw e;
