@@ -43,8 +43,9 @@ const RULES = {
   headers: 'the response headers the document marks required',
   pageSize: 'Endpoints: "Lists are paged with page and records_per_page" (a page holds at most the records asked for)',
   pageSizeInferred:
-    'Endpoints: "Lists are paged with page and records_per_page"; below 10 records the vendor reference falls back to 25 (../shared/real-service-notes.md, Paging), so "at most the records asked for" is inferred there',
-  pageMax: 'Limits: "records_per_page maximum 1000"',
+    'Endpoints: "Lists are paged with page and records_per_page"; below 10 records the vendor reference falls back to 25 (../shared/real-service-notes.md, Paging), so at most the records asked for is inferred there',
+  pageMax:
+    'Limits, the table\'s row "records_per_page maximum": 1000 (list institutions, list favourite institutions, credentials of an institution, all data exchange list endpoints)',
   versionSunset: 'Versioning: "After those 12 months it sunsets: access is removed and requests return an error"',
   versionSunset4xx: 'Versioning: sunset versions "return an error"; that the error is a 4xx (the request, not the service, is at fault) is inferred',
   endpointSunset: 'Versioning, changes in v20250224: "Sunset endpoints" (after sunset "requests return an error")',
@@ -65,7 +66,7 @@ const RULES = {
  * Below this records_per_page the vendor's reference answers its default of 25 (valid
  * ranges 10-100 or 10-1000, a value outside falls back to 25; ../shared/real-service-notes.md,
  * Paging). Only there can a conforming service return more records than asked, so only
- * there is "at most the records asked for" inferred instead of stated.
+ * there is at most the records asked for inferred instead of stated.
  */
 const PAGE_SIZE_STATED_FROM = 10;
 
@@ -544,7 +545,9 @@ registerCheck({
           c.operationKey,
           'webhook_payload_conformance',
           'payload',
-          'Events: "a JSON body"',
+          // A JSON body whose fields the rules describe (rules 1, 2, 3, 9: fields that end in
+          // _at, that can be null, a version): an array or a bare value has no fields.
+          'Events, Webhooks: "HTTPS POST requests with a JSON body"; rules 1-3 and 9 describe its fields, so the body is an object',
           'error',
           `Received: ${Array.isArray(c.payload) ? 'an array' : c.payload === null ? 'null' : typeof c.payload} / Expected: a JSON object`,
         ),

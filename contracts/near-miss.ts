@@ -21,7 +21,7 @@
  * (scenarios/fuzz/engine/requests.ts; `negative_data_rejection`) send them.
  *
  * The tier of a 2xx: a rule the specification states is stated (the request it accepts is
- * not the request the sentence describes; "must not succeed" is stated, which status refuses
+ * not the request the sentence describes; that it must not succeed is stated, which status refuses
  * it is not shown, so a 4xx stays inferred); an inferred rule stays inferred.
  */
 import type { Tier } from './failure.ts';
@@ -107,24 +107,24 @@ const clone = <T>(v: T): T => (v === undefined ? v : structuredClone(v));
 
 /** Why a 2xx to a request breaking a rule of each table has the rule's tier. */
 export const TIER_REASONS = {
-  ach: 'Resources, ACH return (create request) states the field\'s type and format: a 2xx creates a return the table does not allow, so "must not succeed" is stated (which status refuses it is not shown: a 4xx is inferred)',
+  ach: "Resources, ACH return (create request) states the field's type and format: a 2xx creates a return the table does not allow, so that it must not succeed is stated (which status refuses it is not shown: a 4xx is inferred)",
   widget:
-    'Resources, Widget URL states the field\'s type (or its values): a 2xx issues a widget URL for a request the sentence does not describe, so "must not succeed" is stated (the status of the refusal is not shown)',
+    "Resources, Widget URL states the field's type (or its values): a 2xx issues a widget URL for a request the sentence does not describe, so that it must not succeed is stated (the status of the refusal is not shown)",
   member:
-    'Resources, Member states the create request field\'s type: a 2xx creates a member from a request the sentence does not describe, so "must not succeed" is stated (the status of the refusal is not shown)',
+    "Resources, Member states the create request field's type: a 2xx creates a member from a request the sentence does not describe, so that it must not succeed is stated (the status of the refusal is not shown)",
   memberInferred:
     'institution_code\'s type is read from the member\'s field table; for the create request "Types of fields beyond those stated ... not shown", so a 2xx stays inferred',
   skipAggregationDeprecated:
     'skip_aggregation is "deprecated in version v20250224", where "aggregation is assumed unless data_request.products says otherwise": a service may ignore the field from that version, so whether it still checks its type is inferred',
   envelope:
-    'the request is stated wrapped: a body without the wrapper (its fields beside it, or under another name) is not the stated request, and a 2xx treats unwrapped fields as the request\'s, so "must not succeed" is stated',
+    "the request is stated wrapped: a body without the wrapper (its fields beside it, or under another name) is not the stated request, and a 2xx treats unwrapped fields as the request's, so that it must not succeed is stated",
   dataRequest: 'Versioning, changes in v20250224: "a required data_request with a products array": a request without it on v20250224 must not succeed (stated)',
   dataRequestLater:
     'on a later version the requirement may have been dropped ("Breaking changes introduced by v20260929: not shown"; "making a required parameter optional" is non-breaking): inferred',
   scope:
-    'the scope\'s entry forms are stated and "Processor access is limited to the identifiers and features in the scope": a code issued for an entry of another form grants access the sentence does not describe, so "must not succeed" is stated',
+    'the scope\'s entry forms are stated and "Processor access is limited to the identifiers and features in the scope": a code issued for an entry of another form grants access the sentence does not describe, so that it must not succeed is stated',
   versionName:
-    'a value that is not v<YYYYMMDD> names no version, and "The version is chosen with the request header Accept-Version": a 2xx answers under a version the request did not choose, so "must not succeed" is stated',
+    'a value that is not v<YYYYMMDD> names no version, and "The version is chosen with the request header Accept-Version": a 2xx answers under a version the request did not choose, so that it must not succeed is stated',
   versionInPlay: 'a well-formed version outside the three in play may exist at the target: that it is refused is inferred',
   pageMax:
     'Limits state the maximum, not what a request above it gets: the status is free (a service may clamp), and a page of more records than the maximum breaks the limit (paging_conformance, stated)',

@@ -73,10 +73,10 @@ export const REQUEST_RULES = {
   skipAggregation:
     'Resources, Member: "skip_aggregation (boolean; deprecated in version v20250224)"; Versioning: "aggregation is assumed unless data_request.products says otherwise" (that the integration must stop sending it is inferred)',
   pageMax:
-    'Limits: "records_per_page maximum 1000: list institutions, list favourite institutions, credentials of an institution, all data exchange list endpoints"; Endpoints: "records_per_page (max 1000)"',
+    'Limits, the table\'s row "records_per_page maximum": 1000 (list institutions, list favourite institutions, credentials of an institution, all data exchange list endpoints); Endpoints: "records_per_page (max 1000)"; Data exchange: "records_per_page on these lists has a maximum of 1000"',
   pageValue: 'Endpoints: "Lists are paged with page and records_per_page"; their type is not stated (a positive whole number is inferred)',
   pageReference:
-    'Limits: "Maximum records_per_page for list endpoints other than those in the table: not shown"; "Default page size: not shown". The vendor\'s reference answers 25 records for a records_per_page outside 10-100 (10-1000 on some lists) (../shared/real-service-notes.md, Paging): the integration may get another number of records than it asked for',
+    'Limits: "Maximum records_per_page for list endpoints other than those in the table: not shown"; "Default page size and default page number: not shown". The vendor\'s reference answers 25 records for a records_per_page outside 10-100 (10-1000 on some lists) (../shared/real-service-notes.md, Paging): the integration may get another number of records than it asked for',
   achFormat: 'Resources, ACH return (create request): the field table',
   widgetFields: 'Resources, Widget URL: the request fields and their types',
   referralSource: 'Resources, Widget URL: "oauth_referral_source (string, BROWSER or APP)"',

@@ -36,7 +36,7 @@ export const PARTNER_RULES = {
     'Endpoints, Data exchange: GET /data_exchange/grantee/{grantee_client_guid}/grants "list grants of a grantee"; Resources, Data exchange grant: a grant "has an issuer GUID, one or more grantee GUIDs and a data scope"',
   grantQuery: 'Endpoints, Data exchange: GET /data_exchange/grant "every grantee on the grant must be supplied or the grant is not returned"',
   defaultWindow:
-    'Endpoints, Data exchange: transaction lists\' "default window is the 90 days before the request day"; Limits: "default transaction window: 90 days before the request day"',
+    'Endpoints, Data exchange: transaction lists\' "default window is the 90 days before the request day"; Limits, the table\'s row "default transaction window": "90 days before the request day"',
   audienceCount:
     'Endpoints, Audience list service: "count (integer)" beside "list (array of opaque string identifiers)"; that count equals the number of identifiers listed is inferred',
 } as const;
@@ -45,7 +45,7 @@ export const PARTNER_RULES = {
 export const PROCESSOR_TOKEN_LIFETIME_S = 60 * 86_400;
 /** Slack on expires_in: the answer may be computed a moment after issue, or rounded. */
 const LIFETIME_SLACK_S = 3_600;
-/** Limits: "default transaction window: 90 days before the request day". */
+/** Limits, the table\'s row "default transaction window": "90 days before the request day". */
 const DEFAULT_WINDOW_DAYS = 90;
 /** Slack on the window's span (inclusive bounds, time zones, a posting day): days. */
 const WINDOW_SLACK_DAYS = 2;

@@ -1,8 +1,8 @@
 /**
  * Paging limits under concurrent load. Statements enforced (specification):
- *   [LIMIT]  Limits: "records_per_page maximum 1000: list institutions, list favourite
- *            institutions, credentials of an institution, all data exchange list
- *            endpoints" (and Endpoints, Institutions: "records_per_page (max 1000)";
+ *   [LIMIT]  Limits, the table's row: `records_per_page` maximum | 1000 | list institutions,
+ *            list favourite institutions, credentials of an institution, all data
+ *            exchange list endpoints (and Endpoints, Institutions: "records_per_page (max 1000)";
  *            Data exchange: "records_per_page on these lists has a maximum of 1000").
  *   [PAGED]  Endpoints: "Lists are paged with page and records_per_page".
  *
@@ -249,7 +249,7 @@ export function pageCap(data: SetupData): void {
         check(got, { [`${list.name} records_per_page=${size} answers 2xx or 4xx`]: (g) => g.status >= 200 && g.status < 500 });
       }
       if (!got.items) continue;
-      // [LIMIT] "records_per_page maximum 1000": whatever was asked, at most 1000.
+      // [LIMIT] Limits, records_per_page maximum 1000: whatever was asked, at most 1000.
       const within = got.items.length <= MAX;
       check(got, { [`${list.name} records_per_page=${size} yields at most 1000 records`]: () => within });
       if (!within) recordsOverMax.add(1, { list: list.name, records_per_page: String(size) });

@@ -52,7 +52,7 @@ export interface Discovery {
 
 type Rec = Record<string, unknown>;
 
-/** Pages read at most from one list (1000 records each: Limits, "records_per_page maximum 1000"). */
+/** Pages read at most from one list (1000 records each: Limits, records_per_page maximum 1000). */
 const PAGE_BOUND = 5;
 /** A page of 1000 institutions is about 0.7 MB from the simulator; a real service's records carry more. */
 const LIST_BODY_LIMIT = 8 * 1024 * 1024;

@@ -211,7 +211,7 @@ test('stated request field formats: ACH return table, oauth_referral_source, sco
 test('records_per_page above the stated 1000 is stated; not a number inferred; outside 10-100 where no maximum is stated informational', () => {
   const [over] = judged(exchange({ url: '/institutions?records_per_page=5000' }));
   assert.deepEqual([over.check, over.tier, over.location], ['request_paging', 'stated', 'request.query.records_per_page']);
-  assert.match(over.rule, /records_per_page maximum 1000/);
+  assert.match(over.rule, /"records_per_page maximum": 1000/);
   assert.equal(judged(exchange({ url: '/data_exchange/users?records_per_page=1001', headers: { 'svc-3dx-token': 't' } }))[0].tier, 'stated');
   assert.deepEqual(
     judged(exchange({ url: '/institutions?records_per_page=abc' })).map((f) => f.tier),

@@ -84,7 +84,7 @@ const ms = { min: 0 };
 
 /**
  * Default of SVC_MAX_BODY_BYTES: 16 MiB. A page of 1000 institutions, the largest page the
- * specification allows (Limits: "records_per_page maximum 1000"), is 0.69 MB from the
+ * specification allows (Limits: records_per_page maximum 1000), is 0.69 MB from the
  * embedded simulator (694 454 bytes, 694 bytes a record): the bound leaves about 24 times
  * that for records a real service fills with more fields, and stops a body of hundreds of
  * megabytes after 16 MiB.
