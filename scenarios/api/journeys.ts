@@ -105,7 +105,8 @@ export async function letTimePass(profile: TargetProfile, user: string, ms: numb
 }
 
 /** A simulator control call (POST /_sim/..., never part of the svc contract); anything but 200 is a suite error. */
-export async function simulatorControl(profile: TargetProfile, path: string, body: Record<string, unknown>): Promise<void> {
+/** Calls a control route of the embedded simulator; its JSON answer (undefined when it is not JSON). */
+export async function simulatorControl(profile: TargetProfile, path: string, body: Record<string, unknown>): Promise<unknown> {
   const res = await requestBounded(
     { method: 'POST', url: `${profile.platformBaseUrl}${path}`, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
     boundsOf(profile),
@@ -113,6 +114,11 @@ export async function simulatorControl(profile: TargetProfile, path: string, bod
   if (res.status !== 200) throw new Error(`POST ${path} answered ${res.status}: ${res.text.slice(0, 200)}`);
   // The user's records moved without a request of the contract: the run-wide invariants compare nothing across it.
   if (typeof body.user_guid === 'string') noteTargetChange(profile, [body.user_guid]);
+  try {
+    return JSON.parse(res.text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The first value under one of these keys, at the top level or inside one nested object. */
