@@ -36,7 +36,7 @@ const LIMIT = EMBEDDED_RATE_LIMIT_PER_SECOND;
 /**
  * The limit of the paging runs that prove what is not about the limit (which threshold
  * names a paging fault, the data-exchange skip): the simulator's default. At 10/s a walk
- * spends most of its time backing off 429s (about 20 s a run); the walk under the low
+ * spends most of its time backing off 429s; the walk under the low
  * limit, backoff included, is the clean paging run here and every paging run of the
  * self-test's load column (limit 20).
  */
