@@ -105,12 +105,22 @@ class Target {
     return a.body;
   }
 
-  /** The member once no aggregation runs (bounded by timeouts.aggregationMs). */
-  async settled(user: string, member: string): Promise<any> {
-    const until = Date.now() + this.profile.timeouts.aggregationMs;
+  /**
+   * The member once no aggregation runs and it has an aggregated_at, read until
+   * timeouts.aggregationMs has passed; `unsettled` says so when the bound came first, so a
+   * verdict never reads an aggregation still running as one that did not happen.
+   */
+  async settled(user: string, member: string): Promise<{ member: any; unsettled?: string }> {
+    const boundMs = this.profile.timeouts.aggregationMs;
+    const until = Date.now() + boundMs;
     for (;;) {
       const m = (await this.ok('GET', `/users/${user}/members/${member}`)).member;
-      if ((m.is_being_aggregated !== true && m.aggregated_at) || Date.now() > until) return m;
+      if (m.is_being_aggregated !== true && m.aggregated_at) return { member: m };
+      if (Date.now() > until)
+        return {
+          member: m,
+          unsettled: `not settled within ${boundMs} ms (SVC_AGGREGATION_TIMEOUT_MS): is_being_aggregated ${JSON.stringify(m.is_being_aggregated)}, aggregated_at ${JSON.stringify(m.aggregated_at ?? null)}`,
+        };
       await new Promise((r) => setTimeout(r, Math.max(this.profile.timeouts.pollIntervalMs, 50)));
     }
   }
@@ -142,7 +152,7 @@ async function leave(t: Target, kind: Keeper['kind'], night: string): Promise<Ke
   // Versioning, changes in v20250224: "create member ... take[s] a required data_request with a products array".
   if (version >= 'v20250224') body.data_request = { products: ['transactions'] };
   const member = (await t.ok('POST', `/users/${user}/members`, body, marker ? { 'x-callback-payload': marker } : {})).member.guid as string;
-  const m = await t.settled(user, member);
+  const { member: m, unsettled } = await t.settled(user, member);
   if (kind === 'disabled') await t.ok('PUT', `/users/${user}`, { user: { is_disabled: true } });
   return {
     kind,
@@ -154,6 +164,7 @@ async function leave(t: Target, kind: Keeper['kind'], night: string): Promise<Ke
     aggregatedAt: m.aggregated_at ?? null,
     successfullyAggregatedAt: m.successfully_aggregated_at ?? null,
     ...(marker ? { marker } : {}),
+    ...(unsettled ? { unsettled: `${unsettled}, when left` } : {}),
   };
 }
 
@@ -176,10 +187,12 @@ async function judge(t: Target, k: Keeper, targetNow: number, deliveryLog: strin
   if (read.status !== 200) return { results: [result(k.kind, 'inconclusive', `reading it answered ${read.status}`)], keep: !lastRead };
   const since = k.aggregatedAt ? Date.parse(k.aggregatedAt) : Number.NaN;
   const elapsed = targetNow - since;
-  const m = await t.settled(k.userGuid, k.memberGuid);
+  const { member: m, unsettled } = await t.settled(k.userGuid, k.memberGuid);
   const moved = m.aggregated_at && k.aggregatedAt && Date.parse(m.aggregated_at) > since;
   const when = `aggregated_at ${k.aggregatedAt} → ${m.aggregated_at ?? 'null'}, ${Number.isFinite(elapsed) ? hours(elapsed) : 'an unknown time'} later on the target's clock`;
-  if (!Number.isFinite(elapsed)) return { results: [result(k.kind, 'inconclusive', `no aggregated_at to compare (${when})`)], keep: false };
+  if (!Number.isFinite(elapsed)) return { results: [result(k.kind, 'inconclusive', `no aggregated_at to compare (${k.unsettled ?? when})`)], keep: false };
+  // An aggregation still running is neither a refresh seen nor one missed: read it another night.
+  if (unsettled) return { results: lastRead ? [result(k.kind, 'inconclusive', `${unsettled} (${when})`)] : [], keep: !lastRead };
   if (k.kind === 'refresh') {
     if (moved) return { results: [result('refresh', 'verified', `refreshed: ${when}`)], keep: false };
     if (elapsed >= DAY_MS + REFRESH_SLACK_MS) return { results: [result('refresh', 'failed', `not refreshed a day later: ${when}`)], keep: false };

@@ -64,6 +64,8 @@ export interface Keeper {
   successfullyAggregatedAt: string | null;
   /** What the receiver refuses for this member (`kind: webhooks`). */
   marker?: string;
+  /** Why aggregatedAt may say nothing: the member had not settled within the bound when it was left. */
+  unsettled?: string;
   /** Nights it has been read without a verdict. */
   reads?: number;
 }
