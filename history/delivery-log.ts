@@ -9,10 +9,15 @@
  * One line per attempt: `{at, status, sha256, marker?, type?}`; the body itself is not kept
  * (a payload can carry anything), only its digest, so retries of one delivery are told apart
  * from other deliveries ("Retries carry an identical payload", rule 4).
+ *
+ * The receiver runs for weeks and takes every webhook of the environment: the file is bounded.
+ * Past LOG_BYTES it becomes `<file>.1` (the one before is dropped) and a new file begins, so
+ * the disk holds at most twice LOG_BYTES and a reader reads both generations: a day of retries
+ * (rule 5) is a few lines among them.
  */
 import { readJsonLines } from '../reports/trends.ts';
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { dirname } from 'node:path';
 
@@ -20,6 +25,15 @@ import { dirname } from 'node:path';
 export const REFUSAL_MARKER = 'svcct-keep_refuse-';
 /** Bodies read at most (Events: webhook payloads are small JSON objects). */
 const MAX_BODY = 1024 * 1024;
+/** One generation of the log at most (about 200 000 attempts). */
+const LOG_BYTES = 32 * 1024 * 1024;
+const previousGeneration = (file: string) => `${file}.1`;
+
+/** Appends one line, first starting a new generation when this file has reached `limit`. */
+export function appendBounded(file: string, line: string, limit = LOG_BYTES): void {
+  if (existsSync(file) && statSync(file).size + Buffer.byteLength(line) > limit) renameSync(file, previousGeneration(file));
+  appendFileSync(file, line);
+}
 
 export interface DeliveryAttempt {
   /** Receiver's clock, ms since the epoch. */
@@ -66,7 +80,7 @@ export async function startDeliveryLog(o: { file: string; port?: number }): Prom
         ...(marker ? { marker } : {}),
         ...(type ? { type } : {}),
       };
-      appendFileSync(o.file, `${JSON.stringify(line)}\n`);
+      appendBounded(o.file, `${JSON.stringify(line)}\n`);
       res.statusCode = status;
       res.end();
     });
@@ -77,6 +91,7 @@ export async function startDeliveryLog(o: { file: string; port?: number }): Prom
   return { url: `http://127.0.0.1:${port}/hooks`, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
+/** Both generations, oldest first. */
 export function readDeliveryLog(file: string): DeliveryAttempt[] {
-  return readJsonLines<DeliveryAttempt>(file);
+  return [...readJsonLines<DeliveryAttempt>(previousGeneration(file)), ...readJsonLines<DeliveryAttempt>(file)];
 }

@@ -1,0 +1,28 @@
+/**
+ * The delivery log of a receiver that runs for weeks stays bounded on disk (two generations
+ * of at most the bound each), and its reader reads both, oldest first.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { appendBounded, readDeliveryLog } from './delivery-log.ts';
+
+test('past its bound the log starts a new generation; the one before is dropped; the reader reads both in order', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'delivery-log-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'deliveries.jsonl');
+  const limit = 200;
+  const line = (i: number) => `${JSON.stringify({ at: i, status: 204, sha256: 'x'.repeat(20) })}\n`;
+  for (let i = 0; i < 100; i++) appendBounded(file, line(i), limit);
+  assert.ok(statSync(file).size <= limit, `${statSync(file).size} bytes`);
+  assert.ok(existsSync(`${file}.1`) && statSync(`${file}.1`).size <= limit);
+  const read = readDeliveryLog(file).map((a) => a.at);
+  assert.ok(read.length >= 2 && read.length < 100, `${read.length} attempts kept`);
+  assert.deepEqual(
+    read,
+    Array.from({ length: read.length }, (_, i) => 100 - read.length + i),
+    'the newest attempts, oldest first, none lost between the two',
+  );
+});
