@@ -10,20 +10,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { configEnv, configJsonSchema, configProblems, loadConfigFile, resolveSettings, SETTING_ENTRIES } from './config/load.ts';
 import { configTemplate, settingsMarkdown } from './config/init.ts';
-import { CommanderError } from 'commander';
 import { CATALOG, loadProfile } from '../targets/index.ts';
 import { buildProgram } from './main.ts';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BIN = join(ROOT, 'cli/bin.mjs');
-
-function cli(args: string[], o: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
-  const res = spawnSync(process.execPath, [BIN, ...args], { cwd: o.cwd ?? ROOT, env: { ...process.env, ...o.env }, encoding: 'utf8', timeout: 60_000 });
-  return { code: res.status, out: res.stdout, err: res.stderr };
-}
+import { BIN, cli, inProcess, ROOT } from './cli.test-support.ts';
 
 test('a valid config has no problems; the starting JSON file is valid', () => {
   assert.deepEqual(
@@ -172,20 +163,6 @@ test('the settings table documents every variable the profile reads, and nothing
   const unread = [...documented].filter((v) => !read.has(v) && !simulatorOwn.has(v) && !/^SVC_(PATH|WIDGET|TEST_PASSWORD)_/.test(v));
   assert.deepEqual(unread, [], 'documented variables nothing reads');
 });
-
-/** The command in this process (buildProgram with its exit and output captured): what a user types, without a process per case. */
-async function inProcess(args: string[]): Promise<{ code: number | undefined; out: string; err: string }> {
-  let code: number | undefined;
-  let out = '';
-  let err = '';
-  const program = buildProgram((c) => (code ??= c), { out: (t) => (out += t), err: (t) => (err += t) });
-  try {
-    await program.parseAsync(['node', 'svc-conformance', ...args]);
-  } catch (e) {
-    if (!(e instanceof CommanderError)) throw e;
-  }
-  return { code, out, err };
-}
 
 test('every command answers --help with 0; bad usage gets a usage line and 2, never a stack trace', async () => {
   const commands = buildProgram(() => {}).commands.flatMap((c) => (c.commands.length ? c.commands.map((s) => [c.name(), s.name()]) : [[c.name()]]));

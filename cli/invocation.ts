@@ -6,7 +6,7 @@
  * this file and never each other; cli/main.ts turns the errors into exit codes.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { existsSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { loadProfile, PACKAGE_ROOT, type TargetProfile } from '../targets/index.ts';
 import { ConfigError, resolveSettings, type ResolvedSettings } from './config/load.ts';
@@ -71,6 +71,84 @@ export function configTarget(file: string, force: boolean | undefined): { file: 
   if (!existsSync(dirname(path))) throw new UsageError(`--write-config ${file}: the folder ${dirname(path)} does not exist`);
   if (existsSync(path) && !force) throw new UsageError(`${path} exists; --force overwrites it`);
   return { file: path, format };
+}
+
+// ---- where a command writes -----------------------------------------------------------
+
+/** The nearest folder or file of `path`'s ancestors (itself included) that exists. */
+function nearestExisting(path: string): string {
+  let at = path;
+  while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
+  return at;
+}
+
+/** Why `path` cannot be written as a `kind`, or undefined when it can (made with its folders where missing). */
+function unwritable(path: string, kind: 'file' | 'folder'): string | undefined {
+  if (existsSync(path)) {
+    const folder = statSync(path).isDirectory();
+    if (kind === 'file' && folder) return `${path} is a folder`;
+    if (kind === 'folder' && !folder) return `${path} is a file, not a folder`;
+  }
+  const at = existsSync(path) ? path : nearestExisting(dirname(path));
+  if (!statSync(at).isDirectory() && at !== path) return `${at} is a file, not a folder`;
+  try {
+    accessSync(at, constants.W_OK);
+  } catch {
+    return `${at} is not writable`;
+  }
+  return undefined;
+}
+
+/**
+ * A file or folder an option names for output, checked before the command does any work: a
+ * run that ends on a path it cannot write has spent its time (a preflight's network checks, a
+ * mutants run) and shows nothing. Returns the absolute path; a UsageError naming the option
+ * and the cause otherwise. Missing folders on the way are fine: the command makes them.
+ */
+export function outputPath(option: string, given: string, kind: 'file' | 'folder'): string {
+  const path = resolve(given);
+  const why = unwritable(path, kind);
+  if (why) throw new UsageError(`${option} ${given}: cannot write there: ${why}`);
+  return path;
+}
+
+/** What a failed file or folder operation hit (Node's errno codes), in words. */
+const FILE_FAILURES: Record<string, string> = {
+  EISDIR: 'it is a folder',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EEXIST: 'a file of that name is in the way',
+  ENOENT: 'no such file or folder',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'the file system is read-only',
+};
+const FILE_VERBS: Record<string, string> = {
+  mkdir: 'create the folder',
+  open: 'open',
+  write: 'write',
+  read: 'read',
+  scandir: 'read the folder',
+  rename: 'rename',
+};
+
+/**
+ * The sentence for a Node system error a user's input caused, or undefined for any other
+ * error: a port already taken or refused (`--port`), a path that cannot be written or read
+ * (an output option naming a folder, a file in the way). cli/main.ts prints it with exit 2,
+ * as a bad setting: the cause first, never an errno and a stack.
+ */
+export function systemErrorSentence(e: unknown): string | undefined {
+  if (!(e instanceof Error)) return undefined;
+  const { code, syscall, path, address, port } = e as NodeJS.ErrnoException & { address?: string; port?: number };
+  if (typeof code !== 'string') return undefined;
+  if (syscall === 'listen') {
+    const where = `port ${port} on ${address ?? '127.0.0.1'}`;
+    if (code === 'EADDRINUSE') return `${where} is in use (another process listens there): choose another --port, or 0 for a free one`;
+    if (code === 'EACCES') return `${where} may not be opened by this user: choose a port above 1023, or 0 for a free one`;
+    return `cannot listen on ${where} (${code})`;
+  }
+  if (typeof path !== 'string' || !FILE_FAILURES[code]) return undefined;
+  return `cannot ${FILE_VERBS[syscall ?? ''] ?? 'use'} ${path}: ${FILE_FAILURES[code]} (${code})`;
 }
 
 // ---- the team's own integration (integration/) -------------------------------------------

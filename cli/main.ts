@@ -9,7 +9,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from './config/load.ts';
-import { UsageError, version, type Action, type Wrap } from './invocation.ts';
+import { systemErrorSentence, UsageError, version, type Action, type Wrap } from './invocation.ts';
 import { addRunCommand } from './commands/run.ts';
 import { addPreflightCommand } from './commands/preflight.ts';
 import { addSimulatorCommand } from './commands/simulator.ts';
@@ -75,6 +75,10 @@ export function buildProgram(exit: (code: number) => void = exitAfterFlush, outp
         } else if (e instanceof ConfigError) {
           output.err(`error: ${e.message}\n`);
           exit(2);
+        } else if (systemErrorSentence(e)) {
+          // A port taken, an output path that is a folder: the user's input, not a finding (exit 1).
+          output.err(`error: ${systemErrorSentence(e)}\n`);
+          exit(2);
         } else {
           output.err(`svc-conformance ${cmd.name()}: ${(e as Error).message ?? e}${debug ? `\n${(e as Error).stack}` : '\n(--debug shows where)'}\n`);
           exit(1);
@@ -115,16 +119,37 @@ Every setting: svc-conformance config docs (docs/settings.md). Exit codes: 0 gre
   addCleanupCommand(program, wrap);
   addConfigCommand(program, wrap);
 
+  /**
+   * `help [command]` of a command with subcommands: that command's help, exit 0. Commander's
+   * own help command answers an unknown name with the whole help and exit 0, as if it had
+   * been understood; here it is a usage error, exit 2.
+   */
+  const addHelpCommand = (c: Command) => {
+    c.helpCommand(false);
+    c.command('help')
+      .description('display help for command')
+      .argument('[command]', 'the command to explain')
+      .action(
+        wrap((name: string | undefined) => {
+          const sub = name === undefined ? c : c.commands.find((s) => s.name() === name || s.aliases().includes(name));
+          if (!sub) throw new UsageError(`unknown command '${name}'; commands: ${c.commands.map((s) => s.name()).join(', ')}`);
+          sub.outputHelp();
+          return 0;
+        }),
+      );
+  };
+
   // Every command: usage errors exit 2 with a usage line; --help and --version exit 0.
   const configureAll = (c: Command) => {
     c.configureOutput({ writeOut: output.out, writeErr: output.err });
     c.exitOverride((err: CommanderError) => {
-      // --help, the help command (`help run`) and --version are answers, not errors.
+      // --help, a command's help shown for want of a subcommand, and --version are answers, not errors.
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.help' || err.code === 'commander.version') exit(0);
       else exit(2);
       throw err;
     });
     c.showHelpAfterError(`${c.helpInformation().split('\n')[0]}\n(see ${commandPath(c)} --help)`);
+    if (c.commands.length) addHelpCommand(c);
     c.commands.forEach(configureAll);
   };
   configureAll(program);

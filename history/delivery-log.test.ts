@@ -1,13 +1,17 @@
 /**
- * The delivery log of a receiver that runs for weeks stays bounded on disk (two generations
- * of at most the bound each), and its reader reads both, oldest first.
+ * The delivery log's receiver: a port already taken refuses its start with the listen error,
+ * for the command to name the port (cli/invocation.ts systemErrorSentence), instead of an
+ * 'error' event that nothing handles ending the process; and the log of a receiver that runs
+ * for weeks stays bounded on disk (two generations of at most the bound each), its reader
+ * reading both, oldest first.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appendBounded, readDeliveryLog } from './delivery-log.ts';
+import { appendBounded, readDeliveryLog, startDeliveryLog } from './delivery-log.ts';
 
 test('past its bound the log starts a new generation; the one before is dropped; the reader reads both in order', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'delivery-log-'));
@@ -25,4 +29,19 @@ test('past its bound the log starts a new generation; the one before is dropped;
     Array.from({ length: read.length }, (_, i) => 100 - read.length + i),
     'the newest attempts, oldest first, none lost between the two',
   );
+});
+
+test('a port already taken rejects the start with EADDRINUSE', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'delivery-log-'));
+  const busy = createServer();
+  t.after(() => {
+    busy.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+  const port = (busy.address() as { port: number }).port;
+  await assert.rejects(startDeliveryLog({ file: join(dir, 'deliveries.jsonl'), port }), { code: 'EADDRINUSE', syscall: 'listen', port });
+  // A free port still serves.
+  const log = await startDeliveryLog({ file: join(dir, 'deliveries.jsonl') });
+  await log.close();
 });

@@ -85,7 +85,15 @@ export async function startDeliveryLog(o: { file: string; port?: number }): Prom
       res.end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(o.port ?? 0, '127.0.0.1', () => resolve()));
+  // A port already taken rejects here, for the caller to name; unhandled, the server's
+  // 'error' event would end the process with a stack trace.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
   return { url: `http://127.0.0.1:${port}/hooks`, close: () => new Promise<void>((r) => server.close(() => r())) };

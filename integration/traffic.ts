@@ -8,7 +8,16 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { checkOptionsOf, loadProfile, profileSecrets, SIMULATOR_DEFAULTS, startTarget, type StartedTarget, type TargetProfile } from '../targets/index.ts';
+import {
+  catalogEntry,
+  checkOptionsOf,
+  loadProfile,
+  profileSecrets,
+  SIMULATOR_DEFAULTS,
+  startTarget,
+  type StartedTarget,
+  type TargetProfile,
+} from '../targets/index.ts';
 import { formatFailure } from '../contracts/index.ts';
 import { commandEnv, runCommand, type CommandRun } from './command.ts';
 import { readHar, IntegrationInputError, type RecordedExchange } from './har.ts';
@@ -143,9 +152,16 @@ export interface ProxyRun extends TrafficRun {
   upstream: string;
 }
 
+/** The proxy's --variation names, refused before anything starts when one is not a variation of the catalogue (as tolerance refuses them). */
+function checkVariations(names: readonly string[]): void {
+  const unknown = names.filter((v) => v !== 'all' && catalogEntry(v)?.kind !== 'variation');
+  if (unknown.length) throw new IntegrationInputError(`unknown variation(s) ${unknown.join(', ')}; svc-conformance simulator --list names them`);
+}
+
 /** `proxy`: forwards, records and judges until the command ends (or a signal), then writes the reports. */
 export async function runProxy(o: ProxyRunOptions): Promise<ProxyRun> {
   const explicit = httpUrl('--upstream', o.upstream);
+  checkVariations(o.variations ?? []);
   let target: StartedTarget | undefined;
   let profile: TargetProfile;
   let upstream: string;
@@ -179,6 +195,10 @@ export async function runProxy(o: ProxyRunOptions): Promise<ProxyRun> {
         );
       }
     },
+  }).catch(async (e: unknown) => {
+    // A --port already taken: the simulator started for it stops before the error is told.
+    await target?.close();
+    throw e;
   });
   const bases: ApiBases = {
     platform: [proxy.url],

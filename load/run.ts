@@ -18,11 +18,10 @@
  * creates LOAD_REPORT_DIR and passes it as an absolute path (load/script-support/report.ts), and
  * a project script that wrote no summary fails the run, naming the file.
  */
-import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import { basename, delimiter, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadProfile, profileEnv, startTarget } from '../targets/index.ts';
+import { loadProfile, profileEnv, runForwardingSignals, startTarget } from '../targets/index.ts';
 import { runScript } from './runner/engine.ts';
 
 const ALL_SCRIPTS = ['load/rate-limit.ts', 'load/paging.ts'];
@@ -57,19 +56,23 @@ export function missingSummary(script: string, reportDir: string, startedAtMs: n
   return mtimeMs < startedAtMs - 1_000 ? `${script} wrote no JSON summary: ${file} is from an earlier run` : undefined;
 }
 
-function k6OnPath(env: NodeJS.ProcessEnv = process.env): string | undefined {
+/** The k6 executable of the PATH: the first regular file named k6 that may be executed (a folder named k6 is searchable, not a program). */
+export function k6OnPath(env: NodeJS.ProcessEnv = process.env): string | undefined {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
     const file = join(dir, process.platform === 'win32' ? 'k6.exe' : 'k6');
     try {
       accessSync(file, constants.X_OK);
-      return file;
+      if (statSync(file).isFile()) return file;
     } catch {
       /* not here */
     }
   }
   return undefined;
 }
+
+/** Bad input of a load run (k6 asked for where there is none): the message says what to do, the CLI exits 2. */
+export class LoadInputError extends Error {}
 
 /**
  * Env for the scripts when the target is the embedded simulator at `base`: the
@@ -92,11 +95,21 @@ export function embeddedLoadEnv(env: NodeJS.ProcessEnv): { env: NodeJS.ProcessEn
   return { env: { ...env, SVC_RATE_LIMIT_PER_SECOND: String(limit) }, limit };
 }
 
-function runWithK6(k6: string, script: string, env: NodeJS.ProcessEnv): Promise<number> {
-  return new Promise((resolve) => {
-    const child = spawn(k6, ['run', script], { stdio: 'inherit', env });
-    child.on('exit', (code) => resolve(code ?? 1));
-  });
+/**
+ * `k6 run <script>` with this terminal, in its own process group (targets/process.ts): a stop
+ * of this process (Ctrl-C, a cancelled CI job) reaches k6, which writes its summary and ends;
+ * the whole group is killed after `timeoutMs` (the run's bound, timeouts.runMs; 0: none), and
+ * a k6 that cannot be started is named.
+ */
+export async function runWithK6(k6: string, script: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<number> {
+  let run: Awaited<ReturnType<typeof runForwardingSignals>>;
+  try {
+    run = await runForwardingSignals(k6, ['run', script], { env, ...(timeoutMs > 0 ? { timeoutMs } : {}) });
+  } catch (e) {
+    throw new Error(`k6 (${k6}) could not be started: ${(e as Error).message}`);
+  }
+  if (run.timedOut) console.error(`load: ${script} did not end within ${timeoutMs / 1000} s (timeouts.runMs, SVC_RUN_TIMEOUT_MS): k6 was killed`);
+  return run.exitCode;
 }
 
 /** The load profiles a run may name (load/script-support/profiles.ts; not imported: that file is k6 code). */
@@ -127,7 +140,10 @@ export interface LoadRunOptions {
 export async function runLoad(o: LoadRunOptions): Promise<number> {
   const selected = o.scripts?.length ? o.scripts : ALL_SCRIPTS.map((s) => resolve(ROOT, s));
   const k6 = o.runner === 'runner' ? undefined : k6OnPath(o.env);
-  if (o.runner === 'k6' && !k6) throw new Error('the k6 runner was asked for, but no k6 binary is on the PATH');
+  if (o.runner === 'k6' && !k6)
+    throw new LoadInputError(
+      'k6 was asked for (--runner k6), but no k6 program is on the PATH: install k6 (https://grafana.com/docs/k6/latest/set-up/install-k6/), or let the k6-compatible runner run the scripts (no --runner)',
+    );
   const reportDir = resolve(o.reportDir);
   mkdirSync(reportDir, { recursive: true });
   let env: NodeJS.ProcessEnv = { ...o.env, PROFILE: o.profile ?? o.env.PROFILE ?? 'smoke', LOAD_REPORT_DIR: reportDir };
@@ -148,7 +164,7 @@ export async function runLoad(o: LoadRunOptions): Promise<number> {
     for (const script of selected) {
       console.log(`\n=== ${script} ===`);
       const started = Date.now();
-      const code = k6 ? await runWithK6(k6, script, env) : (await runScript(script, { env })).exitCode;
+      const code = k6 ? await runWithK6(k6, script, env, profile.timeouts.runMs) : (await runScript(script, { env })).exitCode;
       const missing = missingSummary(script, reportDir, started);
       if (missing) console.error(`load: ${missing}`);
       results.push([script, code || (missing ? 1 : 0)]);

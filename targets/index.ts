@@ -85,7 +85,7 @@ export {
 export { SIMULATOR_DEFAULTS, type SimulatorSettings } from './simulator/settings.ts';
 export { DATA_EXCHANGE_SEED } from './simulator/data/data-exchange.ts';
 export { startReceiver, RECEIVER_BOUNDS, type RunningReceiver } from './receiver/receiver.ts';
-export { canonicalJson, BROKEN_VARIANTS, type BrokenVariant } from './receiver/store.ts';
+export { canonicalJson, BROKEN_VARIANTS, ReceiverStoreError, type BrokenVariant } from './receiver/store.ts';
 export { simulatorBanner, simulatorTargetSettings } from './simulator/serve.ts';
 // Running a child in its own process group (the CLI's Playwright runs, the self-test, the
 // integration's test command, the benches): a general helper, here because targets/ is the
@@ -98,6 +98,7 @@ export {
   playwrightTest,
   processGroupMembers,
   runChild,
+  runForwardingSignals,
   runProcess,
 } from './process.ts';
 export {

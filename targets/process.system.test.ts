@@ -166,6 +166,16 @@ test("runForwardingSignals without a stop resolves with the child's exit; with e
   assert.deepEqual(alive(runner), []);
 });
 
+test('runForwardingSignals with timeoutMs: a child still running then has its whole group killed, and says so', { timeout: 30_000 }, async () => {
+  const { runForwardingSignals } = await import('./process.ts');
+  const quick = await runForwardingSignals(process.execPath, ['-e', 'process.exit(0)'], { stdio: 'ignore', timeoutMs: 60_000 });
+  assert.equal(quick.timedOut, undefined, 'a child that ends in time is not timed out');
+  const r = await runForwardingSignals(process.execPath, ['-e', RUNNER], { stdio: 'ignore', timeoutMs: 300 });
+  assert.equal(r.timedOut, true);
+  assert.equal(r.signal, 'SIGKILL');
+  assert.equal(r.exitCode, 137);
+});
+
 test('runChild-style stop: a SIGTERM of the parent reaches the runner as SIGINT (Playwright stops gracefully on SIGINT only)', {
   timeout: 30_000,
 }, async () => {

@@ -179,6 +179,8 @@ export interface ForwardedRun {
   stoppedBy?: NodeJS.Signals;
   /** Processes of its group still alive after it ended, then killed (see Spawned.leftover). */
   leftover: number[];
+  /** The child outlived `timeoutMs`: its whole group was killed. */
+  timedOut?: boolean;
 }
 
 const signalNumber = (signal: NodeJS.Signals | null | undefined) => (signal ? (constants.signals[signal] ?? 0) : 0);
@@ -191,12 +193,21 @@ const signalNumber = (signal: NodeJS.Signals | null | undefined) => (signal ? (c
  * this process exits, with 128 + the signal's number, as a shell reports a stopped command
  * (`exitOnStop: false`: it resolves instead, with `stoppedBy` and that `exitCode`, for a
  * caller that has more to do before it exits). Without a stop, it resolves with the child's
- * exit once the child ended and any process left in its group was killed.
+ * exit once the child ended and any process left in its group was killed. With `timeoutMs`,
+ * a child still running then has its whole group killed (`timedOut`).
  */
 export function runForwardingSignals(
   cmd: string,
   args: string[],
-  opts: { cwd?: string; env?: NodeJS.ProcessEnv; stdio?: StdioOptions; graceMs?: number; exitOnStop?: boolean; stopSignal?: NodeJS.Signals } = {},
+  opts: {
+    cwd?: string;
+    env?: NodeJS.ProcessEnv;
+    stdio?: StdioOptions;
+    graceMs?: number;
+    exitOnStop?: boolean;
+    stopSignal?: NodeJS.Signals;
+    timeoutMs?: number;
+  } = {},
 ): Promise<ForwardedRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: opts.stdio ?? 'inherit', detached: true });
@@ -206,7 +217,16 @@ export function runForwardingSignals(
     }
     const pgid = child.pid;
     const guard = guardProcessGroup(pgid, { graceMs: opts.graceMs ?? 10_000, onStop: () => {}, ...(opts.stopSignal ? { stopSignal: opts.stopSignal } : {}) });
+    let timedOut = false;
+    const timer =
+      opts.timeoutMs !== undefined
+        ? setTimeout(() => {
+            timedOut = true;
+            signalGroup(pgid, 'SIGKILL');
+          }, opts.timeoutMs)
+        : undefined;
     child.once('error', (e) => {
+      clearTimeout(timer);
       guard.dispose();
       reject(e);
     });
@@ -215,11 +235,12 @@ export function runForwardingSignals(
       leftover = killLeftover(pgid);
     });
     child.once('close', (code, signal) => {
+      clearTimeout(timer);
       const stoppedBy = guard.stoppedBy;
       guard.dispose();
       if (stoppedBy && opts.exitOnStop !== false) process.exit(128 + signalNumber(stoppedBy));
       const exitCode = stoppedBy ? 128 + signalNumber(stoppedBy) : (code ?? 128 + signalNumber(signal));
-      resolve({ code, signal, exitCode, leftover, ...(stoppedBy ? { stoppedBy } : {}) });
+      resolve({ code, signal, exitCode, leftover, ...(stoppedBy ? { stoppedBy } : {}), ...(timedOut ? { timedOut } : {}) });
     });
   });
 }

@@ -3,21 +3,26 @@
  * k6-compatible runner.
  */
 import { type Command, Option } from 'commander';
-import { join, resolve } from 'node:path';
-import { profileOf, reportsDir, settingsOf, UsageError, type Wrap } from '../invocation.ts';
+import { join } from 'node:path';
+import { outputPath, profileOf, reportsDir, settingsOf, UsageError, type Wrap } from '../invocation.ts';
 
 async function runLoadCommand(scripts: string[], o: { profile: string; runner?: string; out?: string }, cmd: Command): Promise<number> {
   const settings = await settingsOf(cmd);
   profileOf(settings.env);
-  const { runLoad, LOAD_PROFILES, scriptPath } = await import('../../load/run.ts');
+  const { runLoad, LOAD_PROFILES, scriptPath, LoadInputError } = await import('../../load/run.ts');
   if (!LOAD_PROFILES.includes(o.profile)) throw new UsageError(`unknown --profile "${o.profile}"; profiles: ${LOAD_PROFILES.join(', ')}`);
   const resolvedScripts = scripts.map((s) => {
     const file = scriptPath(s);
     if (!file) throw new UsageError(`no load script "${s}"; scripts: rate-limit, paging (or a path to a k6 script)`);
     return file;
   });
-  const out = o.out ? resolve(o.out) : join(reportsDir(settings), 'load');
-  return runLoad({ scripts: resolvedScripts, env: settings.env, profile: o.profile, runner: o.runner as 'k6' | 'runner' | undefined, reportDir: out });
+  const out = outputPath(o.out ? '--out' : 'the reports folder', o.out ?? join(reportsDir(settings), 'load'), 'folder');
+  return runLoad({ scripts: resolvedScripts, env: settings.env, profile: o.profile, runner: o.runner as 'k6' | 'runner' | undefined, reportDir: out }).catch(
+    (e: unknown) => {
+      if (e instanceof LoadInputError) throw new UsageError(e.message);
+      throw e;
+    },
+  );
 }
 
 export function addLoadCommand(program: Command, wrap: Wrap): void {

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Family } from '../../proof/mutants/index.ts';
-import { positiveInt, reportsDir, settingsOf, UsageError, type Wrap } from '../invocation.ts';
+import { outputPath, positiveInt, reportsDir, settingsOf, UsageError, type Wrap } from '../invocation.ts';
 
 async function runMutantsCommand(
   o: {
@@ -25,7 +25,7 @@ async function runMutantsCommand(
 ): Promise<number> {
   const settings = await settingsOf(cmd);
   const { scoreOf, summaryLine, STATED_FAMILIES, TOLERATED_FAMILIES, SCORE_GOAL } = await import('../../proof/mutants/index.ts');
-  const { runMutants } = await import('../../proof/mutants/run.ts');
+  const { runMutants, MutantSelectionError } = await import('../../proof/mutants/run.ts');
   const known = new Set<string>([...STATED_FAMILIES, ...TOLERATED_FAMILIES]);
   const families = o.family
     ?.split(',')
@@ -34,6 +34,8 @@ async function runMutantsCommand(
   const unknown = (families ?? []).filter((f) => !known.has(f));
   if (unknown.length) throw new UsageError(`unknown --family ${unknown.join(', ')} (known: ${[...known].join(', ')})`);
   if (o.rerun && !existsSync(resolve(o.rerun))) throw new UsageError(`--rerun ${o.rerun}: no such report (a mutants.json of an earlier run)`);
+  // Written at the end of a long run: checked before it starts.
+  const out = outputPath(o.out ? '--out' : 'the reports folder', o.out ?? join(reportsDir(settings), 'mutants'), 'folder');
   const report = await runMutants({
     sample: o.sample,
     seed: o.seed,
@@ -47,7 +49,10 @@ async function runMutantsCommand(
     testsPerMutant: o.testsPerMutant,
     confirm: o.confirm,
     rerun: o.rerun ? resolve(o.rerun) : undefined,
-    out: o.out ? resolve(o.out) : join(reportsDir(settings), 'mutants'),
+    out,
+  }).catch((e: unknown) => {
+    if (e instanceof MutantSelectionError) throw new UsageError(e.message);
+    throw e;
   });
   console.log(summaryLine(report));
   const alarms = report.outcomes.filter((x) => x.verdict === 'false-alarm').length;

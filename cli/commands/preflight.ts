@@ -5,14 +5,16 @@
  */
 import type { Command } from 'commander';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { startTarget, type TargetProfile } from '../../targets/index.ts';
 import { SETTING_ENTRIES, type ResolvedSettings } from '../config/load.ts';
 import { configFileWithSources } from '../config/init.ts';
-import { configTarget, describeTarget, profileOf, settingsOf, UsageError, type Wrap } from '../invocation.ts';
+import { configTarget, describeTarget, outputPath, profileOf, settingsOf, UsageError, type Wrap } from '../invocation.ts';
 
 async function runPreflightCommand(o: { markdown?: string; json?: boolean; writeConfig?: string; force?: boolean }, cmd: Command): Promise<number> {
   const write = o.writeConfig ? configTarget(o.writeConfig, o.force) : undefined;
+  // Checked before the network checks: a table that cannot be written would lose their answers.
+  const markdown = o.markdown ? outputPath('--markdown', o.markdown, 'file') : undefined;
   const settings = await settingsOf(cmd);
   const profile = profileOf(settings.env);
   if (write && profile.isSimulator)
@@ -26,9 +28,9 @@ async function runPreflightCommand(o: { markdown?: string; json?: boolean; write
     const report = await runPreflight(target.profile);
     const text = formatPreflight(report);
     console.log(o.json ? JSON.stringify(report, null, 2) : text);
-    if (o.markdown) {
-      mkdirSync(dirname(resolve(o.markdown)), { recursive: true });
-      writeFileSync(resolve(o.markdown), `## svc-conformance preflight: ${describeTarget(target.profile)}\n\n\`\`\`\n${text.trimEnd()}\n\`\`\`\n`);
+    if (markdown) {
+      mkdirSync(dirname(markdown), { recursive: true });
+      writeFileSync(markdown, `## svc-conformance preflight: ${describeTarget(target.profile)}\n\n\`\`\`\n${text.trimEnd()}\n\`\`\`\n`);
     }
     if (write) {
       if (report.fatal) console.error(`\n${write.file} not written: the target must answer with the credentials accepted before it can tell anything.`);

@@ -3,8 +3,19 @@
  * (integration/traffic.ts), around their test command or until Ctrl-C.
  */
 import type { Command } from 'commander';
-import { join, resolve } from 'node:path';
-import { integrationInput, port, profileOf, reportsDir, settingsOf, TEST_COMMAND_VARIABLES, testCommandOf, version, type Wrap } from '../invocation.ts';
+import { join } from 'node:path';
+import {
+  integrationInput,
+  outputPath,
+  port,
+  profileOf,
+  reportsDir,
+  settingsOf,
+  TEST_COMMAND_VARIABLES,
+  testCommandOf,
+  version,
+  type Wrap,
+} from '../invocation.ts';
 
 async function runProxyCommand(
   args: string[],
@@ -14,7 +25,8 @@ async function runProxyCommand(
   const settings = await settingsOf(cmd);
   const profile = profileOf(settings.env);
   const command = testCommandOf(args, profile);
-  const out = o.out ? resolve(o.out) : join(reportsDir(settings), 'proxy');
+  const out = outputPath(o.out ? '--out' : 'the reports folder', o.out ?? join(reportsDir(settings), 'proxy'), 'folder');
+  const usageOut = o.usageOut ? outputPath('--usage-out', o.usageOut, 'file') : undefined;
   const { runProxy } = await import('../../integration/traffic.ts');
   const run = await integrationInput(() =>
     runProxy({
@@ -23,7 +35,7 @@ async function runProxyCommand(
       port: o.port,
       variations: o.variation,
       out,
-      ...(o.usageOut ? { usageOut: resolve(o.usageOut) } : {}),
+      ...(usageOut ? { usageOut } : {}),
       strict: o.strict,
       command,
       live: !o.quiet,
@@ -34,7 +46,7 @@ async function runProxyCommand(
         ),
     }),
   );
-  console.log(['', ...run.lines, '', `Reports: ${run.written.files.join(', ')}${run.usage ? `; usage file ${resolve(o.usageOut!)}` : ''}`].join('\n'));
+  console.log(['', ...run.lines, '', `Reports: ${run.written.files.join(', ')}${run.usage ? `; usage file ${usageOut}` : ''}`].join('\n'));
   return run.exitCode;
 }
 

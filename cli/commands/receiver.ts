@@ -5,9 +5,10 @@
  */
 import type { Command } from 'commander';
 import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { BROKEN_VARIANTS, RECEIVER_BOUNDS, serveUntilStopped, startReceiver, type BrokenVariant } from '../../targets/index.ts';
-import { port, positiveInt, UsageError, type Wrap } from '../invocation.ts';
+import { dirname } from 'node:path';
+import { BROKEN_VARIANTS, RECEIVER_BOUNDS, ReceiverStoreError, serveUntilStopped, startReceiver, type BrokenVariant } from '../../targets/index.ts';
+import { ConfigError } from '../config/load.ts';
+import { outputPath, port, positiveInt, UsageError, type Wrap } from '../invocation.ts';
 
 async function serveReceiver(o: {
   port: number;
@@ -24,9 +25,10 @@ async function serveReceiver(o: {
     // up for the day between two nightlies and keeps refusing the kept member's deliveries:
     // this one writes every attempt to the file the next nightly reads (history/keepers.ts).
     if (o.broken) throw new UsageError('--delivery-log and --broken are different receivers: give one');
+    const file = outputPath('--delivery-log', o.deliveryLog, 'file');
     const { startDeliveryLog } = await import('../../history/delivery-log.ts');
-    const log = await startDeliveryLog({ file: resolve(o.deliveryLog), port: o.port });
-    console.log(`listening ${log.url} (every delivery attempt to ${resolve(o.deliveryLog)}; the nightly's --history reads <history>/deliveries.jsonl)`);
+    const log = await startDeliveryLog({ file, port: o.port });
+    console.log(`listening ${log.url} (every delivery attempt to ${file}; the nightly's --history reads <history>/deliveries.jsonl)`);
     const stopLog = async () => {
       await log.close();
       process.exit(0);
@@ -37,15 +39,19 @@ async function serveReceiver(o: {
   }
   if (o.broken && !BROKEN_VARIANTS.includes(o.broken as BrokenVariant))
     throw new UsageError(`unknown --broken "${o.broken}"; variants: ${BROKEN_VARIANTS.join(', ')}`);
-  mkdirSync(dirname(resolve(o.db)), { recursive: true });
+  const db = outputPath('--db', o.db, 'file');
+  mkdirSync(dirname(db), { recursive: true });
   const receiver = await startReceiver({
-    dbPath: o.db,
+    dbPath: db,
     port: o.port,
     broken: o.broken as BrokenVariant | undefined,
     slowMs: o.slowMs,
     maxBodyBytes: o.maxBodyBytes,
     maxDepth: o.maxDepth,
     requestTimeoutMs: o.requestTimeoutMs,
+  }).catch((e: unknown) => {
+    if (e instanceof ReceiverStoreError) throw new ConfigError(`--db ${o.db}: ${e.message}`);
+    throw e;
   });
   console.log(`listening ${receiver.url}`);
   serveUntilStopped(() => receiver.close());

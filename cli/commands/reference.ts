@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { checkOptionsOf } from '../../targets/index.ts';
 import { ConfigError } from '../config/load.ts';
-import { profileOf, settingsOf, UsageError, type Wrap } from '../invocation.ts';
+import { outputPath, profileOf, settingsOf, UsageError, type Wrap } from '../invocation.ts';
 
 /** `--version-of file=v<YYYYMMDD>`, repeatable: the version a reference document describes when it does not say. */
 function versionOfOption(raw: string, acc: string[]): string[] {
@@ -16,6 +16,8 @@ function versionOfOption(raw: string, acc: string[]): string[] {
 }
 
 async function runReferenceCommand(files: string[], o: { versionOf: string[]; json?: string; markdown?: string }, cmd: Command): Promise<number> {
+  const json = o.json ? outputPath('--json', o.json, 'file') : undefined;
+  const markdown = o.markdown ? outputPath('--markdown', o.markdown, 'file') : undefined;
   const settings = await settingsOf(cmd);
   // The options a run with these settings uses, the reference itself left out: it is what is judged.
   const profile = profileOf(settings.env);
@@ -42,13 +44,13 @@ async function runReferenceCommand(files: string[], o: { versionOf: string[]; js
   }
   const written: string[] = [];
   for (const [file, text] of [
-    [o.json, () => referenceJson(report)],
-    [o.markdown, () => referenceMarkdown(report)],
+    [json, () => referenceJson(report)],
+    [markdown, () => referenceMarkdown(report)],
   ] as const) {
     if (!file) continue;
-    mkdirSync(dirname(resolve(file)), { recursive: true });
-    writeFileSync(resolve(file), text());
-    written.push(resolve(file));
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text());
+    written.push(file);
   }
   for (const line of referenceConsoleLines(report, written)) console.log(line);
   return 0;

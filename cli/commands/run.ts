@@ -32,6 +32,14 @@ async function checkReferenceDocuments(profile: TargetProfile): Promise<void> {
   }
 }
 
+/** `--shard current/total`: Playwright counts shards from 1, so 1 <= current <= total (0/0 or 5/4 would reach it and end in its stack trace). */
+function checkShard(shard: string): void {
+  const m = /^(\d+)\/(\d+)$/.exec(shard);
+  if (!m) throw new UsageError(`--shard takes current/total, e.g. 1/4; got "${shard}"`);
+  const [current, total] = [Number(m[1]), Number(m[2])];
+  if (current < 1 || current > total) throw new UsageError(`--shard ${shard}: the current shard counts from 1 to the total (1 <= current <= total), e.g. 1/4`);
+}
+
 async function runGate(
   playwrightArgs: string[],
   o: {
@@ -57,7 +65,7 @@ async function runGate(
   env.SVC_REPORTS_OUT = out;
   for (const p of o.project ?? [])
     if (!PROJECTS.includes(p as (typeof PROJECTS)[number])) throw new UsageError(`unknown project "${p}"; projects: ${PROJECTS.join(', ')}`);
-  if (o.shard && !/^\d+\/\d+$/.test(o.shard)) throw new UsageError(`--shard takes current/total, e.g. 1/4; got "${o.shard}"`);
+  if (o.shard) checkShard(o.shard);
   await checkReferenceDocuments(profile);
   // `--history`: the run's ledger folder is kept for the history (scenarios/global-setup.ts
   // leaves a folder its caller named), read into it once Playwright is done (history/on-demand.ts).

@@ -16,7 +16,7 @@ import {
 } from '../../targets/index.ts';
 import { ConfigError, SETTING_ENTRIES } from '../config/load.ts';
 import { configFileWithSources } from '../config/init.ts';
-import { configTarget, port, settingsOf, type Wrap } from '../invocation.ts';
+import { configTarget, port, settingsOf, systemErrorSentence, type Wrap } from '../invocation.ts';
 
 /** Shell words for `export NAME=value`: single-quoted unless plain. */
 const shellWord = (v: string) => (/^[\w@%+=:,./-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`);
@@ -55,7 +55,7 @@ async function serveSimulator(
     ),
   );
   const target = await startTarget({ env, faults: o.fault, variations, simulator: true, port: o.port }).catch((e: Error) => {
-    throw new ConfigError(`simulator: ${e.message}`);
+    throw new ConfigError(systemErrorSentence(e) ?? `simulator: ${e.message}`);
   });
   console.log(
     o.quiet ? target.url : simulatorBanner(target, { apiKeyGiven: settings.sources.has('credentials.apiKey'), startedMs: performance.now() - started }),

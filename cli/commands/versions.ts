@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../config/load.ts';
-import { profileOf, reportsDir, settingsOf, UsageError, type Wrap } from '../invocation.ts';
+import { outputPath, profileOf, reportsDir, settingsOf, UsageError, type Wrap } from '../invocation.ts';
 
 async function runVersionsCommand(
   o: { from?: string; to?: string; fromFile?: string; toFile?: string; out?: string; usage?: string },
@@ -19,7 +19,7 @@ async function runVersionsCommand(
   const settings = await settingsOf(cmd);
   profileOf(settings.env);
   const { versionCheck, diffDocumentFiles, versionReportLines, VersionInputError } = await import('../../upgrade/versions.ts');
-  const out = o.out ? resolve(o.out) : join(reportsDir(settings), 'versions');
+  const out = outputPath(o.out ? '--out' : 'the reports folder', o.out ?? join(reportsDir(settings), 'versions'), 'folder');
   const usageFile = o.usage ? resolve(o.usage) : profileOf(settings.env).integration.usageFile;
   const common = { env: settings.env, out, allureResults: join(reportsDir(settings), 'allure-results'), ...(usageFile ? { usageFile } : {}) };
   try {

@@ -225,6 +225,20 @@ function findConfigFile(cwd: string, named?: string): string | undefined {
   return CONFIG_FILE_NAMES.map((n) => resolve(cwd, n)).find((f) => existsSync(f));
 }
 
+/**
+ * What went wrong loading a module config, in one line: esbuild's "Transform failed with N
+ * error(s):" says only that it failed; the line after it holds the first error's
+ * file:line:column and reason, which is what the user must fix.
+ */
+function loadFailure(message: string): string {
+  const [first, ...rest] = message.split('\n');
+  const counted = /^Transform failed with (\d+) errors?:$/.exec(first.trim());
+  const reason = rest.find((l) => l.trim());
+  if (!counted || !reason) return first;
+  const more = Number(counted[1]) - 1;
+  return `${reason.trim()}${more > 0 ? ` (and ${more} more error${more === 1 ? '' : 's'})` : ''}`;
+}
+
 /** Reads and validates a config file: a JSON file, or a module whose default export is the config. */
 export async function loadConfigFile(file: string): Promise<SvcConfig> {
   let config: unknown;
@@ -247,7 +261,7 @@ export async function loadConfigFile(file: string): Promise<SvcConfig> {
         config = (config as { default: unknown }).default;
       }
     } catch (e) {
-      throw new ConfigError(`${file} could not be loaded: ${(e as Error).message.split('\n')[0]}`);
+      throw new ConfigError(`${file} could not be loaded: ${loadFailure((e as Error).message)}`);
     }
   }
   const problems = configProblems(config);

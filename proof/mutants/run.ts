@@ -248,6 +248,26 @@ export async function runMutants(o: MutantRunOptions = {}): Promise<MutantsRepor
   }
 }
 
+/** A selection that cannot be made (a --rerun file that is not a mutants report, a filter that matches nothing): the message names it. */
+export class MutantSelectionError extends Error {}
+
+/** What `rerun` reads of an earlier mutants.json: each outcome's id and verdict, the shape checked and the file named when it is not one. */
+function readRerun(file: string): Array<{ id: string; verdict: string }> {
+  let report: unknown;
+  try {
+    report = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new MutantSelectionError(`--rerun ${file} is not a mutants report: ${(e as Error).message}`);
+  }
+  const outcomes = (report as { outcomes?: unknown } | null)?.outcomes;
+  const isOutcome = (x: unknown) => typeof (x as { id?: unknown })?.id === 'string' && typeof (x as { verdict?: unknown }).verdict === 'string';
+  if (!Array.isArray(outcomes) || !outcomes.every(isOutcome))
+    throw new MutantSelectionError(
+      `--rerun ${file} is not a mutants report: it has no "outcomes" list of {id, verdict} (a mutants.json of an earlier run has)`,
+    );
+  return outcomes as Array<{ id: string; verdict: string }>;
+}
+
 /** The mutants this run takes: every generated one, narrowed by family, id, a previous report and a seeded sample. */
 function selectMutants(
   o: MutantRunOptions,
@@ -259,12 +279,16 @@ function selectMutants(
   if (o.families?.length) mutants = mutants.filter((m) => o.families!.includes(m.family));
   if (o.only?.length) mutants = mutants.filter((m) => o.only!.some((s) => m.id.includes(s)));
   if (o.rerun) {
-    const previous = JSON.parse(readFileSync(o.rerun, 'utf8')) as MutantsReport;
-    const open = new Set(previous.outcomes.filter((x) => x.verdict !== 'killed' && x.verdict !== 'tolerated').map((x) => x.id));
-    mutants = mutants.filter((m) => open.has(m.id) || !previous.outcomes.some((x) => x.id === m.id));
+    const previous = readRerun(o.rerun);
+    const open = new Set(previous.filter((x) => x.verdict !== 'killed' && x.verdict !== 'tolerated').map((x) => x.id));
+    const settled = new Set(previous.map((x) => x.id));
+    mutants = mutants.filter((m) => open.has(m.id) || !settled.has(m.id));
   }
   if (o.sample !== undefined) mutants = sampleMutants(mutants, o.sample, o.seed ?? 1);
-  if (!mutants.length) throw new Error('no mutant selected (check --only / --family)');
+  if (!mutants.length)
+    throw new MutantSelectionError(
+      `no mutant selected of ${generated} generated: check --only, --family${o.rerun ? ` and --rerun (${o.rerun} left none open)` : ''}`,
+    );
   log(
     `mutants: ${mutants.length} selected of ${generated} generated (${mutants.filter((m) => m.expect === 'killed').length} stated, ${mutants.filter((m) => m.expect === 'tolerated').length} tolerated)`,
   );

@@ -291,7 +291,7 @@ export const SETTINGS = {
     ),
     runMs: int(
       'SVC_RUN_TIMEOUT_MS',
-      "Bound of the whole run (Playwright's globalTimeout): a target that stalls after the preflight ends the run here. 0 leaves it unbounded.",
+      "Bound of the whole run (Playwright's globalTimeout) and of each script k6 runs in `load`: a target that stalls after the preflight ends the run here. 0 leaves it unbounded.",
       { ...ms, ...byTarget(30 * 60_000, 15 * 60_000) },
     ),
     // A real target's default is derived (profile.ts testTimeoutDefault: two aggregation waits and four requests).

@@ -370,10 +370,16 @@ export async function startReceiver(options: ReceiverOptions & { port?: number; 
     knownFields: options.broken === 'rejects-added-fields-400' ? documentedFieldNames() : undefined,
   };
   const server = createReceiverServer(receiver, options.requestTimeoutMs ?? RECEIVER_BOUNDS.requestTimeoutMs);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    });
+  } catch (e) {
+    // A port already taken: the store opened for it is closed, its file left as it was.
+    store.close();
+    throw e;
+  }
   const port = (server.address() as AddressInfo).port;
   receiver.pipeline.kickWorker(); // events queued before a crash are processed after restart
   const stopServer = async () => {

@@ -6,10 +6,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { prepareDelivery, ReceiverStore } from './store.ts';
+import { prepareDelivery, ReceiverStore, ReceiverStoreError } from './store.ts';
 
 const event = (version: number) => {
   const body = { guid: 'MBR-store-1', version };
@@ -73,5 +73,19 @@ test('a delivery that cannot be stored fails alone: the others that shared its c
     assert.deepEqual(store.stats(), { accepted: 2, processed: 0, queued: 2, duplicates_ignored: 1, processed_more_than_once: 0 });
   } finally {
     store.close();
+  }
+});
+
+test('a store path that is a folder or a file that is not SQLite: a ReceiverStoreError naming the file', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'receiver-store-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const text = join(dir, 'notes.txt');
+  writeFileSync(text, 'not a database, only words long enough to fill a SQLite header of one hundred bytes, and then some more words\n');
+  for (const path of [dir, text]) {
+    assert.throws(
+      () => new ReceiverStore(path),
+      (e: unknown) => e instanceof ReceiverStoreError && e.message.startsWith(`the receiver's store ${path} cannot be opened as a SQLite database: `),
+      path,
+    );
   }
 });

@@ -104,6 +104,25 @@ function versionOf(body: Record<string, unknown>): number | undefined {
   return typeof body.version === 'number' && Number.isFinite(body.version) ? body.version : undefined;
 }
 
+/** The store's file cannot be opened (a folder, a file that is not SQLite): the message names the file. */
+export class ReceiverStoreError extends Error {}
+
+/** The database at `path` in the store's durable mode; a ReceiverStoreError naming the file when it cannot be one. */
+function openDatabase(path: string): Database.Database {
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(path);
+    // The first read: a file that is not SQLite fails here ("file is not a database").
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('busy_timeout = 5000');
+    return db;
+  } catch (e) {
+    db?.close();
+    throw new ReceiverStoreError(`the receiver's store ${path} cannot be opened as a SQLite database: ${(e as Error).message}`);
+  }
+}
+
 export class ReceiverStore {
   readonly db: Database.Database;
   private readonly insertEvent: Database.Statement;
@@ -123,10 +142,7 @@ export class ReceiverStore {
     path: string,
     private readonly broken?: BrokenVariant,
   ) {
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
-    this.db.pragma('busy_timeout = 5000');
+    this.db = openDatabase(path);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS events (
         id INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -1,0 +1,26 @@
+/**
+ * A config module that does not compile: the message names the file, the line and column and
+ * esbuild's reason, what the user must fix, not only "Transform failed with 1 error".
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfigFile } from './load.ts';
+
+test('a TypeScript config with a syntax error: its file:line:column and the reason', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-cfg-syntax-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'svc-conformance.config.ts');
+  writeFileSync(file, "export default {\n  target: { baseUrl: 'https://x.example' ,,\n};\n");
+  await assert.rejects(loadConfigFile(file), (e: unknown) => {
+    assert.ok(e instanceof ConfigError);
+    assert.match(
+      e.message,
+      new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} could not be loaded: \\S*svc-conformance\\.config\\.ts:2:\\d+: ERROR: Expected identifier`),
+    );
+    assert.doesNotMatch(e.message, /Transform failed/);
+    return true;
+  });
+});

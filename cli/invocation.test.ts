@@ -1,0 +1,53 @@
+/**
+ * What the commands check of an output path before their work (outputPath), and the sentence
+ * a Node system error caused by the user's input becomes (systemErrorSentence, exit 2 in
+ * cli/main.ts).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { outputPath, systemErrorSentence, UsageError } from './invocation.ts';
+
+test('outputPath: a folder for a file, a file for a folder, a file on the way: a UsageError naming the option and the cause', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-output-path-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'f');
+  writeFileSync(file, '');
+  mkdirSync(join(dir, 'd'));
+  const refused = (option: string, path: string, kind: 'file' | 'folder', cause: RegExp) =>
+    assert.throws(
+      () => outputPath(option, path, kind),
+      (e: unknown) => e instanceof UsageError && e.message.startsWith(`${option} ${path}: cannot write there: `) && cause.test(e.message),
+    );
+  refused('--json', join(dir, 'd'), 'file', /d is a folder$/);
+  refused('--out', file, 'folder', /f is a file, not a folder$/);
+  refused('--json', join(file, 'x', 'y.json'), 'file', /f is a file, not a folder$/);
+  // What may be written: an existing file, a new one in new folders, an existing or new folder.
+  assert.equal(outputPath('--json', file, 'file'), file);
+  assert.equal(outputPath('--json', join(dir, 'new', 'deeper', 'x.json'), 'file'), join(dir, 'new', 'deeper', 'x.json'));
+  assert.equal(outputPath('--out', join(dir, 'd'), 'folder'), join(dir, 'd'));
+  assert.equal(outputPath('--out', join(dir, 'e', 'f'), 'folder'), join(dir, 'e', 'f'));
+});
+
+test('systemErrorSentence: a port taken, a path that cannot be written; nothing for other errors', () => {
+  const errno = (message: string, fields: Record<string, unknown>) => Object.assign(new Error(message), fields);
+  assert.equal(
+    systemErrorSentence(errno('listen EADDRINUSE', { code: 'EADDRINUSE', syscall: 'listen', address: '127.0.0.1', port: 4020 })),
+    'port 4020 on 127.0.0.1 is in use (another process listens there): choose another --port, or 0 for a free one',
+  );
+  assert.match(
+    systemErrorSentence(errno('listen EACCES', { code: 'EACCES', syscall: 'listen', address: '127.0.0.1', port: 80 })) ?? '',
+    /port 80 .* may not be opened/,
+  );
+  assert.equal(systemErrorSentence(errno('EISDIR', { code: 'EISDIR', syscall: 'open', path: '/x/out' })), 'cannot open /x/out: it is a folder (EISDIR)');
+  assert.equal(
+    systemErrorSentence(errno('EEXIST', { code: 'EEXIST', syscall: 'mkdir', path: '/x/f' })),
+    'cannot create the folder /x/f: a file of that name is in the way (EEXIST)',
+  );
+  // Not the user's input: an error of the engine stays an error (exit 1, --debug shows where).
+  assert.equal(systemErrorSentence(new Error('boom')), undefined);
+  assert.equal(systemErrorSentence(errno('socket hang up', { code: 'ECONNRESET' })), undefined);
+  assert.equal(systemErrorSentence('EISDIR'), undefined);
+});
