@@ -38,7 +38,7 @@ function commandPath(c: Command): string {
 /**
  * Exits once everything written has left: stdout to a pipe that its reader drains slowly
  * (a CI log, a test) takes the first 64 KiB at once and queues the rest, which a bare
- * process.exit() would drop (a long `simulator --list` lost its last entries that way).
+ * process.exit() would drop (a long listing such as `simulator --list` would lose its end).
  */
 export function exitAfterFlush(code: number): void {
   process.exitCode = code;
