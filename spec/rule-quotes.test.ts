@@ -10,9 +10,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { loadProfile } from '../../targets/index.ts';
+import { loadProfile } from '../targets/index.ts';
 
-const CONTRACTS = join(import.meta.dirname, '..');
+const CONTRACTS = join(import.meta.dirname, '..', 'contracts');
 const SPEC_FILE = loadProfile().run.specFile; // SVC_SPEC_FILE, default ../shared/specification.md
 const SHARED = dirname(SPEC_FILE);
 const normalise = (s: string) => s.replace(/[`*]/g, '').replace(/\|/g, ' ').replace(/\s+/g, ' ').trim().toLowerCase();
