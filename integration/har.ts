@@ -56,8 +56,10 @@ export interface ReadHar {
   credentialsRecorded: boolean;
 }
 
-/** Default bound on a HAR file read into memory. */
-const HAR_MAX_BYTES = 256 * 1024 * 1024;
+const MiB = 1024 * 1024;
+
+/** Default bound on a HAR file read into memory: 256 MiB (`--max-har-mb`, in MiB, sets another). */
+const HAR_MAX_BYTES = 256 * MiB;
 
 interface HarHeader {
   name: string;
@@ -115,7 +117,10 @@ export function readHar(file: string, o: { maxBytes?: number } = {}): ReadHar {
   if (!existsSync(path)) throw new IntegrationInputError(`no HAR file at ${path}`);
   const size = statSync(path).size;
   if (size > maxBytes)
-    throw new IntegrationInputError(`${path} is ${(size / 1e6).toFixed(1)} MB, above the bound of ${(maxBytes / 1e6).toFixed(0)} MB (--max-har-mb raises it)`);
+    throw new IntegrationInputError(
+      // In MiB, the unit --max-har-mb takes (mb * 1024 * 1024); the bytes too, so a file just above the bound reads as above it.
+      `${path} is ${size} bytes (${(size / MiB).toFixed(1)} MiB), above the bound of ${+(maxBytes / MiB).toFixed(2)} MiB (--max-har-mb raises it)`,
+    );
   let har: { log?: { creator?: { name?: string; version?: string }; entries?: HarEntry[] } };
   try {
     har = JSON.parse(readFileSync(path, 'utf8'));

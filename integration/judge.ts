@@ -74,6 +74,24 @@ export interface TrafficReport {
   /** Context that is not a finding (a sanitized HAR, a deprecated version in use, ignored entries). */
   notes: string[];
   strict: boolean;
+  /** Set when no API exchange was judged: the gate checked nothing (traffic.ts `checkedNothingOf`). */
+  checkedNothing?: CheckedNothing;
+}
+
+/**
+ * Why a gate checked nothing, and whether it may pass anyway. "A gate that checked nothing
+ * is not green": a recording without any API exchange, or a tolerance baseline during which
+ * the test command sent no request to the simulator, fails (exit 1) unless `--allow-empty`
+ * says otherwise, as `run` does for a run whose scenarios all skipped
+ * (reports/empty-run-reporter.ts).
+ */
+export interface CheckedNothing {
+  /** Why nothing was checked: `no request reached the proxy at http://...`, `the HAR holds no request`. */
+  cause: string;
+  /** What to change so that the gate checks something. */
+  remedy: string;
+  /** `--allow-empty`: the gate passes, saying so. */
+  allowed: boolean;
 }
 
 const SESSION_RULES = {
@@ -283,7 +301,8 @@ export class TrafficJudge {
       }
     }
     const out = [...notes];
-    if (!this.o.credentialsRecorded)
+    // A recording without any request says nothing about credentials; its verdict names that first (checkedNothing).
+    if (!this.o.credentialsRecorded && this.exchanges.length)
       out.push(
         'The recording carries no credential header at all (a HAR exported "sanitized" drops Authorization, Cookie and API keys): authentication was not judged.',
       );
@@ -325,8 +344,9 @@ export function allFailures(r: TrafficReport): Failure[] {
   return [...r.exchanges.flatMap((x) => x.failures), ...r.session];
 }
 
-/** 1 when a failure gates (stated; inferred under a strict profile), else 0. */
+/** 1 when a failure gates (stated; inferred under a strict profile) or the traffic held no API exchange (unless allowed), else 0. */
 export function trafficExitCode(r: TrafficReport): 0 | 1 {
+  if (r.checkedNothing && !r.checkedNothing.allowed) return 1;
   return allFailures(r).some((f) => f.severity === 'error') ? 1 : 0;
 }
 

@@ -15,7 +15,7 @@ import { formatFailure, tierOf, type Failure, type Tier } from '../contracts/ind
 import { createRedactor, type Redactor } from '../targets/index.ts';
 import { markdownText, markdownToHtml } from '../reports/markdown.ts';
 import { toHar, type RecordedExchange } from './har.ts';
-import { allFailures, trafficCounts, trafficExitCode, type TrafficReport } from './judge.ts';
+import { allFailures, trafficCounts, trafficExitCode, type CheckedNothing, type TrafficReport } from './judge.ts';
 
 const TIERS: Tier[] = ['stated', 'inferred', 'informational'];
 
@@ -54,6 +54,13 @@ const TIER_HEADINGS: Record<Tier, (strict: boolean) => string> = {
 const seen = (g: FindingGroup) =>
   `${g.count > g.exchanges.length && g.exchanges.length ? `${g.count} items over ` : ''}${g.exchanges.length ? `${g.exchanges.length} exchange${g.exchanges.length === 1 ? '' : 's'}, first #${g.exchanges[0]}` : 'session'}`;
 
+/** One sentence for every report of a gate that checked nothing (the `run` guard's words: reports/empty-run-reporter.ts). */
+export function checkedNothingMessage(c: CheckedNothing): string {
+  return c.allowed
+    ? `This gate checked nothing (--allow-empty: passing anyway): ${c.cause}.`
+    : `FAIL: this gate checked nothing, and a gate that checked nothing is not green: ${c.cause}. ${c.remedy}, or pass --allow-empty.`;
+}
+
 function trafficConsoleLines(r: TrafficReport): string[] {
   const c = trafficCounts(r);
   const gate = trafficExitCode(r);
@@ -61,8 +68,9 @@ function trafficConsoleLines(r: TrafficReport): string[] {
   const lines = [
     `${r.source}`,
     `  ${c.exchanges} exchange(s): ${c.api} API call(s) over ${c.operations} operation(s)${c.returnedUrlLoads ? `, ${c.returnedUrlLoads} load(s) of URLs the service returned` : ''}`,
-    `  findings: ${groups.stated.length} stated, ${groups.inferred.length} inferred, ${groups.informational.length} informational; gate: ${gate ? 'FAIL' : 'pass'}`,
+    `  findings: ${groups.stated.length} stated, ${groups.inferred.length} inferred, ${groups.informational.length} informational; gate: ${gate ? 'FAIL' : 'pass'}${r.checkedNothing ? ' (checked nothing)' : ''}`,
   ];
+  if (r.checkedNothing) lines.push('', checkedNothingMessage(r.checkedNothing));
   for (const tier of TIERS) {
     if (!groups[tier].length) continue;
     lines.push('', `${TIER_HEADINGS[tier](r.strict)}:`);
@@ -82,6 +90,7 @@ function trafficMarkdown(r: TrafficReport): string {
     '',
     `${markdownText(r.source)}. ${c.exchanges} exchange(s): ${c.api} API call(s) over ${c.operations} operation(s), ${c.returnedUrlLoads} load(s) of URLs the service returned.`,
     '',
+    ...(r.checkedNothing ? [`**${markdownText(checkedNothingMessage(r.checkedNothing))}**`, ''] : []),
     `**Findings: ${groups.stated.length} stated, ${groups.inferred.length} inferred, ${groups.informational.length} informational** (distinct; ${c.byTier.stated + c.byTier.inferred + c.byTier.informational} in all). Every request was judged against the contract as the suites judge responses (contracts/requests.ts), and every response too.`,
     '',
   ];
@@ -140,6 +149,13 @@ function trafficJunit(r: TrafficReport): string {
     byOperation.set(key, entry);
   }
   byOperation.set('session OAuth window use', { failures: r.session, exchanges: 0 });
+  // A gate that checked nothing is a failing case of its own (skipped when --allow-empty lets it pass), so CI shows why.
+  const nothing = r.checkedNothing;
+  const empty = nothing
+    ? [
+        `    <testcase classname="integration traffic" name="checked nothing">${nothing.allowed ? `<skipped message="${xml(checkedNothingMessage(nothing))}"/>` : `<failure message="${xml(checkedNothingMessage(nothing))}" type="checked_nothing"/>`}</testcase>`,
+      ]
+    : [];
   const cases = [...byOperation].map(([name, { failures, exchanges }]) => {
     const unique = [...new Map(failures.map((f) => [formatFailure(f), f])).values()];
     const errors = unique.filter((f) => f.severity === 'error');
@@ -149,6 +165,7 @@ function trafficJunit(r: TrafficReport): string {
       : '';
     return `    <testcase classname="integration traffic" name="${xml(name)}${exchanges ? ` (${exchanges} exchange${exchanges === 1 ? '' : 's'})` : ''}">${props ? `<properties>${props}</properties>` : ''}${failure}</testcase>`;
   });
+  cases.unshift(...empty);
   const failed = cases.filter((c) => c.includes('<failure')).length;
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="svc-conformance integration traffic" tests="${cases.length}" failures="${failed}">\n  <testsuite name="${xml(r.source)}" tests="${cases.length}" failures="${failed}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
 }

@@ -12,7 +12,10 @@
  * variables (integration/command.ts commandEnv, SVC_VARIATION naming the variation),
  * is bounded (`timeoutMs`, its process group killed at the bound) and, when it fails, is
  * run once more: failing twice is FAIL, passing the second time FLAKY (reported, not
- * gating). A baseline that fails stops the matrix: every variation would fail with it.
+ * gating). A baseline that fails stops the matrix: every variation would fail with it. So
+ * does a baseline during which the command sent no request to the simulator: every
+ * variation's pass would be vacuous, and a gate that checked nothing is not green
+ * (`checkedNothing`; `--allow-empty` runs the matrix anyway and passes it, saying so).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +23,8 @@ import { catalogEntry, createRedactor, profileSecrets, startTarget, VARIATIONS, 
 import { markdownCode, markdownText, markdownToHtml } from '../reports/markdown.ts';
 import { commandEnv, runCommand, type CommandRun } from './command.ts';
 import { IntegrationInputError } from './har.ts';
-import { xml } from './report.ts';
+import type { CheckedNothing } from './judge.ts';
+import { checkedNothingMessage, xml } from './report.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -37,6 +41,8 @@ export interface ToleranceRow {
   attempts: number;
   durationMs: number;
   exitCode: number | null;
+  /** HTTP requests the command sent to the simulator on its last attempt. */
+  requests: number;
   /** The end of the command's output on its last failing attempt (redacted). */
   tail?: string;
 }
@@ -52,6 +58,8 @@ export interface ToleranceReport {
   timeoutMs: number;
   /** A stop this process received (Ctrl-C): the matrix ended there, the rows decided so far kept. */
   stoppedBy?: string;
+  /** The baseline passed without the command sending any request to the simulator: the gate checked nothing. */
+  checkedNothing?: CheckedNothing;
 }
 
 export interface ToleranceOptions {
@@ -67,6 +75,8 @@ export interface ToleranceOptions {
   /** Runs again of a failing variation (default 1). */
   retries?: number;
   cwd: string;
+  /** A baseline during which the command sent no request passes, saying so, and the variations run (default: it fails). */
+  allowEmpty?: boolean;
   /** Each row as it is decided (the console's progress). */
   onRow?: (row: ToleranceRow) => void;
 }
@@ -87,15 +97,16 @@ export async function runTolerance(o: ToleranceOptions): Promise<ToleranceReport
   let secrets: string[] = [];
   let stoppedBy: string | undefined;
 
-  const attempt = async (variation: string | undefined): Promise<CommandRun> => {
+  const attempt = async (variation: string | undefined): Promise<CommandRun & { requests: number }> => {
     const target = await startTarget({ env: simulatorEnv, variations: variation ? [variation] : [], simulator: true });
     try {
       secrets = profileSecrets(target.profile);
-      return await runCommand(o.command, {
+      const run = await runCommand(o.command, {
         env: commandEnv(process.env, { baseUrl: target.url, profile: target.profile as TargetProfile, variation: variation ?? '' }),
         cwd: o.cwd,
         timeoutMs: o.timeoutMs,
       });
+      return { ...run, requests: target.simulator!.requests() };
     } finally {
       await target.close();
     }
@@ -104,7 +115,7 @@ export async function runTolerance(o: ToleranceOptions): Promise<ToleranceReport
     const entry = variation ? catalogEntry(variation) : undefined;
     let attempts = 0;
     let durationMs = 0;
-    let last: CommandRun;
+    let last: CommandRun & { requests: number };
     let failedOnce = false;
     for (;;) {
       last = await attempt(variation);
@@ -125,6 +136,7 @@ export async function runTolerance(o: ToleranceOptions): Promise<ToleranceReport
       attempts,
       durationMs,
       exitCode: last.code,
+      requests: last.requests,
       ...(outcome !== 'pass' ? { tail: createRedactor(secrets).text(last.tail) } : {}),
     };
     o.onRow?.(row);
@@ -133,7 +145,16 @@ export async function runTolerance(o: ToleranceOptions): Promise<ToleranceReport
 
   const baseline = await runRow(undefined);
   const rows: ToleranceRow[] = [];
-  if ((baseline.outcome === 'pass' || baseline.outcome === 'FLAKY') && !stoppedBy) {
+  const baselinePassed = (baseline.outcome === 'pass' || baseline.outcome === 'FLAKY') && !stoppedBy;
+  const checkedNothing: CheckedNothing | undefined =
+    baselinePassed && baseline.requests === 0
+      ? {
+          cause: `the test command exited ${baseline.exitCode} without sending any request to the embedded simulator during the baseline run, so its pass under any variation would say nothing`,
+          remedy: "Send the test command's requests to SVC_BASE_URL (or BASE_URL), the simulator's URL the command is given",
+          allowed: !!o.allowEmpty,
+        }
+      : undefined;
+  if (baselinePassed && (!checkedNothing || checkedNothing.allowed)) {
     const queue = [...asked];
     const byName = new Map<string, ToleranceRow>();
     const worker = async () => {
@@ -155,12 +176,14 @@ export async function runTolerance(o: ToleranceOptions): Promise<ToleranceReport
     flaky: rows.filter((r) => r.outcome === 'FLAKY').map((r) => r.variation),
     timeoutMs: o.timeoutMs,
     ...(stoppedBy ? { stoppedBy } : {}),
+    ...(checkedNothing ? { checkedNothing } : {}),
   };
 }
 
-/** 0 when the baseline passes and no variation breaks the command, else 1. */
+/** 0 when the baseline passes having sent a request (or --allow-empty) and no variation breaks the command, else 1. */
 export function toleranceExitCode(r: ToleranceReport): 0 | 1 {
-  return r.stoppedBy || r.baseline.outcome === 'FAIL' || r.baseline.outcome === 'TIMEOUT' || r.breaking.length ? 1 : 0;
+  const empty = r.checkedNothing !== undefined && !r.checkedNothing.allowed;
+  return r.stoppedBy || empty || r.baseline.outcome === 'FAIL' || r.baseline.outcome === 'TIMEOUT' || r.breaking.length ? 1 : 0;
 }
 
 /** The lines of a failing run worth showing: assertion and error lines, else the last ones. */
@@ -199,6 +222,10 @@ export function toleranceConsoleLines(r: ToleranceReport, o: { rows?: boolean } 
     );
     return lines;
   }
+  if (r.checkedNothing) {
+    lines.push('', checkedNothingMessage(r.checkedNothing));
+    if (!r.checkedNothing.allowed) return lines;
+  }
   if (o.rows !== false) for (const row of r.rows) lines.push(rowLine(row));
   lines.push('');
   if (r.breaking.length) {
@@ -224,13 +251,16 @@ function toleranceMarkdown(r: ToleranceReport): string {
     '',
     `Command ${markdownCode(r.command, 'text')}, run against the embedded simulator without any variation (baseline: **${r.baseline.outcome}**) and once per catalogue variation, each a freedom the specification leaves. Each run bounded at ${seconds(r.timeoutMs)}; wall time ${seconds(r.wallMs)}.`,
     '',
+    ...(r.checkedNothing ? [`**${markdownText(checkedNothingMessage(r.checkedNothing))}**`, ''] : []),
     r.breaking.length
       ? `**Breaks the integration: ${r.breaking.join(', ')}.**`
       : r.stoppedBy
         ? `**Stopped by ${r.stoppedBy} after ${r.rows.length} variation(s).**`
         : r.rows.length
           ? `**Tolerates all ${r.rows.length} variations.**`
-          : '**The baseline failed: no variation was run.**',
+          : r.checkedNothing
+            ? '**No variation was run.**'
+            : '**The baseline failed: no variation was run.**',
     '',
     '| variation | outcome | area | the freedom | time |',
     '|---|---|---|---|---|',
@@ -264,6 +294,12 @@ export function toleranceJunit(r: ToleranceReport): string {
         : '';
     return `    <testcase classname="tolerance" name="${xml(x.variation)}" time="${(x.durationMs / 1000).toFixed(3)}">${body}</testcase>`;
   });
+  // A baseline that sent nothing is a failing case of its own (skipped when --allow-empty lets it pass), so CI shows why.
+  const nothing = r.checkedNothing;
+  if (nothing)
+    cases.unshift(
+      `    <testcase classname="tolerance" name="checked nothing">${nothing.allowed ? `<skipped message="${xml(checkedNothingMessage(nothing))}"/>` : `<failure message="${xml(checkedNothingMessage(nothing))}" type="checked_nothing"/>`}</testcase>`,
+    );
   const failures = cases.filter((c) => c.includes('<failure')).length;
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="svc-conformance tolerance" tests="${cases.length}" failures="${failures}" time="${(r.wallMs / 1000).toFixed(3)}">\n  <testsuite name="${xml(r.command)}" tests="${cases.length}" failures="${failures}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
 }

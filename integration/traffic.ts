@@ -4,7 +4,8 @@
  * file afterwards. Both judge with the profile's check options (strict, the deprecation
  * and sunset header names, the sunset version), write the same reports, and can write the
  * integration's usage file. The exit code is the gate: 0 green, 1 a finding that gates
- * (stated; inferred under --strict) or the test command failed.
+ * (stated; inferred under --strict), the test command failed, or no API exchange was judged
+ * (the gate checked nothing; `--allow-empty` lets that pass).
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -21,7 +22,16 @@ import {
 import { formatFailure } from '../contracts/index.ts';
 import { commandEnv, runCommand, type CommandRun } from './command.ts';
 import { readHar, IntegrationInputError, type RecordedExchange } from './har.ts';
-import { detectPlatformBases, TrafficJudge, trafficExitCode, type ApiBases, type JudgeOptions, type TrafficReport } from './judge.ts';
+import {
+  detectPlatformBases,
+  TrafficJudge,
+  trafficExitCode,
+  type ApiBases,
+  type CheckedNothing,
+  type ExchangeKind,
+  type JudgeOptions,
+  type TrafficReport,
+} from './judge.ts';
 import { startProxy } from './proxy.ts';
 import { redactedConsoleLines, writeTrafficReports, type WrittenReports } from './report.ts';
 import { readUsageFile, usageFromExchanges, type UsageFile } from './usage.ts';
@@ -59,6 +69,49 @@ export function writeUsage(exchanges: readonly RecordedExchange[], o: { bases: A
   return usage;
 }
 
+/** What a recording held instead of an API call: `2 got no answer, 1 was no API call (https://cdn.example)`. */
+function heldInstead(r: TrafficReport): string {
+  const of = (kind: ExchangeKind) => r.exchanges.filter((x) => x.kind === kind);
+  const origins = [...new Set(of('other').map((x) => new URL(x.url).origin))];
+  const shown = `${origins.slice(0, 3).join(', ')}${origins.length > 3 ? `, and ${origins.length - 3} more` : ''}`;
+  const parts: string[] = [];
+  if (of('no-answer').length) parts.push(`${of('no-answer').length} got no answer`);
+  if (of('other').length) parts.push(`${of('other').length} ${of('other').length === 1 ? 'was' : 'were'} no API call (${shown})`);
+  if (of('returned-url').length) parts.push(`${of('returned-url').length} loaded a URL the service returned`);
+  return parts.join(', ');
+}
+
+/**
+ * The verdict of a recording that holds no API exchange: the gate checked nothing, and the
+ * cause says what it held instead (nothing at all; requests that got no answer; requests to
+ * other origins). Undefined when an API exchange was judged.
+ */
+function checkedNothingOf(
+  r: TrafficReport,
+  o: { source: 'proxy'; url: string; command: boolean; allowed: boolean } | { source: 'har'; bases: ApiBases; allowed: boolean },
+): CheckedNothing | undefined {
+  if (r.exchanges.some((x) => x.kind === 'api')) return undefined;
+  const n = r.exchanges.length;
+  if (o.source === 'proxy')
+    return {
+      cause: n
+        ? `none of the ${n} request(s) that reached the proxy at ${o.url} was an API call the service answered: ${heldInstead(r)}`
+        : `no request reached the proxy at ${o.url}`,
+      remedy: o.command
+        ? "Send the test command's requests to SVC_BASE_URL (or BASE_URL), the proxy's URL the command is given"
+        : `Send the integration's requests to ${o.url} while the proxy runs`,
+      allowed: o.allowed,
+    };
+  const at = o.bases.platform.length ? ` to the platform API at ${o.bases.platform.join(', ')}` : '';
+  return {
+    cause: n ? `the HAR holds no request${at} that the service answered: of its ${n} request(s), ${heldInstead(r)}` : 'the HAR holds no request',
+    remedy: n
+      ? "Give --base-url <the platform base URL the integration calls>, or record the integration's API traffic into the HAR"
+      : "Record the integration's traffic into the HAR (browser devtools, Playwright's recordHar, the proxy's recording.har)",
+    allowed: o.allowed,
+  };
+}
+
 export interface TrafficRun {
   report: TrafficReport;
   written: WrittenReports;
@@ -80,6 +133,8 @@ export interface CheckHarOptions {
   strict?: boolean;
   usageOut?: string;
   maxBytes?: number;
+  /** A HAR without any API exchange passes, saying so (default: it fails: the gate checked nothing). */
+  allowEmpty?: boolean;
 }
 
 /** The bases of a HAR: given, the profile's (a real target), or detected from Accept-Version. */
@@ -90,7 +145,8 @@ export function harBases(
 ): ApiBases {
   const given = httpUrl('--base-url', o.baseUrl);
   const platform = given ? [given] : !profile.isSimulator ? [profile.platformBaseUrl] : detectPlatformBases(exchanges);
-  if (platform.length === 0)
+  // A HAR without any request needs no base URL: what it lacks is requests (checkHar's verdict, usage's refusal say so).
+  if (platform.length === 0 && exchanges.length > 0)
     throw new IntegrationInputError(
       'no request of the HAR carries Accept-Version, so the platform API cannot be told from the rest: give --base-url <the platform base URL the integration calls>',
     );
@@ -106,8 +162,10 @@ export function checkHar(o: CheckHarOptions): TrafficRun {
   const bases = harBases(har.exchanges, profile, o);
   const judge = new TrafficJudge(judgeOptionsOf(profile, bases, har.credentialsRecorded, o.strict));
   for (const e of har.exchanges) judge.add(e);
-  const source = `HAR file ${resolve(o.file)} (${har.creator}; platform API at ${bases.platform.join(', ')})`;
-  const report = judge.finish(source);
+  const source = `HAR file ${resolve(o.file)} (${har.creator}; platform API at ${bases.platform.join(', ') || 'none: no request to tell it by'})`;
+  const finished = judge.finish(source);
+  const empty = checkedNothingOf(finished, { source: 'har', bases, allowed: !!o.allowEmpty });
+  const report: TrafficReport = empty ? { ...finished, checkedNothing: empty } : finished;
   const secrets = profileSecrets(profile);
   const written = writeTrafficReports(report, o.out, { secrets, recording: har.exchanges });
   const usage = o.usageOut ? writeUsage(har.exchanges, { bases, source: `HAR file ${o.file}`, file: o.usageOut }) : undefined;
@@ -132,6 +190,8 @@ export interface ProxyRunOptions {
   strict?: boolean;
   /** The team's test command: run through the proxy, then the proxy stops. Without it the proxy serves until SIGINT/SIGTERM. */
   command?: string[];
+  /** A run without any API exchange passes, saying so (default: it fails: the gate checked nothing). */
+  allowEmpty?: boolean;
   /** Bound on the command (default 30 minutes). */
   commandTimeoutMs?: number;
   /** The command's output goes to this process's (default true). */
@@ -247,7 +307,9 @@ export async function runProxy(o: ProxyRunOptions): Promise<ProxyRun> {
           : `The test command exited ${commandRun.code} ${after}.`,
     );
   }
-  const report = judge.finish(`proxy ${proxy.url} → ${embedded ? `the embedded simulator (${upstream})` : upstream}`, notes);
+  const finished = judge.finish(`proxy ${proxy.url} → ${embedded ? `the embedded simulator (${upstream})` : upstream}`, notes);
+  const empty = checkedNothingOf(finished, { source: 'proxy', url: proxy.url, command: !!commandRun, allowed: !!o.allowEmpty });
+  const report: TrafficReport = empty ? { ...finished, checkedNothing: empty } : finished;
   const secrets = profileSecrets(profile);
   const written = writeTrafficReports(report, o.out, { secrets, recording: proxy.exchanges, version: o.version });
   const usage = o.usageOut ? writeUsage(proxy.exchanges, { bases, source: 'the recording proxy', file: o.usageOut }) : undefined;

@@ -15,9 +15,13 @@
  * and, when the handler offers the observation API (targets/receiver/README.md) at
  * --observe-url: a duplicate is processed once, the highest version is stored whatever
  * the order, and a model-based sequence of deliveries, retries and malformed bodies.
+ *
+ * Before any property runs, one bounded request to each URL (`unanswered`): a handler that
+ * is not running, or a URL that names no host, is a setting to correct (exit 2, the URL
+ * and the cause named), not a property that fails on a random counterexample.
  */
 import { join } from 'node:path';
-import { PACKAGE_ROOT, playwrightTest, runChild, runProcess } from '../targets/index.ts';
+import { boundsOf, exchangeBounded, loadProfile, PACKAGE_ROOT, playwrightTest, runChild, runProcess, type HttpBounds } from '../targets/index.ts';
 import { IntegrationInputError } from './har.ts';
 
 type Env = Record<string, string | undefined>;
@@ -67,15 +71,37 @@ function httpUrl(name: string, raw: string): string {
   throw new IntegrationInputError(`${name} must be an http(s) URL, got "${raw}"`);
 }
 
+/**
+ * One bounded GET to the URL: the transport's one-line cause (connection refused, DNS,
+ * timeout) when nothing answers, else undefined. Any answer, a 404 or 405 to a GET included,
+ * shows that something listens; what it answers to deliveries is for the properties.
+ */
+export async function unanswered(option: string, url: string, bounds: HttpBounds): Promise<string | undefined> {
+  const res = await exchangeBounded({ method: 'GET', url: url.replace(/\{type\}/g, 'member'), urlSetting: option }, bounds);
+  // A failure after the status line arrived (a body above the bound) still came from a listening handler.
+  return res.kind === 'failed' && res.failure.status === undefined ? res.failure.message : undefined;
+}
+
 /** Runs the receiver property suites against the team's URL; resolves with Playwright's exit code (and its output when captured). */
 export async function runWebhookCheck(o: WebhookCheckOptions): Promise<{ code: number; output?: string }> {
+  const url = httpUrl('--url', o.url);
+  const observeUrl = o.observeUrl ? httpUrl('--observe-url', o.observeUrl) : undefined;
+  // The settings' bound of one request (SVC_REQUEST_TIMEOUT_MS); the answer's body is not needed.
+  const bounds: HttpBounds = { ...boundsOf(loadProfile(o.env)), maxBodyBytes: 64 * 1024, maxBodyBytesFrom: "webhook-check's reachability request" };
+  for (const [option, target] of [['--url', url], ...(observeUrl ? [['--observe-url', observeUrl]] : [])] as const) {
+    const cause = await unanswered(option, target, bounds);
+    if (cause)
+      throw new IntegrationInputError(
+        `nothing answers at ${option} ${target}, so no property was run: ${cause} Start the handler there, or correct ${option}.`,
+      );
+  }
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const [k, v] of Object.entries(o.env)) if (v !== undefined) env[k] = v;
   // The properties need no platform: the run's global setup then starts the embedded
   // simulator, instead of checking a configured real target's credentials.
   delete env.SVC_BASE_URL;
-  env.WEBHOOK_RECEIVER_URL = httpUrl('--url', o.url);
-  if (o.observeUrl) env.WEBHOOK_OBSERVE_URL = httpUrl('--observe-url', o.observeUrl);
+  env.WEBHOOK_RECEIVER_URL = url;
+  if (observeUrl) env.WEBHOOK_OBSERVE_URL = observeUrl;
   else delete env.WEBHOOK_OBSERVE_URL;
   env.WEBHOOK_PROPERTY_RUNS = String(o.runs ?? 200);
   env.WEBHOOK_RESPONSE_BOUND_MS = String(o.boundMs ?? 1000);

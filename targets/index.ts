@@ -170,7 +170,13 @@ export interface StartedTarget {
   /** The platform API's base URL (profile.platformBaseUrl). */
   url: string;
   /** The started simulator's settings, faults and variations (absent for a real target from SVC_BASE_URL). */
-  simulator?: { settings: SimulatorSettings; faults: string[]; variations: string[] };
+  simulator?: {
+    settings: SimulatorSettings;
+    faults: string[];
+    variations: string[];
+    /** HTTP requests it has received so far (tolerance: a baseline its test command sent nothing to checked nothing). */
+    requests(): number;
+  };
   close(): Promise<void>;
 }
 
@@ -186,12 +192,16 @@ export async function startTarget(o: StartTargetOptions = {}): Promise<StartedTa
   const variations = [...new Set([...inForce.variations, ...(o.variations ?? [])].flatMap((v) => (v === 'all' ? VARIATIONS().map((e) => e.name) : [v])))];
   const { buildSimulator } = await import('./simulator/app.ts');
   const app = await buildSimulator({ settings, faults, variations });
+  let requests = 0;
+  app.server.on('request', () => {
+    requests++;
+  });
   try {
     // Fastify may print the loopback address as `localhost`: the suites use the literal.
     const url = (await app.listen({ host: '127.0.0.1', port: o.port ?? 0 })).replace('localhost', '127.0.0.1');
     // The simulator is the subject: its URL wins over any SVC_BASE_URL of the environment.
     const profile = loadProfile({ ...env, SVC_BASE_URL: undefined, SVC_SIMULATOR_URL: url });
-    return { profile, url, simulator: { settings, faults, variations }, close: () => app.close() };
+    return { profile, url, simulator: { settings, faults, variations, requests: () => requests }, close: () => app.close() };
   } catch (e) {
     await app.close();
     throw e;

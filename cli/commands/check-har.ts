@@ -8,7 +8,16 @@ import { integrationInput, positiveInt, profileOf, reportsDir, settingsOf, type 
 
 async function runCheckHarCommand(
   file: string,
-  o: { baseUrl?: string; audienceBaseUrl?: string; testHostBaseUrl?: string; out?: string; usageOut?: string; strict?: boolean; maxHarMb?: number },
+  o: {
+    baseUrl?: string;
+    audienceBaseUrl?: string;
+    testHostBaseUrl?: string;
+    out?: string;
+    usageOut?: string;
+    strict?: boolean;
+    maxHarMb?: number;
+    allowEmpty?: boolean;
+  },
   cmd: Command,
 ): Promise<number> {
   const settings = await settingsOf(cmd);
@@ -26,6 +35,7 @@ async function runCheckHarCommand(
       strict: o.strict,
       ...(o.usageOut ? { usageOut: resolve(o.usageOut) } : {}),
       ...(o.maxHarMb ? { maxBytes: o.maxHarMb * 1024 * 1024 } : {}),
+      allowEmpty: o.allowEmpty,
     }),
   );
   console.log([...run.lines, '', `Reports: ${run.written.files.join(', ')}${run.usage ? `; usage file ${resolve(o.usageOut!)}` : ''}`].join('\n'));
@@ -48,7 +58,14 @@ export function addCheckHarCommand(program: Command, wrap: Wrap): void {
     .option('--out <dir>', 'report folder (default: <reports>/check-har)')
     .option('--usage-out <file>', "also write the integration's usage file")
     .option('--strict', 'inferred findings fail the gate like stated ones (SVC_STRICT=1)')
-    .option('--max-har-mb <mb>', 'bound on the HAR file read (default 256)', positiveInt('--max-har-mb'))
-    .addHelpText('after', '\nExit codes: 0 green, 1 a stated finding (inferred too with --strict), 2 bad usage or an unreadable HAR.')
+    .option('--max-har-mb <mb>', 'bound on the HAR file read, MiB (default 256)', positiveInt('--max-har-mb'))
+    .option(
+      '--allow-empty',
+      'pass a HAR that holds no API call to the platform base URL (default: it fails, naming what the HAR held: a gate that checked nothing is not green)',
+    )
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 green, 1 a stated finding (inferred too with --strict) or no API call in the HAR (checked nothing; --allow-empty passes it), 2 bad usage or an unreadable HAR.',
+    )
     .action(wrap((file: string, o, cmd: Command) => runCheckHarCommand(file, o, cmd)));
 }

@@ -19,7 +19,7 @@ import {
 
 async function runProxyCommand(
   args: string[],
-  o: { upstream?: string; port: number; variation: string[]; out?: string; usageOut?: string; strict?: boolean; quiet?: boolean },
+  o: { upstream?: string; port: number; variation: string[]; out?: string; usageOut?: string; strict?: boolean; quiet?: boolean; allowEmpty?: boolean },
   cmd: Command,
 ): Promise<number> {
   const settings = await settingsOf(cmd);
@@ -37,6 +37,7 @@ async function runProxyCommand(
       out,
       ...(usageOut ? { usageOut } : {}),
       strict: o.strict,
+      allowEmpty: o.allowEmpty,
       command,
       live: !o.quiet,
       version: version(),
@@ -72,9 +73,10 @@ export function addProxyCommand(program: Command, wrap: Wrap): void {
     .option('--usage-out <file>', "also write the integration's usage file from the recording (keeps its declared reads)")
     .option('--strict', 'inferred findings fail the gate like stated ones (SVC_STRICT=1)')
     .option('-q, --quiet', 'no line per exchange with findings while it runs')
+    .option('--allow-empty', 'pass a run in which no API call reached the proxy (default: it fails, naming why: a gate that checked nothing is not green)')
     .addHelpText(
       'after',
-      `\n${TEST_COMMAND_VARIABLES}\nExit codes: 0 green, 1 a stated finding (inferred too with --strict) or the test command failed, 2 bad usage or configuration.`,
+      `\n${TEST_COMMAND_VARIABLES}\nExit codes: 0 green, 1 a stated finding (inferred too with --strict), the test command failed or no API call reached the proxy (checked nothing; --allow-empty passes it), 2 bad usage or configuration.`,
     )
     .action(wrap((args: string[], o, cmd: Command) => runProxyCommand(args, o, cmd)));
 }

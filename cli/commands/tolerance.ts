@@ -18,7 +18,7 @@ import {
 
 async function runToleranceCommand(
   args: string[],
-  o: { variation: string[]; timeout?: number; concurrency: number; retries: number; out?: string },
+  o: { variation: string[]; timeout?: number; concurrency: number; retries: number; out?: string; allowEmpty?: boolean },
   cmd: Command,
 ): Promise<number> {
   const settings = await settingsOf(cmd);
@@ -37,6 +37,7 @@ async function runToleranceCommand(
       timeoutMs: o.timeout ?? profile.integration.variationTimeoutMs,
       concurrency: o.concurrency,
       retries: o.retries,
+      allowEmpty: o.allowEmpty,
       cwd: process.cwd(),
       ...(o.concurrency === 1 ? { onRow: (row) => console.log(rowLine(row)) } : {}),
     }),
@@ -67,9 +68,13 @@ export function addToleranceCommand(program: Command, wrap: Wrap): void {
       1,
     )
     .option('--out <dir>', 'report folder (default: <reports>/tolerance): tolerance.md, tolerance.html, tolerance.json, junit.xml')
+    .option(
+      '--allow-empty',
+      'run the variations and pass even when the command sent no request to the simulator in the baseline run (default: it fails there: every pass would be vacuous)',
+    )
     .addHelpText(
       'after',
-      `\n${TEST_COMMAND_VARIABLES}\nExit codes: 0 the baseline and every variation pass, 1 a variation breaks the command (or the baseline fails), 2 bad usage.`,
+      `\n${TEST_COMMAND_VARIABLES}\nExit codes: 0 the baseline and every variation pass, 1 a variation breaks the command, the baseline fails, or the baseline sent no request to the simulator (checked nothing; --allow-empty passes it), 2 bad usage.`,
     )
     .action(wrap((args: string[], o, cmd: Command) => runToleranceCommand(args, o, cmd)));
 }

@@ -5,9 +5,9 @@
 import type { Command } from 'commander';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { integrationInput, profileOf, settingsOf, UsageError, type Wrap } from '../invocation.ts';
+import { integrationInput, positiveInt, profileOf, settingsOf, UsageError, type Wrap } from '../invocation.ts';
 
-async function runUsageCommand(o: { fromHar?: string; declare: string[]; out: string; baseUrl?: string }, cmd: Command): Promise<number> {
+async function runUsageCommand(o: { fromHar?: string; declare: string[]; out: string; baseUrl?: string; maxHarMb?: number }, cmd: Command): Promise<number> {
   if (!!o.fromHar === o.declare.length > 0)
     throw new UsageError('give either --from-har <file.har> (recorded traffic, e.g. the proxy\'s recording.har) or --declare "<METHOD /path>" (repeatable)');
   const settings = await settingsOf(cmd);
@@ -21,8 +21,16 @@ async function runUsageCommand(o: { fromHar?: string; declare: string[]; out: st
       writeFileSync(file, `${JSON.stringify(declared, null, 2)}\n`);
       return declared;
     }
-    const [{ readHar }, { harBases, writeUsage }] = await Promise.all([import('../../integration/har.ts'), import('../../integration/traffic.ts')]);
-    const har = readHar(resolve(o.fromHar!));
+    const [{ readHar, IntegrationInputError }, { harBases, writeUsage }] = await Promise.all([
+      import('../../integration/har.ts'),
+      import('../../integration/traffic.ts'),
+    ]);
+    const har = readHar(resolve(o.fromHar!), o.maxHarMb ? { maxBytes: o.maxHarMb * 1024 * 1024 } : {});
+    // A usage file of no operation would tell `versions --usage` that no difference touches the integration.
+    if (!har.exchanges.length)
+      throw new IntegrationInputError(
+        `the HAR holds no request (${resolve(o.fromHar!)}): record the integration's traffic into it first (svc-conformance proxy, or --declare the operations)`,
+      );
     return writeUsage(har.exchanges, { bases: harBases(har.exchanges, profile, { baseUrl: o.baseUrl }), source: `HAR file ${o.fromHar}`, file });
   });
   const ops = Object.entries(usage.operations);
@@ -49,6 +57,7 @@ export function addUsageCommand(program: Command, wrap: Wrap): void {
       [] as string[],
     )
     .option('--base-url <url>', 'the platform API base URL in the HAR (as check-har)')
+    .option('--max-har-mb <mb>', 'bound on the HAR file read, MiB (default 256; as check-har)', positiveInt('--max-har-mb'))
     .option('--out <file>', 'the usage file', 'usage.json')
     .action(wrap((o, cmd: Command) => runUsageCommand(o, cmd)));
 }

@@ -45,6 +45,9 @@ export function addWebhookCheckCommand(program: Command, wrap: Wrap): void {
       return n;
     })
     .option('--out <dir>', 'report folder (default: <reports>/webhook-check)')
-    .addHelpText('after', '\nExit codes: 0 every property holds, 1 one fails (with a shrunk counterexample), 2 bad usage.')
+    .addHelpText(
+      'after',
+      '\nBefore the properties, one GET to --url (and --observe-url) bounded by SVC_REQUEST_TIMEOUT_MS: when nothing answers there, no property is run.\nExit codes: 0 every property holds, 1 one fails (with a shrunk counterexample), 2 bad usage, or nothing answers at --url or --observe-url (connection refused, DNS, timeout: named).',
+    )
     .action(wrap((o, cmd: Command) => runWebhookCheckCommand(o, cmd)));
 }
