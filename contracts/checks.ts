@@ -211,8 +211,8 @@ registerCheck(
 );
 
 /**
- * Records of a list validated at once: the stated maximum page (Limits: "records_per_page
- * maximum 1000"). ajv, collecting every error (allErrors), appends each record's errors to
+ * Records of a list validated at once: the stated maximum page (Limits, the table's row
+ * "records_per_page maximum": 1000). ajv, collecting every error (allErrors), appends each record's errors to
  * the list so far with `concat`, so one validation of N broken records costs N^2: a 20 MB
  * page of 90 000 broken records held a worker at full CPU for minutes. A longer list is
  * validated a slice at a time, the same envelope around each slice, and the errors'

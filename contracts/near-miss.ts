@@ -345,7 +345,7 @@ const VERSION_IN_PLAY_RULE: RequestRule = {
   ok: (r) => r.version === undefined || !VERSION_NAME.test(r.version) || (VERSIONS_IN_PLAY as readonly string[]).includes(r.version),
 };
 
-/** Limits: "records_per_page maximum 1000" on the lists it names (`x-svc-max-records-per-page`). */
+/** Limits, the table's row "records_per_page maximum": 1000 on the lists it names (`x-svc-max-records-per-page`). */
 function pageRule(max: number): RequestRule {
   return {
     id: 'records_per_page',

@@ -31,7 +31,7 @@ function assertOnlyThePlantedError(r: TrafficReport) {
     ['request_paging', 'GET /institutions', 'request.query.records_per_page', 'stated', 'error'],
   );
   assert.match(f.message, /records_per_page=5000 \/ Expected: at most 1000/);
-  assert.match(f.rule, /Limits: "records_per_page maximum 1000/);
+  assert.match(f.rule, /Limits, the table's row "records_per_page maximum": 1000/);
   const correct = r.exchanges.filter((x) => x.failures.length === 0);
   assert.ok(correct.length >= 6, `the example's other exchanges (users, credentials, members, status, accounts, delete) are judged: ${correct.length}`);
   assert.ok(

@@ -1,7 +1,8 @@
 /**
- * A rule's authority is its sentence: every fragment a rule of contracts/ puts in double
- * quotes stands word for word in the text it cites (the specification; the vendor notes or
- * ../shared/DESIGN.md where the rule names them; an RFC's words are left to the RFC).
+ * A rule's authority is its sentence: every fragment a rule (contracts/, the fuzzer's
+ * requests, the load scripts, the integration's judge) puts in double quotes stands word for
+ * word in the text it cites (the specification; the vendor notes or ../shared/DESIGN.md where
+ * the rule names them; an RFC's words are left to the RFC).
  * A paraphrase is written without quotation marks. Compared case-blind, with Markdown's
  * code and emphasis marks and table bars dropped, runs of white space as one, and `...`
  * standing for words left out.
@@ -12,7 +13,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadProfile } from '../targets/index.ts';
 
-const CONTRACTS = join(import.meta.dirname, '..', 'contracts');
+const ROOT = join(import.meta.dirname, '..');
+/** The rooms whose strings are rules that can fail a run: the contract, the fuzzer's requests, the load scripts' checks, the integration's judge. */
+const RULE_ROOMS = ['contracts', 'scenarios/fuzz/engine', 'load', 'integration'];
 const SPEC_FILE = loadProfile().run.specFile; // SVC_SPEC_FILE, default ../shared/specification.md
 const SHARED = dirname(SPEC_FILE);
 const normalise = (s: string) => s.replace(/[`*]/g, '').replace(/\|/g, ' ').replace(/\s+/g, ' ').trim().toLowerCase();
@@ -62,8 +65,9 @@ function stringsOf(file: string): { text: string; line: number }[] {
 /** The double-quoted fragments of a string that cite a text of ../shared/ (not an RFC's). */
 function quotesOf(text: string): string[] {
   if (/\bRFC\s?\d/.test(text)) return [];
-  // A fragment that begins or ends with a space lies between two quotations (`"a" instead of "b"`).
-  return [...text.matchAll(/"([^"]{8,})"/g)].map((m) => m[1]).filter((q) => /^\S[\s\S]*\S$/.test(q));
+  // A fragment that begins or ends with a space lies between two quotations (`"a" instead of
+  // "b"`); one of a word or two is a value (a field, a payload such as "{not json}"), not a sentence.
+  return [...text.matchAll(/"([^"]{8,})"/g)].map((m) => m[1]).filter((q) => /^\S[\s\S]*\S$/.test(q) && q.trim().split(/\s+/).length >= 3);
 }
 
 test('every quoted fragment of a rule stands in the text it cites', { skip: !existsSync(SPEC_FILE) && `no specification at ${SPEC_FILE}` }, () => {
@@ -72,18 +76,22 @@ test('every quoted fragment of a rule stands in the text it cites', { skip: !exi
     .filter((f) => existsSync(f))
     .map((f) => normalise(readFileSync(f, 'utf8')))
     .join('\n');
-  const files = readdirSync(CONTRACTS).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+  const files = RULE_ROOMS.flatMap((room) =>
+    readdirSync(join(ROOT, room))
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.test-support.ts'))
+      .map((f) => `${room}/${f}`),
+  );
   let quotes = 0;
   const missing: string[] = [];
   for (const f of files)
-    for (const { text, line } of stringsOf(join(CONTRACTS, f)))
+    for (const { text, line } of stringsOf(join(ROOT, f)))
       for (const q of quotesOf(text)) {
         quotes++;
         const parts = q
           .split(/\.\.\.|…/)
           .map(normalise)
           .filter((p) => p.length > 3);
-        if (!parts.every((p) => cited.includes(p))) missing.push(`contracts/${f}:${line}: "${q}"`);
+        if (!parts.every((p) => cited.includes(p))) missing.push(`${f}:${line}: "${q}"`);
       }
   assert.ok(quotes > 100, `the rules' quotations were read (${quotes})`);
   assert.deepEqual(missing, [], 'quoted but not in the cited text (quote it word for word, or write the paraphrase without quotation marks)');

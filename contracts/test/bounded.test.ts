@@ -3,7 +3,7 @@
  * a 20 MB page of broken records once made response_schema_conformance report "The check
  * crashed ... Maximum call stack size exceeded" (a spread of every failure into a push)
  * and, larger, held a worker at full CPU for minutes (ajv's error concat, quadratic in
- * the records). Limits: "records_per_page maximum 1000"; a longer list is already a
+ * the records). Limits, the table's row "records_per_page maximum": 1000; a longer list is already a
  * stated paging failure, and must still be checked in linear time.
  */
 import { test } from 'node:test';

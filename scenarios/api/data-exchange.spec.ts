@@ -351,7 +351,7 @@ test('slim reads answer the user and the account they name', { tag: TAGS }, asyn
 });
 
 test('data exchange lists honour records_per_page up to 1000', { tag: [...TAGS, '@paging', '@inferred'] }, async ({ api }) => {
-  // Limits: "records_per_page maximum 1000 ... all data exchange list endpoints".
+  // Limits, the table's row "records_per_page maximum": 1000 (... all data exchange list endpoints).
   const token = await createToken(api);
   const all = await walkList(api, '/data_exchange/users', 'users', { ...withToken(token), perPage: 100 });
   const res = await api.get('/data_exchange/users', { ...withToken(token), query: { records_per_page: 1000 }, expectStatus: 200 });

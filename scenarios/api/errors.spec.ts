@@ -53,7 +53,7 @@ test('negative, zero, huge and non-numeric paging values answer 4xx or a bounded
     const res = await api.get('/institutions', { query: { page, records_per_page: rpp } });
     const label = `page=${page} records_per_page=${rpp}`;
     if (is2xx(res.status)) {
-      // Limits: "records_per_page maximum 1000 ... list institutions": whatever the value, no page holds more.
+      // Limits, the table's row "records_per_page maximum": 1000 (... list institutions): whatever the value, no page holds more.
       expect(need<unknown[]>(res, 'institutions', api).length, `${label}: records on the page`).toBeLessThanOrEqual(1000);
     } else {
       expectInferred4xx(api, label, res);

@@ -81,7 +81,7 @@ test('the credentials list of the test institution is read at the stated maximum
 }) => {
   const path = `/institutions/${profile.testInstitution.code}/credentials`;
   // Endpoints, Institutions: the credentials list takes "query page, records_per_page (max
-  // 1000)"; Limits: "records_per_page maximum 1000 ... credentials of an institution". 1000 is
+  // 1000)"; Limits, the table's row "records_per_page maximum": 1000 (... credentials of an institution). 1000 is
   // a page size the list takes; Errors: "200 normal success for ... lists".
   const all = await api.get(path, { query: { page: 1, records_per_page: 1000 }, expectStatus: 200 });
   const byDefault = await api.get(path, { expectStatus: 200 });

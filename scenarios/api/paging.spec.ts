@@ -1,6 +1,6 @@
 /**
  * Paging and limits (specification, Endpoints: "Lists are paged with page and
- * records_per_page"; Limits: "records_per_page maximum 1000" for list institutions,
+ * records_per_page"; Limits, the table's row "records_per_page maximum": 1000 for list institutions,
  * list favourite institutions, credentials of an institution and the data exchange
  * lists; "default categories 119").
  *
@@ -24,7 +24,7 @@ test('records_per_page=1000 returns a full page of institutions', { tag: ['@pagi
   const small = await api.get('/institutions', { query: { records_per_page: 10 }, expectStatus: 200 });
   const all = await walkList<{ code: string }>(api, '/institutions', 'institutions', { perPage: 100 });
   expect(need<unknown[]>(small, 'institutions', api).length, 'records_per_page=10').toBe(Math.min(10, all.length));
-  // Limits: "records_per_page maximum 1000 ... list institutions": 1000 may be asked and is honoured.
+  // Limits, the table's row "records_per_page maximum": 1000 (... list institutions): 1000 may be asked and is honoured.
   const res = await api.get('/institutions', { query: { records_per_page: MAX }, expectStatus: 200 });
   expect(need<unknown[]>(res, 'institutions', api).length, 'records on a page of records_per_page=1000').toBe(Math.min(MAX, all.length));
 });
@@ -36,7 +36,7 @@ test('records_per_page above 1000 never returns more than 1000 records', { tag: 
   for (const asked of [1001, 5000]) {
     const res = await api.get('/institutions', { query: { records_per_page: asked } });
     if (is2xx(res.status)) {
-      // Limits: "records_per_page maximum 1000": no page holds more.
+      // Limits, the table's row "records_per_page maximum": 1000: no page holds more.
       expect(need<unknown[]>(res, 'institutions', api).length, `records on a page of records_per_page=${asked}`).toBeLessThanOrEqual(MAX);
     } else {
       // Refusing the request is the other reading of a maximum; its status is not shown.

@@ -299,7 +299,7 @@ test('reach cases: reads of every known value (partner ids stated on per-member 
   const inst = reachCases(find(specs, 'GET /institutions/{institution_identifier}'), ctx, { known });
   assert.ok(inst.some((c) => c.headers.accept === VENDOR_ACCEPT && c.generated.kind === 'positive' && c.generated.tier === 'stated'));
   const list = reachCases(find(specs, 'GET /institutions'), ctx, { known, otherVersions: { unknown: 'v19990101' } });
-  // Limits: "records_per_page maximum 1000": the maximum is a value the list takes (acceptance, with the read's tier); one above is free.
+  // Limits, the table's row "records_per_page maximum": 1000: the maximum is a value the list takes (acceptance, with the read's tier); one above is free.
   assert.deepEqual(
     list
       .filter((c) => c.generated.kind === 'valid')
@@ -309,7 +309,7 @@ test('reach cases: reads of every known value (partner ids stated on per-member 
   );
   const atMax = list.filter((c) => c.generated.kind === 'positive' && c.query.some(([k, v]) => k === 'records_per_page' && v === '1000'));
   assert.equal(atMax.length, 1);
-  assert.match(atMax[0].generated.rule, /records_per_page maximum 1000/);
+  assert.match(atMax[0].generated.rule, /"records_per_page maximum": 1000/);
   assert.ok(list.some((c) => c.version === 'v19990101' && c.generated.kind === 'negative' && c.generated.tier === 'inferred'));
   // Sunset operations: nothing (version_conformance judges their drawn cases).
   const sunset = specs.find((s) => s.sunset);

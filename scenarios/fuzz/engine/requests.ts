@@ -423,7 +423,7 @@ function positiveApplies(spec: OperationSpec, o: Pick<CaseOptions, 'known' | 'mi
 
 /** Test host (Endpoints, Earlier-generation test paths): the listed paths serve static data. */
 const TEST_HOST_READS =
-  'Endpoints, Earlier-generation test paths: "A test host {test_base_url} serves static data. Requests carry headers SVC-API-Key, SVC-Client-ID and Accept: application/vnd.svc.legacy.v1+json" and the GET paths are listed';
+  'Endpoints, Earlier-generation test paths: "A test host {test_base_url} serves static data. Requests carry headers SVC-API-Key: <API_KEY>, SVC-Client-ID: <CLIENT_ID> and Accept: application/vnd.svc.legacy.v1+json" and the GET paths are listed';
 /** Data exchange per-member paths (Endpoints, Data exchange): identifiers accept GUIDs or partner ids. */
 const DX_PARTNER_IDS =
   'Endpoints, Data exchange: "read one slim account under a member; accepts GUID or partner ID" (identifiers "accept service GUIDs or partner-defined IDs where so stated for account and per-member paths")';
@@ -431,7 +431,8 @@ const DX_GRANTS_BASIC =
   'Endpoints, Data exchange: "list grants of the issuer; paged; standard authentication only" and "list grants of a grantee; paged; standard authentication only"';
 const DEPRECATED_SERVED =
   'Versioning: "Deprecated endpoints: /managed_institutions, /users/{user_guid}/managed_members and its member, account, transaction sub-paths" are listed apart from the sunset ones; "After those 12 months it sunsets: access is removed" (a deprecated endpoint is still served)';
-const UNKNOWN_VERSION_RULE = 'Versioning: "Versions in play: v20260929, v20250224, v20111101"; that a version none of them names is refused is inferred';
+const UNKNOWN_VERSION_RULE =
+  'Versioning: "Versions in play: v20260929 (current ...), v20250224, v20111101"; that a version none of them names is refused is inferred';
 const MALFORMED_JSON_RULE = 'Endpoints: "Request and response bodies are JSON"; that a body which is not JSON is refused is inferred';
 const LISTED_LIST =
   'Endpoints: the table lists the operation, a list (paged: "Lists are paged with page and records_per_page"); under resources that exist it is served, empty at most';
@@ -711,7 +712,7 @@ function unknownIdentifierRead(spec: OperationSpec, base: Record<string, Drawn>,
 }
 
 /**
- * Limits: "records_per_page maximum 1000": the maximum itself is a value the list takes
+ * Limits, the table's row "records_per_page maximum": 1000: the maximum itself is a value the list takes
  * (acceptance expected, with the tier of the read it is added to); one above it may be
  * refused or clamped (the status is free, the page is judged by paging_conformance).
  */
@@ -724,7 +725,7 @@ function pageSizeAtAndAboveMaximum(spec: OperationSpec, base: Record<string, Dra
     {
       ...first.generated,
       kind: 'positive',
-      rule: `Limits: "records_per_page maximum ${max}" (the maximum is a valid value); ${first.generated.rule}`,
+      rule: `Limits, the table's row "records_per_page maximum": ${max} (the maximum is a valid value); ${first.generated.rule}`,
       what: `records_per_page=${max} (the stated maximum) on ${first.generated.what}`,
     },
   );
@@ -1006,7 +1007,7 @@ function otherVersions(spec: OperationSpec, base: BaseArbitrary, o: CaseOptions,
           {
             kind: 'negative',
             tier: 'inferred',
-            rule: 'Versioning: "Versions in play: v20260929, v20250224, v20111101"; that a version none of them names is refused is inferred',
+            rule: 'Versioning: "Versions in play: v20260929 (current ...), v20250224, v20111101"; that a version none of them names is refused is inferred',
             what: `Accept-Version ${unknownV}, a version the specification does not name`,
           },
           { version: unknownV },
