@@ -282,7 +282,7 @@ export const AREA_REQUIREMENTS: readonly AreaRequirement[] = [
     note: 'two or more use cases the client is opted in to',
   },
   {
-    // Versioning: "Versions in play: v20260929, v20250224, v20111101"; what a version
+    // Versioning: "Versions in play: v20260929 (current ...), v20250224, v20111101"; what a version
     // changed is judged on that version, so a target whose SVC_VERSIONS leaves it out skips these.
     area: 'judged on v20111101: supports_* and *_set_by fields, skip_aggregation, managed members before their deprecation, the vendor media type, sunset endpoints',
     tags: ['@versions', '@accounts', '@aggregation', '@deprecated'],

@@ -97,7 +97,7 @@ export const SETTING_SOURCES: Readonly<Record<string, SettingSourceEntry>> = {
   // ---- stated: the specification holds the default ----
   SVC_TEST_INSTITUTION_CODE: entry('stated', 'Endpoints: "Test institution codes: svcbank (scenario credentials)"'),
   SVC_TEST_OAUTH_INSTITUTION_CODE: entry('stated', 'Endpoints: "svc_bank_oauth (integration environment only, for OAuth flows)"'),
-  SVC_VERSIONS: entry('stated', 'Versioning: "Versions in play: v20260929, v20250224, v20111101"'),
+  SVC_VERSIONS: entry('stated', 'Versioning: "Versions in play: v20260929 (current ...), v20250224, v20111101"'),
 
   // ---- knowable: the vendor sets it up or tells it, its reference shows it, or the target shows it ----
   SVC_SECOND_CLIENT_ID: entry(

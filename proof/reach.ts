@@ -253,7 +253,7 @@ function declaredFields(doc: Json, schema: any, prefix = '', depth = 0): string[
 
 /**
  * Headers every request of an API carries (Authentication 1, 2 and 5; the test host's
- * "Requests carry headers SVC-API-Key, SVC-Client-ID"): one stated parameter per API, not
+ * "Requests carry headers SVC-API-Key: <API_KEY>, SVC-Client-ID: <CLIENT_ID>"): one stated parameter per API, not
  * one per operation, so that they do not outweigh what is stated of one operation.
  */
 const CROSS_CUTTING = new Set(['accept-version', 'authorization', 'svc-api-key', 'svc-client-id']);

@@ -4,7 +4,7 @@
  *
  *   npm run spec:derive            writes spec/versions/platform.<version>.openapi.yaml
  *
- * Versioning section: "Versions in play: v20260929, v20250224, v20111101". The changes of
+ * Versioning section: "Versions in play: v20260929 (current ...), v20250224, v20111101". The changes of
  * v20260929 are not shown, so its document equals v20250224 and says so in info.
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';

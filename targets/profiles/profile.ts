@@ -49,8 +49,8 @@ import {
 } from './settings.ts';
 
 /**
- * The versions in play (Versioning: "Versions in play: v20260929, v20250224,
- * v20111101"), read from the contract: one derived platform document per version in
+ * The versions in play (Versioning: "Versions in play: v20260929 (current ...),
+ * v20250224, v20111101"), read from the contract: one derived platform document per version in
  * spec/versions/, oldest first. The one list the profiles and the self-test use; a real
  * target may name its own with SVC_VERSIONS.
  */
