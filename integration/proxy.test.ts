@@ -119,3 +119,46 @@ test('deflate in the zlib format or raw is recorded decoded; a coding not decode
   const zstd = await through('/institutions/zstd');
   assert.equal(zstd.recorded.response?.body, '(zstd bytes)');
 });
+
+test('a request target that is not a path (absolute URL, `*`) is refused with 400, never recorded, and the recording still becomes a HAR', async () => {
+  const { connect } = await import('node:net');
+  const recorded = proxy.exchanges.length;
+  const port = Number(new URL(proxy.url).port);
+  for (const target of ['http://example.invalid/institutions', '*']) {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write(`OPTIONS ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`));
+      let text = '';
+      socket.on('data', (d) => {
+        text += String(d);
+      });
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    assert.match(answer.split('\r\n')[0], /^HTTP\/1\.1 400 /, target);
+    assert.match(answer, /the request target must be a path starting with \//);
+  }
+  assert.equal(proxy.exchanges.length, recorded, 'nothing recorded');
+  assert.doesNotThrow(() => toHar(proxy.exchanges, { name: 'test', version: '0' }));
+});
+
+test('past the bound of all recorded bodies an exchange is kept without its bodies, and judged whole', async (t) => {
+  const seen: RecordedExchange[] = [];
+  const small = await startProxy({
+    upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+    maxRecordingBytes: 1000,
+    onExchange: (e) => seen.push(e),
+  });
+  t.after(() => small.close());
+  const body = JSON.stringify({ user: { id: 'x'.repeat(400) } });
+  for (let i = 0; i < 2; i++) {
+    const res = await request(`${small.url}/users`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+    await res.body.arrayBuffer();
+  }
+  while (seen.length < 2) await new Promise((r) => setTimeout(r, 5));
+  assert.equal(small.exchanges[0].request.body, body, 'the first, within the bound, kept whole');
+  assert.equal(small.exchanges[1].request.body, undefined, 'the second kept without its request body');
+  assert.equal(small.exchanges[1].response?.body, undefined);
+  assert.equal(small.exchanges[1].response?.bodyTruncated, true);
+  assert.equal(seen[1].request.body, body, 'the judge had the whole exchange');
+  assert.equal(small.bodiesLeftOut(), 1);
+});

@@ -37,6 +37,12 @@ export interface ProxyOptions {
   maxRequestBytes?: number;
   /** Bound on a response body kept in the recording (default 16 MiB). */
   maxRecordedBytes?: number;
+  /**
+   * Bound on all the bodies the recording keeps (default 256 MiB): past it, an exchange is
+   * kept without its bodies (judged with them all the same), so a long session of large
+   * bodies cannot exhaust the machine.
+   */
+  maxRecordingBytes?: number;
   /** Bound on the upstream's headers and body (default 30 s). */
   timeoutMs?: number;
   /** Called with each exchange once its answer went out (the judging). */
@@ -48,6 +54,8 @@ export interface RunningProxy {
   url: string;
   upstream: string;
   readonly exchanges: readonly RecordedExchange[];
+  /** Exchanges kept without their bodies once the recording's bound was reached. */
+  bodiesLeftOut(): number;
   close(): Promise<void>;
 }
 
@@ -86,6 +94,22 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
   const timeoutMs = o.timeoutMs ?? 30_000;
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: 64, pipelining: 1 });
   const exchanges: RecordedExchange[] = [];
+  const maxRecording = o.maxRecordingBytes ?? 256 * MiB;
+  let recordingBytes = 0;
+  let bodiesLeftOut = 0;
+  /** The exchange as the recording keeps it: whole within the bound, else without its bodies. */
+  const asRecorded = (e: RecordedExchange): RecordedExchange => {
+    const bytes = (e.request.body?.length ?? 0) + (e.response?.body?.length ?? 0);
+    if (recordingBytes + bytes <= maxRecording) {
+      recordingBytes += bytes;
+      return e;
+    }
+    bodiesLeftOut++;
+    const { body: _requestBody, ...request } = e.request;
+    const response =
+      e.response && (({ body: _responseBody, ...rest }) => ({ ...rest, ...(e.response?.body !== undefined ? { bodyTruncated: true } : {}) }))(e.response);
+    return { ...e, request, ...(response ? { response } : {}) };
+  };
   let selfOrigin = '';
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -93,6 +117,18 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
     const started = performance.now();
     const method = (req.method ?? 'GET').toUpperCase();
     const path = req.url ?? '/';
+    // The integration reaches the service at this proxy's own address, so every request names
+    // a path (origin form). An absolute URL or `*` would name no API operation, and would
+    // record an address that is not one: refused, the session's recording left whole.
+    if (!path.startsWith('/')) {
+      req.resume();
+      res
+        .writeHead(400, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' })
+        .end(
+          `svc-conformance proxy: the request target must be a path starting with / (the integration's base URL is this proxy), got "${path.slice(0, 200)}"`,
+        );
+      return;
+    }
     const requestHeaders = flatHeaders(req.headers);
     const record = (response: RecordedExchange['response'], error?: string, body?: string) => {
       const e: RecordedExchange = {
@@ -102,8 +138,8 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
         ...(response ? { response } : {}),
         ...(error ? { error } : {}),
       };
-      exchanges.push(e);
-      // After the answer: judging never holds up the integration.
+      exchanges.push(asRecorded(e));
+      // After the answer: judging never holds up the integration (the whole exchange).
       if (o.onExchange) setImmediate(() => o.onExchange!(e));
     };
     // The request body, bounded.
@@ -199,6 +235,7 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
     url: selfOrigin,
     upstream: upstreamBase,
     exchanges,
+    bodiesLeftOut: () => bodiesLeftOut,
     async close() {
       server.closeAllConnections?.();
       await new Promise<void>((resolve) => server.close(() => resolve()));

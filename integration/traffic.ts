@@ -307,6 +307,10 @@ export async function runProxy(o: ProxyRunOptions): Promise<ProxyRun> {
           : `The test command exited ${commandRun.code} ${after}.`,
     );
   }
+  if (proxy.bodiesLeftOut())
+    notes.push(
+      `${proxy.bodiesLeftOut()} exchange(s) were judged whole but kept without their bodies in recording.har and the usage file: the recording's bound of all bodies (256 MiB) was reached.`,
+    );
   const finished = judge.finish(`proxy ${proxy.url} → ${embedded ? `the embedded simulator (${upstream})` : upstream}`, notes);
   const empty = checkedNothingOf(finished, { source: 'proxy', url: proxy.url, command: !!commandRun, allowed: !!o.allowEmpty });
   const report: TrafficReport = empty ? { ...finished, checkedNothing: empty } : finished;

@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { RECEIVER_BOUNDS } from '../../../targets/index.ts';
 
 export interface CapturedRequest {
   path: string;
@@ -54,11 +55,31 @@ export class CaptureReceiver {
   /** Listens on `host:port` (default: a free port on 127.0.0.1; the live-delivery spec passes SVC_WEBHOOK_LISTEN). */
   async start(port = 0, host = '127.0.0.1'): Promise<string> {
     this.server = createServer((req, res) => {
+      // It listens where the service delivers (behind a public tunnel on a live run): any
+      // request may reach it. A payload above the reference receiver's bound is refused, not
+      // kept; a target that is no URL path is refused, not thrown.
       const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
+      let size = 0;
+      let tooLarge = false;
+      req.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size <= RECEIVER_BOUNDS.maxBodyBytes) chunks.push(c);
+        else if (!tooLarge) {
+          tooLarge = true;
+          res.writeHead(413, { connection: 'close' }).end();
+          req.destroy();
+        }
+      });
       req.on('end', () => {
+        if (tooLarge) return;
         const body = Buffer.concat(chunks);
-        const url = new URL(req.url ?? '/', 'http://capture');
+        let url: URL;
+        try {
+          url = new URL(req.url ?? '/', 'http://capture');
+        } catch {
+          res.writeHead(400).end();
+          return;
+        }
         if (url.pathname === '/oauth/token') {
           const issued = randomBytes(12).toString('hex');
           this.tokenRequests.push({
@@ -91,6 +112,7 @@ export class CaptureReceiver {
       });
     });
     this.server.keepAliveTimeout = 1_000;
+    this.server.requestTimeout = RECEIVER_BOUNDS.requestTimeoutMs;
     await new Promise<void>((resolve, reject) => {
       this.server!.once('error', reject);
       this.server!.listen(port, host, () => {
