@@ -45,3 +45,34 @@ test('a port already taken rejects the start with EADDRINUSE', async (t) => {
   const log = await startDeliveryLog({ file: join(dir, 'deliveries.jsonl') });
   await log.close();
 });
+
+test('only a POST to the receiver\u2019s path is an attempt; a body above 1 MiB is refused; neither is logged', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'delivery-log-'));
+  const file = join(dir, 'deliveries.jsonl');
+  const log = await startDeliveryLog({ file });
+  t.after(async () => {
+    await log.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const base = log.url.replace(/\/hooks$/, '');
+  const send = async (method: string, path: string, body?: Buffer | string) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      ...(body !== undefined ? { body: typeof body === 'string' ? body : new Uint8Array(body) } : {}),
+    }).catch((e: Error) => e);
+    if (res instanceof Error) return 'refused';
+    await res.arrayBuffer();
+    return res.status;
+  };
+  assert.equal(await send('GET', '/hooks'), 405);
+  assert.equal(await send('POST', '/etc/passwd', '{}'), 404);
+  const big = await send('POST', '/hooks', Buffer.alloc(2 * 1024 * 1024, 0x61));
+  assert.ok(big === 413 || big === 'refused', String(big));
+  assert.equal(await send('POST', '/hooks', '{"member":{"guid":"MBR-1"}}'), 204);
+  assert.equal(await send('POST', '/hooks/member', '{"member":{"guid":"MBR-2"}}'), 204);
+  assert.deepEqual(
+    readDeliveryLog(file).map((a) => a.type),
+    ['member', 'member'],
+    'the two deliveries, nothing else',
+  );
+});

@@ -54,13 +54,35 @@ export interface DeliveryLog {
 export async function startDeliveryLog(o: { file: string; port?: number }): Promise<DeliveryLog> {
   mkdirSync(dirname(o.file), { recursive: true });
   const server: Server = createServer((req, res) => {
+    // Only what the service sends is an attempt: a POST (Events, Webhooks: "HTTPS POST
+    // requests with a JSON body") to this receiver's path; anything else is answered and not
+    // logged, so the log the nightly reads holds deliveries only.
+    const path = (req.url ?? '').split('?')[0];
+    if (req.method !== 'POST' || !(path === '/hooks' || path.startsWith('/hooks/'))) {
+      req.resume();
+      res.writeHead(req.method !== 'POST' ? 405 : 404, req.method !== 'POST' ? { allow: 'POST' } : {}).end();
+      return;
+    }
+    const announced = Number(req.headers['content-length']);
+    if (announced > MAX_BODY) {
+      res.writeHead(413, { connection: 'close' }).end();
+      req.destroy();
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
+    let tooLarge = false;
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (size <= MAX_BODY) chunks.push(c);
+      else if (!tooLarge) {
+        tooLarge = true;
+        res.writeHead(413, { connection: 'close' }).end();
+        req.destroy();
+      }
     });
     req.on('end', () => {
+      if (tooLarge) return;
       const body = Buffer.concat(chunks);
       const text = body.toString('utf8');
       const at = text.indexOf(REFUSAL_MARKER);
@@ -85,6 +107,8 @@ export async function startDeliveryLog(o: { file: string; port?: number }): Prom
       res.end();
     });
   });
+  // A request must arrive whole within the reference receiver's bound (Node's default is 300 s).
+  server.requestTimeout = 30_000;
   // A port already taken rejects here, for the caller to name; unhandled, the server's
   // 'error' event would end the process with a stack trace.
   await new Promise<void>((resolve, reject) => {

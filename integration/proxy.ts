@@ -80,6 +80,30 @@ async function decoded(body: Buffer, encoding: string | undefined, max: number):
   return { text: decodeBody(body) };
 }
 
+/**
+ * The recording's bound on all the bodies it keeps: an exchange is kept whole while the
+ * bodies kept so far and its own fit, else without its bodies (the judge had them whole).
+ */
+function boundedRecording(maxBytes: number): { kept(e: RecordedExchange): RecordedExchange; bodiesLeftOut(): number } {
+  let bytes = 0;
+  let leftOut = 0;
+  return {
+    kept(e) {
+      const size = (e.request.body?.length ?? 0) + (e.response?.body?.length ?? 0);
+      if (bytes + size <= maxBytes) {
+        bytes += size;
+        return e;
+      }
+      leftOut++;
+      const { body: _requestBody, ...request } = e.request;
+      if (!e.response) return { ...e, request };
+      const { body: responseBody, ...response } = e.response;
+      return { ...e, request, response: { ...response, ...(responseBody !== undefined ? { bodyTruncated: true } : {}) } };
+    },
+    bodiesLeftOut: () => leftOut,
+  };
+}
+
 export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
   let upstream: URL;
   try {
@@ -94,22 +118,7 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
   const timeoutMs = o.timeoutMs ?? 30_000;
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: 64, pipelining: 1 });
   const exchanges: RecordedExchange[] = [];
-  const maxRecording = o.maxRecordingBytes ?? 256 * MiB;
-  let recordingBytes = 0;
-  let bodiesLeftOut = 0;
-  /** The exchange as the recording keeps it: whole within the bound, else without its bodies. */
-  const asRecorded = (e: RecordedExchange): RecordedExchange => {
-    const bytes = (e.request.body?.length ?? 0) + (e.response?.body?.length ?? 0);
-    if (recordingBytes + bytes <= maxRecording) {
-      recordingBytes += bytes;
-      return e;
-    }
-    bodiesLeftOut++;
-    const { body: _requestBody, ...request } = e.request;
-    const response =
-      e.response && (({ body: _responseBody, ...rest }) => ({ ...rest, ...(e.response?.body !== undefined ? { bodyTruncated: true } : {}) }))(e.response);
-    return { ...e, request, ...(response ? { response } : {}) };
-  };
+  const recording = boundedRecording(o.maxRecordingBytes ?? 256 * MiB);
   let selfOrigin = '';
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -138,7 +147,7 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
         ...(response ? { response } : {}),
         ...(error ? { error } : {}),
       };
-      exchanges.push(asRecorded(e));
+      exchanges.push(recording.kept(e));
       // After the answer: judging never holds up the integration (the whole exchange).
       if (o.onExchange) setImmediate(() => o.onExchange!(e));
     };
@@ -235,7 +244,7 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
     url: selfOrigin,
     upstream: upstreamBase,
     exchanges,
-    bodiesLeftOut: () => bodiesLeftOut,
+    bodiesLeftOut: recording.bodiesLeftOut,
     async close() {
       server.closeAllConnections?.();
       await new Promise<void>((resolve) => server.close(() => resolve()));

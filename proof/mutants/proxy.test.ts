@@ -38,3 +38,45 @@ test('a request reaches the target with its own headers and without the connecti
     await new Promise((ok) => upstream.close(ok));
   }
 });
+
+test("a target that is no URL path gets 400 and a body above the bound 413: the request's fault, not the target's (502)", async () => {
+  const upstream = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+  });
+  await new Promise<void>((ok) => upstream.listen(0, '127.0.0.1', ok));
+  const proxy = await startRecordingProxy({
+    target: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+    prefixes: { audience: '/audience', testHost: '/test-host' },
+    mutants: [],
+    currentVersion: 'v20260929',
+  });
+  try {
+    const { connect } = await import('node:net');
+    const port = Number(new URL(proxy.url).port);
+    /** The status line the proxy answers to raw bytes (a write the proxy cut short is no error here). */
+    const statusLine = (head: string, body?: Buffer) =>
+      new Promise<string>((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          socket.write(head);
+          if (body) socket.write(body);
+        });
+        let text = '';
+        socket.on('data', (d) => {
+          text += String(d);
+        });
+        socket.on('error', () => {});
+        socket.on('close', () => resolve(text.split('\r\n')[0]));
+      });
+    assert.match(await statusLine('GET // HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'), /^HTTP\/1\.1 400 /);
+    const size = 33 * 1024 * 1024;
+    assert.match(await statusLine(`POST /users HTTP/1.1\r\nHost: x\r\nContent-Length: ${size}\r\n\r\n`, Buffer.alloc(size)), /^HTTP\/1\.1 413 /);
+    const ok = await request(`${proxy.url}/institutions`);
+    assert.equal(ok.statusCode, 200, 'the next request is served');
+    await ok.body.dump();
+  } finally {
+    await proxy.close();
+    upstream.closeAllConnections();
+    await new Promise((ok) => upstream.close(ok));
+  }
+});

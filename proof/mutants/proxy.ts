@@ -52,7 +52,9 @@ function readBody(stream: IncomingMessage): Promise<Buffer> {
     stream.on('data', (c: Buffer) => {
       size += c.length;
       if (size > MAX_BODY_BYTES) {
-        stream.destroy(new Error(`body larger than ${MAX_BODY_BYTES} bytes`));
+        // Refused as the request's own fault (413), not the target's (502).
+        reject(Object.assign(new Error(`body larger than ${MAX_BODY_BYTES} bytes`), { status: 413 }));
+        stream.pause();
         return;
       }
       chunks.push(c);
@@ -135,7 +137,12 @@ async function serve(server: Server): Promise<string> {
 function handler(contract: Contract, target: URL, prefixes: TargetPrefixes, b: PortBehaviour) {
   return async (inc: IncomingMessage, out: ServerResponse) => {
     try {
-      const url = new URL(inc.url ?? '/', 'http://proxy.invalid');
+      let url: URL;
+      try {
+        url = new URL(inc.url ?? '/', 'http://proxy.invalid');
+      } catch {
+        throw Object.assign(new Error(`the request target ${JSON.stringify((inc.url ?? '').slice(0, 200))} is not a URL path`), { status: 400 });
+      }
       const { api, path } = apiOf(url.pathname, prefixes);
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(inc.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
@@ -159,7 +166,8 @@ function handler(contract: Contract, target: URL, prefixes: TargetPrefixes, b: P
       out.writeHead(res.status, res.headers);
       out.end(res.body);
     } catch (e) {
-      if (!out.headersSent) out.writeHead(502, { 'content-type': 'text/plain' });
+      const status = (e as { status?: number }).status ?? 502;
+      if (!out.headersSent) out.writeHead(status, { 'content-type': 'text/plain', ...(status === 413 ? { connection: 'close' } : {}) });
       out.end(`mutant proxy: ${(e as Error).message}`);
     }
   };

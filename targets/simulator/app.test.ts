@@ -132,6 +132,8 @@ describe('bad input: a 4xx with the one error body, never a 5xx', () => {
     ['huge records_per_page', 'GET', `/data_exchange/issuer/${S.issuerClientGuid}/grants?records_per_page=123456789012`, undefined, 400],
     ['bad boolean', 'GET', '/institutions?include_blocked_institutions=yes', undefined, 400],
     ['unsupported media type', 'POST', '/ach_returns', 'ach_return=1', 415],
+    // Parsed, but nested past the engine's stack where the user's metadata is stored.
+    ['metadata nested 100 000 deep', 'POST', '/users', `{"user":{"id":"deep","metadata":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`, 400],
   ];
   for (const [name, method, url, payload, status] of CASES) {
     test(`${name}: ${method} ${url.slice(0, 60)} -> ${status}`, async () => {
@@ -180,4 +182,14 @@ test("the simulator's own numbers (SVC_SIM_*, its rate limit) are read through t
   assert.equal(settingsFromEnv({ SVC_SIM_WEBHOOK_TIME_SCALE: '3600', SVC_SIM_AGGREGATION_MS: '' }).webhookTimeScale, 3600);
   assert.throws(() => settingsFromEnv({ SVC_SIM_WEBHOOK_TIME_SCALE: '-5' }), /SVC_SIM_WEBHOOK_TIME_SCALE must be a non-negative number, got "-5"/);
   assert.throws(() => settingsFromEnv({ SVC_RATE_LIMIT_PER_SECOND: 'fast' }), /SVC_RATE_LIMIT_PER_SECOND must be a non-negative number/);
+});
+
+test('a request must arrive whole within 30 s: a body that trickles in or never comes does not hold its socket for good', async () => {
+  const sim = await startSim();
+  try {
+    // Node's http server answers 408 past requestTimeout; Fastify's default would set 0 (never).
+    assert.equal(sim.app.server.requestTimeout, 30_000);
+  } finally {
+    await sim.close();
+  }
 });

@@ -192,6 +192,9 @@ export async function buildSimulator(options: SimulatorOptions = {}): Promise<Fa
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: SIMULATOR_DEFAULTS.maxBodyBytes,
+    // A request must arrive whole within this (Fastify's default 0 would wait for a body that
+    // trickles in or never comes, holding the socket for good): answered 408 after it.
+    requestTimeout: 30_000,
     // Paths like /institutions/{code} must not be lower-cased or trimmed.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // Variation longer-identifiers: a request may name a record by its longer identifier.

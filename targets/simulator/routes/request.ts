@@ -53,7 +53,14 @@ export function optMetadata(o: Obj, where: string): string | undefined {
   const v = o.metadata;
   if (v === undefined || v === null) return undefined;
   if (typeof v === 'string') return v;
-  if (typeof v === 'object') return JSON.stringify(v);
+  if (typeof v === 'object') {
+    try {
+      return JSON.stringify(v);
+    } catch {
+      // Nested past the engine's stack (a RangeError): bad input, a 4xx like any other.
+      throw new SimError('invalid_request', `${where}.metadata is nested too deep to store`);
+    }
+  }
   throw new SimError('invalid_request', `${where}.metadata must be a string`);
 }
 
