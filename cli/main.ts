@@ -75,8 +75,8 @@ export function buildProgram(exit: (code: number) => void = exitAfterFlush, outp
         } else if (e instanceof ConfigError) {
           output.err(`error: ${e.message}\n`);
           exit(2);
-        } else if (systemErrorSentence(e)) {
-          // A port taken, an output path that is a folder: the user's input, not a finding (exit 1).
+        } else if (systemErrorSentence(e) !== undefined) {
+          // A port taken, an output path that is a folder: the user's input (exit 2), not a finding (exit 1).
           output.err(`error: ${systemErrorSentence(e)}\n`);
           exit(2);
         } else {

@@ -20,11 +20,12 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { dirname } from 'node:path';
+import { RECEIVER_BOUNDS } from '../targets/index.ts';
 
 /** What a refused member's callback payload starts with (history/keepers.ts sets it). */
 export const REFUSAL_MARKER = 'svcct-keep_refuse-';
-/** Bodies read at most (Events: webhook payloads are small JSON objects). */
-const MAX_BODY = 1024 * 1024;
+/** Bodies read at most, as the reference receiver (Events: webhook payloads are small JSON objects). */
+const MAX_BODY = RECEIVER_BOUNDS.maxBodyBytes;
 /** One generation of the log at most (about 200 000 attempts). */
 const LOG_BYTES = 32 * 1024 * 1024;
 const previousGeneration = (file: string) => `${file}.1`;
@@ -108,7 +109,7 @@ export async function startDeliveryLog(o: { file: string; port?: number }): Prom
     });
   });
   // A request must arrive whole within the reference receiver's bound (Node's default is 300 s).
-  server.requestTimeout = 30_000;
+  server.requestTimeout = RECEIVER_BOUNDS.requestTimeoutMs;
   // A port already taken rejects here, for the caller to name; unhandled, the server's
   // 'error' event would end the process with a stack trace.
   await new Promise<void>((resolve, reject) => {
