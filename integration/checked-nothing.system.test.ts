@@ -111,5 +111,7 @@ test('webhook-check where nothing listens: exit 2 at once, naming the URL and th
     assert.match(r.err, new RegExp(`nothing answers at --url ${url.replace(/[.]/g, '\\.')}, so no property was run: .*connection refused \\(ECONNREFUSED\\)`));
     assert.doesNotMatch(r.err, /\n\s+at /, 'no stack trace');
     assert.doesNotMatch(r.out, /a property failed/);
+    // The cause is the first thing said: no property is announced that will not run.
+    assert.doesNotMatch(r.out, /every valid payload/);
   });
 });

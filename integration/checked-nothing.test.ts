@@ -151,3 +151,34 @@ test('any answer to the reachability request shows a listening handler, a 405 to
     server.close();
   }
 });
+
+test('webhook-check refuses an --observe-url below which no observation counts answer, before any property runs, and announces nothing', async () => {
+  // A handler that answers everything, as a team's does: the reachability GETs pass, the counts' path is a 404.
+  const server = createServer((req, res) =>
+    res.writeHead(req.method === 'GET' ? 404 : 200, { 'content-type': 'application/json' }).end('{"error":"not_found"}'),
+  );
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  let announced = false;
+  try {
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await assert.rejects(
+      runWebhookCheck({
+        url: `${base}/webhooks/{type}`,
+        observeUrl: `${base}/_observe/`,
+        runs: 1,
+        out: join(tmpdir(), 'svc-never-written'),
+        env: {},
+        onReachable: () => (announced = true),
+      }),
+      (e: Error) =>
+        e instanceof IntegrationInputError &&
+        e.message.startsWith(
+          `--observe-url ${base}/_observe is not the base URL of an observation API: GET ${base}/_observe/_observe/processed-count answered 404`,
+        ),
+    );
+    assert.equal(announced, false, 'the properties are announced only once every URL answered as it should');
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+});

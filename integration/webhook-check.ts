@@ -21,7 +21,19 @@
  * and the cause named), not a property that fails on a random counterexample.
  */
 import { join } from 'node:path';
-import { boundsOf, exchangeBounded, loadProfile, PACKAGE_ROOT, playwrightTest, runChild, runProcess, type HttpBounds } from '../targets/index.ts';
+import {
+  boundsOf,
+  exchangeBounded,
+  isObservationCounts,
+  loadProfile,
+  notObservationApi,
+  OBSERVATION_COUNTS_PATH,
+  PACKAGE_ROOT,
+  playwrightTest,
+  runChild,
+  runProcess,
+  type HttpBounds,
+} from '../targets/index.ts';
 import { IntegrationInputError } from './har.ts';
 
 type Env = Record<string, string | undefined>;
@@ -56,6 +68,11 @@ export interface WebhookCheckOptions {
   /** Settings (config file and environment). */
   env: Env;
   /**
+   * Called once every URL answered, before the properties run: what the command announces
+   * (the properties) then follows the cause when nothing answers, instead of preceding it.
+   */
+  onReachable?: () => void;
+  /**
    * Keep Playwright's console output instead of showing it (the project's tests), bounded
    * by this many ms; it is returned as `output`.
    */
@@ -82,10 +99,19 @@ export async function unanswered(option: string, url: string, bounds: HttpBounds
   return res.kind === 'failed' && res.failure.status === undefined ? res.failure.message : undefined;
 }
 
+function parsedOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Runs the receiver property suites against the team's URL; resolves with Playwright's exit code (and its output when captured). */
 export async function runWebhookCheck(o: WebhookCheckOptions): Promise<{ code: number; output?: string }> {
   const url = httpUrl('--url', o.url);
-  const observeUrl = o.observeUrl ? httpUrl('--observe-url', o.observeUrl) : undefined;
+  // The counts are read below it (OBSERVATION_COUNTS_PATH), so one trailing slash is dropped.
+  const observeUrl = o.observeUrl ? httpUrl('--observe-url', o.observeUrl).replace(/\/$/, '') : undefined;
   // The settings' bound of one request (SVC_REQUEST_TIMEOUT_MS); the answer's body is not needed.
   const bounds: HttpBounds = { ...boundsOf(loadProfile(o.env)), maxBodyBytes: 64 * 1024, maxBodyBytesFrom: "webhook-check's reachability request" };
   for (const [option, target] of [['--url', url], ...(observeUrl ? [['--observe-url', observeUrl]] : [])] as const) {
@@ -95,6 +121,16 @@ export async function runWebhookCheck(o: WebhookCheckOptions): Promise<{ code: n
         `nothing answers at ${option} ${target}, so no property was run: ${cause} Start the handler there, or correct ${option}.`,
       );
   }
+  if (observeUrl) {
+    // The stored-state properties read the counts below it: a base URL that is not an
+    // observation API's would fail them as a receiver that lost deliveries.
+    const counts = await exchangeBounded({ method: 'GET', url: `${observeUrl}${OBSERVATION_COUNTS_PATH}`, urlSetting: '--observe-url' }, bounds);
+    if (counts.kind === 'failed')
+      throw new IntegrationInputError(`the observation API's counts at --observe-url ${observeUrl} did not answer: ${counts.failure.message}`);
+    if (counts.status !== 200 || !isObservationCounts(parsedOrUndefined(counts.text)))
+      throw new IntegrationInputError(notObservationApi('--observe-url', observeUrl, counts.status, counts.text));
+  }
+  o.onReachable?.();
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const [k, v] of Object.entries(o.env)) if (v !== undefined) env[k] = v;
   // The properties need no platform: the run's global setup then starts the embedded

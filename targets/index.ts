@@ -84,7 +84,14 @@ export {
 } from './simulator/catalog.ts';
 export { SIMULATOR_DEFAULTS, type SimulatorSettings } from './simulator/settings.ts';
 export { DATA_EXCHANGE_SEED } from './simulator/data/data-exchange.ts';
-export { startReceiver, RECEIVER_BOUNDS, type RunningReceiver } from './receiver/receiver.ts';
+export {
+  startReceiver,
+  RECEIVER_BOUNDS,
+  OBSERVATION_COUNTS_PATH,
+  isObservationCounts,
+  notObservationApi,
+  type RunningReceiver,
+} from './receiver/receiver.ts';
 export { canonicalJson, BROKEN_VARIANTS, ReceiverStoreError, type BrokenVariant } from './receiver/store.ts';
 export { simulatorBanner, simulatorTargetSettings } from './simulator/serve.ts';
 // Running a child in its own process group (the CLI's Playwright runs, the self-test, the

@@ -14,11 +14,14 @@ async function runWebhookCheckCommand(
   profileOf(settings.env);
   const out = o.out ? resolve(o.out) : join(reportsDir(settings), 'webhook-check');
   const { runWebhookCheck, WEBHOOK_PROPERTIES } = await import('../../integration/webhook-check.ts');
-  console.log(`svc-conformance webhook-check: ${o.url}${o.observeUrl ? ` (observation API ${o.observeUrl})` : ''}`);
-  for (const p of WEBHOOK_PROPERTIES)
-    console.log(`  ${p.needsObservation && !o.observeUrl ? '(skipped: needs --observe-url) ' : ''}${p.property} — ${p.rules}`);
+  // The properties are announced once the handler answered: when nothing does, the cause is the first line.
+  const announce = () => {
+    console.log(`svc-conformance webhook-check: ${o.url}${o.observeUrl ? ` (observation API ${o.observeUrl})` : ''}`);
+    for (const p of WEBHOOK_PROPERTIES)
+      console.log(`  ${p.needsObservation && !o.observeUrl ? '(skipped: needs --observe-url) ' : ''}${p.property} — ${p.rules}`);
+  };
   const { code } = await integrationInput(() =>
-    runWebhookCheck({ url: o.url, observeUrl: o.observeUrl, runs: o.runs, boundMs: o.boundMs, seed: o.seed, out, env: settings.env }),
+    runWebhookCheck({ url: o.url, observeUrl: o.observeUrl, runs: o.runs, boundMs: o.boundMs, seed: o.seed, out, env: settings.env, onReachable: announce }),
   );
   console.log(
     `\nwebhook-check: ${code === 0 ? 'every property holds' : 'a property failed (the shrunk counterexample is above)'}; reports in ${out} (html/, junit.xml, summary.md)`,
@@ -35,7 +38,7 @@ export function addWebhookCheckCommand(program: Command, wrap: Wrap): void {
     .requiredOption('--url <url>', 'your webhook URL ({type} in it is replaced by the webhook type)')
     .option(
       '--observe-url <url>',
-      'its observation API, if it has one (targets/receiver/README.md): then duplicates processed once and the highest version stored are checked too',
+      'the base URL of its observation API, if it has one (targets/receiver/README.md; /_observe/processed-count answers below it): then duplicates processed once and the highest version stored are checked too',
     )
     .option('--runs <n>', 'cases per property (default 200)', positiveInt('--runs'))
     .option('--bound-ms <ms>', 'answer bound ("answer quickly"; default 1000)', positiveInt('--bound-ms'))
@@ -47,7 +50,7 @@ export function addWebhookCheckCommand(program: Command, wrap: Wrap): void {
     .option('--out <dir>', 'report folder (default: <reports>/webhook-check)')
     .addHelpText(
       'after',
-      '\nBefore the properties, one GET to --url (and --observe-url) bounded by SVC_REQUEST_TIMEOUT_MS: when nothing answers there, no property is run.\nExit codes: 0 every property holds, 1 one fails (with a shrunk counterexample), 2 bad usage, or nothing answers at --url or --observe-url (connection refused, DNS, timeout: named).',
+      '\nBefore the properties, one GET to --url (and --observe-url) bounded by SVC_REQUEST_TIMEOUT_MS: when nothing answers there, or --observe-url does not answer its counts, no property is run.\nExit codes: 0 every property holds, 1 one fails (with a shrunk counterexample), 2 bad usage, or nothing answers at --url or --observe-url (connection refused, DNS, timeout: named), or --observe-url is no observation API.',
     )
     .action(wrap((o, cmd: Command) => runWebhookCheckCommand(o, cmd)));
 }

@@ -578,6 +578,26 @@ function handleObserve(receiver: Receiver, url: URL, parts: string[], res: Serve
   return send(res, 404, { error: 'not_found', message: `No observation route ${url.pathname}` });
 }
 
+/**
+ * Where the observation API's counts answer, below its base URL (README, "Observation API"):
+ * what the property harness reads and webhook-check's preflight asks before any property.
+ */
+export const OBSERVATION_COUNTS_PATH = '/_observe/processed-count';
+
+/** An answer of OBSERVATION_COUNTS_PATH: its `accepted` and `processed` counts are numbers. */
+export function isObservationCounts(body: unknown): boolean {
+  const counts = body as { accepted?: unknown; processed?: unknown } | null;
+  return typeof counts === 'object' && counts !== null && typeof counts.accepted === 'number' && typeof counts.processed === 'number';
+}
+
+/**
+ * What a base URL that is not the observation API's is told: the answer it gave, and where
+ * the counts are looked for. `setting` names where the URL came from.
+ */
+export function notObservationApi(setting: string, base: string, status: number, text: string): string {
+  return `${setting} ${base} is not the base URL of an observation API: GET ${base}${OBSERVATION_COUNTS_PATH} answered ${status} ${JSON.stringify(text.slice(0, 120))}, not its counts ({accepted, processed, ...}). Give the URL below which ${OBSERVATION_COUNTS_PATH} answers (targets/receiver/README.md, "Observation API").`;
+}
+
 /** GET /_observe/processed-count: the store's counts, or one run's (type and guid prefix). */
 function answerProcessedCount({ store, pipeline }: Receiver, url: URL, res: ServerResponse) {
   const type = url.searchParams.get('type');

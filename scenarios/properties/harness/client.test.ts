@@ -40,6 +40,18 @@ test('an observation answer that is not JSON is named with its status and the UR
   await assert.rejects(read, /answered 503 to GET http:\/\/127\.0\.0\.1:\d+\/_observe\/processed-count\?settled=1 with a body that is not JSON: busy/);
 });
 
+test('an observation base URL that answers something else than the counts is named, not judged as lost deliveries', async () => {
+  // A wrong WEBHOOK_OBSERVE_URL (one path level too deep) answers the receiver's 404 in JSON.
+  const read = observedBy(
+    (_req, res) => res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}'),
+    (r) => settledStats(r),
+  );
+  await assert.rejects(
+    read,
+    /WEBHOOK_OBSERVE_URL \(webhook-check --observe-url\) http:\/\/127\.0\.0\.1:\d+ is not the base URL of an observation API: GET .*\/_observe\/processed-count answered 404/,
+  );
+});
+
 test('a property setting is a whole number or refused by name', () => {
   assert.equal(wholeNumberSetting({}, 'WEBHOOK_PROPERTY_RUNS', 1000, 1), 1000);
   assert.equal(wholeNumberSetting({ WEBHOOK_PROPERTY_RUNS: '' }, 'WEBHOOK_PROPERTY_RUNS', 1000, 1), 1000);

@@ -12,7 +12,17 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { loadProfile, requestBounded, startReceiver, type BrokenVariant, type HttpBounds, type RunningReceiver } from '../../../targets/index.ts';
+import {
+  isObservationCounts,
+  loadProfile,
+  notObservationApi,
+  OBSERVATION_COUNTS_PATH,
+  requestBounded,
+  startReceiver,
+  type BrokenVariant,
+  type HttpBounds,
+  type RunningReceiver,
+} from '../../../targets/index.ts';
 
 export interface ReceiverUnderTest {
   name: string;
@@ -72,11 +82,11 @@ const OBSERVE_BOUNDS: HttpBounds = {
   maxBodyBytesFrom: "the property harness's bound of one observation read",
 };
 
-async function getJson<T>(url: string): Promise<{ status: number; body: T }> {
+async function getJson<T>(url: string): Promise<{ status: number; body: T; text: string }> {
   return once(async () => {
     const res = await requestBounded({ method: 'GET', url, operation: 'the observation API' }, OBSERVE_BOUNDS);
     try {
-      return { status: res.status, body: (res.text ? JSON.parse(res.text) : undefined) as T };
+      return { status: res.status, body: (res.text ? JSON.parse(res.text) : undefined) as T, text: res.text };
     } catch {
       throw new Error(`The observation API answered ${res.status} to GET ${url} with a body that is not JSON: ${res.text.slice(0, 200)}`);
     }
@@ -93,13 +103,18 @@ export interface ReceiverStats {
   objects?: Record<string, number>;
 }
 
-/** Counts once the worker drained its queue; with `scope`, only events about those objects. */
-export const settledStats = async (r: ReceiverUnderTest, scope?: { type: string; guidPrefix: string }) =>
-  (
-    await getJson<ReceiverStats>(
-      `${r.observeUrl}/_observe/processed-count?settled=1${scope ? `&type=${encodeURIComponent(scope.type)}&guid_prefix=${encodeURIComponent(scope.guidPrefix)}` : ''}`,
-    )
-  ).body;
+/**
+ * Counts once the worker drained its queue; with `scope`, only events about those objects.
+ * An answer that is not the counts (a wrong WEBHOOK_OBSERVE_URL answers 404) is named as
+ * that, not judged as a receiver that lost or doubled deliveries.
+ */
+export async function settledStats(r: ReceiverUnderTest, scope?: { type: string; guidPrefix: string }): Promise<ReceiverStats> {
+  const scoped = scope ? `&type=${encodeURIComponent(scope.type)}&guid_prefix=${encodeURIComponent(scope.guidPrefix)}` : '';
+  const read = await getJson<ReceiverStats>(`${r.observeUrl}${OBSERVATION_COUNTS_PATH}?settled=1${scoped}`);
+  if (read.status !== 200 || !isObservationCounts(read.body))
+    throw new Error(notObservationApi('WEBHOOK_OBSERVE_URL (webhook-check --observe-url)', r.observeUrl ?? '', read.status, read.text));
+  return read.body;
+}
 
 /** Scratch directory for receiver databases: tmpfs when there is one (fsync is cheap there; a kill -9 keeps committed pages either way). */
 function scratchDir(): string {
