@@ -69,6 +69,17 @@ test('a real-target profile with only a base URL and credentials: credentials ok
   assert.match(text, /No fatal finding/);
 });
 
+test("the OAuth page's controls: unset on a real target is the guess, named; set, even to the guess's own text, is set", async () => {
+  const unset = check(await runPreflight(realProfile()), 'oauth page controls');
+  assert.equal(unset.status, 'not set');
+  assert.match(unset.detail, /^SVC_OAUTH_AUTHORIZE_SELECTOR, SVC_OAUTH_DENY_SELECTOR: the OAuth browser scenarios use the guess/);
+  // The config file the simulator writes states the page's own controls, which are the guess's text.
+  const setToGuess = realProfile({ SVC_OAUTH_AUTHORIZE_SELECTOR: '[data-action="authorize"]', SVC_OAUTH_DENY_SELECTOR: '[data-action="deny"]' });
+  assert.equal(check(await runPreflight(setToGuess), 'oauth page controls').status, 'ok');
+  const oneSet = check(await runPreflight(realProfile({ SVC_OAUTH_DENY_SELECTOR: '#deny' })), 'oauth page controls');
+  assert.match(oneSet.detail, /^SVC_OAUTH_AUTHORIZE_SELECTOR: the OAuth browser scenarios use the guess \[data-action="authorize"\] and fail/);
+});
+
 test('a wrong API key is refused and fatal: the report names SVC_CLIENT_ID and SVC_API_KEY and never the key', async () => {
   const report = await runPreflight(realProfile({ SVC_API_KEY: WRONG_KEY }));
   const credentials = check(report, 'credentials');

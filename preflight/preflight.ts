@@ -560,11 +560,11 @@ async function secondClientCheck(profile: TargetProfile, timeoutMs: number): Pro
 
 /** The OAuth page's and the widget's controls: set, or the guess in use (not shown in the specification). */
 function controlChecks(profile: TargetProfile): PreflightCheck[] {
-  const oauth: Array<[string, string, string]> = [
-    ['SVC_OAUTH_AUTHORIZE_SELECTOR', profile.oauthPage.authorizeSelector, OAUTH_PAGE_DEFAULTS.authorizeSelector],
-    ['SVC_OAUTH_DENY_SELECTOR', profile.oauthPage.denySelector, OAUTH_PAGE_DEFAULTS.denySelector],
+  const oauth: Array<[string, string]> = [
+    ['SVC_OAUTH_AUTHORIZE_SELECTOR', OAUTH_PAGE_DEFAULTS.authorizeSelector],
+    ['SVC_OAUTH_DENY_SELECTOR', OAUTH_PAGE_DEFAULTS.denySelector],
   ];
-  const guessed = oauth.filter(([, value, fallback]) => value === fallback).map(([v]) => v);
+  const { guessed } = profile.oauthPage;
   const widgetKeys = Object.keys(WIDGET_CONTROLS) as Array<keyof WidgetControls>;
   const unsetWidget = widgetKeys.filter((k) => !profile.widget[k]).map((k) => WIDGET_CONTROLS[k].env);
   return [
@@ -577,7 +577,7 @@ function controlChecks(profile: TargetProfile): PreflightCheck[] {
       variables: oauth.map(([v]) => v),
       detail:
         guessed.length && !profile.isSimulator
-          ? `${guessed.join(', ')}: the OAuth browser scenarios use the guess ${guessed.map((v) => oauth.find(([n]) => n === v)![2]).join(' / ')} and fail if the page has no such control`
+          ? `${guessed.join(', ')}: the OAuth browser scenarios use the guess ${guessed.map((v) => oauth.find(([n]) => n === v)![1]).join(' / ')} and fail if the page has no such control`
           : 'set',
     },
     {

@@ -235,7 +235,8 @@ test("a text setting reads its variable, else the table's default for the kind o
 });
 
 test("the OAuth page's controls: each variable, else the table's default; an empty variable is unset", () => {
-  const stated = { authorizeSelector: '[data-action="authorize"]', denySelector: '[data-action="deny"]' };
+  const guessed = ['SVC_OAUTH_AUTHORIZE_SELECTOR', 'SVC_OAUTH_DENY_SELECTOR'];
+  const stated = { authorizeSelector: '[data-action="authorize"]', denySelector: '[data-action="deny"]', guessed };
   for (const base of [{}, { SVC_BASE_URL: 'https://int.example' }]) {
     assert.deepEqual(loadProfile({ ...base }).oauthPage, stated);
     // An exported but empty variable (a CI secret not set) is not an empty CSS selector.
@@ -243,6 +244,9 @@ test("the OAuth page's controls: each variable, else the table's default; an emp
     assert.deepEqual(loadProfile({ ...base, SVC_OAUTH_AUTHORIZE_SELECTOR: '#yes', SVC_OAUTH_DENY_SELECTOR: '#no' }).oauthPage, {
       authorizeSelector: '#yes',
       denySelector: '#no',
+      guessed: [],
     });
+    // Set to the guess's own text (a config file the simulator wrote) is set, not a guess.
+    assert.deepEqual(loadProfile({ ...base, SVC_OAUTH_DENY_SELECTOR: '[data-action="deny"]' }).oauthPage.guessed, ['SVC_OAUTH_AUTHORIZE_SELECTOR']);
   }
 });

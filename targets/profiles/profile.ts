@@ -207,6 +207,11 @@ export interface TargetProfile {
   oauthPage: {
     authorizeSelector: string;
     denySelector: string;
+    /**
+     * The variables of the two that are unset, whose guess (the table's default) is in use:
+     * what the preflight names. A selector set to the guess's own text is set.
+     */
+    guessed: string[];
   };
 
   /** A user's own webhook receiver for the receiver properties (scenarios/properties/harness/client.ts); `{type}` in it is the webhook type. */
@@ -609,9 +614,11 @@ function parseProfile(env: Env): TargetProfile {
 
 /** The OAuth page's controls: each variable, else the table's default (an empty variable is unset, as for every text setting). */
 function oauthPageFrom(env: Env, target: TargetKind): TargetProfile['oauthPage'] {
+  const { authorizeSelector, denySelector } = SETTINGS.oauthPage;
   return {
-    authorizeSelector: readStatedText(env, SETTINGS.oauthPage.authorizeSelector, target),
-    denySelector: readStatedText(env, SETTINGS.oauthPage.denySelector, target),
+    authorizeSelector: readStatedText(env, authorizeSelector, target),
+    denySelector: readStatedText(env, denySelector, target),
+    guessed: [authorizeSelector.env, denySelector.env].filter((name) => !env[name]),
   };
 }
 
