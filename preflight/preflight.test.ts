@@ -80,6 +80,16 @@ test("the OAuth page's controls: unset on a real target is the guess, named; set
   assert.match(oneSet.detail, /^SVC_OAUTH_AUTHORIZE_SELECTOR: the OAuth browser scenarios use the guess \[data-action="authorize"\] and fail/);
 });
 
+test('a base URL with a path prefix too many (the institutions list answers 404) is fatal, named, and says which way to look', async () => {
+  const report = await runPreflight(realProfile({ SVC_BASE_URL: `${target.url}/api` }));
+  assert.equal(report.fatal, true);
+  assert.equal(preflightExitCode(report), 1);
+  const credentials = check(report, 'credentials');
+  assert.deepEqual([credentials.status, credentials.httpStatus, credentials.fatal], ['unexpected', 404, true]);
+  assert.match(credentials.detail, /answered 404: the institutions list is not at http:\/\/127\.0\.0\.1:\d+\/api, so every platform scenario would fail/);
+  assert.match(credentials.detail, /check its path \(a prefix too many or one missing\)/);
+});
+
 test('a wrong API key is refused and fatal: the report names SVC_CLIENT_ID and SVC_API_KEY and never the key', async () => {
   const report = await runPreflight(realProfile({ SVC_API_KEY: WRONG_KEY }));
   const credentials = check(report, 'credentials');

@@ -214,13 +214,25 @@ async function platformChecks(profile: TargetProfile, timeoutMs: number, redact:
     ];
   }
   if (is2xx(res.status)) return [reached, { ...base, status: 'ok', fatal: false, detail: `${request} answered ${res.status}` }];
+  // Endpoints: "Paths are relative to `{base_url}`", and the institutions list is one of them.
+  // A 404 there is a base URL whose path is wrong: every platform scenario would fail on it.
+  if (res.status === 404)
+    return [
+      reached,
+      {
+        ...base,
+        status: 'unexpected',
+        fatal: true,
+        detail: `${request} answered 404: the institutions list is not at ${profile.platformBaseUrl}, so every platform scenario would fail the same way. The specification's paths are relative to SVC_BASE_URL ("Paths are relative to \`{base_url}\`"): check its path (a prefix too many or one missing). Body: ${redact(res.text.slice(0, 160))}`,
+      },
+    ];
   return [
     reached,
     {
       ...base,
       status: 'unexpected',
       fatal: false,
-      detail: `${request} answered ${res.status}, neither a success nor a refusal of the credentials${res.status === 404 ? ': does SVC_BASE_URL lack a path prefix?' : ''} Body: ${redact(res.text.slice(0, 160))}`,
+      detail: `${request} answered ${res.status}, neither a success nor a refusal of the credentials. Body: ${redact(res.text.slice(0, 160))}`,
     },
   ];
 }

@@ -97,15 +97,26 @@ export interface FaultVerdict {
   seconds: number;
 }
 
-/** Caught: a scenario that passed in the baseline fails under the fault. */
+/** The name a run stopped before its first scenario is caught by (the preflight of the global setup). */
+export const STOPPED_BEFORE_SCENARIOS = 'the run, stopped before its first scenario';
+
+/**
+ * Caught: a scenario that passed in the baseline fails under the fault, or the gate stopped
+ * before its first scenario on an error of its own (the preflight's fatal finding: red, the
+ * cause named) where the baseline did not. A run the harness lost (timed out, no report) is
+ * no catch.
+ */
 export function verdictOf(fault: string, baseline: PlaywrightRun, run: PlaywrightRun): FaultVerdict {
   const passed = new Set(baseline.tests.filter((t) => t.status === 'passed').map((t) => t.name));
   const failing = run.tests.filter((t) => (t.status === 'failed' || t.status === 'flaky') && passed.has(t.name));
+  const harnessLost = run.timedOut || run.globalErrors.some((e) => e.startsWith('no JSON report'));
+  const stopped = failing.length === 0 && !harnessLost && run.exitCode !== 0 && baseline.globalErrors.length === 0 && run.globalErrors.length > 0;
+  const firstError = stopped ? run.globalErrors[0] : failing[0]?.firstError;
   return {
     fault,
-    caught: failing.length > 0,
-    by: failing.map((t) => t.name),
-    ...(failing[0]?.firstError ? { firstError: failing[0].firstError.split('\n').slice(0, 3).join(' ') } : {}),
+    caught: failing.length > 0 || stopped,
+    by: stopped ? [STOPPED_BEFORE_SCENARIOS] : failing.map((t) => t.name),
+    ...(firstError ? { firstError: firstError.split('\n').slice(0, 3).join(' ') } : {}),
     seconds: Math.round(run.durationMs / 1000),
   };
 }

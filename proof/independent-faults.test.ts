@@ -1,0 +1,48 @@
+/**
+ * The verdict of a fault written by others (lesson 2): caught when the gate goes red on it,
+ * by a scenario that passed in the baseline or by the gate stopping before its first
+ * scenario on a fatal finding of its own; never by the harness losing the run.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { STOPPED_BEFORE_SCENARIOS, verdictOf } from './independent-faults.ts';
+import { testKey } from './playwright-plan.ts';
+import type { PlaywrightRun, RunTest } from './real-target.ts';
+
+const run = (o: Partial<PlaywrightRun>): PlaywrightRun => ({
+  tests: [],
+  exitCode: 0,
+  durationMs: 1000,
+  timedOut: false,
+  globalErrors: [],
+  stderrTail: '',
+  leftover: [],
+  ...o,
+});
+const test1 = (status: RunTest['status'], firstError?: string): RunTest => ({
+  entry: 'api',
+  key: testKey('scenarios/api/institutions.spec.ts', ['a list']),
+  name: 'api › institutions.spec.ts › a list',
+  title: 'a list',
+  tags: [],
+  status,
+  ...(firstError ? { firstError } : {}),
+});
+const baseline = run({ tests: [test1('passed')] });
+
+test('a scenario that passed in the baseline and fails under the fault catches it, with its first error', () => {
+  const v = verdictOf('f', baseline, run({ exitCode: 1, tests: [test1('failed', 'expected 200\nline 2\nline 3\nline 4')] }));
+  assert.deepEqual([v.caught, v.by, v.firstError], [true, ['api › institutions.spec.ts › a list'], 'expected 200 line 2 line 3']);
+});
+
+test('the gate stopped before its first scenario by a fatal preflight finding catches it; the harness losing the run does not', () => {
+  const preflight = 'Error: preflight: GET /institutions?records_per_page=1 answered 404: the institutions list is not at http://127.0.0.1:1';
+  const stopped = verdictOf('f', baseline, run({ exitCode: 1, globalErrors: [preflight] }));
+  assert.deepEqual([stopped.caught, stopped.by], [true, [STOPPED_BEFORE_SCENARIOS]]);
+  assert.match(stopped.firstError ?? '', /answered 404/);
+  assert.equal(verdictOf('f', baseline, run({ exitCode: 1, timedOut: true, globalErrors: ['x'] })).caught, false);
+  assert.equal(verdictOf('f', baseline, run({ exitCode: 1, globalErrors: ['no JSON report (exit 1)'] })).caught, false);
+  // A baseline that itself stopped measures nothing: no fault is caught by stopping.
+  assert.equal(verdictOf('f', run({ exitCode: 1, globalErrors: ['y'] }), run({ exitCode: 1, globalErrors: ['y'] })).caught, false);
+  assert.equal(verdictOf('f', baseline, run({ exitCode: 0, tests: [test1('passed')] })).caught, false);
+});
