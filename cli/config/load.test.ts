@@ -1,6 +1,6 @@
 /**
- * A config module that does not compile: the message names the file, the line and column and
- * esbuild's reason, what the user must fix, not only "Transform failed with 1 error".
+ * A config file that does not parse: the message names the file, the line and column and
+ * the reason (esbuild's for a module, not only "Transform failed with 1 error"; JSON's), what the user must fix.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,4 +23,15 @@ test('a TypeScript config with a syntax error: its file:line:column and the reas
     assert.doesNotMatch(e.message, /Transform failed/);
     return true;
   });
+});
+
+test('a JSON config with a syntax error: its file:line:column as an editor counts them, and the reason', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-cfg-json-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'svc-conformance.config.json');
+  // A trailing comma: the closing brace on line 4, column 3, is where JSON stops.
+  writeFileSync(file, '{\n  "target": {\n    "baseUrl": "https://x.example",\n  }\n}\n');
+  await assert.rejects(loadConfigFile(file), (e: unknown) => e instanceof ConfigError && e.message.startsWith(`${file}:4:3 is not valid JSON: `));
+  writeFileSync(file, '');
+  await assert.rejects(loadConfigFile(file), (e: unknown) => e instanceof ConfigError && e.message.startsWith(`${file} is not valid JSON: `));
 });

@@ -239,14 +239,27 @@ function loadFailure(message: string): string {
   return `${reason.trim()}${more > 0 ? ` (and ${more} more error${more === 1 ? '' : 's'})` : ''}`;
 }
 
+/**
+ * `:line:column` of a JSON syntax error, from the offset Node's message gives ("at position
+ * 53"), as an editor counts them: what the user must find, where a .ts config's error names it too.
+ */
+function jsonErrorPlace(text: string, message: string): string {
+  const at = /at position (\d+)/.exec(message);
+  if (!at) return '';
+  const before = text.slice(0, Number(at[1]));
+  const line = before.split('\n').length;
+  return `:${line}:${before.length - before.lastIndexOf('\n')}`;
+}
+
 /** Reads and validates a config file: a JSON file, or a module whose default export is the config. */
 export async function loadConfigFile(file: string): Promise<SvcConfig> {
   let config: unknown;
   if (extname(file) === '.json') {
+    const text = readFileSync(file, 'utf8');
     try {
-      config = JSON.parse(readFileSync(file, 'utf8'));
+      config = JSON.parse(text);
     } catch (e) {
-      throw new ConfigError(`${file} is not valid JSON: ${(e as Error).message}`);
+      throw new ConfigError(`${file}${jsonErrorPlace(text, (e as Error).message)} is not valid JSON: ${(e as Error).message}`);
     }
   } else {
     try {
