@@ -250,3 +250,23 @@ test("the OAuth page's controls: each variable, else the table's default; an emp
     assert.deepEqual(loadProfile({ ...base, SVC_OAUTH_DENY_SELECTOR: '[data-action="deny"]' }).oauthPage.guessed, ['SVC_OAUTH_AUTHORIZE_SELECTOR']);
   }
 });
+
+test('a credential holding a control character (a secret stored with its line break) is refused by name, never shown', () => {
+  const real = { SVC_BASE_URL: 'https://int.example', SVC_CLIENT_ID: 'client' };
+  assert.throws(
+    () => loadProfile({ ...real, SVC_API_KEY: 'k3y-value\n' }),
+    (e: Error) => e.message.startsWith('SVC_API_KEY holds a line break at its end') && !e.message.includes('k3y-value'),
+  );
+  assert.throws(
+    () => loadProfile({ ...real, SVC_API_KEY: 'key', SVC_TEST_PASSWORD_SUCCESS: 'pa\tss' }),
+    /^Error: SVC_TEST_PASSWORD_SUCCESS holds a tab inside it/,
+  );
+  assert.throws(
+    () => loadProfile({ ...real, SVC_API_KEY: 'key', SVC_AUDIENCE_CLIENT_ID: '\r\naud' }),
+    /^Error: SVC_AUDIENCE_CLIENT_ID holds a carriage return at its start/,
+  );
+  // The simulator's profile reads the same variables.
+  assert.throws(() => loadProfile({ SVC_CLIENT_ID: 'sim-client-id\n' }), /^Error: SVC_CLIENT_ID holds a line break at its end/);
+  // Spaces are no control characters; a setting that is no credential is not this rule's.
+  assert.equal(loadProfile({ ...real, SVC_API_KEY: 'key with spaces' }).apiKey, 'key with spaces');
+});

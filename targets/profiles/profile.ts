@@ -42,6 +42,7 @@ import {
   readNumber,
   readStatedText,
   SETTINGS,
+  settingEntries,
   statedDefault,
   type PasswordScenario,
   type ProductPaths,
@@ -478,7 +479,30 @@ function deepFreeze<T>(value: T): T {
  * Builds the profile from the environment. Without SVC_BASE_URL the target is the
  * embedded simulator, whose URL the runner passes in SVC_SIMULATOR_URL.
  */
+/**
+ * The credentials travel in headers and bodies (Authentication 1 and 5, the test host's
+ * SVC-Client-ID / SVC-API-Key, the test passwords typed into pages), where a control character
+ * is part of no value: a secret stored with its line break answered 401 to Basic and failed
+ * the test host's header before any request. The client identifiers are there too.
+ */
+const CREDENTIAL_SETTINGS = settingEntries().filter((s) => s.secret || /^(credentials|audience)\.\w*clientId$/i.test(s.key));
+
+const CONTROL_NAMES: Record<string, string> = { '\n': 'a line break', '\r': 'a carriage return', '\t': 'a tab' };
+
+/** Refuses a credential holding a control character, naming the variable and where, never the value. */
+function refuseControlCharacters(env: Env): void {
+  for (const s of CREDENTIAL_SETTINGS) {
+    const value = env[s.env];
+    const at = value ? value.search(/[\u0000-\u001f\u007f]/) : -1;
+    if (!value || at < 0) continue;
+    const what = CONTROL_NAMES[value[at]] ?? `the control character U+${value.charCodeAt(at).toString(16).padStart(4, '0').toUpperCase()}`;
+    const where = at === value.trimEnd().length ? 'at its end' : at === 0 ? 'at its start' : 'inside it';
+    throw new Error(`${s.env} holds ${what} ${where} (a secret stored with its line break?): no credential has one; remove it where ${s.env} is set.`);
+  }
+}
+
 function parseProfile(env: Env): TargetProfile {
+  refuseControlCharacters(env);
   const realBase = httpBase(env, 'SVC_BASE_URL');
   if (!realBase) {
     const base = (env.SVC_SIMULATOR_URL ?? 'http://127.0.0.1:4010').replace(/\/$/, '');
