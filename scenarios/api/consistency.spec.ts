@@ -78,14 +78,34 @@ for (const scenario of ['SUCCESS', 'UNAUTHORIZED'] as const) {
   });
 }
 
-test('the accounts of a member name that member in the member list, the user list and their own reads, twice over', {
+/**
+ * Balances an account's reads must agree on while nothing refreshes it: What the service does,
+ * "Accounts and their transactions refresh every 24 hours" (a balance moves with a refresh or
+ * an aggregation, and the settled member has none running: is_being_aggregated false, no
+ * request between the reads moves it).
+ */
+const BALANCES = ['balance', 'available_balance'] as const;
+
+test('the accounts of a member name that member and show one balance in the member list, the user list and their own reads, twice over', {
   tag: ['@accounts', '@destructive'],
 }, async ({ api, poll }) => {
   const { user, member, settled } = await settledMember(api, poll, 'SUCCESS');
   expect(settled.connection_status).toBe('CONNECTED');
+  type AccountRead = { guid: string; member_guid?: string } & Partial<Record<(typeof BALANCES)[number], unknown>>;
+  /** Per account and balance field: every read that shows a value, with where it was read. */
+  const balances = new Map<string, Array<{ read: string; value: number }>>();
+  const noteBalances = (read: AccountRead | undefined, what: string) => {
+    for (const field of BALANCES) {
+      const value = read?.[field];
+      // Absent or null says nothing of agreement (Account: nullness not stated); a number is compared as a number.
+      if (value === undefined || value === null) continue;
+      const key = `${read!.guid} ${field}`;
+      balances.set(key, [...(balances.get(key) ?? []), { read: what, value: Number(value) }]);
+    }
+  };
   for (let round = 1; round <= 2; round++) {
-    const mine = await memberAccounts<{ guid: string; member_guid?: string }>(api, user, member);
-    const all = await walkList<{ guid: string; member_guid?: string }>(api, `/users/${user}/accounts`, 'accounts');
+    const mine = await memberAccounts<AccountRead>(api, user, member);
+    const all = await walkList<AccountRead>(api, `/users/${user}/accounts`, 'accounts');
     // Every read that names a member names this one (the Account list names member_guid without
     // saying it is always present; one read serving it and another dropping it is presence
     // consistency's to find: contracts/invariants.ts).
@@ -94,14 +114,23 @@ test('the accounts of a member name that member in the member list, the user lis
     };
     for (const a of mine) {
       names(a, `${a.guid} in the member's list`);
+      noteBalances(a, `the member's list #${round}`);
       const listed = all.find((x) => x.guid === a.guid);
       expect(listed, `round ${round}: account ${a.guid} is in the user's account list`).toBeTruthy();
       names(listed, `${a.guid} in the user's list`);
+      noteBalances(listed, `the user's list #${round}`);
       const one = await api.get(`/users/${user}/accounts/${a.guid}`, { expectStatus: 200 });
       expect(one.body?.account, `round ${round}: account ${a.guid} read alone`).toBeTruthy();
       names(one.body.account, `${a.guid} read alone`);
+      noteBalances(one.body.account, `its own read #${round}`);
     }
   }
+  expect(balances.size, 'the connected member has accounts whose balances were read').toBeGreaterThan(0);
+  for (const [key, seen] of balances)
+    expect(
+      new Set(seen.map((s) => s.value)).size,
+      `account ${key}: one value in every read while nothing refreshes it; seen ${seen.map((s) => `${s.read} ${s.value}`).join(', ')}`,
+    ).toBe(1);
 });
 
 test('a grant shows one data scope wherever it is read: by issuer, by grantee and by the grant query, twice over', {
@@ -187,11 +216,16 @@ test("an updated member reads the same through its own read, its status and the 
   const { user, member } = await settledMember(api, poll, 'SUCCESS');
   // Endpoints: members "can also be ... updated"; Resources, Member: id "client-supplied identifier", metadata "additional information".
   const id = `scn-member-updated-${Date.now().toString(36)}`;
-  const metadata = 'updated by the conformance suite';
+  // A string, kept as written: shaped as the JSON a team keeps there, compact, with a run of
+  // spaces inside a value, so a service that parses it and writes it again (or collapses
+  // spaces) reads back another string.
+  const metadata = `{"source":"conformance suite","ref":"${id}","note":"two  spaces"}`;
   await api.put(`/users/${user}/members/${member}`, { member: { id, metadata } }, { expectStatus: ANY_2XX });
   for (let round = 1; round <= 2; round++) {
     const read = await readMember(api, user, member);
     if (read.id !== undefined && read.id !== null) expect(read.id, `round ${round}: the member's own read shows the id it was updated with`).toBe(id);
+    if (read.metadata !== undefined && read.metadata !== null)
+      expect(read.metadata, `round ${round}: the member's own read shows the metadata it was updated with`).toBe(metadata);
     await readStatus(api, user, member);
     const entry = (await walkList<Rec>(api, `/users/${user}/members`, 'members')).find((m) => m.guid === member);
     expect(entry, `round ${round}: the user's member list names member ${member}`).toBeTruthy();

@@ -20,6 +20,15 @@ export const ACCOUNTS_TRANSACTIONS = [
     description: 'Accounts listed under a member name a well-formed member guid that is not theirs',
   },
   {
+    name: 'account-list-balance-rounded',
+    kind: 'fault',
+    area: 'accounts',
+    section:
+      'What the service does: "Accounts and their transactions refresh every 24 hours": a balance moves with a refresh, not between two reads of an account nothing refreshed',
+    description: "The account lists (a user's, a member's) show balance rounded to whole units; the account's own read shows it exact",
+    notFuzzable: 'comparison',
+  },
+  {
     name: 'set-by-integer',
     kind: 'fault',
     area: 'accounts',

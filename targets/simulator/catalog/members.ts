@@ -254,6 +254,16 @@ export const MEMBERS = [
     notFuzzable: 'effect',
   },
   {
+    name: 'member-metadata-json-reformatted',
+    kind: 'fault',
+    area: 'members',
+    section:
+      'Endpoints, Widgets and members: members can be updated; Resources, Member: metadata | string | "additional information": the string reads back as written',
+    description:
+      'A member whose metadata is a JSON object reads it back parsed and written again (keys kept, ", " and ": " between them, runs of spaces collapsed)',
+    notFuzzable: 'comparison',
+  },
+  {
     name: 'member-metadata-update-echoed-not-stored',
     kind: 'fault',
     area: 'members',

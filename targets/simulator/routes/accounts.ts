@@ -128,7 +128,10 @@ export function registerAccounts(app: FastifyInstance, ctx: SimContext): void {
   const state = () => coreState(ctx);
   const list = (request: FastifyRequest, items: AccountRecord[]) => {
     const page = pageList(ctx, items, request.query as Record<string, unknown>);
-    return { accounts: page.items.map((a) => renderAccount(ctx, a, request.svcVersion)), pagination: page.pagination };
+    const listed = page.items.map((a) => renderAccount(ctx, a, request.svcVersion));
+    // Fault account-list-balance-rounded: the lists disagree with the account's own read.
+    if (ctx.fault('account-list-balance-rounded')) for (const a of listed) if (typeof a.balance === 'number') a.balance = Math.round(a.balance);
+    return { accounts: listed, pagination: page.pagination };
   };
 
   app.get<UserParams>('/users/:user_guid/accounts', async (request) => {

@@ -63,6 +63,22 @@ function staleListValues(ctx: SimContext): Map<string, Record<string, unknown>> 
 /** Fault member-user-guid-wrong: a well-formed user guid that names no owner of the member. */
 const NOBODY_USER_GUID = 'USR-00000000-0000-4000-8000-000000000000';
 
+/**
+ * Fault member-metadata-json-reformatted: a JSON-object string parsed and written again, as a
+ * service that stores metadata as a document would (Resources, Member: metadata is a string).
+ */
+function reformattedJson(metadata: string | null): string | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(metadata ?? '');
+  } catch {
+    return metadata;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return metadata;
+  const entry = ([k, v]: [string, unknown]) => `${JSON.stringify(k)}: ${JSON.stringify(typeof v === 'string' ? v.replace(/ {2,}/g, ' ') : v)}`;
+  return `{${Object.entries(parsed).map(entry).join(', ')}}`;
+}
+
 export function renderMember(ctx: SimContext, m: MemberRecord, version: string): Record<string, unknown> {
   // Each fault below breaks one row of Resources, Member (catalog.ts, members section) with a
   // value; a field left out, of another type or with another identifier prefix is a generated
@@ -83,7 +99,7 @@ export function renderMember(ctx: SimContext, m: MemberRecord, version: string):
     successfully_aggregated_at: m.successfully_aggregated_at,
     is_managed_by_user: m.is_managed_by_user,
     is_oauth: m.is_oauth && !ctx.fault('oauth-member-is-oauth-false'),
-    metadata: m.metadata,
+    metadata: ctx.fault('member-metadata-json-reformatted') ? reformattedJson(m.metadata) : m.metadata,
     background_aggregation_is_disabled: false,
   };
   if (m.is_oauth) out.oauth_window_uri = m.oauthWindowUri;
