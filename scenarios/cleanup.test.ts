@@ -192,6 +192,42 @@ describe('cleanupLeftovers', () => {
     assert.deepEqual(service.deletes.sort(), [ours[0].guid, ours[3].guid].sort());
   });
 
+  test("users of a run that may still be running are kept unless asked for: another job's run keeps its users", async () => {
+    const now = Date.now();
+    const running = newRunId(now - 60_000);
+    const finished = newRunId(now - 2 * 3600_000);
+    const { ours } = seed([
+      `svcct-${running}-scn-user-000000000001`,
+      `svcct-${finished}-scn-user-000000000002`,
+      // A run id set by hand does not tell its start: it goes, as before.
+      'svcct-1234567890-scn-user-000000000003',
+    ]);
+    const lines: string[] = [];
+    const r = await cleanupLeftovers(profile, { now, log: (l) => lines.push(l) });
+    assert.deepEqual(
+      r.kept.map((u) => u.guid),
+      [ours[0].guid],
+      'the run that started a minute ago (the bound is 30 minutes on a real target)',
+    );
+    assert.deepEqual(service.deletes.sort(), [ours[1].guid, ours[2].guid].sort());
+    assert.ok(
+      lines.some((l) => l.startsWith(`kept ${ours[0].guid} `) && l.includes('--include-recent')),
+      lines.join('\n'),
+    );
+    // Named by its run id, or with includeRecent, it goes too.
+    assert.deepEqual(
+      (await cleanupLeftovers(profile, { now, runId: running })).deleted.map((u) => u.guid),
+      [ours[0].guid],
+    );
+  });
+
+  test('includeRecent deletes the users of recent runs too', async () => {
+    const now = Date.now();
+    const { ours } = seed([`svcct-${newRunId(now - 1000)}-scn-user-000000000001`]);
+    const r = await cleanupLeftovers(profile, { now, includeRecent: true });
+    assert.deepEqual([r.kept, r.deleted.map((u) => u.guid)], [[], [ours[0].guid]]);
+  });
+
   test('a dry run lists what it would delete and deletes nothing', async () => {
     const { ours } = seed(['svcct-run1-scn-user-000000000001', 'svcct-run2-scn-user-000000000002']);
     const before = service.users.length;

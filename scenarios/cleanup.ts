@@ -53,6 +53,19 @@ export function newRunId(now = Date.now()): string {
   return `${now.toString(36)}${randomBytes(3).toString('hex')}`;
 }
 
+/** Runs started before this are no runs of this suite (its ids began later). */
+const EARLIEST_RUN_MS = Date.UTC(2020, 0, 1);
+
+/**
+ * When the run of an id `newRunId` drew started; undefined for an id that does not tell (a
+ * SVC_RUN_ID set by hand, such as a CI job number, or a time no run of this suite had).
+ */
+function runStartOf(runId: string, now = Date.now()): number | undefined {
+  if (!/^[0-9a-z]{9,}$/.test(runId)) return undefined;
+  const started = Number.parseInt(runId.slice(0, -6), 36);
+  return started >= EARLIEST_RUN_MS && started <= now + 24 * 3600_000 ? started : undefined;
+}
+
 let processRunId: string | undefined;
 /**
  * The run id in force: SVC_RUN_ID (set by the user, or by scenarios/global-setup.ts for the
@@ -308,6 +321,13 @@ export interface CleanupOptions extends ListUsersOptions {
   runId?: string;
   /** List what would be deleted, delete nothing. */
   dryRun?: boolean;
+  /**
+   * Also the users of runs that may still be running (started within the run bound). Off by
+   * default: a target is shared, and another job's run in progress loses its users otherwise.
+   */
+  includeRecent?: boolean;
+  /** The clock (tests). */
+  now?: number;
   /** One line per step (found, deleted, failed). */
   log?: (line: string) => void;
 }
@@ -323,9 +343,28 @@ export interface CleanupResult {
   complete: boolean;
   /** Users whose `id` has the prefix. */
   found: Array<{ guid?: string; id: string }>;
+  /** Users of runs that may still be running, left for them (see CleanupOptions.includeRecent). */
+  kept: Array<{ guid?: string; id: string }>;
   /** Deleted now (2xx), or gone already (404). Empty in a dry run. */
   deleted: Array<{ guid: string; id: string }>;
   failed: Array<{ guid?: string; id: string; reason: string }>;
+}
+
+/**
+ * Whether a suite user belongs to a run that may still be running: its run id tells when it
+ * started, and that is within the run bound (SVC_RUN_TIMEOUT_MS, Playwright's globalTimeout,
+ * which ends every run; a day when the bound is off). A run named with --run-id, a keeper
+ * and an id that does not tell its start are never held back.
+ */
+function recentRunTest(profile: TargetProfile, o: CleanupOptions): (id: string) => boolean {
+  if (o.includeRecent || o.runId !== undefined) return () => false;
+  const now = o.now ?? Date.now();
+  const boundMs = profile.timeouts.runMs > 0 ? profile.timeouts.runMs : 24 * 3600_000;
+  return (id) => {
+    if (id.startsWith(KEEPER_ID_PREFIX)) return false;
+    const started = runStartOf(id.slice(suitePrefix().length).split('-')[0], now);
+    return started !== undefined && now - started < boundMs;
+  };
 }
 
 /**
@@ -358,10 +397,17 @@ export async function cleanupLeftovers(profile: TargetProfile, o: CleanupOptions
     pagesRead: listing.pagesRead,
     complete: listing.complete,
     found,
+    kept: [],
     deleted: [],
     failed: [],
   };
+  const mayStillRun = recentRunTest(profile, o);
   for (const u of found) {
+    if (mayStillRun(u.id)) {
+      result.kept.push(u);
+      log(`kept ${u.guid ?? '(no guid)'} (id ${u.id}): its run started within the run bound and may still be running (--include-recent deletes it)`);
+      continue;
+    }
     if (dryRun) {
       log(`would delete ${u.guid ?? '(no guid)'} (id ${u.id})`);
       continue;
