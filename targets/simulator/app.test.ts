@@ -184,6 +184,22 @@ test("the simulator's own numbers (SVC_SIM_*, its rate limit) are read through t
   assert.throws(() => settingsFromEnv({ SVC_RATE_LIMIT_PER_SECOND: 'fast' }), /SVC_RATE_LIMIT_PER_SECOND must be a non-negative number/);
 });
 
+test('the second client is the one the environment names, as the printed secrets say (SVC_SECOND_CLIENT_ID / SVC_SECOND_API_KEY), else the built-in one', async () => {
+  const basic = (user: string, key: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${key}`).toString('base64')}` });
+  const sim = await startSim({ settings: settingsFromEnv({ SVC_SECOND_CLIENT_ID: 'team-second', SVC_SECOND_API_KEY: 'team-second-key' }) });
+  try {
+    assert.equal((await sim.get('/users', basic('team-second', 'team-second-key'))).status, 200);
+    assert.equal((await sim.get('/users', basic(D.secondClientId, D.secondApiKey))).status, 401, 'the built-in pair is no longer accepted');
+  } finally {
+    await sim.close();
+  }
+  // Empty variables are unset, as the profile reads them.
+  assert.deepEqual(
+    [settingsFromEnv({ SVC_SECOND_CLIENT_ID: '', SVC_SECOND_API_KEY: '' }).secondClientId, settingsFromEnv({}).secondApiKey],
+    [D.secondClientId, D.secondApiKey],
+  );
+});
+
 test('a request must arrive whole within 30 s: a body that trickles in or never comes does not hold its socket for good', async () => {
   const sim = await startSim();
   try {

@@ -175,7 +175,7 @@ function authPlatform(ctx: SimContext, request: FastifyRequest, reply: FastifyRe
   const ok =
     (creds?.user === ctx.settings.clientId && (creds?.pass === ctx.settings.apiKey || ctx.fault('basic-auth-wrong-key-accepted'))) ||
     // A second client of the same service (What the service does: a user belongs to exactly one client).
-    (creds?.user === SIMULATOR_DEFAULTS.secondClientId && creds?.pass === SIMULATOR_DEFAULTS.secondApiKey);
+    (creds?.user === ctx.settings.secondClientId && creds?.pass === ctx.settings.secondApiKey);
   if (ok) {
     request.svcClientId = creds!.user;
     return true;

@@ -91,6 +91,9 @@ export const SIMULATOR_DEFAULTS = {
 export interface SimulatorSettings {
   clientId: string;
   apiKey: string;
+  /** The second client of the same service (cross-client isolation), as the profile reads it: SVC_SECOND_CLIENT_ID / SVC_SECOND_API_KEY. */
+  secondClientId: string;
+  secondApiKey: string;
   audienceClientId: string;
   audienceClientSecret: string;
   passwords: Record<string, string>;
@@ -131,6 +134,10 @@ export function settingsFromEnv(env: Env = process.env, overrides: Partial<Simul
   return {
     clientId: env.SVC_CLIENT_ID ?? d.clientId,
     apiKey: env.SVC_API_KEY ?? d.apiKey,
+    // As the profile reads them (an empty variable is unset), so the secrets the simulator
+    // prints as in force are the ones it accepts.
+    secondClientId: env.SVC_SECOND_CLIENT_ID || d.secondClientId,
+    secondApiKey: env.SVC_SECOND_API_KEY || d.secondApiKey,
     audienceClientId: env.SVC_AUDIENCE_CLIENT_ID ?? d.audienceClientId,
     audienceClientSecret: env.SVC_AUDIENCE_CLIENT_SECRET ?? d.audienceClientSecret,
     passwords,

@@ -1,7 +1,7 @@
 /**
  * Which client a user belongs to (What the service does: "A user is an end user created
  * by a client and belongs to exactly one client"). The simulator serves its client and a
- * second one (SIMULATOR_DEFAULTS.secondClientId), so cross-client isolation can be shown:
+ * second one (settings.secondClientId: SVC_SECOND_CLIENT_ID, else the built-in one), so cross-client isolation can be shown:
  * a user is visible only to the client that created it. Users the simulator seeds belong
  * to the first client. Fault users-shared-across-clients lets every client see every user.
  */
