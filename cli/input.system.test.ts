@@ -102,6 +102,9 @@ test('an output path that cannot be written is refused before any work, naming i
     const preflight = cli(['--no-config', 'preflight', '--markdown', folder]);
     assertRefused(preflight, /--markdown \S+: cannot write there: \S+a-folder is a folder/, 'preflight --markdown');
     assert.equal(preflight.out, '', 'no check ran');
+    // The run's reports folder under a file (as under a read-only mount): refused before Playwright starts.
+    const run = cli(['--no-config', 'run', '--project', 'api'], { env: { SVC_REPORTS_OUT: join(file, 'reports') } });
+    assertRefused(run, /the reports folder \(run\.reportsDir, SVC_REPORTS_OUT\) \S+: cannot write there: \S+a-file is a file, not a folder/, 'run');
   });
 });
 

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { outputPath, systemErrorSentence, UsageError } from './invocation.ts';
+import { loadProfile } from '../targets/index.ts';
+import { outputPath, systemErrorSentence, unnamedTargetWarning, UsageError } from './invocation.ts';
 
 test('outputPath: a folder for a file, a file for a folder, a file on the way: a UsageError naming the option and the cause', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-output-path-'));
@@ -50,4 +51,24 @@ test('systemErrorSentence: a port taken, a path that cannot be written; nothing 
   assert.equal(systemErrorSentence(new Error('boom')), undefined);
   assert.equal(systemErrorSentence(errno('socket hang up', { code: 'ECONNRESET' })), undefined);
   assert.equal(systemErrorSentence('EISDIR'), undefined);
+});
+
+test('credentials exported for a target the run does not meet are named: the embedded simulator, no config, no SVC_BASE_URL', () => {
+  const exported = { SVC_CLIENT_ID: 'team-client', SVC_API_KEY: 'team-key' };
+  const warning = unnamedTargetWarning(loadProfile(exported), exported, undefined);
+  assert.match(
+    warning ?? '',
+    /^svc-conformance: warning: SVC_API_KEY is set, but no config file in \S+ and SVC_BASE_URL is unset: this tests the embedded simulator/,
+  );
+  assert.doesNotMatch(warning ?? '', /team-key/);
+  assert.match(
+    unnamedTargetWarning(loadProfile(exported), exported, '/x/svc.config.json') ?? '',
+    /the config file \/x\/svc\.config\.json names no target\.baseUrl/,
+  );
+  // A named target, no credentials, or a simulator named by its URL: nothing to say.
+  const real = { ...exported, SVC_BASE_URL: 'https://int.example' };
+  assert.equal(unnamedTargetWarning(loadProfile(real), real, undefined), undefined);
+  assert.equal(unnamedTargetWarning(loadProfile({}), {}, undefined), undefined);
+  const sim = { ...exported, SVC_SIMULATOR_URL: 'http://127.0.0.1:4010' };
+  assert.equal(unnamedTargetWarning(loadProfile(sim), sim, undefined), undefined);
 });

@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import { startTarget, type TargetProfile } from '../../targets/index.ts';
 import { SETTING_ENTRIES, type ResolvedSettings } from '../config/load.ts';
 import { configFileWithSources } from '../config/init.ts';
-import { configTarget, describeTarget, outputPath, profileOf, settingsOf, UsageError, type Wrap } from '../invocation.ts';
+import { configTarget, describeTarget, outputPath, profileOf, settingsOf, unnamedTargetWarning, UsageError, type Wrap } from '../invocation.ts';
 
 async function runPreflightCommand(o: { markdown?: string; json?: boolean; writeConfig?: string; force?: boolean }, cmd: Command): Promise<number> {
   const write = o.writeConfig ? configTarget(o.writeConfig, o.force) : undefined;
@@ -21,6 +21,8 @@ async function runPreflightCommand(o: { markdown?: string; json?: boolean; write
     throw new UsageError(
       '--write-config writes what a real target reveals: set target.baseUrl (SVC_BASE_URL) and its credentials; a simulator writes its own (svc-conformance simulator --write-config)',
     );
+  const unnamed = unnamedTargetWarning(profile, settings.env, settings.file);
+  if (unnamed) console.error(unnamed);
   const { runPreflight, formatPreflight, preflightExitCode } = await import('../../preflight/preflight.ts');
   // Without a real target, the embedded simulator is what a run would meet: start one.
   const target = await startTarget({ env: settings.env });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRedactor, PACKAGE_ROOT, playwrightTest, profileSecrets, runChild, type TargetProfile } from '../../targets/index.ts';
 import { ConfigError } from '../config/load.ts';
-import { describeTarget, positiveInt, profileOf, reportsDir, settingsOf, UsageError, type Wrap } from '../invocation.ts';
+import { describeTarget, outputPath, positiveInt, profileOf, reportsDir, settingsOf, unnamedTargetWarning, UsageError, type Wrap } from '../invocation.ts';
 
 const PROJECTS = ['api', 'browser', 'properties', 'fuzz'] as const;
 
@@ -61,7 +61,8 @@ async function runGate(
   if (o.strict) env.SVC_STRICT = '1';
   if (o.allowEmpty) env.SVC_ALLOW_EMPTY = '1';
   const profile = profileOf(env);
-  const out = reportsDir(settings);
+  // Checked before anything runs: a folder it cannot write ended the run in Playwright's stack trace.
+  const out = outputPath('the reports folder (run.reportsDir, SVC_REPORTS_OUT)', reportsDir(settings), 'folder');
   env.SVC_REPORTS_OUT = out;
   for (const p of o.project ?? [])
     if (!PROJECTS.includes(p as (typeof PROJECTS)[number])) throw new UsageError(`unknown project "${p}"; projects: ${PROJECTS.join(', ')}`);
@@ -97,6 +98,8 @@ async function runGate(
   ];
   if (!o.list) {
     console.log(`svc-conformance: target ${describeTarget(profile)}${settings.file ? `, config ${settings.file}` : ''}; reports in ${out}`);
+    const unnamed = unnamedTargetWarning(profile, env, settings.file);
+    if (unnamed) console.error(unnamed);
     // A real target is read once before Playwright starts: unreachable, refused or missing
     // credentials stop the run in seconds with the one message that names the setting (the
     // run's globalSetup reads it again for runs started by `playwright test` directly).
