@@ -55,20 +55,17 @@ test('systemErrorSentence: a port taken, a path that cannot be written; nothing 
 
 test('credentials exported for a target the run does not meet are named: the embedded simulator, no config, no SVC_BASE_URL', () => {
   const exported = { SVC_CLIENT_ID: 'team-client', SVC_API_KEY: 'team-key' };
-  const warning = unnamedTargetWarning(loadProfile(exported), exported, undefined);
+  const warning = unnamedTargetWarning(loadProfile(exported), undefined);
   assert.match(
     warning ?? '',
     /^svc-conformance: warning: SVC_API_KEY is set, but no config file in \S+ and SVC_BASE_URL is unset: this tests the embedded simulator/,
   );
   assert.doesNotMatch(warning ?? '', /team-key/);
-  assert.match(
-    unnamedTargetWarning(loadProfile(exported), exported, '/x/svc.config.json') ?? '',
-    /the config file \/x\/svc\.config\.json names no target\.baseUrl/,
-  );
+  assert.match(unnamedTargetWarning(loadProfile(exported), '/x/svc.config.json') ?? '', /the config file \/x\/svc\.config\.json names no target\.baseUrl/);
   // A named target, no credentials, or a simulator named by its URL: nothing to say.
   const real = { ...exported, SVC_BASE_URL: 'https://int.example' };
-  assert.equal(unnamedTargetWarning(loadProfile(real), real, undefined), undefined);
-  assert.equal(unnamedTargetWarning(loadProfile({}), {}, undefined), undefined);
+  assert.equal(unnamedTargetWarning(loadProfile(real), undefined), undefined);
+  assert.equal(unnamedTargetWarning(loadProfile({}), undefined), undefined);
   const sim = { ...exported, SVC_SIMULATOR_URL: 'http://127.0.0.1:4010' };
-  assert.equal(unnamedTargetWarning(loadProfile(sim), sim, undefined), undefined);
+  assert.equal(unnamedTargetWarning(loadProfile(sim), undefined), undefined);
 });

@@ -65,8 +65,8 @@ export function reportsDir(settings: ResolvedSettings): string {
  * not meet, because no config file named one (the file is read from the working folder only)
  * and SVC_BASE_URL is unset. Green on the simulator says nothing of that target.
  */
-export function unnamedTargetWarning(profile: TargetProfile, env: NodeJS.ProcessEnv, configFile: string | undefined): string | undefined {
-  if (!profile.isSimulator || !env.SVC_API_KEY || env.SVC_SIMULATOR_URL) return undefined;
+export function unnamedTargetWarning(profile: TargetProfile, configFile: string | undefined): string | undefined {
+  if (!profile.credentialsForUnnamedTarget) return undefined;
   const where = configFile ? `the config file ${configFile} names no target.baseUrl` : `no config file in ${process.cwd()}`;
   return `svc-conformance: warning: SVC_API_KEY is set, but ${where} and SVC_BASE_URL is unset: this tests the embedded simulator, not the target those credentials are for. Run from the config file's folder or pass --config <file>.`;
 }

@@ -21,7 +21,7 @@ async function runPreflightCommand(o: { markdown?: string; json?: boolean; write
     throw new UsageError(
       '--write-config writes what a real target reveals: set target.baseUrl (SVC_BASE_URL) and its credentials; a simulator writes its own (svc-conformance simulator --write-config)',
     );
-  const unnamed = unnamedTargetWarning(profile, settings.env, settings.file);
+  const unnamed = unnamedTargetWarning(profile, settings.file);
   if (unnamed) console.error(unnamed);
   const { runPreflight, formatPreflight, preflightExitCode } = await import('../../preflight/preflight.ts');
   // Without a real target, the embedded simulator is what a run would meet: start one.

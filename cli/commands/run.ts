@@ -98,7 +98,7 @@ async function runGate(
   ];
   if (!o.list) {
     console.log(`svc-conformance: target ${describeTarget(profile)}${settings.file ? `, config ${settings.file}` : ''}; reports in ${out}`);
-    const unnamed = unnamedTargetWarning(profile, env, settings.file);
+    const unnamed = unnamedTargetWarning(profile, settings.file);
     if (unnamed) console.error(unnamed);
     // A real target is read once before Playwright starts: unreachable, refused or missing
     // credentials stop the run in seconds with the one message that names the setting (the

@@ -61,6 +61,12 @@ export interface TargetProfile {
   /** `simulator`, `integration` or `production` (SVC_ENVIRONMENT). */
   name: string;
   isSimulator: boolean;
+  /**
+   * The embedded simulator is the target although platform credentials were exported
+   * (SVC_API_KEY, a secret no config file holds) and no setting names a target (SVC_BASE_URL,
+   * SVC_SIMULATOR_URL): they were meant for a target this run does not meet.
+   */
+  credentialsForUnnamedTarget: boolean;
   isProduction: boolean;
   /** Destructive scenarios (creating/deleting users, members) may run. */
   allowDestructive: boolean;
@@ -512,6 +518,7 @@ function parseProfile(env: Env): TargetProfile {
     return {
       name: 'simulator',
       isSimulator: true,
+      credentialsForUnnamedTarget: !!env.SVC_API_KEY && !env.SVC_SIMULATOR_URL,
       isProduction: false,
       allowDestructive: true,
       platformBaseUrl: base,
@@ -579,6 +586,7 @@ function parseProfile(env: Env): TargetProfile {
   return {
     name,
     isSimulator: false,
+    credentialsForUnnamedTarget: false,
     isProduction,
     allowDestructive,
     platformBaseUrl: realBase,
