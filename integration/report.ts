@@ -13,7 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatFailure, tierOf, type Failure, type Tier } from '../contracts/index.ts';
 import { createRedactor, type Redactor } from '../targets/index.ts';
-import { markdownText, markdownToHtml } from '../reports/markdown.ts';
+import { markdownText, markdownToHtml, xmlText as xml } from '../reports/markdown.ts';
 import { toHar, type RecordedExchange } from './har.ts';
 import { allFailures, trafficCounts, trafficExitCode, type CheckedNothing, type TrafficReport } from './judge.ts';
 
@@ -127,15 +127,6 @@ function trafficMarkdown(r: TrafficReport): string {
   if (r.exchanges.length > EXCHANGE_ROWS) lines.push('', `_${r.exchanges.length - EXCHANGE_ROWS} more exchange(s) in report.json._`);
   return `${lines.join('\n')}\n`;
 }
-
-/** Text for an XML attribute or element (the JUnit files): the five markup characters escaped, the control characters XML 1.0 forbids dropped. */
-export const xml = (s: string) =>
-  s
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
 /** JUnit: one test case per operation the traffic used (and one for the session), failures of error severity as <failure>, the rest as tier properties. */
 function trafficJunit(r: TrafficReport): string {

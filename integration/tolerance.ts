@@ -20,11 +20,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { catalogEntry, createRedactor, profileSecrets, startTarget, VARIATIONS, type TargetProfile } from '../targets/index.ts';
-import { markdownCode, markdownText, markdownToHtml } from '../reports/markdown.ts';
+import { markdownCode, markdownText, markdownToHtml, xmlText as xml } from '../reports/markdown.ts';
 import { commandEnv, runCommand, type CommandRun } from './command.ts';
 import { IntegrationInputError } from './har.ts';
 import type { CheckedNothing } from './judge.ts';
-import { checkedNothingMessage, xml } from './report.ts';
+import { checkedNothingMessage } from './report.ts';
 
 type Env = Record<string, string | undefined>;
 

@@ -15,6 +15,15 @@ export const htmlText = (s: unknown): string =>
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;');
 
+/** Text for an XML attribute or element (the JUnit files): the five markup characters escaped, the control characters XML 1.0 forbids dropped. */
+export const xmlText = (s: string): string =>
+  s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+
 /**
  * A line ending of any kind: CommonMark counts a lone CR as one (it would end a table's row),
  * and NEL and Unicode's line and paragraph separators read as breaks (markdown-it counts

@@ -66,8 +66,12 @@ function stringsOf(file: string): { text: string; line: number }[] {
 function quotesOf(text: string): string[] {
   if (/\bRFC\s?\d/.test(text)) return [];
   // A fragment that begins or ends with a space lies between two quotations (`"a" instead of
-  // "b"`); one of a word or two is a value (a field, a payload such as "{not json}"), not a sentence.
-  return [...text.matchAll(/"([^"]{8,})"/g)].map((m) => m[1]).filter((q) => /^\S[\s\S]*\S$/.test(q) && q.trim().split(/\s+/).length >= 3);
+  // "b"`); one of a word or two is a value (a field, a payload such as "{not json}"), not a
+  // sentence; one that holds a tag's brackets lies between two attribute values of markup
+  // (`failures="n">\n  <testsuite name="`).
+  return [...text.matchAll(/"([^"]{8,})"/g)]
+    .map((m) => m[1])
+    .filter((q) => /^\S[\s\S]*\S$/.test(q) && q.trim().split(/\s+/).length >= 3 && !/^>[\s\S]*<\w/.test(q));
 }
 
 test('every quoted fragment of a rule stands in the text it cites', { skip: !existsSync(SPEC_FILE) && `no specification at ${SPEC_FILE}` }, () => {

@@ -111,6 +111,9 @@ async function runGate(
       } catch (e) {
         if (!(e instanceof PreflightFailure)) throw e;
         console.error(`svc-conformance: the target cannot be tested: ${e.message}`);
+        // The reports folder says this run stopped; it kept the last run's verdict before.
+        const { writeStoppedRun } = await import('../../reports/stopped-run.ts');
+        writeStoppedRun(out, e.message);
         return 1;
       }
     }
