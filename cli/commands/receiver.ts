@@ -53,7 +53,8 @@ async function serveReceiver(o: {
     if (e instanceof ReceiverStoreError) throw new ConfigError(`--db ${o.db}: ${e.message}`);
     throw e;
   });
-  console.log(`listening ${receiver.url}`);
+  // The paths a team's webhook-check needs beside the address (README of targets/receiver).
+  console.log(`listening ${receiver.url} (check it: svc-conformance webhook-check --url '${receiver.url}/webhooks/{type}' --observe-url ${receiver.url})`);
   serveUntilStopped(() => receiver.close());
   return 'serving';
 }

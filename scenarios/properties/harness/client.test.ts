@@ -6,7 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
 import { settledStats, wholeNumberSetting, type ReceiverUnderTest } from './client.ts';
+import { validPayloadGets2xx } from './properties.ts';
 
 async function observedBy(handler: RequestListener, read: (r: ReceiverUnderTest) => Promise<unknown>): Promise<unknown> {
   const server = createServer(handler);
@@ -50,6 +52,15 @@ test('an observation base URL that answers something else than the counts is nam
     read,
     /WEBHOOK_OBSERVE_URL \(webhook-check --observe-url\) http:\/\/127\.0\.0\.1:\d+ is not the base URL of an observation API: GET .*\/_observe\/processed-count answered 404/,
   );
+});
+
+test('a delivery URL where no handler takes POSTs (404) is said first, before the payload', async () => {
+  const out = (await observedBy(
+    (_req, res) => res.writeHead(404).end(),
+    (r) => fc.check(validPayloadGets2xx(r), { numRuns: 1, endOnFailure: true }),
+  )) as fc.RunDetails<unknown>;
+  assert.equal(out.failed, true);
+  assert.match(String((out.errorInstance as Error)?.message), /^no handler takes POSTs at http:\/\/127\.0\.0\.1:\d+ \(is it the handler's path\?/);
 });
 
 test('a property setting is a whole number or refused by name', () => {
