@@ -176,5 +176,7 @@ export async function runLoad(o: LoadRunOptions): Promise<number> {
   for (const [script, code] of results)
     console.log(`  ${code === 0 ? '✓' : '✗'} ${script}${code === 0 ? '' : ` (exit ${code}${code === 99 ? ': thresholds crossed' : ''})`}`);
   console.log(`JSON summaries: ${reportDir}`);
-  return results.find(([, c]) => c !== 0)?.[1] ?? 0;
+  // The command's exit is the CLI's (0 green, 1 failures found); each script's own k6 code
+  // (99 thresholds, 107 a script error) is in the list above.
+  return results.some(([, c]) => c !== 0) ? 1 : 0;
 }

@@ -109,7 +109,9 @@ export async function runScript(scriptPath: string, params: RunParams = {}): Pro
     run = await runScenarios(script, pool, out);
     await teardown(script, pool, out);
   } catch (e) {
-    const end = e instanceof RunEnd ? e : new RunEnd(EXIT.scriptException, (e as Error).message, (e as Error).stack ?? String(e));
+    // The script's own words, not the runner's frames: a script that refuses its settings
+    // (a remote target without ALLOW_REMOTE_TARGET, a setting it needs) says why in its message.
+    const end = e instanceof RunEnd ? e : new RunEnd(EXIT.scriptException, (e as Error).message, String(e));
     out.log('ERRO', end.logText);
     return { exitCode: end.exitCode, error: end.message };
   } finally {

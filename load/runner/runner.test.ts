@@ -229,6 +229,13 @@ test('unsupported k6 modules, exports and remote imports are refused before any 
   );
   assert.equal(remote.exitCode, 107);
   assert.match(remote.err, /remote module .* is not supported/);
+  // An error in the script's init code is its message, not the runner's stack.
+  const refuses = await quietRun(
+    script('refuses.ts', "throw new Error('Refusing to load 10.1.2.3: set ALLOW_REMOTE_TARGET=1');\nexport default function () {}\n"),
+  );
+  assert.equal(refuses.exitCode, 107);
+  assert.match(refuses.err, /ERRO\S* Error: Refusing to load 10\.1\.2\.3: set ALLOW_REMOTE_TARGET=1/);
+  assert.doesNotMatch(refuses.err, /\n\s+at /, 'no stack frames');
   const opt = await quietRun(
     script('opt.ts', "export const options = { scenarios: { a: { executor: 'externally-controlled' } } };\nexport default function () {}\n"),
   );
