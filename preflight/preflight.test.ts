@@ -90,6 +90,13 @@ test('a base URL with a path prefix too many (the institutions list answers 404)
   assert.match(credentials.detail, /check its path \(a prefix too many or one missing\)/);
 });
 
+test('a test password with a space at either end is named, and sent as written', async () => {
+  const report = await runPreflight(realProfile({ SVC_TEST_PASSWORD_SUCCESS: 'pass-word ', SVC_TEST_PASSWORD_LOCKED: 'locked' }));
+  const passwords = check(report, 'test passwords');
+  assert.match(passwords.detail, /; SVC_TEST_PASSWORD_SUCCESS begins or ends with a space, sent as written$/);
+  assert.doesNotMatch(passwords.detail, /pass-word/, 'the password is not shown');
+});
+
 test('a wrong API key is refused and fatal: the report names SVC_CLIENT_ID and SVC_API_KEY and never the key', async () => {
   const report = await runPreflight(realProfile({ SVC_API_KEY: WRONG_KEY }));
   const credentials = check(report, 'credentials');

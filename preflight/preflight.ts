@@ -307,6 +307,10 @@ async function institutionChecks(profile: TargetProfile, timeoutMs: number): Pro
 function testInstitutionSettings(profile: TargetProfile): PreflightCheck[] {
   const set = PASSWORD_SCENARIOS.filter((s) => profile.testInstitution.passwords[s]);
   const missing = PASSWORD_SCENARIOS.filter((s) => !profile.testInstitution.passwords[s]).map((s) => `SVC_TEST_PASSWORD_${s}`);
+  // A space at either end is kept as written (it may belong to a password), and named: pasted
+  // with one, the success password reads as the target denying the member.
+  const padded = set.filter((s) => /^\s|\s$/.test(profile.testInstitution.passwords[s] ?? '')).map((s) => `SVC_TEST_PASSWORD_${s}`);
+  const paddedNote = padded.length ? `; ${padded.join(', ')} ${padded.length === 1 ? 'begins or ends' : 'begin or end'} with a space, sent as written` : '';
   return [
     {
       id: 'test passwords',
@@ -314,7 +318,7 @@ function testInstitutionSettings(profile: TargetProfile): PreflightCheck[] {
       status: missing.length ? 'not set' : 'ok',
       fatal: false,
       variables: PASSWORD_SCENARIOS.map((s) => `SVC_TEST_PASSWORD_${s}`),
-      detail: missing.length ? `${missing.join(', ')}${set.length ? ` (set: ${set.join(', ')})` : ''}` : `all ${PASSWORD_SCENARIOS.length} set`,
+      detail: `${missing.length ? `${missing.join(', ')}${set.length ? ` (set: ${set.join(', ')})` : ''}` : `all ${PASSWORD_SCENARIOS.length} set`}${paddedNote}`,
     },
     {
       id: 'correct answer',

@@ -257,7 +257,7 @@ test('v20250224: products naming neither transactions nor history bring no trans
     await createMember(api, user, { scenario: 'SUCCESS', version, extra: { data_request: { products: ['account_verification'] } } }),
   ).guid;
   const settled = await waitUntilSettled(api, poll, user, member, version);
-  expect(settled.value.connection_status, 'the success password connects the member').toBe('CONNECTED');
+  expect(settled.value.connection_status, 'the success password (SVC_TEST_PASSWORD_SUCCESS) connects the member').toBe('CONNECTED');
   const tx = await api.get(`/users/${user}/transactions`, { version, expectStatus: 200 });
   const count = need<unknown[]>(tx, 'transactions', api).length;
   expectInferred(profile, count === 0, {

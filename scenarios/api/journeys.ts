@@ -21,7 +21,7 @@ export async function connectedUser(api: CheckedClient, poll: Poll) {
   const member = createdMember(api, await createMember(api, user, { scenario: 'SUCCESS' })).guid;
   const settled = await waitUntilSettled(api, poll, user, member);
   // States and transitions: "success leads to CONNECTED".
-  expect(settled.value.connection_status, 'the success password connects the member').toBe('CONNECTED');
+  expect(settled.value.connection_status, 'the success password (SVC_TEST_PASSWORD_SUCCESS) connects the member').toBe('CONNECTED');
   return { user, member };
 }
 

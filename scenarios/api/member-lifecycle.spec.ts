@@ -155,7 +155,7 @@ test('SVC-SKIP-WEBHOOK is accepted on update and delete; X-CALLBACK-PAYLOAD on c
   // Endpoints: create member, "Header X-CALLBACK-PAYLOAD is accepted".
   const member = createdMember(api, await createMember(api, user, { scenario: 'SUCCESS', headers: callback })).guid;
   const settled = await waitUntilSettled(api, poll, user, member);
-  expect(settled.value.connection_status, 'the success password connects the member').toBe('CONNECTED');
+  expect(settled.value.connection_status, 'the success password (SVC_TEST_PASSWORD_SUCCESS) connects the member').toBe('CONNECTED');
   const base = `/users/${user}/members/${member}`;
 
   // Update with both headers: accepted (any 2xx) and applied.
