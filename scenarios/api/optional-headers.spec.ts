@@ -8,13 +8,16 @@
  * accepted with it. Whether a webhook is then skipped is the delivery side's check.
  */
 import { test, expect } from '../fixtures.ts';
-import { ANY_2XX, is2xx, need } from '../steps/responses.ts';
+import { ANY_2XX, expectRefused, is2xx, need } from '../steps/responses.ts';
 import { uniqueId } from '../steps/users.ts';
 import { connectedUser, walkList } from './journeys.ts';
 
 const SKIP = { 'SVC-SKIP-WEBHOOK': 'true' };
 
-test('SVC-SKIP-WEBHOOK is accepted on user create, update and delete', { tag: ['@members', '@destructive'] }, async ({ api }) => {
+test('SVC-SKIP-WEBHOOK is accepted on user create, update and delete, and a deleted user is no longer read', { tag: ['@members', '@destructive'] }, async ({
+  api,
+  profile,
+}) => {
   // Create: accepted with the header (the user-create status is not shown: any 2xx).
   const created = await api.post('/users', { user: { id: uniqueId('scn-skip-user') } }, { headers: SKIP, expectStatus: ANY_2XX });
   const user = need<string>(created, 'user.guid', api);
@@ -26,6 +29,9 @@ test('SVC-SKIP-WEBHOOK is accepted on user create, update and delete', { tag: ['
   );
   await api.put(`/users/${user}`, update, { headers: SKIP, expectStatus: ANY_2XX });
   await api.delete(`/users/${user}`, { headers: SKIP, expectStatus: ANY_2XX });
+  // Rule 8 names the delete of users: after it the user is gone (which refusal is not shown; 404 inferred).
+  const read = await api.get(`/users/${user}`);
+  expectRefused(profile, read, 'reading a deleted user', { stated: 'Events rule 8: users can be deleted', inferred: [404] });
 });
 
 test('SVC-SKIP-WEBHOOK is accepted on a transaction update', { tag: ['@transactions', '@destructive'] }, async ({ api, poll }) => {

@@ -254,6 +254,14 @@ export const MEMBERS = [
     notFuzzable: 'effect',
   },
   {
+    name: 'deleted-user-still-read',
+    kind: 'fault',
+    area: 'members',
+    section: 'Events rule 8: the real-time interface accepts "create, update and delete of holdings, members, transactions and users": a deleted user is gone',
+    description: 'DELETE /users/{guid} answers 204, and the user is still read by its guid (200, its last body)',
+    notFuzzable: 'comparison',
+  },
+  {
     name: 'member-metadata-json-reformatted',
     kind: 'fault',
     area: 'members',

@@ -51,7 +51,17 @@ export function registerUsers(app: FastifyInstance, ctx: SimContext): void {
     return { users: page.items.map(renderUser), pagination: page.pagination };
   });
 
-  app.get<{ Params: { user_guid: string } }>('/users/:user_guid', async (request) => ({ user: renderUser(findUser(ctx, request.params.user_guid)) }));
+  // Fault deleted-user-still-read: a deleted user's last answer is still served by its read.
+  const deletedUsers = () => ctx.collection<Record<string, unknown>>('deleted-users');
+  app.get<{ Params: { user_guid: string } }>('/users/:user_guid', async (request) => {
+    const kept = ctx.fault('deleted-user-still-read') ? deletedUsers().get(request.params.user_guid) : undefined;
+    try {
+      return { user: renderUser(findUser(ctx, request.params.user_guid)) };
+    } catch (e) {
+      if (kept) return { user: kept };
+      throw e;
+    }
+  });
 
   app.put<{ Params: { user_guid: string } }>('/users/:user_guid', async (request) => {
     const u = findUser(ctx, request.params.user_guid);
@@ -60,7 +70,9 @@ export function registerUsers(app: FastifyInstance, ctx: SimContext): void {
   });
 
   app.delete<{ Params: { user_guid: string } }>('/users/:user_guid', async (request, reply) => {
-    deleteUser(ctx, findUser(ctx, request.params.user_guid), skipWebhookOf(request));
+    const user = findUser(ctx, request.params.user_guid);
+    if (ctx.fault('deleted-user-still-read')) deletedUsers().set(user.guid, renderUser(user));
+    deleteUser(ctx, user, skipWebhookOf(request));
     return reply.code(204).send();
   });
 }
