@@ -44,7 +44,7 @@ const SUITE_ID_PREFIX = 'svcct';
 export const KEEPER_ID_PREFIX = `${SUITE_ID_PREFIX}-keep_`;
 
 /** Whether an `id` is one a nightly left for the next night. */
-function isKeeperId(id: unknown): id is string {
+function isKeeperId(id: unknown): boolean {
   return typeof id === 'string' && id.startsWith(KEEPER_ID_PREFIX);
 }
 
@@ -361,7 +361,7 @@ function recentRunTest(profile: TargetProfile, o: CleanupOptions): (id: string) 
   const now = o.now ?? Date.now();
   const boundMs = profile.timeouts.runMs > 0 ? profile.timeouts.runMs : 24 * 3600_000;
   return (id) => {
-    if (id.startsWith(KEEPER_ID_PREFIX)) return false;
+    if (isKeeperId(id)) return false;
     const started = runStartOf(id.slice(suitePrefix().length).split('-')[0], now);
     return started !== undefined && now - started < boundMs;
   };
