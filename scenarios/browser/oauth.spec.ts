@@ -11,7 +11,7 @@
  *
  * The client redirect URL is on a host that does not exist (client.example), so the
  * redirect's URL is observed without any server of ours: as the navigation request the
- * redirect makes (`landingAt`), which the browser issues at once. page.route is not
+ * redirect makes (`decideAndLand`), which the browser issues at once. page.route is not
  * consulted for a redirect's follow-up request (Playwright does not route redirects,
  * microsoft/playwright#2617): that request fails to resolve and Chromium reloads the error
  * page a second later, so waiting for the client page to load would add that second to
@@ -26,6 +26,7 @@ import { createMember, readMember, stateOfCreated, type MemberStatus } from '../
 import { waitUntilSettled } from '../steps/connection-states.ts';
 import { expectInferred } from '../inferred.ts';
 import { afterAction, suppliesProtocol } from './waits.ts';
+import { oauthAction, press, shown, type NamedControl } from './controls.ts';
 
 const ERROR_REASONS = ['CANCELLED', 'DENIED', 'IMPEDED', 'PROVIDER_ERROR', 'SERVER_ERROR', 'SESSION_ERROR'];
 const CLIENT_REDIRECT = 'https://client.example/oauth/done?keep=me&tenant=42';
@@ -46,16 +47,24 @@ async function serveClientHost(page: Page) {
   );
 }
 
-/** The first navigation request to the client redirect URL's host, from the moment it is called. */
-function landingAt(page: Page, profile: TargetProfile): Promise<URL> {
-  return page
-    .waitForRequest((r) => r.isNavigationRequest() && r.url().startsWith('https://client.example/'), { timeout: profile.timeouts.browserEventMs })
-    .then((r) => new URL(r.url()));
+async function decide(page: Page, uri: string, control: NamedControl, profile: TargetProfile) {
+  await page.goto(uri);
+  await press(page, control, profile);
 }
 
-async function decide(page: Page, uri: string, selector: string) {
-  await page.goto(uri);
-  await page.locator(selector).click();
+/**
+ * Acts on the authorization page and returns the first navigation request to the client
+ * redirect URL's host: recorded from before the action, waited for within the browser-event
+ * bound once the action is pressed (a control that is not there fails naming its setting).
+ */
+async function decideAndLand(page: Page, uri: string, control: NamedControl, profile: TargetProfile): Promise<URL> {
+  const landings: string[] = [];
+  page.on('request', (r) => {
+    if (r.isNavigationRequest() && r.url().startsWith('https://client.example/')) landings.push(r.url());
+  });
+  await decide(page, uri, control, profile);
+  await expect.poll(() => landings.length, afterAction(profile, 'a navigation to the client redirect URL')).toBeGreaterThan(0);
+  return new URL(landings[0]);
 }
 
 test('authorize redirects to client_redirect_url with status=success and member_guid, keeping its own query', { tag: [...TAGS, '@smoke'] }, async ({
@@ -65,9 +74,7 @@ test('authorize redirects to client_redirect_url with status=success and member_
   profile,
 }) => {
   const { user, member, uri } = await oauthMember(api, { client_redirect_url: CLIENT_REDIRECT });
-  const landed = landingAt(page, profile);
-  await decide(page, uri, profile.oauthPage.authorizeSelector);
-  const url = await landed;
+  const url = await decideAndLand(page, uri, oauthAction(profile, 'authorize'), profile);
   expect(url.pathname).toBe('/oauth/done');
   expect(url.searchParams.get('keep'), "the URL's own query parameter keep").toBe('me');
   expect(url.searchParams.get('tenant'), "the URL's own query parameter tenant").toBe('42');
@@ -82,9 +89,7 @@ test('authorize redirects to client_redirect_url with status=success and member_
 
 test('deny redirects with status=error and an error_reason from the stated list', { tag: TAGS }, async ({ api, poll, page, profile }) => {
   const { user, member, uri } = await oauthMember(api, { client_redirect_url: CLIENT_REDIRECT });
-  const landed = landingAt(page, profile);
-  await decide(page, uri, profile.oauthPage.denySelector);
-  const url = await landed;
+  const url = await decideAndLand(page, uri, oauthAction(profile, 'deny'), profile);
   expect(url.searchParams.get('keep')).toBe('me');
   expect(url.searchParams.get('status')).toBe('error');
   expect(url.searchParams.get('member_guid')).toBe(member);
@@ -109,7 +114,7 @@ test('with ui_message_webview_url_scheme the redirect is {scheme}://oauth_comple
   page.on('request', (r) => seen.push(r.url()));
   page.on('requestfailed', (r) => seen.push(r.url()));
   await page.goto(uri);
-  await page.locator(profile.oauthPage.authorizeSelector).click();
+  await press(page, oauthAction(profile, 'authorize'), profile);
   await expect.poll(() => seen.find((u) => u.startsWith('scnapp://')), afterAction(profile, 'a navigation to scnapp://oauth_complete')).toBeTruthy();
   const target = new URL(seen.find((u) => u.startsWith('scnapp://'))!);
   expect(target.host || target.pathname.replace(/^\/\//, ''), 'event path').toBe('oauth_complete');
@@ -131,7 +136,7 @@ for (const [action, type] of [
     // The window is opened on the URI as given: the service supplies its protocol (waits.ts).
     expect(suppliesProtocol(uri), `oauth_window_uri ${uri.slice(0, 80)} is absolute (the service supplies the protocol)`).toBe(true);
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.evaluate((u) => void window.open(u, 'oauth'), uri)]);
-    await popup.locator(action === 'authorize' ? profile.oauthPage.authorizeSelector : profile.oauthPage.denySelector).click();
+    await press(popup, oauthAction(profile, action), profile);
     await expect.poll(() => messages.length, afterAction(profile, 'a postMessage from the OAuth window')).toBeGreaterThan(0);
     const m = messages.find((x) => typeof x?.type === 'string' && x.type.startsWith('oauthComplete/'));
     expect(m, `an oauthComplete message among ${JSON.stringify(messages).slice(0, 200)}`).toBeTruthy();
@@ -146,7 +151,7 @@ test('the oauth_window_uri is single use', { tag: TAGS }, async ({ api, page, pr
   const { uri } = await oauthMember(api, { client_redirect_url: CLIENT_REDIRECT });
   const first = await page.goto(uri);
   expect(first?.status(), 'first load of the OAuth window').toBeLessThan(400);
-  await expect(page.locator(profile.oauthPage.authorizeSelector)).toBeVisible();
+  await shown(page, oauthAction(profile, 'authorize'), profile);
   const second = await page.goto(uri);
   const refused = (second?.status() ?? 0) >= 400 || (await page.locator(profile.oauthPage.authorizeSelector).count()) === 0;
   expect(refused, `second load answered ${second?.status()} and ${refused ? 'no' : 'an'} authorize action`).toBe(true);
@@ -174,7 +179,7 @@ test('with both client_redirect_url and ui_message_webview_url_scheme the client
     const location = r.headers().location;
     if (location) seen.push(location);
   });
-  await decide(page, uri, profile.oauthPage.authorizeSelector);
+  await decide(page, uri, oauthAction(profile, 'authorize'), profile);
   const landed = () => seen.find((u) => u.startsWith('https://client.example/oauth/done') || u.startsWith('scnapp://'));
   await expect.poll(landed, afterAction(profile, 'a redirect to client_redirect_url or to scnapp://oauth_complete')).toBeTruthy();
   const target = landed()!;

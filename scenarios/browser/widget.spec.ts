@@ -43,11 +43,12 @@ import { createUser } from '../steps/users.ts';
 import { passwordFor } from '../steps/test-institution.ts';
 import { needsDataRequest } from '../steps/members.ts';
 import { waitUntilSettled } from '../steps/connection-states.ts';
-import { missingControls } from '../../targets/index.ts';
+import { missingControls, type TargetProfile } from '../../targets/index.ts';
 import { expectInferred } from '../inferred.ts';
 import { currentVersion } from '../fixtures.ts';
 import { afterAction, suppliesProtocol } from './waits.ts';
 import { typeSecret } from './secrets.ts';
+import { controlBoundMs, oauthAction, press, shown, widgetControl, type NamedControl } from './controls.ts';
 
 const TAGS = ['@widgets', '@oauth', '@destructive'];
 const PAYLOAD = 'scn-callback-payload-7';
@@ -66,6 +67,11 @@ async function widgetUrl(api: CheckedClient, user: string, fields: Record<string
     },
   );
   return res.body.widget_url.url as string;
+}
+
+/** The OAuth window the widget opens, within the bound of a control's action (controls.ts). */
+function popupOf(page: Page, profile: TargetProfile): Promise<Page> {
+  return page.waitForEvent('popup', { timeout: controlBoundMs(profile) });
 }
 
 /** Serves one HTML page on 127.0.0.1 (the client's page hosting the widget). */
@@ -111,14 +117,14 @@ async function recordNavigations(page: Page): Promise<{ urls: string[]; cdp: CDP
  * events through the browser window: Chromium's external-protocol prompt, raised by an
  * earlier custom-scheme navigation of the page, drops those (see the header).
  */
-async function pressWithActivation(page: Page, cdp: CDPSession, selector: string): Promise<void> {
-  await page.locator(selector).waitFor({ state: 'visible' });
+async function pressWithActivation(page: Page, cdp: CDPSession, control: NamedControl, profile: TargetProfile): Promise<void> {
+  await shown(page, control, profile);
   const r = await cdp.send('Runtime.evaluate', {
-    expression: `(() => { const el = document.querySelector(${JSON.stringify(selector)}); if (!el) return false; el.click(); return true; })()`,
+    expression: `(() => { const el = document.querySelector(${JSON.stringify(control.selector)}); if (!el) return false; el.click(); return true; })()`,
     userGesture: true,
     returnByValue: true,
   });
-  expect(r.result.value, `${selector} found and pressed`).toBe(true);
+  expect(r.result.value, `${control.setting}=${control.selector} found and pressed`).toBe(true);
 }
 
 test('in a browser iframe the client page receives oauthComplete/success with mx: true and the callback payload', { tag: [...TAGS, '@smoke'] }, async ({
@@ -127,8 +133,7 @@ test('in a browser iframe the client page receives oauthComplete/success with mx
   profile,
 }) => {
   // The widget's controls are not shown in the specification: the profile names them (SVC_WIDGET_OAUTH_SELECTOR).
-  const controls = profile.widget;
-  const missing = missingControls(controls, ['oauth']);
+  const missing = missingControls(profile.widget, ['oauth']);
   test.skip(!!missing, missing);
   const user = await createUser(api);
   const url = await widgetUrl(api, user, { oauth_referral_source: 'BROWSER', is_mobile_webview: false });
@@ -136,7 +141,7 @@ test('in a browser iframe the client page receives oauthComplete/success with mx
   try {
     await page.goto(host.url);
     const widget = page.frameLocator('#widget');
-    const [popup] = await Promise.all([page.waitForEvent('popup'), widget.locator(controls.oauth!).click()]);
+    const [popup] = await Promise.all([popupOf(page, profile), press(widget, widgetControl(profile, 'oauth'), profile)]);
     // Events: the OAuth-requested event "carries the URL to open and member_guid"; the
     // window the widget opens loads it as given, so the service supplies its protocol (waits.ts).
     const requested = () => messages.find((m) => typeof m?.type === 'string' && /oauthRequested/i.test(m.type));
@@ -145,7 +150,7 @@ test('in a browser iframe the client page receives oauthComplete/success with mx
       suppliesProtocol(requested()!.metadata.url),
       `the OAuth-requested URL ${String(requested()!.metadata.url).slice(0, 80)} is absolute (the service supplies the protocol)`,
     ).toBe(true);
-    await popup.locator(profile.oauthPage.authorizeSelector).click();
+    await press(popup, oauthAction(profile, 'authorize'), profile);
     await expect
       .poll(() => messages.find((m) => m?.type === 'oauthComplete/success'), afterAction(profile, 'oauthComplete/success at the client page'))
       .toBeTruthy();
@@ -166,8 +171,7 @@ test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} a
   profile,
 }) => {
   // The widget's controls are not shown in the specification: the profile names them (SVC_WIDGET_OAUTH_SELECTOR).
-  const controls = profile.widget;
-  const missing = missingControls(controls, ['oauth']);
+  const missing = missingControls(profile.widget, ['oauth']);
   test.skip(!!missing, missing);
   const user = await createUser(api);
   const url = await widgetUrl(api, user, { is_mobile_webview: true, ui_message_webview_url_scheme: 'scnapp' });
@@ -189,7 +193,7 @@ test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} a
       afterAction(profile, 'a scnapp:// location for the loaded event', 100),
     )
     .toBe(true);
-  await pressWithActivation(page, cdp, controls.oauth!);
+  await pressWithActivation(page, cdp, widgetControl(profile, 'oauth'), profile);
   // The page that stands for the default browser the app opens the URL in (below) is
   // created while the widget works: a page of the context (never counted as a popup of
   // the widget's page) that loads nothing until the URL is known.
@@ -222,7 +226,7 @@ test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} a
   const browser = await opening;
   const { urls: redirects } = await recordNavigations(browser);
   await browser.goto(oauth.url, { waitUntil: 'commit' });
-  await browser.locator(profile.oauthPage.authorizeSelector).click();
+  await press(browser, oauthAction(profile, 'authorize'), profile);
   await expect
     .poll(() => redirects.find((u) => u.startsWith('scnapp://oauth_complete')), afterAction(profile, 'scnapp://oauth_complete after authorize'))
     .toBeTruthy();
@@ -246,8 +250,7 @@ test('in a mobile WebView events go to {scheme}://{event path}?metadata={json} a
 test('in an iframe inside a WebView (oauth_referral_source APP) the OAuth-requested event carries the URL and the widget opens no OAuth window', {
   tag: TAGS,
 }, async ({ api, page, poll, profile }) => {
-  const controls = profile.widget;
-  const missing = missingControls(controls, ['oauth']);
+  const missing = missingControls(profile.widget, ['oauth']);
   test.skip(!!missing, missing);
   const user = await createUser(api);
   const url = await widgetUrl(api, user, { is_mobile_webview: false, oauth_referral_source: 'APP' });
@@ -256,7 +259,7 @@ test('in an iframe inside a WebView (oauth_referral_source APP) the OAuth-reques
   const { messages, host } = await widgetInClientIframe(page, url);
   try {
     await page.goto(host.url);
-    await page.frameLocator('#widget').locator(controls.oauth!).click();
+    await press(page.frameLocator('#widget'), widgetControl(profile, 'oauth'), profile);
     const requested = () => messages.find((m) => typeof m?.metadata?.url === 'string' && typeof m?.metadata?.member_guid === 'string');
     await expect.poll(requested, afterAction(profile, 'an OAuth-requested event (metadata with url and member_guid) at the client page')).toBeTruthy();
     const event = requested()!;
@@ -270,7 +273,7 @@ test('in an iframe inside a WebView (oauth_referral_source APP) the OAuth-reques
     expect(popups, 'OAuth windows the widget opened itself with oauth_referral_source APP').toBe(0);
     // The native app opens the URL (here: a page of the same browser) and the user authorizes.
     await app.goto(event.metadata.url, { waitUntil: 'commit' });
-    await app.locator(profile.oauthPage.authorizeSelector).click();
+    await press(app, oauthAction(profile, 'authorize'), profile);
     const settled = await waitUntilSettled(api, poll, user, event.metadata.member_guid);
     // OAuth procedure 4 and States: the authorized member connects.
     expect(settled.value.connection_status, 'the member authorized through the URL the app opened').toBe('CONNECTED');
@@ -294,8 +297,7 @@ test('in an iframe inside a WebView (oauth_referral_source APP) the OAuth-reques
  * action title or parameter carries it (secrets.ts).
  */
 test('a connected member sends the primary-action event and, deleted, svc/connect/memberDeleted', { tag: TAGS }, async ({ api, page, profile }) => {
-  const controls = profile.widget;
-  const missing = missingControls(controls, ['username', 'password', 'connect', 'primary', 'delete']);
+  const missing = missingControls(profile.widget, ['username', 'password', 'connect', 'primary', 'delete']);
   test.skip(!!missing, missing);
   const password = passwordFor(profile, 'SUCCESS');
   const user = await createUser(api);
@@ -304,11 +306,12 @@ test('a connected member sends the primary-action event and, deleted, svc/connec
   try {
     await page.goto(host.url);
     const widget = page.frameLocator('#widget');
-    await widget.locator(controls.username!).fill(profile.testInstitution.username);
+    await (await shown(widget, widgetControl(profile, 'username'), profile)).fill(profile.testInstitution.username);
     // Typed without becoming an action parameter: no report or trace title carries it (secrets.ts).
-    await typeSecret(widget.locator(controls.password!), password, 'the success password');
-    await widget.locator(controls.connect!).click();
-    await widget.locator(controls.primary!).click({ timeout: profile.timeouts.aggregationMs + profile.timeouts.browserEventMs });
+    await typeSecret(await shown(widget, widgetControl(profile, 'password'), profile), password, 'the success password');
+    await press(widget, widgetControl(profile, 'connect'), profile);
+    // Shown once the member is connected: after an aggregation.
+    await press(widget, widgetControl(profile, 'primary'), profile, profile.timeouts.aggregationMs + controlBoundMs(profile));
     const types = () => messages.map((m) => String(m?.type ?? ''));
     await expect
       .poll(
@@ -316,7 +319,7 @@ test('a connected member sends the primary-action event and, deleted, svc/connec
         afterAction(profile, `a member-connected primary-action event among ${JSON.stringify(types()).slice(0, 300)}`),
       )
       .toBeTruthy();
-    await widget.locator(controls.delete!).click();
+    await press(widget, widgetControl(profile, 'delete'), profile);
     await expect
       .poll(
         () => types().includes('svc/connect/memberDeleted'),
@@ -337,8 +340,7 @@ test('a connected member sends the primary-action event and, deleted, svc/connec
  * shown, so the name is matched at its end).
  */
 test('with disable_search_institution the back control sends backToSearch', { tag: TAGS }, async ({ api, page, profile }) => {
-  const controls = profile.widget;
-  const missing = missingControls(controls, ['back']);
+  const missing = missingControls(profile.widget, ['back']);
   test.skip(!!missing, missing);
   const user = await createUser(api);
   const url = await widgetUrl(api, user, {
@@ -349,7 +351,7 @@ test('with disable_search_institution the back control sends backToSearch', { ta
   const { messages, host } = await widgetInClientIframe(page, url);
   try {
     await page.goto(host.url);
-    await page.frameLocator('#widget').locator(controls.back!).click();
+    await press(page.frameLocator('#widget'), widgetControl(profile, 'back'), profile);
     const types = () => messages.map((m) => String(m?.type ?? ''));
     await expect
       .poll(() => types().some((t) => /(^|\/)backToSearch$/.test(t)), afterAction(profile, `a backToSearch event among ${JSON.stringify(types()).slice(-300)}`))
@@ -371,16 +373,15 @@ test('a denied OAuth in the widget reaches the client page as oauthComplete/erro
   page,
   profile,
 }) => {
-  const controls = profile.widget;
-  const missing = missingControls(controls, ['oauth']);
+  const missing = missingControls(profile.widget, ['oauth']);
   test.skip(!!missing, missing);
   const user = await createUser(api);
   const url = await widgetUrl(api, user, { oauth_referral_source: 'BROWSER', is_mobile_webview: false });
   const { messages, host } = await widgetInClientIframe(page, url);
   try {
     await page.goto(host.url);
-    const [popup] = await Promise.all([page.waitForEvent('popup'), page.frameLocator('#widget').locator(controls.oauth!).click()]);
-    await popup.locator(profile.oauthPage.denySelector).click();
+    const [popup] = await Promise.all([popupOf(page, profile), press(page.frameLocator('#widget'), widgetControl(profile, 'oauth'), profile)]);
+    await press(popup, oauthAction(profile, 'deny'), profile);
     const error = () => messages.find((m) => m?.type === 'oauthComplete/error');
     await expect.poll(error, afterAction(profile, 'oauthComplete/error at the client page')).toBeTruthy();
     // Events, widget events: the error message carries member_guid and an error_reason of the list.
