@@ -378,7 +378,7 @@ describe('CreatedUsers (the teardown)', () => {
     const down = await unreachable.deleteAll();
     assert.equal(
       down.failed[0]?.reason,
-      `DELETE /users/${guidOf(7)} failed: DELETE http://127.0.0.1:9/users/${guidOf(7)}: connection refused (ECONNREFUSED): nothing listens at 127.0.0.1:9; the URL comes from SVC_BASE_URL.`,
+      `DELETE /users/${guidOf(7)} failed: DELETE http://127.0.0.1:9/users/${guidOf(7)}: connection refused (ECONNREFUSED): nothing listens at 127.0.0.1:9; the URL comes from SVC_BASE_URL (target.baseUrl in a config file).`,
     );
   });
 });

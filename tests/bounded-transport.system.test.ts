@@ -186,7 +186,7 @@ test('a refused connection names the method, the URL and SVC_BASE_URL', () => {
   const hostPort = refusedBase.replace('http://', '');
   assert.equal(
     line,
-    `TransportError: GET ${refusedBase}/institutions/svcbank (operation GET /institutions/{institution_identifier}): connection refused (ECONNREFUSED): nothing listens at ${hostPort}; the URL comes from SVC_BASE_URL.`,
+    `TransportError: GET ${refusedBase}/institutions/svcbank (operation GET /institutions/{institution_identifier}): connection refused (ECONNREFUSED): nothing listens at ${hostPort}; the URL comes from SVC_BASE_URL (target.baseUrl in a config file).`,
   );
 });
 
@@ -195,7 +195,7 @@ test('a stall names the method, the URL, SVC_REQUEST_TIMEOUT_MS and its value, b
   assert.match(
     line,
     new RegExp(
-      `^TransportError: GET ${targets.stall!.base}/institutions/svcbank \\(operation GET /institutions/\\{institution_identifier\\}\\): no response headers arrived within 1500 ms \\(SVC_REQUEST_TIMEOUT_MS=1500, the bound of one request\\); the target stalled; the URL comes from SVC_BASE_URL\\.$`,
+      `^TransportError: GET ${targets.stall!.base}/institutions/svcbank \\(operation GET /institutions/\\{institution_identifier\\}\\): no response headers arrived within 1500 ms \\(SVC_REQUEST_TIMEOUT_MS=1500, the bound of one request\\); the target stalled; the URL comes from SVC_BASE_URL \\(target\\.baseUrl in a config file\\)\\.$`,
     ),
   );
   assert.ok(!/Test timeout/.test(t.firstError ?? ''), 'not a bare test timeout');

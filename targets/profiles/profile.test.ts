@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadProfile, profileSecrets } from './profile.ts';
-import { PRODUCT_PATH_DEFAULTS, PRODUCT_PATH_ENV, readStatedText, SETTINGS } from './settings.ts';
+import { PRODUCT_PATH_DEFAULTS, PRODUCT_PATH_ENV, readStatedText, SETTINGS, settingNamed } from './settings.ts';
 import { missingControls } from './sections.ts';
 import { profileEnv } from '../index.ts';
 
@@ -269,4 +269,11 @@ test('a credential holding a control character (a secret stored with its line br
   assert.throws(() => loadProfile({ SVC_CLIENT_ID: 'sim-client-id\n' }), /^Error: SVC_CLIENT_ID holds a line break at its end/);
   // Spaces are no control characters; a setting that is no credential is not this rule's.
   assert.equal(loadProfile({ ...real, SVC_API_KEY: 'key with spaces' }).apiKey, 'key with spaces');
+});
+
+test('a message names a setting by its variable and its config file key; a secret (environment only) and a command-line option as given', () => {
+  assert.equal(settingNamed('SVC_BASE_URL'), 'SVC_BASE_URL (target.baseUrl in a config file)');
+  assert.equal(settingNamed('SVC_AUDIENCE_TOKEN_URL'), 'SVC_AUDIENCE_TOKEN_URL (audience.tokenUrl in a config file)');
+  assert.equal(settingNamed('SVC_API_KEY'), 'SVC_API_KEY');
+  assert.equal(settingNamed('--observe-url'), '--observe-url');
 });

@@ -526,6 +526,18 @@ export function settingEntries(tree: object = SETTINGS, prefix = ''): SettingEnt
   return out;
 }
 
+/**
+ * A setting as a message names it to its user: its variable and, unless it is a secret
+ * (secrets are read from the environment only), its key in a config file, since the CLI
+ * hands a config file's values on as those variables (a user who set target.baseUrl reads
+ * "SVC_BASE_URL (target.baseUrl in a config file)", not a variable it never set). A name
+ * that is no setting of the table (a command-line option) is returned as given.
+ */
+export function settingNamed(variable: string): string {
+  const entry = settingEntries().find((e) => e.env === variable);
+  return entry && !entry.secret ? `${variable} (${entry.key} in a config file)` : variable;
+}
+
 /** Which default of a setting applies: a real target's, or the embedded simulator's. */
 export type TargetKind = 'real' | 'simulator';
 
