@@ -65,6 +65,19 @@ test('run --shard outside 1..total is a usage error', async () => {
   }
 });
 
+test('run --grep that is not a regular expression is a usage error', async () => {
+  for (const [option, pattern] of [
+    ['--grep', '('],
+    ['--grep-invert', '[a-'],
+    ['--grep', '/x(/i'],
+  ]) {
+    const r = await inProcess(['--no-config', 'run', option, pattern, '--list']);
+    assertRefused(r, /is not a regular expression \(/, pattern);
+    assert.ok(r.err.includes(`${option} "${pattern}" is not`), r.err);
+    assert.match(r.err, /Usage: svc-conformance run/);
+  }
+});
+
 test('mutants: a --rerun file that is not a mutants report, or a selection of none, is named with exit 2', async () => {
   await withScratch(async ({ dir }) => {
     const out = join(dir, 'out');

@@ -32,7 +32,18 @@ export interface EmptyProject {
 const MISSING_SHOWN = 8;
 
 /** What the guard found in this run (read by the job summary reporter). */
-export const EMPTY_RUN: { projects: EmptyProject[]; allowed: boolean; message?: string } = { projects: [], allowed: false };
+export const EMPTY_RUN: { projects: EmptyProject[]; allowed: boolean; nothingSelected: boolean; message?: string } = {
+  projects: [],
+  allowed: false,
+  nothingSelected: false,
+};
+
+/**
+ * A selection that matched no scenario: Playwright says only "No tests found" and fails the
+ * run; the user learns which options select and how to see what they select.
+ */
+export const NOTHING_SELECTED =
+  "svc-conformance: FAIL: no scenario matched this run's selection (its --grep, --grep-invert, --project, --shard or file arguments), so it checked nothing. `svc-conformance run --list` with the same options lists what a selection holds; tags: @smoke @readonly @destructive and one per area (scenarios/README.md).";
 
 /** One message for the console and the summary: what ran nothing, and what it needed. */
 export function emptyRunMessage(projects: readonly EmptyProject[], allowed: boolean): string {
@@ -80,6 +91,8 @@ export function emptyProjects(tests: ReadonlyArray<{ project: string; skipped: b
 
 export default class EmptyRunReporter implements Reporter {
   private projects: string[] = [];
+  /** Scenarios the run selected (its bookkeeping left out). */
+  private scenarios = 0;
   private readonly latest = new Map<string, { test: TestCase; result: TestResult }>();
 
   printsToStdio(): boolean {
@@ -88,7 +101,9 @@ export default class EmptyRunReporter implements Reporter {
 
   onBegin(_config: FullConfig, suite: Suite): void {
     this.projects = suite.suites.map((s) => s.title).filter((t) => t && !BOOKKEEPING_PROJECTS.has(t));
+    this.scenarios = suite.allTests().filter((t) => !BOOKKEEPING_PROJECTS.has(t.parent.project()?.name ?? '')).length;
     EMPTY_RUN.projects = [];
+    EMPTY_RUN.nothingSelected = false;
     EMPTY_RUN.message = undefined;
   }
 
@@ -97,6 +112,13 @@ export default class EmptyRunReporter implements Reporter {
   }
 
   async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
+    // Nothing selected: Playwright fails the run ("No tests found", unless --pass-with-no-tests).
+    if (this.scenarios === 0 && result.status === 'failed') {
+      EMPTY_RUN.nothingSelected = true;
+      EMPTY_RUN.message = NOTHING_SELECTED;
+      console.log(`\n${NOTHING_SELECTED}`);
+      return undefined;
+    }
     // A run stopped before its scenarios (a refused credential in globalSetup) already fails, naming its cause.
     if (result.status !== 'passed') return undefined;
     const tests = [...this.latest.values()].map(({ test, result: r }) => ({

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import EmptyRunReporter, { EMPTY_RUN, emptyProjects, emptyRunMessage } from './empty-run-reporter.ts';
+import EmptyRunReporter, { EMPTY_RUN, emptyProjects, emptyRunMessage, NOTHING_SELECTED } from './empty-run-reporter.ts';
 
 test('a project whose every scenario skipped is empty; one that ran anything is not; bookkeeping projects never count', () => {
   const tests = [
@@ -33,12 +33,12 @@ test('a project whose every scenario skipped is empty; one that ran anything is 
 
 /** A finished run as the reporter sees it: projects, tests with their result status and skip annotation. */
 function runOf(tests: Array<{ project: string; status: 'passed' | 'skipped'; skip?: string }>) {
-  const suite = { suites: [...new Set(tests.map((t) => t.project))].map((title) => ({ title })) };
+  const cases = tests.map((t, i) => ({ id: String(i), annotations: [], parent: { project: () => ({ name: t.project }) } }));
+  const suite = { suites: [...new Set(tests.map((t) => t.project))].map((title) => ({ title })), allTests: () => cases };
   const r = new EmptyRunReporter();
   r.onBegin({} as never, suite as never);
   tests.forEach((t, i) => {
-    const tc = { id: String(i), annotations: [], parent: { project: () => ({ name: t.project }) } };
-    r.onTestEnd(tc as never, { status: t.status, annotations: t.skip ? [{ type: 'skip', description: t.skip }] : [] } as never);
+    r.onTestEnd(cases[i] as never, { status: t.status, annotations: t.skip ? [{ type: 'skip', description: t.skip }] : [] } as never);
   });
   return r;
 }
@@ -62,6 +62,29 @@ test('the reporter fails a passed run that checked nothing, keeps what it found 
     assert.equal(EMPTY_RUN.allowed, true);
   } finally {
     delete process.env.SVC_ALLOW_EMPTY;
+    console.log = log;
+  }
+});
+
+test('a selection that matched no scenario (Playwright: "No tests found") is named, with how to see what a selection holds; the bookkeeping alone is no scenario', async () => {
+  const log = console.log;
+  const printed: string[] = [];
+  console.log = (line: string) => printed.push(line);
+  try {
+    const none = runOf([{ project: 'invariants', status: 'passed' }]);
+    assert.equal(await none.onEnd({ status: 'failed' } as never), undefined, 'Playwright already fails it');
+    assert.equal(EMPTY_RUN.nothingSelected, true);
+    assert.equal(EMPTY_RUN.message, NOTHING_SELECTED);
+    assert.match(printed.join('\n'), /no scenario matched this run's selection .*svc-conformance run --list/);
+    // --pass-with-no-tests: Playwright passes it; nothing is said as a failure.
+    printed.length = 0;
+    assert.equal(await runOf([]).onEnd({ status: 'passed' } as never), undefined);
+    assert.equal(EMPTY_RUN.nothingSelected, false);
+    assert.deepEqual(printed, []);
+    // A failed run that selected scenarios keeps its own cause.
+    assert.equal(await runOf([{ project: 'api', status: 'passed' }]).onEnd({ status: 'failed' } as never), undefined);
+    assert.equal(EMPTY_RUN.nothingSelected, false);
+  } finally {
     console.log = log;
   }
 });

@@ -102,9 +102,11 @@ export default class JobSummaryReporter implements Reporter {
       `Contract findings: ${countsLine(findings)}.`,
       '',
       ...(this.errors.length ? [`## Stopped before or outside the scenarios (${this.errors.length})`, '', ...this.errors, ''] : []),
-      ...(EMPTY_RUN.projects.length
+      ...(EMPTY_RUN.message
         ? [
-            `## ${EMPTY_RUN.allowed ? 'Checked nothing (allowed by --allow-empty)' : 'Checked nothing: the gate fails'} (${EMPTY_RUN.projects.length} project(s))`,
+            EMPTY_RUN.nothingSelected
+              ? '## Checked nothing: no scenario matched the selection'
+              : `## ${EMPTY_RUN.allowed ? 'Checked nothing (allowed by --allow-empty)' : 'Checked nothing: the gate fails'} (${EMPTY_RUN.projects.length} project(s))`,
             '',
             '```',
             EMPTY_RUN.message ?? '',

@@ -40,6 +40,23 @@ function checkShard(shard: string): void {
   if (current < 1 || current > total) throw new UsageError(`--shard ${shard}: the current shard counts from 1 to the total (1 <= current <= total), e.g. 1/4`);
 }
 
+/**
+ * `--grep` / `--grep-invert`: Playwright reads each as a regular expression (a `/source/flags`
+ * literal, or the text with flags gi); one it cannot compile ended in its SyntaxError after the
+ * last run's reports were replaced by an empty failure. Compiled the same way here first.
+ */
+function checkPattern(option: string, value: string): void {
+  const literal = /^\/(.*)\/([gi]*)$/.exec(value);
+  try {
+    if (literal) new RegExp(literal[1], literal[2]);
+    else new RegExp(value, 'gi');
+  } catch (e) {
+    throw new UsageError(
+      `${option} "${value}" is not a regular expression (${(e as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /, '')})`,
+    );
+  }
+}
+
 async function runGate(
   playwrightArgs: string[],
   o: {
@@ -67,6 +84,8 @@ async function runGate(
   for (const p of o.project ?? [])
     if (!PROJECTS.includes(p as (typeof PROJECTS)[number])) throw new UsageError(`unknown project "${p}"; projects: ${PROJECTS.join(', ')}`);
   if (o.shard) checkShard(o.shard);
+  if (o.grep) checkPattern('--grep', o.grep);
+  if (o.grepInvert) checkPattern('--grep-invert', o.grepInvert);
   await checkReferenceDocuments(profile);
   // `--history`: the run's ledger folder is kept for the history (scenarios/global-setup.ts
   // leaves a folder its caller named), read into it once Playwright is done (history/on-demand.ts).
