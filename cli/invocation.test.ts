@@ -5,11 +5,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadProfile } from '../targets/index.ts';
-import { outputPath, systemErrorSentence, unnamedTargetWarning, UsageError } from './invocation.ts';
+import { ConfigError } from './config/load.ts';
+import { holdReportsFolder, outputPath, REPORTS_LOCK, systemErrorSentence, unnamedTargetWarning, UsageError } from './invocation.ts';
 
 test('outputPath: a folder for a file, a file for a folder, a file on the way: a UsageError naming the option and the cause', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-output-path-'));
@@ -68,4 +69,34 @@ test('credentials exported for a target the run does not meet are named: the emb
   assert.equal(unnamedTargetWarning(loadProfile({}), undefined), undefined);
   const sim = { ...exported, SVC_SIMULATOR_URL: 'http://127.0.0.1:4010' };
   assert.equal(unnamedTargetWarning(loadProfile(sim), undefined), undefined);
+});
+
+test('a reports folder is held by one run: a second is refused naming the first; a hold whose process is gone, or older than the run bound, or unreadable, is taken over', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-reports-hold-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const out = join(dir, 'reports');
+  const lock = join(out, REPORTS_LOCK);
+  const HOUR = 3_600_000;
+  const release = holdReportsFolder(out, 'the reports folder', HOUR);
+  assert.equal(JSON.parse(readFileSync(lock, 'utf8')).pid, process.pid);
+  assert.throws(
+    () => holdReportsFolder(out, 'the reports folder', HOUR),
+    (e: unknown) =>
+      e instanceof ConfigError &&
+      e.message.startsWith(`the reports folder ${out} is being written by another run (process ${process.pid}, started `) &&
+      e.message.includes(`delete ${lock}`),
+  );
+  release();
+  assert.equal(existsSync(lock), false, 'released');
+  // A run killed outright leaves its hold: its process is gone.
+  const gone = 4_194_305; // above Linux's largest process id (pid_max 2^22): no such process
+  const held = (pid: number, started: string) => writeFileSync(lock, JSON.stringify({ pid, started }));
+  held(gone, new Date().toISOString());
+  holdReportsFolder(out, 'the reports folder', HOUR)();
+  // A live process (a reused id) whose hold is older than any run may last.
+  held(process.pid, new Date(Date.now() - 2 * HOUR).toISOString());
+  holdReportsFolder(out, 'the reports folder', HOUR)();
+  writeFileSync(lock, '{"pid":');
+  holdReportsFolder(out, 'the reports folder', HOUR)();
+  assert.equal(existsSync(lock), false);
 });

@@ -6,7 +6,7 @@
  * this file and never each other; cli/main.ts turns the errors into exit codes.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { loadProfile, PACKAGE_ROOT, type TargetProfile } from '../targets/index.ts';
 import { ConfigError, resolveSettings, type ResolvedSettings } from './config/load.ts';
@@ -122,6 +122,53 @@ export function outputPath(option: string, given: string, kind: 'file' | 'folder
   const why = unwritable(path, kind);
   if (why) throw new UsageError(`${option} ${given}: cannot write there: ${why}`);
   return path;
+}
+
+/** The file a run keeps in its reports folder while it writes there. */
+export const REPORTS_LOCK = '.svc-conformance-run.lock';
+
+/** Whether a process of this machine is running (EPERM: it is, as another user's). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Holds the reports folder for one run and returns its release. Two runs writing one folder
+ * at once (a nightly and a run by hand) mix their reports: each clears the Allure results and
+ * the HTML report when it begins, and the summary is the last one's. The second is refused
+ * (exit 2, as a setting that cannot be used) naming the run that holds the folder. A hold
+ * whose process is gone (killed), or older than the bound `runMs` sets on a run, is taken over.
+ */
+export function holdReportsFolder(out: string, option: string, runMs: number): () => void {
+  mkdirSync(out, { recursive: true });
+  const file = join(out, REPORTS_LOCK);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(file, JSON.stringify({ pid: process.pid, started: new Date().toISOString() }), { flag: 'wx' });
+      return () => rmSync(file, { force: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      let holder: { pid?: unknown; started?: unknown } = {};
+      try {
+        holder = JSON.parse(readFileSync(file, 'utf8'));
+      } catch {
+        /* unreadable: a hold left half-written; taken over */
+      }
+      const pid = Number(holder.pid);
+      const age = Date.now() - Date.parse(String(holder.started));
+      if (Number.isInteger(pid) && pid > 0 && running(pid) && age < runMs + 60_000)
+        throw new ConfigError(
+          `${option} ${out} is being written by another run (process ${pid}, started ${String(holder.started)}): two runs in one folder mix their reports. Wait for it to end, or give this run its own folder. If no run is going on, delete ${file}.`,
+        );
+      rmSync(file, { force: true });
+    }
+  }
+  throw new ConfigError(`${option} ${out}: another run took the folder at the same moment; give this run its own folder.`);
 }
 
 /** What a failed file or folder operation hit (Node's errno codes), in words. */

@@ -7,11 +7,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PACKAGE_ROOT } from '../../targets/index.ts';
 import { ConfigError } from '../config/load.ts';
-import { profileOf, reportsDir, settingsOf, UsageError, type Wrap } from '../invocation.ts';
+import { holdReportsFolder, profileOf, reportsDir, settingsOf, UsageError, type Wrap } from '../invocation.ts';
 
 async function runNightlyCommand(o: { skip?: string; grep?: string; selftestQuick?: boolean; out?: string; history?: string }, cmd: Command): Promise<number> {
   const settings = await settingsOf(cmd);
-  profileOf(settings.env);
+  const profile = profileOf(settings.env);
   const skip =
     o.skip
       ?.split(',')
@@ -34,7 +34,14 @@ async function runNightlyCommand(o: { skip?: string; grep?: string; selftestQuic
     if (e instanceof HistoryError) throw new ConfigError(`--history ${o.history ?? historyDir}: ${e.message}`);
     throw e;
   }
-  const summary = await runNightly({ skip, grep: o.grep, selftestQuick: o.selftestQuick, out, historyDir, env: settings.env as Record<string, string> });
+  // Its steps (conformance, load, the self-test) each end within the run bound.
+  const release = holdReportsFolder(out, o.out ? '--out' : 'the reports folder (run.reportsDir, SVC_REPORTS_OUT)', 3 * profile.timeouts.runMs);
+  let summary: Awaited<ReturnType<typeof runNightly>>;
+  try {
+    summary = await runNightly({ skip, grep: o.grep, selftestQuick: o.selftestQuick, out, historyDir, env: settings.env as Record<string, string> });
+  } finally {
+    release();
+  }
   const { verdictLine } = await import('../../reports/summary.ts');
   console.log(
     `\nnightly: ${verdictLine(summary.gate, summary.reasons, summary.leftOut ?? [])} in ${(summary.wallTimeMs / 1000).toFixed(1)} s; summary ${join(out, 'summary.md')}`,

@@ -9,7 +9,18 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRedactor, PACKAGE_ROOT, playwrightTest, profileSecrets, runChild, type TargetProfile } from '../../targets/index.ts';
 import { ConfigError } from '../config/load.ts';
-import { describeTarget, outputPath, positiveInt, profileOf, reportsDir, settingsOf, unnamedTargetWarning, UsageError, type Wrap } from '../invocation.ts';
+import {
+  describeTarget,
+  holdReportsFolder,
+  outputPath,
+  positiveInt,
+  profileOf,
+  reportsDir,
+  settingsOf,
+  unnamedTargetWarning,
+  UsageError,
+  type Wrap,
+} from '../invocation.ts';
 
 const PROJECTS = ['api', 'browser', 'properties', 'fuzz'] as const;
 
@@ -87,6 +98,21 @@ async function runGate(
   if (o.grep) checkPattern('--grep', o.grep);
   if (o.grepInvert) checkPattern('--grep-invert', o.grepInvert);
   await checkReferenceDocuments(profile);
+  // --list writes no report: it holds nothing. Held before the history's ledger folder is made.
+  const release = o.list ? () => {} : holdReportsFolder(out, 'the reports folder (run.reportsDir, SVC_REPORTS_OUT)', profile.timeouts.runMs);
+  try {
+    return await runHeld(playwrightArgs, o, { env, profile, out, configFile: settings.file });
+  } finally {
+    release();
+  }
+}
+
+/** The run once its options are checked and its reports folder is its own. */
+async function runHeld(
+  playwrightArgs: string[],
+  o: Parameters<typeof runGate>[1],
+  { env, profile, out, configFile }: { env: NodeJS.ProcessEnv; profile: TargetProfile; out: string; configFile?: string },
+): Promise<number> {
   // `--history`: the run's ledger folder is kept for the history (scenarios/global-setup.ts
   // leaves a folder its caller named), read into it once Playwright is done (history/on-demand.ts).
   const history = o.history && !o.list ? await openHistory(o.history) : undefined;
@@ -116,8 +142,8 @@ async function runGate(
     ...playwrightArgs,
   ];
   if (!o.list) {
-    console.log(`svc-conformance: target ${describeTarget(profile)}${settings.file ? `, config ${settings.file}` : ''}; reports in ${out}`);
-    const unnamed = unnamedTargetWarning(profile, settings.file);
+    console.log(`svc-conformance: target ${describeTarget(profile)}${configFile ? `, config ${configFile}` : ''}; reports in ${out}`);
+    const unnamed = unnamedTargetWarning(profile, configFile);
     if (unnamed) console.error(unnamed);
     // A real target is read once before Playwright starts: unreachable, refused or missing
     // credentials stop the run in seconds with the one message that names the setting (the
