@@ -20,7 +20,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { constants } from 'node:os';
 import { dirname, join, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export interface Spawned {
   code: number | null;
@@ -252,7 +252,9 @@ export function runForwardingSignals(
 // itself, except inside node_modules (its transform skips dependencies): an installed
 // package's scenarios are TypeScript under node_modules, so the run loads tsx's loader into
 // every Playwright process (NODE_OPTIONS=--import <tsx>), which compiles what Playwright
-// leaves alone.
+// leaves alone, and the package's own line-preserving loader for its own files
+// (targets/line-preserving-loader.mjs: tsx writes each file on one line, and Playwright maps
+// no stack but its own, so every location of an installed run was line 1).
 
 /** The package's root folder (this file is <root>/targets/process.ts). */
 export const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -272,8 +274,8 @@ export function installedAsDependency(root = PACKAGE_ROOT): boolean {
 /** NODE_OPTIONS that let Playwright load this package's TypeScript from node_modules (see the header). */
 export function nodeOptionsFor(env: NodeJS.ProcessEnv, root = PACKAGE_ROOT): string | undefined {
   if (!installedAsDependency(root)) return env.NODE_OPTIONS;
-  const tsx = import.meta.resolve('tsx');
-  const own = `--import ${tsx}`;
+  // tsx first, the line-preserving loader after it: the one registered last runs first.
+  const own = `--import ${import.meta.resolve('tsx')} --import ${pathToFileURL(join(root, 'targets/line-preserving-loader.mjs')).href}`;
   return env.NODE_OPTIONS?.includes(own) ? env.NODE_OPTIONS : [env.NODE_OPTIONS, own].filter(Boolean).join(' ');
 }
 

@@ -102,6 +102,7 @@ export async function adoptFromTarball(o: AdoptionOptions = {}): Promise<Adoptio
     const bin = join(project, 'node_modules/.bin/svc-conformance');
     if (!existsSync(bin)) throw new Error(`the install linked no svc-conformance bin:\n${steps.at(-1)!.output}`);
     sh('--help', bin, ['--help'], project, env, 60_000);
+    sh('run --list', bin, ['run', '--list', ...selection], project, env, 120_000);
     // No account yet: the embedded simulator, no config file.
     sh('run against the embedded simulator', bin, ['run', ...selection], project, { ...env, SVC_REPORTS_OUT: join(work, 'embedded-reports') }, 1_800_000);
     const embedded = junitCases(join(work, 'embedded-reports/junit.xml'));
@@ -150,6 +151,7 @@ export async function adoptFromTarball(o: AdoptionOptions = {}): Promise<Adoptio
         1_800_000,
       );
       checkout = junitCases(join(out, 'junit.xml'));
+      sh('run --list from the checkout', process.execPath, [join(ROOT, 'cli/bin.mjs'), '--no-config', 'run', '--list', ...selection], ROOT, env, 120_000);
     }
     return { steps, project, tarballBytes: readFileSync(tarball).length, embedded, installed, ...(checkout ? { checkout } : {}) };
   } finally {

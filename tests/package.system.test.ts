@@ -31,6 +31,8 @@ test("the packed tarball installs into an empty project and its gate gives the c
       'npm pack',
       'npm install <tarball>',
       '--help',
+      'run --list',
+      'run --list from the checkout',
       'run against the embedded simulator',
       'config init --from-env',
       'config check',
@@ -52,6 +54,17 @@ test("the packed tarball installs into an empty project and its gate gives the c
     assert.match(step('run (the gate)').output, /target http:\/\/127\.0\.0\.1:\d+ \(integration\)/);
 
     assert.match(step('--help').output, /^Usage: svc-conformance/);
+    // Each scenario at its line in the source, as the checkout lists it: Playwright compiles
+    // nothing inside node_modules, and the installed run's loader keeps every line
+    // (targets/line-preserving-hooks.mjs; before it, every location was line 1).
+    const located = (output: string) => [...output.matchAll(/(scenarios\/\S+\.spec\.ts):(\d+):\d+ › (.*)$/gm)].map((m) => `${m[1]}:${m[2]} ${m[3]}`).sort();
+    const listed = located(step('run --list').output);
+    assert.ok(listed.length >= 10 && listed.every((l) => !/\.spec\.ts:1 /.test(l)), step('run --list').output);
+    assert.deepEqual(
+      listed,
+      located(step('run --list from the checkout').output),
+      'the installed package names each scenario at its line, as the checkout does',
+    );
     assert.deepEqual(verdictDifferences(r.embedded, r.checkout!), [], "the installed gate on its embedded simulator gives the checkout's verdicts");
     const passed = r.installed.filter((c) => c.outcome === 'passed').length;
     assert.ok(passed >= 10 && r.installed.every((c) => c.outcome !== 'failed'), JSON.stringify(r.installed));
