@@ -8,7 +8,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { loadProfile, PACKAGE_ROOT, type TargetProfile } from '../targets/index.ts';
+import { loadProfile, PACKAGE_ROOT, processRunning, type TargetProfile } from '../targets/index.ts';
 import { ConfigError, resolveSettings, type ResolvedSettings } from './config/load.ts';
 import { configFormatOf } from './config/init.ts';
 
@@ -127,16 +127,6 @@ export function outputPath(option: string, given: string, kind: 'file' | 'folder
 /** The file a run keeps in its reports folder while it writes there. */
 export const REPORTS_LOCK = '.svc-conformance-run.lock';
 
-/** Whether a process of this machine is running (EPERM: it is, as another user's). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Holds the reports folder for one run and returns its release. Two runs writing one folder
  * at once (a nightly and a run by hand) mix their reports: each clears the Allure results and
@@ -161,7 +151,7 @@ export function holdReportsFolder(out: string, option: string, runMs: number): (
       }
       const pid = Number(holder.pid);
       const age = Date.now() - Date.parse(String(holder.started));
-      if (Number.isInteger(pid) && pid > 0 && running(pid) && age < runMs + 60_000)
+      if (Number.isInteger(pid) && pid > 0 && processRunning(pid) && age < runMs + 60_000)
         throw new ConfigError(
           `${option} ${out} is being written by another run (process ${pid}, started ${String(holder.started)}): two runs in one folder mix their reports. Wait for it to end, or give this run its own folder. If no run is going on, delete ${file}.`,
         );

@@ -7,19 +7,10 @@
  * created on a real target is left for `svc-conformance cleanup` (every user carries the run's
  * `svcct-` id prefix).
  */
-import { PARENT_PID_VARIABLE } from '../targets/index.ts';
+import { PARENT_PID_VARIABLE, processRunning } from '../targets/index.ts';
 
 /** How often the runner looks for its parent. */
 const POLL_MS = 1_000;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Starts the watchdog in the runner process (not in workers), once. */
 export function watchParent(env: NodeJS.ProcessEnv = process.env): void {
@@ -29,7 +20,7 @@ export function watchParent(env: NodeJS.ProcessEnv = process.env): void {
   const g = globalThis as Record<symbol, unknown>;
   if (g[key]) return;
   g[key] = setInterval(() => {
-    if (alive(pid)) return;
+    if (processRunning(pid)) return;
     // The runner leads its process group (the CLI spawned it detached): the group is the run.
     try {
       process.kill(-process.pid, 'SIGKILL');

@@ -104,6 +104,7 @@ export {
   PARENT_PID_VARIABLE,
   playwrightTest,
   processGroupMembers,
+  processRunning,
   runChild,
   runForwardingSignals,
   runProcess,

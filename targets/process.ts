@@ -279,6 +279,16 @@ export function nodeOptionsFor(env: NodeJS.ProcessEnv, root = PACKAGE_ROOT): str
   return env.NODE_OPTIONS?.includes(own) ? env.NODE_OPTIONS : [env.NODE_OPTIONS, own].filter(Boolean).join(' ');
 }
 
+/** Whether a process of this machine is running (EPERM: it is, as another user's). */
+export function processRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** The environment that names the CLI process a Playwright runner watches (scenarios/parent-watchdog.ts). */
 export const PARENT_PID_VARIABLE = 'SVC_PARENT_PID';
 
