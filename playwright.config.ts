@@ -26,6 +26,7 @@
 import { defineConfig } from '@playwright/test';
 import { loadProfile, orRefuse, runSettings } from './targets/index.ts';
 import { browserUse } from './scenarios/browser-use.ts';
+import { controlBoundMs } from './scenarios/browser/controls.ts';
 import { conformanceReporters, isListing, reportPaths } from './reports/reporters.ts';
 import { watchParent } from './scenarios/parent-watchdog.ts';
 
@@ -86,7 +87,9 @@ export default defineConfig({
       name: 'browser',
       testDir: './scenarios/browser',
       dependencies: ['run'],
-      use: { ...BROWSER_USE, trace: 'retain-on-failure' },
+      // A page that never loads fails within a request and a page's action (controls.ts), naming
+      // the navigation, not as a bare test timeout (clicks have their own bound there).
+      use: { ...BROWSER_USE, trace: 'retain-on-failure', navigationTimeout: orRefuse(() => controlBoundMs(loadProfile())) },
       // No retry: the mobile-WebView widget scenario's lost click (Chromium's
       // external-protocol prompt swallowing input, scenarios/browser/widget.spec.ts) is
       // fixed at its cause; a failure here is a finding, not noise.
