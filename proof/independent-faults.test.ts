@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { STOPPED_BEFORE_SCENARIOS, verdictOf } from './independent-faults.ts';
+import { newInferredFindings, STOPPED_BEFORE_SCENARIOS, verdictOf } from './independent-faults.ts';
 import { testKey } from './playwright-plan.ts';
 import type { PlaywrightRun, RunTest } from './real-target.ts';
 
@@ -45,4 +45,26 @@ test('the gate stopped before its first scenario by a fatal preflight finding ca
   // A baseline that itself stopped measures nothing: no fault is caught by stopping.
   assert.equal(verdictOf('f', run({ exitCode: 1, globalErrors: ['y'] }), run({ exitCode: 1, globalErrors: ['y'] })).caught, false);
   assert.equal(verdictOf('f', baseline, run({ exitCode: 0, tests: [test1('passed')] })).caught, false);
+});
+
+test("a survivor the suite reported as an inferred finding says so; inferred findings the baseline had too, or differing only in ids, are not the fault's", () => {
+  const withInferred = (...descriptions: string[]): RunTest => ({
+    ...test1('passed'),
+    annotations: descriptions.map((description) => ({ type: 'inferred', description })),
+  });
+  const before = run({ tests: [withInferred('[inferred] the list is sorted; received USR-0a1b2c3d-4e5f')] });
+  const under = run({
+    tests: [
+      withInferred(
+        '[inferred] the list is sorted; received USR-9f8e7d6c-5b4a',
+        '[inferred] Accept-Version v29991231 (no such version) is refused with a 4xx; received 200',
+      ),
+    ],
+  });
+  assert.deepEqual(newInferredFindings(before, under), [
+    'api › institutions.spec.ts › a list: [inferred] Accept-Version v29991231 (no such version) is refused with a 4xx; received 200',
+  ]);
+  const v = verdictOf('f', before, under);
+  assert.deepEqual([v.caught, v.inferred.length], [false, 1]);
+  assert.deepEqual(newInferredFindings(before, before), []);
 });

@@ -18,7 +18,8 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { figures, runPlaywright, type PlaywrightRun } from './real-target.ts';
+import { figures, runPlaywright, type PlaywrightRun, type RunTest } from './real-target.ts';
+import { TIER_ANNOTATION } from '../contracts/index.ts';
 import { realTargetEnv, simulatorProcessEnv, startSimulatorProcess } from '../targets/index.ts';
 
 const USAGE = 'usage: npx tsx proof/independent-faults.ts --proxy <proxy.mjs> [--faults a,b] [--project api ...] [--out results.json] [--timeout-min 20]';
@@ -94,7 +95,31 @@ export interface FaultVerdict {
   /** Scenarios that passed through the transparent proxy and failed under the fault. */
   by: string[];
   firstError?: string;
+  /**
+   * Inferred findings the fault raised that the baseline did not ("test: expectation"): what
+   * the suite reported without failing the run, where the specification does not state the
+   * rule (lesson 1). A fault only these notice SURVIVED the gate, and says so.
+   */
+  inferred: string[];
   seconds: number;
+}
+
+/** An annotation's text without the identifiers one run's objects carry (USR-..., MBR-...). */
+const withoutIds = (text: string) => text.replace(/\b[A-Z]{3}-[0-9a-f][0-9a-f-]{7,}\b/g, '<id>');
+
+/** Inferred annotations of `run` no test of the baseline carried under the same name. */
+export function newInferredFindings(baseline: PlaywrightRun, run: PlaywrightRun): string[] {
+  const inferred = (t: RunTest) => (t.annotations ?? []).filter((a) => a.type === TIER_ANNOTATION.inferred).map((a) => withoutIds(a.description ?? ''));
+  const before = new Set(baseline.tests.flatMap((t) => inferred(t).map((d) => `${t.name}\u0000${d}`)));
+  return [
+    ...new Set(
+      run.tests.flatMap((t) =>
+        inferred(t)
+          .filter((d) => !before.has(`${t.name}\u0000${d}`))
+          .map((d) => `${t.name}: ${d}`),
+      ),
+    ),
+  ];
 }
 
 /** The name a run stopped before its first scenario is caught by (the preflight of the global setup). */
@@ -117,6 +142,7 @@ export function verdictOf(fault: string, baseline: PlaywrightRun, run: Playwrigh
     caught: failing.length > 0 || stopped,
     by: stopped ? [STOPPED_BEFORE_SCENARIOS] : failing.map((t) => t.name),
     ...(firstError ? { firstError: firstError.split('\n').slice(0, 3).join(' ') } : {}),
+    inferred: newInferredFindings(baseline, run),
     seconds: Math.round(run.durationMs / 1000),
   };
 }
@@ -158,9 +184,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     const run = await runThrough(command, fault, projects, timeoutMs);
     const v = verdictOf(fault, baseline, run);
     verdicts.push(v);
-    console.log(`${v.caught ? 'CAUGHT  ' : 'SURVIVED'} ${fault} (${v.seconds} s)${v.caught ? ` by ${v.by.length}: ${v.by.slice(0, 3).join(' | ')}` : ''}`);
+    const noticed = !v.caught && v.inferred.length ? `; reported as inferred (not gating) by ${v.inferred.length}: ${v.inferred[0].slice(0, 200)}` : '';
+    console.log(`${v.caught ? 'CAUGHT  ' : 'SURVIVED'} ${fault} (${v.seconds} s)${v.caught ? ` by ${v.by.length}: ${v.by.slice(0, 3).join(' | ')}` : noticed}`);
   }
   const caught = verdicts.filter((v) => v.caught).length;
-  console.log(`\ncaught ${caught} of ${verdicts.length}`);
+  const noticedOnly = verdicts.filter((v) => !v.caught && v.inferred.length).length;
+  console.log(`\ncaught ${caught} of ${verdicts.length}${noticedOnly ? `; ${noticedOnly} of the survivors reported as inferred findings` : ''}`);
   if (typeof values.out === 'string') writeFileSync(values.out, `${JSON.stringify({ projects, baseline: figures(baseline), verdicts }, null, 2)}\n`);
 }
