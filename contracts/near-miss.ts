@@ -286,10 +286,13 @@ function envelopeRule(e: (typeof ENVELOPES)[number]): RequestRule {
   };
 }
 
-/** Where a create-member or widget URL request carries data_request: beside the envelope or inside it (its place is not shown). */
+/**
+ * Where a request carries data_request: a create member's beside member or inside it (its
+ * place is not shown); a widget URL's inside widget_url, among that object's stated fields.
+ */
 function dataRequestOf(body: unknown, envelope: string): { value: unknown; inside: boolean } | undefined {
   if (!isObject(body)) return undefined;
-  if (body.data_request !== undefined) return { value: body.data_request, inside: false };
+  if (body.data_request !== undefined && envelope !== 'widget_url') return { value: body.data_request, inside: false };
   const inner = body[envelope];
   if (isObject(inner) && inner.data_request !== undefined) return { value: inner.data_request, inside: true };
   return undefined;

@@ -61,6 +61,8 @@ export const REQUEST_RULES = {
     'Resources, Member: "in v20250224 a required data_request object holding a products array"; Versioning, changes in v20250224: "create member and request widget URL take a required data_request with a products array"',
   dataRequestLater:
     'Versioning, changes in v20250224: "create member and request widget URL take a required data_request with a products array"; "Breaking changes introduced by v20260929: not shown", and "making a required parameter optional" is non-breaking, so a later version may accept the request without it (inferred)',
+  widgetDataRequest:
+    'Resources, Widget URL: "Request object widget_url with fields: ... and data_request"; Versioning, changes in v20250224: "create member and request widget URL take a required data_request with a products array"',
   dataRequestPlacement:
     "Resources, Member: data_request is a create-member request field; where it sits is not shown, and the vendor's reference sends it at the top level beside member (../shared/real-service-notes.md, Request shapes)",
   products: 'Resources, Member: data_request "holding a products array (values such as account_verification, identity_verification, transactions, history)"',
@@ -450,11 +452,26 @@ registerCheck(
       const inner = isObject(body[envelope]) ? (body[envelope] as Record<string, unknown>) : {};
       const tier: Tier = c.requestedVersion === DATA_REQUEST_FROM ? 'stated' : 'inferred';
       const rule = tier === 'stated' ? REQUEST_RULES.dataRequest : REQUEST_RULES.dataRequestLater;
-      // Where data_request sits is not shown: beside the envelope (the reference's place) or inside it both satisfy the statement.
-      const top = body.data_request;
+      // A create member's data_request: its place is not shown, so beside member (the
+      // reference's place) or inside it both satisfy the statement. A widget URL's is one of
+      // the widget_url object's fields (Resources, Widget URL), where the vendor's reference
+      // has it too: one beside widget_url is not the widget URL's.
+      const widget = envelope === 'widget_url';
+      const top = widget ? undefined : body.data_request;
       const nested = inner.data_request;
       const dataRequest = top ?? nested;
       const where = top !== undefined ? 'request.body.data_request' : `request.body.${envelope}.data_request`;
+      if (widget && nested === undefined && body.data_request !== undefined)
+        return [
+          fail(
+            c,
+            'request_required_fields',
+            'request.body.data_request',
+            tier === 'stated' ? REQUEST_RULES.widgetDataRequest : REQUEST_RULES.dataRequestLater,
+            tier,
+            `Received: data_request beside widget_url, none inside it, on ${c.requestedVersion} / Expected: "widget_url": {..., "data_request": {"products": [...]}}`,
+          ),
+        ];
       if (dataRequest === undefined) {
         return [
           fail(

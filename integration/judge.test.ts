@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IntegrationInputError, readHar, toHar, type RecordedExchange } from './har.ts';
 import { allFailures, detectPlatformBases, judgeTraffic, trafficExitCode, type ApiBases } from './judge.ts';
-import { writeTrafficReports } from './report.ts';
+import { redactedConsoleLines, writeTrafficReports } from './report.ts';
 import { declaredUsage, touches, usageFromExchanges } from './usage.ts';
 
 const API = 'https://api.example.test';
@@ -202,6 +202,12 @@ test('reports carry no credential of the recording: Basic credentials, typed pas
       response: member('https://x/y'),
     }),
     ex('POST', `${API}/data_exchange/grantee/G/grants/GR/token`, { status: 201, response: { token: 'dx-token-value-123' } }),
+    ex('POST', `${API}/authorization_code`, {
+      body: { authorization_code: { scope: `user-guid:${USR} read-protected` } },
+      response: { authorization_code: { code: 'auth-code-secret-4567', scope: `user-guid:${USR} read-protected` } },
+    }),
+    // An institution's code is public (the test institution's svcbank): every report keeps it.
+    ex('GET', `${API}/institutions/svcbank`, { response: { institution: { code: 'svcbank', name: 'SVC Bank' } } }),
   ];
   // The audience token request as a form body, its secret the first pair (Authentication 5),
   // and an answer that echoes it: learned from the form, it is removed wherever it appears.
@@ -221,8 +227,9 @@ test('reports carry no credential of the recording: Basic credentials, typed pas
     assert.deepEqual(files.sort(), ['junit.xml', 'recording.har', 'report.html', 'report.json', 'report.md']);
     for (const f of files) {
       const text = readFileSync(join(dir, f), 'utf8');
-      for (const secret of ['very-secret-key', BASIC.slice(6), 'hunter2-password', 'dx-token-value-123', 'form-secret-abcdef-123456'])
+      for (const secret of ['very-secret-key', BASIC.slice(6), 'hunter2-password', 'dx-token-value-123', 'form-secret-abcdef-123456', 'auth-code-secret-4567'])
         assert.ok(!text.includes(secret), `${f} carries ${secret}`);
+      if (f === 'recording.har' || f === 'report.json') assert.ok(text.includes('svcbank'), `${f} keeps the institution code svcbank`);
     }
     assert.match(readFileSync(join(dir, 'junit.xml'), 'utf8'), /<failure[^>]*>[^<]*request_required_fields/);
   } finally {
@@ -300,4 +307,63 @@ test('no Accept-Version: an inferred request finding, and the answer judged agai
   );
   assert.match(r.exchanges[0].version ?? '', /none sent; the answer matches v20111101 best/);
   assert.equal(trafficExitCode(r), 0);
+});
+
+test('a test command that failed fails the gate in every report, though the traffic is clean: console, report.md, JUnit', () => {
+  const traffic = [ex('GET', `${API}/institutions?records_per_page=25`, { response: { institutions: [] } })];
+  const clean = judgeTraffic(traffic, { bases, check, credentialsRecorded: true }, 'test');
+  assert.equal(trafficExitCode(clean), 0);
+  const r = { ...clean, commandFailure: 'the test command failed: The test command exited 1 after 2.1 s.' };
+  assert.equal(trafficExitCode(r), 1);
+  const dir = mkdtempSync(join(tmpdir(), 'svc-reports-'));
+  try {
+    const written = writeTrafficReports(r, dir, { secrets: [], recording: traffic });
+    assert.match(
+      readFileSync(join(dir, 'report.md'), 'utf8'),
+      /^# Integration traffic: FAIL\n[\s\S]*\*\*FAIL: the test command failed: The test command exited 1/,
+    );
+    const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
+    assert.match(junit, /failures="1"/);
+    assert.match(junit, /name="the test command"><failure message="the test command failed: The test command exited 1 after 2\.1 s\."/);
+    assert.ok(written, 'reports written');
+    assert.ok(
+      redactedConsoleLines(r, { secrets: [] }).some((l) => /gate: FAIL \(the test command failed\)/.test(l)),
+      'the console says why the gate failed',
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("OAuth window: a HEAD spends the single-use URI as a GET does; the page's own form under the URI is not an API call", () => {
+  const uri = `${API}/oauth/window-head`;
+  const head = ex('HEAD', uri, { responseType: 'text/html', response: '' });
+  const checkedFirst = judgeTraffic([createOauthMember(uri), head, load(uri)], { bases, check, credentialsRecorded: true }, 'test');
+  assert.deepEqual(
+    checkedFirst.session.map((f) => [f.check, f.tier, f.operation]),
+    [['oauth_window_uri_use', 'stated', `GET ${uri}`]],
+  );
+  assert.match(checkedFirst.session[0].message, /a second load of the same oauth_window_uri/);
+  assert.deepEqual(
+    checkedFirst.exchanges.map((x) => x.kind),
+    ['api', 'returned-url', 'returned-url'],
+  );
+  // The authorization page posts its form under the URI it was loaded from (no Accept-Version: a browser's form).
+  const decision = ex('POST', `${uri}/decision`, { responseType: 'text/html', response: '<html>done</html>' });
+  delete decision.request.headers['accept-version'];
+  decision.request.headers['content-type'] = 'application/x-www-form-urlencoded';
+  decision.request.body = 'action=authorize';
+  const authorized = judgeTraffic([createOauthMember(uri), load(uri), decision], { bases, check, credentialsRecorded: true }, 'test');
+  assert.deepEqual(
+    authorized.exchanges.map((x) => x.kind),
+    ['api', 'returned-url', 'returned-url'],
+  );
+  assert.deepEqual(allFailures(authorized), [], 'no undocumented operation, no missing Accept-Version, no second load');
+  // A request under no returned URL is still an API call and judged.
+  const stray = judgeTraffic(
+    [createOauthMember(uri), ex('POST', `${API}/oauth/elsewhere/decision`, { body: {} })],
+    { bases, check, credentialsRecorded: true },
+    'test',
+  );
+  assert.equal(stray.exchanges[1].kind, 'api');
 });

@@ -76,6 +76,12 @@ export interface TrafficReport {
   strict: boolean;
   /** Set when no API exchange was judged: the gate checked nothing (traffic.ts `checkedNothingOf`). */
   checkedNothing?: CheckedNothing;
+  /**
+   * Set when the test command the proxy ran failed (a non-zero exit, or stopped at its bound):
+   * the gate fails whatever the traffic shows, and every report says so (a JUnit reader saw
+   * a green file beside exit 1).
+   */
+  commandFailure?: string;
 }
 
 /**
@@ -124,6 +130,8 @@ function familyOf(uri: string): string | undefined {
   return slash > 0 ? bare.slice(0, slash + 1).toLowerCase() : undefined;
 }
 const withoutScheme = (u: string) => u.replace(SCHEME, '');
+/** A request that loads a page: GET, or HEAD (a link check spends a single-use URI as a GET does). */
+const isLoad = (method: string) => method === 'GET' || method === 'HEAD';
 const schemeOf = (u: string) => SCHEME.exec(u)?.[0];
 
 /** Every string under a key naming a URL or URI (`oauth_window_uri`, `url`, `client_redirect_url`), with the key. */
@@ -147,8 +155,8 @@ export class TrafficJudge {
   private readonly returned = new Set<string>();
   /** oauth_window_uri values returned, with the index of the exchange that first returned each. */
   private readonly issued = new Map<string, number>();
-  /** GET requests outside the APIs: candidate OAuth window loads. */
-  private readonly loads: Array<{ index: number; url: string }> = [];
+  /** GET and HEAD requests outside the APIs: candidate OAuth window loads. */
+  private readonly loads: Array<{ index: number; url: string; method: string }> = [];
   private usedDeprecated = false;
 
   constructor(private readonly o: JudgeOptions) {
@@ -168,10 +176,12 @@ export class TrafficJudge {
     let judged: JudgedExchange;
     if (!e.response) {
       judged = { ...base, kind: 'no-answer' };
-    } else if (e.request.method === 'GET' && this.returned.has(withoutScheme(e.request.url))) {
-      // The integration loads a URL the service returned (an OAuth window, a widget): not an API call.
+    } else if (this.onReturnedPage(e.request.url)) {
+      // The integration (or a browser it drives) on a URL the service returned (an OAuth
+      // window, a widget) or under it (the page's own form): not an API call. A GET or a
+      // HEAD loads it: each is a use of a single-use URI, which the service cannot tell apart.
       judged = { ...base, kind: 'returned-url', status: e.response.status };
-      this.loads.push({ index, url: e.request.url });
+      if (isLoad(e.request.method) && this.returned.has(withoutScheme(e.request.url))) this.loads.push({ index, url: e.request.url, method: e.request.method });
     } else {
       const at = locateApi(this.o.bases, e.request.url);
       // A page under the API's host that no operation describes (an OAuth window, a widget
@@ -183,13 +193,22 @@ export class TrafficJudge {
         !this.contract.findOperation(at.api, 'GET', at.relative);
       if (!at || page) {
         judged = { ...base, kind: 'other', status: e.response.status };
-        if (e.request.method === 'GET') this.loads.push({ index, url: e.request.url });
+        if (isLoad(e.request.method)) this.loads.push({ index, url: e.request.url, method: e.request.method });
       } else {
         judged = this.judgeApi(e, at, base);
       }
     }
     this.exchanges.push(judged);
     return judged;
+  }
+
+  /** A URL the service returned, or a path under one (`<oauth_window_uri>/decision`): the page's, not the API's. */
+  private onReturnedPage(url: string): boolean {
+    const bare = withoutScheme(url);
+    if (this.returned.has(bare)) return true;
+    const path = bare.split(/[?#]/)[0];
+    for (const r of this.returned) if (path.startsWith(`${r.split(/[?#]/)[0].replace(/\/+$/, '')}/`)) return true;
+    return false;
   }
 
   private judgeApi(e: RecordedExchange, at: { api: ApiName; relative: string }, base: Omit<JudgedExchange, 'kind'>): JudgedExchange {
@@ -246,9 +265,9 @@ export class TrafficJudge {
   finish(source: string, notes: string[] = []): TrafficReport {
     const session: Failure[] = [];
     const strict = !!this.o.check.strict;
-    const failure = (rule: string, tier: Tier, url: string, message: string): Failure => ({
+    const failure = (rule: string, tier: Tier, load: { url: string; method: string }, message: string): Failure => ({
       check: 'oauth_window_uri_use',
-      operation: `GET ${url.split('?')[0]}`,
+      operation: `${load.method} ${load.url.split('?')[0]}`,
       location: 'request.url',
       rule,
       severity: severityOfTier(tier, strict),
@@ -270,7 +289,7 @@ export class TrafficJudge {
             failure(
               SESSION_RULES.prefix,
               'stated',
-              load.url,
+              load,
               `Received: a load of ${load.url} / The service returned ${uri}${schemeOf(uri) ? '' : ' without a protocol'}: load it exactly as returned (exchange #${load.index})`,
             ),
           );
@@ -281,7 +300,7 @@ export class TrafficJudge {
             failure(
               SESSION_RULES.singleUse,
               'stated',
-              load.url,
+              load,
               `Received: a second load of the same oauth_window_uri (exchange #${load.index}) / Expected: one load per returned URI; ask for a new one (a new member read or its oauth_window_uri)`,
             ),
           );
@@ -294,7 +313,7 @@ export class TrafficJudge {
           failure(
             SESSION_RULES.oauthWindow,
             'stated',
-            load.url,
+            load,
             `Received: a load of an OAuth window URI the service ${later ? 'returned only after it was loaded' : 'never returned in this session'} (exchange #${load.index}) / Expected: the oauth_window_uri of this session's member, never a stored or hard-coded one`,
           ),
         );
@@ -346,6 +365,7 @@ export function allFailures(r: TrafficReport): Failure[] {
 
 /** 1 when a failure gates (stated; inferred under a strict profile) or the traffic held no API exchange (unless allowed), else 0. */
 export function trafficExitCode(r: TrafficReport): 0 | 1 {
+  if (r.commandFailure) return 1;
   if (r.checkedNothing && !r.checkedNothing.allowed) return 1;
   return allFailures(r).some((f) => f.severity === 'error') ? 1 : 0;
 }

@@ -18,6 +18,8 @@ import { toHar, type RecordedExchange } from './har.ts';
 import { allFailures, trafficCounts, trafficExitCode, type CheckedNothing, type TrafficReport } from './judge.ts';
 
 const TIERS: Tier[] = ['stated', 'inferred', 'informational'];
+/** The JUnit case of the test command the proxy ran. */
+const TEST_COMMAND_CASE = 'the test command';
 
 export interface FindingGroup {
   /** The first finding of the group (its location names the first item where several were found). */
@@ -68,8 +70,9 @@ function trafficConsoleLines(r: TrafficReport): string[] {
   const lines = [
     `${r.source}`,
     `  ${c.exchanges} exchange(s): ${c.api} API call(s) over ${c.operations} operation(s)${c.returnedUrlLoads ? `, ${c.returnedUrlLoads} load(s) of URLs the service returned` : ''}`,
-    `  findings: ${groups.stated.length} stated, ${groups.inferred.length} inferred, ${groups.informational.length} informational; gate: ${gate ? 'FAIL' : 'pass'}${r.checkedNothing ? ' (checked nothing)' : ''}`,
+    `  findings: ${groups.stated.length} stated, ${groups.inferred.length} inferred, ${groups.informational.length} informational; gate: ${gate ? 'FAIL' : 'pass'}${r.checkedNothing ? ' (checked nothing)' : ''}${r.commandFailure ? ' (the test command failed)' : ''}`,
   ];
+  if (r.commandFailure) lines.push('', `FAIL: ${r.commandFailure}`);
   if (r.checkedNothing) lines.push('', checkedNothingMessage(r.checkedNothing));
   for (const tier of TIERS) {
     if (!groups[tier].length) continue;
@@ -90,6 +93,7 @@ function trafficMarkdown(r: TrafficReport): string {
     '',
     `${markdownText(r.source)}. ${c.exchanges} exchange(s): ${c.api} API call(s) over ${c.operations} operation(s), ${c.returnedUrlLoads} load(s) of URLs the service returned.`,
     '',
+    ...(r.commandFailure ? [`**FAIL: ${markdownText(r.commandFailure)}**`, ''] : []),
     ...(r.checkedNothing ? [`**${markdownText(checkedNothingMessage(r.checkedNothing))}**`, ''] : []),
     `**Findings: ${groups.stated.length} stated, ${groups.inferred.length} inferred, ${groups.informational.length} informational** (distinct; ${c.byTier.stated + c.byTier.inferred + c.byTier.informational} in all). Every request was judged against the contract as the suites judge responses (contracts/requests.ts), and every response too.`,
     '',
@@ -157,18 +161,23 @@ function trafficJunit(r: TrafficReport): string {
     return `    <testcase classname="integration traffic" name="${xml(name)}${exchanges ? ` (${exchanges} exchange${exchanges === 1 ? '' : 's'})` : ''}">${props ? `<properties>${props}</properties>` : ''}${failure}</testcase>`;
   });
   cases.unshift(...empty);
+  // The test command's failure is a failing case of its own: the traffic may be clean while the integration's tests are not.
+  if (r.commandFailure)
+    cases.unshift(
+      `    <testcase classname="integration traffic" name="${xml(TEST_COMMAND_CASE)}"><failure message="${xml(r.commandFailure)}" type="test_command"/></testcase>`,
+    );
   const failed = cases.filter((c) => c.includes('<failure')).length;
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="svc-conformance integration traffic" tests="${cases.length}" failures="${failed}">\n  <testsuite name="${xml(r.source)}" tests="${cases.length}" failures="${failed}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
 }
 
 /** Credentials a recording carries, so no report repeats them (Basic, Bearer, tokens, typed member credentials). */
 function learnSecrets(redactor: Redactor, exchanges: readonly RecordedExchange[]): void {
-  const fromJson = (text: string | undefined, keys: RegExp) => {
+  const fromJson = (text: string | undefined, secret: (key: string, parent: string) => boolean) => {
     if (!text || !/^\s*[[{]/.test(text)) return;
     try {
       const walk = (v: unknown, key = '', parent = ''): void => {
         if (typeof v === 'string' || typeof v === 'number') {
-          if (keys.test(key) || (key === 'value' && /credentials|challenges/.test(parent))) redactor.add(String(v));
+          if (secret(key, parent) || (key === 'value' && /credentials|challenges/.test(parent))) redactor.add(String(v));
         } else if (Array.isArray(v))
           v.forEach((x) => {
             walk(x, '', key || parent);
@@ -197,9 +206,14 @@ function learnSecrets(redactor: Redactor, exchanges: readonly RecordedExchange[]
     const bearer = auth && /^Bearer\s+(\S+)/i.exec(auth)?.[1];
     if (bearer) redactor.add(bearer);
     for (const h of ['svc-3dx-token', 'svc-api-key']) redactor.add(e.request.headers[h]);
-    fromJson(e.request.body, /^(password|secret|client_secret|token|access_token)$/i);
+    fromJson(e.request.body, (key) => /^(password|secret|client_secret|token|access_token)$/i.test(key));
     fromForm(e.request.body, /^(password|secret|client_secret|token|access_token|code)$/i);
-    fromJson(e.response?.body, /^(token|access_token|refresh_token|code|authorization_code)$/i);
+    // A `code` is a secret only as an authorization code's (Authorization code for processors);
+    // elsewhere it is an institution's public code (svcbank), which every report must keep.
+    fromJson(
+      e.response?.body,
+      (key, parent) => /^(token|access_token|refresh_token|authorization_code)$/i.test(key) || (key === 'code' && /authorization_code$/i.test(parent)),
+    );
   }
 }
 

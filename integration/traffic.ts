@@ -313,16 +313,20 @@ export async function runProxy(o: ProxyRunOptions): Promise<ProxyRun> {
     );
   const finished = judge.finish(`proxy ${proxy.url} → ${embedded ? `the embedded simulator (${upstream})` : upstream}`, notes);
   const empty = checkedNothingOf(finished, { source: 'proxy', url: proxy.url, command: !!commandRun, allowed: !!o.allowEmpty });
-  const report: TrafficReport = empty ? { ...finished, checkedNothing: empty } : finished;
+  const failedCommand = commandRun !== undefined && (commandRun.timedOut || commandRun.code !== 0);
+  const report: TrafficReport = {
+    ...finished,
+    ...(empty ? { checkedNothing: empty } : {}),
+    ...(failedCommand ? { commandFailure: `the test command failed: ${notes[0]}` } : {}),
+  };
   const secrets = profileSecrets(profile);
   const written = writeTrafficReports(report, o.out, { secrets, recording: proxy.exchanges, version: o.version });
   const usage = o.usageOut ? writeUsage(proxy.exchanges, { bases, source: 'the recording proxy', file: o.usageOut }) : undefined;
-  const failedCommand = commandRun !== undefined && (commandRun.timedOut || commandRun.code !== 0);
   return {
     report,
     written,
     lines: redactedConsoleLines(report, { secrets, recording: proxy.exchanges }),
-    exitCode: trafficExitCode(report) || failedCommand ? 1 : 0,
+    exitCode: trafficExitCode(report),
     url: proxy.url,
     upstream,
     ...(commandRun ? { command: commandRun } : {}),

@@ -106,11 +106,11 @@ test('every near miss breaks its own rule (its ok refuses it) and no other', () 
   for (const [operation, n] of all) {
     assert.equal(n.rule.ok(n.request), false, `${n.what} breaks ${n.rule.id}`);
     if (n.rule.id.startsWith('Accept-Version') || n.rule.id === 'records_per_page') continue;
-    assert.deepEqual(
-      brokenRequestRules(operation, n.request).map((r) => r.id),
-      [n.rule.id],
-      `${n.what} breaks ${n.rule.id} alone`,
-    );
+    const broken = brokenRequestRules(operation, n.request).map((r) => r.id);
+    // A widget URL's data_request is one of the widget_url object's fields (Resources, Widget
+    // URL): a body without that object lacks it too, whatever else the near miss changes.
+    const beside = n.rule.id === 'widget_url (wrapper)' ? broken.filter((id) => id !== 'data_request') : broken;
+    assert.deepEqual(beside, [n.rule.id], `${n.what} breaks ${n.rule.id} alone`);
   }
   // The version and page rules judge the header and the query, whatever the body.
   for (const n of versionNearMisses({ version: 'v20260929' })) assert.equal(n.rule.ok({ version: 'v20260929' }), true);

@@ -140,7 +140,16 @@ test('no data_request on v20250224 create member is stated; on v20260929 inferre
   assert.deepEqual(
     widget.map((f) => [f.check, f.tier]),
     [['request_required_fields', 'stated']],
+  ); // A widget URL's data_request is a field of the widget_url object (Resources, Widget URL): beside it, it is not the widget URL's.
+  const widgetUrl = (body: object) => judged(exchange({ method: 'POST', url: `/users/${USR}/widget_urls`, body }));
+  const beside = widgetUrl({ widget_url: { widget_type: 'connect_widget' }, data_request: { products: ['transactions'] } });
+  assert.deepEqual(
+    beside.map((f) => [f.check, f.tier, f.location]),
+    [['request_required_fields', 'stated', 'request.body.data_request']],
   );
+  assert.match(beside[0].rule, /Request object widget_url with fields: \.\.\. and data_request/);
+  assert.match(beside[0].message, /data_request beside widget_url, none inside it/);
+  assert.deepEqual(widgetUrl({ widget_url: { widget_type: 'connect_widget', data_request: { products: ['transactions'] } } }), []);
 });
 
 test('bodies are wrapped as stated: member, widget_url, ach_return, authorization_code with scope', () => {
