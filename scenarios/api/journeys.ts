@@ -50,7 +50,8 @@ export async function memberAccounts<T extends { guid: string } = { guid: string
  * Every record of a paged list (Endpoints: "Lists are paged with page and
  * records_per_page"), bounded so a target that ignores `page` cannot loop forever.
  * The walk ends at `pagination.total_pages` when the target gives it (the reference's
- * pagination object), else at the first page with fewer records than asked for.
+ * pagination object), else at the first empty page: a page with fewer records than asked
+ * for need not be the last (Limits: a list's maximum outside the table is not shown).
  * `perPage` defaults to 100, inside every range the reference accepts (10-100 on most
  * lists; outside its range a list falls back to 25: real-service-notes, "Paging").
  */
@@ -70,8 +71,10 @@ export async function walkList<T = Record<string, unknown>>(
     if (!Array.isArray(items)) throw new Error(`${path}: ${key} is a list (Endpoints: "Lists are paged"), got ${typeof items}`);
     all.push(...items);
     const totalPages = res.body?.pagination?.total_pages;
+    // A page shorter than asked is not the last unless pagination says so (Limits: the maximum
+    // of a list outside the table is not shown): without total_pages an empty page ends the walk.
     if (items.length === 0) break;
-    if (typeof totalPages === 'number' ? page >= totalPages : items.length < perPage) break;
+    if (typeof totalPages === 'number' && page >= totalPages) break;
   }
   return all;
 }

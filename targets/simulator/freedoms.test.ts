@@ -208,6 +208,19 @@ test('page-size-above-100-falls-back-to-25: lists without a stated maximum answe
   });
 });
 
+test('page-size-capped-at-10: lists without a stated maximum hold at most 10 a page, pagination says so and the pages hold every record; the stated 1000 maximum lists keep what they are asked', async () => {
+  await withVariations(['page-size-capped-at-10'], async (sim) => {
+    const first = (await sim.req('GET', '/categories/default?records_per_page=100')).body;
+    assert.deepEqual([first.categories.length, first.pagination.per_page, first.pagination.total_pages], [10, 10, 12]);
+    const guids = new Set<string>();
+    for (let page = 1; page <= first.pagination.total_pages; page++)
+      for (const c of (await sim.req('GET', `/categories/default?records_per_page=100&page=${page}`)).body.categories) guids.add(c.guid);
+    assert.equal(guids.size, 119);
+    assert.equal((await sim.req('GET', '/categories/default?records_per_page=5')).body.categories.length, 5, 'a smaller page than the cap is kept');
+    assert.equal((await sim.req('GET', '/institutions?records_per_page=100')).body.institutions.length, 100, 'Limits: the stated 1000 maximum lists keep it');
+  });
+});
+
 test('categories-page-max-25: at most 25 categories a page; the 119 defaults are all there over the pages', async () => {
   await withVariations(['categories-page-max-25'], async (sim) => {
     const first = (await sim.req('GET', '/categories/default?records_per_page=1000')).body;

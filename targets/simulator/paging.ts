@@ -71,6 +71,9 @@ export interface PageListOptions {
   list?: string;
 }
 
+/** The maximum of variation page-size-capped-at-10. */
+const PAGE_CAP_OF_VARIATION = 10;
+
 /** Variation page sizes (real-service-notes, Paging: outside the valid range a list falls back to 25). */
 function variedPerPage(ctx: { variation?(name: string): boolean }, req: PageRequest, asked: unknown, o: PageListOptions): number {
   const v = (n: string) => ctx.variation?.(n) ?? false;
@@ -80,6 +83,8 @@ function variedPerPage(ctx: { variation?(name: string): boolean }, req: PageRequ
   // Limits: "Maximum records_per_page for list endpoints other than those in the table: not shown".
   if (askedNumber !== undefined && askedNumber > 100 && !o.statedMaximum && v('page-size-above-100-falls-back-to-25')) perPage = DEFAULT_RECORDS_PER_PAGE;
   if (o.list === 'categories' && v('categories-page-max-25')) perPage = Math.min(perPage, DEFAULT_RECORDS_PER_PAGE);
+  // The same sentence: a maximum the service chose, smaller than what a client asks within range.
+  if (!o.statedMaximum && v('page-size-capped-at-10')) perPage = Math.min(perPage, PAGE_CAP_OF_VARIATION);
   return perPage;
 }
 

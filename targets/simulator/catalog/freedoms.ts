@@ -179,6 +179,16 @@ export const FREEDOMS = [
     suites: ['@paging', '@categories', '@ach-returns', '@errors', '@accounts', '@transactions', '@members', 'load:paging'],
   },
   {
+    name: 'page-size-capped-at-10',
+    kind: 'variation',
+    area: 'paging',
+    section:
+      'Limits: "Maximum records_per_page for list endpoints other than those in the table: not shown": a maximum of 10 is the service\'s to choose, so a page may hold fewer records than asked while more remain (pagination says how many pages there are)',
+    description:
+      'lists without a stated maximum (users, members, accounts, transactions, categories, ACH returns, ...) answer at most 10 records a page whatever records_per_page asks (per_page says 10); institutions, favourites, credentials and data exchange lists keep the stated 1000',
+    suites: ['@paging', '@categories', '@ach-returns', '@errors', '@accounts', '@transactions', '@members', 'load:paging'],
+  },
+  {
     name: 'categories-page-max-25',
     kind: 'variation',
     area: 'categories',
