@@ -366,4 +366,11 @@ test("OAuth window: a HEAD spends the single-use URI as a GET does; the page's o
     'test',
   );
   assert.equal(stray.exchanges[1].kind, 'api');
+  // Another URL the service returned lends no path: even the API's own base in a link leaves every API call judged.
+  const linked = ex('GET', `${API}/institutions/svcbank`, { response: { institution: { code: 'svcbank', url: `${API}/` } } });
+  const after = judgeTraffic([linked, ex('POST', `${API}/users`, { body: { user: {} } })], { bases, check, credentialsRecorded: true }, 'test');
+  assert.deepEqual(
+    after.exchanges.map((x) => x.kind),
+    ['api', 'api'],
+  );
 });

@@ -176,10 +176,10 @@ export class TrafficJudge {
     let judged: JudgedExchange;
     if (!e.response) {
       judged = { ...base, kind: 'no-answer' };
-    } else if (this.onReturnedPage(e.request.url)) {
-      // The integration (or a browser it drives) on a URL the service returned (an OAuth
-      // window, a widget) or under it (the page's own form): not an API call. A GET or a
-      // HEAD loads it: each is a use of a single-use URI, which the service cannot tell apart.
+    } else if (this.onReturnedPage(e.request.method, e.request.url)) {
+      // The integration (or a browser it drives) loading a URL the service returned (an OAuth
+      // window, a widget), or on an OAuth window's page (its own form): not an API call. A GET
+      // or a HEAD loads it: each is a use of a single-use URI, which the service cannot tell apart.
       judged = { ...base, kind: 'returned-url', status: e.response.status };
       if (isLoad(e.request.method) && this.returned.has(withoutScheme(e.request.url))) this.loads.push({ index, url: e.request.url, method: e.request.method });
     } else {
@@ -202,12 +202,20 @@ export class TrafficJudge {
     return judged;
   }
 
-  /** A URL the service returned, or a path under one (`<oauth_window_uri>/decision`): the page's, not the API's. */
-  private onReturnedPage(url: string): boolean {
+  /**
+   * A load (GET, HEAD) of a URL the service returned, or any request to an oauth_window_uri
+   * it returned or under it (`<oauth_window_uri>/decision`, the authorization page's form):
+   * the page's, not the API's. Only the OAuth windows lend their paths: another returned URL
+   * (a resource link, even the API's own base) must not take API calls out of judgement.
+   */
+  private onReturnedPage(method: string, url: string): boolean {
     const bare = withoutScheme(url);
-    if (this.returned.has(bare)) return true;
+    if (isLoad(method) && this.returned.has(bare)) return true;
     const path = bare.split(/[?#]/)[0];
-    for (const r of this.returned) if (path.startsWith(`${r.split(/[?#]/)[0].replace(/\/+$/, '')}/`)) return true;
+    for (const uri of this.issued.keys()) {
+      const page = withoutScheme(uri).split(/[?#]/)[0].replace(/\/+$/, '');
+      if (page.includes('/') && (path === page || path.startsWith(`${page}/`))) return true;
+    }
     return false;
   }
 
