@@ -70,13 +70,20 @@ export async function walkList<T = Record<string, unknown>>(
     // A plain throw, not expect(): once per page, and each expect() is a reported step.
     if (!Array.isArray(items)) throw new Error(`${path}: ${key} is a list (Endpoints: "Lists are paged"), got ${typeof items}`);
     all.push(...items);
-    const totalPages = res.body?.pagination?.total_pages;
-    // A page shorter than asked is not the last unless pagination says so (Limits: the maximum
-    // of a list outside the table is not shown): without total_pages an empty page ends the walk.
-    if (items.length === 0) break;
-    if (typeof totalPages === 'number' && page >= totalPages) break;
+    if (isLastPage(res, page, items)) break;
   }
   return all;
+}
+
+/**
+ * Whether a walk has read the last page: pagination's total_pages when the answer states it,
+ * else an empty page. A page shorter than asked is no sign: Limits, "Maximum records_per_page
+ * for list endpoints other than those in the table: not shown", so a service may answer fewer
+ * records than asked while more remain (variation page-size-capped-at-10).
+ */
+export function isLastPage(res: { body?: any }, page: number, records: readonly unknown[]): boolean {
+  const totalPages = res.body?.pagination?.total_pages;
+  return records.length === 0 || (typeof totalPages === 'number' && page >= totalPages);
 }
 
 /** Waits until no job runs on the member (a job in progress would answer 409 to the next one). */

@@ -14,7 +14,7 @@
 import { test, expect } from '../fixtures.ts';
 import { is2xx, need } from '../steps/responses.ts';
 import { expectInferred } from '../inferred.ts';
-import { connectedUser, walkList } from './journeys.ts';
+import { connectedUser, isLastPage, walkList } from './journeys.ts';
 
 const MAX = 1000;
 const DEFAULT_CATEGORIES = 119;
@@ -90,7 +90,7 @@ test('walking pages of favourite institutions returns each record once', { tag: 
     const res = await api.get('/institutions/favorites', { query: { page, records_per_page: perPage }, expectStatus: 200 });
     const records = need<Array<{ code: string }>>(res, 'institutions', api);
     seen.push(...records.map((r) => r.code));
-    if (lastPage(res, page, records)) break;
+    if (isLastPage(res, page, records)) break;
   }
   if (seen.length === 0 && !profile.isSimulator)
     test.skip(true, 'the client has no favourite institutions on this target (set up by the vendor on request), so their paging cannot be observed');
@@ -115,24 +115,13 @@ test('the default category list holds the 119 default categories', { tag: ['@pag
   expect(need(one, 'category.guid', api)).toBe(categories[0].guid);
 });
 
-/**
- * Whether a walk has read the last page: pagination's total_pages when the answer states it,
- * else an empty page. A page shorter than asked is no sign: Limits, "Maximum records_per_page
- * for list endpoints other than those in the table: not shown", so a service may answer fewer
- * records than asked while more remain (variation page-size-capped-at-10).
- */
-function lastPage(res: { body?: any }, page: number, records: readonly unknown[]): boolean {
-  const totalPages = res.body?.pagination?.total_pages;
-  return records.length === 0 || (typeof totalPages === 'number' && page >= totalPages);
-}
-
 test('walking the default categories in small pages returns the same 119 once each', { tag: ['@paging', '@categories', '@readonly'] }, async ({ api }) => {
   const seen = new Map<string, number>();
   for (let page = 1; page <= 50; page++) {
     const res = await api.get('/categories/default', { query: { page, records_per_page: 25 }, expectStatus: 200 });
     const records = need<Array<{ guid: string }>>(res, 'categories', api);
     for (const r of records) seen.set(r.guid, (seen.get(r.guid) ?? 0) + 1);
-    if (lastPage(res, page, records)) break;
+    if (isLastPage(res, page, records)) break;
   }
   expect(
     [...seen].filter(([, n]) => n > 1),
