@@ -77,7 +77,11 @@ export const KINDS: Record<DifferenceKind, { breaking: boolean; rule: string }> 
   'longer-opaque-string': { breaking: false, rule: `${N}"changing length or format of opaque strings (identifiers, messages)"` },
   'added-enum-value': { breaking: false, rule: `${N}"Enumerated response fields (for example account subtype) may gain values"` },
   'required-made-optional': { breaking: false, rule: `${N}"making a required parameter optional"` },
-  'deprecated-endpoint': { breaking: false, rule: 'Versioning: a deprecated endpoint "remains usable for 12 months after its deprecation date"' },
+  'deprecated-endpoint': {
+    breaking: false,
+    // The 12 months the specification gives are a deprecated version's, not an endpoint's.
+    rule: 'Versioning, changes in v20250224: "Deprecated endpoints: /managed_institutions, ..."; deprecating is not among the breaking changes ("removing, moving or changing endpoint paths" is): only its sunset removes it',
+  },
 };
 
 function diff(kind: DifferenceKind, location: string, detail: string, operation?: string, breaking?: boolean): Difference {

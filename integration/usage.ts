@@ -284,6 +284,11 @@ export function applyUsage(report: VersionReport, usage: UsageFile, file: string
     findings,
     blocking: findings.filter((f) => f.breaking && f.used),
     usedOperations: usedOperationList(usage),
-    usage: { file, source: usage.source, operations: Object.keys(usage.operations).length },
+    usage: {
+      file,
+      source: usage.source,
+      operations: Object.keys(usage.operations).length,
+      withoutReads: Object.values(usage.operations).filter((u) => u.reads === undefined && u.responseFields.length > 0).length,
+    },
   };
 }

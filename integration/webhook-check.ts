@@ -25,6 +25,7 @@ import {
   boundsOf,
   exchangeBounded,
   isObservationCounts,
+  missingObservationCounts,
   loadProfile,
   notObservationApi,
   OBSERVATION_COUNTS_PATH,
@@ -127,8 +128,9 @@ export async function runWebhookCheck(o: WebhookCheckOptions): Promise<{ code: n
     const counts = await exchangeBounded({ method: 'GET', url: `${observeUrl}${OBSERVATION_COUNTS_PATH}`, urlSetting: '--observe-url' }, bounds);
     if (counts.kind === 'failed')
       throw new IntegrationInputError(`the observation API's counts at --observe-url ${observeUrl} did not answer: ${counts.failure.message}`);
-    if (counts.status !== 200 || !isObservationCounts(parsedOrUndefined(counts.text)))
-      throw new IntegrationInputError(notObservationApi('--observe-url', observeUrl, counts.status, counts.text));
+    const body = parsedOrUndefined(counts.text);
+    if (counts.status !== 200 || !isObservationCounts(body))
+      throw new IntegrationInputError(notObservationApi('--observe-url', observeUrl, counts.status, counts.text, missingObservationCounts(body)));
   }
   o.onReachable?.();
   const env: NodeJS.ProcessEnv = { ...process.env };

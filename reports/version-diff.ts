@@ -43,7 +43,8 @@ export interface VersionReport {
   blocking: Finding[];
   usedOperations: 'all' | string[];
   /** The usage file the findings were judged against (versions --usage). */
-  usage?: { file: string; source: string; operations: number };
+  /** `withoutReads`: operations whose recorded answer fields all count, none declared as read (integration/usage.ts). */
+  usage?: { file: string; source: string; operations: number; withoutReads?: number };
   documents: { from?: string; to?: string; compared: boolean; fromInfo?: DocumentInfo; toInfo?: DocumentInfo };
 }
 

@@ -89,6 +89,7 @@ export {
   RECEIVER_BOUNDS,
   OBSERVATION_COUNTS_PATH,
   isObservationCounts,
+  missingObservationCounts,
   notObservationApi,
   type RunningReceiver,
 } from './receiver/receiver.ts';

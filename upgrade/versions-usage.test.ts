@@ -7,11 +7,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { versionCheck } from './versions.ts';
+import { versionCheck, versionReportLines } from './versions.ts';
 
 const USAGE = fileURLToPath(new URL('../examples/integration/usage.json', import.meta.url));
 
@@ -39,6 +39,36 @@ test('versions --usage on the example: only the two breaking differences that to
     const md = readFileSync(join(dir, 'report.md'), 'utf8');
     assert.match(md, /## Breaking differences that touch what the integration uses/);
     assert.match(md, /## Breaking differences apart/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the console says which used endpoints the new version deprecates, and when a usage file narrows nothing with reads', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-example-versions-'));
+  try {
+    const usage = JSON.parse(readFileSync(USAGE, 'utf8'));
+    // The example's institutions read, without its declared reads, and a deprecated endpoint it now calls.
+    usage.operations['GET /institutions'] = { ...usage.operations['GET /institutions'], reads: undefined };
+    usage.operations['GET /managed_institutions'] = {
+      api: 'platform',
+      requestFields: [],
+      responseFields: ['managed_institutions[].code'],
+      reads: ['managed_institutions[].code'],
+    };
+    const file = join(dir, 'usage.json');
+    writeFileSync(file, JSON.stringify(usage));
+    const r = await versionCheck({ from: 'v20111101', to: 'v20250224', out: dir, allureResults: join(dir, 'allure'), env: {}, usageFile: file });
+    const lines = versionReportLines(r, dir);
+    assert.match(lines[0], /^Note: 1 operation\(s\) of the usage file declare no "reads": every field their recorded answers held counts as read/);
+    assert.ok(
+      lines.some((l) => l === 'Deprecated in v20250224, still used by the integration (not breaking; plan the move): GET /managed_institutions'),
+      lines.join('\n'),
+    );
+    assert.ok(!r.blocking.some((f) => f.kind === 'deprecated-endpoint'), 'a deprecation does not gate');
+    // The example's own file declares what it reads: no note.
+    const own = await versionCheck({ from: 'v20111101', to: 'v20250224', out: dir, allureResults: join(dir, 'allure'), env: {}, usageFile: USAGE });
+    assert.ok(!versionReportLines(own, dir).some((l) => l.startsWith('Note:')));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -135,7 +135,13 @@ export function versionReportLines(r: VersionReport, out = 'reports/out/versions
   const apart = r.findings.filter((f) => f.breaking && !f.used);
   const byOperation = new Map<string, number>();
   for (const f of apart) byOperation.set(f.operation ?? '(the document)', (byOperation.get(f.operation ?? '(the document)') ?? 0) + 1);
+  const unnarrowed = r.usage.withoutReads
+    ? [
+        `Note: ${r.usage.withoutReads} operation(s) of the usage file declare no "reads": every field their recorded answers held counts as read. Declare the fields the code reads to narrow it (integration/README.md, "Usage files and versions --usage").`,
+      ]
+    : [];
   return [
+    ...unnarrowed,
     `Breaking differences that touch what the integration uses (usage file ${r.usage.file}, ${r.usage.operations} operation(s)):`,
     ...(r.blocking.length ? r.blocking.map((f) => `  ${line(f)}`) : ['  none']),
     '',
@@ -144,6 +150,10 @@ export function versionReportLines(r: VersionReport, out = 'reports/out/versions
       ([op, n]) => `  ${op}: ${n}${apart.some((f) => f.operation === op && f.operationUsed) ? ' (an operation it uses, other parameters or fields)' : ''}`,
     ),
     `and ${r.findings.filter((f) => !f.breaking).length} non-breaking difference(s) (report.md lists every one).`,
+    // Not gating, but the integration's own plan: an endpoint it uses is deprecated in the new version.
+    ...r.findings
+      .filter((f) => f.kind === 'deprecated-endpoint' && f.used)
+      .map((f) => `Deprecated in ${r.to}, still used by the integration (not breaking; plan the move): ${f.operation ?? f.location}`),
     '',
     totals.replace('breaking on used operations', 'breaking that touch the integration'),
   ];

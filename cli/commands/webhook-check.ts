@@ -23,8 +23,13 @@ async function runWebhookCheckCommand(
   const { code } = await integrationInput(() =>
     runWebhookCheck({ url: o.url, observeUrl: o.observeUrl, runs: o.runs, boundMs: o.boundMs, seed: o.seed, out, env: settings.env, onReachable: announce }),
   );
+  // Without the observation API a duplicate's 2xx is checked, not that it was processed once:
+  // a green line must not read as the stored state verified.
+  const unverified = o.observeUrl
+    ? ''
+    : ' (without --observe-url the stored state was not verified: a duplicate processed once, the highest version kept, the model-based sequence)';
   console.log(
-    `\nwebhook-check: ${code === 0 ? 'every property holds' : 'a property failed (the shrunk counterexample is above)'}; reports in ${out} (html/, junit.xml, summary.md)`,
+    `\nwebhook-check: ${code === 0 ? `every property that ran holds${unverified}` : 'a property failed (its error, and a shrunk counterexample when there is one, above)'}; reports in ${out} (html/, junit.xml, summary.md)`,
   );
   return code;
 }

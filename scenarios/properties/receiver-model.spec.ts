@@ -24,5 +24,8 @@ test.afterAll(async () => {
 
 test('a random delivery sequence with kill -9 and restart matches the model @webhooks', async () => {
   test.skip(!receiver.observeUrl, 'needs the observation API (WEBHOOK_OBSERVE_URL)');
+  // A team's receiver is not this process's to kill: its sequences have no kill -9 and restart.
+  if (!receiver.crashAndRestart)
+    test.info().annotations.push({ type: 'note', description: `no kill -9 and restart: ${receiver.name} is not a process this run started` });
   await assertProperty(receiverMatchesModel(receiver));
 });

@@ -585,17 +585,28 @@ function handleObserve(receiver: Receiver, url: URL, parts: string[], res: Serve
 export const OBSERVATION_COUNTS_PATH = '/_observe/processed-count';
 
 /** An answer of OBSERVATION_COUNTS_PATH: its `accepted` and `processed` counts are numbers. */
-export function isObservationCounts(body: unknown): boolean {
-  const counts = body as { accepted?: unknown; processed?: unknown } | null;
-  return typeof counts === 'object' && counts !== null && typeof counts.accepted === 'number' && typeof counts.processed === 'number';
+export function isObservationCounts(body: unknown, scoped = false): boolean {
+  return missingObservationCounts(body, scoped).length === 0;
+}
+
+/** The counts the property suites read: the answer's own three, and `objects` on a scoped read. */
+const OBSERVATION_COUNTS = ['accepted', 'processed', 'processed_more_than_once'] as const;
+
+/** The counts an answer lacks (a name for each, so a team's observation API learns what to add). */
+export function missingObservationCounts(body: unknown, scoped = false): string[] {
+  const counts = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const missing: string[] = OBSERVATION_COUNTS.filter((k) => typeof counts[k] !== 'number');
+  if (scoped && (typeof counts.objects !== 'object' || counts.objects === null || Array.isArray(counts.objects))) missing.push('objects');
+  return missing;
 }
 
 /**
  * What a base URL that is not the observation API's is told: the answer it gave, and where
  * the counts are looked for. `setting` names where the URL came from.
  */
-export function notObservationApi(setting: string, base: string, status: number, text: string): string {
-  return `${setting} ${base} is not the base URL of an observation API: GET ${base}${OBSERVATION_COUNTS_PATH} answered ${status} ${JSON.stringify(text.slice(0, 120))}, not its counts ({accepted, processed, ...}). Give the URL below which ${OBSERVATION_COUNTS_PATH} answers (targets/receiver/README.md, "Observation API").`;
+export function notObservationApi(setting: string, base: string, status: number, text: string, missing: readonly string[] = []): string {
+  const lacks = status === 200 && missing.length ? ` (it lacks ${missing.join(', ')})` : '';
+  return `${setting} ${base} is not the base URL of an observation API: GET ${base}${OBSERVATION_COUNTS_PATH} answered ${status} ${JSON.stringify(text.slice(0, 120))}, not its counts ({accepted, processed, processed_more_than_once} as numbers; with ?type=&guid_prefix= also objects: {guid: version})${lacks}. Give the URL below which ${OBSERVATION_COUNTS_PATH} answers (targets/receiver/README.md, "Observation API").`;
 }
 
 /** GET /_observe/processed-count: the store's counts, or one run's (type and guid prefix). */

@@ -54,6 +54,21 @@ test('an observation base URL that answers something else than the counts is nam
   );
 });
 
+test("a team's observation API that lacks a count the properties read is told which, not judged as doubled deliveries", async () => {
+  // {accepted, processed} without processed_more_than_once read "undefined event(s) processed more than once".
+  const read = observedBy(
+    (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"accepted":1,"processed":1}'),
+    (r) => settledStats(r),
+  );
+  await assert.rejects(read, /answered 200 .* \(it lacks processed_more_than_once\)/);
+  // A scoped read (one run's objects) needs their stored versions too.
+  const scoped = observedBy(
+    (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"accepted":1,"processed":1,"processed_more_than_once":0}'),
+    (r) => settledStats(r, { type: 'member', guidPrefix: 'MBR-x' }),
+  );
+  await assert.rejects(scoped, /\(it lacks objects\)/);
+});
+
 test('a delivery URL where no handler takes POSTs (404) is said first, before the payload', async () => {
   const out = (await observedBy(
     (_req, res) => res.writeHead(404).end(),

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import {
   isObservationCounts,
+  missingObservationCounts,
   loadProfile,
   notObservationApi,
   OBSERVATION_COUNTS_PATH,
@@ -111,8 +112,16 @@ export interface ReceiverStats {
 export async function settledStats(r: ReceiverUnderTest, scope?: { type: string; guidPrefix: string }): Promise<ReceiverStats> {
   const scoped = scope ? `&type=${encodeURIComponent(scope.type)}&guid_prefix=${encodeURIComponent(scope.guidPrefix)}` : '';
   const read = await getJson<ReceiverStats>(`${r.observeUrl}${OBSERVATION_COUNTS_PATH}?settled=1${scoped}`);
-  if (read.status !== 200 || !isObservationCounts(read.body))
-    throw new Error(notObservationApi('WEBHOOK_OBSERVE_URL (webhook-check --observe-url)', r.observeUrl ?? '', read.status, read.text));
+  if (read.status !== 200 || !isObservationCounts(read.body, !!scope))
+    throw new Error(
+      notObservationApi(
+        'WEBHOOK_OBSERVE_URL (webhook-check --observe-url)',
+        r.observeUrl ?? '',
+        read.status,
+        read.text,
+        missingObservationCounts(read.body, !!scope),
+      ),
+    );
   return read.body;
 }
 
