@@ -22,6 +22,12 @@ test.afterAll(async () => {
   await receiver?.close();
 });
 
+// First: a handler slow on every answer fails here, naming its answer time, before the other
+// properties of this serial file spend their test timeouts on its slowness (and are skipped).
+test(`every answer comes within ${PROPERTY_SETTINGS.responseBoundMs} ms (WEBHOOK_RESPONSE_BOUND_MS) @webhooks`, async () => {
+  await assertProperty(answersWithinBound(receiver, PROPERTY_SETTINGS.responseBoundMs));
+});
+
 test('every valid payload (nulls, added fields, any order, unknown types) gets a 2xx @webhooks', async () => {
   await assertProperty(validPayloadGets2xx(receiver));
 });
@@ -30,8 +36,4 @@ test('every valid payload (nulls, added fields, any order, unknown types) gets a
 // demand the 4xx (properties.ts, malformedBodyGets2xxOr4xx, gives the reading).
 test('a body that is not valid JSON gets a 2xx or a 4xx, never a 5xx @webhooks', async () => {
   await assertProperty(malformedBodyGets2xxOr4xx(receiver));
-});
-
-test(`every answer comes within ${PROPERTY_SETTINGS.responseBoundMs} ms (WEBHOOK_RESPONSE_BOUND_MS) @webhooks`, async () => {
-  await assertProperty(answersWithinBound(receiver, PROPERTY_SETTINGS.responseBoundMs));
 });
