@@ -29,6 +29,12 @@ export const positiveInt = (name: string) => (raw: string) => {
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a positive integer.`);
   return n;
 };
+/** A whole number, 0 included (0: none, or at once). */
+export const wholeNumber = (name: string) => (raw: string) => {
+  const n = raw.trim() === '' ? Number.NaN : Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number (0 or more).`);
+  return n;
+};
 export const port = (raw: string) => {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('a port is an integer 0..65535 (0: a free one).');

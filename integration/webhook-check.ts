@@ -10,10 +10,11 @@
  *   unknown fields, nulls, any order, unknown types get a 2xx          rules 2, 4, 6
  *   a body that is not JSON gets a 2xx or a 4xx, never a 5xx           rule 6
  *   a retry with the same payload (a duplicate) gets a 2xx             rules 4, 6
+ *   and so does one that comes late, after other deliveries            rules 5, 6
  *   late and out-of-order deliveries get a 2xx                         rules 3, 6
  *   every answer within the bound ("answer quickly"; the bound is a setting)  rule 6
  * and, when the handler offers the observation API (targets/receiver/README.md) at
- * --observe-url: a duplicate is processed once, the highest version is stored whatever
+ * --observe-url: a duplicate is processed once (a late one too), the highest version is stored whatever
  * the order, and a model-based sequence of deliveries, retries and malformed bodies.
  *
  * Before any property runs, one bounded request to each URL (`unanswered`): a handler that
@@ -51,6 +52,11 @@ export const WEBHOOK_PROPERTIES: ReadonlyArray<{ property: string; rules: string
   { property: 'every answer comes within the bound (--bound-ms)', rules: 'Events rule 6, "answer quickly" (the bound is a setting)' },
   { property: 'a retry with the same payload (a duplicate) gets a 2xx; with the observation API it is processed once', rules: 'Events rules 4, 6' },
   { property: 'late and out-of-order deliveries get a 2xx; with the observation API the highest version is stored', rules: 'Events rules 3, 6' },
+  {
+    property:
+      'a retry that comes late (--late-retry-ms after the first, --late-retry-between other deliveries between) gets a 2xx; with the observation API it is processed once',
+    rules: 'Events rules 5, 6 (retries over about 24 hours; how late is a setting)',
+  },
   { property: 'a random sequence of deliveries, retries and malformed bodies matches the model', rules: 'Events rules 3, 4, 6', needsObservation: true },
 ];
 
@@ -63,6 +69,9 @@ export interface WebhookCheckOptions {
   runs?: number;
   /** Answer bound in ms (default 1000). */
   boundMs?: number;
+  /** How late the late retry comes (scenarios/properties/harness/client.ts PROPERTY_SETTINGS.lateRetry: 30 s, 500 between). */
+  lateRetryMs?: number;
+  lateRetryBetween?: number;
   seed?: number;
   /** Report folder (Playwright's HTML, JUnit, summary.md). */
   out: string;
@@ -144,6 +153,8 @@ export async function runWebhookCheck(o: WebhookCheckOptions): Promise<{ code: n
   env.WEBHOOK_PROPERTY_RUNS = String(o.runs ?? 200);
   env.WEBHOOK_RESPONSE_BOUND_MS = String(o.boundMs ?? 1000);
   if (o.seed !== undefined) env.WEBHOOK_PROPERTY_SEED = String(o.seed);
+  if (o.lateRetryMs !== undefined) env.WEBHOOK_LATE_RETRY_MS = String(o.lateRetryMs);
+  if (o.lateRetryBetween !== undefined) env.WEBHOOK_LATE_RETRY_BETWEEN = String(o.lateRetryBetween);
   env.SVC_REPORTS_OUT = o.out;
   const files = RECEIVER_SUITES.map((f) => join(PACKAGE_ROOT, f));
   const run = playwrightTest(['--project', 'properties', '--workers', '1', ...files], env, PACKAGE_ROOT);

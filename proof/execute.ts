@@ -28,6 +28,8 @@ export const SELFTEST_POLL_INTERVAL_MS = 20;
 const SELFTEST_BROWSER_EVENT_TIMEOUT_MS = 2_000;
 /** Runs per webhook property in the self-test's baseline (integration/webhook-check.ts's default). */
 const SELFTEST_PROPERTY_RUNS = 200;
+/** How late the baseline's late retry comes: longer than the 500 deliveries between take, well below the default 30 s. */
+const SELFTEST_LATE_RETRY_MS = 2_000;
 /**
  * The request limit of the entries' simulators (Limits: "Request rate limit values: not
  * shown", so any value is the service's to choose). Each worker has a simulator of its own
@@ -87,6 +89,9 @@ function selftestProcessEnv(planFile: string, workDir: string, extra: Record<str
     // proof/receiver-variants.test.ts (every broken variant caught); here each property runs
     // as many times as webhook-check runs it by default, unless the caller asks for more.
     WEBHOOK_PROPERTY_RUNS: String(SELFTEST_PROPERTY_RUNS),
+    // The late retry waits 30 s by default; the baseline runs the spec for coverage, and what
+    // the property catches (a log that forgets with time or with volume) is proven there too.
+    WEBHOOK_LATE_RETRY_MS: String(SELFTEST_LATE_RETRY_MS),
     ...process.env,
     ...extra,
     FORCE_COLOR: '0',

@@ -93,7 +93,7 @@ export {
   notObservationApi,
   type RunningReceiver,
 } from './receiver/receiver.ts';
-export { canonicalJson, BROKEN_VARIANTS, ReceiverStoreError, type BrokenVariant } from './receiver/store.ts';
+export { canonicalJson, BROKEN_VARIANTS, DEFAULT_FORGET_MS, ReceiverStoreError, type BrokenVariant } from './receiver/store.ts';
 export { simulatorBanner, simulatorTargetSettings } from './simulator/serve.ts';
 // Running a child in its own process group (the CLI's Playwright runs, the self-test, the
 // integration's test command, the benches): a general helper, here because targets/ is the

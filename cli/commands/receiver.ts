@@ -6,7 +6,15 @@
 import type { Command } from 'commander';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { BROKEN_VARIANTS, RECEIVER_BOUNDS, ReceiverStoreError, serveUntilStopped, startReceiver, type BrokenVariant } from '../../targets/index.ts';
+import {
+  BROKEN_VARIANTS,
+  DEFAULT_FORGET_MS,
+  RECEIVER_BOUNDS,
+  ReceiverStoreError,
+  serveUntilStopped,
+  startReceiver,
+  type BrokenVariant,
+} from '../../targets/index.ts';
 import { ConfigError } from '../config/load.ts';
 import { outputPath, port, positiveInt, UsageError, type Wrap } from '../invocation.ts';
 
@@ -15,6 +23,7 @@ async function serveReceiver(o: {
   db: string;
   broken?: string;
   slowMs?: number;
+  forgetMs?: number;
   maxBodyBytes?: number;
   maxDepth?: number;
   requestTimeoutMs?: number;
@@ -46,6 +55,7 @@ async function serveReceiver(o: {
     port: o.port,
     broken: o.broken as BrokenVariant | undefined,
     slowMs: o.slowMs,
+    forgetMs: o.forgetMs,
     maxBodyBytes: o.maxBodyBytes,
     maxDepth: o.maxDepth,
     requestTimeoutMs: o.requestTimeoutMs,
@@ -67,6 +77,7 @@ export function addReceiverCommand(program: Command, wrap: Wrap): void {
     .option('--db <file>', 'its durable store', '.tmp/receiver.sqlite')
     .option('--broken <variant>', `a deliberately broken receiver (${BROKEN_VARIANTS.join(', ')})`)
     .option('--slow-ms <ms>', 'answer every delivery this late', positiveInt('--slow-ms'))
+    .option('--forget-ms <ms>', `forgets-duplicates-after-a-while: keep a delivery's key this long (default ${DEFAULT_FORGET_MS})`, positiveInt('--forget-ms'))
     .option('--max-body-bytes <n>', `largest body accepted, bytes; larger: 413 (default ${RECEIVER_BOUNDS.maxBodyBytes})`, positiveInt('--max-body-bytes'))
     .option('--max-depth <n>', `deepest nesting of arrays and objects accepted; deeper: 400 (default ${RECEIVER_BOUNDS.maxDepth})`, positiveInt('--max-depth'))
     .option(

@@ -4,10 +4,19 @@
  */
 import { type Command, InvalidArgumentError } from 'commander';
 import { join, resolve } from 'node:path';
-import { integrationInput, positiveInt, profileOf, reportsDir, settingsOf, type Wrap } from '../invocation.ts';
+import { integrationInput, positiveInt, profileOf, reportsDir, settingsOf, wholeNumber, type Wrap } from '../invocation.ts';
 
 async function runWebhookCheckCommand(
-  o: { url: string; observeUrl?: string; runs?: number; boundMs?: number; seed?: number; out?: string },
+  o: {
+    url: string;
+    observeUrl?: string;
+    runs?: number;
+    boundMs?: number;
+    lateRetryMs?: number;
+    lateRetryBetween?: number;
+    seed?: number;
+    out?: string;
+  },
   cmd: Command,
 ): Promise<number> {
   const settings = await settingsOf(cmd);
@@ -21,13 +30,24 @@ async function runWebhookCheckCommand(
       console.log(`  ${p.needsObservation && !o.observeUrl ? '(skipped: needs --observe-url) ' : ''}${p.property} — ${p.rules}`);
   };
   const { code } = await integrationInput(() =>
-    runWebhookCheck({ url: o.url, observeUrl: o.observeUrl, runs: o.runs, boundMs: o.boundMs, seed: o.seed, out, env: settings.env, onReachable: announce }),
+    runWebhookCheck({
+      url: o.url,
+      observeUrl: o.observeUrl,
+      runs: o.runs,
+      boundMs: o.boundMs,
+      lateRetryMs: o.lateRetryMs,
+      lateRetryBetween: o.lateRetryBetween,
+      seed: o.seed,
+      out,
+      env: settings.env,
+      onReachable: announce,
+    }),
   );
   // Without the observation API a duplicate's 2xx is checked, not that it was processed once:
   // a green line must not read as the stored state verified.
   const unverified = o.observeUrl
     ? ''
-    : ' (without --observe-url the stored state was not verified: a duplicate processed once, the highest version kept, the model-based sequence)';
+    : ' (without --observe-url the stored state was not verified: a duplicate processed once, a late one too, the highest version kept, the model-based sequence)';
   console.log(
     `\nwebhook-check: ${code === 0 ? `every property that ran holds${unverified}` : 'a property failed (its error, and a shrunk counterexample when there is one, above)'}; reports in ${out} (html/, junit.xml, summary.md)`,
   );
@@ -47,6 +67,12 @@ export function addWebhookCheckCommand(program: Command, wrap: Wrap): void {
     )
     .option('--runs <n>', 'cases per property (default 200)', positiveInt('--runs'))
     .option('--bound-ms <ms>', 'answer bound ("answer quickly"; default 1000)', positiveInt('--bound-ms'))
+    .option(
+      '--late-retry-ms <ms>',
+      "how long after the first delivery the late retry comes (default 30000: the example schedule's first retry; retries spread over about 24 hours)",
+      wholeNumber('--late-retry-ms'),
+    )
+    .option('--late-retry-between <n>', 'other deliveries sent between a delivery and its late retry (default 500)', wholeNumber('--late-retry-between'))
     .option('--seed <n>', 'replay a run', (raw: string) => {
       const n = Number(raw);
       if (!Number.isInteger(n)) throw new InvalidArgumentError('--seed must be an integer.');

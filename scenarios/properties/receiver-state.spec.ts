@@ -1,5 +1,5 @@
 /**
- * Stored-state webhook properties (specification, Events, Webhooks rules 3, 4, 6),
+ * Stored-state webhook properties (specification, Events, Webhooks rules 3 to 6),
  * read through the observation API (targets/receiver/README.md). The reference
  * receiver is started here; against a team's receiver without the API
  * (WEBHOOK_RECEIVER_URL alone) every delivery is still judged by its answer (a 2xx), and
@@ -7,8 +7,8 @@
  * receiver-model.spec.ts.
  */
 import { test } from '@playwright/test';
-import { receiverFromEnv, type ReceiverUnderTest } from './harness/client.ts';
-import { duplicateProcessedOnce, highestVersionWins } from './harness/properties.ts';
+import { PROPERTY_SETTINGS, receiverFromEnv, type ReceiverUnderTest } from './harness/client.ts';
+import { duplicateProcessedOnce, highestVersionWins, lateDuplicateProcessedOnce } from './harness/properties.ts';
 import { assertProperty } from './harness/playwright.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
@@ -40,4 +40,13 @@ test('a duplicate delivery gets a 2xx and is processed once @webhooks', async ()
 test('after any order of deliveries the stored object has the highest version @webhooks', async () => {
   storedStateNotVerified();
   await assertProperty(highestVersionWins(receiver));
+});
+
+// Rules 5, 6: a retry can come hours after the first delivery; one run, since each waits
+// WEBHOOK_LATE_RETRY_MS (fast-check ends on the failure without shrinking: propertyParameters).
+const late = PROPERTY_SETTINGS.lateRetry;
+test(`a retry ${late.afterMs / 1000} s and ${late.deliveriesBetween} deliveries after the first gets a 2xx and is processed once @webhooks`, async () => {
+  storedStateNotVerified();
+  test.setTimeout(late.afterMs + 120_000);
+  await assertProperty(lateDuplicateProcessedOnce(receiver, late), 1);
 });

@@ -1,7 +1,7 @@
 /**
  * Starts the reference webhook receiver on 127.0.0.1.
  *
- *   node --import tsx targets/receiver/main.ts --port 4020 --db .tmp/receiver.sqlite [--broken <variant>] [--slow-ms 1500]
+ *   node --import tsx targets/receiver/main.ts --port 4020 --db .tmp/receiver.sqlite [--broken <variant>] [--slow-ms 1500] [--forget-ms 20000]
  *     [--max-body-bytes N] [--max-depth N] [--request-timeout-ms MS]
  *
  * Prints one line, `listening <url>`, once it accepts deliveries (the crash test and
@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { RECEIVER_BOUNDS, startReceiver } from './receiver.ts';
-import { BROKEN_VARIANTS, type BrokenVariant } from './store.ts';
+import { BROKEN_VARIANTS, DEFAULT_FORGET_MS, type BrokenVariant } from './store.ts';
 import { serveUntilStopped } from '../serve-until-stopped.ts';
 
 const USAGE = `usage: node --import tsx targets/receiver/main.ts [options]
@@ -22,6 +22,7 @@ Starts the reference webhook receiver on 127.0.0.1 and prints "listening <url>".
   --db PATH                its SQLite store (default .tmp/receiver.sqlite, env WEBHOOK_RECEIVER_DB)
   --broken VARIANT         a deliberately broken receiver: ${BROKEN_VARIANTS.join(', ')}
   --slow-ms MS             the slow-answers variant's delay
+  --forget-ms MS           how long the forgets-duplicates-after-a-while variant keeps a key (default ${DEFAULT_FORGET_MS})
   --max-body-bytes N       largest body accepted (default ${RECEIVER_BOUNDS.maxBodyBytes}; larger: 413)
   --max-depth N            deepest nesting accepted (default ${RECEIVER_BOUNDS.maxDepth}; deeper: 400)
   --request-timeout-ms MS  time for a whole request to arrive (default ${RECEIVER_BOUNDS.requestTimeoutMs}; later: 408)
@@ -46,6 +47,7 @@ async function main() {
       db: { type: 'string', default: process.env.WEBHOOK_RECEIVER_DB ?? '.tmp/receiver.sqlite' },
       broken: { type: 'string' },
       'slow-ms': { type: 'string' },
+      'forget-ms': { type: 'string' },
       'max-body-bytes': { type: 'string' },
       'max-depth': { type: 'string' },
       'request-timeout-ms': { type: 'string' },
@@ -60,13 +62,13 @@ async function main() {
   if (!Number.isInteger(port) || port < 0 || port > 65535) usage(`--port must be an integer 0..65535, got "${values.port}"`);
   const broken = values.broken as BrokenVariant | undefined;
   if (broken && !BROKEN_VARIANTS.includes(broken)) usage(`unknown --broken "${broken}"`);
-  const slowMs = values['slow-ms'] ? Number(values['slow-ms']) : undefined;
   mkdirSync(dirname(values.db!), { recursive: true });
   const receiver = await startReceiver({
     dbPath: values.db!,
     port,
     broken,
-    slowMs,
+    slowMs: positive('slow-ms', values['slow-ms']),
+    forgetMs: positive('forget-ms', values['forget-ms']),
     maxBodyBytes: positive('max-body-bytes', values['max-body-bytes']),
     maxDepth: positive('max-depth', values['max-depth']),
     requestTimeoutMs: positive('request-timeout-ms', values['request-timeout-ms']),

@@ -37,6 +37,8 @@ export interface ReceiverOptions {
   broken?: BrokenVariant;
   /** Delay of the slow-answers variant, ms. */
   slowMs?: number;
+  /** How long the forgets-duplicates-after-a-while variant keeps a delivery's key, ms. */
+  forgetMs?: number;
   /** Largest body accepted, bytes (a bigger one was not received whole: 413). */
   maxBodyBytes?: number;
   /** Deepest nesting of arrays and objects accepted (RFC 8259 §9 lets a parser limit it; deeper: 400). */
@@ -358,7 +360,7 @@ interface Receiver {
 }
 
 export async function startReceiver(options: ReceiverOptions & { port?: number; host?: string }): Promise<RunningReceiver> {
-  const store = new ReceiverStore(options.dbPath, options.broken);
+  const store = new ReceiverStore(options.dbPath, options.broken, options.forgetMs);
   const maxBody = options.maxBodyBytes ?? RECEIVER_BOUNDS.maxBodyBytes;
   const receiver: Receiver = {
     options,

@@ -23,7 +23,9 @@ export type BrokenVariant =
   | 'rejects-null-fields-400'
   | 'loses-events-on-crash'
   | 'slow-answers'
-  | 'answers-500-to-malformed';
+  | 'answers-500-to-malformed'
+  | 'forgets-duplicates-after-50-deliveries'
+  | 'forgets-duplicates-after-a-while';
 export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
   'answers-500-to-duplicates',
   'keeps-last-not-highest',
@@ -32,7 +34,15 @@ export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
   'loses-events-on-crash',
   'slow-answers',
   'answers-500-to-malformed',
+  'forgets-duplicates-after-50-deliveries',
+  'forgets-duplicates-after-a-while',
 ];
+
+/** How long the forgets-duplicates-after-a-while variant keeps a delivery's key, unless told otherwise (a short-lived cache). */
+export const DEFAULT_FORGET_MS = 20_000;
+
+/** How many of the latest deliveries' keys the forgets-duplicates-after-50-deliveries variant keeps. */
+const SHORT_LOG_KEYS = 50;
 
 export interface IncomingEvent {
   type: string;
@@ -141,6 +151,7 @@ export class ReceiverStore {
   constructor(
     path: string,
     private readonly broken?: BrokenVariant,
+    forgetMs = DEFAULT_FORGET_MS,
   ) {
     this.db = openDatabase(path);
     this.db.exec(`
@@ -187,11 +198,21 @@ export class ReceiverStore {
     // API answers in constant time however many events the database holds.
     const bump = this.db.prepare('INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value');
     const alreadyProcessed = this.db.prepare('SELECT 1 FROM processing_log WHERE event_id = ? LIMIT 1');
+    // BROKEN (forgets-duplicates-*): a duplicate log that is a cache, not a log: a key it no
+    // longer holds lets a retry in as a new event. Events rule 5 spreads retries over about
+    // 24 hours and rule 6 says delivery may be late, so a retry can come long after the first.
+    const forgetKeys = this.db.prepare(
+      `UPDATE events SET delivery_key = delivery_key || ':forgotten:' || id WHERE instr(delivery_key, ':') = 0 AND ${
+        broken === 'forgets-duplicates-after-a-while' ? 'received_at_ms < @before' : 'id <= (SELECT coalesce(max(id), 0) FROM events) - @keep'
+      }`,
+    );
+    const forgetting = broken === 'forgets-duplicates-after-a-while' || broken === 'forgets-duplicates-after-50-deliveries';
 
     const insertAll = this.db.transaction((deliveries: PreparedDelivery[]) => {
       const now = Date.now();
       let duplicates = 0;
       const fresh = deliveries.map((d) => {
+        if (forgetting) forgetKeys.run(broken === 'forgets-duplicates-after-a-while' ? { before: now - forgetMs } : { keep: SHORT_LOG_KEYS });
         const info = this.insertEvent.run(d.key, d.type, d.objectGuid, d.version, d.raw, now);
         if (info.changes === 0) duplicates++;
         return info.changes > 0;

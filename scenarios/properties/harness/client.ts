@@ -132,7 +132,7 @@ function scratchDir(): string {
 }
 
 /** Starts the reference receiver in-process (optionally a broken variant). */
-export async function startReference(options: { broken?: BrokenVariant; slowMs?: number } = {}): Promise<ReceiverUnderTest> {
+export async function startReference(options: { broken?: BrokenVariant; slowMs?: number; forgetMs?: number } = {}): Promise<ReceiverUnderTest> {
   const dir = scratchDir();
   const dbPath = join(dir, 'receiver.sqlite');
   let running: RunningReceiver = await startReceiver({ dbPath, ...options });
@@ -174,9 +174,14 @@ export function wholeNumberSetting(env: Readonly<Record<string, string | undefin
   return n;
 }
 
-/** Property settings (env): runs per property, the answer bound, a seed to replay. */
+/** Property settings (env): runs per property, the answer bound, how late the late retry comes, a seed to replay. */
 export const PROPERTY_SETTINGS = {
   runs: wholeNumberSetting(process.env, 'WEBHOOK_PROPERTY_RUNS', 1000, 1),
   responseBoundMs: wholeNumberSetting(process.env, 'WEBHOOK_RESPONSE_BOUND_MS', 1000, 1),
+  /** How late the late-retry property retries (LateRetry): the example schedule's first retry, and a day's deliveries between is unknowable. */
+  lateRetry: {
+    afterMs: wholeNumberSetting(process.env, 'WEBHOOK_LATE_RETRY_MS', 30_000, 0),
+    deliveriesBetween: wholeNumberSetting(process.env, 'WEBHOOK_LATE_RETRY_BETWEEN', 500, 0),
+  },
   seed: process.env.WEBHOOK_PROPERTY_SEED ? wholeNumberSetting(process.env, 'WEBHOOK_PROPERTY_SEED', 0, -(2 ** 31)) : undefined,
 };

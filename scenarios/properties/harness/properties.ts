@@ -1,11 +1,12 @@
 /**
- * The webhook-handling properties (Events, Webhooks rules 3, 4 and 6), as functions of the receiver under test
+ * The webhook-handling properties (Events, Webhooks rules 3 to 6), as functions of the receiver under test
  * so the spec files, the broken-variant proofs and the benchmark share them.
  *
  * Response-level (any receiver): every valid payload gets a 2xx; a malformed body
  * gets a 2xx or a 4xx, never another status; a duplicate gets a 2xx; every answer
  * comes within the bound.
- * Stored-state (needs the observation API): a duplicate is processed once; after any
+ * Stored-state (needs the observation API): a duplicate is processed once, and so is a
+ * retry that comes late, after other deliveries; after any
  * order of deliveries the stored object has the highest version; a model-based run of
  * deliveries, duplicates, malformed bodies, kills and restarts matches the model.
  */
@@ -90,6 +91,48 @@ export function duplicateProcessedOnce(r: ReceiverUnderTest) {
     const stats = await settledStats(r, { type: MODEL_TYPE, guidPrefix: guid });
     assert.equal(stats.accepted, 1, `${copies} identical deliveries stored as ${stats.accepted} events`);
     assert.equal(stats.processed, 1, `the event was processed ${stats.processed} times`);
+  });
+}
+
+/** How late a retry comes in lateDuplicateProcessedOnce: after this long, and after this many other deliveries. */
+export interface LateRetry {
+  afterMs: number;
+  deliveriesBetween: number;
+}
+
+const sleepUntil = (at: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - performance.now())));
+
+/**
+ * Events rules 5, 6: retries are "spread over about 24 hours" (the example schedule's first
+ * at 30 s) and "Delivery may be late", so a receiver that ignores duplicates "by logging
+ * processed events" still knows a delivery when its retry comes a while later, after other
+ * deliveries. How long and after how many are settings: the specification gives no volume,
+ * and a run cannot wait the 24 hours (WEBHOOK_LATE_RETRY_MS defaults to the first retry's 30 s).
+ * The deliveries between are other objects', paced over the wait.
+ */
+export function lateDuplicateProcessedOnce(r: ReceiverUnderTest, late: LateRetry) {
+  return fc.asyncProperty(deliveryArb({ types: [MODEL_TYPE] }), async (d) => {
+    const url = r.deliveryUrl(MODEL_TYPE);
+    const guid = `MBR-${randomUUID()}`;
+    const raw = JSON.stringify({ ...d.body, guid, version: 1 });
+    const started = performance.now();
+    const first = await post(url, raw);
+    assert.ok(is2xx(first.status), `the first delivery answered ${first.status}; expected 200-206`);
+    const others = `MBR-${randomUUID()}-between-`;
+    for (let i = 0; i < late.deliveriesBetween; i++) {
+      const a = await post(url, JSON.stringify({ guid: `${others}${i}`, version: 1 }));
+      assert.ok(is2xx(a.status), `delivery ${i + 1} of the ${late.deliveriesBetween} between a delivery and its retry answered ${a.status}`);
+      await sleepUntil(started + ((i + 1) * late.afterMs) / late.deliveriesBetween);
+    }
+    await sleepUntil(started + late.afterMs);
+    const retry = await post(url, raw);
+    const when = `${((performance.now() - started) / 1000).toFixed(1)} s and ${late.deliveriesBetween} other deliveries after the first`;
+    assert.ok(is2xx(retry.status), `a retry ${when} answered ${retry.status}; expected 200-206 (duplicates still get success)`);
+    if (!r.observeUrl) return;
+    const stats = await settledStats(r, { type: MODEL_TYPE, guidPrefix: guid });
+    const forgot = 'the duplicate log no longer held it (rule 5: retries over about 24 hours; rule 6: ignore duplicates by logging processed events)';
+    assert.equal(stats.accepted, 1, `a retry ${when} was stored as ${stats.accepted} events: ${forgot}`);
+    assert.equal(stats.processed, 1, `a retry ${when}: the event was processed ${stats.processed} times: ${forgot}`);
   });
 }
 
