@@ -33,7 +33,7 @@ import http from 'k6/http';
 import { check, fail } from 'k6';
 import { Counter, Trend } from 'k6/metrics';
 import { guardTarget, loadConfig, planMessage, platformHeaders } from './script-support/config.ts';
-import { getWithBackoff, requestWithBackoff } from './script-support/backoff.ts';
+import { getWithBackoff, requestWithBackoff, setupFailure } from './script-support/backoff.ts';
 import { summaryOutputs } from './script-support/report.ts';
 import type { SummaryData } from './script-support/summary.ts';
 
@@ -186,12 +186,8 @@ export function setup(): SetupData {
   console.log(planMessage(cfg, plannedRequests, plannedSeconds));
   // Setup backs off on 429 too: the client's limit may be spent by other traffic (or by
   // the rate-limit script just before, under `npm run load`).
-  const { res: probe } = getWithBackoff(`${cfg.baseUrl}/institutions?records_per_page=${PROBE_PAGE_SIZE}`, { headers: platformHeaders(cfg) });
-  if (probe.status !== 200) {
-    fail(
-      `setup: GET /institutions answered ${probe.status} (expected 200): the target is not reachable or the credentials are not authorised${probe.status === 0 ? ` (${probe.error})` : ''}`,
-    );
-  }
+  const probe = getWithBackoff(`${cfg.baseUrl}/institutions?records_per_page=${PROBE_PAGE_SIZE}`, { headers: platformHeaders(cfg) });
+  if (probe.res.status !== 200) fail(setupFailure('/institutions', probe, 'the institution list is not readable with these settings'));
   const data: SetupData = { reference: {} };
   const { granteeGuid, grantGuid } = cfg.dataExchange;
   if (!dataExchangeConfigured) {

@@ -29,7 +29,7 @@ import { check, fail, sleep } from 'k6';
 import exec from 'k6/execution';
 import { Counter, Trend, Rate } from 'k6/metrics';
 import { guardTarget, loadConfig, planMessage, platformHeaders } from './script-support/config.ts';
-import { getWithBackoff, retryAfterSeconds } from './script-support/backoff.ts';
+import { getWithBackoff, retryAfterSeconds, setupFailure } from './script-support/backoff.ts';
 import { summaryOutputs } from './script-support/report.ts';
 import type { SummaryData } from './script-support/summary.ts';
 
@@ -161,12 +161,8 @@ export function setup() {
   console.log(`rate-limit: traffic over ${paths.join(', ')}; 429 body rule: ${cfg.rateLimitBody === 'any' ? 'none (SVC_429_BODY unset)' : cfg.rateLimitBody}`);
   for (const path of paths) {
     // A limit already spent by other traffic is not "unreachable": back off first.
-    const { res } = getWithBackoff(urlOf(path), params(path));
-    if (res.status !== 200) {
-      fail(
-        `setup: GET ${path} answered ${res.status} (expected 200): the target is not reachable, the credentials are not authorised, or the path is not a list of this target (SVC_RATE_LIMIT_PATHS)${res.status === 0 ? ` (${res.error})` : ''}`,
-      );
-    }
+    const got = getWithBackoff(urlOf(path), params(path));
+    if (got.res.status !== 200) fail(setupFailure(path, got, 'the path is not a list of this target (SVC_RATE_LIMIT_PATHS)'));
   }
 }
 

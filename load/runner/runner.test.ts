@@ -523,6 +523,13 @@ test('lifecycle exits: setup() failing, exec.test.abort() and abortOnFail end th
   const setupThrows = await quietRun(script('setup-throws.ts', "export function setup() { throw new Error('no token'); }\nexport default function () {}\n"));
   assert.equal(setupThrows.exitCode, 107);
   assert.match(setupThrows.err, /setup\(\) failed: Error: no token/);
+  // k6's fail(): the script's own words are the report, without the runner's stack.
+  const setupFails = await quietRun(
+    script('setup-fails.ts', "import { fail } from 'k6';\nexport function setup() { fail('setup: no list'); }\nexport default function () {}\n"),
+  );
+  assert.equal(setupFails.exitCode, 107);
+  assert.match(setupFails.err, /setup\(\) failed: setup: no list$/m);
+  assert.doesNotMatch(setupFails.err, /\bat (fail|setup) /);
   const aborted = await quietRun(
     script(
       'abort.ts',

@@ -42,6 +42,9 @@ export class AbortTestError extends Error {
   override name = 'AbortTestError';
 }
 
+/** What k6's fail() throws: the script's own words, reported without the runner's stack. */
+export class ScriptFailure extends Error {}
+
 const EXPECTED = Symbol.for('k6runner.expectedStatuses');
 /** Sent with every request, as k6 sends its own (the userAgent option is not implemented). */
 const USER_AGENT = 'k6-compatible-runner (svc-conformance)';
@@ -214,7 +217,7 @@ function k6Module(state: InstanceState) {
   }
 
   function fail(message = ''): never {
-    throw new Error(message);
+    throw new ScriptFailure(message);
   }
   return { check, group, sleep, fail };
 }

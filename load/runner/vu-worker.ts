@@ -11,7 +11,7 @@
  * engine round trip; samples go to the engine in batches.
  */
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
-import { AbortTestError, createK6Modules, instantiate, type VuHost } from './shims.ts';
+import { AbortTestError, ScriptFailure, createK6Modules, instantiate, type VuHost } from './shims.ts';
 import { tagKey, type MetricDefinition, type Tags } from './metrics.ts';
 import { arrivalTimeMs, rampingVusAt } from './options.ts';
 import { CONTROL, STOP_ABORT, sharedNow, type RunDone, type RunOrder, type WireRequest, type WireResponse, type WireSample } from './wire.ts';
@@ -77,6 +77,8 @@ function sample(metric: string, value: number, tags: Tags): WireSample {
 }
 
 function errorText(e: unknown): string {
+  // A fail() is the script saying what went wrong: its message is the whole report.
+  if (e instanceof ScriptFailure) return e.message;
   if (e instanceof Error) return e.stack ?? `${e.name}: ${e.message}`;
   return String(e);
 }

@@ -45,3 +45,20 @@ export function requestWithBackoff(
     wait *= 2;
   }
 }
+
+/**
+ * Why setup() could not read a list it needs, the likeliest cause first: no answer at all, the
+ * credentials refused, or a 429 that outlasted the back-off (Errors: "429 too many requests;
+ * used on the real-time interface when the rate limit is exceeded": a limit that did not
+ * recover, or one other traffic keeps spent), else what was answered. `otherwise` names what
+ * else an unexpected status may mean for this script.
+ */
+export function setupFailure(path: string, got: BackoffResult, otherwise: string): string {
+  const { res, rateLimited } = got;
+  const head = `setup: GET ${path} answered ${res.status} (expected 200)`;
+  if (res.status === 0) return `${head}: the target is not reachable (${res.error})`;
+  if (res.status === 401 || res.status === 403) return `${head}: the credentials are not authorised (SVC_CLIENT_ID, SVC_API_KEY)`;
+  if (res.status === 429)
+    return `${head}: still rate limited after backing off ${rateLimited} times (Retry-After, else 1 s doubling): the client's limit did not recover, or other traffic of this client keeps it spent`;
+  return `${head}: ${otherwise}`;
+}

@@ -49,6 +49,31 @@ test('records_per_page above 1000 never returns more than 1000 records', { tag: 
   }
 });
 
+test('walking institutions at records_per_page above 1000 returns each record once, as a walk at 1000 does', {
+  tag: ['@paging', '@institutions', '@readonly'],
+}, async ({ api }) => {
+  const asked = MAX + 1;
+  const first = await api.get('/institutions', { query: { records_per_page: asked } });
+  // Refusing is the other reading of a maximum (the test above): then there is no page of that size to walk.
+  test.skip(!is2xx(first.status), `records_per_page=${asked} is refused (${first.status}): no walk at that size`);
+  const id = (r: { code?: string; guid?: string }) => r.code ?? r.guid ?? JSON.stringify(r);
+  const atMax = new Set((await walkList<{ code?: string; guid?: string }>(api, '/institutions', 'institutions', { perPage: MAX })).map(id));
+  // Whatever page size the service takes for a request above the maximum (1000, or 25 in the
+  // reference: real-service-notes, "Paging"), a walk pages the same list: Endpoints, "Lists are
+  // paged with page and records_per_page". 150 pages cover the reference's 25 a page.
+  const above = (await walkList<{ code?: string; guid?: string }>(api, '/institutions', 'institutions', { perPage: asked, maxPages: 150 })).map(id);
+  expect(
+    above.filter((c, i) => above.indexOf(c) !== i),
+    `institutions on more than one page of records_per_page=${asked}`,
+  ).toEqual([]);
+  const walkedAbove = new Set(above);
+  expect(
+    [...atMax].filter((c) => !walkedAbove.has(c)),
+    `institutions a walk at ${MAX} holds and a walk at ${asked} missed`,
+  ).toEqual([]);
+  expect(atMax.size, 'institutions walked').toBeGreaterThan(0);
+});
+
 test('walking every page of institutions returns each record exactly once', { tag: ['@paging', '@institutions', '@readonly', '@inferred'] }, async ({
   api,
   profile,

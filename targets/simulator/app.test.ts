@@ -55,6 +55,17 @@ describe('rate limit (Errors: 429 when the rate limit is exceeded)', () => {
     }
   });
 
+  test('fault rate-limit-never-recovers: a client once refused stays refused after the second that recovers it', async () => {
+    const sim = await startSim({ settings: { rateLimitPerSecond: 2 }, faults: ['rate-limit-never-recovers'] });
+    try {
+      for (let i = 0; i < 3; i++) await sim.get('/institutions?records_per_page=1');
+      now += 5_000;
+      assert.equal((await sim.get('/institutions?records_per_page=1')).status, 429);
+    } finally {
+      await sim.close();
+    }
+  });
+
   for (const [fault, expected] of [
     ['no-rate-limit', 200],
     ['rate-limit-500', 500],

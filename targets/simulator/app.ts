@@ -154,16 +154,22 @@ function basicCredentials(request: FastifyRequest): { user: string; pass: string
 /** Token bucket per client: capacity and refill both `rateLimitPerSecond`. */
 class RateLimiter {
   private buckets = new Map<string, { tokens: number; at: number }>();
+  /** Fault rate-limit-never-recovers: the clients once refused. */
+  private refusedForGood = new Set<string>();
   constructor(private ctx: SimContext) {}
   take(key: string): boolean {
     const limit = this.ctx.settings.rateLimitPerSecond;
     if (!(limit > 0) || this.ctx.fault('no-rate-limit')) return true;
+    if (this.refusedForGood.has(key)) return false;
     const now = performance.now();
     const b = this.buckets.get(key) ?? { tokens: limit, at: now };
     b.tokens = Math.min(limit, b.tokens + ((now - b.at) / 1000) * limit);
     b.at = now;
     this.buckets.set(key, b);
-    if (b.tokens < 1) return false;
+    if (b.tokens < 1) {
+      if (this.ctx.fault('rate-limit-never-recovers')) this.refusedForGood.add(key);
+      return false;
+    }
     b.tokens -= 1;
     return true;
   }

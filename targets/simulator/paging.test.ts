@@ -46,8 +46,19 @@ test('paging faults deviate exactly as named', () => {
   assert.equal(pageList(only('records-per-page-ignored'), items, { records_per_page: '100' }).items.length, 25);
   assert.equal(pageList(only('page-walk-repeats-records'), items, { records_per_page: '10', page: '2' }).items[0], 9);
   assert.equal(pageList(only('page-walk-skips-records'), items, { records_per_page: '10', page: '2' }).items[0], 11);
+  // Above the maximum: 1000 records from where a page of 1001 would start, so record 1000 is on no page.
+  const skewed = pageList(only('page-offset-uses-asked-size'), items, { records_per_page: '1001', page: '2' });
+  assert.deepEqual([skewed.items.length, skewed.items[0], skewed.pagination.per_page], [1000, 1001, 1000]);
+  assert.equal(pageList(only('page-offset-uses-asked-size'), items, { records_per_page: '1000', page: '2' }).items[0], 1000);
   assert.throws(
     () => pageList(only('bad-paging-500'), items, { page: '0' }),
     (e: unknown) => !(e instanceof SimError),
   );
+});
+
+test('variation page-size-above-1000-falls-back-to-25 touches only the stated-maximum lists, and only above 1000', () => {
+  const ctx = { fault: () => false, variation: (n: string) => n === 'page-size-above-1000-falls-back-to-25' };
+  assert.equal(pageList(ctx, items, { records_per_page: '1001' }, { statedMaximum: true }).pagination.per_page, 25);
+  assert.equal(pageList(ctx, items, { records_per_page: '1000' }, { statedMaximum: true }).pagination.per_page, 1000);
+  assert.equal(pageList(ctx, items, { records_per_page: '1001' }).pagination.per_page, 1000);
 });

@@ -82,6 +82,9 @@ function variedPerPage(ctx: { variation?(name: string): boolean }, req: PageRequ
   if (askedNumber !== undefined && askedNumber < 10 && v('page-size-below-10-falls-back-to-25')) perPage = DEFAULT_RECORDS_PER_PAGE;
   // Limits: "Maximum records_per_page for list endpoints other than those in the table: not shown".
   if (askedNumber !== undefined && askedNumber > 100 && !o.statedMaximum && v('page-size-above-100-falls-back-to-25')) perPage = DEFAULT_RECORDS_PER_PAGE;
+  // The table's lists: what a request above their maximum gets is not stated (the reference falls back to 25).
+  if (askedNumber !== undefined && askedNumber > MAX_RECORDS_PER_PAGE && o.statedMaximum && v('page-size-above-1000-falls-back-to-25'))
+    perPage = DEFAULT_RECORDS_PER_PAGE;
   if (o.list === 'categories' && v('categories-page-max-25')) perPage = Math.min(perPage, DEFAULT_RECORDS_PER_PAGE);
   // The same sentence: a maximum the service chose, smaller than what a client asks within range.
   if (!o.statedMaximum && v('page-size-capped-at-10')) perPage = Math.min(perPage, PAGE_CAP_OF_VARIATION);
@@ -111,6 +114,12 @@ export function pageList<T>(
     // previous page's last record) or one record late (skips a record).
     const shift = ctx.fault('page-walk-repeats-records') ? -1 : 1;
     const start = (req.page - 1) * req.perPage + shift;
+    result.items = items.slice(start, start + req.perPage);
+  }
+  // Fault page-offset-uses-asked-size: the count is clamped to the maximum, the page's start is not.
+  const asked = Number(query?.records_per_page);
+  if (ctx.fault('page-offset-uses-asked-size') && asked > req.perPage) {
+    const start = (req.page - 1) * asked;
     result.items = items.slice(start, start + req.perPage);
   }
   // Fault page-past-last-repeats-last: a page past the last answers the last page again

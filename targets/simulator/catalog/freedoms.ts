@@ -179,6 +179,15 @@ export const FREEDOMS = [
     suites: ['@paging', '@categories', '@ach-returns', '@errors', '@accounts', '@transactions', '@members', 'load:paging'],
   },
   {
+    name: 'page-size-above-1000-falls-back-to-25',
+    kind: 'variation',
+    area: 'paging',
+    section:
+      'Limits state the records_per_page maximum 1000, not what a request above it gets; real-service-notes, Paging: on the lists whose range is 10-1000 a value outside it falls back to 25',
+    description: 'records_per_page above 1000 answers pages of 25 on institutions, favourites, credentials and data exchange lists (per_page says 25)',
+    suites: ['@paging', '@institutions', '@data-exchange', 'load:paging'],
+  },
+  {
     name: 'page-size-capped-at-10',
     kind: 'variation',
     area: 'paging',

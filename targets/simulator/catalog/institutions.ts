@@ -151,6 +151,15 @@ export const INSTITUTIONS = [
     description: 'records_per_page above 1000 returns 1001 records instead of at most 1000',
   },
   {
+    name: 'page-offset-uses-asked-size',
+    kind: 'fault',
+    area: 'paging',
+    section: 'Endpoints: lists are paged with page and records_per_page; Limits: records_per_page maximum 1000',
+    description:
+      'Above the maximum a page holds 1000 records (per_page says 1000) but starts where a page of the asked size would: a walk at records_per_page=1001 misses a record at every page boundary',
+    notFuzzable: 'comparison',
+  },
+  {
     name: 'records-per-page-ignored',
     kind: 'fault',
     area: 'paging',

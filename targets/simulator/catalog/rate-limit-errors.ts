@@ -19,6 +19,13 @@ export const RATE_LIMIT_ERRORS = [
     description: 'Requests over the rate limit answer 500 instead of 429',
   },
   {
+    name: 'rate-limit-never-recovers',
+    kind: 'fault',
+    area: 'rate-limit',
+    section: 'Errors: 429 too many requests "when the rate limit is exceeded": a client that has backed off no longer exceeds it',
+    description: 'Once a client is refused with 429 it is refused for good, however long it waits',
+  },
+  {
     name: 'malformed-json-500',
     kind: 'fault',
     tier: 'inferred',
