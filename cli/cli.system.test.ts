@@ -215,6 +215,7 @@ test('integration commands refuse bad input with a message naming it, exit 2, no
     [['usage', '--declare', 'GET /nowhere'], /no platform operation of spec\/ has that method and path/],
     [['versions', '--from', 'v20111101', '--to', 'v20250224', '--usage', '/nonexistent/usage.json'], /no usage file at \/nonexistent\/usage\.json/],
     [['webhook-check', '--url', 'ftp://x'], /--url must be an http\(s\) URL/],
+    [['webhook-check', '--url', 'http://127.0.0.1:9/x', '--late-retry-ms', '-3'], /--late-retry-ms must be a whole number \(0 or more\)/],
   ] as const) {
     const r = cli([...args, '--no-config']);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);

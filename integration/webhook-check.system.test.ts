@@ -16,7 +16,17 @@ async function check(broken?: 'answers-500-to-duplicates') {
   const dir = mkdtempSync(join(tmpdir(), 'svc-webhook-check-'));
   const receiver = await startReceiver({ dbPath: join(dir, 'receiver.sqlite'), ...(broken ? { broken } : {}) });
   try {
-    const run = await runWebhookCheck({ url: `${receiver.url}/webhooks/{type}`, runs: 10, out: join(dir, 'out'), env: {}, captureWithinMs: 50_000 });
+    // The late retry's wait is a second here (30 s by default): what it catches is proven by
+    // proof/receiver-variants.test.ts; here it must run and pass on a conforming handler.
+    const run = await runWebhookCheck({
+      url: `${receiver.url}/webhooks/{type}`,
+      runs: 10,
+      lateRetryMs: 1000,
+      lateRetryBetween: 50,
+      out: join(dir, 'out'),
+      env: {},
+      captureWithinMs: 50_000,
+    });
     return { ...run, junit: readFileSync(join(dir, 'out', 'junit.xml'), 'utf8') };
   } finally {
     await receiver.close();
@@ -37,4 +47,5 @@ test('a conforming handler passes webhook-check', async () => {
   assert.equal(r.code, 0, r.output);
   assert.doesNotMatch(r.junit, /<(failure|error) /);
   assert.match(r.junit, /after any order of deliveries/, 'late and out-of-order deliveries are judged by their answers without the observation API');
+  assert.match(r.junit, /a retry 1 s and 50 deliveries after the first/, 'the late retry runs, with the wait and the deliveries asked for');
 });
