@@ -313,18 +313,15 @@ test('a test command that failed fails the gate in every report, though the traf
   const traffic = [ex('GET', `${API}/institutions?records_per_page=25`, { response: { institutions: [] } })];
   const clean = judgeTraffic(traffic, { bases, check, credentialsRecorded: true }, 'test');
   assert.equal(trafficExitCode(clean), 0);
-  const r = { ...clean, commandFailure: 'the test command failed: The test command exited 1 after 2.1 s.' };
+  const r = { ...clean, commandFailure: 'The test command exited 1 after 2.1 s.' };
   assert.equal(trafficExitCode(r), 1);
   const dir = mkdtempSync(join(tmpdir(), 'svc-reports-'));
   try {
     const written = writeTrafficReports(r, dir, { secrets: [], recording: traffic });
-    assert.match(
-      readFileSync(join(dir, 'report.md'), 'utf8'),
-      /^# Integration traffic: FAIL\n[\s\S]*\*\*FAIL: the test command failed: The test command exited 1/,
-    );
+    assert.match(readFileSync(join(dir, 'report.md'), 'utf8'), /^# Integration traffic: FAIL\n[\s\S]*\*\*FAIL: The test command exited 1/);
     const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
     assert.match(junit, /failures="1"/);
-    assert.match(junit, /name="the test command"><failure message="the test command failed: The test command exited 1 after 2\.1 s\."/);
+    assert.match(junit, /name="the test command"><failure message="The test command exited 1 after 2\.1 s\."/);
     assert.ok(written, 'reports written');
     assert.ok(
       redactedConsoleLines(r, { secrets: [] }).some((l) => /gate: FAIL \(the test command failed\)/.test(l)),

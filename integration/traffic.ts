@@ -317,7 +317,7 @@ export async function runProxy(o: ProxyRunOptions): Promise<ProxyRun> {
   const report: TrafficReport = {
     ...finished,
     ...(empty ? { checkedNothing: empty } : {}),
-    ...(failedCommand ? { commandFailure: `the test command failed: ${notes[0]}` } : {}),
+    ...(failedCommand ? { commandFailure: notes[0] } : {}),
   };
   const secrets = profileSecrets(profile);
   const written = writeTrafficReports(report, o.out, { secrets, recording: proxy.exchanges, version: o.version });
