@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { CheckedClient, noteFailures, noteFinding, TIER_ANNOTATION } from './fixtures.ts';
 import { attachFindings } from './fixtures/findings.ts';
+import { rateLimitWaitMs, RATE_LIMIT_RESENDS } from './fixtures/client.ts';
 import { loadContract, type Failure } from '../contracts/index.ts';
 import { FINDINGS_ATTACHMENT, readFindings } from '../reports/findings.ts';
 import { createRedactor, loadProfile } from '../targets/index.ts';
@@ -41,6 +42,8 @@ type Answer = { status: number; headers?: Record<string, string>; body?: string 
 let answer: Answer = { status: 200 };
 /** Answers by path (without the query), before `answer`; every request path is recorded. */
 let byPath: Record<string, Answer> = {};
+/** Answers taken one per request before any other (a sequence: 429, 429, then the rest). */
+let sequence: Answer[] = [];
 let seen: string[] = [];
 let server: Server;
 let baseUrl = '';
@@ -49,7 +52,7 @@ before(async () => {
   server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     seen.push(`${req.method} ${path}`);
-    const a = byPath[path] ?? answer;
+    const a = sequence.shift() ?? byPath[path] ?? answer;
     res.writeHead(a.status, a.headers ?? {});
     res.end(a.body ?? '');
   });
@@ -105,11 +108,54 @@ test('truncated JSON: the first line says the body is not valid JSON, with statu
 
 test('429 with no body and no Content-Type passes the contract', async () => {
   answer = { status: 429 };
+  seen = [];
   const { api, annotations } = client();
-  const r = await api.get('/institutions');
+  const r = await api.get('/institutions', { expectStatus: [200, 429] });
   assert.equal(r.status, 429);
   assert.deepEqual(r.failures, []);
   assert.deepEqual(annotations, []);
+  assert.equal(seen.length, 1, 'a 429 the request expects is not sent again');
+});
+
+test('a 429 the request did not expect is sent again after backing off; the answer after it is judged', async () => {
+  const limited: Answer = { status: 429, headers: { 'retry-after': '0' } };
+  sequence = [limited, limited];
+  answer = json({ institutions: [], pagination: { current_page: 1, per_page: 25, total_entries: 0, total_pages: 1 } });
+  seen = [];
+  const { api, annotations } = client();
+  const r = await api.get('/institutions', { expectStatus: 200 });
+  assert.equal(r.status, 200);
+  assert.equal(seen.length, 3);
+  assert.deepEqual(
+    annotations.map((a) => a.type),
+    ['rate limited'],
+  );
+  assert.match(annotations[0].description ?? '', /^2 request\(s\) answered 429 sent again/);
+});
+
+test('a request still answered 429 after every resend fails naming the rate limit', async () => {
+  answer = { status: 429, headers: { 'retry-after': '0' } };
+  seen = [];
+  const { api } = client();
+  await assert.rejects(api.get('/institutions', { expectStatus: 200 }), /received 429 \(still rate limited after backing off 5 times/);
+  assert.equal(seen.length, 1 + RATE_LIMIT_RESENDS);
+});
+
+test("a standard aggregation's 429 is not sent again: it may be the aggregation throttle, which scenarios judge", async () => {
+  answer = { status: 429, headers: { 'retry-after': '0' } };
+  seen = [];
+  const { api } = client();
+  assert.equal((await api.post(`${MEMBER_PATH}/aggregate`)).status, 429);
+  assert.equal(seen.length, 1);
+});
+
+test('the wait before a resend: Retry-After in seconds or as a date, at most 10 s; else 1 s doubling', () => {
+  assert.equal(rateLimitWaitMs('2', 0), 2000);
+  assert.equal(rateLimitWaitMs('600', 0), 10_000);
+  assert.equal(rateLimitWaitMs(new Date(Date.now() - 5000).toUTCString(), 0), 0);
+  assert.equal(rateLimitWaitMs(undefined, 0), 1000);
+  assert.equal(rateLimitWaitMs(undefined, 3), 8000);
+  assert.equal(rateLimitWaitMs('soon', 1), 2000);
 });
 
 test('findings are annotated by tier; only errors gate; strict makes inferred ones gate', async () => {

@@ -126,6 +126,7 @@ export {
   TransportError,
   type BoundedOutcome,
   type BoundedRequest,
+  type BoundedResponse,
   type HttpBounds,
 } from './http.ts';
 export {

@@ -151,14 +151,18 @@ function basicCredentials(request: FastifyRequest): { user: string; pass: string
   return { user: decoded.slice(0, i), pass: decoded.slice(i + 1) };
 }
 
-/** Token bucket per client: capacity and refill both `rateLimitPerSecond`. */
+/** Variation rate-limit-10-per-second: a limit the service chose (Limits: "Request rate limit values: not shown"). */
+const LOW_RATE_LIMIT_OF_VARIATION = 10;
+const rateLimitOf = (ctx: SimContext) => (ctx.variation('rate-limit-10-per-second') ? LOW_RATE_LIMIT_OF_VARIATION : ctx.settings.rateLimitPerSecond);
+
+/** Token bucket per client: capacity and refill both the limit (`rateLimitPerSecond`). */
 class RateLimiter {
   private buckets = new Map<string, { tokens: number; at: number }>();
   /** Fault rate-limit-never-recovers: the clients once refused. */
   private refusedForGood = new Set<string>();
   constructor(private ctx: SimContext) {}
   take(key: string): boolean {
-    const limit = this.ctx.settings.rateLimitPerSecond;
+    const limit = rateLimitOf(this.ctx);
     if (!(limit > 0) || this.ctx.fault('no-rate-limit')) return true;
     if (this.refusedForGood.has(key)) return false;
     const now = performance.now();
@@ -272,7 +276,7 @@ export async function buildSimulator(options: SimulatorOptions = {}): Promise<Fa
       if (!limiter.take(creds?.user ?? request.ip)) {
         reply.header('Retry-After', '1');
         if (ctx.fault('rate-limit-500')) return reply.code(500).send(errorBody('internal'));
-        return sendError(reply, 'rate_limited', `More than ${ctx.settings.rateLimitPerSecond} requests per second for this client; retry after 1 second`);
+        return sendError(reply, 'rate_limited', `More than ${rateLimitOf(ctx)} requests per second for this client; retry after 1 second`);
       }
       if (!authPlatform(ctx, request, reply)) return reply;
       if (!resolveVersion(ctx, request, reply)) return reply;

@@ -160,6 +160,15 @@ export const FREEDOMS = [
     suites: ['load:rate-limit'],
   },
   {
+    name: 'rate-limit-10-per-second',
+    kind: 'variation',
+    area: 'rate-limit',
+    section:
+      'Limits: "Request rate limit values: not shown"; Errors: 429 "used on the real-time interface when the rate limit is exceeded": a limit of 10 requests a second per client is the service\'s to choose',
+    description: 'The platform answers 429 (Retry-After: 1) past 10 requests a second per client (a burst of 10)',
+    suites: ['@institutions'],
+  },
+  {
     name: 'page-size-below-10-falls-back-to-25',
     kind: 'variation',
     area: 'paging',
