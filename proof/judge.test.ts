@@ -126,6 +126,14 @@ test('plan: faults from their trace rows, variations together and from their sui
     ],
   );
   assert.throws(() => planSelftest({ only: ['nope'] }, catalog, trace, {}), /unknown catalogue entries: nope/);
+  // A variation the catalogue marks alone runs on its own suites, never in the joint run.
+  const withAlone = planSelftest({}, [...catalog, { ...variation('v-slow', ['@a']), alone: true as const }], trace, {});
+  assert.deepEqual(withAlone.allVariations?.variations, ['v-1', 'v-2']);
+  assert.deepEqual(withAlone.phase1.map((u) => u.name).slice(-2), [ALL_VARIATIONS_UNIT, 'v-slow']);
+  assert.deepEqual(
+    withAlone.aloneVariations.map((x) => x.entry.name),
+    ['v-slow'],
+  );
 });
 
 test('plan, fuzz column: every entry a scenario can notice runs the fuzz project alone, with the fuzz bounds', () => {

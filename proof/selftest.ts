@@ -32,7 +32,8 @@
  *     baseline rule holds for the other suite kinds (delivery, load, upgrade).
  *   - Every variation is in force together in one simulator (`all-variations`): the usual
  *     case costs one run. When that joint run fails, phase 2 names the variation behind it
- *     (proof/judge.ts `planPhase2`, `judgePhase2`).
+ *     (proof/judge.ts `planPhase2`, `judgePhase2`). A variation the catalogue marks `alone`
+ *     (a low rate limit would slow every suite of the joint run) runs on its own suites.
  *
  * --quick (npm run selftest:quick): variations run only the @smoke/@readonly scenarios
  * instead of every suite; faults run exactly as in the full matrix. --fuzz-only: the fuzz
@@ -112,7 +113,10 @@ function quickPlan(p: PlannedEntry): PlannedEntry {
 /** What the pipeline runs: the fault and variation plans, and the units of phase 1. */
 export interface SelftestPlan {
   faults: PlannedEntry[];
+  /** The variations of the joint run (every one but those that run alone). */
   variations: PlannedEntry[];
+  /** Variations that run on their own suites only (catalogue `alone`), never in the joint run. */
+  aloneVariations: PlannedEntry[];
   /** Every variation in force together (absent with one variation, or --separate-variations). */
   allVariations?: Unit;
   /** Each variation also runs on its own in phase 1. */
@@ -166,16 +170,18 @@ export function planSelftest(
   // common case (none alarms) costs one run, not one per variation. With --each-variation
   // each variation also runs on its own (its declared suites) in the same invocation.
   const faults = plans.filter((p) => p.entry.kind === 'fault');
-  const variations = plans.filter((p) => p.entry.kind === 'variation');
+  const variations = plans.filter((p) => p.entry.kind === 'variation' && !p.entry.alone);
+  const aloneVariations = plans.filter((p) => p.entry.kind === 'variation' && p.entry.alone);
   const together = !o.separateVariations && variations.length > 1;
   const eachAlone = !together || !!o.eachVariation;
   const allVariations = together ? allVariationsUnit(variations, mergeRuns(variations.map((p) => p.runs))) : undefined;
   return {
     faults,
     variations,
+    aloneVariations,
     ...(allVariations ? { allVariations } : {}),
     eachAlone,
-    phase1: [...faults.map(unitOf), ...(allVariations ? [allVariations] : []), ...(eachAlone ? variations.map(unitOf) : [])],
+    phase1: [...faults.map(unitOf), ...(allVariations ? [allVariations] : []), ...(eachAlone ? variations.map(unitOf) : []), ...aloneVariations.map(unitOf)],
     properties: o.fuzzOnly ? false : (o.properties ?? !o.only?.length),
     ...(o.fuzzOnly ? { cleanGrep: grepFor([FUZZ_TAG]) } : {}),
     env,
@@ -194,16 +200,19 @@ export async function judgeVariations(
   runPhase2: (units: Unit[]) => Promise<Execution>,
   log: (line: string) => void = () => {},
 ): Promise<{ rows: Map<string, MatrixRow>; joint?: JointResult }> {
+  const own = judgeVariationsAlone(plan.aloneVariations, ex1, b);
+  const withOwn = (rows: Map<string, MatrixRow>) => new Map([...rows, ...own]);
   const alone = plan.eachAlone ? judgeVariationsAlone(plan.variations, ex1, b) : new Map<string, MatrixRow>();
-  if (!plan.allVariations) return { rows: alone };
+  if (!plan.allVariations) return { rows: withOwn(alone) };
   const view = jointView(plan.variations, plan.allVariations, ex1, b);
-  if (!view.failed) return { rows: judgeJointPassed(plan.variations, view, alone), joint: view.result };
+  if (!view.failed) return { rows: withOwn(judgeJointPassed(plan.variations, view, alone)), joint: view.result };
   log(
     `all variations together: ${view.result.failed.length} failure(s)${view.result.errors.length ? ', a broken run' : ''} (${[...view.result.failed, ...view.result.errors].slice(0, 3).join('; ').slice(0, 400)}); naming the variation behind them`,
   );
   const plan2 = planPhase2(plan.variations, plan.allVariations, view, ex1, b, alone);
   const ex2 = plan2.units.length ? await runPhase2(plan2.units) : NOTHING_RAN;
-  return judgePhase2(plan.variations, view, plan2, ex1, ex2, b, alone);
+  const judged = judgePhase2(plan.variations, view, plan2, ex1, ex2, b, alone);
+  return { ...judged, rows: withOwn(judged.rows) };
 }
 
 /**

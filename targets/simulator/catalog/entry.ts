@@ -75,6 +75,11 @@ export interface VariationEntry extends EntryBase {
   kind: 'variation';
   /** Which suites can notice it (see above); every one of them must pass under it. */
   suites: readonly string[];
+  /**
+   * The self-test runs it on its own suites only, never in the joint run with every other
+   * variation: in force there it would slow every suite (a low rate limit), not test more.
+   */
+  alone?: true;
   tier?: never;
   env?: never;
   notFuzzable?: never;

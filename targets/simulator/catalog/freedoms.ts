@@ -167,6 +167,7 @@ export const FREEDOMS = [
       'Limits: "Request rate limit values: not shown"; Errors: 429 "used on the real-time interface when the rate limit is exceeded": a limit of 10 requests a second per client is the service\'s to choose',
     description: 'The platform answers 429 (Retry-After: 1) past 10 requests a second per client (a burst of 10)',
     suites: ['@institutions'],
+    alone: true,
   },
   {
     name: 'page-size-below-10-falls-back-to-25',
