@@ -9,10 +9,9 @@ import { createServer, type Server } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { CheckedClient, noteFailures, noteFinding, TIER_ANNOTATION } from './fixtures.ts';
 import { attachFindings } from './fixtures/findings.ts';
-import { rateLimitWaitMs, RATE_LIMIT_RESENDS } from './fixtures/client.ts';
 import { loadContract, type Failure } from '../contracts/index.ts';
 import { FINDINGS_ATTACHMENT, readFindings } from '../reports/findings.ts';
-import { createRedactor, loadProfile } from '../targets/index.ts';
+import { createRedactor, loadProfile, RATE_LIMIT_RESENDS } from '../targets/index.ts';
 
 const USER_GUID = 'USR-0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d';
 const MEMBER_GUID = 'MBR-1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
@@ -147,15 +146,6 @@ test("a standard aggregation's 429 is not sent again: it may be the aggregation 
   const { api } = client();
   assert.equal((await api.post(`${MEMBER_PATH}/aggregate`)).status, 429);
   assert.equal(seen.length, 1);
-});
-
-test('the wait before a resend: Retry-After in seconds or as a date, at most 10 s; else 1 s doubling', () => {
-  assert.equal(rateLimitWaitMs('2', 0), 2000);
-  assert.equal(rateLimitWaitMs('600', 0), 10_000);
-  assert.equal(rateLimitWaitMs(new Date(Date.now() - 5000).toUTCString(), 0), 0);
-  assert.equal(rateLimitWaitMs(undefined, 0), 1000);
-  assert.equal(rateLimitWaitMs(undefined, 3), 8000);
-  assert.equal(rateLimitWaitMs('soon', 1), 2000);
 });
 
 test('findings are annotated by tier; only errors gate; strict makes inferred ones gate', async () => {

@@ -24,11 +24,19 @@
  * operation (Endpoints, ACH returns: GET and POST only): they stay on the target, under
  * their own `svcct-` id.
  *
- * Requests here go to the platform through the one bounded transport (targets/ requestBounded),
+ * Requests here go to the platform through the one bounded transport (targets/ requestResendingRateLimited),
  * not through the contract checks: a teardown is not a scenario, and its answers judge nothing.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createRedactor, profileSecrets, requestBounded, RUN_ID_PATTERN, runSettings, type Redactor, type TargetProfile } from '../targets/index.ts';
+import {
+  createRedactor,
+  profileSecrets,
+  requestResendingRateLimited,
+  RUN_ID_PATTERN,
+  runSettings,
+  type Redactor,
+  type TargetProfile,
+} from '../targets/index.ts';
 import { credentialHeaders, CREDENTIAL_REFUSALS, platformRequest, refusedCredentialsMessage } from '../preflight/credentials.ts';
 
 /** The first word of every `id` the suite sets: names the suite (svc conformance tests). */
@@ -98,9 +106,6 @@ export function isSuiteId(id: unknown, runId?: string): id is string {
 /** Bound of a body read here (a page of 100 users is a few tens of kB). */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const MAX_BODY_BYTES_FROM = "the cleanup's bound of one answer";
-/** Errors: 429 when the rate limit is exceeded: a pause and a retry, this many times at most. */
-const RETRIES_429 = 3;
-const MAX_RETRY_WAIT_MS = 5_000;
 const SNIPPET_CHARS = 200;
 
 interface Answer {
@@ -111,7 +116,7 @@ interface Answer {
 
 /**
  * One platform request with the profile's credentials and version, bounded in time (the
- * request timeout, SVC_REQUEST_TIMEOUT_MS) and size (MAX_BODY_BYTES), retried on 429; a
+ * request timeout, SVC_REQUEST_TIMEOUT_MS) and size (MAX_BODY_BYTES), sent again on 429; a
  * transport failure is the transport's TransportError, in its words.
  */
 async function usersRequest(profile: TargetProfile, method: 'GET' | 'DELETE', path: string, query?: Record<string, string>): Promise<Answer> {
@@ -119,22 +124,15 @@ async function usersRequest(profile: TargetProfile, method: 'GET' | 'DELETE', pa
     throw new Error('needs SVC_CLIENT_ID and SVC_API_KEY (Authentication 1: platform endpoints use HTTP Basic authentication)');
   const request = platformRequest(profile, { method, path, ...(query ? { query } : {}) });
   const bounds = { requestMs: profile.timeouts.requestMs, maxBodyBytes: MAX_BODY_BYTES, maxBodyBytesFrom: MAX_BODY_BYTES_FROM };
-  for (let attempt = 0; ; attempt++) {
-    const res = await requestBounded(request, bounds);
-    if (res.status === 429 && attempt < RETRIES_429) {
-      // Retry-After in seconds when the target sends one (RFC 9110 §10.2.3), else a growing pause.
-      const after = Number(res.headers['retry-after']);
-      await new Promise((r) => setTimeout(r, Math.min(MAX_RETRY_WAIT_MS, Number.isFinite(after) && after >= 0 ? after * 1000 : 250 * (attempt + 1))));
-      continue;
-    }
-    let body: unknown = res.text;
-    try {
-      body = res.text ? JSON.parse(res.text) : undefined;
-    } catch {
-      /* not JSON: kept as text for the message */
-    }
-    return { status: res.status, text: res.text, body };
+  // Errors: 429 when the rate limit is exceeded: sent again after backing off (targets/http.ts).
+  const { res } = await requestResendingRateLimited(request, bounds);
+  let body: unknown = res.text;
+  try {
+    body = res.text ? JSON.parse(res.text) : undefined;
+  } catch {
+    /* not JSON: kept as text for the message */
   }
+  return { status: res.status, text: res.text, body };
 }
 
 const is2xx = (status: number) => status >= 200 && status < 300;
