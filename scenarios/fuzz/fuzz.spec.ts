@@ -21,7 +21,7 @@ import { test, expect } from '../fixtures.ts';
 import { createRedactor } from '../../targets/index.ts';
 import { profileSecrets, type TargetProfile } from '../../targets/index.ts';
 import { renderCounterexample } from './engine/engine.ts';
-import { renderStats, runFuzz, type FuzzRunResult } from './engine/run.ts';
+import { REACH_BOUND_MS, renderStats, runFuzz, type FuzzRunResult } from './engine/run.ts';
 import type { CreatedUsers } from '../cleanup.ts';
 
 /** A fresh seed unless SVC_FUZZ_SEED replays one. */
@@ -46,7 +46,10 @@ export function verdict(r: FuzzRunResult): string | undefined {
 async function fuzz(profile: TargetProfile, destructive: boolean, contract: Parameters<typeof runFuzz>[0]['contract'], createdUsers: CreatedUsers) {
   const seed = seedOf(profile);
   const info = test.info();
-  info.setTimeout(profile.fuzz.seconds * 1000 + 90_000);
+  // Every pass of the engine ends at a deadline of its own (the reach pass's bound, then the
+  // drawn cases' SVC_FUZZ_SECONDS); the rest is the chains and teardown. Paced to a low limit
+  // (fuzz.rateShare of SVC_RATE_LIMIT_PER_SECOND) the reach pass takes its whole bound.
+  info.setTimeout(REACH_BOUND_MS + profile.fuzz.seconds * 1000 + 90_000);
   info.annotations.push({ type: 'fuzz seed', description: `${seed} (replay: SVC_FUZZ_SEED=${seed})` });
   console.log(`fuzz seed ${seed} (replay: SVC_FUZZ_SEED=${seed}); runs ${profile.fuzz.runs} per operation, ${profile.fuzz.seconds} s`);
   const redactor = createRedactor([...profileSecrets(profile), ...Object.values(profile.testInstitution.passwords)]);

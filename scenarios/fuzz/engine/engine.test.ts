@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { JSON_TEXT_CHECK, loadContract } from '../../../contracts/index.ts';
 import { createRedactor, loadProfile } from '../../../targets/index.ts';
-import { judge, send, type FuzzTarget } from './engine.ts';
+import { judge, Pacer, send, type FuzzTarget } from './engine.ts';
 import type { FuzzCase, OperationSpec } from './requests.ts';
 
 let answer: { headers: Record<string, string>; body: string | Buffer } = { headers: {}, body: '' };
@@ -79,4 +79,15 @@ test('a gzip body with bytes that are not UTF-8 and a repeated name: inflated, t
     ],
   );
   assert.equal((judged.body as { institutions: Array<{ code: string }> }).institutions[0]!.code, 'bank2');
+});
+
+test('the pacer lets requests through below 10 a second too (a bucket of rate / 10 never held one)', async () => {
+  const pacer = new Pacer(5);
+  const guard = new Promise<'stuck'>((r) => setTimeout(() => r('stuck'), 5_000).unref());
+  const took = (async () => {
+    await pacer.take();
+    await pacer.take();
+    return 'took';
+  })();
+  assert.equal(await Promise.race([took, guard]), 'took');
 });

@@ -276,18 +276,21 @@ export interface FuzzOptions {
  * A token bucket below the target's request limit (profile.rateLimit.perSecond; Errors:
  * 429 when the limit is exceeded): the fuzzer keeps under it instead of collecting 429s.
  */
-class Pacer {
+export class Pacer {
   private tokens: number;
   private last = performance.now();
+  /** A tenth of a second's requests, and at least one: below 10 a second a bucket of rate / 10 could never hold a request. */
+  private readonly capacity: number;
   constructor(private readonly perSecond: number | undefined) {
-    this.tokens = perSecond ? Math.max(1, perSecond / 10) : 0;
+    this.capacity = perSecond ? Math.max(1, perSecond / 10) : 0;
+    this.tokens = this.capacity;
   }
   async take(): Promise<void> {
     const rate = this.perSecond;
     if (!rate) return;
     for (;;) {
       const now = performance.now();
-      this.tokens = Math.min(rate / 10, this.tokens + ((now - this.last) / 1000) * rate);
+      this.tokens = Math.min(this.capacity, this.tokens + ((now - this.last) / 1000) * rate);
       this.last = now;
       if (this.tokens >= 1) {
         this.tokens -= 1;

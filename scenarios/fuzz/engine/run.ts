@@ -71,7 +71,7 @@ export function plannedOperations(contract: Contract, profile: TargetProfile, ap
 const COVERAGE_RUNS = 2;
 
 /** Safety bound of the reach pass (it sends a few hundred cases: seconds, not a minute). */
-const REACH_BOUND_MS = 60_000;
+export const REACH_BOUND_MS = 60_000;
 
 const operationId = (s: Pick<OperationSpec, 'api' | 'key'>) => `${s.api} ${s.key}`;
 
