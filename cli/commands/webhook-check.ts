@@ -5,20 +5,12 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { join, resolve } from 'node:path';
 import { integrationInput, positiveInt, profileOf, reportsDir, settingsOf, wholeNumber, type Wrap } from '../invocation.ts';
+import type { WebhookCheckOptions } from '../../integration/webhook-check.ts';
 
-async function runWebhookCheckCommand(
-  o: {
-    url: string;
-    observeUrl?: string;
-    runs?: number;
-    boundMs?: number;
-    lateRetryMs?: number;
-    lateRetryBetween?: number;
-    seed?: number;
-    out?: string;
-  },
-  cmd: Command,
-): Promise<number> {
+/** The command's options: the engine's own, the report folder optional (it defaults under the reports). */
+type WebhookCheckCommandOptions = Omit<WebhookCheckOptions, 'out' | 'env' | 'onReachable' | 'captureWithinMs'> & { out?: string };
+
+async function runWebhookCheckCommand(o: WebhookCheckCommandOptions, cmd: Command): Promise<number> {
   const settings = await settingsOf(cmd);
   profileOf(settings.env);
   const out = o.out ? resolve(o.out) : join(reportsDir(settings), 'webhook-check');
@@ -29,20 +21,7 @@ async function runWebhookCheckCommand(
     for (const p of WEBHOOK_PROPERTIES)
       console.log(`  ${p.needsObservation && !o.observeUrl ? '(skipped: needs --observe-url) ' : ''}${p.property} — ${p.rules}`);
   };
-  const { code } = await integrationInput(() =>
-    runWebhookCheck({
-      url: o.url,
-      observeUrl: o.observeUrl,
-      runs: o.runs,
-      boundMs: o.boundMs,
-      lateRetryMs: o.lateRetryMs,
-      lateRetryBetween: o.lateRetryBetween,
-      seed: o.seed,
-      out,
-      env: settings.env,
-      onReachable: announce,
-    }),
-  );
+  const { code } = await integrationInput(() => runWebhookCheck({ ...o, out, env: settings.env, onReachable: announce }));
   // Without the observation API a duplicate's 2xx is checked, not that it was processed once:
   // a green line must not read as the stored state verified.
   const unverified = o.observeUrl
