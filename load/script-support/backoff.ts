@@ -48,7 +48,7 @@ export function requestWithBackoff(
 
 /**
  * Why setup() could not read a list it needs, the likeliest cause first: no answer at all, the
- * credentials refused, or a 429 that outlasted the back-off (Errors: "429 too many requests;
+ * credentials refused, or a 429 that outlasted the back-off (Errors, 429: "too many requests;
  * used on the real-time interface when the rate limit is exceeded": a limit that did not
  * recover, or one other traffic keeps spent), else what was answered. `otherwise` names what
  * else an unexpected status may mean for this script.
