@@ -12,6 +12,13 @@
  * `node <proxy> --upstream <url> --port 0 --fault <name|none>` forwards everything to the
  * upstream and applies that fault. The simulator is started afresh for each fault, so no
  * fault sees another's state.
+ *
+ * With `--deliveries` the proxy also stands between the service's webhook deliveries and the
+ * suite's capture (the place of the https tunnel a user runs, README "Webhook deliveries"):
+ * it is given `--webhook-port <Q> --webhook-upstream <capture origin>`, the simulator delivers
+ * every type to `http://127.0.0.1:<Q>/hooks`, and the suite is told that URL as its public
+ * URL. Deliveries do not pass the platform proxy, so without this they cannot be faulted by
+ * someone else. Run it with the live-delivery spec: `--project properties --grep @live`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -20,18 +27,28 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { figures, runPlaywright, type PlaywrightRun, type RunTest } from './real-target.ts';
 import { TIER_ANNOTATION } from '../contracts/index.ts';
-import { realTargetEnv, simulatorProcessEnv, startSimulatorProcess } from '../targets/index.ts';
+import { freeLoopbackPort, liveDeliveryEnv, realTargetEnv, simulatorDeliveryEnv, simulatorProcessEnv, startSimulatorProcess } from '../targets/index.ts';
 
-const USAGE = 'usage: npx tsx proof/independent-faults.ts --proxy <proxy.mjs> [--faults a,b] [--project api ...] [--out results.json] [--timeout-min 20]';
+const USAGE =
+  'usage: npx tsx proof/independent-faults.ts --proxy <proxy.mjs> [--faults a,b] [--project api ...] [--grep @live] [--deliveries] [--out results.json] [--timeout-min 20]';
 
 interface Proxy {
   url: string;
   stop: () => Promise<void>;
 }
 
+/** Where the proxy takes the service's webhook deliveries and where it hands them on (`--deliveries`). */
+interface DeliveryLeg {
+  /** The port the simulator delivers to (the proxy listens on it). */
+  proxyPort: number;
+  /** The port the suite's capture listens on. */
+  capturePort: number;
+}
+
 /** Starts the fault proxy in front of `upstream` and reads the URL it prints. */
-async function startProxy(command: string, upstream: string, fault: string): Promise<Proxy> {
-  const child: ChildProcess = spawn(process.execPath, [command, '--upstream', upstream, '--port', '0', '--fault', fault], {
+async function startProxy(command: string, upstream: string, fault: string, deliveries?: DeliveryLeg): Promise<Proxy> {
+  const deliveryArgs = deliveries ? ['--webhook-port', String(deliveries.proxyPort), '--webhook-upstream', `http://127.0.0.1:${deliveries.capturePort}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [command, '--upstream', upstream, '--port', '0', '--fault', fault, ...deliveryArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -76,13 +93,25 @@ async function listFaults(command: string): Promise<string[]> {
     .filter(Boolean);
 }
 
+interface RunPlan {
+  projects: string[];
+  grep?: string;
+  /** The proxy stands between the service's webhook deliveries and the capture too. */
+  deliveries: boolean;
+  timeoutMs: number;
+}
+
 /** One gate run through the proxy with `fault` in force, against a fresh simulator. */
-async function runThrough(command: string, fault: string, projects: string[], timeoutMs: number): Promise<PlaywrightRun> {
-  const sim = await startSimulatorProcess(simulatorProcessEnv());
+async function runThrough(command: string, fault: string, plan: RunPlan): Promise<PlaywrightRun> {
+  const leg: DeliveryLeg | undefined = plan.deliveries ? { proxyPort: await freeLoopbackPort(), capturePort: await freeLoopbackPort() } : undefined;
+  // The service is configured out of band to deliver to the proxy's webhook port (Events, Webhooks).
+  const publicUrl = leg && `http://127.0.0.1:${leg.proxyPort}/hooks`;
+  const sim = await startSimulatorProcess({ ...simulatorProcessEnv(), ...(publicUrl ? simulatorDeliveryEnv(publicUrl) : {}) });
   let proxy: Proxy | undefined;
   try {
-    proxy = await startProxy(command, sim.base, fault);
-    return await runPlaywright({ projects, env: realTargetEnv(proxy.url), timeoutMs });
+    proxy = await startProxy(command, sim.base, fault, leg);
+    const env = realTargetEnv(proxy.url, leg && publicUrl ? liveDeliveryEnv({ base: proxy.url, publicUrl, listenPort: leg.capturePort }) : {});
+    return await runPlaywright({ projects: plan.projects, grep: plan.grep, env, timeoutMs: plan.timeoutMs });
   } finally {
     await proxy?.stop();
     await sim.stop();
@@ -155,6 +184,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
         proxy: { type: 'string' },
         faults: { type: 'string' },
         project: { type: 'string', multiple: true },
+        grep: { type: 'string' },
+        deliveries: { type: 'boolean' },
         out: { type: 'string' },
         'timeout-min': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -175,13 +206,20 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const command = resolve(values.proxy);
   const projects = (values.project as string[] | undefined) ?? ['api', 'browser', 'fuzz'];
   const timeoutMs = Number(values['timeout-min'] ?? 20) * 60_000;
+  if (!(timeoutMs > 0)) {
+    console.error(`--timeout-min must be a positive number of minutes, got ${JSON.stringify(values['timeout-min'])}\n${USAGE}`);
+    process.exit(2);
+  }
+  const plan: RunPlan = { projects, grep: values.grep as string | undefined, deliveries: values.deliveries === true, timeoutMs };
   const faults = typeof values.faults === 'string' ? values.faults.split(',').filter(Boolean) : await listFaults(command);
-  console.log(`baseline: the transparent proxy (${projects.join(', ')})`);
-  const baseline = await runThrough(command, 'none', projects, timeoutMs);
+  console.log(
+    `baseline: the transparent proxy (${projects.join(', ')}${plan.grep ? `, --grep ${plan.grep}` : ''}${plan.deliveries ? ', deliveries through it' : ''})`,
+  );
+  const baseline = await runThrough(command, 'none', plan);
   console.log(figures(baseline));
   const verdicts: FaultVerdict[] = [];
   for (const fault of faults) {
-    const run = await runThrough(command, fault, projects, timeoutMs);
+    const run = await runThrough(command, fault, plan);
     const v = verdictOf(fault, baseline, run);
     verdicts.push(v);
     const noticed = !v.caught && v.inferred.length ? `; reported as inferred (not gating) by ${v.inferred.length}: ${v.inferred[0].slice(0, 200)}` : '';
@@ -190,5 +228,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const caught = verdicts.filter((v) => v.caught).length;
   const noticedOnly = verdicts.filter((v) => !v.caught && v.inferred.length).length;
   console.log(`\ncaught ${caught} of ${verdicts.length}${noticedOnly ? `; ${noticedOnly} of the survivors reported as inferred findings` : ''}`);
-  if (typeof values.out === 'string') writeFileSync(values.out, `${JSON.stringify({ projects, baseline: figures(baseline), verdicts }, null, 2)}\n`);
+  if (typeof values.out === 'string')
+    writeFileSync(
+      values.out,
+      `${JSON.stringify({ projects, grep: plan.grep, deliveries: plan.deliveries, baseline: figures(baseline), verdicts }, null, 2)}\n`,
+    );
 }

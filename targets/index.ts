@@ -112,8 +112,11 @@ export {
 } from './process.ts';
 export {
   cleanEnv,
+  freeLoopbackPort,
+  liveDeliveryEnv,
   realTargetEnv,
   RUN_SECRETS,
+  simulatorDeliveryEnv,
   simulatorProcessEnv,
   startSimulatorProcess,
 } from './simulator-process.ts';

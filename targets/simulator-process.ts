@@ -13,6 +13,7 @@
  * (tests/) import them from there.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { PACKAGE_ROOT } from './process.ts';
 import { PASSWORD_SCENARIOS, PRODUCT_PATH_DEFAULTS, PRODUCT_PATH_ENV } from './profiles/settings.ts';
 import { SIMULATOR_DEFAULTS } from './simulator/settings.ts';
@@ -166,4 +167,59 @@ export function realTargetEnv(base: string, extra: Record<string, string> = {}):
 /** The simulator process's own settings: the same secrets, from its environment. */
 export function simulatorProcessEnv(): NodeJS.ProcessEnv {
   return { ...cleanEnv(), ...RUN_SECRETS };
+}
+
+/** Ports already handed out by `freeLoopbackPort` in this process: runs at once must never share one. */
+const handedOut = new Set<number>();
+
+/**
+ * A free 127.0.0.1 port for a server that starts later than the process told its URL (a
+ * webhook capture in a Playwright worker, seconds after the simulator was told where to
+ * deliver), never one handed out before in this process. It is drawn below the kernel's
+ * ephemeral range (Linux: 32768-60999, /proc/sys/net/ipv4/ip_local_port_range), which every
+ * listen(0) and outgoing connection of the machine's other processes uses: a port inside
+ * it, free when drawn, can be taken before the late server binds it (EADDRINUSE).
+ */
+export async function freeLoopbackPort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (handedOut.has(port)) continue;
+    const s = createServer();
+    const free = await new Promise<boolean>((r) => {
+      s.once('error', () => r(false));
+      s.listen(port, '127.0.0.1', () => r(true));
+    });
+    if (!free) continue;
+    await new Promise<void>((r) => s.close(() => r()));
+    handedOut.add(port);
+    return port;
+  }
+}
+
+/**
+ * The webhook settings of a live-delivery run (README, "Webhook deliveries"): the service
+ * delivers to `publicUrl` (here a loopback URL, the stand-in of a tunnel), which reaches the
+ * suite's capture on `listenPort`; the capture answers 503 to each object's first delivery
+ * so retries are observed (Events, rules 4-5), and a test webhook of each type is asked for
+ * through the simulator's control route under `base` (Events, rule 7).
+ */
+export function liveDeliveryEnv(o: { base: string; publicUrl: string; listenPort: number }): Record<string, string> {
+  return {
+    SVC_WEBHOOK_PUBLIC_URL: o.publicUrl,
+    SVC_WEBHOOK_LISTEN: `127.0.0.1:${o.listenPort}`,
+    SVC_WEBHOOK_WAIT_MS: '8000',
+    SVC_WEBHOOK_EXPECT: '1',
+    SVC_WEBHOOK_FAIL_FIRST: '1',
+    SVC_WEBHOOK_TEST_URL: `${o.base}/_sim/webhooks/test`,
+    SVC_WEBHOOK_TEST_TYPES: 'member,aggregation',
+  };
+}
+
+/**
+ * A simulator's out-of-band webhook configuration for a live-delivery run: every type to
+ * `url`, the retry schedule (Events, rule 5) divided by 100 so retry 1 comes 0.3 s after the
+ * first attempt, and a 2 s bound on each attempt.
+ */
+export function simulatorDeliveryEnv(url: string): Record<string, string> {
+  return { SVC_SIM_WEBHOOK_URL: url, SVC_SIM_WEBHOOK_TIME_SCALE: '100', SVC_SIM_WEBHOOK_TIMEOUT_MS: '2000' };
 }

@@ -32,44 +32,21 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { figures, runPlaywright, runPlaywrightBatch, type BatchRun, type PlaywrightRun } from '../proof/real-target.ts';
-import { realTargetEnv, simulatorProcessEnv, startSimulatorProcess, startTarget } from '../targets/index.ts';
+import {
+  freeLoopbackPort,
+  liveDeliveryEnv,
+  realTargetEnv,
+  simulatorDeliveryEnv,
+  simulatorProcessEnv,
+  startSimulatorProcess,
+  startTarget,
+} from '../targets/index.ts';
 
 const RUN_TIMEOUT_MS = 4 * 60_000;
-/** A day of retries in about 15 minutes: retry 1 comes 0.3 s after the first attempt. */
-const TIME_SCALE = '100';
 
 /** Workers of the batch: each run is mostly waiting, so a few go at once. */
 const BATCH_WORKERS = 4;
-
-/** Ports already handed to a capture of this file: runs at once must never share one. */
-const handedOut = new Set<number>();
-
-/**
- * A free 127.0.0.1 port for the capture (the spec listens on SVC_WEBHOOK_LISTEN), never one
- * given to another run. The simulator is told the URL before the capture listens (in a
- * Playwright worker, seconds later), so the port must not be taken meanwhile: it is drawn
- * below the kernel's ephemeral range (Linux: 32768-60999, /proc/sys/net/ipv4/ip_local_port_range),
- * which every listen(0) and outgoing connection of this machine's other processes uses.
- * A port inside that range, free when drawn, was taken by another server of the unit run
- * before the capture bound it (EADDRINUSE).
- */
-async function freePort(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (handedOut.has(port)) continue;
-    const s = createServer();
-    const free = await new Promise<boolean>((r) => {
-      s.once('error', () => r(false));
-      s.listen(port, '127.0.0.1', () => r(true));
-    });
-    if (!free) continue;
-    await new Promise<void>((r) => s.close(() => r()));
-    handedOut.add(port);
-    return port;
-  }
-}
 
 interface LiveRun {
   faults?: string[];
@@ -81,20 +58,27 @@ interface LiveRun {
   deliver?: boolean;
 }
 
+/** A service never told the capture's URL is asked for no test webhook either. */
+function withoutTestWebhooks(env: Record<string, string>, drop: boolean): Record<string, string> {
+  if (!drop) return env;
+  const { SVC_WEBHOOK_TEST_URL: _url, SVC_WEBHOOK_TEST_TYPES: _types, ...rest } = env;
+  return rest;
+}
+
 /**
  * The simulator delivering to the capture's URL (a separate process with `process: true`,
  * else built in this process from the same variables) and the environment the @live spec
  * runs with: SVC_* variables only.
  */
 async function liveTarget(o: LiveRun & { process?: boolean }): Promise<{ env: NodeJS.ProcessEnv; stop: () => Promise<void> }> {
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const hookUrl = `http://127.0.0.1:${port}/hooks`;
+  const { SVC_SIM_WEBHOOK_URL, ...schedule } = simulatorDeliveryEnv(hookUrl);
   const simEnv = {
     ...simulatorProcessEnv(),
+    ...schedule,
     // deliver: false plays a service never told this URL (configuration is out of band).
-    ...(o.deliver === false ? {} : { SVC_SIM_WEBHOOK_URL: hookUrl }),
-    SVC_SIM_WEBHOOK_TIME_SCALE: TIME_SCALE,
-    SVC_SIM_WEBHOOK_TIMEOUT_MS: '2000',
+    ...(o.deliver === false ? {} : { SVC_SIM_WEBHOOK_URL }),
     ...(o.faults?.length ? { SVC_SIM_FAULTS: o.faults.join(',') } : {}),
     ...(o.variations?.length ? { SVC_SIM_VARIATIONS: o.variations.join(',') } : {}),
     ...o.sim,
@@ -103,16 +87,7 @@ async function liveTarget(o: LiveRun & { process?: boolean }): Promise<{ env: No
     ? await startSimulatorProcess(simEnv)
     : await startTarget({ env: simEnv, simulator: true }).then((t) => ({ base: t.url, stop: t.close }));
   const env = realTargetEnv(sim.base, {
-    ...(o.withPublicUrl === false
-      ? {}
-      : {
-          SVC_WEBHOOK_PUBLIC_URL: hookUrl,
-          SVC_WEBHOOK_LISTEN: `127.0.0.1:${port}`,
-          SVC_WEBHOOK_WAIT_MS: '8000',
-          SVC_WEBHOOK_EXPECT: '1',
-          SVC_WEBHOOK_FAIL_FIRST: '1',
-          ...(o.deliver === false ? {} : { SVC_WEBHOOK_TEST_URL: `${sim.base}/_sim/webhooks/test`, SVC_WEBHOOK_TEST_TYPES: 'member,aggregation' }),
-        }),
+    ...(o.withPublicUrl === false ? {} : withoutTestWebhooks(liveDeliveryEnv({ base: sim.base, publicUrl: hookUrl, listenPort: port }), o.deliver === false)),
     ...o.extra,
   });
   return { env, stop: sim.stop };
