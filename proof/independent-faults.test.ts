@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newInferredFindings, STOPPED_BEFORE_SCENARIOS, verdictOf } from './independent-faults.ts';
+import { newInferredFindings, STOPPED_BEFORE_SCENARIOS, summaryLine, verdictLine, verdictOf } from './independent-faults.ts';
 import { testKey } from './playwright-plan.ts';
 import type { PlaywrightRun, RunTest } from './real-target.ts';
 
@@ -67,4 +67,18 @@ test("a survivor the suite reported as an inferred finding says so; inferred fin
   const v = verdictOf('f', before, under);
   assert.deepEqual([v.caught, v.inferred.length], [false, 1]);
   assert.deepEqual(newInferredFindings(before, before), []);
+});
+
+test("a writer's control (named freedom-...) caught is a false alarm, tolerated when the gate stays green; the summary counts the two apart", () => {
+  const red = run({ exitCode: 1, tests: [test1('failed', 'expected the list in code order')] });
+  const green = run({ tests: [test1('passed')] });
+  const alarm = verdictOf('freedom-list-order', baseline, red);
+  const tolerated = verdictOf('freedom-extra-field', baseline, green);
+  const caught = verdictOf('page-overlap', baseline, red);
+  assert.deepEqual([alarm.control, alarm.caught, tolerated.control, caught.control], [true, true, true, false]);
+  assert.match(verdictLine(alarm), /^FALSE ALARM freedom-list-order .*expected the list in code order/s);
+  assert.match(verdictLine(tolerated), /^TOLERATED +freedom-extra-field/);
+  assert.match(verdictLine(caught), /^CAUGHT +page-overlap/);
+  assert.equal(summaryLine([alarm, tolerated, caught]), 'caught 1 of 1; controls tolerated 1 of 2');
+  assert.equal(summaryLine([caught]), 'caught 1 of 1');
 });

@@ -19,6 +19,9 @@
  * every type to `http://127.0.0.1:<Q>/hooks`, and the suite is told that URL as its public
  * URL. Deliveries do not pass the platform proxy, so without this they cannot be faulted by
  * someone else. Run it with the live-delivery spec: `--project properties --grep @live`.
+ *
+ * A name beginning `freedom-` is the writer's control, a behaviour the specification allows:
+ * the gate must stay green on it (TOLERATED); red is a FALSE ALARM.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -120,6 +123,12 @@ async function runThrough(command: string, fault: string, plan: RunPlan): Promis
 
 export interface FaultVerdict {
   fault: string;
+  /**
+   * A control, not a fault: the writer names a behaviour the specification allows
+   * `freedom-...` (Developers' guide: green whenever the service does what the specification
+   * allows). Caught, it is a false alarm of the gate.
+   */
+  control: boolean;
   caught: boolean;
   /** Scenarios that passed through the transparent proxy and failed under the fault. */
   by: string[];
@@ -151,6 +160,30 @@ export function newInferredFindings(baseline: PlaywrightRun, run: PlaywrightRun)
   ];
 }
 
+/** How a writer names a control: a behaviour the specification allows, on which the gate must stay green. */
+export const CONTROL_PREFIX = 'freedom-';
+
+/** One line of the run's output for `v`: a fault CAUGHT or SURVIVED, a control TOLERATED or a FALSE ALARM. */
+export function verdictLine(v: FaultVerdict): string {
+  const label = v.control ? (v.caught ? 'FALSE ALARM' : 'TOLERATED') : v.caught ? 'CAUGHT' : 'SURVIVED';
+  const by = v.caught ? ` by ${v.by.length}: ${v.by.slice(0, 3).join(' | ')}${v.firstError ? `\n    ${v.firstError.slice(0, 300)}` : ''}` : '';
+  const noticed = !v.caught && v.inferred.length ? `; reported as inferred (not gating) by ${v.inferred.length}: ${v.inferred[0].slice(0, 200)}` : '';
+  return `${label.padEnd(11)} ${v.fault} (${v.seconds} s)${by}${noticed}`;
+}
+
+/** The last line: faults caught, and controls tolerated where the writer gave any. */
+export function summaryLine(verdicts: readonly FaultVerdict[]): string {
+  const faults = verdicts.filter((v) => !v.control);
+  const controls = verdicts.filter((v) => v.control);
+  const noticedOnly = faults.filter((v) => !v.caught && v.inferred.length).length;
+  const parts = [
+    ...(faults.length ? [`caught ${faults.filter((v) => v.caught).length} of ${faults.length}`] : []),
+    ...(noticedOnly ? [`${noticedOnly} of the survivors reported as inferred findings`] : []),
+    ...(controls.length ? [`controls tolerated ${controls.filter((v) => !v.caught).length} of ${controls.length}`] : []),
+  ];
+  return parts.join('; ');
+}
+
 /** The name a run stopped before its first scenario is caught by (the preflight of the global setup). */
 export const STOPPED_BEFORE_SCENARIOS = 'the run, stopped before its first scenario';
 
@@ -168,6 +201,7 @@ export function verdictOf(fault: string, baseline: PlaywrightRun, run: Playwrigh
   const firstError = stopped ? run.globalErrors[0] : failing[0]?.firstError;
   return {
     fault,
+    control: fault.startsWith(CONTROL_PREFIX),
     caught: failing.length > 0 || stopped,
     by: stopped ? [STOPPED_BEFORE_SCENARIOS] : failing.map((t) => t.name),
     ...(firstError ? { firstError: firstError.split('\n').slice(0, 3).join(' ') } : {}),
@@ -222,12 +256,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     const run = await runThrough(command, fault, plan);
     const v = verdictOf(fault, baseline, run);
     verdicts.push(v);
-    const noticed = !v.caught && v.inferred.length ? `; reported as inferred (not gating) by ${v.inferred.length}: ${v.inferred[0].slice(0, 200)}` : '';
-    console.log(`${v.caught ? 'CAUGHT  ' : 'SURVIVED'} ${fault} (${v.seconds} s)${v.caught ? ` by ${v.by.length}: ${v.by.slice(0, 3).join(' | ')}` : noticed}`);
+    console.log(verdictLine(v));
   }
-  const caught = verdicts.filter((v) => v.caught).length;
-  const noticedOnly = verdicts.filter((v) => !v.caught && v.inferred.length).length;
-  console.log(`\ncaught ${caught} of ${verdicts.length}${noticedOnly ? `; ${noticedOnly} of the survivors reported as inferred findings` : ''}`);
+  console.log(`\n${summaryLine(verdicts)}`);
   if (typeof values.out === 'string')
     writeFileSync(
       values.out,
