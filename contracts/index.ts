@@ -51,7 +51,7 @@ export type { GeneratedCase } from './generated.ts';
 export { GENERATED_CHECKS, FUZZ_CHECKS, GENERATED_RULES } from './generated.ts';
 export * from './delivery.ts';
 export { REQUEST_CHECKS, REQUEST_RULES, WIDGET_TYPES } from './requests.ts';
-export { RunLedger, judgeRun, INVARIANT_RULES } from './invariants.ts';
+export { RunLedger, judgeRun, INVARIANT_RULES, orderFreeJson } from './invariants.ts';
 export type { Observation, ObservedRecord, InvariantOptions } from './invariants.ts';
 export { servedOf, identifierForm, type ServedKind } from './served.ts';
 export { normaliseLocation } from './failure.ts';

@@ -210,22 +210,34 @@ function hash(text: string): string {
   return (h >>> 0).toString(16).padStart(8, '0');
 }
 
-/** JSON with object keys sorted and arrays of primitives sorted: "field order is not fixed" (Events rule 2; Versioning: reordering is non-breaking). */
-function canonicalJson(v: unknown, depth = 0): string {
+/**
+ * JSON with object keys sorted and arrays of primitives sorted: "field order is not fixed"
+ * (Events rule 2; Versioning: reordering is non-breaking). With `everyArray` the items of
+ * every array are sorted too (`orderFreeJson`).
+ */
+function canonicalJson(v: unknown, depth = 0, everyArray = false): string {
   if (depth > 8) return '"…"';
   if (Array.isArray(v)) {
-    const items = v.map((x) => canonicalJson(x, depth + 1));
-    if (v.every((x) => x === null || typeof x !== 'object')) items.sort();
+    const items = v.map((x) => canonicalJson(x, depth + 1, everyArray));
+    if (everyArray || v.every((x) => x === null || typeof x !== 'object')) items.sort();
     return `[${items.join(',')}]`;
   }
   if (isRec(v)) {
     return `{${Object.keys(v)
       .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k], depth + 1)}`)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k], depth + 1, everyArray)}`)
       .join(',')}}`;
   }
   return JSON.stringify(v) ?? 'null';
 }
+
+/**
+ * A value's content without its orders, for comparing two reads of the same data: keys
+ * sorted (reordering response properties is non-breaking, Versioning) and every array's
+ * items sorted (no list's order is stated but the favourites', Endpoints, Institutions).
+ * Nesting below 8 levels is not compared.
+ */
+export const orderFreeJson = (v: unknown): string => canonicalJson(v, 0, true);
 
 const ENVELOPES = ['member', 'user', 'ach_return', 'widget_url', 'authorization_code', 'account', 'transaction', 'tag', 'goal', 'budget', 'category'];
 const OWNER_FIELDS = ['user_guid', 'member_guid', 'account_guid'];

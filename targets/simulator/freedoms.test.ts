@@ -593,3 +593,26 @@ test('longer-identifiers: unstated identifier shapes answer longer and reformatt
     assert.match(user, /^USR-[0-9a-f-]{36}$/, 'USR-<uuid> is stated and kept');
   });
 });
+
+test('list-order-varies: two reads of a list agree in content, not in order; the favourites keep theirs; a walk still sees each record once', async () => {
+  await withVariations(['list-order-varies'], async (sim) => {
+    const codes = async (path: string) => ((await sim.req('GET', path)).body.institutions as Array<{ code: string }>).map((i) => i.code);
+    const first = await codes('/institutions?records_per_page=20');
+    const second = await codes('/institutions?records_per_page=20');
+    assert.notDeepEqual(second, first, 'the second read is in another order');
+    assert.deepEqual([...second].sort(), [...first].sort(), 'the same records');
+    const favourites = await codes('/institutions/favorites');
+    assert.deepEqual(await codes('/institutions/favorites'), favourites, 'favourites are ordered by popularity, read after read');
+    const walked: string[] = [];
+    for (let page = 1; page <= 3; page++) walked.push(...(await codes(`/institutions?records_per_page=10&page=${page}`)));
+    const inOrder = await clean(async (plain) => {
+      const out: string[] = [];
+      for (let page = 1; page <= 3; page++)
+        out.push(
+          ...((await plain.req('GET', `/institutions?records_per_page=10&page=${page}`)).body.institutions as Array<{ code: string }>).map((i) => i.code),
+        );
+      return out;
+    });
+    assert.deepEqual([...walked].sort(), [...inOrder].sort());
+  });
+});

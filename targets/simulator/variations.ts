@@ -162,6 +162,29 @@ function jobLatencyMs(ctx: SimContext, request: FastifyRequest, payload: unknown
   return ms;
 }
 
+/** List answers served so far under list-order-varies, per simulator. */
+const listReads = new WeakMap<SimContext, number>();
+
+/**
+ * Variation list-order-varies: no list's order is stated but the favourites' ("response
+ * list of favourites ordered by popularity", Endpoints, Institutions), so every other list
+ * answer (a JSON object holding one array) carries its page's records reversed on every
+ * second list read of the run: two reads of one list, or of two lists holding the same
+ * records, disagree in order and never in content. The page's records stay the page's, so
+ * a walk of the pages still sees each record once.
+ */
+function reorderList(ctx: SimContext, request: FastifyRequest, parsed: unknown): boolean {
+  if (request.method !== 'GET' || !parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return false;
+  if (/\/institutions\/favorites(\?|$)/.test(request.url) || request.url.startsWith('/_sim')) return false;
+  const lists = Object.values(parsed as Record<string, unknown>).filter(Array.isArray);
+  if (lists.length !== 1 || lists[0].length < 2) return false;
+  const reads = (listReads.get(ctx) ?? 0) + 1;
+  listReads.set(ctx, reads);
+  if (reads % 2 === 1) return false;
+  lists[0].reverse();
+  return true;
+}
+
 export async function applyVariations(ctx: SimContext, request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
   if (ctx.variations.size === 0) return payload;
   const lateMs = jobLatencyMs(ctx, request, payload);
@@ -207,12 +230,13 @@ export async function applyVariations(ctx: SimContext, request: FastifyRequest, 
   if (longer) parsed = lengthenMessages(parsed);
   const longerIds = ctx.variation('longer-identifiers') && isPlatform(request);
   if (longerIds) parsed = lengthenAll(parsed);
+  const reordered = ctx.variation('list-order-varies') && !isError && reorderList(ctx, request, parsed);
   if (otherShape && simErrorOf(parsed)) {
     const e = simErrorOf(parsed)!;
     parsed = { errors: [{ status: String(reply.statusCode), title: e.code, detail: e.message }] };
   }
   // Media types: v20111101 responses use the v1 vendor type (real-service-notes; Authentication 2).
   if (v1 && /^application\/json/.test(type)) reply.header('content-type', `${V1_VENDOR_MEDIA_TYPE}; charset=utf-8`);
-  if (!(shapeEdits.length || longer || otherShape || simError || longerIds)) return payload;
+  if (!(shapeEdits.length || longer || otherShape || simError || longerIds || reordered)) return payload;
   return JSON.stringify(applyShapeEdits(parsed, shapeEdits));
 }

@@ -245,6 +245,15 @@ export const FREEDOMS = [
     suites: MEMBER_READING,
   },
   {
+    name: 'list-order-varies',
+    kind: 'variation',
+    area: 'paging',
+    section:
+      'Endpoints: "Lists are paged with page and records_per_page"; no order is stated for any list but the favourites ("response list of favourites ordered by popularity")',
+    description: 'Every second list answer carries its page in reverse order (favourites excepted): two reads of one list agree in content, not in order',
+    suites: ['@institutions', '@legacy', '@paging', '@readonly'],
+  },
+  {
     name: 'more-supported-products',
     kind: 'variation',
     area: 'institutions',
