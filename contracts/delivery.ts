@@ -67,6 +67,10 @@ export interface DeliveryParams {
   /** A stream's retry rules: the profile is strict (an unseen retry is inferred) and how long the capture waited. */
   strict?: boolean;
   waitMs?: number;
+  /** webhook_user_id: the user the run created, with the `id` it gave it, and that user's member. */
+  runUser?: { guid: string; id: string; memberGuid: string };
+  /** webhook_member_latest_state: the member as read once the deliveries about it had settled. */
+  memberRead?: { guid: string; connection_status?: unknown; is_being_aggregated?: unknown };
 }
 
 /**
@@ -584,6 +588,78 @@ deliveryCheck({
   },
 });
 
+const MEMBER_USER_ID_RULE = 'Resources, Member: "user_id | string | client identifier of the user"';
+
+deliveryCheck({
+  name: 'webhook_user_id',
+  description:
+    "A member webhook's user_id, where served, is the client identifier of the member's user (Resources, Member); an aggregation payload's, about the same member, the same (inferred: rule 9 names user_id in aggregation payloads, its meaning is stated for the Member only)",
+  run: (ctx) => {
+    const user = ctx.params.runUser;
+    if (!user) return [];
+    const out: Failure[] = [];
+    ctx.requests.forEach((r, i) => {
+      const body = parseBody(r);
+      const type = typeIn(ctx, r);
+      if (!body || isTestDelivery(body) || (type !== 'member' && type !== 'aggregation')) return;
+      const about = type === 'member' ? objectGuid(type, body) === user.memberGuid : fieldOf(type, body, 'member_guid').value === user.memberGuid;
+      const got = fieldOf(type, body, 'user_id').value;
+      // Rule 2: fields can be null; a field only named may be left out.
+      if (!about || got === undefined || got === null || got === user.id) return;
+      const message = `Received: user_id ${JSON.stringify(got)} / Expected: ${JSON.stringify(user.id)}, the id the client gave user ${user.guid} (member ${user.memberGuid})`;
+      if (type === 'member') out.push(fail('webhook_user_id', type, `request[${i}].body.user_id`, MEMBER_USER_ID_RULE, message));
+      else
+        out.push({
+          ...fail(
+            'webhook_user_id',
+            type,
+            `request[${i}].body.user_id`,
+            `Events, Webhooks rule 9: "aggregation payloads include job_guid, is_background, user_id", read as the Member's user_id (${MEMBER_USER_ID_RULE})`,
+            message,
+            inferredSeverity(ctx.params.strict),
+          ),
+          tier: 'inferred',
+        });
+    });
+    return out;
+  },
+});
+
+deliveryCheck({
+  name: 'webhook_member_latest_state',
+  description:
+    "The member webhook of the highest version about a member agrees with the member read once its deliveries settled, on connection_status and is_being_aggregated (inferred: rule 3's version rises with each update and receivers keep the highest; that each update is delivered, and when, is not stated)",
+  run: (ctx) => {
+    const read = ctx.params.memberRead;
+    if (!read) return [];
+    const about = ctx.requests
+      .map((r, i) => ({ i, body: parseBody(r), type: typeIn(ctx, r) }))
+      .filter((x): x is { i: number; body: Record<string, unknown>; type: string } => x.type === 'member' && !!x.body && !isTestDelivery(x.body))
+      .filter((x) => objectGuid('member', x.body) === read.guid)
+      .map((x) => ({ ...x, version: fieldOf('member', x.body, 'version').value }))
+      .filter((x): x is typeof x & { version: number } => typeof x.version === 'number');
+    if (!about.length) return [];
+    const latest = about.reduce((a, b) => (b.version > a.version ? b : a));
+    const out: Failure[] = [];
+    for (const name of ['connection_status', 'is_being_aggregated'] as const) {
+      const got = fieldOf('member', latest.body, name);
+      if (!got.present || read[name] === undefined || got.value === read[name]) continue;
+      out.push({
+        ...fail(
+          'webhook_member_latest_state',
+          'member',
+          `request[${latest.i}].body.${name}`,
+          'Events, Webhooks rule 3: "a version that rises with each update; receivers compare it with the stored version"; Resources, Member: is_being_aggregated "true while aggregation runs, false once complete"',
+          `The member webhook of the highest version (${latest.version}) about ${read.guid} says ${name} ${JSON.stringify(got.value)}; the member read after its deliveries settled says ${JSON.stringify(read[name])}: a receiver that keeps the highest version is left with the other`,
+          inferredSeverity(ctx.params.strict),
+        ),
+        tier: 'inferred',
+      });
+    }
+    return out;
+  },
+});
+
 /** Events rule 9: the fields each payload includes (values may be null, rule 2; where in the payload is not shown). */
 export const RULE9_FIELDS: Readonly<Record<string, readonly string[]>> = {
   member: ['is_oauth', 'is_being_aggregated'],
@@ -738,13 +814,38 @@ export function streamRetries(ctx: Pick<DeliveryContext, 'type' | 'requests' | '
         type,
         `request[${i}]`,
         'Events, Webhooks rule 4: any other status, timeout or DNS error triggers a retry (retry 1 at 30 s in the example schedule of rule 5)',
-        `The delivery answered ${r.answered} was not retried within SVC_WEBHOOK_WAIT_MS=${ctx.params.waitMs ?? '?'} ms`,
+        `The delivery answered ${r.answered} was not retried within SVC_WEBHOOK_WAIT_MS=${ctx.params.waitMs ?? '?'} ms${nearRetry(ctx, r, i, later)}`,
         inferredSeverity(ctx.params.strict),
       ),
       tier: 'inferred',
     });
   });
   return { failures: out, failed, retried };
+}
+
+/**
+ * Where a failed delivery of an object without a version got no identical retry: the first
+ * later delivery of the same type, object and action, and the fields in which it differs
+ * (a retry built afresh, rule 4's "identical payload" broken, or a new event: which, the
+ * payload does not say), so a reader sees the likely cause first. Empty when there is none.
+ */
+function nearRetry(ctx: Pick<DeliveryContext, 'type' | 'requests'>, r: DeliveredRequest, i: number, later: readonly DeliveredRequest[]): string {
+  const type = typeIn(ctx, r);
+  const body = parseBody(r);
+  if (!type || !body) return '';
+  const guid = objectGuid(type, body);
+  const near = later.find((x) => {
+    const b = parseBody(x);
+    return b && typeIn(ctx, x) === type && b.action === body.action && objectGuid(type, b) === guid;
+  });
+  if (!near) return '';
+  const b = parseBody(near)!;
+  const flat = (o: Record<string, unknown>) => ({ ...o, ...(innerOf(type, o) ?? {}) });
+  const [before, after] = [flat(body), flat(b)];
+  const differ = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+    (k) => k !== type && JSON.stringify(before[k]) !== JSON.stringify(after[k]),
+  );
+  return `; request[${ctx.requests.indexOf(near)}], a later ${type} delivery about the same object with the same action, differs from it in ${differ.join(', ') || 'field order only'} (rule 4: "Retries carry an identical payload", if it is the retry)`;
 }
 
 /** The delivery checks, in registration order. */
@@ -816,3 +917,11 @@ export const webhook_skip = (type: string, requests: readonly DeliveredRequest[]
 /** Events rule 8: every member webhook of a member created with X-CALLBACK-PAYLOAD carries it. */
 export const webhook_x_callback_payload = (type: string, requests: readonly DeliveredRequest[], expected: string) =>
   runDeliveryChecks(['webhook_x_callback_payload'], type, requests, { callbackPayload: expected });
+
+/**
+ * What a receiver is left with about the run's member, over a stream of every type: the
+ * user_id its member and aggregation webhooks carry (Resources, Member; rule 9, inferred)
+ * and the state of its highest-version member webhook against the member read (rule 3, inferred).
+ */
+export const webhook_member_state = (requests: readonly DeliveredRequest[], params: Pick<DeliveryParams, 'runUser' | 'memberRead' | 'strict'>) =>
+  runDeliveryChecks(['webhook_user_id', 'webhook_member_latest_state'], MIXED_TYPES, requests, params);

@@ -44,16 +44,21 @@ function entryEnv(ctx: RunContext): NodeJS.ProcessEnv {
  * fault's unit narrowed to the delivery scenarios its trace rows name, proof/selftest.ts).
  */
 const delivery: Adapter = async (run, ctx) => {
-  const { DELIVERY_SCENARIOS, runDeliveryScenario } = await import('../scenarios/properties/harness/delivery-scenarios.ts');
+  const [{ DELIVERY_SCENARIOS, runDeliveryScenario }, { loadProfile }] = await Promise.all([
+    import('../scenarios/properties/harness/delivery-scenarios.ts'),
+    import('../targets/index.ts'),
+  ]);
   const started = performance.now();
   const failed: string[] = [];
   const errors: string[] = [];
   let executed = 0;
+  // An inferred fault's entry runs with its catalogue `env` (SVC_STRICT=1), as the Playwright columns do.
+  const { strict } = loadProfile(entryEnv(ctx));
   const unknown = run.all ? [] : run.selectors.filter((s) => !(DELIVERY_SCENARIOS as readonly string[]).includes(s));
   if (unknown.length) errors.push(`no delivery scenario named ${unknown.join(', ')} (known: ${DELIVERY_SCENARIOS.join(', ')})`);
   for (const scenario of DELIVERY_SCENARIOS.filter((s) => run.all || run.selectors.length === 0 || run.selectors.includes(s))) {
     try {
-      const r = await runDeliveryScenario(scenario, ctx.faults, ctx.variations);
+      const r = await runDeliveryScenario(scenario, ctx.faults, ctx.variations, strict);
       if (r.skipped) continue;
       executed++;
       for (const f of r.failures) if (f.severity === 'error') failed.push(`delivery ${scenario}: ${f.check}`);

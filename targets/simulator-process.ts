@@ -203,23 +203,22 @@ export async function freeLoopbackPort(): Promise<number> {
  * so retries are observed (Events, rules 4-5), and a test webhook of each type is asked for
  * through the simulator's control route under `base` (Events, rule 7).
  */
-export function liveDeliveryEnv(o: { base: string; publicUrl: string; listenPort: number }): Record<string, string> {
+export function liveDeliveryEnv(o: { base: string; publicUrl: string; listenPort: number; testWebhooks?: boolean }): Record<string, string> {
   return {
     SVC_WEBHOOK_PUBLIC_URL: o.publicUrl,
     SVC_WEBHOOK_LISTEN: `127.0.0.1:${o.listenPort}`,
     SVC_WEBHOOK_WAIT_MS: '8000',
     SVC_WEBHOOK_EXPECT: '1',
     SVC_WEBHOOK_FAIL_FIRST: '1',
-    SVC_WEBHOOK_TEST_URL: `${o.base}/_sim/webhooks/test`,
-    SVC_WEBHOOK_TEST_TYPES: 'member,aggregation',
+    ...(o.testWebhooks === false ? {} : { SVC_WEBHOOK_TEST_URL: `${o.base}/_sim/webhooks/test`, SVC_WEBHOOK_TEST_TYPES: 'member,aggregation' }),
   };
 }
 
 /**
  * A simulator's out-of-band webhook configuration for a live-delivery run: every type to
- * `url`, the retry schedule (Events, rule 5) divided by 100 so retry 1 comes 0.3 s after the
- * first attempt, and a 2 s bound on each attempt.
+ * `url` (none: a service never told where to deliver), the retry schedule (Events, rule 5)
+ * divided by 100 so retry 1 comes 0.3 s after the first attempt, and a 2 s bound on each attempt.
  */
-export function simulatorDeliveryEnv(url: string): Record<string, string> {
-  return { SVC_SIM_WEBHOOK_URL: url, SVC_SIM_WEBHOOK_TIME_SCALE: '100', SVC_SIM_WEBHOOK_TIMEOUT_MS: '2000' };
+export function simulatorDeliveryEnv(url: string | undefined): Record<string, string> {
+  return { ...(url ? { SVC_SIM_WEBHOOK_URL: url } : {}), SVC_SIM_WEBHOOK_TIME_SCALE: '100', SVC_SIM_WEBHOOK_TIMEOUT_MS: '2000' };
 }

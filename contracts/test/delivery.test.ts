@@ -14,6 +14,7 @@ import {
   registeredChecks,
   runDeliveryChecks,
   streamRetries,
+  webhook_member_state,
   webhook_oauth,
   webhook_retry_rules,
   type DeliveredRequest,
@@ -47,6 +48,8 @@ test('every delivery check is registered once, as a webhook check, under the nam
       'webhook_oauth_token_reuse',
       'webhook_skip',
       'webhook_x_callback_payload',
+      'webhook_user_id',
+      'webhook_member_latest_state',
       'webhook_rule9_fields',
       'webhook_https',
       'webhook_platform_types',
@@ -232,4 +235,60 @@ test('the document reader: derived document of a version, else the source; $refs
     description: 'kept',
   });
   assert.deepEqual(inlineRefs(parsed.missing, uri), {});
+});
+
+test("what a receiver is left with about the run's member: its user_id (stated for the member object, inferred for the aggregation payload) and its highest-version webhook's state (inferred)", () => {
+  const at = (path: string, body: unknown) => req(body, { path });
+  const member = (version: number, fields: Record<string, unknown>, guid = 'MBR-1') =>
+    at('/member', { action: 'updated', version, member: { guid, user_guid: 'USR-1', ...fields } });
+  const aggregation = (userId: unknown) =>
+    at('/aggregation', { action: 'completed', aggregation: { job_guid: 'JOB-1', member_guid: 'MBR-1', user_id: userId } });
+  const runUser = { guid: 'USR-1', id: 'client-user-7', memberGuid: 'MBR-1' };
+  const judge = (requests: DeliveredRequest[], memberRead?: { connection_status?: unknown; is_being_aggregated?: unknown }, strict = false) =>
+    webhook_member_state(requests, { runUser, strict, ...(memberRead ? { memberRead: { guid: 'MBR-1', ...memberRead } } : {}) }).map((f) => [
+      f.check,
+      f.operation,
+      f.tier ?? 'stated',
+      f.severity,
+    ]);
+  // The client's id, a null (rule 2), no field at all, another member's webhook: nothing to report.
+  assert.deepEqual(
+    judge([
+      member(1, { user_id: 'client-user-7' }),
+      member(2, { user_id: null }),
+      member(3, {}),
+      member(4, { user_id: 'USR-9' }, 'MBR-2'),
+      aggregation('client-user-7'),
+      aggregation(null),
+    ]),
+    [],
+  );
+  assert.deepEqual(judge([member(1, { user_id: 'USR-1' })]), [['webhook_user_id', 'WEBHOOK member', 'stated', 'error']]);
+  assert.deepEqual(judge([aggregation('USR-1')]), [['webhook_user_id', 'WEBHOOK aggregation', 'inferred', 'warning']]);
+  assert.deepEqual(judge([aggregation('USR-1')], undefined, true), [['webhook_user_id', 'WEBHOOK aggregation', 'inferred', 'error']]);
+  // Rule 3: the highest version is what a receiver keeps, whatever order they came in (rule 6).
+  const settled = { connection_status: 'CONNECTED', is_being_aggregated: false };
+  const late = [
+    member(3, { connection_status: 'CONNECTED', is_being_aggregated: false }),
+    member(2, { connection_status: 'CONNECTED', is_being_aggregated: true }),
+  ];
+  assert.deepEqual(judge(late, settled), []);
+  assert.deepEqual(judge([...late, member(4, { connection_status: 'CONNECTED', is_being_aggregated: true })], settled), [
+    ['webhook_member_latest_state', 'WEBHOOK member', 'inferred', 'warning'],
+  ]);
+  // A field the webhook or the read leaves out is not compared; no read, no judgement.
+  assert.deepEqual(judge([member(5, { connection_status: 'PENDING' })], { is_being_aggregated: false }), []);
+  assert.deepEqual(judge([member(5, { is_being_aggregated: true })]), []);
+});
+
+test('a failed delivery of an object without a version that got no identical retry names the later delivery of the same object and what differs', () => {
+  const agg = (completedAt: number, answered: DeliveredRequest['answered'] = 204) =>
+    req({ action: 'completed', aggregation: { job_guid: 'JOB-1', member_guid: 'MBR-1', completed_at: completedAt } }, { path: '/aggregation', answered });
+  const [f] = streamRetries({ type: MIXED_TYPES, requests: [agg(100, 503), agg(105)], params: { waitMs: 8000 } }).failures;
+  assert.equal(f.check, 'webhook_retry_on_failure');
+  assert.match(
+    f.message,
+    /not retried within SVC_WEBHOOK_WAIT_MS=8000 ms; request\[1\], a later aggregation delivery about the same object with the same action, differs from it in completed_at/,
+  );
+  assert.doesNotMatch(streamRetries({ type: MIXED_TYPES, requests: [agg(100, 503)], params: { waitMs: 8000 } }).failures[0].message, /a later/);
 });

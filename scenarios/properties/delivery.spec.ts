@@ -25,7 +25,7 @@ const { faults: FAULTS, variations: VARIATIONS } = PROFILE.simulatorEntries;
 for (const scenario of DELIVERY_SCENARIOS) {
   test(`webhook delivery: ${scenario} @webhooks @delivery`, async () => {
     test.skip(!PROFILE.isSimulator, 'delivery conformance drives the embedded simulator only');
-    const r = await runDeliveryScenario(scenario, FAULTS, VARIATIONS);
+    const r = await runDeliveryScenario(scenario, FAULTS, VARIATIONS, PROFILE.strict);
     test.skip(!!r.skipped, r.skipped);
     test.info().annotations.push({ type: 'deliveries', description: String(r.requests) });
     // Every finding is an annotation named by its tier, as the checked client writes them;

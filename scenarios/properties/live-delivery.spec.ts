@@ -38,6 +38,7 @@ import {
   testWebhookArrived,
   waitForDeliveries,
   type LiveDeliverySettings,
+  type LiveRun,
   type Note,
 } from './harness/live-delivery.ts';
 
@@ -61,6 +62,7 @@ test('live delivery: webhooks the target sends for a member created, updated and
     const t = await triggerDeliveries(api, poll, profile, s, note);
     const concerns = (r: CapturedRequest) => r.body.includes(t.memberGuid) || r.body.includes(t.userGuid);
     const waitedMs = await waitForDeliveries(capture, s, concerns, t.testTypesAsked);
+    const memberRead = await readMemberState(api, t);
     const rs = [...capture.requests];
     const ours = rs.filter(concerns);
     const where = `SVC_WEBHOOK_PUBLIC_URL=${s.publicUrl.href} (capture on ${s.host}:${s.port})`;
@@ -71,6 +73,8 @@ test('live delivery: webhooks the target sends for a member created, updated and
         settings: s,
         requests: rs,
         memberGuid: t.memberGuid,
+        user: { guid: t.userGuid, id: t.userId },
+        memberRead,
         callbackPayload: t.callbackPayload,
         testTypesAsked: t.testTypesAsked,
         testArrived: (type) => testWebhookArrived(capture.requests, type),
@@ -99,6 +103,8 @@ test('live delivery: webhooks the target sends for a member created, updated and
 /** What the trigger did: the objects it created, the payload it sent, the test webhooks it asked for. */
 interface Triggered {
   userGuid: string;
+  /** The `id` the run gave the user (Resources: "Clients are advised to set their own id"). */
+  userId: string;
   memberGuid: string;
   callbackPayload: string;
   /** Each trigger and its answer, for messages. */
@@ -115,7 +121,8 @@ async function triggerDeliveries(api: CheckedClient, poll: Poll, profile: Target
   const triggered: string[] = [];
   const callbackPayload = uniqueId('live-cb');
   const headers = { 'X-CALLBACK-PAYLOAD': callbackPayload };
-  const userGuid = await createUser(api);
+  const userId = uniqueId('live-user');
+  const userGuid = await createUser(api, { id: userId });
   triggered.push(`create user ${userGuid}`);
   const created = await createMember(api, userGuid, { scenario: 'SUCCESS', headers });
   const memberGuid = created.body.member.guid as string;
@@ -137,7 +144,17 @@ async function triggerDeliveries(api: CheckedClient, poll: Poll, profile: Target
   if (verify.status >= 200 && verify.status < 300) await waitUntilSettled(api, poll, userGuid, memberGuid);
   const testTypesAsked = await askForTestWebhooks(profile, s, note);
   if (testTypesAsked) triggered.push(`test webhooks asked at SVC_WEBHOOK_TEST_URL: ${testTypesAsked.join(', ')}`);
-  return { userGuid, memberGuid, callbackPayload, triggered, testTypesAsked: testTypesAsked ?? [] };
+  return { userGuid, userId, memberGuid, callbackPayload, triggered, testTypesAsked: testTypesAsked ?? [] };
+}
+
+/**
+ * The member once the wait for its deliveries ended, for the state its latest webhook
+ * leaves a receiver with; undefined when the read is refused (the check then says why).
+ */
+async function readMemberState(api: CheckedClient, t: Triggered): Promise<LiveRun['memberRead']> {
+  const res = await api.get(`/users/${t.userGuid}/members/${t.memberGuid}`);
+  const member = res.status === 200 ? (res.body?.member as Record<string, unknown> | undefined) : undefined;
+  return member ? { connection_status: member.connection_status, is_being_aggregated: member.is_being_aggregated } : undefined;
 }
 
 /**

@@ -20,11 +20,11 @@ export function uniqueId(purpose: string): string {
  * A user of its own for each scenario, so scenarios run in parallel and alone; the `api`
  * fixture deletes it when the test ends (scenarios/fixtures.ts).
  */
-export async function createUser(api: CheckedClient, o: { version?: string } = {}): Promise<string> {
+export async function createUser(api: CheckedClient, o: { version?: string; id?: string } = {}): Promise<string> {
   // The user-create status is not shown (Errors lists none for it): any 2xx.
   const res = await api.post(
     '/users',
-    { user: { id: uniqueId('scn-user'), metadata: 'created by the conformance suite' } },
+    { user: { id: o.id ?? uniqueId('scn-user'), metadata: 'created by the conformance suite' } },
     { version: o.version, expectStatus: ANY_2XX },
   );
   return need<string>(res, 'user.guid', api);

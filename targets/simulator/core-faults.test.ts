@@ -126,6 +126,18 @@ const PROBES: Record<string, Probe> = {
     await sim.connected();
     return typeof (sim.webhooks.events.find((e) => e.type === 'aggregation')!.body.aggregation as any).job_guid;
   },
+  'member-webhook-user-id-is-guid': async (sim) => {
+    await sim.connected();
+    return /^USR-/.test((sim.webhooks.events.find((e) => e.type === 'member')!.body.member as any).user_id);
+  },
+  'aggregation-webhook-user-id-is-guid': async (sim) => {
+    await sim.connected();
+    return /^USR-/.test((sim.webhooks.events.find((e) => e.type === 'aggregation')!.body.aggregation as any).user_id);
+  },
+  'member-webhook-stale-after-job': async (sim) => {
+    await sim.connected();
+    return (sim.webhooks.events.filter((e) => e.type === 'member').at(-1)!.body.member as any).is_being_aggregated;
+  },
   'oauth-member-not-pending': async (sim) => (await oauthMember(sim)).member.connection_status,
   'oauth-uri-without-protocol': async (sim) => /^https?:\/\//.test((await oauthMember(sim)).member.oauth_window_uri),
   'oauth-uri-reusable': async (sim) => {

@@ -19,6 +19,7 @@ import {
   webhook_basic_auth,
   webhook_field_formats,
   webhook_json_post,
+  webhook_member_state,
   webhook_oauth,
   webhook_retry_rules,
   webhook_retry_schedule,
@@ -172,6 +173,8 @@ interface ScenarioRun {
   scenario: DeliveryScenario;
   faults: string[];
   variations: string[];
+  /** The profile is strict: inferred findings gate (DESIGN.md, "Checks and failures"). */
+  strict: boolean;
 }
 
 function resultOf(run: ScenarioRun, failures: Failure[], requests: number, skipped?: string): ScenarioResult {
@@ -382,6 +385,15 @@ function playMemberEvents(run: ScenarioRun): Promise<ScenarioResult> {
     const rs = h.capture.requests;
     const failures = commonChecks(rs);
     failures.push(...callbackPayloadEchoed(rs, callbackPayload));
+    const read = await h.app.inject({ method: 'GET', url: `/users/${created.user}/members/${created.member}`, headers: apiHeaders(h.app) });
+    const member = (read.json() as { member?: Record<string, unknown> }).member ?? {};
+    failures.push(
+      ...webhook_member_state(rs, {
+        strict: run.strict,
+        runUser: { guid: created.user, id: created.userId, memberGuid: created.member },
+        memberRead: { guid: created.member, connection_status: member.connection_status, is_being_aggregated: member.is_being_aggregated },
+      }),
+    );
     for (const group of byDelivery(rs)) failures.push(...webhook_retry_rules(typeOf(group[0]), group, { expectRetryAfterFailure: false }));
     if (rs.length === 0) failures.push(missing(run.scenario, 1, 0));
     return resultOf(run, failures, rs.length);
@@ -451,8 +463,13 @@ const PLAY: Record<DeliveryScenario, (run: ScenarioRun) => Promise<ScenarioResul
   'platform-client': playPlatformClient,
 };
 
-export async function runDeliveryScenario(scenario: DeliveryScenario, faults: string[] = [], variations: string[] = []): Promise<ScenarioResult> {
-  return PLAY[scenario]({ scenario, faults, variations });
+export async function runDeliveryScenario(
+  scenario: DeliveryScenario,
+  faults: string[] = [],
+  variations: string[] = [],
+  strict = false,
+): Promise<ScenarioResult> {
+  return PLAY[scenario]({ scenario, faults, variations, strict });
 }
 
 function groupByType(rs: CapturedRequest[]): Map<string, CapturedRequest[]> {
@@ -482,6 +499,8 @@ function missing(scenario: string, expected: number, got: number): Failure {
 /** A created member and its user, by guid. */
 interface MemberIds {
   user: string;
+  /** The `id` the user was created with. */
+  userId: string;
   member: string;
 }
 
@@ -498,11 +517,12 @@ async function createMember(
 ): Promise<MemberIds | undefined> {
   const s = app.sim.settings;
   const auth = apiHeaders(app);
+  const userId = `hook-user-${randomBytes(4).toString('hex')}`;
   const user = await app.inject({
     method: 'POST',
     url: '/users',
     headers: { ...auth, ...headers },
-    payload: { user: { id: `hook-user-${randomBytes(4).toString('hex')}` } },
+    payload: { user: { id: userId } },
   });
   const userGuid = user.statusCode < 300 ? (user.json() as { user?: { guid?: string } }).user?.guid : undefined;
   if (!userGuid) return undefined;
@@ -522,7 +542,7 @@ async function createMember(
     },
   });
   const memberGuid = member.statusCode < 300 ? (member.json() as { member?: { guid?: string } }).member?.guid : undefined;
-  return memberGuid ? { user: userGuid, member: memberGuid } : undefined;
+  return memberGuid ? { user: userGuid, userId, member: memberGuid } : undefined;
 }
 
 /**

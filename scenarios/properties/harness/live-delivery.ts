@@ -24,6 +24,7 @@ import {
   streamRetries,
   webhook_field_formats,
   webhook_json_post,
+  webhook_member_state,
   webhook_test_shape,
 } from '../../../contracts/index.ts';
 import type { CapturedRequest } from './capture.ts';
@@ -259,6 +260,10 @@ export interface LiveRun {
   /** The deliveries that arrived within the wait. */
   requests: CapturedRequest[];
   memberGuid: string;
+  /** The user the run created and the `id` it gave it (Resources, Member: user_id is the client identifier of the user). */
+  user: { guid: string; id: string };
+  /** The member as read once the wait for deliveries ended. */
+  memberRead?: { connection_status?: unknown; is_being_aggregated?: unknown };
   callbackPayload: string;
   testTypesAsked: readonly string[];
   /** Whether a test webhook of a type arrived (by the time the checks run). */
@@ -275,6 +280,7 @@ export function checkLiveDeliveries(run: LiveRun, note: Note): Failure[] {
   return [
     ...checkEveryDelivery(run, byType, note),
     ...checkMemberRules(run, note),
+    ...checkMemberState(run, note),
     ...checkPlatformTypes(run, note),
     ...checkTestWebhooks(run, byType, note),
     ...checkRetries(run, note),
@@ -313,6 +319,32 @@ function checkEveryDelivery({ requests: rs, settings: s }: LiveRun, byType: Map<
       'not verified',
       `${unknown.length} delivery(ies) whose type could not be told (path ${unknown[0].path}, no object named for a type): give the service one URL per type ending in the type name (e.g. ${s.publicUrl.href.replace(/\/$/, '')}/member) to have them checked against their type`,
     );
+  return failures;
+}
+
+/**
+ * The member's user_id in its webhooks (Resources, Member; rule 9 for the aggregation
+ * payload, inferred) and the state its highest-version webhook leaves a receiver with
+ * (rule 3, inferred), against what the run knows: the id it gave the user, the member read.
+ */
+function checkMemberState({ requests: rs, memberGuid, user, memberRead, strict }: LiveRun, note: Note): Failure[] {
+  const failures = webhook_member_state(rs, {
+    strict,
+    runUser: { ...user, memberGuid },
+    ...(memberRead ? { memberRead: { guid: memberGuid, ...memberRead } } : {}),
+  });
+  noteVerified(
+    note,
+    'Resources, Member: user_id is the client identifier of the user (member webhooks; aggregation payloads, inferred)',
+    judged(rs, ['member', 'aggregation'], memberGuid),
+    `no member or aggregation webhook about member ${memberGuid} arrived`,
+  );
+  noteVerified(
+    note,
+    'Events rule 3 (inferred): the highest-version member webhook agrees with the member read after the wait',
+    memberRead ? judged(rs, ['member'], memberGuid) : 0,
+    memberRead ? `no member webhook about member ${memberGuid} arrived` : 'the member could not be read after the wait',
+  );
   return failures;
 }
 

@@ -155,6 +155,34 @@ export const MEMBERS = [
     section: 'Events, rule 9: aggregation payloads include job_guid, is_background, user_id',
     description: 'Aggregation webhooks lack job_guid',
   },
+  {
+    name: 'member-webhook-user-id-is-guid',
+    kind: 'fault',
+    area: 'members',
+    section: 'Resources, Member: user_id string, client identifier of the user (the member object of a member webhook)',
+    description: "Member webhooks carry the user's guid in user_id instead of the id the client gave the user",
+    notFuzzable: 'webhook',
+  },
+  {
+    name: 'aggregation-webhook-user-id-is-guid',
+    kind: 'fault',
+    tier: 'inferred',
+    env: { SVC_STRICT: '1' },
+    area: 'members',
+    section:
+      "Events, rule 9: aggregation payloads include user_id; read as the Member's user_id, the client identifier of the user (its meaning in the aggregation payload is not stated)",
+    description: "Aggregation webhooks carry the user's guid in user_id instead of the id the client gave the user",
+  },
+  {
+    name: 'member-webhook-stale-after-job',
+    kind: 'fault',
+    tier: 'inferred',
+    env: { SVC_STRICT: '1' },
+    area: 'members',
+    section:
+      'Events, rule 3: a version that rises with each update, receivers compare it with the stored version; Resources, Member: is_being_aggregated false once aggregation completes (that each update is delivered is not stated)',
+    description: 'Member webhooks sent on update say is_being_aggregated true, the last one too, after the job completed',
+  },
   // Resources, Member: one fault per stated field (each stated field proven checked), each caught by the scenario that reads the field.
   {
     name: 'member-client-id-dropped',

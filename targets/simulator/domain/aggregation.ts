@@ -299,7 +299,7 @@ function settle(ctx: SimContext, m: MemberRecord, job: JobRecord): void {
     emitTyped(ctx, 'aggregation', 'completed', {
       job_guid: ctx.fault('aggregation-webhook-missing-job-guid') ? undefined : job.guid,
       is_background: job.isBackground,
-      user_id: userIdOf(ctx, m.user_guid),
+      user_id: ctx.fault('aggregation-webhook-user-id-is-guid') ? m.user_guid : userIdOf(ctx, m.user_guid),
       user_guid: m.user_guid,
       member_guid: m.guid,
       member_id: m.id,
