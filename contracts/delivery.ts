@@ -834,18 +834,23 @@ function nearRetry(ctx: Pick<DeliveryContext, 'type' | 'requests'>, r: Delivered
   const body = parseBody(r);
   if (!type || !body) return '';
   const guid = objectGuid(type, body);
-  const near = later.find((x) => {
-    const b = parseBody(x);
-    return b && typeIn(ctx, x) === type && b.action === body.action && objectGuid(type, b) === guid;
-  });
-  if (!near) return '';
-  const b = parseBody(near)!;
   const flat = (o: Record<string, unknown>) => ({ ...o, ...(innerOf(type, o) ?? {}) });
-  const [before, after] = [flat(body), flat(b)];
-  const differ = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
-    (k) => k !== type && JSON.stringify(before[k]) !== JSON.stringify(after[k]),
-  );
-  return `; request[${ctx.requests.indexOf(near)}], a later ${type} delivery about the same object with the same action, differs from it in ${differ.join(', ') || 'field order only'} (rule 4: "Retries carry an identical payload", if it is the retry)`;
+  const before = flat(body);
+  // Another job (rule 9's job_guid) is another event, never this one's retry.
+  const sameEvent = (b: Record<string, unknown>) =>
+    b.action === body.action && objectGuid(type, b) === guid && JSON.stringify(flat(b).job_guid) === JSON.stringify(before.job_guid);
+  const differing = (b: Record<string, unknown>) => {
+    const after = flat(b);
+    return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => k !== type && JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+  };
+  // The closest later delivery of the same event: the fewest fields apart.
+  const near = later
+    .map((x) => ({ x, b: parseBody(x) }))
+    .filter((c): c is { x: DeliveredRequest; b: Record<string, unknown> } => !!c.b && typeIn(ctx, c.x) === type && sameEvent(c.b))
+    .map((c) => ({ at: ctx.requests.indexOf(c.x), differ: differing(c.b) }))
+    .sort((a, b) => a.differ.length - b.differ.length)[0];
+  if (!near) return '';
+  return `; request[${near.at}], a later ${type} delivery about the same object with the same action, differs from it in ${near.differ.join(', ') || 'field order only'} (rule 4: "Retries carry an identical payload", if it is the retry)`;
 }
 
 /** The delivery checks, in registration order. */

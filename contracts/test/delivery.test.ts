@@ -282,13 +282,19 @@ test("what a receiver is left with about the run's member: its user_id (stated f
 });
 
 test('a failed delivery of an object without a version that got no identical retry names the later delivery of the same object and what differs', () => {
-  const agg = (completedAt: number, answered: DeliveredRequest['answered'] = 204) =>
-    req({ action: 'completed', aggregation: { job_guid: 'JOB-1', member_guid: 'MBR-1', completed_at: completedAt } }, { path: '/aggregation', answered });
-  const [f] = streamRetries({ type: MIXED_TYPES, requests: [agg(100, 503), agg(105)], params: { waitMs: 8000 } }).failures;
+  const agg = (completedAt: number, answered: DeliveredRequest['answered'] = 204, job = 'JOB-1', startedAt = 90) =>
+    req(
+      { action: 'completed', aggregation: { job_guid: job, member_guid: 'MBR-1', started_at: startedAt, completed_at: completedAt } },
+      { path: '/aggregation', answered },
+    );
+  // Another job of the same member is another event; of two candidates the closer is named.
+  const requests = [agg(100, 503), agg(200, 204, 'JOB-2'), agg(106, 204, 'JOB-1', 95), agg(105)];
+  const [f] = streamRetries({ type: MIXED_TYPES, requests, params: { waitMs: 8000 } }).failures;
   assert.equal(f.check, 'webhook_retry_on_failure');
   assert.match(
     f.message,
-    /not retried within SVC_WEBHOOK_WAIT_MS=8000 ms; request\[1\], a later aggregation delivery about the same object with the same action, differs from it in completed_at/,
+    /not retried within SVC_WEBHOOK_WAIT_MS=8000 ms; request\[3\], a later aggregation delivery about the same object with the same action, differs from it in completed_at \(/,
   );
+  assert.doesNotMatch(streamRetries({ type: MIXED_TYPES, requests: [agg(100, 503), agg(200, 204, 'JOB-2')], params: {} }).failures[0].message, /a later/);
   assert.doesNotMatch(streamRetries({ type: MIXED_TYPES, requests: [agg(100, 503)], params: { waitMs: 8000 } }).failures[0].message, /a later/);
 });
