@@ -33,7 +33,7 @@ import { TIER_ANNOTATION } from '../contracts/index.ts';
 import { freeLoopbackPort, liveDeliveryEnv, realTargetEnv, simulatorDeliveryEnv, simulatorProcessEnv, startSimulatorProcess } from '../targets/index.ts';
 
 const USAGE =
-  'usage: npx tsx proof/independent-faults.ts --proxy <proxy.mjs> [--faults a,b] [--project api ...] [--grep @live] [--deliveries] [--out results.json] [--timeout-min 20]';
+  'usage: npx tsx proof/independent-faults.ts --proxy <proxy.mjs> [--faults a,b] [--project api ...] [--grep @live] [--deliveries] [--strict] [--out results.json] [--timeout-min 20]';
 
 interface Proxy {
   url: string;
@@ -101,6 +101,8 @@ interface RunPlan {
   grep?: string;
   /** The proxy stands between the service's webhook deliveries and the capture too. */
   deliveries: boolean;
+  /** The gate run with SVC_STRICT=1: inferred findings gate too (a user's choice, DESIGN.md "Checks and failures"). */
+  strict: boolean;
   timeoutMs: number;
 }
 
@@ -113,7 +115,10 @@ async function runThrough(command: string, fault: string, plan: RunPlan): Promis
   let proxy: Proxy | undefined;
   try {
     proxy = await startProxy(command, sim.base, fault, leg);
-    const env = realTargetEnv(proxy.url, leg && publicUrl ? liveDeliveryEnv({ base: proxy.url, publicUrl, listenPort: leg.capturePort }) : {});
+    const env = realTargetEnv(proxy.url, {
+      ...(leg && publicUrl ? liveDeliveryEnv({ base: proxy.url, publicUrl, listenPort: leg.capturePort }) : {}),
+      ...(plan.strict ? { SVC_STRICT: '1' } : {}),
+    });
     return await runPlaywright({ projects: plan.projects, grep: plan.grep, env, timeoutMs: plan.timeoutMs });
   } finally {
     await proxy?.stop();
@@ -220,6 +225,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
         project: { type: 'string', multiple: true },
         grep: { type: 'string' },
         deliveries: { type: 'boolean' },
+        strict: { type: 'boolean' },
         out: { type: 'string' },
         'timeout-min': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -244,10 +250,16 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(`--timeout-min must be a positive number of minutes, got ${JSON.stringify(values['timeout-min'])}\n${USAGE}`);
     process.exit(2);
   }
-  const plan: RunPlan = { projects, grep: values.grep as string | undefined, deliveries: values.deliveries === true, timeoutMs };
+  const plan: RunPlan = {
+    projects,
+    grep: values.grep as string | undefined,
+    deliveries: values.deliveries === true,
+    strict: values.strict === true,
+    timeoutMs,
+  };
   const faults = typeof values.faults === 'string' ? values.faults.split(',').filter(Boolean) : await listFaults(command);
   console.log(
-    `baseline: the transparent proxy (${projects.join(', ')}${plan.grep ? `, --grep ${plan.grep}` : ''}${plan.deliveries ? ', deliveries through it' : ''})`,
+    `baseline: the transparent proxy (${projects.join(', ')}${plan.grep ? `, --grep ${plan.grep}` : ''}${plan.deliveries ? ', deliveries through it' : ''}${plan.strict ? ', SVC_STRICT=1' : ''})`,
   );
   const baseline = await runThrough(command, 'none', plan);
   console.log(figures(baseline));
@@ -262,6 +274,6 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   if (typeof values.out === 'string')
     writeFileSync(
       values.out,
-      `${JSON.stringify({ projects, grep: plan.grep, deliveries: plan.deliveries, baseline: figures(baseline), verdicts }, null, 2)}\n`,
+      `${JSON.stringify({ projects, grep: plan.grep, deliveries: plan.deliveries, strict: plan.strict, baseline: figures(baseline), verdicts }, null, 2)}\n`,
     );
 }
