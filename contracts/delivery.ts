@@ -97,6 +97,12 @@ const fail = (check: string, type: string, location: string, rule: string, messa
   message,
 });
 
+/** A finding of an expectation no sentence states: it gates only under a strict profile (DESIGN.md, "Checks and failures"). */
+const failInferred = (check: string, type: string, location: string, rule: string, message: string, strict: boolean | undefined): Failure => ({
+  ...fail(check, type, location, rule, message, inferredSeverity(strict)),
+  tier: 'inferred',
+});
+
 /** Events rule 4. */
 const isSuccessStatus = (s: number | 'timeout') => typeof s === 'number' && s >= 200 && s <= 206;
 /** Events rule 5 (example schedule, seconds between attempts). */
@@ -609,17 +615,16 @@ deliveryCheck({
       const message = `Received: user_id ${JSON.stringify(got)} / Expected: ${JSON.stringify(user.id)}, the id the client gave user ${user.guid} (member ${user.memberGuid})`;
       if (type === 'member') out.push(fail('webhook_user_id', type, `request[${i}].body.user_id`, MEMBER_USER_ID_RULE, message));
       else
-        out.push({
-          ...fail(
+        out.push(
+          failInferred(
             'webhook_user_id',
             type,
             `request[${i}].body.user_id`,
             `Events, Webhooks rule 9: "aggregation payloads include job_guid, is_background, user_id", read as the Member's user_id (${MEMBER_USER_ID_RULE})`,
             message,
-            inferredSeverity(ctx.params.strict),
+            ctx.params.strict,
           ),
-          tier: 'inferred',
-        });
+        );
     });
     return out;
   },
@@ -644,17 +649,16 @@ deliveryCheck({
     for (const name of ['connection_status', 'is_being_aggregated'] as const) {
       const got = fieldOf('member', latest.body, name);
       if (!got.present || read[name] === undefined || got.value === read[name]) continue;
-      out.push({
-        ...fail(
+      out.push(
+        failInferred(
           'webhook_member_latest_state',
           'member',
           `request[${latest.i}].body.${name}`,
           'Events, Webhooks rule 3: "a version that rises with each update; receivers compare it with the stored version"; Resources, Member: is_being_aggregated "true while aggregation runs, false once complete"',
           `The member webhook of the highest version (${latest.version}) about ${read.guid} says ${name} ${JSON.stringify(got.value)}; the member read after its deliveries settled says ${JSON.stringify(read[name])}: a receiver that keeps the highest version is left with the other`,
-          inferredSeverity(ctx.params.strict),
+          ctx.params.strict,
         ),
-        tier: 'inferred',
-      });
+      );
     }
     return out;
   },
@@ -808,17 +812,16 @@ export function streamRetries(ctx: Pick<DeliveryContext, 'type' | 'requests' | '
       );
       return;
     }
-    out.push({
-      ...fail(
+    out.push(
+      failInferred(
         'webhook_retry_on_failure',
         type,
         `request[${i}]`,
         'Events, Webhooks rule 4: any other status, timeout or DNS error triggers a retry (retry 1 at 30 s in the example schedule of rule 5)',
         `The delivery answered ${r.answered} was not retried within SVC_WEBHOOK_WAIT_MS=${ctx.params.waitMs ?? '?'} ms${nearRetry(ctx, r, i, later)}`,
-        inferredSeverity(ctx.params.strict),
+        ctx.params.strict,
       ),
-      tier: 'inferred',
-    });
+    );
   });
   return { failures: out, failed, retried };
 }
