@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { playwrightTest, runProcess } from '../targets/index.ts';
 import { ADAPTERS, type RunContext, type SideKind } from './adapters.ts';
 import { printFailedCheck, type RunOutcome } from './matrix.ts';
-import { CLEAN_PROJECT, mergeRuns, selftestEntryFor, type PlaywrightPlan, type SuiteRun } from './plan.ts';
+import { CLEAN_PROJECT, mergeRuns, selftestEntryFor, type PlaywrightPlan, type SelftestEntry, type SuiteRun } from './plan.ts';
 import { testsOf, type PwReport, type SuiteTest } from './run-suite.ts';
 
 /** The self-test's own Playwright configuration: its `selftest` project over the scenarios. */
@@ -178,6 +178,25 @@ export interface ExecuteOptions {
 }
 
 /**
+ * The Playwright baseline of the units with a profile env: the same scenarios clean, with
+ * that env (an inferred fault is caught only by a scenario that passes clean under
+ * SVC_STRICT=1). A unit that runs no scenario (a delivery-only fault) adds none: it once
+ * made this baseline every scenario of the suite (grep of an absent entry: none).
+ */
+export function cleanStrictEntry(units: readonly Unit[]): SelftestEntry | undefined {
+  const envUnits = units.filter((u) => u.env && Object.keys(u.env).length && u.runs.some((r) => r.kind === 'playwright'));
+  if (!envUnits.length) return undefined;
+  const greps = envUnits.map((u) => selftestEntryFor(u.name, [], [], u.runs, u.onlyTitles)?.grep);
+  return {
+    name: CLEAN_STRICT_PROJECT,
+    faults: [],
+    variations: [],
+    env: Object.assign({}, ...envUnits.map((u) => u.env)) as Record<string, string>,
+    ...(greps.every((g) => g !== undefined) ? { grep: `(${greps.join('|')})` } : {}),
+  };
+}
+
+/**
  * One Playwright invocation for every unit's scenarios (plus `clean`), and next to it
  * the side runs one at a time. A variation-only side run that fails is run once more
  * and only failures that repeat count (the Playwright projects of variations retry the
@@ -187,25 +206,10 @@ export interface ExecuteOptions {
 export async function execute(units: readonly Unit[], o: ExecuteOptions): Promise<Execution> {
   mkdirSync(o.workDir, { recursive: true });
   const unitEntries = units.map((u) => selftestEntryFor(u.name, u.faults, u.variations, u.runs, u.onlyTitles, u.env)).filter((e) => e !== undefined);
-  // The baseline of units with a profile env: the same scenarios clean, with that env (an
-  // inferred fault is caught only by a scenario that passes clean under SVC_STRICT=1).
-  const envUnits = units.filter((u) => u.env && Object.keys(u.env).length);
-  const strictGreps = envUnits.map((u) => selftestEntryFor(u.name, [], [], u.runs, u.onlyTitles)?.grep);
-  const cleanStrict =
-    o.withClean && envUnits.length
-      ? [
-          {
-            name: CLEAN_STRICT_PROJECT,
-            faults: [],
-            variations: [],
-            env: Object.assign({}, ...envUnits.map((u) => u.env)) as Record<string, string>,
-            ...(strictGreps.every((g) => g !== undefined) ? { grep: `(${strictGreps.join('|')})` } : {}),
-          },
-        ]
-      : [];
+  const cleanStrict = o.withClean ? cleanStrictEntry(units) : undefined;
   const entries = [
     ...(o.withClean ? [{ name: CLEAN_PROJECT, faults: [], variations: [], ...(o.cleanGrep ? { grep: o.cleanGrep } : {}) }] : []),
-    ...cleanStrict,
+    ...(cleanStrict ? [cleanStrict] : []),
     ...unitEntries,
   ];
   const withProperties = !!(o.withClean && o.properties);

@@ -24,6 +24,7 @@ import {
 } from './plan.ts';
 import { entrySuiteTitle, SELFTEST_FIRST_PROJECT, someTargetReadOnly, testKey } from './playwright-plan.ts';
 import { testsOf } from './run-suite.ts';
+import { CLEAN_STRICT_PROJECT, cleanStrictEntry } from './execute.ts';
 import { EXPECTED_FAILURE_ANNOTATION } from '../scenarios/fixtures/outcome.ts';
 import { REDACTION_REPORTER } from '../reports/reporters.ts';
 
@@ -360,4 +361,31 @@ test('grepSelects reads a report test the way Playwright greps it: title path an
   // The JSON report's tags come without `@` (proof/run-suite.ts testsOf reads spec.tags).
   assert.equal(grepSelects(grepFor(['@widgets']), { ...t, tags: ['widgets', 'oauth'] }), true);
   assert.equal(grepSelects(grepFor(['@members']), { ...t, tags: ['widgets', 'oauth'] }), false);
+});
+
+test('the strict clean baseline runs the scenarios of the units with a profile env that run scenarios; a delivery-only one adds none', () => {
+  const strict = { SVC_STRICT: '1' };
+  const scenarioUnit = {
+    name: 'a',
+    faults: ['a'],
+    variations: [],
+    runs: [{ kind: 'playwright' as const, selectors: [], all: true }],
+    onlyTitles: ['the rule holds'],
+    env: strict,
+  };
+  const deliveryOnly = {
+    name: 'b',
+    faults: ['b'],
+    variations: [],
+    runs: [{ kind: 'delivery' as const, selectors: ['member-events'], all: false }],
+    env: strict,
+  };
+  assert.equal(cleanStrictEntry([deliveryOnly]), undefined, 'no scenario to run under the env');
+  const entry = cleanStrictEntry([scenarioUnit, deliveryOnly]);
+  assert.deepEqual(
+    [entry?.name, entry?.env, entry?.grep],
+    [CLEAN_STRICT_PROJECT, strict, '((the rule holds))'],
+    'only the scenario unit, never every scenario',
+  );
+  assert.equal(cleanStrictEntry([{ ...scenarioUnit, env: undefined }]), undefined);
 });
