@@ -818,7 +818,7 @@ export function streamRetries(ctx: Pick<DeliveryContext, 'type' | 'requests' | '
         type,
         `request[${i}]`,
         'Events, Webhooks rule 4: any other status, timeout or DNS error triggers a retry (retry 1 at 30 s in the example schedule of rule 5)',
-        `The delivery answered ${r.answered} was not retried within SVC_WEBHOOK_WAIT_MS=${ctx.params.waitMs ?? '?'} ms${nearRetry(ctx, r, i, later)}`,
+        `The delivery answered ${r.answered} was not retried within SVC_WEBHOOK_WAIT_MS=${ctx.params.waitMs ?? '?'} ms${nearRetry(ctx, r, later)}`,
         ctx.params.strict,
       ),
     );
@@ -832,7 +832,7 @@ export function streamRetries(ctx: Pick<DeliveryContext, 'type' | 'requests' | '
  * (a retry built afresh, rule 4's "identical payload" broken, or a new event: which, the
  * payload does not say), so a reader sees the likely cause first. Empty when there is none.
  */
-function nearRetry(ctx: Pick<DeliveryContext, 'type' | 'requests'>, r: DeliveredRequest, i: number, later: readonly DeliveredRequest[]): string {
+function nearRetry(ctx: Pick<DeliveryContext, 'type' | 'requests'>, r: DeliveredRequest, later: readonly DeliveredRequest[]): string {
   const type = typeIn(ctx, r);
   const body = parseBody(r);
   if (!type || !body) return '';

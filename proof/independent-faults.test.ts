@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newInferredFindings, STOPPED_BEFORE_SCENARIOS, summaryLine, verdictLine, verdictOf } from './independent-faults.ts';
+import { newInferredFindings, STOPPED_BEFORE_SCENARIOS, summaryLine, unmeasuredBaseline, verdictLine, verdictOf } from './independent-faults.ts';
 import { testKey } from './playwright-plan.ts';
 import type { PlaywrightRun, RunTest } from './real-target.ts';
 
@@ -81,4 +81,19 @@ test("a writer's control (named freedom-...) caught is a false alarm, tolerated 
   assert.match(verdictLine(caught), /^CAUGHT +page-overlap/);
   assert.equal(summaryLine([alarm, tolerated, caught]), 'caught 1 of 1; controls tolerated 1 of 2');
   assert.equal(summaryLine([caught]), 'caught 1 of 1');
+});
+
+test("a baseline that passed no scenario of the chosen projects (all skipped, only the run's own teardown passing) measures nothing and says why", () => {
+  const invariants: RunTest = { ...test1('passed'), entry: 'invariants', name: 'invariants › invariants.spec.ts › every answer' };
+  const skipped: RunTest = { ...test1('skipped'), entry: 'properties', skipReason: 'needs SVC_WEBHOOK_PUBLIC_URL' };
+  const plan = { projects: ['properties'], grep: '@live', deliveries: false };
+  assert.match(
+    unmeasuredBaseline(run({ tests: [invariants, skipped] }), plan) ?? '',
+    /passed no scenario of properties matching @live.*only with --deliveries/,
+  );
+  assert.match(
+    unmeasuredBaseline(run({ tests: [invariants, { ...test1('failed'), entry: 'api' }] }), { ...plan, projects: ['api'], grep: undefined }) ?? '',
+    /nothing to measure$/,
+  );
+  assert.equal(unmeasuredBaseline(run({ tests: [invariants, test1('passed')] }), { projects: ['api'], deliveries: false }), undefined);
 });

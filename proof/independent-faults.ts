@@ -30,7 +30,15 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { figures, runPlaywright, type PlaywrightRun, type RunTest } from './real-target.ts';
 import { TIER_ANNOTATION } from '../contracts/index.ts';
-import { freeLoopbackPort, liveDeliveryEnv, realTargetEnv, simulatorDeliveryEnv, simulatorProcessEnv, startSimulatorProcess } from '../targets/index.ts';
+import {
+  freeLoopbackPort,
+  liveDeliveryEnv,
+  realTargetEnv,
+  secondClientEnv,
+  simulatorDeliveryEnv,
+  simulatorProcessEnv,
+  startSimulatorProcess,
+} from '../targets/index.ts';
 
 const USAGE =
   'usage: npx tsx proof/independent-faults.ts --proxy <proxy.mjs> [--faults a,b] [--project api ...] [--grep @live] [--deliveries] [--strict] [--out results.json] [--timeout-min 20]';
@@ -115,7 +123,9 @@ async function runThrough(command: string, fault: string, plan: RunPlan): Promis
   let proxy: Proxy | undefined;
   try {
     proxy = await startProxy(command, sim.base, fault, leg);
+    // The simulator's second client too: a fault in cross-client isolation is measured, not skipped.
     const env = realTargetEnv(proxy.url, {
+      ...secondClientEnv(),
       ...(leg && publicUrl ? liveDeliveryEnv({ base: proxy.url, publicUrl, listenPort: leg.capturePort }) : {}),
       ...(plan.strict ? { SVC_STRICT: '1' } : {}),
     });
@@ -187,6 +197,22 @@ export function summaryLine(verdicts: readonly FaultVerdict[]): string {
     ...(controls.length ? [`controls tolerated ${controls.filter((v) => !v.caught).length} of ${controls.length}`] : []),
   ];
   return parts.join('; ');
+}
+
+/** Projects of the run itself (its teardown judges every answer), not scenarios of their own. */
+const RUN_PROJECTS = new Set(['run', 'invariants']);
+
+/**
+ * Why the baseline measures nothing, or undefined when it does: a fault is caught only by a
+ * scenario that passed through the transparent proxy, so a baseline where every scenario of
+ * the chosen projects skipped or failed would print every fault SURVIVED and every control
+ * TOLERATED without having looked (Developers' guide, lesson 4: a gate that checked nothing
+ * is not green). The skip reasons name the missing setting.
+ */
+export function unmeasuredBaseline(baseline: PlaywrightRun, plan: Pick<RunPlan, 'projects' | 'grep' | 'deliveries'>): string | undefined {
+  if (baseline.tests.some((t) => t.status === 'passed' && !RUN_PROJECTS.has(t.entry))) return undefined;
+  const live = plan.grep?.includes('@live') && !plan.deliveries ? ' (the live-delivery spec runs only with --deliveries)' : '';
+  return `the baseline passed no scenario of ${plan.projects.join(', ')}${plan.grep ? ` matching ${plan.grep}` : ''} through the transparent proxy: nothing to measure${live}`;
 }
 
 /** The name a run stopped before its first scenario is caught by (the preflight of the global setup). */
@@ -263,6 +289,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   );
   const baseline = await runThrough(command, 'none', plan);
   console.log(figures(baseline));
+  const unmeasured = unmeasuredBaseline(baseline, plan);
+  if (unmeasured) {
+    console.error(`${unmeasured}\n${USAGE}`);
+    process.exit(2);
+  }
   const verdicts: FaultVerdict[] = [];
   for (const fault of faults) {
     const run = await runThrough(command, fault, plan);

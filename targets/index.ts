@@ -116,6 +116,7 @@ export {
   liveDeliveryEnv,
   realTargetEnv,
   RUN_SECRETS,
+  secondClientEnv,
   simulatorDeliveryEnv,
   simulatorProcessEnv,
   startSimulatorProcess,

@@ -164,6 +164,16 @@ export function realTargetEnv(base: string, extra: Record<string, string> = {}):
   };
 }
 
+/**
+ * The simulator's built-in second client, as a run against it names it (SVC_SECOND_CLIENT_ID,
+ * SVC_SECOND_API_KEY): the isolation scenario runs with it ("belongs to exactly one client",
+ * What the service does). realTargetEnv leaves it out so one run shows the skip a real target
+ * without a second client gets; a harness that measures faults adds it.
+ */
+export function secondClientEnv(): Record<string, string> {
+  return { SVC_SECOND_CLIENT_ID: SIMULATOR_DEFAULTS.secondClientId, SVC_SECOND_API_KEY: SIMULATOR_DEFAULTS.secondApiKey };
+}
+
 /** The simulator process's own settings: the same secrets, from its environment. */
 export function simulatorProcessEnv(): NodeJS.ProcessEnv {
   return { ...cleanEnv(), ...RUN_SECRETS };

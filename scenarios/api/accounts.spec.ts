@@ -160,6 +160,16 @@ test('manual accounts carry no credentials, never aggregate and receive no feed'
     .filter(([k, v]) => k.endsWith('_set_by') && v === 'FEED')
     .map(([k]) => k);
   expect(byFeed, 'fields of a manual account set by FEED').toEqual([]);
+  // The same account in the user's account list names the same source for every field
+  // (Conventions for _set_by fields: "names the source of the related field"): nothing can
+  // have moved a source between the two reads, as a manual account "never aggregate[s] and
+  // receive[s] no data feed" and no request touched it.
+  const listed = (await walkList<Record<string, unknown>>(api, `/users/${user}/accounts`, 'accounts')).find((a) => a.guid === account.guid);
+  expect(listed, `the user's account list names the manual account ${account.guid}`).toBeTruthy();
+  const sourcesDiffering = Object.keys(read)
+    .filter((k) => k.endsWith('_set_by') && Object.hasOwn(listed!, k) && JSON.stringify(listed![k]) !== JSON.stringify(read[k]))
+    .map((k) => `${k}: own read ${JSON.stringify(read[k])}, list ${JSON.stringify(listed![k])}`);
+  expect(sourcesDiffering, 'sources (*_set_by) of the manual account: its own read against the account list').toEqual([]);
 
   const before = await readMember(api, user, manual);
   await letTimePass(profile, user, 1100); // aggregated_at may have whole-second resolution

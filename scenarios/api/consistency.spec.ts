@@ -8,7 +8,9 @@
  * read must show the same connection_status, and the same owner, institution and OAuth flag
  * (Resources, Member; What the service does: "A member is the connection between a user and
  * an institution"). Its accounts name the same member wherever they are read (What the
- * service does: "An account ... belongs to a member").
+ * service does: "An account ... belongs to a member"). An OAuth member whose window nobody
+ * opened is read the same ways: an OAuth member on every read, never aggregated (aggregation
+ * "starts after a successful OAuth connection", OAuth procedure for members, 4).
  *
  * Nothing about timing: every read comes after the member is read settled, and a settled
  * member has no transition left to make (States and transitions name none from an end
@@ -77,6 +79,25 @@ for (const scenario of ['SUCCESS', 'UNAUTHORIZED'] as const) {
     if (owner !== undefined) expect(owner, 'user_guid: the owning user').toBe(user);
   });
 }
+test('an OAuth member whose window was never opened reads as an OAuth member, never aggregated, on every read, twice over', {
+  tag: [...TAGS, '@oauth'],
+}, async ({ api }) => {
+  const user = await createUser(api);
+  const member = createdMember(api, await createMember(api, user, { isOauth: true })).guid;
+  const reads = await readsOf(api, user, member);
+  for (const r of reads) {
+    // OAuth procedure for members, 4: "Aggregation of accounts and transactions starts after a
+    // successful OAuth connection"; nobody opened the window, so none began. Resources, Member:
+    // aggregated_at "null before first aggregation" (States and transitions, first row: PENDING,
+    // "aggregated_at null"), on every read, not only the create answer. Omitted reads as null
+    // (real-service-notes, Nullability).
+    expect(r.m.aggregated_at ?? null, `${r.read}: aggregated_at of an OAuth member whose window was never opened`).toBeNull();
+    // Resources, Member: is_oauth "set true in the create request to make an OAuth member", where a read carries it.
+    if (Object.hasOwn(r.m, 'is_oauth')) expect(r.m.is_oauth, `${r.read}: is_oauth of a member created with is_oauth true`).toBe(true);
+  }
+  // Its state may move without a request (transitions other than the table's are not shown): owner and institution may not.
+  for (const f of ['user_guid', 'institution_code', 'is_oauth']) expectAgreement(reads, f);
+});
 
 /**
  * Balances an account's reads must agree on while nothing refreshes it: What the service does,

@@ -18,6 +18,14 @@ import { connectedUser, isLastPage, walkList } from './journeys.ts';
 
 const MAX = 1000;
 const DEFAULT_CATEGORIES = 119;
+/** How many default categories are read by guid: a spread of the list, a few requests, not 119. */
+const CATEGORIES_READ_BY_GUID = 8;
+
+/** `count` indices spread evenly over a list of `length` (its first and last among them). */
+function spreadIndices(length: number, count: number): number[] {
+  if (length <= count) return [...Array(length).keys()];
+  return [...new Set(Array.from({ length: count }, (_, k) => Math.round((k * (length - 1)) / (count - 1))))];
+}
 
 test('records_per_page=1000 returns a full page of institutions', { tag: ['@paging', '@institutions', '@readonly', '@smoke'] }, async ({ api }) => {
   // records_per_page is the number of records per page: a page of 10 asked holds 10 when more exist.
@@ -135,9 +143,14 @@ test('the default category list holds the 119 default categories', { tag: ['@pag
     'categories whose is_default is not true',
   ).toEqual([]);
   expect(new Set(categories.map((c) => c.guid)).size, 'distinct category guids').toBe(DEFAULT_CATEGORIES);
-  // Endpoints: "GET /categories/{category_guid}: response one default category".
-  const one = await api.get(`/categories/${categories[0].guid}`, { expectStatus: 200 });
-  expect(need(one, 'category.guid', api)).toBe(categories[0].guid);
+  // Endpoints: "GET /categories/{category_guid}: response one default category", with is_default
+  // true as in the list ("each with is_default = true"). A spread of the list, not only its first
+  // entry: categories and subcategories are both default ones, and the list's order is not stated.
+  for (const i of spreadIndices(categories.length, CATEGORIES_READ_BY_GUID)) {
+    const one = need<{ guid: string; is_default?: unknown }>(await api.get(`/categories/${categories[i].guid}`, { expectStatus: 200 }), 'category', api);
+    expect(one.guid, `GET /categories/${categories[i].guid}: the category asked for`).toBe(categories[i].guid);
+    expect(one.is_default, `GET /categories/${categories[i].guid}: is_default of a default category`).toBe(true);
+  }
 });
 
 test('walking the default categories in small pages returns the same 119 once each', { tag: ['@paging', '@categories', '@readonly'] }, async ({ api }) => {

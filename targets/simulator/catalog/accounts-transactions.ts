@@ -69,6 +69,15 @@ export const ACCOUNTS_TRANSACTIONS = [
     description: 'Manual accounts carry feed_balance / feed_name values and *_set_by FEED',
   },
   {
+    name: 'manual-account-list-set-by-differs',
+    kind: 'fault',
+    area: 'accounts',
+    section:
+      'Conventions for _set_by fields: a field ending in _set_by names the source of the related field; What the service does: manual accounts never aggregate and receive no data feed (nothing moves a source between two reads)',
+    description: "The account lists name SYSTEM as the source of a manual account's fields; the account's own read names USER",
+    notFuzzable: 'comparison',
+  },
+  {
     name: 'merge-keeps-source-accounts',
     kind: 'fault',
     tier: 'inferred',

@@ -206,6 +206,14 @@ export const INSTITUTIONS = [
     description: 'GET /categories/default lists 118 default categories',
   },
   {
+    name: 'category-read-not-default',
+    kind: 'fault',
+    area: 'categories',
+    section:
+      'Endpoints, Categories: GET /categories/{category_guid} "response one default category"; What the service does: default categories and subcategories, each with is_default = true',
+    description: 'GET /categories/{guid} of a default subcategory answers is_default false (the lists say true)',
+  },
+  {
     name: 'user-default-categories-differ',
     kind: 'fault',
     area: 'categories',

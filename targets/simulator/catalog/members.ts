@@ -233,6 +233,23 @@ export const MEMBERS = [
     notFuzzable: 'effect',
   },
   {
+    name: 'member-list-oauth-flag-false',
+    kind: 'fault',
+    area: 'oauth',
+    section: 'Resources, Member: is_oauth boolean, set true in the create request to make an OAuth member (one member, one value wherever it is read)',
+    description: "The user's member list shows is_oauth false for an OAuth member; its own read and the create answer say true",
+    notFuzzable: 'comparison',
+  },
+  {
+    name: 'pending-oauth-member-read-aggregated',
+    kind: 'fault',
+    area: 'oauth',
+    section:
+      'Resources, Member: aggregated_at null before first aggregation; OAuth procedure for members 4: aggregation starts after a successful OAuth connection',
+    description: 'An OAuth member whose window was never opened reads aggregated_at = its creation time on its own read (the create answer says null)',
+    notFuzzable: 'effect',
+  },
+  {
     name: 'data-request-product-refused',
     kind: 'fault',
     area: 'members',

@@ -131,6 +131,9 @@ export function registerAccounts(app: FastifyInstance, ctx: SimContext): void {
     const listed = page.items.map((a) => renderAccount(ctx, a, request.svcVersion));
     // Fault account-list-balance-rounded: the lists disagree with the account's own read.
     if (ctx.fault('account-list-balance-rounded')) for (const a of listed) if (typeof a.balance === 'number') a.balance = Math.round(a.balance);
+    // Fault manual-account-list-set-by-differs: the lists name SYSTEM where a manual account's own read names USER.
+    if (ctx.fault('manual-account-list-set-by-differs'))
+      for (const a of listed) if (a.is_manual === true) for (const k of Object.keys(a)) if (k.endsWith('_set_by') && a[k] === 'USER') a[k] = 'SYSTEM';
     return { accounts: listed, pagination: page.pagination };
   };
 

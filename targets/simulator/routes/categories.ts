@@ -58,7 +58,11 @@ export function registerCategories(app: FastifyInstance, ctx: SimContext): void 
     const list = served(ctx);
     const i = list.findIndex((c) => c.guid === category_guid);
     if (i < 0) throw new SimError('not_found', `No default category with guid "${category_guid.slice(0, 80)}"`);
-    return { category: render(ctx, list[i], i) };
+    const category = render(ctx, list[i], i);
+    // Fault category-read-not-default: the read by guid computes is_default as "top level",
+    // so a default subcategory reads false there while every list says true.
+    if (ctx.fault('category-read-not-default') && category.parent_guid) category.is_default = false;
+    return { category };
   });
 
   // Categories: "/categories/default ... equivalent to the by-user default list".

@@ -301,7 +301,9 @@ function registerMemberResource(app: FastifyInstance, ctx: SimContext): void {
     const members = [...coreState(ctx).members.values()].filter((m) => m.user_guid === user.guid && !m.is_managed);
     const page = pageList(ctx, members, request.query as Record<string, unknown>);
     const stale = staleListValues(ctx);
-    const rendered = page.items.map((m) => ({ ...renderMember(ctx, m, request.svcVersion), ...stale.get(m.guid) }));
+    // Fault member-list-oauth-flag-false: the list's serializer loses is_oauth; the member's own read keeps it.
+    const listFlag = (m: MemberRecord) => (ctx.fault('member-list-oauth-flag-false') && m.is_oauth ? { is_oauth: false } : {});
+    const rendered = page.items.map((m) => ({ ...renderMember(ctx, m, request.svcVersion), ...stale.get(m.guid), ...listFlag(m) }));
     for (const m of page.items) memberRead(ctx, m);
     return { members: rendered, pagination: page.pagination };
   });
@@ -309,6 +311,9 @@ function registerMemberResource(app: FastifyInstance, ctx: SimContext): void {
   app.get<MemberParams>('/users/:user_guid/members/:member_guid', async (request) => {
     const { member: m } = lookup(request);
     const body = memberReply(request, m);
+    // Fault pending-oauth-member-read-aggregated: the member's own read fills aggregated_at from
+    // its creation while its OAuth window is unused (the create answer still says null).
+    if (ctx.fault('pending-oauth-member-read-aggregated') && m.is_oauth && m.connection_status === 'PENDING') body.member.aggregated_at = m.created_at;
     memberRead(ctx, m);
     memberReadByClient(ctx, m);
     return body;
