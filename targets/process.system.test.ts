@@ -229,3 +229,23 @@ test('a run whose CLI is killed outright (SIGKILL) ends its own process group: t
   for (let i = 0; i < 40 && alive(runner).length; i++) await sleep(250);
   assert.deepEqual(alive(runner), [], 'the runner ended its group once its parent was gone');
 });
+
+test('a simulator started as a process (startSimulatorProcess) ends once the process that started it is gone, even killed outright', {
+  timeout: 60_000,
+}, async () => {
+  const SIMULATOR_PROCESS_TS = fileURLToPath(new URL('./simulator-process.ts', import.meta.url));
+  // The "mutation run": starts the simulator (its own group), prints its pid as the runner's, keeps running.
+  const run = parent(`
+    import { startSimulatorProcess, simulatorProcessEnv } from ${JSON.stringify(SIMULATOR_PROCESS_TS)};
+    const sim = await startSimulatorProcess(simulatorProcessEnv());
+    console.log(JSON.stringify({ runner: sim.pid, worker: sim.pid }));
+    setInterval(() => {}, 1000);
+  `);
+  const { runner: sim } = await run.ids;
+  assert.ok(alive(sim).length >= 1, 'the simulator serves in its own group');
+  run.p.kill('SIGKILL');
+  await run.exited;
+  // It looks for its parent once a second: bounded by polls, not by the machine's speed.
+  for (let i = 0; i < 80 && alive(sim).length; i++) await sleep(250);
+  assert.deepEqual(alive(sim), [], 'the simulator stopped once its parent was gone');
+});

@@ -289,7 +289,7 @@ export function processRunning(pid: number): boolean {
   }
 }
 
-/** The environment that names the CLI process a Playwright runner watches (scenarios/parent-watchdog.ts). */
+/** The environment that names the process a started one watches: a Playwright runner (scenarios/parent-watchdog.ts), a simulator process (targets/serve-until-stopped.ts). */
 export const PARENT_PID_VARIABLE = 'SVC_PARENT_PID';
 
 export interface ChildRun {

@@ -14,7 +14,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { PACKAGE_ROOT } from './process.ts';
+import { PACKAGE_ROOT, PARENT_PID_VARIABLE } from './process.ts';
 import { PASSWORD_SCENARIOS, PRODUCT_PATH_DEFAULTS, PRODUCT_PATH_ENV } from './profiles/settings.ts';
 import { SIMULATOR_DEFAULTS } from './simulator/settings.ts';
 import { DATA_EXCHANGE_SEED } from './simulator/data/data-exchange.ts';
@@ -54,7 +54,8 @@ export interface SimulatorProcess {
 export async function startSimulatorProcess(env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<SimulatorProcess> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'targets/simulator/main.ts', '--port', '0'], {
     cwd: PACKAGE_ROOT,
-    env,
+    // Its own group (a stop of ours is forwarded by stop()), watching this process: it ends when we do (targets/serve-until-stopped.ts).
+    env: { ...env, [PARENT_PID_VARIABLE]: String(process.pid) },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

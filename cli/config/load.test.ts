@@ -35,3 +35,24 @@ test('a JSON config with a syntax error: its file:line:column as an editor count
   writeFileSync(file, '');
   await assert.rejects(loadConfigFile(file), (e: unknown) => e instanceof ConfigError && e.message.startsWith(`${file} is not valid JSON: `));
 });
+
+test('a config module that is empty or has no default export is refused, never read as no settings', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-cfg-nodefault-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const rule = '(export default defineConfig({...}))';
+  const empty = join(dir, 'svc-conformance.config.ts');
+  writeFileSync(empty, '\n');
+  await assert.rejects(
+    loadConfigFile(empty),
+    (e: unknown) => e instanceof ConfigError && e.message === `${empty} is empty: its default export is the config ${rule}`,
+  );
+  const named = join(dir, 'named.config.mjs');
+  writeFileSync(named, "export const config = { target: { baseUrl: 'https://x.example' } };\n");
+  await assert.rejects(
+    loadConfigFile(named),
+    (e: unknown) => e instanceof ConfigError && e.message === `${named} exports no config: its default export is the config ${rule}`,
+  );
+  const cjs = join(dir, 'svc-conformance.config.cjs');
+  writeFileSync(cjs, "module.exports = { target: { baseUrl: 'https://x.example' } };\n");
+  assert.deepEqual(await loadConfigFile(cjs), { target: { baseUrl: 'https://x.example' } }, 'a CommonJS module.exports is its default export');
+});

@@ -262,18 +262,26 @@ export async function loadConfigFile(file: string): Promise<SvcConfig> {
       throw new ConfigError(`${file}${jsonErrorPlace(text, (e as Error).message)} is not valid JSON: ${(e as Error).message}`);
     }
   } else {
+    // An empty module compiles to an empty CommonJS export, read as `{}`: no settings, every
+    // suite against the embedded simulator, a gate that checked nothing of the target meant.
+    if (readFileSync(file, 'utf8').trim() === '')
+      throw new ConfigError(`${file} is empty: its default export is the config (export default defineConfig({...}))`);
     try {
       // tsx's own import, not the host's: a .ts config in a project whose package.json says
       // nothing of "type" compiles to CommonJS, which Node 20 cannot load through import()
       // of the same file; tsImport loads either kind.
       resolvePackageNameToSelf();
       const mod = (await tsImport(pathToFileURL(file).href, import.meta.url)) as { default?: unknown };
-      config = mod.default ?? mod;
+      // An ES module without a default export (a config written under another name) holds no settings.
+      if (!Object.hasOwn(mod, 'default'))
+        throw new ConfigError(`${file} exports no config: its default export is the config (export default defineConfig({...}))`);
+      config = mod.default;
       // A CommonJS-compiled `export default` arrives as { default: config } (with __esModule).
       if (config && typeof config === 'object' && 'default' in config && Object.keys(config).every((k) => k === 'default' || k === '__esModule')) {
         config = (config as { default: unknown }).default;
       }
     } catch (e) {
+      if (e instanceof ConfigError) throw e;
       throw new ConfigError(`${file} could not be loaded: ${loadFailure((e as Error).message)}`);
     }
   }
