@@ -295,6 +295,7 @@ export function handleSummary(data: SummaryData) {
     estimate = Math.round(offered * 10) / 10;
     note = ' (no 429 at all: the limit is at least this)';
   }
+  const refusedBelow = data.metrics.rate_limited_below_limit?.values.count ?? 0;
   data.metrics.observed_rate_limit_per_second = { type: 'gauge', contains: 'default', values: { value: estimate, min: estimate, max: estimate } };
   return summaryOutputs(
     'rate-limit',
@@ -311,8 +312,15 @@ export function handleSummary(data: SummaryData) {
       aboveRate,
     },
     {
-      'expected rate limit': `${limit}/s (SVC_RATE_LIMIT_PER_SECOND)`,
+      'expected rate limit': `${limit}/s (rateLimit.perSecond, SVC_RATE_LIMIT_PER_SECOND)`,
       'observed rate limit': `${estimate}/s accepted while offering ${Math.round(offered)}/s${note}`,
+      ...(refusedBelow > 0
+        ? {
+            // Limits: "Request rate limit values: not shown": the expected limit is the user's setting, so a 429 under it
+            // names the setting first (a lower limit on this environment), then traffic sharing these credentials.
+            'refused below the limit': `${refusedBelow} request(s) got 429 at ${belowRate}/s: the target's limit is lower than the setting says (set it to the limit the vendor gives for this environment), or other traffic shares these credentials' limit`,
+          }
+        : {}),
     },
   );
 }
