@@ -26,6 +26,9 @@ import { expectInferred } from '../inferred.ts';
 import { connectedUser, letTimePass, settle, walkList } from './journeys.ts';
 import { inconclusive } from './jobs.ts';
 
+type Rec = Record<string, unknown>;
+const isRec = (v: unknown): v is Rec => !!v && typeof v === 'object' && !Array.isArray(v);
+
 const TAGS = ['@transactions', '@destructive'];
 
 type Txn = {
@@ -184,6 +187,14 @@ for (const [include, { keys, fields }] of Object.entries(INCLUDES)) {
         basis: 'Resources, Transaction: the fields are named, not said to be always present (../shared/real-service-notes.md, Nullability and required fields)',
         received: missing.slice(0, 3).join('; '),
       });
+    }
+    if (include === 'merchants') {
+      // What the service does: "A merchant is the origin of a transaction; transactions carry merchant_guid":
+      // a merchant included inside a transaction is that transaction's merchant.
+      const mismatched = need<Rec[]>(withIncludes, 'transactions', api)
+        .filter((t) => typeof t.merchant_guid === 'string' && isRec(t.merchant) && typeof t.merchant.guid === 'string' && t.merchant.guid !== t.merchant_guid)
+        .map((t) => `${String(t.guid)}: merchant_guid ${String(t.merchant_guid)}, included merchant ${String((t.merchant as Rec).guid)}`);
+      expect(mismatched, 'transactions whose included merchant is not the one their merchant_guid names').toEqual([]);
     }
     // "Optional": without includes the data is not sent. Not stated in those words: inferred.
     const unasked = objectsOf(valuesUnder(plain.body, keys));

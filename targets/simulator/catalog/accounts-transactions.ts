@@ -137,6 +137,15 @@ export const ACCOUNTS_TRANSACTIONS = [
     description: 'includes adds nothing to transactions',
   },
   {
+    name: 'included-merchant-of-another',
+    kind: 'fault',
+    area: 'transactions',
+    section:
+      'What the service does: a merchant is the origin of a transaction; transactions carry merchant_guid (the merchant included for a transaction is that one)',
+    description: "With includes=merchants a transaction's merchant object carries another guid than its merchant_guid",
+    notFuzzable: 'comparison',
+  },
+  {
     name: 'twice-a-recurrence-renamed',
     kind: 'fault',
     area: 'transactions',

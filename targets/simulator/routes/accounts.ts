@@ -209,7 +209,8 @@ export function registerAccounts(app: FastifyInstance, ctx: SimContext): void {
   };
   app.get<UserParams>('/users/:user_guid/holdings', async (request) => {
     const user = findUser(ctx, request.params.user_guid);
-    return holdings(request, (h) => h.user_guid === user.guid);
+    // Fault holdings-by-user-empty: the per-user view is never built; the per-member and per-account reads are.
+    return holdings(request, (h) => h.user_guid === user.guid && !ctx.fault('holdings-by-user-empty'));
   });
   app.get<{ Params: { user_guid: string; holding_guid: string } }>('/users/:user_guid/holdings/:holding_guid', async (request) => {
     const user = findUser(ctx, request.params.user_guid);

@@ -241,6 +241,8 @@ function registerGoals(app: FastifyInstance, ctx: SimContext): void {
     // What the service does: "goals can be repositioned to change priority". Fault: the
     // request is answered but nothing moves.
     if (!ctx.fault('goals-reposition-ignored')) for (const m of moves) m.g.position = m.position;
+    // Fault goal-reposition-resets-types: the reposition rewrites whole rows, the types back to the defaults.
+    if (ctx.fault('goal-reposition-resets-types')) for (const m of moves) Object.assign(m.g, { track_type_name: 'SAVINGS', meta_type_name: 'VACATION' });
     return { goals: goalsOf(u).map(renderGoal) };
   });
 }
@@ -252,6 +254,7 @@ function registerBudgets(app: FastifyInstance, ctx: SimContext): void {
   const user = (request: FastifyRequest) => findUser(ctx, (request.params as { user_guid: string }).user_guid);
 
   const categoryName = new Map(defaultCategories().map((c) => [c.guid, String((c as { name?: unknown }).name ?? c.guid)]));
+  const parentOf = new Map(defaultCategories().flatMap((c) => (c.parent_guid ? [[c.guid, c.parent_guid] as const] : [])));
   const renderBudget = (b: Budget) => {
     const out: Record<string, unknown> = { ...b };
     // Fault: budgets without category_guid (What the service does: "Budgets (each with a category_guid ...)").
@@ -282,7 +285,12 @@ function registerBudgets(app: FastifyInstance, ctx: SimContext): void {
       request,
       [...budgets.values()].filter((b) => b.user_guid === u.guid),
     );
-    return { budgets: p.items.map(renderBudget), pagination: p.pagination };
+    // Fault budget-list-shows-parent-category: the list names a subcategory's budget by its top-level category.
+    const listed = (b: Budget) =>
+      ctx.fault('budget-list-shows-parent-category')
+        ? { ...renderBudget(b), category_guid: parentOf.get(b.category_guid) ?? b.category_guid }
+        : renderBudget(b);
+    return { budgets: p.items.map(listed), pagination: p.pagination };
   });
   app.post<U>('/users/:user_guid/budgets/generate', async (request) => {
     const u = user(request);
