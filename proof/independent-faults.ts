@@ -30,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { figures, runPlaywright, type PlaywrightRun, type RunTest } from './real-target.ts';
 import { TIER_ANNOTATION } from '../contracts/index.ts';
+import { BOOKKEEPING_PROJECTS } from '../reports/empty-run-reporter.ts';
 import {
   freeLoopbackPort,
   liveDeliveryEnv,
@@ -199,9 +200,6 @@ export function summaryLine(verdicts: readonly FaultVerdict[]): string {
   return parts.join('; ');
 }
 
-/** Projects of the run itself (its teardown judges every answer), not scenarios of their own. */
-const RUN_PROJECTS = new Set(['run', 'invariants']);
-
 /**
  * Why the baseline measures nothing, or undefined when it does: a fault is caught only by a
  * scenario that passed through the transparent proxy, so a baseline where every scenario of
@@ -210,7 +208,7 @@ const RUN_PROJECTS = new Set(['run', 'invariants']);
  * is not green). The skip reasons name the missing setting.
  */
 export function unmeasuredBaseline(baseline: PlaywrightRun, plan: Pick<RunPlan, 'projects' | 'grep' | 'deliveries'>): string | undefined {
-  if (baseline.tests.some((t) => t.status === 'passed' && !RUN_PROJECTS.has(t.entry))) return undefined;
+  if (baseline.tests.some((t) => t.status === 'passed' && !BOOKKEEPING_PROJECTS.has(t.entry))) return undefined;
   const live = plan.grep?.includes('@live') && !plan.deliveries ? ' (the live-delivery spec runs only with --deliveries)' : '';
   return `the baseline passed no scenario of ${plan.projects.join(', ')}${plan.grep ? ` matching ${plan.grep}` : ''} through the transparent proxy: nothing to measure${live}`;
 }

@@ -15,8 +15,11 @@ const PARENT_POLL_MS = 1_000;
  * simulator would go on serving alone.
  */
 export function serveUntilStopped(close: () => Promise<unknown>, env: NodeJS.ProcessEnv = process.env): void {
+  // Once: a second signal, or the parent found gone while closing, waits for the same close.
+  let closing: Promise<unknown> | undefined;
   const stop = async () => {
-    await close();
+    closing ??= close();
+    await closing;
     process.exit(0);
   };
   process.on('SIGINT', stop);

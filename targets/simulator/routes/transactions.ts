@@ -87,7 +87,7 @@ export function renderTransaction(ctx: SimContext, t: TransactionRecord, include
   // Resources, Transaction: "Merchant fields: name, logo_url, website_url".
   if (includes.has('merchants')) {
     out.merchant = merchant ? { guid: merchant.guid, name: merchant.name, logo_url: merchant.logo_url, website_url: merchant.website_url } : null;
-    // Fault included-merchant-of-another: the included merchant is a neighbouring row's (a join off by one).
+    // Fault included-merchant-of-another: the included merchant carries another merchant's guid (a join on the wrong key).
     if (ctx.fault('included-merchant-of-another') && merchant) out.merchant = { ...(out.merchant as object), guid: `${merchant.guid.slice(0, -4)}0000` };
   }
   if (includes.has('classifications')) out.classification = { name: t.classification };
